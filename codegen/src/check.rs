@@ -1,0 +1,1137 @@
+//! Semantic checks: turns a parsed spec file into the checked IR, or into every problem
+//! found, each with its place and a fix.
+
+use std::collections::BTreeMap;
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use serde_saphyr::Spanned;
+
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::ir::{self, Builtin, TypeRef};
+use crate::spec::{self, OrderedMap};
+
+/// Checks one parsed file and resolves it into an [`ir::Interface`].
+pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnostics> {
+    let mut cx = Checker {
+        file,
+        diags: Vec::new(),
+        kinds: BTreeMap::new(),
+    };
+    let interface = cx.interface(spec);
+    if cx.diags.is_empty() {
+        Ok(interface)
+    } else {
+        cx.diags.sort_by_key(|d| (d.line, d.column));
+        Err(Diagnostics(cx.diags))
+    }
+}
+
+/// What kind of thing a declared name is, for checks that depend on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Object,
+    Enum,
+    Union,
+    ScalarUnion,
+    Id,
+}
+
+impl Kind {
+    fn describe(self) -> &'static str {
+        match self {
+            Kind::Object => "an object",
+            Kind::Enum => "an enum",
+            Kind::Union => "a union",
+            Kind::ScalarUnion => "a scalar union",
+            Kind::Id => "an id",
+        }
+    }
+}
+
+struct Checker<'a> {
+    file: &'a str,
+    diags: Vec<Diagnostic>,
+    kinds: BTreeMap<String, Kind>,
+}
+
+/// Where a type expression may appear; some forms are allowed in one place only.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Position {
+    Field,
+    Body,
+    Response,
+}
+
+impl<'a> Checker<'a> {
+    fn error<T>(&mut self, at: &Spanned<T>, message: impl Into<String>, help: impl Into<String>) {
+        self.error_at(at.referenced, message, help);
+    }
+
+    fn error_at(
+        &mut self,
+        at: serde_saphyr::Location,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        self.diags.push(Diagnostic {
+            file: self.file.to_string(),
+            line: at.line() as u32,
+            column: at.column() as u32,
+            message: message.into(),
+            help: help.into(),
+        });
+    }
+
+    fn interface(&mut self, spec: &spec::SpecFile) -> ir::Interface {
+        let def = &spec.interface;
+        if def.name.value.to_snake_case() != def.name.value || def.name.value.is_empty() {
+            self.error(
+                &def.name,
+                format!("interface name `{}` is not snake_case", def.name.value),
+                format!("rename it `{}`", def.name.value.to_snake_case()),
+            );
+        }
+        self.declare_types(&spec.types);
+
+        let mut types: Vec<ir::TypeDef> = spec
+            .types
+            .iter()
+            .map(|(name, def)| self.type_def(name, def))
+            .collect();
+        self.merge_common_fields(&spec.types, &mut types);
+
+        let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
+        let operations = self.operations(&spec.operations, pagination.is_some());
+        let auth = self.auth(&def.auth, &spec.operations);
+        let error_body = def
+            .error_body
+            .as_ref()
+            .and_then(|b| self.type_expr(&b.ty, Position::Body));
+
+        let mut interface = ir::Interface {
+            name: def.name.value.clone(),
+            title: def.title.clone(),
+            doc: def.doc.clone(),
+            source_file: self.file.to_string(),
+            base_url: ir::BaseUrl {
+                placeholder: def.base_url.placeholder.clone(),
+                example: def.base_url.example.clone(),
+                doc: def.base_url.doc.clone(),
+            },
+            auth,
+            pagination,
+            rate_limit: def.rate_limit.as_ref().map(|r| ir::RateLimit {
+                requests: r.requests,
+                window_seconds: r.window_seconds,
+                max_requests: r.max_requests,
+                scope: r.scope.clone(),
+                status: r.status,
+                retry_after_header: r.retry_after_header.clone(),
+                doc: r.doc.clone(),
+            }),
+            error_body,
+            errors: self.status_docs(&def.errors),
+            headers: headers(&def.headers),
+            limits: def
+                .limits
+                .iter()
+                .map(|(name, l)| ir::Limit {
+                    name: name.value.clone(),
+                    value: l.value.clone(),
+                    doc: l.doc.clone(),
+                    source: l.source,
+                })
+                .collect(),
+            versioning: def.versioning.clone(),
+            not_shown: def.not_shown.clone(),
+            types,
+            operations,
+        };
+        mark_usage(&mut interface);
+        interface
+    }
+
+    fn declare_types(&mut self, types: &OrderedMap<spec::TypeDef>) {
+        let mut first: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+        for (name, def) in types.iter() {
+            if let Some(prev) = first.get(name.value.as_str()) {
+                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+                self.error(
+                    name,
+                    format!("type `{}` is declared twice (first at {l}:{c})", name.value),
+                    "give each type a unique name, or merge the two declarations",
+                );
+                continue;
+            }
+            first.insert(&name.value, name);
+            if Builtin::from_name(&name.value).is_some() {
+                self.error(
+                    name,
+                    format!("type name `{}` is a builtin type", name.value),
+                    "choose another name for the declared type",
+                );
+            } else if name.value.to_upper_camel_case() != name.value {
+                self.error(
+                    name,
+                    format!("type name `{}` is not UpperCamelCase", name.value),
+                    format!("rename it `{}`", name.value.to_upper_camel_case()),
+                );
+            }
+            let kind = match def {
+                spec::TypeDef::Object(_) => Kind::Object,
+                spec::TypeDef::Enum(_) => Kind::Enum,
+                spec::TypeDef::Union(_) => Kind::Union,
+                spec::TypeDef::ScalarUnion(_) => Kind::ScalarUnion,
+                spec::TypeDef::Id(_) => Kind::Id,
+            };
+            self.kinds.insert(name.value.clone(), kind);
+        }
+    }
+
+    fn type_def(&mut self, name: &Spanned<String>, def: &spec::TypeDef) -> ir::TypeDef {
+        let (doc, kind) = match def {
+            spec::TypeDef::Object(o) => (o.doc.clone(), ir::TypeKind::Object(self.object(o))),
+            spec::TypeDef::Enum(e) => (e.doc.clone(), ir::TypeKind::Enum(self.enumeration(e))),
+            spec::TypeDef::Union(u) => (
+                u.doc.clone(),
+                ir::TypeKind::Union(self.union(&name.value, u)),
+            ),
+            spec::TypeDef::ScalarUnion(s) => {
+                let mut kinds = Vec::new();
+                for k in &s.of {
+                    if kinds.contains(&k.value) {
+                        self.error(
+                            k,
+                            format!("`{:?}` is listed twice in `of`", k.value).to_lowercase(),
+                            "list each JSON kind once",
+                        );
+                    }
+                    kinds.push(k.value);
+                }
+                if kinds.len() < 2 {
+                    self.error(
+                        name,
+                        format!("scalar union `{}` needs at least two kinds", name.value),
+                        "list two or more kinds under `of`, or use the builtin type directly",
+                    );
+                }
+                (s.doc.clone(), ir::TypeKind::ScalarUnion(kinds))
+            }
+            spec::TypeDef::Id(i) => (
+                i.doc.clone(),
+                ir::TypeKind::Id {
+                    max_length: i.max_length,
+                },
+            ),
+        };
+        ir::TypeDef {
+            name: name.value.clone(),
+            doc,
+            kind,
+            usage: ir::Usage::default(),
+        }
+    }
+
+    fn object(&mut self, o: &spec::ObjectDef) -> ir::Object {
+        let fields = self.fields(&o.fields);
+        let one_of = o.one_of.as_ref().map(|one| {
+            let mut names: BTreeMap<String, ()> =
+                fields.iter().map(|f| (f.name.clone(), ())).collect();
+            let mut variants = Vec::new();
+            self.unique_keys(&one.variants, "variant", "one_of");
+            for (vname, v) in one.variants.iter() {
+                let vfields = self.fields(&v.fields);
+                for ((fname, _), f) in v.fields.iter().zip(&vfields) {
+                    if names.insert(f.name.clone(), ()).is_some() {
+                        self.error(
+                            fname,
+                            format!("field `{}` is declared twice in this object", f.name),
+                            "each field name may appear once across the object and its one_of",
+                        );
+                    }
+                }
+                variants.push(ir::OneOfVariant {
+                    name: vname.value.clone(),
+                    doc: v.doc.clone(),
+                    fields: vfields,
+                });
+            }
+            if variants.len() < 2 {
+                self.error(
+                    &one.name,
+                    "a one_of needs at least two variants",
+                    "add variants, or make the fields ordinary fields",
+                );
+            }
+            ir::OneOf {
+                name: one.name.value.clone(),
+                type_name: one.type_name.value.clone(),
+                doc: one.doc.clone(),
+                variants,
+            }
+        });
+        ir::Object {
+            fields,
+            keep_unknown: o.keep_unknown,
+            one_of,
+            not_shown: o.not_shown.clone(),
+            source: o.source,
+        }
+    }
+
+    fn enumeration(&mut self, e: &spec::EnumDef) -> ir::Enum {
+        self.unique_keys(&e.values, "value", "enum");
+        let mut idents: BTreeMap<String, &Spanned<String>> = BTreeMap::new();
+        for (value, _) in e.values.iter() {
+            let ident = value.value.to_upper_camel_case();
+            if let Some(prev) = idents.get(&ident) {
+                if prev.value != value.value {
+                    let msg = format!(
+                        "enum values `{}` and `{}` map to the same identifier `{ident}`",
+                        prev.value, value.value
+                    );
+                    self.error(value, msg, "rename one of the values");
+                }
+            }
+            if ident == "Unknown" && e.open {
+                self.error(
+                    value,
+                    "an open enum cannot have a value named `unknown`",
+                    "the generated `Unknown` variant keeps values the client does not know",
+                );
+            }
+            idents.insert(ident, value);
+        }
+        ir::Enum {
+            open: e.open,
+            values: e
+                .values
+                .iter()
+                .map(|(k, doc)| ir::EnumValue {
+                    wire: k.value.clone(),
+                    doc: doc.clone(),
+                })
+                .collect(),
+            not_shown: e.not_shown.clone(),
+        }
+    }
+
+    fn union(&mut self, name: &str, u: &spec::UnionDef) -> ir::Union {
+        let mut seen: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+        let mut variants = Vec::new();
+        for (tag_value, v) in u.variants.iter() {
+            if let Some(prev) = seen.get(tag_value.value.as_str()) {
+                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+                self.error(
+                    tag_value,
+                    format!(
+                        "discriminator value `{}` is listed twice in union `{name}` (first at {l}:{c})",
+                        tag_value.value
+                    ),
+                    "each tag value selects one variant: remove one entry (several tag values may share a shape, not the reverse)",
+                );
+                continue;
+            }
+            seen.insert(&tag_value.value, tag_value);
+            match self.kinds.get(&v.shape.value).copied() {
+                Some(Kind::Object) => {}
+                Some(other) => self.error(
+                    &v.shape,
+                    format!(
+                        "variant `{}` of union `{name}` has shape `{}`, which is {}, not an object",
+                        tag_value.value,
+                        v.shape.value,
+                        other.describe()
+                    ),
+                    "a union variant carries an object: declare an `object:` type for its shape",
+                ),
+                None => self.unknown_type(&v.shape, &v.shape.value),
+            }
+            variants.push(ir::Variant {
+                tag_value: tag_value.value.clone(),
+                shape: v.shape.value.clone(),
+                doc: v.doc.clone(),
+            });
+        }
+        if variants.is_empty() {
+            self.error(
+                &u.tag,
+                format!("union `{name}` has no variants"),
+                "list its variants by tag value",
+            );
+        }
+        ir::Union {
+            tag: u.tag.value.clone(),
+            variants,
+        }
+    }
+
+    /// Gives each union shape the union's common fields (first), and checks that a shape
+    /// neither repeats the tag nor serves two unions with different common fields.
+    fn merge_common_fields(
+        &mut self,
+        specs: &OrderedMap<spec::TypeDef>,
+        types: &mut [ir::TypeDef],
+    ) {
+        let mut owner: BTreeMap<String, String> = BTreeMap::new();
+        for (uname, def) in specs.iter() {
+            let spec::TypeDef::Union(u) = def else {
+                continue;
+            };
+            let common = self.fields(&u.common_fields);
+            for (_, v) in u.variants.iter() {
+                let shape_name = &v.shape.value;
+                if let Some(prev) = owner.get(shape_name) {
+                    if prev != &uname.value {
+                        let msg = format!(
+                            "shape `{shape_name}` is used by unions `{prev}` and `{}`",
+                            uname.value
+                        );
+                        self.error(&v.shape, msg, "declare a separate shape per union");
+                        continue;
+                    }
+                    continue; // another tag value of the same union shares this shape
+                }
+                owner.insert(shape_name.clone(), uname.value.clone());
+                let Some(shape) = types.iter_mut().find(|t| &t.name == shape_name) else {
+                    continue;
+                };
+                let ir::TypeKind::Object(obj) = &mut shape.kind else {
+                    continue;
+                };
+                if let Some(f) = obj.fields.iter().find(|f| f.name == u.tag.value) {
+                    let msg = format!(
+                        "shape `{shape_name}` declares the union's tag `{}` as a field",
+                        f.name
+                    );
+                    self.error(
+                        &v.shape,
+                        msg,
+                        "remove the field from the shape: the union reads and writes the tag",
+                    );
+                }
+                for c in common.iter().rev() {
+                    if obj.fields.iter().any(|f| f.name == c.name) {
+                        let msg = format!(
+                            "shape `{shape_name}` repeats the common field `{}` of union `{}`",
+                            c.name, uname.value
+                        );
+                        self.error(&v.shape, msg, "remove it from the shape");
+                    } else {
+                        obj.fields.insert(0, c.clone());
+                    }
+                }
+            }
+        }
+    }
+
+    fn fields(&mut self, fields: &OrderedMap<spec::FieldDef>) -> Vec<ir::Field> {
+        self.unique_keys(fields, "field", "object");
+        fields
+            .iter()
+            .filter_map(|(name, f)| self.field(name, f, Position::Field))
+            .collect()
+    }
+
+    fn field(
+        &mut self,
+        name: &Spanned<String>,
+        f: &spec::FieldDef,
+        position: Position,
+    ) -> Option<ir::Field> {
+        let ty = self.type_expr(&f.ty, position)?;
+        let constraints = self.constraints(name, f, &ty);
+        Some(ir::Field {
+            name: name.value.clone(),
+            doc: f.doc.clone(),
+            ty,
+            required: f.required,
+            nullable: f.nullable,
+            sensitive: f.sensitive,
+            constraints,
+            not_shown: f.not_shown.clone(),
+            source: f.source,
+        })
+    }
+
+    /// Checks that each constraint fits the field's type.
+    fn constraints(
+        &mut self,
+        name: &Spanned<String>,
+        f: &spec::FieldDef,
+        ty: &TypeRef,
+    ) -> ir::Constraints {
+        let is_string = match ty {
+            TypeRef::Builtin(b) => b.is_string_like(),
+            TypeRef::Named(n) => self.kinds.get(n) == Some(&Kind::Id),
+            _ => false,
+        };
+        let is_number =
+            matches!(ty, TypeRef::Builtin(b) if b.is_integer() || *b == Builtin::Number);
+        let is_array = matches!(ty, TypeRef::Array(_));
+        let shown = &f.ty.value;
+        let field = &name.value;
+
+        let misplaced =
+            |cx: &mut Self, at: serde_saphyr::Location, key: &str, fits: &str, fix: &str| {
+                cx.error_at(
+                    at,
+                    format!("`{key}` applies to {fits}, but field `{field}` is `{shown}`"),
+                    fix.to_string(),
+                );
+            };
+        for (key, at) in [("max_length", &f.max_length), ("length", &f.length)] {
+            if let Some(at) = at {
+                if !is_string {
+                    misplaced(
+                        self,
+                        at.referenced,
+                        key,
+                        "strings",
+                        "remove it, or use `min`/`max` for a number's range",
+                    );
+                }
+            }
+        }
+        if let Some(at) = &f.chars {
+            if !is_string {
+                misplaced(self, at.referenced, "chars", "strings", "remove it");
+            }
+        }
+        for (key, at) in [("min", &f.min), ("max", &f.max)] {
+            if let Some(at) = at {
+                if !is_number {
+                    misplaced(
+                        self,
+                        at.referenced,
+                        key,
+                        "numbers",
+                        "remove it, or use `max_length`/`length` for a string",
+                    );
+                }
+            }
+        }
+        for (key, at) in [("max_items", &f.max_items), ("min_items", &f.min_items)] {
+            if let Some(at) = at {
+                if !is_array {
+                    misplaced(self, at.referenced, key, "arrays", "remove it");
+                }
+            }
+        }
+        if let (Some(min), Some(max)) = (&f.min, &f.max) {
+            if min.value > max.value {
+                self.error(
+                    min,
+                    format!(
+                        "`min` {} is greater than `max` {} on field `{field}`",
+                        min.value, max.value
+                    ),
+                    "swap or correct the bounds",
+                );
+            }
+        }
+        ir::Constraints {
+            max_length: f.max_length.as_ref().map(|s| s.value),
+            length: f.length.as_ref().map(|s| s.value),
+            min: f.min.as_ref().map(|s| s.value),
+            max: f.max.as_ref().map(|s| s.value),
+            chars: f.chars.as_ref().map(|c| ir::CharRule {
+                allow: c.value.allow,
+                forbid: c.value.forbid.clone(),
+            }),
+            max_items: f.max_items.as_ref().map(|s| s.value),
+            min_items: f.min_items.as_ref().map(|s| s.value),
+        }
+    }
+
+    /// Parses `name`, `array<T>`, `map<T>` and `page<T>`, resolving names.
+    fn type_expr(&mut self, expr: &Spanned<String>, position: Position) -> Option<TypeRef> {
+        match parse_type_expr(&expr.value) {
+            Ok(parsed) => self.resolve(expr, parsed, position, true),
+            Err(why) => {
+                self.error(
+                    expr,
+                    format!("`{}` is not a type expression: {why}", expr.value),
+                    "write a builtin, a declared type name, `array<T>`, `map<T>` or (responses only) `page<T>`",
+                );
+                None
+            }
+        }
+    }
+
+    fn resolve(
+        &mut self,
+        at: &Spanned<String>,
+        parsed: Parsed,
+        position: Position,
+        outermost: bool,
+    ) -> Option<TypeRef> {
+        Some(match parsed {
+            Parsed::Name(name) => {
+                if let Some(b) = Builtin::from_name(&name) {
+                    if b == Builtin::Binary && position != Position::Response {
+                        self.error(
+                            at,
+                            "`binary` is only a response body type",
+                            "use `string` for text fields",
+                        );
+                    }
+                    TypeRef::Builtin(b)
+                } else if self.kinds.contains_key(&name) {
+                    TypeRef::Named(name)
+                } else {
+                    self.unknown_type(at, &name);
+                    return None;
+                }
+            }
+            Parsed::Array(inner) => {
+                TypeRef::Array(Box::new(self.resolve(at, *inner, position, false)?))
+            }
+            Parsed::Map(inner) => {
+                TypeRef::Map(Box::new(self.resolve(at, *inner, position, false)?))
+            }
+            Parsed::Page(inner) => {
+                if position != Position::Response || !outermost {
+                    self.error(
+                        at,
+                        "`page<T>` is only allowed as a whole response body",
+                        "use `array<T>` inside records and request bodies",
+                    );
+                }
+                TypeRef::Page(Box::new(self.resolve(at, *inner, position, false)?))
+            }
+        })
+    }
+
+    fn unknown_type(&mut self, at: &Spanned<String>, name: &str) {
+        let candidates = self
+            .kinds
+            .keys()
+            .map(String::as_str)
+            .chain(Builtin::ALL.iter().map(|(n, _)| *n));
+        let help = match closest(name, candidates) {
+            Some(near) => format!(
+                "did you mean `{near}`? Otherwise declare `{name}` under `types:` or use a builtin"
+            ),
+            None => format!(
+                "declare `{name}` under `types:`, or use a builtin ({})",
+                Builtin::ALL
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        self.error(at, format!("unknown type `{name}`"), help);
+    }
+
+    fn unique_keys<V>(&mut self, map: &OrderedMap<V>, what: &str, within: &str) {
+        let mut first: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+        for (key, _) in map.iter() {
+            if let Some(prev) = first.get(key.value.as_str()) {
+                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+                self.error(
+                    key,
+                    format!(
+                        "{what} `{}` is listed twice in this {within} (first at {l}:{c})",
+                        key.value
+                    ),
+                    format!("remove or rename one of the two {what}s"),
+                );
+            } else {
+                first.insert(&key.value, key);
+            }
+        }
+    }
+
+    fn status_docs(&mut self, map: &OrderedMap<String>) -> Vec<ir::StatusDoc> {
+        self.unique_keys(map, "status", "list of statuses");
+        let mut out = Vec::new();
+        for (status, doc) in map.iter() {
+            match status.value.parse::<u16>() {
+                Ok(s) if (100..600).contains(&s) => out.push(ir::StatusDoc {
+                    status: s,
+                    doc: doc.clone(),
+                }),
+                _ => self.error(
+                    status,
+                    format!("`{}` is not an HTTP status", status.value),
+                    "use a number from 100 to 599, quoted (\"404\")",
+                ),
+            }
+        }
+        out
+    }
+
+    fn pagination(&mut self, p: &spec::PaginationDef) -> ir::Pagination {
+        match p {
+            spec::PaginationDef::Cursor {
+                doc,
+                page_param,
+                per_page_param,
+                max_per_page,
+                default_per_page,
+                items_field,
+                paging_field,
+                paging_type,
+            } => {
+                match self.kinds.get(&paging_type.value) {
+                    Some(Kind::Object) => {}
+                    Some(other) => {
+                        let msg = format!(
+                            "paging type `{}` is {}, not an object",
+                            paging_type.value,
+                            other.describe()
+                        );
+                        self.error(paging_type, msg, "declare the paging record as an object");
+                    }
+                    None => self.unknown_type(paging_type, &paging_type.value),
+                }
+                ir::Pagination::Cursor {
+                    doc: doc.clone(),
+                    page_param: page_param.clone(),
+                    per_page_param: per_page_param.clone(),
+                    max_per_page: *max_per_page,
+                    default_per_page: *default_per_page,
+                    items_field: items_field.clone(),
+                    paging_field: paging_field.clone(),
+                    paging_type: paging_type.value.clone(),
+                }
+            }
+            spec::PaginationDef::Links {
+                doc,
+                links_field,
+                after_param,
+                before_param,
+                limit_param,
+                max_limit,
+                source,
+            } => ir::Pagination::Links {
+                doc: doc.clone(),
+                links_field: links_field.clone(),
+                after_param: after_param.clone(),
+                before_param: before_param.clone(),
+                limit_param: limit_param.clone(),
+                max_limit: *max_limit,
+                source: *source,
+            },
+        }
+    }
+
+    fn auth(&mut self, a: &spec::AuthDef, ops: &OrderedMap<spec::OperationDef>) -> ir::Auth {
+        match a {
+            spec::AuthDef::ApiKeyHeaders {
+                doc,
+                headers: h,
+                unauthorized_status,
+            } => ir::Auth::ApiKeyHeaders {
+                doc: doc.clone(),
+                headers: headers(h),
+                unauthorized_status: *unauthorized_status,
+            },
+            spec::AuthDef::TokenLogin {
+                doc,
+                login_operation,
+                token_field,
+                header,
+                scheme,
+                source,
+            } => {
+                if !ops.iter().any(|(n, _)| n.value == login_operation.value) {
+                    self.error(
+                        login_operation,
+                        format!(
+                            "login operation `{}` is not declared",
+                            login_operation.value
+                        ),
+                        "name an operation declared under `operations:`",
+                    );
+                }
+                ir::Auth::TokenLogin {
+                    doc: doc.clone(),
+                    login_operation: login_operation.value.clone(),
+                    token_field: token_field.clone(),
+                    header: header.clone(),
+                    scheme: scheme.clone(),
+                    source: *source,
+                }
+            }
+        }
+    }
+
+    fn operations(
+        &mut self,
+        ops: &OrderedMap<spec::OperationDef>,
+        has_pagination: bool,
+    ) -> Vec<ir::Operation> {
+        let mut names: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+        let mut routes: BTreeMap<(String, String), &Spanned<String>> = BTreeMap::new();
+        let mut out = Vec::new();
+        for (name, op) in ops.iter() {
+            if let Some(prev) = names.get(name.value.as_str()) {
+                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is declared twice (first at {l}:{c})",
+                        name.value
+                    ),
+                    "give each operation a unique name",
+                );
+                continue;
+            }
+            names.insert(&name.value, name);
+            if name.value.to_snake_case() != name.value {
+                self.error(
+                    name,
+                    format!("operation name `{}` is not snake_case", name.value),
+                    format!("rename it `{}`", name.value.to_snake_case()),
+                );
+            }
+            let route = (format!("{:?}", op.method), normalize_path(&op.path.value));
+            if let Some(prev) = routes.get(&route) {
+                let msg = format!(
+                    "operation `{}` repeats {} {} of operation `{}`",
+                    name.value, route.0, op.path.value, prev.value
+                );
+                self.error(
+                    &op.path,
+                    msg,
+                    "remove one of the two operations, or fix its method or path",
+                );
+            } else {
+                routes.insert(route, name);
+            }
+            if let Some(ir_op) = self.operation(name, op, has_pagination) {
+                out.push(ir_op);
+            }
+        }
+        out
+    }
+
+    fn operation(
+        &mut self,
+        name: &Spanned<String>,
+        op: &spec::OperationDef,
+        has_pagination: bool,
+    ) -> Option<ir::Operation> {
+        let path = &op.path.value;
+        if !path.starts_with('/') {
+            self.error(
+                &op.path,
+                format!("path `{path}` does not start with `/`"),
+                "write it relative to the base URL, starting with `/`",
+            );
+        }
+        let placeholders = match path_placeholders(path) {
+            Ok(p) => p,
+            Err(why) => {
+                self.error(
+                    &op.path,
+                    format!("path `{path}` is malformed: {why}"),
+                    "write parameters as `{name}`",
+                );
+                Vec::new()
+            }
+        };
+        for p in &placeholders {
+            if !op.path_params.iter().any(|(k, _)| &k.value == p) {
+                self.error(
+                    &op.path,
+                    format!("path parameter `{{{p}}}` of operation `{}` has no entry under `path_params`", name.value),
+                    format!("add `{p}: {{ type: string, doc: ... }}` under `path_params`, or fix the placeholder's spelling"),
+                );
+            }
+        }
+        for (k, _) in op.path_params.iter() {
+            if !placeholders.contains(&k.value) {
+                self.error(
+                    k,
+                    format!(
+                        "path parameter `{}` does not appear in path `{path}`",
+                        k.value
+                    ),
+                    format!("add `{{{}}}` to the path, or remove the parameter", k.value),
+                );
+            }
+        }
+        let path_params = self.fields(&op.path_params);
+        let query = self.fields(&op.query);
+        let body = op.body.as_ref().and_then(|b| {
+            Some(ir::Body {
+                ty: self.type_expr(&b.ty, Position::Body)?,
+                content_type: b.content_type.clone().unwrap_or_else(json),
+                doc: b.doc.clone(),
+            })
+        });
+        let mut responses = Vec::new();
+        for r in &op.responses {
+            if !(100..600).contains(&r.status.value) {
+                self.error(
+                    &r.status,
+                    format!("`{}` is not an HTTP status", r.status.value),
+                    "use a number from 100 to 599",
+                );
+            }
+            let body = match &r.body {
+                Some(b) => Some(self.type_expr(b, Position::Response)?),
+                None => None,
+            };
+            responses.push(ir::Response {
+                status: r.status.value,
+                content_type: r.content_type.clone().unwrap_or_else(json),
+                body,
+                doc: r.doc.clone(),
+                not_shown: r.not_shown.clone(),
+            });
+        }
+        if op.paginated {
+            let pages = responses
+                .iter()
+                .any(|r| matches!(r.body, Some(TypeRef::Page(_))));
+            if !has_pagination {
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is paginated, but the interface declares no `pagination`",
+                        name.value
+                    ),
+                    "declare `interface.pagination`, or remove `paginated`",
+                );
+            } else if !pages {
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is paginated but no response is a `page<T>`",
+                        name.value
+                    ),
+                    "answer `page<T>` with the record type",
+                );
+            }
+        }
+        Some(ir::Operation {
+            name: name.value.clone(),
+            doc: op.doc.clone(),
+            method: op.method,
+            path: path.clone(),
+            path_params,
+            query,
+            body,
+            paginated: op.paginated,
+            responses,
+            errors: self.status_docs(&op.errors),
+            auth: op.auth,
+            manager_only: op.manager_only,
+            internal: op.internal,
+            not_shown: op.not_shown.clone(),
+            source: op.source,
+        })
+    }
+}
+
+fn json() -> String {
+    "application/json".to_string()
+}
+
+fn headers(map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
+    map.iter()
+        .map(|(name, h)| ir::Header {
+            name: name.value.clone(),
+            doc: h.doc.clone(),
+            value: h.value.clone(),
+            sensitive: h.sensitive,
+            source: h.source,
+        })
+        .collect()
+}
+
+/// A path with its parameter names erased, so `/a/{x}` and `/a/{y}` compare equal.
+fn normalize_path(path: &str) -> String {
+    let mut out = String::new();
+    let mut in_param = false;
+    for ch in path.chars() {
+        match ch {
+            '{' => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' => in_param = false,
+            _ if !in_param => out.push(ch),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The `{name}` placeholders of a path, in order.
+pub fn path_placeholders(path: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        let end = after.find('}').ok_or("a `{` is never closed")?;
+        let name = &after[..end];
+        if name.is_empty() || name.contains('{') {
+            return Err("a placeholder has no name".to_string());
+        }
+        out.push(name.to_string());
+        rest = &after[end + 1..];
+    }
+    if rest.contains('}') {
+        return Err("a `}` has no matching `{`".to_string());
+    }
+    Ok(out)
+}
+
+#[derive(Debug, PartialEq)]
+enum Parsed {
+    Name(String),
+    Array(Box<Parsed>),
+    Map(Box<Parsed>),
+    Page(Box<Parsed>),
+}
+
+fn parse_type_expr(s: &str) -> Result<Parsed, String> {
+    let s = s.trim();
+    for (prefix, wrap) in [
+        ("array<", Parsed::Array as fn(Box<Parsed>) -> Parsed),
+        ("map<", Parsed::Map),
+        ("page<", Parsed::Page),
+    ] {
+        if let Some(rest) = s.strip_prefix(prefix) {
+            let inner = rest
+                .strip_suffix('>')
+                .ok_or_else(|| format!("`{prefix}` is never closed with `>`"))?;
+            return Ok(wrap(Box::new(parse_type_expr(inner)?)));
+        }
+    }
+    if s.is_empty() {
+        return Err("it is empty".to_string());
+    }
+    if !s
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err("a name holds only letters, digits, `-` and `_`".to_string());
+    }
+    Ok(Parsed::Name(s.to_string()))
+}
+
+/// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
+        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+/// Marks each type with the side(s) of the wire that reach it.
+fn mark_usage(interface: &mut ir::Interface) {
+    let mut request: Vec<String> = Vec::new();
+    let mut response: Vec<String> = Vec::new();
+    for op in &interface.operations {
+        for f in op.path_params.iter().chain(&op.query) {
+            request.extend(f.ty.named().map(str::to_string));
+        }
+        if let Some(b) = &op.body {
+            request.extend(b.ty.named().map(str::to_string));
+        }
+        for r in &op.responses {
+            if let Some(b) = &r.body {
+                response.extend(b.named().map(str::to_string));
+            }
+        }
+    }
+    if let Some(ir::Pagination::Cursor { paging_type, .. }) = &interface.pagination {
+        response.push(paging_type.clone());
+    }
+    if let Some(t) = &interface.error_body {
+        response.extend(t.named().map(str::to_string));
+    }
+    let reach = |roots: Vec<String>, types: &[ir::TypeDef]| -> Vec<String> {
+        let mut seen: Vec<String> = Vec::new();
+        let mut stack = roots;
+        while let Some(name) = stack.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            if let Some(t) = types.iter().find(|t| t.name == name) {
+                stack.extend(referenced_types(t));
+            }
+            seen.push(name);
+        }
+        seen
+    };
+    let req = reach(request, &interface.types);
+    let resp = reach(response, &interface.types);
+    for t in &mut interface.types {
+        t.usage.request = req.contains(&t.name);
+        t.usage.response = resp.contains(&t.name);
+    }
+}
+
+fn referenced_types(t: &ir::TypeDef) -> Vec<String> {
+    match &t.kind {
+        ir::TypeKind::Object(o) => o
+            .fields
+            .iter()
+            .chain(
+                o.one_of
+                    .iter()
+                    .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
+            )
+            .filter_map(|f| f.ty.named().map(str::to_string))
+            .collect(),
+        ir::TypeKind::Union(u) => u.variants.iter().map(|v| v.shape.clone()).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn type_expressions_nest() {
+        assert_eq!(
+            parse_type_expr("array<map<Unit>>"),
+            Ok(Parsed::Array(Box::new(Parsed::Map(Box::new(
+                Parsed::Name("Unit".into())
+            )))))
+        );
+        assert!(parse_type_expr("array<Unit").is_err());
+        assert!(parse_type_expr("Un it").is_err());
+    }
+
+    #[test]
+    fn placeholders_are_read_in_order() {
+        assert_eq!(
+            path_placeholders("/units/{unit_id}/x/{y}"),
+            Ok(vec!["unit_id".to_string(), "y".to_string()])
+        );
+        assert!(path_placeholders("/units/{unit_id").is_err());
+        assert!(path_placeholders("/units/{}").is_err());
+    }
+
+    #[test]
+    fn typos_find_their_type() {
+        let names = ["Unit", "Task", "Inspection"];
+        assert_eq!(closest("Untit", names.into_iter()), Some("Unit"));
+        assert_eq!(closest("Zebra", names.into_iter()), None);
+    }
+}

@@ -1,0 +1,60 @@
+//! The generator: spec -> checked IR -> backends.
+
+pub mod check;
+pub mod diagnostic;
+pub mod ir;
+pub mod spec;
+
+use std::path::Path;
+
+use diagnostic::{Diagnostic, Diagnostics};
+
+/// Reads and checks one spec file's text. `file` is the name used in messages.
+pub fn load_str(file: &str, text: &str) -> Result<ir::Interface, Diagnostics> {
+    let parsed = spec::parse(file, text)?;
+    check::check(file, &parsed)
+}
+
+/// Reads and checks every `*.yaml` file of `spec_dir` (in name order). Messages name the
+/// files relative to `root`.
+pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
+    let unreadable = |path: &Path, what: String| Diagnostic {
+        file: path.display().to_string(),
+        line: 0,
+        column: 0,
+        message: what,
+        help: "check that the spec folder exists and is readable".to_string(),
+    };
+    let entries = std::fs::read_dir(spec_dir)
+        .map_err(|e| unreadable(spec_dir, format!("cannot read the spec folder: {e}")))?;
+    let mut files: Vec<_> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .collect();
+    files.sort();
+    let mut interfaces = Vec::new();
+    let mut problems = Vec::new();
+    for path in files {
+        let shown = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string();
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) => {
+                problems.push(unreadable(&path, format!("cannot read the file: {e}")));
+                continue;
+            }
+        };
+        match load_str(&shown, &text) {
+            Ok(i) => interfaces.push(i),
+            Err(d) => problems.extend(d.0),
+        }
+    }
+    if problems.is_empty() {
+        Ok(ir::Api { interfaces })
+    } else {
+        Err(Diagnostics(problems))
+    }
+}

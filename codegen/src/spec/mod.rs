@@ -1,0 +1,68 @@
+//! The spec format: its serde model and how a file is read.
+
+pub mod model;
+pub mod ordered;
+
+pub use model::*;
+pub use ordered::OrderedMap;
+
+use crate::diagnostic::Diagnostic;
+
+/// Reads one spec file. `file` is the name used in error messages.
+pub fn parse(file: &str, text: &str) -> Result<SpecFile, Diagnostic> {
+    // Duplicate keys reach our ordered maps so `check` can name what was repeated (a type,
+    // an operation, a discriminator value); derived structs still refuse repeated keys.
+    let options = serde_saphyr::options! {
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+    };
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(file, &e))
+}
+
+fn yaml_error(file: &str, err: &serde_saphyr::Error) -> Diagnostic {
+    let (line, column) = err
+        .location()
+        .map(|l| (l.line() as u32, l.column() as u32))
+        .unwrap_or((0, 0));
+    let raw = err.without_snippet().to_string();
+    let message = strip_location_prefix(&raw).trim().to_string();
+    let help = yaml_help(&message);
+    Diagnostic {
+        file: file.to_string(),
+        line,
+        column,
+        message,
+        help,
+    }
+}
+
+/// serde-saphyr prefixes its message with `error: line L column C: `; we print the place
+/// ourselves in `file:line:col` form.
+fn strip_location_prefix(raw: &str) -> &str {
+    let s = raw.strip_prefix("error: ").unwrap_or(raw);
+    if let Some(rest) = s.strip_prefix("line ") {
+        if let Some(idx) = rest.find(": ") {
+            let place = &rest[..idx];
+            if place.contains(" column ") {
+                return &rest[idx + 2..];
+            }
+        }
+    }
+    s
+}
+
+fn yaml_help(message: &str) -> String {
+    let schema = "spec/spec.schema.json describes every key";
+    if message.starts_with("unknown field") {
+        format!("remove the key or correct its spelling ({schema})")
+    } else if message.starts_with("unknown variant") {
+        format!("use one of the values listed ({schema})")
+    } else if message.starts_with("missing field") {
+        format!("add the missing key ({schema})")
+    } else if message.starts_with("duplicate field") {
+        "a key may appear once in a mapping: remove or merge the repeated one".to_string()
+    } else if message.starts_with("invalid type") || message.starts_with("expected") {
+        format!("give a value of the expected kind ({schema})")
+    } else {
+        "fix the YAML syntax at this place (indentation, quotes, brackets)".to_string()
+    }
+}

@@ -1,0 +1,508 @@
+//! The serde model of one spec file (`spec/*.yaml`).
+//!
+//! These types mirror the YAML one to one; nothing here is resolved or checked beyond what
+//! serde itself enforces (unknown keys are refused). Names and type references are
+//! [`Spanned`] so that `check` can point at `file:line:col`. `spec/spec.schema.json` is
+//! generated from these types, so every doc comment here is also the editor's hover text.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::ordered::OrderedMap;
+
+/// One interface of the service: its transport facts, its types and its operations.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SpecFile {
+    /// Transport-level facts: base URL, auth, paging, rate limit, errors, versioning.
+    pub interface: InterfaceDef,
+    /// Named types, in the order they should appear in generated code.
+    #[serde(default)]
+    pub types: OrderedMap<TypeDef>,
+    /// Operations by name (snake_case; it becomes the client method's name).
+    #[serde(default)]
+    pub operations: OrderedMap<OperationDef>,
+}
+
+/// Where a fact comes from. Anything not from the seed document is marked, and only
+/// `public_docs` facts may make the client stricter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The interface document (seed). The default.
+    #[default]
+    Seed,
+    /// STATED in the service's public documentation.
+    PublicDocs,
+    /// A deduction, not stated anywhere: it may only make the client more tolerant.
+    Inferred,
+    /// Seen only in third-party code that calls the service.
+    ThirdParty,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InterfaceDef {
+    /// Module name of the interface in generated code (`v3`, `legacy`).
+    #[schemars(with = "String")]
+    pub name: Spanned<String>,
+    /// Human title of the interface.
+    pub title: String,
+    /// What the interface is, for the generated module's docs.
+    pub doc: String,
+    /// The base URL the user supplies.
+    pub base_url: BaseUrlDef,
+    /// How requests authenticate.
+    pub auth: AuthDef,
+    /// How list endpoints page (absent when nothing pages).
+    #[serde(default)]
+    pub pagination: Option<PaginationDef>,
+    /// The documented rate limit.
+    #[serde(default)]
+    pub rate_limit: Option<RateLimitDef>,
+    /// The JSON body of error responses.
+    #[serde(default)]
+    pub error_body: Option<TypeUse>,
+    /// Statuses every operation may answer, with their meaning.
+    #[serde(default)]
+    pub errors: OrderedMap<String>,
+    /// Headers sent on every request (such as a versioned `Accept`).
+    #[serde(default)]
+    pub headers: OrderedMap<HeaderDef>,
+    /// Limits that belong to no single field (pre-signed URL lifetime, ...).
+    #[serde(default)]
+    pub limits: OrderedMap<LimitDef>,
+    /// Versioning facts and the compatibility policy.
+    pub versioning: String,
+    /// Facts the interface document says are "not shown": kept visible, never guessed.
+    #[serde(default)]
+    pub not_shown: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BaseUrlDef {
+    /// The placeholder the document uses, such as `{base_url}`.
+    pub placeholder: String,
+    /// An example value.
+    pub example: String,
+    /// What the base URL is.
+    pub doc: String,
+}
+
+/// A header sent with requests.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct HeaderDef {
+    /// What the header carries.
+    pub doc: String,
+    /// A fixed value, when the header always carries the same one.
+    #[serde(default)]
+    pub value: Option<String>,
+    /// A secret: redacted from Debug output, logs and errors.
+    #[serde(default)]
+    pub sensitive: bool,
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// A documented limit that is not a field constraint.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitDef {
+    /// The value as the document gives it (`48 hours`).
+    pub value: String,
+    pub doc: String,
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// The authentication scheme of an interface.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum AuthDef {
+    /// A fixed pair of headers (key id and secret) on every request.
+    ApiKeyHeaders {
+        doc: String,
+        /// The headers, by name.
+        headers: OrderedMap<HeaderDef>,
+        /// The status answered when a header is missing or the pair is not valid.
+        unauthorized_status: u16,
+    },
+    /// A username/password login that returns a token, sent on later requests.
+    TokenLogin {
+        doc: String,
+        /// The operation that logs in.
+        #[schemars(with = "String")]
+        login_operation: Spanned<String>,
+        /// The response field that holds the token.
+        token_field: String,
+        /// The header that carries the token.
+        header: String,
+        /// What precedes the token in the header value (`Token`).
+        scheme: String,
+        #[serde(default)]
+        source: Source,
+    },
+}
+
+/// How list endpoints page.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum PaginationDef {
+    /// An opaque cursor passed back as a query parameter; lists answer `{items, paging}`.
+    Cursor {
+        doc: String,
+        /// Query parameter that carries the cursor.
+        page_param: String,
+        /// Query parameter that sets the page size.
+        per_page_param: String,
+        /// Largest page size the service accepts.
+        max_per_page: u32,
+        /// Default page size, when documented.
+        #[serde(default)]
+        default_per_page: Option<u32>,
+        /// Envelope field holding the records.
+        items_field: String,
+        /// Envelope field holding the paging object.
+        paging_field: String,
+        /// The type of the paging object.
+        #[schemars(with = "String")]
+        paging_type: Spanned<String>,
+    },
+    /// Next/previous links in the body; lists are `{<items_field>: [...], links: {prev, next}}`.
+    Links {
+        doc: String,
+        /// Envelope field holding the links object.
+        links_field: String,
+        /// Query parameter: records after this id.
+        after_param: String,
+        /// Query parameter: records before this id.
+        before_param: String,
+        /// Query parameter: page size.
+        limit_param: String,
+        /// Largest page size.
+        max_limit: u32,
+        #[serde(default)]
+        source: Source,
+    },
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RateLimitDef {
+    /// Requests allowed per window.
+    pub requests: u32,
+    /// Window length in seconds.
+    pub window_seconds: u32,
+    /// Highest quota the service grants on request, if any.
+    #[serde(default)]
+    pub max_requests: Option<u32>,
+    /// What the quota is counted per (`IP address`).
+    pub scope: String,
+    /// Status answered when the quota is exceeded.
+    pub status: u16,
+    /// Header telling when requests are allowed again.
+    #[serde(default)]
+    pub retry_after_header: Option<String>,
+    pub doc: String,
+}
+
+/// A reference to a type with a doc line.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TypeUse {
+    /// A type expression: a builtin, a named type, `array<T>`, `map<T>` or `page<T>`.
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub ty: Spanned<String>,
+    pub doc: String,
+}
+
+/// A named type. Exactly one kind key.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum TypeDef {
+    /// A record with named fields.
+    Object(ObjectDef),
+    /// A set of string values.
+    Enum(EnumDef),
+    /// Objects discriminated by a tag property; several tag values may share one shape.
+    Union(UnionDef),
+    /// A value that is one of several JSON scalar kinds (`string` or `integer`).
+    ScalarUnion(ScalarUnionDef),
+    /// An opaque identifier of one resource (its own newtype).
+    Id(IdDef),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ObjectDef {
+    pub doc: String,
+    /// Fields, in wire order.
+    #[serde(default)]
+    pub fields: OrderedMap<FieldDef>,
+    /// Keep properties the spec does not list (for partly documented records).
+    #[serde(default)]
+    pub keep_unknown: bool,
+    /// A group of alternative fields of which exactly one variant must be given.
+    #[serde(default)]
+    pub one_of: Option<OneOfDef>,
+    /// What the document leaves out about this record.
+    #[serde(default)]
+    pub not_shown: Option<String>,
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// Exactly one of several field sets (e.g. a task's assignee).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OneOfDef {
+    /// Name of the field that holds the choice in generated code.
+    #[schemars(with = "String")]
+    pub name: Spanned<String>,
+    /// Name of the generated enum.
+    #[schemars(with = "String")]
+    pub type_name: Spanned<String>,
+    pub doc: String,
+    /// Variants by name; each carries the fields it adds.
+    pub variants: OrderedMap<OneOfVariantDef>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OneOfVariantDef {
+    pub doc: String,
+    pub fields: OrderedMap<FieldDef>,
+}
+
+/// A field of an object, a query parameter or a path parameter.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FieldDef {
+    /// A type expression: a builtin (`string`, `integer`, `int32`, `int64`, `boolean`,
+    /// `number`, `date`, `date-time`, `date-or-date-time`, `url`, `json`, `binary`), a named
+    /// type, `array<T>` or `map<T>`.
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub ty: Spanned<String>,
+    pub doc: String,
+    /// Always present (responses) or must be given (requests).
+    #[serde(default)]
+    pub required: bool,
+    /// May be `null` (distinct from absent).
+    #[serde(default)]
+    pub nullable: bool,
+    /// A secret: redacted from Debug output, logs and errors.
+    #[serde(default)]
+    pub sensitive: bool,
+    /// Longest string accepted (characters).
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub max_length: Option<Spanned<u32>>,
+    /// Exact string length (characters).
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub length: Option<Spanned<u32>>,
+    /// Smallest number accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>")]
+    pub min: Option<Spanned<i64>>,
+    /// Largest number accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>")]
+    pub max: Option<Spanned<i64>>,
+    /// Which characters a string may hold.
+    #[serde(default)]
+    #[schemars(with = "Option<CharRuleDef>")]
+    pub chars: Option<Spanned<CharRuleDef>>,
+    /// Longest array accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub max_items: Option<Spanned<u32>>,
+    /// Fewest array items accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub min_items: Option<Spanned<u32>>,
+    /// What the document leaves out about this field.
+    #[serde(default)]
+    pub not_shown: Option<String>,
+    #[serde(default)]
+    pub source: Source,
+}
+
+/// A character rule, such as the VIN's: letters and digits, but never I, O or Q.
+#[derive(Debug, Clone, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct CharRuleDef {
+    /// The class of characters allowed.
+    pub allow: CharClass,
+    /// Characters refused even though the class allows them.
+    #[serde(default)]
+    pub forbid: String,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CharClass {
+    /// ASCII letters and digits.
+    AsciiAlphanumeric,
+    /// ASCII digits.
+    AsciiDigits,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EnumDef {
+    pub doc: String,
+    /// Open enums keep values they do not know (responses); closed ones refuse them.
+    pub open: bool,
+    /// Values (as sent on the wire) and their docs.
+    pub values: OrderedMap<String>,
+    #[serde(default)]
+    pub not_shown: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct UnionDef {
+    pub doc: String,
+    /// The property whose value selects the variant.
+    #[schemars(with = "String")]
+    pub tag: Spanned<String>,
+    /// Fields every variant carries besides the tag, listed once here.
+    #[serde(default)]
+    pub common_fields: OrderedMap<FieldDef>,
+    /// Variants by tag value. Several tag values may name the same shape.
+    pub variants: OrderedMap<VariantDef>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VariantDef {
+    /// The object type carried by this variant (without the tag property).
+    #[schemars(with = "String")]
+    pub shape: Spanned<String>,
+    pub doc: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScalarUnionDef {
+    pub doc: String,
+    /// The JSON kinds accepted.
+    #[schemars(with = "Vec<ScalarKind>")]
+    pub of: Vec<Spanned<ScalarKind>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScalarKind {
+    String,
+    Integer,
+    Boolean,
+    Number,
+    Null,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct IdDef {
+    pub doc: String,
+    /// Longest id accepted on input.
+    #[serde(default)]
+    pub max_length: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OperationDef {
+    pub doc: String,
+    /// HTTP method.
+    pub method: Method,
+    /// Path relative to the base URL, with `{param}` placeholders.
+    #[schemars(with = "String")]
+    pub path: Spanned<String>,
+    /// Path parameters, by name.
+    #[serde(default)]
+    pub path_params: OrderedMap<FieldDef>,
+    /// Query parameters, by wire name.
+    #[serde(default)]
+    pub query: OrderedMap<FieldDef>,
+    /// The request body.
+    #[serde(default)]
+    pub body: Option<BodyDef>,
+    /// Follows the interface's pagination.
+    #[serde(default)]
+    pub paginated: bool,
+    /// Successful responses (several may share a status and differ by content type).
+    pub responses: Vec<ResponseDef>,
+    /// Statuses this operation may answer beyond the interface-wide ones.
+    #[serde(default)]
+    pub errors: OrderedMap<String>,
+    /// `none` when the operation needs no credentials.
+    #[serde(default)]
+    pub auth: AuthUse,
+    /// Only users with the manager role may call it.
+    #[serde(default)]
+    pub manager_only: bool,
+    /// Internal to the service; generated, but marked.
+    #[serde(default)]
+    pub internal: bool,
+    #[serde(default)]
+    pub not_shown: Option<String>,
+    #[serde(default)]
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthUse {
+    #[default]
+    Required,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+pub enum Method {
+    GET,
+    POST,
+    PUT,
+    PATCH,
+    DELETE,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BodyDef {
+    /// A type expression (usually a named object).
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub ty: Spanned<String>,
+    /// Media type; `application/json` unless given.
+    #[serde(default)]
+    pub content_type: Option<String>,
+    #[serde(default)]
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseDef {
+    /// HTTP status.
+    #[schemars(with = "u16")]
+    pub status: Spanned<u16>,
+    /// Media type; `application/json` unless given. Alternatives for one status are chosen
+    /// by the request's `Accept` header.
+    #[serde(default)]
+    pub content_type: Option<String>,
+    /// Body type expression (`page<T>` for a list envelope); absent for no body.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub body: Option<Spanned<String>>,
+    pub doc: String,
+    #[serde(default)]
+    pub not_shown: Option<String>,
+}
