@@ -284,14 +284,14 @@ impl<'a> Checker<'a> {
         let mut idents: BTreeMap<String, &Spanned<String>> = BTreeMap::new();
         for (value, _) in e.values.iter() {
             let ident = value.value.to_upper_camel_case();
-            if let Some(prev) = idents.get(&ident) {
-                if prev.value != value.value {
-                    let msg = format!(
-                        "enum values `{}` and `{}` map to the same identifier `{ident}`",
-                        prev.value, value.value
-                    );
-                    self.error(value, msg, "rename one of the values");
-                }
+            if let Some(prev) = idents.get(&ident)
+                && prev.value != value.value
+            {
+                let msg = format!(
+                    "enum values `{}` and `{}` map to the same identifier `{ident}`",
+                    prev.value, value.value
+                );
+                self.error(value, msg, "rename one of the values");
             }
             if ident == "Unknown" && e.open {
                 self.error(
@@ -481,54 +481,54 @@ impl<'a> Checker<'a> {
                 );
             };
         for (key, at) in [("max_length", &f.max_length), ("length", &f.length)] {
-            if let Some(at) = at {
-                if !is_string {
-                    misplaced(
-                        self,
-                        at.referenced,
-                        key,
-                        "strings",
-                        "remove it, or use `min`/`max` for a number's range",
-                    );
-                }
+            if let Some(at) = at
+                && !is_string
+            {
+                misplaced(
+                    self,
+                    at.referenced,
+                    key,
+                    "strings",
+                    "remove it, or use `min`/`max` for a number's range",
+                );
             }
         }
-        if let Some(at) = &f.chars {
-            if !is_string {
-                misplaced(self, at.referenced, "chars", "strings", "remove it");
-            }
+        if let Some(at) = &f.chars
+            && !is_string
+        {
+            misplaced(self, at.referenced, "chars", "strings", "remove it");
         }
         for (key, at) in [("min", &f.min), ("max", &f.max)] {
-            if let Some(at) = at {
-                if !is_number {
-                    misplaced(
-                        self,
-                        at.referenced,
-                        key,
-                        "numbers",
-                        "remove it, or use `max_length`/`length` for a string",
-                    );
-                }
+            if let Some(at) = at
+                && !is_number
+            {
+                misplaced(
+                    self,
+                    at.referenced,
+                    key,
+                    "numbers",
+                    "remove it, or use `max_length`/`length` for a string",
+                );
             }
         }
         for (key, at) in [("max_items", &f.max_items), ("min_items", &f.min_items)] {
-            if let Some(at) = at {
-                if !is_array {
-                    misplaced(self, at.referenced, key, "arrays", "remove it");
-                }
+            if let Some(at) = at
+                && !is_array
+            {
+                misplaced(self, at.referenced, key, "arrays", "remove it");
             }
         }
-        if let (Some(min), Some(max)) = (&f.min, &f.max) {
-            if min.value > max.value {
-                self.error(
-                    min,
-                    format!(
-                        "`min` {} is greater than `max` {} on field `{field}`",
-                        min.value, max.value
-                    ),
-                    "swap or correct the bounds",
-                );
-            }
+        if let (Some(min), Some(max)) = (&f.min, &f.max)
+            && min.value > max.value
+        {
+            self.error(
+                min,
+                format!(
+                    "`min` {} is greater than `max` {} on field `{field}`",
+                    min.value, max.value
+                ),
+                "swap or correct the bounds",
+            );
         }
         ir::Constraints {
             max_length: f.max_length.as_ref().map(|s| s.value),

@@ -3,6 +3,8 @@
 pub mod check;
 pub mod diagnostic;
 pub mod ir;
+pub mod output;
+pub mod rust;
 pub mod spec;
 
 use std::path::Path;
@@ -57,4 +59,29 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
     } else {
         Err(Diagnostics(problems))
     }
+}
+
+/// Where the editor schema of the spec format is written.
+pub const SCHEMA_PATH: &str = "spec/spec.schema.json";
+
+/// Every generated file for `api`, in a fixed order, the spec format's schema included.
+pub fn generate(api: &ir::Api) -> Result<Vec<output::OutputFile>, String> {
+    let mut files = rust::render(api)?;
+    files.push(output::OutputFile::new(SCHEMA_PATH, spec_schema()));
+    Ok(files)
+}
+
+/// The JSON Schema of a spec file, for editors (`# yaml-language-server: $schema=...`).
+pub fn spec_schema() -> String {
+    let schema = schemars::schema_for!(spec::SpecFile);
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// Loads `root/spec` and renders everything: what `cargo xtask codegen` writes.
+pub fn generate_from(root: &Path) -> Result<(ir::Api, Vec<output::OutputFile>), String> {
+    let api = load_dir(root, &root.join("spec")).map_err(|d| d.to_string())?;
+    let files = generate(&api)?;
+    Ok((api, files))
 }

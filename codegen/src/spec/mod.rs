@@ -39,12 +39,12 @@ fn yaml_error(file: &str, err: &serde_saphyr::Error) -> Diagnostic {
 /// ourselves in `file:line:col` form.
 fn strip_location_prefix(raw: &str) -> &str {
     let s = raw.strip_prefix("error: ").unwrap_or(raw);
-    if let Some(rest) = s.strip_prefix("line ") {
-        if let Some(idx) = rest.find(": ") {
-            let place = &rest[..idx];
-            if place.contains(" column ") {
-                return &rest[idx + 2..];
-            }
+    if let Some(rest) = s.strip_prefix("line ")
+        && let Some(idx) = rest.find(": ")
+    {
+        let place = &rest[..idx];
+        if place.contains(" column ") {
+            return &rest[idx + 2..];
         }
     }
     s

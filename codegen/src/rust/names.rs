@@ -1,0 +1,89 @@
+//! Rust names for spec names: types as written, fields in snake_case, variants in
+//! UpperCamelCase, with keywords escaped.
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use proc_macro2::{Ident, Span};
+
+/// Keywords that cannot be raw identifiers get a trailing underscore instead.
+const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "extern", "_"];
+
+const KEYWORDS: &[&str] = &[
+    "as", "async", "await", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
+    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
+    "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "self",
+    "Self", "static", "struct", "super", "trait", "true", "try", "type", "typeof", "unsafe",
+    "unsized", "use", "virtual", "where", "while", "yield",
+];
+
+pub fn ident(name: &str) -> Ident {
+    if NOT_RAW.contains(&name) {
+        Ident::new(&format!("{name}_"), Span::call_site())
+    } else if KEYWORDS.contains(&name) {
+        Ident::new_raw(name, Span::call_site())
+    } else {
+        Ident::new(name, Span::call_site())
+    }
+}
+
+/// The snake_case name of a field or parameter, before keyword escaping.
+pub fn field_name(wire: &str) -> String {
+    let snake = wire.to_snake_case();
+    if snake.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("n{snake}")
+    } else {
+        snake
+    }
+}
+
+pub fn field_ident(wire: &str) -> Ident {
+    ident(&field_name(wire))
+}
+
+/// The name a field has in Rust source once serde strips `r#`: equal to the wire name
+/// means no `#[serde(rename)]` is needed.
+pub fn field_serde_name(wire: &str) -> String {
+    let name = field_name(wire);
+    if NOT_RAW.contains(&name.as_str()) {
+        format!("{name}_")
+    } else {
+        name
+    }
+}
+
+pub fn variant_name(wire: &str) -> String {
+    let camel = wire.to_upper_camel_case();
+    if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("V{camel}")
+    } else {
+        camel
+    }
+}
+
+pub fn variant_ident(wire: &str) -> Ident {
+    ident(&variant_name(wire))
+}
+
+pub fn type_ident(name: &str) -> Ident {
+    ident(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keywords_are_escaped() {
+        assert_eq!(field_ident("type").to_string(), "r#type");
+        assert_eq!(field_ident("self").to_string(), "self_");
+        assert_eq!(field_serde_name("self"), "self_");
+        assert_eq!(
+            field_ident("referenceNumber").to_string(),
+            "reference_number"
+        );
+        assert_eq!(
+            variant_ident("barcode_scan_textbox").to_string(),
+            "BarcodeScanTextbox"
+        );
+        assert_eq!(variant_ident("3d").to_string(), "V3d");
+    }
+}

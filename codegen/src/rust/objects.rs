@@ -1,0 +1,263 @@
+//! Structs for object types, their exactly-one-of choices, and the list envelope.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{docs, names, types};
+use crate::ir::{Builtin, Field, Interface, Object, OneOf, Pagination, TypeDef, TypeRef};
+
+pub fn object(t: &TypeDef, o: &Object) -> TokenStream {
+    let response_side = t.usage.response || !t.usage.request;
+    let name = names::type_ident(&t.name);
+    let mut doc = docs::Doc::new(&t.doc);
+    if o.keep_unknown {
+        doc.push(
+            "Properties this spec does not list are kept in `additional_properties`, so nothing \
+             the service sends is lost."
+                .to_string(),
+        );
+    }
+    doc.not_shown(o.not_shown.as_deref()).source(o.source);
+    let doc = doc.attrs();
+
+    let fields = o
+        .fields
+        .iter()
+        .map(|f| field(f, response_side, !response_side));
+    let one_of = o.one_of.as_ref().map(|one| {
+        let ident = names::field_ident(&one.name);
+        let ty = names::type_ident(&one.type_name);
+        let doc = docs::attrs(&one.doc);
+        quote! {
+            #doc
+            #[serde(flatten)]
+            pub #ident: #ty,
+        }
+    });
+    let extra = o.keep_unknown.then(|| {
+        quote! {
+            /// Properties the spec does not list, exactly as the service sent them.
+            #[serde(flatten)]
+            pub additional_properties: serde_json::Map<String, serde_json::Value>,
+        }
+    });
+    let sensitive = o.fields.iter().any(|f| f.sensitive);
+    let debug = if sensitive { quote!() } else { quote!(Debug,) };
+    let default = if derives_default(o) {
+        quote!(Default,)
+    } else {
+        quote!()
+    };
+    let mut out = quote! {
+        #doc
+        #[derive(Clone, #debug #default PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct #name {
+            #(#fields)*
+            #one_of
+            #extra
+        }
+    };
+    if sensitive {
+        out.extend(redacted_debug(&t.name, o));
+    }
+    if let Some(one) = &o.one_of {
+        out.extend(one_of_types(one));
+    }
+    out
+}
+
+fn derives_default(o: &Object) -> bool {
+    o.one_of.is_none() && o.fields.iter().all(|f| !f.required)
+}
+
+fn field(f: &Field, response_side: bool, show_limits: bool) -> TokenStream {
+    let ident = names::field_ident(&f.name);
+    let doc = docs::field(f, show_limits).attrs();
+    let rename = types::rename(&f.name);
+    let (ty, attrs) = types::field_type(f, response_side);
+    quote! {
+        #doc
+        #rename
+        #attrs
+        pub #ident: #ty,
+    }
+}
+
+/// `Debug` that prints sensitive fields as `"<redacted>"`.
+fn redacted_debug(type_name: &str, o: &Object) -> TokenStream {
+    let name = names::type_ident(type_name);
+    let entries = o.fields.iter().map(|f| {
+        let ident = names::field_ident(&f.name);
+        let label = names::field_serde_name(&f.name);
+        if f.sensitive {
+            quote!(.field(#label, &"<redacted>"))
+        } else {
+            quote!(.field(#label, &self.#ident))
+        }
+    });
+    let one_of = o.one_of.as_ref().map(|one| {
+        let ident = names::field_ident(&one.name);
+        let label = names::field_serde_name(&one.name);
+        quote!(.field(#label, &self.#ident))
+    });
+    let extra = o
+        .keep_unknown
+        .then(|| quote!(.field("additional_properties", &self.additional_properties)));
+    quote! {
+        impl std::fmt::Debug for #name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(#type_name)
+                    #(#entries)*
+                    #one_of
+                    #extra
+                    .finish()
+            }
+        }
+    }
+}
+
+/// The choice enum of a `one_of` and one struct per variant.
+fn one_of_types(one: &OneOf) -> TokenStream {
+    let enum_name = names::type_ident(&one.type_name);
+    let enum_doc = docs::Doc::new(&format!(
+        "{}\n\nExactly one variant applies, so \"none\" and \"two at once\" cannot be written.",
+        one.doc.trim()
+    ))
+    .attrs();
+    let mut structs = TokenStream::new();
+    let mut variants = Vec::new();
+    let mut constructors = Vec::new();
+    let mut arms = Vec::new();
+    let mut groups = Vec::new();
+    let last = one.variants.len().saturating_sub(1);
+    for (i, v) in one.variants.iter().enumerate() {
+        let vident = names::variant_ident(&v.name);
+        let sname = format_ident!("{}{}", one.type_name, names::variant_name(&v.name));
+        let vdoc = docs::attrs(&v.doc);
+        let fields = v.fields.iter().map(|f| field(f, false, true));
+        let sdoc = docs::attrs(&format!(
+            "The fields of [`{}::{}`]. {}",
+            one.type_name,
+            names::variant_name(&v.name),
+            v.doc.trim()
+        ));
+        structs.extend(quote! {
+            #sdoc
+            #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+            pub struct #sname {
+                #(#fields)*
+            }
+        });
+        variants.push(quote! {
+            #vdoc
+            #vident(#sname),
+        });
+
+        let ctor = names::field_ident(&v.name);
+        let params = v.fields.iter().map(|f| {
+            let id = names::field_ident(&f.name);
+            if matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required {
+                quote!(#id: impl Into<String>)
+            } else {
+                let (ty, _) = types::field_type(f, false);
+                quote!(#id: #ty)
+            }
+        });
+        let inits = v.fields.iter().map(|f| {
+            let id = names::field_ident(&f.name);
+            if matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required {
+                quote!(#id: #id.into())
+            } else {
+                quote!(#id)
+            }
+        });
+        let cdoc = docs::attrs(&format!(
+            "Builds [`{}::{}`].",
+            one.type_name,
+            names::variant_name(&v.name)
+        ));
+        constructors.push(quote! {
+            #cdoc
+            pub fn #ctor(#(#params),*) -> Self {
+                Self::#vident(#sname { #(#inits),* })
+            }
+        });
+
+        let keys: Vec<&str> = v.fields.iter().map(|f| f.name.as_str()).collect();
+        groups.push(quote!(&[#(#keys),*]));
+        let pattern = if i == last {
+            quote!(_)
+        } else {
+            let n = i;
+            quote!(#n)
+        };
+        arms.push(quote! {
+            #pattern => serde_json::from_value(value).map(Self::#vident),
+        });
+    }
+    quote! {
+        #enum_doc
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        #[non_exhaustive]
+        pub enum #enum_name {
+            #(#variants)*
+        }
+
+        impl #enum_name {
+            #(#constructors)*
+        }
+
+        impl<'de> serde::Deserialize<'de> for #enum_name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                use serde::de::Error as _;
+                let map = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+                let index = ::inspection_runtime::model::pick_one_of(&map, &[#(#groups),*])
+                    .map_err(D::Error::custom)?;
+                let value = serde_json::Value::Object(map);
+                match index {
+                    #(#arms)*
+                }
+                .map_err(D::Error::custom)
+            }
+        }
+
+        #structs
+    }
+}
+
+/// The list envelope of a cursor-paged interface.
+pub fn page(interface: &Interface) -> TokenStream {
+    let Some(Pagination::Cursor {
+        items_field,
+        paging_field,
+        paging_type,
+        ..
+    }) = &interface.pagination
+    else {
+        return quote!();
+    };
+    let items = names::field_ident(items_field);
+    let items_rename = types::rename(items_field);
+    let paging = names::field_ident(paging_field);
+    let paging_rename = types::rename(paging_field);
+    let paging_ty = names::type_ident(paging_type);
+    let doc = format!(
+        "One page of a list: the records (`{items_field}`) and the paging object \
+         (`{paging_field}`) that leads to the next page."
+    );
+    quote! {
+        #[doc = #doc]
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        pub struct Page<T> {
+            /// The records of this page, in the order the service sent them.
+            #items_rename
+            #[serde(default = "Vec::new")]
+            pub #items: Vec<T>,
+            /// Where the next page is, if there is one.
+            #paging_rename
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub #paging: Option<#paging_ty>,
+        }
+    }
+}

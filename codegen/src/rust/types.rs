@@ -1,0 +1,106 @@
+//! Rust types for spec type references, and how a field wraps them.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::names;
+use crate::ir::{Builtin, Field, TypeRef};
+
+pub fn rust_type(ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Builtin(b) => builtin(*b),
+        TypeRef::Named(n) => {
+            let id = names::type_ident(n);
+            quote!(#id)
+        }
+        TypeRef::Array(inner) => {
+            let inner = rust_type(inner);
+            quote!(Vec<#inner>)
+        }
+        TypeRef::Map(inner) if **inner == TypeRef::Builtin(Builtin::Json) => {
+            quote!(serde_json::Map<String, serde_json::Value>)
+        }
+        TypeRef::Map(inner) => {
+            let inner = rust_type(inner);
+            quote!(std::collections::BTreeMap<String, #inner>)
+        }
+        TypeRef::Page(inner) => {
+            let inner = rust_type(inner);
+            quote!(Page<#inner>)
+        }
+    }
+}
+
+fn builtin(b: Builtin) -> TokenStream {
+    match b {
+        Builtin::String | Builtin::Url => quote!(String),
+        Builtin::Integer => quote!(i64),
+        Builtin::Int32 => quote!(i32),
+        Builtin::Boolean => quote!(bool),
+        Builtin::Number => quote!(f64),
+        Builtin::Date => quote!(chrono::NaiveDate),
+        Builtin::DateTime => quote!(chrono::DateTime<chrono::Utc>),
+        Builtin::DateOrDateTime => quote!(::inspection_runtime::model::DateOrDateTime),
+        Builtin::Json => quote!(serde_json::Value),
+        Builtin::Binary => quote!(Vec<u8>),
+    }
+}
+
+/// How a field is held in its struct, which follows from whether it is required, whether it
+/// may be null, and which side of the wire the struct is on.
+pub enum Shape {
+    /// Always present: `T`.
+    Plain,
+    /// Always present, may be null: `Option<T>`, written as `null`.
+    NullablePresent,
+    /// A collection in a response: absent or null reads as empty.
+    Collection,
+    /// May be absent: `Option<T>`, omitted when `None`.
+    Optional,
+    /// May be absent or null: `Option<Option<T>>`.
+    OptionalNullable,
+}
+
+pub fn shape(f: &Field, response_side: bool) -> Shape {
+    let collection = matches!(f.ty, TypeRef::Array(_) | TypeRef::Map(_));
+    match (f.required, f.nullable) {
+        (true, false) => Shape::Plain,
+        (true, true) => Shape::NullablePresent,
+        (false, false) if collection && response_side => Shape::Collection,
+        (false, false) => Shape::Optional,
+        (false, true) => Shape::OptionalNullable,
+    }
+}
+
+/// The field's Rust type and its serde attributes.
+pub fn field_type(f: &Field, response_side: bool) -> (TokenStream, TokenStream) {
+    let ty = rust_type(&f.ty);
+    match shape(f, response_side) {
+        Shape::Plain => (ty, quote!()),
+        Shape::NullablePresent => (quote!(Option<#ty>), quote!()),
+        Shape::Collection => {
+            let with = "::inspection_runtime::model::null_as_default";
+            (ty, quote!(#[serde(default, deserialize_with = #with)]))
+        }
+        Shape::Optional => (
+            quote!(Option<#ty>),
+            quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
+        ),
+        Shape::OptionalNullable => {
+            let with = "::inspection_runtime::model::nullable";
+            (
+                quote!(Option<Option<#ty>>),
+                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
+            )
+        }
+    }
+}
+
+/// `#[serde(rename = "...")]` when the Rust name differs from the wire name.
+pub fn rename(wire: &str) -> TokenStream {
+    if names::field_serde_name(wire) == wire {
+        quote!()
+    } else {
+        quote!(#[serde(rename = #wire)])
+    }
+}

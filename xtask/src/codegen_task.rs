@@ -1,0 +1,92 @@
+//! `cargo xtask codegen [--check]`.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Regenerates (or with `check`, verifies) every generated file.
+pub fn run(root: &Path, check: bool) -> Result<(), String> {
+    let start = Instant::now();
+    let (api, files) = codegen::generate_from(root)?;
+    let produced: BTreeSet<PathBuf> = files.iter().map(|f| root.join(&f.path)).collect();
+    let leftovers: Vec<PathBuf> = existing_generated(&root.join("generated"))
+        .into_iter()
+        .filter(|p| !produced.contains(p))
+        .collect();
+
+    let mut stale = Vec::new();
+    let mut written = 0;
+    for file in &files {
+        if file.is_fresh(root) {
+            continue;
+        }
+        if check {
+            stale.push(format!("  {} is out of date", file.path));
+            continue;
+        }
+        let path = root.join(&file.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        }
+        std::fs::write(&path, &file.contents)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        written += 1;
+    }
+    for path in &leftovers {
+        let shown = path.strip_prefix(root).unwrap_or(path).display();
+        if check {
+            stale.push(format!("  {shown} is no longer generated"));
+        } else {
+            std::fs::remove_file(path).map_err(|e| format!("cannot remove {shown}: {e}"))?;
+        }
+    }
+    if !stale.is_empty() {
+        return Err(format!(
+            "codegen --check: generated files are stale:\n{}\nrun `cargo xtask codegen` and commit the result",
+            stale.join("\n")
+        ));
+    }
+    let unchanged = files.len() - written;
+    let elapsed = start.elapsed();
+    println!(
+        "codegen: {} interface(s), {} types, {} operations -> {} files ({} written, {} unchanged{}) in {:.1} ms",
+        api.interfaces.len(),
+        api.type_count(),
+        api.operation_count(),
+        files.len(),
+        written,
+        unchanged,
+        if check || leftovers.is_empty() {
+            String::new()
+        } else {
+            format!(", {} removed", leftovers.len())
+        },
+        elapsed.as_secs_f64() * 1000.0
+    );
+    Ok(())
+}
+
+/// Files currently under `generated/`, skipping build and package folders.
+fn existing_generated(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with('.')
+            || ["node_modules", "target", "__pycache__", "dist"].contains(&name.as_ref())
+        {
+            continue;
+        }
+        if path.is_dir() {
+            out.extend(existing_generated(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
