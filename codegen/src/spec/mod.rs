@@ -24,7 +24,7 @@ fn yaml_error(file: &str, err: &serde_saphyr::Error) -> Diagnostic {
         .map(|l| (l.line() as u32, l.column() as u32))
         .unwrap_or((0, 0));
     let raw = err.without_snippet().to_string();
-    let message = strip_location_prefix(&raw).trim().to_string();
+    let message = strip_location_suffix(strip_location_prefix(&raw).trim()).to_string();
     let help = yaml_help(&message);
     Diagnostic {
         file: file.to_string(),
@@ -48,6 +48,14 @@ fn strip_location_prefix(raw: &str) -> &str {
         }
     }
     s
+}
+
+/// Some messages also end with ` at line L, column C`.
+fn strip_location_suffix(message: &str) -> &str {
+    match message.rfind(" at line ") {
+        Some(i) if message[i..].contains(", column ") => &message[..i],
+        _ => message,
+    }
 }
 
 fn yaml_help(message: &str) -> String {

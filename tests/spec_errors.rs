@@ -1,0 +1,201 @@
+//! A malformed spec is refused with `file:line:col`, what is wrong and how to fix it;
+//! never a panic.
+
+/// A small valid spec; `types` and `operations` are spliced in at fixed lines (types start
+/// on line 10, operations right after them).
+fn spec(types: &str, operations: &str) -> String {
+    format!(
+        "interface:
+  name: t
+  title: T
+  doc: A test interface.
+  base_url: {{ placeholder: \"{{base_url}}\", example: \"https://example.test/v3\", doc: Root. }}
+  auth:
+    api_key_headers: {{ doc: Keys., unauthorized_status: 401, headers: {{ k: {{ doc: Key. }} }} }}
+  versioning: One version.
+types:
+{types}operations:
+{operations}"
+    )
+}
+
+const UNIT: &str = "  Unit:
+    object:
+      doc: A unit.
+      fields:
+        id: { type: string, doc: Id., required: true }
+";
+
+const GET_UNIT: &str = "  get_unit:
+    doc: Get.
+    method: GET
+    path: /units/{unit_id}
+    path_params:
+      unit_id: { type: string, doc: Id., required: true }
+    responses:
+      - { status: 200, body: Unit, doc: The unit. }
+";
+
+fn error_for(text: &str) -> String {
+    match codegen::load_str("spec/t.yaml", text) {
+        Ok(_) => panic!("the spec was accepted:\n{text}"),
+        Err(diagnostics) => diagnostics.to_string(),
+    }
+}
+
+#[test]
+fn the_base_spec_is_valid() {
+    let api = codegen::load_str("spec/t.yaml", &spec(UNIT, GET_UNIT)).unwrap();
+    assert_eq!((api.types.len(), api.operations.len()), (1, 1));
+}
+
+#[test]
+fn yaml_syntax_error() {
+    let text = spec(UNIT, GET_UNIT).replace("method: GET", "method: GET: POST");
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:18:16: error: mapping values are not allowed in this context\n  \
+         help: fix the YAML syntax at this place (indentation, quotes, brackets)"
+    );
+}
+
+#[test]
+fn unknown_key() {
+    let text = spec(&UNIT.replace("doc: A unit.", "doc: A unit.\n      colour: red"), GET_UNIT);
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:13:7: error: unknown field `colour`, expected one of doc, fields, \
+         keep_unknown, one_of, not_shown, source\n  \
+         help: remove the key or correct its spelling (spec/spec.schema.json describes every key)"
+    );
+}
+
+#[test]
+fn unknown_type_name() {
+    let text = spec(UNIT, &GET_UNIT.replace("body: Unit", "body: Untit"));
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:23:30: error: unknown type `Untit`\n  \
+         help: did you mean `Unit`? Otherwise declare `Untit` under `types:` or use a builtin"
+    );
+}
+
+#[test]
+fn duplicate_operation_name() {
+    let text = spec(UNIT, &format!("{GET_UNIT}{GET_UNIT}"));
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:24:3: error: operation `get_unit` is declared twice (first at 16:3)\n  \
+         help: give each operation a unique name"
+    );
+}
+
+#[test]
+fn duplicate_operation_route() {
+    let twin = GET_UNIT
+        .replace("get_unit:", "fetch_unit:")
+        .replace("{unit_id}", "{id}")
+        .replace("unit_id:", "id:");
+    let text = spec(UNIT, &format!("{GET_UNIT}{twin}"));
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:27:11: error: operation `fetch_unit` repeats GET /units/{id} of operation \
+         `get_unit`\n  help: remove one of the two operations, or fix its method or path"
+    );
+}
+
+#[test]
+fn union_variant_that_is_not_an_object() {
+    let types = format!(
+        "{UNIT}  Kind:
+    enum: {{ doc: K., open: true, values: {{ a: A. }} }}
+  Result:
+    union:
+      doc: R.
+      tag: object
+      variants:
+        unit: {{ shape: Unit, doc: U. }}
+        kind: {{ shape: Kind, doc: K. }}
+"
+    );
+    assert_eq!(
+        error_for(&spec(&types, GET_UNIT)),
+        "spec/t.yaml:23:24: error: variant `kind` of union `Result` has shape `Kind`, which is an \
+         enum, not an object\n  \
+         help: a union variant carries an object: declare an `object:` type for its shape"
+    );
+}
+
+#[test]
+fn discriminator_value_listed_twice() {
+    let types = format!(
+        "{UNIT}  Result:
+    union:
+      doc: R.
+      tag: object
+      variants:
+        unit: {{ shape: Unit, doc: U. }}
+        unit: {{ shape: Unit, doc: Again. }}
+"
+    );
+    assert_eq!(
+        error_for(&spec(&types, GET_UNIT)),
+        "spec/t.yaml:21:9: error: discriminator value `unit` is listed twice in union `Result` \
+         (first at 20:9)\n  \
+         help: each tag value selects one variant: remove one entry (several tag values may share \
+         a shape, not the reverse)"
+    );
+}
+
+#[test]
+fn constraint_on_the_wrong_type() {
+    let types = UNIT.replace(
+        "required: true }",
+        "required: true }\n        year: { type: integer, doc: Year., max_length: 4 }",
+    );
+    assert_eq!(
+        error_for(&spec(&types, GET_UNIT)),
+        "spec/t.yaml:15:56: error: `max_length` applies to strings, but field `year` is `integer`\n  \
+         help: remove it, or use `min`/`max` for a number's range"
+    );
+}
+
+#[test]
+fn path_parameter_without_a_declaration() {
+    let ops = GET_UNIT.replace("path: /units/{unit_id}", "path: /units/{unit_id}/photos/{photo_id}");
+    assert_eq!(
+        error_for(&spec(UNIT, &ops)),
+        "spec/t.yaml:19:11: error: path parameter `{photo_id}` of operation `get_unit` has no \
+         entry under `path_params`\n  \
+         help: add `photo_id: { type: string, doc: ... }` under `path_params`, or fix the \
+         placeholder's spelling"
+    );
+}
+
+#[test]
+fn declared_path_parameter_missing_from_the_path() {
+    let ops = GET_UNIT.replace("path: /units/{unit_id}", "path: /units");
+    assert_eq!(
+        error_for(&spec(UNIT, &ops)),
+        "spec/t.yaml:21:7: error: path parameter `unit_id` does not appear in path `/units`\n  \
+         help: add `{unit_id}` to the path, or remove the parameter"
+    );
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let ops = GET_UNIT
+        .replace("body: Unit", "body: Nope")
+        .replace("path: /units/{unit_id}", "path: /units/{unit_id}/{x}");
+    let message = error_for(&spec(UNIT, &ops));
+    assert_eq!(message.matches(": error: ").count(), 2, "{message}");
+    assert!(message.contains("unknown type `Nope`"), "{message}");
+    assert!(message.contains("`{x}`"), "{message}");
+}
+
+#[test]
+fn garbage_input_never_panics() {
+    for text in ["", "[]", "interface: 3", "\u{0}", "types: {a: {b: c}}", ": : :", "- - -\n  x"] {
+        assert!(codegen::load_str("spec/t.yaml", text).is_err(), "{text:?} was accepted");
+    }
+}
