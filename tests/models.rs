@@ -89,7 +89,12 @@ fn task_and_share_url_round_trip() {
 fn inspection_covers_every_result_kind_field_type_and_signature() {
     let inspection: Inspection = round_trip("inspection.json");
     let kinds: Vec<&str> = inspection.results.iter().map(|r| r.tag()).collect();
-    for kind in ["checklist", "data_template", "pdf_form", "collision_damage_waiver"] {
+    for kind in [
+        "checklist",
+        "data_template",
+        "pdf_form",
+        "collision_damage_waiver",
+    ] {
         assert!(kinds.contains(&kind), "no {kind} result in the fixture");
     }
     let Some(InspectionResult::Checklist(checklist)) = inspection.results.first() else {
@@ -113,14 +118,37 @@ fn inspection_covers_every_result_kind_field_type_and_signature() {
     // Several tag values share one shape, and the tag is not repeated inside it.
     assert!(checklist.data.iter().any(|f| matches!(
         f,
-        ResultField::Radio(ValueField { value: Some(FieldValue::String(_)), .. })
+        ResultField::Radio(ValueField {
+            value: Some(FieldValue::String(_)),
+            ..
+        })
     )));
-    assert!(checklist.data.iter().any(|f| matches!(f, ResultField::Textbox(ValueField { id: Some(None), .. }))));
+    assert!(
+        checklist
+            .data
+            .iter()
+            .any(|f| matches!(f, ResultField::Textbox(ValueField { id: Some(None), .. })))
+    );
     let signature_types: Vec<&str> = inspection.signatures.iter().map(|s| s.tag()).collect();
     assert_eq!(signature_types, ["inspection", "esign"]);
-    assert!(inspection.photos.iter().any(|p| matches!(p.instruction, Some(Some(_)))));
-    assert!(inspection.photos.iter().any(|p| matches!(p.field, Some(Some(_)))));
-    assert!(inspection.photos.iter().any(|p| p.instruction == Some(None) && p.field == Some(None)));
+    assert!(
+        inspection
+            .photos
+            .iter()
+            .any(|p| matches!(p.instruction, Some(Some(_))))
+    );
+    assert!(
+        inspection
+            .photos
+            .iter()
+            .any(|p| matches!(p.field, Some(Some(_))))
+    );
+    assert!(
+        inspection
+            .photos
+            .iter()
+            .any(|p| p.instruction == Some(None) && p.field == Some(None))
+    );
 }
 
 #[test]
@@ -150,7 +178,12 @@ fn unknown_field_type_and_signature_type_are_kept() {
     });
     assert!(found, "the signature_pad field should be Unknown");
     let inspection: Inspection = round_trip("inspection_unknown_signature.json");
-    assert!(inspection.signatures.iter().any(|s| matches!(s, Signature::Unknown(m) if m.tag() == "biometric")));
+    assert!(
+        inspection
+            .signatures
+            .iter()
+            .any(|s| matches!(s, Signature::Unknown(m) if m.tag() == "biometric"))
+    );
 }
 
 #[test]
@@ -161,7 +194,10 @@ fn unknown_enum_values_are_kept() {
     assert_eq!(ty.as_str(), "transfer");
     let task: Task = round_trip("task_unknown_status.json");
     assert_eq!(task.status.as_ref().map(TaskStatus::as_str), Some("paused"));
-    assert_eq!(task.r#type.as_ref().map(TaskType::as_str), Some("recurring"));
+    assert_eq!(
+        task.r#type.as_ref().map(TaskType::as_str),
+        Some("recurring")
+    );
 }
 
 #[test]
@@ -170,7 +206,10 @@ fn open_enums_parse_strictly_on_request() {
     assert_eq!(TaskStatus::try_parse("paused"), None);
     assert_eq!(TaskStatus::from("paused").to_string(), "paused");
     assert!(serde_json::from_value::<TaskStatusFilter>(json!("paused")).is_err());
-    assert_eq!(serde_json::to_value(TaskStatusFilter::Complete).unwrap(), json!("complete"));
+    assert_eq!(
+        serde_json::to_value(TaskStatusFilter::Complete).unwrap(),
+        json!("complete")
+    );
 }
 
 #[test]
@@ -225,10 +264,17 @@ fn task_request_has_exactly_one_assignee() {
 
     let two = json!({"name": "n", "reference_number": "r", "due_by": "2026-12-01T08:00:00Z",
                      "location_id": 1, "user_group_id": 2});
-    let err = serde_json::from_value::<TaskRequest>(two).unwrap_err().to_string();
-    assert!(err.contains("found `location_id` and `user_group_id`"), "{err}");
+    let err = serde_json::from_value::<TaskRequest>(two)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("found `location_id` and `user_group_id`"),
+        "{err}"
+    );
     let none = json!({"name": "n", "reference_number": "r", "due_by": "2026-12-01"});
-    let err = serde_json::from_value::<TaskRequest>(none).unwrap_err().to_string();
+    let err = serde_json::from_value::<TaskRequest>(none)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("found none"), "{err}");
 }
 
@@ -238,6 +284,8 @@ fn request_bodies_omit_unset_fields() {
         make: Some("Caterpillar".into()),
         ..UnitPatch::default()
     };
-    assert_eq!(serde_json::to_value(&patch).unwrap(), json!({"make": "Caterpillar"}));
+    assert_eq!(
+        serde_json::to_value(&patch).unwrap(),
+        json!({"make": "Caterpillar"})
+    );
 }
-

@@ -61,7 +61,10 @@ fn yaml_syntax_error() {
 
 #[test]
 fn unknown_key() {
-    let text = spec(&UNIT.replace("doc: A unit.", "doc: A unit.\n      colour: red"), GET_UNIT);
+    let text = spec(
+        &UNIT.replace("doc: A unit.", "doc: A unit.\n      colour: red"),
+        GET_UNIT,
+    );
     assert_eq!(
         error_for(&text),
         "spec/t.yaml:13:7: error: unknown field `colour`, expected one of doc, fields, \
@@ -162,7 +165,10 @@ fn constraint_on_the_wrong_type() {
 
 #[test]
 fn path_parameter_without_a_declaration() {
-    let ops = GET_UNIT.replace("path: /units/{unit_id}", "path: /units/{unit_id}/photos/{photo_id}");
+    let ops = GET_UNIT.replace(
+        "path: /units/{unit_id}",
+        "path: /units/{unit_id}/photos/{photo_id}",
+    );
     assert_eq!(
         error_for(&spec(UNIT, &ops)),
         "spec/t.yaml:19:11: error: path parameter `{photo_id}` of operation `get_unit` has no \
@@ -195,7 +201,18 @@ fn every_problem_is_reported_at_once() {
 
 #[test]
 fn garbage_input_never_panics() {
-    for text in ["", "[]", "interface: 3", "\u{0}", "types: {a: {b: c}}", ": : :", "- - -\n  x"] {
-        assert!(codegen::load_str("spec/t.yaml", text).is_err(), "{text:?} was accepted");
+    for text in [
+        "",
+        "[]",
+        "interface: 3",
+        "\u{0}",
+        "types: {a: {b: c}}",
+        ": : :",
+        "- - -\n  x",
+    ] {
+        assert!(
+            codegen::load_str("spec/t.yaml", text).is_err(),
+            "{text:?} was accepted"
+        );
     }
 }
