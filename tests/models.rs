@@ -49,7 +49,8 @@ fn unit_without_its_promised_id_is_refused() {
 #[test]
 fn extra_unknown_properties_do_not_break_parsing() {
     let unit: Unit = serde_json::from_str(&fixture("unit_extra_properties.json")).unwrap();
-    assert_eq!(unit.id.as_str().is_empty(), false);
+    assert_eq!(unit.reference_number, "FL-0042");
+    assert_eq!(unit.make.as_deref(), Some("Toyota"));
 }
 
 #[test]
