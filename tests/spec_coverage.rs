@@ -1,0 +1,323 @@
+//! spec/v3.yaml says what the v3 interface document says: every endpoint, every limit,
+//! and the odd cases. Each assertion names a fact of the seed document.
+
+use codegen::ir::{
+    Builtin, CharClass, Field, Interface, Method, Operation, Pagination, TypeKind, TypeRef,
+};
+
+fn v3() -> Interface {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let api = codegen::load_dir(root, &root.join("spec")).unwrap();
+    api.interfaces.into_iter().find(|i| i.name == "v3").unwrap()
+}
+
+fn op<'a>(i: &'a Interface, name: &str) -> &'a Operation {
+    i.operations
+        .iter()
+        .find(|o| o.name == name)
+        .unwrap_or_else(|| panic!("no operation {name}"))
+}
+
+fn fields<'a>(i: &'a Interface, type_name: &str) -> &'a [Field] {
+    match &i
+        .find_type(type_name)
+        .unwrap_or_else(|| panic!("no type {type_name}"))
+        .kind
+    {
+        TypeKind::Object(o) => &o.fields,
+        other => panic!("{type_name} is not an object: {other:?}"),
+    }
+}
+
+fn field<'a>(i: &'a Interface, type_name: &str, name: &str) -> &'a Field {
+    fields(i, type_name)
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("no field {type_name}.{name}"))
+}
+
+#[test]
+fn all_23_endpoints_of_the_table_in_order() {
+    use Method::*;
+    let expected = [
+        (GET, "/units"),
+        (POST, "/units"),
+        (GET, "/units/{unit_id}"),
+        (PATCH, "/units/{unit_id}"),
+        (GET, "/units/by_reference_number/{reference_number}"),
+        (PATCH, "/units/by_reference_number/{reference_number}"),
+        (PUT, "/units/by_reference_number/{reference_number}"),
+        (GET, "/units/{unit_id}/inspections"),
+        (
+            GET,
+            "/units/by_reference_number/{reference_number}/inspections",
+        ),
+        (GET, "/inspections"),
+        (GET, "/inspections/{inspection_id}"),
+        (GET, "/inspections/{inspection_id}/share_url"),
+        (GET, "/forms/{form_id}"),
+        (GET, "/tasks"),
+        (POST, "/tasks"),
+        (GET, "/tasks/{task_id}"),
+        (PATCH, "/tasks/{task_id}"),
+        (DELETE, "/tasks/{task_id}"),
+        (GET, "/workflows"),
+        (GET, "/locations"),
+        (GET, "/users"),
+        (PATCH, "/users/{user_id}"),
+        (GET, "/user_groups"),
+    ];
+    let i = v3();
+    let actual: Vec<(Method, &str)> = i
+        .operations
+        .iter()
+        .map(|o| (o.method, o.path.as_str()))
+        .collect();
+    assert_eq!(actual, expected);
+}
+
+#[test]
+fn every_string_input_is_limited_to_255() {
+    let i = v3();
+    for (ty, name) in [
+        ("NewUnit", "reference_number"),
+        ("NewUnit", "make"),
+        ("NewUnit", "model"),
+        ("NewUnit", "serial_number"),
+        ("UnitPatch", "make"),
+        ("UnitAttributes", "serial_number"),
+        ("TaskRequest", "name"),
+        ("TaskRequest", "reference_number"),
+        ("TaskRequest", "workflow_id"),
+        ("TaskRequest", "department_id"),
+        ("TaskAssigneeUser", "assignee_username"),
+        ("UserUpdate", "external_id"),
+        ("UserUpdate", "first_name"),
+        ("UserUpdate", "last_name"),
+    ] {
+        let f = if ty == "TaskAssigneeUser" {
+            let TypeKind::Object(o) = &i.find_type("TaskRequest").unwrap().kind else {
+                unreachable!()
+            };
+            let one = o
+                .one_of
+                .as_ref()
+                .expect("TaskRequest has an assignee one_of");
+            one.variants[0]
+                .fields
+                .iter()
+                .find(|f| f.name == name)
+                .unwrap()
+                .clone()
+        } else {
+            field(&i, ty, name).clone()
+        };
+        assert_eq!(f.constraints.max_length, Some(255), "{ty}.{name}");
+    }
+    for o in &i.operations {
+        for p in &o.path_params {
+            assert_eq!(
+                p.constraints.max_length,
+                Some(255),
+                "{} path {}",
+                o.name,
+                p.name
+            );
+        }
+    }
+    let units = op(&i, "list_units");
+    for q in ["referenceNumber", "serialNumber"] {
+        let f = units
+            .query
+            .iter()
+            .find(|f| f.name == q)
+            .expect("camelCase query name");
+        assert_eq!(f.constraints.max_length, Some(255));
+    }
+}
+
+#[test]
+fn the_other_rows_of_the_limits_table() {
+    let i = v3();
+    assert_eq!(
+        field(&i, "TaskRequest", "description")
+            .constraints
+            .max_length,
+        Some(500)
+    );
+    for body in ["NewUnit", "UnitPatch", "UnitAttributes"] {
+        let vin = &field(&i, body, "vin").constraints;
+        assert_eq!(vin.length, Some(17), "{body}.vin");
+        let chars = vin.chars.as_ref().unwrap();
+        assert_eq!(chars.allow, CharClass::AsciiAlphanumeric);
+        for c in ['I', 'O', 'Q'] {
+            assert!(chars.forbid.contains(c), "{body}.vin allows {c}");
+        }
+        let year = &field(&i, body, "year").constraints;
+        assert_eq!(
+            (year.min, year.max),
+            (Some(1800), Some(9999)),
+            "{body}.year"
+        );
+        for meter in ["hours", "odometer"] {
+            let f = field(&i, body, meter);
+            assert_eq!(f.constraints.min, Some(0), "{body}.{meter}");
+            assert_eq!(
+                f.ty,
+                TypeRef::Builtin(Builtin::Int32),
+                "{body}.{meter} is int32 on input"
+            );
+        }
+    }
+    let Some(Pagination::Cursor {
+        max_per_page,
+        page_param,
+        ..
+    }) = &i.pagination
+    else {
+        panic!("v3 pages by cursor");
+    };
+    assert_eq!((*max_per_page, page_param.as_str()), (100, "page"));
+    for o in i.operations.iter().filter(|o| o.paginated) {
+        let per_page = o.query.iter().find(|f| f.name == "per_page").unwrap();
+        assert_eq!(
+            (per_page.constraints.min, per_page.constraints.max),
+            (Some(1), Some(100)),
+            "{}",
+            o.name
+        );
+    }
+    let rate = i.rate_limit.as_ref().unwrap();
+    assert_eq!(
+        (rate.requests, rate.window_seconds, rate.max_requests),
+        (100, 10, Some(200))
+    );
+    assert_eq!(
+        (rate.status, rate.retry_after_header.as_deref()),
+        (429, Some("Retry-After"))
+    );
+    assert!(i.limits.iter().any(|l| l.value == "48 hours"));
+    for id in ["UnitId", "InspectionId", "TaskId", "FormId", "UserId"] {
+        assert!(
+            matches!(
+                i.find_type(id).unwrap().kind,
+                TypeKind::Id {
+                    max_length: Some(255)
+                }
+            ),
+            "{id}"
+        );
+    }
+}
+
+#[test]
+fn auth_headers_and_error_body() {
+    let i = v3();
+    let codegen::ir::Auth::ApiKeyHeaders {
+        headers,
+        unauthorized_status,
+        ..
+    } = &i.auth
+    else {
+        panic!("v3 authenticates with key headers");
+    };
+    assert_eq!(*unauthorized_status, 401);
+    let names: Vec<(&str, bool)> = headers
+        .iter()
+        .map(|h| (h.name.as_str(), h.sensitive))
+        .collect();
+    assert_eq!(names, [("api-key-id", false), ("api-key-secret", true)]);
+    assert_eq!(i.error_body, Some(TypeRef::Named("ErrorBody".into())));
+    assert!(i.errors.iter().any(|e| e.status == 429));
+    assert!(op(&i, "create_unit").errors.iter().any(|e| e.status == 409));
+}
+
+#[test]
+fn the_odd_cases() {
+    let i = v3();
+    // PATCH /users answers the list shape, without being a paged list.
+    let update_user = op(&i, "update_user");
+    assert!(!update_user.paginated);
+    assert_eq!(
+        update_user.responses[0].body,
+        Some(TypeRef::Page(Box::new(TypeRef::Named("User".into()))))
+    );
+    // PUT upsert answers 200 (replaced) or 201 (created).
+    let statuses: Vec<u16> = op(&i, "upsert_unit_by_reference_number")
+        .responses
+        .iter()
+        .map(|r| r.status)
+        .collect();
+    assert!(statuses.contains(&200) && statuses.contains(&201));
+    // Inspection: JSON or PDF by Accept, and 202; forms: PDF and 202.
+    let kinds: Vec<(u16, &str)> = op(&i, "get_inspection")
+        .responses
+        .iter()
+        .map(|r| (r.status, r.content_type.as_str()))
+        .collect();
+    assert!(
+        kinds.contains(&(200, "application/json")) && kinds.contains(&(200, "application/pdf"))
+    );
+    assert!(kinds.iter().any(|(s, _)| *s == 202));
+    assert!(op(&i, "get_form").responses.iter().any(|r| r.status == 202));
+    assert!(
+        op(&i, "delete_task")
+            .responses
+            .iter()
+            .any(|r| r.status == 204 && r.body.is_none())
+    );
+    // Task requests: integer location and user group ids; due_by a date or a date-time.
+    let TypeKind::Object(task) = &i.find_type("TaskRequest").unwrap().kind else {
+        unreachable!()
+    };
+    let one = task.one_of.as_ref().unwrap();
+    let variant_fields: Vec<(&str, &TypeRef)> = one
+        .variants
+        .iter()
+        .flat_map(|v| v.fields.iter().map(|f| (f.name.as_str(), &f.ty)))
+        .collect();
+    assert_eq!(
+        variant_fields,
+        [
+            ("assignee_username", &TypeRef::Builtin(Builtin::String)),
+            ("location_id", &TypeRef::Builtin(Builtin::Integer)),
+            ("user_group_id", &TypeRef::Builtin(Builtin::Integer)),
+        ]
+    );
+    assert_eq!(
+        field(&i, "TaskRequest", "due_by").ty,
+        TypeRef::Builtin(Builtin::DateOrDateTime)
+    );
+    // Odometer: int32 on input (checked above), int64 on output.
+    assert_eq!(
+        field(&i, "Unit", "odometer").ty,
+        TypeRef::Builtin(Builtin::Integer)
+    );
+    // Nullable where the seed says so.
+    assert!(field(&i, "Task", "completed_at").nullable);
+    assert!(field(&i, "LocationRef", "external_id").nullable);
+    assert!(field(&i, "Photo", "instruction").nullable);
+}
+
+#[test]
+fn not_shown_gaps_are_explicit() {
+    let i = v3();
+    assert!(i.not_shown.len() >= 8, "{:?}", i.not_shown);
+    for ty in ["Paging", "Workflow", "Location", "User", "UserGroup"] {
+        let TypeKind::Object(o) = &i.find_type(ty).unwrap().kind else {
+            unreachable!()
+        };
+        assert!(
+            o.keep_unknown && o.not_shown.is_some(),
+            "{ty} should keep what is not shown"
+        );
+    }
+    let r202 = op(&i, "get_inspection")
+        .responses
+        .iter()
+        .find(|r| r.status == 202)
+        .unwrap();
+    assert!(r202.not_shown.is_some());
+}
