@@ -1,6 +1,54 @@
 //! Runtime support for the generated inspection-service client.
 //!
 //! Nothing here knows about units, tasks or any other resource: the generated crate
-//! describes the service, this crate supplies the machinery it shares.
+//! describes the service, this crate supplies the machinery it shares: auth, pacing,
+//! retries, paging, polling, validation, errors and model helpers.
 
+pub mod auth;
+pub mod config;
+pub mod error;
 pub mod model;
+pub mod origin;
+pub mod pacing;
+pub mod paging;
+pub mod request;
+pub mod retry;
+pub mod transport;
+pub mod validate;
+
+pub use auth::{Auth, Secret};
+pub use bytes::Bytes;
+pub use config::Config;
+pub use error::{ApiError, Error};
+pub use futures_util::{Stream, StreamExt, TryStreamExt};
+pub use paging::BoxStream;
+pub use request::Request;
+pub use reqwest::Method;
+pub use retry::RetryPolicy;
+pub use transport::{Core, Response};
+pub use validate::{CharClass, Validate, Validator, Violation, Violations};
+
+/// The answer of an upsert: whether the record was created (201) or replaced (200).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Upserted<T> {
+    Created(T),
+    Replaced(T),
+}
+
+impl<T> Upserted<T> {
+    pub fn is_created(&self) -> bool {
+        matches!(self, Upserted::Created(_))
+    }
+
+    pub fn into_inner(self) -> T {
+        match self {
+            Upserted::Created(t) | Upserted::Replaced(t) => t,
+        }
+    }
+
+    pub fn get(&self) -> &T {
+        match self {
+            Upserted::Created(t) | Upserted::Replaced(t) => t,
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! Client settings.
+
+use std::time::Duration;
+
+use crate::retry::RetryPolicy;
+
+/// Everything a client can be tuned with. Generated clients start from the spec's
+/// defaults (the documented rate limit); every setter returns the changed config.
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Requests per window the client paces itself to; `None` turns pacing off.
+    pub rate_limit: Option<(u32, Duration)>,
+    pub retry: RetryPolicy,
+    /// Total time for one attempt, body included.
+    pub timeout: Duration,
+    pub connect_timeout: Duration,
+    /// Check documented limits before sending (on by default).
+    pub validate_requests: bool,
+    /// How many times to ask again while the service answers 202 (still preparing).
+    pub max_polls: u32,
+    /// Wait between polls (doubled each time, up to `retry.max_backoff`), unless the
+    /// service sends `Retry-After`.
+    pub poll_interval: Duration,
+    /// The JSON property of error bodies that holds the message.
+    pub error_message_field: &'static str,
+    pub user_agent: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rate_limit: None,
+            retry: RetryPolicy::default(),
+            timeout: Duration::from_secs(60),
+            connect_timeout: Duration::from_secs(10),
+            validate_requests: true,
+            max_polls: 10,
+            poll_interval: Duration::from_millis(500),
+            error_message_field: "errors",
+            user_agent: concat!("inspection-client/", env!("CARGO_PKG_VERSION")).to_string(),
+        }
+    }
+}
+
+impl Config {
+    /// Paces the client to `requests` per `window` (the service's quota, e.g. 200 per 10 s
+    /// once raised). The margin of 2 % absorbs clock and network jitter.
+    pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {
+        self.rate_limit = Some((requests, window.mul_f64(1.02)));
+        self
+    }
+
+    pub fn no_pacing(mut self) -> Self {
+        self.rate_limit = None;
+        self
+    }
+
+    pub fn retry(mut self, retry: RetryPolicy) -> Self {
+        self.retry = retry;
+        self
+    }
+
+    pub fn max_attempts(mut self, attempts: u32) -> Self {
+        self.retry.max_attempts = attempts.max(1);
+        self
+    }
+
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Turns client-side validation on or off (for when the service relaxes a limit
+    /// before the spec catches up).
+    pub fn validate_requests(mut self, on: bool) -> Self {
+        self.validate_requests = on;
+        self
+    }
+
+    pub fn max_polls(mut self, polls: u32) -> Self {
+        self.max_polls = polls;
+        self
+    }
+
+    pub fn poll_interval(mut self, interval: Duration) -> Self {
+        self.poll_interval = interval;
+        self
+    }
+}

@@ -1,0 +1,135 @@
+//! The one error type of the client.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::validate::Violations;
+
+/// Everything that can go wrong with a call. Never carries a credential: secrets live only
+/// in request headers, which no variant holds, and URLs are shown without their query.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The service answered with an error status.
+    #[error(transparent)]
+    Api(#[from] ApiError),
+    /// The request broke a documented limit; nothing was sent.
+    #[error("invalid request: {0}")]
+    Validation(Violations),
+    /// The connection failed, or the body could not be read.
+    #[error("transport error on {method} {path}: {message}")]
+    Transport {
+        method: String,
+        path: String,
+        message: String,
+    },
+    /// No answer within the configured timeout.
+    #[error("{method} {path} timed out")]
+    Timeout { method: String, path: String },
+    /// A response body did not match the expected type.
+    #[error("cannot decode the {status} response at `{path}`: {message}")]
+    Decode {
+        status: u16,
+        /// The JSON path of the failure, e.g. `data[3].results[1].data[0].value`.
+        path: String,
+        message: String,
+    },
+    /// The service kept answering 202 (still preparing) past the polling limit.
+    #[error("{path} was still not ready after {attempts} attempts ({waited:?})")]
+    NotReady {
+        path: String,
+        attempts: u32,
+        waited: Duration,
+    },
+    /// A next-page link or a redirect pointed at another origin; it was not followed, so
+    /// no credential left for it.
+    #[error("refused to follow {what} to another origin ({origin})")]
+    ForeignOrigin { what: &'static str, origin: String },
+    /// Paging did not advance (the service returned the same next page again).
+    #[error("paging did not advance at {path}")]
+    PagingStalled { path: String },
+    /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).
+    #[error("configuration error: {0}")]
+    Config(String),
+}
+
+impl Error {
+    /// The HTTP status, for API errors.
+    pub fn status(&self) -> Option<u16> {
+        match self {
+            Error::Api(e) => Some(e.status),
+            Error::Decode { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+/// An error status from the service, with its message when the body had one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: u16,
+    /// The service's message (`{"errors": "..."}`), if the body carried one.
+    pub message: Option<String>,
+    /// When to try again, from `Retry-After` (429).
+    pub retry_after: Option<Duration>,
+    /// The method and path template of the call, for context.
+    pub operation: String,
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} answered {}", self.operation, self.status)?;
+        if let Some(m) = &self.message {
+            write!(f, ": {m}")?;
+        }
+        if let Some(r) = self.retry_after {
+            write!(f, " (retry after {} s)", r.as_secs())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ApiError {}
+
+/// Reads the message of an error body. The documented form is `{"<field>": "message"}`;
+/// an array or object there is rendered as JSON text, an empty or non-JSON body gives
+/// its text (or nothing), so no service answer breaks error reporting.
+pub(crate) fn error_message(body: &[u8], field: &str) -> Option<String> {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(map)) => match map.get(field) {
+            Some(serde_json::Value::String(s)) => Some(s.clone()),
+            Some(serde_json::Value::Array(items)) => Some(
+                items
+                    .iter()
+                    .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            ),
+            Some(serde_json::Value::Null) | None => None,
+            Some(other) => Some(other.to_string()),
+        },
+        Ok(serde_json::Value::String(s)) => Some(s),
+        _ => Some(text.chars().take(500).collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_are_read_tolerantly() {
+        let m = |b: &str| error_message(b.as_bytes(), "errors");
+        assert_eq!(m(r#"{"errors":"The Unit A-001 could not be found"}"#).as_deref(), Some("The Unit A-001 could not be found"));
+        assert_eq!(m(r#"{"errors":["a","b"]}"#).as_deref(), Some("a; b"));
+        assert_eq!(m(r#"{"errors":{"vin":"bad"}}"#).as_deref(), Some(r#"{"vin":"bad"}"#));
+        assert_eq!(m(""), None);
+        assert_eq!(m(r#"{"other":1}"#), None);
+        assert_eq!(m("<html>oops</html>").as_deref(), Some("<html>oops</html>"));
+    }
+}

@@ -1,0 +1,37 @@
+//! Where credentials may go: HTTPS only (plain HTTP for loopback hosts, for the sandbox),
+//! and only to the base URL's own origin.
+
+use url::{Host, Url};
+
+/// Accepts `https://` URLs, and `http://` ones whose host is loopback.
+pub fn check_secure(url: &Url, what: &str) -> Result<(), String> {
+    match url.scheme() {
+        "https" => Ok(()),
+        "http" if is_loopback(url) => Ok(()),
+        "http" => Err(format!(
+            "{what} must use https (plain http is only allowed for loopback hosts): {}",
+            origin(url)
+        )),
+        other => Err(format!("{what} has unsupported scheme `{other}`")),
+    }
+}
+
+pub fn is_loopback(url: &Url) -> bool {
+    match url.host() {
+        Some(Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// Same scheme, host and port.
+pub fn same_origin(a: &Url, b: &Url) -> bool {
+    a.origin() == b.origin()
+}
+
+/// `https://host:port`, never the path or query (which may hold a signature).
+pub fn origin(url: &Url) -> String {
+    url.origin().ascii_serialization()
+}
+

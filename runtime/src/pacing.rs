@@ -1,0 +1,91 @@
+//! Client-side pacing under the service's rate limit, shared by every clone of a client.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+/// At most `requests` sends in any window of `window` (a sliding log, so no window of the
+/// service's, fixed or sliding, sees more), plus a pause after a 429's `Retry-After` that
+/// holds every request of the client, not only the one that was refused.
+#[derive(Debug)]
+pub struct Pacer {
+    limit: Option<(usize, Duration)>,
+    state: Mutex<State>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    sent: VecDeque<Instant>,
+    paused_until: Option<Instant>,
+}
+
+impl Pacer {
+    /// `None`: no pacing (only `Retry-After` pauses).
+    pub fn new(limit: Option<(u32, Duration)>) -> Self {
+        Pacer {
+            limit: limit.map(|(n, w)| (n.max(1) as usize, w)),
+            state: Mutex::new(State::default()),
+        }
+    }
+
+    /// Waits until a request may be sent, and records it as sent.
+    pub async fn acquire(&self) {
+        loop {
+            let wait = match self.try_acquire(Instant::now()) {
+                None => return,
+                Some(wait) => wait,
+            };
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    /// `None` when the request may go now (and is recorded); otherwise how long to wait.
+    fn try_acquire(&self, now: Instant) -> Option<Duration> {
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(until) = state.paused_until {
+            if until > now {
+                return Some(until - now);
+            }
+            state.paused_until = None;
+        }
+        let (requests, window) = match self.limit {
+            Some(limit) => limit,
+            None => return None, // no pacing: go now
+        };
+        while state.sent.front().is_some_and(|t| now.duration_since(*t) >= window) {
+            state.sent.pop_front();
+        }
+        if state.sent.len() < requests {
+            state.sent.push_back(now);
+            return None;
+        }
+        let oldest = state.sent.front().copied().unwrap_or(now);
+        Some((oldest + window).saturating_duration_since(now).max(Duration::from_millis(1)))
+    }
+
+    /// Holds every request until `delay` from now (after a 429 with `Retry-After`).
+    pub fn pause_for(&self, delay: Duration) {
+        let until = Instant::now() + delay;
+        let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        if state.paused_until.is_none_or(|t| t < until) {
+            state.paused_until = Some(until);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_holds_at_most_n() {
+        let pacer = Pacer::new(Some((2, Duration::from_secs(10))));
+        let t0 = Instant::now();
+        assert_eq!(pacer.try_acquire(t0), None);
+        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(1)), None);
+        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(2)), Some(Duration::from_secs(8)));
+        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(10)), None);
+    }
+}

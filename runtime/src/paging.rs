@@ -1,0 +1,95 @@
+//! Pagination as streams: one page in memory at a time, until the service says there is
+//! no next page.
+
+use std::pin::Pin;
+
+use futures_util::{Stream, StreamExt, TryStreamExt, stream};
+use reqwest::Url;
+use serde::de::DeserializeOwned;
+
+use crate::error::Error;
+use crate::origin;
+use crate::request::Request;
+use crate::transport::Core;
+
+/// A stream of results, boxed so that callers can name it and call `try_next` on it.
+pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
+
+/// A page of a cursor-paged list, as the generated envelope type describes it.
+pub trait CursorPage: DeserializeOwned + Send + 'static {
+    type Item: Send + 'static;
+    /// An absolute (or base-relative) URL of the next page, when the service gives one.
+    fn next_url(&self) -> Option<&str>;
+    /// The raw cursor, sent back as the page parameter, when the service gives one.
+    fn next_cursor(&self) -> Option<&str>;
+    fn into_items(self) -> Vec<Self::Item>;
+}
+
+/// Every page, starting with `first`. A next-page URL is preferred (it carries the
+/// filters as the service means them) and is followed only within the base URL's origin;
+/// otherwise the cursor is sent back as `page_param`.
+pub fn pages<P: CursorPage>(core: Core, first: Request, page_param: &'static str) -> BoxStream<P> {
+    let state = Some((first, None::<String>));
+    let s = stream::try_unfold(state, move |state| {
+        let core = core.clone();
+        async move {
+            let Some((req, previous)) = state else {
+                return Ok(None);
+            };
+            let page: P = core.json(&req).await?;
+            let next = next_request(&core, &req, &page, page_param)?;
+            let next = match next {
+                Some((next, key)) if previous.as_deref() == Some(key.as_str()) => {
+                    return Err(Error::PagingStalled {
+                        path: next.describe(),
+                    });
+                }
+                Some((next, key)) => Some((next, Some(key))),
+                None => None,
+            };
+            Ok(Some((page, next)))
+        }
+    });
+    Box::pin(s)
+}
+
+/// Every item of every page.
+pub fn items<P: CursorPage>(core: Core, first: Request, page_param: &'static str) -> BoxStream<P::Item> {
+    let s = pages::<P>(core, first, page_param)
+        .map_ok(|page| stream::iter(page.into_items().into_iter().map(Ok)))
+        .try_flatten();
+    Box::pin(s.boxed())
+}
+
+/// The request for the page after `page`, with a key that changes as paging advances.
+fn next_request<P: CursorPage>(
+    core: &Core,
+    req: &Request,
+    page: &P,
+    page_param: &'static str,
+) -> Result<Option<(Request, String)>, Error> {
+    if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
+        let base = core.base_url();
+        let url = Url::parse(link)
+            .or_else(|_| base.join(link))
+            .map_err(|e| Error::Config(format!("the next-page link is not a URL: {e}")))?;
+        if !origin::same_origin(&url, base) {
+            return Err(Error::ForeignOrigin {
+                what: "a next-page link",
+                origin: origin::origin(&url),
+            });
+        }
+        let key = url.to_string();
+        let mut next = req.clone();
+        next.absolute = Some(url);
+        return Ok(Some((next, key)));
+    }
+    if let Some(cursor) = page.next_cursor().filter(|c| !c.is_empty()) {
+        let mut next = req.clone();
+        next.absolute = None;
+        next.query.retain(|(k, _)| *k != page_param);
+        next.query.push((page_param, cursor.to_string()));
+        return Ok(Some((next, cursor.to_string())));
+    }
+    Ok(None)
+}

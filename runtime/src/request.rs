@@ -1,0 +1,121 @@
+//! A request as the generated code describes it, before the transport sends it.
+
+use reqwest::Method;
+use reqwest::Url;
+
+/// Method, path, query, `Accept` and body of one call. Path segments are kept unencoded
+/// and percent-encoded one by one when the URL is built, so an id holding `/`, spaces or
+/// unicode stays one segment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub method: Method,
+    /// The spec's path template (`/units/{unit_id}`), for logs and errors.
+    pub template: &'static str,
+    pub segments: Vec<String>,
+    pub query: Vec<(&'static str, String)>,
+    pub accept: &'static str,
+    /// A JSON body.
+    pub body: Option<Vec<u8>>,
+    /// An absolute URL to call instead of base + segments (a next-page link).
+    pub absolute: Option<Url>,
+}
+
+impl Request {
+    pub fn new(method: Method, template: &'static str) -> Self {
+        Request {
+            method,
+            template,
+            segments: Vec::new(),
+            query: Vec::new(),
+            accept: "application/json",
+            body: None,
+            absolute: None,
+        }
+    }
+
+    /// Appends one path segment (encoded when sent).
+    pub fn segment(mut self, segment: impl Into<String>) -> Self {
+        self.segments.push(segment.into());
+        self
+    }
+
+    /// Adds a query parameter when it has a value.
+    pub fn query(mut self, name: &'static str, value: Option<String>) -> Self {
+        if let Some(v) = value {
+            self.query.push((name, v));
+        }
+        self
+    }
+
+    pub fn accept(mut self, accept: &'static str) -> Self {
+        self.accept = accept;
+        self
+    }
+
+    /// Serialises `body` as the JSON body.
+    pub fn json<T: serde::Serialize + ?Sized>(mut self, body: &T) -> Result<Self, crate::Error> {
+        let bytes = serde_json::to_vec(body)
+            .map_err(|e| crate::Error::Config(format!("cannot serialise the request body: {e}")))?;
+        self.body = Some(bytes);
+        Ok(self)
+    }
+
+    /// The URL this request goes to under `base`.
+    pub fn url(&self, base: &Url) -> Url {
+        if let Some(url) = &self.absolute {
+            return url.clone();
+        }
+        let mut url = base.clone();
+        if let Ok(mut path) = url.path_segments_mut() {
+            path.pop_if_empty();
+            for s in &self.segments {
+                path.push(s);
+            }
+        }
+        if !self.query.is_empty() {
+            let mut pairs = url.query_pairs_mut();
+            for (k, v) in &self.query {
+                pairs.append_pair(k, v);
+            }
+        }
+        url
+    }
+
+    /// Whether repeating the request cannot apply it twice (RFC 9110 idempotent methods).
+    pub fn is_idempotent(&self) -> bool {
+        matches!(
+            self.method,
+            Method::GET | Method::HEAD | Method::PUT | Method::DELETE | Method::OPTIONS
+        )
+    }
+
+    /// `GET /units/{unit_id}`: what logs and errors show instead of the full URL.
+    pub fn describe(&self) -> String {
+        format!("{} {}", self.method, self.template)
+    }
+}
+
+/// Formats a date-time query value as ISO 8601 in UTC (`2026-03-01T00:00:00Z`).
+pub fn format_date_time(value: &chrono::DateTime<chrono::Utc>) -> String {
+    value.to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn segments_are_encoded_one_by_one() {
+        let base = Url::parse("https://example.test/v3/").unwrap();
+        let r = Request::new(Method::GET, "/units/by_reference_number/{reference_number}")
+            .segment("units")
+            .segment("by_reference_number")
+            .segment("A/1 ü?#")
+            .query("per_page", Some("5".into()))
+            .query("page", None);
+        assert_eq!(
+            r.url(&base).as_str(),
+            "https://example.test/v3/units/by_reference_number/A%2F1%20%C3%BC%3F%23?per_page=5"
+        );
+    }
+}
