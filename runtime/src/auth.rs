@@ -53,8 +53,9 @@ impl Auth {
         let mut out = Vec::with_capacity(pairs.len());
         for (name, value, sensitive) in pairs {
             let name = HeaderName::from_static(name);
-            let mut value = HeaderValue::from_str(value)
-                .map_err(|_| format!("the `{name}` credential holds characters a header cannot carry"))?;
+            let mut value = HeaderValue::from_str(value).map_err(|_| {
+                format!("the `{name}` credential holds characters a header cannot carry")
+            })?;
             value.set_sensitive(*sensitive);
             out.push((name, value));
         }

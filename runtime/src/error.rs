@@ -106,7 +106,11 @@ pub(crate) fn error_message(body: &[u8], field: &str) -> Option<String> {
             Some(serde_json::Value::Array(items)) => Some(
                 items
                     .iter()
-                    .map(|i| i.as_str().map(str::to_string).unwrap_or_else(|| i.to_string()))
+                    .map(|i| {
+                        i.as_str()
+                            .map(str::to_string)
+                            .unwrap_or_else(|| i.to_string())
+                    })
                     .collect::<Vec<_>>()
                     .join("; "),
             ),
@@ -125,9 +129,15 @@ mod tests {
     #[test]
     fn error_bodies_are_read_tolerantly() {
         let m = |b: &str| error_message(b.as_bytes(), "errors");
-        assert_eq!(m(r#"{"errors":"The Unit A-001 could not be found"}"#).as_deref(), Some("The Unit A-001 could not be found"));
+        assert_eq!(
+            m(r#"{"errors":"The Unit A-001 could not be found"}"#).as_deref(),
+            Some("The Unit A-001 could not be found")
+        );
         assert_eq!(m(r#"{"errors":["a","b"]}"#).as_deref(), Some("a; b"));
-        assert_eq!(m(r#"{"errors":{"vin":"bad"}}"#).as_deref(), Some(r#"{"vin":"bad"}"#));
+        assert_eq!(
+            m(r#"{"errors":{"vin":"bad"}}"#).as_deref(),
+            Some(r#"{"vin":"bad"}"#)
+        );
         assert_eq!(m(""), None);
         assert_eq!(m(r#"{"other":1}"#), None);
         assert_eq!(m("<html>oops</html>").as_deref(), Some("<html>oops</html>"));

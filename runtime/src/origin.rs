@@ -34,4 +34,3 @@ pub fn same_origin(a: &Url, b: &Url) -> bool {
 pub fn origin(url: &Url) -> String {
     url.origin().ascii_serialization()
 }
-

@@ -33,36 +33,40 @@ impl Pacer {
     /// Waits until a request may be sent, and records it as sent.
     pub async fn acquire(&self) {
         loop {
-            let wait = match self.try_acquire(Instant::now()) {
-                None => return,
-                Some(wait) => wait,
+            let Err(wait) = self.try_acquire(Instant::now()) else {
+                return;
             };
             tokio::time::sleep(wait).await;
         }
     }
 
-    /// `None` when the request may go now (and is recorded); otherwise how long to wait.
-    fn try_acquire(&self, now: Instant) -> Option<Duration> {
+    /// `Ok` when the request may go now (and is recorded); otherwise how long to wait.
+    fn try_acquire(&self, now: Instant) -> Result<(), Duration> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(until) = state.paused_until {
             if until > now {
-                return Some(until - now);
+                return Err(until - now);
             }
             state.paused_until = None;
         }
-        let (requests, window) = match self.limit {
-            Some(limit) => limit,
-            None => return None, // no pacing: go now
+        let Some((requests, window)) = self.limit else {
+            return Ok(());
         };
-        while state.sent.front().is_some_and(|t| now.duration_since(*t) >= window) {
+        while state
+            .sent
+            .front()
+            .is_some_and(|t| now.duration_since(*t) >= window)
+        {
             state.sent.pop_front();
         }
         if state.sent.len() < requests {
             state.sent.push_back(now);
-            return None;
+            return Ok(());
         }
         let oldest = state.sent.front().copied().unwrap_or(now);
-        Some((oldest + window).saturating_duration_since(now).max(Duration::from_millis(1)))
+        Err((oldest + window)
+            .saturating_duration_since(now)
+            .max(Duration::from_millis(1)))
     }
 
     /// Holds every request until `delay` from now (after a 429 with `Retry-After`).
@@ -83,9 +87,12 @@ mod tests {
     fn the_window_holds_at_most_n() {
         let pacer = Pacer::new(Some((2, Duration::from_secs(10))));
         let t0 = Instant::now();
-        assert_eq!(pacer.try_acquire(t0), None);
-        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(1)), None);
-        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(2)), Some(Duration::from_secs(8)));
-        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(10)), None);
+        assert_eq!(pacer.try_acquire(t0), Ok(()));
+        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(1)), Ok(()));
+        assert_eq!(
+            pacer.try_acquire(t0 + Duration::from_secs(2)),
+            Err(Duration::from_secs(8))
+        );
+        assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(10)), Ok(()));
     }
 }

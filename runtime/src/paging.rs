@@ -54,7 +54,11 @@ pub fn pages<P: CursorPage>(core: Core, first: Request, page_param: &'static str
 }
 
 /// Every item of every page.
-pub fn items<P: CursorPage>(core: Core, first: Request, page_param: &'static str) -> BoxStream<P::Item> {
+pub fn items<P: CursorPage>(
+    core: Core,
+    first: Request,
+    page_param: &'static str,
+) -> BoxStream<P::Item> {
     let s = pages::<P>(core, first, page_param)
         .map_ok(|page| stream::iter(page.into_items().into_iter().map(Ok)))
         .try_flatten();

@@ -72,9 +72,15 @@ mod tests {
             max_backoff: Duration::from_millis(1000),
         };
         let b1 = p.backoff(1);
-        assert!(b1 >= Duration::from_millis(50) && b1 <= Duration::from_millis(100), "{b1:?}");
+        assert!(
+            b1 >= Duration::from_millis(50) && b1 <= Duration::from_millis(100),
+            "{b1:?}"
+        );
         let b3 = p.backoff(3);
-        assert!(b3 >= Duration::from_millis(200) && b3 <= Duration::from_millis(400), "{b3:?}");
+        assert!(
+            b3 >= Duration::from_millis(200) && b3 <= Duration::from_millis(400),
+            "{b3:?}"
+        );
         assert!(p.backoff(30) <= Duration::from_millis(1000));
     }
 
@@ -87,7 +93,10 @@ mod tests {
         let date = later.format("%a, %d %b %Y %H:%M:%S GMT").to_string();
         h.insert(RETRY_AFTER, HeaderValue::from_str(&date).unwrap());
         let d = retry_after(&h).unwrap();
-        assert!(d > Duration::from_secs(27) && d <= Duration::from_secs(30), "{d:?}");
+        assert!(
+            d > Duration::from_secs(27) && d <= Duration::from_secs(30),
+            "{d:?}"
+        );
         h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
         assert_eq!(retry_after(&h), None);
     }

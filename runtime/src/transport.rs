@@ -321,8 +321,9 @@ impl Core {
     /// Fetches a pre-signed URL (a share link, `pdf_share_url`) without any credential,
     /// whatever its origin.
     pub async fn fetch_presigned(&self, url: &str) -> Result<Bytes, Error> {
-        let parsed = Url::parse(url)
-            .map_err(|e| Error::Config(format!("not a URL ({e}): a pre-signed link was expected")))?;
+        let parsed = Url::parse(url).map_err(|e| {
+            Error::Config(format!("not a URL ({e}): a pre-signed link was expected"))
+        })?;
         origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
         let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
         self.inner.pacer.acquire().await;

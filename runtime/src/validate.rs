@@ -95,7 +95,10 @@ impl Validator {
         if let Some(v) = value {
             let n = v.chars().count();
             if n != exact {
-                self.push(field, format!("must be exactly {exact} characters, got {n}"));
+                self.push(
+                    field,
+                    format!("must be exactly {exact} characters, got {n}"),
+                );
             }
         }
     }
@@ -123,7 +126,10 @@ impl Validator {
             };
             self.push(
                 field,
-                format!("must hold only {class}{never}; found {c:?} at position {}", i + 1),
+                format!(
+                    "must hold only {class}{never}; found {c:?} at position {}",
+                    i + 1
+                ),
             );
         }
     }
@@ -138,7 +144,13 @@ impl Validator {
         }
     }
 
-    pub fn items(&mut self, field: &str, len: Option<usize>, min: Option<usize>, max: Option<usize>) {
+    pub fn items(
+        &mut self,
+        field: &str,
+        len: Option<usize>,
+        min: Option<usize>,
+        max: Option<usize>,
+    ) {
         let Some(n) = len else { return };
         if let Some(min) = min.filter(|m| n < *m) {
             self.push(field, format!("must have at least {min} items, got {n}"));
