@@ -101,6 +101,9 @@ impl<'a> Checker<'a> {
         self.merge_common_fields(&spec.types, &mut types);
 
         let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
+        if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
+            self.paging_fields(&types, &c.paging_type, [&c.next_url_field, &c.cursor_field]);
+        }
         let operations = self.operations(&spec.operations, pagination.is_some());
         let auth = self.auth(&def.auth, &spec.operations);
         let error_body = def
@@ -665,16 +668,8 @@ impl<'a> Checker<'a> {
 
     fn pagination(&mut self, p: &spec::PaginationDef) -> ir::Pagination {
         match p {
-            spec::PaginationDef::Cursor {
-                doc,
-                page_param,
-                per_page_param,
-                max_per_page,
-                default_per_page,
-                items_field,
-                paging_field,
-                paging_type,
-            } => {
+            spec::PaginationDef::Cursor(c) => {
+                let paging_type = &c.paging_type;
                 match self.kinds.get(&paging_type.value) {
                     Some(Kind::Object) => {}
                     Some(other) => {
@@ -688,14 +683,16 @@ impl<'a> Checker<'a> {
                     None => self.unknown_type(paging_type, &paging_type.value),
                 }
                 ir::Pagination::Cursor {
-                    doc: doc.clone(),
-                    page_param: page_param.clone(),
-                    per_page_param: per_page_param.clone(),
-                    max_per_page: *max_per_page,
-                    default_per_page: *default_per_page,
-                    items_field: items_field.clone(),
-                    paging_field: paging_field.clone(),
+                    doc: c.doc.clone(),
+                    page_param: c.page_param.clone(),
+                    per_page_param: c.per_page_param.clone(),
+                    max_per_page: c.max_per_page,
+                    default_per_page: c.default_per_page,
+                    items_field: c.items_field.clone(),
+                    paging_field: c.paging_field.clone(),
                     paging_type: paging_type.value.clone(),
+                    next_url_field: c.next_url_field.as_ref().map(|f| f.value.clone()),
+                    cursor_field: c.cursor_field.as_ref().map(|f| f.value.clone()),
                 }
             }
             spec::PaginationDef::Links {
@@ -715,6 +712,34 @@ impl<'a> Checker<'a> {
                 max_limit: *max_limit,
                 source: *source,
             },
+        }
+    }
+
+    /// The paging fields that lead to the next page must exist on the paging type.
+    fn paging_fields(
+        &mut self,
+        types: &[ir::TypeDef],
+        paging_type: &Spanned<String>,
+        fields: [&Option<Spanned<String>>; 2],
+    ) {
+        let Some(ir::TypeKind::Object(o)) = types
+            .iter()
+            .find(|t| t.name == paging_type.value)
+            .map(|t| &t.kind)
+        else {
+            return;
+        };
+        for field in fields.into_iter().flatten() {
+            if !o.fields.iter().any(|f| f.name == field.value) {
+                self.error(
+                    field,
+                    format!(
+                        "paging type `{}` has no field `{}`",
+                        paging_type.value, field.value
+                    ),
+                    "declare the field on the paging type, or fix the name",
+                );
+            }
         }
     }
 

@@ -102,6 +102,8 @@ pub enum Pagination {
         items_field: String,
         paging_field: String,
         paging_type: String,
+        next_url_field: Option<String>,
+        cursor_field: Option<String>,
     },
     Links {
         doc: String,

@@ -28,7 +28,18 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
 /// Every page, starting with `first`. A next-page URL is preferred (it carries the
 /// filters as the service means them) and is followed only within the base URL's origin;
 /// otherwise the cursor is sent back as `page_param`.
-pub fn pages<P: CursorPage>(core: Core, first: Request, page_param: &'static str) -> BoxStream<P> {
+///
+/// `first` is the first request, or why it could not be built (a validation error),
+/// which the stream then yields as its only item.
+pub fn pages<P: CursorPage>(
+    core: Core,
+    first: Result<Request, Error>,
+    page_param: &'static str,
+) -> BoxStream<P> {
+    let first = match first {
+        Ok(first) => first,
+        Err(e) => return Box::pin(stream::once(async move { Err(e) })),
+    };
     let state = Some((first, None::<String>));
     let s = stream::try_unfold(state, move |state| {
         let core = core.clone();
@@ -56,7 +67,7 @@ pub fn pages<P: CursorPage>(core: Core, first: Request, page_param: &'static str
 /// Every item of every page.
 pub fn items<P: CursorPage>(
     core: Core,
-    first: Request,
+    first: Result<Request, Error>,
     page_param: &'static str,
 ) -> BoxStream<P::Item> {
     let s = pages::<P>(core, first, page_param)

@@ -1,12 +1,15 @@
 //! The Rust backend: the `inspection-client` crate under `generated/rust/`.
 
+mod client;
 mod docs;
 mod enums;
 mod ids;
 mod names;
 mod objects;
+mod operations;
 mod types;
 mod unions;
+mod validators;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -91,12 +94,15 @@ fn lib_rs(api: &Api) -> TokenStream {
         #![forbid(unsafe_code)]
 
         pub use inspection_runtime as runtime;
+        pub use inspection_runtime::{
+            BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
+        };
 
         #(#mods)*
     }
 }
 
-/// The parts of an interface module, one file each, in this order.
+/// The files of an interface module, in order: name and module doc.
 const PARTS: &[(&str, &str)] = &[
     ("ids", "Resource ids."),
     ("enums", "String enums."),
@@ -105,26 +111,41 @@ const PARTS: &[(&str, &str)] = &[
         "models",
         "Records: responses, nested objects and request bodies.",
     ),
+    (
+        "validate",
+        "Checks of the documented limits of request bodies.",
+    ),
+    (
+        "client",
+        "The client, its credentials, and a request builder per operation.",
+    ),
 ];
 
 fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
     let dir = format!("{CRATE_DIR}/src/{}", i.name);
     let source = i.source_file.as_str();
-    let mut parts: Vec<TokenStream> = vec![TokenStream::new(); PARTS.len()];
+    let (mut ids, mut enums, mut unions, mut models) = Default::default();
     for t in &i.types {
-        let (slot, tokens) = match &t.kind {
-            TypeKind::Id { max_length } => (0, ids::id(t, *max_length)),
-            TypeKind::Enum(e) => (1, enums::enumeration(t, e)),
-            TypeKind::Union(u) => (2, unions::union(t, u)),
-            TypeKind::ScalarUnion(kinds) => (2, unions::scalar_union(t, kinds)),
-            TypeKind::Object(o) => (3, objects::object(t, o)),
-        };
-        parts[slot].extend(tokens);
+        match &t.kind {
+            TypeKind::Id { max_length } => extend(&mut ids, ids::id(t, *max_length)),
+            TypeKind::Enum(e) => extend(&mut enums, enums::enumeration(t, e)),
+            TypeKind::Union(u) => extend(&mut unions, unions::union(t, u)),
+            TypeKind::ScalarUnion(kinds) => extend(&mut unions, unions::scalar_union(t, kinds)),
+            TypeKind::Object(o) => extend(&mut models, objects::object(t, o)),
+        }
     }
-    parts[3].extend(objects::page(i));
+    extend(&mut models, objects::page(i));
+    let bodies = [
+        ids,
+        enums,
+        unions,
+        models,
+        validators::validators(i),
+        client::client(i),
+    ];
 
     let mut files = vec![rust_file(format!("{dir}/mod.rs"), source, module_rs(i))?];
-    for ((name, doc), body) in PARTS.iter().zip(parts) {
+    for ((name, doc), body) in PARTS.iter().zip(bodies) {
         let doc = docs::inner_attrs(doc);
         let tokens = quote! {
             #doc
@@ -138,16 +159,24 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
     Ok(files)
 }
 
+fn extend(part: &mut TokenStream, tokens: TokenStream) {
+    part.extend(tokens);
+}
+
 fn module_rs(i: &Interface) -> TokenStream {
     let doc = docs::inner_attrs(&module_doc(i));
     let mods = PARTS.iter().map(|(name, _)| {
         let name = names::ident(name);
         quote!(mod #name;)
     });
-    let uses = PARTS.iter().map(|(name, _)| {
-        let name = names::ident(name);
-        quote!(pub use #name::*;)
-    });
+    // `validate` holds trait impls only: nothing to re-export.
+    let uses = PARTS
+        .iter()
+        .filter(|(name, _)| *name != "validate")
+        .map(|(name, _)| {
+            let name = names::ident(name);
+            quote!(pub use #name::*;)
+        });
     quote! {
         #doc
         #(#mods)*

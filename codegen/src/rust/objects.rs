@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, names, types};
-use crate::ir::{Builtin, Field, Interface, Object, OneOf, Pagination, TypeDef, TypeRef};
+use crate::ir::{Builtin, Field, Interface, Object, OneOf, Pagination, TypeDef, TypeKind, TypeRef};
 
 pub fn object(t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response || !t.usage.request;
@@ -232,11 +232,37 @@ pub fn page(interface: &Interface) -> TokenStream {
         items_field,
         paging_field,
         paging_type,
+        next_url_field,
+        cursor_field,
         ..
     }) = &interface.pagination
     else {
         return quote!();
     };
+    let paging_fields = match interface.find_type(paging_type).map(|t| &t.kind) {
+        Some(TypeKind::Object(o)) => o.fields.as_slice(),
+        _ => &[],
+    };
+    // `Option<&str>` of a paging field, given `p: &Paging`.
+    let read = |name: &Option<String>| -> TokenStream {
+        let Some(f) = name
+            .as_ref()
+            .and_then(|n| paging_fields.iter().find(|f| &f.name == n))
+        else {
+            return quote!(None);
+        };
+        let ident = names::field_ident(&f.name);
+        let paging = names::field_ident(paging_field);
+        match types::shape(f, true) {
+            types::Shape::Plain => quote!(Some(self.#paging.as_ref()?.#ident.as_str())),
+            types::Shape::OptionalNullable => {
+                quote!(self.#paging.as_ref()?.#ident.as_ref()?.as_deref())
+            }
+            _ => quote!(self.#paging.as_ref()?.#ident.as_deref()),
+        }
+    };
+    let next_url = read(next_url_field);
+    let cursor = read(cursor_field);
     let items = names::field_ident(items_field);
     let items_rename = types::rename(items_field);
     let paging = names::field_ident(paging_field);
@@ -258,6 +284,22 @@ pub fn page(interface: &Interface) -> TokenStream {
             #paging_rename
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub #paging: Option<#paging_ty>,
+        }
+
+        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::paging::CursorPage for Page<T> {
+            type Item = T;
+
+            fn next_url(&self) -> Option<&str> {
+                #next_url
+            }
+
+            fn next_cursor(&self) -> Option<&str> {
+                #cursor
+            }
+
+            fn into_items(self) -> Vec<T> {
+                self.#items
+            }
         }
     }
 }

@@ -152,25 +152,7 @@ pub enum AuthDef {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum PaginationDef {
     /// An opaque cursor passed back as a query parameter; lists answer `{items, paging}`.
-    Cursor {
-        doc: String,
-        /// Query parameter that carries the cursor.
-        page_param: String,
-        /// Query parameter that sets the page size.
-        per_page_param: String,
-        /// Largest page size the service accepts.
-        max_per_page: u32,
-        /// Default page size, when documented.
-        #[serde(default)]
-        default_per_page: Option<u32>,
-        /// Envelope field holding the records.
-        items_field: String,
-        /// Envelope field holding the paging object.
-        paging_field: String,
-        /// The type of the paging object.
-        #[schemars(with = "String")]
-        paging_type: Spanned<String>,
-    },
+    Cursor(Box<CursorPagingDef>),
     /// Next/previous links in the body; lists are `{<items_field>: [...], links: {prev, next}}`.
     Links {
         doc: String,
@@ -187,6 +169,37 @@ pub enum PaginationDef {
         #[serde(default)]
         source: Source,
     },
+}
+
+/// Cursor paging: an opaque cursor passed back as a query parameter.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CursorPagingDef {
+    pub doc: String,
+    /// Query parameter that carries the cursor.
+    pub page_param: String,
+    /// Query parameter that sets the page size.
+    pub per_page_param: String,
+    /// Largest page size the service accepts.
+    pub max_per_page: u32,
+    /// Default page size, when documented.
+    #[serde(default)]
+    pub default_per_page: Option<u32>,
+    /// Envelope field holding the records.
+    pub items_field: String,
+    /// Envelope field holding the paging object.
+    pub paging_field: String,
+    /// The type of the paging object.
+    #[schemars(with = "String")]
+    pub paging_type: Spanned<String>,
+    /// Paging field holding the next page's URL (followed as given), if any.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub next_url_field: Option<Spanned<String>>,
+    /// Paging field holding the raw cursor (sent back as `page_param`), if any.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub cursor_field: Option<Spanned<String>>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

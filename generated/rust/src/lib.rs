@@ -8,5 +8,8 @@
 //! - [`v3`]: Inspection Integration API (v3)
 #![forbid(unsafe_code)]
 pub use inspection_runtime as runtime;
+pub use inspection_runtime::{
+    BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
+};
 #[rustfmt::skip]
 pub mod v3;

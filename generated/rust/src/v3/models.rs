@@ -972,3 +972,17 @@ pub struct Page<T> {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
 }
+impl<
+    T: serde::de::DeserializeOwned + Send + 'static,
+> ::inspection_runtime::paging::CursorPage for Page<T> {
+    type Item = T;
+    fn next_url(&self) -> Option<&str> {
+        self.paging.as_ref()?.next.as_ref()?.as_deref()
+    }
+    fn next_cursor(&self) -> Option<&str> {
+        self.paging.as_ref()?.cursor.as_deref()
+    }
+    fn into_items(self) -> Vec<T> {
+        self.data
+    }
+}

@@ -1,0 +1,193 @@
+//! The client of an interface: credentials, configuration defaults, and one method per
+//! operation.
+
+use heck::ToSnakeCase;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{docs, operations};
+use crate::ir::{Auth, Interface, TypeKind};
+
+pub fn client(i: &Interface) -> TokenStream {
+    let credentials = credentials(i);
+    let methods = i
+        .operations
+        .iter()
+        .map(|op| operations::client_method(i, op));
+    let builders = i.operations.iter().map(|op| operations::builder(i, op));
+    let rate = i.rate_limit.as_ref().map(|r| {
+        let (n, w) = (r.requests, u64::from(r.window_seconds));
+        quote!(.rate_limit(#n, std::time::Duration::from_secs(#w)))
+    });
+    let error_field = i
+        .error_body
+        .as_ref()
+        .and_then(|t| t.named())
+        .and_then(|n| i.find_type(n))
+        .and_then(|t| match &t.kind {
+            TypeKind::Object(o) => o.fields.first().map(|f| f.name.clone()),
+            _ => None,
+        });
+    let error_field = error_field.map(|f| quote!(config.error_message_field = #f;));
+    let rate_doc = i.rate_limit.as_ref().map(|r| {
+        format!(
+            " Paced to {} requests per {} s (the documented quota; raise it with \
+             `Config::rate_limit` if the service granted more).",
+            r.requests, r.window_seconds
+        )
+    });
+    let doc = docs::attrs(&format!(
+        "A client of the {}.\n\nCheap to clone; clones share connections and pacing. Every \
+         request is validated against the documented limits before it is sent (see \
+         `Config::validate_requests`), paced under the rate limit, and retried when that is \
+         safe: any method after a 429 (after `Retry-After`), idempotent methods after a 5xx, \
+         a timeout or a broken connection, never a POST that may have been applied.",
+        i.title
+    ));
+    let (cred_ty, auth_build) = credentials_use(i);
+    quote! {
+        #credentials
+
+        #doc
+        #[derive(Clone, Debug)]
+        pub struct Client {
+            core: ::inspection_runtime::Core,
+        }
+
+        impl Client {
+            /// A client for `base_url` (https, or http on a loopback host such as the
+            /// sandbox) with the default configuration.
+            pub fn new(base_url: &str, credentials: #cred_ty) -> Result<Self, ::inspection_runtime::Error> {
+                Self::with_config(base_url, credentials, Self::default_config())
+            }
+
+            /// A client with a configuration of your own; start from
+            /// [`Client::default_config`].
+            pub fn with_config(
+                base_url: &str,
+                credentials: #cred_ty,
+                config: ::inspection_runtime::Config,
+            ) -> Result<Self, ::inspection_runtime::Error> {
+                #auth_build
+                let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+                Ok(Self { core })
+            }
+
+            /// The defaults for this interface.
+            #[doc = ""]
+            #[doc = #rate_doc]
+            pub fn default_config() -> ::inspection_runtime::Config {
+                #[allow(unused_mut)]
+                let mut config = ::inspection_runtime::Config::default() #rate;
+                #error_field
+                config
+            }
+
+            /// The transport core, for raw requests the generated methods do not cover.
+            pub fn core(&self) -> &::inspection_runtime::Core {
+                &self.core
+            }
+
+            /// Downloads a pre-signed URL (a share link, a `pdf_share_url`). No credential
+            /// is sent with it, whatever its origin.
+            pub async fn fetch_presigned(&self, url: &str) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
+                self.core.fetch_presigned(url).await
+            }
+
+            #(#methods)*
+        }
+
+        #(#builders)*
+    }
+}
+
+fn credentials(i: &Interface) -> TokenStream {
+    match &i.auth {
+        Auth::ApiKeyHeaders { headers, doc, .. } => {
+            let fields = headers.iter().map(|h| {
+                let ident = format_ident!("{}", h.name.to_snake_case());
+                let doc = docs::attrs(&h.doc);
+                if h.sensitive {
+                    quote!(#doc #ident: ::inspection_runtime::Secret,)
+                } else {
+                    quote!(#doc #ident: String,)
+                }
+            });
+            let params = headers.iter().map(|h| {
+                let ident = format_ident!("{}", h.name.to_snake_case());
+                if h.sensitive {
+                    quote!(#ident: impl Into<::inspection_runtime::Secret>)
+                } else {
+                    quote!(#ident: impl Into<String>)
+                }
+            });
+            let inits = headers.iter().map(|h| {
+                let ident = format_ident!("{}", h.name.to_snake_case());
+                quote!(#ident: #ident.into())
+            });
+            let debug = headers.iter().map(|h| {
+                let ident = format_ident!("{}", h.name.to_snake_case());
+                let label = ident.to_string();
+                if h.sensitive {
+                    quote!(.field(#label, &"<redacted>"))
+                } else {
+                    quote!(.field(#label, &self.#ident))
+                }
+            });
+            let doc = docs::attrs(&format!(
+                "The key pair every request carries. `Debug` never shows the secret.\n\n{}",
+                doc.trim()
+            ));
+            quote! {
+                #doc
+                #[derive(Clone)]
+                pub struct ApiKey {
+                    #(#fields)*
+                }
+
+                impl ApiKey {
+                    /// The key pair.
+                    pub fn new(#(#params),*) -> Self {
+                        Self { #(#inits),* }
+                    }
+                }
+
+                impl std::fmt::Debug for ApiKey {
+                    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.debug_struct("ApiKey") #(#debug)* .finish()
+                    }
+                }
+            }
+        }
+        Auth::TokenLogin { .. } => quote!(),
+    }
+}
+
+/// The credentials type a client is built with, and how it becomes runtime auth.
+fn credentials_use(i: &Interface) -> (TokenStream, TokenStream) {
+    match &i.auth {
+        Auth::ApiKeyHeaders { headers, .. } => {
+            let pairs = headers.iter().map(|h| {
+                let name = h.name.to_ascii_lowercase();
+                let ident = format_ident!("{}", h.name.to_snake_case());
+                let sensitive = h.sensitive;
+                if sensitive {
+                    quote!((#name, credentials.#ident.expose(), true))
+                } else {
+                    quote!((#name, credentials.#ident.as_str(), false))
+                }
+            });
+            (
+                quote!(ApiKey),
+                quote! {
+                    let auth = ::inspection_runtime::Auth::headers(&[#(#pairs),*])
+                        .map_err(::inspection_runtime::Error::Config)?;
+                },
+            )
+        }
+        Auth::TokenLogin { .. } => (
+            quote!(()),
+            quote!(let auth = { let _ = credentials; ::inspection_runtime::Auth::None };),
+        ),
+    }
+}

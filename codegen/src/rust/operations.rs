@@ -1,0 +1,495 @@
+//! A request builder per operation: required inputs up front, optional ones by method,
+//! limits checked before anything is sent, and a `send` shaped by the documented answers.
+
+use heck::ToUpperCamelCase;
+use proc_macro2::{Ident, TokenStream};
+use quote::{format_ident, quote};
+
+use super::{docs, names, types, validators};
+use crate::ir::{Builtin, Field, Interface, Method, Operation, Pagination, TypeKind, TypeRef};
+
+/// How an operation's successful answer is handed back.
+enum Answer {
+    /// A JSON body of this type.
+    Json(TypeRef),
+    /// 200 (replaced) or 201 (created) with the same body.
+    Upsert(TypeRef),
+    /// Bytes of this media type.
+    Bytes(String),
+    /// No body.
+    Empty,
+}
+
+struct Plan {
+    answer: Answer,
+    /// Some answer is a 202 (still preparing): poll until it is not.
+    polls: bool,
+    /// A binary alternative chosen by `Accept` beside a JSON answer.
+    alternative: Option<String>,
+}
+
+fn plan(op: &Operation) -> Plan {
+    let success: Vec<_> = op
+        .responses
+        .iter()
+        .filter(|r| (200..300).contains(&r.status))
+        .collect();
+    let polls = success.iter().any(|r| r.status == 202);
+    let is_json = |ct: &str| ct == "application/json";
+    let json: Vec<_> = success
+        .iter()
+        .filter(|r| {
+            is_json(&r.content_type)
+                && r.body
+                    .as_ref()
+                    .is_some_and(|b| *b != TypeRef::Builtin(Builtin::Binary))
+        })
+        .collect();
+    let binary = success
+        .iter()
+        .find(|r| !is_json(&r.content_type) || r.body == Some(TypeRef::Builtin(Builtin::Binary)))
+        .map(|r| r.content_type.clone());
+    if let Some(first) = json.first() {
+        let body = first
+            .body
+            .clone()
+            .unwrap_or(TypeRef::Builtin(Builtin::Json));
+        let created = json
+            .iter()
+            .any(|r| r.status == 201 && r.body.as_ref() == Some(&body));
+        let replaced = json
+            .iter()
+            .any(|r| r.status == 200 && r.body.as_ref() == Some(&body));
+        let answer = if created && replaced {
+            Answer::Upsert(body)
+        } else {
+            Answer::Json(body)
+        };
+        Plan {
+            answer,
+            polls,
+            alternative: binary,
+        }
+    } else if let Some(ct) = binary {
+        Plan {
+            answer: Answer::Bytes(ct),
+            polls,
+            alternative: None,
+        }
+    } else {
+        Plan {
+            answer: Answer::Empty,
+            polls,
+            alternative: None,
+        }
+    }
+}
+
+pub fn builder_name(op: &Operation) -> Ident {
+    format_ident!("{}", op.name.to_upper_camel_case())
+}
+
+/// The argument type a caller passes for a parameter: ids and strings by `Into`.
+fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
+    match &f.ty {
+        TypeRef::Builtin(Builtin::String | Builtin::Url) => (quote!(impl Into<String>), true),
+        TypeRef::Named(n)
+            if matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. })) =>
+        {
+            let ty = names::type_ident(n);
+            (quote!(impl Into<#ty>), true)
+        }
+        other => (types::rust_type(other), false),
+    }
+}
+
+/// The text form of a query value `expr: &T`.
+fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream) -> TokenStream {
+    match ty {
+        TypeRef::Builtin(Builtin::String | Builtin::Url) => quote!(#expr.clone()),
+        TypeRef::Builtin(Builtin::DateTime) => {
+            quote!(::inspection_runtime::request::format_date_time(#expr))
+        }
+        TypeRef::Builtin(Builtin::Date) => quote!(#expr.format("%Y-%m-%d").to_string()),
+        TypeRef::Named(n) => match i.find_type(n).map(|t| &t.kind) {
+            Some(TypeKind::Id { .. } | TypeKind::Enum(_)) => quote!(#expr.as_str().to_string()),
+            _ => quote!(#expr.to_string()),
+        },
+        _ => quote!(#expr.to_string()),
+    }
+}
+
+fn method_tokens(m: Method) -> TokenStream {
+    match m {
+        Method::GET => quote!(::inspection_runtime::Method::GET),
+        Method::POST => quote!(::inspection_runtime::Method::POST),
+        Method::PUT => quote!(::inspection_runtime::Method::PUT),
+        Method::PATCH => quote!(::inspection_runtime::Method::PATCH),
+        Method::DELETE => quote!(::inspection_runtime::Method::DELETE),
+    }
+}
+
+/// The doc of an operation: its text, then what a caller must know about its answers.
+pub fn operation_doc(i: &Interface, op: &Operation) -> docs::Doc {
+    let mut d = docs::Doc::new(&op.doc);
+    d.push(format!("`{:?} {}`", op.method, op.path));
+    if op.manager_only {
+        d.push("Only users with the manager role may call it; others get a 403.".to_string());
+    }
+    if op.internal {
+        d.push("Internal to the service: not meant for integrations.".to_string());
+    }
+    let answers: Vec<String> = op
+        .responses
+        .iter()
+        .map(|r| {
+            let mut line = format!("- {} ({}): {}", r.status, r.content_type, r.doc.trim());
+            if let Some(n) = &r.not_shown {
+                line.push_str(&format!(" *Not shown:* {}", n.trim()));
+            }
+            line
+        })
+        .collect();
+    d.push(format!("Answers:\n\n{}", answers.join("\n")));
+    if !op.errors.is_empty() {
+        let errors: Vec<String> = op
+            .errors
+            .iter()
+            .map(|e| format!("- {}: {}", e.status, e.doc.trim()))
+            .collect();
+        d.push(format!(
+            "Errors beyond those of every operation ({}):\n\n{}",
+            i.errors
+                .iter()
+                .map(|e| e.status.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            errors.join("\n")
+        ));
+    }
+    d.not_shown(op.not_shown.as_deref()).source(op.source);
+    d
+}
+
+/// The client method that starts the builder.
+pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
+    let name = names::ident(&op.name);
+    let builder = builder_name(op);
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    for f in &op.path_params {
+        let ident = names::field_ident(&f.name);
+        let (ty, into) = arg_type(i, f);
+        params.push(quote!(#ident: #ty));
+        inits.push(if into {
+            quote!(#ident: #ident.into())
+        } else {
+            quote!(#ident)
+        });
+    }
+    for f in op.query.iter().filter(|f| f.required) {
+        let ident = names::field_ident(&f.name);
+        let (ty, into) = arg_type(i, f);
+        params.push(quote!(#ident: #ty));
+        inits.push(if into {
+            quote!(#ident: #ident.into())
+        } else {
+            quote!(#ident)
+        });
+    }
+    if let Some(body) = &op.body {
+        let ty = types::rust_type(&body.ty);
+        params.push(quote!(body: #ty));
+        inits.push(quote!(body));
+    }
+    for f in op.query.iter().filter(|f| !f.required) {
+        let ident = names::field_ident(&f.name);
+        inits.push(quote!(#ident: None));
+    }
+    let doc = operation_doc(i, op).attrs();
+    quote! {
+        #doc
+        pub fn #name(&self, #(#params),*) -> #builder {
+            #builder {
+                core: self.core.clone(),
+                #(#inits,)*
+            }
+        }
+    }
+}
+
+pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
+    let name = builder_name(op);
+    let plan = plan(op);
+    let struct_doc = format!(
+        "The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
+        op.name, op.name
+    );
+
+    let mut fields = Vec::new();
+    for f in &op.path_params {
+        let ident = names::field_ident(&f.name);
+        let ty = types::rust_type(&f.ty);
+        fields.push(quote!(#ident: #ty,));
+    }
+    for f in &op.query {
+        let ident = names::field_ident(&f.name);
+        let ty = types::rust_type(&f.ty);
+        fields.push(if f.required {
+            quote!(#ident: #ty,)
+        } else {
+            quote!(#ident: Option<#ty>,)
+        });
+    }
+    if let Some(body) = &op.body {
+        let ty = types::rust_type(&body.ty);
+        fields.push(quote!(body: #ty,));
+    }
+
+    let setters = op.query.iter().filter(|f| !f.required).map(|f| {
+        let ident = names::field_ident(&f.name);
+        let (ty, into) = arg_type(i, f);
+        let value = if into {
+            quote!(#ident.into())
+        } else {
+            quote!(#ident)
+        };
+        let mut doc = docs::field(f, true);
+        doc.push(format!("Sent as the `{}` query parameter.", f.name));
+        let doc = doc.attrs();
+        quote! {
+            #doc
+            pub fn #ident(mut self, #ident: #ty) -> Self {
+                self.#ident = Some(#value);
+                self
+            }
+        }
+    });
+
+    // Checks of path and query parameters, then of the body.
+    let mut checks = Vec::new();
+    for f in &op.path_params {
+        let ident = names::field_ident(&f.name);
+        checks.push(validators::field_checks(
+            i,
+            f,
+            &validators::Access::Plain(quote!(self.#ident)),
+        ));
+    }
+    for f in &op.query {
+        let ident = names::field_ident(&f.name);
+        let place = quote!(self.#ident);
+        let access = if f.required {
+            validators::Access::Plain(place)
+        } else {
+            validators::Access::Optional(place)
+        };
+        checks.push(validators::field_checks(i, f, &access));
+    }
+    if let Some(body) = &op.body
+        && body
+            .ty
+            .named()
+            .and_then(|n| i.find_type(n))
+            .is_some_and(validators::has_validate)
+    {
+        checks.push(quote!(::inspection_runtime::Validate::validate(&self.body, v);));
+    }
+    let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !c.is_empty()).collect();
+    let validate = if checks.is_empty() {
+        quote!()
+    } else {
+        quote!(self.core.validate(|v| { #(#checks)* })?;)
+    };
+
+    let method = method_tokens(op.method);
+    let template = op.path.as_str();
+    let segments = op
+        .path
+        .trim_matches('/')
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            if let Some(param) = s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                let ident = names::field_ident(param);
+                let is_string = op
+                    .path_params
+                    .iter()
+                    .find(|p| p.name == param)
+                    .is_some_and(|p| match &p.ty {
+                        TypeRef::Builtin(b) => b.is_string_like(),
+                        TypeRef::Named(n) => {
+                            matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. }))
+                        }
+                        _ => false,
+                    });
+                if is_string {
+                    quote!(.segment(self.#ident.as_str()))
+                } else {
+                    quote!(.segment(self.#ident.to_string()))
+                }
+            } else {
+                quote!(.segment(#s))
+            }
+        });
+    let queries = op.query.iter().map(|f| {
+        let wire = f.name.as_str();
+        let ident = names::field_ident(&f.name);
+        if f.required {
+            let text = query_text(i, &f.ty, quote!((&self.#ident)));
+            quote!(.query(#wire, Some(#text)))
+        } else {
+            match &f.ty {
+                TypeRef::Builtin(Builtin::String | Builtin::Url) => {
+                    quote!(.query(#wire, self.#ident.clone()))
+                }
+                TypeRef::Builtin(Builtin::DateTime) => quote!(.query(
+                    #wire,
+                    self.#ident.as_ref().map(::inspection_runtime::request::format_date_time)
+                )),
+                ty => {
+                    let text = query_text(i, ty, quote!(x));
+                    quote!(.query(#wire, self.#ident.as_ref().map(|x| #text)))
+                }
+            }
+        }
+    });
+    let accept = match &plan.answer {
+        Answer::Bytes(ct) => {
+            let ct = ct.as_str();
+            quote!(.accept(#ct))
+        }
+        _ => quote!(),
+    };
+    let finish = if op.body.is_some() {
+        quote!(request.json(&self.body))
+    } else {
+        quote!(Ok(request))
+    };
+    let to_request = quote! {
+        /// The request exactly as `send` puts it on the wire, after the documented limits
+        /// are checked (unless the client turned validation off).
+        pub fn to_request(&self) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
+            #validate
+            let request = ::inspection_runtime::Request::new(#method, #template)
+                #(#segments)*
+                #(#queries)*
+                #accept;
+            #finish
+        }
+    };
+
+    let execute = if plan.polls {
+        quote!(execute_ready)
+    } else {
+        quote!(execute)
+    };
+    let send = match &plan.answer {
+        Answer::Json(ty) => {
+            let ty = types::rust_type(ty);
+            let poll_doc = plan.polls.then(|| quote!(#[doc = " A 202 (still preparing) is asked again with backoff, up to the client's polling limit."]));
+            quote! {
+                /// Sends the request and decodes the answer.
+                #poll_doc
+                pub async fn send(self) -> Result<#ty, ::inspection_runtime::Error> {
+                    let request = self.to_request()?;
+                    self.core.#execute(&request).await?.json()
+                }
+            }
+        }
+        Answer::Upsert(ty) => {
+            let ty = types::rust_type(ty);
+            quote! {
+                /// Sends the request; the answer tells whether the record was created (201)
+                /// or replaced (200).
+                pub async fn send(self) -> Result<::inspection_runtime::Upserted<#ty>, ::inspection_runtime::Error> {
+                    let request = self.to_request()?;
+                    let response = self.core.#execute(&request).await?;
+                    let value = response.json()?;
+                    Ok(if response.status == 201 {
+                        ::inspection_runtime::Upserted::Created(value)
+                    } else {
+                        ::inspection_runtime::Upserted::Replaced(value)
+                    })
+                }
+            }
+        }
+        Answer::Bytes(ct) => {
+            let doc = format!(" Sends the request and returns the `{ct}` bytes.");
+            quote! {
+                #[doc = #doc]
+                pub async fn send(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
+                    let request = self.to_request()?;
+                    Ok(self.core.#execute(&request).await?.body)
+                }
+            }
+        }
+        Answer::Empty => quote! {
+            /// Sends the request; success has no body.
+            pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
+                let request = self.to_request()?;
+                self.core.#execute(&request).await.map(drop)
+            }
+        },
+    };
+    let alternative = plan.alternative.as_ref().map(|ct| {
+        let ct = ct.as_str();
+        let method = if ct == "application/pdf" { format_ident!("pdf") } else { format_ident!("bytes") };
+        let doc = format!(" Asks for the `{ct}` form instead (`Accept: {ct}`), waiting out 202 answers.");
+        quote! {
+            #[doc = #doc]
+            pub async fn #method(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
+                let request = self.to_request()?.accept(#ct);
+                Ok(self.core.execute_ready(&request).await?.body)
+            }
+        }
+    });
+    let paging = paging_methods(i, op);
+
+    quote! {
+        #[doc = #struct_doc]
+        #[derive(Clone, Debug)]
+        #[must_use = "a request does nothing until it is sent"]
+        pub struct #name {
+            core: ::inspection_runtime::Core,
+            #(#fields)*
+        }
+
+        impl #name {
+            #(#setters)*
+            #to_request
+            #send
+            #alternative
+            #paging
+        }
+    }
+}
+
+fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
+    let (true, Some(Pagination::Cursor { page_param, .. })) = (op.paginated, &i.pagination) else {
+        return quote!();
+    };
+    let Some(TypeRef::Page(item)) = op
+        .responses
+        .iter()
+        .find_map(|r| r.body.clone().filter(|b| matches!(b, TypeRef::Page(_))))
+    else {
+        return quote!();
+    };
+    let item = types::rust_type(&item);
+    let page_param = page_param.as_str();
+    quote! {
+        /// Every page, following the service's paging until it ends; one page in memory
+        /// at a time.
+        pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
+            let request = self.to_request();
+            ::inspection_runtime::paging::pages(self.core, request, #page_param)
+        }
+
+        /// Every record of every page, in order; one page in memory at a time.
+        pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
+            let request = self.to_request();
+            ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param)
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! `Validate` impls for request-side records, and the checks of one field or parameter,
+//! generated from the spec's constraints.
+
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+
+use super::names;
+use super::types::{Shape, shape};
+use crate::ir::{Builtin, CharClass, Field, Interface, TypeDef, TypeKind, TypeRef};
+
+/// One `impl Validate` per request-side object (its `one_of` choice and variants too).
+pub fn validators(i: &Interface) -> TokenStream {
+    let mut out = TokenStream::new();
+    for t in i.types.iter().filter(|t| t.usage.request) {
+        let TypeKind::Object(o) = &t.kind else {
+            continue;
+        };
+        let checks: Vec<TokenStream> = o
+            .fields
+            .iter()
+            .map(|f| {
+                let ident = names::field_ident(&f.name);
+                field_checks(i, f, &access(f, quote!(self.#ident)))
+            })
+            .collect();
+        let one_of = o.one_of.as_ref().map(|one| {
+            let ident = names::field_ident(&one.name);
+            // Flattened on the wire, so its fields are checked at the top level.
+            quote!(::inspection_runtime::Validate::validate(&self.#ident, v);)
+        });
+        out.extend(impl_validate(&names::type_ident(&t.name), &checks, one_of));
+        if let Some(one) = &o.one_of {
+            let choice = names::type_ident(&one.type_name);
+            let arms = one.variants.iter().map(|var| {
+                let vi = names::variant_ident(&var.name);
+                quote!(Self::#vi(fields) => ::inspection_runtime::Validate::validate(fields, v),)
+            });
+            out.extend(quote! {
+                impl ::inspection_runtime::Validate for #choice {
+                    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+                        match self {
+                            #(#arms)*
+                        }
+                    }
+                }
+            });
+            for var in &one.variants {
+                let name =
+                    quote::format_ident!("{}{}", one.type_name, names::variant_name(&var.name));
+                let checks: Vec<TokenStream> = var
+                    .fields
+                    .iter()
+                    .map(|f| {
+                        let ident = names::field_ident(&f.name);
+                        field_checks(i, f, &access(f, quote!(self.#ident)))
+                    })
+                    .collect();
+                out.extend(impl_validate(&name, &checks, None));
+            }
+        }
+    }
+    out
+}
+
+fn impl_validate(
+    name: &proc_macro2::Ident,
+    checks: &[TokenStream],
+    extra: Option<TokenStream>,
+) -> TokenStream {
+    let body = if checks.iter().all(TokenStream::is_empty) && extra.is_none() {
+        quote!(let _ = v;)
+    } else {
+        quote!(#(#checks)* #extra)
+    };
+    quote! {
+        impl ::inspection_runtime::Validate for #name {
+            fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+                #body
+            }
+        }
+    }
+}
+
+/// How a checked value is held: `T`, `Option<T>` or `Option<Option<T>>` at `place`.
+pub enum Access {
+    Plain(TokenStream),
+    Optional(TokenStream),
+    OptionalNullable(TokenStream),
+}
+
+impl Access {
+    /// `Option<&T>`.
+    fn value(&self) -> TokenStream {
+        match self {
+            Access::Plain(p) => quote!(Some(&#p)),
+            Access::Optional(p) => quote!(#p.as_ref()),
+            Access::OptionalNullable(p) => quote!(#p.as_ref().and_then(Option::as_ref)),
+        }
+    }
+
+    /// `Option<&str>`, for strings (`deref`) or ids (`as_str`).
+    fn text(&self, is_string: bool) -> TokenStream {
+        match (self, is_string) {
+            (Access::Plain(p), _) => quote!(Some(#p.as_str())),
+            (Access::Optional(p), true) => quote!(#p.as_deref()),
+            (Access::OptionalNullable(p), true) => quote!(#p.as_ref().and_then(|x| x.as_deref())),
+            (_, false) => {
+                let value = self.value();
+                quote!(#value.map(|x| x.as_str()))
+            }
+        }
+    }
+}
+
+/// How a struct field is held, from its shape on the request side.
+pub fn access(f: &Field, place: TokenStream) -> Access {
+    match shape(f, false) {
+        Shape::Plain => Access::Plain(place),
+        Shape::NullablePresent | Shape::Optional | Shape::Collection => Access::Optional(place),
+        Shape::OptionalNullable => Access::OptionalNullable(place),
+    }
+}
+
+/// The checks of one field or parameter; empty when it has none.
+pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
+    let value = &access.value();
+    let wire = f.name.as_str();
+    let c = &f.constraints;
+    let mut out = TokenStream::new();
+    let named = match &f.ty {
+        TypeRef::Named(n) => i.find_type(n),
+        _ => None,
+    };
+    let id_max = match named.map(|t| &t.kind) {
+        Some(TypeKind::Id { max_length }) => *max_length,
+        _ => None,
+    };
+    let is_string = matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url));
+    let as_str = access.text(is_string);
+    if let Some(max) = c.max_length.or(id_max) {
+        let max = Literal::usize_unsuffixed(max as usize);
+        out.extend(quote!(v.max_length(#wire, #as_str, #max);));
+    }
+    if let Some(n) = c.length {
+        let n = Literal::usize_unsuffixed(n as usize);
+        out.extend(quote!(v.length(#wire, #as_str, #n);));
+    }
+    if let Some(rule) = &c.chars {
+        let class = match rule.allow {
+            CharClass::AsciiAlphanumeric => {
+                quote!(::inspection_runtime::CharClass::AsciiAlphanumeric)
+            }
+            CharClass::AsciiDigits => quote!(::inspection_runtime::CharClass::AsciiDigits),
+        };
+        let forbid = rule.forbid.as_str();
+        out.extend(quote!(v.chars(#wire, #as_str, #class, #forbid);));
+    }
+    if c.min.is_some() || c.max.is_some() {
+        let widen = match f.ty {
+            TypeRef::Builtin(Builtin::Int32) => quote!(#value.map(|x| i64::from(*x))),
+            _ => quote!(#value.copied()),
+        };
+        let min = option(c.min.map(Literal::i64_unsuffixed));
+        let max = option(c.max.map(Literal::i64_unsuffixed));
+        out.extend(quote!(v.range(#wire, #widen, #min, #max);));
+    }
+    if c.min_items.is_some() || c.max_items.is_some() {
+        let min = option(c.min_items.map(|n| Literal::usize_unsuffixed(n as usize)));
+        let max = option(c.max_items.map(|n| Literal::usize_unsuffixed(n as usize)));
+        out.extend(quote!(v.items(#wire, #value.map(|x| x.len()), #min, #max);));
+    }
+    // Nested request records carry limits of their own.
+    let nested_object = |name: &str| {
+        i.find_type(name)
+            .is_some_and(|t| t.usage.request && matches!(t.kind, TypeKind::Object(_)))
+    };
+    match &f.ty {
+        TypeRef::Named(n) if nested_object(n) => {
+            out.extend(quote!(if let Some(x) = #value { v.nested(#wire, x); }));
+        }
+        TypeRef::Array(inner)
+            if inner.named().is_some_and(nested_object) && matches!(**inner, TypeRef::Named(_)) =>
+        {
+            out.extend(quote!(if let Some(x) = #value { v.each(#wire, x); }));
+        }
+        _ => {}
+    }
+    out
+}
+
+fn option<T: quote::ToTokens>(v: Option<T>) -> TokenStream {
+    match v {
+        Some(v) => quote!(Some(#v)),
+        None => quote!(None),
+    }
+}
+
+/// Whether a type gets an `impl Validate` (used to decide what builders can check).
+pub fn has_validate(t: &TypeDef) -> bool {
+    t.usage.request && matches!(t.kind, TypeKind::Object(_))
+}
