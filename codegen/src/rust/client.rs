@@ -30,11 +30,12 @@ pub fn client(i: &Interface) -> TokenStream {
         });
     let error_field = error_field.map(|f| quote!(config.error_message_field = #f;));
     let rate_doc = i.rate_limit.as_ref().map(|r| {
-        format!(
-            " Paced to {} requests per {} s (the documented quota; raise it with \
+        let text = format!(
+            "Paced to {} requests per {} s (the documented quota; raise it with \
              `Config::rate_limit` if the service granted more).",
             r.requests, r.window_seconds
-        )
+        );
+        docs::attrs(&format!("\n{text}"))
     });
     let doc = docs::attrs(&format!(
         "A client of the {}.\n\nCheap to clone; clones share connections and pacing. Every \
@@ -74,8 +75,7 @@ pub fn client(i: &Interface) -> TokenStream {
             }
 
             /// The defaults for this interface.
-            #[doc = ""]
-            #[doc = #rate_doc]
+            #rate_doc
             pub fn default_config() -> ::inspection_runtime::Config {
                 #[allow(unused_mut)]
                 let mut config = ::inspection_runtime::Config::default() #rate;

@@ -131,7 +131,7 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
             TypeKind::Enum(e) => extend(&mut enums, enums::enumeration(t, e)),
             TypeKind::Union(u) => extend(&mut unions, unions::union(t, u)),
             TypeKind::ScalarUnion(kinds) => extend(&mut unions, unions::scalar_union(t, kinds)),
-            TypeKind::Object(o) => extend(&mut models, objects::object(t, o)),
+            TypeKind::Object(o) => extend(&mut models, objects::object(i, t, o)),
         }
     }
     extend(&mut models, objects::page(i));

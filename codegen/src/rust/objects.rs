@@ -6,7 +6,7 @@ use quote::{format_ident, quote};
 use super::{docs, names, types};
 use crate::ir::{Builtin, Field, Interface, Object, OneOf, Pagination, TypeDef, TypeKind, TypeRef};
 
-pub fn object(t: &TypeDef, o: &Object) -> TokenStream {
+pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response || !t.usage.request;
     let name = names::type_ident(&t.name);
     let mut doc = docs::Doc::new(&t.doc);
@@ -60,10 +60,73 @@ pub fn object(t: &TypeDef, o: &Object) -> TokenStream {
     if sensitive {
         out.extend(redacted_debug(&t.name, o));
     }
+    if !response_side {
+        out.extend(request_builder(i, t, o));
+    }
     if let Some(one) = &o.one_of {
         out.extend(one_of_types(one));
     }
     out
+}
+
+/// `new(required...)` and a chainable setter per optional field, for request bodies:
+/// `NewUnit::new("A-001").make("Cat").year(2021)`.
+fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
+    let name = names::type_ident(&t.name);
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    let mut setters = Vec::new();
+    for f in &o.fields {
+        let ident = names::field_ident(&f.name);
+        let (ty, into) = types::arg_type(i, f);
+        let value = if into { quote!(#ident.into()) } else { quote!(#ident) };
+        if f.required {
+            params.push(quote!(#ident: #ty));
+            inits.push(if f.nullable { quote!(#ident: Some(#value)) } else { quote!(#ident: #value) });
+            continue;
+        }
+        inits.push(quote!(#ident: None));
+        let doc = docs::field(f, true).attrs();
+        let (param_ty, assign) = if f.nullable {
+            let inner = types::rust_type(&f.ty);
+            (quote!(Option<#inner>), quote!(Some(#ident)))
+        } else {
+            (ty, quote!(Some(#value)))
+        };
+        setters.push(quote! {
+            #doc
+            pub fn #ident(mut self, #ident: #param_ty) -> Self {
+                self.#ident = #assign;
+                self
+            }
+        });
+    }
+    if let Some(one) = &o.one_of {
+        let ident = names::field_ident(&one.name);
+        let ty = names::type_ident(&one.type_name);
+        params.push(quote!(#ident: #ty));
+        inits.push(quote!(#ident));
+    }
+    if o.keep_unknown {
+        inits.push(quote!(additional_properties: Default::default()));
+    }
+    let new = (!derives_default(o)).then(|| {
+        quote! {
+            /// The body with its required fields; set the others with the methods below.
+            pub fn new(#(#params),*) -> Self {
+                Self { #(#inits),* }
+            }
+        }
+    });
+    if new.is_none() && setters.is_empty() {
+        return quote!();
+    }
+    quote! {
+        impl #name {
+            #new
+            #(#setters)*
+        }
+    }
 }
 
 fn derives_default(o: &Object) -> bool {

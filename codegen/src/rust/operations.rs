@@ -6,7 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
-use crate::ir::{Builtin, Field, Interface, Method, Operation, Pagination, TypeKind, TypeRef};
+use crate::ir::{Builtin, Interface, Method, Operation, Pagination, TypeKind, TypeRef};
 
 /// How an operation's successful answer is handed back.
 enum Answer {
@@ -89,20 +89,6 @@ pub fn builder_name(op: &Operation) -> Ident {
     format_ident!("{}", op.name.to_upper_camel_case())
 }
 
-/// The argument type a caller passes for a parameter: ids and strings by `Into`.
-fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
-    match &f.ty {
-        TypeRef::Builtin(Builtin::String | Builtin::Url) => (quote!(impl Into<String>), true),
-        TypeRef::Named(n)
-            if matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. })) =>
-        {
-            let ty = names::type_ident(n);
-            (quote!(impl Into<#ty>), true)
-        }
-        other => (types::rust_type(other), false),
-    }
-}
-
 /// The text form of a query value `expr: &T`.
 fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream) -> TokenStream {
     match ty {
@@ -179,7 +165,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     let mut inits = Vec::new();
     for f in &op.path_params {
         let ident = names::field_ident(&f.name);
-        let (ty, into) = arg_type(i, f);
+        let (ty, into) = types::arg_type(i, f);
         params.push(quote!(#ident: #ty));
         inits.push(if into {
             quote!(#ident: #ident.into())
@@ -189,7 +175,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     }
     for f in op.query.iter().filter(|f| f.required) {
         let ident = names::field_ident(&f.name);
-        let (ty, into) = arg_type(i, f);
+        let (ty, into) = types::arg_type(i, f);
         params.push(quote!(#ident: #ty));
         inits.push(if into {
             quote!(#ident: #ident.into())
@@ -222,7 +208,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let name = builder_name(op);
     let plan = plan(op);
     let struct_doc = format!(
-        "The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
+        " The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
         op.name, op.name
     );
 
@@ -248,7 +234,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 
     let setters = op.query.iter().filter(|f| !f.required).map(|f| {
         let ident = names::field_ident(&f.name);
-        let (ty, into) = arg_type(i, f);
+        let (ty, into) = types::arg_type(i, f);
         let value = if into {
             quote!(#ident.into())
         } else {

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::names;
-use crate::ir::{Builtin, Field, TypeRef};
+use crate::ir::{Builtin, Field, Interface, TypeKind, TypeRef};
 
 pub fn rust_type(ty: &TypeRef) -> TokenStream {
     match ty {
@@ -102,5 +102,24 @@ pub fn rename(wire: &str) -> TokenStream {
         quote!()
     } else {
         quote!(#[serde(rename = #wire)])
+    }
+}
+
+/// The argument type a caller passes for a value of `f`: strings, ids and
+/// date-or-date-times by `Into`; `true` when the argument needs `.into()`.
+pub fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
+    match &f.ty {
+        TypeRef::Builtin(Builtin::String | Builtin::Url) => (quote!(impl Into<String>), true),
+        TypeRef::Builtin(Builtin::DateOrDateTime) => (
+            quote!(impl Into<::inspection_runtime::model::DateOrDateTime>),
+            true,
+        ),
+        TypeRef::Named(n)
+            if matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. })) =>
+        {
+            let ty = names::type_ident(n);
+            (quote!(impl Into<#ty>), true)
+        }
+        other => (rust_type(other), false),
     }
 }

@@ -528,7 +528,7 @@ impl Client {
         }
     }
 }
-///The `list_units` request: set optional inputs, then `send` it (see [`Client::list_units`]).
+/// The `list_units` request: set optional inputs, then `send` it (see [`Client::list_units`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnits {
@@ -617,7 +617,7 @@ impl ListUnits {
         ::inspection_runtime::paging::items::<Page<Unit>>(self.core, request, "page")
     }
 }
-///The `create_unit` request: set optional inputs, then `send` it (see [`Client::create_unit`]).
+/// The `create_unit` request: set optional inputs, then `send` it (see [`Client::create_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateUnit {
@@ -647,7 +647,7 @@ impl CreateUnit {
         self.core.execute(&request).await?.json()
     }
 }
-///The `get_unit` request: set optional inputs, then `send` it (see [`Client::get_unit`]).
+/// The `get_unit` request: set optional inputs, then `send` it (see [`Client::get_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUnit {
@@ -678,7 +678,7 @@ impl GetUnit {
         self.core.execute(&request).await?.json()
     }
 }
-///The `update_unit` request: set optional inputs, then `send` it (see [`Client::update_unit`]).
+/// The `update_unit` request: set optional inputs, then `send` it (see [`Client::update_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUnit {
@@ -711,7 +711,7 @@ impl UpdateUnit {
         self.core.execute(&request).await?.json()
     }
 }
-///The `get_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::get_unit_by_reference_number`]).
+/// The `get_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::get_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUnitByReferenceNumber {
@@ -747,7 +747,7 @@ impl GetUnitByReferenceNumber {
         self.core.execute(&request).await?.json()
     }
 }
-///The `update_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::update_unit_by_reference_number`]).
+/// The `update_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::update_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUnitByReferenceNumber {
@@ -785,7 +785,7 @@ impl UpdateUnitByReferenceNumber {
         self.core.execute(&request).await?.json()
     }
 }
-///The `upsert_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::upsert_unit_by_reference_number`]).
+/// The `upsert_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::upsert_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpsertUnitByReferenceNumber {
@@ -834,7 +834,7 @@ impl UpsertUnitByReferenceNumber {
         )
     }
 }
-///The `list_unit_inspections` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections`]).
+/// The `list_unit_inspections` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnitInspections {
@@ -962,7 +962,7 @@ impl ListUnitInspections {
         >(self.core, request, "page")
     }
 }
-///The `list_unit_inspections_by_reference_number` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections_by_reference_number`]).
+/// The `list_unit_inspections_by_reference_number` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnitInspectionsByReferenceNumber {
@@ -1095,7 +1095,7 @@ impl ListUnitInspectionsByReferenceNumber {
         >(self.core, request, "page")
     }
 }
-///The `list_inspections` request: set optional inputs, then `send` it (see [`Client::list_inspections`]).
+/// The `list_inspections` request: set optional inputs, then `send` it (see [`Client::list_inspections`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListInspections {
@@ -1219,7 +1219,7 @@ impl ListInspections {
         >(self.core, request, "page")
     }
 }
-///The `get_inspection` request: set optional inputs, then `send` it (see [`Client::get_inspection`]).
+/// The `get_inspection` request: set optional inputs, then `send` it (see [`Client::get_inspection`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetInspection {
@@ -1258,7 +1258,7 @@ impl GetInspection {
         Ok(self.core.execute_ready(&request).await?.body)
     }
 }
-///The `get_inspection_share_url` request: set optional inputs, then `send` it (see [`Client::get_inspection_share_url`]).
+/// The `get_inspection_share_url` request: set optional inputs, then `send` it (see [`Client::get_inspection_share_url`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetInspectionShareUrl {
@@ -1290,7 +1290,7 @@ impl GetInspectionShareUrl {
         self.core.execute(&request).await?.json()
     }
 }
-///The `get_form` request: set optional inputs, then `send` it (see [`Client::get_form`]).
+/// The `get_form` request: set optional inputs, then `send` it (see [`Client::get_form`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetForm {
@@ -1324,7 +1324,7 @@ impl GetForm {
         Ok(self.core.execute_ready(&request).await?.body)
     }
 }
-///The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
+/// The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListTasks {
@@ -1536,7 +1536,7 @@ impl ListTasks {
         ::inspection_runtime::paging::items::<Page<Task>>(self.core, request, "page")
     }
 }
-///The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
+/// The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateTask {
@@ -1566,7 +1566,7 @@ impl CreateTask {
         self.core.execute(&request).await?.json()
     }
 }
-///The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
+/// The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetTask {
@@ -1597,7 +1597,7 @@ impl GetTask {
         self.core.execute(&request).await?.json()
     }
 }
-///The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
+/// The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateTask {
@@ -1630,7 +1630,7 @@ impl UpdateTask {
         self.core.execute(&request).await?.json()
     }
 }
-///The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
+/// The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteTask {
@@ -1661,7 +1661,7 @@ impl DeleteTask {
         self.core.execute(&request).await.map(drop)
     }
 }
-///The `list_workflows` request: set optional inputs, then `send` it (see [`Client::list_workflows`]).
+/// The `list_workflows` request: set optional inputs, then `send` it (see [`Client::list_workflows`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListWorkflows {
@@ -1757,7 +1757,7 @@ impl ListWorkflows {
         ::inspection_runtime::paging::items::<Page<Workflow>>(self.core, request, "page")
     }
 }
-///The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
+/// The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListLocations {
@@ -1822,7 +1822,7 @@ impl ListLocations {
         ::inspection_runtime::paging::items::<Page<Location>>(self.core, request, "page")
     }
 }
-///The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
+/// The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUsers {
@@ -1887,7 +1887,7 @@ impl ListUsers {
         ::inspection_runtime::paging::items::<Page<User>>(self.core, request, "page")
     }
 }
-///The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
+/// The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUser {
@@ -1920,7 +1920,7 @@ impl UpdateUser {
         self.core.execute(&request).await?.json()
     }
 }
-///The `list_user_groups` request: set optional inputs, then `send` it (see [`Client::list_user_groups`]).
+/// The `list_user_groups` request: set optional inputs, then `send` it (see [`Client::list_user_groups`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUserGroups {

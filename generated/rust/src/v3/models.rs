@@ -739,6 +739,79 @@ pub struct NewUnit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
 }
+impl NewUnit {
+    /// The body with its required fields; set the others with the methods below.
+    pub fn new(reference_number: impl Into<String>) -> Self {
+        Self {
+            reference_number: reference_number.into(),
+            make: None,
+            model: None,
+            year: None,
+            vin: None,
+            serial_number: None,
+            hours: None,
+            odometer: None,
+            extended_data: None,
+        }
+    }
+    /// Make of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn make(mut self, make: impl Into<String>) -> Self {
+        self.make = Some(make.into());
+        self
+    }
+    /// Model of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+    /// Model year, 1800 to 9999.
+    ///
+    /// Limits: from 1800 to 9999.
+    pub fn year(mut self, year: i64) -> Self {
+        self.year = Some(year);
+        self
+    }
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    ///
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    pub fn vin(mut self, vin: impl Into<String>) -> Self {
+        self.vin = Some(vin.into());
+        self
+    }
+    /// Serial number of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn serial_number(mut self, serial_number: impl Into<String>) -> Self {
+        self.serial_number = Some(serial_number.into());
+        self
+    }
+    /// Hours meter reading, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn hours(mut self, hours: i32) -> Self {
+        self.hours = Some(hours);
+        self
+    }
+    /// Odometer reading in statute miles, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn odometer(mut self, odometer: i32) -> Self {
+        self.odometer = Some(odometer);
+        self
+    }
+    /// Free-form custom fields, any number of keys.
+    pub fn extended_data(
+        mut self,
+        extended_data: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        self.extended_data = Some(extended_data);
+        self
+    }
+}
 /// A partial update of a unit; only the fields given are changed.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitPatch {
@@ -786,6 +859,72 @@ pub struct UnitPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
 }
+impl UnitPatch {
+    /// External reference of the unit, unique within a company.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn reference_number(mut self, reference_number: impl Into<String>) -> Self {
+        self.reference_number = Some(reference_number.into());
+        self
+    }
+    /// Make of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn make(mut self, make: impl Into<String>) -> Self {
+        self.make = Some(make.into());
+        self
+    }
+    /// Model of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+    /// Model year, 1800 to 9999.
+    ///
+    /// Limits: from 1800 to 9999.
+    pub fn year(mut self, year: i64) -> Self {
+        self.year = Some(year);
+        self
+    }
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    ///
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    pub fn vin(mut self, vin: impl Into<String>) -> Self {
+        self.vin = Some(vin.into());
+        self
+    }
+    /// Serial number of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn serial_number(mut self, serial_number: impl Into<String>) -> Self {
+        self.serial_number = Some(serial_number.into());
+        self
+    }
+    /// Hours meter reading, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn hours(mut self, hours: i32) -> Self {
+        self.hours = Some(hours);
+        self
+    }
+    /// Odometer reading in statute miles, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn odometer(mut self, odometer: i32) -> Self {
+        self.odometer = Some(odometer);
+        self
+    }
+    /// Free-form custom fields, any number of keys.
+    pub fn extended_data(
+        mut self,
+        extended_data: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        self.extended_data = Some(extended_data);
+        self
+    }
+}
 /// The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitAttributes {
@@ -828,6 +967,65 @@ pub struct UnitAttributes {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
 }
+impl UnitAttributes {
+    /// Make of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn make(mut self, make: impl Into<String>) -> Self {
+        self.make = Some(make.into());
+        self
+    }
+    /// Model of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+    /// Model year, 1800 to 9999.
+    ///
+    /// Limits: from 1800 to 9999.
+    pub fn year(mut self, year: i64) -> Self {
+        self.year = Some(year);
+        self
+    }
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    ///
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    pub fn vin(mut self, vin: impl Into<String>) -> Self {
+        self.vin = Some(vin.into());
+        self
+    }
+    /// Serial number of the unit.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn serial_number(mut self, serial_number: impl Into<String>) -> Self {
+        self.serial_number = Some(serial_number.into());
+        self
+    }
+    /// Hours meter reading, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn hours(mut self, hours: i32) -> Self {
+        self.hours = Some(hours);
+        self
+    }
+    /// Odometer reading in statute miles, minimum 0.
+    ///
+    /// Limits: at least 0.
+    pub fn odometer(mut self, odometer: i32) -> Self {
+        self.odometer = Some(odometer);
+        self
+    }
+    /// Free-form custom fields, any number of keys.
+    pub fn extended_data(
+        mut self,
+        extended_data: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        self.extended_data = Some(extended_data);
+        self
+    }
+}
 /// The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskRequest {
@@ -865,6 +1063,61 @@ pub struct TaskRequest {
     /// Who the task is assigned to; exactly one variant applies.
     #[serde(flatten)]
     pub assignee: TaskAssignee,
+}
+impl TaskRequest {
+    /// The body with its required fields; set the others with the methods below.
+    pub fn new(
+        name: impl Into<String>,
+        reference_number: impl Into<String>,
+        due_by: impl Into<::inspection_runtime::model::DateOrDateTime>,
+        assignee: TaskAssignee,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            reference_number: reference_number.into(),
+            due_by: due_by.into(),
+            description: None,
+            requires_inspection: None,
+            workflow_id: None,
+            department_id: None,
+            extended_data: None,
+            assignee,
+        }
+    }
+    /// Description of the task.
+    ///
+    /// Limits: at most 500 characters.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+    /// Whether the task requires an inspection.
+    pub fn requires_inspection(mut self, requires_inspection: bool) -> Self {
+        self.requires_inspection = Some(requires_inspection);
+        self
+    }
+    /// The workflow to load for the task.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn workflow_id(mut self, workflow_id: impl Into<WorkflowId>) -> Self {
+        self.workflow_id = Some(workflow_id.into());
+        self
+    }
+    /// The department of the task; only needed when the instance uses departments.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn department_id(mut self, department_id: impl Into<DepartmentId>) -> Self {
+        self.department_id = Some(department_id.into());
+        self
+    }
+    /// Optional custom key/value pairs, managed only through the API. When the assignee starts the inspection, each key fills every checklist field matched by field id, or by label if no id matches, unless a higher-priority source already filled it (previous inspection data, then SDK-provided data, then task extended data, then unit data). Formats: textbox any string; radio an existing item's value; single dropdown an existing item's id or value; multi-select dropdown a comma-separated list of existing values; date selector an ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added to a task that has a draft inspection attached (a 4xx error).
+    pub fn extended_data(
+        mut self,
+        extended_data: serde_json::Map<String, serde_json::Value>,
+    ) -> Self {
+        self.extended_data = Some(extended_data);
+        self
+    }
 }
 /// Who the task is assigned to; exactly one variant applies.
 ///
@@ -961,6 +1214,29 @@ pub struct UserUpdate {
     /// Limits: at most 255 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+}
+impl UserUpdate {
+    /// External identifier of the user.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn external_id(mut self, external_id: impl Into<String>) -> Self {
+        self.external_id = Some(external_id.into());
+        self
+    }
+    /// First name of the user.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn first_name(mut self, first_name: impl Into<String>) -> Self {
+        self.first_name = Some(first_name.into());
+        self
+    }
+    /// Last name of the user.
+    ///
+    /// Limits: at most 255 characters.
+    pub fn last_name(mut self, last_name: impl Into<String>) -> Self {
+        self.last_name = Some(last_name.into());
+        self
+    }
 }
 ///One page of a list: the records (`data`) and the paging object (`paging`) that leads to the next page.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
