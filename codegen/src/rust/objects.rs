@@ -79,10 +79,18 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     for f in &o.fields {
         let ident = names::field_ident(&f.name);
         let (ty, into) = types::arg_type(i, f);
-        let value = if into { quote!(#ident.into()) } else { quote!(#ident) };
+        let value = if into {
+            quote!(#ident.into())
+        } else {
+            quote!(#ident)
+        };
         if f.required {
             params.push(quote!(#ident: #ty));
-            inits.push(if f.nullable { quote!(#ident: Some(#value)) } else { quote!(#ident: #value) });
+            inits.push(if f.nullable {
+                quote!(#ident: Some(#value))
+            } else {
+                quote!(#ident: #value)
+            });
             continue;
         }
         inits.push(quote!(#ident: None));
