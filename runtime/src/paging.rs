@@ -40,28 +40,38 @@ pub fn pages<P: CursorPage>(
         Ok(first) => first,
         Err(e) => return Box::pin(stream::once(async move { Err(e) })),
     };
-    let state = Some((first, None::<String>));
-    let s = stream::try_unfold(state, move |state| {
+    let s = stream::try_unfold(Step::Fetch(first, None), move |step| {
         let core = core.clone();
         async move {
-            let Some((req, previous)) = state else {
-                return Ok(None);
+            let (req, previous) = match step {
+                Step::Fetch(req, previous) => (req, previous),
+                Step::Fail(e) => return Err(e),
+                Step::Done => return Ok(None),
             };
             let page: P = core.json(&req).await?;
-            let next = next_request(&core, &req, &page, page_param)?;
-            let next = match next {
-                Some((next, key)) if previous.as_deref() == Some(key.as_str()) => {
-                    return Err(Error::PagingStalled {
+            // A bad next step is reported after this page, so its records are not lost.
+            let next = match next_request(&core, &req, &page, page_param) {
+                Ok(Some((next, key))) if previous.as_deref() == Some(key.as_str()) => {
+                    Step::Fail(Error::PagingStalled {
                         path: next.describe(),
-                    });
+                    })
                 }
-                Some((next, key)) => Some((next, Some(key))),
-                None => None,
+                Ok(Some((next, key))) => Step::Fetch(next, Some(key)),
+                Ok(None) => Step::Done,
+                Err(e) => Step::Fail(e),
             };
             Ok(Some((page, next)))
         }
     });
     Box::pin(s)
+}
+
+/// Where paging goes next: fetch a page (with the key of the one before), report an
+/// error, or stop.
+enum Step {
+    Fetch(Request, Option<String>),
+    Fail(Error),
+    Done,
 }
 
 /// Every item of every page.
