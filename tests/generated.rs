@@ -95,3 +95,14 @@ fn keyword_names_are_escaped() {
     );
     assert!(enums.contents.contains("V3d"));
 }
+
+/// The README's client example is the compiled example, word for word.
+#[test]
+fn the_readme_example_is_the_compiled_one() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let example = std::fs::read_to_string(root().join("tests/examples/quickstart.rs")).unwrap();
+    assert!(
+        readme.contains(&format!("```rust\n{example}```")),
+        "README.md must quote tests/examples/quickstart.rs exactly"
+    );
+}
