@@ -15,11 +15,17 @@ async fn main() -> Result<(), inspection_client::Error> {
 
     // Every page, paced under the rate limit, one page in memory at a time.
     let since = chrono::Utc::now() - chrono::Duration::days(7);
-    let mut inspections = client.list_inspections().created_after(since).per_page(100).stream();
+    let mut inspections = client
+        .list_inspections()
+        .created_after(since)
+        .per_page(100)
+        .stream();
     while let Some(inspection) = inspections.try_next().await? {
         for result in &inspection.results {
             match result {
-                InspectionResult::Checklist(c) => println!("{}: {} fields", inspection.id, c.data.len()),
+                InspectionResult::Checklist(c) => {
+                    println!("{}: {} fields", inspection.id, c.data.len())
+                }
                 other => println!("{}: a {} result", inspection.id, other.tag()),
             }
         }

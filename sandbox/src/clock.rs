@@ -1,0 +1,23 @@
+//! The sandbox's clock: real time plus an offset tests can advance (share links expire,
+//! timestamps move), without touching the real time that rate limiting runs on.
+
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, Utc};
+
+#[derive(Debug, Default)]
+pub struct Clock {
+    offset: Mutex<Duration>,
+}
+
+impl Clock {
+    pub fn now(&self) -> DateTime<Utc> {
+        let now = Utc::now() + *self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        // Whole milliseconds, as the service's timestamps have.
+        DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
+    }
+
+    pub fn advance(&self, by: Duration) {
+        *self.offset.lock().unwrap_or_else(|p| p.into_inner()) += by;
+    }
+}

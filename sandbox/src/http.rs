@@ -1,0 +1,174 @@
+//! Answers, errors, auth, rate limiting, fault injection and paging, shared by every route.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use axum::body::Body;
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::App;
+use crate::faults::Fault;
+
+/// `{"errors": message}` with `status`.
+pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
+    let body = serde_json::json!({ "errors": message.into() });
+    (status, axum::Json(body)).into_response()
+}
+
+pub fn json<T: Serialize>(status: StatusCode, value: &T) -> Response {
+    match serde_json::to_vec(value) {
+        Ok(bytes) => (status, [(header::CONTENT_TYPE, "application/json")], bytes).into_response(),
+        Err(e) => error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("cannot encode: {e}"),
+        ),
+    }
+}
+
+pub fn pdf(bytes: Vec<u8>) -> Response {
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, "application/pdf")],
+        bytes,
+    )
+        .into_response()
+}
+
+/// Reads a JSON body as `T` and checks its documented limits: malformed JSON is a 400,
+/// a value of the wrong shape or a broken limit a 422.
+pub fn body<T: DeserializeOwned + inspection_client::runtime::Validate>(
+    bytes: &[u8],
+) -> Result<T, Response> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let inner = e.inner();
+        if inner.is_syntax() || inner.is_eof() {
+            error(StatusCode::BAD_REQUEST, format!("malformed JSON: {inner}"))
+        } else {
+            let path = e.path().to_string();
+            error(StatusCode::UNPROCESSABLE_ENTITY, format!("{path}: {inner}"))
+        }
+    })?;
+    inspection_client::runtime::validate::check(&value)
+        .map_err(|v| error(StatusCode::UNPROCESSABLE_ENTITY, v.to_string()))?;
+    Ok(value)
+}
+
+/// 401 unless the request carries a known key id and its secret.
+pub async fn auth(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let verdict = {
+        let get = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
+        match (get("api-key-id"), get("api-key-secret")) {
+            (Some(id), Some(secret)) if app.keys.iter().any(|(i, s)| i == id && s == secret) => {
+                None
+            }
+            (Some(_), Some(_)) => Some("The API key id or secret is not valid"),
+            _ => Some("The api-key-id and api-key-secret headers are required"),
+        }
+    };
+    match verdict {
+        None => next.run(req).await,
+        Some(why) => error(StatusCode::UNAUTHORIZED, why),
+    }
+}
+
+/// The documented rate limit per client address: 429 with `Retry-After` beyond it.
+pub async fn rate_limit(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    app.stats.requests.fetch_add(1, Ordering::Relaxed);
+    let ip = req
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map(|c| c.0.ip())
+        .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
+    match app.limiter.check(ip) {
+        Ok(()) => next.run(req).await,
+        Err(wait) => {
+            app.stats.rate_limited.fetch_add(1, Ordering::Relaxed);
+            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+            let mut resp = error(StatusCode::TOO_MANY_REQUESTS, "Rate limit exceeded");
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+            resp
+        }
+    }
+}
+
+/// Injects the configured faults.
+pub async fn faults(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    let Some((fault, slow_for)) = app.faults.draw() else {
+        return next.run(req).await;
+    };
+    app.stats.faults.fetch_add(1, Ordering::Relaxed);
+    match fault {
+        Fault::ServerError(code) => error(
+            StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
+            "Injected fault",
+        ),
+        Fault::TooManyRequests => {
+            let mut resp = error(StatusCode::TOO_MANY_REQUESTS, "Injected rate limit");
+            resp.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+            resp
+        }
+        Fault::Slow => {
+            tokio::time::sleep(slow_for).await;
+            next.run(req).await
+        }
+        // The request is applied, then its answer is cut: the client cannot know whether
+        // it took effect (which is why it must not retry a POST then).
+        Fault::Reset | Fault::Truncate => {
+            let resp = next.run(req).await;
+            let (parts, body) = resp.into_parts();
+            let bytes = axum::body::to_bytes(body, usize::MAX)
+                .await
+                .unwrap_or_default();
+            let keep = if fault == Fault::Reset {
+                0
+            } else {
+                bytes.len() / 2
+            };
+            let sent = bytes.slice(..keep);
+            let chunks: Vec<Result<bytes::Bytes, std::io::Error>> = vec![
+                Ok(sent),
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::ConnectionReset,
+                    "injected fault",
+                )),
+            ];
+            let mut resp =
+                Response::from_parts(parts, Body::from_stream(futures_util::stream::iter(chunks)));
+            resp.headers_mut().insert(
+                header::CONTENT_LENGTH,
+                HeaderValue::from(bytes.len().max(1)),
+            );
+            resp
+        }
+    }
+}
+
+/// Whether the client asked for a PDF.
+pub fn wants_pdf(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| a.contains("application/pdf"))
+}
+
+/// Percent-encodes a query value.
+pub fn encode(value: &str) -> String {
+    let mut out = String::new();
+    for b in value.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}

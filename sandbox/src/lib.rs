@@ -1,0 +1,202 @@
+//! A local, stateful implementation of the inspection service's v3 interface, from
+//! memory, for tests and offline development: key auth, documented limits, 409s, upserts,
+//! cursor paging, filters, PDFs that render (202 first), expiring share links, the rate
+//! limit per client address, and reproducible fault injection.
+
+pub mod clock;
+mod cursor;
+mod demo;
+pub mod faults;
+mod http;
+mod pdf;
+mod rate;
+mod store;
+mod v3;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::routing::{get, post};
+use serde::Serialize;
+
+pub use faults::Faults;
+
+/// How list pages point at the next page. Both by default, so both client styles work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum PagingStyle {
+    #[default]
+    Both,
+    /// Only `paging.next`, an absolute URL.
+    NextUrl,
+    /// Only `paging.cursor`, to send back as `page`.
+    Cursor,
+}
+
+/// How to start a sandbox.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Where to listen; port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// Accepted key pairs (id, secret).
+    pub keys: Vec<(String, String)>,
+    /// Requests per window per client address; `None` for no limit.
+    pub rate_limit: Option<(u32, Duration)>,
+    /// Load the demo fleet.
+    pub demo: bool,
+    /// Extra generated inspections (for export tests), on top of the demo ones.
+    pub extra_inspections: usize,
+    pub faults: Faults,
+    pub paging: PagingStyle,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            keys: vec![(DEMO_KEY.0.to_string(), DEMO_KEY.1.to_string())],
+            rate_limit: Some((100, Duration::from_secs(10))),
+            demo: true,
+            extra_inspections: 0,
+            faults: Faults::default(),
+            paging: PagingStyle::Both,
+        }
+    }
+}
+
+/// The key pair a default sandbox accepts.
+pub const DEMO_KEY: (&str, &str) = ("demo-key", "demo-secret");
+
+/// Counters a test can read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Requests to `/v3`, all of them.
+    pub requests: u64,
+    /// 429s answered because the rate limit was exceeded (not injected ones).
+    pub rate_limited: u64,
+    /// Faults injected.
+    pub faults: u64,
+    /// Units created by POST /units.
+    pub units_created: u64,
+}
+
+#[derive(Debug, Default)]
+struct Counters {
+    requests: AtomicU64,
+    rate_limited: AtomicU64,
+    faults: AtomicU64,
+}
+
+/// Shared state of a running sandbox.
+#[derive(Debug)]
+pub struct App {
+    store: tokio::sync::Mutex<store::Store>,
+    clock: clock::Clock,
+    keys: Vec<(String, String)>,
+    /// `http://127.0.0.1:PORT`, for absolute links.
+    origin: String,
+    limiter: rate::RateLimiter,
+    faults: faults::FaultPlan,
+    paging: PagingStyle,
+    stats: Counters,
+}
+
+/// A running sandbox; it stops when dropped.
+pub struct Sandbox {
+    pub addr: SocketAddr,
+    app: Arc<App>,
+    _shutdown: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Sandbox {
+    /// Binds, loads the data and serves in the background of the current tokio runtime.
+    pub async fn start(options: Options) -> std::io::Result<Sandbox> {
+        let listener = tokio::net::TcpListener::bind(options.addr).await?;
+        let addr = listener.local_addr()?;
+        let origin = format!("http://{addr}");
+        let clock = clock::Clock::default();
+        let mut store = store::Store::default();
+        if options.demo {
+            demo::load(&mut store, clock.now(), options.extra_inspections, &origin);
+        }
+        let app = Arc::new(App {
+            store: tokio::sync::Mutex::new(store),
+            clock,
+            keys: options.keys,
+            origin,
+            limiter: rate::RateLimiter::new(options.rate_limit),
+            faults: faults::FaultPlan::new(options.faults),
+            paging: options.paging,
+            stats: Counters::default(),
+        });
+        let router = Router::new()
+            .nest("/v3", v3::router(app.clone()))
+            .route("/shared/{token}", get(v3::shared))
+            .route("/_sandbox/stats", get(stats))
+            .route("/_sandbox/advance", post(advance))
+            .with_state(app.clone());
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let service = router.into_make_service_with_connect_info::<SocketAddr>();
+            let _ = axum::serve(listener, service)
+                .with_graceful_shutdown(async {
+                    let _ = rx.await;
+                })
+                .await;
+        });
+        Ok(Sandbox {
+            addr,
+            app,
+            _shutdown: tx,
+        })
+    }
+
+    /// The v3 base URL, e.g. `http://127.0.0.1:41234/v3`.
+    pub fn base_url(&self) -> String {
+        format!("{}/v3", self.app.origin)
+    }
+
+    /// Moves the sandbox's clock forward (share links expire, timestamps move).
+    pub fn advance(&self, by: chrono::Duration) {
+        self.app.clock.advance(by);
+    }
+
+    /// Changes the injected faults from now on.
+    pub fn set_faults(&self, faults: Faults) {
+        self.app.faults.set(faults);
+    }
+
+    pub async fn stats(&self) -> Stats {
+        read_stats(&self.app).await
+    }
+}
+
+async fn read_stats(app: &App) -> Stats {
+    Stats {
+        requests: app.stats.requests.load(Ordering::Relaxed),
+        rate_limited: app.stats.rate_limited.load(Ordering::Relaxed),
+        faults: app.stats.faults.load(Ordering::Relaxed),
+        units_created: app.store.lock().await.units_created,
+    }
+}
+
+/// `GET /_sandbox/stats`: the counters, for tests in other languages.
+async fn stats(State(app): State<Arc<App>>) -> axum::response::Response {
+    http::json(axum::http::StatusCode::OK, &read_stats(&app).await)
+}
+
+/// `POST /_sandbox/advance?seconds=N`: moves the clock forward.
+async fn advance(
+    State(app): State<Arc<App>>,
+    Query(q): Query<std::collections::HashMap<String, i64>>,
+) -> axum::response::Response {
+    let seconds = q.get("seconds").copied().unwrap_or(0);
+    app.clock.advance(chrono::Duration::seconds(seconds));
+    http::json(
+        axum::http::StatusCode::OK,
+        &serde_json::json!({ "now": app.clock.now() }),
+    )
+}

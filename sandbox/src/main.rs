@@ -1,0 +1,158 @@
+//! `cargo run -p sandbox -- [flags]`: serves the v3 interface on loopback until Ctrl-C.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use sandbox::{Faults, Options, PagingStyle, Sandbox};
+
+const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
+
+  --addr ADDR           where to listen (default 127.0.0.1:8080; port 0 picks a free port)
+  --key ID:SECRET       an accepted key pair; repeatable (default demo-key:demo-secret)
+  --rate-limit N/SECS   requests per window per client address (default 100/10), or off
+  --empty               start with no data (default: the demo fleet)
+  --inspections N       add N generated inspections (for export tests)
+  --paging STYLE        both (default), next (paging.next URLs) or cursor (paging.cursor)
+  --faults RATE         fault this share of requests, mixed over every kind (e.g. 0.1)
+  --fault-5xx RATE      answer 500/502/503
+  --fault-429 RATE      answer 429 with Retry-After: 1
+  --fault-reset RATE    cut the connection before the body
+  --fault-truncate RATE cut the body half-way
+  --fault-slow RATE     answer after --slow-ms (default 1500)
+  --fault-seed N        seed of the fault draws (default 1)";
+
+fn main() -> ExitCode {
+    let options = match parse(std::env::args().skip(1).collect()) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("sandbox: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sandbox: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let keys = options.keys.clone();
+        let sandbox = match Sandbox::start(options).await {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("sandbox: cannot listen: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        let base = sandbox.base_url();
+        println!("sandbox: serving the v3 interface at {base}");
+        if let Some((id, secret)) = keys.first() {
+            println!("sandbox: key id `{id}`, secret `{secret}` (sandbox only)");
+            println!("sandbox: try  curl -H 'api-key-id: {id}' -H 'api-key-secret: {secret}' {base}/units");
+        }
+        let _ = tokio::signal::ctrl_c().await;
+        ExitCode::SUCCESS
+    })
+}
+
+fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
+    let mut o = Options {
+        addr: ([127, 0, 0, 1], 8080).into(),
+        ..Options::default()
+    };
+    let mut keys = Vec::new();
+    let mut faults = Faults::default();
+    let mut it = args.into_iter();
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        let rate = |v: String, name: &str| -> Result<f64, String> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(|| format!("{name}: `{v}` is not a rate from 0 to 1"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--addr" => {
+                let v = value("--addr")?;
+                o.addr = v
+                    .parse()
+                    .map_err(|_| format!("--addr: `{v}` is not an address like 127.0.0.1:8080"))?;
+            }
+            "--key" => {
+                let v = value("--key")?;
+                let (id, secret) = v
+                    .split_once(':')
+                    .ok_or_else(|| format!("--key: `{v}` is not ID:SECRET"))?;
+                keys.push((id.to_string(), secret.to_string()));
+            }
+            "--rate-limit" => {
+                let v = value("--rate-limit")?;
+                o.rate_limit = if v == "off" {
+                    None
+                } else {
+                    let (n, secs) = v
+                        .split_once('/')
+                        .ok_or_else(|| format!("--rate-limit: `{v}` is not N/SECONDS"))?;
+                    let n = n
+                        .parse()
+                        .map_err(|_| format!("--rate-limit: `{n}` is not a number"))?;
+                    let secs = secs.parse().map_err(|_| {
+                        format!("--rate-limit: `{secs}` is not a number of seconds")
+                    })?;
+                    Some((n, Duration::from_secs(secs)))
+                };
+            }
+            "--empty" => o.demo = false,
+            "--inspections" => {
+                let v = value("--inspections")?;
+                o.extra_inspections = v
+                    .parse()
+                    .map_err(|_| format!("--inspections: `{v}` is not a number"))?;
+            }
+            "--paging" => {
+                o.paging = match value("--paging")?.as_str() {
+                    "both" => PagingStyle::Both,
+                    "next" => PagingStyle::NextUrl,
+                    "cursor" => PagingStyle::Cursor,
+                    other => {
+                        return Err(format!("--paging: `{other}` is not both, next or cursor"));
+                    }
+                }
+            }
+            "--faults" => {
+                let seed = faults.seed;
+                faults = Faults::mixed(seed, rate(value("--faults")?, "--faults")?);
+            }
+            "--fault-5xx" => faults.server_error = rate(value(&flag)?, &flag)?,
+            "--fault-429" => faults.too_many_requests = rate(value(&flag)?, &flag)?,
+            "--fault-reset" => faults.reset = rate(value(&flag)?, &flag)?,
+            "--fault-truncate" => faults.truncate = rate(value(&flag)?, &flag)?,
+            "--fault-slow" => faults.slow = rate(value(&flag)?, &flag)?,
+            "--slow-ms" => {
+                let v = value("--slow-ms")?;
+                faults.slow_for = Duration::from_millis(
+                    v.parse()
+                        .map_err(|_| format!("--slow-ms: `{v}` is not a number"))?,
+                );
+            }
+            "--fault-seed" => {
+                let v = value("--fault-seed")?;
+                faults.seed = v
+                    .parse()
+                    .map_err(|_| format!("--fault-seed: `{v}` is not a number"))?;
+            }
+            other => return Err(format!("unknown flag `{other}`")),
+        }
+    }
+    if !keys.is_empty() {
+        o.keys = keys;
+    }
+    o.faults = faults;
+    Ok(Some(o))
+}

@@ -1,0 +1,129 @@
+//! Workflows, locations, users (with the list-shaped PATCH answer) and user groups.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use inspection_client::v3::*;
+
+use super::list::{ListQuery, page};
+use crate::App;
+use crate::http::{body, error, json};
+
+type Pairs = Query<Vec<(String, String)>>;
+
+pub async fn workflows(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let parsed = ListQuery::parse(pairs).and_then(|q| {
+        let location = q.text("location_id")?.map(str::to_string);
+        let department = q.text("department_name")?.map(str::to_string);
+        Ok((q, location, department))
+    });
+    let (q, location, department) = match parsed {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let store = app.store.lock().await;
+    let matches = |w: &Workflow, key: &str, want: &Option<String>| {
+        want.as_deref()
+            .is_none_or(|v| w.additional_properties.get(key).and_then(|x| x.as_str()) == Some(v))
+    };
+    let rows = store
+        .workflows
+        .iter()
+        .filter(|r| {
+            matches(&r.record, "location_id", &location)
+                && matches(&r.record, "department_name", &department)
+        })
+        .map(|r| (r.seq, &r.record))
+        .collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+pub async fn locations(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let q = match ListQuery::parse(pairs) {
+        Ok(q) => q,
+        Err(e) => return e,
+    };
+    let store = app.store.lock().await;
+    let rows = store.locations.iter().map(|r| (r.seq, &r.record)).collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+pub async fn users(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let q = match ListQuery::parse(pairs) {
+        Ok(q) => q,
+        Err(e) => return e,
+    };
+    let store = app.store.lock().await;
+    let rows = store.users.iter().map(|r| (r.seq, &r.record)).collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+pub async fn user_groups(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let q = match ListQuery::parse(pairs) {
+        Ok(q) => q,
+        Err(e) => return e,
+    };
+    let store = app.store.lock().await;
+    let rows = store
+        .user_groups
+        .iter()
+        .map(|r| (r.seq, &r.record))
+        .collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+/// PATCH /users/{id}: answers with the list shape, as the interface document declares.
+pub async fn update_user(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    let update: UserUpdate = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let mut store = app.store.lock().await;
+    let Some(user) = store
+        .users
+        .iter_mut()
+        .map(|r| &mut r.record)
+        .find(|u| u.id.as_ref().is_some_and(|x| x.as_str() == id))
+    else {
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("The User {id} could not be found"),
+        );
+    };
+    if update.external_id.is_some() {
+        user.external_id = update.external_id;
+    }
+    if update.first_name.is_some() {
+        user.first_name = update.first_name;
+    }
+    if update.last_name.is_some() {
+        user.last_name = update.last_name;
+    }
+    json(
+        StatusCode::OK,
+        &serde_json::json!({ "data": [user], "paging": { "next": null } }),
+    )
+}

@@ -1,0 +1,147 @@
+//! List query parameters and the paged `{data, paging}` envelope with an opaque cursor.
+
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::http::{encode, error, json};
+use crate::{App, PagingStyle, cursor};
+
+/// Page size when the client sends none (the service's default is not documented).
+pub const DEFAULT_PER_PAGE: usize = 20;
+
+pub struct ListQuery {
+    pairs: Vec<(String, String)>,
+    pub per_page: usize,
+    pub after: u64,
+}
+
+impl ListQuery {
+    /// Reads `page` and `per_page` (1 to 100); a bad cursor is a 400, a page size out of
+    /// range a 422.
+    pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, Response> {
+        let mut q = ListQuery {
+            pairs,
+            per_page: DEFAULT_PER_PAGE,
+            after: 0,
+        };
+        if let Some(p) = q.get("per_page") {
+            let n: i64 = p.parse().map_err(|_| {
+                error(
+                    StatusCode::BAD_REQUEST,
+                    format!("per_page: `{p}` is not an integer"),
+                )
+            })?;
+            if !(1..=100).contains(&n) {
+                return Err(error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("per_page: must be from 1 to 100, got {n}"),
+                ));
+            }
+            q.per_page = n as usize;
+        }
+        if let Some(c) = q.get("page") {
+            q.after = cursor::decode(c).ok_or_else(|| {
+                error(
+                    StatusCode::BAD_REQUEST,
+                    format!("page: `{c}` is not a valid cursor"),
+                )
+            })?;
+        }
+        Ok(q)
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A string filter of at most 255 characters.
+    pub fn text(&self, name: &str) -> Result<Option<&str>, Response> {
+        match self.get(name) {
+            Some(v) if v.chars().count() > 255 => Err(error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("{name}: must be at most 255 characters"),
+            )),
+            other => Ok(other),
+        }
+    }
+
+    /// An ISO 8601 date-time filter.
+    pub fn date_time(&self, name: &str) -> Result<Option<DateTime<Utc>>, Response> {
+        self.get(name)
+            .map(|v| {
+                DateTime::parse_from_rfc3339(v)
+                    .map(|d| d.with_timezone(&Utc))
+                    .map_err(|_| {
+                        error(
+                            StatusCode::BAD_REQUEST,
+                            format!("{name}: `{v}` is not an ISO 8601 date-time"),
+                        )
+                    })
+            })
+            .transpose()
+    }
+
+    /// One of `allowed`, else a 400.
+    pub fn choice(&self, name: &str, allowed: &[&str]) -> Result<Option<String>, Response> {
+        match self.get(name) {
+            Some(v) if !allowed.contains(&v) => Err(error(
+                StatusCode::BAD_REQUEST,
+                format!("{name}: `{v}` is not one of {}", allowed.join(", ")),
+            )),
+            other => Ok(other.map(str::to_string)),
+        }
+    }
+
+    /// The query for the next page: every parameter but `page`, then the new cursor.
+    fn next_query(&self, cursor: &str) -> String {
+        let mut parts: Vec<String> = self
+            .pairs
+            .iter()
+            .filter(|(k, _)| k != "page")
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+            .collect();
+        parts.push(format!("page={}", encode(cursor)));
+        parts.join("&")
+    }
+}
+
+/// `rows` (sequence number and record, in order, already filtered) as one page.
+pub fn page<T: Serialize>(app: &App, path: &str, q: &ListQuery, rows: Vec<(u64, T)>) -> Response {
+    let mut remaining = rows
+        .into_iter()
+        .filter(|(seq, _)| *seq > q.after)
+        .peekable();
+    let mut data = Vec::new();
+    let mut last = None;
+    while data.len() < q.per_page {
+        let Some((seq, record)) = remaining.next() else {
+            break;
+        };
+        last = Some(seq);
+        data.push(record);
+    }
+    let more = remaining.peek().is_some();
+    let next_cursor = last.filter(|_| more).map(cursor::encode);
+    let mut paging = serde_json::Map::new();
+    paging.insert("per_page".into(), serde_json::json!(q.per_page));
+    if app.paging != PagingStyle::Cursor {
+        let next = next_cursor
+            .as_ref()
+            .map(|c| format!("{}{path}?{}", app.origin, q.next_query(c)));
+        paging.insert("next".into(), serde_json::json!(next));
+    }
+    if app.paging != PagingStyle::NextUrl {
+        if let Some(c) = &next_cursor {
+            paging.insert("cursor".into(), serde_json::json!(c));
+        }
+    }
+    json(
+        StatusCode::OK,
+        &serde_json::json!({ "data": data, "paging": paging }),
+    )
+}

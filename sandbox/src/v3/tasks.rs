@@ -1,0 +1,256 @@
+//! Tasks: lists with filters, the three assignment variants, extended-data rule 7, delete.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, NaiveTime, Utc};
+use inspection_client::runtime::model::DateOrDateTime;
+use inspection_client::v3::*;
+
+use super::list::{ListQuery, page};
+use crate::App;
+use crate::http::{body, error, json};
+use crate::store::Store;
+
+type Pairs = Query<Vec<(String, String)>>;
+
+fn not_found(id: &str) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        format!("The Task {id} could not be found"),
+    )
+}
+
+pub async fn list(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let parsed = (|| {
+        let q = ListQuery::parse(pairs)?;
+        let mut bounds = Vec::new();
+        for name in ["created", "updated", "completed", "due"] {
+            bounds.push((
+                q.date_time(&format!("{name}_after"))?,
+                q.date_time(&format!("{name}_before"))?,
+            ));
+        }
+        let status = q.choice("status", &["incomplete", "complete"])?;
+        Ok::<_, Response>((q, bounds, status))
+    })();
+    let (q, bounds, status) = match parsed {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let within =
+        |t: Option<DateTime<Utc>>,
+         (after, before): (Option<DateTime<Utc>>, Option<DateTime<Utc>>)| {
+            (after.is_none() && before.is_none())
+                || t.is_some_and(|t| after.is_none_or(|a| t >= a) && before.is_none_or(|b| t < b))
+        };
+    let store = app.store.lock().await;
+    let rows = store
+        .tasks
+        .iter()
+        .filter(|r| {
+            let t = &r.record.task;
+            let done = matches!(t.status, Some(TaskStatus::Completed | TaskStatus::Complete));
+            within(Some(t.created_at), bounds[0])
+                && within(Some(t.updated_at), bounds[1])
+                && within(t.completed_at.flatten(), bounds[2])
+                && within(t.due_by, bounds[3])
+                && status.as_deref().is_none_or(|s| (s == "complete") == done)
+        })
+        .map(|r| (r.seq, &r.record.task))
+        .collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    let request: TaskRequest = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let now = app.clock.now();
+    let mut store = app.store.lock().await;
+    let id = TaskId::new(store.new_id("tsk"));
+    let mut task = Task {
+        id,
+        object: Some("task".into()),
+        r#type: None,
+        status: Some(TaskStatus::Idle),
+        name: None,
+        description: None,
+        priority: Some(false),
+        due_by: None,
+        inspection: None,
+        assignee: None,
+        unit: None,
+        workflow: None,
+        department: None,
+        extended_data: Default::default(),
+        completed_at: Some(None),
+        created_at: now,
+        updated_at: now,
+    };
+    if let Err(e) = apply(&store, &mut task, request) {
+        return e;
+    }
+    store.push_task(task.clone(), false);
+    json(StatusCode::CREATED, &task)
+}
+
+pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let store = app.store.lock().await;
+    match store.tasks.iter().find(|r| r.record.task.id.as_str() == id) {
+        Some(r) => json(StatusCode::OK, &r.record.task),
+        None => not_found(&id),
+    }
+}
+
+pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
+    let request: TaskRequest = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let now = app.clock.now();
+    let mut store = app.store.lock().await;
+    let Some(index) = store
+        .tasks
+        .iter()
+        .position(|r| r.record.task.id.as_str() == id)
+    else {
+        return not_found(&id);
+    };
+    let has_extended = request
+        .extended_data
+        .as_ref()
+        .is_some_and(|d| !d.is_empty());
+    if has_extended && store.tasks[index].record.draft_inspection {
+        return error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "Extended data cannot be added to Task {id}: it has a draft inspection attached"
+            ),
+        );
+    }
+    let mut task = store.tasks[index].record.task.clone();
+    if let Err(e) = apply(&store, &mut task, request) {
+        return e;
+    }
+    task.updated_at = now;
+    store.tasks[index].record.task = task.clone();
+    json(StatusCode::OK, &task)
+}
+
+pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let mut store = app.store.lock().await;
+    let before = store.tasks.len();
+    store.tasks.retain(|r| r.record.task.id.as_str() != id);
+    if store.tasks.len() == before {
+        return not_found(&id);
+    }
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// Writes a task request into `task`, resolving its unit and assignee (422 when either
+/// does not exist).
+fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Response> {
+    let unit = store
+        .units
+        .iter()
+        .map(|row| &row.record)
+        .find(|u| u.reference_number == r.reference_number)
+        .ok_or_else(|| {
+            error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!(
+                    "reference_number: the Unit {} could not be found",
+                    r.reference_number
+                ),
+            )
+        })?;
+    task.unit = Some(UnitRef {
+        id: Some(unit.id.clone()),
+        reference_number: Some(unit.reference_number.clone()),
+    });
+    task.assignee = match &r.assignee {
+        TaskAssignee::User(a) => {
+            let user = store
+                .user_by_username(&a.assignee_username)
+                .ok_or_else(|| {
+                    error(
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                        format!("assignee_username: no user {}", a.assignee_username),
+                    )
+                })?;
+            Some(TaskAssigneeRef {
+                id: user.id.clone(),
+                username: user.username.clone(),
+            })
+        }
+        TaskAssignee::Location(a) => {
+            let id = a.location_id.to_string();
+            if !store
+                .locations
+                .iter()
+                .any(|l| l.record.id.as_ref().is_some_and(|x| x.as_str() == id))
+            {
+                return Err(error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("location_id: no location {id}"),
+                ));
+            }
+            None
+        }
+        TaskAssignee::UserGroup(a) => {
+            let id = a.user_group_id.to_string();
+            if !store
+                .user_groups
+                .iter()
+                .any(|g| g.record.id.as_ref().is_some_and(|x| x.as_str() == id))
+            {
+                return Err(error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("user_group_id: no user group {id}"),
+                ));
+            }
+            None
+        }
+        _ => None,
+    };
+    task.name = Some(r.name);
+    task.due_by = Some(match r.due_by {
+        DateOrDateTime::DateTime(t) => t,
+        DateOrDateTime::Date(d) => d.and_time(NaiveTime::MIN).and_utc(),
+    });
+    if r.description.is_some() {
+        task.description = r.description;
+    }
+    task.r#type = Some(if r.requires_inspection == Some(true) {
+        TaskType::Inspection
+    } else {
+        TaskType::Task
+    });
+    if let Some(w) = r.workflow_id {
+        let name = store
+            .workflows
+            .iter()
+            .find(|x| x.record.id.as_ref() == Some(&w))
+            .and_then(|x| x.record.name.clone());
+        task.workflow = Some(WorkflowRef { id: Some(w), name });
+    }
+    if let Some(d) = r.department_id {
+        task.department = Some(DepartmentRef {
+            id: Some(d),
+            name: None,
+        });
+    }
+    if let Some(data) = r.extended_data {
+        task.extended_data.extend(data);
+    }
+    Ok(())
+}

@@ -1,0 +1,221 @@
+//! Units: list, create (409 on a duplicate), get, patch, and by reference number, upsert.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use inspection_client::v3::*;
+
+use super::list::{ListQuery, page};
+use crate::App;
+use crate::http::{body, error, json};
+
+type Pairs = Query<Vec<(String, String)>>;
+
+pub fn not_found(what: &str) -> Response {
+    error(
+        StatusCode::NOT_FOUND,
+        format!("The Unit {what} could not be found"),
+    )
+}
+
+pub async fn list(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    let q = match ListQuery::parse(pairs) {
+        Ok(q) => q,
+        Err(e) => return e,
+    };
+    let (reference, serial) = match (q.text("referenceNumber"), q.text("serialNumber")) {
+        (Ok(r), Ok(s)) => (r, s),
+        (Err(e), _) | (_, Err(e)) => return e,
+    };
+    let store = app.store.lock().await;
+    let rows = store
+        .units
+        .iter()
+        .filter(|r| reference.is_none_or(|x| r.record.reference_number == x))
+        .filter(|r| serial.is_none_or(|x| r.record.serial_number.as_deref() == Some(x)))
+        .map(|r| (r.seq, &r.record))
+        .collect();
+    page(&app, uri.path(), &q, rows)
+}
+
+pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    let new: NewUnit = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let mut store = app.store.lock().await;
+    if store.unit_by_reference(&new.reference_number).is_some() {
+        return error(
+            StatusCode::CONFLICT,
+            format!("The Unit {} already exists", new.reference_number),
+        );
+    }
+    let now = app.clock.now();
+    let id = store.new_id("unt");
+    let unit = Unit {
+        id: UnitId::new(id),
+        object: Some("unit".into()),
+        reference_number: new.reference_number,
+        make: new.make,
+        model: new.model,
+        year: new.year,
+        vin: new.vin,
+        serial_number: new.serial_number,
+        hours: new.hours,
+        odometer: new.odometer.map(i64::from),
+        created_at: now,
+        updated_at: now,
+        extended_data: new.extended_data.unwrap_or_default(),
+    };
+    store.units_created += 1;
+    store.push_unit(unit.clone());
+    json(StatusCode::CREATED, &unit)
+}
+
+pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    match app.store.lock().await.unit_by_id(&id) {
+        Some(unit) => json(StatusCode::OK, unit),
+        None => not_found(&id),
+    }
+}
+
+pub async fn get_by_reference(
+    State(app): State<Arc<App>>,
+    Path(reference): Path<String>,
+) -> Response {
+    match app.store.lock().await.unit_by_reference(&reference) {
+        Some(unit) => json(StatusCode::OK, unit),
+        None => not_found(&reference),
+    }
+}
+
+pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
+    let changes: UnitPatch = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let mut store = app.store.lock().await;
+    if let Some(reference) = &changes.reference_number {
+        let taken = store
+            .units
+            .iter()
+            .any(|r| &r.record.reference_number == reference && r.record.id.as_str() != id);
+        if taken {
+            return error(
+                StatusCode::CONFLICT,
+                format!("The Unit {reference} already exists"),
+            );
+        }
+    }
+    let now = app.clock.now();
+    let Some(unit) = store.unit_by_id(&id) else {
+        return not_found(&id);
+    };
+    if let Some(r) = changes.reference_number {
+        unit.reference_number = r;
+    }
+    let attributes = UnitAttributes {
+        make: changes.make,
+        model: changes.model,
+        year: changes.year,
+        vin: changes.vin,
+        serial_number: changes.serial_number,
+        hours: changes.hours,
+        odometer: changes.odometer,
+        extended_data: changes.extended_data,
+    };
+    apply(unit, attributes, false);
+    unit.updated_at = now;
+    json(StatusCode::OK, unit)
+}
+
+pub async fn patch_by_reference(
+    State(app): State<Arc<App>>,
+    Path(reference): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    let changes: UnitAttributes = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let now = app.clock.now();
+    let mut store = app.store.lock().await;
+    let Some(unit) = store.unit_by_reference(&reference) else {
+        return not_found(&reference);
+    };
+    apply(unit, changes, false);
+    unit.updated_at = now;
+    json(StatusCode::OK, unit)
+}
+
+/// PUT: replaces an existing unit's attributes (200) or creates the unit (201).
+pub async fn upsert(
+    State(app): State<Arc<App>>,
+    Path(reference): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    let attributes: UnitAttributes = match body(&bytes) {
+        Ok(b) => b,
+        Err(e) => return e,
+    };
+    let now = app.clock.now();
+    let mut store = app.store.lock().await;
+    if let Some(unit) = store.unit_by_reference(&reference) {
+        apply(unit, attributes, true);
+        unit.updated_at = now;
+        return json(StatusCode::OK, unit);
+    }
+    if reference.chars().count() > 255 {
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "reference_number: must be at most 255 characters",
+        );
+    }
+    let id = store.new_id("unt");
+    let mut unit = Unit {
+        id: UnitId::new(id),
+        object: Some("unit".into()),
+        reference_number: reference,
+        make: None,
+        model: None,
+        year: None,
+        vin: None,
+        serial_number: None,
+        hours: None,
+        odometer: None,
+        created_at: now,
+        updated_at: now,
+        extended_data: Default::default(),
+    };
+    apply(&mut unit, attributes, true);
+    store.push_unit(unit.clone());
+    json(StatusCode::CREATED, &unit)
+}
+
+/// Sets the given attributes; `replace` also clears the ones not given.
+fn apply(unit: &mut Unit, a: UnitAttributes, replace: bool) {
+    fn set<T>(slot: &mut Option<T>, value: Option<T>, replace: bool) {
+        if value.is_some() || replace {
+            *slot = value;
+        }
+    }
+    set(&mut unit.make, a.make, replace);
+    set(&mut unit.model, a.model, replace);
+    set(&mut unit.year, a.year, replace);
+    set(&mut unit.vin, a.vin, replace);
+    set(&mut unit.serial_number, a.serial_number, replace);
+    set(&mut unit.hours, a.hours, replace);
+    set(&mut unit.odometer, a.odometer.map(i64::from), replace);
+    if let Some(data) = a.extended_data {
+        unit.extended_data = data;
+    } else if replace {
+        unit.extended_data.clear();
+    }
+}
