@@ -251,12 +251,19 @@ fn simple_inspection(
         user: Some(user),
         region: None,
         department: Some(DepartmentRef {
-            id: Some(DepartmentId::new(if n % 2 == 0 {
+            id: Some(DepartmentId::new(if n.is_multiple_of(2) {
                 "dep_rental"
             } else {
                 "dep_service"
             })),
-            name: Some(if n % 2 == 0 { "Rental" } else { "Service" }.into()),
+            name: Some(
+                if n.is_multiple_of(2) {
+                    "Rental"
+                } else {
+                    "Service"
+                }
+                .into(),
+            ),
         }),
         workflow: None,
         dashboard_url: Some(format!("{origin}/dashboard/inspections/{id}")),

@@ -15,6 +15,23 @@ use serde::de::DeserializeOwned;
 use crate::App;
 use crate::faults::Fault;
 
+/// A refused request: its status and the message of its `{"errors": ...}` body. Small,
+/// so helpers can return it in a `Result`.
+#[derive(Debug)]
+pub struct Reject(pub StatusCode, pub String);
+
+impl Reject {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> Self {
+        Reject(status, message.into())
+    }
+}
+
+impl IntoResponse for Reject {
+    fn into_response(self) -> Response {
+        error(self.0, self.1)
+    }
+}
+
 /// `{"errors": message}` with `status`.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     let body = serde_json::json!({ "errors": message.into() });
@@ -44,19 +61,19 @@ pub fn pdf(bytes: Vec<u8>) -> Response {
 /// a value of the wrong shape or a broken limit a 422.
 pub fn body<T: DeserializeOwned + inspection_client::runtime::Validate>(
     bytes: &[u8],
-) -> Result<T, Response> {
+) -> Result<T, Reject> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value: T = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = e.inner();
         if inner.is_syntax() || inner.is_eof() {
-            error(StatusCode::BAD_REQUEST, format!("malformed JSON: {inner}"))
+            Reject::new(StatusCode::BAD_REQUEST, format!("malformed JSON: {inner}"))
         } else {
             let path = e.path().to_string();
-            error(StatusCode::UNPROCESSABLE_ENTITY, format!("{path}: {inner}"))
+            Reject::new(StatusCode::UNPROCESSABLE_ENTITY, format!("{path}: {inner}"))
         }
     })?;
     inspection_client::runtime::validate::check(&value)
-        .map_err(|v| error(StatusCode::UNPROCESSABLE_ENTITY, v.to_string()))?;
+        .map_err(|v| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, v.to_string()))?;
     Ok(value)
 }
 

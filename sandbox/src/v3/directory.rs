@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
@@ -26,7 +26,7 @@ pub async fn workflows(
     });
     let (q, location, department) = match parsed {
         Ok(p) => p,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let store = app.store.lock().await;
     let matches = |w: &Workflow, key: &str, want: &Option<String>| {
@@ -52,7 +52,7 @@ pub async fn locations(
 ) -> Response {
     let q = match ListQuery::parse(pairs) {
         Ok(q) => q,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let store = app.store.lock().await;
     let rows = store.locations.iter().map(|r| (r.seq, &r.record)).collect();
@@ -66,7 +66,7 @@ pub async fn users(
 ) -> Response {
     let q = match ListQuery::parse(pairs) {
         Ok(q) => q,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let store = app.store.lock().await;
     let rows = store.users.iter().map(|r| (r.seq, &r.record)).collect();
@@ -80,7 +80,7 @@ pub async fn user_groups(
 ) -> Response {
     let q = match ListQuery::parse(pairs) {
         Ok(q) => q,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let store = app.store.lock().await;
     let rows = store
@@ -99,7 +99,7 @@ pub async fn update_user(
 ) -> Response {
     let update: UserUpdate = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let mut store = app.store.lock().await;
     let Some(user) = store

@@ -5,7 +5,7 @@ use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::http::{encode, error, json};
+use crate::http::{Reject, encode, json};
 use crate::{App, PagingStyle, cursor};
 
 /// Page size when the client sends none (the service's default is not documented).
@@ -20,7 +20,7 @@ pub struct ListQuery {
 impl ListQuery {
     /// Reads `page` and `per_page` (1 to 100); a bad cursor is a 400, a page size out of
     /// range a 422.
-    pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, Response> {
+    pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, Reject> {
         let mut q = ListQuery {
             pairs,
             per_page: DEFAULT_PER_PAGE,
@@ -28,13 +28,13 @@ impl ListQuery {
         };
         if let Some(p) = q.get("per_page") {
             let n: i64 = p.parse().map_err(|_| {
-                error(
+                Reject::new(
                     StatusCode::BAD_REQUEST,
                     format!("per_page: `{p}` is not an integer"),
                 )
             })?;
             if !(1..=100).contains(&n) {
-                return Err(error(
+                return Err(Reject::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("per_page: must be from 1 to 100, got {n}"),
                 ));
@@ -43,7 +43,7 @@ impl ListQuery {
         }
         if let Some(c) = q.get("page") {
             q.after = cursor::decode(c).ok_or_else(|| {
-                error(
+                Reject::new(
                     StatusCode::BAD_REQUEST,
                     format!("page: `{c}` is not a valid cursor"),
                 )
@@ -60,9 +60,9 @@ impl ListQuery {
     }
 
     /// A string filter of at most 255 characters.
-    pub fn text(&self, name: &str) -> Result<Option<&str>, Response> {
+    pub fn text(&self, name: &str) -> Result<Option<&str>, Reject> {
         match self.get(name) {
-            Some(v) if v.chars().count() > 255 => Err(error(
+            Some(v) if v.chars().count() > 255 => Err(Reject::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("{name}: must be at most 255 characters"),
             )),
@@ -71,13 +71,13 @@ impl ListQuery {
     }
 
     /// An ISO 8601 date-time filter.
-    pub fn date_time(&self, name: &str) -> Result<Option<DateTime<Utc>>, Response> {
+    pub fn date_time(&self, name: &str) -> Result<Option<DateTime<Utc>>, Reject> {
         self.get(name)
             .map(|v| {
                 DateTime::parse_from_rfc3339(v)
                     .map(|d| d.with_timezone(&Utc))
                     .map_err(|_| {
-                        error(
+                        Reject::new(
                             StatusCode::BAD_REQUEST,
                             format!("{name}: `{v}` is not an ISO 8601 date-time"),
                         )
@@ -87,9 +87,9 @@ impl ListQuery {
     }
 
     /// One of `allowed`, else a 400.
-    pub fn choice(&self, name: &str, allowed: &[&str]) -> Result<Option<String>, Response> {
+    pub fn choice(&self, name: &str, allowed: &[&str]) -> Result<Option<String>, Reject> {
         match self.get(name) {
-            Some(v) if !allowed.contains(&v) => Err(error(
+            Some(v) if !allowed.contains(&v) => Err(Reject::new(
                 StatusCode::BAD_REQUEST,
                 format!("{name}: `{v}` is not one of {}", allowed.join(", ")),
             )),
@@ -135,10 +135,10 @@ pub fn page<T: Serialize>(app: &App, path: &str, q: &ListQuery, rows: Vec<(u64, 
             .map(|c| format!("{}{path}?{}", app.origin, q.next_query(c)));
         paging.insert("next".into(), serde_json::json!(next));
     }
-    if app.paging != PagingStyle::NextUrl {
-        if let Some(c) = &next_cursor {
-            paging.insert("cursor".into(), serde_json::json!(c));
-        }
+    if app.paging != PagingStyle::NextUrl
+        && let Some(c) = &next_cursor
+    {
+        paging.insert("cursor".into(), serde_json::json!(c));
     }
     json(
         StatusCode::OK,

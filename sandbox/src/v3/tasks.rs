@@ -12,7 +12,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
-use crate::http::{body, error, json};
+use crate::http::{Reject, body, error, json};
 use crate::store::Store;
 
 type Pairs = Query<Vec<(String, String)>>;
@@ -39,11 +39,11 @@ pub async fn list(
             ));
         }
         let status = q.choice("status", &["incomplete", "complete"])?;
-        Ok::<_, Response>((q, bounds, status))
+        Ok::<_, Reject>((q, bounds, status))
     })();
     let (q, bounds, status) = match parsed {
         Ok(p) => p,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let within =
         |t: Option<DateTime<Utc>>,
@@ -72,7 +72,7 @@ pub async fn list(
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let request: TaskRequest = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let now = app.clock.now();
     let mut store = app.store.lock().await;
@@ -97,7 +97,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
         updated_at: now,
     };
     if let Err(e) = apply(&store, &mut task, request) {
-        return e;
+        return e.into_response();
     }
     store.push_task(task.clone(), false);
     json(StatusCode::CREATED, &task)
@@ -114,7 +114,7 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
     let request: TaskRequest = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let now = app.clock.now();
     let mut store = app.store.lock().await;
@@ -139,7 +139,7 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     }
     let mut task = store.tasks[index].record.task.clone();
     if let Err(e) = apply(&store, &mut task, request) {
-        return e;
+        return e.into_response();
     }
     task.updated_at = now;
     store.tasks[index].record.task = task.clone();
@@ -158,14 +158,14 @@ pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Resp
 
 /// Writes a task request into `task`, resolving its unit and assignee (422 when either
 /// does not exist).
-fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Response> {
+fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
     let unit = store
         .units
         .iter()
         .map(|row| &row.record)
         .find(|u| u.reference_number == r.reference_number)
         .ok_or_else(|| {
-            error(
+            Reject::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!(
                     "reference_number: the Unit {} could not be found",
@@ -182,7 +182,7 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Response>
             let user = store
                 .user_by_username(&a.assignee_username)
                 .ok_or_else(|| {
-                    error(
+                    Reject::new(
                         StatusCode::UNPROCESSABLE_ENTITY,
                         format!("assignee_username: no user {}", a.assignee_username),
                     )
@@ -199,7 +199,7 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Response>
                 .iter()
                 .any(|l| l.record.id.as_ref().is_some_and(|x| x.as_str() == id))
             {
-                return Err(error(
+                return Err(Reject::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("location_id: no location {id}"),
                 ));
@@ -213,7 +213,7 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Response>
                 .iter()
                 .any(|g| g.record.id.as_ref().is_some_and(|x| x.as_str() == id))
             {
-                return Err(error(
+                return Err(Reject::new(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("user_group_id: no user group {id}"),
                 ));

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
@@ -28,11 +28,11 @@ pub async fn list(
 ) -> Response {
     let q = match ListQuery::parse(pairs) {
         Ok(q) => q,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let (reference, serial) = match (q.text("referenceNumber"), q.text("serialNumber")) {
         (Ok(r), Ok(s)) => (r, s),
-        (Err(e), _) | (_, Err(e)) => return e,
+        (Err(e), _) | (_, Err(e)) => return e.into_response(),
     };
     let store = app.store.lock().await;
     let rows = store
@@ -48,7 +48,7 @@ pub async fn list(
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let new: NewUnit = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let mut store = app.store.lock().await;
     if store.unit_by_reference(&new.reference_number).is_some() {
@@ -99,7 +99,7 @@ pub async fn get_by_reference(
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
     let changes: UnitPatch = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let mut store = app.store.lock().await;
     if let Some(reference) = &changes.reference_number {
@@ -143,7 +143,7 @@ pub async fn patch_by_reference(
 ) -> Response {
     let changes: UnitAttributes = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let now = app.clock.now();
     let mut store = app.store.lock().await;
@@ -163,7 +163,7 @@ pub async fn upsert(
 ) -> Response {
     let attributes: UnitAttributes = match body(&bytes) {
         Ok(b) => b,
-        Err(e) => return e,
+        Err(e) => return e.into_response(),
     };
     let now = app.clock.now();
     let mut store = app.store.lock().await;
