@@ -14,9 +14,17 @@ impl Drop for Running {
 }
 
 fn get(base: &str, path: &str, headers: &str) -> String {
-    let authority = base.trim_start_matches("http://").split('/').next().unwrap();
+    let authority = base
+        .trim_start_matches("http://")
+        .split('/')
+        .next()
+        .unwrap();
     let mut stream = TcpStream::connect(authority).unwrap();
-    write!(stream, "GET /v3{path} HTTP/1.1\r\nHost: {authority}\r\n{headers}Connection: close\r\n\r\n").unwrap();
+    write!(
+        stream,
+        "GET /v3{path} HTTP/1.1\r\nHost: {authority}\r\n{headers}Connection: close\r\n\r\n"
+    )
+    .unwrap();
     let mut response = String::new();
     stream.read_to_string(&mut response).unwrap();
     response
@@ -32,15 +40,24 @@ fn the_binary_serves_on_the_port_it_prints() {
     let mut running = Running(child);
     let mut lines = BufReader::new(running.0.stdout.take().unwrap()).lines();
     let first = lines.next().unwrap().unwrap();
-    let base = first.strip_prefix("sandbox: serving the v3 interface at ").unwrap().to_string();
-    assert!(base.starts_with("http://127.0.0.1:") && base.ends_with("/v3"), "{base}");
+    let base = first
+        .strip_prefix("sandbox: serving the v3 interface at ")
+        .unwrap()
+        .to_string();
+    assert!(
+        base.starts_with("http://127.0.0.1:") && base.ends_with("/v3"),
+        "{base}"
+    );
     assert!(lines.next().unwrap().unwrap().contains("key id `k1`"));
 
     let denied = get(&base, "/units", "");
     assert!(denied.starts_with("HTTP/1.1 401"), "{denied}");
     let listed = get(&base, "/units", "api-key-id: k1\r\napi-key-secret: s1\r\n");
     assert!(listed.starts_with("HTTP/1.1 200"), "{listed}");
-    assert!(listed.contains(r#""data":[]"#), "--empty starts with no data: {listed}");
+    assert!(
+        listed.contains(r#""data":[]"#),
+        "--empty starts with no data: {listed}"
+    );
 }
 
 #[test]
@@ -51,6 +68,9 @@ fn a_bad_flag_is_refused_with_usage() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8(out.stderr).unwrap();
-    assert!(err.contains("--faults: `2` is not a rate from 0 to 1"), "{err}");
+    assert!(
+        err.contains("--faults: `2` is not a rate from 0 to 1"),
+        "{err}"
+    );
     assert!(err.contains("usage: cargo run -p sandbox"), "{err}");
 }
