@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::time::{Duration, Instant};
 
-use chrono::{TimeZone, Utc};
+use chrono::Utc;
 use futures_util::TryStreamExt;
 use inspection_client::runtime::{Auth, Core, Method, Request};
 use inspection_client::v3::*;
@@ -344,7 +344,8 @@ async fn the_demo_inspection_has_every_kind() {
 #[tokio::test]
 async fn tasks_in_each_variant_get_patch_delete_and_rule_7() {
     let (_sandbox, client) = demo().await;
-    let due = chrono::NaiveDate::from_ymd_opt(2026, 12, 24).unwrap();
+    // Relative to today, so the due-date filter below holds whenever the test runs.
+    let due = (Utc::now() + chrono::Duration::days(60)).date_naive();
     let mut ids = Vec::new();
     for assignee in [
         TaskAssignee::user("sam.lee@example.com"),
@@ -362,7 +363,7 @@ async fn tasks_in_each_variant_get_patch_delete_and_rule_7() {
         assert_eq!(task.r#type, Some(TaskType::Inspection));
         assert_eq!(
             task.due_by,
-            Some(Utc.with_ymd_and_hms(2026, 12, 24, 0, 0, 0).unwrap())
+            Some(due.and_hms_opt(0, 0, 0).unwrap().and_utc())
         );
         ids.push(task.id);
     }
@@ -434,7 +435,7 @@ async fn tasks_in_each_variant_get_patch_delete_and_rule_7() {
         .unwrap();
     assert_eq!(
         complete.iter().map(|t| t.id.as_str()).collect::<Vec<_>>(),
-        ["tsk_completed"]
+        ["tsk_completed", "tsk_complete"]
     );
     let incomplete: Vec<Task> = client
         .list_tasks()
@@ -443,7 +444,8 @@ async fn tasks_in_each_variant_get_patch_delete_and_rule_7() {
         .try_collect()
         .await
         .unwrap();
-    assert_eq!(incomplete.len(), 2 + 2);
+    // idle, started and incomplete demo tasks, and the two new ones still open.
+    assert_eq!(incomplete.len(), 3 + 2);
     let due_soon: Vec<Task> = client
         .list_tasks()
         .due_before(Utc::now() + chrono::Duration::days(30))
@@ -453,8 +455,8 @@ async fn tasks_in_each_variant_get_patch_delete_and_rule_7() {
         .unwrap();
     assert_eq!(
         due_soon.len(),
-        3,
-        "the demo tasks are due within days, the new ones in December"
+        5,
+        "the demo tasks are due within a week, the new ones in 60 days"
     );
 }
 

@@ -159,6 +159,7 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, extra_inspections: usize, ori
     }
     store.forms.push("frm_demo_1".into());
 
+    // Every documented status; `tsk_started` has a draft inspection attached (rule 7).
     let tasks = [
         ("tsk_idle", TaskStatus::Idle, TaskType::Inspection, false),
         (
@@ -173,16 +174,27 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, extra_inspections: usize, ori
             TaskType::Manual,
             false,
         ),
+        (
+            "tsk_incomplete",
+            TaskStatus::Incomplete,
+            TaskType::Task,
+            false,
+        ),
+        ("tsk_complete", TaskStatus::Complete, TaskType::Task, false),
     ];
     for (i, (id, status, ty, draft)) in tasks.into_iter().enumerate() {
         let created = day(15 - i as i64);
-        let completed = (status == TaskStatus::Completed).then(|| day(2));
+        let completed =
+            matches!(status, TaskStatus::Completed | TaskStatus::Complete).then(|| day(2));
         let task = Task {
             id: TaskId::new(id),
             object: Some("task".into()),
             r#type: Some(ty),
             status: Some(status),
-            name: Some(format!("Inspect {}", ["EX-0117", "FL-0042", "TR-0208"][i])),
+            name: Some(format!(
+                "Inspect {}",
+                ["EX-0117", "FL-0042", "TR-0208"][i % 3]
+            )),
             description: Some("Walk-around before rental.".into()),
             priority: Some(i == 0),
             due_by: Some(now + Duration::days(3 + i as i64)),
@@ -194,8 +206,8 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, extra_inspections: usize, ori
                 username: Some("dana.ortiz@example.com".into()),
             }),
             unit: Some(UnitRef {
-                id: Some(UnitId::new(format!("unt_{:03}", i + 1))),
-                reference_number: Some(["EX-0117", "FL-0042", "TR-0208"][i].into()),
+                id: Some(UnitId::new(format!("unt_{:03}", i % 3 + 1))),
+                reference_number: Some(["EX-0117", "FL-0042", "TR-0208"][i % 3].into()),
             }),
             workflow: Some(WorkflowRef {
                 id: Some(WorkflowId::new("wf_pickup")),

@@ -92,6 +92,7 @@ fn lib_rs(api: &Api) -> TokenStream {
     quote! {
         #doc
         #![forbid(unsafe_code)]
+        #![warn(missing_docs)]
 
         pub use inspection_runtime as runtime;
         pub use inspection_runtime::{

@@ -7,6 +7,7 @@
 //!
 //! - [`v3`]: Inspection Integration API (v3)
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 pub use inspection_runtime as runtime;
 pub use inspection_runtime::{
     BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
