@@ -34,6 +34,7 @@ enum Kind {
     Union,
     ScalarUnion,
     Id,
+    RecordRef,
 }
 
 impl Kind {
@@ -44,6 +45,7 @@ impl Kind {
             Kind::Union => "a union",
             Kind::ScalarUnion => "a scalar union",
             Kind::Id => "an id",
+            Kind::RecordRef => "a record reference",
         }
     }
 }
@@ -58,6 +60,7 @@ struct Checker<'a> {
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Position {
     Field,
+    Query,
     Body,
     Response,
 }
@@ -104,7 +107,8 @@ impl<'a> Checker<'a> {
         if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
             self.paging_fields(&types, &c.paging_type, [&c.next_url_field, &c.cursor_field]);
         }
-        let operations = self.operations(&spec.operations, pagination.is_some());
+        let links = matches!(pagination, Some(ir::Pagination::Links { .. }));
+        let operations = self.operations(&spec.operations, pagination.is_some(), links);
         let auth = self.auth(&def.auth, &spec.operations);
         let error_body = def
             .error_body
@@ -186,6 +190,7 @@ impl<'a> Checker<'a> {
                 spec::TypeDef::Union(_) => Kind::Union,
                 spec::TypeDef::ScalarUnion(_) => Kind::ScalarUnion,
                 spec::TypeDef::Id(_) => Kind::Id,
+                spec::TypeDef::RecordRef(_) => Kind::RecordRef,
             };
             self.kinds.insert(name.value.clone(), kind);
         }
@@ -226,6 +231,31 @@ impl<'a> Checker<'a> {
                     max_length: i.max_length,
                 },
             ),
+            spec::TypeDef::RecordRef(r) => {
+                match self.kinds.get(&r.id_type.value).copied() {
+                    Some(Kind::Id) => {}
+                    Some(other) => self.error(
+                        &r.id_type,
+                        format!(
+                            "`id_type` of `{}` is `{}`, which is {}, not an id",
+                            name.value,
+                            r.id_type.value,
+                            other.describe()
+                        ),
+                        "name an `id:` type",
+                    ),
+                    None => self.unknown_type(&r.id_type, &r.id_type.value),
+                }
+                (
+                    r.doc.clone(),
+                    ir::TypeKind::RecordRef(ir::RecordRef {
+                        id_type: r.id_type.value.clone(),
+                        external: r.external,
+                        self_keyword: r.self_keyword.clone(),
+                        source: r.source,
+                    }),
+                )
+            }
         };
         ir::TypeDef {
             name: name.value.clone(),
@@ -429,10 +459,18 @@ impl<'a> Checker<'a> {
     }
 
     fn fields(&mut self, fields: &OrderedMap<spec::FieldDef>) -> Vec<ir::Field> {
+        self.fields_at(fields, Position::Field)
+    }
+
+    fn fields_at(
+        &mut self,
+        fields: &OrderedMap<spec::FieldDef>,
+        position: Position,
+    ) -> Vec<ir::Field> {
         self.unique_keys(fields, "field", "object");
         fields
             .iter()
-            .filter_map(|(name, f)| self.field(name, f, Position::Field))
+            .filter_map(|(name, f)| self.field(name, f, position))
             .collect()
     }
 
@@ -466,7 +504,7 @@ impl<'a> Checker<'a> {
     ) -> ir::Constraints {
         let is_string = match ty {
             TypeRef::Builtin(b) => b.is_string_like(),
-            TypeRef::Named(n) => self.kinds.get(n) == Some(&Kind::Id),
+            TypeRef::Named(n) => matches!(self.kinds.get(n), Some(Kind::Id | Kind::RecordRef)),
             _ => false,
         };
         let is_number =
@@ -555,7 +593,7 @@ impl<'a> Checker<'a> {
                 self.error(
                     expr,
                     format!("`{}` is not a type expression: {why}", expr.value),
-                    "write a builtin, a declared type name, `array<T>`, `map<T>` or (responses only) `page<T>`",
+                    "write a builtin, a declared type name, `array<T>`, `map<T>`, `page<T>` (responses) or `json<T>` (query parameters)",
                 );
                 None
             }
@@ -602,6 +640,16 @@ impl<'a> Checker<'a> {
                     );
                 }
                 TypeRef::Page(Box::new(self.resolve(at, *inner, position, false)?))
+            }
+            Parsed::Json(inner) => {
+                if position != Position::Query || !outermost {
+                    self.error(
+                        at,
+                        "`json<T>` is only allowed as a whole query parameter type",
+                        "use `T` itself in records and bodies",
+                    );
+                }
+                TypeRef::JsonEncoded(Box::new(self.resolve(at, *inner, position, false)?))
             }
         })
     }
@@ -788,6 +836,7 @@ impl<'a> Checker<'a> {
         &mut self,
         ops: &OrderedMap<spec::OperationDef>,
         has_pagination: bool,
+        links_pagination: bool,
     ) -> Vec<ir::Operation> {
         let mut names: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
         let mut routes: BTreeMap<(String, String), &Spanned<String>> = BTreeMap::new();
@@ -827,7 +876,7 @@ impl<'a> Checker<'a> {
             } else {
                 routes.insert(route, name);
             }
-            if let Some(ir_op) = self.operation(name, op, has_pagination) {
+            if let Some(ir_op) = self.operation(name, op, has_pagination, links_pagination) {
                 out.push(ir_op);
             }
         }
@@ -839,6 +888,7 @@ impl<'a> Checker<'a> {
         name: &Spanned<String>,
         op: &spec::OperationDef,
         has_pagination: bool,
+        links_pagination: bool,
     ) -> Option<ir::Operation> {
         let path = &op.path.value;
         if !path.starts_with('/') {
@@ -881,7 +931,7 @@ impl<'a> Checker<'a> {
             }
         }
         let path_params = self.fields(&op.path_params);
-        let query = self.fields(&op.query);
+        let query = self.fields_at(&op.query, Position::Query);
         let body = op.body.as_ref().and_then(|b| {
             Some(ir::Body {
                 ty: self.type_expr(&b.ty, Position::Body)?,
@@ -910,7 +960,18 @@ impl<'a> Checker<'a> {
                 not_shown: r.not_shown.clone(),
             });
         }
-        if op.paginated {
+        if op.paginated && links_pagination {
+            if op.items_field.is_none() {
+                self.error(
+                    name,
+                    format!(
+                        "links-paginated operation `{}` names no `items_field`",
+                        name.value
+                    ),
+                    "add `items_field:` with the envelope property that holds the records",
+                );
+            }
+        } else if op.paginated {
             let pages = responses
                 .iter()
                 .any(|r| matches!(r.body, Some(TypeRef::Page(_))));
@@ -943,6 +1004,7 @@ impl<'a> Checker<'a> {
             query,
             body,
             paginated: op.paginated,
+            items_field: op.items_field.as_ref().map(|f| f.value.clone()),
             responses,
             errors: self.status_docs(&op.errors),
             auth: op.auth,
@@ -1014,6 +1076,7 @@ enum Parsed {
     Array(Box<Parsed>),
     Map(Box<Parsed>),
     Page(Box<Parsed>),
+    Json(Box<Parsed>),
 }
 
 fn parse_type_expr(s: &str) -> Result<Parsed, String> {
@@ -1022,6 +1085,7 @@ fn parse_type_expr(s: &str) -> Result<Parsed, String> {
         ("array<", Parsed::Array as fn(Box<Parsed>) -> Parsed),
         ("map<", Parsed::Map),
         ("page<", Parsed::Page),
+        ("json<", Parsed::Json),
     ] {
         if let Some(rest) = s.strip_prefix(prefix) {
             let inner = rest
@@ -1123,6 +1187,7 @@ fn referenced_types(t: &ir::TypeDef) -> Vec<String> {
             .filter_map(|f| f.ty.named().map(str::to_string))
             .collect(),
         ir::TypeKind::Union(u) => u.variants.iter().map(|v| v.shape.clone()).collect(),
+        ir::TypeKind::RecordRef(r) => vec![r.id_type.clone()],
         _ => Vec::new(),
     }
 }

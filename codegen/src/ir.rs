@@ -156,6 +156,16 @@ pub enum TypeKind {
     Union(Union),
     ScalarUnion(Vec<ScalarKind>),
     Id { max_length: Option<u32> },
+    RecordRef(RecordRef),
+}
+
+/// A path reference: an id, an external id (`_<external id>`), or a self keyword.
+#[derive(Debug, Clone)]
+pub struct RecordRef {
+    pub id_type: String,
+    pub external: bool,
+    pub self_keyword: Option<String>,
+    pub source: Source,
 }
 
 #[derive(Debug, Clone)]
@@ -258,6 +268,7 @@ pub enum Builtin {
     Date,
     DateTime,
     DateOrDateTime,
+    DateTimeOrRange,
     Url,
     Json,
     Binary,
@@ -274,6 +285,7 @@ impl Builtin {
         ("date", Builtin::Date),
         ("date-time", Builtin::DateTime),
         ("date-or-date-time", Builtin::DateOrDateTime),
+        ("date-time-or-range", Builtin::DateTimeOrRange),
         ("url", Builtin::Url),
         ("json", Builtin::Json),
         ("binary", Builtin::Binary),
@@ -300,6 +312,8 @@ pub enum TypeRef {
     Map(Box<TypeRef>),
     /// The interface's list envelope around records of this type.
     Page(Box<TypeRef>),
+    /// A query value sent as the JSON text of this type.
+    JsonEncoded(Box<TypeRef>),
 }
 
 impl TypeRef {
@@ -307,7 +321,9 @@ impl TypeRef {
     pub fn named(&self) -> Option<&str> {
         match self {
             TypeRef::Named(n) => Some(n),
-            TypeRef::Array(t) | TypeRef::Map(t) | TypeRef::Page(t) => t.named(),
+            TypeRef::Array(t) | TypeRef::Map(t) | TypeRef::Page(t) | TypeRef::JsonEncoded(t) => {
+                t.named()
+            }
             TypeRef::Builtin(_) => None,
         }
     }
@@ -323,6 +339,8 @@ pub struct Operation {
     pub query: Vec<Field>,
     pub body: Option<Body>,
     pub paginated: bool,
+    /// For links pagination: the envelope property that holds the records.
+    pub items_field: Option<String>,
     pub responses: Vec<Response>,
     pub errors: Vec<StatusDoc>,
     pub auth: AuthUse,

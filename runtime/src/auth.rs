@@ -1,8 +1,13 @@
 //! Credentials: kept out of `Debug`, logs and errors, and sent only to the base URL's origin.
 
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, RwLock};
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+
+use crate::error::Error;
 
 /// A secret string (an API key secret, a password, a token). `Debug` prints
 /// `Secret(<redacted>)`; there is no `Display`.
@@ -45,6 +50,76 @@ pub enum Auth {
     None,
     /// Fixed headers on every request; values marked sensitive stay out of `Debug`.
     Headers(Vec<(HeaderName, HeaderValue)>),
+    /// A token from a login, sent as `<header>: <scheme> <token>`, renewed by logging in
+    /// again when the service answers 401.
+    Token(Arc<TokenAuth>),
+}
+
+/// A login that yields a token.
+pub type LoginFuture = Pin<Box<dyn Future<Output = Result<Secret, Error>> + Send>>;
+/// Logs in again (with the credentials it captured) and returns the new token.
+pub type LoginFn = Arc<dyn Fn() -> LoginFuture + Send + Sync>;
+
+/// The current token and how to get a new one.
+pub struct TokenAuth {
+    header: HeaderName,
+    scheme: &'static str,
+    /// The token and its generation (bumped at every login).
+    current: RwLock<(u64, Option<Secret>)>,
+    /// One login at a time; others wait and reuse its token.
+    relogin: tokio::sync::Mutex<()>,
+    login: LoginFn,
+}
+
+impl TokenAuth {
+    pub fn new(header: &'static str, scheme: &'static str, login: LoginFn) -> Arc<TokenAuth> {
+        Arc::new(TokenAuth {
+            header: HeaderName::from_static(header),
+            scheme,
+            current: RwLock::new((0, None)),
+            relogin: tokio::sync::Mutex::new(()),
+            login,
+        })
+    }
+
+    /// The generation of the token in use.
+    pub fn generation(&self) -> u64 {
+        self.current.read().unwrap_or_else(|p| p.into_inner()).0
+    }
+
+    /// Logs in unless another request already did since generation `seen`.
+    pub async fn renew(&self, seen: u64) -> Result<(), Error> {
+        let _one_at_a_time = self.relogin.lock().await;
+        if self.generation() != seen {
+            return Ok(());
+        }
+        let token = (self.login)().await?;
+        let mut current = self.current.write().unwrap_or_else(|p| p.into_inner());
+        *current = (current.0 + 1, Some(token));
+        Ok(())
+    }
+
+    fn apply(&self, headers: &mut HeaderMap) {
+        let current = self.current.read().unwrap_or_else(|p| p.into_inner());
+        let Some(token) = &current.1 else {
+            return;
+        };
+        let text = format!("{} {}", self.scheme, token.expose());
+        if let Ok(mut value) = HeaderValue::from_str(&text) {
+            value.set_sensitive(true);
+            headers.insert(self.header.clone(), value);
+        }
+    }
+}
+
+impl fmt::Debug for TokenAuth {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TokenAuth")
+            .field("header", &self.header)
+            .field("token", &"<redacted>")
+            .field("generation", &self.generation())
+            .finish()
+    }
 }
 
 impl Auth {
@@ -63,10 +138,14 @@ impl Auth {
     }
 
     pub(crate) fn apply(&self, headers: &mut HeaderMap) {
-        if let Auth::Headers(pairs) = self {
-            for (k, v) in pairs {
-                headers.insert(k.clone(), v.clone());
+        match self {
+            Auth::None => {}
+            Auth::Headers(pairs) => {
+                for (k, v) in pairs {
+                    headers.insert(k.clone(), v.clone());
+                }
             }
+            Auth::Token(token) => token.apply(headers),
         }
     }
 }
@@ -75,6 +154,7 @@ impl fmt::Debug for Auth {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Auth::None => f.write_str("Auth::None"),
+            Auth::Token(token) => token.fmt(f),
             Auth::Headers(pairs) => {
                 let mut list = f.debug_list();
                 for (k, v) in pairs {

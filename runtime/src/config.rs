@@ -23,6 +23,8 @@ pub struct Config {
     pub poll_interval: Duration,
     /// The JSON property of error bodies that holds the message.
     pub error_message_field: &'static str,
+    /// `Accept` of requests that name none (an interface may require a versioned one).
+    pub default_accept: &'static str,
     pub user_agent: String,
 }
 
@@ -37,6 +39,7 @@ impl Default for Config {
             max_polls: 10,
             poll_interval: Duration::from_millis(500),
             error_message_field: "errors",
+            default_accept: "application/json",
             user_agent: concat!("inspection-client/", env!("CARGO_PKG_VERSION")).to_string(),
         }
     }

@@ -74,6 +74,8 @@ pub struct ApiError {
     pub retry_after: Option<Duration>,
     /// The method and path template of the call, for context.
     pub operation: String,
+    /// What a 403 most likely means for this operation.
+    pub hint: Option<&'static str>,
 }
 
 impl fmt::Display for ApiError {
@@ -81,6 +83,9 @@ impl fmt::Display for ApiError {
         write!(f, "{} answered {}", self.operation, self.status)?;
         if let Some(m) = &self.message {
             write!(f, ": {m}")?;
+        }
+        if let (403, Some(h)) = (self.status, self.hint) {
+            write!(f, " ({h})")?;
         }
         if let Some(r) = self.retry_after {
             write!(f, " (retry after {} s)", r.as_secs())?;

@@ -13,11 +13,16 @@ pub struct Request {
     pub template: &'static str,
     pub segments: Vec<String>,
     pub query: Vec<(&'static str, String)>,
-    pub accept: &'static str,
+    /// `Accept`; the client's default (`Config::default_accept`) when `None`.
+    pub accept: Option<&'static str>,
     /// A JSON body.
     pub body: Option<Vec<u8>>,
     /// An absolute URL to call instead of base + segments (a next-page link).
     pub absolute: Option<Url>,
+    /// Sent without credentials (a login).
+    pub anonymous: bool,
+    /// What a 403 most likely means for this operation (e.g. the manager role it needs).
+    pub hint: Option<&'static str>,
 }
 
 impl Request {
@@ -27,9 +32,11 @@ impl Request {
             template,
             segments: Vec::new(),
             query: Vec::new(),
-            accept: "application/json",
+            accept: None,
             body: None,
             absolute: None,
+            anonymous: false,
+            hint: None,
         }
     }
 
@@ -48,7 +55,19 @@ impl Request {
     }
 
     pub fn accept(mut self, accept: &'static str) -> Self {
-        self.accept = accept;
+        self.accept = Some(accept);
+        self
+    }
+
+    /// Sends the request without credentials.
+    pub fn anonymous(mut self) -> Self {
+        self.anonymous = true;
+        self
+    }
+
+    /// Explains a 403 answer (e.g. "only users with the manager role may call it").
+    pub fn hint(mut self, hint: &'static str) -> Self {
+        self.hint = Some(hint);
         self
     }
 

@@ -149,8 +149,13 @@ impl Core {
         }
         let max = self.inner.config.retry.max_attempts.max(1);
         let mut attempt = 1;
+        let mut renewed = false;
         loop {
             self.inner.pacer.acquire().await;
+            let token = match &self.inner.auth {
+                Auth::Token(t) if !req.anonymous => Some((t.clone(), t.generation())),
+                _ => None,
+            };
             let span = tracing::debug_span!(
                 "inspection_request",
                 method = %req.method,
@@ -167,6 +172,16 @@ impl Core {
                 Err(failure) => {
                     if let Some(status) = failure.status() {
                         span.record("status", status);
+                    }
+                    // A 401 with a token in use: log in again once, then repeat the request
+                    // (it was refused, so it was not applied).
+                    if let (Some(401), Some((auth, seen)), false) =
+                        (failure.status(), &token, renewed)
+                    {
+                        tracing::info!(parent: &span, "401 with a token: logging in again");
+                        auth.renew(*seen).await?;
+                        renewed = true;
+                        continue;
                     }
                     self.next_step(req, failure, attempt < max, attempt)
                 }
@@ -190,8 +205,11 @@ impl Core {
     /// One attempt: its response, or what failed.
     async fn attempt(&self, req: &Request, url: &Url) -> Result<Response, Failure> {
         let mut headers = HeaderMap::new();
-        self.inner.auth.apply(&mut headers);
-        headers.insert(ACCEPT, HeaderValue::from_static(req.accept));
+        if !req.anonymous {
+            self.inner.auth.apply(&mut headers);
+        }
+        let accept = req.accept.unwrap_or(self.inner.config.default_accept);
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
         if let Ok(ua) = HeaderValue::from_str(&self.inner.config.user_agent) {
             headers.insert(USER_AGENT, ua);
         }
@@ -231,6 +249,7 @@ impl Core {
             message: error_message(&body, self.inner.config.error_message_field),
             retry_after: retry_after(&headers),
             operation: req.describe(),
+            hint: req.hint,
         }))
     }
 
@@ -348,6 +367,7 @@ impl Core {
                 message: error_message(&body, self.inner.config.error_message_field),
                 retry_after: None,
                 operation: format!("GET {shown}"),
+                hint: None,
             })),
             Err(e) if e.is_timeout() => Err(Error::Timeout {
                 method: "GET".into(),
@@ -359,6 +379,109 @@ impl Core {
                 message: describe(&e),
             }),
         }
+    }
+}
+
+impl Core {
+    /// PUTs `body` to a pre-signed URL (an upload URL, a multipart part URL) without any
+    /// credential, retrying failures (a PUT of the same bytes is idempotent). Returns the
+    /// `ETag` the storage answered, if any.
+    pub async fn put_presigned(
+        &self,
+        url: &str,
+        body: Bytes,
+        content_type: Option<&str>,
+    ) -> Result<Option<String>, Error> {
+        let parsed = Url::parse(url).map_err(|e| {
+            Error::Config(format!("not a URL ({e}): a pre-signed link was expected"))
+        })?;
+        origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
+        let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
+        let policy = &self.inner.config.retry;
+        let mut attempt = 1;
+        loop {
+            let mut request = self.inner.bare.put(parsed.clone()).body(body.clone());
+            if let Some(ct) = content_type {
+                request = request.header(CONTENT_TYPE, ct);
+            }
+            let span =
+                tracing::debug_span!("inspection_presigned_put", path = %parsed.path(), attempt);
+            let result = request.send().instrument(span).await;
+            let failure = match result {
+                Ok(resp) if resp.status().is_success() => {
+                    let etag = resp
+                        .headers()
+                        .get(reqwest::header::ETAG)
+                        .and_then(|v| v.to_str().ok())
+                        .map(str::to_string);
+                    return Ok(etag);
+                }
+                Ok(resp) => {
+                    let status = resp.status().as_u16();
+                    let body = resp.bytes().await.unwrap_or_default();
+                    let api = ApiError {
+                        status,
+                        message: error_message(&body, self.inner.config.error_message_field),
+                        retry_after: None,
+                        operation: format!("PUT {shown}"),
+                        hint: None,
+                    };
+                    if status < 500 && status != 429 {
+                        return Err(Error::Api(api));
+                    }
+                    Error::Api(api)
+                }
+                Err(e) => Error::Transport {
+                    method: "PUT".into(),
+                    path: shown.clone(),
+                    message: describe(&e),
+                },
+            };
+            if attempt >= policy.max_attempts {
+                return Err(failure);
+            }
+            tokio::time::sleep(policy.backoff(attempt)).await;
+            attempt += 1;
+        }
+    }
+
+    /// PUTs each part to its pre-signed URL, at most `concurrency` at a time, and returns
+    /// `(part number, ETag)` in part order (part numbers start at 1).
+    pub async fn put_parts(
+        &self,
+        urls: &[String],
+        parts: Vec<Bytes>,
+        content_type: Option<&str>,
+        concurrency: usize,
+    ) -> Result<Vec<(u32, String)>, Error> {
+        use futures_util::{StreamExt, TryStreamExt};
+        if urls.len() != parts.len() {
+            return Err(Error::Config(format!(
+                "{} parts for {} upload URLs",
+                parts.len(),
+                urls.len()
+            )));
+        }
+        let uploads = urls
+            .iter()
+            .zip(parts)
+            .enumerate()
+            .map(|(i, (url, part))| async move {
+                let number = i as u32 + 1;
+                let etag = self.put_presigned(url, part, content_type).await?;
+                let etag = etag.ok_or_else(|| Error::Decode {
+                    status: 200,
+                    path: format!("part {number}: ETag header"),
+                    message: "the storage answered without an ETag".into(),
+                })?;
+                Ok::<_, Error>((number, etag))
+            });
+        let mut done: Vec<(u32, String)> = futures_util::stream::iter(uploads)
+            .buffer_unordered(concurrency.max(1))
+            .try_collect()
+            .await?;
+        done.sort_by_key(|(n, _)| *n);
+        Ok(done)
     }
 }
 

@@ -29,6 +29,12 @@ pub fn client(i: &Interface) -> TokenStream {
             _ => None,
         });
     let error_field = error_field.map(|f| quote!(config.error_message_field = #f;));
+    let accept = i
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("accept"))
+        .and_then(|h| h.value.as_deref())
+        .map(|v| quote!(config.default_accept = #v;));
     let rate_doc = i.rate_limit.as_ref().map(|r| {
         let text = format!(
             "Paced to {} requests per {} s (the documented quota; raise it with \
@@ -45,7 +51,7 @@ pub fn client(i: &Interface) -> TokenStream {
          a timeout or a broken connection, never a POST that may have been applied.",
         i.title
     ));
-    let (cred_ty, auth_build) = credentials_use(i);
+    let constructors = constructors(i);
     quote! {
         #credentials
 
@@ -56,23 +62,7 @@ pub fn client(i: &Interface) -> TokenStream {
         }
 
         impl Client {
-            /// A client for `base_url` (https, or http on a loopback host such as the
-            /// sandbox) with the default configuration.
-            pub fn new(base_url: &str, credentials: #cred_ty) -> Result<Self, ::inspection_runtime::Error> {
-                Self::with_config(base_url, credentials, Self::default_config())
-            }
-
-            /// A client with a configuration of your own; start from
-            /// [`Client::default_config`].
-            pub fn with_config(
-                base_url: &str,
-                credentials: #cred_ty,
-                config: ::inspection_runtime::Config,
-            ) -> Result<Self, ::inspection_runtime::Error> {
-                #auth_build
-                let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
-                Ok(Self { core })
-            }
+            #constructors
 
             /// The defaults for this interface.
             #rate_doc
@@ -80,6 +70,7 @@ pub fn client(i: &Interface) -> TokenStream {
                 #[allow(unused_mut)]
                 let mut config = ::inspection_runtime::Config::default() #rate;
                 #error_field
+                #accept
                 config
             }
 
@@ -163,31 +154,100 @@ fn credentials(i: &Interface) -> TokenStream {
     }
 }
 
-/// The credentials type a client is built with, and how it becomes runtime auth.
-fn credentials_use(i: &Interface) -> (TokenStream, TokenStream) {
+/// How a client is made: from a key pair, or by logging in.
+fn constructors(i: &Interface) -> TokenStream {
     match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let pairs = headers.iter().map(|h| {
                 let name = h.name.to_ascii_lowercase();
                 let ident = format_ident!("{}", h.name.to_snake_case());
-                let sensitive = h.sensitive;
-                if sensitive {
+                if h.sensitive {
                     quote!((#name, credentials.#ident.expose(), true))
                 } else {
                     quote!((#name, credentials.#ident.as_str(), false))
                 }
             });
-            (
-                quote!(ApiKey),
-                quote! {
+            quote! {
+                /// A client for `base_url` (https, or http on a loopback host such as the
+                /// sandbox) with the default configuration.
+                pub fn new(base_url: &str, credentials: ApiKey) -> Result<Self, ::inspection_runtime::Error> {
+                    Self::with_config(base_url, credentials, Self::default_config())
+                }
+
+                /// A client with a configuration of your own; start from
+                /// [`Client::default_config`].
+                pub fn with_config(
+                    base_url: &str,
+                    credentials: ApiKey,
+                    config: ::inspection_runtime::Config,
+                ) -> Result<Self, ::inspection_runtime::Error> {
                     let auth = ::inspection_runtime::Auth::headers(&[#(#pairs),*])
                         .map_err(::inspection_runtime::Error::Config)?;
-                },
-            )
+                    let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+                    Ok(Self { core })
+                }
+            }
         }
-        Auth::TokenLogin { .. } => (
-            quote!(()),
-            quote!(let auth = { let _ = credentials; ::inspection_runtime::Auth::None };),
-        ),
+        Auth::TokenLogin {
+            login_operation,
+            token_field,
+            header,
+            scheme,
+            ..
+        } => {
+            let Some(op) = i.operations.iter().find(|o| &o.name == login_operation) else {
+                return quote!();
+            };
+            let Some(body) = &op.body else {
+                return quote!();
+            };
+            let body_ty = super::types::rust_type(&body.ty);
+            let builder = super::operations::builder_name(op);
+            let header = header.to_ascii_lowercase();
+            let scheme = scheme.as_str();
+            let doc = docs::attrs(&format!(
+                "Logs in (`{}`) and keeps the token, sent as `{}: {} <token>` on every \
+                 request. When the service later answers 401, the client logs in again with \
+                 the same credentials, once, and repeats the request. Neither the password nor \
+                 the token ever appears in `Debug`, logs or errors.\n\nA wrong username or \
+                 password is an `Error::Api` with status 401.",
+                op.name, header, scheme
+            ));
+            quote! {
+                #doc
+                pub async fn login(base_url: &str, credentials: #body_ty) -> Result<Self, ::inspection_runtime::Error> {
+                    Self::login_with_config(base_url, credentials, Self::default_config()).await
+                }
+
+                /// [`Client::login`] with a configuration of your own; start from
+                /// [`Client::default_config`].
+                pub async fn login_with_config(
+                    base_url: &str,
+                    credentials: #body_ty,
+                    config: ::inspection_runtime::Config,
+                ) -> Result<Self, ::inspection_runtime::Error> {
+                    let anonymous = ::inspection_runtime::Core::new(base_url, ::inspection_runtime::Auth::None, config.clone())?;
+                    let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move || {
+                        let request = #builder { core: anonymous.clone(), body: credentials.clone() };
+                        Box::pin(async move {
+                            let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
+                            answer
+                                .get(#token_field)
+                                .and_then(|t| t.as_str())
+                                .map(::inspection_runtime::Secret::from)
+                                .ok_or_else(|| ::inspection_runtime::Error::Decode {
+                                    status: 200,
+                                    path: #token_field.to_string(),
+                                    message: "the login answer carries no token".to_string(),
+                                })
+                        })
+                    });
+                    let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login);
+                    token.renew(token.generation()).await?;
+                    let core = ::inspection_runtime::Core::new(base_url, ::inspection_runtime::Auth::Token(token), config)?;
+                    Ok(Self { core })
+                }
+            }
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! String enums. Open enums keep values they do not know; closed ones refuse them.
 
+use heck::ToSnakeCase;
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -25,10 +26,22 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
     let values_doc =
         "Every value this version of the client knows, as sent on the wire.".to_string();
     let expecting = format!("a {} value", t.name);
+    let predicates = e.values.iter().zip(&idents).map(|(v, ident)| {
+        let is = quote::format_ident!("is_{}", v.wire.to_snake_case());
+        let doc = format!(" Whether this is `{}`.", v.wire);
+        quote! {
+            #[doc = #doc]
+            pub fn #is(&self) -> bool {
+                matches!(self, Self::#ident)
+            }
+        }
+    });
     let common = quote! {
         impl #name {
             #[doc = #values_doc]
             pub const VALUES: &'static [&'static str] = &[#(#wires),*];
+
+            #(#predicates)*
         }
 
         impl std::fmt::Display for #name {

@@ -105,7 +105,7 @@ fn lib_rs(api: &Api) -> TokenStream {
 
 /// The files of an interface module, in order: name and module doc.
 const PARTS: &[(&str, &str)] = &[
-    ("ids", "Resource ids."),
+    ("ids", "Resource ids and path references."),
     ("enums", "String enums."),
     ("unions", "Discriminated unions and scalar unions."),
     (
@@ -129,6 +129,7 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
     for t in &i.types {
         match &t.kind {
             TypeKind::Id { max_length } => extend(&mut ids, ids::id(t, *max_length)),
+            TypeKind::RecordRef(r) => extend(&mut ids, ids::record_ref(t, r)),
             TypeKind::Enum(e) => extend(&mut enums, enums::enumeration(t, e)),
             TypeKind::Union(u) => extend(&mut unions, unions::union(t, u)),
             TypeKind::ScalarUnion(kinds) => extend(&mut unions, unions::scalar_union(t, kinds)),
@@ -136,6 +137,7 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
         }
     }
     extend(&mut models, objects::page(i));
+    extend(&mut models, objects::links_envelopes(i));
     let bodies = [
         ids,
         enums,

@@ -374,3 +374,80 @@ pub fn page(interface: &Interface) -> TokenStream {
         }
     }
 }
+
+/// `LinksPage` for the envelope of every links-paginated list (each envelope once).
+pub fn links_envelopes(i: &Interface) -> TokenStream {
+    let Some(Pagination::Links { links_field, .. }) = &i.pagination else {
+        return quote!();
+    };
+    let mut seen: Vec<String> = Vec::new();
+    let mut out = TokenStream::new();
+    for op in i.operations.iter().filter(|o| o.paginated) {
+        let Some((envelope, item)) = super::operations::links_envelope(i, op) else {
+            continue;
+        };
+        if seen.contains(&envelope) {
+            continue;
+        }
+        seen.push(envelope.clone());
+        let Some(TypeKind::Object(env)) = i.find_type(&envelope).map(|t| &t.kind) else {
+            continue;
+        };
+        let items_field = op.items_field.as_deref().unwrap_or_default();
+        let items = names::field_ident(items_field);
+        let (next, prev) = match env.fields.iter().find(|f| &f.name == links_field) {
+            Some(links) => (link(i, links, "next"), link(i, links, "prev")),
+            None => (quote!(None), quote!(None)),
+        };
+        let name = names::type_ident(&envelope);
+        let item = types::rust_type(&item);
+        out.extend(quote! {
+            impl ::inspection_runtime::paging::LinksPage for #name {
+                type Item = #item;
+
+                fn next_link(&self) -> Option<&str> {
+                    #next
+                }
+
+                fn prev_link(&self) -> Option<&str> {
+                    #prev
+                }
+
+                fn into_items(self) -> Vec<#item> {
+                    self.#items
+                }
+
+                fn is_empty(&self) -> bool {
+                    self.#items.is_empty()
+                }
+            }
+        });
+    }
+    out
+}
+
+/// `Option<&str>` of the link `which` inside the envelope's links field.
+fn link(i: &Interface, links: &Field, which: &str) -> TokenStream {
+    let Some(TypeKind::Object(o)) = links
+        .ty
+        .named()
+        .and_then(|n| i.find_type(n))
+        .map(|t| &t.kind)
+    else {
+        return quote!(None);
+    };
+    let Some(f) = o.fields.iter().find(|f| f.name == which) else {
+        return quote!(None);
+    };
+    let container = names::field_ident(&links.name);
+    let holder = match types::shape(links, true) {
+        types::Shape::Plain => quote!(self.#container),
+        _ => quote!(self.#container.as_ref()?),
+    };
+    let ident = names::field_ident(&f.name);
+    match types::shape(f, true) {
+        types::Shape::Plain => quote!(Some(#holder.#ident.as_str())),
+        types::Shape::OptionalNullable => quote!(#holder.#ident.as_ref()?.as_deref()),
+        _ => quote!(#holder.#ident.as_deref()),
+    }
+}

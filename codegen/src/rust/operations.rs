@@ -101,6 +101,8 @@ fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream) -> TokenStream {
             Some(TypeKind::Id { .. } | TypeKind::Enum(_)) => quote!(#expr.as_str().to_string()),
             _ => quote!(#expr.to_string()),
         },
+        // Our own derived types always serialise; an empty value would only mean a bug.
+        TypeRef::JsonEncoded(_) => quote!(serde_json::to_string(#expr).unwrap_or_default()),
         _ => quote!(#expr.to_string()),
     }
 }
@@ -347,6 +349,10 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
         _ => quote!(),
     };
+    let anonymous = (op.auth == crate::ir::AuthUse::None).then(|| quote!(.anonymous()));
+    let hint = op
+        .manager_only
+        .then(|| quote!(.hint("only users with the manager role may call it")));
     let finish = if op.body.is_some() {
         quote!(request.json(&self.body))
     } else {
@@ -360,7 +366,9 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             let request = ::inspection_runtime::Request::new(#method, #template)
                 #(#segments)*
                 #(#queries)*
-                #accept;
+                #accept
+                #anonymous
+                #hint;
             #finish
         }
     };
@@ -452,6 +460,9 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 }
 
 fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
+    if let (true, Some(Pagination::Links { .. })) = (op.paginated, &i.pagination) {
+        return links_methods(i, op);
+    }
     let (true, Some(Pagination::Cursor { page_param, .. })) = (op.paginated, &i.pagination) else {
         return quote!();
     };
@@ -476,6 +487,57 @@ fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
         pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
             let request = self.to_request();
             ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param)
+        }
+    }
+}
+
+/// The envelope type of a links-paginated operation and its records' type.
+pub fn links_envelope(i: &Interface, op: &Operation) -> Option<(String, TypeRef)> {
+    let items = op.items_field.as_ref()?;
+    let envelope = op.responses.iter().find_map(|r| match &r.body {
+        Some(TypeRef::Named(n)) if (200..300).contains(&r.status) => Some(n.clone()),
+        _ => None,
+    })?;
+    let TypeKind::Object(o) = &i.find_type(&envelope)?.kind else {
+        return None;
+    };
+    match &o.fields.iter().find(|f| &f.name == items)?.ty {
+        TypeRef::Array(item) => Some((envelope, (**item).clone())),
+        _ => None,
+    }
+}
+
+fn links_methods(i: &Interface, op: &Operation) -> TokenStream {
+    let Some((envelope, item)) = links_envelope(i, op) else {
+        return quote!();
+    };
+    let envelope = names::type_ident(&envelope);
+    let item = types::rust_type(&item);
+    let rt = quote!(::inspection_runtime::paging);
+    quote! {
+        /// Every page, following `next` links until there is none; one page in memory at
+        /// a time.
+        pub fn pages(self) -> ::inspection_runtime::BoxStream<#envelope> {
+            let request = self.to_request();
+            #rt::links_pages(self.core, request, #rt::Direction::Forward)
+        }
+
+        /// Every record of every page, following `next` links.
+        pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
+            let request = self.to_request();
+            #rt::links_items::<#envelope>(self.core, request, #rt::Direction::Forward)
+        }
+
+        /// Every page, following `prev` links towards earlier records.
+        pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<#envelope> {
+            let request = self.to_request();
+            #rt::links_pages(self.core, request, #rt::Direction::Backward)
+        }
+
+        /// Every record of every page, following `prev` links.
+        pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<#item> {
+            let request = self.to_request();
+            #rt::links_items::<#envelope>(self.core, request, #rt::Direction::Backward)
         }
     }
 }

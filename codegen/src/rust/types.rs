@@ -28,6 +28,8 @@ pub fn rust_type(ty: &TypeRef) -> TokenStream {
             let inner = rust_type(inner);
             quote!(Page<#inner>)
         }
+        // Held typed; encoded as JSON text only when sent.
+        TypeRef::JsonEncoded(inner) => rust_type(inner),
     }
 }
 
@@ -41,6 +43,7 @@ fn builtin(b: Builtin) -> TokenStream {
         Builtin::Date => quote!(chrono::NaiveDate),
         Builtin::DateTime => quote!(chrono::DateTime<chrono::Utc>),
         Builtin::DateOrDateTime => quote!(::inspection_runtime::model::DateOrDateTime),
+        Builtin::DateTimeOrRange => quote!(::inspection_runtime::model::TimeOrRange),
         Builtin::Json => quote!(serde_json::Value),
         Builtin::Binary => quote!(Vec<u8>),
     }
@@ -114,8 +117,15 @@ pub fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
             quote!(impl Into<::inspection_runtime::model::DateOrDateTime>),
             true,
         ),
+        TypeRef::Builtin(Builtin::DateTimeOrRange) => (
+            quote!(impl Into<::inspection_runtime::model::TimeOrRange>),
+            true,
+        ),
         TypeRef::Named(n)
-            if matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. })) =>
+            if matches!(
+                i.find_type(n).map(|t| &t.kind),
+                Some(TypeKind::Id { .. } | TypeKind::RecordRef(_))
+            ) =>
         {
             let ty = names::type_ident(n);
             (quote!(impl Into<#ty>), true)

@@ -136,14 +136,24 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
         _ => None,
     };
     let is_string = matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url));
-    let as_str = access.text(is_string);
+    let is_record_ref = matches!(named.map(|t| &t.kind), Some(TypeKind::RecordRef(_)));
+    // A record reference is checked in the form it is sent (`_<external id>`, `self`).
+    let (prelude, as_str) = if is_record_ref {
+        (
+            quote!(let text = #value.map(|x| x.to_string());),
+            quote!(text.as_deref()),
+        )
+    } else {
+        (quote!(), access.text(is_string))
+    };
+    let mut text_checks = TokenStream::new();
     if let Some(max) = c.max_length.or(id_max) {
         let max = Literal::usize_unsuffixed(max as usize);
-        out.extend(quote!(v.max_length(#wire, #as_str, #max);));
+        text_checks.extend(quote!(v.max_length(#wire, #as_str, #max);));
     }
     if let Some(n) = c.length {
         let n = Literal::usize_unsuffixed(n as usize);
-        out.extend(quote!(v.length(#wire, #as_str, #n);));
+        text_checks.extend(quote!(v.length(#wire, #as_str, #n);));
     }
     if let Some(rule) = &c.chars {
         let class = match rule.allow {
@@ -153,7 +163,14 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
             CharClass::AsciiDigits => quote!(::inspection_runtime::CharClass::AsciiDigits),
         };
         let forbid = rule.forbid.as_str();
-        out.extend(quote!(v.chars(#wire, #as_str, #class, #forbid);));
+        text_checks.extend(quote!(v.chars(#wire, #as_str, #class, #forbid);));
+    }
+    if !text_checks.is_empty() {
+        if is_record_ref {
+            out.extend(quote!({ #prelude #text_checks }));
+        } else {
+            out.extend(text_checks);
+        }
     }
     if c.min.is_some() || c.max.is_some() {
         let widen = match f.ty {
@@ -174,7 +191,12 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
         i.find_type(name)
             .is_some_and(|t| t.usage.request && matches!(t.kind, TypeKind::Object(_)))
     };
-    match &f.ty {
+    // A JSON-encoded query value is checked as the record it encodes.
+    let target = match &f.ty {
+        TypeRef::JsonEncoded(inner) => inner.as_ref(),
+        other => other,
+    };
+    match target {
         TypeRef::Named(n) if nested_object(n) => {
             out.extend(quote!(if let Some(x) = #value { v.nested(#wire, x); }));
         }

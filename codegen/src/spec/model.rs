@@ -247,6 +247,26 @@ pub enum TypeDef {
     ScalarUnion(ScalarUnionDef),
     /// An opaque identifier of one resource (its own newtype).
     Id(IdDef),
+    /// A path reference to a record: its id, an external id (`_<external id>`) or `self`.
+    RecordRef(RecordRefDef),
+}
+
+/// How a path may name a record (the legacy interface's `:id`).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordRefDef {
+    pub doc: String,
+    /// The id type of the record.
+    #[schemars(with = "String")]
+    pub id_type: Spanned<String>,
+    /// Accepts an external id, sent as `_<external id>`.
+    #[serde(default)]
+    pub external: bool,
+    /// The keyword that names the caller's own record (`self`), if any.
+    #[serde(default)]
+    pub self_keyword: Option<String>,
+    #[serde(default)]
+    pub source: Source,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -296,8 +316,9 @@ pub struct OneOfVariantDef {
 #[serde(deny_unknown_fields)]
 pub struct FieldDef {
     /// A type expression: a builtin (`string`, `integer`, `int32`, `int64`, `boolean`,
-    /// `number`, `date`, `date-time`, `date-or-date-time`, `url`, `json`, `binary`), a named
-    /// type, `array<T>` or `map<T>`.
+    /// `number`, `date`, `date-time`, `date-or-date-time`, `date-time-or-range`, `url`,
+    /// `json`, `binary`), a named type, `array<T>`, `map<T>`, or for query parameters
+    /// `json<T>` (the value sent as JSON text).
     #[serde(rename = "type")]
     #[schemars(with = "String")]
     pub ty: Spanned<String>,
@@ -450,6 +471,10 @@ pub struct OperationDef {
     /// Follows the interface's pagination.
     #[serde(default)]
     pub paginated: bool,
+    /// For links pagination: the envelope property that holds the records.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub items_field: Option<Spanned<String>>,
     /// Successful responses (several may share a status and differ by content type).
     pub responses: Vec<ResponseDef>,
     /// Statuses this operation may answer beyond the interface-wide ones.

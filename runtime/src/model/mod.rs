@@ -4,9 +4,11 @@
 mod date;
 mod fields;
 mod open_enum;
+mod time_range;
 mod union;
 
 pub use date::DateOrDateTime;
 pub use fields::{deserialize_id, null_as_default, nullable, pick_one_of};
 pub use open_enum::{FromStrVisitor, UnknownValue};
+pub use time_range::TimeOrRange;
 pub use union::{UnknownMember, capture, decode_variant, read_tag, serialize_tagged};

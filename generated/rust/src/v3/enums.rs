@@ -68,6 +68,18 @@ impl<'de> serde::Deserialize<'de> for InspectionType {
 impl InspectionType {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["open", "update", "close"];
+    /// Whether this is `open`.
+    pub fn is_open(&self) -> bool {
+        matches!(self, Self::Open)
+    }
+    /// Whether this is `update`.
+    pub fn is_update(&self) -> bool {
+        matches!(self, Self::Update)
+    }
+    /// Whether this is `close`.
+    pub fn is_close(&self) -> bool {
+        matches!(self, Self::Close)
+    }
 }
 impl std::fmt::Display for InspectionType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -115,6 +127,18 @@ impl InspectionTypeFilter {
 impl InspectionTypeFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["open", "update", "close"];
+    /// Whether this is `open`.
+    pub fn is_open(&self) -> bool {
+        matches!(self, Self::Open)
+    }
+    /// Whether this is `update`.
+    pub fn is_update(&self) -> bool {
+        matches!(self, Self::Update)
+    }
+    /// Whether this is `close`.
+    pub fn is_close(&self) -> bool {
+        matches!(self, Self::Close)
+    }
 }
 impl std::fmt::Display for InspectionTypeFilter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -186,6 +210,18 @@ impl<'de> serde::Deserialize<'de> for TaskType {
 impl TaskType {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["task", "manual", "inspection"];
+    /// Whether this is `task`.
+    pub fn is_task(&self) -> bool {
+        matches!(self, Self::Task)
+    }
+    /// Whether this is `manual`.
+    pub fn is_manual(&self) -> bool {
+        matches!(self, Self::Manual)
+    }
+    /// Whether this is `inspection`.
+    pub fn is_inspection(&self) -> bool {
+        matches!(self, Self::Inspection)
+    }
 }
 impl std::fmt::Display for TaskType {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -273,6 +309,26 @@ impl TaskStatus {
         "incomplete",
         "complete",
     ];
+    /// Whether this is `idle`.
+    pub fn is_idle(&self) -> bool {
+        matches!(self, Self::Idle)
+    }
+    /// Whether this is `started`.
+    pub fn is_started(&self) -> bool {
+        matches!(self, Self::Started)
+    }
+    /// Whether this is `completed`.
+    pub fn is_completed(&self) -> bool {
+        matches!(self, Self::Completed)
+    }
+    /// Whether this is `incomplete`.
+    pub fn is_incomplete(&self) -> bool {
+        matches!(self, Self::Incomplete)
+    }
+    /// Whether this is `complete`.
+    pub fn is_complete(&self) -> bool {
+        matches!(self, Self::Complete)
+    }
 }
 impl std::fmt::Display for TaskStatus {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -315,6 +371,14 @@ impl TaskStatusFilter {
 impl TaskStatusFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["incomplete", "complete"];
+    /// Whether this is `incomplete`.
+    pub fn is_incomplete(&self) -> bool {
+        matches!(self, Self::Incomplete)
+    }
+    /// Whether this is `complete`.
+    pub fn is_complete(&self) -> bool {
+        matches!(self, Self::Complete)
+    }
 }
 impl std::fmt::Display for TaskStatusFilter {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -382,6 +446,14 @@ impl<'de> serde::Deserialize<'de> for ErrorSeverity {
 impl ErrorSeverity {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["warning", "error"];
+    /// Whether this is `warning`.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, Self::Warning)
+    }
+    /// Whether this is `error`.
+    pub fn is_error(&self) -> bool {
+        matches!(self, Self::Error)
+    }
 }
 impl std::fmt::Display for ErrorSeverity {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
