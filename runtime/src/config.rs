@@ -85,6 +85,18 @@ impl Config {
         self
     }
 
+    /// The JSON property of error bodies that holds the message (`errors`).
+    pub fn error_message_field(mut self, field: &'static str) -> Self {
+        self.error_message_field = field;
+        self
+    }
+
+    /// `Accept` of requests that name none (`application/json; version=1`).
+    pub fn default_accept(mut self, accept: &'static str) -> Self {
+        self.default_accept = accept;
+        self
+    }
+
     pub fn poll_interval(mut self, interval: Duration) -> Self {
         self.poll_interval = interval;
         self

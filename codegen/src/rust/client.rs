@@ -28,13 +28,13 @@ pub fn client(i: &Interface) -> TokenStream {
             TypeKind::Object(o) => o.fields.first().map(|f| f.name.clone()),
             _ => None,
         });
-    let error_field = error_field.map(|f| quote!(config.error_message_field = #f;));
+    let error_field = error_field.map(|f| quote!(.error_message_field(#f)));
     let accept = i
         .headers
         .iter()
         .find(|h| h.name.eq_ignore_ascii_case("accept"))
         .and_then(|h| h.value.as_deref())
-        .map(|v| quote!(config.default_accept = #v;));
+        .map(|v| quote!(.default_accept(#v)));
     let rate_doc = i.rate_limit.as_ref().map(|r| {
         let text = format!(
             "Paced to {} requests per {} s (the documented quota; raise it with \
@@ -67,11 +67,7 @@ pub fn client(i: &Interface) -> TokenStream {
             /// The defaults for this interface.
             #rate_doc
             pub fn default_config() -> ::inspection_runtime::Config {
-                #[allow(unused_mut)]
-                let mut config = ::inspection_runtime::Config::default() #rate;
-                #error_field
-                #accept
-                config
+                ::inspection_runtime::Config::default() #rate #error_field #accept
             }
 
             /// The transport core, for raw requests the generated methods do not cover.

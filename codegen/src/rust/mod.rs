@@ -147,8 +147,20 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
         client::client(i),
     ];
 
-    let mut files = vec![rust_file(format!("{dir}/mod.rs"), source, module_rs(i))?];
-    for ((name, doc), body) in PARTS.iter().zip(bodies) {
+    // An interface without, say, unions gets no empty `unions.rs`.
+    let present: Vec<(&str, &str, TokenStream)> = PARTS
+        .iter()
+        .zip(bodies)
+        .filter(|(_, body)| !body.is_empty())
+        .map(|((name, doc), body)| (*name, *doc, body))
+        .collect();
+    let names: Vec<&str> = present.iter().map(|(name, _, _)| *name).collect();
+    let mut files = vec![rust_file(
+        format!("{dir}/mod.rs"),
+        source,
+        module_rs(i, &names),
+    )?];
+    for (name, doc, body) in present {
         let doc = docs::inner_attrs(doc);
         let tokens = quote! {
             #doc
@@ -166,17 +178,17 @@ fn extend(part: &mut TokenStream, tokens: TokenStream) {
     part.extend(tokens);
 }
 
-fn module_rs(i: &Interface) -> TokenStream {
+fn module_rs(i: &Interface, parts: &[&str]) -> TokenStream {
     let doc = docs::inner_attrs(&module_doc(i));
-    let mods = PARTS.iter().map(|(name, _)| {
+    let mods = parts.iter().map(|name| {
         let name = names::ident(name);
         quote!(mod #name;)
     });
     // `validate` holds trait impls only: nothing to re-export.
-    let uses = PARTS
+    let uses = parts
         .iter()
-        .filter(|(name, _)| *name != "validate")
-        .map(|(name, _)| {
+        .filter(|name| **name != "validate")
+        .map(|name| {
             let name = names::ident(name);
             quote!(pub use #name::*;)
         });

@@ -88,8 +88,10 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             params.push(quote!(#ident: #ty));
             inits.push(if f.nullable {
                 quote!(#ident: Some(#value))
-            } else {
+            } else if into {
                 quote!(#ident: #value)
+            } else {
+                quote!(#ident)
             });
             continue;
         }

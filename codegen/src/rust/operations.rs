@@ -90,11 +90,17 @@ pub fn builder_name(op: &Operation) -> Ident {
 }
 
 /// The text form of a query value `expr: &T`.
-fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream) -> TokenStream {
+/// `expr` is the value itself, or with `by_ref` a reference to it.
+fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream, by_ref: bool) -> TokenStream {
+    let reference = if by_ref {
+        quote!(#expr)
+    } else {
+        quote!(&#expr)
+    };
     match ty {
         TypeRef::Builtin(Builtin::String | Builtin::Url) => quote!(#expr.clone()),
         TypeRef::Builtin(Builtin::DateTime) => {
-            quote!(::inspection_runtime::request::format_date_time(#expr))
+            quote!(::inspection_runtime::request::format_date_time(#reference))
         }
         TypeRef::Builtin(Builtin::Date) => quote!(#expr.format("%Y-%m-%d").to_string()),
         TypeRef::Named(n) => match i.find_type(n).map(|t| &t.kind) {
@@ -102,7 +108,7 @@ fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream) -> TokenStream {
             _ => quote!(#expr.to_string()),
         },
         // Our own derived types always serialise; an empty value would only mean a bug.
-        TypeRef::JsonEncoded(_) => quote!(serde_json::to_string(#expr).unwrap_or_default()),
+        TypeRef::JsonEncoded(_) => quote!(serde_json::to_string(#reference).unwrap_or_default()),
         _ => quote!(#expr.to_string()),
     }
 }
@@ -324,7 +330,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         let wire = f.name.as_str();
         let ident = names::field_ident(&f.name);
         if f.required {
-            let text = query_text(i, &f.ty, quote!((&self.#ident)));
+            let text = query_text(i, &f.ty, quote!(self.#ident), false);
             quote!(.query(#wire, Some(#text)))
         } else {
             match &f.ty {
@@ -336,7 +342,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                     self.#ident.as_ref().map(::inspection_runtime::request::format_date_time)
                 )),
                 ty => {
-                    let text = query_text(i, ty, quote!(x));
+                    let text = query_text(i, ty, quote!(x), true);
                     quote!(.query(#wire, self.#ident.as_ref().map(|x| #text)))
                 }
             }

@@ -5,6 +5,7 @@
 //!
 //! One module per interface:
 //!
+//! - [`legacy`]: Inspection Service Legacy Token API (/api)
 //! - [`v3`]: Inspection Integration API (v3)
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -12,5 +13,7 @@ pub use inspection_runtime as runtime;
 pub use inspection_runtime::{
     BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
 };
+#[rustfmt::skip]
+pub mod legacy;
 #[rustfmt::skip]
 pub mod v3;

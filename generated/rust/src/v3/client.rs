@@ -71,11 +71,9 @@ impl Client {
     ///
     /// Paced to 100 requests per 10 s (the documented quota; raise it with `Config::rate_limit` if the service granted more).
     pub fn default_config() -> ::inspection_runtime::Config {
-        #[allow(unused_mut)]
-        let mut config = ::inspection_runtime::Config::default()
-            .rate_limit(100u32, std::time::Duration::from_secs(10u64));
-        config.error_message_field = "errors";
-        config
+        ::inspection_runtime::Config::default()
+            .rate_limit(100u32, std::time::Duration::from_secs(10u64))
+            .error_message_field("errors")
     }
     /// The transport core, for raw requests the generated methods do not cover.
     pub fn core(&self) -> &::inspection_runtime::Core {
