@@ -8,6 +8,7 @@ mod cursor;
 mod demo;
 pub mod faults;
 mod http;
+mod legacy;
 mod pdf;
 mod rate;
 mod store;
@@ -51,7 +52,15 @@ pub struct Options {
     pub extra_inspections: usize,
     pub faults: Faults,
     pub paging: PagingStyle,
+    /// Legacy `/api` accounts: (username, password, is manager).
+    pub legacy_users: Vec<(String, String, bool)>,
+    /// Legacy transactions to generate, a day apart, ending now.
+    pub legacy_transactions: usize,
 }
+
+/// The legacy accounts a default sandbox has: a manager and a plain user.
+pub const LEGACY_MANAGER: (&str, &str) = ("manager@example.com", "manager-pass");
+pub const LEGACY_USER: (&str, &str) = ("user@example.com", "user-pass");
 
 impl Default for Options {
     fn default() -> Self {
@@ -63,6 +72,11 @@ impl Default for Options {
             extra_inspections: 0,
             faults: Faults::default(),
             paging: PagingStyle::Both,
+            legacy_users: vec![
+                (LEGACY_MANAGER.0.into(), LEGACY_MANAGER.1.into(), true),
+                (LEGACY_USER.0.into(), LEGACY_USER.1.into(), false),
+            ],
+            legacy_transactions: 5,
         }
     }
 }
@@ -94,6 +108,7 @@ struct Counters {
 #[derive(Debug)]
 pub struct App {
     store: tokio::sync::Mutex<store::Store>,
+    legacy: tokio::sync::Mutex<legacy::store::LegacyStore>,
     clock: clock::Clock,
     keys: Vec<(String, String)>,
     /// `http://127.0.0.1:PORT`, for absolute links.
@@ -119,11 +134,21 @@ impl Sandbox {
         let origin = format!("http://{addr}");
         let clock = clock::Clock::default();
         let mut store = store::Store::default();
+        let mut legacy_store = legacy::store::LegacyStore::default();
         if options.demo {
             demo::load(&mut store, clock.now(), options.extra_inspections, &origin);
+            legacy::store::load(
+                &mut legacy_store,
+                &options.legacy_users,
+                options.legacy_transactions,
+                clock.now(),
+            );
+        } else {
+            legacy::store::load(&mut legacy_store, &options.legacy_users, 0, clock.now());
         }
         let app = Arc::new(App {
             store: tokio::sync::Mutex::new(store),
+            legacy: tokio::sync::Mutex::new(legacy_store),
             clock,
             keys: options.keys,
             origin,
@@ -134,6 +159,7 @@ impl Sandbox {
         });
         let router = Router::new()
             .nest("/v3", v3::router(app.clone()))
+            .merge(legacy::router(app.clone()))
             .route("/shared/{token}", get(v3::shared))
             .route("/_sandbox/stats", get(stats))
             .route("/_sandbox/advance", post(advance))
@@ -152,6 +178,11 @@ impl Sandbox {
             app,
             _shutdown: tx,
         })
+    }
+
+    /// The legacy base URL (its paths start with `/api`), e.g. `http://127.0.0.1:41234`.
+    pub fn legacy_base_url(&self) -> String {
+        self.app.origin.clone()
     }
 
     /// The v3 base URL, e.g. `http://127.0.0.1:41234/v3`.

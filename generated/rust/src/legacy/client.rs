@@ -84,6 +84,28 @@ impl Client {
     ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
         self.core.fetch_presigned(url).await
     }
+    /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
+    /// credential; retried on failure. Returns the storage's `ETag`, if any.
+    pub async fn put_presigned(
+        &self,
+        url: &str,
+        bytes: impl Into<::inspection_runtime::Bytes>,
+        content_type: Option<&str>,
+    ) -> Result<Option<String>, ::inspection_runtime::Error> {
+        self.core.put_presigned(url, bytes.into(), content_type).await
+    }
+    /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
+    /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
+    /// in part order, ready for the completing call.
+    pub async fn put_parts(
+        &self,
+        urls: &[String],
+        parts: Vec<::inspection_runtime::Bytes>,
+        content_type: Option<&str>,
+        concurrency: usize,
+    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
+        self.core.put_parts(urls, parts, content_type, concurrency).await
+    }
     /// Lists the assets of the company, a page at a time.
     ///
     /// `GET /api/assets`
