@@ -4,13 +4,12 @@
 #[path = "support/mod.rs"]
 mod support;
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::TryStreamExt;
 use inspection_client::v3::*;
 use inspection_client::{Config, Error, RetryPolicy};
+use support::capture::Capture;
 use support::server::{Canned, Server};
 
 const SECRET: &str = "TOP-SECRET-9f8e7d";
@@ -501,36 +500,10 @@ async fn a_429_pauses_every_clone() {
     first.await.unwrap().unwrap();
 }
 
-/// A `MakeWriter` that keeps everything tracing writes.
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl<'a> tracing_subscriber::fmt::MakeWriter<'a> for Capture {
-    type Writer = Capture;
-    fn make_writer(&'a self) -> Capture {
-        self.clone()
-    }
-}
-
 #[tokio::test]
 async fn secrets_never_reach_debug_logs_or_errors() {
     let capture = Capture::default();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(capture.clone())
-        .with_ansi(false)
-        .finish();
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let _guard = capture.install();
 
     let (server, client) = setup().await;
     server.push(Canned::status(500));
@@ -545,7 +518,7 @@ async fn secrets_never_reach_debug_logs_or_errors() {
 
     let key = ApiKey::new("key-id", SECRET);
     let debug = format!("{key:?} {client:?} {err:?} {err}");
-    let logs = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
+    let logs = capture.text();
     assert!(
         debug.contains("key-id") && debug.contains("<redacted>"),
         "{debug}"

@@ -2,6 +2,9 @@
 
 use std::collections::BTreeSet;
 
+#[path = "support/mod.rs"]
+mod support;
+
 use chrono::{Duration, Utc};
 use futures_util::TryStreamExt;
 use inspection_client::legacy::*;
@@ -9,6 +12,7 @@ use inspection_client::runtime::model::TimeOrRange;
 use inspection_client::runtime::{Auth, Core, Method, Request};
 use inspection_client::{Config, Error};
 use sandbox::{LEGACY_MANAGER, LEGACY_USER, Options, Sandbox};
+use support::capture::Capture;
 
 const MANAGER_ID: &str = "42";
 const USER_ID: &str = "43";
@@ -73,6 +77,8 @@ async fn login_as_manager(sandbox: &Sandbox) -> Client {
 
 #[tokio::test]
 async fn a_revoked_token_is_renewed_transparently() {
+    let capture = Capture::default();
+    let _guard = capture.install();
     let sandbox = start(3).await;
     let client = login(&sandbox, LEGACY_USER).await.unwrap();
     client.list_transactions().send().await.unwrap();
@@ -82,6 +88,15 @@ async fn a_revoked_token_is_renewed_transparently() {
     assert_eq!(page.transactions.len(), 3);
     // A clone shares the renewed token.
     client.clone().get_user("self").send().await.unwrap();
+    let logs = capture.text();
+    assert!(
+        logs.contains("401 with a token: logging in again"),
+        "{logs}"
+    );
+    assert!(
+        !logs.contains("eyJ0eXAi") && !logs.contains(LEGACY_USER.1),
+        "a secret reached the logs"
+    );
 }
 
 #[tokio::test]

@@ -321,3 +321,149 @@ fn not_shown_gaps_are_explicit() {
         .unwrap();
     assert!(r202.not_shown.is_some());
 }
+
+fn legacy() -> Interface {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let api = codegen::load_dir(root, &root.join("spec")).unwrap();
+    api.interfaces
+        .into_iter()
+        .find(|i| i.name == "legacy")
+        .unwrap()
+}
+
+#[test]
+fn legacy_every_row_of_the_endpoint_table() {
+    use Method::*;
+    let i = legacy();
+    let rows: Vec<(Method, &str)> = i
+        .operations
+        .iter()
+        .map(|o| (o.method, o.path.as_str()))
+        .collect();
+    let expected = [
+        (GET, "/api/assets"),
+        (GET, "/api/assets/{id}"),
+        (GET, "/api/assets/{id}/transactions"),
+        (POST, "/api/assets"),
+        (PATCH, "/api/assets/{id}"),
+        (PUT, "/api/assets/{id}"),
+        (DELETE, "/api/assets/{id}"),
+        (POST, "/api/devices/{dev_id}/log"),
+        (GET, "/api/form_templates"),
+        (GET, "/api/form_templates/{id}"),
+        (POST, "/api/guest_auth/exchange_token"),
+        (GET, "/api/locations"),
+        (GET, "/api/locations/{id}"),
+        (POST, "/api/locations"),
+        (PATCH, "/api/locations/{id}"),
+        (PUT, "/api/locations/{id}"),
+        (DELETE, "/api/locations/{id}"),
+        (GET, "/api/tasks"),
+        (GET, "/api/tasks/{id}"),
+        (POST, "/api/tasks"),
+        (PATCH, "/api/tasks/{id}"),
+        (PUT, "/api/tasks/{id}"),
+        (DELETE, "/api/tasks/{id}"),
+        (GET, "/api/transactions"),
+        (GET, "/api/transactions/{id}"),
+        (POST, "/api/transactions"),
+        (PATCH, "/api/transactions/{id}"),
+        (PUT, "/api/transactions/{id}"),
+        (DELETE, "/api/transactions/{id}"),
+        (GET, "/api/transactions/{id}/forms/{form_id}"),
+        (POST, "/api/transactions/{id}/send_summary_email"),
+        (POST, "/api/users/authenticate"),
+        (GET, "/api/users/uploads/{file_id}"),
+        (GET, "/api/users/uploads/{nonce}/{file_id}"),
+        (POST, "/api/users/multipart_upload_start/{file_id}"),
+        (POST, "/api/users/multipart_upload_complete/{file_id}"),
+        (GET, "/api/users"),
+        (GET, "/api/users/{id}"),
+        (POST, "/api/users"),
+        (POST, "/api/users/one_time_user"),
+        (PATCH, "/api/users/{id}"),
+        (PUT, "/api/users/{id}"),
+        (DELETE, "/api/users/{id}"),
+        (POST, "/api/users/{id}/reset_password"),
+        (GET, "/api/workflows/{id}"),
+    ];
+    assert_eq!(rows, expected);
+    let managers: Vec<&str> = i
+        .operations
+        .iter()
+        .filter(|o| o.manager_only)
+        .map(|o| o.name.as_str())
+        .collect();
+    for op in [
+        "delete_asset",
+        "create_location",
+        "update_location",
+        "replace_location",
+        "delete_location",
+        "list_users",
+        "create_one_time_user",
+        "delete_user",
+        "reset_user_password",
+    ] {
+        assert!(managers.contains(&op), "{op} is manager only");
+    }
+    assert!(op(&i, "exchange_guest_token").internal);
+}
+
+#[test]
+fn legacy_auth_accept_paging_and_archive_status() {
+    let i = legacy();
+    let codegen::ir::Auth::TokenLogin {
+        login_operation,
+        token_field,
+        header,
+        scheme,
+        ..
+    } = &i.auth
+    else {
+        panic!("the legacy interface logs in");
+    };
+    assert_eq!(
+        (
+            login_operation.as_str(),
+            token_field.as_str(),
+            header.as_str(),
+            scheme.as_str()
+        ),
+        ("authenticate", "auth_token", "Authorization", "Token")
+    );
+    assert!(
+        i.headers.iter().any(
+            |h| h.name == "Accept" && h.value.as_deref() == Some("application/json; version=1")
+        )
+    );
+    let Some(Pagination::Links {
+        max_limit,
+        after_param,
+        before_param,
+        ..
+    }) = &i.pagination
+    else {
+        panic!("legacy lists page by links");
+    };
+    assert_eq!(
+        (*max_limit, after_param.as_str(), before_param.as_str()),
+        (50, "after_id", "before_id")
+    );
+    let TypeKind::Enum(archive) = &i.find_type("ArchiveStatus").unwrap().kind else {
+        panic!()
+    };
+    assert!(archive.open);
+    let values: Vec<&str> = archive.values.iter().map(|v| v.wire.as_str()).collect();
+    assert_eq!(values, ["active", "archived", "restoring", "restored"]);
+    assert!(field(&i, "Credentials", "password").sensitive);
+    let start = op(&i, "start_multipart_upload");
+    let parts = start.query.iter().find(|q| q.name == "part_count").unwrap();
+    assert_eq!(
+        (parts.constraints.min, parts.constraints.max),
+        (Some(1), Some(20))
+    );
+    assert!(!i.not_shown.is_empty());
+}

@@ -19,7 +19,13 @@ const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
   --fault-reset RATE    cut the connection before the body
   --fault-truncate RATE cut the body half-way
   --fault-slow RATE     answer after --slow-ms (default 1500)
-  --fault-seed N        seed of the fault draws (default 1)";
+  --fault-seed N        seed of the fault draws (default 1)
+  --legacy-user NAME:PASSWORD:ROLE
+                        a legacy /api account, ROLE manager or user; repeatable
+                        (default manager@example.com:manager-pass:manager and
+                        user@example.com:user-pass:user)
+  --legacy-transactions N
+                        legacy transactions to generate, a day apart (default 5)";
 
 fn main() -> ExitCode {
     let options = match parse(std::env::args().skip(1).collect()) {
@@ -42,6 +48,7 @@ fn main() -> ExitCode {
     };
     runtime.block_on(async move {
         let keys = options.keys.clone();
+        let legacy_users = options.legacy_users.clone();
         let sandbox = match Sandbox::start(options).await {
             Ok(s) => s,
             Err(e) => {
@@ -55,6 +62,11 @@ fn main() -> ExitCode {
             println!("sandbox: key id `{id}`, secret `{secret}` (sandbox only)");
             println!("sandbox: try  curl -H 'api-key-id: {id}' -H 'api-key-secret: {secret}' {base}/units");
         }
+        println!("sandbox: legacy /api at {}", sandbox.legacy_base_url());
+        for (name, password, manager) in &legacy_users {
+            let role = if *manager { "manager" } else { "user" };
+            println!("sandbox: legacy login `{name}` / `{password}` ({role})");
+        }
         let _ = tokio::signal::ctrl_c().await;
         ExitCode::SUCCESS
     })
@@ -66,6 +78,7 @@ fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
         ..Options::default()
     };
     let mut keys = Vec::new();
+    let mut legacy_users = Vec::new();
     let mut faults = Faults::default();
     let mut it = args.into_iter();
     while let Some(flag) = it.next() {
@@ -147,11 +160,37 @@ fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     .parse()
                     .map_err(|_| format!("--fault-seed: `{v}` is not a number"))?;
             }
+            "--legacy-user" => {
+                let v = value("--legacy-user")?;
+                let parts: Vec<&str> = v.splitn(3, ':').collect();
+                let [name, password, role] = parts.as_slice() else {
+                    return Err(format!("--legacy-user: `{v}` is not NAME:PASSWORD:ROLE"));
+                };
+                let manager = match *role {
+                    "manager" => true,
+                    "user" => false,
+                    other => {
+                        return Err(format!(
+                            "--legacy-user: role `{other}` is not manager or user"
+                        ));
+                    }
+                };
+                legacy_users.push((name.to_string(), password.to_string(), manager));
+            }
+            "--legacy-transactions" => {
+                let v = value("--legacy-transactions")?;
+                o.legacy_transactions = v
+                    .parse()
+                    .map_err(|_| format!("--legacy-transactions: `{v}` is not a number"))?;
+            }
             other => return Err(format!("unknown flag `{other}`")),
         }
     }
     if !keys.is_empty() {
         o.keys = keys;
+    }
+    if !legacy_users.is_empty() {
+        o.legacy_users = legacy_users;
     }
     o.faults = faults;
     Ok(Some(o))

@@ -33,7 +33,15 @@ fn get(base: &str, path: &str, headers: &str) -> String {
 #[test]
 fn the_binary_serves_on_the_port_it_prints() {
     let child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["--addr", "127.0.0.1:0", "--key", "k1:s1", "--empty"])
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--key",
+            "k1:s1",
+            "--empty",
+            "--legacy-user",
+            "ops@example.com:pw:manager",
+        ])
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -49,6 +57,12 @@ fn the_binary_serves_on_the_port_it_prints() {
         "{base}"
     );
     assert!(lines.next().unwrap().unwrap().contains("key id `k1`"));
+    let rest: Vec<String> = lines.take(3).map(Result::unwrap).collect();
+    assert!(
+        rest.iter()
+            .any(|l| l.contains("legacy login `ops@example.com` / `pw` (manager)")),
+        "{rest:?}"
+    );
 
     let denied = get(&base, "/units", "");
     assert!(denied.starts_with("HTTP/1.1 401"), "{denied}");

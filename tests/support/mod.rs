@@ -1,1 +1,2 @@
+pub mod capture;
 pub mod server;
