@@ -96,13 +96,16 @@ fn keyword_names_are_escaped() {
     assert!(enums.contents.contains("V3d"));
 }
 
-/// The README's client example is the compiled example, word for word.
+/// The README's client examples are the compiled examples, word for word.
 #[test]
-fn the_readme_example_is_the_compiled_one() {
+fn the_readme_examples_are_the_compiled_ones() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    let example = std::fs::read_to_string(root().join("tests/examples/quickstart.rs")).unwrap();
-    assert!(
-        readme.contains(&format!("```rust\n{example}```")),
-        "README.md must quote tests/examples/quickstart.rs exactly"
-    );
+    for name in ["quickstart", "legacy"] {
+        let path = format!("tests/examples/{name}.rs");
+        let example = std::fs::read_to_string(root().join(&path)).unwrap();
+        assert!(
+            readme.contains(&format!("```rust\n{example}```")),
+            "README.md must quote {path} exactly"
+        );
+    }
 }
