@@ -8,28 +8,25 @@ use crate::ir::{CharClass, Constraints, Field, Source};
 
 /// `#[doc = "..."]` attributes, one per line, so rustdoc renders the text as written.
 pub fn attrs(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|l| {
-        let l = l.trim_end();
-        if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        }
-    });
+    let lines = doc_lines(text);
     quote! { #( #[doc = #lines] )* }
 }
 
 /// Inner `#![doc = "..."]` attributes for a module.
 pub fn inner_attrs(text: &str) -> TokenStream {
-    let lines = text.trim_end().lines().map(|l| {
-        let l = l.trim_end();
-        if l.is_empty() {
-            String::new()
-        } else {
-            format!(" {l}")
-        }
-    });
+    let lines = doc_lines(text);
     quote! { #( #![doc = #lines] )* }
+}
+
+/// The lines of a doc comment: a leading space as `///` gives, none on blank lines.
+fn doc_lines(text: &str) -> Vec<String> {
+    text.trim_end()
+        .lines()
+        .map(|l| match l.trim_end() {
+            "" => String::new(),
+            l => format!(" {l}"),
+        })
+        .collect()
 }
 
 /// Builds a doc from paragraphs, skipping empty ones.

@@ -45,18 +45,31 @@ pub async fn workflows(
     page(&app, uri.path(), &q, rows)
 }
 
-pub async fn locations(
-    State(app): State<Arc<App>>,
-    OriginalUri(uri): OriginalUri,
-    Query(pairs): Pairs,
+/// An unfiltered list of one collection of the store.
+async fn all<T: serde::Serialize>(
+    app: Arc<App>,
+    uri: &axum::http::Uri,
+    pairs: Vec<(String, String)>,
+    rows: impl Fn(&crate::store::Store) -> Vec<(u64, &T)>,
 ) -> Response {
     let q = match ListQuery::parse(pairs) {
         Ok(q) => q,
         Err(e) => return e.into_response(),
     };
     let store = app.store.lock().await;
-    let rows = store.locations.iter().map(|r| (r.seq, &r.record)).collect();
-    page(&app, uri.path(), &q, rows)
+    page(&app, uri.path(), &q, rows(&store))
+}
+
+fn rows<T>(records: &[crate::store::Row<T>]) -> Vec<(u64, &T)> {
+    records.iter().map(|r| (r.seq, &r.record)).collect()
+}
+
+pub async fn locations(
+    State(app): State<Arc<App>>,
+    OriginalUri(uri): OriginalUri,
+    Query(pairs): Pairs,
+) -> Response {
+    all(app, &uri, pairs, |s| rows(&s.locations)).await
 }
 
 pub async fn users(
@@ -64,13 +77,7 @@ pub async fn users(
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
 ) -> Response {
-    let q = match ListQuery::parse(pairs) {
-        Ok(q) => q,
-        Err(e) => return e.into_response(),
-    };
-    let store = app.store.lock().await;
-    let rows = store.users.iter().map(|r| (r.seq, &r.record)).collect();
-    page(&app, uri.path(), &q, rows)
+    all(app, &uri, pairs, |s| rows(&s.users)).await
 }
 
 pub async fn user_groups(
@@ -78,17 +85,7 @@ pub async fn user_groups(
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
 ) -> Response {
-    let q = match ListQuery::parse(pairs) {
-        Ok(q) => q,
-        Err(e) => return e.into_response(),
-    };
-    let store = app.store.lock().await;
-    let rows = store
-        .user_groups
-        .iter()
-        .map(|r| (r.seq, &r.record))
-        .collect();
-    page(&app, uri.path(), &q, rows)
+    all(app, &uri, pairs, |s| rows(&s.user_groups)).await
 }
 
 /// PATCH /users/{id}: answers with the list shape, as the interface document declares.
