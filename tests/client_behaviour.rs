@@ -533,3 +533,70 @@ async fn secrets_never_reach_debug_logs_or_errors() {
     // The secret did go on the wire, where it belongs.
     assert_eq!(server.recorded()[0].header("api-key-secret"), Some(SECRET));
 }
+
+#[tokio::test]
+async fn path_values_that_would_reach_another_endpoint_are_refused() {
+    let (server, client) = setup().await;
+    for bad in ["..", ".", "", "a\tb"] {
+        let err = client.get_unit(bad).send().await.unwrap_err();
+        assert!(matches!(err, Error::Validation(_)), "{bad:?}: {err:?}");
+    }
+    // Refused even with validation off: it is not a limit, the request would go elsewhere.
+    let config = quick().validate_requests(false);
+    let lax = Client::with_config(&server.base(), ApiKey::new("key-id", SECRET), config).unwrap();
+    assert!(matches!(
+        lax.get_unit_by_reference_number("..").send().await,
+        Err(Error::Validation(_))
+    ));
+    assert!(server.recorded().is_empty());
+}
+
+#[tokio::test]
+async fn paging_that_comes_back_to_an_earlier_page_stops() {
+    let (server, client) = setup().await;
+    let base = server.base();
+    let link = |p: &str| format!(r#"{{"next": "{base}/units?page={p}"}}"#);
+    server.push(Canned::json(200, &page(&["a"], &link("B"))));
+    server.push(Canned::json(200, &page(&["b"], &link("C"))));
+    server.push(Canned::json(200, &page(&["c"], &link("B"))));
+    server.push(Canned::json(200, &page(&["b"], &link("C"))));
+    let result: Result<Vec<Unit>, Error> = client.list_units().stream().try_collect().await;
+    assert!(
+        matches!(result, Err(Error::PagingStalled { .. })),
+        "{result:?}"
+    );
+    assert_eq!(
+        server.recorded().len(),
+        3,
+        "B was not fetched a second time"
+    );
+}
+
+#[tokio::test]
+async fn a_retry_after_beyond_the_clients_patience_is_reported_at_once() {
+    let (server, client) = setup().await;
+    server.push(Canned::status(429).header("retry-after", "120"));
+    let start = Instant::now();
+    let err = client.get_unit("u1").send().await.unwrap_err();
+    assert!(start.elapsed() < Duration::from_secs(2));
+    let Error::Api(api) = err else { panic!() };
+    assert_eq!(
+        (api.status, api.retry_after),
+        (429, Some(Duration::from_secs(120)))
+    );
+    assert_eq!(server.recorded().len(), 1);
+}
+
+#[tokio::test]
+async fn a_requests_debug_leaves_the_body_out() {
+    let (_server, client) = setup().await;
+    let request = client
+        .create_unit(NewUnit::new("SECRET-REF-123"))
+        .to_request()
+        .unwrap();
+    let shown = format!("{request:?}");
+    assert!(
+        shown.contains("bytes>") && !shown.contains("SECRET-REF-123"),
+        "{shown}"
+    );
+}

@@ -608,3 +608,22 @@ async fn every_legacy_operation_answers() {
     m.delete_user(new_id).send().await.unwrap();
     m.get_workflow("4099").send().await.unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn concurrent_401s_log_in_once() {
+    let sandbox = start(3).await;
+    let client = login(&sandbox, LEGACY_USER).await.unwrap();
+    sandbox.revoke_legacy_tokens().await;
+    let calls = (0..8).map(|_| {
+        let client = client.clone();
+        tokio::spawn(async move { client.list_locations().send().await })
+    });
+    for call in calls {
+        call.await.unwrap().unwrap();
+    }
+    assert_eq!(
+        sandbox.legacy_token_count().await,
+        1,
+        "one re-login served every request"
+    );
+}

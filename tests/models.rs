@@ -290,3 +290,11 @@ fn request_bodies_omit_unset_fields() {
         json!({"make": "Caterpillar"})
     );
 }
+
+#[test]
+fn an_unknown_member_is_written_back_byte_for_byte() {
+    let text = r#"{"zeta": 1,   "object":"damage_map", "alpha": [1.50, {"b":2,"a":1}]}"#;
+    let result: InspectionResult = serde_json::from_str(text).unwrap();
+    assert!(matches!(&result, InspectionResult::Unknown(m) if m.raw_json() == text));
+    assert_eq!(serde_json::to_string(&result).unwrap(), text);
+}

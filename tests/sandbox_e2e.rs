@@ -514,7 +514,6 @@ async fn share_urls_work_without_keys_until_they_expire() {
 
 #[tokio::test]
 async fn the_rate_limit_answers_429_with_retry_after() {
-    let (_sandbox, _) = demo().await;
     let sandbox = Sandbox::start(Options {
         rate_limit: Some((3, Duration::from_secs(5))),
         ..Options::default()
@@ -663,8 +662,13 @@ async fn an_export_under_faults_loses_nothing_and_repeats_nothing() {
         .map(|u| u.reference_number.as_str())
         .filter(|r| r.starts_with("EXP-"))
         .collect();
-    let distinct: BTreeSet<&&str> = created.iter().collect();
-    assert_eq!(created.len(), distinct.len());
-    assert_eq!(sandbox.stats().await.units_created as usize, created.len());
+    // Every POST that reached the create handler created its unit: had the client sent a
+    // POST again after one was applied, the handler would have seen it twice (and 409'd).
+    let stats = sandbox.stats().await;
+    assert_eq!(stats.unit_posts as usize, created.len(), "{stats:?}");
     assert!(created.len() >= outcomes.iter().filter(|r| r.is_ok()).count());
+    assert!(
+        created.len() < 40,
+        "some creates were cut off by faults: {stats:?}"
+    );
 }

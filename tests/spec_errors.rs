@@ -216,3 +216,114 @@ fn garbage_input_never_panics() {
         );
     }
 }
+
+fn first_line(message: &str) -> &str {
+    message.lines().next().unwrap_or_default()
+}
+
+#[test]
+fn duplicate_type_field_and_enum_value() {
+    let twice = format!("{UNIT}{UNIT}");
+    assert_eq!(
+        first_line(&error_for(&spec(&twice, GET_UNIT))),
+        "spec/t.yaml:15:3: error: type `Unit` is declared twice (first at 10:3)"
+    );
+    let field = UNIT.replace(
+        "required: true }",
+        "required: true }\n        id: { type: string, doc: Again. }",
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&field, GET_UNIT))),
+        "spec/t.yaml:15:9: error: field `id` is listed twice in this object (first at 14:9)"
+    );
+    let values = format!(
+        "{UNIT}  Kind:\n    enum: {{ doc: K., open: false, values: {{ a: A., a: Again. }} }}\n"
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&values, GET_UNIT))),
+        "spec/t.yaml:16:52: error: value `a` is listed twice in this enum (first at 16:45)"
+    );
+}
+
+#[test]
+fn a_union_shape_that_repeats_the_tag() {
+    let types = format!(
+        "{}  Result:\n    union:\n      doc: R.\n      tag: id\n      variants:\n        unit: {{ shape: Unit, doc: U. }}\n",
+        UNIT
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&types, GET_UNIT))),
+        "spec/t.yaml:20:24: error: shape `Unit` declares the union's tag `id` as a field"
+    );
+}
+
+#[test]
+fn page_outside_a_response_and_a_status_out_of_range() {
+    let field = UNIT.replace("type: string, doc: Id.", "type: \"page<Unit>\", doc: Id.");
+    assert_eq!(
+        first_line(&error_for(&spec(&field, GET_UNIT))),
+        "spec/t.yaml:14:21: error: `page<T>` is only allowed as a whole response body"
+    );
+    let status = GET_UNIT.replace("status: 200", "status: 700");
+    assert_eq!(
+        first_line(&error_for(&spec(UNIT, &status))),
+        "spec/t.yaml:23:19: error: `700` is not an HTTP status"
+    );
+}
+
+#[test]
+fn names_that_collide_as_identifiers() {
+    let fields = UNIT.replace(
+        "required: true }",
+        "required: true }\n        referenceNumber: { type: string, doc: A. }\n        reference_number: { type: string, doc: B. }",
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&fields, GET_UNIT))),
+        "spec/t.yaml:16:9: error: fields `referenceNumber` and `reference_number` both become `reference_number`"
+    );
+    let reserved = GET_UNIT.replace(
+        "    responses:",
+        "    query:\n      core: { type: string, doc: C. }\n    responses:",
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(UNIT, &reserved))),
+        "spec/t.yaml:23:7: error: parameter `core` is named like the generated code's own `core`"
+    );
+    let empty = UNIT.replace(
+        "        id: {",
+        "        \"-\": { type: string, doc: Dash. }\n        id: {",
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&empty, GET_UNIT))),
+        "spec/t.yaml:14:9: error: field `-` gives no identifier (``)"
+    );
+}
+
+#[test]
+fn a_range_on_a_number_is_refused() {
+    let types = UNIT.replace(
+        "required: true }",
+        "required: true }\n        weight: { type: number, doc: Kg., min: 0 }",
+    );
+    assert_eq!(
+        first_line(&error_for(&spec(&types, GET_UNIT))),
+        "spec/t.yaml:15:48: error: `min` applies to integers, but field `weight` is `number`"
+    );
+}
+
+/// Whatever is accepted also generates: no spec makes the generator panic.
+#[test]
+fn accepted_specs_always_generate() {
+    let odd = [
+        spec(UNIT, GET_UNIT),
+        spec(&UNIT.replace("        id: {", "        \"3d\": { type: string, doc: D. }\n        type: { type: string, doc: T. }\n        id: {"), GET_UNIT),
+        spec(&format!("{UNIT}  E:\n    enum: {{ doc: E., open: true, values: {{ \"3d\": D., self: S. }} }}\n"), GET_UNIT),
+    ];
+    for text in odd {
+        let interface = codegen::load_str("spec/t.yaml", &text).unwrap();
+        let api = codegen::ir::Api {
+            interfaces: vec![interface],
+        };
+        codegen::generate(&api).unwrap();
+    }
+}

@@ -468,6 +468,8 @@ impl<'a> Checker<'a> {
         position: Position,
     ) -> Vec<ir::Field> {
         self.unique_keys(fields, "field", "object");
+        let names: Vec<&Spanned<String>> = fields.iter().map(|(k, _)| k).collect();
+        self.identifiers(&names, "field", &[]);
         fields
             .iter()
             .filter_map(|(name, f)| self.field(name, f, position))
@@ -507,8 +509,8 @@ impl<'a> Checker<'a> {
             TypeRef::Named(n) => matches!(self.kinds.get(n), Some(Kind::Id | Kind::RecordRef)),
             _ => false,
         };
-        let is_number =
-            matches!(ty, TypeRef::Builtin(b) if b.is_integer() || *b == Builtin::Number);
+        // Ranges are checked as whole numbers: `number` fields take none.
+        let is_number = matches!(ty, TypeRef::Builtin(b) if b.is_integer());
         let is_array = matches!(ty, TypeRef::Array(_));
         let shown = &f.ty.value;
         let field = &name.value;
@@ -547,7 +549,7 @@ impl<'a> Checker<'a> {
                     self,
                     at.referenced,
                     key,
-                    "numbers",
+                    "integers",
                     "remove it, or use `max_length`/`length` for a string",
                 );
             }
@@ -674,6 +676,44 @@ impl<'a> Checker<'a> {
             ),
         };
         self.error(at, format!("unknown type `{name}`"), help);
+    }
+
+    /// Names become identifiers in snake_case: each must give one, and no two the same.
+    /// `reserved` are names generated code uses itself.
+    fn identifiers(&mut self, names: &[&Spanned<String>], what: &str, reserved: &[&str]) {
+        let mut seen: BTreeMap<String, &Spanned<String>> = BTreeMap::new();
+        for name in names {
+            let ident = name.value.to_snake_case();
+            if ident.is_empty() || !ident.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                self.error(
+                    name,
+                    format!("{what} `{}` gives no identifier (`{ident}`)", name.value),
+                    "use letters, digits and `_` (the wire name may differ only in case style)",
+                );
+                continue;
+            }
+            if reserved.contains(&ident.as_str()) {
+                self.error(
+                    name,
+                    format!(
+                        "{what} `{}` is named like the generated code's own `{ident}`",
+                        name.value
+                    ),
+                    format!("rename it; {} are reserved", reserved.join(", ")),
+                );
+            }
+            if let Some(prev) = seen.get(&ident) {
+                if prev.value != name.value {
+                    let msg = format!(
+                        "{what}s `{}` and `{}` both become `{ident}`",
+                        prev.value, name.value
+                    );
+                    self.error(name, msg, "rename one of them");
+                }
+            } else {
+                seen.insert(ident, name);
+            }
+        }
     }
 
     fn unique_keys<V>(&mut self, map: &OrderedMap<V>, what: &str, within: &str) {
@@ -930,6 +970,13 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        let params: Vec<&Spanned<String>> = op
+            .path_params
+            .iter()
+            .chain(op.query.iter())
+            .map(|(k, _)| k)
+            .collect();
+        self.identifiers(&params, "parameter", &["core", "body"]);
         let path_params = self.fields(&op.path_params);
         let query = self.fields_at(&op.query, Position::Query);
         let body = op.body.as_ref().and_then(|b| {

@@ -57,8 +57,9 @@ pub enum Auth {
 
 /// A login that yields a token.
 pub type LoginFuture = Pin<Box<dyn Future<Output = Result<Secret, Error>> + Send>>;
-/// Logs in again (with the credentials it captured) and returns the new token.
-pub type LoginFn = Arc<dyn Fn() -> LoginFuture + Send + Sync>;
+/// Logs in again (with the credentials it captured) through the client's own core, so
+/// logins are paced and retried like every other request, and returns the new token.
+pub type LoginFn = Arc<dyn Fn(crate::transport::Core) -> LoginFuture + Send + Sync>;
 
 /// The current token and how to get a new one.
 pub struct TokenAuth {
@@ -87,13 +88,13 @@ impl TokenAuth {
         self.current.read().unwrap_or_else(|p| p.into_inner()).0
     }
 
-    /// Logs in unless another request already did since generation `seen`.
-    pub async fn renew(&self, seen: u64) -> Result<(), Error> {
+    /// Logs in through `core` unless another request already did since generation `seen`.
+    pub async fn renew(&self, seen: u64, core: &crate::transport::Core) -> Result<(), Error> {
         let _one_at_a_time = self.relogin.lock().await;
         if self.generation() != seen {
             return Ok(());
         }
-        let token = (self.login)().await?;
+        let token = (self.login)(core.clone()).await?;
         let mut current = self.current.write().unwrap_or_else(|p| p.into_inner());
         *current = (current.0 + 1, Some(token));
         Ok(())

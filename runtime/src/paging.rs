@@ -1,6 +1,7 @@
 //! Pagination as streams: one page in memory at a time, until the service says there is
 //! no next page.
 
+use std::collections::HashSet;
 use std::pin::Pin;
 
 use futures_util::{Stream, StreamExt, TryStreamExt, stream};
@@ -127,24 +128,28 @@ where
         Err(e) => return Box::pin(stream::once(async move { Err(e) })),
     };
     let next = std::sync::Arc::new(next);
-    let s = stream::try_unfold(Step::Fetch(first, None), move |step| {
+    let s = stream::try_unfold(Step::Fetch(first, HashSet::new()), move |step| {
         let core = core.clone();
         let next = next.clone();
         async move {
-            let (req, previous) = match step {
-                Step::Fetch(req, previous) => (req, previous),
+            let (req, mut seen) = match step {
+                Step::Fetch(req, seen) => (req, seen),
                 Step::Fail(e) => return Err(e),
                 Step::Done => return Ok(None),
             };
             let page: P = core.json(&req).await?;
             // A bad next step is reported after this page, so its records are not lost.
             let step = match next(&core, &req, &page) {
-                Ok(Some((next, key))) if previous.as_deref() == Some(key.as_str()) => {
-                    Step::Fail(Error::PagingStalled {
-                        path: next.describe(),
-                    })
+                // A link or cursor met before would loop forever (A -> B -> A).
+                Ok(Some((next, key))) => {
+                    if seen.insert(key) {
+                        Step::Fetch(next, seen)
+                    } else {
+                        Step::Fail(Error::PagingStalled {
+                            path: next.describe(),
+                        })
+                    }
                 }
-                Ok(Some((next, key))) => Step::Fetch(next, Some(key)),
                 Ok(None) => Step::Done,
                 Err(e) => Step::Fail(e),
             };
@@ -172,10 +177,10 @@ fn follow(core: &Core, req: &Request, link: &str) -> Result<(Request, String), E
     Ok((next, key))
 }
 
-/// Where paging goes next: fetch a page (with the key of the one before), report an
-/// error, or stop.
+/// Where paging goes next: fetch a page (with the links or cursors already followed, a
+/// few bytes per page), report an error, or stop.
 enum Step {
-    Fetch(Request, Option<String>),
+    Fetch(Request, HashSet<String>),
     Fail(Error),
     Done,
 }

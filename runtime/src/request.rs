@@ -5,8 +5,8 @@ use reqwest::Url;
 
 /// Method, path, query, `Accept` and body of one call. Path segments are kept unencoded
 /// and percent-encoded one by one when the URL is built, so an id holding `/`, spaces or
-/// unicode stays one segment.
-#[derive(Debug, Clone, PartialEq)]
+/// unicode stays one segment. `Debug` leaves the body out (it may hold a password).
+#[derive(Clone, PartialEq)]
 pub struct Request {
     pub method: Method,
     /// The spec's path template (`/units/{unit_id}`), for logs and errors.
@@ -25,7 +25,34 @@ pub struct Request {
     pub hint: Option<&'static str>,
 }
 
+impl std::fmt::Debug for Request {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Request")
+            .field("method", &self.method)
+            .field("template", &self.template)
+            .field("segments", &self.segments)
+            .field("query", &self.query)
+            .field("accept", &self.accept)
+            .field(
+                "body",
+                &self.body.as_ref().map(|b| format!("<{} bytes>", b.len())),
+            )
+            .field("anonymous", &self.anonymous)
+            .finish()
+    }
+}
+
 impl Request {
+    /// A path value that cannot be sent as one segment: URLs drop `.` and `..` segments
+    /// and tabs or newlines, and an empty one changes the path, so the request would go to
+    /// another endpoint.
+    pub fn unsendable_segment(&self) -> Option<&str> {
+        self.segments
+            .iter()
+            .map(String::as_str)
+            .find(|s| s.is_empty() || *s == "." || *s == ".." || s.contains(['\t', '\n', '\r']))
+    }
+
     pub fn new(method: Method, template: &'static str) -> Self {
         Request {
             method,

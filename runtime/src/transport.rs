@@ -17,7 +17,7 @@ use crate::origin;
 use crate::pacing::Pacer;
 use crate::request::Request;
 use crate::retry::retry_after;
-use crate::validate::{Validate, Validator};
+use crate::validate::Validator;
 
 /// An answer with a success status (2xx).
 #[derive(Debug, Clone)]
@@ -37,17 +37,10 @@ impl Response {
 /// Decodes `body` as `T`, naming the JSON path of a failure.
 pub fn decode<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, Error> {
     let mut de = serde_json::Deserializer::from_slice(body);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let message = e.inner().to_string();
-        let message = match message.rfind(" at line ") {
-            Some(i) => message[..i].to_string(),
-            None => message,
-        };
-        Error::Decode {
-            status,
-            path: e.path().to_string(),
-            message,
-        }
+    serde_path_to_error::deserialize(&mut de).map_err(|e| Error::Decode {
+        status,
+        path: e.path().to_string(),
+        message: crate::model::without_position(&e.inner().to_string()),
     })
 }
 
@@ -133,13 +126,18 @@ impl Core {
         v.finish().map_err(Error::Validation)
     }
 
-    /// Checks a request body's documented limits, unless validation is turned off.
-    pub fn validate_body<T: Validate>(&self, body: &T) -> Result<(), Error> {
-        self.validate(|v| body.validate(v))
-    }
-
     /// Sends `req` until it succeeds or fails for good; a 202 is a success here.
     pub async fn execute(&self, req: &Request) -> Result<Response, Error> {
+        if let Some(bad) = req.unsendable_segment() {
+            return Err(Error::Validation(crate::Violations(vec![
+                crate::Violation {
+                    path: req.template.to_string(),
+                    message: format!(
+                        "the path value {bad:?} cannot be sent as one segment (it would reach another endpoint)"
+                    ),
+                },
+            ])));
+        }
         let url = req.url(&self.inner.base);
         if req.absolute.is_some() && !origin::same_origin(&url, &self.inner.base) {
             return Err(Error::ForeignOrigin {
@@ -179,7 +177,7 @@ impl Core {
                         (failure.status(), &token, renewed)
                     {
                         tracing::info!(parent: &span, "401 with a token: logging in again");
-                        auth.renew(*seen).await?;
+                        auth.renew(*seen, self).await?;
                         renewed = true;
                         continue;
                     }
@@ -263,6 +261,11 @@ impl Core {
         let (method, path) = (req.method.to_string(), req.template.to_string());
         match failure {
             Failure::Status(api) if api.status == 429 => {
+                // A wait longer than the client allows is reported, not cut short: retrying
+                // early would only meet another 429.
+                if api.retry_after.is_some_and(|r| r > policy.max_backoff) {
+                    return Next::Fail(Error::Api(api));
+                }
                 let wait = api.retry_after.unwrap_or(backoff).min(policy.max_backoff);
                 // Every request of this client waits, not only this one.
                 self.inner.pacer.pause_for(wait);

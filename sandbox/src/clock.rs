@@ -12,12 +12,16 @@ pub struct Clock {
 
 impl Clock {
     pub fn now(&self) -> DateTime<Utc> {
-        let now = Utc::now() + *self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        let offset = *self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Utc::now()
+            .checked_add_signed(offset)
+            .unwrap_or(DateTime::<Utc>::MAX_UTC);
         // Whole milliseconds, as the service's timestamps have.
         DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
     }
 
     pub fn advance(&self, by: Duration) {
-        *self.offset.lock().unwrap_or_else(|p| p.into_inner()) += by;
+        let mut offset = self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        *offset = offset.checked_add(&by).unwrap_or(*offset);
     }
 }

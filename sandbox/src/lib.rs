@@ -95,6 +95,8 @@ pub struct Stats {
     pub faults: u64,
     /// Units created by POST /units.
     pub units_created: u64,
+    /// POST /units requests that reached the create handler (a repeated POST shows here).
+    pub unit_posts: u64,
 }
 
 #[derive(Debug, Default)]
@@ -206,11 +208,14 @@ impl Sandbox {
 }
 
 async fn read_stats(app: &App) -> Stats {
+    // One lock: a second `lock()` in the same expression would wait on the first.
+    let store = app.store.lock().await;
     Stats {
         requests: app.stats.requests.load(Ordering::Relaxed),
         rate_limited: app.stats.rate_limited.load(Ordering::Relaxed),
         faults: app.stats.faults.load(Ordering::Relaxed),
-        units_created: app.store.lock().await.units_created,
+        units_created: store.units_created,
+        unit_posts: store.unit_posts,
     }
 }
 
@@ -224,7 +229,12 @@ async fn advance(
     State(app): State<Arc<App>>,
     Query(q): Query<std::collections::HashMap<String, i64>>,
 ) -> axum::response::Response {
-    let seconds = q.get("seconds").copied().unwrap_or(0);
+    // At most a century either way, so the clock never overflows.
+    let seconds = q
+        .get("seconds")
+        .copied()
+        .unwrap_or(0)
+        .clamp(-3_155_760_000, 3_155_760_000);
     app.clock.advance(chrono::Duration::seconds(seconds));
     http::json(
         axum::http::StatusCode::OK,

@@ -52,8 +52,10 @@ pub struct Store {
     pub forms: Vec<String>,
     pub renders: Renders,
     pub shares: BTreeMap<String, Share>,
-    /// Units created by POST, counted for tests (a retried POST would show here).
+    /// Units created by POST, counted for tests.
     pub units_created: u64,
+    /// POST /units requests that reached the handler (a repeated POST would show here).
+    pub unit_posts: u64,
 }
 
 impl Store {

@@ -246,9 +246,9 @@ fn constructors(i: &Interface) -> TokenStream {
                     credentials: #body_ty,
                     config: ::inspection_runtime::Config,
                 ) -> Result<Self, ::inspection_runtime::Error> {
-                    let anonymous = ::inspection_runtime::Core::new(base_url, ::inspection_runtime::Auth::None, config.clone())?;
-                    let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move || {
-                        let request = #builder { core: anonymous.clone(), body: credentials.clone() };
+                    let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
+                        // The login request is anonymous: it carries no token.
+                        let request = #builder { core, body: credentials.clone() };
                         Box::pin(async move {
                             let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
                             answer
@@ -263,8 +263,9 @@ fn constructors(i: &Interface) -> TokenStream {
                         })
                     });
                     let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login);
-                    token.renew(token.generation()).await?;
-                    let core = ::inspection_runtime::Core::new(base_url, ::inspection_runtime::Auth::Token(token), config)?;
+                    let auth = ::inspection_runtime::Auth::Token(token.clone());
+                    let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+                    token.renew(token.generation(), &core).await?;
                     Ok(Self { core })
                 }
             }

@@ -34,7 +34,8 @@ fn plan(op: &Operation) -> Plan {
         .iter()
         .filter(|r| (200..300).contains(&r.status))
         .collect();
-    let polls = success.iter().any(|r| r.status == 202);
+    // Asking again is only safe for a GET; another method's 202 is a plain success.
+    let polls = op.method == Method::GET && success.iter().any(|r| r.status == 202);
     let is_json = |ct: &str| ct == "application/json";
     let json: Vec<_> = success
         .iter()

@@ -9,7 +9,7 @@ use serde_saphyr::Spanned;
 
 /// Entries of a mapping in the order they were written. Generated code follows spec
 /// order, so this is what keeps the output deterministic and readable. Duplicate keys are
-/// refused by the YAML reader itself.
+/// kept (the reader passes them through) so that `check` can name what was repeated.
 #[derive(Debug)]
 pub struct OrderedMap<V> {
     pub entries: Vec<(Spanned<String>, V)>,

@@ -11,4 +11,5 @@ pub use date::DateOrDateTime;
 pub use fields::{deserialize_id, null_as_default, nullable, pick_one_of};
 pub use open_enum::{FromStrVisitor, UnknownValue};
 pub use time_range::TimeOrRange;
+pub(crate) use union::without_position;
 pub use union::{UnknownMember, capture, decode_variant, read_tag, serialize_tagged};

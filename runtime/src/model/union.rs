@@ -145,7 +145,7 @@ pub fn serialize_tagged<S: Serializer, T: Serialize>(
 
 /// serde_json appends ` at line L column C`, which means nothing to a reader of a nested
 /// member; the JSON path replaces it.
-fn without_position(message: &str) -> String {
+pub(crate) fn without_position(message: &str) -> String {
     match message.rfind(" at line ") {
         Some(i) => message[..i].to_string(),
         None => message.to_string(),

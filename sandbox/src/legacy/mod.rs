@@ -1341,6 +1341,11 @@ impl crate::Sandbox {
         self.app.legacy.lock().await.tokens.clear();
     }
 
+    /// Tokens handed out and still valid (each login adds one).
+    pub async fn legacy_token_count(&self) -> usize {
+        self.app.legacy.lock().await.tokens.len()
+    }
+
     /// The bytes of a user's uploaded (or assembled) file.
     pub async fn legacy_file(&self, user_id: &str, file_id: &str) -> Option<Vec<u8>> {
         let store = self.app.legacy.lock().await;

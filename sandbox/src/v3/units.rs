@@ -51,6 +51,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
         Err(e) => return e.into_response(),
     };
     let mut store = app.store.lock().await;
+    store.unit_posts += 1;
     if store.unit_by_reference(&new.reference_number).is_some() {
         return error(
             StatusCode::CONFLICT,

@@ -28,14 +28,9 @@ impl Client {
         credentials: AuthenticateRequest,
         config: ::inspection_runtime::Config,
     ) -> Result<Self, ::inspection_runtime::Error> {
-        let anonymous = ::inspection_runtime::Core::new(
-            base_url,
-            ::inspection_runtime::Auth::None,
-            config.clone(),
-        )?;
-        let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move || {
+        let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
             let request = Authenticate {
-                core: anonymous.clone(),
+                core,
                 body: credentials.clone(),
             };
             Box::pin(async move {
@@ -59,12 +54,9 @@ impl Client {
             "Token",
             login,
         );
-        token.renew(token.generation()).await?;
-        let core = ::inspection_runtime::Core::new(
-            base_url,
-            ::inspection_runtime::Auth::Token(token),
-            config,
-        )?;
+        let auth = ::inspection_runtime::Auth::Token(token.clone());
+        let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+        token.renew(token.generation(), &core).await?;
         Ok(Self { core })
     }
     /// The defaults for this interface.
