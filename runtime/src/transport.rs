@@ -343,11 +343,7 @@ impl Core {
     /// Fetches a pre-signed URL (a share link, `pdf_share_url`) without any credential,
     /// whatever its origin.
     pub async fn fetch_presigned(&self, url: &str) -> Result<Bytes, Error> {
-        let parsed = Url::parse(url).map_err(|e| {
-            Error::Config(format!("not a URL ({e}): a pre-signed link was expected"))
-        })?;
-        origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
-        let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
+        let (parsed, shown) = presigned(url)?;
         self.inner.pacer.acquire().await;
         let span = tracing::debug_span!("inspection_presigned", path = %parsed.path());
         let result = async {
@@ -395,11 +391,7 @@ impl Core {
         body: Bytes,
         content_type: Option<&str>,
     ) -> Result<Option<String>, Error> {
-        let parsed = Url::parse(url).map_err(|e| {
-            Error::Config(format!("not a URL ({e}): a pre-signed link was expected"))
-        })?;
-        origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
-        let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
+        let (parsed, shown) = presigned(url)?;
         let policy = &self.inner.config.retry;
         let mut attempt = 1;
         loop {
@@ -502,6 +494,16 @@ impl Failure {
             _ => None,
         }
     }
+}
+
+/// A pre-signed URL, checked (https, or http on loopback), and how errors show it: origin
+/// and path, never the query, which holds the signature.
+fn presigned(url: &str) -> Result<(Url, String), Error> {
+    let parsed = Url::parse(url)
+        .map_err(|e| Error::Config(format!("not a URL ({e}): a pre-signed link was expected")))?;
+    origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
+    let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
+    Ok((parsed, shown))
 }
 
 /// The error and its causes, without the URL (whose query may carry a signature).
