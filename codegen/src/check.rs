@@ -159,18 +159,19 @@ impl<'a> Checker<'a> {
     }
 
     fn declare_types(&mut self, types: &OrderedMap<spec::TypeDef>) {
-        let mut first: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
-        for (name, def) in types.iter() {
-            if let Some(prev) = first.get(name.value.as_str()) {
-                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+        for ((name, def), first) in types.iter().zip(repeated(types)) {
+            if let Some(first) = first {
                 self.error(
                     name,
-                    format!("type `{}` is declared twice (first at {l}:{c})", name.value),
+                    format!(
+                        "type `{}` is declared twice (first at {})",
+                        name.value,
+                        place(first)
+                    ),
                     "give each type a unique name, or merge the two declarations",
                 );
                 continue;
             }
-            first.insert(&name.value, name);
             if Builtin::from_name(&name.value).is_some() {
                 self.error(
                     name,
@@ -350,22 +351,20 @@ impl<'a> Checker<'a> {
     }
 
     fn union(&mut self, name: &str, u: &spec::UnionDef) -> ir::Union {
-        let mut seen: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
         let mut variants = Vec::new();
-        for (tag_value, v) in u.variants.iter() {
-            if let Some(prev) = seen.get(tag_value.value.as_str()) {
-                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+        for ((tag_value, v), first) in u.variants.iter().zip(repeated(&u.variants)) {
+            if let Some(first) = first {
                 self.error(
                     tag_value,
                     format!(
-                        "discriminator value `{}` is listed twice in union `{name}` (first at {l}:{c})",
-                        tag_value.value
+                        "discriminator value `{}` is listed twice in union `{name}` (first at {})",
+                        tag_value.value,
+                        place(first)
                     ),
                     "each tag value selects one variant: remove one entry (several tag values may share a shape, not the reverse)",
                 );
                 continue;
             }
-            seen.insert(&tag_value.value, tag_value);
             match self.kinds.get(&v.shape.value).copied() {
                 Some(Kind::Object) => {}
                 Some(other) => self.error(
@@ -717,20 +716,17 @@ impl<'a> Checker<'a> {
     }
 
     fn unique_keys<V>(&mut self, map: &OrderedMap<V>, what: &str, within: &str) {
-        let mut first: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
-        for (key, _) in map.iter() {
-            if let Some(prev) = first.get(key.value.as_str()) {
-                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+        for ((key, _), first) in map.iter().zip(repeated(map)) {
+            if let Some(first) = first {
                 self.error(
                     key,
                     format!(
-                        "{what} `{}` is listed twice in this {within} (first at {l}:{c})",
-                        key.value
+                        "{what} `{}` is listed twice in this {within} (first at {})",
+                        key.value,
+                        place(first)
                     ),
                     format!("remove or rename one of the two {what}s"),
                 );
-            } else {
-                first.insert(&key.value, key);
             }
         }
     }
@@ -878,23 +874,21 @@ impl<'a> Checker<'a> {
         has_pagination: bool,
         links_pagination: bool,
     ) -> Vec<ir::Operation> {
-        let mut names: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
         let mut routes: BTreeMap<(String, String), &Spanned<String>> = BTreeMap::new();
         let mut out = Vec::new();
-        for (name, op) in ops.iter() {
-            if let Some(prev) = names.get(name.value.as_str()) {
-                let (l, c) = (prev.referenced.line(), prev.referenced.column());
+        for ((name, op), first) in ops.iter().zip(repeated(ops)) {
+            if let Some(first) = first {
                 self.error(
                     name,
                     format!(
-                        "operation `{}` is declared twice (first at {l}:{c})",
-                        name.value
+                        "operation `{}` is declared twice (first at {})",
+                        name.value,
+                        place(first)
                     ),
                     "give each operation a unique name",
                 );
                 continue;
             }
-            names.insert(&name.value, name);
             if name.value.to_snake_case() != name.value {
                 self.error(
                     name,
@@ -1061,6 +1055,25 @@ impl<'a> Checker<'a> {
             source: op.source,
         })
     }
+}
+
+/// For each entry of `map`, the first entry with the same key when this one repeats it.
+fn repeated<V>(map: &OrderedMap<V>) -> Vec<Option<&Spanned<String>>> {
+    let mut first: BTreeMap<&str, &Spanned<String>> = BTreeMap::new();
+    map.iter()
+        .map(|(key, _)| match first.get(key.value.as_str()) {
+            Some(prev) => Some(*prev),
+            None => {
+                first.insert(&key.value, key);
+                None
+            }
+        })
+        .collect()
+}
+
+/// `line:col` of a name, for "first at" notes.
+fn place(at: &Spanned<String>) -> String {
+    format!("{}:{}", at.referenced.line(), at.referenced.column())
 }
 
 fn json() -> String {
