@@ -33,6 +33,21 @@ fn committed_output_is_fresh() {
         stale.is_empty(),
         "stale generated files (run `cargo xtask codegen`): {stale:?}"
     );
+    // Nothing else lives under generated/: a file the spec no longer produces is stale too.
+    let produced: Vec<PathBuf> = files.iter().map(|f| root.join(&f.path)).collect();
+    let mut leftovers = Vec::new();
+    let mut dirs = vec![root.join("generated")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if !produced.contains(&path) {
+                leftovers.push(path);
+            }
+        }
+    }
+    assert!(leftovers.is_empty(), "no longer generated: {leftovers:?}");
 }
 
 #[test]
