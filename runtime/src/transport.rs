@@ -344,6 +344,8 @@ impl Core {
     /// whatever its origin.
     pub async fn fetch_presigned(&self, url: &str) -> Result<Bytes, Error> {
         let (parsed, shown) = presigned(url)?;
+        // Share links are served by the service itself, so they count against its rate
+        // limit; uploads (`put_presigned`) go to storage and are not paced.
         self.inner.pacer.acquire().await;
         let span = tracing::debug_span!("inspection_presigned", path = %parsed.path());
         let result = async {
