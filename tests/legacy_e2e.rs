@@ -393,7 +393,6 @@ async fn a_three_part_multipart_upload_is_assembled() {
 async fn every_legacy_operation_answers() {
     let sandbox = start(4).await;
     let m = login_as_manager(&sandbox).await;
-    let json = |v: serde_json::Value| v;
 
     // assets
     let assets = m.list_assets().send().await.unwrap();
@@ -419,7 +418,7 @@ async fn every_legacy_operation_answers() {
         "find or create finds the existing asset"
     );
     let mut extended = serde_json::Map::new();
-    extended.insert("fleet_id".into(), json(serde_json::json!(4279)));
+    extended.insert("fleet_id".into(), serde_json::json!(4279));
     m.update_asset(
         asset_id.clone(),
         AssetUpdateRequest::new(AssetUpdate::default().extended(extended.clone())),

@@ -62,29 +62,22 @@ pub enum Fault {
 /// Draws faults from a seeded generator (splitmix64), so a run can be repeated.
 #[derive(Debug)]
 pub struct FaultPlan {
-    faults: Mutex<(Faults, u64)>,
+    faults: Faults,
+    state: Mutex<u64>,
 }
 
 impl FaultPlan {
     pub fn new(faults: Faults) -> Self {
-        let seed = faults.seed;
-        FaultPlan {
-            faults: Mutex::new((faults, seed)),
-        }
-    }
-
-    pub fn set(&self, faults: Faults) {
-        let seed = faults.seed;
-        *self.faults.lock().unwrap_or_else(|p| p.into_inner()) = (faults, seed);
+        let state = Mutex::new(faults.seed);
+        FaultPlan { faults, state }
     }
 
     pub fn draw(&self) -> Option<(Fault, Duration)> {
-        let mut guard = self.faults.lock().unwrap_or_else(|p| p.into_inner());
-        let (faults, state) = &mut *guard;
+        let faults = &self.faults;
         if !faults.any() {
             return None;
         }
-        let r = next(state);
+        let r = next(&mut self.state.lock().unwrap_or_else(|p| p.into_inner()));
         let u = (r >> 11) as f64 / (1u64 << 53) as f64;
         let mut edge = 0.0;
         let kinds = [

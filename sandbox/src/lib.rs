@@ -197,11 +197,6 @@ impl Sandbox {
         self.app.clock.advance(by);
     }
 
-    /// Changes the injected faults from now on.
-    pub fn set_faults(&self, faults: Faults) {
-        self.app.faults.set(faults);
-    }
-
     pub async fn stats(&self) -> Stats {
         read_stats(&self.app).await
     }

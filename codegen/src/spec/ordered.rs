@@ -27,14 +27,6 @@ impl<V> OrderedMap<V> {
     pub fn iter(&self) -> impl Iterator<Item = (&Spanned<String>, &V)> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
 }
 
 impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
