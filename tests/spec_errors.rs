@@ -327,3 +327,137 @@ fn accepted_specs_always_generate() {
         codegen::generate(&api).unwrap();
     }
 }
+
+/// The message of the first problem, and that it points at a real place.
+fn first_message(text: &str) -> String {
+    let all = error_for(text);
+    let first = first_line(&all);
+    let (place, message) = first
+        .split_once(": error: ")
+        .expect("file:line:col: error: message");
+    let mut parts = place.rsplitn(3, ':');
+    let (col, line) = (parts.next().unwrap(), parts.next().unwrap());
+    assert!(
+        line.parse::<u32>().unwrap() > 0 && col.parse::<u32>().unwrap() > 0,
+        "{first}"
+    );
+    assert!(all.contains("\n  help: "), "{all}");
+    message.to_string()
+}
+
+/// Every other check of `check.rs`, one case each: what it refuses and the message it gives.
+#[test]
+fn every_other_check_names_the_problem() {
+    let with_types = |extra: &str| spec(&format!("{UNIT}{extra}"), GET_UNIT);
+    let with_interface = |extra: &str, ops: &str| {
+        spec(UNIT, ops).replace(
+            "  versioning: One version.\n",
+            &format!("{extra}  versioning: One version.\n"),
+        )
+    };
+    let paginated = GET_UNIT.replace("    responses:", "    paginated: true\n    responses:");
+    let cases: Vec<(String, &str)> = vec![
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: Test\n"), "interface name `Test` is not snake_case"),
+        (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
+        (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
+        (with_types("  V:\n    scalar_union: { doc: V., of: [string] }\n"), "scalar union `V` needs at least two kinds"),
+        (with_types("  V:\n    scalar_union: { doc: V., of: [string, string] }\n"), "`string` is listed twice in `of`"),
+        (
+            with_types("  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n"),
+            "a one_of needs at least two variants",
+        ),
+        (
+            with_types("  E:\n    enum: { doc: E., open: false, values: { a_b: A., aB: B. } }\n"),
+            "enum values `a_b` and `aB` map to the same identifier `AB`",
+        ),
+        (
+            with_types("  E:\n    enum: { doc: E., open: true, values: { unknown: U. } }\n"),
+            "an open enum cannot have a value named `unknown`",
+        ),
+        (
+            with_types("  R1:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n  R2:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n"),
+            "shape `Unit` is used by unions `R1` and `R2`",
+        ),
+        (
+            with_types("  R:\n    union: { doc: R., tag: kind, common_fields: { id: { type: string, doc: I. } }, variants: { u: { shape: Unit, doc: U. } } }\n"),
+            "shape `Unit` repeats the common field `id` of union `R`",
+        ),
+        (with_types("  R:\n    union: { doc: R., tag: kind, variants: {} }\n"), "union `R` has no variants"),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: integer, doc: N., min: 5, max: 1 } } }\n"),
+            "`min` 5 is greater than `max` 1 on field `n`",
+        ),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: \"json<Unit>\", doc: N. } } }\n"),
+            "`json<T>` is only allowed as a whole query parameter type",
+        ),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: binary, doc: N. } } }\n"),
+            "`binary` is only a response body type",
+        ),
+        (
+            with_types("  R:\n    record_ref: { doc: R., id_type: Unit }\n"),
+            "`id_type` of `R` is `Unit`, which is an object, not an id",
+        ),
+        (spec(UNIT, &GET_UNIT.replace("get_unit:", "getUnit:")), "operation name `getUnit` is not snake_case"),
+        (
+            spec(UNIT, &GET_UNIT.replace("path: /units/{unit_id}", "path: units/{unit_id}")),
+            "path `units/{unit_id}` does not start with `/`",
+        ),
+        (
+            spec(UNIT, &GET_UNIT.replace("path: /units/{unit_id}", "path: \"/units/{unit_id\"")),
+            "path `/units/{unit_id` is malformed: a `{` is never closed",
+        ),
+        (spec(UNIT, &paginated), "operation `get_unit` is paginated, but the interface declares no `pagination`"),
+        (
+            spec(UNIT, &GET_UNIT.replace("    responses:", "    errors: { \"abc\": Nope. }\n    responses:")),
+            "`abc` is not an HTTP status",
+        ),
+        (
+            spec(UNIT, GET_UNIT).replace(
+                "    api_key_headers: { doc: Keys., unauthorized_status: 401, headers: { k: { doc: Key. } } }",
+                "    token_login: { doc: D., login_operation: log_in, token_field: t, header: Authorization, scheme: Token }",
+            ),
+            "login operation `log_in` is not declared",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: Unit, next_url_field: next }\n",
+                GET_UNIT,
+            ),
+            "paging type `Unit` has no field `next`",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    links: { doc: P., links_field: links, after_param: a, before_param: b, limit_param: l, max_limit: 9 }\n",
+                &paginated,
+            ),
+            "links-paginated operation `get_unit` names no `items_field`",
+        ),
+        (
+            spec(&format!("{UNIT}  K:\n    enum: {{ doc: K., open: true, values: {{ a: A. }} }}\n"), GET_UNIT).replace(
+                "  versioning: One version.\n",
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: K }\n  versioning: One version.\n",
+            ),
+            "paging type `K` is an enum, not an object",
+        ),
+        (
+            with_types("  T:\n    object:\n      doc: T.\n      fields: { u: { type: string, doc: U. } }\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          a: { doc: A., fields: { u: { type: string, doc: U., required: true } } }\n          b: { doc: B., fields: { v: { type: string, doc: V., required: true } } }\n"),
+            "field `u` is declared twice in this object",
+        ),
+        (
+            spec(UNIT, &GET_UNIT.replace("body: Unit", "body: \"array<Unit\"")),
+            "`array<Unit` is not a type expression: `array<` is never closed with `>`",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: Unit }\n",
+                &paginated,
+            ),
+            "operation `get_unit` is paginated but no response is a `page<T>`",
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_message(&text), expected, "for the spec:\n{text}");
+    }
+}
