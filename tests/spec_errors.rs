@@ -461,3 +461,13 @@ fn every_other_check_names_the_problem() {
         assert_eq!(first_message(&text), expected, "for the spec:\n{text}");
     }
 }
+
+#[test]
+fn a_collision_is_reported_once() {
+    let ops = GET_UNIT.replace(
+        "    responses:",
+        "    query:\n      referenceNumber: { type: string, doc: A. }\n      reference_number: { type: string, doc: B. }\n    responses:",
+    );
+    let message = error_for(&spec(UNIT, &ops));
+    assert_eq!(message.matches(": error: ").count(), 1, "{message}");
+}

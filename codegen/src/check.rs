@@ -457,7 +457,10 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The fields of a record: each name once, each a distinct identifier.
     fn fields(&mut self, fields: &OrderedMap<spec::FieldDef>) -> Vec<ir::Field> {
+        let names: Vec<&Spanned<String>> = fields.iter().map(|(k, _)| k).collect();
+        self.identifiers(&names, "field", &[]);
         self.fields_at(fields, Position::Field)
     }
 
@@ -467,8 +470,6 @@ impl<'a> Checker<'a> {
         position: Position,
     ) -> Vec<ir::Field> {
         self.unique_keys(fields, "field", "object");
-        let names: Vec<&Spanned<String>> = fields.iter().map(|(k, _)| k).collect();
-        self.identifiers(&names, "field", &[]);
         fields
             .iter()
             .filter_map(|(name, f)| self.field(name, f, position))
@@ -970,8 +971,9 @@ impl<'a> Checker<'a> {
             .chain(op.query.iter())
             .map(|(k, _)| k)
             .collect();
+        // Path and query parameters become fields of one builder: checked together, once.
         self.identifiers(&params, "parameter", &["core", "body"]);
-        let path_params = self.fields(&op.path_params);
+        let path_params = self.fields_at(&op.path_params, Position::Field);
         let query = self.fields_at(&op.query, Position::Query);
         let body = op.body.as_ref().and_then(|b| {
             Some(ir::Body {

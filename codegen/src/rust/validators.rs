@@ -15,14 +15,7 @@ pub fn validators(i: &Interface) -> TokenStream {
         let TypeKind::Object(o) = &t.kind else {
             continue;
         };
-        let checks: Vec<TokenStream> = o
-            .fields
-            .iter()
-            .map(|f| {
-                let ident = names::field_ident(&f.name);
-                field_checks(i, f, &access(f, quote!(self.#ident)))
-            })
-            .collect();
+        let checks = struct_checks(i, &o.fields);
         let one_of = o.one_of.as_ref().map(|one| {
             let ident = names::field_ident(&one.name);
             // Flattened on the wire, so its fields are checked at the top level.
@@ -47,19 +40,22 @@ pub fn validators(i: &Interface) -> TokenStream {
             for var in &one.variants {
                 let name =
                     quote::format_ident!("{}{}", one.type_name, names::variant_name(&var.name));
-                let checks: Vec<TokenStream> = var
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        let ident = names::field_ident(&f.name);
-                        field_checks(i, f, &access(f, quote!(self.#ident)))
-                    })
-                    .collect();
-                out.extend(impl_validate(&name, &checks, None));
+                out.extend(impl_validate(&name, &struct_checks(i, &var.fields), None));
             }
         }
     }
     out
+}
+
+/// The checks of a struct's own fields (`self.<field>`).
+fn struct_checks(i: &Interface, fields: &[Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let ident = names::field_ident(&f.name);
+            field_checks(i, f, &access(f, quote!(self.#ident)))
+        })
+        .collect()
 }
 
 fn impl_validate(
