@@ -324,15 +324,8 @@ pub fn page(interface: &Interface) -> TokenStream {
         else {
             return quote!(None);
         };
-        let ident = names::field_ident(&f.name);
         let paging = names::field_ident(paging_field);
-        match types::shape(f, true) {
-            types::Shape::Plain => quote!(Some(self.#paging.as_ref()?.#ident.as_str())),
-            types::Shape::OptionalNullable => {
-                quote!(self.#paging.as_ref()?.#ident.as_ref()?.as_deref())
-            }
-            _ => quote!(self.#paging.as_ref()?.#ident.as_deref()),
-        }
+        text_of(quote!(self.#paging.as_ref()?), f)
     };
     let next_url = read(next_url_field);
     let cursor = read(cursor_field);
@@ -446,6 +439,12 @@ fn link(i: &Interface, links: &Field, which: &str) -> TokenStream {
         types::Shape::Plain => quote!(self.#container),
         _ => quote!(self.#container.as_ref()?),
     };
+    text_of(holder, f)
+}
+
+/// `Option<&str>` of the string field `f` of the response record `holder`, whatever its
+/// shape (inside a function returning `Option`, so `?` may end the path early).
+fn text_of(holder: TokenStream, f: &Field) -> TokenStream {
     let ident = names::field_ident(&f.name);
     match types::shape(f, true) {
         types::Shape::Plain => quote!(Some(#holder.#ident.as_str())),
