@@ -18,7 +18,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{Reject, encode, error, json as answer, pdf, wants_pdf};
+use crate::http::{Reject, encode, error, json as answer, pdf, tri, wants_pdf};
 use store::{Account, Multipart, Target, Upload, object, stamp};
 
 /// Who is calling, from their token.
@@ -202,15 +202,6 @@ fn wrapped(bytes: &[u8], key: &str) -> Result<Map<String, Value>, Reject> {
             format!("`{key}` is required"),
         )),
     }
-}
-
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(v) => v,
-            Err(rejected) => return rejected.into_response(),
-        }
-    };
 }
 
 // ---------------------------------------------------------------- login

@@ -5,11 +5,12 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
+use crate::http::tri;
 use crate::http::{body, error, json};
 
 type Pairs = Query<Vec<(String, String)>>;
@@ -24,10 +25,7 @@ pub async fn workflows(
         let department = q.text("department_name")?.map(str::to_string);
         Ok((q, location, department))
     });
-    let (q, location, department) = match parsed {
-        Ok(p) => p,
-        Err(e) => return e.into_response(),
-    };
+    let (q, location, department) = tri!(parsed);
     let store = app.store.lock().await;
     let matches = |w: &Workflow, key: &str, want: &Option<String>| {
         want.as_deref()
@@ -52,10 +50,7 @@ async fn all<T: serde::Serialize>(
     pairs: Vec<(String, String)>,
     rows: impl Fn(&crate::store::Store) -> Vec<(u64, &T)>,
 ) -> Response {
-    let q = match ListQuery::parse(pairs) {
-        Ok(q) => q,
-        Err(e) => return e.into_response(),
-    };
+    let q = tri!(ListQuery::parse(pairs));
     let store = app.store.lock().await;
     page(&app, uri.path(), &q, rows(&store))
 }
@@ -94,10 +89,7 @@ pub async fn update_user(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
-    let update: UserUpdate = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let update: UserUpdate = tri!(body(&bytes));
     let mut store = app.store.lock().await;
     let Some(user) = store
         .users

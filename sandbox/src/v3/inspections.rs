@@ -9,7 +9,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use super::units::not_found as unit_not_found;
-use crate::http::{Reject, error, json, pdf, wants_pdf};
+use crate::http::{Reject, error, json, pdf, tri, wants_pdf};
 use crate::store::Share;
 use crate::{App, pdf as render};
 
@@ -58,10 +58,7 @@ async fn list_in(
         let department = q.text("department_name")?.map(str::to_string);
         Ok::<_, Reject>((q, after, before, ty, department))
     })();
-    let (q, after, before, ty, department) = match filters {
-        Ok(f) => f,
-        Err(e) => return e.into_response(),
-    };
+    let (q, after, before, ty, department) = tri!(filters);
     let mut store = app.store.lock().await;
     let unit_id = match &scope {
         Scope::All => None,

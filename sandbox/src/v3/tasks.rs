@@ -12,6 +12,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
+use crate::http::tri;
 use crate::http::{Reject, body, error, json};
 use crate::store::Store;
 
@@ -41,10 +42,7 @@ pub async fn list(
         let status = q.choice("status", &["incomplete", "complete"])?;
         Ok::<_, Reject>((q, bounds, status))
     })();
-    let (q, bounds, status) = match parsed {
-        Ok(p) => p,
-        Err(e) => return e.into_response(),
-    };
+    let (q, bounds, status) = tri!(parsed);
     let within =
         |t: Option<DateTime<Utc>>,
          (after, before): (Option<DateTime<Utc>>, Option<DateTime<Utc>>)| {
@@ -70,10 +68,7 @@ pub async fn list(
 }
 
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let request: TaskRequest = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let request: TaskRequest = tri!(body(&bytes));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
@@ -112,10 +107,7 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 }
 
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
-    let request: TaskRequest = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let request: TaskRequest = tri!(body(&bytes));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let Some(index) = store

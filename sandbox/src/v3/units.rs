@@ -10,6 +10,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
+use crate::http::tri;
 use crate::http::{body, error, json};
 
 type Pairs = Query<Vec<(String, String)>>;
@@ -26,10 +27,7 @@ pub async fn list(
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
 ) -> Response {
-    let q = match ListQuery::parse(pairs) {
-        Ok(q) => q,
-        Err(e) => return e.into_response(),
-    };
+    let q = tri!(ListQuery::parse(pairs));
     let (reference, serial) = match (q.text("referenceNumber"), q.text("serialNumber")) {
         (Ok(r), Ok(s)) => (r, s),
         (Err(e), _) | (_, Err(e)) => return e.into_response(),
@@ -46,10 +44,7 @@ pub async fn list(
 }
 
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let new: NewUnit = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let new: NewUnit = tri!(body(&bytes));
     let mut store = app.store.lock().await;
     store.unit_posts += 1;
     if store.unit_by_reference(&new.reference_number).is_some() {
@@ -98,10 +93,7 @@ pub async fn get_by_reference(
 }
 
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
-    let changes: UnitPatch = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let changes: UnitPatch = tri!(body(&bytes));
     let mut store = app.store.lock().await;
     if let Some(reference) = &changes.reference_number {
         let taken = store
@@ -142,10 +134,7 @@ pub async fn patch_by_reference(
     Path(reference): Path<String>,
     bytes: Bytes,
 ) -> Response {
-    let changes: UnitAttributes = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let changes: UnitAttributes = tri!(body(&bytes));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let Some(unit) = store.unit_by_reference(&reference) else {
@@ -162,10 +151,7 @@ pub async fn upsert(
     Path(reference): Path<String>,
     bytes: Bytes,
 ) -> Response {
-    let attributes: UnitAttributes = match body(&bytes) {
-        Ok(b) => b,
-        Err(e) => return e.into_response(),
-    };
+    let attributes: UnitAttributes = tri!(body(&bytes));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     if let Some(unit) = store.unit_by_reference(&reference) {
