@@ -13,6 +13,19 @@ fn v3() -> Interface {
     api.interfaces.into_iter().find(|i| i.name == "v3").unwrap()
 }
 
+/// The type declared as `name` (tests look types up by name; backends never do).
+fn declared<'a>(i: &'a Interface, name: &str) -> &'a codegen::ir::TypeDef {
+    i.types
+        .iter()
+        .find(|t| t.name == name)
+        .unwrap_or_else(|| panic!("no type {name}"))
+}
+
+fn named(i: &Interface, name: &str) -> TypeRef {
+    let index = i.types.iter().position(|t| t.name == name).unwrap();
+    TypeRef::Named(codegen::ir::TypeId(index as u32))
+}
+
 fn op<'a>(i: &'a Interface, name: &str) -> &'a Operation {
     i.operations
         .iter()
@@ -21,11 +34,7 @@ fn op<'a>(i: &'a Interface, name: &str) -> &'a Operation {
 }
 
 fn fields<'a>(i: &'a Interface, type_name: &str) -> &'a [Field] {
-    match &i
-        .find_type(type_name)
-        .unwrap_or_else(|| panic!("no type {type_name}"))
-        .kind
-    {
+    match &declared(i, type_name).kind {
         TypeKind::Object(o) => &o.fields,
         other => panic!("{type_name} is not an object: {other:?}"),
     }
@@ -98,7 +107,7 @@ fn every_string_input_is_limited_to_255() {
         ("UserUpdate", "last_name"),
     ] {
         let f = if ty == "TaskAssigneeUser" {
-            let TypeKind::Object(o) = &i.find_type("TaskRequest").unwrap().kind else {
+            let TypeKind::Object(o) = &declared(&i, "TaskRequest").kind else {
                 unreachable!()
             };
             let one = o
@@ -202,7 +211,7 @@ fn the_other_rows_of_the_limits_table() {
     for id in ["UnitId", "InspectionId", "TaskId", "FormId", "UserId"] {
         assert!(
             matches!(
-                i.find_type(id).unwrap().kind,
+                declared(&i, id).kind,
                 TypeKind::Id {
                     max_length: Some(255)
                 }
@@ -229,7 +238,7 @@ fn auth_headers_and_error_body() {
         .map(|h| (h.name.as_str(), h.sensitive))
         .collect();
     assert_eq!(names, [("api-key-id", false), ("api-key-secret", true)]);
-    assert_eq!(i.error_body, Some(TypeRef::Named("ErrorBody".into())));
+    assert_eq!(i.error_body, Some(named(&i, "ErrorBody")));
     assert!(i.errors.iter().any(|e| e.status == 429));
     assert!(op(&i, "create_unit").errors.iter().any(|e| e.status == 409));
 }
@@ -242,7 +251,7 @@ fn the_odd_cases() {
     assert!(!update_user.paginated);
     assert_eq!(
         update_user.responses[0].body,
-        Some(TypeRef::Page(Box::new(TypeRef::Named("User".into()))))
+        Some(TypeRef::Page(Box::new(named(&i, "User"))))
     );
     // PUT upsert answers 200 (replaced) or 201 (created).
     let statuses: Vec<u16> = op(&i, "upsert_unit_by_reference_number")
@@ -269,7 +278,7 @@ fn the_odd_cases() {
             .any(|r| r.status == 204 && r.body.is_none())
     );
     // Task requests: integer location and user group ids; due_by a date or a date-time.
-    let TypeKind::Object(task) = &i.find_type("TaskRequest").unwrap().kind else {
+    let TypeKind::Object(task) = &declared(&i, "TaskRequest").kind else {
         unreachable!()
     };
     let one = task.one_of.as_ref().unwrap();
@@ -306,7 +315,7 @@ fn not_shown_gaps_are_explicit() {
     let i = v3();
     assert!(i.not_shown.len() >= 8, "{:?}", i.not_shown);
     for ty in ["Paging", "Workflow", "Location", "User", "UserGroup"] {
-        let TypeKind::Object(o) = &i.find_type(ty).unwrap().kind else {
+        let TypeKind::Object(o) = &declared(&i, ty).kind else {
             unreachable!()
         };
         assert!(
@@ -452,7 +461,7 @@ fn legacy_auth_accept_paging_and_archive_status() {
         (*max_limit, after_param.as_str(), before_param.as_str()),
         (50, "after_id", "before_id")
     );
-    let TypeKind::Enum(archive) = &i.find_type("ArchiveStatus").unwrap().kind else {
+    let TypeKind::Enum(archive) = &declared(&i, "ArchiveStatus").kind else {
         panic!()
     };
     assert!(archive.open);
@@ -466,4 +475,49 @@ fn legacy_auth_accept_paging_and_archive_status() {
         (Some(1), Some(20))
     );
     assert!(!i.not_shown.is_empty());
+}
+
+/// The resolve pass decides each operation's answer once, for every backend.
+#[test]
+fn answers_and_paging_are_resolved_in_the_ir() {
+    use codegen::ir::{AnswerKind, OperationPaging};
+    let i = v3();
+    let upsert = &op(&i, "upsert_unit_by_reference_number").answer;
+    assert!(
+        matches!(upsert.kind, AnswerKind::Upsert { .. }),
+        "{upsert:?}"
+    );
+    let inspection = &op(&i, "get_inspection").answer;
+    assert!(inspection.polls);
+    assert_eq!(inspection.alternative.as_deref(), Some("application/pdf"));
+    let form = &op(&i, "get_form").answer;
+    assert_eq!(
+        form.kind,
+        AnswerKind::Bytes {
+            content_type: "application/pdf".into()
+        }
+    );
+    assert!(form.polls);
+    assert_eq!(op(&i, "delete_task").answer.kind, AnswerKind::Empty);
+    assert!(matches!(
+        op(&i, "update_user").answer.kind,
+        AnswerKind::Json {
+            list_shaped: true,
+            ..
+        }
+    ));
+    assert!(matches!(
+        &op(&i, "list_units").paging,
+        Some(OperationPaging::Cursor { page_param, .. }) if page_param == "page"
+    ));
+    assert!(op(&i, "get_unit").paging.is_none());
+    assert_eq!(i.error_message_field.as_deref(), Some("errors"));
+    let TypeKind::Union(results) = &declared(&i, "InspectionResult").kind else {
+        panic!("InspectionResult is a union");
+    };
+    assert!(results.open, "response unions keep unknown members");
+    let json = codegen::ir_json(&codegen::ir::Api {
+        interfaces: vec![i.clone()],
+    });
+    assert!(json.contains("\"kind\": \"upsert\""), "the IR serialises");
 }

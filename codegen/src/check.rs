@@ -16,6 +16,8 @@ pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnos
         file,
         diags: Vec::new(),
         kinds: BTreeMap::new(),
+        ids: BTreeMap::new(),
+        kinds_by_id: BTreeMap::new(),
     };
     let interface = cx.interface(spec);
     if cx.diags.is_empty() {
@@ -54,6 +56,9 @@ struct Checker<'a> {
     file: &'a str,
     diags: Vec<Diagnostic>,
     kinds: BTreeMap<String, Kind>,
+    /// Each declared name's index in the IR's `types` (its first declaration).
+    ids: BTreeMap<String, ir::TypeId>,
+    kinds_by_id: BTreeMap<ir::TypeId, Kind>,
 }
 
 /// Where a type expression may appear; some forms are allowed in one place only.
@@ -66,6 +71,73 @@ enum Position {
 }
 
 impl<'a> Checker<'a> {
+    /// The id of a declared name. An undeclared one (already reported as unknown) gets an
+    /// id past the end, which only an IR that is never returned can hold.
+    fn id_of(&self, name: &str) -> ir::TypeId {
+        self.ids.get(name).copied().unwrap_or(ir::TypeId(u32::MAX))
+    }
+
+    fn kind_of(&self, id: ir::TypeId) -> Option<Kind> {
+        self.kinds_by_id.get(&id).copied()
+    }
+
+    /// A links-paged operation answers an object whose `items_field` is a list and which
+    /// holds the interface's links field: else its pages could not be walked.
+    fn links_envelopes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
+        let Some(ir::Pagination::Links { links_field, .. }) = &i.pagination else {
+            return;
+        };
+        for (name, op) in ops.iter() {
+            let Some(items) = op.items_field.as_ref().filter(|_| op.paginated) else {
+                continue;
+            };
+            let envelope = op
+                .responses
+                .iter()
+                .filter(|r| (200..300).contains(&r.status.value))
+                .find_map(|r| r.body.as_ref())
+                .and_then(|b| self.ids.get(&b.value))
+                .and_then(|id| i.types.get(id.index()));
+            let fields = match envelope.map(|t| &t.kind) {
+                Some(ir::TypeKind::Object(o)) => &o.fields,
+                _ => {
+                    self.error(
+                        name,
+                        format!(
+                            "links-paginated operation `{}` does not answer a declared object",
+                            name.value
+                        ),
+                        "answer the envelope record that holds the items and the links",
+                    );
+                    continue;
+                }
+            };
+            let has_list = fields
+                .iter()
+                .any(|f| f.name == items.value && matches!(f.ty, TypeRef::Array(_)));
+            if !has_list {
+                self.error(
+                    items,
+                    format!(
+                        "the answer of `{}` has no list field `{}`",
+                        name.value, items.value
+                    ),
+                    "name the envelope property that holds the records (an `array<T>`)",
+                );
+            }
+            if !fields.iter().any(|f| &f.name == links_field) {
+                self.error(
+                    items,
+                    format!(
+                        "the answer of `{}` has no `{links_field}` field to page by",
+                        name.value
+                    ),
+                    "add the links field to the envelope record",
+                );
+            }
+        }
+    }
+
     fn error<T>(&mut self, at: &Spanned<T>, message: impl Into<String>, help: impl Into<String>) {
         self.error_at(at.referenced, message, help);
     }
@@ -151,15 +223,23 @@ impl<'a> Checker<'a> {
                 .collect(),
             versioning: def.versioning.clone(),
             not_shown: def.not_shown.clone(),
+            error_message_field: None, // decided by `ir::resolve`
+            default_accept: None,
             types,
             operations,
         };
         mark_usage(&mut interface);
+        if self.diags.is_empty() {
+            self.links_envelopes(&spec.operations, &interface);
+        }
+        if self.diags.is_empty() {
+            ir::resolve(&mut interface);
+        }
         interface
     }
 
     fn declare_types(&mut self, types: &OrderedMap<spec::TypeDef>) {
-        for ((name, def), first) in types.iter().zip(repeated(types)) {
+        for (index, ((name, def), first)) in types.iter().zip(repeated(types)).enumerate() {
             if let Some(first) = first {
                 self.error(
                     name,
@@ -194,6 +274,10 @@ impl<'a> Checker<'a> {
                 spec::TypeDef::RecordRef(_) => Kind::RecordRef,
             };
             self.kinds.insert(name.value.clone(), kind);
+            // Types are converted in declaration order, so the index is the IR's.
+            let id = u32::try_from(index).unwrap_or(u32::MAX);
+            self.ids.insert(name.value.clone(), ir::TypeId(id));
+            self.kinds_by_id.insert(ir::TypeId(id), kind);
         }
     }
 
@@ -250,7 +334,7 @@ impl<'a> Checker<'a> {
                 (
                     r.doc.clone(),
                     ir::TypeKind::RecordRef(ir::RecordRef {
-                        id_type: r.id_type.value.clone(),
+                        id_type: self.id_of(&r.id_type.value),
                         external: r.external,
                         self_keyword: r.self_keyword.clone(),
                         source: r.source,
@@ -381,7 +465,7 @@ impl<'a> Checker<'a> {
             }
             variants.push(ir::Variant {
                 tag_value: tag_value.value.clone(),
-                shape: v.shape.value.clone(),
+                shape: self.id_of(&v.shape.value),
                 doc: v.doc.clone(),
             });
         }
@@ -395,6 +479,7 @@ impl<'a> Checker<'a> {
         ir::Union {
             tag: u.tag.value.clone(),
             variants,
+            open: false, // decided by `ir::resolve` from where the union is used
         }
     }
 
@@ -506,7 +591,7 @@ impl<'a> Checker<'a> {
     ) -> ir::Constraints {
         let is_string = match ty {
             TypeRef::Builtin(b) => b.is_string_like(),
-            TypeRef::Named(n) => matches!(self.kinds.get(n), Some(Kind::Id | Kind::RecordRef)),
+            TypeRef::Named(n) => matches!(self.kind_of(*n), Some(Kind::Id | Kind::RecordRef)),
             _ => false,
         };
         // Ranges are checked as whole numbers: `number` fields take none.
@@ -620,8 +705,8 @@ impl<'a> Checker<'a> {
                         );
                     }
                     TypeRef::Builtin(b)
-                } else if self.kinds.contains_key(&name) {
-                    TypeRef::Named(name)
+                } else if let Some(id) = self.ids.get(&name) {
+                    TypeRef::Named(*id)
                 } else {
                     self.unknown_type(at, &name);
                     return None;
@@ -775,7 +860,7 @@ impl<'a> Checker<'a> {
                     default_per_page: c.default_per_page,
                     items_field: c.items_field.clone(),
                     paging_field: c.paging_field.clone(),
-                    paging_type: paging_type.value.clone(),
+                    paging_type: self.id_of(&paging_type.value),
                     next_url_field: c.next_url_field.as_ref().map(|f| f.value.clone()),
                     cursor_field: c.cursor_field.as_ref().map(|f| f.value.clone()),
                 }
@@ -1055,6 +1140,8 @@ impl<'a> Checker<'a> {
             internal: op.internal,
             not_shown: op.not_shown.clone(),
             source: op.source,
+            answer: ir::Answer::default(), // decided by `ir::resolve`
+            paging: None,
         })
     }
 }
@@ -1193,50 +1280,50 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// Marks each type with the side(s) of the wire that reach it.
 fn mark_usage(interface: &mut ir::Interface) {
-    let mut request: Vec<String> = Vec::new();
-    let mut response: Vec<String> = Vec::new();
+    let mut request: Vec<ir::TypeId> = Vec::new();
+    let mut response: Vec<ir::TypeId> = Vec::new();
     for op in &interface.operations {
         for f in op.path_params.iter().chain(&op.query) {
-            request.extend(f.ty.named().map(str::to_string));
+            request.extend(f.ty.named());
         }
         if let Some(b) = &op.body {
-            request.extend(b.ty.named().map(str::to_string));
+            request.extend(b.ty.named());
         }
         for r in &op.responses {
             if let Some(b) = &r.body {
-                response.extend(b.named().map(str::to_string));
+                response.extend(b.named());
             }
         }
     }
     if let Some(ir::Pagination::Cursor { paging_type, .. }) = &interface.pagination {
-        response.push(paging_type.clone());
+        response.push(*paging_type);
     }
     if let Some(t) = &interface.error_body {
-        response.extend(t.named().map(str::to_string));
+        response.extend(t.named());
     }
-    let reach = |roots: Vec<String>, types: &[ir::TypeDef]| -> Vec<String> {
-        let mut seen: Vec<String> = Vec::new();
+    let reach = |roots: Vec<ir::TypeId>, types: &[ir::TypeDef]| -> Vec<bool> {
+        let mut seen = vec![false; types.len()];
         let mut stack = roots;
-        while let Some(name) = stack.pop() {
-            if seen.contains(&name) {
+        while let Some(id) = stack.pop() {
+            // Ids past the end belong to names already reported as unknown.
+            let Some(t) = types.get(id.index()) else {
                 continue;
-            }
-            if let Some(t) = types.iter().find(|t| t.name == name) {
+            };
+            if !std::mem::replace(&mut seen[id.index()], true) {
                 stack.extend(referenced_types(t));
             }
-            seen.push(name);
         }
         seen
     };
     let req = reach(request, &interface.types);
     let resp = reach(response, &interface.types);
-    for t in &mut interface.types {
-        t.usage.request = req.contains(&t.name);
-        t.usage.response = resp.contains(&t.name);
+    for (t, (req, resp)) in interface.types.iter_mut().zip(req.into_iter().zip(resp)) {
+        t.usage.request = req;
+        t.usage.response = resp;
     }
 }
 
-fn referenced_types(t: &ir::TypeDef) -> Vec<String> {
+fn referenced_types(t: &ir::TypeDef) -> Vec<ir::TypeId> {
     match &t.kind {
         ir::TypeKind::Object(o) => o
             .fields
@@ -1246,10 +1333,10 @@ fn referenced_types(t: &ir::TypeDef) -> Vec<String> {
                     .iter()
                     .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
             )
-            .filter_map(|f| f.ty.named().map(str::to_string))
+            .filter_map(|f| f.ty.named())
             .collect(),
-        ir::TypeKind::Union(u) => u.variants.iter().map(|v| v.shape.clone()).collect(),
-        ir::TypeKind::RecordRef(r) => vec![r.id_type.clone()],
+        ir::TypeKind::Union(u) => u.variants.iter().map(|v| v.shape).collect(),
+        ir::TypeKind::RecordRef(r) => vec![r.id_type],
         _ => Vec::new(),
     }
 }

@@ -1,5 +1,6 @@
 //! The generator: spec -> checked IR -> backends.
 
+pub mod backend;
 pub mod check;
 pub mod diagnostic;
 pub mod ir;
@@ -64,11 +65,21 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
 /// Where the editor schema of the spec format is written.
 pub const SCHEMA_PATH: &str = "spec/spec.schema.json";
 
-/// Every generated file for `api`, in a fixed order, the spec format's schema included.
+/// Every generated file for `api`: each backend's in turn, then the spec format's schema.
 pub fn generate(api: &ir::Api) -> Result<Vec<output::OutputFile>, String> {
-    let mut files = rust::render(api)?;
+    let mut files = Vec::new();
+    for backend in backend::ALL {
+        files.extend(backend.render(api)?);
+    }
     files.push(output::OutputFile::new(SCHEMA_PATH, spec_schema()));
     Ok(files)
+}
+
+/// The IR as pretty JSON (`cargo xtask codegen --dump-ir`): what every backend reads.
+pub fn ir_json(api: &ir::Api) -> String {
+    let mut text = serde_json::to_string_pretty(api).unwrap_or_default();
+    text.push('\n');
+    text
 }
 
 /// The JSON Schema of a spec file, for editors (`# yaml-language-server: $schema=...`).

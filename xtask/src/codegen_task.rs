@@ -67,6 +67,13 @@ pub fn run(root: &Path, check: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints the resolved IR as JSON on stdout.
+pub fn dump_ir(root: &Path) -> Result<(), String> {
+    let api = codegen::load_dir(root, &root.join("spec")).map_err(|d| d.to_string())?;
+    print!("{}", codegen::ir_json(&api));
+    Ok(())
+}
+
 /// Files currently under `generated/`, skipping build and package folders.
 fn existing_generated(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -11,6 +11,7 @@ const USAGE: &str = "usage: cargo xtask <command>
 commands:
   codegen           regenerate generated/ and spec/spec.schema.json from spec/
   codegen --check   write nothing; fail and name each stale file
+  codegen --dump-ir print the resolved IR every backend reads, as JSON
   ci                everything CI checks: fmt, clippy, codegen --check, tests";
 
 fn main() -> ExitCode {
@@ -20,6 +21,7 @@ fn main() -> ExitCode {
     let result = match args.as_slice() {
         ["codegen"] => codegen_task::run(&root, false),
         ["codegen", "--check"] => codegen_task::run(&root, true),
+        ["codegen", "--dump-ir"] => codegen_task::dump_ir(&root),
         ["ci"] => ci::run(&root),
         _ => Err(USAGE.to_string()),
     };

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, operations};
-use crate::ir::{Auth, Interface, TypeKind};
+use crate::ir::{Auth, Interface};
 
 pub fn client(i: &Interface) -> TokenStream {
     let credentials = credentials(i);
@@ -20,20 +20,12 @@ pub fn client(i: &Interface) -> TokenStream {
         quote!(.rate_limit(#n, std::time::Duration::from_secs(#w)))
     });
     let error_field = i
-        .error_body
-        .as_ref()
-        .and_then(|t| t.named())
-        .and_then(|n| i.find_type(n))
-        .and_then(|t| match &t.kind {
-            TypeKind::Object(o) => o.fields.first().map(|f| f.name.clone()),
-            _ => None,
-        });
-    let error_field = error_field.map(|f| quote!(.error_message_field(#f)));
+        .error_message_field
+        .as_deref()
+        .map(|f| quote!(.error_message_field(#f)));
     let accept = i
-        .headers
-        .iter()
-        .find(|h| h.name.eq_ignore_ascii_case("accept"))
-        .and_then(|h| h.value.as_deref())
+        .default_accept
+        .as_deref()
         .map(|v| quote!(.default_accept(#v)));
     let rate_doc = i.rate_limit.as_ref().map(|r| {
         let text = format!(
@@ -221,7 +213,7 @@ fn constructors(i: &Interface) -> TokenStream {
             let Some(body) = &op.body else {
                 return quote!();
             };
-            let body_ty = super::types::rust_type(&body.ty);
+            let body_ty = super::types::rust_type(i, &body.ty);
             let builder = super::operations::builder_name(op);
             let header = header.to_ascii_lowercase();
             let scheme = scheme.as_str();

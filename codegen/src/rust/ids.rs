@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{docs, names};
-use crate::ir::{RecordRef, TypeDef};
+use crate::ir::{Interface, RecordRef, TypeDef};
 
 pub fn id(t: &TypeDef, max_length: Option<u32>) -> TokenStream {
     let name = names::type_ident(&t.name);
@@ -74,9 +74,9 @@ pub fn id(t: &TypeDef, max_length: Option<u32>) -> TokenStream {
 }
 
 /// A path reference: the record's id, an external id (`_<id>`), or the self keyword.
-pub fn record_ref(t: &TypeDef, r: &RecordRef) -> TokenStream {
+pub fn record_ref(i: &Interface, t: &TypeDef, r: &RecordRef) -> TokenStream {
     let name = names::type_ident(&t.name);
-    let id_type = names::type_ident(&r.id_type);
+    let id_type = names::type_ident(&i.ty(r.id_type).name);
     let mut doc = docs::Doc::new(&t.doc);
     doc.push(format!(
         "Sent as one path segment: the id as is{}{}.",

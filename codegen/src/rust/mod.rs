@@ -129,9 +129,9 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
     for t in &i.types {
         match &t.kind {
             TypeKind::Id { max_length } => extend(&mut ids, ids::id(t, *max_length)),
-            TypeKind::RecordRef(r) => extend(&mut ids, ids::record_ref(t, r)),
+            TypeKind::RecordRef(r) => extend(&mut ids, ids::record_ref(i, t, r)),
             TypeKind::Enum(e) => extend(&mut enums, enums::enumeration(t, e)),
-            TypeKind::Union(u) => extend(&mut unions, unions::union(t, u)),
+            TypeKind::Union(u) => extend(&mut unions, unions::union(i, t, u)),
             TypeKind::ScalarUnion(kinds) => extend(&mut unions, unions::scalar_union(t, kinds)),
             TypeKind::Object(o) => extend(&mut models, objects::object(i, t, o)),
         }

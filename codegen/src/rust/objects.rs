@@ -4,7 +4,10 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::{docs, names, types};
-use crate::ir::{Builtin, Field, Interface, Object, OneOf, Pagination, TypeDef, TypeKind, TypeRef};
+use crate::ir::{
+    Builtin, Field, Interface, Object, OneOf, OperationPaging, Pagination, TypeDef, TypeId,
+    TypeKind, TypeRef,
+};
 
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response || !t.usage.request;
@@ -23,7 +26,7 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let fields = o
         .fields
         .iter()
-        .map(|f| field(f, response_side, !response_side));
+        .map(|f| field(i, f, response_side, !response_side));
     let one_of = o.one_of.as_ref().map(|one| {
         let ident = names::field_ident(&one.name);
         let ty = names::type_ident(&one.type_name);
@@ -64,7 +67,7 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
         out.extend(request_builder(i, t, o));
     }
     if let Some(one) = &o.one_of {
-        out.extend(one_of_types(one));
+        out.extend(one_of_types(i, one));
     }
     out
 }
@@ -98,7 +101,7 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
         inits.push(quote!(#ident: None));
         let doc = docs::field(f, true).attrs();
         let (param_ty, assign) = if f.nullable {
-            let inner = types::rust_type(&f.ty);
+            let inner = types::rust_type(i, &f.ty);
             (quote!(Option<#inner>), quote!(Some(#ident)))
         } else {
             (ty, quote!(Some(#value)))
@@ -143,11 +146,11 @@ fn derives_default(o: &Object) -> bool {
     o.one_of.is_none() && o.fields.iter().all(|f| !f.required)
 }
 
-fn field(f: &Field, response_side: bool, show_limits: bool) -> TokenStream {
+fn field(i: &Interface, f: &Field, response_side: bool, show_limits: bool) -> TokenStream {
     let ident = names::field_ident(&f.name);
     let doc = docs::field(f, show_limits).attrs();
     let rename = types::rename(&f.name);
-    let (ty, attrs) = types::field_type(f, response_side);
+    let (ty, attrs) = types::field_type(i, f, response_side);
     quote! {
         #doc
         #rename
@@ -190,7 +193,7 @@ fn redacted_debug(type_name: &str, o: &Object) -> TokenStream {
 }
 
 /// The choice enum of a `one_of` and one struct per variant.
-fn one_of_types(one: &OneOf) -> TokenStream {
+fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
     let enum_name = names::type_ident(&one.type_name);
     let enum_doc = docs::Doc::new(&format!(
         "{}\n\nExactly one variant applies, so \"none\" and \"two at once\" cannot be written.",
@@ -203,11 +206,11 @@ fn one_of_types(one: &OneOf) -> TokenStream {
     let mut arms = Vec::new();
     let mut groups = Vec::new();
     let last = one.variants.len().saturating_sub(1);
-    for (i, v) in one.variants.iter().enumerate() {
+    for (index, v) in one.variants.iter().enumerate() {
         let vident = names::variant_ident(&v.name);
         let sname = format_ident!("{}{}", one.type_name, names::variant_name(&v.name));
         let vdoc = docs::attrs(&v.doc);
-        let fields = v.fields.iter().map(|f| field(f, false, true));
+        let fields = v.fields.iter().map(|f| field(i, f, false, true));
         let sdoc = docs::attrs(&format!(
             "The fields of [`{}::{}`]. {}",
             one.type_name,
@@ -232,7 +235,7 @@ fn one_of_types(one: &OneOf) -> TokenStream {
             if matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required {
                 quote!(#id: impl Into<String>)
             } else {
-                let (ty, _) = types::field_type(f, false);
+                let (ty, _) = types::field_type(i, f, false);
                 quote!(#id: #ty)
             }
         });
@@ -258,11 +261,10 @@ fn one_of_types(one: &OneOf) -> TokenStream {
 
         let keys: Vec<&str> = v.fields.iter().map(|f| f.name.as_str()).collect();
         groups.push(quote!(&[#(#keys),*]));
-        let pattern = if i == last {
+        let pattern = if index == last {
             quote!(_)
         } else {
-            let n = i;
-            quote!(#n)
+            quote!(#index)
         };
         arms.push(quote! {
             #pattern => serde_json::from_value(value).map(Self::#vident),
@@ -312,8 +314,8 @@ pub fn page(interface: &Interface) -> TokenStream {
     else {
         return quote!();
     };
-    let paging_fields = match interface.find_type(paging_type).map(|t| &t.kind) {
-        Some(TypeKind::Object(o)) => o.fields.as_slice(),
+    let paging_fields = match &interface.ty(*paging_type).kind {
+        TypeKind::Object(o) => o.fields.as_slice(),
         _ => &[],
     };
     // `Option<&str>` of a paging field, given `p: &Paging`.
@@ -333,7 +335,7 @@ pub fn page(interface: &Interface) -> TokenStream {
     let items_rename = types::rename(items_field);
     let paging = names::field_ident(paging_field);
     let paging_rename = types::rename(paging_field);
-    let paging_ty = names::type_ident(paging_type);
+    let paging_ty = names::type_ident(&interface.ty(*paging_type).name);
     let doc = format!(
         "One page of a list: the records (`{items_field}`) and the paging object \
          (`{paging_field}`) that leads to the next page."
@@ -372,30 +374,32 @@ pub fn page(interface: &Interface) -> TokenStream {
 
 /// `LinksPage` for the envelope of every links-paginated list (each envelope once).
 pub fn links_envelopes(i: &Interface) -> TokenStream {
-    let Some(Pagination::Links { links_field, .. }) = &i.pagination else {
-        return quote!();
-    };
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen: Vec<TypeId> = Vec::new();
     let mut out = TokenStream::new();
-    for op in i.operations.iter().filter(|o| o.paginated) {
-        let Some((envelope, item)) = super::operations::links_envelope(i, op) else {
+    for op in &i.operations {
+        let Some(OperationPaging::Links {
+            envelope,
+            item,
+            items_field,
+            links_field,
+        }) = &op.paging
+        else {
             continue;
         };
-        if seen.contains(&envelope) {
+        if seen.contains(envelope) {
             continue;
         }
-        seen.push(envelope.clone());
-        let Some(TypeKind::Object(env)) = i.find_type(&envelope).map(|t| &t.kind) else {
+        seen.push(*envelope);
+        let TypeKind::Object(env) = &i.ty(*envelope).kind else {
             continue;
         };
-        let items_field = op.items_field.as_deref().unwrap_or_default();
         let items = names::field_ident(items_field);
         let (next, prev) = match env.fields.iter().find(|f| &f.name == links_field) {
             Some(links) => (link(i, links, "next"), link(i, links, "prev")),
             None => (quote!(None), quote!(None)),
         };
-        let name = names::type_ident(&envelope);
-        let item = types::rust_type(&item);
+        let name = names::type_ident(&i.ty(*envelope).name);
+        let item = types::rust_type(i, item);
         out.extend(quote! {
             impl ::inspection_runtime::paging::LinksPage for #name {
                 type Item = #item;
@@ -423,12 +427,7 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
 
 /// `Option<&str>` of the link `which` inside the envelope's links field.
 fn link(i: &Interface, links: &Field, which: &str) -> TokenStream {
-    let Some(TypeKind::Object(o)) = links
-        .ty
-        .named()
-        .and_then(|n| i.find_type(n))
-        .map(|t| &t.kind)
-    else {
+    let Some(TypeKind::Object(o)) = i.named(&links.ty).map(|t| &t.kind) else {
         return quote!(None);
     };
     let Some(f) = o.fields.iter().find(|f| f.name == which) else {

@@ -6,85 +6,9 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
-use crate::ir::{Builtin, Interface, Method, Operation, Pagination, TypeKind, TypeRef};
-
-/// How an operation's successful answer is handed back.
-enum Answer {
-    /// A JSON body of this type.
-    Json(TypeRef),
-    /// 200 (replaced) or 201 (created) with the same body.
-    Upsert(TypeRef),
-    /// Bytes of this media type.
-    Bytes(String),
-    /// No body.
-    Empty,
-}
-
-struct Plan {
-    answer: Answer,
-    /// Some answer is a 202 (still preparing): poll until it is not.
-    polls: bool,
-    /// A binary alternative chosen by `Accept` beside a JSON answer.
-    alternative: Option<String>,
-}
-
-fn plan(op: &Operation) -> Plan {
-    let success: Vec<_> = op
-        .responses
-        .iter()
-        .filter(|r| (200..300).contains(&r.status))
-        .collect();
-    // Asking again is only safe for a GET; another method's 202 is a plain success.
-    let polls = op.method == Method::GET && success.iter().any(|r| r.status == 202);
-    let is_json = |ct: &str| ct == "application/json";
-    let json: Vec<_> = success
-        .iter()
-        .filter(|r| {
-            is_json(&r.content_type)
-                && r.body
-                    .as_ref()
-                    .is_some_and(|b| *b != TypeRef::Builtin(Builtin::Binary))
-        })
-        .collect();
-    let binary = success
-        .iter()
-        .find(|r| !is_json(&r.content_type) || r.body == Some(TypeRef::Builtin(Builtin::Binary)))
-        .map(|r| r.content_type.clone());
-    if let Some(first) = json.first() {
-        let body = first
-            .body
-            .clone()
-            .unwrap_or(TypeRef::Builtin(Builtin::Json));
-        let created = json
-            .iter()
-            .any(|r| r.status == 201 && r.body.as_ref() == Some(&body));
-        let replaced = json
-            .iter()
-            .any(|r| r.status == 200 && r.body.as_ref() == Some(&body));
-        let answer = if created && replaced {
-            Answer::Upsert(body)
-        } else {
-            Answer::Json(body)
-        };
-        Plan {
-            answer,
-            polls,
-            alternative: binary,
-        }
-    } else if let Some(ct) = binary {
-        Plan {
-            answer: Answer::Bytes(ct),
-            polls,
-            alternative: None,
-        }
-    } else {
-        Plan {
-            answer: Answer::Empty,
-            polls,
-            alternative: None,
-        }
-    }
-}
+use crate::ir::{
+    AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, TypeKind, TypeRef,
+};
 
 pub fn builder_name(op: &Operation) -> Ident {
     format_ident!("{}", op.name.to_upper_camel_case())
@@ -104,8 +28,8 @@ fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream, by_ref: bool) -> T
             quote!(::inspection_runtime::request::format_date_time(#reference))
         }
         TypeRef::Builtin(Builtin::Date) => quote!(#expr.format("%Y-%m-%d").to_string()),
-        TypeRef::Named(n) => match i.find_type(n).map(|t| &t.kind) {
-            Some(TypeKind::Id { .. } | TypeKind::Enum(_)) => quote!(#expr.as_str().to_string()),
+        TypeRef::Named(n) => match &i.ty(*n).kind {
+            TypeKind::Id { .. } | TypeKind::Enum(_) => quote!(#expr.as_str().to_string()),
             _ => quote!(#expr.to_string()),
         },
         // Our own derived types always serialise; an empty value would only mean a bug.
@@ -193,7 +117,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         });
     }
     if let Some(body) = &op.body {
-        let ty = types::rust_type(&body.ty);
+        let ty = types::rust_type(i, &body.ty);
         params.push(quote!(body: #ty));
         inits.push(quote!(body));
     }
@@ -215,7 +139,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
 
 pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let name = builder_name(op);
-    let plan = plan(op);
+    let answer = &op.answer;
     let struct_doc = format!(
         " The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
         op.name, op.name
@@ -224,12 +148,12 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let mut fields = Vec::new();
     for f in &op.path_params {
         let ident = names::field_ident(&f.name);
-        let ty = types::rust_type(&f.ty);
+        let ty = types::rust_type(i, &f.ty);
         fields.push(quote!(#ident: #ty,));
     }
     for f in &op.query {
         let ident = names::field_ident(&f.name);
-        let ty = types::rust_type(&f.ty);
+        let ty = types::rust_type(i, &f.ty);
         fields.push(if f.required {
             quote!(#ident: #ty,)
         } else {
@@ -237,7 +161,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         });
     }
     if let Some(body) = &op.body {
-        let ty = types::rust_type(&body.ty);
+        let ty = types::rust_type(i, &body.ty);
         fields.push(quote!(body: #ty,));
     }
 
@@ -282,11 +206,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         checks.push(validators::field_checks(i, f, &access));
     }
     if let Some(body) = &op.body
-        && body
-            .ty
-            .named()
-            .and_then(|n| i.find_type(n))
-            .is_some_and(validators::has_validate)
+        && i.named(&body.ty).is_some_and(validators::has_validate)
     {
         checks.push(quote!(::inspection_runtime::Validate::validate(&self.body, v);));
     }
@@ -313,9 +233,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                     .find(|p| p.name == param)
                     .is_some_and(|p| match &p.ty {
                         TypeRef::Builtin(b) => b.is_string_like(),
-                        TypeRef::Named(n) => {
-                            matches!(i.find_type(n).map(|t| &t.kind), Some(TypeKind::Id { .. }))
-                        }
+                        TypeRef::Named(n) => matches!(i.ty(*n).kind, TypeKind::Id { .. }),
                         _ => false,
                     });
                 if is_string {
@@ -349,9 +267,9 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             }
         }
     });
-    let accept = match &plan.answer {
-        Answer::Bytes(ct) => {
-            let ct = ct.as_str();
+    let accept = match &answer.kind {
+        AnswerKind::Bytes { content_type } => {
+            let ct = content_type.as_str();
             quote!(.accept(#ct))
         }
         _ => quote!(),
@@ -380,15 +298,15 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     };
 
-    let execute = if plan.polls {
+    let execute = if answer.polls {
         quote!(execute_ready)
     } else {
         quote!(execute)
     };
-    let send = match &plan.answer {
-        Answer::Json(ty) => {
-            let ty = types::rust_type(ty);
-            let poll_doc = plan.polls.then(|| quote!(#[doc = " A 202 (still preparing) is asked again with backoff, up to the client's polling limit."]));
+    let send = match &answer.kind {
+        AnswerKind::Json { body, .. } => {
+            let ty = types::rust_type(i, body);
+            let poll_doc = answer.polls.then(|| quote!(#[doc = " A 202 (still preparing) is asked again with backoff, up to the client's polling limit."]));
             quote! {
                 /// Sends the request and decodes the answer.
                 #poll_doc
@@ -398,8 +316,8 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 }
             }
         }
-        Answer::Upsert(ty) => {
-            let ty = types::rust_type(ty);
+        AnswerKind::Upsert { body } => {
+            let ty = types::rust_type(i, body);
             quote! {
                 /// Sends the request; the answer tells whether the record was created (201)
                 /// or replaced (200).
@@ -415,8 +333,8 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 }
             }
         }
-        Answer::Bytes(ct) => {
-            let doc = format!(" Sends the request and returns the `{ct}` bytes.");
+        AnswerKind::Bytes { content_type } => {
+            let doc = format!(" Sends the request and returns the `{content_type}` bytes.");
             quote! {
                 #[doc = #doc]
                 pub async fn send(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
@@ -425,7 +343,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 }
             }
         }
-        Answer::Empty => quote! {
+        AnswerKind::Empty => quote! {
             /// Sends the request; success has no body.
             pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
                 let request = self.to_request()?;
@@ -433,7 +351,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             }
         },
     };
-    let alternative = plan.alternative.as_ref().map(|ct| {
+    let alternative = answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
         let method = if ct == "application/pdf" { format_ident!("pdf") } else { format_ident!("bytes") };
         let doc = format!(" Asks for the `{ct}` form instead (`Accept: {ct}`), waiting out 202 answers.");
@@ -467,59 +385,37 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 }
 
 fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
-    if let (true, Some(Pagination::Links { .. })) = (op.paginated, &i.pagination) {
-        return links_methods(i, op);
-    }
-    let (true, Some(Pagination::Cursor { page_param, .. })) = (op.paginated, &i.pagination) else {
-        return quote!();
-    };
-    let Some(TypeRef::Page(item)) = op
-        .responses
-        .iter()
-        .find_map(|r| r.body.clone().filter(|b| matches!(b, TypeRef::Page(_))))
-    else {
-        return quote!();
-    };
-    let item = types::rust_type(&item);
-    let page_param = page_param.as_str();
-    quote! {
-        /// Every page, following the service's paging until it ends; one page in memory
-        /// at a time.
-        pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
-            let request = self.to_request();
-            ::inspection_runtime::paging::pages(self.core, request, #page_param)
-        }
+    match &op.paging {
+        Some(OperationPaging::Cursor {
+            item, page_param, ..
+        }) => {
+            let item = types::rust_type(i, item);
+            let page_param = page_param.as_str();
+            quote! {
+                /// Every page, following the service's paging until it ends; one page in memory
+                /// at a time.
+                pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
+                    let request = self.to_request();
+                    ::inspection_runtime::paging::pages(self.core, request, #page_param)
+                }
 
-        /// Every record of every page, in order; one page in memory at a time.
-        pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
-            let request = self.to_request();
-            ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param)
+                /// Every record of every page, in order; one page in memory at a time.
+                pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
+                    let request = self.to_request();
+                    ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param)
+                }
+            }
         }
+        Some(OperationPaging::Links { envelope, item, .. }) => {
+            links_methods(i, &i.ty(*envelope).name, item)
+        }
+        None => quote!(),
     }
 }
 
-/// The envelope type of a links-paginated operation and its records' type.
-pub fn links_envelope(i: &Interface, op: &Operation) -> Option<(String, TypeRef)> {
-    let items = op.items_field.as_ref()?;
-    let envelope = op.responses.iter().find_map(|r| match &r.body {
-        Some(TypeRef::Named(n)) if (200..300).contains(&r.status) => Some(n.clone()),
-        _ => None,
-    })?;
-    let TypeKind::Object(o) = &i.find_type(&envelope)?.kind else {
-        return None;
-    };
-    match &o.fields.iter().find(|f| &f.name == items)?.ty {
-        TypeRef::Array(item) => Some((envelope, (**item).clone())),
-        _ => None,
-    }
-}
-
-fn links_methods(i: &Interface, op: &Operation) -> TokenStream {
-    let Some((envelope, item)) = links_envelope(i, op) else {
-        return quote!();
-    };
-    let envelope = names::type_ident(&envelope);
-    let item = types::rust_type(&item);
+fn links_methods(i: &Interface, envelope: &str, item: &TypeRef) -> TokenStream {
+    let envelope = names::type_ident(envelope);
+    let item = types::rust_type(i, item);
     let rt = quote!(::inspection_runtime::paging);
     quote! {
         /// Every page, following `next` links until there is none; one page in memory at

@@ -6,30 +6,30 @@ use quote::quote;
 use super::names;
 use crate::ir::{Builtin, Field, Interface, TypeKind, TypeRef};
 
-pub fn rust_type(ty: &TypeRef) -> TokenStream {
+pub fn rust_type(i: &Interface, ty: &TypeRef) -> TokenStream {
     match ty {
         TypeRef::Builtin(b) => builtin(*b),
         TypeRef::Named(n) => {
-            let id = names::type_ident(n);
+            let id = names::type_ident(&i.ty(*n).name);
             quote!(#id)
         }
         TypeRef::Array(inner) => {
-            let inner = rust_type(inner);
+            let inner = rust_type(i, inner);
             quote!(Vec<#inner>)
         }
         TypeRef::Map(inner) if **inner == TypeRef::Builtin(Builtin::Json) => {
             quote!(serde_json::Map<String, serde_json::Value>)
         }
         TypeRef::Map(inner) => {
-            let inner = rust_type(inner);
+            let inner = rust_type(i, inner);
             quote!(std::collections::BTreeMap<String, #inner>)
         }
         TypeRef::Page(inner) => {
-            let inner = rust_type(inner);
+            let inner = rust_type(i, inner);
             quote!(Page<#inner>)
         }
         // Held typed; encoded as JSON text only when sent.
-        TypeRef::JsonEncoded(inner) => rust_type(inner),
+        TypeRef::JsonEncoded(inner) => rust_type(i, inner),
     }
 }
 
@@ -76,8 +76,8 @@ pub fn shape(f: &Field, response_side: bool) -> Shape {
 }
 
 /// The field's Rust type and its serde attributes.
-pub fn field_type(f: &Field, response_side: bool) -> (TokenStream, TokenStream) {
-    let ty = rust_type(&f.ty);
+pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream, TokenStream) {
+    let ty = rust_type(i, &f.ty);
     match shape(f, response_side) {
         Shape::Plain => (ty, quote!()),
         Shape::NullablePresent => (quote!(Option<#ty>), quote!()),
@@ -122,14 +122,11 @@ pub fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
             true,
         ),
         TypeRef::Named(n)
-            if matches!(
-                i.find_type(n).map(|t| &t.kind),
-                Some(TypeKind::Id { .. } | TypeKind::RecordRef(_))
-            ) =>
+            if matches!(i.ty(*n).kind, TypeKind::Id { .. } | TypeKind::RecordRef(_)) =>
         {
-            let ty = names::type_ident(n);
+            let ty = names::type_ident(&i.ty(*n).name);
             (quote!(impl Into<#ty>), true)
         }
-        other => (rust_type(other), false),
+        other => (rust_type(i, other), false),
     }
 }

@@ -4,9 +4,9 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{docs, names};
-use crate::ir::{ScalarKind, TypeDef, Union};
+use crate::ir::{Interface, ScalarKind, TypeDef, Union};
 
-pub fn union(t: &TypeDef, u: &Union) -> TokenStream {
+pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     let name = names::type_ident(&t.name);
     let open = t.usage.response || !t.usage.request;
     let tag = u.tag.as_str();
@@ -18,7 +18,7 @@ pub fn union(t: &TypeDef, u: &Union) -> TokenStream {
     let shapes: Vec<_> = u
         .variants
         .iter()
-        .map(|v| names::type_ident(&v.shape))
+        .map(|v| names::type_ident(&i.ty(v.shape).name))
         .collect();
     let values: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
     let variant_docs = u

@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::names;
 use super::types::{Shape, shape};
-use crate::ir::{Builtin, CharClass, Field, Interface, TypeDef, TypeKind, TypeRef};
+use crate::ir::{Builtin, CharClass, Field, Interface, TypeDef, TypeId, TypeKind, TypeRef};
 
 /// One `impl Validate` per request-side object (its `one_of` choice and variants too).
 pub fn validators(i: &Interface) -> TokenStream {
@@ -123,10 +123,7 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
     let wire = f.name.as_str();
     let c = &f.constraints;
     let mut out = TokenStream::new();
-    let named = match &f.ty {
-        TypeRef::Named(n) => i.find_type(n),
-        _ => None,
-    };
+    let named = i.named(&f.ty);
     let id_max = match named.map(|t| &t.kind) {
         Some(TypeKind::Id { max_length }) => *max_length,
         _ => None,
@@ -183,9 +180,9 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
         out.extend(quote!(v.items(#wire, #value.map(|x| x.len()), #min, #max);));
     }
     // Nested request records carry limits of their own.
-    let nested_object = |name: &str| {
-        i.find_type(name)
-            .is_some_and(|t| t.usage.request && matches!(t.kind, TypeKind::Object(_)))
+    let nested_object = |id: TypeId| {
+        let t = i.ty(id);
+        t.usage.request && matches!(t.kind, TypeKind::Object(_))
     };
     // A JSON-encoded query value is checked as the record it encodes.
     let target = match &f.ty {
@@ -193,7 +190,7 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
         other => other,
     };
     match target {
-        TypeRef::Named(n) if nested_object(n) => {
+        TypeRef::Named(n) if nested_object(*n) => {
             out.extend(quote!(if let Some(x) = #value { v.nested(#wire, x); }));
         }
         TypeRef::Array(inner)

@@ -6,7 +6,7 @@
 //! generated from these types, so every doc comment here is also the editor's hover text.
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
 use super::ordered::OrderedMap;
@@ -27,7 +27,7 @@ pub struct SpecFile {
 
 /// Where a fact comes from. Anything not from the seed document is marked, and only
 /// `public_docs` facts may make the client stricter.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
     /// The interface document (seed). The default.
@@ -378,7 +378,7 @@ pub struct CharRuleDef {
     pub forbid: String,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CharClass {
     /// ASCII letters and digits.
@@ -431,7 +431,7 @@ pub struct ScalarUnionDef {
     pub of: Vec<Spanned<ScalarKind>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ScalarKind {
     String,
@@ -495,7 +495,7 @@ pub struct OperationDef {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AuthUse {
     #[default]
@@ -503,7 +503,7 @@ pub enum AuthUse {
     None,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
 pub enum Method {
     GET,
     POST,

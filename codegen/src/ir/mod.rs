@@ -1,13 +1,21 @@
 //! The checked, language-neutral model every backend renders from.
 //!
-//! Everything here is resolved: type references point at declared types, union shapes
-//! carry their common fields, and each type knows whether requests, responses or both use
-//! it. Backends never see spans or raw YAML.
+//! Everything here is resolved: type references are [`TypeId`]s into the interface's
+//! `types`, union shapes carry their common fields, each type knows whether requests,
+//! responses or both use it, and [`resolve`] has decided what is about the service's meaning
+//! (each operation's answer plan and paging, the error message field, openness). Backends
+//! never see spans or raw YAML, and decide nothing but how to say it in their language.
+//! `cargo xtask codegen --dump-ir` prints it as JSON.
+
+mod resolve;
+
+use serde::Serialize;
 
 pub use crate::spec::{AuthUse, CharClass, Method, ScalarKind, Source};
+pub use resolve::resolve;
 
 /// Every interface of the spec, in file-name order.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Api {
     pub interfaces: Vec<Interface>,
 }
@@ -22,7 +30,7 @@ impl Api {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Interface {
     /// Module name (`v3`).
     pub name: String,
@@ -40,24 +48,51 @@ pub struct Interface {
     pub limits: Vec<Limit>,
     pub versioning: String,
     pub not_shown: Vec<String>,
+    /// The JSON property of error bodies that holds the message (resolved from
+    /// `error_body`: its first field).
+    pub error_message_field: Option<String>,
+    /// The `Accept` every request sends unless it asks for another media type (a fixed
+    /// value of the interface's `Accept` header, such as a versioned one).
+    pub default_accept: Option<String>,
+    /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
 }
 
 impl Interface {
-    pub fn find_type(&self, name: &str) -> Option<&TypeDef> {
-        self.types.iter().find(|t| t.name == name)
+    /// The type a [`TypeId`] of this interface names.
+    pub fn ty(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.index()]
+    }
+
+    /// The type `ty` names, when it is a plain reference to a declared type.
+    pub fn named(&self, ty: &TypeRef) -> Option<&TypeDef> {
+        match ty {
+            TypeRef::Named(id) => Some(self.ty(*id)),
+            _ => None,
+        }
     }
 }
 
-#[derive(Debug, Clone)]
+/// A declared type of one interface: its index in [`Interface::types`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct TypeId(pub u32);
+
+impl TypeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct BaseUrl {
     pub placeholder: String,
     pub example: String,
     pub doc: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Header {
     pub name: String,
     pub doc: String,
@@ -66,7 +101,7 @@ pub struct Header {
     pub source: Source,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Limit {
     pub name: String,
     pub value: String,
@@ -74,7 +109,8 @@ pub struct Limit {
     pub source: Source,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Auth {
     ApiKeyHeaders {
         doc: String,
@@ -91,7 +127,8 @@ pub enum Auth {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "style")]
 pub enum Pagination {
     Cursor {
         doc: String,
@@ -101,7 +138,7 @@ pub enum Pagination {
         default_per_page: Option<u32>,
         items_field: String,
         paging_field: String,
-        paging_type: String,
+        paging_type: TypeId,
         next_url_field: Option<String>,
         cursor_field: Option<String>,
     },
@@ -116,7 +153,7 @@ pub enum Pagination {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct RateLimit {
     pub requests: u32,
     pub window_seconds: u32,
@@ -127,7 +164,7 @@ pub struct RateLimit {
     pub doc: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct StatusDoc {
     pub status: u16,
     pub doc: String,
@@ -135,13 +172,13 @@ pub struct StatusDoc {
 
 /// Which side of the wire uses a type. Request types are validated and closed; response
 /// types are lenient and open.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct Usage {
     pub request: bool,
     pub response: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct TypeDef {
     pub name: String,
     pub doc: String,
@@ -149,7 +186,8 @@ pub struct TypeDef {
     pub usage: Usage,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TypeKind {
     Object(Object),
     Enum(Enum),
@@ -160,24 +198,25 @@ pub enum TypeKind {
 }
 
 /// A path reference: an id, an external id (`_<external id>`), or a self keyword.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct RecordRef {
-    pub id_type: String,
+    pub id_type: TypeId,
     pub external: bool,
     pub self_keyword: Option<String>,
     pub source: Source,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Object {
     pub fields: Vec<Field>,
+    /// Properties the spec does not list are kept (a partly documented record).
     pub keep_unknown: bool,
     pub one_of: Option<OneOf>,
     pub not_shown: Option<String>,
     pub source: Source,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct OneOf {
     /// Field name in generated code.
     pub name: String,
@@ -187,14 +226,14 @@ pub struct OneOf {
     pub variants: Vec<OneOfVariant>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct OneOfVariant {
     pub name: String,
     pub doc: String,
     pub fields: Vec<Field>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Field {
     /// The name on the wire (JSON property or query/path parameter).
     pub name: String,
@@ -208,7 +247,7 @@ pub struct Field {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Constraints {
     pub max_length: Option<u32>,
     pub length: Option<u32>,
@@ -225,40 +264,46 @@ impl Constraints {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct CharRule {
     pub allow: CharClass,
     pub forbid: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Enum {
+    /// Unknown values are kept (response side); a closed enum refuses them.
     pub open: bool,
     pub values: Vec<EnumValue>,
     pub not_shown: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct EnumValue {
     pub wire: String,
     pub doc: String,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Union {
     /// The discriminating property.
     pub tag: String,
     pub variants: Vec<Variant>,
+    /// An unknown tag value is kept with its whole object (every union a response reaches:
+    /// the service may add members at any time).
+    pub open: bool,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Variant {
     pub tag_value: String,
-    pub shape: String,
+    /// The object carried by this tag value (the union's common fields first).
+    pub shape: TypeId,
     pub doc: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Builtin {
     String,
     Integer,
@@ -304,10 +349,11 @@ impl Builtin {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum TypeRef {
     Builtin(Builtin),
-    Named(String),
+    Named(TypeId),
     Array(Box<TypeRef>),
     Map(Box<TypeRef>),
     /// The interface's list envelope around records of this type.
@@ -317,10 +363,10 @@ pub enum TypeRef {
 }
 
 impl TypeRef {
-    /// Named types this reference mentions, outermost first.
-    pub fn named(&self) -> Option<&str> {
+    /// The declared type this reference mentions, looking through containers.
+    pub fn named(&self) -> Option<TypeId> {
         match self {
-            TypeRef::Named(n) => Some(n),
+            TypeRef::Named(n) => Some(*n),
             TypeRef::Array(t) | TypeRef::Map(t) | TypeRef::Page(t) | TypeRef::JsonEncoded(t) => {
                 t.named()
             }
@@ -329,7 +375,7 @@ impl TypeRef {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Operation {
     pub name: String,
     pub doc: String,
@@ -348,16 +394,71 @@ pub struct Operation {
     pub internal: bool,
     pub not_shown: Option<String>,
     pub source: Source,
+    /// How a successful answer is read (resolved from `responses`).
+    pub answer: Answer,
+    /// How the list is walked page after page (paginated operations only).
+    pub paging: Option<OperationPaging>,
 }
 
-#[derive(Debug, Clone)]
+/// What a caller gets back from an operation, decided once for every backend.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Answer {
+    #[serde(flatten)]
+    pub kind: AnswerKind,
+    /// A 202 (still preparing) is asked again until it is not (GET only: asking again is
+    /// only safe when nothing changes).
+    pub polls: bool,
+    /// A binary media type chosen by `Accept` beside a JSON answer (an inspection's PDF).
+    pub alternative: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum AnswerKind {
+    /// A JSON body of this type (`list_shaped`: the list envelope, for an operation that
+    /// is not paged but answers in the list's shape).
+    Json { body: TypeRef, list_shaped: bool },
+    /// 200 (replaced) or 201 (created) with the same body: the caller learns which.
+    Upsert { body: TypeRef },
+    /// Bytes of this media type, asked for with `Accept`.
+    Bytes { content_type: String },
+    /// No body.
+    #[default]
+    Empty,
+}
+
+/// How one paginated operation's pages are walked.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "snake_case", tag = "style")]
+pub enum OperationPaging {
+    /// The interface's cursor envelope (`{items_field: [item], paging_field: {...}}`).
+    Cursor {
+        item: TypeRef,
+        items_field: String,
+        paging_field: String,
+        /// The paging property holding the next page's absolute URL.
+        next_url_field: Option<String>,
+        /// The paging property holding the raw cursor, sent back as `page_param`.
+        cursor_field: Option<String>,
+        page_param: String,
+    },
+    /// A per-operation envelope with `links: {next, prev}` (`{items_field: [item], links}`).
+    Links {
+        envelope: TypeId,
+        item: TypeRef,
+        items_field: String,
+        links_field: String,
+    },
+}
+
+#[derive(Debug, Clone, Serialize)]
 pub struct Body {
     pub ty: TypeRef,
     pub content_type: String,
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Response {
     pub status: u16,
     pub content_type: String,

@@ -1,0 +1,148 @@
+//! The resolve pass: after `check`, decides what follows from the spec's meaning, once for
+//! every backend: how each operation's answer is read, how its pages are walked, which
+//! field of an error body holds the message, which `Accept` requests send, which unions
+//! are open.
+
+use super::{
+    Answer, AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, Pagination,
+    TypeKind, TypeRef,
+};
+
+/// Fills the resolved parts of a checked interface.
+pub fn resolve(i: &mut Interface) {
+    i.error_message_field = error_message_field(i);
+    i.default_accept = i
+        .headers
+        .iter()
+        .find(|h| h.name.eq_ignore_ascii_case("accept"))
+        .and_then(|h| h.value.clone());
+    for t in &mut i.types {
+        let response = t.usage.response;
+        if let TypeKind::Union(u) = &mut t.kind {
+            u.open = response;
+        }
+    }
+    let plans: Vec<(Answer, Option<OperationPaging>)> = i
+        .operations
+        .iter()
+        .map(|op| (answer(op), paging(i, op)))
+        .collect();
+    for (op, (answer, paging)) in i.operations.iter_mut().zip(plans) {
+        op.answer = answer;
+        op.paging = paging;
+    }
+}
+
+/// The first field of the error body record.
+fn error_message_field(i: &Interface) -> Option<String> {
+    match &i.named(i.error_body.as_ref()?)?.kind {
+        TypeKind::Object(o) => o.fields.first().map(|f| f.name.clone()),
+        _ => None,
+    }
+}
+
+fn is_binary(content_type: &str, body: Option<&TypeRef>) -> bool {
+    content_type != "application/json" || body == Some(&TypeRef::Builtin(Builtin::Binary))
+}
+
+/// The successful answers, read as one plan: a JSON body (or a 200/201 upsert of one), a
+/// binary body, or none; a 202 among them means "ask again" for a GET.
+fn answer(op: &Operation) -> Answer {
+    let success: Vec<_> = op
+        .responses
+        .iter()
+        .filter(|r| (200..300).contains(&r.status))
+        .collect();
+    let polls = op.method == Method::GET && success.iter().any(|r| r.status == 202);
+    let json: Vec<_> = success
+        .iter()
+        .filter(|r| r.body.is_some() && !is_binary(&r.content_type, r.body.as_ref()))
+        .collect();
+    let binary = success
+        .iter()
+        .find(|r| is_binary(&r.content_type, r.body.as_ref()))
+        .map(|r| r.content_type.clone());
+    let Some(first) = json.first() else {
+        let kind = match binary {
+            Some(content_type) => AnswerKind::Bytes { content_type },
+            None => AnswerKind::Empty,
+        };
+        return Answer {
+            kind,
+            polls,
+            alternative: None,
+        };
+    };
+    let body = first
+        .body
+        .clone()
+        .unwrap_or(TypeRef::Builtin(Builtin::Json));
+    let answers_with = |status: u16| {
+        json.iter()
+            .any(|r| r.status == status && r.body.as_ref() == Some(&body))
+    };
+    let kind = if answers_with(201) && answers_with(200) {
+        AnswerKind::Upsert { body }
+    } else {
+        let list_shaped = !op.paginated && matches!(body, TypeRef::Page(_));
+        AnswerKind::Json { body, list_shaped }
+    };
+    Answer {
+        kind,
+        polls,
+        alternative: binary,
+    }
+}
+
+/// How a paginated operation's pages are walked, from the interface's paging style.
+fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
+    if !op.paginated {
+        return None;
+    }
+    let success_body = || {
+        op.responses
+            .iter()
+            .filter(|r| (200..300).contains(&r.status))
+            .find_map(|r| r.body.clone())
+    };
+    match i.pagination.as_ref()? {
+        Pagination::Cursor {
+            page_param,
+            items_field,
+            paging_field,
+            next_url_field,
+            cursor_field,
+            ..
+        } => {
+            let Some(TypeRef::Page(item)) = success_body() else {
+                return None;
+            };
+            Some(OperationPaging::Cursor {
+                item: *item,
+                items_field: items_field.clone(),
+                paging_field: paging_field.clone(),
+                next_url_field: next_url_field.clone(),
+                cursor_field: cursor_field.clone(),
+                page_param: page_param.clone(),
+            })
+        }
+        Pagination::Links { links_field, .. } => {
+            let items_field = op.items_field.clone()?;
+            let TypeRef::Named(envelope) = success_body()? else {
+                return None;
+            };
+            let TypeKind::Object(o) = &i.ty(envelope).kind else {
+                return None;
+            };
+            let TypeRef::Array(item) = &o.fields.iter().find(|f| f.name == items_field)?.ty else {
+                return None;
+            };
+            Some(OperationPaging::Links {
+                envelope,
+                item: (**item).clone(),
+                items_field,
+                links_field: links_field.clone(),
+            })
+        }
+    }
+}
