@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod check;
 pub mod diagnostic;
+pub mod doc_text;
 pub mod ir;
 pub mod output;
 pub mod rust;

@@ -14,7 +14,7 @@ mod validators;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use crate::ir::{Api, Auth, Interface, Pagination, TypeKind};
+use crate::ir::{Api, Interface, TypeKind};
 use crate::output::OutputFile;
 
 const CRATE_DIR: &str = "generated/rust";
@@ -179,7 +179,7 @@ fn extend(part: &mut TokenStream, tokens: TokenStream) {
 }
 
 fn module_rs(i: &Interface, parts: &[&str]) -> TokenStream {
-    let doc = docs::inner_attrs(&module_doc(i));
+    let doc = docs::inner_attrs(&crate::doc_text::interface(i));
     let mods = parts.iter().map(|name| {
         let name = names::ident(name);
         quote!(mod #name;)
@@ -197,91 +197,4 @@ fn module_rs(i: &Interface, parts: &[&str]) -> TokenStream {
         #(#mods)*
         #(#uses)*
     }
-}
-
-/// What a user of the interface needs to know before calling it.
-fn module_doc(i: &Interface) -> String {
-    let mut d = docs::Doc::new(&format!("{}\n\n{}", i.title, i.doc.trim()));
-    d.push(format!(
-        "Base URL: `{}`, for example `{}`. {}",
-        i.base_url.placeholder,
-        i.base_url.example,
-        i.base_url.doc.trim()
-    ));
-    match &i.auth {
-        Auth::ApiKeyHeaders { doc, headers, .. } => {
-            let names: Vec<String> = headers.iter().map(|h| format!("`{}`", h.name)).collect();
-            d.push(format!(
-                "Authentication: headers {}. {}",
-                names.join(" and "),
-                doc.trim()
-            ));
-        }
-        Auth::TokenLogin {
-            doc,
-            header,
-            scheme,
-            ..
-        } => {
-            d.push(format!(
-                "Authentication: `{header}: {scheme} <token>`. {}",
-                doc.trim()
-            ));
-        }
-    }
-    if let Some(p) = &i.pagination {
-        let text = match p {
-            Pagination::Cursor { doc, .. } | Pagination::Links { doc, .. } => doc,
-        };
-        d.push(format!("Paging: {}", text.trim()));
-    }
-    if let Some(r) = &i.rate_limit {
-        d.push(format!(
-            "Rate limit: {} requests per {} s per {}{}; above it the service answers {}{}. {}",
-            r.requests,
-            r.window_seconds,
-            r.scope,
-            r.max_requests
-                .map(|m| format!(" (up to {m} on request)"))
-                .unwrap_or_default(),
-            r.status,
-            r.retry_after_header
-                .as_ref()
-                .map(|h| format!(" with `{h}`"))
-                .unwrap_or_default(),
-            r.doc.trim()
-        ));
-    }
-    if !i.limits.is_empty() {
-        let lines: Vec<String> = i
-            .limits
-            .iter()
-            .map(|l| format!("- {}: {}. {}", l.name, l.value, l.doc.trim()))
-            .collect();
-        d.push(format!("Limits:\n\n{}", lines.join("\n")));
-    }
-    if !i.errors.is_empty() {
-        let lines: Vec<String> = i
-            .errors
-            .iter()
-            .map(|e| format!("- {}: {}", e.status, e.doc.trim()))
-            .collect();
-        d.push(format!(
-            "Errors every operation may answer:\n\n{}",
-            lines.join("\n")
-        ));
-    }
-    d.push(format!("Versioning: {}", i.versioning.trim()));
-    if !i.not_shown.is_empty() {
-        let lines: Vec<String> = i
-            .not_shown
-            .iter()
-            .map(|n| format!("- {}", n.trim()))
-            .collect();
-        d.push(format!(
-            "Not shown by the interface document (the generated types stay tolerant):\n\n{}",
-            lines.join("\n")
-        ));
-    }
-    d.text()
 }

@@ -48,48 +48,6 @@ fn method_tokens(m: Method) -> TokenStream {
     }
 }
 
-/// The doc of an operation: its text, then what a caller must know about its answers.
-pub fn operation_doc(i: &Interface, op: &Operation) -> docs::Doc {
-    let mut d = docs::Doc::new(&op.doc);
-    d.push(format!("`{:?} {}`", op.method, op.path));
-    if op.manager_only {
-        d.push("Only users with the manager role may call it; others get a 403.".to_string());
-    }
-    if op.internal {
-        d.push("Internal to the service: not meant for integrations.".to_string());
-    }
-    let answers: Vec<String> = op
-        .responses
-        .iter()
-        .map(|r| {
-            let mut line = format!("- {} ({}): {}", r.status, r.content_type, r.doc.trim());
-            if let Some(n) = &r.not_shown {
-                line.push_str(&format!(" *Not shown:* {}", n.trim()));
-            }
-            line
-        })
-        .collect();
-    d.push(format!("Answers:\n\n{}", answers.join("\n")));
-    if !op.errors.is_empty() {
-        let errors: Vec<String> = op
-            .errors
-            .iter()
-            .map(|e| format!("- {}: {}", e.status, e.doc.trim()))
-            .collect();
-        d.push(format!(
-            "Errors beyond those of every operation ({}):\n\n{}",
-            i.errors
-                .iter()
-                .map(|e| e.status.to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            errors.join("\n")
-        ));
-    }
-    d.not_shown(op.not_shown.as_deref()).source(op.source);
-    d
-}
-
 /// The client method that starts the builder.
 pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     let name = names::ident(&op.name);
@@ -125,7 +83,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         let ident = names::field_ident(&f.name);
         inits.push(quote!(#ident: None));
     }
-    let doc = operation_doc(i, op).attrs();
+    let doc = crate::doc_text::operation(i, op).attrs();
     quote! {
         #doc
         pub fn #name(&self, #(#params),*) -> #builder {

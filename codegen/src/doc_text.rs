@@ -1,0 +1,218 @@
+//! Doc text for generated items, in every language: the spec's doc plus what a user must
+//! know about its provenance, gaps and limits. Backends only wrap it in their comment syntax.
+
+use crate::ir::{Auth, CharClass, Constraints, Interface, Operation, Pagination, Source};
+
+/// Builds a doc from paragraphs, skipping empty ones.
+#[derive(Default)]
+pub struct Doc {
+    paragraphs: Vec<String>,
+}
+
+impl Doc {
+    pub fn new(main: &str) -> Self {
+        let mut d = Doc::default();
+        d.push(main.trim().to_string());
+        d
+    }
+
+    pub fn push(&mut self, paragraph: String) -> &mut Self {
+        if !paragraph.trim().is_empty() {
+            self.paragraphs.push(paragraph);
+        }
+        self
+    }
+
+    pub fn not_shown(&mut self, text: Option<&str>) -> &mut Self {
+        if let Some(t) = text {
+            self.push(format!(
+                "*Not shown by the interface document:* {}",
+                t.trim()
+            ));
+        }
+        self
+    }
+
+    pub fn source(&mut self, source: Source) -> &mut Self {
+        let note = match source {
+            Source::Seed => return self,
+            Source::PublicDocs => "*Source: the service's public documentation.*",
+            Source::Inferred => {
+                "*Inferred, not documented: the client only tolerates it, never requires it.*"
+            }
+            Source::ThirdParty => {
+                "*Seen in third-party code only: the client tolerates it, never requires it.*"
+            }
+        };
+        self.push(note.to_string())
+    }
+
+    pub fn text(&self) -> String {
+        self.paragraphs.join("\n\n")
+    }
+}
+
+/// The limits in words (`at most 255 characters`), or `None` when there are none.
+pub fn describe_limits(c: &Constraints) -> Option<String> {
+    let mut parts = Vec::new();
+    if let Some(n) = c.length {
+        parts.push(format!("exactly {n} characters"));
+    }
+    if let Some(n) = c.max_length {
+        parts.push(format!("at most {n} characters"));
+    }
+    if let Some(rule) = &c.chars {
+        let class = match rule.allow {
+            CharClass::AsciiAlphanumeric => "ASCII letters and digits",
+            CharClass::AsciiDigits => "ASCII digits",
+        };
+        if rule.forbid.is_empty() {
+            parts.push(format!("only {class}"));
+        } else {
+            let forbidden: Vec<String> = rule.forbid.chars().map(|c| format!("`{c}`")).collect();
+            parts.push(format!("only {class}, never {}", forbidden.join(", ")));
+        }
+    }
+    match (c.min, c.max) {
+        (Some(min), Some(max)) => parts.push(format!("from {min} to {max}")),
+        (Some(min), None) => parts.push(format!("at least {min}")),
+        (None, Some(max)) => parts.push(format!("at most {max}")),
+        (None, None) => {}
+    }
+    if let Some(n) = c.min_items {
+        parts.push(format!("at least {n} items"));
+    }
+    if let Some(n) = c.max_items {
+        parts.push(format!("at most {n} items"));
+    }
+    (!parts.is_empty()).then(|| parts.join("; "))
+}
+
+/// The doc of an operation: its text, then what a caller must know about its answers.
+pub fn operation(i: &Interface, op: &Operation) -> Doc {
+    let mut d = Doc::new(&op.doc);
+    d.push(format!("`{:?} {}`", op.method, op.path));
+    if op.manager_only {
+        d.push("Only users with the manager role may call it; others get a 403.".to_string());
+    }
+    if op.internal {
+        d.push("Internal to the service: not meant for integrations.".to_string());
+    }
+    let answers: Vec<String> = op
+        .responses
+        .iter()
+        .map(|r| {
+            let mut line = format!("- {} ({}): {}", r.status, r.content_type, r.doc.trim());
+            if let Some(n) = &r.not_shown {
+                line.push_str(&format!(" *Not shown:* {}", n.trim()));
+            }
+            line
+        })
+        .collect();
+    d.push(format!("Answers:\n\n{}", answers.join("\n")));
+    if !op.errors.is_empty() {
+        let errors: Vec<String> = op
+            .errors
+            .iter()
+            .map(|e| format!("- {}: {}", e.status, e.doc.trim()))
+            .collect();
+        d.push(format!(
+            "Errors beyond those of every operation ({}):\n\n{}",
+            i.errors
+                .iter()
+                .map(|e| e.status.to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            errors.join("\n")
+        ));
+    }
+    d.not_shown(op.not_shown.as_deref()).source(op.source);
+    d
+}
+
+/// What a user of the interface needs to know before calling it.
+pub fn interface(i: &Interface) -> String {
+    let mut d = Doc::new(&format!("{}\n\n{}", i.title, i.doc.trim()));
+    d.push(format!(
+        "Base URL: `{}`, for example `{}`. {}",
+        i.base_url.placeholder,
+        i.base_url.example,
+        i.base_url.doc.trim()
+    ));
+    match &i.auth {
+        Auth::ApiKeyHeaders { doc, headers, .. } => {
+            let names: Vec<String> = headers.iter().map(|h| format!("`{}`", h.name)).collect();
+            d.push(format!(
+                "Authentication: headers {}. {}",
+                names.join(" and "),
+                doc.trim()
+            ));
+        }
+        Auth::TokenLogin {
+            doc,
+            header,
+            scheme,
+            ..
+        } => {
+            d.push(format!(
+                "Authentication: `{header}: {scheme} <token>`. {}",
+                doc.trim()
+            ));
+        }
+    }
+    if let Some(p) = &i.pagination {
+        let text = match p {
+            Pagination::Cursor { doc, .. } | Pagination::Links { doc, .. } => doc,
+        };
+        d.push(format!("Paging: {}", text.trim()));
+    }
+    if let Some(r) = &i.rate_limit {
+        d.push(format!(
+            "Rate limit: {} requests per {} s per {}{}; above it the service answers {}{}. {}",
+            r.requests,
+            r.window_seconds,
+            r.scope,
+            r.max_requests
+                .map(|m| format!(" (up to {m} on request)"))
+                .unwrap_or_default(),
+            r.status,
+            r.retry_after_header
+                .as_ref()
+                .map(|h| format!(" with `{h}`"))
+                .unwrap_or_default(),
+            r.doc.trim()
+        ));
+    }
+    if !i.limits.is_empty() {
+        let lines: Vec<String> = i
+            .limits
+            .iter()
+            .map(|l| format!("- {}: {}. {}", l.name, l.value, l.doc.trim()))
+            .collect();
+        d.push(format!("Limits:\n\n{}", lines.join("\n")));
+    }
+    if !i.errors.is_empty() {
+        let lines: Vec<String> = i
+            .errors
+            .iter()
+            .map(|e| format!("- {}: {}", e.status, e.doc.trim()))
+            .collect();
+        d.push(format!(
+            "Errors every operation may answer:\n\n{}",
+            lines.join("\n")
+        ));
+    }
+    d.push(format!("Versioning: {}", i.versioning.trim()));
+    if !i.not_shown.is_empty() {
+        let lines: Vec<String> = i
+            .not_shown
+            .iter()
+            .map(|n| format!("- {}", n.trim()))
+            .collect();
+        d.push(format!(
+            "Not shown by the interface document (the generated types stay tolerant):\n\n{}",
+            lines.join("\n")
+        ));
+    }
+    d.text()
+}
