@@ -1,0 +1,77 @@
+/**
+ * How requests authenticate. Credentials are `Secret`s, sent only to the base URL's
+ * origin and never to pre-signed URLs.
+ *
+ * @module
+ */
+
+import type { Core } from "./core.js";
+import { Secret, reveal } from "./secret.js";
+
+/** How a core's requests carry credentials. */
+export type Auth =
+  /** No credentials. */
+  | { kind: "none" }
+  /** Fixed headers on every request (an API key id and secret); secret values as `Secret`. */
+  | { kind: "headers"; headers: readonly { name: string; value: Secret | string }[] }
+  /**
+   * A token from a login, sent as `<header>: <scheme> <token>`. `login(core)` is called on
+   * first use and once more when a request with a token is answered 401; it should send its
+   * request with `anonymous: true`.
+   */
+  | { kind: "token"; header: string; scheme: string; login: (core: Core) => Promise<Secret> };
+
+/**
+ * The token of a `token` auth: logs in lazily, and again on a 401, one login at a time
+ * (concurrent requests share it).
+ */
+export class TokenState {
+  readonly #auth: Extract<Auth, { kind: "token" }>;
+  #token: Secret | undefined;
+  /** Bumped at every login, so a request knows whether its token was already replaced. */
+  #generation = 0;
+  #inflight: Promise<void> | undefined;
+
+  /** State for `auth`; no login happens yet. */
+  constructor(auth: Extract<Auth, { kind: "token" }>) {
+    this.#auth = auth;
+  }
+
+  /** The generation of the token in use (0: none yet). */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Logs in unless a token is already there. */
+  async ensure(core: Core): Promise<void> {
+    if (this.#token === undefined) await this.renew(this.#generation, core);
+  }
+
+  /** Logs in unless another request already did since generation `seen`. */
+  renew(seen: number, core: Core): Promise<void> {
+    if (this.#generation !== seen && this.#token !== undefined) return Promise.resolve();
+    this.#inflight ??= (async () => {
+      try {
+        const token = await this.#auth.login(core);
+        this.#token = Secret.from(token);
+        this.#generation += 1;
+      } finally {
+        this.#inflight = undefined;
+      }
+    })();
+    return this.#inflight;
+  }
+
+  /** Adds the token header to `headers`, when there is a token. */
+  apply(headers: Record<string, string>): void {
+    if (this.#token !== undefined) {
+      headers[this.#auth.header.toLowerCase()] = `${this.#auth.scheme} ${this.#token.expose()}`;
+    }
+  }
+}
+
+/** Adds the fixed credential headers of `auth` to `headers`. */
+export function applyHeaders(auth: Auth, headers: Record<string, string>): void {
+  if (auth.kind !== "headers") return;
+  for (const { name, value } of auth.headers) headers[name.toLowerCase()] = reveal(value);
+}

@@ -1,0 +1,462 @@
+/**
+ * The core of a client: sends every generated operation's request with pacing,
+ * credentials, retries, timeouts, redirects and 202 polling, and decodes the answers.
+ * Everything that shares one core shares its pacing and its 429 pauses.
+ *
+ * @module
+ */
+
+import { TokenState, applyHeaders, type Auth } from "./auth.js";
+import {
+  ApiError,
+  ConfigError,
+  DecodeError,
+  ForeignOriginError,
+  InspectionError,
+  NotReadyError,
+  TimeoutError,
+  TransportError,
+  ValidationError,
+  errorMessage,
+  type Violation,
+} from "./errors.js";
+import { exchange, isNode, type NetFailure } from "./http.js";
+import { parseSecureUrl, sameOrigin } from "./origin.js";
+import { Pacer, sleep } from "./pacing.js";
+import { paged, type Paged, type PagingPlan } from "./paging.js";
+import { fetchPresigned, putParts, putPresigned, type PresignedContext } from "./presigned.js";
+import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
+import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
+import { decode, validate, type Desc, type Registry } from "./schema.js";
+
+/** What the generated code says about its interface. */
+export interface InterfaceInfo {
+  /** The interface's name: `v3`, `legacy`. */
+  name: string;
+  /** The documented rate limit, the client's default pacing. */
+  rateLimit?: { requests: number; windowSeconds: number; status: number; retryAfterHeader?: string };
+  /** The property of error bodies that holds the message (`errors`). */
+  errorMessageField?: string;
+  /** Headers every request carries, e.g. `{ accept: "application/json; version=1" }`. */
+  defaultHeaders: Readonly<Record<string, string>>;
+}
+
+/** How a client behaves; every field is optional. */
+export interface ClientOptions {
+  /**
+   * Requests per window to pace to, e.g. `{ requests: 200, windowSeconds: 10 }` once the
+   * service raised the quota (a 2 % margin is added to the window). Default: the documented
+   * limit; `null`: no pacing (a 429's `Retry-After` is still honoured).
+   */
+  rateLimit?: { requests: number; windowSeconds: number } | null;
+  /** Retries: 4 attempts in all, backoff from 250 ms doubling up to 30 s (also the longest `Retry-After` waited out). */
+  retry?: { maxAttempts?: number; initialBackoffMs?: number; maxBackoffMs?: number };
+  /** Time for one attempt, body included (default 60 000 ms). */
+  timeoutMs?: number;
+  /** Check documented limits before sending (default `true`); off for when the service relaxes a limit first. */
+  validateRequests?: boolean;
+  /** How many times a 202 (still preparing) is asked again (default 10). */
+  maxPolls?: number;
+  /** First wait between polls, doubled each time up to the longest backoff (default 500 ms), unless `Retry-After` says. */
+  pollIntervalMs?: number;
+  /** The `fetch` to use (default: the platform's). */
+  fetch?: typeof fetch;
+  /** `User-Agent`, sent in Node only (browsers forbid setting it). */
+  userAgent?: string;
+}
+
+/** Per-call settings. */
+export interface CallOptions {
+  /** Aborts the call (waits included); it then rejects with the signal's reason, not retried. */
+  signal?: AbortSignal;
+  /** Time for one attempt of this call, replacing the client's `timeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** A successful (2xx) answer, body read. */
+export interface RawResponse {
+  /** The HTTP status. */
+  status: number;
+  /** The response headers. */
+  headers: Headers;
+  /** The whole body. */
+  body: Uint8Array;
+  /** The URL that answered (after same-origin redirects). */
+  url: string;
+}
+
+/** The answer of an upsert: whether the record was created (201) or replaced (200). */
+export interface Upserted<T> {
+  /** `true` for 201 Created. */
+  created: boolean;
+  /** The record as the service answered it. */
+  value: T;
+}
+
+/** The settings in force, defaults filled in. */
+interface Settings {
+  readonly retry: RetryPolicy;
+  readonly timeoutMs: number;
+  readonly maxPolls: number;
+  readonly pollIntervalMs: number;
+  readonly userAgent: string | undefined;
+}
+
+/** Why an attempt did not succeed. */
+type Outcome =
+  | { kind: "ok"; response: RawResponse }
+  | { kind: "status"; error: ApiError }
+  | { kind: "fatal"; error: InspectionError }
+  | NetFailure;
+
+/** What to do after a failed attempt. */
+type Next = { retryInMs: number } | { error: InspectionError };
+
+const MAX_REDIRECTS = 5;
+const DEFAULT_USER_AGENT = "inspection-client (typescript)";
+
+function positive(value: number | undefined, fallback: number, what: string, allowZero = false): number {
+  if (value === undefined) return fallback;
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new ConfigError(`${what} must be a ${allowZero ? "non-negative" : "positive"} number, got ${value}`);
+  }
+  return value;
+}
+
+/**
+ * The shared core of a generated client: one per client, shared by everything the client
+ * hands out. It knows no resource names; the generated code describes each call as a
+ * {@link RequestSpec}.
+ */
+export class Core {
+  /** The base URL all paths are relative to (`https://host/v3`). */
+  readonly baseUrl: string;
+  /** The interface this core talks to. */
+  readonly info: InterfaceInfo;
+  /** Whether documented limits are checked before sending. */
+  readonly validateRequests: boolean;
+
+  readonly #base: URL;
+  readonly #auth: Auth;
+  readonly #token: TokenState | undefined;
+  readonly #settings: Settings;
+  readonly #pacer: Pacer;
+  readonly #fetch: typeof fetch;
+  readonly #errorField: string;
+  readonly #limitStatus: number;
+  readonly #retryAfterHeader: string;
+
+  /**
+   * A core for `baseUrl`, which must be https (plain http only on a loopback host).
+   *
+   * @throws {@link ConfigError} for a base URL that is not allowed, or a nonsensical option
+   */
+  constructor(baseUrl: string, info: InterfaceInfo, auth: Auth, options: ClientOptions = {}) {
+    this.#base = parseSecureUrl(baseUrl, "the base URL");
+    this.#base.hash = "";
+    this.baseUrl = this.#base.href;
+    this.info = info;
+    this.#auth = auth;
+    this.#token = auth.kind === "token" ? new TokenState(auth) : undefined;
+    this.validateRequests = options.validateRequests ?? true;
+    const retry = options.retry ?? {};
+    this.#settings = {
+      retry: {
+        maxAttempts: Math.max(1, Math.floor(positive(retry.maxAttempts, DEFAULT_RETRY.maxAttempts, "retry.maxAttempts"))),
+        initialBackoffMs: positive(retry.initialBackoffMs, DEFAULT_RETRY.initialBackoffMs, "retry.initialBackoffMs", true),
+        maxBackoffMs: positive(retry.maxBackoffMs, DEFAULT_RETRY.maxBackoffMs, "retry.maxBackoffMs", true),
+      },
+      timeoutMs: positive(options.timeoutMs, 60_000, "timeoutMs"),
+      maxPolls: Math.floor(positive(options.maxPolls, 10, "maxPolls", true)),
+      pollIntervalMs: positive(options.pollIntervalMs, 500, "pollIntervalMs", true),
+      userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+    };
+    const limit = options.rateLimit === undefined ? info.rateLimit : (options.rateLimit ?? undefined);
+    if (limit !== undefined) {
+      positive(limit.requests, 1, "rateLimit.requests");
+      positive(limit.windowSeconds, 1, "rateLimit.windowSeconds");
+    }
+    // The 2 % margin absorbs clock and network jitter between the client and the service.
+    this.#pacer = new Pacer(limit === undefined ? undefined : { requests: limit.requests, windowMs: limit.windowSeconds * 1000 * 1.02 });
+    const platformFetch = (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => globalThis.fetch(input, init);
+    this.#fetch = options.fetch ?? platformFetch;
+    this.#errorField = info.errorMessageField ?? "errors";
+    this.#limitStatus = info.rateLimit?.status ?? 429;
+    this.#retryAfterHeader = (info.rateLimit?.retryAfterHeader ?? "retry-after").toLowerCase();
+  }
+
+  /**
+   * Checks each `[path, descriptor, value]` against its documented limits, unless
+   * validation is off.
+   *
+   * @throws {@link ValidationError} listing every violation at once
+   */
+  check(items: readonly (readonly [path: string, d: Desc, value: unknown])[], reg: Registry): void {
+    if (!this.validateRequests) return;
+    const out: Violation[] = [];
+    for (const [path, d, value] of items) validate(reg, d, value, path, out);
+    if (out.length > 0) throw new ValidationError(out);
+  }
+
+  /** Logs in now (token auth), replacing any token; other kinds of auth need nothing. */
+  async login(): Promise<void> {
+    if (this.#token !== undefined) await this.#token.renew(this.#token.generation, this);
+  }
+
+  /**
+   * Sends `req` until it succeeds or fails for good.
+   *
+   * @returns the 2xx answer (with `poll`, not a 202)
+   * @throws {@link ApiError} for an error status; see the other error classes for the rest
+   */
+  async send(req: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
+    if (req.poll !== true) return this.#execute(req, call);
+    const { maxPolls, retry } = this.#settings;
+    let interval = this.#settings.pollIntervalMs;
+    let waited = 0;
+    for (let polls = 1; ; polls++) {
+      const response = await this.#execute(req, call);
+      if (response.status !== 202) return response;
+      if (polls > maxPolls) throw new NotReadyError(describeRequest(req), polls, waited);
+      const wait = Math.min(retryAfterMs(response.headers, this.#retryAfterHeader) ?? interval, retry.maxBackoffMs);
+      await sleep(wait, call.signal);
+      waited += wait;
+      interval = Math.min(interval * 2, retry.maxBackoffMs);
+    }
+  }
+
+  /**
+   * Sends `req` and decodes its JSON answer as `d`.
+   *
+   * @throws {@link DecodeError} with the JSON path, for a body that is not JSON or not of the documented shape
+   */
+  async json<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<T> {
+    return decodeBody<T>(reg, d, await this.send(req, call));
+  }
+
+  /** Sends an upsert (PUT): `created` is `true` for a 201, `false` for a 200. */
+  async upsert<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<Upserted<T>> {
+    const response = await this.send(req, call);
+    return { created: response.status === 201, value: decodeBody<T>(reg, d, response) };
+  }
+
+  /** Sends `req` and returns its body's bytes (a PDF). */
+  async bytes(req: RequestSpec, call?: CallOptions): Promise<Uint8Array> {
+    return (await this.send(req, call)).body;
+  }
+
+  /** Sends `req`, whose answer has no body worth reading (a DELETE). */
+  async empty(req: RequestSpec, call?: CallOptions): Promise<void> {
+    await this.send(req, call);
+  }
+
+  /** Every item (and page) of a paged list, a page at a time, from the first request `req`. */
+  paged<T, P>(reg: Registry, plan: PagingPlan, req: RequestSpec, call?: CallOptions): Paged<T, P> {
+    return paged<T, P>(this, reg, plan, req, call);
+  }
+
+  /** GETs a pre-signed URL (a share link) with no credentials and no default headers; paced. */
+  fetchPresigned(url: string, call?: CallOptions): Promise<Uint8Array> {
+    return fetchPresigned(this.#presigned(call), url, call);
+  }
+
+  /** PUTs `body` to a pre-signed upload URL with no credentials, retrying failures; returns the storage's `ETag`. */
+  putPresigned(url: string, body: Uint8Array, contentType?: string, call?: CallOptions): Promise<{ etag?: string }> {
+    return putPresigned(this.#presigned(call), url, body, contentType, call);
+  }
+
+  /**
+   * PUTs each part to its pre-signed URL, at most `concurrency` (default 4) at a time, each
+   * retried; returns the ETags in part order.
+   */
+  putParts(
+    urls: readonly string[],
+    parts: readonly Uint8Array[],
+    contentType?: string,
+    concurrency?: number,
+    call?: CallOptions,
+  ): Promise<string[]> {
+    return putParts(this.#presigned(call), urls, parts, contentType, concurrency ?? 4, call);
+  }
+
+  /** `Core(<interface> at <origin>)`: no credential, no option. */
+  toString(): string {
+    return `Core(${this.info.name} at ${this.#base.origin})`;
+  }
+
+  #presigned(call: CallOptions | undefined): PresignedContext {
+    return {
+      fetch: this.#fetch,
+      pacer: this.#pacer,
+      retry: this.#settings.retry,
+      timeoutMs: call?.timeoutMs ?? this.#settings.timeoutMs,
+      errorMessageField: this.#errorField,
+    };
+  }
+
+  /** Sends `req` until it succeeds or fails for good; a 202 is a success here. */
+  async #execute(req: RequestSpec, call: CallOptions): Promise<RawResponse> {
+    const url = requestUrl(this.#base, req);
+    const body = req.body === undefined ? undefined : serializeBody(req.body);
+    const token = req.anonymous === true ? undefined : this.#token;
+    const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
+    const max = this.#settings.retry.maxAttempts;
+    let renewed = false;
+    for (let attempt = 1; ; ) {
+      if (token !== undefined) await token.ensure(this);
+      const seen = token?.generation ?? 0;
+      await this.#pacer.acquire(call.signal);
+      const outcome = await this.#attempt(req, url, body, timeoutMs, call.signal);
+      if (outcome.kind === "ok") return outcome.response;
+      // A 401 with a token in use: log in again once and repeat the request (it was
+      // refused, so it was not applied).
+      if (outcome.kind === "status" && outcome.error.status === 401 && token !== undefined && !renewed) {
+        await token.renew(seen, this);
+        renewed = true;
+        continue;
+      }
+      const next = this.#next(req, outcome, attempt, attempt < max, timeoutMs);
+      if ("error" in next) throw next.error;
+      await sleep(next.retryInMs, call.signal);
+      attempt += 1;
+    }
+  }
+
+  /** One attempt, same-origin redirects included. */
+  async #attempt(
+    req: RequestSpec,
+    url: URL,
+    body: string | undefined,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<Outcome> {
+    let method: Method = req.method;
+    let current = url;
+    for (let hop = 0; ; hop++) {
+      const ex = await exchange(
+        this.#fetch,
+        current,
+        { method, headers: this.#headers(req, body !== undefined), body: body ?? null, redirect: "manual" },
+        timeoutMs,
+        signal,
+      );
+      if (!ex.ok) return ex.failure;
+      const { response } = ex;
+      // A browser hides a manual redirect's target, so it cannot be checked: not followed.
+      if (response.type === "opaqueredirect") {
+        return { kind: "fatal", error: new ForeignOriginError("a redirect", "an origin the browser does not disclose") };
+      }
+      const status = response.status;
+      const location = response.headers.get("location");
+      if (status >= 300 && status < 400 && location !== null) {
+        let target: URL;
+        try {
+          target = new URL(location, current);
+        } catch {
+          return { kind: "fatal", error: new ForeignOriginError("a redirect", "an unreadable Location") };
+        }
+        // Credentials go only to the base URL's origin.
+        if (!sameOrigin(target, this.#base)) return { kind: "fatal", error: new ForeignOriginError("a redirect", target.origin) };
+        if (hop >= MAX_REDIRECTS) {
+          return { kind: "fatal", error: new TransportError(req.method, req.path, `more than ${MAX_REDIRECTS} redirects`) };
+        }
+        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
+        if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+          method = "GET";
+          body = undefined;
+        }
+        current = target;
+        await this.#pacer.acquire(signal);
+        continue;
+      }
+      if (status >= 200 && status < 300) {
+        return { kind: "ok", response: { status, headers: response.headers, body: ex.body, url: current.href } };
+      }
+      return {
+        kind: "status",
+        error: new ApiError({
+          status,
+          serviceMessage: errorMessage(ex.body, this.#errorField),
+          retryAfterMs: retryAfterMs(response.headers, this.#retryAfterHeader),
+          method: req.method,
+          path: req.path,
+          hint: req.hint,
+        }),
+      };
+    }
+  }
+
+  #headers(req: RequestSpec, hasBody: boolean): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(this.info.defaultHeaders)) headers[name.toLowerCase()] = value;
+    headers["accept"] = req.accept ?? headers["accept"] ?? "application/json";
+    if (hasBody) headers["content-type"] = "application/json";
+    if (this.#settings.userAgent !== undefined && isNode()) headers["user-agent"] = this.#settings.userAgent;
+    if (req.anonymous !== true) {
+      applyHeaders(this.#auth, headers);
+      this.#token?.apply(headers);
+    }
+    return headers;
+  }
+
+  /**
+   * A 429 is retried for any method (refused, so not applied), after its `Retry-After`,
+   * and pauses every request of the core meanwhile; a 5xx, a timeout or a broken body only
+   * for idempotent methods; a refused connection for any method (nothing reached the
+   * service). Never a POST or PATCH that may have been applied.
+   */
+  #next(req: RequestSpec, outcome: Exclude<Outcome, { kind: "ok" }>, attempt: number, mayRetry: boolean, timeoutMs: number): Next {
+    const policy = this.#settings.retry;
+    const backoff = backoffMs(policy, attempt);
+    const idempotent = isIdempotent(req.method);
+    switch (outcome.kind) {
+      case "fatal":
+        return { error: outcome.error };
+      case "status": {
+        const api = outcome.error;
+        if (api.status === this.#limitStatus || api.status === 429) {
+          // A longer wait than the client allows is reported, not cut short: retrying early
+          // would only meet another 429.
+          if (api.retryAfterMs !== undefined && api.retryAfterMs > policy.maxBackoffMs) return { error: api };
+          // Every request of this core waits, not only this one.
+          this.#pacer.pauseFor(Math.min(api.retryAfterMs ?? backoff, policy.maxBackoffMs));
+          return mayRetry ? { retryInMs: 0 } : { error: api };
+        }
+        if (api.status >= 500 && idempotent && mayRetry) return { retryInMs: backoff };
+        return { error: api };
+      }
+      case "refused":
+        if (mayRetry) return { retryInMs: backoff };
+        return { error: new TransportError(req.method, req.path, outcome.detail, outcome.cause) };
+      case "timeout":
+        if (idempotent && mayRetry) return { retryInMs: backoff };
+        return { error: new TimeoutError(req.method, req.path, timeoutMs) };
+      case "network":
+      case "body":
+        if (idempotent && mayRetry) return { retryInMs: backoff };
+        return { error: new TransportError(req.method, req.path, outcome.detail, outcome.cause) };
+    }
+  }
+}
+
+const decoder = new TextDecoder();
+
+/** Parses and decodes a JSON answer, naming the status and JSON path of a failure. */
+function decodeBody<T>(reg: Registry, d: Desc, response: RawResponse): T {
+  const text = decoder.decode(response.body);
+  if (text.trim() === "") throw new DecodeError("", "the body is empty; JSON was expected", response.status);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the body, which is not for error messages.
+    const type = response.headers.get("content-type");
+    throw new DecodeError("", `the body is not JSON${type === null ? "" : ` (Content-Type ${type.split(";")[0]})`}`, response.status);
+  }
+  try {
+    return decode(reg, d, parsed) as T;
+  } catch (e) {
+    if (e instanceof DecodeError) throw new DecodeError(e.path, e.detail, response.status);
+    throw e;
+  }
+}

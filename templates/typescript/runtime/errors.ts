@@ -1,0 +1,246 @@
+/**
+ * The one error hierarchy of the client. No error ever carries a credential, a header
+ * value or a request body: messages name the operation by method and path template, and
+ * URLs are shown by origin and path only (a query may hold a signature).
+ *
+ * @module
+ */
+
+/** One broken limit of a request: where, and what the limit is. */
+export interface Violation {
+  /** The field path, e.g. `vin`, `assignee_username` or `items[2].label`. */
+  path: string;
+  /** What the limit is and what was given: `must be exactly 17 characters, got 16`. */
+  message: string;
+}
+
+/**
+ * Sets `name` on a class's prototype, not on each instance, so it stays out of
+ * `JSON.stringify` and `util.inspect`'s property list while stack traces still show it.
+ */
+function named(cls: { prototype: Error }, name: string): void {
+  Object.defineProperty(cls.prototype, "name", {
+    value: name,
+    writable: true,
+    configurable: true,
+    enumerable: false,
+  });
+}
+
+/** The base of every error the client throws; `instanceof InspectionError` catches them all. */
+export class InspectionError extends Error {
+  static {
+    named(this, "InspectionError");
+  }
+}
+
+/** The service answered with an error status. */
+export class ApiError extends InspectionError {
+  static {
+    named(this, "ApiError");
+  }
+  /** The HTTP status. */
+  readonly status: number;
+  /** The service's own message (the error body's message field), when the body had one. */
+  readonly serviceMessage: string | undefined;
+  /** How long the service asked to wait (`Retry-After`), in milliseconds. */
+  readonly retryAfterMs: number | undefined;
+  /** The request method. */
+  readonly method: string;
+  /** The path template of the operation, e.g. `/units/{unit_id}`. */
+  readonly path: string;
+  /** What a 403 most likely means for this operation (e.g. the role it needs). */
+  readonly hint: string | undefined;
+
+  /** Builds the error; the message reads `GET /units/{unit_id} answered 404: <message>`. */
+  constructor(init: {
+    status: number;
+    serviceMessage?: string | undefined;
+    retryAfterMs?: number | undefined;
+    method: string;
+    path: string;
+    hint?: string | undefined;
+  }) {
+    let text = `${init.method} ${init.path} answered ${init.status}`;
+    if (init.serviceMessage !== undefined) text += `: ${init.serviceMessage}`;
+    // A hint explains a refusal; on other statuses it would mislead.
+    if (init.status === 403 && init.hint !== undefined) text += ` (${init.hint})`;
+    if (init.retryAfterMs !== undefined) text += ` (retry after ${Math.ceil(init.retryAfterMs / 1000)} s)`;
+    super(text);
+    this.status = init.status;
+    this.serviceMessage = init.serviceMessage;
+    this.retryAfterMs = init.retryAfterMs;
+    this.method = init.method;
+    this.path = init.path;
+    this.hint = init.hint;
+  }
+}
+
+/** The request broke documented limits; nothing was sent. Lists every violation. */
+export class ValidationError extends InspectionError {
+  static {
+    named(this, "ValidationError");
+  }
+  /** Every broken limit, in the order found. */
+  readonly violations: readonly Violation[];
+
+  /** Builds the error; the message reads `invalid request: vin: must be ...; year: ...`. */
+  constructor(violations: readonly Violation[]) {
+    super(`invalid request: ${violations.map((v) => `${v.path}: ${v.message}`).join("; ")}`);
+    this.violations = violations;
+  }
+}
+
+/** The connection failed, or the response body could not be read. */
+export class TransportError extends InspectionError {
+  static {
+    named(this, "TransportError");
+  }
+  /** The request method. */
+  readonly method: string;
+  /** The path template (or, for a pre-signed URL, its origin and path). */
+  readonly path: string;
+
+  /** Builds the error; `detail` says what failed, `cause` is the platform's error. */
+  constructor(method: string, path: string, detail: string, cause?: unknown) {
+    super(`transport error on ${method} ${path}: ${detail}`, cause === undefined ? undefined : { cause });
+    this.method = method;
+    this.path = path;
+  }
+}
+
+/** No answer within the timeout of an attempt (every retry timed out too). */
+export class TimeoutError extends TransportError {
+  static {
+    named(this, "TimeoutError");
+  }
+  /** The timeout of one attempt, in milliseconds. */
+  readonly timeoutMs: number;
+
+  /** Builds the error for `method path` after `timeoutMs`. */
+  constructor(method: string, path: string, timeoutMs: number) {
+    super(method, path, `no answer within ${timeoutMs} ms`);
+    this.message = `${method} ${path} timed out after ${timeoutMs} ms`;
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** A response body did not match the documented shape. */
+export class DecodeError extends InspectionError {
+  static {
+    named(this, "DecodeError");
+  }
+  /** The JSON path of the failure, e.g. `data[0].results[1].data[2].items[1].label` (empty: the whole body). */
+  readonly path: string;
+  /** What was wrong there, naming the union members passed through: ``object `checklist`: expected a string, got number 5``. */
+  readonly detail: string;
+  /** The HTTP status of the response, when the error comes from a response. */
+  readonly status: number | undefined;
+
+  /** Builds the error. */
+  constructor(path: string, detail: string, status?: number) {
+    const what = status === undefined ? "the value" : `the ${status} response`;
+    super(path === "" ? `cannot decode ${what}: ${detail}` : `cannot decode ${what} at \`${path}\`: ${detail}`);
+    this.path = path;
+    this.detail = detail;
+    this.status = status;
+  }
+}
+
+/** The service kept answering 202 (still preparing) past the polling limit. */
+export class NotReadyError extends InspectionError {
+  static {
+    named(this, "NotReadyError");
+  }
+  /** `GET /inspections/{inspection_id}`: the operation that was polled. */
+  readonly operation: string;
+  /** How many answers were 202. */
+  readonly attempts: number;
+  /** Time spent waiting between polls, in milliseconds. */
+  readonly waitedMs: number;
+
+  /** Builds the error. */
+  constructor(operation: string, attempts: number, waitedMs: number) {
+    super(`${operation} was still not ready after ${attempts} attempts (${waitedMs} ms)`);
+    this.operation = operation;
+    this.attempts = attempts;
+    this.waitedMs = waitedMs;
+  }
+}
+
+/**
+ * A redirect, a next-page link or a URL pointed at another origin than the base URL's; it
+ * was not followed, so no credential went there.
+ */
+export class ForeignOriginError extends InspectionError {
+  static {
+    named(this, "ForeignOriginError");
+  }
+  /** What pointed away: `a redirect`, `a next-page link`, `a link`. */
+  readonly what: string;
+  /** The origin it pointed at (`https://host:port`), never a path or query. */
+  readonly origin: string;
+
+  /** Builds the error. */
+  constructor(what: string, origin: string) {
+    super(`refused to follow ${what} to another origin (${origin})`);
+    this.what = what;
+    this.origin = origin;
+  }
+}
+
+/** Paging did not advance: a next link or cursor came back that was seen before. */
+export class PagingStalledError extends InspectionError {
+  static {
+    named(this, "PagingStalledError");
+  }
+  /** The paged operation, e.g. `GET /units`. */
+  readonly operation: string;
+
+  /** Builds the error. */
+  constructor(operation: string) {
+    super(`paging did not advance at ${operation} (a next page seen before came back)`);
+    this.operation = operation;
+  }
+}
+
+/** The client was set up wrongly (a plain-http base URL that is not loopback, a bad option). */
+export class ConfigError extends InspectionError {
+  static {
+    named(this, "ConfigError");
+  }
+
+  /** Builds the error; `message` says what is wrong and how to fix it. */
+  constructor(message: string) {
+    super(`configuration error: ${message}`);
+  }
+}
+
+/**
+ * Reads the message of an error body. The documented form is `{"<field>": "message"}`; an
+ * array there is joined with `; `, an object is shown as JSON text, a JSON string body is
+ * taken as is, and an HTML or other text body gives its first 500 characters, so no answer
+ * of the service breaks error reporting. `undefined` for an empty body or one without the
+ * field.
+ */
+export function errorMessage(body: Uint8Array, field: string): string | undefined {
+  const text = new TextDecoder().decode(body).trim();
+  if (text === "") return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return [...text].slice(0, 500).join("");
+  }
+  if (typeof parsed === "string") return parsed;
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    return [...text].slice(0, 500).join("");
+  }
+  const value = (parsed as Record<string, unknown>)[field];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return value;
+  if (Array.isArray(value)) {
+    return value.map((item) => (typeof item === "string" ? item : JSON.stringify(item))).join("; ");
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,46 @@
+/**
+ * The hand-written runtime of the generated client: transport, auth, pacing, retries,
+ * paging, decoding, validation and errors. It knows no resource names: the generated
+ * code describes the service, and this runtime does the rest. No dependencies: only
+ * `fetch`, `AbortController`, `URL`, `TextDecoder` and timers (Node 18+ and browsers).
+ *
+ * @module
+ */
+
+export { Secret } from "./secret.js";
+export type { Auth } from "./auth.js";
+export {
+  Core,
+  type CallOptions,
+  type ClientOptions,
+  type InterfaceInfo,
+  type RawResponse,
+  type Upserted,
+} from "./core.js";
+export type { Method, RequestSpec } from "./request.js";
+export type { Paged, PagingPlan } from "./paging.js";
+export type { RetryPolicy } from "./retry.js";
+export {
+  decode,
+  isUnknownMember,
+  validate,
+  type CharClass,
+  type Constraints,
+  type Desc,
+  type FieldDesc,
+  type OneOfDesc,
+  type Registry,
+} from "./schema.js";
+export {
+  ApiError,
+  ConfigError,
+  DecodeError,
+  ForeignOriginError,
+  InspectionError,
+  NotReadyError,
+  PagingStalledError,
+  TimeoutError,
+  TransportError,
+  ValidationError,
+  type Violation,
+} from "./errors.js";
