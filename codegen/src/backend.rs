@@ -18,7 +18,13 @@ impl Backend {
 }
 
 /// Every backend, in the order their files are listed.
-pub const ALL: &[Backend] = &[Backend {
-    name: "rust",
-    render: crate::rust::render,
-}];
+pub const ALL: &[Backend] = &[
+    Backend {
+        name: "rust",
+        render: crate::rust::render,
+    },
+    Backend {
+        name: "typescript",
+        render: crate::typescript::render,
+    },
+];

@@ -8,6 +8,8 @@ pub mod ir;
 pub mod output;
 pub mod rust;
 pub mod spec;
+pub mod templates;
+pub mod typescript;
 
 use std::path::Path;
 

@@ -20,6 +20,7 @@ export {
 export type { Method, RequestSpec } from "./request.js";
 export type { Paged, PagingPlan } from "./paging.js";
 export type { RetryPolicy } from "./retry.js";
+export { queryEntries, refSegment, type QueryForm } from "./wire.js";
 export {
   decode,
   isUnknownMember,
@@ -28,6 +29,7 @@ export {
   type Constraints,
   type Desc,
   type FieldDesc,
+  type JsonValue,
   type OneOfDesc,
   type Registry,
 } from "./schema.js";

@@ -1,0 +1,196 @@
+//! TypeScript names for spec names: types as written, methods and parameters in
+//! lowerCamelCase, properties as on the wire (quoted when they are not identifiers), with
+//! reserved words and the generated code's own names escaped, and no two alike in a scope.
+
+use std::collections::BTreeSet;
+
+use heck::ToLowerCamelCase;
+
+/// Words JavaScript reserves (strict mode and modules included).
+const RESERVED: &[&str] = &[
+    "arguments",
+    "await",
+    "break",
+    "case",
+    "catch",
+    "class",
+    "const",
+    "continue",
+    "debugger",
+    "default",
+    "delete",
+    "do",
+    "else",
+    "enum",
+    "eval",
+    "export",
+    "extends",
+    "false",
+    "finally",
+    "for",
+    "function",
+    "if",
+    "implements",
+    "import",
+    "in",
+    "instanceof",
+    "interface",
+    "let",
+    "new",
+    "null",
+    "package",
+    "private",
+    "protected",
+    "public",
+    "return",
+    "static",
+    "super",
+    "switch",
+    "this",
+    "throw",
+    "true",
+    "try",
+    "typeof",
+    "undefined",
+    "var",
+    "void",
+    "while",
+    "with",
+    "yield",
+];
+
+/// Module-level names the generated modules declare or use themselves: a spec type named
+/// like one of them gets a trailing underscore.
+const TAKEN_TYPES: &[&str] = &[
+    "ApiKey",
+    "Array",
+    "AsyncIterable",
+    "Boolean",
+    "Client",
+    "Date",
+    "Error",
+    "JsonValue",
+    "Map",
+    "Number",
+    "Object",
+    "Page",
+    "Partial",
+    "Promise",
+    "Readonly",
+    "Record",
+    "SCHEMA",
+    "Set",
+    "String",
+    "Symbol",
+    "URL",
+    "Uint8Array",
+];
+
+/// Members of the generated `Client` class other than operations.
+const CLIENT_MEMBERS: &[&str] = &[
+    "constructor",
+    "core",
+    "fetchPresigned",
+    "login",
+    "putParts",
+    "putPresigned",
+    "toJSON",
+    "toString",
+];
+
+/// Parameter names every generated method uses itself.
+const OWN_PARAMS: &[&str] = &["body", "options", "query", "request"];
+
+/// Hands out names in one scope: each distinct, none reserved.
+#[derive(Debug, Default)]
+pub struct Scope {
+    used: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope where `taken` are already in use.
+    pub fn with(taken: &[&str]) -> Self {
+        Scope {
+            used: taken.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// `wanted`, or with trailing underscores until it is free; then marks it used.
+    pub fn claim(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while self.used.contains(&name) || RESERVED.contains(&name.as_str()) {
+            name.push('_');
+        }
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+/// The scope of an interface module's exported names.
+pub fn module_scope() -> Scope {
+    Scope::with(TAKEN_TYPES)
+}
+
+/// The scope of the `Client` class's members.
+pub fn client_scope() -> Scope {
+    Scope::with(CLIENT_MEMBERS)
+}
+
+/// The scope of one method's parameters.
+pub fn params_scope() -> Scope {
+    Scope::with(OWN_PARAMS)
+}
+
+/// `snake_name` in lowerCamelCase, as a valid identifier (a leading digit gets `n`).
+pub fn camel(snake_name: &str) -> String {
+    let camel = snake_name.to_lower_camel_case();
+    if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("n{camel}")
+    } else {
+        camel
+    }
+}
+
+/// A JavaScript identifier (ASCII only: what every tool reads the same way).
+pub fn is_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// A property key for a wire name: bare when it is an identifier, else a string literal.
+pub fn property(wire: &str) -> String {
+    if is_identifier(wire) {
+        wire.to_string()
+    } else {
+        string(wire)
+    }
+}
+
+/// A TypeScript string literal.
+pub fn string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_escaped_and_distinct() {
+        let mut scope = module_scope();
+        assert_eq!(scope.claim("Client"), "Client_");
+        assert_eq!(scope.claim("Unit"), "Unit");
+        assert_eq!(scope.claim("Unit"), "Unit_");
+        let mut params = params_scope();
+        assert_eq!(params.claim(&camel("class")), "class_");
+        assert_eq!(params.claim(&camel("body")), "body_");
+        assert_eq!(camel("3d"), "n3d");
+        assert_eq!(camel("reference_number"), "referenceNumber");
+        assert_eq!(property("3d"), "\"3d\"");
+        assert_eq!(property("type"), "type");
+        assert_eq!(property("a-b"), "\"a-b\"");
+    }
+}

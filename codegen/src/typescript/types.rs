@@ -1,0 +1,324 @@
+//! TypeScript types for spec type references, and the runtime descriptors (`rt.Desc`
+//! literals) that decode responses tolerantly and validate requests strictly.
+
+use crate::ir::{
+    Builtin, CharClass, Constraints, Field, Interface, OperationPaging, ScalarKind, TypeKind,
+    TypeRef,
+};
+
+use super::names;
+
+/// How a module refers to the interface's declared types: their TypeScript names, and
+/// the prefix (`m.`) a module that imports them as a namespace puts before them.
+pub struct TypeNames<'a> {
+    pub names: &'a [String],
+    pub prefix: &'a str,
+}
+
+impl TypeNames<'_> {
+    pub fn named(&self, id: crate::ir::TypeId) -> String {
+        format!("{}{}", self.prefix, self.names[id.index()])
+    }
+
+    /// The TypeScript type of a reference.
+    pub fn ts(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Builtin(b) => builtin(*b).to_string(),
+            TypeRef::Named(id) => self.named(*id),
+            TypeRef::Array(inner) => {
+                let inner = self.ts(inner);
+                if inner.contains(' ') {
+                    format!("({inner})[]")
+                } else {
+                    format!("{inner}[]")
+                }
+            }
+            TypeRef::Map(inner) => format!("Record<string, {}>", self.ts(inner)),
+            TypeRef::Page(inner) => format!("{}Page<{}>", self.prefix, self.ts(inner)),
+            TypeRef::JsonEncoded(inner) => self.ts(inner),
+        }
+    }
+}
+
+fn builtin(b: Builtin) -> &'static str {
+    match b {
+        Builtin::String | Builtin::Url => "string",
+        Builtin::Integer | Builtin::Int32 | Builtin::Number => "number",
+        Builtin::Boolean => "boolean",
+        // Kept as text: a `Date` would shift a date-only value a day west of UTC.
+        Builtin::Date | Builtin::DateTime | Builtin::DateOrDateTime => "string",
+        Builtin::DateTimeOrRange => "string | readonly [string, string]",
+        Builtin::Json => "rt.JsonValue",
+        Builtin::Binary => "Uint8Array",
+    }
+}
+
+/// What a user of the type must know about how TypeScript holds it.
+pub fn note(ty: &TypeRef) -> Option<&'static str> {
+    match ty {
+        TypeRef::Builtin(Builtin::Integer) => {
+            Some("An int64 on the wire: values beyond 2^53 lose precision in a JavaScript number.")
+        }
+        TypeRef::Builtin(Builtin::Date) => Some("A date, `YYYY-MM-DD`, kept as text."),
+        TypeRef::Builtin(Builtin::DateTime) => Some("An ISO 8601 date-time in UTC, kept as text."),
+        TypeRef::Builtin(Builtin::DateOrDateTime) => {
+            Some("A date (`YYYY-MM-DD`) or an ISO 8601 date-time, kept as text.")
+        }
+        TypeRef::Builtin(Builtin::DateTimeOrRange) => {
+            Some("A date-time, or a `[from, to]` pair of them.")
+        }
+        _ => None,
+    }
+}
+
+/// The descriptor of a value of type `ty` with the field-level limits `c`.
+pub fn desc(i: &Interface, ty: &TypeRef, c: &Constraints) -> String {
+    let limits = constraints(c);
+    match ty {
+        TypeRef::Builtin(b) => {
+            let base = match b {
+                Builtin::String | Builtin::Url => "k: \"string\"",
+                Builtin::Integer => "k: \"int\", bits: 64",
+                Builtin::Int32 => "k: \"int\", bits: 32",
+                Builtin::Number => "k: \"number\"",
+                Builtin::Boolean => "k: \"bool\"",
+                Builtin::Date => "k: \"date\"",
+                Builtin::DateTime => "k: \"datetime\"",
+                Builtin::DateOrDateTime => "k: \"date_or_datetime\"",
+                Builtin::DateTimeOrRange | Builtin::Json | Builtin::Binary => "k: \"json\"",
+            };
+            with_limits(base, &limits)
+        }
+        TypeRef::Named(id) => match &i.ty(*id).kind {
+            // Ids are inlined so a field's own limit and the id's merge into one.
+            TypeKind::Id { max_length } => {
+                let merged = Constraints {
+                    max_length: c.max_length.or(*max_length),
+                    ..c.clone()
+                };
+                with_limits("k: \"id\"", &constraints(&merged))
+            }
+            _ => format!("{{ k: \"ref\", name: {} }}", names::string(&i.ty(*id).name)),
+        },
+        TypeRef::Array(inner) => with_limits(
+            &format!(
+                "k: \"array\", of: {}",
+                desc(i, inner, &Constraints::default())
+            ),
+            &limits,
+        ),
+        TypeRef::Map(inner) => format!(
+            "{{ k: \"map\", of: {} }}",
+            desc(i, inner, &Constraints::default())
+        ),
+        TypeRef::Page(inner) => page_desc(i, inner),
+        TypeRef::JsonEncoded(inner) => desc(i, inner, c),
+    }
+}
+
+fn with_limits(base: &str, limits: &Option<String>) -> String {
+    match limits {
+        Some(c) => format!("{{ {base}, c: {c} }}"),
+        None => format!("{{ {base} }}"),
+    }
+}
+
+/// `{ maxLength: 255, ... }`, or `None` when there are no limits.
+fn constraints(c: &Constraints) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut num = |key: &str, v: Option<i64>| {
+        if let Some(v) = v {
+            parts.push(format!("{key}: {v}"));
+        }
+    };
+    num("maxLength", c.max_length.map(i64::from));
+    num("length", c.length.map(i64::from));
+    num("min", c.min);
+    num("max", c.max);
+    num("minItems", c.min_items.map(i64::from));
+    num("maxItems", c.max_items.map(i64::from));
+    if let Some(rule) = &c.chars {
+        let allow = match rule.allow {
+            CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
+            CharClass::AsciiDigits => "ascii_digits",
+        };
+        parts.push(format!(
+            "chars: {{ allow: \"{allow}\", forbid: {} }}",
+            names::string(&rule.forbid)
+        ));
+    }
+    (!parts.is_empty()).then(|| format!("{{ {} }}", parts.join(", ")))
+}
+
+/// The descriptor of one field of a record.
+pub fn field_desc(i: &Interface, f: &Field) -> String {
+    let fill = match (&f.ty, f.required || f.nullable) {
+        (TypeRef::Array(_), false) => ", fill: \"array\"",
+        (TypeRef::Map(_), false) => ", fill: \"map\"",
+        _ => "",
+    };
+    format!(
+        "{{ name: {}, d: {}, req: {}, nul: {}{fill} }}",
+        names::string(&f.name),
+        desc(i, &f.ty, &f.constraints),
+        f.required,
+        f.nullable
+    )
+}
+
+/// A record's descriptor from its fields (and the `oneOf` groups, when it has some).
+pub fn object_desc(fields: &[String], one_of: Option<String>) -> String {
+    let one_of = one_of.map(|o| format!(", oneOf: {o}")).unwrap_or_default();
+    format!(
+        "{{ k: \"object\", fields: [{}]{one_of} }}",
+        fields.join(", ")
+    )
+}
+
+/// The cursor interface's list envelope around records of `item`.
+fn page_desc(i: &Interface, item: &TypeRef) -> String {
+    let Some(crate::ir::Pagination::Cursor {
+        items_field,
+        paging_field,
+        paging_type,
+        ..
+    }) = &i.pagination
+    else {
+        return "{ k: \"json\" }".to_string();
+    };
+    let items = format!(
+        "{{ name: {}, d: {{ k: \"array\", of: {} }}, req: false, nul: false, fill: \"array\" }}",
+        names::string(items_field),
+        desc(i, item, &Constraints::default())
+    );
+    let paging = format!(
+        "{{ name: {}, d: {{ k: \"ref\", name: {} }}, req: false, nul: false }}",
+        names::string(paging_field),
+        names::string(&i.ty(*paging_type).name)
+    );
+    object_desc(&[items, paging], None)
+}
+
+/// The registry entry of a declared type.
+pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
+    match kind {
+        TypeKind::Object(o) => {
+            let mut fields: Vec<String> = o.fields.iter().map(|f| field_desc(i, f)).collect();
+            let one_of = o.one_of.as_ref().map(|one| {
+                let variants: Vec<String> = one
+                    .variants
+                    .iter()
+                    .map(|v| {
+                        fields.extend(v.fields.iter().map(|f| {
+                            // Inside a group a field is required by the group, not alone.
+                            let mut f = f.clone();
+                            f.required = false;
+                            field_desc(i, &f)
+                        }));
+                        let keys: Vec<String> =
+                            v.fields.iter().map(|f| names::string(&f.name)).collect();
+                        format!(
+                            "{{ name: {}, fields: [{}] }}",
+                            names::string(&v.name),
+                            keys.join(", ")
+                        )
+                    })
+                    .collect();
+                format!(
+                    "{{ name: {}, variants: [{}] }}",
+                    names::string(&one.name),
+                    variants.join(", ")
+                )
+            });
+            object_desc(&fields, one_of)
+        }
+        TypeKind::Enum(e) => {
+            let values: Vec<String> = e.values.iter().map(|v| names::string(&v.wire)).collect();
+            format!(
+                "{{ k: \"enum\", values: [{}], open: {} }}",
+                values.join(", "),
+                e.open
+            )
+        }
+        TypeKind::Union(u) => {
+            let variants: Vec<String> = u
+                .variants
+                .iter()
+                .map(|v| {
+                    format!(
+                        "{}: {}",
+                        names::property(&v.tag_value),
+                        names::string(&i.ty(v.shape).name)
+                    )
+                })
+                .collect();
+            format!(
+                "{{ k: \"union\", tag: {}, common: [], variants: {{ {} }} }}",
+                names::string(&u.tag),
+                variants.join(", ")
+            )
+        }
+        TypeKind::ScalarUnion(kinds) => {
+            let kinds: Vec<&str> = kinds
+                .iter()
+                .map(|k| match k {
+                    ScalarKind::String => "\"string\"",
+                    ScalarKind::Integer => "\"integer\"",
+                    ScalarKind::Boolean => "\"boolean\"",
+                    ScalarKind::Number => "\"number\"",
+                    ScalarKind::Null => "\"null\"",
+                })
+                .collect();
+            format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", "))
+        }
+        TypeKind::Id { max_length } => with_limits(
+            "k: \"id\"",
+            &constraints(&Constraints {
+                max_length: *max_length,
+                ..Constraints::default()
+            }),
+        ),
+        // Path references are formatted, not decoded.
+        TypeKind::RecordRef(_) => "{ k: \"json\" }".to_string(),
+    }
+}
+
+/// The paging plan (`rt.PagingPlan`) of a paginated operation.
+pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> String {
+    match paging {
+        OperationPaging::Cursor {
+            item,
+            items_field,
+            paging_field,
+            next_url_field,
+            cursor_field,
+            page_param,
+        } => {
+            let optional = |key: &str, v: &Option<String>| {
+                v.as_ref()
+                    .map(|v| format!(", {key}: {}", names::string(v)))
+                    .unwrap_or_default()
+            };
+            format!(
+                "{{ style: \"cursor\", itemsField: {}, pagingField: {}{}{}, pageParam: {}, page: {} }}",
+                names::string(items_field),
+                names::string(paging_field),
+                optional("nextUrlField", next_url_field),
+                optional("cursorField", cursor_field),
+                names::string(page_param),
+                page_desc(i, item)
+            )
+        }
+        OperationPaging::Links {
+            envelope,
+            items_field,
+            links_field,
+            ..
+        } => format!(
+            "{{ style: \"links\", itemsField: {}, linksField: {}, page: {{ k: \"ref\", name: {} }} }}",
+            names::string(items_field),
+            names::string(links_field),
+            names::string(&i.ty(*envelope).name)
+        ),
+    }
+}
