@@ -22,8 +22,32 @@ pub fn run(root: &Path) -> Result<(), String> {
         ],
     )?;
     step(root, "tests", &cargo, &["test", "--workspace"])?;
+    typescript(root, &cargo)?;
     println!("ci: all checks passed");
     Ok(())
+}
+
+/// The TypeScript package: dev tools from the committed lockfile, the strict type check
+/// and build of `generated/typescript`, then its tests on the built output (the
+/// conformance scenarios start the sandbox binary the Rust tests built).
+fn typescript(root: &Path, cargo: &str) -> Result<(), String> {
+    let npm = if cfg!(windows) { "npm.cmd" } else { "npm" };
+    let tools = "tests/typescript";
+    step(
+        root,
+        "typescript: dev tools",
+        npm,
+        &["ci", "--prefix", tools, "--no-audit", "--no-fund"],
+    )?;
+    step(root, "typescript: sandbox", cargo, &["build", "-p", "sandbox"])?;
+    let tsc = format!("{tools}/node_modules/.bin/tsc");
+    step(
+        root,
+        "typescript: type check and build",
+        &tsc,
+        &["-p", "generated/typescript"],
+    )?;
+    step(root, "typescript: tests", npm, &["test", "--prefix", tools])
 }
 
 fn step(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<(), String> {
