@@ -149,4 +149,10 @@ fn the_readme_examples_are_the_compiled_ones() {
             "README.md must quote {path} exactly"
         );
     }
+    let path = "tests/typescript/examples/quickstart.ts";
+    let example = std::fs::read_to_string(root().join(path)).unwrap();
+    assert!(
+        readme.contains(&format!("```ts\n{example}```")),
+        "README.md must quote {path} exactly"
+    );
 }
