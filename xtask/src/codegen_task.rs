@@ -6,8 +6,16 @@ use std::time::Instant;
 
 /// Regenerates (or with `check`, verifies) every generated file.
 pub fn run(root: &Path, check: bool) -> Result<(), String> {
+    run_with(root, &root.join("spec"), root, check)
+}
+
+/// Generates from the specs in `spec_dir` into `out` (a spec outside the repository, or
+/// output to check elsewhere); messages name files relative to `root`.
+pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result<(), String> {
     let start = Instant::now();
-    let (api, files) = codegen::generate_from(root)?;
+    let api = codegen::load_dir(root, spec_dir).map_err(|d| d.to_string())?;
+    let files = codegen::generate(&api)?;
+    let root = out;
     let produced: BTreeSet<PathBuf> = files.iter().map(|f| root.join(&f.path)).collect();
     let leftovers: Vec<PathBuf> = existing_generated(&root.join("generated"))
         .into_iter()

@@ -12,6 +12,8 @@ commands:
   codegen           regenerate generated/ and spec/spec.schema.json from spec/
   codegen --check   write nothing; fail and name each stale file
   codegen --dump-ir print the resolved IR every backend reads, as JSON
+  codegen --spec DIR --out DIR [--check]
+                    the same for the specs in DIR, written under another folder
   ci                everything CI checks: fmt, clippy, codegen --check, tests";
 
 fn main() -> ExitCode {
@@ -22,6 +24,12 @@ fn main() -> ExitCode {
         ["codegen"] => codegen_task::run(&root, false),
         ["codegen", "--check"] => codegen_task::run(&root, true),
         ["codegen", "--dump-ir"] => codegen_task::dump_ir(&root),
+        ["codegen", "--spec", spec, "--out", out] => {
+            codegen_task::run_with(&root, Path::new(spec), Path::new(out), false)
+        }
+        ["codegen", "--spec", spec, "--out", out, "--check"] => {
+            codegen_task::run_with(&root, Path::new(spec), Path::new(out), true)
+        }
         ["ci"] => ci::run(&root),
         _ => Err(USAGE.to_string()),
     };
