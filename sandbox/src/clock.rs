@@ -20,6 +20,11 @@ impl Clock {
         DateTime::from_timestamp_millis(now.timestamp_millis()).unwrap_or(now)
     }
 
+    /// Back to real time.
+    pub fn reset(&self) {
+        *self.offset.lock().unwrap_or_else(|p| p.into_inner()) = Duration::zero();
+    }
+
     pub fn advance(&self, by: Duration) {
         let mut offset = self.offset.lock().unwrap_or_else(|p| p.into_inner());
         *offset = offset.checked_add(&by).unwrap_or(*offset);

@@ -72,6 +72,11 @@ impl FaultPlan {
         FaultPlan { faults, state }
     }
 
+    /// Draws from the start of the seed's sequence again.
+    pub fn reset(&self) {
+        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = self.faults.seed;
+    }
+
     pub fn draw(&self) -> Option<(Fault, Duration)> {
         let faults = &self.faults;
         if !faults.any() {

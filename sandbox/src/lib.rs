@@ -3,7 +3,9 @@
 //! cursor paging, filters, PDFs that render (202 first), expiring share links, the rate
 //! limit per client address, and reproducible fault injection.
 
+pub mod cli;
 pub mod clock;
+mod controls;
 mod cursor;
 mod demo;
 pub mod faults;
@@ -20,8 +22,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::{Query, State};
-use axum::routing::{get, post};
+use axum::middleware::from_fn_with_state;
+use axum::routing::get;
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 pub use faults::Faults;
@@ -119,6 +122,54 @@ pub struct App {
     faults: faults::FaultPlan,
     paging: PagingStyle,
     stats: Counters,
+    /// What the data is loaded from, again on a reset.
+    seed: Seed,
+    controls: controls::Controls,
+}
+
+/// The options the data is loaded from.
+#[derive(Debug, Clone)]
+struct Seed {
+    demo: bool,
+    extra_inspections: usize,
+    legacy_users: Vec<(String, String, bool)>,
+    legacy_transactions: usize,
+}
+
+impl Seed {
+    fn load(&self, now: DateTime<Utc>, origin: &str) -> (store::Store, legacy::store::LegacyStore) {
+        let mut store = store::Store::default();
+        let mut legacy_store = legacy::store::LegacyStore::default();
+        let transactions = if self.demo {
+            demo::load(&mut store, now, self.extra_inspections, origin);
+            self.legacy_transactions
+        } else {
+            0
+        };
+        legacy::store::load(&mut legacy_store, &self.legacy_users, transactions, now);
+        (store, legacy_store)
+    }
+}
+
+impl App {
+    /// Back to the state at start-up: data, clock, rate-limit windows, fault draws,
+    /// counters, canned answers and recorded requests.
+    async fn reset(&self) {
+        self.clock.reset();
+        let (store, legacy_store) = self.seed.load(self.clock.now(), &self.origin);
+        *self.store.lock().await = store;
+        *self.legacy.lock().await = legacy_store;
+        self.limiter.reset();
+        self.faults.reset();
+        for counter in [
+            &self.stats.requests,
+            &self.stats.rate_limited,
+            &self.stats.faults,
+        ] {
+            counter.store(0, Ordering::Relaxed);
+        }
+        self.controls.reset();
+    }
 }
 
 /// A running sandbox; it stops when dropped.
@@ -135,19 +186,13 @@ impl Sandbox {
         let addr = listener.local_addr()?;
         let origin = format!("http://{addr}");
         let clock = clock::Clock::default();
-        let mut store = store::Store::default();
-        let mut legacy_store = legacy::store::LegacyStore::default();
-        if options.demo {
-            demo::load(&mut store, clock.now(), options.extra_inspections, &origin);
-            legacy::store::load(
-                &mut legacy_store,
-                &options.legacy_users,
-                options.legacy_transactions,
-                clock.now(),
-            );
-        } else {
-            legacy::store::load(&mut legacy_store, &options.legacy_users, 0, clock.now());
-        }
+        let seed = Seed {
+            demo: options.demo,
+            extra_inspections: options.extra_inspections,
+            legacy_users: options.legacy_users,
+            legacy_transactions: options.legacy_transactions,
+        };
+        let (store, legacy_store) = seed.load(clock.now(), &origin);
         let app = Arc::new(App {
             store: tokio::sync::Mutex::new(store),
             legacy: tokio::sync::Mutex::new(legacy_store),
@@ -158,13 +203,17 @@ impl Sandbox {
             faults: faults::FaultPlan::new(options.faults),
             paging: options.paging,
             stats: Counters::default(),
+            seed,
+            controls: controls::Controls::default(),
         });
         let router = Router::new()
             .nest("/v3", v3::router(app.clone()))
             .merge(legacy::router(app.clone()))
             .route("/shared/{token}", get(v3::shared))
-            .route("/_sandbox/stats", get(stats))
-            .route("/_sandbox/advance", post(advance))
+            .merge(controls::router())
+            .fallback(not_found)
+            // Outermost: every request is recorded, and a canned answer comes first.
+            .layer(from_fn_with_state(app.clone(), controls::record_and_script))
             .with_state(app.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         tokio::spawn(async move {
@@ -214,25 +263,10 @@ async fn read_stats(app: &App) -> Stats {
     }
 }
 
-/// `GET /_sandbox/stats`: the counters, for tests in other languages.
-async fn stats(State(app): State<Arc<App>>) -> axum::response::Response {
-    http::json(axum::http::StatusCode::OK, &read_stats(&app).await)
-}
-
-/// `POST /_sandbox/advance?seconds=N`: moves the clock forward.
-async fn advance(
-    State(app): State<Arc<App>>,
-    Query(q): Query<std::collections::HashMap<String, i64>>,
-) -> axum::response::Response {
-    // At most a century either way, so the clock never overflows.
-    let seconds = q
-        .get("seconds")
-        .copied()
-        .unwrap_or(0)
-        .clamp(-3_155_760_000, 3_155_760_000);
-    app.clock.advance(chrono::Duration::seconds(seconds));
-    http::json(
-        axum::http::StatusCode::OK,
-        &serde_json::json!({ "now": app.clock.now() }),
+/// Paths the service does not have.
+async fn not_found(uri: axum::http::Uri) -> axum::response::Response {
+    http::error(
+        axum::http::StatusCode::NOT_FOUND,
+        format!("No route for {}", uri.path()),
     )
 }

@@ -19,6 +19,11 @@ impl RateLimiter {
         }
     }
 
+    /// Forgets every request counted so far.
+    pub fn reset(&self) {
+        self.seen.lock().unwrap_or_else(|p| p.into_inner()).clear();
+    }
+
     /// `Ok` and counted, or how long until a request from `ip` is allowed again.
     pub fn check(&self, ip: IpAddr) -> Result<(), Duration> {
         let Some((n, window)) = self.limit else {

@@ -1,0 +1,154 @@
+//! The sandbox's command-line flags, read into `Options`: for the binary, and for test
+//! runners that start the sandbox in-process with the flags a scenario file names.
+
+use std::time::Duration;
+
+use crate::{Faults, Options, PagingStyle};
+
+pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
+
+  --addr ADDR           where to listen (default 127.0.0.1:8080; port 0 picks a free port)
+  --key ID:SECRET       an accepted key pair; repeatable (default demo-key:demo-secret)
+  --rate-limit N/SECS   requests per window per client address (default 100/10), or off
+  --empty               start with no data (default: the demo fleet)
+  --inspections N       add N generated inspections (for export tests)
+  --paging STYLE        both (default), next (paging.next URLs) or cursor (paging.cursor)
+  --faults RATE         fault this share of requests, mixed over every kind (e.g. 0.1)
+  --fault-5xx RATE      answer 500/502/503
+  --fault-429 RATE      answer 429 with Retry-After: 1
+  --fault-reset RATE    cut the connection before the body
+  --fault-truncate RATE cut the body half-way
+  --fault-slow RATE     answer after --slow-ms (default 1500)
+  --fault-seed N        seed of the fault draws (default 1)
+  --legacy-user NAME:PASSWORD:ROLE
+                        a legacy /api account, ROLE manager or user; repeatable
+                        (default manager@example.com:manager-pass:manager and
+                        user@example.com:user-pass:user)
+  --legacy-transactions N
+                        legacy transactions to generate, a day apart (default 5)";
+
+/// The options the flags ask for; `None` for `--help`. Unset flags keep the defaults, with
+/// `--addr` 127.0.0.1:8080.
+pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
+    let mut o = Options {
+        addr: ([127, 0, 0, 1], 8080).into(),
+        ..Options::default()
+    };
+    let mut keys = Vec::new();
+    let mut legacy_users = Vec::new();
+    let mut faults = Faults::default();
+    let mut it = args.into_iter();
+    while let Some(flag) = it.next() {
+        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
+        let rate = |v: String, name: &str| -> Result<f64, String> {
+            v.parse::<f64>()
+                .ok()
+                .filter(|r| (0.0..=1.0).contains(r))
+                .ok_or_else(|| format!("{name}: `{v}` is not a rate from 0 to 1"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--addr" => {
+                let v = value("--addr")?;
+                o.addr = v
+                    .parse()
+                    .map_err(|_| format!("--addr: `{v}` is not an address like 127.0.0.1:8080"))?;
+            }
+            "--key" => {
+                let v = value("--key")?;
+                let (id, secret) = v
+                    .split_once(':')
+                    .ok_or_else(|| format!("--key: `{v}` is not ID:SECRET"))?;
+                keys.push((id.to_string(), secret.to_string()));
+            }
+            "--rate-limit" => {
+                let v = value("--rate-limit")?;
+                o.rate_limit = if v == "off" {
+                    None
+                } else {
+                    let (n, secs) = v
+                        .split_once('/')
+                        .ok_or_else(|| format!("--rate-limit: `{v}` is not N/SECONDS"))?;
+                    let n = n
+                        .parse()
+                        .map_err(|_| format!("--rate-limit: `{n}` is not a number"))?;
+                    let secs = secs.parse().map_err(|_| {
+                        format!("--rate-limit: `{secs}` is not a number of seconds")
+                    })?;
+                    Some((n, Duration::from_secs(secs)))
+                };
+            }
+            "--empty" => o.demo = false,
+            "--inspections" => {
+                let v = value("--inspections")?;
+                o.extra_inspections = v
+                    .parse()
+                    .map_err(|_| format!("--inspections: `{v}` is not a number"))?;
+            }
+            "--paging" => {
+                o.paging = match value("--paging")?.as_str() {
+                    "both" => PagingStyle::Both,
+                    "next" => PagingStyle::NextUrl,
+                    "cursor" => PagingStyle::Cursor,
+                    other => {
+                        return Err(format!("--paging: `{other}` is not both, next or cursor"));
+                    }
+                }
+            }
+            "--faults" => {
+                let seed = faults.seed;
+                faults = Faults::mixed(seed, rate(value("--faults")?, "--faults")?);
+            }
+            "--fault-5xx" => faults.server_error = rate(value(&flag)?, &flag)?,
+            "--fault-429" => faults.too_many_requests = rate(value(&flag)?, &flag)?,
+            "--fault-reset" => faults.reset = rate(value(&flag)?, &flag)?,
+            "--fault-truncate" => faults.truncate = rate(value(&flag)?, &flag)?,
+            "--fault-slow" => faults.slow = rate(value(&flag)?, &flag)?,
+            "--slow-ms" => {
+                let v = value("--slow-ms")?;
+                faults.slow_for = Duration::from_millis(
+                    v.parse()
+                        .map_err(|_| format!("--slow-ms: `{v}` is not a number"))?,
+                );
+            }
+            "--fault-seed" => {
+                let v = value("--fault-seed")?;
+                faults.seed = v
+                    .parse()
+                    .map_err(|_| format!("--fault-seed: `{v}` is not a number"))?;
+            }
+            "--legacy-user" => {
+                let v = value("--legacy-user")?;
+                let parts: Vec<&str> = v.splitn(3, ':').collect();
+                let [name, password, role] = parts.as_slice() else {
+                    return Err(format!("--legacy-user: `{v}` is not NAME:PASSWORD:ROLE"));
+                };
+                let manager = match *role {
+                    "manager" => true,
+                    "user" => false,
+                    other => {
+                        return Err(format!(
+                            "--legacy-user: role `{other}` is not manager or user"
+                        ));
+                    }
+                };
+                legacy_users.push((name.to_string(), password.to_string(), manager));
+            }
+            "--legacy-transactions" => {
+                let v = value("--legacy-transactions")?;
+                o.legacy_transactions = v
+                    .parse()
+                    .map_err(|_| format!("--legacy-transactions: `{v}` is not a number"))?;
+            }
+            other => return Err(format!("unknown flag `{other}`")),
+        }
+    }
+    if !keys.is_empty() {
+        o.keys = keys;
+    }
+    if !legacy_users.is_empty() {
+        o.legacy_users = legacy_users;
+    }
+    o.faults = faults;
+    Ok(Some(o))
+}
