@@ -382,6 +382,12 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
                         .to_string(),
                 );
             }
+            let values: Vec<String> = e
+                .values
+                .iter()
+                .map(|v| format!("- `{}`: {}", v.wire, v.doc.trim()))
+                .collect();
+            doc.push(format!("Values:\n\n{}", values.join("\n")));
             doc.not_shown(e.not_shown.as_deref());
             TypeCx::Enum {
                 name,
@@ -408,6 +414,12 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
                     format!("[{}]", names::string(&u.tag))
                 }
             ));
+            let members: Vec<String> = u
+                .variants
+                .iter()
+                .map(|v| format!("- `{}`: {}", v.tag_value, v.doc.trim()))
+                .collect();
+            doc.push(format!("Members:\n\n{}", members.join("\n")));
             let unknown = u.open.then(|| scope.claim(&format!("Unknown{name}")));
             if let Some(unknown) = &unknown {
                 doc.push(format!(

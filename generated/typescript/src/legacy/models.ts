@@ -161,6 +161,13 @@ export type UserPathRef = UserId | { readonly external: string } | { readonly se
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
+ * Values:
+ *
+ * - `active`: The files are not archived (the state of a new transaction).
+ * - `archived`: The files were archived (after six months by default); they remain available but must be restored on request.
+ * - `restoring`: Restoring; the meaning of the state is not shown beyond its name.
+ * - `restored`: Restored; the meaning of the state is not shown beyond its name.
+ *
  * *Not shown by the interface document:* Transitions other than active to archived: how a restore is requested, when `restoring` becomes `restored`, and whether restored files are archived again.
  */
 export type ArchiveStatus =
@@ -175,6 +182,10 @@ export type ArchiveStatus =
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
+ * Values:
+ *
+ * - `idle`: Not started (the state of a newly created task).
+ *
  * *Not shown by the interface document:* The other status values and the transitions between them. The service's internal API hints at `started` and `completed`, which is not documented for this interface.
  */
 export type LegacyTaskStatus =
@@ -185,6 +196,11 @@ export type LegacyTaskStatus =
  * Role of a user. Users with the manager role may call the manager-only operations and read or update other users.
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
+ *
+ * Values:
+ *
+ * - `user`: An ordinary user (the role seen in the examples).
+ * - `manager`: A manager. The seed names the role; its wire value is assumed to be `manager`.
  *
  * *Not shown by the interface document:* The full list of roles and their wire values.
  */

@@ -135,6 +135,12 @@ export function UserGroupId(value: string): UserGroupId {
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
+ * Values:
+ *
+ * - `open`: An opening inspection.
+ * - `update`: An update inspection.
+ * - `close`: A closing inspection.
+ *
  * *Not shown by the interface document:* Transitions between the types, and their meaning beyond where the inspection lands in a business process.
  */
 export type InspectionType =
@@ -143,7 +149,15 @@ export type InspectionType =
   | "close"
   | (string & {});
 
-/** Inspection type to filter a list of inspections by. */
+/**
+ * Inspection type to filter a list of inspections by.
+ *
+ * Values:
+ *
+ * - `open`: Only `open` inspections.
+ * - `update`: Only `update` inspections.
+ * - `close`: Only `close` inspections.
+ */
 export type InspectionTypeFilter =
   | "open"
   | "update"
@@ -153,6 +167,12 @@ export type InspectionTypeFilter =
  * How a task gets completed.
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
+ *
+ * Values:
+ *
+ * - `task`: Completed manually; not tied to an inspection.
+ * - `manual`: Same as `task`; completed manually, not tied to an inspection.
+ * - `inspection`: Completed by performing an inspection on the associated unit.
  */
 export type TaskType =
   | "task"
@@ -165,6 +185,14 @@ export type TaskType =
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
+ * Values:
+ *
+ * - `idle`: Idle (a newly created task is idle, per the legacy public docs).
+ * - `started`: Started.
+ * - `completed`: Completed.
+ * - `incomplete`: Incomplete.
+ * - `complete`: Complete.
+ *
  * *Not shown by the interface document:* Transitions between the states, and the meaning of each state.
  */
 export type TaskStatus =
@@ -175,7 +203,14 @@ export type TaskStatus =
   | "complete"
   | (string & {});
 
-/** Task status to filter a list of tasks by. */
+/**
+ * Task status to filter a list of tasks by.
+ *
+ * Values:
+ *
+ * - `incomplete`: Only tasks that are not complete.
+ * - `complete`: Only complete tasks.
+ */
 export type TaskStatusFilter =
   | "incomplete"
   | "complete";
@@ -184,6 +219,11 @@ export type TaskStatusFilter =
  * Severity of a data template error.
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
+ *
+ * Values:
+ *
+ * - `warning`: A warning.
+ * - `error`: An error.
  */
 export type ErrorSeverity =
   | "warning"
@@ -416,6 +456,13 @@ export interface Inspection {
  *
  * Discriminated by `object`: narrow with `switch (x.object)`.
  *
+ * Members:
+ *
+ * - `checklist`: A checklist.
+ * - `data_template`: A data template.
+ * - `pdf_form`: A PDF form.
+ * - `collision_damage_waiver`: A collision damage waiver.
+ *
  * A member with a tag this spec does not know is an `UnknownInspectionResult`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
  */
 export type InspectionResult =
@@ -497,6 +544,19 @@ export interface CollisionDamageWaiverResult {
  * One field of a checklist or data template, discriminated by `type`. New field types may be added at any time.
  *
  * Discriminated by `type`: narrow with `switch (x.type)`.
+ *
+ * Members:
+ *
+ * - `textbox`: A text box.
+ * - `barcode_scan_textbox`: A text box filled by a barcode scan.
+ * - `date_selector`: A date selector; the value is an ISO format date.
+ * - `radio`: A radio button group.
+ * - `single_dropdown_list`: A single-choice dropdown list.
+ * - `single_dropdown_with_id`: A single-choice dropdown list whose chosen item has an id.
+ * - `multi_dropdown_list`: A multi-choice dropdown list.
+ * - `checkbox`: A checkbox group.
+ * - `pass_fail`: A pass/fail field.
+ * - `partner_case`: A case opened with a partner service provider.
  *
  * A member with a tag this spec does not know is an `UnknownResultField`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
  */
@@ -681,6 +741,11 @@ export interface Video {
  * A signature collected for an inspection, discriminated by `type`.
  *
  * Discriminated by `type`: narrow with `switch (x.type)`.
+ *
+ * Members:
+ *
+ * - `inspection`: A signature collected during the inspection.
+ * - `esign`: An electronic signature collected through a signature request.
  *
  * A member with a tag this spec does not know is an `UnknownSignature`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
  */
