@@ -1,0 +1,90 @@
+//! Every conformance scenario (`tests/conformance/*.yaml`) against the sandbox, with the
+//! generated Rust client. `CONFORMANCE_ONLY=text` runs the scenarios whose name holds it.
+
+#[path = "support/conformance/mod.rs"]
+mod conformance;
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use conformance::format::File;
+use conformance::sandbox::Running;
+
+fn files() -> Vec<(PathBuf, File)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("conformance");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty(), "no scenario files in {}", dir.display());
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            // YAML 1.2 core, as every runner reads it: `on`, `yes` are strings.
+            let options = serde_saphyr::options! { strict_booleans: true };
+            let file: File = serde_saphyr::from_str_with_options(&text, options)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path, file)
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_scenario_passes() {
+    let only = std::env::var("CONFORMANCE_ONLY").ok();
+    let files = files();
+    let mut names = BTreeSet::new();
+    for (path, file) in &files {
+        for s in &file.scenarios {
+            assert!(
+                names.insert(s.name.as_str()),
+                "{}: the scenario name `{}` is used twice",
+                path.display(),
+                s.name
+            );
+            assert!(
+                !s.steps.is_empty(),
+                "{}: `{}` has no steps",
+                path.display(),
+                s.name
+            );
+        }
+    }
+    // One sandbox per set of flags, reset before every scenario.
+    let mut sandboxes: HashMap<Vec<String>, Running> = HashMap::new();
+    let (mut passed, mut failures) = (0, Vec::new());
+    for (path, file) in &files {
+        let file_name = path.file_name().unwrap().to_string_lossy();
+        for scenario in &file.scenarios {
+            if only
+                .as_ref()
+                .is_some_and(|o| !scenario.name.contains(o.as_str()))
+            {
+                continue;
+            }
+            let args = scenario
+                .sandbox
+                .as_ref()
+                .unwrap_or(&file.sandbox)
+                .args
+                .clone();
+            if !sandboxes.contains_key(&args) {
+                let running = Running::start(&args).await.unwrap();
+                sandboxes.insert(args.clone(), running);
+            }
+            match conformance::run::scenario(&sandboxes[&args], scenario).await {
+                Ok(()) => passed += 1,
+                Err(e) => failures.push(format!("{file_name}: {}: {e}", scenario.name)),
+            }
+        }
+    }
+    eprintln!(
+        "conformance: {passed} scenarios passed, {} failed",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    assert!(passed > 0, "no scenario ran");
+}

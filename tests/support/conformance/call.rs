@@ -1,0 +1,330 @@
+//! What both adapters share: reading a step's `args` into typed values, and turning what a
+//! call returned into the JSON result (or error description) the expectations compare.
+
+use futures_util::StreamExt;
+use inspection_client::Error;
+use inspection_client::runtime::{BoxStream, Bytes, Upserted};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value, json};
+
+use super::format::Mode;
+
+/// What a step's call gave: a result, an error, or for a paging walk both (what was
+/// collected before it failed).
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub result: Option<Value>,
+    pub error: Option<Error>,
+}
+
+/// A step's `args`: `path` and `query` parameters by name, `body`, and for client
+/// actions their own keys. Each read takes the value, so `finish` can name leftovers.
+#[derive(Debug)]
+pub struct Args {
+    path: Map<String, Value>,
+    query: Map<String, Value>,
+    body: Option<Value>,
+    other: Map<String, Value>,
+}
+
+impl Args {
+    pub fn new(args: Option<Value>) -> Result<Args, String> {
+        let mut map = match args {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(map)) => map,
+            Some(other) => return Err(format!("`args` is a mapping, not {other}")),
+        };
+        let mut section = |name: &str| match map.remove(name) {
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(Value::Object(m)) => Ok(m),
+            Some(other) => Err(format!("`args.{name}` is a mapping, not {other}")),
+        };
+        let path = section("path")?;
+        let query = section("query")?;
+        let body = map.remove("body");
+        Ok(Args {
+            path,
+            query,
+            body,
+            other: map,
+        })
+    }
+
+    /// A required path parameter.
+    pub fn path<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        let value = self
+            .path
+            .remove(name)
+            .ok_or_else(|| format!("`args.path.{name}` is required"))?;
+        typed(value, &format!("args.path.{name}"))
+    }
+
+    /// A path parameter that names a record by id, by external id or as `self`: a string
+    /// or number is the id, `{external: X}` the external id, `{self: true}` the caller.
+    pub fn path_ref(&mut self, name: &str) -> Result<PathRef, String> {
+        let value = self
+            .path
+            .remove(name)
+            .ok_or_else(|| format!("`args.path.{name}` is required"))?;
+        match &value {
+            Value::Object(m) if m.len() == 1 && m.get("self") == Some(&Value::Bool(true)) => {
+                Ok(PathRef::Me)
+            }
+            Value::Object(m) if m.len() == 1 && m.contains_key("external") => {
+                Ok(PathRef::External(typed(m["external"].clone(), name)?))
+            }
+            Value::String(s) => Ok(PathRef::Id(s.clone())),
+            Value::Number(n) => Ok(PathRef::Id(n.to_string())),
+            other => Err(format!(
+                "`args.path.{name}`: an id, {{external: ...}} or {{self: true}}, not {other}"
+            )),
+        }
+    }
+
+    /// An optional query parameter, by its wire name.
+    pub fn query<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        self.query
+            .remove(name)
+            .map(|v| typed(v, &format!("args.query.{name}")))
+            .transpose()
+    }
+
+    /// A required query parameter.
+    pub fn required_query<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        self.query(name)?
+            .ok_or_else(|| format!("`args.query.{name}` is required"))
+    }
+
+    /// The request body, read as the operation's body type.
+    pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
+        let value = self.body.take().ok_or("`args.body` is required")?;
+        typed(value, "args.body")
+    }
+
+    /// A key of a client action's args.
+    pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        self.other
+            .remove(name)
+            .map(|v| typed(v, &format!("args.{name}")))
+            .transpose()
+    }
+
+    pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        self.take(name)?
+            .ok_or_else(|| format!("`args.{name}` is required"))
+    }
+
+    /// Fails when an argument was given that the call does not take.
+    pub fn finish(self) -> Result<(), String> {
+        let mut left: Vec<String> = Vec::new();
+        left.extend(self.path.keys().map(|k| format!("path.{k}")));
+        left.extend(self.query.keys().map(|k| format!("query.{k}")));
+        left.extend(self.body.iter().map(|_| "body".to_string()));
+        left.extend(self.other.keys().cloned());
+        if left.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "this call takes no `args.{}`",
+                left.join("`, `args.")
+            ))
+        }
+    }
+}
+
+pub enum PathRef {
+    Id(String),
+    External(String),
+    Me,
+}
+
+fn typed<T: DeserializeOwned>(value: Value, at: &str) -> Result<T, String> {
+    serde_json::from_value(value.clone())
+        .map_err(|e| format!("`{at}`: {value} does not fit the operation's type: {e}"))
+}
+
+/// The answer re-serialised from its typed value.
+pub fn done<T: Serialize>(answer: Result<T, Error>) -> Outcome {
+    match answer {
+        Ok(value) => Outcome {
+            result: Some(serde_json::to_value(value).expect("results serialise")),
+            error: None,
+        },
+        Err(e) => failed(e),
+    }
+}
+
+pub fn failed(error: Error) -> Outcome {
+    Outcome {
+        result: None,
+        error: Some(error),
+    }
+}
+
+/// An upsert's answer: `{created, value}`.
+pub fn upserted<T: Serialize>(answer: Result<Upserted<T>, Error>) -> Outcome {
+    done(answer.map(|u| {
+        let created = u.is_created();
+        json!({"created": created, "value": serde_json::to_value(u.into_inner()).expect("results serialise")})
+    }))
+}
+
+/// A binary answer: `{size, text}`, the text being the bytes as UTF-8 (invalid ones
+/// replaced).
+pub fn binary(answer: Result<Bytes, Error>) -> Outcome {
+    done(answer.map(|b| json!({"size": b.len(), "text": String::from_utf8_lossy(&b)})))
+}
+
+/// Every page or record of a walk, and the error that ended it early, if any.
+pub async fn collect<T: Serialize>(mut stream: BoxStream<T>) -> Outcome {
+    let mut items = Vec::new();
+    while let Some(next) = stream.next().await {
+        match next {
+            Ok(item) => items.push(serde_json::to_value(item).expect("results serialise")),
+            Err(error) => {
+                return Outcome {
+                    result: Some(Value::Array(items)),
+                    error: Some(error),
+                };
+            }
+        }
+    }
+    Outcome {
+        result: Some(Value::Array(items)),
+        error: None,
+    }
+}
+
+pub fn unsupported(op: &str, mode: Mode) -> Result<Outcome, String> {
+    Err(format!("`{op}` cannot be called in mode {mode:?}"))
+}
+
+/// The error as the JSON the `error` expectation is matched against.
+pub fn describe(error: &Error) -> Value {
+    match error {
+        Error::Api(api) => json!({
+            "kind": "api",
+            "status": api.status,
+            "message": api.message,
+            "retry_after_s": api.retry_after.map(|d| d.as_secs()),
+        }),
+        Error::Validation(violations) => {
+            let mut paths: Vec<&str> = violations.0.iter().map(|v| v.path.as_str()).collect();
+            paths.sort();
+            json!({"kind": "validation", "paths": paths})
+        }
+        Error::Transport { .. } => json!({"kind": "transport"}),
+        Error::Timeout { .. } => json!({"kind": "timeout"}),
+        Error::Decode { status, path, .. } => {
+            json!({"kind": "decode", "status": status, "path": path})
+        }
+        Error::NotReady { attempts, .. } => json!({"kind": "not_ready", "attempts": attempts}),
+        Error::ForeignOrigin { what, origin } => json!({
+            "kind": "foreign_origin",
+            "origin": origin,
+            "via": if *what == "a redirect" { "redirect" } else { "link" },
+        }),
+        Error::PagingStalled { .. } => json!({"kind": "paging_stalled"}),
+        Error::Config(_) => json!({"kind": "config"}),
+        other => json!({"kind": "unknown", "debug": format!("{other:?}")}),
+    }
+}
+
+/// The client actions both interfaces have, called on the generated client:
+/// `fetch_presigned {url}`, `put_presigned {url, body_text, content_type}`,
+/// `put_parts {urls, parts, content_type, concurrency}`. `None` for other names.
+macro_rules! presigned_action {
+    ($client:expr, $name:expr, $args:expr) => {{
+        use inspection_client::runtime::Bytes;
+        use serde_json::json;
+        use $crate::conformance::call::{binary, done};
+        let args: &mut $crate::conformance::call::Args = $args;
+        match $name {
+            "fetch_presigned" => {
+                let url: String = args.required("url")?;
+                Some(binary($client.fetch_presigned(&url).await))
+            }
+            "put_presigned" => {
+                let url: String = args.required("url")?;
+                let body: String = args.required("body_text")?;
+                let content_type: Option<String> = args.take("content_type")?;
+                let answer = $client
+                    .put_presigned(&url, Bytes::from(body), content_type.as_deref())
+                    .await;
+                Some(done(answer.map(|etag| json!({"etag": etag}))))
+            }
+            "put_parts" => {
+                let urls: Vec<String> = args.required("urls")?;
+                let parts: Vec<String> = args.required("parts")?;
+                let content_type: Option<String> = args.take("content_type")?;
+                let concurrency: usize = args.take("concurrency")?.unwrap_or(1);
+                let parts = parts.into_iter().map(Bytes::from).collect();
+                let answer = $client
+                    .put_parts(&urls, parts, content_type.as_deref(), concurrency)
+                    .await;
+                Some(done(answer.map(|etags| {
+                    etags
+                        .into_iter()
+                        .map(|(n, etag)| json!({"part_number": n, "etag": etag}))
+                        .collect::<Vec<_>>()
+                })))
+            }
+            _ => None,
+        }
+    }};
+}
+pub(crate) use presigned_action;
+
+/// A list operation in `send`, `pages` or `items` mode (and backward, for link paging).
+macro_rules! list {
+    ($op:expr, $builder:expr, $mode:expr) => {{
+        use $crate::conformance::call::{collect, done, unsupported};
+        use $crate::conformance::format::Mode;
+        let builder = $builder;
+        match $mode {
+            Mode::Send => done(builder.send().await),
+            Mode::Pages => collect(builder.pages()).await,
+            Mode::Items => collect(builder.stream()).await,
+            mode => return unsupported($op, mode),
+        }
+    }};
+    ($op:expr, $builder:expr, $mode:expr, backward) => {{
+        use $crate::conformance::call::{collect, done};
+        use $crate::conformance::format::Mode;
+        let builder = $builder;
+        match $mode {
+            Mode::Send => done(builder.send().await),
+            Mode::Pages => collect(builder.pages()).await,
+            Mode::Items => collect(builder.stream()).await,
+            Mode::PagesBackward => collect(builder.pages_backward()).await,
+            Mode::ItemsBackward => collect(builder.stream_backward()).await,
+            Mode::Pdf => return $crate::conformance::call::unsupported($op, Mode::Pdf),
+        }
+    }};
+}
+pub(crate) use list;
+
+/// A single answer: only `send` mode.
+macro_rules! single {
+    ($op:expr, $builder:expr, $mode:expr) => {{
+        use $crate::conformance::format::Mode;
+        match $mode {
+            Mode::Send => $crate::conformance::call::done($builder.send().await),
+            mode => return $crate::conformance::call::unsupported($op, mode),
+        }
+    }};
+}
+pub(crate) use single;
+
+/// Optional query parameters: `"wire_name" => setter: Type`.
+macro_rules! optional {
+    ($args:ident, $builder:ident, $($wire:literal => $setter:ident : $ty:ty),* $(,)?) => {
+        $(
+            if let Some(value) = $args.query::<$ty>($wire)? {
+                $builder = $builder.$setter(value);
+            }
+        )*
+    };
+}
+pub(crate) use optional;

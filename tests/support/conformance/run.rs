@@ -1,0 +1,241 @@
+//! Runs one scenario against a sandbox: reset, script, client, then each step with its
+//! expectations, as `tests/conformance/README.md` prescribes for every runner.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use inspection_client::{Config, Error, RetryPolicy, legacy, v3};
+use serde_json::{Value, json};
+
+use super::call::{Args, Outcome, describe, failed};
+use super::expect::{check, check_requests, fill, same};
+use super::format::{ClientSpec, Interface, Scenario, Step};
+use super::sandbox::Running;
+
+/// The accounts a scenario uses unless its `client.credentials` name others.
+const V3_KEY: (&str, &str) = ("demo-key", "demo-secret");
+const LEGACY_LOGIN: (&str, &str) = ("user@example.com", "user-pass");
+
+enum Client {
+    V3(v3::Client),
+    Legacy(legacy::Client),
+}
+
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+/// The scenario's client settings over the interface's defaults; the README lists the
+/// defaults every runner uses.
+fn config(base: Config, spec: &ClientSpec) -> Config {
+    let mut config = base.no_pacing();
+    if let Some(limit) = &spec.rate_limit {
+        config = config.rate_limit(limit.requests, ms(limit.window_ms));
+    }
+    config
+        .retry(RetryPolicy {
+            max_attempts: spec.max_attempts.unwrap_or(4),
+            initial_backoff: ms(spec.initial_backoff_ms.unwrap_or(10)),
+            max_backoff: ms(spec.max_backoff_ms.unwrap_or(5_000)),
+        })
+        .timeout(ms(spec.timeout_ms.unwrap_or(10_000)))
+        .validate_requests(spec.validate.unwrap_or(true))
+        .max_polls(spec.max_polls.unwrap_or(10))
+        .poll_interval(ms(spec.poll_interval_ms.unwrap_or(20)))
+}
+
+async fn login(
+    sandbox: &Running,
+    spec: &ClientSpec,
+    username: &str,
+    password: &str,
+) -> Result<legacy::Client, Error> {
+    let credentials =
+        legacy::AuthenticateRequest::new(legacy::Credentials::new(username, password));
+    let config = config(legacy::Client::default_config(), spec);
+    legacy::Client::login_with_config(&sandbox.origin, credentials, config).await
+}
+
+async fn client(sandbox: &Running, scenario: &Scenario) -> Result<Client, String> {
+    let spec = &scenario.client;
+    let given = spec.credentials.as_ref();
+    match scenario.interface {
+        Interface::V3 => {
+            let id = given.and_then(|c| c.key_id.clone());
+            let secret = given.and_then(|c| c.key_secret.clone());
+            let key = v3::ApiKey::new(
+                id.unwrap_or(V3_KEY.0.into()),
+                secret.unwrap_or(V3_KEY.1.into()),
+            );
+            let config = config(v3::Client::default_config(), spec);
+            v3::Client::with_config(&format!("{}/v3", sandbox.origin), key, config)
+                .map(Client::V3)
+                .map_err(|e| format!("cannot make the v3 client: {e}"))
+        }
+        Interface::Legacy => {
+            let username = given.and_then(|c| c.username.clone());
+            let password = given.and_then(|c| c.password.clone());
+            login(
+                sandbox,
+                spec,
+                &username.unwrap_or(LEGACY_LOGIN.0.into()),
+                &password.unwrap_or(LEGACY_LOGIN.1.into()),
+            )
+            .await
+            .map(Client::Legacy)
+            .map_err(|e| format!("cannot log in before the first step: {e}"))
+        }
+    }
+}
+
+/// Runs `scenario`; the error names the step that failed and why.
+pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), String> {
+    sandbox.control("POST", "/_sandbox/reset", None).await?;
+    if !scenario.script.is_empty() {
+        let script = Value::Array(scenario.script.clone());
+        sandbox
+            .control("POST", "/_sandbox/script", Some(&script))
+            .await?;
+    }
+    let mut vars = BTreeMap::from([("origin".to_string(), json!(sandbox.origin))]);
+    let mut client = client(sandbox, scenario).await?;
+    for (i, step) in scenario.steps.iter().enumerate() {
+        let label = match (&step.call, &step.sandbox) {
+            (Some(call), _) => format!("call {call}"),
+            (None, Some(control)) => format!("sandbox {control}"),
+            (None, None) => String::new(),
+        };
+        run_step(sandbox, scenario, step, &mut client, &mut vars)
+            .await
+            .map_err(|e| format!("step {} ({label}): {e}", i + 1))?;
+    }
+    let pending = sandbox.control("GET", "/_sandbox/script", None).await?;
+    match pending["pending"].as_u64() {
+        Some(0) => Ok(()),
+        _ => Err(format!(
+            "canned answers were left unused at the end: {pending}"
+        )),
+    }
+}
+
+async fn run_step(
+    sandbox: &Running,
+    scenario: &Scenario,
+    step: &Step,
+    client: &mut Client,
+    vars: &mut BTreeMap<String, Value>,
+) -> Result<(), String> {
+    let call = match (&step.call, &step.sandbox) {
+        (Some(call), None) => call,
+        (None, Some(control)) => {
+            let (method, path) = control
+                .split_once(' ')
+                .ok_or("`sandbox` is `METHOD /_sandbox/...`")?;
+            sandbox.control(method, path, None).await?;
+            return Ok(());
+        }
+        _ => return Err("a step has exactly one of `call` and `sandbox`".into()),
+    };
+    sandbox
+        .control("DELETE", "/_sandbox/requests", None)
+        .await?;
+    let args = step.args.as_ref().map(|a| fill(a, vars)).transpose()?;
+    let started = Instant::now();
+    let outcome = match (call.as_str(), &*client) {
+        ("login", Client::Legacy(_)) => {
+            let mut args = Args::new(args)?;
+            let username: String = args.required("username")?;
+            let password: String = args.required("password")?;
+            args.finish()?;
+            match login(sandbox, &scenario.client, &username, &password).await {
+                Ok(fresh) => {
+                    *client = Client::Legacy(fresh);
+                    Outcome {
+                        result: Some(Value::Null),
+                        error: None,
+                    }
+                }
+                Err(e) => failed(e),
+            }
+        }
+        (_, Client::V3(c)) => super::v3::call(c, call, Args::new(args)?, step.mode).await?,
+        (_, Client::Legacy(c)) => super::legacy::call(c, call, Args::new(args)?, step.mode).await?,
+    };
+    let took = started.elapsed();
+    check_outcome(step, &outcome, vars)?;
+    if let Some(min) = step.min_ms
+        && took < ms(min)
+    {
+        return Err(format!("took {took:?}, expected at least {min} ms"));
+    }
+    if let Some(max) = step.max_ms
+        && took > ms(max)
+    {
+        return Err(format!("took {took:?}, expected at most {max} ms"));
+    }
+    if let Some(expected) = &step.expect_requests {
+        let expected = fill(&Value::Array(expected.clone()), vars)?;
+        let recorded = sandbox.requests().await?;
+        check_requests(expected.as_array().map_or(&[], Vec::as_slice), &recorded)?;
+    }
+    if let (Some(name), Some(result)) = (&step.save, &outcome.result) {
+        vars.insert(name.clone(), result.clone());
+    }
+    Ok(())
+}
+
+fn check_outcome(
+    step: &Step,
+    outcome: &Outcome,
+    vars: &BTreeMap<String, Value>,
+) -> Result<(), String> {
+    let expect = &step.expect;
+    match (&outcome.error, &expect.error) {
+        (Some(e), None) => return Err(format!("failed: {e} ({})", describe(e))),
+        (None, Some(pattern)) => {
+            return Err(format!(
+                "expected an error matching {pattern}, got {}",
+                outcome.result.as_ref().unwrap_or(&Value::Null)
+            ));
+        }
+        (Some(e), Some(pattern)) => {
+            let mut pattern = fill(pattern, vars)?;
+            let excluded = pattern
+                .as_object_mut()
+                .and_then(|p| p.remove("text_excludes"));
+            check(&pattern, Some(&describe(e)), "the error")
+                .map_err(|m| format!("{m} (the error: {e})"))?;
+            let text = format!("{e} {e:?}");
+            for word in excluded.iter().flat_map(|w| w.as_array()).flatten() {
+                let word = word.as_str().unwrap_or_default();
+                if text.contains(word) {
+                    return Err(format!("the error's text shows `{word}`: {text}"));
+                }
+            }
+        }
+        (None, None) => {}
+    }
+    let result = outcome.result.as_ref();
+    if let Some(pattern) = &expect.ok {
+        check(&fill(pattern, vars)?, result, "")?;
+    }
+    if let Some(want) = &expect.equals {
+        let want = fill(want, vars)?;
+        if !result.is_some_and(|r| same(&want, r)) {
+            return Err(format!(
+                "expected exactly {want}, got {}",
+                result.unwrap_or(&Value::Null)
+            ));
+        }
+    }
+    if let Some(count) = expect.count {
+        let got = result.and_then(Value::as_array).map(Vec::len);
+        if got != Some(count) {
+            return Err(format!(
+                "expected {count} entries, got {}",
+                result.unwrap_or(&Value::Null)
+            ));
+        }
+    }
+    Ok(())
+}

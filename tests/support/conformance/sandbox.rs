@@ -1,0 +1,71 @@
+//! Sandboxes for the scenarios, started in-process with the flags a file names, and the
+//! `/_sandbox/` controls over HTTP (as a runner in another language uses them).
+
+use serde_json::Value;
+
+/// A sandbox on 127.0.0.1 with a free port.
+pub struct Running {
+    _sandbox: sandbox::Sandbox,
+    pub origin: String,
+    http: reqwest::Client,
+}
+
+impl Running {
+    pub async fn start(args: &[String]) -> Result<Running, String> {
+        let mut flags = args.to_vec();
+        flags.extend(["--addr".to_string(), "127.0.0.1:0".to_string()]);
+        let options = sandbox::cli::parse(flags)
+            .map_err(|e| format!("sandbox flags {args:?}: {e}"))?
+            .ok_or("`--help` is no flag for a scenario")?;
+        let sandbox = sandbox::Sandbox::start(options)
+            .await
+            .map_err(|e| format!("cannot start the sandbox: {e}"))?;
+        Ok(Running {
+            origin: sandbox.legacy_base_url(),
+            _sandbox: sandbox,
+            http: reqwest::Client::new(),
+        })
+    }
+
+    /// `METHOD /_sandbox/...` with an optional JSON body; the answer's JSON (or null).
+    pub async fn control(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Result<Value, String> {
+        let method = reqwest::Method::from_bytes(method.as_bytes())
+            .map_err(|_| format!("`{method}` is no HTTP method"))?;
+        let mut request = self
+            .http
+            .request(method.clone(), format!("{}{path}", self.origin));
+        if let Some(body) = body {
+            request = request
+                .header("content-type", "application/json")
+                .body(body.to_string());
+        }
+        let response = request
+            .send()
+            .await
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        let status = response.status();
+        let text = response
+            .text()
+            .await
+            .map_err(|e| format!("{method} {path}: {e}"))?;
+        if !status.is_success() {
+            return Err(format!("{method} {path} answered {status}: {text}"));
+        }
+        if text.is_empty() {
+            return Ok(Value::Null);
+        }
+        serde_json::from_str(&text).map_err(|e| format!("{method} {path}: {e}: {text}"))
+    }
+
+    pub async fn requests(&self) -> Result<Vec<Value>, String> {
+        match self.control("GET", "/_sandbox/requests", None).await? {
+            Value::Array(list) => Ok(list),
+            other => Err(format!("GET /_sandbox/requests gave {other}")),
+        }
+    }
+}
