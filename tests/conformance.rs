@@ -32,6 +32,32 @@ fn files() -> Vec<(PathBuf, File)> {
         .collect()
 }
 
+/// The operations of `spec/<interface>.yaml`, by name.
+fn operations(interface: &str) -> BTreeSet<String> {
+    let path = format!("{}/../spec/{interface}.yaml", env!("CARGO_MANIFEST_DIR"));
+    let spec: serde_json::Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    spec["operations"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn every_v3_operation_has_a_wire_scenario() {
+    let called: BTreeSet<String> = files()
+        .into_iter()
+        .filter(|(path, _)| path.ends_with("v3_wire.yaml"))
+        .flat_map(|(_, file)| file.scenarios)
+        .flat_map(|s| s.steps)
+        .filter_map(|step| step.call)
+        .collect();
+    let missing: Vec<String> = operations("v3").difference(&called).cloned().collect();
+    assert!(missing.is_empty(), "v3_wire.yaml calls no {missing:?}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_scenario_passes() {
     let only = std::env::var("CONFORMANCE_ONLY").ok();
