@@ -15,6 +15,9 @@ import { Secret } from "./secret.js";
 export { DecodeError };
 export type { Violation };
 
+/** Any JSON value (what a `json` descriptor holds). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
 /** Which characters a string may hold. */
 export type CharClass = "ascii_alphanumeric" | "ascii_digits";
 
@@ -77,8 +80,9 @@ export type Desc =
 /**
  * One property of a record.
  *
- * A field listed in a {@link OneOfDesc} variant is required only when its variant is the
- * one present, whatever `req` says.
+ * A field listed in a {@link OneOfDesc} variant is never reported missing unless its
+ * variant is the one present (the one-of rule reports "none" instead); decoding ignores
+ * `req` for such fields altogether.
  */
 export type FieldDesc = {
   /** The wire name. */
@@ -114,15 +118,30 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Secret);
 }
 
-/** An own property only: a record without `constructor` must not read `Object`. */
+/**
+ * A property of a parsed JSON object, or `undefined`. JSON never holds a function, so a
+ * function here is inherited (`constructor`, `toString`) and reads as absent; this is
+ * cheaper than `Object.hasOwn` on the decoding hot path.
+ */
 function own(obj: Record<string, unknown>, name: string): unknown {
-  return Object.hasOwn(obj, name) ? obj[name] : undefined;
+  const v = obj[name];
+  return typeof v === "function" ? undefined : v;
+}
+
+/** The registry name of the shape a union tag selects, if the tag is known. */
+function variantOf(variants: Readonly<Record<string, string>>, tag: unknown): string | undefined {
+  if (typeof tag !== "string") return undefined;
+  const shape: unknown = variants[tag];
+  return typeof shape === "string" ? shape : undefined;
 }
 
 function resolve(reg: Registry, name: string): Desc {
-  const d = Object.hasOwn(reg, name) ? reg[name] : undefined;
-  if (d === undefined) throw new ConfigError(`the type registry has no type \`${name}\` (regenerate the client)`);
-  return d;
+  const d: unknown = reg[name];
+  // An inherited `Object.prototype` member is a function, never a descriptor.
+  if (typeof d !== "object" || d === null) {
+    throw new ConfigError(`the type registry has no type \`${name}\` (regenerate the client)`);
+  }
+  return d as Desc;
 }
 
 /** The object shape a union tag names. */
@@ -267,7 +286,11 @@ function decArray(reg: Registry, of: Desc, v: unknown): unknown[] {
   if (!Array.isArray(v)) throw new Failure(`expected an array, got ${describe(v)}`);
   let i = 0;
   try {
-    for (; i < v.length; i++) v[i] = dec(reg, of, v[i]);
+    for (; i < v.length; i++) {
+      const item: unknown = v[i];
+      const decoded = dec(reg, of, item);
+      if (decoded !== item) v[i] = decoded;
+    }
   } catch (e) {
     if (e instanceof Failure) e.segments.push(i);
     throw e;
@@ -308,7 +331,9 @@ function decFields(reg: Registry, fields: readonly FieldDesc[], obj: Record<stri
         else delete obj[name];
         continue;
       }
-      obj[name] = dec(reg, f.d, v);
+      const decoded = dec(reg, f.d, v);
+      // Most values come back as they were; a store only where one changed.
+      if (decoded !== v) obj[name] = decoded;
     }
   } catch (e) {
     if (e instanceof Failure) e.segments.push(name);
@@ -319,8 +344,8 @@ function decFields(reg: Registry, fields: readonly FieldDesc[], obj: Record<stri
 function decUnion(reg: Registry, d: Extract<Desc, { k: "union" }>, v: unknown): unknown {
   if (!isObject(v)) throw new Failure(`expected an object, got ${describe(v)}`);
   const tag = own(v, d.tag);
-  const shape = typeof tag === "string" && Object.hasOwn(d.variants, tag) ? d.variants[tag] : undefined;
-  if (typeof tag !== "string" || shape === undefined) {
+  const shape = variantOf(d.variants, tag);
+  if (shape === undefined) {
     // A member this client does not know (or without a tag): kept whole, written back as is.
     markUnknown(v);
     return v;
@@ -511,7 +536,7 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
     case "union": {
       if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
       const tag = own(value, d.tag);
-      const shape = typeof tag === "string" && Object.hasOwn(d.variants, tag) ? d.variants[tag] : undefined;
+      const shape = variantOf(d.variants, tag);
       if (shape === undefined) {
         // A member read from the service and sent back unchanged is the service's own.
         if (isUnknownMember(value)) return;
