@@ -980,6 +980,14 @@ describe("validation", () => {
         });
       }
       assert.equal(svc.seen.length, 1);
+
+      // A body JSON cannot carry is refused before anything is sent.
+      const cyclic: Record<string, unknown> = {};
+      cyclic["self"] = cyclic;
+      for (const body of [{ big: 1n }, cyclic]) {
+        await assert.rejects(lax.json(NONE, ANY, { ...get("/units"), method: "POST", body }), ConfigError);
+      }
+      assert.equal(svc.seen.length, 1);
     } finally {
       await svc.close();
     }
