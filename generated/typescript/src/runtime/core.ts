@@ -300,7 +300,13 @@ export class Core {
   /** Sends `req` until it succeeds or fails for good; a 202 is a success here. */
   async #execute(req: RequestSpec, call: CallOptions): Promise<RawResponse> {
     const url = requestUrl(this.#base, req);
-    const body = req.body === undefined ? undefined : serializeBody(req.body);
+    let body: string | undefined;
+    try {
+      body = req.body === undefined ? undefined : serializeBody(req.body);
+    } catch (e) {
+      // A BigInt or a cycle; the platform's message names no value.
+      throw new ConfigError(`cannot serialise the body of ${describeRequest(req)}: ${e instanceof Error ? e.message : String(e)}`);
+    }
     const token = req.anonymous === true ? undefined : this.#token;
     const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     const max = this.#settings.retry.maxAttempts;

@@ -31,17 +31,10 @@ function named(cls: { prototype: Error }, name: string): void {
 }
 
 /** The base of every error the client throws; `instanceof InspectionError` catches them all. */
-export class InspectionError extends Error {
-  static {
-    named(this, "InspectionError");
-  }
-}
+export class InspectionError extends Error {}
 
 /** The service answered with an error status. */
 export class ApiError extends InspectionError {
-  static {
-    named(this, "ApiError");
-  }
   /** The HTTP status. */
   readonly status: number;
   /** The service's own message (the error body's message field), when the body had one. */
@@ -81,9 +74,6 @@ export class ApiError extends InspectionError {
 
 /** The request broke documented limits; nothing was sent. Lists every violation. */
 export class ValidationError extends InspectionError {
-  static {
-    named(this, "ValidationError");
-  }
   /** Every broken limit, in the order found. */
   readonly violations: readonly Violation[];
 
@@ -96,9 +86,6 @@ export class ValidationError extends InspectionError {
 
 /** The connection failed, or the response body could not be read. */
 export class TransportError extends InspectionError {
-  static {
-    named(this, "TransportError");
-  }
   /** The request method. */
   readonly method: string;
   /** The path template (or, for a pre-signed URL, its origin and path). */
@@ -114,9 +101,6 @@ export class TransportError extends InspectionError {
 
 /** No answer within the timeout of an attempt (every retry timed out too). */
 export class TimeoutError extends TransportError {
-  static {
-    named(this, "TimeoutError");
-  }
   /** The timeout of one attempt, in milliseconds. */
   readonly timeoutMs: number;
 
@@ -130,9 +114,6 @@ export class TimeoutError extends TransportError {
 
 /** A response body did not match the documented shape. */
 export class DecodeError extends InspectionError {
-  static {
-    named(this, "DecodeError");
-  }
   /** The JSON path of the failure, e.g. `data[0].results[1].data[2].items[1].label` (empty: the whole body). */
   readonly path: string;
   /** What was wrong there, naming the union members passed through: ``object `checklist`: expected a string, got number 5``. */
@@ -152,9 +133,6 @@ export class DecodeError extends InspectionError {
 
 /** The service kept answering 202 (still preparing) past the polling limit. */
 export class NotReadyError extends InspectionError {
-  static {
-    named(this, "NotReadyError");
-  }
   /** `GET /inspections/{inspection_id}`: the operation that was polled. */
   readonly operation: string;
   /** How many answers were 202. */
@@ -176,9 +154,6 @@ export class NotReadyError extends InspectionError {
  * was not followed, so no credential went there.
  */
 export class ForeignOriginError extends InspectionError {
-  static {
-    named(this, "ForeignOriginError");
-  }
   /** What pointed away: `a redirect`, `a next-page link`, `a link`. */
   readonly what: string;
   /** The origin it pointed at (`https://host:port`), never a path or query. */
@@ -194,9 +169,6 @@ export class ForeignOriginError extends InspectionError {
 
 /** Paging did not advance: a next link or cursor came back that was seen before. */
 export class PagingStalledError extends InspectionError {
-  static {
-    named(this, "PagingStalledError");
-  }
   /** The paged operation, e.g. `GET /units`. */
   readonly operation: string;
 
@@ -209,15 +181,23 @@ export class PagingStalledError extends InspectionError {
 
 /** The client was set up wrongly (a plain-http base URL that is not loopback, a bad option). */
 export class ConfigError extends InspectionError {
-  static {
-    named(this, "ConfigError");
-  }
-
   /** Builds the error; `message` says what is wrong and how to fix it. */
   constructor(message: string) {
     super(`configuration error: ${message}`);
   }
 }
+
+// Names live on the prototypes (not in static blocks, which older Safari lacks).
+named(InspectionError, "InspectionError");
+named(ApiError, "ApiError");
+named(ValidationError, "ValidationError");
+named(TransportError, "TransportError");
+named(TimeoutError, "TimeoutError");
+named(DecodeError, "DecodeError");
+named(NotReadyError, "NotReadyError");
+named(ForeignOriginError, "ForeignOriginError");
+named(PagingStalledError, "PagingStalledError");
+named(ConfigError, "ConfigError");
 
 /**
  * Reads the message of an error body. The documented form is `{"<field>": "message"}`; an
