@@ -157,3 +157,43 @@ fn the_readme_examples_are_the_compiled_ones() {
         "README.md must quote {path} exactly"
     );
 }
+
+/// A spec change reaches every language with no backend edit: a new field, operation and
+/// union member appear in both the Rust and the TypeScript output.
+#[test]
+fn a_spec_change_reaches_every_backend() {
+    let base = std::fs::read_to_string(root().join("tests/specs/keywords.yaml")).unwrap();
+    let changed = base.replace(
+        "        camelCaseName: { type: string, doc: A camelCase wire name. }\n",
+        "        camelCaseName: { type: string, doc: A camelCase wire name. }\n        \
+         mileage_band: { type: Band, doc: A new field. }\n",
+    ) + "  fetch_band:\n    doc: A new operation.\n    method: GET\n    path: /bands\n    \
+         responses:\n      - { status: 200, body: Band, doc: The band. }\n";
+    let changed = changed.replace(
+        "types:\n",
+        "types:\n  Band:\n    union:\n      doc: A new union.\n      tag: kind\n      \
+         variants:\n        low: { shape: LowBand, doc: A new member. }\n  LowBand:\n    \
+         object:\n      doc: Its shape.\n      fields:\n        upto: { type: integer, doc: Upper bound. }\n",
+    );
+    let interface = codegen::load_str("keywords.yaml", &changed).unwrap();
+    let files = codegen::generate(&codegen::ir::Api {
+        interfaces: vec![interface],
+    })
+    .unwrap();
+    let text = |suffix: &str| -> &str {
+        &files
+            .iter()
+            .find(|f| f.path.ends_with(suffix))
+            .unwrap_or_else(|| panic!("no {suffix}"))
+            .contents
+    };
+    assert!(text("keywords/models.rs").contains("pub mileage_band: Option<Band>"));
+    assert!(text("keywords/client.rs").contains("pub fn fetch_band(&self"));
+    assert!(text("keywords/unions.rs").contains("Low(LowBand)"));
+    assert!(text("keywords/models.ts").contains("mileage_band?: Band;"));
+    assert!(text("keywords/client.ts").contains("async fetchBand("));
+    assert!(text("keywords/models.ts").contains("(LowBand & { kind: \"low\""));
+    // The package keeps zero runtime dependencies.
+    let package: serde_json::Value = serde_json::from_str(text("typescript/package.json")).unwrap();
+    assert!(package.get("dependencies").is_none(), "{package}");
+}
