@@ -15,9 +15,8 @@ pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnos
     let mut cx = Checker {
         file,
         diags: Vec::new(),
-        kinds: BTreeMap::new(),
         ids: BTreeMap::new(),
-        kinds_by_id: BTreeMap::new(),
+        kinds: Vec::new(),
     };
     let interface = cx.interface(spec);
     if cx.diags.is_empty() {
@@ -55,10 +54,10 @@ impl Kind {
 struct Checker<'a> {
     file: &'a str,
     diags: Vec<Diagnostic>,
-    kinds: BTreeMap<String, Kind>,
     /// Each declared name's index in the IR's `types` (its first declaration).
     ids: BTreeMap<String, ir::TypeId>,
-    kinds_by_id: BTreeMap<ir::TypeId, Kind>,
+    /// What kind of type each index is (`None` for a repeated declaration).
+    kinds: Vec<Option<Kind>>,
 }
 
 /// Where a type expression may appear; some forms are allowed in one place only.
@@ -78,7 +77,11 @@ impl<'a> Checker<'a> {
     }
 
     fn kind_of(&self, id: ir::TypeId) -> Option<Kind> {
-        self.kinds_by_id.get(&id).copied()
+        self.kinds.get(id.index()).copied().flatten()
+    }
+
+    fn kind_named(&self, name: &str) -> Option<Kind> {
+        self.kind_of(*self.ids.get(name)?)
     }
 
     /// A links-paged operation answers an object whose `items_field` is a list and which
@@ -239,6 +242,7 @@ impl<'a> Checker<'a> {
     }
 
     fn declare_types(&mut self, types: &OrderedMap<spec::TypeDef>) {
+        self.kinds = vec![None; types.iter().count()];
         for (index, ((name, def), first)) in types.iter().zip(repeated(types)).enumerate() {
             if let Some(first) = first {
                 self.error(
@@ -273,11 +277,10 @@ impl<'a> Checker<'a> {
                 spec::TypeDef::Id(_) => Kind::Id,
                 spec::TypeDef::RecordRef(_) => Kind::RecordRef,
             };
-            self.kinds.insert(name.value.clone(), kind);
             // Types are converted in declaration order, so the index is the IR's.
             let id = u32::try_from(index).unwrap_or(u32::MAX);
             self.ids.insert(name.value.clone(), ir::TypeId(id));
-            self.kinds_by_id.insert(ir::TypeId(id), kind);
+            self.kinds[index] = Some(kind);
         }
     }
 
@@ -317,7 +320,7 @@ impl<'a> Checker<'a> {
                 },
             ),
             spec::TypeDef::RecordRef(r) => {
-                match self.kinds.get(&r.id_type.value).copied() {
+                match self.kind_named(&r.id_type.value) {
                     Some(Kind::Id) => {}
                     Some(other) => self.error(
                         &r.id_type,
@@ -449,7 +452,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            match self.kinds.get(&v.shape.value).copied() {
+            match self.kind_named(&v.shape.value) {
                 Some(Kind::Object) => {}
                 Some(other) => self.error(
                     &v.shape,
@@ -743,7 +746,7 @@ impl<'a> Checker<'a> {
 
     fn unknown_type(&mut self, at: &Spanned<String>, name: &str) {
         let candidates = self
-            .kinds
+            .ids
             .keys()
             .map(String::as_str)
             .chain(Builtin::ALL.iter().map(|(n, _)| *n));
@@ -840,7 +843,7 @@ impl<'a> Checker<'a> {
         match p {
             spec::PaginationDef::Cursor(c) => {
                 let paging_type = &c.paging_type;
-                match self.kinds.get(&paging_type.value) {
+                match self.kind_named(&paging_type.value) {
                     Some(Kind::Object) => {}
                     Some(other) => {
                         let msg = format!(
