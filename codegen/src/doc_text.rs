@@ -3,6 +3,9 @@
 
 use crate::ir::{Auth, CharClass, Constraints, Interface, Operation, Pagination, Source};
 
+/// What an error of a manager-only operation adds to the service's message, in every client.
+pub const MANAGER_ONLY_HINT: &str = "only users with the manager role may call it";
+
 /// Builds a doc from paragraphs, skipping empty ones.
 #[derive(Default)]
 pub struct Doc {

@@ -233,9 +233,10 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         _ => quote!(),
     };
     let anonymous = (op.auth == crate::ir::AuthUse::None).then(|| quote!(.anonymous()));
-    let hint = op
-        .manager_only
-        .then(|| quote!(.hint("only users with the manager role may call it")));
+    let hint = op.manager_only.then(|| {
+        let hint = crate::doc_text::MANAGER_ONLY_HINT;
+        quote!(.hint(#hint))
+    });
     let finish = if op.body.is_some() {
         quote!(request.json(&self.body))
     } else {

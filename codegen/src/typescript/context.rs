@@ -906,7 +906,10 @@ fn request_literal_with(
         lines.push("anonymous: true".to_string());
     }
     if op.manager_only {
-        lines.push("hint: \"only users with the manager role may call it\"".to_string());
+        lines.push(format!(
+            "hint: {}",
+            names::string(doc_text::MANAGER_ONLY_HINT)
+        ));
     }
     if poll {
         lines.push("poll: true".to_string());
