@@ -193,16 +193,34 @@ pub struct OperationCx {
     pub doc: String,
     pub params: Vec<ParamCx>,
     pub returns: String,
-    /// `json`, `upsert`, `bytes`, `empty` or `paged`.
-    pub call: &'static str,
-    /// The decoded type (`json`, `upsert`, `paged` items) and its descriptor.
-    pub value_type: String,
-    pub page_type: String,
-    pub desc: String,
-    pub plan: String,
+    pub call: CallCx,
     pub checks: Vec<String>,
     pub request: Vec<String>,
     pub alternative: Option<AlternativeCx>,
+}
+
+/// How an operation's answer is read: the core method it calls and what that needs.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CallCx {
+    /// A JSON record of type `value`, decoded through `desc`.
+    Json {
+        value: String,
+        desc: String,
+    },
+    /// The same, and whether it was created (201) or replaced (200).
+    Upsert {
+        value: String,
+        desc: String,
+    },
+    Bytes,
+    Empty,
+    /// Records of type `item` on pages of type `page`, walked as `plan` says.
+    Paged {
+        item: String,
+        page: String,
+        plan: String,
+    },
 }
 
 #[derive(Serialize)]
@@ -219,18 +237,18 @@ pub struct AlternativeCx {
     pub request: Vec<String>,
 }
 
-/// Every name an interface module exports, decided once, in a fixed order.
+/// Every name an interface module exports, decided once, in a fixed order; `scope` hands
+/// out the names of what the templates add (choice types, unknown members).
 struct ModuleNames {
     types: Vec<String>,
     queries: Vec<Option<String>>,
-    page: Option<String>,
+    scope: Scope,
 }
 
 fn module_names(i: &Interface) -> ModuleNames {
     let mut scope = names::module_scope();
     // Spec types first, so their names change only when they collide with our own.
     let types: Vec<String> = i.types.iter().map(|t| scope.claim(&t.name)).collect();
-    let page = matches!(i.pagination, Some(Pagination::Cursor { .. })).then(|| "Page".to_string());
     let queries = i
         .operations
         .iter()
@@ -246,33 +264,33 @@ fn module_names(i: &Interface) -> ModuleNames {
     ModuleNames {
         types,
         queries,
-        page,
+        scope,
     }
 }
 
 pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
-    let module = module_names(i);
+    let ModuleNames {
+        types: type_names,
+        queries: query_names,
+        mut scope,
+    } = module_names(i);
     let local = TypeNames {
-        names: &module.types,
+        names: &type_names,
         prefix: "",
     };
-    let mut scope = names::module_scope();
-    for n in module.types.iter().chain(module.queries.iter().flatten()) {
-        scope.claim(n);
-    }
     let types = i
         .types
         .iter()
-        .zip(&module.types)
+        .zip(&type_names)
         .map(|(t, name)| type_cx(t, name, &local, &mut scope))
         .collect();
     let queries = i
         .operations
         .iter()
-        .zip(&module.queries)
+        .zip(&query_names)
         .filter_map(|(op, name)| Some(query_cx(op, name.as_ref()?, &local)))
         .collect();
-    let page = page_cx(i, &module, &local);
+    let page = page_cx(i, &local);
     let registry = i
         .types
         .iter()
@@ -289,11 +307,11 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         queries,
         page,
         registry,
-        client: client_cx(i, &module)?,
+        client: client_cx(i, &type_names, &query_names)?,
     })
 }
 
-fn page_cx(i: &Interface, module: &ModuleNames, local: &TypeNames) -> Option<PageCx> {
+fn page_cx(i: &Interface, local: &TypeNames) -> Option<PageCx> {
     let Some(Pagination::Cursor {
         items_field,
         paging_field,
@@ -304,7 +322,7 @@ fn page_cx(i: &Interface, module: &ModuleNames, local: &TypeNames) -> Option<Pag
         return None;
     };
     Some(PageCx {
-        name: module.page.clone()?,
+        name: names::PAGE.to_string(),
         items: names::property(items_field),
         paging: names::property(paging_field),
         paging_type: local.named(*paging_type),
@@ -545,14 +563,18 @@ fn query_cx(op: &Operation, name: &str, local: &TypeNames) -> RecordCx {
     }
 }
 
-fn client_cx(i: &Interface, module: &ModuleNames) -> Result<ClientCx, String> {
+fn client_cx(
+    i: &Interface,
+    type_names: &[String],
+    query_names: &[Option<String>],
+) -> Result<ClientCx, String> {
     let m = TypeNames {
-        names: &module.types,
+        names: type_names,
         prefix: "m.",
     };
     let mut members = names::client_scope();
     let mut operations = Vec::new();
-    for (op, query) in i.operations.iter().zip(&module.queries) {
+    for (op, query) in i.operations.iter().zip(query_names) {
         operations.push(operation_cx(i, op, query.as_deref(), &m, &mut members));
     }
     let info = info_literal(i);
@@ -716,12 +738,12 @@ fn operation_cx(
     let request = request_literal(op, Some(&segment_values));
     let answer = &op.answer;
     let mut doc = doc_text::operation(i, op);
-    let (call, returns, value_type, desc, page_type, plan) = match (&op.paging, &answer.kind) {
+    let (call, returns) = match (&op.paging, &answer.kind) {
         (Some(paging), _) => {
             let (item, page) = match paging {
                 crate::ir::OperationPaging::Cursor { item, .. } => {
                     let item = m.ts(item);
-                    let page = format!("m.Page<{item}>");
+                    let page = format!("m.{}<{item}>", names::PAGE);
                     (item, page)
                 }
                 crate::ir::OperationPaging::Links { envelope, item, .. } => {
@@ -733,56 +755,27 @@ fn operation_cx(
                  memory at a time; `.pages()` gives the pages, `.first()` the first one."
                     .to_string(),
             );
-            (
-                "paged",
-                format!("rt.Paged<{item}, {page}>"),
-                item,
-                String::new(),
-                page,
-                types::paging_plan(i, paging),
-            )
+            let returns = format!("rt.Paged<{item}, {page}>");
+            let plan = types::paging_plan(i, paging);
+            (CallCx::Paged { item, page, plan }, returns)
         }
         (None, AnswerKind::Json { body, .. }) => {
-            let ts = m.ts(body);
-            (
-                "json",
-                format!("Promise<{ts}>"),
-                ts,
-                types::desc(i, body, &Default::default()),
-                String::new(),
-                String::new(),
-            )
+            let value = m.ts(body);
+            let returns = format!("Promise<{value}>");
+            let desc = types::desc(i, body, &Default::default());
+            (CallCx::Json { value, desc }, returns)
         }
         (None, AnswerKind::Upsert { body }) => {
-            let ts = m.ts(body);
             doc.push(
                 "`created` tells whether the record was created (201) or replaced (200).".into(),
             );
-            (
-                "upsert",
-                format!("Promise<rt.Upserted<{ts}>>"),
-                ts,
-                types::desc(i, body, &Default::default()),
-                String::new(),
-                String::new(),
-            )
+            let value = m.ts(body);
+            let returns = format!("Promise<rt.Upserted<{value}>>");
+            let desc = types::desc(i, body, &Default::default());
+            (CallCx::Upsert { value, desc }, returns)
         }
-        (None, AnswerKind::Bytes { .. }) => (
-            "bytes",
-            "Promise<Uint8Array>".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ),
-        (None, AnswerKind::Empty) => (
-            "empty",
-            "Promise<void>".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ),
+        (None, AnswerKind::Bytes { .. }) => (CallCx::Bytes, "Promise<Uint8Array>".to_string()),
+        (None, AnswerKind::Empty) => (CallCx::Empty, "Promise<void>".to_string()),
     };
     if answer.polls {
         doc.push("A 202 (still preparing) is asked again with backoff, up to `maxPolls`.".into());
@@ -808,10 +801,6 @@ fn operation_cx(
         params,
         returns,
         call,
-        value_type,
-        page_type,
-        desc,
-        plan,
         checks,
         request,
         alternative,

@@ -71,6 +71,10 @@ const TEMPLATES: &[Embedded] = &[
         "operation",
         include_str!("../../../templates/typescript/operation.ts.jinja"),
     ),
+    (
+        "request",
+        include_str!("../../../templates/typescript/request.ts.jinja"),
+    ),
 ];
 
 /// The hand-written runtime, copied as is into `src/runtime/`.

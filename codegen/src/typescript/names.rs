@@ -59,6 +59,9 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// The generic list envelope of a cursor-paged interface.
+pub const PAGE: &str = "Page";
+
 /// Module-level names the generated modules declare or use themselves: a spec type named
 /// like one of them gets a trailing underscore.
 const TAKEN_TYPES: &[&str] = &[
@@ -73,7 +76,7 @@ const TAKEN_TYPES: &[&str] = &[
     "Map",
     "Number",
     "Object",
-    "Page",
+    PAGE,
     "Partial",
     "Promise",
     "Readonly",

@@ -34,7 +34,7 @@ impl TypeNames<'_> {
                 }
             }
             TypeRef::Map(inner) => format!("Record<string, {}>", self.ts(inner)),
-            TypeRef::Page(inner) => format!("{}Page<{}>", self.prefix, self.ts(inner)),
+            TypeRef::Page(inner) => format!("{}{}<{}>", self.prefix, names::PAGE, self.ts(inner)),
             TypeRef::JsonEncoded(inner) => self.ts(inner),
         }
     }
