@@ -15,9 +15,8 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
     let start = Instant::now();
     let api = codegen::load_dir(root, spec_dir).map_err(|d| d.to_string())?;
     let files = codegen::generate(&api)?;
-    let root = out;
-    let produced: BTreeSet<PathBuf> = files.iter().map(|f| root.join(&f.path)).collect();
-    let leftovers: Vec<PathBuf> = existing_generated(&root.join("generated"))
+    let produced: BTreeSet<PathBuf> = files.iter().map(|f| out.join(&f.path)).collect();
+    let leftovers: Vec<PathBuf> = existing_generated(&out.join("generated"))
         .into_iter()
         .filter(|p| !produced.contains(p))
         .collect();
@@ -25,14 +24,14 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
     let mut stale = Vec::new();
     let mut written = 0;
     for file in &files {
-        if file.is_fresh(root) {
+        if file.is_fresh(out) {
             continue;
         }
         if check {
             stale.push(format!("  {} is out of date", file.path));
             continue;
         }
-        let path = root.join(&file.path);
+        let path = out.join(&file.path);
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir)
                 .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -42,7 +41,7 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
         written += 1;
     }
     for path in &leftovers {
-        let shown = path.strip_prefix(root).unwrap_or(path).display();
+        let shown = path.strip_prefix(out).unwrap_or(path).display();
         if check {
             stale.push(format!("  {shown} is no longer generated"));
         } else {
