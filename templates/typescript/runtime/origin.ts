@@ -14,11 +14,6 @@ export function isLoopback(url: URL): boolean {
   return host === "localhost" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host) || host === "[::1]";
 }
 
-/** `https://host:port` of `url`, never its path or query (which may hold a signature). */
-export function originOf(url: URL): string {
-  return url.origin;
-}
-
 /** Same scheme, host and port. */
 export function sameOrigin(a: URL, b: URL): boolean {
   return a.origin === b.origin;
