@@ -12,7 +12,7 @@ pub struct Clock {
 
 impl Clock {
     pub fn now(&self) -> DateTime<Utc> {
-        let offset = *self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        let offset = *crate::lock(&self.offset);
         let now = Utc::now()
             .checked_add_signed(offset)
             .unwrap_or(DateTime::<Utc>::MAX_UTC);
@@ -22,11 +22,11 @@ impl Clock {
 
     /// Back to real time.
     pub fn reset(&self) {
-        *self.offset.lock().unwrap_or_else(|p| p.into_inner()) = Duration::zero();
+        *crate::lock(&self.offset) = Duration::zero();
     }
 
     pub fn advance(&self, by: Duration) {
-        let mut offset = self.offset.lock().unwrap_or_else(|p| p.into_inner());
+        let mut offset = crate::lock(&self.offset);
         *offset = offset.checked_add(&by).unwrap_or(*offset);
     }
 }

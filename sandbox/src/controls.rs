@@ -17,8 +17,8 @@ use axum::routing::post;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::App;
 use crate::http::{error, json};
+use crate::{App, lock};
 
 /// Where the controls live; requests under it are neither scripted nor recorded.
 const PREFIX: &str = "/_sandbox/";
@@ -137,11 +137,6 @@ impl Default for Controls {
             started: Mutex::new(Instant::now()),
         }
     }
-}
-
-/// Locks, surviving a panic elsewhere (the data stays usable for tests).
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Controls {

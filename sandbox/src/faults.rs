@@ -74,7 +74,7 @@ impl FaultPlan {
 
     /// Draws from the start of the seed's sequence again.
     pub fn reset(&self) {
-        *self.state.lock().unwrap_or_else(|p| p.into_inner()) = self.faults.seed;
+        *crate::lock(&self.state) = self.faults.seed;
     }
 
     pub fn draw(&self) -> Option<(Fault, Duration)> {
@@ -82,7 +82,7 @@ impl FaultPlan {
         if !faults.any() {
             return None;
         }
-        let r = next(&mut self.state.lock().unwrap_or_else(|p| p.into_inner()));
+        let r = next(&mut crate::lock(&self.state));
         let u = (r >> 11) as f64 / (1u64 << 53) as f64;
         let mut edge = 0.0;
         let kinds = [

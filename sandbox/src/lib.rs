@@ -16,6 +16,11 @@ mod rate;
 mod store;
 mod v3;
 
+/// Locks, surviving a panic elsewhere (the data stays usable for tests).
+pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};

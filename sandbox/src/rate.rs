@@ -21,7 +21,7 @@ impl RateLimiter {
 
     /// Forgets every request counted so far.
     pub fn reset(&self) {
-        self.seen.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        crate::lock(&self.seen).clear();
     }
 
     /// `Ok` and counted, or how long until a request from `ip` is allowed again.
@@ -30,7 +30,7 @@ impl RateLimiter {
             return Ok(());
         };
         let now = Instant::now();
-        let mut seen = self.seen.lock().unwrap_or_else(|p| p.into_inner());
+        let mut seen = crate::lock(&self.seen);
         let log = seen.entry(ip).or_default();
         while log
             .front()
