@@ -13,8 +13,12 @@ fn root() -> PathBuf {
 #[test]
 fn generated_files_match_their_snapshots() {
     let (_, files) = codegen::generate_from(&root()).unwrap();
-    // The TypeScript runtime is copied from templates/ as is: freshness guards it.
-    for file in files.iter().filter(|f| !f.path.contains("/src/runtime/")) {
+    // The runtimes are copied from templates/ (Python's sync twins derived): freshness
+    // guards them.
+    for file in files
+        .iter()
+        .filter(|f| !f.path.contains("/src/runtime/") && !f.path.contains("/_runtime/"))
+    {
         let name = file.path.replace('/', "__");
         insta::assert_snapshot!(name, &file.contents);
     }
@@ -69,6 +73,10 @@ fn every_file_carries_the_generated_header() {
     for f in files.iter().filter(|f| f.path.starts_with("generated/")) {
         let source = if f.path.contains("/src/runtime/") {
             "templates/typescript/runtime/"
+        } else if f.path.contains("/_runtime/") {
+            "templates/python/runtime/"
+        } else if f.path.ends_with("py.typed") {
+            continue;
         } else {
             "spec/"
         };
@@ -121,6 +129,31 @@ fn keyword_names_are_escaped() {
             .contains("#[serde(rename = \"camelCaseName\")]")
     );
     assert!(enums.contents.contains("V3d"));
+    // Python: keywords and the builtins the annotations use get a trailing `_`; the wire
+    // names stay in the descriptors.
+    let py = |suffix: &str| {
+        &files
+            .iter()
+            .find(|f| f.path.ends_with(suffix))
+            .unwrap()
+            .contents
+    };
+    let models = py("keywords/models.py");
+    for attr in [
+        "from_: str | Unset",
+        "str_: str | Unset",
+        "extra: str | Unset",
+    ] {
+        assert!(models.contains(attr), "{attr}");
+    }
+    assert!(models.contains("_rt.F(\"from\", \"from_\", _rt.Str())"));
+    assert!(models.contains("    extra_: dict[str, JsonValue]"));
+    assert!(models.contains("extra=\"extra_\""));
+    assert!(models.contains("    camel_case_name: str | Unset"));
+    let client = py("keywords/client.py");
+    assert!(client.contains("        lambda_: str | None = None,"));
+    assert!(client.contains("        options_: str | None = None,"));
+    assert!(client.contains("\"lambda\": lambda_,"));
 }
 
 /// Every file of templates/typescript/runtime/ is embedded in the generator.
@@ -134,6 +167,21 @@ fn the_typescript_runtime_is_embedded_whole() {
         .collect();
     on_disk.sort();
     let mut embedded = codegen::typescript::runtime_files();
+    embedded.sort();
+    assert_eq!(embedded, on_disk);
+}
+
+/// Every file of templates/python/runtime/ is embedded in the generator.
+#[test]
+fn the_python_runtime_is_embedded_whole() {
+    let mut on_disk: Vec<String> = std::fs::read_dir(root().join("templates/python/runtime"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".py"))
+        .collect();
+    on_disk.sort();
+    let mut embedded = codegen::python::runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }
@@ -193,6 +241,9 @@ fn a_spec_change_reaches_every_backend() {
     assert!(text("keywords/models.ts").contains("mileage_band?: Band;"));
     assert!(text("keywords/client.ts").contains("async fetchBand("));
     assert!(text("keywords/models.ts").contains("(LowBand & { kind: \"low\""));
+    assert!(text("keywords/models.py").contains("mileage_band: Band | Unset = UNSET"));
+    assert!(text("keywords/client.py").contains("async def fetch_band("));
+    assert!(text("keywords/models.py").contains("kind: Literal[\"low\"] = \"low\""));
     // The package keeps zero runtime dependencies.
     let package: serde_json::Value = serde_json::from_str(text("typescript/package.json")).unwrap();
     assert!(package.get("dependencies").is_none(), "{package}");

@@ -27,4 +27,8 @@ pub const ALL: &[Backend] = &[
         name: "typescript",
         render: crate::typescript::render,
     },
+    Backend {
+        name: "python",
+        render: crate::python::render,
+    },
 ];

@@ -6,6 +6,7 @@ pub mod diagnostic;
 pub mod doc_text;
 pub mod ir;
 pub mod output;
+pub mod python;
 pub mod rust;
 pub mod spec;
 pub mod templates;

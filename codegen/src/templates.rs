@@ -16,6 +16,7 @@ pub fn environment(templates: &[Embedded]) -> Result<Environment<'static>, Strin
     env.set_keep_trailing_newline(true);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
     env.add_filter("jsdoc", jsdoc);
+    env.add_filter("pydoc", pydoc);
     for (name, text) in templates {
         env.add_template(name, text)
             .map_err(|e| format!("template {name}: {e}"))?;
@@ -59,6 +60,40 @@ fn jsdoc(text: String, indent: usize) -> String {
     out
 }
 
+/// A Python docstring of `text` (`"""..."""`), indented by `indent` spaces, ending in a
+/// newline; empty text gives nothing. Backslashes and quotes that could end it early are
+/// escaped.
+fn pydoc(text: String, indent: usize) -> String {
+    let text = text
+        .trim()
+        .replace('\\', "\\\\")
+        .replace("\"\"\"", "\\\"\\\"\\\"");
+    if text.is_empty() {
+        return String::new();
+    }
+    let pad = " ".repeat(indent);
+    let text = if text.ends_with('"') {
+        format!("{text} ")
+    } else {
+        text
+    };
+    let lines: Vec<&str> = text.lines().collect();
+    if let [line] = lines.as_slice() {
+        return format!("{pad}\"\"\"{line}\"\"\"\n");
+    }
+    let mut out = format!("{pad}\"\"\"");
+    for (n, line) in lines.iter().enumerate() {
+        let line = line.trim_end();
+        if n > 0 && !line.is_empty() {
+            out.push_str(&pad);
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push_str(&format!("{pad}\"\"\"\n"));
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +106,19 @@ mod tests {
             "/**\n * A *\\/ B\n *\n * C\n */\n"
         );
         assert_eq!(jsdoc("  ".into(), 0), "");
+    }
+
+    #[test]
+    fn docstrings_cannot_be_closed_early() {
+        assert_eq!(pydoc("One line.".into(), 4), "    \"\"\"One line.\"\"\"\n");
+        assert_eq!(
+            pydoc("A \"\"\" B\\n\n\nC".into(), 0),
+            "\"\"\"A \\\"\\\"\\\" B\\\\n\n\nC\n\"\"\"\n"
+        );
+        assert_eq!(
+            pydoc("ends with \"x\"".into(), 0),
+            "\"\"\"ends with \"x\" \"\"\"\n"
+        );
+        assert_eq!(pydoc(" ".into(), 0), "");
     }
 }

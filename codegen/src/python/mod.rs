@@ -1,0 +1,221 @@
+//! The Python backend: the `inspection-client` package under `generated/python/` (httpx
+//! its only dependency), with a blocking `Client` and an `AsyncClient` of the same surface.
+//! Rust computes every name, annotation and descriptor into plain contexts (`context`); the
+//! templates in `templates/python/` lay them out; the hand-written runtime is copied, and
+//! its async I/O modules are turned into their sync twins (`unasync`).
+
+mod context;
+mod names;
+mod types;
+mod unasync;
+
+use crate::ir::Api;
+use crate::output::OutputFile;
+use crate::templates::{self, Embedded};
+
+const PACKAGE_DIR: &str = "generated/python";
+const MODULE_DIR: &str = "src/inspection_client";
+
+/// The templates, embedded in the generator.
+const TEMPLATES: &[Embedded] = &[
+    (
+        "pyproject.toml",
+        include_str!("../../../templates/python/pyproject.toml.jinja"),
+    ),
+    (
+        "package_init.py",
+        include_str!("../../../templates/python/package_init.py.jinja"),
+    ),
+    (
+        "interface_init.py",
+        include_str!("../../../templates/python/interface_init.py.jinja"),
+    ),
+    (
+        "models.py",
+        include_str!("../../../templates/python/models.py.jinja"),
+    ),
+    (
+        "record",
+        include_str!("../../../templates/python/record.py.jinja"),
+    ),
+    (
+        "enum",
+        include_str!("../../../templates/python/enum.py.jinja"),
+    ),
+    (
+        "union",
+        include_str!("../../../templates/python/union.py.jinja"),
+    ),
+    // Ids and aliases (record references, scalar unions) are one line each: one template.
+    (
+        "id",
+        include_str!("../../../templates/python/alias.py.jinja"),
+    ),
+    (
+        "alias",
+        include_str!("../../../templates/python/alias.py.jinja"),
+    ),
+    (
+        "client.py",
+        include_str!("../../../templates/python/client.py.jinja"),
+    ),
+    (
+        "operation",
+        include_str!("../../../templates/python/operation.py.jinja"),
+    ),
+];
+
+/// The hand-written runtime, copied into `_runtime/`; `_async_*` modules also give their
+/// `_sync_*` twins.
+const RUNTIME: &[Embedded] = &[
+    (
+        "__init__.py",
+        include_str!("../../../templates/python/runtime/__init__.py"),
+    ),
+    (
+        "_async_core.py",
+        include_str!("../../../templates/python/runtime/_async_core.py"),
+    ),
+    (
+        "_async_pacing.py",
+        include_str!("../../../templates/python/runtime/_async_pacing.py"),
+    ),
+    (
+        "_async_paging.py",
+        include_str!("../../../templates/python/runtime/_async_paging.py"),
+    ),
+    (
+        "_async_presigned.py",
+        include_str!("../../../templates/python/runtime/_async_presigned.py"),
+    ),
+    (
+        "_twins.py",
+        include_str!("../../../templates/python/runtime/_twins.py"),
+    ),
+    (
+        "auth.py",
+        include_str!("../../../templates/python/runtime/auth.py"),
+    ),
+    (
+        "codec.py",
+        include_str!("../../../templates/python/runtime/codec.py"),
+    ),
+    (
+        "errors.py",
+        include_str!("../../../templates/python/runtime/errors.py"),
+    ),
+    (
+        "operation.py",
+        include_str!("../../../templates/python/runtime/operation.py"),
+    ),
+    (
+        "options.py",
+        include_str!("../../../templates/python/runtime/options.py"),
+    ),
+    (
+        "origin.py",
+        include_str!("../../../templates/python/runtime/origin.py"),
+    ),
+    (
+        "paging.py",
+        include_str!("../../../templates/python/runtime/paging.py"),
+    ),
+    (
+        "presigned.py",
+        include_str!("../../../templates/python/runtime/presigned.py"),
+    ),
+    (
+        "request.py",
+        include_str!("../../../templates/python/runtime/request.py"),
+    ),
+    (
+        "retry.py",
+        include_str!("../../../templates/python/runtime/retry.py"),
+    ),
+    (
+        "secret.py",
+        include_str!("../../../templates/python/runtime/secret.py"),
+    ),
+];
+
+/// The names of the runtime files the backend embeds (a test compares them with the
+/// folder, so a new runtime file cannot be forgotten).
+pub fn runtime_files() -> Vec<&'static str> {
+    RUNTIME.iter().map(|(name, _)| *name).collect()
+}
+
+/// Renders the package.
+pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
+    let env = templates::environment(TEMPLATES)?;
+    let package = context::package(api);
+    let mut files = Vec::new();
+    let mut out = |path: String, contents: String| {
+        files.push(OutputFile::new(format!("{PACKAGE_DIR}/{path}"), contents));
+    };
+    out(
+        "pyproject.toml".into(),
+        templates::render(&env, "pyproject.toml", &package)?,
+    );
+    out(
+        format!("{MODULE_DIR}/__init__.py"),
+        templates::render(&env, "package_init.py", &package)?,
+    );
+    // PEP 561: the package ships its own annotations.
+    out(format!("{MODULE_DIR}/py.typed"), String::new());
+    for (name, text) in RUNTIME {
+        out(format!("{MODULE_DIR}/_runtime/{name}"), runtime_file(text));
+        if let Some(rest) = name.strip_prefix("_async_") {
+            out(
+                format!("{MODULE_DIR}/_runtime/_sync_{rest}"),
+                runtime_file(&unasync::to_sync(text)),
+            );
+        }
+    }
+    for interface in &api.interfaces {
+        let cx = context::interface(interface)?;
+        let dir = format!("{MODULE_DIR}/{}", interface.name);
+        for (template, file) in [
+            ("interface_init.py", "__init__.py"),
+            ("models.py", "models.py"),
+            ("client.py", "client.py"),
+        ] {
+            out(
+                format!("{dir}/{file}"),
+                tidy(&templates::render(&env, template, &cx)?),
+            );
+        }
+    }
+    Ok(files)
+}
+
+/// Blank lines as PEP 8 has them: at most two in a row, and one newline at the end (the
+/// templates' loops and includes would otherwise leave more).
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut blank = 0;
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            blank += 1;
+            if blank > 2 {
+                continue;
+            }
+            out.push('\n');
+        } else {
+            blank = 0;
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    let end = out.trim_end().len();
+    out.truncate(end);
+    out.push('\n');
+    out
+}
+
+/// A runtime file under the generated-file header.
+fn runtime_file(text: &str) -> String {
+    format!(
+        "# @generated by `cargo xtask codegen` from templates/python/runtime/.\n\
+         # Do not edit: change the template, then regenerate.\n\n{text}"
+    )
+}

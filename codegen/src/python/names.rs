@@ -1,0 +1,195 @@
+//! Python names for spec names: classes as written (UpperCamelCase), attributes, methods
+//! and parameters in snake_case, enum members in UPPER_SNAKE_CASE, with keywords and the
+//! names the generated code itself refers to escaped (a trailing `_`), and no two alike in
+//! a scope. Wire names are never changed: the descriptors keep them.
+
+use std::collections::BTreeSet;
+
+use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+
+/// Python's keywords (soft keywords such as `match` and `type` are fine as names).
+const KEYWORDS: &[&str] = &[
+    "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
+    "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
+    "in", "is", "lambda", "nonlocal", "not", "or", "pass", "raise", "return", "try", "while",
+    "with", "yield",
+];
+
+/// Builtins the generated code refers to inside class bodies and annotations: a field
+/// named like one would shadow it there (`str: str` breaks every later `str`).
+const USED_BUILTINS: &[&str] = &[
+    "bool", "bytes", "dict", "float", "int", "list", "str", "tuple",
+];
+
+/// Module-level names a generated module declares or imports itself.
+pub const MODULE_NAMES: &[&str] = &[
+    "AsyncClient",
+    "ApiKey",
+    "Client",
+    "Generic",
+    "INFO",
+    "JsonValue",
+    "Literal",
+    "NewType",
+    "T",
+    "TypeAlias",
+    "TypeVar",
+    "UNSET",
+    "Union",
+    "Unset",
+    "annotations",
+    "dataclass",
+    "field",
+];
+
+/// Members of the generated client classes other than operations.
+const CLIENT_MEMBERS: &[&str] = &[
+    "aclose",
+    "close",
+    "fetch_presigned",
+    "login",
+    "put_file_parts",
+    "put_parts",
+    "put_presigned",
+];
+
+/// Parameter names every generated method uses itself.
+const OWN_PARAMS: &[&str] = &["self", "cls", "body", "options"];
+
+/// Hands out names in one scope: each distinct, none reserved.
+#[derive(Debug, Default, Clone)]
+pub struct Scope {
+    used: BTreeSet<String>,
+}
+
+impl Scope {
+    /// A scope where `taken` are already in use.
+    pub fn with(taken: &[&str]) -> Self {
+        Scope {
+            used: taken.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    /// Marks `name` as used, so later claims avoid it.
+    pub fn reserve(&mut self, name: &str) {
+        self.used.insert(name.to_string());
+    }
+
+    /// Like `claim`, for the generated code's own `_`-prefixed names (which are reserved
+    /// for spec names, so they never collide with one).
+    pub fn claim_private(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while self.used.contains(&name) {
+            name.push('_');
+        }
+        self.used.insert(name.clone());
+        name
+    }
+
+    /// `wanted`, or with trailing underscores until it is free; then marks it used.
+    pub fn claim(&mut self, wanted: &str) -> String {
+        let mut name = wanted.to_string();
+        while self.used.contains(&name) || is_reserved(&name) {
+            name.push('_');
+        }
+        self.used.insert(name.clone());
+        name
+    }
+}
+
+fn is_reserved(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+        || USED_BUILTINS.contains(&name)
+        // Dunder names belong to Python, and `_`-prefixed ones are the generated code's own.
+        || name.starts_with('_')
+}
+
+/// The scope of one interface's module-level names.
+pub fn module_scope() -> Scope {
+    Scope::with(MODULE_NAMES)
+}
+
+/// The scope of the client classes' members.
+pub fn client_scope() -> Scope {
+    Scope::with(CLIENT_MEMBERS)
+}
+
+/// The scope of one method's parameters.
+pub fn params_scope() -> Scope {
+    Scope::with(OWN_PARAMS)
+}
+
+/// The scope of one record's attributes: the module's type names are taken too, since a
+/// later annotation in the class body would see the attribute instead of the type.
+pub fn fields_scope(type_names: &[String]) -> Scope {
+    let mut scope = Scope::with(MODULE_NAMES);
+    for name in type_names {
+        scope.reserve(name);
+    }
+    scope
+}
+
+/// `name` in snake_case, as a valid ASCII identifier (a leading digit gets `n`).
+pub fn snake(name: &str) -> String {
+    identifier(&name.to_snake_case(), "n")
+}
+
+/// `name` in UpperCamelCase, as a valid identifier.
+pub fn camel(name: &str) -> String {
+    identifier(&name.to_upper_camel_case(), "T")
+}
+
+/// An enum member's name for a wire value.
+pub fn member(wire: &str) -> String {
+    identifier(&wire.to_shouty_snake_case(), "V_")
+}
+
+/// `text` with every character that cannot be in an identifier dropped, prefixed when it
+/// would be empty or start with a digit.
+fn identifier(text: &str, prefix: &str) -> String {
+    let kept: String = text
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    let kept = kept.trim_start_matches('_').to_string();
+    if kept.is_empty() || kept.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{prefix}{kept}")
+    } else {
+        kept
+    }
+}
+
+/// A Python string literal (double-quoted, escaped as JSON, which Python reads the same
+/// for every character JSON escapes).
+pub fn string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_escaped_and_distinct() {
+        let mut scope = module_scope();
+        assert_eq!(scope.claim("Client"), "Client_");
+        assert_eq!(scope.claim("Unit"), "Unit");
+        assert_eq!(scope.claim("Unit"), "Unit_");
+        let mut fields = fields_scope(&["Unit".to_string()]);
+        assert_eq!(fields.claim(&snake("class")), "class_");
+        assert_eq!(fields.claim(&snake("str")), "str_");
+        assert_eq!(fields.claim("Unit"), "Unit_");
+        assert_eq!(fields.claim(&snake("id")), "id");
+        assert_eq!(fields.claim(&snake("referenceNumber")), "reference_number");
+        let mut params = params_scope();
+        assert_eq!(params.claim("body"), "body_");
+        assert_eq!(snake("3d"), "n3d");
+        assert_eq!(snake("_x"), "x");
+        assert_eq!(snake("a-b"), "a_b");
+        assert_eq!(member("in_progress"), "IN_PROGRESS");
+        assert_eq!(member("2fa"), "V_2FA");
+        assert_eq!(member(""), "V_");
+        assert_eq!(camel("weird name"), "WeirdName");
+        assert_eq!(string("a\"b\n"), "\"a\\\"b\\n\"");
+    }
+}

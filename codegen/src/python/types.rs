@@ -1,0 +1,256 @@
+//! Python annotations for spec type references, and the wire descriptor expressions
+//! (`_rt.Str(...)`, `_rt.F(...)`) that decode, encode and validate values of them.
+
+use crate::ir::{
+    Builtin, CharClass, Constraints, Field, Interface, Pagination, ScalarKind, TypeKind, TypeRef,
+};
+
+use super::names;
+
+/// How a module refers to the interface's declared types: their Python names, the
+/// attribute names of each record, and the prefix (`_m.`) of a module that imports the
+/// models as a namespace.
+pub struct TypeNames<'a> {
+    pub names: &'a [String],
+    pub prefix: &'a str,
+}
+
+impl TypeNames<'_> {
+    pub fn named(&self, id: crate::ir::TypeId) -> String {
+        format!("{}{}", self.prefix, self.names[id.index()])
+    }
+
+    /// The wire descriptor variable of a declared type.
+    pub fn wire(&self, id: crate::ir::TypeId) -> String {
+        format!("{}_w_{}", self.prefix, self.names[id.index()])
+    }
+
+    /// The annotation of a value of `ty` (`sensitive`: held in a `Secret`).
+    pub fn annotation(&self, i: &Interface, ty: &TypeRef, sensitive: bool) -> String {
+        match ty {
+            TypeRef::Builtin(b) if sensitive && b.is_string_like() => "_rt.Secret".to_string(),
+            TypeRef::Builtin(b) => builtin(*b).to_string(),
+            TypeRef::Named(id) => {
+                let name = self.named(*id);
+                match &i.ty(*id).kind {
+                    TypeKind::Enum(e) if e.open => format!("{name} | str"),
+                    _ => name,
+                }
+            }
+            TypeRef::Array(inner) => format!("list[{}]", self.annotation(i, inner, sensitive)),
+            TypeRef::Map(inner) => format!("dict[str, {}]", self.annotation(i, inner, sensitive)),
+            TypeRef::Page(inner) => format!(
+                "{}Page[{}]",
+                self.prefix,
+                self.annotation(i, inner, sensitive)
+            ),
+            TypeRef::JsonEncoded(inner) => self.annotation(i, inner, sensitive),
+        }
+    }
+
+    /// The descriptor of a value of type `ty` with the field-level limits `c`.
+    pub fn desc(&self, i: &Interface, ty: &TypeRef, c: &Constraints, sensitive: bool) -> String {
+        let limits = limits(c);
+        match ty {
+            TypeRef::Builtin(b) => {
+                let ctor = match b {
+                    Builtin::String | Builtin::Url if sensitive => {
+                        return match limits {
+                            Some(l) => format!("_rt.Str({l}, secret=True)"),
+                            None => "_rt.Str(secret=True)".to_string(),
+                        };
+                    }
+                    Builtin::String | Builtin::Url => "Str",
+                    Builtin::Integer => return int(64, limits),
+                    Builtin::Int32 => return int(32, limits),
+                    Builtin::Number => "Num",
+                    Builtin::Boolean => "Bool",
+                    Builtin::Date => "Date",
+                    Builtin::DateTime => "DateTime",
+                    Builtin::DateOrDateTime => "DateOrDateTime",
+                    Builtin::DateTimeOrRange => "DateTimeOrRange",
+                    Builtin::Json | Builtin::Binary => "Json",
+                };
+                call(&format!("_rt.{ctor}"), limits)
+            }
+            TypeRef::Named(id) => match &i.ty(*id).kind {
+                // Ids are inlined so a field's own limit and the id's merge into one.
+                TypeKind::Id { max_length } => {
+                    let merged = Constraints {
+                        max_length: c.max_length.or(*max_length),
+                        ..c.clone()
+                    };
+                    call("_rt.Id", self::limits(&merged))
+                }
+                _ => self.wire(*id),
+            },
+            TypeRef::Array(inner) => {
+                let of = self.desc(i, inner, &Constraints::default(), sensitive);
+                match limits {
+                    Some(l) => format!("_rt.Array({of}, {l})"),
+                    None => format!("_rt.Array({of})"),
+                }
+            }
+            TypeRef::Map(inner) => format!(
+                "_rt.Map({})",
+                self.desc(i, inner, &Constraints::default(), sensitive)
+            ),
+            TypeRef::Page(inner) => format!(
+                "{}_page_wire({})",
+                self.prefix,
+                self.desc(i, inner, &Constraints::default(), false)
+            ),
+            TypeRef::JsonEncoded(inner) => self.desc(i, inner, c, sensitive),
+        }
+    }
+
+    /// The `_rt.F(...)` of one field, under the attribute name `attr`; `in_group`: a field
+    /// of an exactly-one-of group, required by the group rather than alone.
+    pub fn field(
+        &self,
+        i: &Interface,
+        f: &Field,
+        attr: &str,
+        in_group: bool,
+        filled: bool,
+    ) -> String {
+        let mut args = vec![
+            names::string(&f.name),
+            names::string(attr),
+            self.desc(i, &f.ty, &f.constraints, f.sensitive),
+        ];
+        if f.required && !in_group {
+            args.push("req=True".into());
+        }
+        if f.nullable {
+            args.push("nul=True".into());
+        }
+        if filled {
+            match &f.ty {
+                TypeRef::Array(_) => args.push("fill=list".into()),
+                TypeRef::Map(_) => args.push("fill=dict".into()),
+                _ => {}
+            }
+        }
+        format!("_rt.F({})", args.join(", "))
+    }
+}
+
+fn builtin(b: Builtin) -> &'static str {
+    match b {
+        Builtin::String | Builtin::Url => "str",
+        Builtin::Integer | Builtin::Int32 => "int",
+        Builtin::Number => "float",
+        Builtin::Boolean => "bool",
+        Builtin::Date => "_dt.date",
+        Builtin::DateTime => "_dt.datetime",
+        Builtin::DateOrDateTime => "_dt.date | _dt.datetime",
+        Builtin::DateTimeOrRange => "_dt.datetime | tuple[_dt.datetime, _dt.datetime]",
+        Builtin::Json => "JsonValue",
+        Builtin::Binary => "bytes",
+    }
+}
+
+fn int(bits: u8, limits: Option<String>) -> String {
+    match limits {
+        Some(l) => format!("_rt.Int({bits}, {l})"),
+        None => format!("_rt.Int({bits})"),
+    }
+}
+
+fn call(ctor: &str, limits: Option<String>) -> String {
+    format!("{ctor}({})", limits.unwrap_or_default())
+}
+
+/// What a user must know about how Python holds a value of `ty`.
+pub fn note(ty: &TypeRef) -> Option<&'static str> {
+    match ty {
+        TypeRef::Builtin(Builtin::Date) => Some("A calendar date (`datetime.date`)."),
+        TypeRef::Builtin(Builtin::DateTime) => Some(
+            "An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond \
+             the microsecond are dropped.",
+        ),
+        TypeRef::Builtin(Builtin::DateOrDateTime) => Some(
+            "A `datetime.date` when the service sends a date, a `datetime.datetime` when it \
+             sends a date-time: test `isinstance(x, datetime.datetime)` first.",
+        ),
+        TypeRef::Builtin(Builtin::DateTimeOrRange) => {
+            Some("A `datetime.datetime`, or a `(from, to)` pair of them.")
+        }
+        _ => None,
+    }
+}
+
+/// `_rt.Limits(max_length=255, ...)`, or `None` when there are no limits.
+pub fn limits(c: &Constraints) -> Option<String> {
+    let mut parts = Vec::new();
+    let mut num = |key: &str, v: Option<i64>| {
+        if let Some(v) = v {
+            parts.push(format!("{key}={v}"));
+        }
+    };
+    num("max_length", c.max_length.map(i64::from));
+    num("length", c.length.map(i64::from));
+    num("min", c.min);
+    num("max", c.max);
+    num("min_items", c.min_items.map(i64::from));
+    num("max_items", c.max_items.map(i64::from));
+    if let Some(rule) = &c.chars {
+        let allow = match rule.allow {
+            CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
+            CharClass::AsciiDigits => "ascii_digits",
+        };
+        parts.push(format!("allow=\"{allow}\""));
+        if !rule.forbid.is_empty() {
+            parts.push(format!("forbid={}", names::string(&rule.forbid)));
+        }
+    }
+    (!parts.is_empty()).then(|| format!("_rt.Limits({})", parts.join(", ")))
+}
+
+/// The descriptor of a named type that is not a record or a union (those are defined in
+/// two steps, since they may refer to each other).
+pub fn simple_desc(kind: &TypeKind, class: &str) -> Option<String> {
+    Some(match kind {
+        TypeKind::Enum(e) => format!(
+            "_rt.Enum({class}, open={})",
+            if e.open { "True" } else { "False" }
+        ),
+        TypeKind::ScalarUnion(kinds) => {
+            let kinds: Vec<&str> = kinds
+                .iter()
+                .map(|k| match k {
+                    ScalarKind::String => "\"string\"",
+                    ScalarKind::Integer => "\"integer\"",
+                    ScalarKind::Boolean => "\"boolean\"",
+                    ScalarKind::Number => "\"number\"",
+                    ScalarKind::Null => "\"null\"",
+                })
+                .collect();
+            format!("_rt.Scalar({})", kinds.join(", "))
+        }
+        TypeKind::Id { max_length } => call(
+            "_rt.Id",
+            limits(&Constraints {
+                max_length: *max_length,
+                ..Constraints::default()
+            }),
+        ),
+        // Path references are formatted, not decoded.
+        TypeKind::RecordRef(_) => "_rt.Json()".to_string(),
+        TypeKind::Object(_) | TypeKind::Union(_) => return None,
+    })
+}
+
+/// The cursor interface's envelope fields, when the interface pages by cursor.
+pub fn cursor_envelope(i: &Interface) -> Option<(&str, &str, crate::ir::TypeId)> {
+    match &i.pagination {
+        Some(Pagination::Cursor {
+            items_field,
+            paging_field,
+            paging_type,
+            ..
+        }) => Some((items_field, paging_field, *paging_type)),
+        _ => None,
+    }
+}

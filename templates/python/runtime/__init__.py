@@ -1,0 +1,126 @@
+"""The hand-written runtime of the generated client: transport, auth, pacing, retries,
+paging, decoding, validation and errors. It knows no resource names: the generated code
+describes the service, and this runtime does the rest.
+
+``AsyncCore`` / ``AsyncPaged`` are written by hand; ``Core`` / ``Paged`` are their blocking
+twins, generated from them (the ``_sync_*`` modules). The generated modules use the names
+exported here as ``_rt.<name>``.
+"""
+
+from ._async_core import AsyncCore
+from ._async_paging import AsyncPaged
+from ._sync_core import Core
+from ._sync_paging import Paged
+from .auth import Auth, HeaderAuth, NoAuth, TokenAuth
+from .codec import (
+    SELF,
+    UNSET,
+    Array,
+    Bool,
+    Date,
+    DateOrDateTime,
+    DateTime,
+    DateTimeOrRange,
+    Desc,
+    Enum,
+    ExternalId,
+    F,
+    Id,
+    Int,
+    Json,
+    JsonValue,
+    Limits,
+    Map,
+    Num,
+    OneOf,
+    Record,
+    RecordDesc,
+    Scalar,
+    SelfRef,
+    Str,
+    UnionDesc,
+    Unknown,
+    Unset,
+)
+from .errors import (
+    ApiError,
+    ConfigError,
+    DecodeError,
+    ForeignOriginError,
+    InspectionError,
+    NotReadyError,
+    PagingStalledError,
+    RequestTimeoutError,
+    TransportError,
+    ValidationError,
+    Violation,
+)
+from .operation import Operation, PagingPlan, PathParam, Query, no_check, prepare
+from .options import CallOptions, ClientOptions, InterfaceInfo, RateLimit, Upserted
+from .request import RawResponse, RequestSpec, Segment
+from .secret import Secret
+
+__all__ = [
+    "ApiError",
+    "Array",
+    "AsyncCore",
+    "AsyncPaged",
+    "Auth",
+    "Bool",
+    "CallOptions",
+    "ClientOptions",
+    "ConfigError",
+    "Core",
+    "Date",
+    "DateOrDateTime",
+    "DateTime",
+    "DateTimeOrRange",
+    "DecodeError",
+    "Desc",
+    "Enum",
+    "ExternalId",
+    "F",
+    "ForeignOriginError",
+    "HeaderAuth",
+    "Id",
+    "InspectionError",
+    "Int",
+    "InterfaceInfo",
+    "Json",
+    "JsonValue",
+    "Limits",
+    "Map",
+    "NoAuth",
+    "NotReadyError",
+    "Num",
+    "OneOf",
+    "Operation",
+    "Paged",
+    "PagingPlan",
+    "PagingStalledError",
+    "PathParam",
+    "Query",
+    "RateLimit",
+    "RawResponse",
+    "Record",
+    "RecordDesc",
+    "RequestSpec",
+    "RequestTimeoutError",
+    "SELF",
+    "Scalar",
+    "Secret",
+    "Segment",
+    "SelfRef",
+    "Str",
+    "TokenAuth",
+    "TransportError",
+    "UNSET",
+    "UnionDesc",
+    "Unknown",
+    "Unset",
+    "Upserted",
+    "ValidationError",
+    "Violation",
+    "no_check",
+    "prepare",
+]

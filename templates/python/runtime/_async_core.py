@@ -1,0 +1,477 @@
+"""The core of a client: sends every generated operation's request with pacing,
+credentials, retries, timeouts, redirects and 202 polling, and decodes the answers.
+Everything that shares one core shares its pacing and its 429 pauses.
+
+One source for both clients: the blocking module is generated from the async one
+by token replacement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+import dataclasses
+import json as _json
+import logging
+import os
+from collections.abc import Sequence
+from http.cookiejar import CookieJar, DefaultCookiePolicy
+from typing import Any, BinaryIO, Union
+
+import httpx
+
+from ._async_pacing import AsyncPacer
+from ._async_paging import AsyncPaged
+from ._async_presigned import Transfers
+from .auth import Auth, TokenAuth, credential_headers, header_names, token_header
+from .codec import Desc, Unset, decode, dumps, validate
+from .errors import (
+    ApiError,
+    ConfigError,
+    DecodeError,
+    ForeignOriginError,
+    InspectionError,
+    NotReadyError,
+    RequestTimeoutError,
+    TransportError,
+    ValidationError,
+    Violation,
+    error_message,
+    kept_headers,
+)
+from .operation import PagingPlan
+from .options import CallOptions, ClientOptions, InterfaceInfo, Upserted
+from .origin import origin_of, parse_secure_url, same_origin
+from .request import RawResponse, RequestSpec, describe, request_url
+from .retry import Failure, backoff, classify, is_idempotent, retry_after
+from .secret import Secret
+
+__all__ = ["AsyncCore"]
+
+_log = logging.getLogger("inspection_client")
+
+MAX_REDIRECTS = 5
+_NO_CALL = CallOptions()
+
+# Why an attempt did not succeed: an error status, a failure on the way, or an error
+# that ends the call at once (a redirect elsewhere).
+_Outcome = Union[RawResponse, ApiError, Failure, InspectionError]
+
+
+def _no_cookies() -> CookieJar:
+    """A cookie jar that keeps nothing: a cookie is a credential, and would follow requests
+    to pre-signed URLs on the same domain. (Given to httpx as a jar: wrapped in
+    ``httpx.Cookies`` it would be copied into one with the default policy.)"""
+    return CookieJar(policy=DefaultCookiePolicy(allowed_domains=[]))
+
+
+class TokenState:
+    """The token of a ``TokenAuth``: logs in lazily, and again on a 401, one login at a
+    time (requests that wait meanwhile share it)."""
+
+    def __init__(self, auth: TokenAuth) -> None:
+        self.auth = auth
+        self.token: Secret | None = None
+        # Bumped at every login, so a request knows whether its token was replaced since.
+        self.generation = 0
+        self._lock = asyncio.Lock()
+
+    async def ensure(self, core: AsyncCore) -> None:
+        """Logs in unless a token is already there."""
+        if self.token is None:
+            await self.renew(self.generation, core)
+
+    async def renew(self, seen: int, core: AsyncCore) -> None:
+        """Logs in unless another request already did since generation ``seen``."""
+        async with self._lock:
+            if self.generation != seen and self.token is not None:
+                return
+            self.token = await core._log_in(self.auth)
+            self.generation += 1
+
+
+class AsyncCore:
+    """The shared core of a generated client: one per client, shared by everything the
+    client hands out. It knows no resource names; the generated code describes each call
+    as a ``RequestSpec``.
+
+    Raises ConfigError for a base URL that is not https (plain http is allowed for
+    loopback hosts only) or a transport of the wrong kind.
+    """
+
+    def __init__(
+        self,
+        base_url: str,
+        info: InterfaceInfo,
+        auth: Auth,
+        options: ClientOptions | None = None,
+    ) -> None:
+        self._base = parse_secure_url(base_url, "the base URL").copy_with(fragment=None)
+        self.base_url = str(self._base)
+        """The base URL all paths are relative to (``https://host/v3``)."""
+        self.info = info
+        """The interface this core talks to."""
+        self._options = options if options is not None else ClientOptions()
+        self.validate_requests = self._options.validate_requests
+        """Whether documented limits are checked before sending."""
+        self._auth = auth
+        self._token = TokenState(auth) if isinstance(auth, TokenAuth) else None
+        self._credential_names = header_names(auth)
+        limit = info.rate_limit if self._options.rate_limit == "documented" else self._options.rate_limit
+        self._pacer = AsyncPacer(limit)
+        self._error_field = info.error_message_field or "errors"
+        self._retry_after_header = info.retry_after_header.lower()
+        transport = self._options.transport
+        if transport is not None and not isinstance(transport, httpx.AsyncBaseTransport):
+            raise ConfigError(
+                f"the transport of this client must be an httpx.AsyncBaseTransport, "
+                f"got {type(transport).__name__}"
+            )
+        self._http = httpx.AsyncClient(
+            transport=transport,
+            proxy=self._options.proxy,
+            follow_redirects=False,
+            cookies=_no_cookies(),
+            timeout=self._options.timeout,
+        )
+
+    def __repr__(self) -> str:
+        # No credential, no option: only what the core talks to.
+        return f"{type(self).__name__}({self.info.name} at {origin_of(self._base)})"
+
+    async def __aenter__(self) -> AsyncCore:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Closes the connections; the core cannot be used afterwards."""
+        await self._http.aclose()
+
+    # ------------------------------------------------------------ checks
+
+    def check(self, items: Sequence[tuple[str, Desc, object]]) -> None:
+        """Checks each ``(path, descriptor, encoded value)`` against its documented limits,
+        unless validation is off.
+
+        Raises ValidationError listing every violation at once.
+        """
+        if not self.validate_requests:
+            return
+        out: list[Violation] = []
+        for path, desc, value in items:
+            validate(desc, value, path, out)
+        if out:
+            raise ValidationError(out)
+
+    # ------------------------------------------------------------ calls
+
+    async def login(self) -> None:
+        """Logs in now (token auth), replacing any token; other auth needs nothing."""
+        if self._token is not None:
+            await self._token.renew(self._token.generation, self)
+
+    async def send(self, req: RequestSpec, call: CallOptions | None = None) -> RawResponse:
+        """Sends ``req`` until it succeeds or fails for good.
+
+        Returns the 2xx answer (with ``req.poll``, not a 202). Raises ApiError for an
+        error status; see the other InspectionError classes for the rest.
+        """
+        call = call if call is not None else _NO_CALL
+        if not req.poll:
+            return await self._execute(req, call)
+        options = self._options
+        interval = options.poll_interval
+        waited = 0.0
+        polls = 1
+        while True:
+            response = await self._execute(req, call)
+            if response.status != 202:
+                return response
+            if polls > options.max_polls:
+                raise NotReadyError(describe(req), polls, waited)
+            asked = retry_after(response.headers, self._retry_after_header)
+            wait = min(asked if asked is not None else interval, options.max_backoff)
+            _log.debug("%s is not ready yet; asking again in %.3f s", describe(req), wait)
+            await asyncio.sleep(wait)
+            waited += wait
+            interval = min(interval * 2, options.max_backoff)
+            polls += 1
+
+    async def json(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> Any:
+        """Sends ``req`` and decodes its JSON answer as ``desc``.
+
+        Raises DecodeError with the status and JSON path for a body that is empty, not
+        JSON, or not of the documented shape.
+        """
+        return _decode_body(desc, await self.send(req, call))
+
+    async def upsert(
+        self, desc: Desc, req: RequestSpec, call: CallOptions | None = None
+    ) -> Upserted[Any]:
+        """Sends an upsert (PUT): ``created`` is true for a 201, false for a 200."""
+        response = await self.send(req, call)
+        return Upserted(created=response.status == 201, value=_decode_body(desc, response))
+
+    async def bytes(self, req: RequestSpec, call: CallOptions | None = None) -> builtins.bytes:
+        """Sends ``req`` and returns its body (a PDF)."""
+        return (await self.send(req, call)).content
+
+    async def empty(self, req: RequestSpec, call: CallOptions | None = None) -> None:
+        """Sends ``req``, whose answer has no body worth reading (a DELETE)."""
+        await self.send(req, call)
+
+    def paged(
+        self, plan: PagingPlan, req: RequestSpec, call: CallOptions | None = None
+    ) -> AsyncPaged[Any, Any]:
+        """Every item (and page) of a paged list, a page at a time, from the first request."""
+        return AsyncPaged(self, plan, req, call)
+
+    # ------------------------------------------------------------ pre-signed URLs
+
+    async def fetch_presigned(self, url: str, call: CallOptions | None = None) -> builtins.bytes:
+        """GETs a pre-signed URL (a share link) with no credentials and no default headers;
+        paced, retried."""
+        return await self._transfers(call).fetch(url)
+
+    async def put_presigned(
+        self,
+        url: str,
+        body: builtins.bytes | BinaryIO,
+        content_type: str | None = None,
+        call: CallOptions | None = None,
+    ) -> str | None:
+        """PUTs ``body`` to a pre-signed upload URL with no credentials, retrying failures;
+        returns the storage's ETag. A file object (opened ``rb``, seekable) is streamed from
+        its current position, and read again from there for a retry."""
+        return await self._transfers(call).put(url, body, content_type)
+
+    async def put_parts(
+        self,
+        urls: Sequence[str],
+        parts: Sequence[builtins.bytes],
+        content_type: str | None = None,
+        concurrency: int = 4,
+        call: CallOptions | None = None,
+    ) -> list[str]:
+        """PUTs each part to its pre-signed URL, at most ``concurrency`` at a time, each
+        retried; returns the ETags in part order."""
+        return await self._transfers(call).put_parts(urls, parts, content_type, concurrency)
+
+    async def put_file_parts(
+        self,
+        urls: Sequence[str],
+        path: str | os.PathLike[str],
+        part_size: int,
+        content_type: str | None = None,
+        concurrency: int = 4,
+        call: CallOptions | None = None,
+    ) -> list[str]:
+        """PUTs the file at ``path`` in parts of ``part_size`` bytes, one per URL, at most
+        ``concurrency`` at a time; each part is read from the file while it is sent, so
+        the file is never in memory as a whole. Returns the ETags in part order."""
+        return await self._transfers(call).put_file_parts(
+            urls, path, part_size, content_type, concurrency
+        )
+
+    def _transfers(self, call: CallOptions | None) -> Transfers:
+        options = self._options
+        call = call if call is not None else _NO_CALL
+        return Transfers(
+            http=self._http,
+            pacer=self._pacer,
+            max_attempts=call.max_attempts or options.max_attempts,
+            initial_backoff=options.initial_backoff,
+            max_backoff=options.max_backoff,
+            timeout=call.timeout or options.timeout,
+            error_field=self._error_field,
+            extra_headers=call.headers or {},
+        )
+
+    # ------------------------------------------------------------ the machinery
+
+    async def _log_in(self, auth: TokenAuth) -> Secret:
+        """Sends the login request and takes the token from its answer."""
+        req = dataclasses.replace(auth.login_request(), anonymous=True)
+        response = await self.send(req)
+        answer = _decode_body(auth.login_desc, response)
+        token = getattr(answer, auth.token_attr, None)
+        if isinstance(token, Secret) and token.expose() != "":
+            return token
+        if isinstance(token, str) and token != "":
+            return Secret(token)
+        raise DecodeError(auth.token_field, "the login answer holds no token", response.status)
+
+    async def _execute(self, req: RequestSpec, call: CallOptions) -> RawResponse:
+        """Sends ``req`` until it succeeds or fails for good; a 202 is a success here."""
+        url = request_url(self._base, req)
+        body: builtins.bytes | None = None
+        if not isinstance(req.body, Unset):
+            try:
+                body = dumps(req.body)
+            except (TypeError, ValueError) as e:
+                # The message names a type, never a value.
+                raise ConfigError(f"cannot serialise the body of {describe(req)}: {e}") from None
+        token = None if req.anonymous else self._token
+        timeout = call.timeout or self._options.timeout
+        max_attempts = call.max_attempts or self._options.max_attempts
+        renewed = False
+        attempt = 1
+        while True:
+            if token is not None:
+                await token.ensure(self)
+            seen = token.generation if token is not None else 0
+            await self._pacer.acquire()
+            outcome = await self._attempt(req, url, body, timeout, call, attempt)
+            if isinstance(outcome, RawResponse):
+                return outcome
+            # A 401 with a token in use: log in again, once, and repeat the request (it was
+            # refused, so it was not applied).
+            if isinstance(outcome, ApiError) and outcome.status == 401 and token is not None and not renewed:
+                await token.renew(seen, self)
+                renewed = True
+                continue
+            wait = await self._retry_in(req, outcome, attempt, attempt < max_attempts, timeout)
+            await asyncio.sleep(wait)
+            attempt += 1
+
+    async def _attempt(
+        self,
+        req: RequestSpec,
+        url: httpx.URL,
+        body: builtins.bytes | None,
+        timeout: float,
+        call: CallOptions,
+        attempt: int,
+    ) -> _Outcome:
+        """One attempt, same-origin redirects included."""
+        method = req.method
+        current = url
+        hop = 0
+        while True:
+            request = self._http.build_request(
+                method,
+                current,
+                headers=self._headers(req, call, has_body=body is not None),
+                content=body,
+                timeout=timeout,
+            )
+            try:
+                response = await self._http.send(request)
+            except httpx.RequestError as e:
+                failure = classify(e)
+                _log.debug("%s %s failed: %s (attempt %d)", method, req.path, failure.kind, attempt)
+                return failure
+            status = response.status_code
+            _log.debug("%s %s -> %d (attempt %d)", method, req.path, status, attempt)
+            location = response.headers.get("location")
+            if 300 <= status < 400 and location is not None:
+                try:
+                    target = current.join(location)
+                except (httpx.InvalidURL, ValueError):
+                    return ForeignOriginError("a redirect", "an unreadable Location")
+                # Credentials go only to the base URL's origin.
+                if not same_origin(target, self._base):
+                    return ForeignOriginError("a redirect", origin_of(target))
+                if hop >= MAX_REDIRECTS:
+                    return TransportError(req.method, req.path, f"more than {MAX_REDIRECTS} redirects")
+                # As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
+                if status == 303 or (status in (301, 302) and method == "POST"):
+                    method = "GET"
+                    body = None
+                current = target
+                hop += 1
+                await self._pacer.acquire()
+                continue
+            if 200 <= status < 300:
+                return RawResponse(status, response.headers, response.content, str(current))
+            return ApiError(
+                status,
+                error_message(response.content, self._error_field),
+                retry_after(response.headers, self._retry_after_header),
+                req.method,
+                req.path,
+                req.hint,
+                kept_headers(response.headers),
+                response.content.decode("utf-8", errors="replace"),
+            )
+
+    def _headers(self, req: RequestSpec, call: CallOptions, *, has_body: bool) -> dict[str, str]:
+        headers = {name.lower(): value for name, value in self.info.default_headers.items()}
+        headers["accept"] = req.accept or headers.get("accept", "application/json")
+        if has_body:
+            headers["content-type"] = "application/json"
+        headers["user-agent"] = self._options.user_agent
+        for name, value in (call.headers or {}).items():
+            if name.lower() in self._credential_names:
+                raise ConfigError(f"the call header {name} would replace a credential")
+            headers[name.lower()] = value
+        if not req.anonymous:
+            headers.update(credential_headers(self._auth))
+            if self._token is not None and self._token.token is not None:
+                name, value = token_header(self._token.auth, self._token.token)
+                headers[name] = value
+        return headers
+
+    async def _retry_in(
+        self,
+        req: RequestSpec,
+        outcome: ApiError | Failure | InspectionError,
+        attempt: int,
+        may_retry: bool,
+        timeout: float,
+    ) -> float:
+        """Seconds to wait before the next attempt, or raises the error that ends the call.
+
+        A 429 is retried for any method (it was refused, so not applied), after its
+        Retry-After, and pauses every request of the core meanwhile; a 5xx, a timeout or
+        a broken connection only for idempotent methods; a refused connection for any
+        method (nothing reached the service). Never a POST or PATCH that may have been
+        applied.
+        """
+        options = self._options
+        wait = backoff(attempt, options.initial_backoff, options.max_backoff)
+        idempotent = is_idempotent(req.method)
+        if isinstance(outcome, ApiError):
+            if outcome.status in (self.info.limit_status, 429):
+                asked = outcome.retry_after
+                # A longer wait than the client allows is reported, not cut short:
+                # retrying early would only meet another 429.
+                if asked is not None and asked > options.max_backoff:
+                    raise outcome
+                # Every request of this core waits, not only this one.
+                await self._pacer.pause_for(min(asked if asked is not None else wait, options.max_backoff))
+                if may_retry:
+                    return 0.0
+                raise outcome
+            if outcome.status >= 500 and idempotent and may_retry:
+                return wait
+            raise outcome
+        if isinstance(outcome, Failure):
+            if outcome.kind == "refused" and may_retry:
+                return wait
+            if outcome.kind != "refused" and idempotent and may_retry:
+                return wait
+            if outcome.kind == "timeout":
+                raise RequestTimeoutError(req.method, req.path, timeout)
+            raise TransportError(req.method, req.path, outcome.detail)
+        raise outcome
+
+
+def _decode_body(desc: Desc, response: RawResponse) -> Any:
+    """Parses and decodes a JSON answer, naming the status and JSON path of a failure."""
+    if response.content.strip() == b"":
+        raise DecodeError("", "the body is empty; JSON was expected", response.status)
+    try:
+        parsed = _json.loads(response.content)
+    except ValueError:
+        # The parser's message quotes the body, which is not for error messages.
+        kind = response.headers.get("content-type")
+        shown = "" if kind is None else f" (Content-Type {kind.split(';')[0].strip()})"
+        raise DecodeError("", f"the body is not JSON{shown}", response.status) from None
+    try:
+        return decode(desc, parsed)
+    except DecodeError as e:
+        raise DecodeError(e.path, e.detail, response.status) from None
+

@@ -1,0 +1,72 @@
+"""Client-side pacing under the service's rate limit, shared by every request of one
+client, and the pause a 429 imposes on all of them.
+
+One source for both clients: the blocking module is generated from the async one
+by token replacement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from collections.abc import Callable
+from time import monotonic
+
+from .options import RateLimit
+
+__all__ = ["AsyncPacer", "WINDOW_MARGIN"]
+
+WINDOW_MARGIN = 1.02
+"""The window is taken 2 % longer than documented: the margin absorbs clock and network
+jitter between the client and the service."""
+
+
+class AsyncPacer:
+    """At most ``limit.requests`` sends in any window of ``limit.window_seconds`` (a
+    sliding log, so no window of the service's, fixed or sliding, sees more), plus a pause
+    after a 429 that holds every request of the client, not only the refused one.
+
+    ``limit=None``: no pacing (only the pauses apply). ``clock`` is for tests.
+    """
+
+    def __init__(self, limit: RateLimit | None, clock: Callable[[], float] = monotonic) -> None:
+        self._requests = limit.requests if limit is not None else 0
+        self._window = limit.window_seconds * WINDOW_MARGIN if limit is not None else 0.0
+        self._clock = clock
+        # Send times within the last window, oldest first.
+        self._sent: deque[float] = deque()
+        self._paused_until = float("-inf")
+        # Guards the log and the pause; never held while sleeping.
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        """Waits until a request may be sent, and records it as sent."""
+        while True:
+            async with self._lock:
+                wait = self.reserve(self._clock())
+            if wait <= 0:
+                return
+            await asyncio.sleep(wait)
+
+    def reserve(self, now: float) -> float:
+        """Records a send at ``now`` and gives 0 when one may go now, or else how many
+        seconds to wait before asking again (nothing is recorded then).
+
+        The caller holds the lock (``acquire``); exposed for tests with a fake clock.
+        """
+        if self._paused_until > now:
+            return self._paused_until - now
+        if self._requests == 0:
+            return 0.0
+        while self._sent and now - self._sent[0] >= self._window:
+            self._sent.popleft()
+        if len(self._sent) < self._requests:
+            self._sent.append(now)
+            return 0.0
+        # A floor, so rounding never turns this into a busy loop.
+        return max(0.001, self._sent[0] + self._window - now)
+
+    async def pause_for(self, seconds: float) -> None:
+        """Holds every request until ``seconds`` from now (after a 429)."""
+        async with self._lock:
+            self._paused_until = max(self._paused_until, self._clock() + seconds)

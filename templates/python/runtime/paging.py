@@ -1,0 +1,72 @@
+"""How a paged walk finds its next page: the rules both clients share (the walks
+themselves are in ``_async_paging`` and its sync twin)."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import httpx
+
+from .codec import Unset
+from .errors import ConfigError, ForeignOriginError
+from .operation import PagingPlan
+from .origin import origin_of, same_origin
+from .request import RequestSpec, describe
+
+__all__ = ["items_of", "next_step"]
+
+
+def _attr(value: object, name: str | None) -> object:
+    """``value.<name>``; absent, ``UNSET`` and ``None`` are all ``None``."""
+    if name is None:
+        return None
+    found = getattr(value, name, None)
+    return None if isinstance(found, Unset) else found
+
+
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) and value != "" else None
+
+
+def items_of(plan: PagingPlan, page: object) -> list[Any]:
+    """The records of a decoded page (none when the list is absent)."""
+    found = _attr(page, plan.items_attr)
+    return list(found) if isinstance(found, (list, tuple)) else []
+
+
+def _follow(base: httpx.URL, req: RequestSpec, link: str) -> tuple[RequestSpec, str]:
+    """The request for a link (absolute or base-relative), kept on the base URL's origin."""
+    try:
+        url = base.join(link)
+    except (httpx.InvalidURL, ValueError):
+        raise ConfigError(f"the next-page link of {describe(req)} is not a URL") from None
+    if not same_origin(url, base):
+        raise ForeignOriginError("a next-page link", origin_of(url))
+    return dataclasses.replace(req, url=str(url)), str(url)
+
+
+def next_step(
+    plan: PagingPlan, base: httpx.URL, req: RequestSpec, page: object, backward: bool
+) -> tuple[RequestSpec, str] | None:
+    """What comes after ``page`` (fetched with ``req``): the next request and a key that
+    changes as paging advances (a page seen before means paging stalled), or ``None``.
+
+    Raises ForeignOriginError for a link to another origin.
+    """
+    if plan.style == "links":
+        links = _attr(page, plan.links_attr)
+        link = _text(_attr(links, plan.prev_attr if backward else plan.next_attr))
+        return None if link is None else _follow(base, req, link)
+    paging = _attr(page, plan.paging_attr)
+    # The next URL carries the filters as the service means them, so it wins over the cursor.
+    link = _text(_attr(paging, plan.next_url_attr))
+    if link is not None:
+        return _follow(base, req, link)
+    cursor = _text(_attr(paging, plan.cursor_attr))
+    if cursor is None:
+        return None
+    if plan.page_param is None:
+        raise ConfigError(f"{describe(req)} pages by cursor but names no page parameter")
+    query = tuple(pair for pair in req.query if pair[0] != plan.page_param)
+    return dataclasses.replace(req, url=None, query=(*query, (plan.page_param, cursor))), f"cursor:{cursor}"
