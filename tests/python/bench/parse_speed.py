@@ -19,7 +19,7 @@ from typing import Callable
 from inspection_client import v3
 from inspection_client._runtime import codec
 
-FIXTURE = pathlib.Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "v3" / "inspection.json"
+FIXTURE = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "v3" / "inspection.json"
 PAGE_WIRE = v3.models._page_wire(v3.models._w_Inspection)
 
 

@@ -484,7 +484,7 @@ class DateOrDateTime(Desc):
 
     def validate(self, v: Any, path: str, out: list[Violation]) -> None:
         if not (_is_wire_date(v) or _is_wire_datetime(v)):
-            out.append(Violation(path, f"expected an ISO 8601 date or date-time, got {describe(v)}"))
+            out.append(Violation(path, f"expected an ISO 8601 date, or a date-time with an offset, got {describe(v)}"))
 
 
 class DateTimeOrRange(Desc):
@@ -713,7 +713,7 @@ class RecordDesc(Desc):
     """A generated dataclass: its fields by wire name; other properties kept in the
     attribute named ``extra`` (when the class has one)."""
 
-    __slots__ = ("cls", "extra", "fields", "known", "one_of")
+    __slots__ = ("by_wire", "cls", "extra", "fields", "fills", "known", "one_of", "required")
 
     def __init__(self, cls: type[Any], *, register: bool = True) -> None:
         self.cls = cls
@@ -721,6 +721,9 @@ class RecordDesc(Desc):
         self.known: frozenset[str] = frozenset()
         self.extra: str | None = None
         self.one_of: OneOf | None = None
+        self.by_wire: dict[str, tuple[F, type | None]] = {}
+        self.fills: tuple[F, ...] = ()
+        self.required: tuple[F, ...] = ()
         if register:
             cls._wire = self
 
@@ -730,38 +733,54 @@ class RecordDesc(Desc):
         self.known = frozenset(f.wire for f in fields)
         self.extra = extra
         self.one_of = one_of
+        self.by_wire = {f.wire: (f, _fast_kind(f.desc)) for f in fields}
+        self.fills = tuple(f for f in fields if f.fill is not None)
+        self.required = tuple(f for f in fields if f.req and f.fill is None)
 
     def decode(self, v: Any) -> Any:
         if type(v) is not dict:
             raise _Failure(f"expected an object, got {describe(v)}")
         kw: dict[str, Any] = {}
-        seen = 0
-        for f in self.fields:
-            x = v.get(f.wire, _MISSING)
-            if x is _MISSING:
-                if f.fill is not None:
-                    kw[f.attr] = f.fill()
-                elif f.req:
-                    raise _at(_Failure("is required, but absent"), f.wire)
+        extra: dict[str, Any] | None = None
+        by_wire = self.by_wire
+        # One pass over what was sent (records leave most optional fields out), then the
+        # few fields whose absence means something.
+        for key, x in v.items():
+            entry = by_wire.get(key)
+            if entry is None:
+                if extra is None:
+                    extra = {}
+                extra[key] = x
                 continue
-            seen += 1
+            f, fast = entry
             if x is None:
                 if f.nul:
                     kw[f.attr] = None
                 elif f.fill is not None:
                     kw[f.attr] = f.fill()
                 elif f.req:
-                    raise _at(_Failure("is required, but null"), f.wire)
+                    raise _at(_Failure("is required, but null"), key)
                 # A `null` where none is documented reads as absent.
+                continue
+            # Plain strings, booleans and integers need no call.
+            kind = type(x)
+            if fast == kind:
+                kw[f.attr] = x
                 continue
             try:
                 kw[f.attr] = f.desc.decode(x)
             except _Failure as e:
-                e.segments.append(f.wire)
+                e.segments.append(key)
                 raise
-        if self.extra is not None and len(v) > seen:
-            known = self.known
-            kw[self.extra] = {k: x for k, x in v.items() if k not in known}
+        if len(kw) < len(by_wire):
+            for f in self.fills:
+                if f.attr not in kw:
+                    kw[f.attr] = f.fill() if f.fill is not None else None
+            for f in self.required:
+                if f.attr not in kw:
+                    raise _at(_Failure("is required, but absent"), f.wire)
+        if extra is not None and self.extra is not None:
+            kw[self.extra] = extra
         return self.cls(**kw)
 
     def encode(self, v: Any) -> Any:
@@ -805,6 +824,17 @@ class RecordDesc(Desc):
                 f.desc.validate(x, p, out)
         if one_of_violation is not None:
             out.append(one_of_violation)
+
+
+def _fast_kind(desc: Desc) -> type | None:
+    """The JSON type a field's values are kept as they are for (no descriptor call)."""
+    if type(desc) is Str and not desc.secret:
+        return str
+    if type(desc) is Bool:
+        return bool
+    if type(desc) is Int:
+        return int
+    return None
 
 
 def _at(failure: _Failure, wire: str) -> _Failure:
