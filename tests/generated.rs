@@ -198,12 +198,16 @@ fn the_readme_examples_are_the_compiled_ones() {
             "README.md must quote {path} exactly"
         );
     }
-    let path = "tests/typescript/examples/quickstart.ts";
-    let example = std::fs::read_to_string(root().join(path)).unwrap();
-    assert!(
-        readme.contains(&format!("```ts\n{example}```")),
-        "README.md must quote {path} exactly"
-    );
+    for (path, fence) in [
+        ("tests/typescript/examples/quickstart.ts", "ts"),
+        ("tests/python/examples/quickstart.py", "python"),
+    ] {
+        let example = std::fs::read_to_string(root().join(path)).unwrap();
+        assert!(
+            readme.contains(&format!("```{fence}\n{example}```")),
+            "README.md must quote {path} exactly"
+        );
+    }
 }
 
 /// A spec change reaches every language with no backend edit: a new field, operation and

@@ -136,6 +136,10 @@ const RUNTIME: &[Embedded] = &[
         "secret.py",
         include_str!("../../../templates/python/runtime/secret.py"),
     ),
+    (
+        "tls.py",
+        include_str!("../../../templates/python/runtime/tls.py"),
+    ),
 ];
 
 /// The names of the runtime files the backend embeds (a test compares them with the

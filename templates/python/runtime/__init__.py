@@ -16,6 +16,7 @@ from .codec import (
     SELF,
     UNSET,
     Array,
+    Dynamic,
     Bool,
     Date,
     DateOrDateTime,
@@ -63,6 +64,7 @@ from .secret import Secret
 __all__ = [
     "ApiError",
     "Array",
+    "Dynamic",
     "AsyncCore",
     "AsyncPaged",
     "Auth",

@@ -105,9 +105,6 @@ class Operation:
     path_params: tuple[PathParam, ...] = ()
     query: Query | None = None
     body: Desc | None = None
-    #: How a successful answer is read (JSON answers).
-    answer: Desc | None = None
-    paging: PagingPlan | None = None
     accept: str | None = None
     #: Sent without credentials (a login).
     anonymous: bool = False

@@ -19,6 +19,7 @@ from .codec import (
     SELF,
     UNSET,
     Array,
+    Dynamic,
     Bool,
     Date,
     DateOrDateTime,
@@ -66,6 +67,7 @@ from .secret import Secret
 __all__ = [
     "ApiError",
     "Array",
+    "Dynamic",
     "AsyncCore",
     "AsyncPaged",
     "Auth",

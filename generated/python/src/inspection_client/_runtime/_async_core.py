@@ -48,6 +48,7 @@ from .origin import origin_of, parse_secure_url, same_origin
 from .request import RawResponse, RequestSpec, describe, request_url
 from .retry import Failure, backoff, classify, is_idempotent, retry_after
 from .secret import Secret
+from .tls import tls_context
 
 __all__ = ["AsyncCore"]
 
@@ -132,6 +133,7 @@ class AsyncCore:
             )
         self._http = httpx.AsyncClient(
             transport=transport,
+            verify=tls_context(),
             proxy=self._options.proxy,
             follow_redirects=False,
             cookies=_no_cookies(),

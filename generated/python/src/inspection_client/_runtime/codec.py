@@ -581,6 +581,38 @@ class Scalar(Desc):
         out.append(Violation(path, f"expected {listed}, got {describe(v)}"))
 
 
+def encode_value(v: Any) -> Any:
+    """The JSON value of any decoded value, by its Python type (what a page's items are
+    written back with, since ``Page`` is generic)."""
+    if isinstance(v, Record):
+        return v.to_json()
+    if isinstance(v, Unknown):
+        return v.raw
+    if isinstance(v, list):
+        return [encode_value(x) for x in v]
+    if isinstance(v, dict):
+        return {k: encode_value(x) for k, x in v.items()}
+    if isinstance(v, enum.Enum):
+        return v.value
+    if isinstance(v, _dt.datetime):
+        return format_datetime(v)
+    if isinstance(v, _dt.date):
+        return v.isoformat()
+    return v
+
+
+class Dynamic(Desc):
+    """Any value: read as parsed JSON, written back by its Python type."""
+
+    __slots__ = ()
+
+    def decode(self, v: Any) -> Any:
+        return v
+
+    def encode(self, v: Any) -> Any:
+        return encode_value(v)
+
+
 class Array(Desc):
     """A JSON array of ``of``, read into a ``list``."""
 

@@ -1283,9 +1283,9 @@ class Page(_rt.Record, Generic[T]):
     """Properties this spec does not list, as the service sent them."""
 
 
-def _page_wire(item: _rt.Desc) -> _rt.RecordDesc:
+def _page_wire(item: _rt.Desc, *, register: bool = False) -> _rt.RecordDesc:
     """The descriptor of a page of ``item`` records."""
-    wire = _rt.RecordDesc(Page, register=False)
+    wire = _rt.RecordDesc(Page, register=register)
     wire.define(
         _rt.F("data", "data", _rt.Array(item), fill=list),
         _rt.F("paging", "paging", _w_Paging),
@@ -1686,3 +1686,6 @@ _w_UserUpdate.define(
     _rt.F("last_name", "last_name", _rt.Str(_rt.Limits(max_length=255))),
     extra="extra",
 )
+# `Page.from_json` / `.to_json`: items as parsed JSON, written back by their Python type
+# (the client decodes each list's pages with its own item type).
+_page_wire(_rt.Dynamic(), register=True)
