@@ -47,7 +47,7 @@ fn committed_output_is_fresh() {
             let path = entry.path();
             // Build output and installed packages are not generated files.
             let name = entry.file_name();
-            if ["dist", "node_modules"].contains(&name.to_string_lossy().as_ref()) {
+            if ["dist", "node_modules", "__pycache__"].contains(&name.to_string_lossy().as_ref()) {
                 continue;
             }
             if path.is_dir() {
