@@ -101,6 +101,14 @@ const RUNTIME: &[Embedded] = &[
         include_str!("../../../templates/python/runtime/codec.py"),
     ),
     (
+        "dates.py",
+        include_str!("../../../templates/python/runtime/dates.py"),
+    ),
+    (
+        "descriptor.py",
+        include_str!("../../../templates/python/runtime/descriptor.py"),
+    ),
+    (
         "errors.py",
         include_str!("../../../templates/python/runtime/errors.py"),
     ),
@@ -139,6 +147,10 @@ const RUNTIME: &[Embedded] = &[
     (
         "tls.py",
         include_str!("../../../templates/python/runtime/tls.py"),
+    ),
+    (
+        "values.py",
+        include_str!("../../../templates/python/runtime/values.py"),
     ),
 ];
 
