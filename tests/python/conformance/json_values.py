@@ -1,0 +1,92 @@
+"""JSON values as the runner holds them (a scenario file once parsed, a result written
+back), the marker of a key that is not there, the runner's own error and the readers of
+optional keys."""
+
+from __future__ import annotations
+
+import enum
+import json
+import typing
+from collections.abc import Sequence
+from typing import Union
+
+
+Json = Union[None, bool, int, float, str, list["Json"], dict[str, "Json"]]
+JsonObject = dict[str, Json]
+
+
+class _Absent(enum.Enum):
+    """A key that is not there (JSON's ``undefined``), as opposed to a ``null``."""
+
+    ABSENT = 0
+
+
+ABSENT = _Absent.ABSENT
+
+
+class RunnerError(Exception):
+    """A fault of the scenario or of the client's shape (not an outcome of a call): fails
+    the step with its message."""
+
+
+def show(value: Json | _Absent) -> str:
+    if value is ABSENT:
+        return "nothing"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def mapping(value: Json | _Absent, what: str, allowed: Sequence[str]) -> JsonObject:
+    """``value`` as a mapping with only ``allowed`` keys, or a RunnerError."""
+    if not isinstance(value, dict):
+        raise RunnerError(f"{what} is a mapping, not {show(value)}")
+    unknown = [k for k in value if k not in allowed]
+    if unknown:
+        raise RunnerError(f"unknown key `{'`, `'.join(unknown)}` in {what}")
+    return value
+
+
+def is_number(value: object) -> typing.TypeGuard[int | float]:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def opt_string(m: JsonObject, key: str, what: str) -> str | None:
+    v = m.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, str):
+        raise RunnerError(f"{what}.{key} is a string, not {show(v)}")
+    return v
+
+
+def opt_number(m: JsonObject, key: str, what: str) -> float | None:
+    v = m.get(key)
+    if v is None:
+        return None
+    if not is_number(v):
+        raise RunnerError(f"{what}.{key} is a number, not {show(v)}")
+    return v
+
+
+def opt_bool(m: JsonObject, key: str, what: str) -> bool | None:
+    v = m.get(key)
+    if v is None:
+        return None
+    if not isinstance(v, bool):
+        raise RunnerError(f"{what}.{key} is a boolean, not {show(v)}")
+    return v
+
+
+def as_json(value: object, at: str = "") -> Json:
+    """The parsed YAML as JSON, or a RunnerError naming what is not JSON."""
+    if value is None or isinstance(value, (bool, str)) or is_number(value):
+        return value
+    if isinstance(value, list):
+        return [as_json(v, f"{at}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, dict):
+        out: JsonObject = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise RunnerError(f"{at or 'the file'}: the key {k!r} is not a string")
+            out[k] = as_json(v, f"{at}.{k}" if at else k)
+        return out
+    raise RunnerError(f"{at or 'the file'}: {type(value).__name__} {value!r} is not JSON")

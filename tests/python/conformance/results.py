@@ -1,0 +1,128 @@
+"""What a call gave, as the JSON the expectations are matched against: answers written
+back, errors described by kind."""
+
+from __future__ import annotations
+
+import datetime as dt
+import enum
+import math
+import traceback
+from dataclasses import dataclass
+
+from inspection_client import (
+    ApiError,
+    ConfigError,
+    DecodeError,
+    ForeignOriginError,
+    InspectionError,
+    NotReadyError,
+    PagingStalledError,
+    RequestTimeoutError,
+    Secret,
+    TransportError,
+    Unknown,
+    Upserted,
+    ValidationError,
+)
+from inspection_client._runtime import codec
+
+from conformance.json_values import ABSENT, Json, JsonObject, RunnerError, _Absent, is_number
+
+
+@dataclass
+class Outcome:
+    """What a call gave: a result, an error, or for a paging walk both."""
+
+    result: Json | _Absent = ABSENT
+    error: Exception | None = None
+
+
+def describe_error(e: BaseException) -> JsonObject:
+    """The error as the JSON the `error` expectation is matched against (as the Rust
+    runner's call.rs)."""
+    if isinstance(e, ApiError):
+        return {
+            "kind": "api",
+            "status": e.status,
+            "message": e.message,
+            "retry_after_s": None if e.retry_after is None else math.floor(e.retry_after),
+        }
+    if isinstance(e, ValidationError):
+        paths: list[Json] = []
+        paths.extend(sorted(v.path for v in e.violations))
+        return {"kind": "validation", "paths": paths}
+    # A timeout is a transport error too: the narrower kind first.
+    if isinstance(e, RequestTimeoutError):
+        return {"kind": "timeout"}
+    if isinstance(e, TransportError):
+        return {"kind": "transport"}
+    if isinstance(e, DecodeError):
+        return {"kind": "decode", "status": e.status, "path": e.path}
+    if isinstance(e, NotReadyError):
+        return {"kind": "not_ready", "attempts": e.attempts}
+    if isinstance(e, ForeignOriginError):
+        return {"kind": "foreign_origin", "origin": e.origin, "via": e.via}
+    if isinstance(e, PagingStalledError):
+        return {"kind": "paging_stalled"}
+    if isinstance(e, ConfigError):
+        return {"kind": "config"}
+    return {"kind": "unknown", "debug": repr(e)}
+
+
+def traceback_of(e: BaseException) -> str:
+    """Where an error that is not the client's own (a bug, not an outcome) came from."""
+    if isinstance(e, InspectionError):
+        return ""
+    return "\n" + "".join(traceback.format_exception(e))
+
+
+def error_text(e: BaseException) -> str:
+    """What a user sees of an error: its text, its repr and its one-line description."""
+    return f"{e} {e!r} {''.join(traceback.format_exception_only(e))}"
+
+
+def written_back(value: object) -> Json:
+    """`to_json(value)`; a failure to write the client's value back (its `to_json`
+    raising) fails the step, never counting as the call's outcome."""
+    try:
+        return to_json(value)
+    except RunnerError:
+        raise
+    except Exception as e:
+        raise RunnerError(f"cannot write the result back as JSON: {e!r}{traceback_of(e)}") from None
+
+
+def to_json(value: object) -> Json:
+    """A call's answer as JSON: records written back, bytes as `{size, text}`, nothing as
+    null, upserts as `{created, value}`."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, enum.Enum):
+        return to_json(value.value)
+    if isinstance(value, str) or is_number(value):
+        return value
+    if isinstance(value, Secret):
+        return value.expose()
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        data = bytes(value)
+        return {"size": len(data), "text": data.decode("utf-8", errors="replace")}
+    if isinstance(value, dt.datetime):
+        return codec.format_datetime(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, Upserted):
+        return {"created": to_json(value.created), "value": to_json(value.value)}
+    if isinstance(value, Unknown):
+        return to_json(value.to_json())
+    if isinstance(value, codec.Record):
+        return to_json(value.to_json())
+    if isinstance(value, (list, tuple)):
+        return [to_json(v) for v in value]
+    if isinstance(value, dict):
+        out: JsonObject = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise RunnerError(f"cannot write a {type(k).__name__} key back as JSON: {k!r}")
+            out[k] = to_json(v)
+        return out
+    raise RunnerError(f"cannot write a {type(value).__name__} back as JSON: {value!r}")

@@ -1,0 +1,222 @@
+"""A scenario run step by step: the client made with the runners' common defaults, each
+step called and checked, a failure naming the file, the scenario and the step."""
+
+from __future__ import annotations
+
+import time
+import typing
+from collections.abc import Coroutine
+from dataclasses import dataclass
+
+from inspection_client import ClientOptions, RateLimit, legacy, v3
+from inspection_client._runtime import codec
+
+from conformance.calls import AnyClient, Args, call_operation
+from conformance.driver import Driver, Flavour
+from conformance.json_values import ABSENT, Json, RunnerError, show
+from conformance.patterns import Vars, check, check_requests, fill, same
+from conformance.results import Outcome, describe_error, error_text, traceback_of
+from conformance.sandbox import Sandbox
+from conformance.scenarios import ClientSpec, Scenario, Step
+
+
+V3_KEY = ("demo-key", "demo-secret")
+LEGACY_LOGIN = ("user@example.com", "user-pass")
+
+
+def options(spec: ClientSpec) -> ClientOptions:
+    """The scenario's client settings over the defaults every runner uses."""
+
+    def seconds(ms: float | None, default_ms: float) -> float:
+        return (default_ms if ms is None else ms) / 1000
+
+    def whole(v: float | None, default: int) -> int:
+        if v is None:
+            return default
+        if not float(v).is_integer():
+            raise RunnerError(f"{v} is not a whole number")
+        return int(v)
+
+    rate = spec.rate_limit
+    return ClientOptions(
+        rate_limit=None if rate is None else RateLimit(whole(rate.requests, 0), rate.window_ms / 1000),
+        max_attempts=whole(spec.max_attempts, 4),
+        initial_backoff=seconds(spec.initial_backoff_ms, 10),
+        max_backoff=seconds(spec.max_backoff_ms, 5_000),
+        timeout=seconds(spec.timeout_ms, 10_000),
+        validate_requests=True if spec.validate is None else spec.validate,
+        max_polls=whole(spec.max_polls, 10),
+        poll_interval=seconds(spec.poll_interval_ms, 20),
+    )
+
+
+def login_body(username: str, password: str) -> object:
+    """The login body, of the class `login` takes, read from its JSON (the password
+    becomes a `Secret`)."""
+    hints = typing.get_type_hints(legacy.Client.login)
+    body_type = hints.get("credentials")
+    if not isinstance(body_type, type) or not issubclass(body_type, codec.Record):
+        raise RunnerError(f"legacy.Client.login takes credentials of type {body_type!r}, not a record")
+    return body_type.from_json({"user": {"username": username, "password": password}})
+
+
+async def login(driver: Driver, sandbox: Sandbox, spec: ClientSpec, username: str, password: str) -> AnyClient:
+    body = login_body(username, password)
+    opts = options(spec)
+    if driver.is_async:
+        made = await driver.value(legacy.AsyncClient.login(sandbox.origin, typing.cast(typing.Any, body), options=opts))
+    else:
+        made = await driver.value(legacy.Client.login(sandbox.origin, typing.cast(typing.Any, body), options=opts))
+    wanted = legacy.AsyncClient if driver.is_async else legacy.Client
+    if not isinstance(made, wanted):
+        raise RunnerError(f"login gave a {type(made).__name__}, not a legacy.{wanted.__name__}")
+    return made
+
+
+async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario) -> AnyClient:
+    c = scenario.client.credentials
+    if scenario.interface == "v3":
+        key = v3.ApiKey(c.get("key_id", V3_KEY[0]), c.get("key_secret", V3_KEY[1]))
+        try:
+            if driver.is_async:
+                return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client))
+            return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client))
+        except Exception as e:
+            raise RunnerError(f"cannot make the v3 client: {e!r}") from e
+    try:
+        username = c.get("username", LEGACY_LOGIN[0])
+        return await login(driver, sandbox, scenario.client, username, c.get("password", LEGACY_LOGIN[1]))
+    except RunnerError:
+        raise
+    except Exception as e:
+        raise RunnerError(f"cannot log in before the first step: {e!r}") from e
+
+
+async def close_client(client: AnyClient) -> None:
+    if isinstance(client, (v3.AsyncClient, legacy.AsyncClient)):
+        await client.aclose()
+    else:
+        client.close()
+
+
+def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
+    expect = step.expect
+    error = outcome.error
+    if error is not None and "error" not in expect:
+        raise RunnerError(f"failed: {error} ({show(describe_error(error))}){traceback_of(error)}")
+    if error is None and "error" in expect:
+        raise RunnerError(f"expected an error matching {show(expect['error'])}, got {show(outcome.result)}")
+    if error is not None and "error" in expect:
+        pattern = fill(expect["error"], variables)
+        excluded: Json = None
+        if isinstance(pattern, dict):
+            excluded = pattern.pop("text_excludes", None)
+        try:
+            check(pattern, describe_error(error), "the error")
+        except RunnerError as e:
+            raise RunnerError(f"{e} (the error: {error!r}){traceback_of(error)}") from None
+        shown = error_text(error)
+        for word in excluded if isinstance(excluded, list) else []:
+            if isinstance(word, str) and word in shown:
+                raise RunnerError(f"the error's text shows `{word}`: {shown}")
+    result = outcome.result
+    if "ok" in expect:
+        check(fill(expect["ok"], variables), result, "")
+    if "equals" in expect:
+        want = fill(expect["equals"], variables)
+        if result is ABSENT or not same(want, result):
+            raise RunnerError(f"expected exactly {show(want)}, got {show(result)}")
+    if "count" in expect:
+        if not isinstance(result, list) or not same(expect["count"], len(result)):
+            raise RunnerError(f"expected {show(expect['count'])} entries, got {show(result)}")
+
+
+@dataclass
+class State:
+    client: AnyClient
+    variables: Vars
+
+
+async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: Step, state: State) -> None:
+    if step.control is not None:
+        method, space, path = step.control.partition(" ")
+        if not space:
+            raise RunnerError("`sandbox` is `METHOD /_sandbox/...`")
+        sandbox.control(method, path)
+        return
+    call = step.call or ""
+    sandbox.control("DELETE", "/_sandbox/requests")
+    args = Args(ABSENT if step.args is ABSENT else fill(step.args, state.variables))
+    started = time.perf_counter()
+    if call == "login" and scenario.interface == "legacy":
+        username = args.string("username")
+        password = args.string("password")
+        args.finish()
+        try:
+            client = await login(driver, sandbox, scenario.client, username, password)
+        except RunnerError:
+            raise
+        except Exception as e:
+            outcome = Outcome(error=e)
+        else:
+            await close_client(state.client)
+            state.client = client
+            outcome = Outcome(result=None)
+    else:
+        outcome = await call_operation(driver, state.client, scenario.interface, call, args, step.mode)
+    took = (time.perf_counter() - started) * 1000
+    check_outcome(step, outcome, state.variables)
+    if step.min_ms is not None and took < step.min_ms:
+        raise RunnerError(f"took {took:.0f} ms, expected at least {step.min_ms:g} ms")
+    if step.max_ms is not None and took > step.max_ms:
+        raise RunnerError(f"took {took:.0f} ms, expected at most {step.max_ms:g} ms")
+    if step.expect_requests is not None:
+        expected = fill(step.expect_requests, state.variables)
+        recorded = sandbox.control("GET", "/_sandbox/requests")
+        if not isinstance(recorded, list) or not isinstance(expected, list):
+            raise RunnerError(f"GET /_sandbox/requests gave {show(recorded)}")
+        check_requests(expected, [r for r in recorded if isinstance(r, dict)])
+    if step.save is not None and outcome.result is not ABSENT:
+        state.variables[step.save] = outcome.result
+
+
+class ScenarioFailed(Exception):
+    """A scenario failed: its file, name and step are in the message."""
+
+
+async def run_scenario(sandbox: Sandbox, scenario: Scenario, flavour: Flavour) -> None:
+    """Runs `scenario`; a failure names the file, the scenario and the step (1-based)."""
+    where = f"{scenario.file}: {scenario.name} [{flavour}]"
+    driver = Driver(flavour)
+    try:
+        sandbox.control("POST", "/_sandbox/reset")
+        if scenario.script:
+            sandbox.control("POST", "/_sandbox/script", scenario.script)
+        client = await make_client(driver, sandbox, scenario)
+    except RunnerError as e:
+        raise ScenarioFailed(f"{where}: {e}") from None
+    state = State(client=client, variables={"origin": sandbox.origin})
+    try:
+        for i, step in enumerate(scenario.steps, start=1):
+            label = f"call {step.call}" if step.call is not None else f"sandbox {step.control}"
+            try:
+                await run_step(driver, sandbox, scenario, step, state)
+            except RunnerError as e:
+                raise ScenarioFailed(f"{where}: step {i} ({label}): {e}") from None
+        pending = sandbox.control("GET", "/_sandbox/script")
+        if not isinstance(pending, dict) or not same(pending.get("pending"), 0):
+            raise ScenarioFailed(f"{where}: canned answers were left unused at the end: {show(pending)}")
+    finally:
+        await close_client(state.client)
+
+
+def run_blocking(scenario: Coroutine[object, object, None]) -> None:
+    """Runs the blocking flavour's steps without an event loop, as a blocking user's code
+    runs: with a blocking client nothing in them awaits anything real, so the coroutine
+    finishes at its first step."""
+    try:
+        scenario.send(None)
+    except StopIteration:
+        return
+    scenario.close()
+    raise RunnerError("the blocking flavour waited on an awaitable")
