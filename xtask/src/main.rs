@@ -19,18 +19,17 @@ commands:
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let root = repo_root();
     let result = match args.as_slice() {
-        ["codegen"] => codegen_task::run(&root, false),
-        ["codegen", "--check"] => codegen_task::run(&root, true),
-        ["codegen", "--dump-ir"] => codegen_task::dump_ir(&root),
+        ["codegen"] => repo_root().and_then(|root| codegen_task::run(&root, false)),
+        ["codegen", "--check"] => repo_root().and_then(|root| codegen_task::run(&root, true)),
+        ["codegen", "--dump-ir"] => repo_root().and_then(|root| codegen_task::dump_ir(&root)),
         ["codegen", "--spec", spec, "--out", out] => {
-            codegen_task::run_with(&root, Path::new(spec), Path::new(out), false)
+            codegen_task::run_with(&names_root(), Path::new(spec), Path::new(out), false)
         }
         ["codegen", "--spec", spec, "--out", out, "--check"] => {
-            codegen_task::run_with(&root, Path::new(spec), Path::new(out), true)
+            codegen_task::run_with(&names_root(), Path::new(spec), Path::new(out), true)
         }
-        ["ci"] => ci::run(&root),
+        ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         _ => Err(USAGE.to_string()),
     };
     match result {
@@ -42,8 +41,37 @@ fn main() -> ExitCode {
     }
 }
 
-fn repo_root() -> PathBuf {
-    // xtask/ sits at the root of the repository.
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest.parent().unwrap_or(manifest).to_path_buf()
+/// The checkout this run works on: the nearest folder, from the current directory up, that
+/// holds the workspace's `Cargo.toml` and `spec/`. Found at run time, never from a path
+/// baked in at compile time: checkouts that share one target directory share the binary.
+fn repo_root() -> Result<PathBuf, String> {
+    let here = std::env::current_dir()
+        .map_err(|e| format!("cargo xtask: cannot read the current directory: {e}"))?;
+    find_root(&here).ok_or_else(|| {
+        format!(
+            "cargo xtask: {} is not inside a checkout of this repository (no folder at or \
+             above it holds a workspace Cargo.toml and spec/); run it from the checkout",
+            here.display()
+        )
+    })
+}
+
+/// Where file names in messages start: the checkout when there is one, else the current
+/// directory (`--spec` / `--out` work anywhere).
+fn names_root() -> PathBuf {
+    repo_root()
+        .ok()
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_default()
+}
+
+fn find_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| {
+            dir.join("spec").is_dir()
+                && std::fs::read_to_string(dir.join("Cargo.toml"))
+                    .is_ok_and(|manifest| manifest.lines().any(|l| l.trim() == "[workspace]"))
+        })
+        .map(Path::to_path_buf)
 }

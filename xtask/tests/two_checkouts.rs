@@ -1,0 +1,98 @@
+//! Two checkouts sharing one built `xtask` (as they do when they share a target directory):
+//! each run reads the `spec/` and writes the `generated/` of the checkout it runs in.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A minimal checkout: a workspace manifest and the repository's spec files.
+fn checkout(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("xtask-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("spec")).unwrap();
+    std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+    for file in ["v3.yaml", "legacy.yaml"] {
+        std::fs::copy(repo.join("spec").join(file), dir.join("spec").join(file)).unwrap();
+    }
+    dir
+}
+
+fn xtask(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap()
+}
+
+fn edit_spec(dir: &Path) {
+    let path = dir.join("spec/v3.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replacen("Lists units", "Lists every unit", 1);
+    assert_ne!(text, edited, "the edit must change the spec");
+    std::fs::write(path, edited).unwrap();
+}
+
+#[test]
+fn each_run_works_on_the_checkout_it_runs_in() {
+    let a = checkout("a");
+    let b = checkout("b");
+    let client = "generated/python/src/inspection_client/v3/client.py";
+
+    // From a folder inside the checkout: the root is found above it.
+    let run = xtask(&a.join("spec"), &["codegen"]);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(a.join(client).is_file());
+    assert!(
+        !b.join("generated").exists(),
+        "the other checkout was written"
+    );
+
+    // A stale checkout fails --check, naming its own file, while the fresh one passes.
+    edit_spec(&b);
+    let check = xtask(&b, &["codegen", "--check"]);
+    assert!(!check.status.success());
+    assert!(xtask(&a, &["codegen", "--check"]).status.success());
+
+    assert!(xtask(&b, &["codegen"]).status.success());
+    let in_b = std::fs::read_to_string(b.join(client)).unwrap();
+    let in_a = std::fs::read_to_string(a.join(client)).unwrap();
+    assert!(in_b.contains("Lists every unit") && !in_a.contains("Lists every unit"));
+    assert!(xtask(&b, &["codegen", "--check"]).status.success());
+    edit_spec_again(&b);
+    let check = xtask(&b, &["codegen", "--check"]);
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert!(
+        !check.status.success() && stderr.contains(client),
+        "{stderr}"
+    );
+    assert!(xtask(&a, &["codegen", "--check"]).status.success());
+
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
+}
+
+fn edit_spec_again(dir: &Path) {
+    let path = dir.join("spec/v3.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        path,
+        text.replacen("Lists every unit", "Lists all units", 1),
+    )
+    .unwrap();
+}
+
+#[test]
+fn outside_a_checkout_it_says_so() {
+    let dir = std::env::temp_dir().join(format!("xtask-{}-nowhere", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = xtask(&dir, &["codegen", "--check"]);
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success());
+    assert!(stderr.contains("is not inside a checkout"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
