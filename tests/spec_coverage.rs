@@ -516,8 +516,6 @@ fn answers_and_paging_are_resolved_in_the_ir() {
         panic!("InspectionResult is a union");
     };
     assert!(results.open, "response unions keep unknown members");
-    let json = codegen::ir_json(&codegen::ir::Api {
-        interfaces: vec![i.clone()],
-    });
+    let json = codegen::ir_json(&codegen::ir::Api::new(vec![i.clone()]));
     assert!(json.contains("\"kind\": \"upsert\""), "the IR serialises");
 }

@@ -321,9 +321,7 @@ fn accepted_specs_always_generate() {
     ];
     for text in odd {
         let interface = codegen::load_str("spec/t.yaml", &text).unwrap();
-        let api = codegen::ir::Api {
-            interfaces: vec![interface],
-        };
+        let api = codegen::ir::Api::new(vec![interface]);
         codegen::generate(&api).unwrap();
     }
 }

@@ -59,12 +59,50 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
             Err(d) => problems.extend(d.0),
         }
     }
-    if problems.is_empty() {
-        Ok(ir::Api { interfaces })
-    } else {
-        Err(Diagnostics(problems))
+    let version = read_version(root, spec_dir).map_err(|d| Diagnostics(vec![d]));
+    match version {
+        Ok(version) if problems.is_empty() => Ok(ir::Api {
+            version,
+            interfaces,
+        }),
+        Ok(_) => Err(Diagnostics(problems)),
+        Err(mut d) => {
+            d.0.extend(problems);
+            Err(d)
+        }
     }
 }
+
+/// The release version in `spec_dir/VERSION` (`MAJOR.MINOR.PATCH`), or the default when
+/// the folder has none.
+fn read_version(root: &Path, spec_dir: &Path) -> Result<String, Diagnostic> {
+    let path = spec_dir.join("VERSION");
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(ir::DEFAULT_VERSION.to_string());
+    };
+    let version = text.trim();
+    if ir::version::parse(version).is_some() {
+        return Ok(version.to_string());
+    }
+    Err(Diagnostic {
+        file: path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .display()
+            .to_string(),
+        line: 1,
+        column: 1,
+        message: format!("`{version}` is not a release version"),
+        help: "write MAJOR.MINOR.PATCH, for example 0.2.0".to_string(),
+    })
+}
+
+/// Where the IR the output was generated from is kept, for review and for the change
+/// report of the next regeneration.
+pub const IR_PATH: &str = "generated/ir.json";
+
+/// Where the IR of the last release is kept: what the version rule compares against.
+pub const RELEASED_PATH: &str = "spec/released.json";
 
 /// Where the editor schema of the spec format is written.
 pub const SCHEMA_PATH: &str = "spec/spec.schema.json";
@@ -75,6 +113,7 @@ pub fn generate(api: &ir::Api) -> Result<Vec<output::OutputFile>, String> {
     for backend in backend::ALL {
         files.extend(backend.render(api)?);
     }
+    files.push(output::OutputFile::new(IR_PATH, ir_json(api)));
     files.push(output::OutputFile::new(SCHEMA_PATH, spec_schema()));
     Ok(files)
 }

@@ -4,6 +4,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use super::changes;
+
 /// Regenerates (or with `check`, verifies) every generated file.
 pub fn run(root: &Path, check: bool) -> Result<(), String> {
     run_with(root, &root.join("spec"), root, check)
@@ -15,6 +17,28 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
     let start = Instant::now();
     let api = codegen::load_dir(root, spec_dir).map_err(|d| d.to_string())?;
     let files = codegen::generate(&api)?;
+    // What this regeneration changes for the users of the clients, against the IR the
+    // output on disk was generated from.
+    if !check && let Some(previous) = changes::read_ir(&out.join(codegen::IR_PATH))? {
+        let found = codegen::ir::diff::diff(&previous, &api);
+        if !found.is_empty() {
+            print!(
+                "codegen: what changed for the users of the clients:\n{}",
+                changes::report(&found)
+            );
+        }
+    }
+    // The version rule: a change that breaks users of the last release needs a version
+    // that says so.
+    let released = spec_dir.join("released.json");
+    if let Some(baseline) = changes::read_ir(&released)?
+        && let Err(problem) = changes::version_rule(&baseline, &api)
+    {
+        if check {
+            return Err(format!("codegen --check: {problem}"));
+        }
+        eprintln!("codegen: warning: {problem}\n(`cargo xtask codegen --check` fails until then)");
+    }
     let produced: BTreeSet<PathBuf> = files.iter().map(|f| out.join(&f.path)).collect();
     let leftovers: Vec<PathBuf> = existing_generated(&out.join("generated"))
         .into_iter()

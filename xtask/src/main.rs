@@ -1,5 +1,6 @@
 //! Project tasks: `cargo xtask codegen [--check]` and `cargo xtask ci`.
 
+mod changes;
 mod ci;
 mod codegen_task;
 
@@ -14,6 +15,9 @@ commands:
   codegen --dump-ir print the resolved IR every backend reads, as JSON
   codegen --spec DIR --out DIR [--check]
                     the same for the specs in DIR, written under another folder
+  changelog         print the CHANGELOG.md entry for spec/VERSION: what changed since
+                    the release in spec/released.json, classified
+  changelog --write add it to CHANGELOG.md and make the current IR the release baseline
   ci                everything CI checks: fmt, clippy, codegen --check, tests";
 
 fn main() -> ExitCode {
@@ -29,6 +33,8 @@ fn main() -> ExitCode {
         ["codegen", "--spec", spec, "--out", out, "--check"] => {
             codegen_task::run_with(&names_root(), Path::new(spec), Path::new(out), true)
         }
+        ["changelog"] => repo_root().and_then(|root| changes::changelog(&root, false)),
+        ["changelog", "--write"] => repo_root().and_then(|root| changes::changelog(&root, true)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         _ => Err(USAGE.to_string()),
     };

@@ -7,20 +7,35 @@
 //! never see spans or raw YAML, and decide nothing but how to say it in their language.
 //! `cargo xtask codegen --dump-ir` prints it as JSON.
 
+pub mod diff;
 mod resolve;
+pub mod version;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::spec::{AuthUse, CharClass, Method, ScalarKind, Source};
 pub use resolve::resolve;
 
 /// Every interface of the spec, in file-name order.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Api {
+    /// The version every generated package takes (`spec/VERSION`).
+    pub version: String,
     pub interfaces: Vec<Interface>,
 }
 
+/// The version of a spec folder without a `VERSION` file.
+pub const DEFAULT_VERSION: &str = "0.1.0";
+
 impl Api {
+    /// The interfaces at the default version.
+    pub fn new(interfaces: Vec<Interface>) -> Self {
+        Api {
+            version: DEFAULT_VERSION.to_string(),
+            interfaces,
+        }
+    }
+
     pub fn type_count(&self) -> usize {
         self.interfaces.iter().map(|i| i.types.len()).sum()
     }
@@ -30,7 +45,7 @@ impl Api {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Interface {
     /// Module name (`v3`).
     pub name: String,
@@ -75,7 +90,7 @@ impl Interface {
 }
 
 /// A declared type of one interface: its index in [`Interface::types`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TypeId(pub u32);
 
@@ -85,14 +100,14 @@ impl TypeId {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BaseUrl {
     pub placeholder: String,
     pub example: String,
     pub doc: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Header {
     pub name: String,
     pub doc: String,
@@ -101,7 +116,7 @@ pub struct Header {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Limit {
     pub name: String,
     pub value: String,
@@ -109,7 +124,7 @@ pub struct Limit {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Auth {
     ApiKeyHeaders {
@@ -127,7 +142,7 @@ pub enum Auth {
     },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "style")]
 pub enum Pagination {
     Cursor {
@@ -153,7 +168,7 @@ pub enum Pagination {
     },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RateLimit {
     pub requests: u32,
     pub window_seconds: u32,
@@ -164,7 +179,7 @@ pub struct RateLimit {
     pub doc: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StatusDoc {
     pub status: u16,
     pub doc: String,
@@ -172,13 +187,13 @@ pub struct StatusDoc {
 
 /// Which side of the wire uses a type. Request types are validated and closed; response
 /// types are lenient and open.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub request: bool,
     pub response: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TypeDef {
     pub name: String,
     pub doc: String,
@@ -186,7 +201,7 @@ pub struct TypeDef {
     pub usage: Usage,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TypeKind {
     Object(Object),
@@ -198,7 +213,7 @@ pub enum TypeKind {
 }
 
 /// A path reference: an id, an external id (`_<external id>`), or a self keyword.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RecordRef {
     pub id_type: TypeId,
     pub external: bool,
@@ -206,7 +221,7 @@ pub struct RecordRef {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Object {
     pub fields: Vec<Field>,
     /// Properties the spec does not list are kept (a partly documented record).
@@ -216,7 +231,7 @@ pub struct Object {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OneOf {
     /// Field name in generated code.
     pub name: String,
@@ -226,14 +241,14 @@ pub struct OneOf {
     pub variants: Vec<OneOfVariant>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OneOfVariant {
     pub name: String,
     pub doc: String,
     pub fields: Vec<Field>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Field {
     /// The name on the wire (JSON property or query/path parameter).
     pub name: String,
@@ -247,7 +262,7 @@ pub struct Field {
     pub source: Source,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Constraints {
     pub max_length: Option<u32>,
     pub length: Option<u32>,
@@ -264,13 +279,13 @@ impl Constraints {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CharRule {
     pub allow: CharClass,
     pub forbid: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Enum {
     /// Unknown values are kept (response side); a closed enum refuses them.
     pub open: bool,
@@ -278,13 +293,13 @@ pub struct Enum {
     pub not_shown: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct EnumValue {
     pub wire: String,
     pub doc: String,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Union {
     /// The discriminating property.
     pub tag: String,
@@ -294,7 +309,7 @@ pub struct Union {
     pub open: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Variant {
     pub tag_value: String,
     /// The object carried by this tag value (the union's common fields first).
@@ -302,7 +317,7 @@ pub struct Variant {
     pub doc: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Builtin {
     String,
@@ -349,7 +364,7 @@ impl Builtin {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TypeRef {
     Builtin(Builtin),
@@ -375,7 +390,7 @@ impl TypeRef {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Operation {
     pub name: String,
     pub doc: String,
@@ -401,7 +416,7 @@ pub struct Operation {
 }
 
 /// What a caller gets back from an operation, decided once for every backend.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Answer {
     #[serde(flatten)]
     pub kind: AnswerKind,
@@ -412,7 +427,7 @@ pub struct Answer {
     pub alternative: Option<String>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum AnswerKind {
     /// A JSON body of this type (`list_shaped`: the list envelope, for an operation that
@@ -428,7 +443,7 @@ pub enum AnswerKind {
 }
 
 /// How one paginated operation's pages are walked.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "style")]
 pub enum OperationPaging {
     /// The interface's cursor envelope (`{items_field: [item], paging_field: {...}}`).
@@ -451,14 +466,14 @@ pub enum OperationPaging {
     },
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Body {
     pub ty: TypeRef,
     pub content_type: String,
     pub doc: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Response {
     pub status: u16,
     pub content_type: String,

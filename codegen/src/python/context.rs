@@ -14,6 +14,8 @@ use crate::ir::{
 /// The package as a whole.
 #[derive(Serialize)]
 pub struct Package {
+    /// The release version (`spec/VERSION`).
+    pub version: String,
     pub interfaces: Vec<PackageInterface>,
     pub header: String,
 }
@@ -26,6 +28,7 @@ pub struct PackageInterface {
 
 pub fn package(api: &crate::ir::Api) -> Package {
     Package {
+        version: api.version.clone(),
         interfaces: api
             .interfaces
             .iter()

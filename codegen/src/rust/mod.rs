@@ -23,7 +23,7 @@ const CRATE_DIR: &str = "generated/rust";
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let mut files = vec![OutputFile::new(
         format!("{CRATE_DIR}/Cargo.toml"),
-        cargo_toml(),
+        cargo_toml(&api.version),
     )];
     files.push(rust_file(
         format!("{CRATE_DIR}/src/lib.rs"),
@@ -53,13 +53,13 @@ fn rust_file(path: String, source: &str, tokens: TokenStream) -> Result<OutputFi
     ))
 }
 
-fn cargo_toml() -> String {
+fn cargo_toml(version: &str) -> String {
     format!(
         "{}{}",
         header("spec/").replace("// ", "# "),
         r#"[package]
 name = "inspection-client"
-version = "0.1.0"
+version = "VERSION"
 edition = "2024"
 license = "MIT OR Apache-2.0"
 description = "Typed client for the inspection service, generated from its spec."
@@ -70,6 +70,7 @@ inspection-runtime = { path = "../../runtime", version = "0.1.0" }
 serde = { version = "1.0.229", features = ["derive"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
 "#
+        .replacen("VERSION", version, 1)
     )
 }
 

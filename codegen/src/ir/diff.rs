@@ -1,0 +1,494 @@
+//! What changed between two IRs, classified for the users of the generated clients: a
+//! change that can break their code, one that only adds, or one that changes docs only.
+//! The rules are the table in README.md ("The maintainer's loop"); each has a test.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::{
+    Api, Constraints, Field, Interface, Object, Operation, TypeDef, TypeKind, TypeRef, Usage,
+};
+
+/// How a change reaches the users of the clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Impact {
+    /// Code written against the old clients may stop compiling or working.
+    Breaking,
+    /// Something new; existing code keeps working.
+    Additive,
+    /// Documentation only.
+    Docs,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Change {
+    pub interface: String,
+    pub impact: Impact,
+    pub what: String,
+}
+
+/// Every change from `old` to `new`, interface by interface, in a stable order.
+pub fn diff(old: &Api, new: &Api) -> Vec<Change> {
+    let mut out = Out::default();
+    let old_by: BTreeMap<&str, &Interface> = old
+        .interfaces
+        .iter()
+        .map(|i| (i.name.as_str(), i))
+        .collect();
+    let new_by: BTreeMap<&str, &Interface> = new
+        .interfaces
+        .iter()
+        .map(|i| (i.name.as_str(), i))
+        .collect();
+    for (name, o) in &old_by {
+        out.interface = name.to_string();
+        match new_by.get(name) {
+            None => out.breaking(format!("interface `{name}` removed")),
+            Some(n) => interface(&mut out, o, n),
+        }
+    }
+    for name in new_by.keys().filter(|n| !old_by.contains_key(*n)) {
+        out.interface = name.to_string();
+        out.additive(format!("interface `{name}` added"));
+    }
+    out.changes
+}
+
+#[derive(Default)]
+struct Out {
+    interface: String,
+    changes: Vec<Change>,
+}
+
+impl Out {
+    fn push(&mut self, impact: Impact, what: String) {
+        self.changes.push(Change {
+            interface: self.interface.clone(),
+            impact,
+            what,
+        });
+    }
+    fn breaking(&mut self, what: String) {
+        self.push(Impact::Breaking, what)
+    }
+    fn additive(&mut self, what: String) {
+        self.push(Impact::Additive, what)
+    }
+    fn docs(&mut self, what: String) {
+        self.push(Impact::Docs, what)
+    }
+}
+
+/// A type reference by names, comparable across two IRs.
+fn shown(i: &Interface, ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Builtin(b) => serde_json::to_value(b)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        TypeRef::Named(id) => i.ty(*id).name.clone(),
+        TypeRef::Array(t) => format!("array<{}>", shown(i, t)),
+        TypeRef::Map(t) => format!("map<{}>", shown(i, t)),
+        TypeRef::Page(t) => format!("page<{}>", shown(i, t)),
+        TypeRef::JsonEncoded(t) => format!("json<{}>", shown(i, t)),
+    }
+}
+
+/// The parts of an interface that only say how the clients behave or where they connect.
+fn interface(out: &mut Out, o: &Interface, n: &Interface) {
+    let json = |v: &dyn erased::Value| v.json();
+    if json(&o.auth) != json(&n.auth) {
+        out.breaking("authentication changed".into());
+    }
+    if json(&o.pagination) != json(&n.pagination) {
+        out.breaking("pagination changed".into());
+    }
+    if o.error_message_field != n.error_message_field || o.default_accept != n.default_accept {
+        out.breaking("the error body or the default Accept changed".into());
+    }
+    if json(&o.rate_limit) != json(&n.rate_limit) {
+        out.additive("the rate limit (the clients' default pacing) changed".into());
+    }
+    if o.doc != n.doc || o.title != n.title || json(&o.base_url) != json(&n.base_url) {
+        out.docs("interface docs changed".into());
+    }
+    if json(&o.limits) != json(&n.limits)
+        || json(&o.errors) != json(&n.errors)
+        || o.not_shown != n.not_shown
+        || json(&o.headers) != json(&n.headers)
+        || o.versioning != n.versioning
+    {
+        out.docs("interface notes (limits, errors, headers, gaps) changed".into());
+    }
+    types(out, o, n);
+    operations(out, o, n);
+}
+
+fn types(out: &mut Out, o: &Interface, n: &Interface) {
+    let new_by: BTreeMap<&str, &TypeDef> = n.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    let old_by: BTreeMap<&str, &TypeDef> = o.types.iter().map(|t| (t.name.as_str(), t)).collect();
+    for (name, ot) in &old_by {
+        let Some(nt) = new_by.get(name) else {
+            out.breaking(format!("type `{name}` removed"));
+            continue;
+        };
+        if ot.doc != nt.doc {
+            out.docs(format!("type `{name}`: docs changed"));
+        }
+        match (&ot.kind, &nt.kind) {
+            (TypeKind::Object(oo), TypeKind::Object(no)) => {
+                object(out, name, o, n, oo, no, nt.usage)
+            }
+            (TypeKind::Enum(oe), TypeKind::Enum(ne)) => {
+                for v in &oe.values {
+                    match ne.values.iter().find(|x| x.wire == v.wire) {
+                        None => out.breaking(format!("enum `{name}`: value `{}` removed", v.wire)),
+                        Some(x) if x.doc != v.doc => {
+                            out.docs(format!("enum `{name}`: value `{}` docs changed", v.wire))
+                        }
+                        Some(_) => {}
+                    }
+                }
+                for v in ne
+                    .values
+                    .iter()
+                    .filter(|v| !oe.values.iter().any(|x| x.wire == v.wire))
+                {
+                    out.additive(format!("enum `{name}`: value `{}` added", v.wire));
+                }
+                if oe.open && !ne.open {
+                    out.breaking(format!("enum `{name}` closed"));
+                } else if !oe.open && ne.open {
+                    out.additive(format!("enum `{name}` opened"));
+                }
+            }
+            (TypeKind::Union(ou), TypeKind::Union(nu)) => {
+                if ou.tag != nu.tag {
+                    out.breaking(format!(
+                        "union `{name}`: tag `{}` is now `{}`",
+                        ou.tag, nu.tag
+                    ));
+                }
+                for v in &ou.variants {
+                    match nu.variants.iter().find(|x| x.tag_value == v.tag_value) {
+                        None => out
+                            .breaking(format!("union `{name}`: member `{}` removed", v.tag_value)),
+                        Some(x) if o.ty(v.shape).name != n.ty(x.shape).name => {
+                            out.breaking(format!(
+                                "union `{name}`: member `{}` is now `{}`",
+                                v.tag_value,
+                                n.ty(x.shape).name
+                            ))
+                        }
+                        Some(x) if x.doc != v.doc => out.docs(format!(
+                            "union `{name}`: member `{}` docs changed",
+                            v.tag_value
+                        )),
+                        Some(_) => {}
+                    }
+                }
+                for v in nu
+                    .variants
+                    .iter()
+                    .filter(|v| !ou.variants.iter().any(|x| x.tag_value == v.tag_value))
+                {
+                    out.additive(format!("union `{name}`: member `{}` added", v.tag_value));
+                }
+            }
+            (TypeKind::Id { max_length: a }, TypeKind::Id { max_length: b }) if a != b => {
+                limit_change(
+                    out,
+                    &format!("id `{name}`"),
+                    &Constraints {
+                        max_length: *a,
+                        ..Default::default()
+                    },
+                    &Constraints {
+                        max_length: *b,
+                        ..Default::default()
+                    },
+                    nt.usage.request,
+                );
+            }
+            (ok, nk) if std::mem::discriminant(ok) != std::mem::discriminant(nk) => {
+                out.breaking(format!("type `{name}` is now another kind of type"))
+            }
+            (ok, nk) => {
+                if serde_json::to_value(ok).ok() != serde_json::to_value(nk).ok()
+                    && !matches!(ok, TypeKind::Id { .. })
+                {
+                    out.breaking(format!("type `{name}` changed"));
+                }
+            }
+        }
+    }
+    for name in new_by.keys().filter(|n| !old_by.contains_key(*n)) {
+        out.additive(format!("type `{name}` added"));
+    }
+}
+
+fn object(
+    out: &mut Out,
+    name: &str,
+    oi: &Interface,
+    ni: &Interface,
+    o: &Object,
+    n: &Object,
+    usage: Usage,
+) {
+    let all = |obj: &Object| -> Vec<Field> {
+        let mut fields = obj.fields.clone();
+        if let Some(one) = &obj.one_of {
+            for v in &one.variants {
+                fields.extend(v.fields.iter().cloned().map(|mut f| {
+                    f.required = false;
+                    f
+                }));
+            }
+        }
+        fields
+    };
+    let (of, nf) = (all(o), all(n));
+    for f in &of {
+        let at = format!("`{name}.{}`", f.name);
+        match nf.iter().find(|x| x.name == f.name) {
+            None => out.breaking(format!("field {at} removed")),
+            Some(x) => field(out, &at, oi, ni, f, x, usage),
+        }
+    }
+    for f in nf.iter().filter(|f| !of.iter().any(|x| x.name == f.name)) {
+        let at = format!("`{name}.{}`", f.name);
+        if f.required && usage.request {
+            out.breaking(format!("required field {at} added to a request"));
+        } else {
+            out.additive(format!("field {at} added"));
+        }
+    }
+    if o.keep_unknown != n.keep_unknown || o.not_shown != n.not_shown || o.source != n.source {
+        out.docs(format!("type `{name}`: notes changed"));
+    }
+}
+
+/// One field present on both sides (also a path or query parameter).
+fn field(
+    out: &mut Out,
+    at: &str,
+    oi: &Interface,
+    ni: &Interface,
+    o: &Field,
+    n: &Field,
+    usage: Usage,
+) {
+    let (ot, nt) = (shown(oi, &o.ty), shown(ni, &n.ty));
+    if ot != nt {
+        out.breaking(format!("{at}: type `{ot}` is now `{nt}`"));
+    }
+    if o.required != n.required {
+        // A request field that becomes required breaks callers; a response field that is
+        // no longer promised (or newly promised) changes its type in every language.
+        let loosened = o.required && usage.request && !usage.response;
+        let text = format!(
+            "{at} is now {}",
+            if n.required { "required" } else { "optional" }
+        );
+        if loosened {
+            out.additive(text);
+        } else {
+            out.breaking(text);
+        }
+    }
+    if o.nullable != n.nullable {
+        let text = format!(
+            "{at} is now {}",
+            if n.nullable { "nullable" } else { "never null" }
+        );
+        if n.nullable && usage.request && !usage.response {
+            out.additive(text);
+        } else {
+            out.breaking(text);
+        }
+    }
+    if o.sensitive != n.sensitive {
+        out.breaking(format!(
+            "{at}: sensitivity changed (its type is a secret or not)"
+        ));
+    }
+    limit_change(out, at, &o.constraints, &n.constraints, usage.request);
+    if o.doc != n.doc || o.not_shown != n.not_shown || o.source != n.source {
+        out.docs(format!("{at}: docs changed"));
+    }
+}
+
+/// A documented limit: tighter breaks requests that passed before, looser only adds;
+/// limits are never checked on answers, so there they are documentation.
+fn limit_change(out: &mut Out, at: &str, o: &Constraints, n: &Constraints, request: bool) {
+    if o == n {
+        return;
+    }
+    if !request {
+        out.docs(format!("{at}: documented limits changed"));
+        return;
+    }
+    let upper = |a: Option<i64>, b: Option<i64>| match (a, b) {
+        (None, Some(_)) => Some(true),
+        (Some(_), None) => Some(false),
+        (Some(a), Some(b)) if a != b => Some(b < a),
+        _ => None,
+    };
+    let lower = |a: Option<i64>, b: Option<i64>| upper(a.map(|v| -v), b.map(|v| -v));
+    let u = |v: Option<u32>| v.map(i64::from);
+    let verdicts = [
+        upper(u(o.max_length), u(n.max_length)),
+        upper(u(o.max_items), u(n.max_items)),
+        upper(o.max, n.max),
+        lower(o.min, n.min),
+        lower(u(o.min_items), u(n.min_items)),
+        // An exact length or a character rule that changes at all may refuse old values.
+        (o.length != n.length).then_some(n.length.is_some()),
+        (o.chars != n.chars).then_some(n.chars.is_some()),
+    ];
+    if verdicts.iter().flatten().any(|tighter| *tighter) {
+        out.breaking(format!("{at}: a request limit is tighter"));
+    } else {
+        out.additive(format!("{at}: a request limit is looser"));
+    }
+}
+
+fn operations(out: &mut Out, oi: &Interface, ni: &Interface) {
+    for o in &oi.operations {
+        let Some(n) = ni.operations.iter().find(|x| x.name == o.name) else {
+            out.breaking(format!("operation `{}` removed", o.name));
+            continue;
+        };
+        operation(out, oi, ni, o, n);
+    }
+    for n in ni
+        .operations
+        .iter()
+        .filter(|n| !oi.operations.iter().any(|o| o.name == n.name))
+    {
+        out.additive(format!("operation `{}` added", n.name));
+    }
+}
+
+fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &Operation) {
+    let name = &o.name;
+    if o.method != n.method || o.path != n.path {
+        out.breaking(format!("operation `{name}`: method or path changed"));
+    }
+    let request = Usage {
+        request: true,
+        response: false,
+    };
+    for p in &o.path_params {
+        match n.path_params.iter().find(|x| x.name == p.name) {
+            None => out.breaking(format!(
+                "operation `{name}`: path parameter `{}` removed",
+                p.name
+            )),
+            Some(x) => field(
+                out,
+                &format!("`{name}` path parameter `{}`", p.name),
+                oi,
+                ni,
+                p,
+                x,
+                request,
+            ),
+        }
+    }
+    for p in n
+        .path_params
+        .iter()
+        .filter(|p| !o.path_params.iter().any(|x| x.name == p.name))
+    {
+        out.breaking(format!(
+            "operation `{name}`: path parameter `{}` added",
+            p.name
+        ));
+    }
+    for q in &o.query {
+        match n.query.iter().find(|x| x.name == q.name) {
+            None => out.breaking(format!(
+                "operation `{name}`: query parameter `{}` removed",
+                q.name
+            )),
+            Some(x) => field(
+                out,
+                &format!("`{name}` query parameter `{}`", q.name),
+                oi,
+                ni,
+                q,
+                x,
+                request,
+            ),
+        }
+    }
+    for q in n
+        .query
+        .iter()
+        .filter(|q| !o.query.iter().any(|x| x.name == q.name))
+    {
+        if q.required {
+            out.breaking(format!(
+                "operation `{name}`: required query parameter `{}` added",
+                q.name
+            ));
+        } else {
+            out.additive(format!(
+                "operation `{name}`: query parameter `{}` added",
+                q.name
+            ));
+        }
+    }
+    let body = |i: &Interface, op: &Operation| op.body.as_ref().map(|b| shown(i, &b.ty));
+    if body(oi, o) != body(ni, n) {
+        out.breaking(format!("operation `{name}`: request body changed"));
+    }
+    let answer = |i: &Interface, op: &Operation| match &op.answer.kind {
+        super::AnswerKind::Json { body, list_shaped } => {
+            format!("json {} {list_shaped}", shown(i, body))
+        }
+        super::AnswerKind::Upsert { body } => format!("upsert {}", shown(i, body)),
+        super::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
+        super::AnswerKind::Empty => "empty".to_string(),
+    };
+    if answer(oi, o) != answer(ni, n) || o.answer.polls != n.answer.polls {
+        out.breaking(format!("operation `{name}`: answer changed"));
+    }
+    match (&o.answer.alternative, &n.answer.alternative) {
+        (Some(_), None) => out.breaking(format!("operation `{name}`: binary alternative removed")),
+        (None, Some(_)) => out.additive(format!("operation `{name}`: binary alternative added")),
+        _ => {}
+    }
+    let paging = |op: &Operation| op.paging.is_some();
+    if paging(o) != paging(n) {
+        out.breaking(format!("operation `{name}`: paging changed"));
+    }
+    if o.auth != n.auth {
+        out.breaking(format!("operation `{name}`: authentication changed"));
+    }
+    if o.doc != n.doc
+        || o.not_shown != n.not_shown
+        || o.manager_only != n.manager_only
+        || o.errors != n.errors
+        || (serde_json::to_value(&o.responses).ok() != serde_json::to_value(&n.responses).ok()
+            && answer(oi, o) == answer(ni, n))
+    {
+        out.docs(format!("operation `{name}`: docs changed"));
+    }
+}
+
+/// JSON of any IR part, to compare parts that only matter as a whole.
+mod erased {
+    pub trait Value {
+        fn json(&self) -> Option<serde_json::Value>;
+    }
+    impl<T: serde::Serialize> Value for T {
+        fn json(&self) -> Option<serde_json::Value> {
+            serde_json::to_value(self).ok()
+        }
+    }
+}

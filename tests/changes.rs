@@ -1,0 +1,275 @@
+//! The change classification: one spec mutation per rule of the table in README.md ("The
+//! maintainer's loop"), each asserting how users of the clients are affected.
+
+use codegen::ir::diff::{Change, Impact, diff};
+use codegen::ir::{Api, version};
+
+/// A small spec with a request record, a response record, an open enum, a union and two
+/// operations (one with a limited path parameter and query parameters).
+const BASE: &str = r#"
+interface:
+  name: shop
+  title: Shop
+  doc: A test interface.
+  base_url: { placeholder: "{base_url}", example: "https://example.test", doc: Root. }
+  auth:
+    api_key_headers:
+      doc: Keys.
+      unauthorized_status: 401
+      headers:
+        key: { doc: The key id. }
+        secret: { doc: The secret., sensitive: true }
+  versioning: None.
+types:
+  Kind:
+    enum:
+      doc: Kinds.
+      open: true
+      values:
+        small: Small.
+        large: Large.
+  NewItem:
+    object:
+      doc: A request body.
+      fields:
+        name: { type: string, doc: The name., required: true, max_length: 50 }
+        note: { type: string, doc: A note. }
+  Item:
+    object:
+      doc: A response record.
+      fields:
+        id: { type: string, doc: The id., required: true }
+        kind: { type: Kind, doc: Its kind. }
+        shape: { type: Shape, doc: Its shape. }
+  Shape:
+    union:
+      doc: A shape.
+      tag: form
+      variants:
+        round: { shape: Round, doc: Round. }
+  Round:
+    object:
+      doc: A round shape.
+      fields:
+        radius: { type: integer, doc: The radius. }
+operations:
+  create_item:
+    doc: Creates an item.
+    method: POST
+    path: /items
+    body: { type: NewItem }
+    responses:
+      - { status: 201, body: Item, doc: The item. }
+  find_item:
+    doc: Finds an item.
+    method: GET
+    path: /items/{code}
+    path_params:
+      code: { type: string, doc: The code., max_length: 9 }
+    query:
+      color: { type: string, doc: A color. }
+    responses:
+      - { status: 200, body: Item, doc: The item. }
+"#;
+
+fn load(text: &str) -> Api {
+    Api::new(vec![
+        codegen::load_str("shop.yaml", text).unwrap_or_else(|d| panic!("{d}")),
+    ])
+}
+
+/// The changes `edit` makes to the base spec.
+fn changes(edit: impl Fn(&str) -> String) -> Vec<Change> {
+    let edited = edit(BASE);
+    assert_ne!(edited, BASE, "the mutation must change the spec");
+    diff(&load(BASE), &load(&edited))
+}
+
+fn replace(from: &'static str, to: &'static str) -> impl Fn(&str) -> String {
+    move |text: &str| {
+        assert!(text.contains(from), "the base spec has no `{from}`");
+        text.replacen(from, to, 1)
+    }
+}
+
+/// The one impact of the changes (every change of one mutation must agree), and that some
+/// change's text names `what`.
+fn classified(found: &[Change], what: &str) -> Impact {
+    assert!(
+        found.iter().any(|c| c.what.contains(what)),
+        "no change names `{what}`: {found:#?}"
+    );
+    found.iter().map(|c| c.impact).min().unwrap()
+}
+
+#[test]
+fn an_unchanged_spec_has_no_changes() {
+    assert!(diff(&load(BASE), &load(BASE)).is_empty());
+}
+
+#[test]
+fn a_new_optional_request_field_is_additive() {
+    let found = changes(replace(
+        "        note: { type: string, doc: A note. }\n",
+        "        note: { type: string, doc: A note. }\n        color: { type: string, doc: New. }\n",
+    ));
+    assert_eq!(classified(&found, "NewItem.color"), Impact::Additive);
+}
+
+#[test]
+fn a_new_required_request_field_is_breaking() {
+    let found = changes(replace(
+        "        note: { type: string, doc: A note. }\n",
+        "        note: { type: string, doc: A note. }\n        color: { type: string, doc: New., required: true }\n",
+    ));
+    assert_eq!(classified(&found, "NewItem.color"), Impact::Breaking);
+}
+
+#[test]
+fn a_new_response_field_is_additive() {
+    let found = changes(replace(
+        "        shape: { type: Shape, doc: Its shape. }\n",
+        "        shape: { type: Shape, doc: Its shape. }\n        size: { type: integer, doc: New., required: true }\n",
+    ));
+    assert_eq!(classified(&found, "Item.size"), Impact::Additive);
+}
+
+#[test]
+fn a_new_union_member_is_additive() {
+    let found = changes(|t: &str| {
+        replace(
+            "        round: { shape: Round, doc: Round. }\n",
+            "        round: { shape: Round, doc: Round. }\n        square: { shape: Round, doc: Square. }\n",
+        )(t)
+    });
+    assert_eq!(
+        classified(&found, "member `square` added"),
+        Impact::Additive
+    );
+}
+
+#[test]
+fn a_new_enum_value_is_additive() {
+    let found = changes(replace(
+        "        large: Large.\n",
+        "        large: Large.\n        huge: Huge.\n",
+    ));
+    assert_eq!(classified(&found, "value `huge` added"), Impact::Additive);
+}
+
+#[test]
+fn a_looser_request_limit_is_additive() {
+    let found = changes(replace("max_length: 9 }", "max_length: 20 }"));
+    assert_eq!(classified(&found, "limit is looser"), Impact::Additive);
+}
+
+#[test]
+fn a_tighter_request_limit_is_breaking() {
+    let found = changes(replace("max_length: 50 }", "max_length: 40 }"));
+    assert_eq!(classified(&found, "limit is tighter"), Impact::Breaking);
+}
+
+#[test]
+fn a_new_operation_is_additive() {
+    let found = changes(|t: &str| {
+        format!(
+            "{t}  list_items:\n    doc: Lists items.\n    method: GET\n    path: /items\n    \
+             responses:\n      - {{ status: 200, body: Item, doc: An item. }}\n"
+        )
+    });
+    assert_eq!(
+        classified(&found, "operation `list_items` added"),
+        Impact::Additive
+    );
+}
+
+#[test]
+fn a_new_optional_query_parameter_is_additive() {
+    let found = changes(replace(
+        "      color: { type: string, doc: A color. }\n",
+        "      color: { type: string, doc: A color. }\n      size: { type: integer, doc: A size. }\n",
+    ));
+    assert_eq!(
+        classified(&found, "query parameter `size` added"),
+        Impact::Additive
+    );
+}
+
+#[test]
+fn a_removed_operation_is_breaking() {
+    let found = changes(|t: &str| t[..t.find("  find_item:").unwrap()].to_string());
+    assert_eq!(
+        classified(&found, "operation `find_item` removed"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_removed_field_is_breaking() {
+    let found = changes(replace(
+        "        note: { type: string, doc: A note. }\n",
+        "",
+    ));
+    assert_eq!(
+        classified(&found, "NewItem.note` removed"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_removed_enum_value_is_breaking() {
+    let found = changes(replace("        large: Large.\n", ""));
+    assert_eq!(
+        classified(&found, "value `large` removed"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_changed_type_is_breaking() {
+    let found = changes(replace(
+        "        radius: { type: integer, doc: The radius. }",
+        "        radius: { type: string, doc: The radius. }",
+    ));
+    assert_eq!(
+        classified(&found, "type `integer` is now `string`"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_rename_is_breaking() {
+    let found = changes(replace(
+        "        note: { type: string",
+        "        remark: { type: string",
+    ));
+    assert_eq!(
+        classified(&found, "NewItem.note` removed"),
+        Impact::Breaking
+    );
+    assert!(
+        found
+            .iter()
+            .any(|c| c.what.contains("NewItem.remark` added"))
+    );
+}
+
+#[test]
+fn a_docs_change_is_docs_only() {
+    let found = changes(replace(
+        "doc: Finds an item.",
+        "doc: Finds one item by its code.",
+    ));
+    assert_eq!(
+        classified(&found, "operation `find_item`: docs changed"),
+        Impact::Docs
+    );
+}
+
+#[test]
+fn the_version_rule_reads_0x_minors_as_majors() {
+    assert!(version::allows_breaking("0.1.0", "0.2.0"));
+    assert!(!version::allows_breaking("0.1.0", "0.1.9"));
+    assert!(version::allows_breaking("1.3.0", "2.0.0"));
+    assert!(!version::allows_breaking("1.3.0", "1.9.0"));
+}
