@@ -273,3 +273,48 @@ fn the_version_rule_reads_0x_minors_as_majors() {
     assert!(version::allows_breaking("1.3.0", "2.0.0"));
     assert!(!version::allows_breaking("1.3.0", "1.9.0"));
 }
+
+#[test]
+fn a_changed_rate_limit_is_additive() {
+    let found = changes(replace(
+        "  versioning: None.\n",
+        "  versioning: None.\n  rate_limit:\n    requests: 10\n    window_seconds: 1\n    scope: key\n    status: 429\n    doc: Ten a second.\n",
+    ));
+    assert_eq!(classified(&found, "rate limit"), Impact::Additive);
+}
+
+#[test]
+fn a_response_field_no_longer_promised_is_breaking() {
+    let found = changes(replace(
+        "        id: { type: string, doc: The id., required: true }",
+        "        id: { type: string, doc: The id. }",
+    ));
+    assert_eq!(
+        classified(&found, "Item.id` is now optional"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_changed_method_is_breaking() {
+    let found = changes(replace("    method: POST\n", "    method: PUT\n"));
+    assert_eq!(
+        classified(&found, "method or path changed"),
+        Impact::Breaking
+    );
+}
+
+#[test]
+fn a_closed_enum_is_breaking() {
+    let found = changes(replace("      open: true\n", "      open: false\n"));
+    assert_eq!(classified(&found, "enum `Kind` closed"), Impact::Breaking);
+}
+
+#[test]
+fn a_new_type_is_additive() {
+    let found = changes(replace(
+        "types:\n",
+        "types:\n  Color:\n    enum:\n      doc: Colors.\n      open: true\n      values:\n        red: Red.\n",
+    ));
+    assert_eq!(classified(&found, "type `Color` added"), Impact::Additive);
+}
