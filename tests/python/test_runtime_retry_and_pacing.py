@@ -181,3 +181,30 @@ def test_a_429_pauses_the_whole_core(runner: Runner) -> None:
     start = time.monotonic()
     runner.run(core.json, JSON, get())
     assert time.monotonic() - start >= 0.1
+
+
+def test_one_blocking_pacer_paces_every_thread_together() -> None:
+    import threading
+    import time
+
+    limit = RateLimit(4, 0.1)
+    pacer = Pacer(limit)
+    sent: list[float] = []
+    guard = threading.Lock()
+
+    def worker() -> None:
+        for _ in range(3):
+            pacer.acquire()
+            with guard:
+                sent.append(time.monotonic())
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    sent.sort()
+    assert len(sent) == 12
+    # No window of the documented length saw more than the limit, across all threads.
+    for i in range(len(sent) - limit.requests):
+        assert sent[i + limit.requests] - sent[i] >= limit.window_seconds * 0.99
