@@ -356,6 +356,11 @@ fn every_other_check_names_the_problem() {
     let paginated = GET_UNIT.replace("    responses:", "    paginated: true\n    responses:");
     let cases: Vec<(String, &str)> = vec![
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: Test\n"), "interface name `Test` is not snake_case"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: class\n"), "interface name `class` cannot name a module in typescript"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: runtime\n"), "interface name `runtime` cannot name a module in typescript"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lib\n"), "interface name `lib` cannot name a module in rust"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lambda\n"), "interface name `lambda` cannot name a module in python"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: 3d\n"), "interface name `3d` does not start with a letter"),
         (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
         (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
         (with_types("  V:\n    scalar_union: { doc: V., of: [string] }\n"), "scalar union `V` needs at least two kinds"),

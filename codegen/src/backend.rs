@@ -9,6 +9,16 @@ pub struct Backend {
     /// What it produces, for messages.
     pub name: &'static str,
     pub render: fn(&Api) -> Result<Vec<OutputFile>, String>,
+    /// Interface names this language cannot give a module (keywords, its own modules):
+    /// `check` refuses them, with their place in the spec.
+    pub reserved_module: fn(&str) -> bool,
+}
+
+/// The language that cannot name a module `name`, if one cannot.
+pub fn refusing_module_name(name: &str) -> Option<&'static str> {
+    ALL.iter()
+        .find(|b| (b.reserved_module)(name))
+        .map(|b| b.name)
 }
 
 impl Backend {
@@ -22,13 +32,16 @@ pub const ALL: &[Backend] = &[
     Backend {
         name: "rust",
         render: crate::rust::render,
+        reserved_module: crate::rust::reserved_module,
     },
     Backend {
         name: "typescript",
         render: crate::typescript::render,
+        reserved_module: crate::typescript::reserved_module,
     },
     Backend {
         name: "python",
         render: crate::python::render,
+        reserved_module: crate::python::reserved_module,
     },
 ];

@@ -169,6 +169,26 @@ impl<'a> Checker<'a> {
                 format!("rename it `{}`", def.name.value.to_snake_case()),
             );
         }
+        let starts_well = def.name.value.starts_with(|c: char| c.is_ascii_lowercase());
+        if !def.name.value.is_empty() && !starts_well {
+            self.error(
+                &def.name,
+                format!(
+                    "interface name `{}` does not start with a letter",
+                    def.name.value
+                ),
+                "it names a module in every language: start it with a lowercase letter",
+            );
+        } else if let Some(language) = crate::backend::refusing_module_name(&def.name.value) {
+            self.error(
+                &def.name,
+                format!(
+                    "interface name `{}` cannot name a module in {language}",
+                    def.name.value
+                ),
+                "it is a reserved word there, or a module the package has already: rename it",
+            );
+        }
         self.declare_types(&spec.types);
 
         let mut types: Vec<ir::TypeDef> = spec

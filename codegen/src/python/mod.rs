@@ -160,6 +160,8 @@ pub fn runtime_files() -> Vec<&'static str> {
     RUNTIME.iter().map(|(name, _)| *name).collect()
 }
 
+pub use names::reserved_module;
+
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;

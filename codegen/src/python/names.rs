@@ -56,6 +56,12 @@ const CLIENT_MEMBERS: &[&str] = &[
 /// Parameter names every generated method uses itself.
 const OWN_PARAMS: &[&str] = &["self", "cls", "body", "options"];
 
+/// Whether an interface cannot be named `name` in the package: a keyword (it is a
+/// subpackage of that name).
+pub fn reserved_module(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
 /// Hands out names in one scope: each distinct, none reserved.
 #[derive(Debug, Default, Clone)]
 pub struct Scope {

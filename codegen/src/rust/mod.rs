@@ -19,6 +19,8 @@ use crate::output::OutputFile;
 
 const CRATE_DIR: &str = "generated/rust";
 
+pub use names::reserved_module;
+
 /// Renders the crate: `Cargo.toml`, `src/lib.rs` and a module per interface.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let mut files = vec![OutputFile::new(

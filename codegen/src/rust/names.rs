@@ -15,6 +15,12 @@ const KEYWORDS: &[&str] = &[
     "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// Whether an interface cannot be named `name` in the crate: a keyword, or `lib` (the
+/// crate root's own file).
+pub fn reserved_module(name: &str) -> bool {
+    KEYWORDS.contains(&name) || name == "lib" || name == "main"
+}
+
 pub fn ident(name: &str) -> Ident {
     if NOT_RAW.contains(&name) {
         Ident::new(&format!("{name}_"), Span::call_site())

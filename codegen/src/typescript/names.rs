@@ -59,6 +59,12 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// Whether an interface cannot be named `name` in the package: a reserved word (it is
+/// imported as a namespace of that name), or `runtime` (the runtime's own folder).
+pub fn reserved_module(name: &str) -> bool {
+    RESERVED.contains(&name) || name == "runtime"
+}
+
 /// The generic list envelope of a cursor-paged interface.
 pub const PAGE: &str = "Page";
 
