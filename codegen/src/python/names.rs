@@ -129,6 +129,9 @@ pub fn params_scope() -> Scope {
 /// later annotation in the class body would see the attribute instead of the type.
 pub fn fields_scope(type_names: &[String]) -> Scope {
     let mut scope = Scope::with(MODULE_NAMES);
+    // The methods every record inherits.
+    scope.reserve("from_json");
+    scope.reserve("to_json");
     for name in type_names {
         scope.reserve(name);
     }
@@ -186,6 +189,7 @@ mod tests {
         assert_eq!(fields.claim(&snake("str")), "str_");
         assert_eq!(fields.claim("Unit"), "Unit_");
         assert_eq!(fields.claim(&snake("id")), "id");
+        assert_eq!(fields.claim(&snake("to_json")), "to_json_");
         assert_eq!(fields.claim(&snake("referenceNumber")), "reference_number");
         let mut params = params_scope();
         assert_eq!(params.claim("body"), "body_");
