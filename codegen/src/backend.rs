@@ -44,4 +44,9 @@ pub const ALL: &[Backend] = &[
         render: crate::python::render,
         reserved_module: crate::python::reserved_module,
     },
+    Backend {
+        name: "openapi",
+        render: crate::openapi::render,
+        reserved_module: crate::openapi::reserved_module,
+    },
 ];

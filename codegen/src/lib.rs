@@ -5,6 +5,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod doc_text;
 pub mod ir;
+pub mod openapi;
 pub mod output;
 pub mod python;
 pub mod rust;
