@@ -214,7 +214,14 @@ pub fn components(i: &Interface) -> Node {
             TypeKind::Object(o) => {
                 let mut properties = Node::map();
                 let mut required = Vec::new();
+                // An answer's `null` for an optional property reads as absent in every
+                // client, so a record only answers are made of admits it.
+                let tolerant = t.usage.response && !t.usage.request;
                 for f in &o.fields {
+                    let f = &Field {
+                        nullable: f.nullable || (tolerant && !f.required),
+                        ..f.clone()
+                    };
                     properties.set(&f.name, field(i, f));
                     if f.required {
                         required.push(Node::str(&f.name));
@@ -340,8 +347,12 @@ pub fn components(i: &Interface) -> Node {
                     .collect();
                 Node::map().with("type", Node::Seq(types))
             }
+            // Some answers carry ids as numbers; the clients read them as their text.
             TypeKind::Id { max_length } => limits(
-                Node::map().with("type", Node::str("string")),
+                Node::map().with(
+                    "type",
+                    Node::Seq(vec![Node::str("string"), Node::str("integer")]),
+                ),
                 &Constraints {
                     max_length: *max_length,
                     ..Constraints::default()
