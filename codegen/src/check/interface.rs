@@ -1,0 +1,321 @@
+//! The interface as a whole: its name, auth, pagination, rate limit, headers and error
+//! statuses, around the types and operations it holds.
+
+use heck::ToSnakeCase;
+use serde_saphyr::Spanned;
+
+use crate::ir::{self, TypeRef};
+use crate::spec::{self, OrderedMap};
+
+use super::type_expr::Position;
+use super::usage::mark_usage;
+use super::{Checker, Kind};
+
+impl<'a> Checker<'a> {
+    pub(super) fn interface(&mut self, spec: &spec::SpecFile) -> ir::Interface {
+        let def = &spec.interface;
+        if def.name.value.to_snake_case() != def.name.value || def.name.value.is_empty() {
+            self.error(
+                &def.name,
+                format!("interface name `{}` is not snake_case", def.name.value),
+                format!("rename it `{}`", def.name.value.to_snake_case()),
+            );
+        }
+        let starts_well = def.name.value.starts_with(|c: char| c.is_ascii_lowercase());
+        if !def.name.value.is_empty() && !starts_well {
+            self.error(
+                &def.name,
+                format!(
+                    "interface name `{}` does not start with a letter",
+                    def.name.value
+                ),
+                "it names a module in every language: start it with a lowercase letter",
+            );
+        } else if let Some(language) = crate::backend::refusing_module_name(&def.name.value) {
+            self.error(
+                &def.name,
+                format!(
+                    "interface name `{}` cannot name a module in {language}",
+                    def.name.value
+                ),
+                "it is a reserved word there, or a module the package has already: rename it",
+            );
+        }
+        self.declare_types(&spec.types);
+
+        let mut types: Vec<ir::TypeDef> = spec
+            .types
+            .iter()
+            .map(|(name, def)| self.type_def(name, def))
+            .collect();
+        self.merge_common_fields(&spec.types, &mut types);
+
+        let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
+        if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
+            self.paging_fields(&types, &c.paging_type, [&c.next_url_field, &c.cursor_field]);
+        }
+        let links = matches!(pagination, Some(ir::Pagination::Links { .. }));
+        let operations = self.operations(&spec.operations, pagination.is_some(), links);
+        let auth = self.auth(&def.auth, &spec.operations);
+        let error_body = def
+            .error_body
+            .as_ref()
+            .and_then(|b| self.type_expr(&b.ty, Position::Body));
+
+        let mut interface = ir::Interface {
+            name: def.name.value.clone(),
+            title: def.title.clone(),
+            doc: def.doc.clone(),
+            source_file: self.file.to_string(),
+            base_url: ir::BaseUrl {
+                placeholder: def.base_url.placeholder.clone(),
+                example: def.base_url.example.clone(),
+                doc: def.base_url.doc.clone(),
+            },
+            auth,
+            pagination,
+            rate_limit: def.rate_limit.as_ref().map(|r| ir::RateLimit {
+                requests: r.requests,
+                window_seconds: r.window_seconds,
+                max_requests: r.max_requests,
+                scope: r.scope.clone(),
+                status: r.status,
+                retry_after_header: r.retry_after_header.clone(),
+                doc: r.doc.clone(),
+            }),
+            error_body,
+            errors: self.status_docs(&def.errors),
+            headers: headers(&def.headers),
+            limits: def
+                .limits
+                .iter()
+                .map(|(name, l)| ir::Limit {
+                    name: name.value.clone(),
+                    value: l.value.clone(),
+                    doc: l.doc.clone(),
+                    source: l.source,
+                })
+                .collect(),
+            versioning: def.versioning.clone(),
+            not_shown: def.not_shown.clone(),
+            error_message_field: None, // decided by `ir::resolve`
+            default_accept: None,
+            types,
+            operations,
+        };
+        mark_usage(&mut interface);
+        if self.diags.is_empty() {
+            self.links_envelopes(&spec.operations, &interface);
+        }
+        if self.diags.is_empty() {
+            ir::resolve(&mut interface);
+        }
+        interface
+    }
+
+    pub(super) fn status_docs(&mut self, map: &OrderedMap<String>) -> Vec<ir::StatusDoc> {
+        self.unique_keys(map, "status", "list of statuses");
+        let mut out = Vec::new();
+        for (status, doc) in map.iter() {
+            match status.value.parse::<u16>() {
+                Ok(s) if (100..600).contains(&s) => out.push(ir::StatusDoc {
+                    status: s,
+                    doc: doc.clone(),
+                }),
+                _ => self.error(
+                    status,
+                    format!("`{}` is not an HTTP status", status.value),
+                    "use a number from 100 to 599, quoted (\"404\")",
+                ),
+            }
+        }
+        out
+    }
+
+    fn pagination(&mut self, p: &spec::PaginationDef) -> ir::Pagination {
+        match p {
+            spec::PaginationDef::Cursor(c) => {
+                let paging_type = &c.paging_type;
+                match self.kind_named(&paging_type.value) {
+                    Some(Kind::Object) => {}
+                    Some(other) => {
+                        let msg = format!(
+                            "paging type `{}` is {}, not an object",
+                            paging_type.value,
+                            other.describe()
+                        );
+                        self.error(paging_type, msg, "declare the paging record as an object");
+                    }
+                    None => self.unknown_type(paging_type, &paging_type.value),
+                }
+                ir::Pagination::Cursor {
+                    doc: c.doc.clone(),
+                    page_param: c.page_param.clone(),
+                    per_page_param: c.per_page_param.clone(),
+                    max_per_page: c.max_per_page,
+                    default_per_page: c.default_per_page,
+                    items_field: c.items_field.clone(),
+                    paging_field: c.paging_field.clone(),
+                    paging_type: self.id_of(&paging_type.value),
+                    next_url_field: c.next_url_field.as_ref().map(|f| f.value.clone()),
+                    cursor_field: c.cursor_field.as_ref().map(|f| f.value.clone()),
+                }
+            }
+            spec::PaginationDef::Links {
+                doc,
+                links_field,
+                after_param,
+                before_param,
+                limit_param,
+                max_limit,
+                source,
+            } => ir::Pagination::Links {
+                doc: doc.clone(),
+                links_field: links_field.clone(),
+                after_param: after_param.clone(),
+                before_param: before_param.clone(),
+                limit_param: limit_param.clone(),
+                max_limit: *max_limit,
+                source: *source,
+            },
+        }
+    }
+
+    /// The paging fields that lead to the next page must exist on the paging type.
+    fn paging_fields(
+        &mut self,
+        types: &[ir::TypeDef],
+        paging_type: &Spanned<String>,
+        fields: [&Option<Spanned<String>>; 2],
+    ) {
+        let Some(ir::TypeKind::Object(o)) = types
+            .iter()
+            .find(|t| t.name == paging_type.value)
+            .map(|t| &t.kind)
+        else {
+            return;
+        };
+        for field in fields.into_iter().flatten() {
+            if !o.fields.iter().any(|f| f.name == field.value) {
+                self.error(
+                    field,
+                    format!(
+                        "paging type `{}` has no field `{}`",
+                        paging_type.value, field.value
+                    ),
+                    "declare the field on the paging type, or fix the name",
+                );
+            }
+        }
+    }
+
+    /// A links-paged operation answers an object whose `items_field` is a list and which
+    /// holds the interface's links field: else its pages could not be walked.
+    fn links_envelopes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
+        let Some(ir::Pagination::Links { links_field, .. }) = &i.pagination else {
+            return;
+        };
+        for (name, op) in ops.iter() {
+            let Some(items) = op.items_field.as_ref().filter(|_| op.paginated) else {
+                continue;
+            };
+            let envelope = op
+                .responses
+                .iter()
+                .filter(|r| (200..300).contains(&r.status.value))
+                .find_map(|r| r.body.as_ref())
+                .and_then(|b| self.ids.get(&b.value))
+                .and_then(|id| i.types.get(id.index()));
+            let fields = match envelope.map(|t| &t.kind) {
+                Some(ir::TypeKind::Object(o)) => &o.fields,
+                _ => {
+                    self.error(
+                        name,
+                        format!(
+                            "links-paginated operation `{}` does not answer a declared object",
+                            name.value
+                        ),
+                        "answer the envelope record that holds the items and the links",
+                    );
+                    continue;
+                }
+            };
+            let has_list = fields
+                .iter()
+                .any(|f| f.name == items.value && matches!(f.ty, TypeRef::Array(_)));
+            if !has_list {
+                self.error(
+                    items,
+                    format!(
+                        "the answer of `{}` has no list field `{}`",
+                        name.value, items.value
+                    ),
+                    "name the envelope property that holds the records (an `array<T>`)",
+                );
+            }
+            if !fields.iter().any(|f| &f.name == links_field) {
+                self.error(
+                    items,
+                    format!(
+                        "the answer of `{}` has no `{links_field}` field to page by",
+                        name.value
+                    ),
+                    "add the links field to the envelope record",
+                );
+            }
+        }
+    }
+
+    fn auth(&mut self, a: &spec::AuthDef, ops: &OrderedMap<spec::OperationDef>) -> ir::Auth {
+        match a {
+            spec::AuthDef::ApiKeyHeaders {
+                doc,
+                headers: h,
+                unauthorized_status,
+            } => ir::Auth::ApiKeyHeaders {
+                doc: doc.clone(),
+                headers: headers(h),
+                unauthorized_status: *unauthorized_status,
+            },
+            spec::AuthDef::TokenLogin {
+                doc,
+                login_operation,
+                token_field,
+                header,
+                scheme,
+                source,
+            } => {
+                if !ops.iter().any(|(n, _)| n.value == login_operation.value) {
+                    self.error(
+                        login_operation,
+                        format!(
+                            "login operation `{}` is not declared",
+                            login_operation.value
+                        ),
+                        "name an operation declared under `operations:`",
+                    );
+                }
+                ir::Auth::TokenLogin {
+                    doc: doc.clone(),
+                    login_operation: login_operation.value.clone(),
+                    token_field: token_field.clone(),
+                    header: header.clone(),
+                    scheme: scheme.clone(),
+                    source: *source,
+                }
+            }
+        }
+    }
+}
+
+fn headers(map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
+    map.iter()
+        .map(|(name, h)| ir::Header {
+            name: name.value.clone(),
+            doc: h.doc.clone(),
+            value: h.value.clone(),
+            sensitive: h.sensitive,
+            source: h.source,
+        })
+        .collect()
+}

@@ -1,0 +1,263 @@
+//! Operations: names, routes, path and query parameters, bodies, responses, paging.
+
+use std::collections::BTreeMap;
+
+use heck::ToSnakeCase;
+use serde_saphyr::Spanned;
+
+use crate::ir::{self, TypeRef};
+use crate::spec::{self, OrderedMap};
+
+use super::Checker;
+use super::names::{place, repeated};
+use super::type_expr::Position;
+
+impl<'a> Checker<'a> {
+    pub(super) fn operations(
+        &mut self,
+        ops: &OrderedMap<spec::OperationDef>,
+        has_pagination: bool,
+        links_pagination: bool,
+    ) -> Vec<ir::Operation> {
+        let mut routes: BTreeMap<(String, String), &Spanned<String>> = BTreeMap::new();
+        let mut out = Vec::new();
+        for ((name, op), first) in ops.iter().zip(repeated(ops)) {
+            if let Some(first) = first {
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is declared twice (first at {})",
+                        name.value,
+                        place(first)
+                    ),
+                    "give each operation a unique name",
+                );
+                continue;
+            }
+            if name.value.to_snake_case() != name.value {
+                self.error(
+                    name,
+                    format!("operation name `{}` is not snake_case", name.value),
+                    format!("rename it `{}`", name.value.to_snake_case()),
+                );
+            }
+            let route = (format!("{:?}", op.method), normalize_path(&op.path.value));
+            if let Some(prev) = routes.get(&route) {
+                let msg = format!(
+                    "operation `{}` repeats {} {} of operation `{}`",
+                    name.value, route.0, op.path.value, prev.value
+                );
+                self.error(
+                    &op.path,
+                    msg,
+                    "remove one of the two operations, or fix its method or path",
+                );
+            } else {
+                routes.insert(route, name);
+            }
+            if let Some(ir_op) = self.operation(name, op, has_pagination, links_pagination) {
+                out.push(ir_op);
+            }
+        }
+        out
+    }
+
+    fn operation(
+        &mut self,
+        name: &Spanned<String>,
+        op: &spec::OperationDef,
+        has_pagination: bool,
+        links_pagination: bool,
+    ) -> Option<ir::Operation> {
+        let path = &op.path.value;
+        if !path.starts_with('/') {
+            self.error(
+                &op.path,
+                format!("path `{path}` does not start with `/`"),
+                "write it relative to the base URL, starting with `/`",
+            );
+        }
+        let placeholders = match path_placeholders(path) {
+            Ok(p) => p,
+            Err(why) => {
+                self.error(
+                    &op.path,
+                    format!("path `{path}` is malformed: {why}"),
+                    "write parameters as `{name}`",
+                );
+                Vec::new()
+            }
+        };
+        for p in &placeholders {
+            if !op.path_params.iter().any(|(k, _)| &k.value == p) {
+                self.error(
+                    &op.path,
+                    format!("path parameter `{{{p}}}` of operation `{}` has no entry under `path_params`", name.value),
+                    format!("add `{p}: {{ type: string, doc: ... }}` under `path_params`, or fix the placeholder's spelling"),
+                );
+            }
+        }
+        for (k, _) in op.path_params.iter() {
+            if !placeholders.contains(&k.value) {
+                self.error(
+                    k,
+                    format!(
+                        "path parameter `{}` does not appear in path `{path}`",
+                        k.value
+                    ),
+                    format!("add `{{{}}}` to the path, or remove the parameter", k.value),
+                );
+            }
+        }
+        let params: Vec<&Spanned<String>> = op
+            .path_params
+            .iter()
+            .chain(op.query.iter())
+            .map(|(k, _)| k)
+            .collect();
+        // Path and query parameters become fields of one builder: checked together, once.
+        self.identifiers(&params, "parameter", &["core", "body"]);
+        let path_params = self.fields_at(&op.path_params, Position::Field);
+        let query = self.fields_at(&op.query, Position::Query);
+        let body = op.body.as_ref().and_then(|b| {
+            Some(ir::Body {
+                ty: self.type_expr(&b.ty, Position::Body)?,
+                content_type: b.content_type.clone().unwrap_or_else(json),
+                doc: b.doc.clone(),
+            })
+        });
+        let mut responses = Vec::new();
+        for r in &op.responses {
+            if !(100..600).contains(&r.status.value) {
+                self.error(
+                    &r.status,
+                    format!("`{}` is not an HTTP status", r.status.value),
+                    "use a number from 100 to 599",
+                );
+            }
+            let body = match &r.body {
+                Some(b) => Some(self.type_expr(b, Position::Response)?),
+                None => None,
+            };
+            responses.push(ir::Response {
+                status: r.status.value,
+                content_type: r.content_type.clone().unwrap_or_else(json),
+                body,
+                doc: r.doc.clone(),
+                not_shown: r.not_shown.clone(),
+            });
+        }
+        if op.paginated && links_pagination {
+            if op.items_field.is_none() {
+                self.error(
+                    name,
+                    format!(
+                        "links-paginated operation `{}` names no `items_field`",
+                        name.value
+                    ),
+                    "add `items_field:` with the envelope property that holds the records",
+                );
+            }
+        } else if op.paginated {
+            let pages = responses
+                .iter()
+                .any(|r| matches!(r.body, Some(TypeRef::Page(_))));
+            if !has_pagination {
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is paginated, but the interface declares no `pagination`",
+                        name.value
+                    ),
+                    "declare `interface.pagination`, or remove `paginated`",
+                );
+            } else if !pages {
+                self.error(
+                    name,
+                    format!(
+                        "operation `{}` is paginated but no response is a `page<T>`",
+                        name.value
+                    ),
+                    "answer `page<T>` with the record type",
+                );
+            }
+        }
+        Some(ir::Operation {
+            name: name.value.clone(),
+            doc: op.doc.clone(),
+            method: op.method,
+            path: path.clone(),
+            path_params,
+            query,
+            body,
+            paginated: op.paginated,
+            items_field: op.items_field.as_ref().map(|f| f.value.clone()),
+            responses,
+            errors: self.status_docs(&op.errors),
+            auth: op.auth,
+            manager_only: op.manager_only,
+            internal: op.internal,
+            not_shown: op.not_shown.clone(),
+            source: op.source,
+            answer: ir::Answer::default(), // decided by `ir::resolve`
+            paging: None,
+        })
+    }
+}
+
+fn json() -> String {
+    "application/json".to_string()
+}
+
+/// A path with its parameter names erased, so `/a/{x}` and `/a/{y}` compare equal.
+fn normalize_path(path: &str) -> String {
+    let mut out = String::new();
+    let mut in_param = false;
+    for ch in path.chars() {
+        match ch {
+            '{' => {
+                in_param = true;
+                out.push_str("{}");
+            }
+            '}' => in_param = false,
+            _ if !in_param => out.push(ch),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The `{name}` placeholders of a path, in order.
+pub fn path_placeholders(path: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(start) = rest.find('{') {
+        let after = &rest[start + 1..];
+        let end = after.find('}').ok_or("a `{` is never closed")?;
+        let name = &after[..end];
+        if name.is_empty() || name.contains('{') {
+            return Err("a placeholder has no name".to_string());
+        }
+        out.push(name.to_string());
+        rest = &after[end + 1..];
+    }
+    if rest.contains('}') {
+        return Err("a `}` has no matching `{`".to_string());
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placeholders_are_read_in_order() {
+        assert_eq!(
+            path_placeholders("/units/{unit_id}/x/{y}"),
+            Ok(vec!["unit_id".to_string(), "y".to_string()])
+        );
+        assert!(path_placeholders("/units/{unit_id").is_err());
+        assert!(path_placeholders("/units/{}").is_err());
+    }
+}

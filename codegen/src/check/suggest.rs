@@ -1,0 +1,66 @@
+//! Unknown type names, with the nearest declared or builtin name as a did-you-mean.
+
+use serde_saphyr::Spanned;
+
+use crate::ir::Builtin;
+
+use super::Checker;
+
+impl<'a> Checker<'a> {
+    pub(super) fn unknown_type(&mut self, at: &Spanned<String>, name: &str) {
+        let candidates = self
+            .ids
+            .keys()
+            .map(String::as_str)
+            .chain(Builtin::ALL.iter().map(|(n, _)| *n));
+        let help = match closest(name, candidates) {
+            Some(near) => format!(
+                "did you mean `{near}`? Otherwise declare `{name}` under `types:` or use a builtin"
+            ),
+            None => format!(
+                "declare `{name}` under `types:`, or use a builtin ({})",
+                Builtin::ALL
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        self.error(at, format!("unknown type `{name}`"), help);
+    }
+}
+
+/// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    candidates
+        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= 2)
+        .min()
+        .map(|(_, c)| c)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != *cb);
+            cur.push(sub.min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_find_their_type() {
+        let names = ["Unit", "Task", "Inspection"];
+        assert_eq!(closest("Untit", names.into_iter()), Some("Unit"));
+        assert_eq!(closest("Zebra", names.into_iter()), None);
+    }
+}
