@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 from email.utils import format_datetime
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import httpx
@@ -208,3 +209,33 @@ def test_one_blocking_pacer_paces_every_thread_together() -> None:
     # No window of the documented length saw more than the limit, across all threads.
     for i in range(len(sent) - limit.requests):
         assert sent[i + limit.requests] - sent[i] >= limit.window_seconds * 0.99
+
+
+def test_an_answer_that_drips_in_cannot_hold_an_attempt_past_its_timeout(runner: Runner) -> None:
+    """Each read arrives within the timeout, but the whole answer would take 1 s: the
+    attempt ends at its timeout (0.2 s), as in the other clients."""
+    import time
+
+    chunks = [b'{"id":', b' "u1"', b"}"] + [b" "] * 20
+
+    class Drip(httpx.SyncByteStream):
+        def __iter__(self) -> Iterator[bytes]:
+            for c in chunks:
+                time.sleep(0.05)
+                yield c
+
+    class AsyncDrip(httpx.AsyncByteStream):
+        async def __aiter__(self) -> AsyncIterator[bytes]:
+            for c in chunks:
+                await asyncio.sleep(0.05)
+                yield c
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        stream: httpx.SyncByteStream | httpx.AsyncByteStream = Drip() if runner.kind == "sync" else AsyncDrip()
+        return httpx.Response(200, stream=stream)
+
+    core = runner.core(Recorder(answer), options=fast(timeout=0.2, max_attempts=1))
+    start = time.monotonic()
+    with pytest.raises(RequestTimeoutError):
+        runner.run(core.json, JSON, get())
+    assert time.monotonic() - start < 0.6

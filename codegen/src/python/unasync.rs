@@ -20,6 +20,7 @@ const RULES: &[(&str, &str, bool)] = &[
     ("AsyncClient", "Client", true),
     ("AsyncBaseTransport", "BaseTransport", true),
     ("aclose", "close", true),
+    ("aiter_bytes", "iter_bytes", true),
     ("_async_", "_sync_", false),
     ("Async", "", false),
     ("asyncio.sleep", "time.sleep", true),
@@ -92,6 +93,10 @@ mod tests {
         );
         assert_eq!(to_sync("httpx.AsyncClient("), "httpx.Client(");
         assert_eq!(to_sync("x.__aiter__()"), "x.__iter__()");
+        assert_eq!(
+            to_sync("async for c in r.aiter_bytes():"),
+            "for c in r.iter_bytes():"
+        );
         assert_eq!(to_sync("myawait x"), "myawait x");
     }
 }

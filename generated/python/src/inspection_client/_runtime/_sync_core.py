@@ -19,6 +19,7 @@ import logging
 import os
 from collections.abc import Sequence
 from http.cookiejar import CookieJar, DefaultCookiePolicy
+from time import monotonic
 from typing import Any, BinaryIO, Union
 
 import httpx
@@ -350,24 +351,37 @@ class Core:
         call: CallOptions,
         attempt: int,
     ) -> _Outcome:
-        """One attempt, same-origin redirects included."""
+        """One attempt, same-origin redirects included, within ``timeout`` seconds in all
+        (a server that drips its answer cannot hold an attempt longer)."""
+        deadline = monotonic() + timeout
         method = req.method
         current = url
         hop = 0
         while True:
+            # Each phase (connect, each read) gets what is left of the attempt's time.
+            left = deadline - monotonic()
+            if left <= 0:
+                return Failure("timeout", "no whole answer in time")
             request = self._http.build_request(
                 method,
                 current,
                 headers=self._headers(req, call, has_body=body is not None),
                 content=body,
-                timeout=timeout,
+                timeout=left,
             )
             try:
-                response = self._http.send(request)
+                response = self._http.send(request, stream=True)
+                try:
+                    content = _read_within(response, deadline)
+                finally:
+                    response.close()
             except httpx.RequestError as e:
                 failure = classify(e)
                 _log.debug("%s %s failed: %s (attempt %d)", method, req.path, failure.kind, attempt)
                 return failure
+            if content is None:
+                _log.debug("%s %s failed: timeout (attempt %d)", method, req.path, attempt)
+                return Failure("timeout", "no whole answer in time")
             status = response.status_code
             _log.debug("%s %s -> %d (attempt %d)", method, req.path, status, attempt)
             location = response.headers.get("location")
@@ -390,16 +404,16 @@ class Core:
                 self._pacer.acquire()
                 continue
             if 200 <= status < 300:
-                return RawResponse(status, response.headers, response.content, str(current))
+                return RawResponse(status, response.headers, content, str(current))
             return ApiError(
                 status,
-                error_message(response.content, self._error_field),
+                error_message(content, self._error_field),
                 retry_after(response.headers, self._retry_after_header),
                 req.method,
                 req.path,
                 req.hint,
                 kept_headers(response.headers),
-                response.content.decode("utf-8", errors="replace"),
+                content.decode("utf-8", errors="replace"),
             )
 
     def _headers(self, req: RequestSpec, call: CallOptions, *, has_body: bool) -> dict[str, str]:
@@ -480,3 +494,12 @@ def _decode_body(desc: Desc, response: RawResponse) -> Any:
     except DecodeError as e:
         raise DecodeError(e.path, e.detail, response.status) from None
 
+
+def _read_within(response: httpx.Response, deadline: float) -> builtins.bytes | None:
+    """The whole body, or ``None`` when it does not arrive before ``deadline``."""
+    chunks: list[builtins.bytes] = []
+    for chunk in response.iter_bytes():
+        chunks.append(chunk)
+        if monotonic() > deadline:
+            return None
+    return b"".join(chunks)
