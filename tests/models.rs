@@ -247,6 +247,8 @@ fn task_request_has_exactly_one_assignee() {
         name: "Inspect loader".into(),
         reference_number: "LD-7".into(),
         due_by: inspection_runtime::model::DateOrDateTime::parse("2026-12-01").unwrap(),
+        webhook_url: None,
+        status: None,
         description: None,
         requires_inspection: Some(true),
         workflow_id: None,
@@ -297,4 +299,28 @@ fn an_unknown_member_is_written_back_byte_for_byte() {
     let result: InspectionResult = serde_json::from_str(text).unwrap();
     assert!(matches!(&result, InspectionResult::Unknown(m) if m.raw_json() == text));
     assert_eq!(serde_json::to_string(&result).unwrap(), text);
+}
+
+#[test]
+fn webhook_events_parse_and_unknown_types_are_kept_whole() {
+    let task: serde_json::Value =
+        serde_json::from_str(include_str!("fixtures/v3/task.json")).unwrap();
+    let body = serde_json::to_vec(&json!({"type": "task.completed", "data": task})).unwrap();
+    match inspection_client::v3::parse_event(&body).unwrap() {
+        inspection_client::v3::Event::TaskCompleted(event) => {
+            assert_eq!(serde_json::to_value(&event.data).unwrap(), task)
+        }
+        other => panic!("not a completed task: {other:?}"),
+    }
+    let unknown = br#"{"type":"unit.archived","data":{"id":"u1"}}"#;
+    let event = inspection_client::v3::parse_event(unknown).unwrap();
+    assert_eq!(event.tag(), "unit.archived");
+    // Kept whole, byte for byte.
+    assert_eq!(serde_json::to_vec(&event).unwrap(), unknown.to_vec());
+    let broken =
+        inspection_client::v3::parse_event(br#"{"type":"task.completed","data":{"id":5}}"#);
+    assert!(matches!(
+        broken,
+        Err(inspection_client::Error::Decode { status: 0, .. })
+    ));
 }

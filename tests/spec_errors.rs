@@ -361,6 +361,14 @@ fn every_other_check_names_the_problem() {
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lib\n"), "interface name `lib` cannot name a module in rust"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lambda\n"), "interface name `lambda` cannot name a module in python"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: 3d\n"), "interface name `3d` does not start with a letter"),
+        (
+            with_interface("  webhooks: { doc: D., event: Unit }\n", GET_UNIT),
+            "the webhook event `Unit` is an object, not a union",
+        ),
+        (
+            with_interface("  webhooks: { doc: D., event: Evnt }\n", GET_UNIT),
+            "unknown type `Evnt`",
+        ),
         (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
         (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
         (with_types("  V:\n    scalar_union: { doc: V., of: [string] }\n"), "scalar union `V` needs at least two kinds"),

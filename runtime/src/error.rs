@@ -26,7 +26,7 @@ pub enum Error {
     /// No answer within the configured timeout.
     #[error("{method} {path} timed out")]
     Timeout { method: String, path: String },
-    /// A response body did not match the expected type.
+    /// A response body (status 0: a webhook delivery) did not match the expected type.
     #[error("cannot decode the {status} response at `{path}`: {message}")]
     Decode {
         status: u16,
@@ -51,6 +51,9 @@ pub enum Error {
     /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).
     #[error("configuration error: {0}")]
     Config(String),
+    /// A webhook delivery's authentication header is missing or wrong.
+    #[error("webhook delivery refused: {0}")]
+    Webhook(String),
 }
 
 impl Error {

@@ -15,6 +15,7 @@ pub mod request;
 pub mod retry;
 pub mod transport;
 pub mod validate;
+pub mod webhook;
 
 pub use auth::{Auth, Secret};
 pub use bytes::Bytes;
@@ -27,6 +28,7 @@ pub use reqwest::Method;
 pub use retry::RetryPolicy;
 pub use transport::{Core, Response};
 pub use validate::{CharClass, Validate, Validator, Violation, Violations};
+pub use webhook::verify_webhook;
 
 /// The answer of an upsert: whether the record was created (201) or replaced (200).
 #[derive(Debug, Clone, PartialEq)]

@@ -26,9 +26,11 @@ import {
   TimeoutError,
   TransportError,
   ValidationError,
+  WebhookError,
   decode,
   isUnknownMember,
   validate,
+  verifyWebhook,
   type Auth,
   type ClientOptions,
   type Desc,
@@ -1055,3 +1057,29 @@ describe("error bodies", () => {
     }
   });
 });
+
+describe("webhook deliveries", () => {
+  test("the verifier wants exactly the configured header, and never shows it", () => {
+    verifyWebhook({ "X-Hook-Key": "s3cret" }, "x-hook-key", "s3cret");
+    verifyWebhook(new Headers({ "x-hook-key": "s3cret" }), "X-Hook-Key", "s3cret");
+    for (const headers of [{}, { "x-hook-key": "s3cres" }, { "x-hook-key": ["s3cret", "s3cret"] }]) {
+      assert.throws(
+        () => verifyWebhook(headers, "x-hook-key", "s3cret"),
+        (e: unknown) => e instanceof WebhookError && !String(e).includes("s3cre"),
+      );
+    }
+  });
+
+  test("an unknown event is kept whole; a body that is not JSON is a decode error", async () => {
+    const { v3 } = await import("../../generated/typescript/dist/index.js");
+    const unknown = v3.parseEvent('{"type":"unit.archived","data":{"id":"u1"}}');
+    assert.ok(isUnknownMember(unknown));
+    assert.equal(JSON.stringify(unknown), '{"type":"unit.archived","data":{"id":"u1"}}');
+    assert.throws(() => v3.parseEvent("<html>"), DecodeError);
+    const { readFileSync } = await import("node:fs");
+    const task: unknown = JSON.parse(readFileSync(new URL("../fixtures/v3/task.json", import.meta.url), "utf8"));
+    const known = v3.parseEvent(new TextEncoder().encode(JSON.stringify({ type: "task.completed", data: task })));
+    assert.equal(known.type, "task.completed");
+  });
+});
+

@@ -61,6 +61,7 @@ impl<'a> Checker<'a> {
             .error_body
             .as_ref()
             .and_then(|b| self.type_expr(&b.ty, Position::Body));
+        let webhooks = def.webhooks.as_ref().and_then(|w| self.webhooks(w));
 
         let mut interface = ir::Interface {
             name: def.name.value.clone(),
@@ -100,6 +101,7 @@ impl<'a> Checker<'a> {
             not_shown: def.not_shown.clone(),
             error_message_field: None, // decided by `ir::resolve`
             default_accept: None,
+            webhooks,
             types,
             operations,
         };
@@ -318,4 +320,34 @@ fn headers(map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
             source: h.source,
         })
         .collect()
+}
+
+impl Checker<'_> {
+    /// The event union of the webhooks: a declared, open union (a delivery of a type the
+    /// spec does not know must be kept, never refused).
+    fn webhooks(&mut self, def: &spec::WebhooksDef) -> Option<ir::Webhooks> {
+        let name = &def.event.value;
+        match self.kind_named(name) {
+            None => {
+                self.unknown_type(&def.event, name);
+                None
+            }
+            Some(Kind::Union) => Some(ir::Webhooks {
+                doc: def.doc.clone(),
+                event: self.id_of(name),
+                source: def.source,
+            }),
+            Some(other) => {
+                self.error(
+                    &def.event,
+                    format!(
+                        "the webhook event `{name}` is {}, not a union",
+                        other.describe()
+                    ),
+                    "declare the events as a union tagged by the event type",
+                );
+                None
+            }
+        }
+    }
 }

@@ -25,6 +25,10 @@ pub(super) fn mark_usage(interface: &mut ir::Interface) {
     if let Some(t) = &interface.error_body {
         response.extend(t.named());
     }
+    // Webhook deliveries are read like answers.
+    if let Some(w) = &interface.webhooks {
+        response.push(w.event);
+    }
     let reach = |roots: Vec<ir::TypeId>, types: &[ir::TypeDef]| -> Vec<bool> {
         let mut seen = vec![false; types.len()];
         let mut stack = roots;

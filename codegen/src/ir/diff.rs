@@ -96,14 +96,37 @@ fn shown(i: &Interface, ty: &TypeRef) -> String {
     }
 }
 
+/// The pagination, with its paging type by name (ids differ between two IRs).
+fn pagination(i: &Interface) -> Option<serde_json::Value> {
+    let mut value = serde_json::to_value(&i.pagination).ok()?;
+    if let Some(super::Pagination::Cursor { paging_type, .. }) = &i.pagination
+        && let Some(map) = value.as_object_mut()
+    {
+        map.insert("paging_type".into(), i.ty(*paging_type).name.clone().into());
+    }
+    Some(value)
+}
+
 /// The parts of an interface that only say how the clients behave or where they connect.
 fn interface(out: &mut Out, o: &Interface, n: &Interface) {
     let json = |v: &dyn erased::Value| v.json();
     if json(&o.auth) != json(&n.auth) {
         out.breaking("authentication changed".into());
     }
-    if json(&o.pagination) != json(&n.pagination) {
+    if pagination(o) != pagination(n) {
         out.breaking("pagination changed".into());
+    }
+    let hooks = |i: &Interface| i.webhooks.as_ref().map(|w| i.ty(w.event).name.clone());
+    match (hooks(o), hooks(n)) {
+        (None, Some(_)) => out.additive("webhook events added".into()),
+        (Some(_), None) => out.breaking("webhook events removed".into()),
+        (Some(a), Some(b)) if a != b => out.breaking(format!("webhook events are now `{b}`")),
+        _ => {}
+    }
+    if let (Some(a), Some(b)) = (&o.webhooks, &n.webhooks)
+        && (a.doc != b.doc || a.source != b.source)
+    {
+        out.docs("webhook docs changed".into());
     }
     if o.error_message_field != n.error_message_field || o.default_accept != n.default_accept {
         out.breaking("the error body or the default Accept changed".into());
@@ -212,16 +235,25 @@ fn types(out: &mut Out, o: &Interface, n: &Interface) {
                     nt.usage.request,
                 );
             }
+            (TypeKind::RecordRef(a), TypeKind::RecordRef(b)) => {
+                let shape = |i: &Interface, r: &super::RecordRef| {
+                    (
+                        i.ty(r.id_type).name.clone(),
+                        r.external,
+                        r.self_keyword.clone(),
+                    )
+                };
+                if shape(o, a) != shape(n, b) {
+                    out.breaking(format!("record reference `{name}` changed"));
+                }
+            }
+            (TypeKind::ScalarUnion(a), TypeKind::ScalarUnion(b)) if a != b => {
+                out.breaking(format!("scalar union `{name}` changed"));
+            }
             (ok, nk) if std::mem::discriminant(ok) != std::mem::discriminant(nk) => {
                 out.breaking(format!("type `{name}` is now another kind of type"))
             }
-            (ok, nk) => {
-                if serde_json::to_value(ok).ok() != serde_json::to_value(nk).ok()
-                    && !matches!(ok, TypeKind::Id { .. })
-                {
-                    out.breaking(format!("type `{name}` changed"));
-                }
-            }
+            _ => {}
         }
     }
     for name in new_by.keys().filter(|n| !old_by.contains_key(*n)) {
@@ -474,11 +506,25 @@ fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &O
         || o.not_shown != n.not_shown
         || o.manager_only != n.manager_only
         || o.errors != n.errors
-        || (serde_json::to_value(&o.responses).ok() != serde_json::to_value(&n.responses).ok()
-            && answer(oi, o) == answer(ni, n))
+        || responses(oi, o) != responses(ni, n)
     {
         out.docs(format!("operation `{name}`: docs changed"));
     }
+}
+
+/// An operation's documented answers, by names.
+fn responses(i: &Interface, op: &Operation) -> Vec<(u16, String, Option<String>, String)> {
+    op.responses
+        .iter()
+        .map(|r| {
+            (
+                r.status,
+                r.content_type.clone(),
+                r.body.as_ref().map(|b| shown(i, b)),
+                r.doc.clone(),
+            )
+        })
+        .collect()
 }
 
 /// JSON of any IR part, to compare parts that only matter as a whole.

@@ -69,6 +69,8 @@ pub struct Interface {
     /// The `Accept` every request sends unless it asks for another media type (a fixed
     /// value of the interface's `Accept` header, such as a versioned one).
     pub default_accept: Option<String>,
+    /// Event deliveries to a webhook listener, when the service sends them.
+    pub webhooks: Option<Webhooks>,
     /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
@@ -98,6 +100,15 @@ impl TypeId {
     pub fn index(self) -> usize {
         self.0 as usize
     }
+}
+
+/// What a webhook listener receives: a JSON body read as the `event` union (always open, so
+/// an event type the spec does not know is kept whole, never an error).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Webhooks {
+    pub doc: String,
+    pub event: TypeId,
+    pub source: Source,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

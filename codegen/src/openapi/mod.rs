@@ -80,6 +80,9 @@ fn document(api: &Api, i: &Interface) -> Node {
     let (schemes, requirement) = security(i);
     doc.set("security", Node::Seq(vec![requirement]));
     doc.set("paths", paths(i));
+    if let Some(hooks) = webhooks(i) {
+        doc.set("webhooks", hooks);
+    }
     let mut components = Node::map().with("schemas", schema::components(i));
     components.set("securitySchemes", schemes);
     doc.set("components", components);
@@ -153,6 +156,49 @@ fn security(i: &Interface) -> (Node, Node) {
         }
     }
     (schemes, requirement)
+}
+
+/// One webhook per known event type (OpenAPI 3.1 `webhooks`): what the service POSTs to a
+/// listener. The schema of each is the event union (so a new type is still described).
+fn webhooks(i: &Interface) -> Option<Node> {
+    let w = i.webhooks.as_ref()?;
+    let event = i.ty(w.event);
+    let crate::ir::TypeKind::Union(u) = &event.kind else {
+        return None;
+    };
+    let mut out = Node::map();
+    for v in &u.variants {
+        let mut post = Node::map()
+            .with("summary", Node::str(v.doc.trim()))
+            .with("description", Node::str(w.doc.trim()))
+            .with(
+                "requestBody",
+                Node::map().with("required", Node::Bool(true)).with(
+                    "content",
+                    Node::map().with(
+                        "application/json",
+                        Node::map().with("schema", schema::reference(&event.name)),
+                    ),
+                ),
+            )
+            .with(
+                "responses",
+                Node::map().with(
+                    "200",
+                    Node::map().with(
+                        "description",
+                        Node::str(
+                            "Any 2xx acknowledges the delivery (the expected code is not shown).",
+                        ),
+                    ),
+                ),
+            );
+        if w.source != crate::ir::Source::Seed {
+            post.set("x-source", Node::str("inferred"));
+        }
+        out.set(&v.tag_value, Node::map().with("post", post));
+    }
+    Some(out)
 }
 
 fn method_key(m: Method) -> &'static str {

@@ -154,6 +154,15 @@ pub struct ClientCx {
     pub key_params: Vec<KeyParamCx>,
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
+    pub webhooks: Option<WebhooksCx>,
+}
+
+/// `parse_event`, when the interface delivers webhook events.
+#[derive(Serialize)]
+pub struct WebhooksCx {
+    pub event: String,
+    pub desc: String,
+    pub doc: String,
 }
 
 #[derive(Serialize)]
@@ -836,6 +845,21 @@ fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
         key_params,
         login,
         operations,
+        webhooks: i.webhooks.as_ref().map(|w| {
+            let name = &i.ty(w.event).name;
+            WebhooksCx {
+                event: m.named(w.event),
+                desc: m.wire(w.event),
+                doc: format!(
+                    "Reads a webhook delivery's JSON body as a `{name}`.\n\n{}\n\nAn event type \
+                     this spec does not list is its `Unknown` member, kept whole, never an error; \
+                     a body that is not JSON, or a known event whose payload does not fit, raises \
+                     `DecodeError` with its JSON path. Check the delivery's authentication header \
+                     first with `inspection_client.verify_webhook`.",
+                    w.doc.trim()
+                ),
+            }
+        }),
     })
 }
 

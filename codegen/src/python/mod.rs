@@ -152,6 +152,10 @@ const RUNTIME: &[Embedded] = &[
         "values.py",
         include_str!("../../../templates/python/runtime/values.py"),
     ),
+    (
+        "webhook.py",
+        include_str!("../../../templates/python/runtime/webhook.py"),
+    ),
 ];
 
 /// The names of the runtime files the backend embeds (a test compares them with the

@@ -5,7 +5,7 @@ use heck::ToSnakeCase;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, operations};
+use super::{docs, names, operations};
 use crate::ir::{Auth, Interface};
 
 pub fn client(i: &Interface) -> TokenStream {
@@ -44,8 +44,11 @@ pub fn client(i: &Interface) -> TokenStream {
         i.title
     ));
     let constructors = constructors(i);
+    let webhooks = webhooks(i);
     quote! {
         #credentials
+
+        #webhooks
 
         #doc
         #[derive(Clone, Debug)]
@@ -261,6 +264,30 @@ fn constructors(i: &Interface) -> TokenStream {
                     Ok(Self { core })
                 }
             }
+        }
+    }
+}
+
+/// `parse_event`, when the interface delivers webhook events.
+fn webhooks(i: &Interface) -> TokenStream {
+    let Some(w) = &i.webhooks else {
+        return TokenStream::new();
+    };
+    let event = i.ty(w.event);
+    let ty = names::type_ident(&event.name);
+    let doc = docs::attrs(&format!(
+        "Reads a webhook delivery's JSON body as an [`{name}`].\n\n{}\n\nAn event type this \
+         spec does not list is `{name}::Unknown`, kept whole, never an error; a body that is not \
+         JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with \
+         its JSON path. Check the delivery's authentication header first with \
+         [`crate::verify_webhook`].",
+        w.doc.trim(),
+        name = event.name
+    ));
+    quote! {
+        #doc
+        pub fn parse_event(body: &[u8]) -> Result<#ty, ::inspection_runtime::Error> {
+            ::inspection_runtime::webhook::parse_event(body)
         }
     }
 }

@@ -98,6 +98,7 @@ fn lib_rs(api: &Api) -> TokenStream {
         #![warn(missing_docs)]
 
         pub use inspection_runtime as runtime;
+        pub use inspection_runtime::webhook::verify_webhook;
         pub use inspection_runtime::{
             BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
         };

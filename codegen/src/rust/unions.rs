@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{docs, names};
-use crate::ir::{Interface, ScalarKind, TypeDef, Union};
+use crate::ir::{Interface, ScalarKind, TypeDef, TypeKind, Union};
 
 pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     let name = names::type_ident(&t.name);
@@ -15,10 +15,19 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
         .iter()
         .map(|v| names::variant_ident(&v.tag_value))
         .collect();
+    // A member that always holds a whole record inline (an event's `data`) is boxed, so the
+    // enum stays about as small as its other members.
     let shapes: Vec<_> = u
         .variants
         .iter()
-        .map(|v| names::type_ident(&i.ty(v.shape).name))
+        .map(|v| {
+            let shape = names::type_ident(&i.ty(v.shape).name);
+            if holds_record(i, v.shape) {
+                quote!(Box<#shape>)
+            } else {
+                quote!(#shape)
+            }
+        })
         .collect();
     let values: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
     let variant_docs = u
@@ -112,6 +121,18 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
             }
         }
     }
+}
+
+/// Whether the object `shape` has a required, non-null field whose type is a record.
+fn holds_record(i: &Interface, shape: crate::ir::TypeId) -> bool {
+    let TypeKind::Object(o) = &i.ty(shape).kind else {
+        return false;
+    };
+    o.fields.iter().any(|f| {
+        f.required
+            && !f.nullable
+            && matches!(i.named(&f.ty).map(|t| &t.kind), Some(TypeKind::Object(_)))
+    })
 }
 
 pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {

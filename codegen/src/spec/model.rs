@@ -78,6 +78,23 @@ pub struct InterfaceDef {
     /// Facts the interface document says are "not shown": kept visible, never guessed.
     #[serde(default)]
     pub not_shown: Vec<String>,
+    /// Event deliveries the service POSTs to a listener (absent when it sends none).
+    #[serde(default)]
+    pub webhooks: Option<WebhooksDef>,
+}
+
+/// What a webhook listener receives.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct WebhooksDef {
+    /// How deliveries work, for the generated docs.
+    pub doc: String,
+    /// The union a delivery's JSON body is read as (open: new event types are kept whole).
+    #[schemars(with = "String")]
+    pub event: Spanned<String>,
+    /// Where the facts come from (the event names and envelope are usually inferred).
+    #[serde(default)]
+    pub source: Source,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

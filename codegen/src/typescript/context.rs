@@ -168,6 +168,15 @@ pub struct ClientCx {
     pub key_params: Vec<KeyParamCx>,
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
+    pub webhooks: Option<WebhooksCx>,
+}
+
+/// `parseEvent`, when the interface delivers webhook events.
+#[derive(Serialize)]
+pub struct WebhooksCx {
+    pub event: String,
+    pub desc: String,
+    pub doc: String,
 }
 
 #[derive(Serialize)]
@@ -648,6 +657,21 @@ fn client_cx(
         key_params,
         login,
         operations,
+        webhooks: i.webhooks.as_ref().map(|w| {
+            let name = &i.ty(w.event).name;
+            WebhooksCx {
+                event: m.named(w.event),
+                desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
+                doc: format!(
+                    "Reads a webhook delivery's JSON body as a `{name}`.\n\n{}\n\nAn event type \
+                     this spec does not list is kept whole (`$unknown`), never an error; a body \
+                     that is not JSON, or a known event whose payload does not fit, throws \
+                     `DecodeError` with its JSON path. Check the delivery's authentication \
+                     header first with `verifyWebhook`.",
+                    w.doc.trim()
+                ),
+            }
+        }),
     })
 }
 

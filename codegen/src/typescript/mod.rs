@@ -132,6 +132,10 @@ const RUNTIME: &[Embedded] = &[
         include_str!("../../../templates/typescript/runtime/secret.ts"),
     ),
     (
+        "webhook.ts",
+        include_str!("../../../templates/typescript/runtime/webhook.ts"),
+    ),
+    (
         "wire.ts",
         include_str!("../../../templates/typescript/runtime/wire.ts"),
     ),

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 pub use inspection_runtime as runtime;
+pub use inspection_runtime::webhook::verify_webhook;
 pub use inspection_runtime::{
     BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
 };

@@ -46,6 +46,7 @@ from .codec import (
 from .errors import (
     ApiError,
     ConfigError,
+    WebhookError,
     DecodeError,
     ForeignOriginError,
     InspectionError,
@@ -60,8 +61,11 @@ from .operation import Operation, PagingPlan, PathParam, Query, no_check, prepar
 from .options import CallOptions, ClientOptions, InterfaceInfo, RateLimit, Upserted
 from .request import RawResponse, RequestSpec, Segment
 from .secret import Secret
+from .webhook import parse_delivery, verify_webhook
 
 __all__ = [
+    "parse_delivery",
+    "verify_webhook",
     "ApiError",
     "Array",
     "Dynamic",
@@ -72,6 +76,7 @@ __all__ = [
     "CallOptions",
     "ClientOptions",
     "ConfigError",
+    "WebhookError",
     "Core",
     "Date",
     "DateOrDateTime",

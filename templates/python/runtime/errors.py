@@ -17,6 +17,7 @@ from typing import Any
 __all__ = [
     "ApiError",
     "ConfigError",
+    "WebhookError",
     "DecodeError",
     "ForeignOriginError",
     "InspectionError",
@@ -270,6 +271,21 @@ class ConfigError(InspectionError, ValueError):
 
     def __init__(self, detail: str) -> None:
         super().__init__(f"configuration error: {detail}")
+        self.detail = detail
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.detail,))
+
+
+class WebhookError(InspectionError):
+    """A webhook delivery's authentication header is missing or wrong (its value is never
+    shown)."""
+
+    detail: str
+    """What is wrong with the header, naming it but not its value."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"webhook delivery refused: {detail}")
         self.detail = detail
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -184,6 +184,14 @@ export class ConfigError extends InspectionError {
   }
 }
 
+/** A webhook delivery's authentication header is missing or wrong (its value is never shown). */
+export class WebhookError extends InspectionError {
+  /** Builds the error. */
+  constructor(message: string) {
+    super(`webhook delivery refused: ${message}`);
+  }
+}
+
 // Names live on the prototypes (not in static blocks, which older Safari lacks).
 named(InspectionError, "InspectionError");
 named(ApiError, "ApiError");
@@ -224,3 +232,4 @@ export function errorMessage(body: Uint8Array, field: string): string | undefine
   }
   return JSON.stringify(value);
 }
+named(WebhookError, "WebhookError");

@@ -44,5 +44,7 @@ export {
   TimeoutError,
   TransportError,
   ValidationError,
+  WebhookError,
   type Violation,
 } from "./errors.js";
+export { parseDelivery, verifyWebhook, type DeliveryHeaders } from "./webhook.js";

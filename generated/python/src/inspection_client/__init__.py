@@ -36,6 +36,8 @@ from ._runtime import (
     Upserted,
     ValidationError,
     Violation,
+    WebhookError,
+    verify_webhook,
 )
 
 __all__ = [
@@ -66,4 +68,6 @@ __all__ = [
     "Upserted",
     "ValidationError",
     "Violation",
+    "WebhookError",
+    "verify_webhook",
 ]

@@ -4,6 +4,14 @@
 //! The client, its credentials, and a request builder per operation.
 #[allow(unused_imports)]
 use super::*;
+/// Reads a webhook delivery's JSON body as an [`Event`].
+///
+/// A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+///
+/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
+pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
+    ::inspection_runtime::webhook::parse_event(body)
+}
 /// A client of the Inspection Service Legacy Token API (/api).
 ///
 /// Cheap to clone; clones share connections and pacing. Every request is validated against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit, and retried when that is safe: any method after a 429 (after `Retry-After`), idempotent methods after a 5xx, a timeout or a broken connection, never a POST that may have been applied.

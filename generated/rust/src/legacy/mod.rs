@@ -48,10 +48,12 @@
 //! - Filters of the user and location indexes (the `filter` parameter is documented there).
 mod ids;
 mod enums;
+mod unions;
 mod models;
 mod validate;
 mod client;
 pub use ids::*;
 pub use enums::*;
+pub use unions::*;
 pub use models::*;
 pub use client::*;

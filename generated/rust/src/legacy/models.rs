@@ -4,6 +4,17 @@
 //! Records: responses, nested objects and request bodies.
 #[allow(unused_imports)]
 use super::*;
+/// The delivery for a completed task.
+///
+/// *Inferred, not documented: the client only tolerates it, never requires it.*
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TaskCompletedEvent {
+    /// The task record.
+    pub data: Task,
+    /// When the event happened (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+}
 /// The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
 ///
 /// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
@@ -1547,6 +1558,9 @@ pub struct TaskInput {
     /// Whether the task has high priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
+    /// A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook_url: Option<String>,
     /// Properties the spec does not list, exactly as the service sent them.
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
@@ -1565,6 +1579,11 @@ impl TaskInput {
     /// Whether the task has high priority.
     pub fn high_priority(mut self, high_priority: bool) -> Self {
         self.high_priority = Some(high_priority);
+        self
+    }
+    /// A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred).
+    pub fn webhook_url(mut self, webhook_url: impl Into<String>) -> Self {
+        self.webhook_url = Some(webhook_url.into());
         self
     }
 }

@@ -34,6 +34,14 @@ impl std::fmt::Debug for ApiKey {
             .finish()
     }
 }
+/// Reads a webhook delivery's JSON body as an [`Event`].
+///
+/// The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+///
+/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
+pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
+    ::inspection_runtime::webhook::parse_event(body)
+}
 /// A client of the Inspection Integration API (v3).
 ///
 /// Cheap to clone; clones share connections and pacing. Every request is validated against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit, and retried when that is safe: any method after a 429 (after `Retry-After`), idempotent methods after a 5xx, a timeout or a broken connection, never a POST that may have been applied.

@@ -4,6 +4,28 @@
 //! Records: responses, nested objects and request bodies.
 #[allow(unused_imports)]
 use super::*;
+/// The delivery for a created inspection.
+///
+/// *Inferred, not documented: the client only tolerates it, never requires it.*
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct InspectionCreatedEvent {
+    /// The inspection, as `get_inspection` answers it.
+    pub data: Inspection,
+    /// When the event happened (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+/// The delivery for a completed task.
+///
+/// *Inferred, not documented: the client only tolerates it, never requires it.*
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TaskCompletedEvent {
+    /// The task, as `get_task` answers it.
+    pub data: Task,
+    /// When the event happened (UTC).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+}
 /// The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
 ///
 /// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
@@ -1039,6 +1061,16 @@ pub struct TaskRequest {
     pub reference_number: String,
     /// When the task is due, an ISO 8601 date or date-time (UTC).
     pub due_by: ::inspection_runtime::model::DateOrDateTime,
+    /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+    ///
+    /// *Inferred, not documented: the client only tolerates it, never requires it.*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub webhook_url: Option<String>,
+    /// Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+    ///
+    /// *Inferred, not documented: the client only tolerates it, never requires it.*
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<TaskStatus>,
     /// Description of the task.
     ///
     /// Limits: at most 500 characters.
@@ -1076,6 +1108,8 @@ impl TaskRequest {
             name: name.into(),
             reference_number: reference_number.into(),
             due_by: due_by.into(),
+            webhook_url: None,
+            status: None,
             description: None,
             requires_inspection: None,
             workflow_id: None,
@@ -1083,6 +1117,20 @@ impl TaskRequest {
             extended_data: None,
             assignee,
         }
+    }
+    /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+    ///
+    /// *Inferred, not documented: the client only tolerates it, never requires it.*
+    pub fn webhook_url(mut self, webhook_url: impl Into<String>) -> Self {
+        self.webhook_url = Some(webhook_url.into());
+        self
+    }
+    /// Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+    ///
+    /// *Inferred, not documented: the client only tolerates it, never requires it.*
+    pub fn status(mut self, status: TaskStatus) -> Self {
+        self.status = Some(status);
+        self
     }
     /// Description of the task.
     ///

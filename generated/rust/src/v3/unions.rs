@@ -4,6 +4,96 @@
 //! Discriminated unions and scalar unions.
 #[allow(unused_imports)]
 use super::*;
+/// An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+///
+/// Discriminated by the `type` property: only the variant it names is decoded, so an error names the tag and the failing field.
+///
+/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and written back unchanged.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// `type: inspection.created`. An inspection was created.
+    InspectionCreated(Box<InspectionCreatedEvent>),
+    /// `type: task.completed`. A task was completed.
+    TaskCompleted(Box<TaskCompletedEvent>),
+    /// A member whose tag this version of the client does not know, kept whole.
+    Unknown(::inspection_runtime::model::UnknownMember),
+}
+impl Event {
+    #[doc = concat!("The value of the `", "type", "` property.")]
+    pub fn tag(&self) -> &str {
+        match self {
+            Self::InspectionCreated(_) => "inspection.created",
+            Self::TaskCompleted(_) => "task.completed",
+            Self::Unknown(member) => member.tag(),
+        }
+    }
+}
+impl serde::Serialize for Event {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Self::InspectionCreated(value) => {
+                ::inspection_runtime::model::serialize_tagged(
+                    serializer,
+                    "type",
+                    "inspection.created",
+                    value,
+                )
+            }
+            Self::TaskCompleted(value) => {
+                ::inspection_runtime::model::serialize_tagged(
+                    serializer,
+                    "type",
+                    "task.completed",
+                    value,
+                )
+            }
+            Self::Unknown(member) => serde::Serialize::serialize(member, serializer),
+        }
+    }
+}
+impl<'de> serde::Deserialize<'de> for Event {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        use serde::de::Error as _;
+        let raw = ::inspection_runtime::model::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "type")
+            .map_err(D::Error::custom)? else {
+            return Ok(
+                Self::Unknown(
+                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                ),
+            );
+        };
+        let decoded = match tag.as_str() {
+            "inspection.created" => {
+                ::inspection_runtime::model::decode_variant(
+                        &raw,
+                        "type",
+                        "inspection.created",
+                    )
+                    .map(Self::InspectionCreated)
+            }
+            "task.completed" => {
+                ::inspection_runtime::model::decode_variant(
+                        &raw,
+                        "type",
+                        "task.completed",
+                    )
+                    .map(Self::TaskCompleted)
+            }
+            _ => {
+                return Ok(
+                    Self::Unknown(
+                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
+                    ),
+                );
+            }
+        };
+        decoded.map_err(D::Error::custom)
+    }
+}
 /// A field value, a string or an integer; dates are ISO format strings.
 ///
 /// A JSON value of any other kind is kept in `Other` rather than refused.

@@ -18,6 +18,17 @@ const INFO: rt.InterfaceInfo = {
 };
 
 /**
+ * Reads a webhook delivery's JSON body as a `Event`.
+ *
+ * A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+ *
+ * An event type this spec does not list is kept whole (`$unknown`), never an error; a body that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
+ */
+export function parseEvent(body: Uint8Array | string): m.Event {
+  return rt.parseDelivery<m.Event>(SCHEMA, { k: "ref", name: "Event" }, body);
+}
+
+/**
  * A client of the Inspection Service Legacy Token API (/api).
  *
  * Every request is checked against the documented limits before it is sent (turn off with `validateRequests: false`), paced under the rate limit (shared by everything using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.

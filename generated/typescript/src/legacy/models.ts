@@ -11,6 +11,47 @@
 import type * as rt from "../runtime/index.js";
 
 /**
+ * An event delivered to a task's webhook url, tagged by its `type`. The name and the envelope are inferred; a type not listed here is kept whole.
+ *
+ * Discriminated by `type`: narrow with `switch (x.type)`.
+ *
+ * Members:
+ *
+ * - `task.completed`: A task was completed.
+ *
+ * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ */
+export type Event =
+  | (TaskCompletedEvent & { type: "task.completed"; readonly $unknown?: never })
+  | UnknownEvent;
+
+/**
+ * A `Event` member whose tag this spec does not know: the whole object, unchanged.
+ * `$unknown` is not enumerable, so `JSON.stringify` gives back exactly what was received.
+ */
+export interface UnknownEvent {
+  readonly $unknown: true;
+  type: string;
+  [property: string]: unknown;
+}
+
+/**
+ * The delivery for a completed task.
+ *
+ * *Inferred, not documented: the client only tolerates it, never requires it.*
+ */
+export interface TaskCompletedEvent {
+  /** The task record. */
+  data: Task;
+  /**
+   * When the event happened (UTC).
+   *
+   * An ISO 8601 date-time in UTC, kept as text.
+   */
+  created_at?: string;
+}
+
+/**
  * Identifier of an asset. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
  *
  * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `AssetId("...")`.
@@ -1423,6 +1464,8 @@ export interface TaskInput {
   due_by?: string;
   /** Whether the task has high priority. */
   high_priority?: boolean;
+  /** A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred). */
+  webhook_url?: string;
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
 }

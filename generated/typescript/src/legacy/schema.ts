@@ -12,6 +12,8 @@ import type * as rt from "../runtime/index.js";
 
 /** Every declared type of the interface, by its spec name. */
 export const SCHEMA: rt.Registry = {
+  Event: { k: "union", tag: "type", common: [], variants: { "task.completed": "TaskCompletedEvent" } },
+  TaskCompletedEvent: { k: "object", fields: [{ name: "data", d: { k: "ref", name: "Task" }, req: true, nul: false }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }] },
   AssetId: { k: "id" },
   TransactionId: { k: "id" },
   LocationId: { k: "id" },
@@ -78,7 +80,7 @@ export const SCHEMA: rt.Registry = {
   LocationRequest: { k: "object", fields: [{ name: "location", d: { k: "ref", name: "LocationInput" }, req: true, nul: false }] },
   LocationInput: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "address1", d: { k: "string" }, req: false, nul: false }, { name: "address2", d: { k: "string" }, req: false, nul: false }, { name: "city", d: { k: "string" }, req: false, nul: false }, { name: "state", d: { k: "string" }, req: false, nul: false }, { name: "zipcode", d: { k: "string" }, req: false, nul: false }, { name: "timezone", d: { k: "string" }, req: false, nul: false }] },
   TaskRequest: { k: "object", fields: [{ name: "task", d: { k: "ref", name: "TaskInput" }, req: true, nul: false }] },
-  TaskInput: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "due_by", d: { k: "datetime" }, req: false, nul: false }, { name: "high_priority", d: { k: "bool" }, req: false, nul: false }] },
+  TaskInput: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "due_by", d: { k: "datetime" }, req: false, nul: false }, { name: "high_priority", d: { k: "bool" }, req: false, nul: false }, { name: "webhook_url", d: { k: "string" }, req: false, nul: false }] },
   NewTransactionRequest: { k: "object", fields: [{ name: "transaction", d: { k: "ref", name: "NewTransaction" }, req: true, nul: false }] },
   NewTransaction: { k: "object", fields: [{ name: "asset_id", d: { k: "id" }, req: false, nul: false }, { name: "location_id", d: { k: "id" }, req: false, nul: false }, { name: "work_order_id", d: { k: "string" }, req: false, nul: false }, { name: "department_id", d: { k: "string" }, req: false, nul: false }, { name: "group_id", d: { k: "string" }, req: false, nul: false }, { name: "notations", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }, { name: "notations_extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }, { name: "check_in", d: { k: "bool" }, req: false, nul: true }, { name: "damage", d: { k: "bool" }, req: false, nul: false }, { name: "geo_coord", d: { k: "array", of: { k: "number" }, c: { minItems: 2, maxItems: 2 } }, req: false, nul: false, fill: "array" }, { name: "photos", d: { k: "array", of: { k: "json" } }, req: false, nul: false, fill: "array" }, { name: "videos", d: { k: "array", of: { k: "json" } }, req: false, nul: false, fill: "array" }, { name: "signatures", d: { k: "array", of: { k: "ref", name: "SignatureUpload" } }, req: false, nul: false, fill: "array" }, { name: "ident_docs", d: { k: "array", of: { k: "json" } }, req: false, nul: false, fill: "array" }] },
   SignatureUpload: { k: "object", fields: [{ name: "image", d: { k: "id" }, req: true, nul: false }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }] },

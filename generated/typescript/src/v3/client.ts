@@ -19,6 +19,17 @@ const INFO: rt.InterfaceInfo = {
   defaultHeaders: {},
 };
 
+/**
+ * Reads a webhook delivery's JSON body as a `Event`.
+ *
+ * The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+ *
+ * An event type this spec does not list is kept whole (`$unknown`), never an error; a body that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
+ */
+export function parseEvent(body: Uint8Array | string): m.Event {
+  return rt.parseDelivery<m.Event>(SCHEMA, { k: "ref", name: "Event" }, body);
+}
+
 /** The credentials: sent as headers on every request, never shown in logs or errors. */
 export class ApiKey {
   /** The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by managers and above in the dashboard's Integration API settings. */

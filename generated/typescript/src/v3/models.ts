@@ -11,6 +11,65 @@
 import type * as rt from "../runtime/index.js";
 
 /**
+ * An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+ *
+ * Discriminated by `type`: narrow with `switch (x.type)`.
+ *
+ * Members:
+ *
+ * - `inspection.created`: An inspection was created.
+ * - `task.completed`: A task was completed.
+ *
+ * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ */
+export type Event =
+  | (InspectionCreatedEvent & { type: "inspection.created"; readonly $unknown?: never })
+  | (TaskCompletedEvent & { type: "task.completed"; readonly $unknown?: never })
+  | UnknownEvent;
+
+/**
+ * A `Event` member whose tag this spec does not know: the whole object, unchanged.
+ * `$unknown` is not enumerable, so `JSON.stringify` gives back exactly what was received.
+ */
+export interface UnknownEvent {
+  readonly $unknown: true;
+  type: string;
+  [property: string]: unknown;
+}
+
+/**
+ * The delivery for a created inspection.
+ *
+ * *Inferred, not documented: the client only tolerates it, never requires it.*
+ */
+export interface InspectionCreatedEvent {
+  /** The inspection, as `get_inspection` answers it. */
+  data: Inspection;
+  /**
+   * When the event happened (UTC).
+   *
+   * An ISO 8601 date-time in UTC, kept as text.
+   */
+  created_at?: string;
+}
+
+/**
+ * The delivery for a completed task.
+ *
+ * *Inferred, not documented: the client only tolerates it, never requires it.*
+ */
+export interface TaskCompletedEvent {
+  /** The task, as `get_task` answers it. */
+  data: Task;
+  /**
+   * When the event happened (UTC).
+   *
+   * An ISO 8601 date-time in UTC, kept as text.
+   */
+  created_at?: string;
+}
+
+/**
  * Unique database identifier of a unit: an opaque, case-sensitive string of up to 255 characters.
  *
  * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `UnitId("...")`.
@@ -1145,6 +1204,18 @@ export interface TaskRequestFields {
    * A date (`YYYY-MM-DD`) or an ISO 8601 date-time, kept as text.
    */
   due_by: string;
+  /**
+   * A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+   *
+   * *Inferred, not documented: the client only tolerates it, never requires it.*
+   */
+  webhook_url?: string;
+  /**
+   * Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+   *
+   * *Inferred, not documented: the client only tolerates it, never requires it.*
+   */
+  status?: TaskStatus;
   /**
    * Description of the task.
    *

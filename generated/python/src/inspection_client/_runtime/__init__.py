@@ -49,6 +49,7 @@ from .codec import (
 from .errors import (
     ApiError,
     ConfigError,
+    WebhookError,
     DecodeError,
     ForeignOriginError,
     InspectionError,
@@ -63,8 +64,11 @@ from .operation import Operation, PagingPlan, PathParam, Query, no_check, prepar
 from .options import CallOptions, ClientOptions, InterfaceInfo, RateLimit, Upserted
 from .request import RawResponse, RequestSpec, Segment
 from .secret import Secret
+from .webhook import parse_delivery, verify_webhook
 
 __all__ = [
+    "parse_delivery",
+    "verify_webhook",
     "ApiError",
     "Array",
     "Dynamic",
@@ -75,6 +79,7 @@ __all__ = [
     "CallOptions",
     "ClientOptions",
     "ConfigError",
+    "WebhookError",
     "Core",
     "Date",
     "DateOrDateTime",

@@ -47,7 +47,7 @@ Not shown by the interface document (the generated types stay tolerant):
 - Filters of the user and location indexes (the `filter` parameter is documented there).
 """
 
-from .client import AsyncClient, Client
+from .client import AsyncClient, Client, parse_event
 from .models import (
     ArchiveStatus,
     Asset,
@@ -69,6 +69,7 @@ from .models import (
     Credentials,
     Damage,
     DamageId,
+    Event,
     FileId,
     FormId,
     FormTemplate,
@@ -101,6 +102,7 @@ from .models import (
     SignatureUpload,
     Task,
     TaskActivity,
+    TaskCompletedEvent,
     TaskFilter,
     TaskId,
     TaskInput,
@@ -115,6 +117,7 @@ from .models import (
     TransactionResponse,
     TransactionUpdate,
     TransactionUpdateRequest,
+    UnknownEvent,
     UploadPart,
     User,
     UserId,
@@ -133,6 +136,7 @@ from .models import (
 __all__ = [
     "AsyncClient",
     "Client",
+    "parse_event",
     "ArchiveStatus",
     "Asset",
     "AssetFilter",
@@ -153,6 +157,7 @@ __all__ = [
     "Credentials",
     "Damage",
     "DamageId",
+    "Event",
     "FileId",
     "FormId",
     "FormTemplate",
@@ -185,6 +190,7 @@ __all__ = [
     "SignatureUpload",
     "Task",
     "TaskActivity",
+    "TaskCompletedEvent",
     "TaskFilter",
     "TaskId",
     "TaskInput",
@@ -199,6 +205,7 @@ __all__ = [
     "TransactionResponse",
     "TransactionUpdate",
     "TransactionUpdateRequest",
+    "UnknownEvent",
     "UploadPart",
     "User",
     "UserId",

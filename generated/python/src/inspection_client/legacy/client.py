@@ -22,6 +22,16 @@ INFO = _rt.InterfaceInfo(
 )
 """What the runtime needs to know about the interface."""
 
+
+def parse_event(body: bytes | str) -> _m.Event:
+    """Reads a webhook delivery's JSON body as a `Event`.
+
+    A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+
+    An event type this spec does not list is its `Unknown` member, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, raises `DecodeError` with its JSON path. Check the delivery's authentication header first with `inspection_client.verify_webhook`.
+    """
+    return _cast("_m.Event", _rt.parse_delivery(_m._w_Event, body))
+
 _LIST_ASSETS = _rt.Operation(
     name="list_assets",
     method="GET",

@@ -39,6 +39,7 @@ __all__ = [
     "Credentials",
     "Damage",
     "DamageId",
+    "Event",
     "FileId",
     "FormId",
     "FormTemplate",
@@ -71,6 +72,7 @@ __all__ = [
     "SignatureUpload",
     "Task",
     "TaskActivity",
+    "TaskCompletedEvent",
     "TaskFilter",
     "TaskId",
     "TaskInput",
@@ -85,6 +87,7 @@ __all__ = [
     "TransactionResponse",
     "TransactionUpdate",
     "TransactionUpdateRequest",
+    "UnknownEvent",
     "UploadPart",
     "User",
     "UserId",
@@ -99,6 +102,46 @@ __all__ = [
     "Workflow",
     "WorkflowId",
 ]
+
+
+class UnknownEvent(_rt.Unknown):
+    """A ``Event`` member whose tag this spec does not know: the whole object (``raw``), written back unchanged."""
+
+    __slots__ = ()
+    tag_name = "type"
+
+
+Event: TypeAlias = Union["TaskCompletedEvent", UnknownEvent]
+"""An event delivered to a task's webhook url, tagged by its `type`. The name and the envelope are inferred; a type not listed here is kept whole.
+
+Discriminated by `type`: narrow with `isinstance` or `match`.
+
+Members:
+
+- `task.completed`: `TaskCompletedEvent`. A task was completed.
+
+A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole object (`.raw`) and serialises back unchanged.
+"""
+
+
+@_dataclass(slots=True, kw_only=True)
+class TaskCompletedEvent(_rt.Record):
+    """The delivery for a completed task.
+
+    *Inferred, not documented: the client only tolerates it, never requires it.*
+    """
+
+    type: Literal["task.completed"] = "task.completed"
+    """The union tag."""
+    data: Task
+    """The task record."""
+    created_at: _dt.datetime | Unset = UNSET
+    """When the event happened (UTC).
+
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    """
+    extra: dict[str, JsonValue] = _field(default_factory=dict)
+    """Properties this spec does not list, as the service sent them; written back as they are."""
 
 
 AssetId = NewType("AssetId", str)
@@ -1387,6 +1430,8 @@ class TaskInput(_rt.Record):
     """
     high_priority: bool | Unset = UNSET
     """Whether the task has high priority."""
+    webhook_url: str | Unset = UNSET
+    """A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
@@ -1717,6 +1762,8 @@ class CompleteMultipartUploadRequest(_rt.Record):
 
 # Wire descriptors: every named type's first, then what records and unions hold (they may
 # refer to each other in any order).
+_w_Event = _rt.UnionDesc("type", UnknownEvent)
+_w_TaskCompletedEvent = _rt.RecordDesc(TaskCompletedEvent)
 _w_AssetId = _rt.Id()
 _w_TransactionId = _rt.Id()
 _w_LocationId = _rt.Id()
@@ -1796,6 +1843,15 @@ _w_UserUpdate = _rt.RecordDesc(UserUpdate)
 _w_OneTimeUserRequest = _rt.RecordDesc(OneTimeUserRequest)
 _w_NewOneTimeUser = _rt.RecordDesc(NewOneTimeUser)
 _w_CompleteMultipartUploadRequest = _rt.RecordDesc(CompleteMultipartUploadRequest)
+_w_Event.define(
+    {"task.completed": _w_TaskCompletedEvent},
+)
+_w_TaskCompletedEvent.define(
+    _rt.F("type", "type", _rt.Str(), req=True),
+    _rt.F("data", "data", _w_Task, req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    extra="extra",
+)
 _w_Links.define(
     _rt.F("prev", "prev", _rt.Str(), nul=True),
     _rt.F("next", "next", _rt.Str(), nul=True),
@@ -2175,6 +2231,7 @@ _w_TaskInput.define(
     _rt.F("name", "name", _rt.Str()),
     _rt.F("due_by", "due_by", _rt.DateTime()),
     _rt.F("high_priority", "high_priority", _rt.Bool()),
+    _rt.F("webhook_url", "webhook_url", _rt.Str()),
     extra="extra",
 )
 _w_NewTransactionRequest.define(

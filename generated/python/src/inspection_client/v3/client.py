@@ -26,6 +26,16 @@ INFO = _rt.InterfaceInfo(
 )
 """What the runtime needs to know about the interface."""
 
+
+def parse_event(body: bytes | str) -> _m.Event:
+    """Reads a webhook delivery's JSON body as a `Event`.
+
+    The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+
+    An event type this spec does not list is its `Unknown` member, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, raises `DecodeError` with its JSON path. Check the delivery's authentication header first with `inspection_client.verify_webhook`.
+    """
+    return _cast("_m.Event", _rt.parse_delivery(_m._w_Event, body))
+
 _LIST_UNITS = _rt.Operation(
     name="list_units",
     method="GET",

@@ -28,10 +28,12 @@ __all__ = [
     "ErrorBody",
     "ErrorSeverity",
     "EsignSignature",
+    "Event",
     "FieldValue",
     "FormDataValue",
     "FormId",
     "Inspection",
+    "InspectionCreatedEvent",
     "InspectionId",
     "InspectionRef",
     "InspectionResult",
@@ -62,6 +64,7 @@ __all__ = [
     "Signature",
     "Task",
     "TaskAssigneeRef",
+    "TaskCompletedEvent",
     "TaskId",
     "TaskRequest",
     "TaskStatus",
@@ -73,6 +76,7 @@ __all__ = [
     "UnitId",
     "UnitPatch",
     "UnitRef",
+    "UnknownEvent",
     "UnknownInspectionResult",
     "UnknownResultField",
     "UnknownSignature",
@@ -88,6 +92,67 @@ __all__ = [
     "WorkflowId",
     "WorkflowRef",
 ]
+
+
+class UnknownEvent(_rt.Unknown):
+    """A ``Event`` member whose tag this spec does not know: the whole object (``raw``), written back unchanged."""
+
+    __slots__ = ()
+    tag_name = "type"
+
+
+Event: TypeAlias = Union["InspectionCreatedEvent", "TaskCompletedEvent", UnknownEvent]
+"""An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+
+Discriminated by `type`: narrow with `isinstance` or `match`.
+
+Members:
+
+- `inspection.created`: `InspectionCreatedEvent`. An inspection was created.
+- `task.completed`: `TaskCompletedEvent`. A task was completed.
+
+A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole object (`.raw`) and serialises back unchanged.
+"""
+
+
+@_dataclass(slots=True, kw_only=True)
+class InspectionCreatedEvent(_rt.Record):
+    """The delivery for a created inspection.
+
+    *Inferred, not documented: the client only tolerates it, never requires it.*
+    """
+
+    type: Literal["inspection.created"] = "inspection.created"
+    """The union tag."""
+    data: Inspection
+    """The inspection, as `get_inspection` answers it."""
+    created_at: _dt.datetime | Unset = UNSET
+    """When the event happened (UTC).
+
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    """
+    extra: dict[str, JsonValue] = _field(default_factory=dict)
+    """Properties this spec does not list, as the service sent them; written back as they are."""
+
+
+@_dataclass(slots=True, kw_only=True)
+class TaskCompletedEvent(_rt.Record):
+    """The delivery for a completed task.
+
+    *Inferred, not documented: the client only tolerates it, never requires it.*
+    """
+
+    type: Literal["task.completed"] = "task.completed"
+    """The union tag."""
+    data: Task
+    """The task, as `get_task` answers it."""
+    created_at: _dt.datetime | Unset = UNSET
+    """When the event happened (UTC).
+
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    """
+    extra: dict[str, JsonValue] = _field(default_factory=dict)
+    """Properties this spec does not list, as the service sent them; written back as they are."""
 
 
 UnitId = NewType("UnitId", str)
@@ -1214,6 +1279,16 @@ class TaskRequest(_rt.Record):
 
     A `datetime.date` when the service sends a date, a `datetime.datetime` when it sends a date-time: test `isinstance(x, datetime.datetime)` first.
     """
+    webhook_url: str | Unset = UNSET
+    """A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+
+    *Inferred, not documented: the client only tolerates it, never requires it.*
+    """
+    status: TaskStatus | str | Unset = UNSET
+    """Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+
+    *Inferred, not documented: the client only tolerates it, never requires it.*
+    """
     description: str | Unset = UNSET
     """Description of the task.
 
@@ -1296,6 +1371,9 @@ def _page_wire(item: _rt.Desc, *, register: bool = False) -> _rt.RecordDesc:
 
 # Wire descriptors: every named type's first, then what records and unions hold (they may
 # refer to each other in any order).
+_w_Event = _rt.UnionDesc("type", UnknownEvent)
+_w_InspectionCreatedEvent = _rt.RecordDesc(InspectionCreatedEvent)
+_w_TaskCompletedEvent = _rt.RecordDesc(TaskCompletedEvent)
 _w_UnitId = _rt.Id(_rt.Limits(max_length=255))
 _w_InspectionId = _rt.Id(_rt.Limits(max_length=255))
 _w_FormId = _rt.Id(_rt.Limits(max_length=255))
@@ -1360,6 +1438,21 @@ _w_UnitPatch = _rt.RecordDesc(UnitPatch)
 _w_UnitAttributes = _rt.RecordDesc(UnitAttributes)
 _w_TaskRequest = _rt.RecordDesc(TaskRequest)
 _w_UserUpdate = _rt.RecordDesc(UserUpdate)
+_w_Event.define(
+    {"inspection.created": _w_InspectionCreatedEvent, "task.completed": _w_TaskCompletedEvent},
+)
+_w_InspectionCreatedEvent.define(
+    _rt.F("type", "type", _rt.Str(), req=True),
+    _rt.F("data", "data", _w_Inspection, req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    extra="extra",
+)
+_w_TaskCompletedEvent.define(
+    _rt.F("type", "type", _rt.Str(), req=True),
+    _rt.F("data", "data", _w_Task, req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    extra="extra",
+)
 _w_Paging.define(
     _rt.F("next", "next", _rt.Str(), nul=True),
     _rt.F("per_page", "per_page", _rt.Int(64)),
@@ -1669,6 +1762,8 @@ _w_TaskRequest.define(
     _rt.F("name", "name", _rt.Str(_rt.Limits(max_length=255)), req=True),
     _rt.F("reference_number", "reference_number", _rt.Str(_rt.Limits(max_length=255)), req=True),
     _rt.F("due_by", "due_by", _rt.DateOrDateTime(), req=True),
+    _rt.F("webhook_url", "webhook_url", _rt.Str()),
+    _rt.F("status", "status", _w_TaskStatus),
     _rt.F("description", "description", _rt.Str(_rt.Limits(max_length=500))),
     _rt.F("requires_inspection", "requires_inspection", _rt.Bool()),
     _rt.F("workflow_id", "workflow_id", _rt.Id(_rt.Limits(max_length=255))),
