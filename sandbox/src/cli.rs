@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use crate::webhooks::{Header, loopback_url};
 use crate::{Faults, Options, PagingStyle};
 
 pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
@@ -25,7 +26,11 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         (default manager@example.com:manager-pass:manager and
                         user@example.com:user-pass:user)
   --legacy-transactions N
-                        legacy transactions to generate, a day apart (default 5)";
+                        legacy transactions to generate, a day apart (default 5)
+  --webhook URL         a webhook listener of both interfaces, http:// on a loopback host
+                        (127.0.0.0/8, [::1], localhost); repeatable
+  --webhook-header \"Name: value\"
+                        a header sent with every webhook delivery; repeatable";
 
 /// The options the flags ask for; `None` for `--help`. Unset flags keep the defaults, with
 /// `--addr` 127.0.0.1:8080.
@@ -139,6 +144,18 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                 o.legacy_transactions = v
                     .parse()
                     .map_err(|_| format!("--legacy-transactions: `{v}` is not a number"))?;
+            }
+            "--webhook" => {
+                let v = value("--webhook")?;
+                loopback_url(&v).map_err(|e| format!("--webhook: {e}"))?;
+                o.webhooks.push(v);
+            }
+            "--webhook-header" => {
+                let v = value("--webhook-header")?;
+                Header::parse(&v).map_err(|e| format!("--webhook-header: {e}"))?;
+                let (name, value) = v.split_once(':').unwrap_or_default();
+                o.webhook_headers
+                    .push((name.trim().to_string(), value.trim().to_string()));
             }
             other => return Err(format!("unknown flag `{other}`")),
         }

@@ -297,8 +297,9 @@ fn simple_inspection(
     }
 }
 
-/// One inspection with every result kind, every field type and both signature types.
-fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Inspection {
+/// One inspection with every result kind, every field type and both signature types;
+/// also what `POST /_sandbox/v3/inspections` creates.
+pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Inspection {
     let field = |fid: Option<&str>, label: &str| {
         (
             fid.map(str::to_string),

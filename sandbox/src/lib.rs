@@ -1,7 +1,8 @@
 //! A local, stateful implementation of the inspection service's v3 interface, from
 //! memory, for tests and offline development: key auth, documented limits, 409s, upserts,
 //! cursor paging, filters, PDFs that render (202 first), expiring share links, the rate
-//! limit per client address, and reproducible fault injection.
+//! limit per client address, reproducible fault injection, and webhook event deliveries
+//! to loopback listeners.
 
 pub mod cli;
 pub mod clock;
@@ -15,6 +16,7 @@ mod pdf;
 mod rate;
 mod store;
 mod v3;
+mod webhooks;
 
 /// Locks, surviving a panic elsewhere (the data stays usable for tests).
 pub(crate) fn lock<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -64,6 +66,10 @@ pub struct Options {
     pub legacy_users: Vec<(String, String, bool)>,
     /// Legacy transactions to generate, a day apart, ending now.
     pub legacy_transactions: usize,
+    /// Webhook listeners of both interfaces, kept over resets: `http://` loopback URLs.
+    pub webhooks: Vec<String>,
+    /// Headers (name, value) sent with every webhook delivery.
+    pub webhook_headers: Vec<(String, String)>,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -85,6 +91,8 @@ impl Default for Options {
                 (LEGACY_USER.0.into(), LEGACY_USER.1.into(), false),
             ],
             legacy_transactions: 5,
+            webhooks: Vec::new(),
+            webhook_headers: Vec::new(),
         }
     }
 }
@@ -130,6 +138,7 @@ pub struct App {
     /// What the data is loaded from, again on a reset.
     seed: Seed,
     controls: controls::Controls,
+    webhooks: webhooks::Webhooks,
 }
 
 /// The options the data is loaded from.
@@ -158,7 +167,7 @@ impl Seed {
 
 impl App {
     /// Back to the state at start-up: data, clock, rate-limit windows, fault draws,
-    /// counters, canned answers and recorded requests.
+    /// counters, canned answers, recorded requests and registered webhook listeners.
     async fn reset(&self) {
         self.clock.reset();
         let (store, legacy_store) = self.seed.load(self.clock.now(), &self.origin);
@@ -174,6 +183,7 @@ impl App {
             counter.store(0, Ordering::Relaxed);
         }
         self.controls.reset();
+        self.webhooks.reset();
     }
 }
 
@@ -186,7 +196,10 @@ pub struct Sandbox {
 
 impl Sandbox {
     /// Binds, loads the data and serves in the background of the current tokio runtime.
+    /// A `webhooks` URL that is not loopback http, or a bad header, is `InvalidInput`.
     pub async fn start(options: Options) -> std::io::Result<Sandbox> {
+        let webhooks = webhooks::Webhooks::new(&options.webhooks, &options.webhook_headers)
+            .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         let addr = listener.local_addr()?;
         let origin = format!("http://{addr}");
@@ -210,12 +223,14 @@ impl Sandbox {
             stats: Counters::default(),
             seed,
             controls: controls::Controls::default(),
+            webhooks,
         });
         let router = Router::new()
             .nest("/v3", v3::router(app.clone()))
             .merge(legacy::router(app.clone()))
             .route("/shared/{token}", get(v3::shared))
             .merge(controls::router())
+            .merge(webhooks::router())
             .fallback(not_found)
             // Outermost: every request is recorded, and a canned answer comes first.
             .layer(from_fn_with_state(app.clone(), controls::record_and_script))

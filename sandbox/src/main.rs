@@ -27,6 +27,7 @@ fn main() -> ExitCode {
     runtime.block_on(async move {
         let keys = options.keys.clone();
         let legacy_users = options.legacy_users.clone();
+        let webhooks = options.webhooks.clone();
         let sandbox = match Sandbox::start(options).await {
             Ok(s) => s,
             Err(e) => {
@@ -44,6 +45,9 @@ fn main() -> ExitCode {
         for (name, password, manager) in &legacy_users {
             let role = if *manager { "manager" } else { "user" };
             println!("sandbox: legacy login `{name}` / `{password}` ({role})");
+        }
+        for url in &webhooks {
+            println!("sandbox: webhook events (v3 and legacy) to {url}");
         }
         let _ = tokio::signal::ctrl_c().await;
         ExitCode::SUCCESS

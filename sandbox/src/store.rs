@@ -17,6 +17,9 @@ pub struct StoredTask {
     pub task: Task,
     /// A draft inspection is attached: extended data is refused (seed rule 7).
     pub draft_inspection: bool,
+    /// Called with `task.completed` when the task completes; never echoed (a URL may carry
+    /// a token).
+    pub webhook_url: Option<String>,
 }
 
 /// Render state of a PDF: the first request starts rendering and is answered 202.
@@ -83,15 +86,18 @@ impl Store {
         });
     }
 
-    pub fn push_task(&mut self, task: Task, draft_inspection: bool) {
+    pub fn push_task(&mut self, task: Task, draft_inspection: bool) -> &mut StoredTask {
         let seq = self.seq();
+        let index = self.tasks.len();
         self.tasks.push(Row {
             seq,
             record: StoredTask {
                 task,
                 draft_inspection,
+                webhook_url: None,
             },
         });
+        &mut self.tasks[index].record
     }
 
     pub fn unit_by_id(&mut self, id: &str) -> Option<&mut Unit> {

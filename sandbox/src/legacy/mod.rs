@@ -19,6 +19,7 @@ use serde_json::{Map, Value, json};
 
 use crate::App;
 use crate::http::{Reject, encode, error, json as answer, pdf, tri, wants_pdf};
+use crate::webhooks::{self, Interface};
 use store::{Account, Multipart, Target, Upload, object, stamp};
 
 /// Who is calling, from their token.
@@ -671,9 +672,13 @@ async fn create_task(
     bytes: Bytes,
 ) -> Response {
     let mut task = tri!(wrapped(&bytes, "task"));
+    let hook = tri!(webhooks::take_task_url(&mut task));
     let now = stamp(app.clock.now());
     let mut store = app.legacy.lock().await;
     let id = store.next_id();
+    if let Some(Some(url)) = hook {
+        store.task_webhooks.insert(id.clone(), url);
+    }
     let who = store.accounts.iter().find(|a| a.id == caller.id).map(|a| json!({ "id": a.id, "email": a.username, "name": format!("{} {}", a.first_name, a.last_name) }));
     task.insert("id".into(), json!(id));
     task.insert("status".into(), json!("idle"));
@@ -688,12 +693,44 @@ async fn create_task(
     answer(StatusCode::CREATED, &json!({ "task": task }))
 }
 
+/// Like `update_record`, plus the task's `webhook_url` and `task.completed` when the
+/// status moves to completed/complete from another.
 async fn update_task(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
-    update_record(&app, "tasks", "task", "Task", &id, &bytes).await
+    let mut changes = tri!(wrapped(&bytes, "task"));
+    let hook = tri!(webhooks::take_task_url(&mut changes));
+    let now = app.clock.now();
+    let mut store = app.legacy.lock().await;
+    let records = store.collection("tasks");
+    let Some(i) = index_of(records, &id) else {
+        return not_found("Task", &id);
+    };
+    let status =
+        |r: &Map<String, Value>| r.get("status").and_then(Value::as_str).map(str::to_string);
+    let was_done = webhooks::is_done(status(&records[i]).as_deref());
+    records[i].extend(changes);
+    records[i].insert("updated_at".into(), json!(stamp(now)));
+    let task = records[i].clone();
+    match hook {
+        Some(Some(url)) => {
+            store.task_webhooks.insert(id.clone(), url);
+        }
+        Some(None) => {
+            store.task_webhooks.remove(&id);
+        }
+        None => {}
+    }
+    if !was_done && webhooks::is_done(status(&task).as_deref()) {
+        // Enqueued under the store lock, so listeners get events in the order they happened.
+        let url = store.task_webhooks.get(&id).map(String::as_str);
+        let data = Value::Object(task.clone());
+        app.webhooks
+            .publish(Interface::Legacy, "task.completed", data, now, url);
+    }
+    answer(StatusCode::OK, &json!({ "task": task }))
 }
 
 async fn delete_task(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {

@@ -78,6 +78,8 @@ pub struct LegacyStore {
     pub summary_emails: u64,
     /// Pre-signed requests that carried a credential (tests assert none ever does).
     pub presigned_with_credentials: u64,
+    /// Tasks' `webhook_url`s by task id, kept beside the records so they are never echoed.
+    pub task_webhooks: HashMap<String, String>,
 }
 
 impl LegacyStore {

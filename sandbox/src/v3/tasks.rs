@@ -1,4 +1,5 @@
-//! Tasks: lists with filters, the three assignment variants, extended-data rule 7, delete.
+//! Tasks: lists with filters, the three assignment variants, extended-data rule 7, delete,
+//! and completion (`task.completed` to the v3 listeners and the task's `webhook_url`).
 
 use std::sync::Arc;
 
@@ -9,12 +10,14 @@ use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, NaiveTime, Utc};
 use inspection_client::runtime::model::DateOrDateTime;
 use inspection_client::v3::*;
+use serde_json::Value;
 
 use super::list::{ListQuery, page};
 use crate::App;
 use crate::http::tri;
 use crate::http::{Reject, body, error, json};
 use crate::store::Store;
+use crate::webhooks::{self, Interface};
 
 type Pairs = Query<Vec<(String, String)>>;
 
@@ -69,6 +72,7 @@ pub async fn list(
 
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let request: TaskRequest = tri!(body(&bytes));
+    let hook = tri!(webhooks::task_url(raw(&bytes).get("webhook_url")));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
@@ -94,7 +98,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     if let Err(e) = apply(&store, &mut task, request) {
         return e.into_response();
     }
-    store.push_task(task.clone(), false);
+    store.push_task(task.clone(), false).webhook_url = hook.flatten();
     json(StatusCode::CREATED, &task)
 }
 
@@ -108,6 +112,9 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
     let request: TaskRequest = tri!(body(&bytes));
+    let raw = raw(&bytes);
+    let status = tri!(new_status(&raw));
+    let hook = tri!(webhooks::task_url(raw.get("webhook_url")));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let Some(index) = store
@@ -133,9 +140,56 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     if let Err(e) = apply(&store, &mut task, request) {
         return e.into_response();
     }
+    let completes = status.is_some_and(|s| set_status(&mut task, s, now));
     task.updated_at = now;
-    store.tasks[index].record.task = task.clone();
+    let stored = &mut store.tasks[index].record;
+    stored.task = task.clone();
+    if let Some(url) = hook {
+        stored.webhook_url = url;
+    }
+    if completes {
+        // Enqueued under the store lock, so listeners get events in the order they happened.
+        let data = serde_json::to_value(&task).unwrap_or(Value::Null);
+        let url = stored.webhook_url.as_deref();
+        app.webhooks
+            .publish(Interface::V3, "task.completed", data, now, url);
+    }
     json(StatusCode::OK, &task)
+}
+
+/// The body as plain JSON, for `status` (not part of `TaskRequest`) and `webhook_url`
+/// (checked here for loopback whatever the generated type holds); `body` has already
+/// refused malformed JSON.
+fn raw(bytes: &[u8]) -> Value {
+    serde_json::from_slice(bytes).unwrap_or(Value::Null)
+}
+
+/// An update's `status`, if it names one (absent or null: unchanged).
+fn new_status(raw: &Value) -> Result<Option<TaskStatus>, Reject> {
+    let reject = |why: String| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, why);
+    match raw.get("status") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => TaskStatus::try_parse(s).map(Some).ok_or_else(|| {
+            reject(format!(
+                "status: `{s}` is not idle, started, completed, incomplete or complete"
+            ))
+        }),
+        Some(_) => Err(reject("status: expected a string".into())),
+    }
+}
+
+/// Sets the status and `completed_at`; `true` when this completes the task (it moves to
+/// completed/complete from another status).
+fn set_status(task: &mut Task, status: TaskStatus, now: DateTime<Utc>) -> bool {
+    let was_done = webhooks::is_done(task.status.as_ref().map(TaskStatus::as_str));
+    let done = webhooks::is_done(Some(status.as_str()));
+    if !done {
+        task.completed_at = Some(None);
+    } else if !was_done {
+        task.completed_at = Some(Some(now));
+    }
+    task.status = Some(status);
+    done && !was_done
 }
 
 pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
