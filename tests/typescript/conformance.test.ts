@@ -12,6 +12,8 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -27,8 +29,10 @@ import {
   TimeoutError,
   TransportError,
   ValidationError,
+  WebhookError,
   legacy,
   v3,
+  verifyWebhook,
   type ClientOptions,
 } from "inspection-client";
 import { parse } from "yaml";
@@ -97,9 +101,15 @@ interface Expect {
   error?: Json;
 }
 
+/** A `sandbox` step: `METHOD /_sandbox/...`, with a JSON body when one is given. */
+interface Control {
+  request: string;
+  body?: Json;
+}
+
 interface Step {
   call?: string;
-  sandbox?: string;
+  sandbox?: Control;
   args?: Json;
   mode: Mode;
   save?: string;
@@ -196,7 +206,7 @@ function readStep(value: Json | undefined, what: string): Step {
   }
   const step: Step = { mode: mode as Mode, expect: {} };
   const call = optString(m, "call", what);
-  const control = optString(m, "sandbox", what);
+  const control = readControl(m["sandbox"], `${what}.sandbox`);
   if ((call === undefined) === (control === undefined)) {
     throw new Error(`${what} has exactly one of \`call\` and \`sandbox\``);
   }
@@ -224,6 +234,18 @@ function readStep(value: Json | undefined, what: string): Step {
   const maxMs = optNumber(m, "max_ms", what);
   if (maxMs !== undefined) step.maxMs = maxMs;
   return step;
+}
+
+/** `sandbox: "POST /_sandbox/..."`, or `sandbox: {request: "POST /_sandbox/...", body: {...}}`. */
+function readControl(value: Json | undefined, what: string): Control | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === "string") return { request: value };
+  const m = mapping(value, what, ["request", "body"]);
+  const request = optString(m, "request", what);
+  if (request === undefined) throw new Error(`${what} needs \`request\``);
+  const control: Control = { request };
+  if (m["body"] !== undefined) control.body = m["body"];
+  return control;
 }
 
 /** Every scenario of every file, in file order; a malformed file fails the whole run. */
@@ -683,6 +705,7 @@ function describeError(e: unknown): Json {
   }
   if (e instanceof PagingStalledError) return { kind: "paging_stalled" };
   if (e instanceof ConfigError) return { kind: "config" };
+  if (e instanceof WebhookError) return { kind: "webhook" };
   return { kind: "unknown", debug: inspect(e) };
 }
 
@@ -913,6 +936,120 @@ async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: st
   }
 }
 
+// ---------------------------------------------------------------- webhook deliveries
+
+/** One POST the listener received: its headers (lowercase names, as node gives them) and raw body. */
+interface Delivery {
+  headers: Record<string, string | string[] | undefined>;
+  body: Uint8Array;
+}
+
+/** An HTTP listener on 127.0.0.1 (a free port) that answers every POST 200 and records it. */
+class Listener {
+  readonly deliveries: Delivery[] = [];
+  private readonly server: Server = createServer((request, response) => this.receive(request, response));
+  private port = 0;
+
+  private constructor() {}
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}/hook`;
+  }
+
+  static async start(): Promise<Listener> {
+    const listener = new Listener();
+    const server = listener.server;
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(0, "127.0.0.1", () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    listener.port = (server.address() as AddressInfo).port;
+    return listener;
+  }
+
+  private receive(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      if (request.method !== "POST") {
+        response.writeHead(405, { allow: "POST", "content-length": "0" }).end();
+        return;
+      }
+      this.deliveries.push({ headers: { ...request.headers }, body: new Uint8Array(Buffer.concat(chunks)) });
+      response.writeHead(200, { "content-length": "0" }).end();
+    });
+  }
+
+  /** Waits until `count` deliveries came (or `timeoutMs` passed); what came by then. */
+  async waitFor(count: number, timeoutMs: number): Promise<Delivery[]> {
+    const deadline = performance.now() + timeoutMs;
+    while (this.deliveries.length < count && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return [...this.deliveries];
+  }
+
+  /** Stops listening and drops its connections (the sandbox's kept-alive ones too). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      this.server.close(() => resolve());
+      this.server.closeAllConnections();
+    });
+  }
+}
+
+/** `{name, value}` of `args.<key>` (a header), or undefined when not given. */
+function headerArg(a: Args, key: string): { name: string; value: string } | undefined {
+  const v = a.take(key);
+  if (v === undefined) return undefined;
+  const m = mapping(v, `\`args.${key}\``, ["name", "value"]);
+  const name = optString(m, "name", `args.${key}`);
+  const value = optString(m, "value", `args.${key}`);
+  if (name === undefined || value === undefined) throw new Error(`\`args.${key}\` needs \`name\` and \`value\``);
+  return { name, value };
+}
+
+/** `listen {header}`: a listener, registered with the sandbox for the scenario's interface. */
+async function listen(sandbox: Sandbox, scenario: Scenario, state: State, a: Args): Promise<Outcome> {
+  const header = headerArg(a, "header");
+  a.finish();
+  if (state.listener !== undefined) throw new Error("a scenario has one listener: `listen` came twice");
+  const listener = await Listener.start();
+  state.listener = listener;
+  const registration: JsonObject = { interface: scenario.interface, url: listener.url };
+  if (header !== undefined) registration["header"] = header;
+  await control(sandbox, "POST", "/_sandbox/webhooks", registration);
+  return { result: { url: listener.url } };
+}
+
+/** `deliveries {count, timeout_ms, verify}`: waits for the deliveries, verifies and parses each. */
+async function deliveries(scenario: Scenario, state: State, a: Args): Promise<Outcome> {
+  const count = a.take("count");
+  if (typeof count !== "number" || !Number.isInteger(count) || count < 0) {
+    throw new Error(`\`args.count\` is a whole number, not ${show(count)}`);
+  }
+  const timeoutMs = a.take("timeout_ms") ?? 5_000;
+  if (typeof timeoutMs !== "number") throw new Error(`\`args.timeout_ms\` is a number, not ${show(timeoutMs)}`);
+  const verify = headerArg(a, "verify");
+  a.finish();
+  const listener = state.listener;
+  if (listener === undefined) throw new Error("`deliveries` needs a `listen` step before it");
+  const came = await listener.waitFor(count, timeoutMs);
+  if (came.length !== count) {
+    throw new Error(`expected ${count} deliveries, the listener received ${came.length} within ${timeoutMs} ms`);
+  }
+  const parse = scenario.interface === "v3" ? v3.parseEvent : legacy.parseEvent;
+  return settle(() =>
+    came.map((d) => {
+      if (verify !== undefined) verifyWebhook(d.headers, verify.name, verify.value);
+      return parse(d.body);
+    }),
+  );
+}
+
 // ---------------------------------------------------------------- running a scenario
 
 const V3_KEY = { id: "demo-key", secret: "demo-secret" };
@@ -997,13 +1134,16 @@ function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
 interface State {
   client: AnyClient;
   vars: Vars;
+  /** The scenario's webhook listener, once a `listen` step made it. */
+  listener?: Listener;
 }
 
 async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: State): Promise<void> {
   if (step.sandbox !== undefined) {
-    const space = step.sandbox.indexOf(" ");
+    const { request, body } = step.sandbox;
+    const space = request.indexOf(" ");
     if (space < 0) throw new Error("`sandbox` is `METHOD /_sandbox/...`");
-    await control(sandbox, step.sandbox.slice(0, space), step.sandbox.slice(space + 1));
+    await control(sandbox, request.slice(0, space), request.slice(space + 1), body === undefined ? undefined : fill(body, state.vars));
     return;
   }
   const call = step.call ?? "";
@@ -1021,6 +1161,10 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     } catch (error) {
       outcome = { error };
     }
+  } else if (call === "listen") {
+    outcome = await listen(sandbox, scenario, state, args);
+  } else if (call === "deliveries") {
+    outcome = await deliveries(scenario, state, args);
   } else {
     outcome = await callOperation(state.client, scenario.interface, call, args, step.mode);
   }
@@ -1043,13 +1187,17 @@ async function runScenario(scenario: Scenario): Promise<void> {
   await control(sandbox, "POST", "/_sandbox/reset");
   if (scenario.script.length > 0) await control(sandbox, "POST", "/_sandbox/script", scenario.script);
   const state: State = { client: await makeClient(sandbox, scenario), vars: new Map([["origin", sandbox.origin]]) };
-  for (const [i, step] of scenario.steps.entries()) {
-    const label = step.call !== undefined ? `call ${step.call}` : `sandbox ${step.sandbox ?? ""}`;
-    try {
-      await runStep(sandbox, scenario, step, state);
-    } catch (e) {
-      assert.fail(`${scenario.file}: ${scenario.name}: step ${i + 1} (${label}): ${e instanceof Error ? e.message : String(e)}`);
+  try {
+    for (const [i, step] of scenario.steps.entries()) {
+      const label = step.call !== undefined ? `call ${step.call}` : `sandbox ${step.sandbox?.request ?? ""}`;
+      try {
+        await runStep(sandbox, scenario, step, state);
+      } catch (e) {
+        assert.fail(`${scenario.file}: ${scenario.name}: step ${i + 1} (${label}): ${e instanceof Error ? e.message : String(e)}`);
+      }
     }
+  } finally {
+    await state.listener?.close();
   }
   const pending = await control(sandbox, "GET", "/_sandbox/script");
   if (!isObject(pending) || pending["pending"] !== 0) {

@@ -9,6 +9,7 @@ tests/python/test_conformance.py:
 * results: a call's outcome, its errors and answers as JSON;
 * driver: where the blocking and the async client differ;
 * calls: a step's arguments turned into a call of the generated client;
+* webhooks: the `listen` and `deliveries` actions, with their HTTP listener;
 * runner: a scenario run step by step.
 """
 

@@ -23,6 +23,7 @@ from inspection_client import (
     Unknown,
     Upserted,
     ValidationError,
+    WebhookError,
 )
 from inspection_client._runtime import codec
 
@@ -66,6 +67,8 @@ def describe_error(e: BaseException) -> JsonObject:
         return {"kind": "paging_stalled"}
     if isinstance(e, ConfigError):
         return {"kind": "config"}
+    if isinstance(e, WebhookError):
+        return {"kind": "webhook"}
     return {"kind": "unknown", "debug": repr(e)}
 
 

@@ -18,6 +18,7 @@ from conformance.patterns import Vars, check, check_requests, fill, same
 from conformance.results import Outcome, describe_error, error_text, traceback_of
 from conformance.sandbox import Sandbox
 from conformance.scenarios import ClientSpec, Scenario, Step
+from conformance.webhooks import Listener, deliveries, listen
 
 
 V3_KEY = ("demo-key", "demo-secret")
@@ -135,6 +136,8 @@ def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
 class State:
     client: AnyClient
     variables: Vars
+    #: The scenario's webhook listener, once a `listen` step made it.
+    listener: Listener | None = None
 
 
 async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: Step, state: State) -> None:
@@ -142,7 +145,8 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
         method, space, path = step.control.partition(" ")
         if not space:
             raise RunnerError("`sandbox` is `METHOD /_sandbox/...`")
-        sandbox.control(method, path)
+        body = step.control_body
+        sandbox.control(method, path, body if body is ABSENT else fill(body, state.variables))
         return
     call = step.call or ""
     sandbox.control("DELETE", "/_sandbox/requests")
@@ -162,6 +166,13 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
             await close_client(state.client)
             state.client = client
             outcome = Outcome(result=None)
+    elif call == "listen":
+        if state.listener is not None:
+            raise RunnerError("a scenario has one listener: `listen` came twice")
+        state.listener = listen(sandbox, scenario.interface, args)
+        outcome = Outcome(result={"url": state.listener.url})
+    elif call == "deliveries":
+        outcome = await deliveries(driver, scenario.interface, state.listener, args)
     else:
         outcome = await call_operation(driver, state.client, scenario.interface, call, args, step.mode)
     took = (time.perf_counter() - started) * 1000
@@ -207,6 +218,8 @@ async def run_scenario(sandbox: Sandbox, scenario: Scenario, flavour: Flavour) -
         if not isinstance(pending, dict) or not same(pending.get("pending"), 0):
             raise ScenarioFailed(f"{where}: canned answers were left unused at the end: {show(pending)}")
     finally:
+        if state.listener is not None:
+            state.listener.stop()
         await close_client(state.client)
 
 

@@ -35,7 +35,9 @@ Interface = Literal["v3", "legacy"]
 @dataclass(frozen=True)
 class Step:
     call: str | None
+    #: `METHOD /_sandbox/...` of a `sandbox` step, and its JSON body when one is given.
     control: str | None
+    control_body: Json | _Absent
     args: Json | _Absent
     mode: Mode
     save: str | None
@@ -143,7 +145,17 @@ def read_step(value: Json, what: str) -> Step:
     if mode not in MODES or not isinstance(mode, str):
         raise RunnerError(f"{what}.mode is one of {', '.join(MODES)}, not {show(mode)}")
     call = opt_string(m, "call", what)
-    control = opt_string(m, "sandbox", what)
+    control: str | None = None
+    control_body: Json | _Absent = ABSENT
+    given = m.get("sandbox")
+    if isinstance(given, dict):
+        c = mapping(given, f"{what}.sandbox", ["request", "body"])
+        control = opt_string(c, "request", f"{what}.sandbox")
+        if control is None:
+            raise RunnerError(f"{what}.sandbox needs `request`")
+        control_body = c["body"] if "body" in c else ABSENT
+    else:
+        control = opt_string(m, "sandbox", what)
     if (call is None) == (control is None):
         raise RunnerError(f"{what} has exactly one of `call` and `sandbox`")
     expect: JsonObject = {}
@@ -164,6 +176,7 @@ def read_step(value: Json, what: str) -> Step:
     return Step(
         call=call,
         control=control,
+        control_body=control_body,
         args=m["args"] if "args" in m else ABSENT,
         mode=mode,
         save=opt_string(m, "save", what),

@@ -227,6 +227,7 @@ pub fn describe(error: &Error) -> Value {
         }),
         Error::PagingStalled { .. } => json!({"kind": "paging_stalled"}),
         Error::Config(_) => json!({"kind": "config"}),
+        Error::Webhook(_) => json!({"kind": "webhook"}),
         other => json!({"kind": "unknown", "debug": format!("{other:?}")}),
     }
 }

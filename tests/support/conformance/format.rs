@@ -88,10 +88,10 @@ pub struct RateLimit {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// An operation of the spec (snake_case), or a client action (`login`,
-    /// `fetch_presigned`, `put_presigned`, `put_parts`).
+    /// `fetch_presigned`, `put_presigned`, `put_parts`, `listen`, `deliveries`).
     pub call: Option<String>,
-    /// `METHOD /_sandbox/...`: a control request that must answer 2xx.
-    pub sandbox: Option<String>,
+    /// A control request that must answer 2xx.
+    pub sandbox: Option<Control>,
     #[serde(default)]
     pub args: Option<Value>,
     #[serde(default)]
@@ -105,6 +105,39 @@ pub struct Step {
     /// The step took at least / at most this long (measured by the runner).
     pub min_ms: Option<u64>,
     pub max_ms: Option<u64>,
+}
+
+/// A `sandbox` step: `METHOD /_sandbox/...`, or `{request: "METHOD /_sandbox/...", body}`
+/// for a control that takes a JSON body.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Control {
+    Line(String),
+    WithBody(ControlWithBody),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControlWithBody {
+    pub request: String,
+    #[serde(default, deserialize_with = "present")]
+    pub body: Option<Value>,
+}
+
+impl Control {
+    pub fn request(&self) -> &str {
+        match self {
+            Control::Line(line) => line,
+            Control::WithBody(c) => &c.request,
+        }
+    }
+
+    pub fn body(&self) -> Option<&Value> {
+        match self {
+            Control::Line(_) => None,
+            Control::WithBody(c) => c.body.as_ref(),
+        }
+    }
 }
 
 #[derive(Debug, Default, Clone, Copy, Deserialize, PartialEq, Eq)]

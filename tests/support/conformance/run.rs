@@ -11,6 +11,7 @@ use super::call::{Args, Outcome, describe, failed};
 use super::expect::{check, check_requests, fill, same};
 use super::format::{ClientSpec, Interface, Scenario, Step};
 use super::sandbox::Running;
+use super::webhooks::{self, Listener};
 
 /// The accounts a scenario uses unless its `client.credentials` name others.
 const V3_KEY: (&str, &str) = ("demo-key", "demo-secret");
@@ -99,16 +100,33 @@ pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), Stri
     }
     let mut vars = BTreeMap::from([("origin".to_string(), json!(sandbox.origin))]);
     let mut client = client(sandbox, scenario).await?;
+    // The scenario's webhook listener, once a `listen` step made it; closed at the end.
+    let mut listener: Option<Listener> = None;
+    let mut outcome = Ok(());
     for (i, step) in scenario.steps.iter().enumerate() {
         let label = match (&step.call, &step.sandbox) {
             (Some(call), _) => format!("call {call}"),
-            (None, Some(control)) => format!("sandbox {control}"),
+            (None, Some(control)) => format!("sandbox {}", control.request()),
             (None, None) => String::new(),
         };
-        run_step(sandbox, scenario, step, &mut client, &mut vars)
-            .await
-            .map_err(|e| format!("step {} ({label}): {e}", i + 1))?;
+        outcome = run_step(
+            sandbox,
+            scenario,
+            step,
+            &mut client,
+            &mut vars,
+            &mut listener,
+        )
+        .await
+        .map_err(|e| format!("step {} ({label}): {e}", i + 1));
+        if outcome.is_err() {
+            break;
+        }
     }
+    if let Some(listener) = listener {
+        listener.close().await;
+    }
+    outcome?;
     let pending = sandbox.control("GET", "/_sandbox/script", None).await?;
     match pending["pending"].as_u64() {
         Some(0) => Ok(()),
@@ -124,14 +142,17 @@ async fn run_step(
     step: &Step,
     client: &mut Client,
     vars: &mut BTreeMap<String, Value>,
+    listener: &mut Option<Listener>,
 ) -> Result<(), String> {
     let call = match (&step.call, &step.sandbox) {
         (Some(call), None) => call,
         (None, Some(control)) => {
             let (method, path) = control
+                .request()
                 .split_once(' ')
                 .ok_or("`sandbox` is `METHOD /_sandbox/...`")?;
-            sandbox.control(method, path, None).await?;
+            let body = control.body().map(|b| fill(b, vars)).transpose()?;
+            sandbox.control(method, path, body.as_ref()).await?;
             return Ok(());
         }
         _ => return Err("a step has exactly one of `call` and `sandbox`".into()),
@@ -157,6 +178,12 @@ async fn run_step(
                 }
                 Err(e) => failed(e),
             }
+        }
+        ("listen", _) => {
+            webhooks::listen(sandbox, scenario.interface, listener, Args::new(args)?).await?
+        }
+        ("deliveries", _) => {
+            webhooks::deliveries(scenario.interface, listener.as_ref(), Args::new(args)?).await?
         }
         (_, Client::V3(c)) => super::v3::call(c, call, Args::new(args)?, step.mode).await?,
         (_, Client::Legacy(c)) => super::legacy::call(c, call, Args::new(args)?, step.mode).await?,
