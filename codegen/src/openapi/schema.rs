@@ -186,14 +186,18 @@ fn source(mut node: Node, source: Source, not_shown: Option<&str>) -> Node {
     node
 }
 
-/// The schema of one record field.
-pub fn field(i: &Interface, f: &Field) -> Node {
+/// The schema of one record field (`request_only`: of a record only requests use, where a
+/// secret is `writeOnly`; an answer may carry one, such as a login's token).
+pub fn field(i: &Interface, f: &Field, request_only: bool) -> Node {
     let mut schema = of(i, &f.ty, &f.constraints);
     if f.nullable {
         schema = nullable(schema);
     }
     if f.sensitive {
-        schema.set("writeOnly", Node::Bool(true));
+        schema.set("x-sensitive", Node::Bool(true));
+        if request_only {
+            schema.set("writeOnly", Node::Bool(true));
+        }
     }
     let schema = if has_key(&schema, "$ref") {
         // Siblings of `$ref` are allowed in 2020-12, but some tools still drop them.
@@ -217,12 +221,13 @@ pub fn components(i: &Interface) -> Node {
                 // An answer's `null` for an optional property reads as absent in every
                 // client, so a record only answers are made of admits it.
                 let tolerant = t.usage.response && !t.usage.request;
+                let request_only = t.usage.request && !t.usage.response;
                 for f in &o.fields {
                     let f = &Field {
                         nullable: f.nullable || (tolerant && !f.required),
                         ..f.clone()
                     };
-                    properties.set(&f.name, field(i, f));
+                    properties.set(&f.name, field(i, f, request_only));
                     if f.required {
                         required.push(Node::str(&f.name));
                     }
@@ -232,7 +237,7 @@ pub fn components(i: &Interface) -> Node {
                     let mut groups = Vec::new();
                     for v in &one.variants {
                         for f in &v.fields {
-                            properties.set(&f.name, field(i, f));
+                            properties.set(&f.name, field(i, f, request_only));
                         }
                         let keys = v.fields.iter().map(|f| Node::str(&f.name)).collect();
                         groups.push(Node::map().with("required", Node::Seq(keys)));

@@ -2,6 +2,7 @@
 //! records with next/prev links and JSON filters, archive status, uploads to pre-signed
 //! URLs served by the sandbox itself, multipart uploads, device logs.
 
+mod bodies;
 pub mod store;
 
 use std::collections::HashMap;
@@ -21,6 +22,8 @@ use crate::App;
 use crate::http::{Reject, encode, error, json as answer, pdf, tri, wants_pdf};
 use crate::webhooks::{self, Interface};
 use store::{Account, Multipart, Target, Upload, object, stamp};
+
+use inspection_client::legacy as spec;
 
 /// Who is calling, from their token.
 #[derive(Debug, Clone)]
@@ -208,6 +211,7 @@ fn wrapped(bytes: &[u8], key: &str) -> Result<Map<String, Value>, Reject> {
 // ---------------------------------------------------------------- login
 
 async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    tri!(bodies::conforms::<spec::AuthenticateRequest>(&bytes));
     let user = tri!(wrapped(&bytes, "user"));
     let field = |k: &str| {
         user.get(k)
@@ -494,6 +498,7 @@ async fn get_asset(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respo
 
 /// Finds the asset with this external id, or creates it (201 either way, as documented).
 async fn find_or_create_asset(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    tri!(bodies::conforms::<spec::NewAssetRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "asset"));
     let Some(external) = input
         .get("external_id")
@@ -527,6 +532,7 @@ async fn update_asset(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::AssetUpdateRequest>(&bytes));
     let changes = tri!(wrapped(&bytes, "asset"));
     let mut store = app.legacy.lock().await;
     let Some(real) = asset_by_ref(&store, &id)
@@ -634,6 +640,7 @@ async fn create_location(
     bytes: Bytes,
 ) -> Response {
     tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::LocationRequest>(&bytes));
     let mut location = tri!(wrapped(&bytes, "location"));
     let mut store = app.legacy.lock().await;
     let id = store.next_id();
@@ -650,6 +657,7 @@ async fn update_location(
     bytes: Bytes,
 ) -> Response {
     tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::LocationRequest>(&bytes));
     update_record(&app, "locations", "location", "Location", &id, &bytes).await
 }
 
@@ -671,6 +679,7 @@ async fn create_task(
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::TaskRequest>(&bytes));
     let mut task = tri!(wrapped(&bytes, "task"));
     let hook = tri!(webhooks::take_task_url(&mut task));
     let now = stamp(app.clock.now());
@@ -700,6 +709,7 @@ async fn update_task(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::TaskRequest>(&bytes));
     let mut changes = tri!(wrapped(&bytes, "task"));
     let hook = tri!(webhooks::take_task_url(&mut changes));
     let now = app.clock.now();
@@ -748,6 +758,7 @@ async fn create_transaction(
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::NewTransactionRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "transaction"));
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
@@ -766,19 +777,30 @@ async fn create_transaction(
             }
         }
     }
-    for item in input
-        .get("photos")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        if let Some(f) = item
-            .as_str()
-            .or_else(|| item.get("id").and_then(Value::as_str))
+    // Photos and videos reference uploaded files: by id, or as an object holding the id.
+    let mut videos: Vec<String> = Vec::new();
+    for (list, into) in [("photos", &mut files), ("videos", &mut videos)] {
+        for (i, item) in input
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
         {
-            files.push(f.to_string());
+            let Some(f) = item
+                .as_str()
+                .or_else(|| item.get("id").and_then(Value::as_str))
+            else {
+                return error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("{list}[{i}]: expected an uploaded file's id"),
+                );
+            };
+            into.push(f.to_string());
         }
     }
+    let photo_count = files.len();
+    files.extend(videos.iter().cloned());
     for f in &files {
         let uploaded = store
             .uploads
@@ -802,10 +824,9 @@ async fn create_transaction(
         .find(|a| a.id == caller.id)
         .map(Account::summary);
     let id = store.next_id();
-    let photos: Vec<Value> = files
-        .iter()
-        .map(|f| json!({ "id": f, "url": format!("{}/_media/{f}", app.origin), "created_at": stamp(now) }))
-        .collect();
+    let media = |f: &String| json!({ "id": f, "url": format!("{}/_media/{f}", app.origin), "created_at": stamp(now) });
+    let photos: Vec<Value> = files[..photo_count].iter().map(media).collect();
+    let video_records: Vec<Value> = videos.iter().map(media).collect();
     for f in &files {
         if let Some(u) = store.uploads.get_mut(&(caller.id.clone(), f.clone())) {
             u.attached = true;
@@ -819,6 +840,7 @@ async fn create_transaction(
     transaction.insert("asset".into(), asset.unwrap_or(Value::Null));
     transaction.insert("user".into(), user.unwrap_or(Value::Null));
     transaction.insert("media".into(), json!(photos));
+    transaction.insert("videos".into(), json!(video_records));
     store.collection("transactions").push(transaction.clone());
     answer(StatusCode::CREATED, &json!({ "transaction": transaction }))
 }
@@ -828,6 +850,7 @@ async fn update_transaction(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::TransactionUpdateRequest>(&bytes));
     update_record(
         &app,
         "transactions",
@@ -975,6 +998,7 @@ async fn create_user(
     bytes: Bytes,
 ) -> Response {
     tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::NewUserRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "user"));
     let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
     let (Some(username), Some(first_name), Some(last_name)) =
@@ -1015,6 +1039,7 @@ async fn create_one_time_user(
     bytes: Bytes,
 ) -> Response {
     tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::OneTimeUserRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "user"));
     let Some(email) = input.get("email").and_then(Value::as_str) else {
         return error(StatusCode::UNPROCESSABLE_ENTITY, "user[email] is required");
@@ -1037,6 +1062,7 @@ async fn update_user(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::UserUpdateRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "user"));
     let mut store = app.legacy.lock().await;
     let Some(target) = account_by_ref(&store, &caller, &id).map(|a| a.id.clone()) else {
@@ -1226,6 +1252,9 @@ async fn multipart_complete(
     Path(file_id): Path<String>,
     bytes: Bytes,
 ) -> Response {
+    tri!(bodies::conforms::<spec::CompleteMultipartUploadRequest>(
+        &bytes
+    ));
     let body = tri!(parse_body(&bytes));
     let Some(upload_id) = body.get("upload_id").and_then(Value::as_str) else {
         return error(StatusCode::UNPROCESSABLE_ENTITY, "upload_id is required");
