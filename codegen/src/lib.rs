@@ -9,6 +9,7 @@ pub mod openapi;
 pub mod output;
 pub mod python;
 pub mod rust;
+pub mod scope;
 pub mod spec;
 pub mod templates;
 pub mod typescript;

@@ -1,29 +1,11 @@
 //! Two checkouts sharing one built `xtask` (as they do when they share a target directory):
 //! each run reads the `spec/` and writes the `generated/` of the checkout it runs in.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
-/// A minimal checkout: a workspace manifest and the repository's spec files.
-fn checkout(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("spec")).unwrap();
-    std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    for file in ["v3.yaml", "legacy.yaml"] {
-        std::fs::copy(repo.join("spec").join(file), dir.join("spec").join(file)).unwrap();
-    }
-    dir
-}
+use std::path::Path;
 
-fn xtask(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
-}
+use support::{checkout, xtask};
 
 fn edit_spec(dir: &Path) {
     let path = dir.join("spec/v3.yaml");

@@ -2,28 +2,18 @@
 //! `codegen --check` until spec/VERSION is raised; a docs-only change needs no bump; the
 //! changelog entry is one command.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod support;
 
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use support::xtask;
+
+/// A checkout released at 0.1.0.
 fn checkout() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-{}-release", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("spec")).unwrap();
-    std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    for file in ["v3.yaml", "legacy.yaml"] {
-        std::fs::copy(repo.join("spec").join(file), dir.join("spec").join(file)).unwrap();
-    }
+    let dir = support::checkout("release");
     std::fs::write(dir.join("spec/VERSION"), "0.1.0\n").unwrap();
     dir
-}
-
-fn xtask(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
-        .args(args)
-        .current_dir(cwd)
-        .output()
-        .unwrap()
 }
 
 fn ok(run: &Output) -> String {

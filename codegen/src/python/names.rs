@@ -3,8 +3,6 @@
 //! names the generated code itself refers to escaped (a trailing `_`), and no two alike in
 //! a scope. Wire names are never changed: the descriptors keep them.
 
-use std::collections::BTreeSet;
-
 use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
 
 /// Python's keywords (soft keywords such as `match` and `type` are fine as names).
@@ -62,45 +60,11 @@ pub fn reserved_module(name: &str) -> bool {
     KEYWORDS.contains(&name)
 }
 
-/// Hands out names in one scope: each distinct, none reserved.
-#[derive(Debug, Default, Clone)]
-pub struct Scope {
-    used: BTreeSet<String>,
-}
+pub use crate::scope::Scope;
 
-impl Scope {
-    /// A scope where `taken` are already in use.
-    pub fn with(taken: &[&str]) -> Self {
-        Scope {
-            used: taken.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// Marks `name` as used, so later claims avoid it.
-    pub fn reserve(&mut self, name: &str) {
-        self.used.insert(name.to_string());
-    }
-
-    /// Like `claim`, for the generated code's own `_`-prefixed names (which are reserved
-    /// for spec names, so they never collide with one).
-    pub fn claim_private(&mut self, wanted: &str) -> String {
-        let mut name = wanted.to_string();
-        while self.used.contains(&name) {
-            name.push('_');
-        }
-        self.used.insert(name.clone());
-        name
-    }
-
-    /// `wanted`, or with trailing underscores until it is free; then marks it used.
-    pub fn claim(&mut self, wanted: &str) -> String {
-        let mut name = wanted.to_string();
-        while self.used.contains(&name) || is_reserved(&name) {
-            name.push('_');
-        }
-        self.used.insert(name.clone());
-        name
-    }
+/// A scope of Python names where `taken` are already in use.
+pub fn scope(taken: &[&str]) -> Scope {
+    Scope::new(taken, is_reserved)
 }
 
 fn is_reserved(name: &str) -> bool {
@@ -112,23 +76,23 @@ fn is_reserved(name: &str) -> bool {
 
 /// The scope of one interface's module-level names.
 pub fn module_scope() -> Scope {
-    Scope::with(MODULE_NAMES)
+    scope(MODULE_NAMES)
 }
 
 /// The scope of the client classes' members.
 pub fn client_scope() -> Scope {
-    Scope::with(CLIENT_MEMBERS)
+    scope(CLIENT_MEMBERS)
 }
 
 /// The scope of one method's parameters.
 pub fn params_scope() -> Scope {
-    Scope::with(OWN_PARAMS)
+    scope(OWN_PARAMS)
 }
 
 /// The scope of one record's attributes: the module's type names are taken too, since a
 /// later annotation in the class body would see the attribute instead of the type.
 pub fn fields_scope(type_names: &[String]) -> Scope {
-    let mut scope = Scope::with(MODULE_NAMES);
+    let mut scope = scope(MODULE_NAMES);
     // The methods every record inherits.
     scope.reserve("from_json");
     scope.reserve("to_json");

@@ -152,7 +152,7 @@ pub use names::reserved_module;
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let package = context::package(api);
+    let package = templates::package(api, "//");
     let mut files = Vec::new();
     let mut out = |path: String, contents: String| {
         files.push(OutputFile::new(format!("{PACKAGE_DIR}/{path}"), contents));

@@ -2,8 +2,6 @@
 //! lowerCamelCase, properties as on the wire (quoted when they are not identifiers), with
 //! reserved words and the generated code's own names escaped, and no two alike in a scope.
 
-use std::collections::BTreeSet;
-
 use heck::ToLowerCamelCase;
 
 /// Words JavaScript reserves (strict mode and modules included).
@@ -110,44 +108,25 @@ const CLIENT_MEMBERS: &[&str] = &[
 /// Parameter names every generated method uses itself.
 const OWN_PARAMS: &[&str] = &["body", "options", "query", "request"];
 
-/// Hands out names in one scope: each distinct, none reserved.
-#[derive(Debug, Default)]
-pub struct Scope {
-    used: BTreeSet<String>,
-}
+pub use crate::scope::Scope;
 
-impl Scope {
-    /// A scope where `taken` are already in use.
-    pub fn with(taken: &[&str]) -> Self {
-        Scope {
-            used: taken.iter().map(|s| s.to_string()).collect(),
-        }
-    }
-
-    /// `wanted`, or with trailing underscores until it is free; then marks it used.
-    pub fn claim(&mut self, wanted: &str) -> String {
-        let mut name = wanted.to_string();
-        while self.used.contains(&name) || RESERVED.contains(&name.as_str()) {
-            name.push('_');
-        }
-        self.used.insert(name.clone());
-        name
-    }
+fn is_reserved(name: &str) -> bool {
+    RESERVED.contains(&name)
 }
 
 /// The scope of an interface module's exported names.
 pub fn module_scope() -> Scope {
-    Scope::with(TAKEN_TYPES)
+    Scope::new(TAKEN_TYPES, is_reserved)
 }
 
 /// The scope of the `Client` class's members.
 pub fn client_scope() -> Scope {
-    Scope::with(CLIENT_MEMBERS)
+    Scope::new(CLIENT_MEMBERS, is_reserved)
 }
 
 /// The scope of one method's parameters.
 pub fn params_scope() -> Scope {
-    Scope::with(OWN_PARAMS)
+    Scope::new(OWN_PARAMS, is_reserved)
 }
 
 /// `snake_name` in lowerCamelCase, as a valid identifier (a leading digit gets `n`).
