@@ -482,3 +482,38 @@ fn a_collision_is_reported_once() {
     let message = error_for(&spec(UNIT, &ops));
     assert_eq!(message.matches(": error: ").count(), 1, "{message}");
 }
+
+/// Inputs a fuzzer finds: a type nested thousands deep is refused at its place (never a
+/// stack overflow), and a name of 200,000 characters is reported quickly and shown clipped.
+#[test]
+fn pathological_type_expressions_get_a_clear_diagnostic() {
+    let deep = format!("{}Unit{}", "array<".repeat(5000), ">".repeat(5000));
+    let text = spec(
+        &format!(
+            "{UNIT}  N:\n    object: {{ doc: N., fields: {{ n: {{ type: \"{deep}\", doc: N. }} }} }}\n"
+        ),
+        GET_UNIT,
+    );
+    let message = error_for(&text);
+    assert!(message.starts_with("spec/t.yaml:"), "{message}");
+    assert!(message.contains("nests deeper than 16 levels"), "{message}");
+    assert!(
+        message.len() < 1_000,
+        "the message shows the expression clipped"
+    );
+
+    let long = "A".repeat(200_000);
+    let text = spec(
+        &format!(
+            "{UNIT}  N:\n    object: {{ doc: N., fields: {{ n: {{ type: {long}, doc: N. }} }} }}\n"
+        ),
+        GET_UNIT,
+    );
+    let message = error_for(&text);
+    assert!(
+        message.contains("unknown type `AAAA") && message.contains("(200000 characters)"),
+        "{}",
+        &message[..200]
+    );
+    assert!(message.len() < 2_000);
+}

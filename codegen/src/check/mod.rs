@@ -37,6 +37,18 @@ pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnos
     }
 }
 
+/// `text` as a message shows it: whole when short, else its start and its length (a spec
+/// may hold a name of any length, and a message must stay readable).
+fn clip(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let count = text.chars().count();
+    if count <= SHOWN + 20 {
+        return text.to_string();
+    }
+    let start: String = text.chars().take(SHOWN).collect();
+    format!("{start}... ({count} characters)")
+}
+
 /// What kind of thing a declared name is, for checks that depend on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {

@@ -13,12 +13,13 @@ impl<'a> Checker<'a> {
             .keys()
             .map(String::as_str)
             .chain(Builtin::ALL.iter().map(|(n, _)| *n));
+        let shown = super::clip(name);
         let help = match closest(name, candidates) {
             Some(near) => format!(
-                "did you mean `{near}`? Otherwise declare `{name}` under `types:` or use a builtin"
+                "did you mean `{near}`? Otherwise declare `{shown}` under `types:` or use a builtin"
             ),
             None => format!(
-                "declare `{name}` under `types:`, or use a builtin ({})",
+                "declare `{shown}` under `types:`, or use a builtin ({})",
                 Builtin::ALL
                     .iter()
                     .map(|(n, _)| *n)
@@ -26,15 +27,21 @@ impl<'a> Checker<'a> {
                     .join(", ")
             ),
         };
-        self.error(at, format!("unknown type `{name}`"), help);
+        self.error(at, format!("unknown type `{shown}`"), help);
     }
 }
 
 /// The candidate nearest to `name` by edit distance, if it is close enough to be a typo.
+/// Only candidates of about the same length are compared (the distance is at least the
+/// difference in length), so a very long name costs nothing.
 fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
+    const MAX: usize = 2;
+    let len = name.chars().count();
+    let lower = name.to_lowercase();
     candidates
-        .map(|c| (edit_distance(&name.to_lowercase(), &c.to_lowercase()), c))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|c| c.chars().count().abs_diff(len) <= MAX)
+        .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
+        .filter(|(d, _)| *d <= MAX)
         .min()
         .map(|(_, c)| c)
 }
@@ -62,5 +69,8 @@ mod tests {
         let names = ["Unit", "Task", "Inspection"];
         assert_eq!(closest("Untit", names.into_iter()), Some("Unit"));
         assert_eq!(closest("Zebra", names.into_iter()), None);
+        // A very long name is compared with nothing (this would take minutes otherwise).
+        let long = "A".repeat(1_000_000);
+        assert_eq!(closest(&long, names.into_iter()), None);
     }
 }

@@ -23,12 +23,12 @@ impl<'a> Checker<'a> {
         expr: &Spanned<String>,
         position: Position,
     ) -> Option<TypeRef> {
-        match parse_type_expr(&expr.value) {
+        match parse_type_expr(&expr.value, 0) {
             Ok(parsed) => self.resolve(expr, parsed, position, true),
             Err(why) => {
                 self.error(
                     expr,
-                    format!("`{}` is not a type expression: {why}", expr.value),
+                    format!("`{}` is not a type expression: {why}", super::clip(&expr.value)),
                     "write a builtin, a declared type name, `array<T>`, `map<T>`, `page<T>` (responses) or `json<T>` (query parameters)",
                 );
                 None
@@ -100,7 +100,14 @@ enum Parsed {
     Json(Box<Parsed>),
 }
 
-fn parse_type_expr(s: &str) -> Result<Parsed, String> {
+/// How deep `array<map<...>>` may nest: far beyond any real type, and shallow enough that
+/// no later pass (resolution, rendering in every language) can run out of stack.
+const MAX_NESTING: usize = 16;
+
+fn parse_type_expr(s: &str, depth: usize) -> Result<Parsed, String> {
+    if depth > MAX_NESTING {
+        return Err(format!("it nests deeper than {MAX_NESTING} levels"));
+    }
     let s = s.trim();
     for (prefix, wrap) in [
         ("array<", Parsed::Array as fn(Box<Parsed>) -> Parsed),
@@ -112,7 +119,7 @@ fn parse_type_expr(s: &str) -> Result<Parsed, String> {
             let inner = rest
                 .strip_suffix('>')
                 .ok_or_else(|| format!("`{prefix}` is never closed with `>`"))?;
-            return Ok(wrap(Box::new(parse_type_expr(inner)?)));
+            return Ok(wrap(Box::new(parse_type_expr(inner, depth + 1)?)));
         }
     }
     if s.is_empty() {
@@ -134,12 +141,18 @@ mod tests {
     #[test]
     fn type_expressions_nest() {
         assert_eq!(
-            parse_type_expr("array<map<Unit>>"),
+            parse_type_expr("array<map<Unit>>", 0),
             Ok(Parsed::Array(Box::new(Parsed::Map(Box::new(
                 Parsed::Name("Unit".into())
             )))))
         );
-        assert!(parse_type_expr("array<Unit").is_err());
-        assert!(parse_type_expr("Un it").is_err());
+        assert!(parse_type_expr("array<Unit", 0).is_err());
+        assert!(parse_type_expr("Un it", 0).is_err());
+        // Deep nesting is refused, never a stack overflow in a later pass.
+        let deep = format!("{}Unit{}", "array<".repeat(5000), ">".repeat(5000));
+        let why = parse_type_expr(&deep, 0).unwrap_err();
+        assert!(why.contains("deeper than 16"), "{why}");
+        let ok = format!("{}Unit{}", "array<".repeat(16), ">".repeat(16));
+        assert!(parse_type_expr(&ok, 0).is_ok());
     }
 }
