@@ -517,3 +517,20 @@ fn pathological_type_expressions_get_a_clear_diagnostic() {
     );
     assert!(message.len() < 2_000);
 }
+
+/// A repeated key of a record is reported where it repeats, never at 0:0.
+#[test]
+fn a_repeated_top_level_key_has_its_place() {
+    let text = format!(
+        "{}types:\n  Other:\n    id: {{ doc: X. }}\n",
+        spec(UNIT, GET_UNIT)
+    );
+    let line = text.lines().count() - 2;
+    let message = error_for(&text);
+    assert!(
+        message.starts_with(&format!(
+            "spec/t.yaml:{line}:1: error: duplicate field `types`"
+        )),
+        "{message}"
+    );
+}

@@ -15,16 +15,19 @@ pub fn parse(file: &str, text: &str) -> Result<SpecFile, Diagnostic> {
     let options = serde_saphyr::options! {
         duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
     };
-    serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(file, &e))
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| yaml_error(file, text, &e))
 }
 
-fn yaml_error(file: &str, err: &serde_saphyr::Error) -> Diagnostic {
+fn yaml_error(file: &str, text: &str, err: &serde_saphyr::Error) -> Diagnostic {
+    let raw = err.without_snippet().to_string();
+    let message = strip_location_suffix(strip_location_prefix(&raw).trim()).to_string();
+    // Every diagnostic has a real place: a repeated key of a record is found in the text
+    // (the parser does not say where), anything else unplaced is the file's start.
     let (line, column) = err
         .location()
         .map(|l| (l.line() as u32, l.column() as u32))
-        .unwrap_or((0, 0));
-    let raw = err.without_snippet().to_string();
-    let message = strip_location_suffix(strip_location_prefix(&raw).trim()).to_string();
+        .or_else(|| repeated_key(text, &message))
+        .unwrap_or((1, 1));
     let help = yaml_help(&message);
     Diagnostic {
         file: file.to_string(),
@@ -33,6 +36,33 @@ fn yaml_error(file: &str, err: &serde_saphyr::Error) -> Diagnostic {
         message,
         help,
     }
+}
+
+/// The place of the second occurrence of the key a "duplicate field `key`" message names,
+/// at the first indentation where it occurs twice.
+fn repeated_key(text: &str, message: &str) -> Option<(u32, u32)> {
+    let key = message
+        .strip_prefix("duplicate field `")?
+        .split('`')
+        .next()?;
+    let mut seen: Vec<usize> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let bare = trimmed
+            .strip_prefix(key)
+            .is_some_and(|r| r.starts_with(':'));
+        let quoted = trimmed
+            .strip_prefix(&format!("\"{key}\""))
+            .is_some_and(|r| r.starts_with(':'));
+        if bare || quoted {
+            if seen.contains(&indent) {
+                return Some((n as u32 + 1, indent as u32 + 1));
+            }
+            seen.push(indent);
+        }
+    }
+    None
 }
 
 /// serde-saphyr prefixes its message with `error: line L column C: `; we print the place
