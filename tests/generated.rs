@@ -123,6 +123,8 @@ fn keyword_names_are_escaped() {
     // The output must also be valid Rust that names the keywords safely.
     assert!(models.contents.contains("pub r#type: Option<Kind>"));
     assert!(models.contents.contains("pub self_: Option<String>"));
+    assert!(models.contents.contains("pub r#abstract: Option<String>"));
+    assert!(models.contents.contains("pub r#become: Option<String>"));
     assert!(models.contents.contains("#[serde(rename = \"self\")]"));
     assert!(
         models

@@ -371,6 +371,7 @@ fn every_other_check_names_the_problem() {
         ),
         (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
         (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
+        (with_types("  3d:\n    id: { doc: X. }\n"), "type name `3d` does not start with a letter"),
         (with_types("  V:\n    scalar_union: { doc: V., of: [string] }\n"), "scalar union `V` needs at least two kinds"),
         (with_types("  V:\n    scalar_union: { doc: V., of: [string, string] }\n"), "`string` is listed twice in `of`"),
         (

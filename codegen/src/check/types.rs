@@ -34,6 +34,16 @@ impl<'a> Checker<'a> {
                     format!("type name `{}` is a builtin type", name.value),
                     "choose another name for the declared type",
                 );
+            } else if !name.value.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                // A type names a class or struct in every language: `3d` names none.
+                self.error(
+                    name,
+                    format!(
+                        "type name `{}` does not start with a letter",
+                        super::clip(&name.value)
+                    ),
+                    "start it with a letter, e.g. `Item3d`",
+                );
             } else if name.value.to_upper_camel_case() != name.value {
                 self.error(
                     name,

@@ -1,9 +1,8 @@
 //! The client of an interface: credentials, configuration defaults, and one method per
 //! operation.
 
-use heck::ToSnakeCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 use super::{docs, names, operations};
 use crate::ir::{Auth, Interface};
@@ -111,7 +110,7 @@ fn credentials(i: &Interface) -> TokenStream {
     match &i.auth {
         Auth::ApiKeyHeaders { headers, doc, .. } => {
             let fields = headers.iter().map(|h| {
-                let ident = format_ident!("{}", h.name.to_snake_case());
+                let ident = names::field_ident(&h.name);
                 let doc = docs::attrs(&h.doc);
                 if h.sensitive {
                     quote!(#doc #ident: ::inspection_runtime::Secret,)
@@ -120,7 +119,7 @@ fn credentials(i: &Interface) -> TokenStream {
                 }
             });
             let params = headers.iter().map(|h| {
-                let ident = format_ident!("{}", h.name.to_snake_case());
+                let ident = names::field_ident(&h.name);
                 if h.sensitive {
                     quote!(#ident: impl Into<::inspection_runtime::Secret>)
                 } else {
@@ -128,11 +127,11 @@ fn credentials(i: &Interface) -> TokenStream {
                 }
             });
             let inits = headers.iter().map(|h| {
-                let ident = format_ident!("{}", h.name.to_snake_case());
+                let ident = names::field_ident(&h.name);
                 quote!(#ident: #ident.into())
             });
             let debug = headers.iter().map(|h| {
-                let ident = format_ident!("{}", h.name.to_snake_case());
+                let ident = names::field_ident(&h.name);
                 let label = ident.to_string();
                 if h.sensitive {
                     quote!(.field(#label, &"<redacted>"))
@@ -175,7 +174,7 @@ fn constructors(i: &Interface) -> TokenStream {
         Auth::ApiKeyHeaders { headers, .. } => {
             let pairs = headers.iter().map(|h| {
                 let name = h.name.to_ascii_lowercase();
-                let ident = format_ident!("{}", h.name.to_snake_case());
+                let ident = names::field_ident(&h.name);
                 if h.sensitive {
                     quote!((#name, credentials.#ident.expose(), true))
                 } else {

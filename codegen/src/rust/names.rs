@@ -8,11 +8,11 @@ use proc_macro2::{Ident, Span};
 const NOT_RAW: &[&str] = &["self", "Self", "super", "crate", "extern", "_"];
 
 const KEYWORDS: &[&str] = &[
-    "as", "async", "await", "box", "break", "const", "continue", "crate", "do", "dyn", "else",
-    "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl", "in", "let", "loop",
-    "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return", "self",
-    "Self", "static", "struct", "super", "trait", "true", "try", "type", "typeof", "unsafe",
-    "unsized", "use", "virtual", "where", "while", "yield",
+    "abstract", "as", "async", "await", "become", "box", "break", "const", "continue", "crate",
+    "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if", "impl",
+    "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref",
+    "return", "self", "Self", "static", "struct", "super", "trait", "true", "try", "type",
+    "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
 /// Whether an interface cannot be named `name` in the crate: a keyword, or `lib` (the
