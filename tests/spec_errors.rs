@@ -535,3 +535,21 @@ fn a_repeated_top_level_key_has_its_place() {
         "{message}"
     );
 }
+
+/// Found by the fuzzer: a login whose answer lacks the token field was accepted, and the
+/// clients had no token to read.
+#[test]
+fn a_login_must_answer_its_token_field() {
+    let legacy = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/legacy.yaml"),
+    )
+    .unwrap();
+    let text = legacy.replacen("token_field: auth_token", "token_field: token", 1);
+    let message = error_for(&text);
+    assert!(
+        message.contains(
+            "error: login operation `authenticate` must take a body and answer a record with the field `token`"
+        ),
+        "{message}"
+    );
+}

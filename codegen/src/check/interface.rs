@@ -108,6 +108,7 @@ impl<'a> Checker<'a> {
         mark_usage(&mut interface);
         if self.diags.is_empty() {
             self.links_envelopes(&spec.operations, &interface);
+            self.login_answer(&def.auth, &interface);
         }
         if self.diags.is_empty() {
             ir::resolve(&mut interface);
@@ -348,6 +349,48 @@ impl Checker<'_> {
                 );
                 None
             }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// A token login's operation must send a body and answer a JSON record holding the
+    /// token field: every client reads the token from there.
+    fn login_answer(&mut self, auth: &spec::AuthDef, interface: &ir::Interface) {
+        let spec::AuthDef::TokenLogin {
+            login_operation,
+            token_field,
+            ..
+        } = auth
+        else {
+            return;
+        };
+        let Some(op) = interface
+            .operations
+            .iter()
+            .find(|o| o.name == login_operation.value)
+        else {
+            return; // Reported as not declared.
+        };
+        let holds_token = op.responses.iter().any(|r| {
+            (200..300).contains(&r.status)
+                && r.body
+                    .as_ref()
+                    .and_then(|b| interface.named(b))
+                    .is_some_and(|t| match &t.kind {
+                        ir::TypeKind::Object(o) => o.fields.iter().any(|f| &f.name == token_field),
+                        _ => false,
+                    })
+        });
+        if op.body.is_none() || !holds_token {
+            self.error(
+                login_operation,
+                format!(
+                    "login operation `{}` must take a body and answer a record with the field `{token_field}`",
+                    login_operation.value
+                ),
+                "give it a body, and a 2xx response whose body type has the token field",
+            );
         }
     }
 }
