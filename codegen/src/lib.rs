@@ -103,8 +103,9 @@ fn read_version(root: &Path, spec_dir: &Path) -> Result<String, Diagnostic> {
 /// report of the next regeneration.
 pub const IR_PATH: &str = "generated/ir.json";
 
-/// Where the IR of the last release is kept: what the version rule compares against.
-pub const RELEASED_PATH: &str = "spec/released.json";
+/// The file of the spec folder that keeps the IR of the last release: what the version
+/// rule compares against.
+pub const RELEASED_FILE: &str = "released.json";
 
 /// Where the editor schema of the spec format is written.
 pub const SCHEMA_PATH: &str = "spec/spec.schema.json";

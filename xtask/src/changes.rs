@@ -92,16 +92,16 @@ maintainer's loop\"). The format follows Keep a Changelog.\n";
 /// `--write`, also adds it to `CHANGELOG.md` and makes the current IR the release baseline.
 pub fn changelog(root: &Path, write: bool) -> Result<(), String> {
     let api = codegen::load_dir(root, &root.join("spec")).map_err(|d| d.to_string())?;
-    let released = root.join(codegen::RELEASED_PATH);
+    let released = root.join("spec").join(codegen::RELEASED_FILE);
     let baseline = read_ir(&released)?;
     if let Some(b) = &baseline
         && b.version == api.version
         && write
     {
         return Err(format!(
-            "release {} is already recorded in {}; raise spec/VERSION first",
+            "release {} is already recorded in spec/{}; raise spec/VERSION first",
             api.version,
-            codegen::RELEASED_PATH
+            codegen::RELEASED_FILE
         ));
     }
     let entry = changelog_entry(baseline.as_ref(), &api);
@@ -124,8 +124,8 @@ pub fn changelog(root: &Path, write: bool) -> Result<(), String> {
     std::fs::write(&released, codegen::ir_json(&api))
         .map_err(|e| format!("cannot write {}: {e}", released.display()))?;
     println!(
-        "changelog: CHANGELOG.md has the entry; {} is now release {}",
-        codegen::RELEASED_PATH,
+        "changelog: CHANGELOG.md has the entry; spec/{} is now release {}",
+        codegen::RELEASED_FILE,
         api.version
     );
     Ok(())
