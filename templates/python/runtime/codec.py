@@ -74,6 +74,7 @@ __all__ = [
     "Unknown",
     "Unset",
     "decode",
+    "decode_json",
     "describe",
     "dumps",
     "encode",
@@ -487,6 +488,27 @@ def decode(desc: Desc, value: object, path: str = "") -> Any:
         raise DecodeError(format_path(path, e.segments), e.detail, None) from None
     except RecursionError:
         raise DecodeError(path, "nested too deeply", None) from None
+
+
+def decode_json(
+    desc: Desc, body: bytes | str, status: int | None = None, content_type: str | None = None
+) -> Any:
+    """A JSON body (an answer with its ``status``, or a webhook delivery) parsed and read as
+    ``desc``; ``DecodeError`` names the status and the JSON path of a failure, and never
+    quotes the body."""
+    if not body.strip():
+        raise DecodeError("", "the body is empty; JSON was expected", status)
+    try:
+        parsed = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        shown = "" if content_type is None else f" (Content-Type {content_type.split(';')[0].strip()})"
+        raise DecodeError("", f"the body is not JSON{shown}", status) from None
+    try:
+        return desc.decode(parsed)
+    except DecodeFailure as e:
+        raise DecodeError(format_path("", e.segments), e.detail, status) from None
+    except RecursionError:
+        raise DecodeError("", "nested too deeply", status) from None
 
 
 def encode(desc: Desc, value: object) -> Any:

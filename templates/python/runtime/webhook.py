@@ -4,12 +4,11 @@ service's support configured for it."""
 from __future__ import annotations
 
 import hmac
-import json
 from collections.abc import Mapping
 from typing import Any
 
-from .codec import Desc, decode
-from .errors import DecodeError, WebhookError
+from .codec import Desc, decode_json
+from .errors import WebhookError
 
 
 def parse_delivery(desc: Desc, body: bytes | str) -> Any:
@@ -18,12 +17,7 @@ def parse_delivery(desc: Desc, body: bytes | str) -> Any:
 
     Raises ``DecodeError`` for a body that is not JSON, or a known event whose payload does
     not fit (with its JSON path)."""
-    try:
-        parsed = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
-        # The parser's message quotes the body, which is not for error messages.
-        raise DecodeError("", "the delivery is not JSON", None) from None
-    return decode(desc, parsed)
+    return decode_json(desc, body)
 
 
 def verify_webhook(headers: Mapping[str, str], name: str, expected: str) -> None:

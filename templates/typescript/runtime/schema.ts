@@ -361,6 +361,33 @@ function decUnion(reg: Registry, d: Extract<Desc, { k: "union" }>, v: unknown): 
   return v;
 }
 
+const textDecoder = new TextDecoder();
+
+/**
+ * A JSON body (an answer with its `status`, or a webhook delivery) parsed and decoded as
+ * `d`.
+ *
+ * @throws {@link DecodeError} naming the status and the JSON path of a failure; never quoting the body
+ */
+export function decodeJson(reg: Registry, d: Desc, body: Uint8Array | string, status?: number, contentType?: string | null): unknown {
+  const text = typeof body === "string" ? body : textDecoder.decode(body);
+  if (text.trim() === "") throw new DecodeError("", "the body is empty; JSON was expected", status);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // The parser's message quotes the body, which is not for error messages.
+    const shown = contentType === null || contentType === undefined ? "" : ` (Content-Type ${contentType.split(";")[0]})`;
+    throw new DecodeError("", `the body is not JSON${shown}`, status);
+  }
+  try {
+    return decode(reg, d, parsed);
+  } catch (e) {
+    if (e instanceof DecodeError && status !== undefined) throw new DecodeError(e.path, e.detail, status);
+    throw e;
+  }
+}
+
 // ---------------------------------------------------------------- validate
 
 const CLASS_TEXT: Record<CharClass, string> = {

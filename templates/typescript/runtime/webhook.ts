@@ -5,10 +5,9 @@
  * @module
  */
 
-import { DecodeError, WebhookError } from "./errors.js";
-import { decode, type Desc, type Registry } from "./schema.js";
+import { WebhookError } from "./errors.js";
+import { decodeJson, type Desc, type Registry } from "./schema.js";
 
-const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /**
@@ -18,15 +17,7 @@ const encoder = new TextEncoder();
  * @throws {@link DecodeError} for a body that is not JSON, or a known event whose payload does not fit (with its JSON path)
  */
 export function parseDelivery<T>(reg: Registry, d: Desc, body: Uint8Array | string): T {
-  const text = typeof body === "string" ? body : decoder.decode(body);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the body, which is not for error messages.
-    throw new DecodeError("", "the delivery is not JSON");
-  }
-  return decode(reg, d, parsed) as T;
+  return decodeJson(reg, d, body) as T;
 }
 
 /** Headers as `fetch` gives them, or as Node's `IncomingMessage.headers` holds them. */

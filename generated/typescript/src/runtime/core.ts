@@ -30,7 +30,7 @@ import { paged, type Paged, type PagingPlan } from "./paging.js";
 import { fetchPresigned, putParts, putPresigned, type PresignedContext } from "./presigned.js";
 import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
 import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
-import { decode, validate, type Desc, type Registry } from "./schema.js";
+import { decodeJson, validate, type Desc, type Registry } from "./schema.js";
 
 /** What the generated code says about its interface. */
 export interface InterfaceInfo {
@@ -448,24 +448,7 @@ export class Core {
   }
 }
 
-const decoder = new TextDecoder();
-
-/** Parses and decodes a JSON answer, naming the status and JSON path of a failure. */
+/** A JSON answer decoded as `d`, naming the status and JSON path of a failure. */
 function decodeBody<T>(reg: Registry, d: Desc, response: RawResponse): T {
-  const text = decoder.decode(response.body);
-  if (text.trim() === "") throw new DecodeError("", "the body is empty; JSON was expected", response.status);
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // The parser's message quotes the body, which is not for error messages.
-    const type = response.headers.get("content-type");
-    throw new DecodeError("", `the body is not JSON${type === null ? "" : ` (Content-Type ${type.split(";")[0]})`}`, response.status);
-  }
-  try {
-    return decode(reg, d, parsed) as T;
-  } catch (e) {
-    if (e instanceof DecodeError) throw new DecodeError(e.path, e.detail, response.status);
-    throw e;
-  }
+  return decodeJson(reg, d, response.body, response.status, response.headers.get("content-type")) as T;
 }

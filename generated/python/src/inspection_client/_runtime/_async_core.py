@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import builtins
 import dataclasses
-import json as _json
 import logging
 import os
 from collections.abc import Sequence
@@ -28,7 +27,7 @@ from ._async_pacing import AsyncPacer
 from ._async_paging import AsyncPaged
 from ._async_presigned import Transfers
 from .auth import Auth, TokenAuth, credential_headers, header_names, token_header
-from .codec import Desc, Unset, decode, dumps, validate
+from .codec import Desc, Unset, decode_json, dumps, validate
 from .errors import (
     ApiError,
     ConfigError,
@@ -479,20 +478,8 @@ class AsyncCore:
 
 
 def _decode_body(desc: Desc, response: RawResponse) -> Any:
-    """Parses and decodes a JSON answer, naming the status and JSON path of a failure."""
-    if response.content.strip() == b"":
-        raise DecodeError("", "the body is empty; JSON was expected", response.status)
-    try:
-        parsed = _json.loads(response.content)
-    except ValueError:
-        # The parser's message quotes the body, which is not for error messages.
-        kind = response.headers.get("content-type")
-        shown = "" if kind is None else f" (Content-Type {kind.split(';')[0].strip()})"
-        raise DecodeError("", f"the body is not JSON{shown}", response.status) from None
-    try:
-        return decode(desc, parsed)
-    except DecodeError as e:
-        raise DecodeError(e.path, e.detail, response.status) from None
+    """A JSON answer read as ``desc``."""
+    return decode_json(desc, response.content, response.status, response.headers.get("content-type"))
 
 
 async def _read_within(response: httpx.Response, deadline: float) -> builtins.bytes | None:

@@ -826,10 +826,8 @@ class Photo(_rt.Record):
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
-    field_: PhotoField | None | Unset = UNSET
+    field: PhotoField | None | Unset = UNSET
     """The field the photo belongs to, or null. Present only for inline photos (photos taken within a checklist or data template field).
-
-    `field` on the wire.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
@@ -1632,7 +1630,7 @@ _w_Photo.define(
     _rt.F("object", "object", _rt.Str()),
     _rt.F("url", "url", _rt.Str()),
     _rt.F("instruction", "instruction", _w_PhotoInstruction, nul=True),
-    _rt.F("field", "field_", _w_PhotoField, nul=True),
+    _rt.F("field", "field", _w_PhotoField, nul=True),
     _rt.F("tags", "tags", _rt.Array(_w_PhotoTag), fill=list),
     extra="extra",
 )
