@@ -109,7 +109,6 @@ fn pagination(i: &Interface) -> Option<serde_json::Value> {
 
 /// The parts of an interface that only say how the clients behave or where they connect.
 fn interface(out: &mut Out, o: &Interface, n: &Interface) {
-    let json = |v: &dyn erased::Value| v.json();
     if json(&o.auth) != json(&n.auth) {
         out.breaking("authentication changed".into());
     }
@@ -527,14 +526,7 @@ fn responses(i: &Interface, op: &Operation) -> Vec<(u16, String, Option<String>,
         .collect()
 }
 
-/// JSON of any IR part, to compare parts that only matter as a whole.
-mod erased {
-    pub trait Value {
-        fn json(&self) -> Option<serde_json::Value>;
-    }
-    impl<T: serde::Serialize> Value for T {
-        fn json(&self) -> Option<serde_json::Value> {
-            serde_json::to_value(self).ok()
-        }
-    }
+/// JSON of an IR part, to compare parts that only matter as a whole.
+fn json<T: Serialize>(value: &T) -> Option<serde_json::Value> {
+    serde_json::to_value(value).ok()
 }

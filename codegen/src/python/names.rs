@@ -35,9 +35,6 @@ pub const MODULE_NAMES: &[&str] = &[
     "UNSET",
     "Union",
     "Unset",
-    "annotations",
-    "dataclass",
-    "field",
 ];
 
 /// Members of the generated client classes other than operations.
@@ -154,6 +151,8 @@ mod tests {
         assert_eq!(fields.claim("Unit"), "Unit_");
         assert_eq!(fields.claim(&snake("id")), "id");
         assert_eq!(fields.claim(&snake("to_json")), "to_json_");
+        // Imported under `_` names, so a field may be called like them.
+        assert_eq!(fields.claim("field"), "field");
         assert_eq!(fields.claim(&snake("referenceNumber")), "reference_number");
         let mut params = params_scope();
         assert_eq!(params.claim("body"), "body_");
