@@ -238,6 +238,29 @@ async fn lists_with_filters_across_pages_in_both_paging_styles() {
 }
 
 #[tokio::test]
+async fn generated_inspections_are_seeded_with_or_without_the_demo_fleet() {
+    for demo in [false, true] {
+        let (_sandbox, client) = sandbox(Options {
+            demo,
+            extra_inspections: 7,
+            ..Options::default()
+        })
+        .await;
+        let ids: Vec<String> = client
+            .list_inspections()
+            .per_page(3)
+            .stream()
+            .map_ok(|i| i.id.as_str().to_string())
+            .try_collect()
+            .await
+            .unwrap();
+        let generated = ids.iter().filter(|id| id.starts_with("ins_0")).count();
+        assert_eq!(generated, 7, "demo fleet {demo}: {ids:?}");
+        assert_eq!(ids.len() > 7, demo, "demo fleet {demo}: {ids:?}");
+    }
+}
+
+#[tokio::test]
 async fn unit_inspections_and_other_lists() {
     let (_sandbox, client) = demo().await;
     let by_id = client

@@ -7,9 +7,8 @@ use serde_json::json;
 
 use crate::store::Store;
 
-/// Fills `store` with the demo fleet plus `extra_inspections` generated inspections
-/// (for export tests), all timestamped before `now`.
-pub fn load(store: &mut Store, now: DateTime<Utc>, extra_inspections: usize, origin: &str) {
+/// Fills `store` with the demo fleet, all timestamped before `now`.
+pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
     let day = |d: i64| now - Duration::days(d);
 
     for (i, (name, ext)) in [("Main Yard", Some("LOC-MAIN")), ("North Depot", None)]
@@ -140,23 +139,6 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, extra_inspections: usize, ori
         2,
         origin,
     ));
-    for n in 0..extra_inspections {
-        // Spread over the last 200 days, oldest first, a millisecond apart at least.
-        let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
-        let ty = [
-            InspectionType::Open,
-            InspectionType::Update,
-            InspectionType::Close,
-        ][n % 3]
-            .clone();
-        store.push_inspection(simple_inspection(
-            &format!("ins_{n:06}"),
-            ty,
-            at,
-            n % 3,
-            origin,
-        ));
-    }
     store.forms.push("frm_demo_1".into());
 
     // Every documented status; `tsk_started` has a draft inspection attached (rule 7).
@@ -534,5 +516,27 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
         ],
         created_at: at,
         updated_at: at,
+    }
+}
+
+/// Adds `count` generated inspections (for export tests), with or without the demo fleet:
+/// spread over the 200 days before `now`, oldest first.
+pub fn generated_inspections(store: &mut Store, now: DateTime<Utc>, count: usize, origin: &str) {
+    for n in 0..count {
+        // Spread over the last 200 days, oldest first, a millisecond apart at least.
+        let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
+        let ty = [
+            InspectionType::Open,
+            InspectionType::Update,
+            InspectionType::Close,
+        ][n % 3]
+            .clone();
+        store.push_inspection(simple_inspection(
+            &format!("ins_{n:06}"),
+            ty,
+            at,
+            n % 3,
+            origin,
+        ));
     }
 }

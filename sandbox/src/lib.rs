@@ -155,11 +155,12 @@ impl Seed {
         let mut store = store::Store::default();
         let mut legacy_store = legacy::store::LegacyStore::default();
         let transactions = if self.demo {
-            demo::load(&mut store, now, self.extra_inspections, origin);
+            demo::load(&mut store, now, origin);
             self.legacy_transactions
         } else {
             0
         };
+        demo::generated_inspections(&mut store, now, self.extra_inspections, origin);
         legacy::store::load(&mut legacy_store, &self.legacy_users, transactions, now);
         (store, legacy_store)
     }

@@ -1,5 +1,6 @@
-//! Project tasks: `cargo xtask codegen [--check]` and `cargo xtask ci`.
+//! Project tasks: `cargo xtask codegen [--check]`, `cargo xtask ci` and `cargo xtask bench`.
 
+mod bench;
 mod changes;
 mod ci;
 mod codegen_task;
@@ -18,7 +19,10 @@ commands:
   changelog         print the CHANGELOG.md entry for spec/VERSION: what changed since
                     the release in spec/released.json, classified
   changelog --write add it to CHANGELOG.md and make the current IR the release baseline
-  ci                everything CI checks: fmt, clippy, codegen --check, tests";
+  ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
+  bench             every benchmark (release builds, several minutes), then the README's
+                    performance table
+  bench --quick     check that every benchmark runs (debug builds, one iteration each)";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,6 +40,8 @@ fn main() -> ExitCode {
         ["changelog"] => repo_root().and_then(|root| changes::changelog(&root, false)),
         ["changelog", "--write"] => repo_root().and_then(|root| changes::changelog(&root, true)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
+        ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
+        ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
         _ => Err(USAGE.to_string()),
     };
     match result {

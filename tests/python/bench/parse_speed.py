@@ -1,11 +1,12 @@
 """Typed decoding of a page of 100 inspections against ``json.loads`` of the same bytes.
 
-Run after ``cargo xtask ci`` (which builds the virtual environment and installs the
-package)::
+``cargo xtask bench`` writes the page (the bytes the Rust and TypeScript benchmarks read)
+and runs this in the virtual environment ``cargo xtask ci`` builds::
 
-    target/python-venv/bin/python tests/python/bench/parse_speed.py
+    target/python-venv/bin/python tests/python/bench/parse_speed.py PAGE.json [--quick]
 
-Prints the median time of each, over several rounds, and their ratio.
+Prints the median time of each over several rounds and their ratio, then one JSON line
+for ``cargo xtask bench``.
 """
 
 from __future__ import annotations
@@ -13,24 +14,14 @@ from __future__ import annotations
 import json
 import pathlib
 import statistics
+import sys
 import time
 from typing import Callable
 
 from inspection_client import v3
 from inspection_client._runtime import codec
 
-FIXTURE = pathlib.Path(__file__).resolve().parents[2] / "fixtures" / "v3" / "inspection.json"
 PAGE_WIRE = v3.models._page_wire(v3.models._w_Inspection)
-
-
-def page_bytes() -> bytes:
-    one = json.loads(FIXTURE.read_text())
-    data = []
-    for i in range(100):
-        record = json.loads(json.dumps(one))
-        record["id"] = f"ins_{i:04d}"
-        data.append(record)
-    return json.dumps({"data": data, "paging": {"next": None}}).encode()
 
 
 def median_seconds(run: Callable[[], object], rounds: int) -> float:
@@ -42,8 +33,12 @@ def median_seconds(run: Callable[[], object], rounds: int) -> float:
     return statistics.median(samples)
 
 
-def main() -> None:
-    raw = page_bytes()
+def main(argv: list[str]) -> None:
+    paths = [a for a in argv if not a.startswith("--")]
+    if len(paths) != 1:
+        raise SystemExit("usage: parse_speed.py PAGE.json [--quick]")
+    quick = "--quick" in argv
+    raw = pathlib.Path(paths[0]).read_bytes()
 
     def plain() -> object:
         return json.loads(raw)
@@ -53,10 +48,10 @@ def main() -> None:
 
     page = typed()
     assert isinstance(page, v3.Page) and len(page.data) == 100
-    for _ in range(20):
+    for _ in range(1 if quick else 20):
         plain()
         typed()
-    rounds = 200
+    rounds = 3 if quick else 200
     t_plain = median_seconds(plain, rounds)
     t_typed = median_seconds(typed, rounds)
     print(
@@ -64,7 +59,8 @@ def main() -> None:
         f"{t_typed * 1e3:.2f} ms, json.loads {t_plain * 1e3:.2f} ms "
         f"(typed/plain = {t_typed / t_plain:.2f})"
     )
+    print(json.dumps({"typed_ms": t_typed * 1e3, "plain_ms": t_plain * 1e3}))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

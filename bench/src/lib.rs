@@ -1,0 +1,119 @@
+//! What the benchmarks share: the inputs they measure (the real specs and synthetic ones
+//! N times their size, a page of inspections) and the figures file `cargo xtask bench`
+//! reads back to print one table.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root (this crate sits one folder below it).
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("bench/ has a parent folder")
+        .to_path_buf()
+}
+
+/// The spec files of `spec/` as (file name, text), in name order.
+pub fn real_specs() -> Vec<(String, String)> {
+    let dir = repo_root().join("spec");
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|x| x == "yaml"))
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            (format!("spec/{name}"), text)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// A spec `copies` times the size of the real one: every interface repeated under another
+/// name (`v3`, `v3_copy1`, ...), so types, operations and output files all grow by the
+/// same factor.
+pub fn synthetic_specs(copies: usize) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for (file, text) in real_specs() {
+        let name_line = text
+            .lines()
+            .find(|l| l.starts_with("  name: "))
+            .unwrap_or_else(|| panic!("{file}: no `  name:` line under `interface:`"))
+            .to_string();
+        for copy in 0..copies {
+            let renamed = if copy == 0 {
+                text.clone()
+            } else {
+                text.replacen(&name_line, &format!("{name_line}_copy{copy}"), 1)
+            };
+            out.push((format!("{file}#{copy}"), renamed));
+        }
+    }
+    out
+}
+
+/// Loads, checks and renders every output (Rust, TypeScript, Python, OpenAPI, the IR) in
+/// memory: what `cargo xtask codegen` does apart from comparing with and writing files.
+/// Returns the number of files and their total size in bytes.
+pub fn generate(specs: &[(String, String)]) -> (usize, usize) {
+    let interfaces = specs
+        .iter()
+        .map(|(file, text)| codegen::load_str(file, text).unwrap_or_else(|d| panic!("{d}")))
+        .collect();
+    let api = codegen::ir::Api::new(interfaces);
+    let files = codegen::generate(&api).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = files.iter().map(|f| f.contents.len()).sum();
+    (files.len(), bytes)
+}
+
+/// A page of `n` inspections as the service sends it (compact JSON), every result kind and
+/// field type included: the fixture `tests/fixtures/v3/inspection.json` with distinct ids.
+/// The TypeScript and Python benchmarks build the same bytes the same way.
+pub fn inspections_page(n: usize) -> Vec<u8> {
+    let path = repo_root().join("tests/fixtures/v3/inspection.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let one: serde_json::Value = serde_json::from_str(&text).expect("the fixture is JSON");
+    let data: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let mut record = one.clone();
+            record["id"] = serde_json::json!(format!("ins_{i:04}"));
+            record
+        })
+        .collect();
+    serde_json::to_vec(&serde_json::json!({"data": data, "paging": {"next": null}}))
+        .expect("a Value always serialises")
+}
+
+/// Peak resident memory of this process so far (`VmHWM` of /proc/self/status), in KiB;
+/// `None` where the platform has no such file.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn synthetic_specs_grow_by_the_factor_and_stay_valid() {
+        let (one_files, one_bytes) = generate(&synthetic_specs(1));
+        let (three_files, three_bytes) = generate(&synthetic_specs(3));
+        // The package-level files (manifests, the runtimes) are there once; the interfaces'
+        // own files, which are most of the bytes, triple.
+        assert!(three_files > one_files, "{one_files} -> {three_files}");
+        assert!(three_bytes > 2 * one_bytes, "{one_bytes} -> {three_bytes}");
+    }
+
+    #[test]
+    fn the_page_holds_the_records_asked_for() {
+        let page: serde_json::Value = serde_json::from_slice(&inspections_page(7)).unwrap();
+        assert_eq!(page["data"].as_array().map(Vec::len), Some(7));
+        assert_eq!(page["data"][6]["id"], "ins_0006");
+    }
+}

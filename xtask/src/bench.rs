@@ -1,0 +1,396 @@
+//! `cargo xtask bench [--quick]`: every benchmark behind the README's performance table,
+//! then that table. `--quick` (CI) only checks that each one runs: debug builds, one
+//! iteration, no figures.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use super::ci;
+
+/// One row of the table: what was measured, the figure, what it is compared with.
+struct Row {
+    what: String,
+    figure: String,
+    against: String,
+}
+
+/// `tools_ready`: `cargo xtask ci` has just installed the TypeScript and Python tools, so
+/// they are not installed again.
+pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    let out = root.join("target/bench");
+    std::fs::create_dir_all(&out)
+        .map_err(|e| format!("bench: cannot create {}: {e}", out.display()))?;
+    let profile: &[&str] = if quick { &[] } else { &["--release"] };
+    let mut rows = Vec::new();
+
+    // Rust: criterion (in test mode under --quick: each benchmark once).
+    if quick {
+        ci::step(
+            root,
+            "bench: rust (one run each)",
+            &cargo,
+            &["test", "-p", "bench", "--benches"],
+        )?;
+    } else {
+        ci::step(root, "bench: rust", &cargo, &["bench", "-p", "bench"])?;
+        rows.extend(rust_rows(&root.join("target/criterion"))?);
+    }
+
+    // The page every language's parse benchmark reads.
+    let page = out.join("page.json");
+    let page_arg = page.to_string_lossy().into_owned();
+    let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "page"];
+    args.extend(profile);
+    args.extend(["--", &page_arg]);
+    ci::step(root, "bench: the page of 100 inspections", &cargo, &args)?;
+
+    // The export at a raised quota, 1,000 and 10,000 records, each in its own process.
+    let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
+    let mut exports = Vec::new();
+    for count in counts {
+        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "export"];
+        args.extend(profile);
+        args.extend(["--", count]);
+        exports.push(last_json_line(&capture(
+            root,
+            &format!("bench: export of {count}"),
+            &cargo,
+            &args,
+        )?)?);
+    }
+    if !quick {
+        rows.extend(export_rows(&exports)?);
+    }
+
+    // TypeScript and Python: the same page against each language's own JSON parser.
+    if !tools_ready {
+        ci::typescript_tools(root, &cargo)?;
+    }
+    let mut node = vec!["tests/typescript/bench/parse_speed.js", &page_arg];
+    if quick {
+        node.push("--quick");
+    }
+    let ts = last_json_line(&capture(root, "bench: typescript parse", "node", &node)?)?;
+    let python = if tools_ready {
+        ci::python_bin(root)
+            .join("python")
+            .to_string_lossy()
+            .into_owned()
+    } else {
+        ci::python_env(root)?
+    };
+    let mut py = vec!["tests/python/bench/parse_speed.py", &page_arg];
+    if quick {
+        py.push("--quick");
+    }
+    let py = last_json_line(&capture(root, "bench: python parse", &python, &py)?)?;
+    if !quick {
+        rows.push(parse_row(
+            "TypeScript: typed decode of the page",
+            "JSON.parse",
+            &ts,
+        )?);
+        rows.push(parse_row(
+            "Python: typed decode of the page",
+            "json.loads",
+            &py,
+        )?);
+        rows.extend(build_rows(root, &cargo)?);
+        print_table(&rows);
+    } else {
+        println!("bench --quick: every benchmark ran (no figures in quick mode)");
+    }
+    Ok(())
+}
+
+/// The figures criterion kept (median of each benchmark, in nanoseconds).
+fn rust_rows(criterion: &Path) -> Result<Vec<Row>, String> {
+    let median = |id: &str| criterion_median(&criterion.join(id));
+    let mut rows = Vec::new();
+    let one = median("codegen/spec/x1")?;
+    for copies in [1u32, 10, 50] {
+        let ns = median(&format!("codegen/spec/x{copies}"))?;
+        rows.push(Row {
+            what: format!("codegen, every output, spec ×{copies} (in memory)"),
+            figure: format!("{:.1} ms", ns / 1e6),
+            against: format!(
+                "{:.2}× the ×1 time per copy{}",
+                ns / f64::from(copies) / one,
+                if copies == 1 { "; target < 100 ms" } else { "" }
+            ),
+        });
+    }
+    let typed = median("parse_page/typed")?;
+    let no_path = median("parse_page/typed_no_path")?;
+    let value = median("parse_page/value")?;
+    rows.push(Row {
+        what: "Rust: typed parse of the page (as the client decodes)".into(),
+        figure: format!("{:.2} ms", typed / 1e6),
+        against: format!(
+            "serde_json::Value {:.2} ms: {:.2}× its speed (target ≥ 2×); without the JSON path {:.2}×",
+            value / 1e6,
+            value / typed,
+            value / no_path
+        ),
+    });
+    for (label, n) in [("sequential", 1.0), ("concurrent8", 8.0)] {
+        let client = median(&format!("requests/client_{label}"))?;
+        let bare = median(&format!("requests/bare_{label}"))?;
+        rows.push(Row {
+            what: format!("requests through the client, {label} (GET a unit, in-process sandbox)"),
+            figure: format!("{:.0} requests/s", n * 1e9 / client),
+            against: format!(
+                "bare reqwest {:.0} requests/s ({:+.1} µs wall per request)",
+                n * 1e9 / bare,
+                (client - bare) / n / 1e3
+            ),
+        });
+    }
+    let client = median("requests_cpu/client_sequential")?;
+    let bare = median("requests_cpu/bare_sequential")?;
+    rows.push(Row {
+        what: "the client's own CPU per request (process CPU, client minus bare reqwest)".into(),
+        figure: format!("{:.1} µs", (client - bare) / 1e3),
+        against: format!(
+            "{:.1} µs with the client, {:.1} µs bare (target < 20 µs)",
+            client / 1e3,
+            bare / 1e3
+        ),
+    });
+    Ok(rows)
+}
+
+fn criterion_median(dir: &Path) -> Result<f64, String> {
+    let path = dir.join("new/estimates.json");
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("bench: cannot read {}: {e}", path.display()))?;
+    let value: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|e| format!("bench: {} is not JSON: {e}", path.display()))?;
+    value["median"]["point_estimate"]
+        .as_f64()
+        .ok_or_else(|| format!("bench: {} has no median", path.display()))
+}
+
+fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
+    let [small, large] = exports else {
+        return Err("bench: expected two export runs".into());
+    };
+    let number = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .ok_or_else(|| format!("bench: the export printed no `{key}`: {v}"))
+    };
+    let rss_small = number(small, "peak_rss_kib")?;
+    let rss_large = number(large, "peak_rss_kib")?;
+    Ok(vec![
+        Row {
+            what: format!(
+                "export of {} records at {} ({} requests, 20 per page)",
+                number(large, "records")?,
+                large["quota"].as_str().unwrap_or("?"),
+                number(large, "requests")?
+            ),
+            figure: format!(
+                "{:.1} % of the quota's ceiling, {} × 429",
+                100.0 * number(large, "share_of_ceiling")?,
+                number(large, "rate_limited")?
+            ),
+            against: format!(
+                "{} ms against the least possible {} ms (target ≥ 97 %, 0 × 429)",
+                number(large, "elapsed_ms")?,
+                number(large, "ideal_ms")?
+            ),
+        },
+        Row {
+            what: "export: the client's peak RSS, 10,000 records".into(),
+            figure: format!("{:.1} MiB", rss_large / 1024.0),
+            against: format!(
+                "1,000 records {:.1} MiB: {:+.1} % (target within 10 %)",
+                rss_small / 1024.0,
+                100.0 * (rss_large / rss_small - 1.0)
+            ),
+        },
+    ])
+}
+
+fn parse_row(what: &str, plain: &str, figures: &serde_json::Value) -> Result<Row, String> {
+    let typed = figures["typed_ms"].as_f64();
+    let base = figures["plain_ms"].as_f64();
+    let (Some(typed), Some(base)) = (typed, base) else {
+        return Err(format!("bench: {what}: no figures in {figures}"));
+    };
+    Ok(Row {
+        what: what.into(),
+        figure: format!("{typed:.2} ms"),
+        against: format!(
+            "{plain} alone {base:.2} ms: {:.2}× (target ≤ 1.5×)",
+            typed / base
+        ),
+    })
+}
+
+/// The generated crate's cold debug build with its dependencies (TLS included), in a
+/// workspace of its own under `target/bench-build` with cargo's default dev profile, as a
+/// user's project builds it; then a one-line spec change, regenerated and rebuilt.
+fn build_rows(root: &Path, cargo: &str) -> Result<Vec<Row>, String> {
+    let work = root.join("target/bench-build");
+    let _ = std::fs::remove_dir_all(&work);
+    let spec = work.join("spec");
+    ci::copy_dir(&root.join("spec"), &spec)
+        .and_then(|()| ci::copy_dir(&root.join("runtime"), &work.join("runtime")))
+        .and_then(|()| std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map(drop))
+        .map_err(|e| format!("bench: cannot prepare {}: {e}", work.display()))?;
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
+        .map_err(|e| format!("bench: cannot read Cargo.toml: {e}"))?;
+    // The workspace's dependency versions, without its members and profiles.
+    let dependencies = manifest
+        .split("\n[profile")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            if l.starts_with("members = ") {
+                r#"members = ["runtime", "generated/rust"]"#
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(work.join("Cargo.toml"), dependencies + "\n")
+        .map_err(|e| format!("bench: cannot write the build workspace: {e}"))?;
+    super::codegen_task::run_with(root, &spec, &work, false)?;
+
+    let build = |what: &str| -> Result<f64, String> {
+        let start = Instant::now();
+        ci::step(
+            &work,
+            what,
+            cargo,
+            &["build", "--quiet", "--offline", "-p", "inspection-client"],
+        )?;
+        Ok(start.elapsed().as_secs_f64())
+    };
+    let cold = build("bench: cold build of the generated crate")?;
+
+    // One line of the spec changes: a doc line, which every output carries.
+    let v3 = spec.join("v3.yaml");
+    let text = std::fs::read_to_string(&v3).map_err(|e| format!("bench: {e}"))?;
+    let changed = text.replacen(
+        "  title: Inspection Integration API (v3)",
+        "  title: Inspection Integration API (v3, changed)",
+        1,
+    );
+    if changed == text {
+        return Err("bench: the v3 spec's title line moved; update the one-line change".into());
+    }
+    std::fs::write(&v3, changed).map_err(|e| format!("bench: {e}"))?;
+    let start = Instant::now();
+    super::codegen_task::run_with(root, &spec, &work, false)?;
+    build("bench: rebuild after a one-line spec change")?;
+    let incremental = start.elapsed().as_secs_f64();
+    Ok(vec![
+        Row {
+            what: "cold debug build of the generated crate and its dependencies (rustls)".into(),
+            figure: format!("{cold:.1} s"),
+            against: "target ≤ 35 s".into(),
+        },
+        Row {
+            what: "one-line spec change: regenerate + rebuild".into(),
+            figure: format!("{incremental:.2} s"),
+            against: "target < 2 s".into(),
+        },
+    ])
+}
+
+fn print_table(rows: &[Row]) {
+    println!();
+    println!("{}", machine());
+    println!();
+    println!("| Measured | Figure | Compared with |");
+    println!("|---|---|---|");
+    for row in rows {
+        println!("| {} | {} | {} |", row.what, row.figure, row.against);
+    }
+}
+
+/// The date and the machine the table was measured on.
+fn machine() -> String {
+    let cpus = std::thread::available_parallelism().map_or(0, usize::from);
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|l| l.strip_prefix("model name"))
+                .map(|m| m.trim_start_matches([' ', '\t', ':']).to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400);
+    let (y, m, d) = civil_date(days as i64);
+    format!("`cargo xtask bench`, {y:04}-{m:02}-{d:02}, {cpus} cores ({model})")
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian.
+fn civil_date(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// Runs a program, shows its output and returns its standard output.
+fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<String, String> {
+    println!("==> {name}: {program} {}", args.join(" "));
+    let output = Command::new(program)
+        .args(args)
+        .current_dir(root)
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    print!("{stdout}");
+    if output.status.success() {
+        Ok(stdout)
+    } else {
+        Err(format!("bench: step `{name}` failed ({})", output.status))
+    }
+}
+
+/// The JSON line a benchmark program prints last.
+fn last_json_line(stdout: &str) -> Result<serde_json::Value, String> {
+    let line = stdout
+        .lines()
+        .rev()
+        .find(|l| l.starts_with('{'))
+        .ok_or_else(|| format!("bench: no JSON line in the output:\n{stdout}"))?;
+    serde_json::from_str(line).map_err(|e| format!("bench: `{line}` is not JSON: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_date(0), (1970, 1, 1));
+        assert_eq!(civil_date(11_016), (2000, 2, 29));
+        assert_eq!(civil_date(20_780), (2026, 11, 23));
+    }
+
+    #[test]
+    fn the_last_json_line_is_the_figures() {
+        let out = "people read this\n{\"a\": 1}\nmore\n{\"typed_ms\": 2.5}\n";
+        assert_eq!(last_json_line(out).unwrap()["typed_ms"], 2.5);
+        assert!(last_json_line("no figures\n").is_err());
+    }
+}
