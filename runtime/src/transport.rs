@@ -36,6 +36,11 @@ impl Response {
 
 /// Decodes `body` as `T`, naming the JSON path of a failure.
 pub fn decode<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, Error> {
+    // The JSON path is tracked only to explain a failure (decoding again): tracking it on
+    // every answer costs ~15 % of the decode.
+    if let Ok(value) = serde_json::from_slice(body) {
+        return Ok(value);
+    }
     let mut de = serde_json::Deserializer::from_slice(body);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let message = crate::model::without_position(&e.inner().to_string());
