@@ -141,6 +141,9 @@ impl Core {
         let build = |policy| {
             reqwest::Client::builder()
                 .redirect(policy)
+                // reqwest would send the previous URL, query and all, to a redirect's
+                // target: from a pre-signed URL that is its signature.
+                .referer(false)
                 .timeout(config.timeout)
                 .connect_timeout(config.connect_timeout)
                 .build()
