@@ -140,6 +140,32 @@ async fn https_is_required_except_on_loopback() {
     assert!(Client::new("ftp://example.com", key()).is_err());
 }
 
+/// A password in the base URL would be printed wherever the URL is: refused, and never
+/// repeated in the error, even when the URL does not parse.
+#[tokio::test]
+async fn a_base_url_with_credentials_is_refused_without_repeating_them() {
+    let key = || ApiKey::new("id", SECRET);
+    for url in [
+        "https://user:hunter2-pw@inspections.example.com/v3",
+        "https://only-user@inspections.example.com/v3",
+    ] {
+        let err = Client::new(url, key()).unwrap_err();
+        let shown = format!("{err} {err:?}");
+        assert!(
+            shown.contains("must not carry a user name or password"),
+            "{shown}"
+        );
+        assert!(
+            !shown.contains("hunter2") && !shown.contains("only-user"),
+            "{shown}"
+        );
+    }
+    let err = Client::new("https://user:hunter2-pw@host:99999/v3", key()).unwrap_err();
+    let shown = format!("{err} {err:?}");
+    assert!(shown.contains("the base URL is not a URL"), "{shown}");
+    assert!(!shown.contains("hunter2"), "{shown}");
+}
+
 #[tokio::test]
 async fn pacing_spreads_n_plus_one_requests_over_a_window() {
     let config = quick().rate_limit(3, Duration::from_millis(600));

@@ -5,6 +5,14 @@ use url::{Host, Url};
 
 /// Accepts `https://` URLs, and `http://` ones whose host is loopback.
 pub fn check_secure(url: &Url, what: &str) -> Result<(), String> {
+    // Credentials belong in the auth, where they are kept out of Debug, logs and errors; in
+    // the URL they would be printed with it.
+    if !url.username().is_empty() || url.password().is_some() {
+        return Err(format!(
+            "{what} must not carry a user name or password ({}); pass credentials as auth instead",
+            origin(url)
+        ));
+    }
     match url.scheme() {
         "https" => Ok(()),
         "http" if is_loopback(url) => Ok(()),

@@ -125,8 +125,15 @@ enum Next {
 impl Core {
     /// A core for `base_url`. The URL must be https, or http on a loopback host.
     pub fn new(base_url: &str, auth: Auth, config: Config) -> Result<Core, Error> {
-        let base = Url::parse(base_url)
-            .map_err(|e| Error::Config(format!("base URL `{base_url}` is not a URL: {e}")))?;
+        let base = Url::parse(base_url).map_err(|e| {
+            // Quoted only when it cannot hold a credential (`user:password@`).
+            let shown = if base_url.contains('@') {
+                String::new()
+            } else {
+                format!(" `{base_url}`")
+            };
+            Error::Config(format!("the base URL{shown} is not a URL: {e}"))
+        })?;
         origin::check_secure(&base, "the base URL").map_err(Error::Config)?;
         let policy_base = base.clone();
         let policy = reqwest::redirect::Policy::custom(move |attempt| {
