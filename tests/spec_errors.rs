@@ -553,3 +553,20 @@ fn a_login_must_answer_its_token_field() {
         "{message}"
     );
 }
+
+/// A header name with a space or a colon could not be sent (the Rust client would fail
+/// when it is built): refused where it is written.
+#[test]
+fn a_header_name_that_is_not_a_token_is_refused() {
+    for bad in ["\"api key\"", "\"x:y\"", "\"\""] {
+        let text =
+            spec(UNIT, GET_UNIT).replace("headers: { k: {", &format!("headers: {{ {bad}: {{"));
+        let err = error_for(&text);
+        assert!(err.starts_with("spec/t.yaml:7:"), "{bad}: {err}");
+        assert!(err.contains("header `"), "{bad}: {err}");
+        assert!(err.contains("RFC 9110"), "{bad}: {err}");
+    }
+    // Every token character is fine.
+    let text = spec(UNIT, GET_UNIT).replace("headers: { k: {", "headers: { \"X-Api_Key.2~!\": {");
+    assert!(codegen::load_str("spec/t.yaml", &text).is_ok());
+}

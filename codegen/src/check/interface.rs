@@ -9,7 +9,7 @@ use crate::spec::{self, OrderedMap};
 
 use super::type_expr::Position;
 use super::usage::mark_usage;
-use super::{Checker, Kind};
+use super::{Checker, Kind, clip};
 
 impl<'a> Checker<'a> {
     pub(super) fn interface(&mut self, spec: &spec::SpecFile) -> ir::Interface {
@@ -86,7 +86,7 @@ impl<'a> Checker<'a> {
             }),
             error_body,
             errors: self.status_docs(&def.errors),
-            headers: headers(&def.headers),
+            headers: self.headers(&def.headers),
             limits: def
                 .limits
                 .iter()
@@ -277,7 +277,7 @@ impl<'a> Checker<'a> {
                 unauthorized_status,
             } => ir::Auth::ApiKeyHeaders {
                 doc: doc.clone(),
-                headers: headers(h),
+                headers: self.headers(h),
                 unauthorized_status: *unauthorized_status,
             },
             spec::AuthDef::TokenLogin {
@@ -288,6 +288,14 @@ impl<'a> Checker<'a> {
                 scheme,
                 source,
             } => {
+                if let Some(problem) = header_name_problem(header) {
+                    // The token header has no position of its own; its login is beside it.
+                    self.error(
+                        login_operation,
+                        format!("the token header `{}` {problem}", clip(header)),
+                        HEADER_NAME_HELP,
+                    );
+                }
                 if !ops.iter().any(|(n, _)| n.value == login_operation.value) {
                     self.error(
                         login_operation,
@@ -311,7 +319,39 @@ impl<'a> Checker<'a> {
     }
 }
 
-fn headers(map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
+const HEADER_NAME_HELP: &str = "a header name is one or more of the letters, digits and \
+     ! # $ % & ' * + - . ^ _ ` | ~ (RFC 9110 `token`), e.g. `api-key-id`";
+
+/// Why `name` cannot name an HTTP header (RFC 9110 field names are `token`s), if it cannot.
+fn header_name_problem(name: &str) -> Option<&'static str> {
+    let token = |c: char| c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c);
+    if name.is_empty() {
+        Some("is empty")
+    } else if !name.chars().all(token) {
+        Some("holds a character a header name cannot (a space, a colon, a quote, ...)")
+    } else {
+        None
+    }
+}
+
+impl Checker<'_> {
+    /// The headers of `map`, each name checked: a client could not send a header with
+    /// a space or a colon in its name (the Rust one would fail when it is built).
+    fn headers(&mut self, map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
+        for (name, _) in map.iter() {
+            if let Some(problem) = header_name_problem(&name.value) {
+                self.error(
+                    name,
+                    format!("header `{}` {problem}", clip(&name.value)),
+                    HEADER_NAME_HELP,
+                );
+            }
+        }
+        header_list(map)
+    }
+}
+
+fn header_list(map: &OrderedMap<spec::HeaderDef>) -> Vec<ir::Header> {
     map.iter()
         .map(|(name, h)| ir::Header {
             name: name.value.clone(),
