@@ -92,14 +92,22 @@ fn replace(from: &'static str, to: &'static str) -> impl Fn(&str) -> String {
     }
 }
 
-/// The one impact of the changes (every change of one mutation must agree), and that some
-/// change's text names `what`.
+/// The impact of the changes whose text names `what` (there must be one, and when several
+/// name it they must agree).
 fn classified(found: &[Change], what: &str) -> Impact {
+    let named: Vec<Impact> = found
+        .iter()
+        .filter(|c| c.what.contains(what))
+        .map(|c| c.impact)
+        .collect();
+    let Some(first) = named.first() else {
+        panic!("no change names `{what}`: {found:#?}");
+    };
     assert!(
-        found.iter().any(|c| c.what.contains(what)),
-        "no change names `{what}`: {found:#?}"
+        named.iter().all(|i| i == first),
+        "the changes naming `{what}` disagree: {found:#?}"
     );
-    found.iter().map(|c| c.impact).min().unwrap()
+    *first
 }
 
 #[test]
@@ -264,6 +272,26 @@ fn a_docs_change_is_docs_only() {
         classified(&found, "operation `find_item`: docs changed"),
         Impact::Docs
     );
+}
+
+/// The auth's own doc and its headers' docs say nothing about how the clients behave.
+#[test]
+fn an_auth_docs_change_is_docs_only() {
+    for (from, to) in [
+        ("      doc: Keys.\n", "      doc: The key pair.\n"),
+        (
+            "key: { doc: The key id. }",
+            "key: { doc: The id of the key. }",
+        ),
+    ] {
+        let found = changes(replace(from, to));
+        assert_eq!(classified(&found, "authentication"), Impact::Docs, "{from}");
+    }
+    let found = changes(replace(
+        "unauthorized_status: 401",
+        "unauthorized_status: 403",
+    ));
+    assert_eq!(classified(&found, "authentication"), Impact::Breaking);
 }
 
 #[test]

@@ -109,11 +109,15 @@ fn pagination(i: &Interface) -> Option<serde_json::Value> {
 
 /// The parts of an interface that only say how the clients behave or where they connect.
 fn interface(out: &mut Out, o: &Interface, n: &Interface) {
-    if json(&o.auth) != json(&n.auth) {
+    if behaviour(json(&o.auth)) != behaviour(json(&n.auth)) {
         out.breaking("authentication changed".into());
+    } else if json(&o.auth) != json(&n.auth) {
+        out.docs("authentication docs changed".into());
     }
-    if pagination(o) != pagination(n) {
+    if behaviour(pagination(o)) != behaviour(pagination(n)) {
         out.breaking("pagination changed".into());
+    } else if pagination(o) != pagination(n) {
+        out.docs("pagination docs changed".into());
     }
     let hooks = |i: &Interface| i.webhooks.as_ref().map(|w| i.ty(w.event).name.clone());
     match (hooks(o), hooks(n)) {
@@ -130,8 +134,10 @@ fn interface(out: &mut Out, o: &Interface, n: &Interface) {
     if o.error_message_field != n.error_message_field || o.default_accept != n.default_accept {
         out.breaking("the error body or the default Accept changed".into());
     }
-    if json(&o.rate_limit) != json(&n.rate_limit) {
+    if behaviour(json(&o.rate_limit)) != behaviour(json(&n.rate_limit)) {
         out.additive("the rate limit (the clients' default pacing) changed".into());
+    } else if json(&o.rate_limit) != json(&n.rate_limit) {
+        out.docs("rate limit docs changed".into());
     }
     if o.doc != n.doc || o.title != n.title || json(&o.base_url) != json(&n.base_url) {
         out.docs("interface docs changed".into());
@@ -529,4 +535,24 @@ fn responses(i: &Interface, op: &Operation) -> Vec<(u16, String, Option<String>,
 /// JSON of an IR part, to compare parts that only matter as a whole.
 fn json<T: Serialize>(value: &T) -> Option<serde_json::Value> {
     serde_json::to_value(value).ok()
+}
+
+/// `value` without what only documents it (`doc`, `source`, at any depth): what is left
+/// says how the clients behave.
+fn behaviour(value: Option<serde_json::Value>) -> Option<serde_json::Value> {
+    fn strip(value: &mut serde_json::Value) {
+        match value {
+            serde_json::Value::Object(map) => {
+                map.remove("doc");
+                map.remove("source");
+                map.values_mut().for_each(strip);
+            }
+            serde_json::Value::Array(items) => items.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    value.map(|mut v| {
+        strip(&mut v);
+        v
+    })
 }
