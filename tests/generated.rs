@@ -252,3 +252,43 @@ fn a_spec_change_reaches_every_backend() {
     let package: serde_json::Value = serde_json::from_str(text("typescript/package.json")).unwrap();
     assert!(package.get("dependencies").is_none(), "{package}");
 }
+
+/// Whether a union keeps members it does not know is decided once, in the IR, and every
+/// language follows it: a union nothing sends (here, one nothing uses at all) is open.
+#[test]
+fn every_language_opens_the_same_unions() {
+    let text = "interface:
+  name: t
+  title: T
+  doc: A test interface.
+  base_url: { placeholder: \"{base_url}\", example: \"https://example.test/v3\", doc: Root. }
+  auth:
+    api_key_headers: { doc: Keys., unauthorized_status: 401, headers: { k: { doc: Key. } } }
+  versioning: One version.
+types:
+  Shape:
+    union:
+      doc: A shape.
+      tag: kind
+      variants:
+        round: { shape: Round, doc: Round. }
+  Round:
+    object:
+      doc: A round shape.
+      fields:
+        radius: { type: integer, doc: Radius. }
+operations: {}
+";
+    let interface = codegen::load_str("spec/t.yaml", text).unwrap_or_else(|d| panic!("{d}"));
+    let shape = interface.types.iter().find(|t| t.name == "Shape").unwrap();
+    let codegen::ir::TypeKind::Union(union) = &shape.kind else {
+        panic!("Shape is not a union")
+    };
+    assert!(union.open, "an unused union is read tolerantly");
+    let files = codegen::generate(&codegen::ir::Api::new(vec![interface])).unwrap();
+    let rust = files
+        .iter()
+        .find(|f| f.path.ends_with("rust/src/t/unions.rs"))
+        .expect("the Rust unions file");
+    assert!(rust.contents.contains("Unknown("), "{}", rust.contents);
+}

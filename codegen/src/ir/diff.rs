@@ -325,7 +325,7 @@ fn field(
     if o.required != n.required {
         // A request field that becomes required breaks callers; a response field that is
         // no longer promised (or newly promised) changes its type in every language.
-        let loosened = o.required && usage.request && !usage.response;
+        let loosened = o.required && usage.request_only();
         let text = format!(
             "{at} is now {}",
             if n.required { "required" } else { "optional" }
@@ -341,7 +341,7 @@ fn field(
             "{at} is now {}",
             if n.nullable { "nullable" } else { "never null" }
         );
-        if n.nullable && usage.request && !usage.response {
+        if n.nullable && usage.request_only() {
             out.additive(text);
         } else {
             out.breaking(text);

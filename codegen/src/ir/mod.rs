@@ -204,6 +204,19 @@ pub struct Usage {
     pub response: bool,
 }
 
+impl Usage {
+    /// Only ever sent: checked strictly, never needs to tolerate what the service adds.
+    pub fn request_only(&self) -> bool {
+        self.request && !self.response
+    }
+
+    /// Read from answers, or from nothing: decoded tolerantly (unknown properties kept,
+    /// unknown members and values kept).
+    pub fn response_side(&self) -> bool {
+        !self.request_only()
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TypeDef {
     pub name: String,

@@ -17,9 +17,9 @@ pub fn resolve(i: &mut Interface) {
         .find(|h| h.name.eq_ignore_ascii_case("accept"))
         .and_then(|h| h.value.clone());
     for t in &mut i.types {
-        let response = t.usage.response;
+        let open = t.usage.response_side();
         if let TypeKind::Union(u) = &mut t.kind {
-            u.open = response;
+            u.open = open;
         }
     }
     let plans: Vec<(Answer, Option<OperationPaging>)> = i

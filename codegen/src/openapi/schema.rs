@@ -221,7 +221,7 @@ pub fn components(i: &Interface) -> Node {
                 // An answer's `null` for an optional property reads as absent in every
                 // client, so a record only answers are made of admits it.
                 let tolerant = t.usage.response && !t.usage.request;
-                let request_only = t.usage.request && !t.usage.response;
+                let request_only = t.usage.request_only();
                 for f in &o.fields {
                     let f = &Field {
                         nullable: f.nullable || (tolerant && !f.required),
@@ -243,7 +243,7 @@ pub fn components(i: &Interface) -> Node {
                         groups.push(Node::map().with("required", Node::Seq(keys)));
                     }
                     // Exactly one group: a request rule; answers are read whatever they hold.
-                    if t.usage.request && !t.usage.response {
+                    if t.usage.request_only() {
                         node.set("oneOf", Node::Seq(groups));
                     }
                 }

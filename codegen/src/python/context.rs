@@ -317,7 +317,7 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         match &t.kind {
             TypeKind::Object(o) => {
                 let (attrs, extra) = names.attrs[index].clone().unwrap_or_default();
-                let response_side = t.usage.response || !t.usage.request;
+                let response_side = t.usage.response_side();
                 types.push(TypeCx::Record(record_cx(
                     i,
                     t,

@@ -10,7 +10,7 @@ use crate::ir::{
 };
 
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
-    let response_side = t.usage.response || !t.usage.request;
+    let response_side = t.usage.response_side();
     let name = names::type_ident(&t.name);
     let mut doc = docs::Doc::new(&t.doc);
     if o.keep_unknown {

@@ -8,7 +8,8 @@ use crate::ir::{Interface, ScalarKind, TypeDef, TypeKind, Union};
 
 pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     let name = names::type_ident(&t.name);
-    let open = t.usage.response || !t.usage.request;
+    // Decided once, in `ir::resolve`, for every language.
+    let open = u.open;
     let tag = u.tag.as_str();
     let idents: Vec<_> = u
         .variants
@@ -137,7 +138,7 @@ fn holds_record(i: &Interface, shape: crate::ir::TypeId) -> bool {
 
 pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {
     let name = names::type_ident(&t.name);
-    let open = t.usage.response || !t.usage.request;
+    let open = t.usage.response_side();
     let mut doc = docs::Doc::new(&t.doc);
     if open {
         doc.push(

@@ -313,7 +313,7 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
     let name = name.to_string();
     match &t.kind {
         TypeKind::Object(o) => {
-            let response_side = t.usage.response || !t.usage.request;
+            let response_side = t.usage.response_side();
             let mut doc = Doc::new(&t.doc);
             if o.keep_unknown {
                 doc.push(
