@@ -292,3 +292,61 @@ operations: {}
         .expect("the Rust unions file");
     assert!(rust.contents.contains("Unknown("), "{}", rust.contents);
 }
+
+/// A record's Python attributes are its union tags, then its fields: the token attribute of
+/// a login answer that is also a union member must still name the token field.
+#[test]
+fn the_python_token_attribute_of_a_tagged_login_answer() {
+    let text = "interface:
+  name: t
+  title: T
+  doc: A test interface.
+  base_url: { placeholder: \"{base_url}\", example: \"https://example.test\", doc: Root. }
+  auth:
+    token_login:
+      doc: Log in.
+      login_operation: login
+      token_field: auth_token
+      header: Authorization
+      scheme: Token
+  versioning: One version.
+types:
+  Credentials:
+    object:
+      doc: Who logs in.
+      fields:
+        username: { type: string, doc: Name., required: true }
+  Session:
+    object:
+      doc: A session.
+      fields:
+        user_name: { type: string, doc: Who. }
+        auth_token: { type: string, doc: The token., required: true }
+  Outcome:
+    union:
+      doc: An outcome.
+      tag: outcome_kind
+      variants:
+        session: { shape: Session, doc: A session. }
+operations:
+  login:
+    doc: Logs in.
+    method: POST
+    path: /login
+    body: { type: Credentials }
+    responses:
+      - { status: 200, body: Session, doc: The session. }
+    auth: none
+";
+    let interface = codegen::load_str("spec/t.yaml", text).unwrap_or_else(|d| panic!("{d}"));
+    let files = codegen::generate(&codegen::ir::Api::new(vec![interface])).unwrap();
+    let client = files
+        .iter()
+        .find(|f| f.path.ends_with("inspection_client/t/client.py"))
+        .expect("the Python client");
+    assert!(
+        client.contents.contains("token_attr=\"auth_token\""),
+        "{}",
+        client.contents
+    );
+}

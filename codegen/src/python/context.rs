@@ -771,13 +771,7 @@ fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
             };
             let token_attr = answer
                 .named()
-                .and_then(|id| {
-                    let TypeKind::Object(o) = &i.ty(id).kind else {
-                        return None;
-                    };
-                    let pos = o.fields.iter().position(|f| &f.name == token_field)?;
-                    Some(names.attrs[id.index()].as_ref()?.0.get(pos)?.clone())
-                })
+                .and_then(|id| attr_of(i, names, id, token_field))
                 .ok_or_else(|| {
                     format!("the login answer of `{login_operation}` has no field `{token_field}`")
                 })?;
@@ -1104,13 +1098,19 @@ fn tuple(items: &[String]) -> String {
     }
 }
 
-/// The attribute name of field `wire` of declared type `id` (a record).
+/// The attribute name of field `wire` of declared type `id` (a record). A record's
+/// attributes are its union tags first, then its fields.
 fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Option<String> {
     let TypeKind::Object(o) = &i.ty(id).kind else {
         return None;
     };
     let pos = o.fields.iter().position(|f| f.name == wire)?;
-    module.attrs[id.index()].as_ref()?.0.get(pos).cloned()
+    let tags = module.tags[id.index()].len();
+    module.attrs[id.index()]
+        .as_ref()?
+        .0
+        .get(tags + pos)
+        .cloned()
 }
 
 /// The `_rt.PagingPlan(...)` of a paginated operation.
