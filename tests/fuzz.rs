@@ -117,6 +117,11 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed_1234_abcd_0001);
+    // Unmutated, both load: otherwise every mutation would be refused and "accepted specs
+    // render" would hold for none.
+    for base in &bases {
+        codegen::load_str("base.yaml", base).unwrap_or_else(|d| panic!("{d}"));
+    }
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let (mut accepted, mut refused) = (0, 0);
     // A panic's message would otherwise print for every caught case.
@@ -145,6 +150,12 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
     }
     std::panic::set_hook(hook);
     println!("fuzz: {iterations} cases (seed {seed:#x}): {accepted} accepted, {refused} refused");
+    // Most mutations leave a valid spec (a line repeated, a doc changed); far fewer
+    // accepted would mean the mutations stopped reaching the generator.
+    assert!(
+        accepted * 10 >= iterations,
+        "only {accepted} of {iterations} mutated specs were accepted"
+    );
     assert!(
         failures.is_empty(),
         "{} failing cases (the first is in {}): {:#?}",

@@ -1114,8 +1114,13 @@ function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
       throw new Error(`${e instanceof Error ? e.message : String(e)} (the error: ${String(outcome.error)})`);
     }
     const shown = errorText(outcome.error);
-    for (const word of Array.isArray(excluded) ? excluded : []) {
-      if (typeof word === "string" && shown.includes(word)) throw new Error(`the error's text shows \`${word}\`: ${shown}`);
+    const words = excluded ?? [];
+    // A misspelt list must fail, not turn the secrecy check off.
+    if (!Array.isArray(words) || !words.every((w) => typeof w === "string")) {
+      throw new Error(`\`text_excludes\` must be a list of strings, got ${show(excluded ?? null)}`);
+    }
+    for (const word of words) {
+      if (shown.includes(word as string)) throw new Error(`the error's text shows \`${String(word)}\`: ${shown}`);
     }
   }
   const result = outcome.result;

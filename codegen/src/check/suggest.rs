@@ -36,7 +36,13 @@ impl<'a> Checker<'a> {
 /// difference in length), so a very long name costs nothing.
 fn closest<'c>(name: &str, candidates: impl Iterator<Item = &'c str>) -> Option<&'c str> {
     const MAX: usize = 2;
+    // The distance costs the product of the two lengths: past this, no suggestion (two
+    // names of 200,000 characters would take minutes).
+    const LONGEST: usize = 100;
     let len = name.chars().count();
+    if len > LONGEST {
+        return None;
+    }
     let lower = name.to_lowercase();
     candidates
         .filter(|c| c.chars().count().abs_diff(len) <= MAX)
@@ -69,8 +75,17 @@ mod tests {
         let names = ["Unit", "Task", "Inspection"];
         assert_eq!(closest("Untit", names.into_iter()), Some("Unit"));
         assert_eq!(closest("Zebra", names.into_iter()), None);
-        // A very long name is compared with nothing (this would take minutes otherwise).
-        let long = "A".repeat(1_000_000);
-        assert_eq!(closest(&long, names.into_iter()), None);
+        // A long name is compared with nothing, even beside a long candidate of about its
+        // length (the distance of two 200,000-character names takes minutes).
+        let long = "A".repeat(200_000);
+        let candidate = format!("{long}B");
+        assert_eq!(closest(&long, [candidate.as_str()].into_iter()), None);
+        // Up to the cap, a typo is still found.
+        let name = "A".repeat(100);
+        let typo = format!("{}B", "A".repeat(99));
+        assert_eq!(
+            closest(&typo, [name.as_str()].into_iter()),
+            Some(name.as_str())
+        );
     }
 }

@@ -117,8 +117,12 @@ def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
         except RunnerError as e:
             raise RunnerError(f"{e} (the error: {error!r}){traceback_of(error)}") from None
         shown = error_text(error)
-        for word in excluded if isinstance(excluded, list) else []:
-            if isinstance(word, str) and word in shown:
+        words = excluded if excluded is not None else []
+        # A misspelt list must fail, not turn the secrecy check off.
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise RunnerError(f"`text_excludes` must be a list of strings, got {excluded!r}")
+        for word in words:
+            if word in shown:
                 raise RunnerError(f"the error's text shows `{word}`: {shown}")
     result = outcome.result
     if "ok" in expect:

@@ -287,9 +287,12 @@ fn check_request(want: &Value, got: &Value, previous: Option<&Value>) -> Result<
         got["received_ms"].as_f64().unwrap_or(0.0) - p["received_ms"].as_f64().unwrap_or(0.0)
     });
     for (key, too_short) in [("min_gap_ms", true), ("max_gap_ms", false)] {
-        let Some(limit) = want.get(key).and_then(Value::as_f64) else {
+        let Some(limit) = want.get(key) else {
             continue;
         };
+        let limit = limit.as_f64().ok_or(format!(
+            "`{key}` must be a number of milliseconds, got {limit}"
+        ))?;
         let gap = gap.ok_or(format!(
             "`{key}` on the first request has nothing to measure from"
         ))?;

@@ -233,8 +233,17 @@ fn check_outcome(
             check(&pattern, Some(&describe(e)), "the error")
                 .map_err(|m| format!("{m} (the error: {e})"))?;
             let text = format!("{e} {e:?}");
-            for word in excluded.iter().flat_map(|w| w.as_array()).flatten() {
-                let word = word.as_str().unwrap_or_default();
+            // A misspelt list must fail, not turn the secrecy check off.
+            let words: Vec<&str> = match &excluded {
+                None => Vec::new(),
+                Some(list) => list
+                    .as_array()
+                    .and_then(|l| l.iter().map(Value::as_str).collect())
+                    .ok_or(format!(
+                        "`text_excludes` must be a list of strings, got {list}"
+                    ))?,
+            };
+            for word in words {
                 if text.contains(word) {
                     return Err(format!("the error's text shows `{word}`: {text}"));
                 }
