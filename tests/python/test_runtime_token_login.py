@@ -81,12 +81,19 @@ def test_a_token_is_renewed_once_on_a_401(runner: Runner) -> None:
         "Token t1", "Token t1", "Token t2",
     ]
     # A 401 that a fresh token does not cure is reported, after one more login only.
-    service.answer = lambda request: httpx.Response(  # type: ignore[method-assign]
-        200, json={"auth_token": "t9"}
-    ) if request.url.path.endswith("/authenticate") else httpx.Response(401, json={"errors": "no"})
+    paths: list[str] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        paths.append(request.url.path)
+        if request.url.path.endswith("/authenticate"):
+            return httpx.Response(200, json={"auth_token": "t9"})
+        return httpx.Response(401, json={"errors": "no"})
+
+    service.answer = refuse  # type: ignore[method-assign]
     with pytest.raises(ApiError) as caught:
         runner.run(core.json, JSON, get())
     assert caught.value.status == 401
+    assert [p.endswith("/authenticate") for p in paths] == [False, True, False]
 
 
 def test_a_wrong_password_is_a_401_without_the_password(runner: Runner) -> None:
