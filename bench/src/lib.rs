@@ -1,6 +1,5 @@
 //! What the benchmarks share: the inputs they measure (the real specs and synthetic ones
-//! N times their size, a page of inspections) and the figures file `cargo xtask bench`
-//! reads back to print one table.
+//! N times their size, a page of inspections) and the peak memory reading.
 
 use std::path::{Path, PathBuf};
 
@@ -69,7 +68,7 @@ pub fn generate(specs: &[(String, String)]) -> (usize, usize) {
 
 /// A page of `n` inspections as the service sends it (compact JSON), every result kind and
 /// field type included: the fixture `tests/fixtures/v3/inspection.json` with distinct ids.
-/// The TypeScript and Python benchmarks build the same bytes the same way.
+/// `--bin page` writes it to a file the TypeScript and Python benchmarks read.
 pub fn inspections_page(n: usize) -> Vec<u8> {
     let path = repo_root().join("tests/fixtures/v3/inspection.json");
     let text = std::fs::read_to_string(&path)

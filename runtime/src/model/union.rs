@@ -75,7 +75,7 @@ pub fn read_tag(raw: &RawValue, tag: &str) -> Result<Option<String>, String> {
     /// unfinished object, which is why the tag is handed out through `found`, not returned.
     struct TagVisitor<'t> {
         tag: &'t str,
-        found: &'t std::cell::RefCell<Option<String>>,
+        found: &'t mut Option<String>,
     }
 
     impl<'de> Visitor<'de> for TagVisitor<'_> {
@@ -92,7 +92,7 @@ pub fn read_tag(raw: &RawValue, tag: &str) -> Result<Option<String>, String> {
                 } else if let Some(serde_json::Value::String(value)) =
                     map.next_value::<Option<serde_json::Value>>()?
                 {
-                    *self.found.borrow_mut() = Some(value);
+                    *self.found = Some(value);
                     return Ok(());
                 }
             }
@@ -100,10 +100,13 @@ pub fn read_tag(raw: &RawValue, tag: &str) -> Result<Option<String>, String> {
         }
     }
 
-    let found = std::cell::RefCell::new(None);
+    let mut found = None;
     let mut de = serde_json::Deserializer::from_str(raw.get());
-    let read = de.deserialize_map(TagVisitor { tag, found: &found });
-    match (found.into_inner(), read) {
+    let read = de.deserialize_map(TagVisitor {
+        tag,
+        found: &mut found,
+    });
+    match (found, read) {
         (Some(value), _) => Ok(Some(value)),
         (None, Ok(())) => Ok(None),
         (None, Err(e)) => Err(without_position(&e.to_string())),
