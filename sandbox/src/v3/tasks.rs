@@ -72,7 +72,9 @@ pub async fn list(
 
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let request: TaskRequest = tri!(body(&bytes));
-    let hook = tri!(webhooks::task_url(raw(&bytes).get("webhook_url")));
+    let hook = tri!(webhooks::task_url(
+        request.webhook_url.clone().map(Value::String).as_ref()
+    ));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
@@ -111,9 +113,10 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
 }
 
 pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
-    let request: TaskRequest = tri!(body(&bytes));
-    let raw = raw(&bytes);
-    let status = tri!(new_status(&raw));
+    let mut request: TaskRequest = tri!(body(&bytes));
+    let status = tri!(new_status(request.status.take()));
+    // Read again only to tell `"webhook_url": null` (remove it) from no `webhook_url`.
+    let raw: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let hook = tri!(webhooks::task_url(raw.get("webhook_url")));
     let now = app.clock.now();
     let mut store = app.store.lock().await;
@@ -157,24 +160,18 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     json(StatusCode::OK, &task)
 }
 
-/// The body as plain JSON, for `status` (not part of `TaskRequest`) and `webhook_url`
-/// (checked here for loopback whatever the generated type holds); `body` has already
-/// refused malformed JSON.
-fn raw(bytes: &[u8]) -> Value {
-    serde_json::from_slice(bytes).unwrap_or(Value::Null)
-}
-
-/// An update's `status`, if it names one (absent or null: unchanged).
-fn new_status(raw: &Value) -> Result<Option<TaskStatus>, Reject> {
-    let reject = |why: String| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, why);
-    match raw.get("status") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => TaskStatus::try_parse(s).map(Some).ok_or_else(|| {
-            reject(format!(
-                "status: `{s}` is not idle, started, completed, incomplete or complete"
-            ))
-        }),
-        Some(_) => Err(reject("status: expected a string".into())),
+/// An update's `status`, if it names one this sandbox knows (absent or null: unchanged).
+fn new_status(status: Option<TaskStatus>) -> Result<Option<TaskStatus>, Reject> {
+    match status {
+        Some(s) if s.is_unknown() => Err(Reject::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "status: `{}` is not one of {}",
+                s.as_str(),
+                TaskStatus::VALUES.join(", ")
+            ),
+        )),
+        other => Ok(other),
     }
 }
 

@@ -10,13 +10,13 @@ pub use controls::router;
 
 use std::collections::HashMap;
 use std::fmt;
-use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use chrono::{DateTime, SecondsFormat, Utc};
+use inspection_client::runtime::origin;
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -75,13 +75,7 @@ impl Header {
 /// The URL, if it is `http://` on a loopback host: the sandbox never calls out of the machine.
 pub fn loopback_url(url: &str) -> Result<Url, String> {
     let parsed = Url::parse(url).map_err(|e| format!("`{url}` is not a URL ({e})"))?;
-    let host = parsed.host_str().unwrap_or_default();
-    let ip = host.trim_start_matches('[').trim_end_matches(']');
-    let loopback = match ip.parse::<IpAddr>() {
-        Ok(ip) => ip.is_loopback(),
-        Err(_) => host.eq_ignore_ascii_case("localhost"),
-    };
-    if parsed.scheme() == "http" && loopback {
+    if parsed.scheme() == "http" && origin::is_loopback(&parsed) {
         Ok(parsed)
     } else {
         Err(format!(
