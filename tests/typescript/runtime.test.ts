@@ -850,9 +850,10 @@ const REQUESTS: Registry = {
     k: "object",
     fields: [
       { name: "name", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false },
-      { name: "assignee_username", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false },
-      { name: "location_id", d: { k: "int", bits: 64 }, req: true, nul: false },
-      { name: "user_group_id", d: { k: "int", bits: 64 }, req: true, nul: false },
+      // As codegen emits them: a group's fields are not required alone.
+      { name: "assignee_username", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "location_id", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "user_group_id", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
     oneOf: {
       name: "assignee",

@@ -341,13 +341,10 @@ class RecordDesc(Desc):
         if not isinstance(v, dict):
             out.append(Violation(path, f"expected an object, got {describe(v)}"))
             return
-        exempt: frozenset[str] = frozenset()
         one_of_violation: Violation | None = None
         if self.one_of is not None:
             present = [(name, keys) for name, keys in self.one_of.variants if any(v.get(k) is not None for k in keys)]
-            chosen = present[0][0] if len(present) == 1 else None
-            exempt = frozenset(k for name, keys in self.one_of.variants if name != chosen for k in keys)
-            if chosen is None:
+            if len(present) != 1:
                 groups = ", ".join("+".join(f"`{k}`" for k in keys) for _, keys in self.one_of.variants)
                 found = " and ".join("+".join(f"`{k}`" for k in keys) for _, keys in present) or "none"
                 one_of_violation = Violation(key_path(path, self.one_of.name), f"expected exactly one of {groups}, found {found}")
@@ -355,7 +352,7 @@ class RecordDesc(Desc):
             x = v.get(f.wire, _MISSING)
             p = key_path(path, f.wire)
             if x is _MISSING:
-                if f.req and f.wire not in exempt:
+                if f.req:
                     out.append(Violation(p, "is required"))
             elif x is None:
                 if not f.nul:

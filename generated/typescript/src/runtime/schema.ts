@@ -83,9 +83,8 @@ export type Desc =
 /**
  * One property of a record.
  *
- * A field listed in a {@link OneOfDesc} variant is never reported missing unless its
- * variant is the one present (the one-of rule reports "none" instead); decoding ignores
- * `req` for such fields altogether.
+ * A field listed in a {@link OneOfDesc} variant is never `req`: its group is required, and
+ * the one-of rule reports a missing or doubled group.
  */
 export type FieldDesc = {
   /** The wire name. */
@@ -278,7 +277,7 @@ function dec(reg: Registry, d: Desc, v: unknown): unknown {
       return dec(reg, resolve(reg, d.name), v);
     case "object":
       if (!isObject(v)) throw new Failure(`expected an object, got ${describe(v)}`);
-      decFields(reg, d.fields, v, d.oneOf);
+      decFields(reg, d.fields, v);
       return v;
     case "union":
       return decUnion(reg, d, v);
@@ -313,9 +312,7 @@ function decMap(reg: Registry, of: Desc, v: unknown): Record<string, unknown> {
   return v;
 }
 
-function decFields(reg: Registry, fields: readonly FieldDesc[], obj: Record<string, unknown>, oneOf?: OneOfDesc): void {
-  // Which variant is present is a request-side rule; a response is read whatever it holds.
-  const optional = oneOf === undefined ? undefined : new Set(oneOf.variants.flatMap((v) => v.fields));
+function decFields(reg: Registry, fields: readonly FieldDesc[], obj: Record<string, unknown>): void {
   let name = "";
   try {
     for (const f of fields) {
@@ -323,14 +320,14 @@ function decFields(reg: Registry, fields: readonly FieldDesc[], obj: Record<stri
       const v = own(obj, name);
       if (v === undefined) {
         if (f.fill !== undefined) obj[name] = f.fill === "array" ? [] : {};
-        else if (f.req && optional?.has(name) !== true) throw new Failure("is required, but absent");
+        else if (f.req) throw new Failure("is required, but absent");
         continue;
       }
       if (v === null) {
         if (f.nul) continue;
         // `null` where none is documented reads as absent: tolerant, and nothing is lost.
         if (f.fill !== undefined) obj[name] = f.fill === "array" ? [] : {};
-        else if (f.req && optional?.has(name) !== true) throw new Failure("is required, but null");
+        else if (f.req) throw new Failure("is required, but null");
         else delete obj[name];
         continue;
       }
@@ -356,7 +353,7 @@ function decUnion(reg: Registry, d: Extract<Desc, { k: "union" }>, v: unknown): 
   try {
     decFields(reg, d.common, v);
     const s = shapeOf(reg, shape);
-    decFields(reg, s.fields, v, s.oneOf);
+    decFields(reg, s.fields, v);
   } catch (e) {
     if (e instanceof Failure) e.detail = `${d.tag} \`${tag}\`: ${e.detail}`;
     throw e;
@@ -588,15 +585,11 @@ function checkFields(
   path: string,
   out: Violation[],
 ): void {
-  // Fields of the variants not chosen are never required; if none or several are present,
-  // the one-of violation says so instead of one "is required" per field.
-  let exempt: Set<string> | undefined;
+  // If none or several variants are present, the one-of violation says so.
   let oneOfViolation: Violation | undefined;
   if (oneOf !== undefined) {
     const present = oneOf.variants.filter((v) => v.fields.some((n) => own(obj, n) !== undefined && own(obj, n) !== null));
-    const chosen = present.length === 1 ? present[0] : undefined;
-    exempt = new Set(oneOf.variants.filter((v) => v !== chosen).flatMap((v) => v.fields));
-    if (chosen === undefined) {
+    if (present.length !== 1) {
       const group = (v: { fields: readonly string[] }): string => v.fields.map((f) => `\`${f}\``).join("+");
       const found = present.length === 0 ? "none" : present.map(group).join(" and ");
       oneOfViolation = {
@@ -609,7 +602,7 @@ function checkFields(
     const v = own(obj, f.name);
     const p = keyPath(path, f.name);
     if (v === undefined) {
-      if (f.req && exempt?.has(f.name) !== true) out.push({ path: p, message: "is required" });
+      if (f.req) out.push({ path: p, message: "is required" });
     } else if (v === null) {
       if (!f.nul) out.push({ path: p, message: f.req ? "must not be null" : "must not be null (leave it out instead)" });
     } else {

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum as _enum
+import functools as _functools
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
 from typing import Generic, Literal, NewType, TypeAlias, TypeVar, Union

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import enum as _enum
+import functools as _functools
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
 from typing import Generic, Literal, NewType, TypeAlias, TypeVar, Union
@@ -1356,8 +1357,10 @@ class Page(_rt.Record, Generic[T]):
     """Properties this spec does not list, as the service sent them."""
 
 
+@_functools.cache
 def _page_wire(item: _rt.Desc, *, register: bool = False) -> _rt.RecordDesc:
-    """The descriptor of a page of ``item`` records."""
+    """The descriptor of a page of ``item`` records, built once per item type (operations
+    that answer a page ask for it on every call)."""
     wire = _rt.RecordDesc(Page, register=register)
     wire.define(
         _rt.F("data", "data", _rt.Array(item), fill=list),
