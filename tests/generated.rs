@@ -350,3 +350,25 @@ operations:
         client.contents
     );
 }
+
+/// The OpenAPI export labels a webhook's provenance as it labels everything else.
+#[test]
+fn openapi_webhooks_carry_their_own_provenance() {
+    let spec = std::fs::read_to_string(root().join("spec/v3.yaml")).unwrap();
+    let marker = "    event: Event\n    source: inferred\n";
+    assert!(spec.contains(marker), "spec/v3.yaml's webhooks moved");
+    let text = spec.replacen(marker, "    event: Event\n    source: public_docs\n", 1);
+    let interface = codegen::load_str("spec/v3.yaml", &text).unwrap_or_else(|d| panic!("{d}"));
+    let files = codegen::generate(&codegen::ir::Api::new(vec![interface])).unwrap();
+    let openapi = files
+        .iter()
+        .find(|f| f.path == "generated/openapi/v3.yaml")
+        .expect("the OpenAPI document");
+    let start = openapi.contents.find("\nwebhooks:").unwrap();
+    let end = openapi.contents[start..]
+        .find("\ncomponents:")
+        .map_or(openapi.contents.len(), |n| start + n);
+    let webhooks = &openapi.contents[start..end];
+    assert!(webhooks.contains("x-source: \"public_docs\""), "{webhooks}");
+    assert!(!webhooks.contains("x-source: \"inferred\""), "{webhooks}");
+}

@@ -170,7 +170,7 @@ fn described(mut node: Node, doc: &str) -> Node {
 }
 
 /// Provenance that the spec marks, as `x-source`.
-fn source(mut node: Node, source: Source, not_shown: Option<&str>) -> Node {
+pub(super) fn source(mut node: Node, source: Source, not_shown: Option<&str>) -> Node {
     let tag = match source {
         Source::Seed => None,
         Source::PublicDocs => Some("public_docs"),
