@@ -77,25 +77,6 @@ async fn presigned_urls_on_another_origin_get_no_credentials() {
     assert_eq!(fetched.header("api-key-secret"), None);
 }
 
-/// A pre-signed URL that redirects: the next hop must not learn the signature from a
-/// `Referer` (reqwest sends one by default), nor get any credential.
-#[tokio::test]
-async fn a_redirect_from_a_presigned_url_carries_no_referer() {
-    let (_server, client) = setup().await;
-    let storage = Server::start().await;
-    let mirror = Server::start().await;
-    storage
-        .push(Canned::status(302).header("location", &format!("http://{}/copy/abc", mirror.addr)));
-    mirror.push(Canned::bytes(200, "application/pdf", b"%PDF-moved"));
-    let link = format!("http://{}/share/abc?sig=SIGNATURE-1234", storage.addr);
-    let bytes = client.fetch_presigned(&link).await.unwrap();
-    assert_eq!(&bytes[..], b"%PDF-moved");
-    let hop = mirror.take_one();
-    assert_eq!(hop.uri, "/copy/abc");
-    assert_eq!(hop.header("referer"), None, "{:?}", hop.headers);
-    assert_eq!(hop.header("api-key-secret"), None);
-}
-
 /// The path of the failure is a conformance scenario; here, the Rust message that
 /// walks down through the union members.
 #[tokio::test]
