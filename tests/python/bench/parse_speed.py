@@ -5,12 +5,14 @@ and runs this in the virtual environment ``cargo xtask ci`` builds::
 
     target/python-venv/bin/python tests/python/bench/parse_speed.py PAGE.json [--quick]
 
-Prints the median time of each over several rounds and their ratio, then one JSON line
-for ``cargo xtask bench``.
+Prints the median time of each over several rounds and their ratio, and the time of
+building the page's dataclass instances alone (the floor of any decoder into them), then
+one JSON line for ``cargo xtask bench``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import pathlib
 import statistics
@@ -31,6 +33,23 @@ def median_seconds(run: Callable[[], object], rounds: int) -> float:
         run()
         samples.append(time.perf_counter() - start)
     return statistics.median(samples)
+
+
+def records_of(value: object) -> list[tuple[type, dict[str, object]]]:
+    """Every record instance in ``value`` with the arguments that build it again."""
+    out: list[tuple[type, dict[str, object]]] = []
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if dataclasses.is_dataclass(v) and not isinstance(v, type):
+            fields = dataclasses.fields(v)
+            out.append((type(v), {f.name: getattr(v, f.name) for f in fields if f.init}))
+            stack.extend(getattr(v, f.name) for f in fields)
+        elif isinstance(v, list):
+            stack.extend(v)
+        elif isinstance(v, dict):
+            stack.extend(v.values())
+    return out
 
 
 def main(argv: list[str]) -> None:
@@ -54,12 +73,31 @@ def main(argv: list[str]) -> None:
     rounds = 3 if quick else 200
     t_plain = median_seconds(plain, rounds)
     t_typed = median_seconds(typed, rounds)
+    # The least any decoder into these dataclasses pays: building the instances alone.
+    records = records_of(page)
+
+    def construct() -> object:
+        return [cls(**kwargs) for cls, kwargs in records]
+
+    t_construct = median_seconds(construct, rounds)
     print(
         f"page of 100 inspections ({len(raw) // 1024} KiB): typed (json.loads + decode) "
         f"{t_typed * 1e3:.2f} ms, json.loads {t_plain * 1e3:.2f} ms "
         f"(typed/plain = {t_typed / t_plain:.2f})"
     )
-    print(json.dumps({"typed_ms": t_typed * 1e3, "plain_ms": t_plain * 1e3}))
+    print(
+        f"building its {len(records)} dataclass instances alone: {t_construct * 1e3:.2f} ms"
+    )
+    print(
+        json.dumps(
+            {
+                "typed_ms": t_typed * 1e3,
+                "plain_ms": t_plain * 1e3,
+                "records": len(records),
+                "construct_ms": t_construct * 1e3,
+            }
+        )
+    )
 
 
 if __name__ == "__main__":
