@@ -70,16 +70,25 @@ pub struct TokenAuth {
     /// One login at a time; others wait and reuse its token.
     relogin: tokio::sync::Mutex<()>,
     login: LoginFn,
+    /// What the login sends that must never be shown (the password).
+    hidden: Vec<Secret>,
 }
 
 impl TokenAuth {
-    pub fn new(header: &'static str, scheme: &'static str, login: LoginFn) -> Arc<TokenAuth> {
+    /// `hidden`: the login's own secrets (its password), scrubbed from errors like the token.
+    pub fn new(
+        header: &'static str,
+        scheme: &'static str,
+        login: LoginFn,
+        hidden: Vec<Secret>,
+    ) -> Arc<TokenAuth> {
         Arc::new(TokenAuth {
             header: HeaderName::from_static(header),
             scheme,
             current: RwLock::new((0, None)),
             relogin: tokio::sync::Mutex::new(()),
             login,
+            hidden,
         })
     }
 
@@ -136,6 +145,28 @@ impl Auth {
             out.push((name, value));
         }
         Ok(Auth::Headers(out))
+    }
+
+    /// Every secret these credentials hold now (sensitive header values, the token and
+    /// the login's password), for scrubbing what the service echoes back.
+    pub(crate) fn secrets(&self) -> Vec<String> {
+        match self {
+            Auth::None => Vec::new(),
+            Auth::Headers(pairs) => pairs
+                .iter()
+                .filter(|(_, v)| v.is_sensitive())
+                .filter_map(|(_, v)| v.to_str().ok().map(str::to_string))
+                .collect(),
+            Auth::Token(token) => {
+                let current = token.current.read().unwrap_or_else(|p| p.into_inner());
+                token
+                    .hidden
+                    .iter()
+                    .chain(&current.1)
+                    .map(|s| s.expose().to_string())
+                    .collect()
+            }
+        }
     }
 
     pub(crate) fn apply(&self, headers: &mut HeaderMap) {

@@ -26,6 +26,15 @@ pub struct Config {
     /// `Accept` of requests that name none (an interface may require a versioned one).
     pub default_accept: &'static str,
     pub user_agent: String,
+    /// The largest success body read into memory (64 MiB); a larger one is
+    /// `Error::TooLarge`, with no more than this read. Downloads written to a writer
+    /// (`Core::download`, `Core::fetch_presigned_to`) have no limit.
+    pub max_response_bytes: u64,
+    /// How much of an error body is read for its message (64 KiB); the rest is dropped.
+    pub max_error_bytes: usize,
+    /// Empty pages in a row a walk accepts while the service still points to a next one
+    /// (10); one more ends the walk with `Error::PagingStalled`.
+    pub max_empty_pages: u32,
 }
 
 impl Default for Config {
@@ -41,6 +50,9 @@ impl Default for Config {
             error_message_field: "errors",
             default_accept: "application/json",
             user_agent: concat!("inspection-client/", env!("CARGO_PKG_VERSION")).to_string(),
+            max_response_bytes: 64 << 20,
+            max_error_bytes: 64 << 10,
+            max_empty_pages: 10,
         }
     }
 }
@@ -49,7 +61,10 @@ impl Config {
     /// Paces the client to `requests` per `window` (the service's quota, e.g. 200 per 10 s
     /// once raised). The margin of 2 % absorbs clock and network jitter.
     pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {
-        self.rate_limit = Some((requests, window.mul_f64(1.02)));
+        // Saturates rather than overflowing for windows near `Duration::MAX`.
+        let padded =
+            Duration::try_from_secs_f64(window.as_secs_f64() * 1.02).unwrap_or(Duration::MAX);
+        self.rate_limit = Some((requests, padded));
         self
     }
 
@@ -99,6 +114,24 @@ impl Config {
 
     pub fn poll_interval(mut self, interval: Duration) -> Self {
         self.poll_interval = interval;
+        self
+    }
+
+    /// The largest success body read into memory (see the field).
+    pub fn max_response_bytes(mut self, bytes: u64) -> Self {
+        self.max_response_bytes = bytes;
+        self
+    }
+
+    /// How much of an error body is kept for its message.
+    pub fn max_error_bytes(mut self, bytes: usize) -> Self {
+        self.max_error_bytes = bytes;
+        self
+    }
+
+    /// Empty pages in a row a walk accepts before it fails as stalled.
+    pub fn max_empty_pages(mut self, pages: u32) -> Self {
+        self.max_empty_pages = pages;
         self
     }
 }

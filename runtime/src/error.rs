@@ -34,20 +34,40 @@ pub enum Error {
         path: String,
         message: String,
     },
-    /// The service kept answering 202 (still preparing) past the polling limit.
-    #[error("{path} was still not ready after {attempts} attempts ({waited:?})")]
+    /// The service kept answering 202 (still preparing) past the polling limit, or asked
+    /// (`Retry-After`) to wait longer than the client's longest wait.
+    #[error("{path} was still not ready after {attempts} attempts ({waited:?}){}", asked_too_long(*retry_after))]
     NotReady {
         path: String,
+        /// Requests made.
         attempts: u32,
         waited: Duration,
+        /// The wait the service asked for, when it was beyond `RetryPolicy::max_backoff`.
+        retry_after: Option<Duration>,
+    },
+    /// A response body was larger than `Config::max_response_bytes`; no more than that
+    /// was read.
+    #[error(
+        "the answer to {operation} is larger than the client's limit of {limit} bytes (Config::max_response_bytes; downloads can be streamed instead)"
+    )]
+    TooLarge { operation: String, limit: u64 },
+    /// A page of a walk could not be fetched; the walk can start again at that page with
+    /// the list builder's `resume(..)`, so nothing is fetched twice.
+    #[error("{source} (the walk can resume at this page: {resume})")]
+    Interrupted {
+        /// Where to start again.
+        resume: crate::paging::Resume,
+        /// What went wrong fetching the page.
+        source: Box<Error>,
     },
     /// A next-page link or a redirect pointed at another origin; it was not followed, so
     /// no credential left for it.
     #[error("refused to follow {what} to another origin ({origin})")]
     ForeignOrigin { what: &'static str, origin: String },
-    /// Paging did not advance (the service returned the same next page again).
-    #[error("paging did not advance at {path}")]
-    PagingStalled { path: String },
+    /// Paging did not advance: the service returned a next page it had already given,
+    /// or more empty pages in a row than `Config::max_empty_pages`.
+    #[error("paging did not advance at {path}: {reason}")]
+    PagingStalled { path: String, reason: String },
     /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).
     #[error("configuration error: {0}")]
     Config(String),
@@ -62,8 +82,78 @@ impl Error {
         match self {
             Error::Api(e) => Some(e.status),
             Error::Decode { status, .. } => Some(*status),
+            Error::Interrupted { source, .. } => source.status(),
             _ => None,
         }
+    }
+
+    /// Where a walk that failed part-way can start again (see [`Error::Interrupted`]).
+    pub fn resume(&self) -> Option<&crate::paging::Resume> {
+        match self {
+            Error::Interrupted { resume, .. } => Some(resume),
+            _ => None,
+        }
+    }
+
+    /// The error with each of `secrets` replaced in every text it holds (the service may
+    /// echo a credential into an error body). Secrets shorter than four characters are
+    /// left alone: replacing them would garble ordinary words, and reveal little.
+    pub(crate) fn scrubbed(self, secrets: &[String]) -> Error {
+        let s = |text: String| scrub(text, secrets);
+        match self {
+            Error::Api(mut api) => {
+                api.message = api.message.map(s);
+                Error::Api(api)
+            }
+            Error::Transport {
+                method,
+                path,
+                message,
+            } => Error::Transport {
+                method,
+                path: s(path),
+                message: s(message),
+            },
+            Error::Decode {
+                status,
+                path,
+                message,
+            } => Error::Decode {
+                status,
+                path: s(path),
+                message: s(message),
+            },
+            Error::Config(message) => Error::Config(s(message)),
+            Error::PagingStalled { path, reason } => Error::PagingStalled {
+                path: s(path),
+                reason,
+            },
+            Error::Interrupted { resume, source } => Error::Interrupted {
+                resume,
+                source: Box::new(source.scrubbed(secrets)),
+            },
+            other => other,
+        }
+    }
+}
+
+/// `text` with every occurrence of each secret (four characters or more) replaced.
+pub(crate) fn scrub(mut text: String, secrets: &[String]) -> String {
+    for secret in secrets.iter().filter(|s| s.chars().count() >= 4) {
+        if text.contains(secret.as_str()) {
+            text = text.replace(secret.as_str(), "<redacted>");
+        }
+    }
+    text
+}
+
+fn asked_too_long(retry_after: Option<Duration>) -> String {
+    match retry_after {
+        Some(d) => format!(
+            "; the service asked to wait {} s more, longer than the client waits (RetryPolicy::max_backoff)",
+            d.as_secs()
+        ),
+        None => String::new(),
     }
 }
 

@@ -64,14 +64,21 @@ impl Pacer {
             return Ok(());
         }
         let oldest = state.sent.front().copied().unwrap_or(now);
-        Err((oldest + window)
-            .saturating_duration_since(now)
+        // A window too long for the clock to hold ends never.
+        let free_at = oldest.checked_add(window);
+        Err(free_at
+            .map_or(window, |t| t.saturating_duration_since(now))
             .max(Duration::from_millis(1)))
     }
 
     /// Holds every request until `delay` from now (after a 429 with `Retry-After`).
     pub fn pause_for(&self, delay: Duration) {
-        let until = Instant::now() + delay;
+        let now = Instant::now();
+        // A delay too long for the clock saturates at about 30 years.
+        let until = now
+            .checked_add(delay)
+            .or_else(|| now.checked_add(Duration::from_secs(30 * 365 * 86_400)))
+            .unwrap_or(now);
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if state.paused_until.is_none_or(|t| t < until) {
             state.paused_until = Some(until);

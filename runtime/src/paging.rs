@@ -1,5 +1,6 @@
 //! Pagination as streams: one page in memory at a time, until the service says there is
-//! no next page.
+//! no next page. A walk always ends: a page met twice, or too many empty pages in a row,
+//! is an error; and a walk that fails part-way can resume at the page that failed.
 
 use std::collections::HashSet;
 use std::pin::Pin;
@@ -13,6 +14,43 @@ use crate::origin;
 use crate::request::Request;
 use crate::transport::Core;
 
+/// Where a walk can start again: the cursor or the link of the page it could not fetch.
+/// Its text form (`cursor:<cursor>`, `link:<url>`) can be stored and parsed back, to
+/// resume in another process.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Resume {
+    /// A cursor, sent as the list's page parameter.
+    Cursor(String),
+    /// A next-page link, absolute, on the base URL's origin.
+    Link(String),
+}
+
+impl std::fmt::Display for Resume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Resume::Cursor(c) => write!(f, "cursor:{c}"),
+            Resume::Link(l) => write!(f, "link:{l}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Resume {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Resume, Error> {
+        if let Some(c) = text.strip_prefix("cursor:") {
+            Ok(Resume::Cursor(c.to_string()))
+        } else if let Some(l) = text.strip_prefix("link:") {
+            Ok(Resume::Link(l.to_string()))
+        } else {
+            Err(Error::Config(format!(
+                "`{}` is not a resume point (`cursor:...` or `link:...`)",
+                text.chars().take(40).collect::<String>()
+            )))
+        }
+    }
+}
+
 /// A stream of results, boxed so that callers can name it and call `try_next` on it.
 pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
 
@@ -24,6 +62,7 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
     /// The raw cursor, sent back as the page parameter, when the service gives one.
     fn next_cursor(&self) -> Option<&str>;
     fn into_items(self) -> Vec<Self::Item>;
+    fn is_empty(&self) -> bool;
 }
 
 /// Every page, starting with `first`. A next-page URL is preferred (it carries the
@@ -37,18 +76,25 @@ pub fn pages<P: CursorPage>(
     first: Result<Request, Error>,
     page_param: &'static str,
 ) -> BoxStream<P> {
-    walk(core, first, move |core: &Core, req: &Request, page: &P| {
-        if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
-            return follow(core, req, link).map(Some);
-        }
-        Ok(page.next_cursor().filter(|c| !c.is_empty()).map(|cursor| {
-            let mut next = req.clone();
-            next.absolute = None;
-            next.query.retain(|(k, _)| *k != page_param);
-            next.query.push((page_param, cursor.to_string()));
-            (next, cursor.to_string())
-        }))
-    })
+    walk(
+        core,
+        first,
+        P::is_empty,
+        move |core: &Core, req: &Request, page: &P| {
+            if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
+                return follow(core, req, link).map(Some);
+            }
+            Ok(page.next_cursor().filter(|c| !c.is_empty()).map(|cursor| {
+                let resume = Resume::Cursor(cursor.to_string());
+                let mut next = req.clone();
+                next.absolute = None;
+                next.query.retain(|(k, _)| *k != page_param);
+                next.query.push((page_param, cursor.to_string()));
+                next.resumed = Some(resume.clone());
+                (next, resume)
+            }))
+        },
+    )
 }
 
 /// Every item of every page.
@@ -85,16 +131,21 @@ pub fn links_pages<P: LinksPage>(
     first: Result<Request, Error>,
     direction: Direction,
 ) -> BoxStream<P> {
-    walk(core, first, move |core: &Core, req: &Request, page: &P| {
-        let link = match direction {
-            Direction::Forward => page.next_link(),
-            Direction::Backward => page.prev_link(),
-        };
-        match link.filter(|l| !l.is_empty() && !page.is_empty()) {
-            Some(link) => follow(core, req, link).map(Some),
-            None => Ok(None),
-        }
-    })
+    walk(
+        core,
+        first,
+        P::is_empty,
+        move |core: &Core, req: &Request, page: &P| {
+            let link = match direction {
+                Direction::Forward => page.next_link(),
+                Direction::Backward => page.prev_link(),
+            };
+            match link.filter(|l| !l.is_empty() && !page.is_empty()) {
+                Some(link) => follow(core, req, link).map(Some),
+                None => Ok(None),
+            }
+        },
+    )
 }
 
 /// Every item of every linked page, in the order the pages come.
@@ -116,37 +167,74 @@ fn flatten<P: Send + 'static, T: Send + 'static>(
     Box::pin(s.boxed())
 }
 
-/// Fetches page after page; `next` says what comes after a page (a request and a key that
-/// changes as paging advances), or `None` at the end.
-fn walk<P, F>(core: Core, first: Result<Request, Error>, next: F) -> BoxStream<P>
+/// Fetches page after page; `next` says what comes after a page (a request and where it
+/// resumes from), or `None` at the end.
+fn walk<P, F>(
+    core: Core,
+    first: Result<Request, Error>,
+    is_empty: fn(&P) -> bool,
+    next: F,
+) -> BoxStream<P>
 where
     P: DeserializeOwned + Send + 'static,
-    F: Fn(&Core, &Request, &P) -> Result<Option<(Request, String)>, Error> + Send + Sync + 'static,
+    F: Fn(&Core, &Request, &P) -> Result<Option<(Request, Resume)>, Error> + Send + Sync + 'static,
 {
     let first = match first {
         Ok(first) => first,
         Err(e) => return Box::pin(stream::once(async move { Err(e) })),
     };
+    let max_empty = core.config().max_empty_pages;
     let next = std::sync::Arc::new(next);
-    let s = stream::try_unfold(Step::Fetch(first, HashSet::new()), move |step| {
+    let start = Walk {
+        seen: HashSet::new(),
+        empty_in_a_row: 0,
+    };
+    let s = stream::try_unfold(Step::Fetch(Box::new(first), start), move |step| {
         let core = core.clone();
         let next = next.clone();
         async move {
-            let (req, mut seen) = match step {
-                Step::Fetch(req, seen) => (req, seen),
+            let (req, mut walk) = match step {
+                Step::Fetch(req, walk) => (req, walk),
                 Step::Fail(e) => return Err(e),
                 Step::Done => return Ok(None),
             };
-            let page: P = core.json(&req).await?;
+            let page: P = match core.json(&req).await {
+                Ok(page) => page,
+                // Past the start, the walk can come back to this page.
+                Err(e) => {
+                    return Err(match req.resumed {
+                        Some(resume) => Error::Interrupted {
+                            resume,
+                            source: Box::new(e),
+                        },
+                        None => e,
+                    });
+                }
+            };
+            walk.empty_in_a_row = if is_empty(&page) {
+                walk.empty_in_a_row.saturating_add(1)
+            } else {
+                0
+            };
             // A bad next step is reported after this page, so its records are not lost.
             let step = match next(&core, &req, &page) {
+                Ok(Some((next, _))) if walk.empty_in_a_row > max_empty => {
+                    Step::Fail(Error::PagingStalled {
+                        path: next.describe(),
+                        reason: format!(
+                            "{} empty pages in a row, each pointing to another",
+                            walk.empty_in_a_row
+                        ),
+                    })
+                }
                 // A link or cursor met before would loop forever (A -> B -> A).
                 Ok(Some((next, key))) => {
-                    if seen.insert(key) {
-                        Step::Fetch(next, seen)
+                    if walk.seen.insert(key) {
+                        Step::Fetch(Box::new(next), walk)
                     } else {
                         Step::Fail(Error::PagingStalled {
                             path: next.describe(),
+                            reason: "the service gave a next page it had already given".into(),
                         })
                     }
                 }
@@ -160,7 +248,7 @@ where
 }
 
 /// The request for a link: absolute, or relative to the base URL, and on its origin.
-fn follow(core: &Core, req: &Request, link: &str) -> Result<(Request, String), Error> {
+fn follow(core: &Core, req: &Request, link: &str) -> Result<(Request, Resume), Error> {
     let base = core.base_url();
     let url = Url::parse(link)
         .or_else(|_| base.join(link))
@@ -171,16 +259,23 @@ fn follow(core: &Core, req: &Request, link: &str) -> Result<(Request, String), E
             origin: origin::origin(&url),
         });
     }
-    let key = url.to_string();
+    let resume = Resume::Link(url.to_string());
     let mut next = req.clone();
     next.absolute = Some(url);
-    Ok((next, key))
+    next.resumed = Some(resume.clone());
+    Ok((next, resume))
 }
 
-/// Where paging goes next: fetch a page (with the links or cursors already followed, a
-/// few bytes per page), report an error, or stop.
+/// Where paging goes next: fetch a page, report an error, or stop.
 enum Step {
-    Fetch(Request, HashSet<String>),
+    Fetch(Box<Request>, Walk),
     Fail(Error),
     Done,
+}
+
+/// What a walk remembers: the links and cursors already followed (a few bytes per page)
+/// and how many pages in a row came back empty.
+struct Walk {
+    seen: HashSet<Resume>,
+    empty_in_a_row: u32,
 }

@@ -23,6 +23,9 @@ pub struct Request {
     pub anonymous: bool,
     /// What a 403 most likely means for this operation (e.g. the manager role it needs).
     pub hint: Option<&'static str>,
+    /// The page of a walk this request fetches, when it is not the walk's own start: a
+    /// failure to fetch it is `Error::Interrupted`, naming where to resume.
+    pub resumed: Option<crate::paging::Resume>,
 }
 
 impl std::fmt::Debug for Request {
@@ -64,6 +67,7 @@ impl Request {
             absolute: None,
             anonymous: false,
             hint: None,
+            resumed: None,
         }
     }
 
@@ -96,6 +100,40 @@ impl Request {
     pub fn hint(mut self, hint: &'static str) -> Self {
         self.hint = Some(hint);
         self
+    }
+
+    /// Starts at the page `from` names (a walk's [`Error::Interrupted`](crate::Error)
+    /// resume point) instead of the first: a cursor is sent as `page_param`, a link is
+    /// called as it is. `None` leaves the request as it is.
+    pub fn resume_at(
+        mut self,
+        from: Option<&crate::paging::Resume>,
+        page_param: Option<&'static str>,
+    ) -> Result<Self, crate::Error> {
+        use crate::paging::Resume;
+        let Some(from) = from else {
+            return Ok(self);
+        };
+        match (from, page_param) {
+            (Resume::Cursor(cursor), Some(param)) => {
+                self.query.retain(|(k, _)| *k != param);
+                self.query.push((param, cursor.clone()));
+            }
+            (Resume::Cursor(_), None) => {
+                return Err(crate::Error::Config(format!(
+                    "{} pages by links: a cursor cannot resume it",
+                    self.describe()
+                )));
+            }
+            (Resume::Link(link), _) => {
+                let url = Url::parse(link).map_err(|e| {
+                    crate::Error::Config(format!("the resume link is not a URL: {e}"))
+                })?;
+                self.absolute = Some(url);
+            }
+        }
+        self.resumed = Some(from.clone());
+        Ok(self)
     }
 
     /// Serialises `body` as the JSON body.

@@ -54,6 +54,10 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     if let Ok(secs) = value.parse::<u64>() {
         return Some(Duration::from_secs(secs));
     }
+    // More seconds than a u64 holds: as long as a wait can be.
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(Duration::MAX);
+    }
     let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
     let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
     Some(delta.to_std().unwrap_or(Duration::ZERO))

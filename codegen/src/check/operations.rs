@@ -115,8 +115,9 @@ impl<'a> Checker<'a> {
             .chain(op.query.iter())
             .map(|(k, _)| k)
             .collect();
-        // Path and query parameters become fields of one builder: checked together, once.
-        self.identifiers(&params, "parameter", &["core", "body"]);
+        // Path and query parameters become fields of one builder: checked together, once
+        // (`resume` is a paged builder's own setter).
+        self.identifiers(&params, "parameter", &["core", "body", "resume"]);
         let path_params = self.fields_at(&op.path_params, Position::Field);
         let query = self.fields_at(&op.query, Position::Query);
         let body = op.body.as_ref().and_then(|b| {

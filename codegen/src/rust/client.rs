@@ -4,8 +4,9 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::types::{Shape, shape};
 use super::{docs, names, operations};
-use crate::ir::{Auth, Interface};
+use crate::ir::{Auth, Builtin, Interface, TypeKind, TypeRef};
 
 pub fn client(i: &Interface) -> TokenStream {
     let credentials = credentials(i);
@@ -73,6 +74,16 @@ pub fn client(i: &Interface) -> TokenStream {
             /// is sent with it, whatever its origin.
             pub async fn fetch_presigned(&self, url: &str) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
                 self.core.fetch_presigned(url).await
+            }
+
+            /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
+            /// as they arrive (a file of any size in bounded memory); returns how many.
+            pub async fn fetch_presigned_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+                &self,
+                url: &str,
+                out: &mut W,
+            ) -> Result<u64, ::inspection_runtime::Error> {
+                self.core.fetch_presigned_to(url, out).await
             }
 
             /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
@@ -217,6 +228,9 @@ fn constructors(i: &Interface) -> TokenStream {
             };
             let body_ty = super::types::rust_type(i, &body.ty);
             let builder = super::operations::builder_name(op);
+            // The login's sensitive fields (the password), scrubbed from errors like the token.
+            let mut hidden = Vec::new();
+            sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
             let header = header.to_ascii_lowercase();
             let scheme = scheme.as_str();
             let doc = docs::attrs(&format!(
@@ -240,6 +254,11 @@ fn constructors(i: &Interface) -> TokenStream {
                     credentials: #body_ty,
                     config: ::inspection_runtime::Config,
                 ) -> Result<Self, ::inspection_runtime::Error> {
+                    let hidden: Vec<::inspection_runtime::Secret> = [#(#hidden),*]
+                        .into_iter()
+                        .flatten()
+                        .map(::inspection_runtime::Secret::from)
+                        .collect();
                     let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
                         // The login request is anonymous: it carries no token.
                         let request = #builder { core, body: credentials.clone() };
@@ -256,13 +275,47 @@ fn constructors(i: &Interface) -> TokenStream {
                                 })
                         })
                     });
-                    let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login);
+                    let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login, hidden);
                     let auth = ::inspection_runtime::Auth::Token(token.clone());
                     let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
                     token.renew(token.generation(), &core).await?;
                     Ok(Self { core })
                 }
             }
+        }
+    }
+}
+
+/// Expressions (each an `Option<&String>`) for every sensitive string field reached from
+/// `at` (an `Option<&T>` of `ty`) through nested objects.
+fn sensitive_values(
+    i: &Interface,
+    ty: &TypeRef,
+    at: &TokenStream,
+    depth: u8,
+    out: &mut Vec<TokenStream>,
+) {
+    let Some(TypeKind::Object(object)) = i.named(ty).map(|t| &t.kind) else {
+        return;
+    };
+    // Specs nest a few levels; the bound only stops a type that contains itself.
+    if depth > 8 {
+        return;
+    }
+    for f in &object.fields {
+        let ident = names::field_ident(&f.name);
+        let next = match shape(f, false) {
+            Shape::Plain => quote!(#at.map(|x| &x.#ident)),
+            Shape::NullablePresent | Shape::Optional => quote!(#at.and_then(|x| x.#ident.as_ref())),
+            Shape::OptionalNullable => {
+                quote!(#at.and_then(|x| x.#ident.as_ref()).and_then(|x| x.as_ref()))
+            }
+            Shape::Collection => continue,
+        };
+        if f.sensitive && matches!(&f.ty, TypeRef::Builtin(Builtin::String)) {
+            out.push(quote!(#next.map(String::as_str)));
+        } else {
+            sensitive_values(i, &f.ty, &next, depth + 1, out);
         }
     }
 }

@@ -368,6 +368,10 @@ pub fn page(interface: &Interface) -> TokenStream {
             fn into_items(self) -> Vec<T> {
                 self.#items
             }
+
+            fn is_empty(&self) -> bool {
+                self.#items.is_empty()
+            }
         }
     }
 }

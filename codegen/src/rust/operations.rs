@@ -83,6 +83,9 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         let ident = names::field_ident(&f.name);
         inits.push(quote!(#ident: None));
     }
+    if op.paging.is_some() {
+        inits.push(quote!(resume: None));
+    }
     let doc = crate::doc_text::operation(i, op).attrs();
     quote! {
         #doc
@@ -122,6 +125,28 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         let ty = types::rust_type(i, &body.ty);
         fields.push(quote!(body: #ty,));
     }
+    // `resume` is reserved for this (check refuses a parameter of that name).
+    let page_param = match &op.paging {
+        Some(OperationPaging::Cursor { page_param, .. }) => {
+            let p = page_param.as_str();
+            Some(quote!(Some(#p)))
+        }
+        Some(OperationPaging::Links { .. }) => Some(quote!(None)),
+        None => None,
+    };
+    if page_param.is_some() {
+        fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
+    }
+    let resume_setter = page_param.is_some().then(|| {
+        quote! {
+            /// Starts at the page a failed walk stopped at (`Error::resume` of an
+            /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+            pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+                self.resume = Some(from);
+                self
+            }
+        }
+    });
 
     let setters = op.query.iter().filter(|f| !f.required).map(|f| {
         let ident = names::field_ident(&f.name);
@@ -237,10 +262,13 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         let hint = crate::doc_text::MANAGER_ONLY_HINT;
         quote!(.hint(#hint))
     });
-    let finish = if op.body.is_some() {
-        quote!(request.json(&self.body))
-    } else {
-        quote!(Ok(request))
+    let finish = match (&page_param, op.body.is_some()) {
+        (Some(param), true) => {
+            quote!(request.resume_at(self.resume.as_ref(), #param)?.json(&self.body))
+        }
+        (Some(param), false) => quote!(request.resume_at(self.resume.as_ref(), #param)),
+        (None, true) => quote!(request.json(&self.body)),
+        (None, false) => quote!(Ok(request)),
     };
     let to_request = quote! {
         /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -257,10 +285,10 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     };
 
-    let execute = if answer.polls {
-        quote!(execute_ready)
+    let (execute, json) = if answer.polls {
+        (quote!(execute_ready), quote!(json_ready))
     } else {
-        quote!(execute)
+        (quote!(execute), quote!(json))
     };
     let send = match &answer.kind {
         AnswerKind::Json { body, .. } => {
@@ -271,7 +299,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 #poll_doc
                 pub async fn send(self) -> Result<#ty, ::inspection_runtime::Error> {
                     let request = self.to_request()?;
-                    self.core.#execute(&request).await?.json()
+                    self.core.#json(&request).await
                 }
             }
         }
@@ -283,7 +311,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 pub async fn send(self) -> Result<::inspection_runtime::Upserted<#ty>, ::inspection_runtime::Error> {
                     let request = self.to_request()?;
                     let response = self.core.#execute(&request).await?;
-                    let value = response.json()?;
+                    let value = self.core.decode(&response)?;
                     Ok(if response.status == 201 {
                         ::inspection_runtime::Upserted::Created(value)
                     } else {
@@ -294,11 +322,24 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
         AnswerKind::Bytes { content_type } => {
             let doc = format!(" Sends the request and returns the `{content_type}` bytes.");
+            let to_doc = format!(
+                " Sends the request and writes the `{content_type}` bytes to `out` as they \
+                 arrive, in bounded memory whatever their size; returns how many were written."
+            );
             quote! {
                 #[doc = #doc]
                 pub async fn send(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
                     let request = self.to_request()?;
                     Ok(self.core.#execute(&request).await?.body)
+                }
+
+                #[doc = #to_doc]
+                pub async fn send_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+                    self,
+                    out: &mut W,
+                ) -> Result<u64, ::inspection_runtime::Error> {
+                    let request = self.to_request()?;
+                    self.core.download(&request, out).await
                 }
             }
         }
@@ -313,12 +354,26 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let alternative = answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
         let method = if ct == "application/pdf" { format_ident!("pdf") } else { format_ident!("bytes") };
+        let method_to = format_ident!("{}_to", method);
         let doc = format!(" Asks for the `{ct}` form instead (`Accept: {ct}`), waiting out 202 answers.");
+        let to_doc = format!(
+            " Like [`Self::{method}`], writing the bytes to `out` as they arrive, in bounded \
+             memory whatever their size; returns how many were written."
+        );
         quote! {
             #[doc = #doc]
             pub async fn #method(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
                 let request = self.to_request()?.accept(#ct);
                 Ok(self.core.execute_ready(&request).await?.body)
+            }
+
+            #[doc = #to_doc]
+            pub async fn #method_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+                self,
+                out: &mut W,
+            ) -> Result<u64, ::inspection_runtime::Error> {
+                let request = self.to_request()?.accept(#ct);
+                self.core.download(&request, out).await
             }
         }
     });
@@ -335,6 +390,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 
         impl #name {
             #(#setters)*
+            #resume_setter
             #to_request
             #send
             #alternative

@@ -219,7 +219,21 @@ pub fn describe(error: &Error) -> Value {
         Error::Decode { status, path, .. } => {
             json!({"kind": "decode", "status": status, "path": path})
         }
-        Error::NotReady { attempts, .. } => json!({"kind": "not_ready", "attempts": attempts}),
+        Error::NotReady {
+            attempts,
+            retry_after,
+            ..
+        } => json!({
+            "kind": "not_ready",
+            "attempts": attempts,
+            "retry_after_s": retry_after.map(|d| d.as_secs()),
+        }),
+        Error::TooLarge { limit, .. } => json!({"kind": "too_large", "limit": limit}),
+        Error::Interrupted { resume, source } => {
+            let mut inner = describe(source);
+            inner["resume"] = json!(resume.to_string());
+            inner
+        }
         Error::ForeignOrigin { what, origin } => json!({
             "kind": "foreign_origin",
             "origin": origin,
@@ -279,10 +293,10 @@ pub(crate) use presigned_action;
 
 /// A list operation in `send`, `pages` or `items` mode (and backward, for link paging).
 macro_rules! list {
-    ($op:expr, $builder:expr, $mode:expr) => {{
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
         use $crate::conformance::call::{collect, done, unsupported};
         use $crate::conformance::format::Mode;
-        let builder = $builder;
+        let builder = $crate::conformance::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
         match $mode {
             Mode::Send => done(builder.send().await),
             Mode::Pages => collect(builder.pages()).await,
@@ -290,10 +304,10 @@ macro_rules! list {
             mode => return unsupported($op, mode),
         }
     }};
-    ($op:expr, $builder:expr, $mode:expr, backward) => {{
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, backward) => {{
         use $crate::conformance::call::{collect, done};
         use $crate::conformance::format::Mode;
-        let builder = $builder;
+        let builder = $crate::conformance::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
         match $mode {
             Mode::Send => done(builder.send().await),
             Mode::Pages => collect(builder.pages()).await,
@@ -305,6 +319,21 @@ macro_rules! list {
     }};
 }
 pub(crate) use list;
+
+/// The builder, started at `args.resume` when the step gives one.
+pub fn resumed<B>(
+    args: &mut Args,
+    builder: B,
+    resume: impl FnOnce(B, inspection_client::runtime::Resume) -> B,
+) -> Result<B, String> {
+    match args.take::<String>("resume")? {
+        Some(text) => Ok(resume(
+            builder,
+            text.parse().map_err(|e: Error| e.to_string())?,
+        )),
+        None => Ok(builder),
+    }
+}
 
 /// A single answer: only `send` mode.
 macro_rules! single {

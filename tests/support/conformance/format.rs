@@ -64,6 +64,9 @@ pub struct ClientSpec {
     pub validate: Option<bool>,
     pub max_polls: Option<u32>,
     pub poll_interval_ms: Option<u64>,
+    pub max_response_bytes: Option<u64>,
+    pub max_error_bytes: Option<usize>,
+    pub max_empty_pages: Option<u32>,
 }
 
 /// A v3 key pair (`key_id`, `key_secret`) or a legacy login (`username`, `password`).

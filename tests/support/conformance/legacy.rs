@@ -36,7 +36,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: AssetFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "get_asset" => single!(op, client.get_asset(asset(a.path_ref("id")?)?), mode),
         "list_asset_transactions" => {
@@ -47,7 +47,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: AssetTransactionFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "find_or_create_asset" => single!(op, client.find_or_create_asset(a.body()?), mode),
         "update_asset" => {
@@ -81,7 +81,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: JsonFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "get_location" => single!(op, client.get_location(a.path::<LocationId>("id")?), mode),
         "create_location" => single!(op, client.create_location(a.body()?), mode),
@@ -108,7 +108,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: TaskFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "get_task" => single!(op, client.get_task(a.path::<TaskId>("id")?), mode),
         "create_task" => single!(op, client.create_task(a.body()?), mode),
@@ -129,7 +129,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: TransactionFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "get_transaction" => {
             single!(
@@ -196,7 +196,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "limit" => limit: i32,
                 "filter" => filter: JsonFilter,
             );
-            list!(op, b, mode, backward)
+            list!(op, a, b, mode, backward)
         }
         "get_user" => single!(op, client.get_user(user(a.path_ref("id")?)), mode),
         "create_user" => single!(op, client.create_user(a.body()?), mode),

@@ -43,6 +43,9 @@ fn config(base: Config, spec: &ClientSpec) -> Config {
         .validate_requests(spec.validate.unwrap_or(true))
         .max_polls(spec.max_polls.unwrap_or(10))
         .poll_interval(ms(spec.poll_interval_ms.unwrap_or(20)))
+        .max_response_bytes(spec.max_response_bytes.unwrap_or(64 << 20))
+        .max_error_bytes(spec.max_error_bytes.unwrap_or(64 << 10))
+        .max_empty_pages(spec.max_empty_pages.unwrap_or(10))
 }
 
 async fn login(
@@ -205,8 +208,13 @@ async fn run_step(
         let recorded = sandbox.requests().await?;
         check_requests(expected.as_array().map_or(&[], Vec::as_slice), &recorded)?;
     }
-    if let (Some(name), Some(result)) = (&step.save, &outcome.result) {
-        vars.insert(name.clone(), result.clone());
+    // A call that failed as expected saves its error (a walk's `resume`); else its result.
+    let saved = match (&outcome.error, &outcome.result) {
+        (Some(e), _) => Some(describe(e)),
+        (None, result) => result.clone(),
+    };
+    if let (Some(name), Some(value)) = (&step.save, saved) {
+        vars.insert(name.clone(), value);
     }
     Ok(())
 }

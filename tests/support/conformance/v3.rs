@@ -20,7 +20,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "referenceNumber" => reference_number: String,
                 "serialNumber" => serial_number: String,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "create_unit" => single!(op, client.create_unit(a.body()?), mode),
         "get_unit" => single!(op, client.get_unit(a.path::<UnitId>("unit_id")?), mode),
@@ -58,7 +58,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "type" => r#type: InspectionTypeFilter,
                 "department_name" => department_name: String,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "list_unit_inspections_by_reference_number" => {
             let r: String = a.path("reference_number")?;
@@ -71,7 +71,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "type" => r#type: InspectionTypeFilter,
                 "department_name" => department_name: String,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "list_inspections" => {
             let mut b = client.list_inspections();
@@ -83,7 +83,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "type" => r#type: InspectionTypeFilter,
                 "department_name" => department_name: String,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "get_inspection" => {
             let b = client.get_inspection(a.path::<InspectionId>("inspection_id")?);
@@ -119,7 +119,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "due_before" => due_before: Time,
                 "status" => status: TaskStatusFilter,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "create_task" => single!(op, client.create_task(a.body()?), mode),
         "get_task" => single!(op, client.get_task(a.path::<TaskId>("task_id")?), mode),
@@ -136,17 +136,17 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
                 "location_id" => location_id: LocationId,
                 "department_name" => department_name: String,
             );
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "list_locations" => {
             let mut b = client.list_locations();
             optional!(a, b, "page" => page: String, "per_page" => per_page: i32);
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "list_users" => {
             let mut b = client.list_users();
             optional!(a, b, "page" => page: String, "per_page" => per_page: i32);
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         "update_user" => {
             let id: UserId = a.path("user_id")?;
@@ -155,7 +155,7 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
         "list_user_groups" => {
             let mut b = client.list_user_groups();
             optional!(a, b, "page" => page: String, "per_page" => per_page: i32);
-            list!(op, b, mode)
+            list!(op, a, b, mode)
         }
         other => match presigned_action!(client, other, &mut a) {
             Some(outcome) => outcome,

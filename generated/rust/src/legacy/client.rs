@@ -36,6 +36,13 @@ impl Client {
         credentials: AuthenticateRequest,
         config: ::inspection_runtime::Config,
     ) -> Result<Self, ::inspection_runtime::Error> {
+        let hidden: Vec<::inspection_runtime::Secret> = [
+            Some(&credentials).map(|x| &x.user).map(|x| &x.password).map(String::as_str),
+        ]
+            .into_iter()
+            .flatten()
+            .map(::inspection_runtime::Secret::from)
+            .collect();
         let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
             let request = Authenticate {
                 core,
@@ -61,6 +68,7 @@ impl Client {
             "authorization",
             "Token",
             login,
+            hidden,
         );
         let auth = ::inspection_runtime::Auth::Token(token.clone());
         let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
@@ -83,6 +91,13 @@ impl Client {
         url: &str,
     ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
         self.core.fetch_presigned(url).await
+    }
+    /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
+    /// as they arrive (a file of any size in bounded memory); returns how many.
+    pub async fn fetch_presigned_to<
+        W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized,
+    >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
+        self.core.fetch_presigned_to(url, out).await
     }
     /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
     /// credential; retried on failure. Returns the storage's `ETag`, if any.
@@ -120,6 +135,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Shows an asset.
@@ -153,6 +169,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Given a domain-specific external id, finds the existing asset or creates a new one. If the external id is a vehicle identification number (VIN), the asset is populated with the vehicle's make, model and year.
@@ -306,6 +323,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Shows a location.
@@ -411,6 +429,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Shows a task.
@@ -500,6 +519,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Shows a transaction.
@@ -736,6 +756,7 @@ impl Client {
             before_id: None,
             limit: None,
             filter: None,
+            resume: None,
         }
     }
     /// Shows a user. Any user may show their own record (`self`); showing another user needs the manager role.
@@ -892,6 +913,7 @@ pub struct ListAssets {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<AssetFilter>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListAssets {
     /// Only assets after the one with this id (the next page).
@@ -932,6 +954,12 @@ impl ListAssets {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -965,12 +993,12 @@ impl ListAssets {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             );
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<AssetList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -1031,7 +1059,7 @@ impl GetAsset {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `list_asset_transactions` request: set optional inputs, then `send` it (see [`Client::list_asset_transactions`]).
@@ -1044,6 +1072,7 @@ pub struct ListAssetTransactions {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<AssetTransactionFilter>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListAssetTransactions {
     /// Only transactions after the one with this id (the next page).
@@ -1084,6 +1113,12 @@ impl ListAssetTransactions {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1119,12 +1154,12 @@ impl ListAssetTransactions {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             );
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -1188,7 +1223,7 @@ impl FindOrCreateAsset {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_asset` request: set optional inputs, then `send` it (see [`Client::update_asset`]).
@@ -1221,7 +1256,7 @@ impl UpdateAsset {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `replace_asset` request: set optional inputs, then `send` it (see [`Client::replace_asset`]).
@@ -1254,7 +1289,7 @@ impl ReplaceAsset {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_asset` request: set optional inputs, then `send` it (see [`Client::delete_asset`]).
@@ -1339,7 +1374,7 @@ impl ListFormTemplates {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_form_template` request: set optional inputs, then `send` it (see [`Client::get_form_template`]).
@@ -1367,7 +1402,7 @@ impl GetFormTemplate {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<FormTemplate, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
     pub async fn pdf(
@@ -1375,6 +1410,14 @@ impl GetFormTemplate {
     ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
         let request = self.to_request()?.accept("application/pdf");
         Ok(self.core.execute_ready(&request).await?.body)
+    }
+    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
+    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+        self,
+        out: &mut W,
+    ) -> Result<u64, ::inspection_runtime::Error> {
+        let request = self.to_request()?.accept("application/pdf");
+        self.core.download(&request, out).await
     }
 }
 /// The `exchange_guest_token` request: set optional inputs, then `send` it (see [`Client::exchange_guest_token`]).
@@ -1403,7 +1446,7 @@ impl ExchangeGuestToken {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
@@ -1415,6 +1458,7 @@ pub struct ListLocations {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<serde_json::Map<String, serde_json::Value>>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListLocations {
     /// Only locations after the one with this id (the next page).
@@ -1455,6 +1499,12 @@ impl ListLocations {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1485,12 +1535,12 @@ impl ListLocations {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             );
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<LocationList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -1551,7 +1601,7 @@ impl GetLocation {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `create_location` request: set optional inputs, then `send` it (see [`Client::create_location`]).
@@ -1583,7 +1633,7 @@ impl CreateLocation {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_location` request: set optional inputs, then `send` it (see [`Client::update_location`]).
@@ -1617,7 +1667,7 @@ impl UpdateLocation {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `replace_location` request: set optional inputs, then `send` it (see [`Client::replace_location`]).
@@ -1651,7 +1701,7 @@ impl ReplaceLocation {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_location` request: set optional inputs, then `send` it (see [`Client::delete_location`]).
@@ -1692,6 +1742,7 @@ pub struct ListTasks {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<TaskFilter>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListTasks {
     /// Only tasks after the one with this id (the next page).
@@ -1732,6 +1783,12 @@ impl ListTasks {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1765,12 +1822,12 @@ impl ListTasks {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             );
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TaskList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -1831,7 +1888,7 @@ impl GetTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
@@ -1862,7 +1919,7 @@ impl CreateTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
@@ -1895,7 +1952,7 @@ impl UpdateTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `replace_task` request: set optional inputs, then `send` it (see [`Client::replace_task`]).
@@ -1928,7 +1985,7 @@ impl ReplaceTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
@@ -1968,6 +2025,7 @@ pub struct ListTransactions {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<TransactionFilter>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListTransactions {
     /// Only transactions after the one with this id (the next page).
@@ -2008,6 +2066,12 @@ impl ListTransactions {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2041,12 +2105,12 @@ impl ListTransactions {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             );
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -2107,7 +2171,7 @@ impl GetTransaction {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `create_transaction` request: set optional inputs, then `send` it (see [`Client::create_transaction`]).
@@ -2138,7 +2202,7 @@ impl CreateTransaction {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_transaction` request: set optional inputs, then `send` it (see [`Client::update_transaction`]).
@@ -2171,7 +2235,7 @@ impl UpdateTransaction {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `replace_transaction` request: set optional inputs, then `send` it (see [`Client::replace_transaction`]).
@@ -2204,7 +2268,7 @@ impl ReplaceTransaction {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_transaction` request: set optional inputs, then `send` it (see [`Client::delete_transaction`]).
@@ -2263,7 +2327,7 @@ impl GetTransactionForm {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `send_transaction_summary_email` request: set optional inputs, then `send` it (see [`Client::send_transaction_summary_email`]).
@@ -2328,7 +2392,7 @@ impl Authenticate {
         self,
     ) -> Result<AuthenticateResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_upload_url` request: set optional inputs, then `send` it (see [`Client::get_upload_url`]).
@@ -2357,7 +2421,7 @@ impl GetUploadUrl {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<MediaUpload, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_upload_url_with_nonce` request: set optional inputs, then `send` it (see [`Client::get_upload_url_with_nonce`]).
@@ -2388,7 +2452,7 @@ impl GetUploadUrlWithNonce {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<MediaUpload, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `start_multipart_upload` request: set optional inputs, then `send` it (see [`Client::start_multipart_upload`]).
@@ -2439,7 +2503,7 @@ impl StartMultipartUpload {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<MultipartUpload, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `complete_multipart_upload` request: set optional inputs, then `send` it (see [`Client::complete_multipart_upload`]).
@@ -2473,7 +2537,7 @@ impl CompleteMultipartUpload {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<CompletedUpload, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
@@ -2485,6 +2549,7 @@ pub struct ListUsers {
     before_id: Option<String>,
     limit: Option<i32>,
     filter: Option<serde_json::Map<String, serde_json::Value>>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUsers {
     /// Only users after the one with this id (the next page).
@@ -2525,6 +2590,12 @@ impl ListUsers {
         self.filter = Some(filter);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2556,12 +2627,12 @@ impl ListUsers {
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             )
             .hint("only users with the manager role may call it");
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<UserList, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following `next` links until there is none; one page in memory at
     /// a time.
@@ -2622,7 +2693,7 @@ impl GetUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `create_user` request: set optional inputs, then `send` it (see [`Client::create_user`]).
@@ -2654,7 +2725,7 @@ impl CreateUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<CreatedUser, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `create_one_time_user` request: set optional inputs, then `send` it (see [`Client::create_one_time_user`]).
@@ -2687,7 +2758,7 @@ impl CreateOneTimeUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<OneTimeUserResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
@@ -2720,7 +2791,7 @@ impl UpdateUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `replace_user` request: set optional inputs, then `send` it (see [`Client::replace_user`]).
@@ -2753,7 +2824,7 @@ impl ReplaceUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_user` request: set optional inputs, then `send` it (see [`Client::delete_user`]).
@@ -2841,6 +2912,6 @@ impl GetWorkflow {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Workflow, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }

@@ -95,6 +95,13 @@ impl Client {
     ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
         self.core.fetch_presigned(url).await
     }
+    /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
+    /// as they arrive (a file of any size in bounded memory); returns how many.
+    pub async fn fetch_presigned_to<
+        W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized,
+    >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
+        self.core.fetch_presigned_to(url, out).await
+    }
     /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
     /// credential; retried on failure. Returns the storage's `ETag`, if any.
     pub async fn put_presigned(
@@ -131,6 +138,7 @@ impl Client {
             per_page: None,
             reference_number: None,
             serial_number: None,
+            resume: None,
         }
     }
     /// Creates a unit.
@@ -271,6 +279,7 @@ impl Client {
             created_before: None,
             r#type: None,
             department_name: None,
+            resume: None,
         }
     }
     /// Lists the inspections of a unit addressed by its reference number.
@@ -293,6 +302,7 @@ impl Client {
             created_before: None,
             r#type: None,
             department_name: None,
+            resume: None,
         }
     }
     /// Lists inspections.
@@ -315,6 +325,7 @@ impl Client {
             created_before: None,
             r#type: None,
             department_name: None,
+            resume: None,
         }
     }
     /// Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or a PDF summary (`application/pdf`).
@@ -390,6 +401,7 @@ impl Client {
             due_after: None,
             due_before: None,
             status: None,
+            resume: None,
         }
     }
     /// Creates a task assigned to a user, a location or a user group.
@@ -487,6 +499,7 @@ impl Client {
             per_page: None,
             location_id: None,
             department_name: None,
+            resume: None,
         }
     }
     /// Lists locations.
@@ -501,6 +514,7 @@ impl Client {
             core: self.core.clone(),
             page: None,
             per_page: None,
+            resume: None,
         }
     }
     /// Lists users.
@@ -515,6 +529,7 @@ impl Client {
             core: self.core.clone(),
             page: None,
             per_page: None,
+            resume: None,
         }
     }
     /// Updates a user's external id, first name and last name. The interface declares its response in the list shape `{data: [User], paging}` although it is not a list endpoint; it is not paginated.
@@ -553,6 +568,7 @@ impl Client {
             core: self.core.clone(),
             page: None,
             per_page: None,
+            resume: None,
         }
     }
 }
@@ -565,6 +581,7 @@ pub struct ListUnits {
     per_page: Option<i32>,
     reference_number: Option<String>,
     serial_number: Option<String>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUnits {
     /// Cursor from the previous page.
@@ -601,6 +618,12 @@ impl ListUnits {
         self.serial_number = Some(serial_number.into());
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -626,12 +649,12 @@ impl ListUnits {
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
             .query("referenceNumber", self.reference_number.clone())
             .query("serialNumber", self.serial_number.clone());
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Unit>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -672,7 +695,7 @@ impl CreateUnit {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_unit` request: set optional inputs, then `send` it (see [`Client::get_unit`]).
@@ -703,7 +726,7 @@ impl GetUnit {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_unit` request: set optional inputs, then `send` it (see [`Client::update_unit`]).
@@ -736,7 +759,7 @@ impl UpdateUnit {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::get_unit_by_reference_number`]).
@@ -772,7 +795,7 @@ impl GetUnitByReferenceNumber {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::update_unit_by_reference_number`]).
@@ -810,7 +833,7 @@ impl UpdateUnitByReferenceNumber {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `upsert_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::upsert_unit_by_reference_number`]).
@@ -852,7 +875,7 @@ impl UpsertUnitByReferenceNumber {
     ) -> Result<::inspection_runtime::Upserted<Unit>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
         let response = self.core.execute(&request).await?;
-        let value = response.json()?;
+        let value = self.core.decode(&response)?;
         Ok(
             if response.status == 201 {
                 ::inspection_runtime::Upserted::Created(value)
@@ -874,6 +897,7 @@ pub struct ListUnitInspections {
     created_before: Option<chrono::DateTime<chrono::Utc>>,
     r#type: Option<InspectionTypeFilter>,
     department_name: Option<String>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUnitInspections {
     /// Cursor from the previous page.
@@ -928,6 +952,12 @@ impl ListUnitInspections {
         self.department_name = Some(department_name.into());
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -969,12 +999,12 @@ impl ListUnitInspections {
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone());
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1002,6 +1032,7 @@ pub struct ListUnitInspectionsByReferenceNumber {
     created_before: Option<chrono::DateTime<chrono::Utc>>,
     r#type: Option<InspectionTypeFilter>,
     department_name: Option<String>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUnitInspectionsByReferenceNumber {
     /// Cursor from the previous page.
@@ -1056,6 +1087,12 @@ impl ListUnitInspectionsByReferenceNumber {
         self.department_name = Some(department_name.into());
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1102,12 +1139,12 @@ impl ListUnitInspectionsByReferenceNumber {
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone());
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1134,6 +1171,7 @@ pub struct ListInspections {
     created_before: Option<chrono::DateTime<chrono::Utc>>,
     r#type: Option<InspectionTypeFilter>,
     department_name: Option<String>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListInspections {
     /// Cursor from the previous page.
@@ -1188,6 +1226,12 @@ impl ListInspections {
         self.department_name = Some(department_name.into());
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1226,12 +1270,12 @@ impl ListInspections {
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone());
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1276,7 +1320,7 @@ impl GetInspection {
     /// A 202 (still preparing) is asked again with backoff, up to the client's polling limit.
     pub async fn send(self) -> Result<Inspection, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute_ready(&request).await?.json()
+        self.core.json_ready(&request).await
     }
     /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
     pub async fn pdf(
@@ -1284,6 +1328,14 @@ impl GetInspection {
     ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
         let request = self.to_request()?.accept("application/pdf");
         Ok(self.core.execute_ready(&request).await?.body)
+    }
+    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
+    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+        self,
+        out: &mut W,
+    ) -> Result<u64, ::inspection_runtime::Error> {
+        let request = self.to_request()?.accept("application/pdf");
+        self.core.download(&request, out).await
     }
 }
 /// The `get_inspection_share_url` request: set optional inputs, then `send` it (see [`Client::get_inspection_share_url`]).
@@ -1315,7 +1367,7 @@ impl GetInspectionShareUrl {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<ShareUrl, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_form` request: set optional inputs, then `send` it (see [`Client::get_form`]).
@@ -1351,6 +1403,14 @@ impl GetForm {
         let request = self.to_request()?;
         Ok(self.core.execute_ready(&request).await?.body)
     }
+    /// Sends the request and writes the `application/pdf` bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
+    pub async fn send_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+        self,
+        out: &mut W,
+    ) -> Result<u64, ::inspection_runtime::Error> {
+        let request = self.to_request()?;
+        self.core.download(&request, out).await
+    }
 }
 /// The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
 #[derive(Clone, Debug)]
@@ -1368,6 +1428,7 @@ pub struct ListTasks {
     due_after: Option<chrono::DateTime<chrono::Utc>>,
     due_before: Option<chrono::DateTime<chrono::Utc>>,
     status: Option<TaskStatusFilter>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListTasks {
     /// Cursor from the previous page.
@@ -1467,6 +1528,12 @@ impl ListTasks {
         self.status = Some(status);
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1545,12 +1612,12 @@ impl ListTasks {
                     .map(::inspection_runtime::request::format_date_time),
             )
             .query("status", self.status.as_ref().map(|x| x.as_str().to_string()));
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Task>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1591,7 +1658,7 @@ impl CreateTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
@@ -1622,7 +1689,7 @@ impl GetTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
@@ -1655,7 +1722,7 @@ impl UpdateTask {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
@@ -1698,6 +1765,7 @@ pub struct ListWorkflows {
     per_page: Option<i32>,
     location_id: Option<LocationId>,
     department_name: Option<String>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListWorkflows {
     /// Cursor from the previous page.
@@ -1734,6 +1802,12 @@ impl ListWorkflows {
         self.department_name = Some(department_name.into());
         self
     }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1766,12 +1840,12 @@ impl ListWorkflows {
                 self.location_id.as_ref().map(|x| x.as_str().to_string()),
             )
             .query("department_name", self.department_name.clone());
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Workflow>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1792,6 +1866,7 @@ pub struct ListLocations {
     core: ::inspection_runtime::Core,
     page: Option<String>,
     per_page: Option<i32>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListLocations {
     /// Cursor from the previous page.
@@ -1808,6 +1883,12 @@ impl ListLocations {
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
         self.per_page = Some(per_page);
+        self
+    }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1831,12 +1912,12 @@ impl ListLocations {
             .segment("locations")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<Location>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1857,6 +1938,7 @@ pub struct ListUsers {
     core: ::inspection_runtime::Core,
     page: Option<String>,
     per_page: Option<i32>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUsers {
     /// Cursor from the previous page.
@@ -1873,6 +1955,12 @@ impl ListUsers {
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
         self.per_page = Some(per_page);
+        self
+    }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1896,12 +1984,12 @@ impl ListUsers {
             .segment("users")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<User>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.
@@ -1945,7 +2033,7 @@ impl UpdateUser {
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<User>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
 }
 /// The `list_user_groups` request: set optional inputs, then `send` it (see [`Client::list_user_groups`]).
@@ -1955,6 +2043,7 @@ pub struct ListUserGroups {
     core: ::inspection_runtime::Core,
     page: Option<String>,
     per_page: Option<i32>,
+    resume: Option<::inspection_runtime::Resume>,
 }
 impl ListUserGroups {
     /// Cursor from the previous page.
@@ -1971,6 +2060,12 @@ impl ListUserGroups {
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
         self.per_page = Some(per_page);
+        self
+    }
+    /// Starts at the page a failed walk stopped at (`Error::resume` of an
+    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
+    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
+        self.resume = Some(from);
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1994,12 +2089,12 @@ impl ListUserGroups {
             .segment("user_groups")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
-        Ok(request)
+        request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
     pub async fn send(self) -> Result<Page<UserGroup>, ::inspection_runtime::Error> {
         let request = self.to_request()?;
-        self.core.execute(&request).await?.json()
+        self.core.json(&request).await
     }
     /// Every page, following the service's paging until it ends; one page in memory
     /// at a time.

@@ -1309,4 +1309,7 @@ impl<
     fn into_items(self) -> Vec<T> {
         self.data
     }
+    fn is_empty(&self) -> bool {
+        self.data.is_empty()
+    }
 }

@@ -1,0 +1,440 @@
+//! Sends requests: pacing, credentials, retries, timeouts, redirects and tracing, once for
+//! every generated operation. Bodies are read in bounded memory (`body`), 202 answers
+//! polled (`poll`), pre-signed URLs fetched without credentials (`presigned`), and JSON
+//! decoded with the path of a failure (`decode`).
+
+mod body;
+mod decode;
+mod poll;
+mod presigned;
+
+pub use decode::{Response, decode};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reqwest::Url;
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, USER_AGENT};
+use serde::de::DeserializeOwned;
+use tracing::Instrument;
+
+use body::{Body, ReadError};
+
+use crate::auth::Auth;
+use crate::config::Config;
+use crate::error::{ApiError, Error, error_message};
+use crate::origin;
+use crate::pacing::Pacer;
+use crate::request::Request;
+use crate::retry::retry_after;
+use crate::validate::Validator;
+
+/// The shared core of a generated client. Cloning is cheap, and clones share the
+/// connection pool and the pacing state.
+#[derive(Clone, Debug)]
+pub struct Core {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    /// Carries credentials; follows redirects only within the base URL's origin.
+    http: reqwest::Client,
+    /// Never carries credentials: for pre-signed URLs.
+    bare: reqwest::Client,
+    base: Url,
+    auth: Auth,
+    config: Config,
+    pacer: Pacer,
+}
+
+/// How a success body is read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Read {
+    /// Whole, within `Config::max_response_bytes`.
+    Whole,
+    /// Left open, to be copied to a writer.
+    Open,
+}
+
+/// A success answer, its body read or open.
+struct Answer {
+    status: u16,
+    headers: HeaderMap,
+    body: Body,
+    /// The method and path template, for errors about the body.
+    method: String,
+    template: &'static str,
+}
+
+/// What to do after a failed attempt.
+enum Next {
+    Retry(Duration),
+    Fail(Error),
+}
+
+impl Core {
+    /// A core for `base_url`. The URL must be https, or http on a loopback host.
+    pub fn new(base_url: &str, auth: Auth, config: Config) -> Result<Core, Error> {
+        let base = Url::parse(base_url).map_err(|e| {
+            // Quoted only when it cannot hold a credential (`user:password@`).
+            let shown = if base_url.contains('@') {
+                String::new()
+            } else {
+                format!(" `{base_url}`")
+            };
+            Error::Config(format!("the base URL{shown} is not a URL: {e}"))
+        })?;
+        origin::check_secure(&base, "the base URL").map_err(Error::Config)?;
+        let policy_base = base.clone();
+        let policy = reqwest::redirect::Policy::custom(move |attempt| {
+            if attempt.previous().len() >= 5 {
+                attempt.error("too many redirects")
+            } else if origin::same_origin(attempt.url(), &policy_base) {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        });
+        let build = |policy| {
+            reqwest::Client::builder()
+                .redirect(policy)
+                // reqwest would send the previous URL, query and all, to a redirect's
+                // target: from a pre-signed URL that is its signature.
+                .referer(false)
+                .timeout(config.timeout)
+                .connect_timeout(config.connect_timeout)
+                .build()
+                .map_err(|e| Error::Config(format!("cannot build the HTTP client: {e}")))
+        };
+        let http = build(policy)?;
+        let bare = build(reqwest::redirect::Policy::limited(5))?;
+        let pacer = Pacer::new(config.rate_limit);
+        Ok(Core {
+            inner: Arc::new(Inner {
+                http,
+                bare,
+                base,
+                auth,
+                config,
+                pacer,
+            }),
+        })
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    pub fn base_url(&self) -> &Url {
+        &self.inner.base
+    }
+
+    /// Checks `value`'s documented limits, unless validation is turned off.
+    pub fn validate(&self, check: impl FnOnce(&mut Validator)) -> Result<(), Error> {
+        if !self.inner.config.validate_requests {
+            return Ok(());
+        }
+        let mut v = Validator::new();
+        check(&mut v);
+        v.finish().map_err(Error::Validation)
+    }
+
+    /// Sends `req` until it succeeds or fails for good; a 202 is a success here.
+    pub async fn execute(&self, req: &Request) -> Result<Response, Error> {
+        let answer = self.send(req, Read::Whole).await;
+        self.buffered(answer).await.map_err(|e| self.scrub(e))
+    }
+
+    /// Sends `req` and decodes its JSON answer.
+    pub async fn json<T: DeserializeOwned>(&self, req: &Request) -> Result<T, Error> {
+        self.decode(&self.execute(req).await?)
+    }
+
+    /// Decodes a response's JSON body; like [`Response::json`], with the client's secrets
+    /// scrubbed from the error (a decode error may quote a value the service echoed).
+    pub fn decode<T: DeserializeOwned>(&self, resp: &Response) -> Result<T, Error> {
+        resp.json().map_err(|e| self.scrub(e))
+    }
+
+    /// `error` with every secret of the client's credentials (key secret, token,
+    /// password) replaced, wherever the service may have echoed it into the text.
+    pub fn scrub(&self, error: Error) -> Error {
+        let secrets = self.inner.auth.secrets();
+        if secrets.is_empty() {
+            return error;
+        }
+        error.scrubbed(&secrets)
+    }
+
+    /// A whole answer as a [`Response`] (an open body is read now, within the limit).
+    async fn buffered(&self, answer: Result<Answer, Error>) -> Result<Response, Error> {
+        let answer = answer?;
+        let body = match answer.body {
+            Body::Read(bytes) => bytes,
+            Body::Open(resp) => body::read_limited(resp, self.inner.config.max_response_bytes)
+                .await
+                .map_err(|e| self.read_error(&answer.method, answer.template, e))?,
+        };
+        Ok(Response {
+            status: answer.status,
+            headers: answer.headers,
+            body,
+        })
+    }
+
+    fn read_error(&self, method: &str, template: &str, e: ReadError) -> Error {
+        match e {
+            ReadError::TooLarge => Error::TooLarge {
+                operation: format!("{method} {template}"),
+                limit: self.inner.config.max_response_bytes,
+            },
+            ReadError::Broken(e) => Error::Transport {
+                method: method.to_string(),
+                path: template.to_string(),
+                message: describe(&e),
+            },
+        }
+    }
+
+    /// Sends `req` until it succeeds or fails for good; the body read whole (`Read::Whole`,
+    /// so a broken body is retried like any failed attempt) or left open for a download.
+    async fn send(&self, req: &Request, read: Read) -> Result<Answer, Error> {
+        if let Some(bad) = req.unsendable_segment() {
+            return Err(Error::Validation(crate::Violations(vec![
+                crate::Violation {
+                    path: req.template.to_string(),
+                    message: format!(
+                        "the path value {bad:?} cannot be sent as one segment (it would reach another endpoint)"
+                    ),
+                },
+            ])));
+        }
+        let url = req.url(&self.inner.base);
+        if req.absolute.is_some() && !origin::same_origin(&url, &self.inner.base) {
+            return Err(Error::ForeignOrigin {
+                what: "a link",
+                origin: origin::origin(&url),
+            });
+        }
+        let max = self.inner.config.retry.max_attempts.max(1);
+        let mut attempt = 1;
+        let mut renewed = false;
+        loop {
+            self.inner.pacer.acquire().await;
+            let token = match &self.inner.auth {
+                Auth::Token(t) if !req.anonymous => Some((t.clone(), t.generation())),
+                _ => None,
+            };
+            let span = tracing::debug_span!(
+                "inspection_request",
+                method = %req.method,
+                path = req.template,
+                attempt,
+                status = tracing::field::Empty,
+            );
+            let outcome = self.attempt(req, &url, read).instrument(span.clone()).await;
+            let next = match outcome {
+                Ok(answer) => {
+                    span.record("status", answer.status);
+                    return Ok(answer);
+                }
+                Err(failure) => {
+                    if let Some(status) = failure.status() {
+                        span.record("status", status);
+                    }
+                    // A 401 with a token in use: log in again once, then repeat the request
+                    // (it was refused, so it was not applied).
+                    if let (Some(401), Some((auth, seen)), false) =
+                        (failure.status(), &token, renewed)
+                    {
+                        tracing::info!(parent: &span, "401 with a token: logging in again");
+                        auth.renew(*seen, self).await?;
+                        renewed = true;
+                        continue;
+                    }
+                    self.next_step(req, failure, attempt < max, attempt)
+                }
+            };
+            match next {
+                Next::Fail(e) => return Err(e),
+                Next::Retry(delay) => {
+                    tracing::warn!(
+                        parent: &span,
+                        retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        "retrying {}",
+                        req.describe()
+                    );
+                    tokio::time::sleep(delay).await;
+                    attempt += 1;
+                }
+            }
+        }
+    }
+
+    /// One attempt: its response, or what failed.
+    async fn attempt(&self, req: &Request, url: &Url, read: Read) -> Result<Answer, Failure> {
+        let mut headers = HeaderMap::new();
+        if !req.anonymous {
+            self.inner.auth.apply(&mut headers);
+        }
+        let accept = req.accept.unwrap_or(self.inner.config.default_accept);
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        if let Ok(ua) = HeaderValue::from_str(&self.inner.config.user_agent) {
+            headers.insert(USER_AGENT, ua);
+        }
+        let mut builder = self
+            .inner
+            .http
+            .request(req.method.clone(), url.clone())
+            .headers(headers);
+        if let Some(body) = &req.body {
+            builder = builder
+                .header(CONTENT_TYPE, "application/json")
+                .body(body.clone());
+        }
+        let resp = builder.send().await.map_err(Failure::Send)?;
+        let status = resp.status().as_u16();
+        let headers = resp.headers().clone();
+        let config = &self.inner.config;
+        if (200..300).contains(&status) {
+            let body = match read {
+                Read::Whole => Body::Read(
+                    body::read_limited(resp, config.max_response_bytes)
+                        .await
+                        .map_err(|e| match e {
+                            ReadError::TooLarge => Failure::TooLarge,
+                            ReadError::Broken(e) => Failure::Body(e),
+                        })?,
+                ),
+                Read::Open => Body::Open(resp),
+            };
+            tracing::debug!(status, "response");
+            return Ok(Answer {
+                status,
+                headers,
+                body,
+                method: req.method.to_string(),
+                template: req.template,
+            });
+        }
+        if (300..400).contains(&status) {
+            let target = headers
+                .get(LOCATION)
+                .and_then(|l| l.to_str().ok())
+                .and_then(|l| url.join(l).ok())
+                .map(|u| origin::origin(&u))
+                .unwrap_or_else(|| "unknown".to_string());
+            return Err(Failure::Redirect(target));
+        }
+        // Only the start of an error body is read: its message is all that is kept.
+        let body = body::read_prefix(resp, config.max_error_bytes).await;
+        tracing::debug!(status, bytes = body.len(), "error response");
+        Err(Failure::Status(ApiError {
+            status,
+            message: error_message(&body, config.error_message_field),
+            retry_after: retry_after(&headers),
+            operation: req.describe(),
+            hint: req.hint,
+        }))
+    }
+
+    /// Retry 429 for any method (the service refused it, so it was not applied); 5xx,
+    /// timeouts and broken bodies only for idempotent methods; connection failures for
+    /// any method (nothing reached the service).
+    fn next_step(&self, req: &Request, failure: Failure, may_retry: bool, attempt: u32) -> Next {
+        let policy = &self.inner.config.retry;
+        let backoff = policy.backoff(attempt);
+        let idempotent = req.is_idempotent();
+        let (method, path) = (req.method.to_string(), req.template.to_string());
+        match failure {
+            Failure::Status(api) if api.status == 429 => {
+                // A wait longer than the client allows is reported, not cut short: retrying
+                // early would only meet another 429.
+                if api.retry_after.is_some_and(|r| r > policy.max_backoff) {
+                    return Next::Fail(Error::Api(api));
+                }
+                let wait = api.retry_after.unwrap_or(backoff).min(policy.max_backoff);
+                // Every request of this client waits, not only this one.
+                self.inner.pacer.pause_for(wait);
+                if may_retry {
+                    Next::Retry(Duration::ZERO)
+                } else {
+                    Next::Fail(Error::Api(api))
+                }
+            }
+            Failure::Status(api) if api.status >= 500 && idempotent && may_retry => {
+                Next::Retry(backoff)
+            }
+            Failure::Status(api) => Next::Fail(Error::Api(api)),
+            Failure::TooLarge => Next::Fail(Error::TooLarge {
+                operation: req.describe(),
+                limit: self.inner.config.max_response_bytes,
+            }),
+            Failure::Redirect(origin) => Next::Fail(Error::ForeignOrigin {
+                what: "a redirect",
+                origin,
+            }),
+            Failure::Send(e) if e.is_connect() && may_retry => Next::Retry(backoff),
+            Failure::Send(e) | Failure::Body(e) if e.is_timeout() => {
+                if idempotent && may_retry {
+                    Next::Retry(backoff)
+                } else {
+                    Next::Fail(Error::Timeout { method, path })
+                }
+            }
+            Failure::Send(e) | Failure::Body(e) => {
+                if idempotent && may_retry {
+                    Next::Retry(backoff)
+                } else {
+                    Next::Fail(Error::Transport {
+                        method,
+                        path,
+                        message: describe(&e),
+                    })
+                }
+            }
+        }
+    }
+}
+
+/// Why one attempt failed.
+enum Failure {
+    Send(reqwest::Error),
+    Body(reqwest::Error),
+    /// The success body passed `Config::max_response_bytes`.
+    TooLarge,
+    Status(ApiError),
+    Redirect(String),
+}
+
+impl Failure {
+    fn status(&self) -> Option<u16> {
+        match self {
+            Failure::Status(api) => Some(api.status),
+            _ => None,
+        }
+    }
+}
+
+/// The error and its causes, without the URL (whose query may carry a signature).
+fn describe(e: &reqwest::Error) -> String {
+    let mut parts = Vec::new();
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(e);
+    while let Some(s) = source {
+        parts.push(s.to_string());
+        source = s.source();
+    }
+    let head = if e.is_connect() {
+        "cannot connect"
+    } else if e.is_body() || e.is_decode() {
+        "the response body could not be read"
+    } else {
+        "the request failed"
+    };
+    if parts.is_empty() {
+        head.to_string()
+    } else {
+        format!("{head}: {}", parts.join(": "))
+    }
+}
