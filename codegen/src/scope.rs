@@ -25,6 +25,11 @@ impl Scope {
         self.used.insert(name.to_string());
     }
 
+    /// Whether `name` is neither used nor reserved.
+    pub fn is_free(&self, name: &str) -> bool {
+        !self.used.contains(name) && !(self.reserved)(name)
+    }
+
     /// `wanted`, or with trailing underscores until it is free; then marks it used.
     pub fn claim(&mut self, wanted: &str) -> String {
         self.claim_if(wanted, self.reserved)

@@ -268,28 +268,8 @@ fn build_rows(root: &Path, cargo: &str) -> Result<Vec<Row>, String> {
     let _ = std::fs::remove_dir_all(&work);
     let spec = work.join("spec");
     ci::copy_dir(&root.join("spec"), &spec)
-        .and_then(|()| ci::copy_dir(&root.join("runtime"), &work.join("runtime")))
-        .and_then(|()| std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map(drop))
         .map_err(|e| format!("bench: cannot prepare {}: {e}", work.display()))?;
-    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
-        .map_err(|e| format!("bench: cannot read Cargo.toml: {e}"))?;
-    // The workspace's dependency versions, without its members and profiles.
-    let dependencies = manifest
-        .split("\n[profile")
-        .next()
-        .unwrap_or_default()
-        .lines()
-        .map(|l| {
-            if l.starts_with("members = ") {
-                r#"members = ["runtime", "generated/rust"]"#
-            } else {
-                l
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n");
-    std::fs::write(work.join("Cargo.toml"), dependencies + "\n")
-        .map_err(|e| format!("bench: cannot write the build workspace: {e}"))?;
+    super::output_check::scratch_workspace(root, &work).map_err(|e| format!("bench: {e}"))?;
     super::codegen_task::run_with(root, &spec, &work, false)?;
 
     let build = |what: &str| -> Result<f64, String> {

@@ -4,6 +4,7 @@ mod bench;
 mod changes;
 mod ci;
 mod codegen_task;
+mod output_check;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,10 +20,18 @@ commands:
   changelog         print the CHANGELOG.md entry for spec/VERSION: what changed since
                     the release in spec/released.json, classified
   changelog --write add it to CHANGELOG.md and make the current IR the release baseline
+  check-output --spec DIR [--out DIR]
+                    generate from the specs in DIR (into target/check-output/, or DIR)
+                    and check that every language's output compiles: clippy -D warnings,
+                    tsc --noEmit, mypy --strict
   ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
   bench             every benchmark (release builds, several minutes), then the README's
                     performance table
   bench --quick     check that every benchmark runs (debug builds, one iteration each)";
+
+fn cargo() -> String {
+    std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
+}
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -39,6 +48,12 @@ fn main() -> ExitCode {
         }
         ["changelog"] => repo_root().and_then(|root| changes::changelog(&root, false)),
         ["changelog", "--write"] => repo_root().and_then(|root| changes::changelog(&root, true)),
+        ["check-output", "--spec", spec] => repo_root().and_then(|root| {
+            let out = root.join("target/check-output");
+            output_check::run(&root, &cargo(), Path::new(spec), &out)
+        }),
+        ["check-output", "--spec", spec, "--out", out] => repo_root()
+            .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
         ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),

@@ -227,7 +227,7 @@ fn constructors(i: &Interface) -> TokenStream {
                 return quote!();
             };
             let body_ty = super::types::rust_type(i, &body.ty);
-            let builder = super::operations::builder_name(op);
+            let builder = super::operations::builder_name(i, op);
             // The login's sensitive fields (the password), scrubbed from errors like the token.
             let mut hidden = Vec::new();
             sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);

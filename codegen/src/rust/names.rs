@@ -69,13 +69,68 @@ pub fn variant_ident(wire: &str) -> Ident {
     ident(&variant_name(wire))
 }
 
+/// Names an interface module declares or relies on unqualified: the client and its
+/// credentials, the page envelope, and the prelude's types and traits the generated code
+/// names (a model glob-imported under one of these would shadow it). A spec type named
+/// like one gets a trailing underscore, as in the other backends; spec type names are
+/// UpperCamelCase, so none ends in `_` and none can collide with the escaped name.
+pub const TAKEN_TYPES: &[&str] = &[
+    "ApiKey",
+    "AsRef",
+    "Box",
+    "Client",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Eq",
+    "Err",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "Page",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Unpin",
+    "Vec",
+];
+
 pub fn type_ident(name: &str) -> Ident {
-    ident(name)
+    if TAKEN_TYPES.contains(&name) {
+        Ident::new(&format!("{name}_"), Span::call_site())
+    } else {
+        ident(name)
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn types_named_like_the_crates_own_names_are_escaped() {
+        assert_eq!(type_ident("Client").to_string(), "Client_");
+        assert_eq!(type_ident("Option").to_string(), "Option_");
+        assert_eq!(type_ident("Unit").to_string(), "Unit");
+    }
 
     #[test]
     fn keywords_are_escaped() {

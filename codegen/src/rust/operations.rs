@@ -10,7 +10,25 @@ use crate::ir::{
     AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, TypeKind, TypeRef,
 };
 
-pub fn builder_name(op: &Operation) -> Ident {
+/// The builder's struct name: the operation's name in UpperCamelCase, or with `Request`
+/// appended when a model type, the module's own names or an earlier operation's builder
+/// has it (a builder `Login` beside a body type `Login` would shadow it in client.rs).
+pub fn builder_name(i: &Interface, op: &Operation) -> Ident {
+    let mut scope = crate::scope::Scope::new(names::TAKEN_TYPES, |_| false);
+    for t in &i.types {
+        scope.reserve(&names::type_ident(&t.name).to_string());
+    }
+    for o in &i.operations {
+        let wanted = o.name.to_upper_camel_case();
+        let name = if scope.is_free(&wanted) {
+            scope.claim(&wanted)
+        } else {
+            scope.claim(&format!("{wanted}Request"))
+        };
+        if o.name == op.name {
+            return format_ident!("{name}");
+        }
+    }
     format_ident!("{}", op.name.to_upper_camel_case())
 }
 
@@ -51,7 +69,7 @@ fn method_tokens(m: Method) -> TokenStream {
 /// The client method that starts the builder.
 pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     let name = names::ident(&op.name);
-    let builder = builder_name(op);
+    let builder = builder_name(i, op);
     let mut params = Vec::new();
     let mut inits = Vec::new();
     for f in &op.path_params {
@@ -99,7 +117,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
 }
 
 pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
-    let name = builder_name(op);
+    let name = builder_name(i, op);
     let answer = &op.answer;
     let struct_doc = format!(
         " The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",

@@ -1,0 +1,106 @@
+//! `cargo xtask check-output --spec DIR [--out DIR]`: whether what the generator writes
+//! for a spec compiles in every language, the contract for every spec it accepts. The Rust
+//! crate passes clippy with `-D warnings` in a workspace of its own (as in a user's
+//! project), the TypeScript package type-checks, the Python package passes
+//! `mypy --strict`. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
+//! a sample of accepted mutated specs.
+
+use std::path::Path;
+
+use super::ci;
+
+/// Generates the specs of `spec_dir` into `work` and checks every language's output.
+pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(work.join("generated"));
+    scratch_workspace(root, work)?;
+    super::codegen_task::run_with(root, spec_dir, work, false)?;
+    rust(root, cargo, work)?;
+    typescript(root, work)?;
+    python(root, work)
+}
+
+/// A workspace of its own in `work` for the generated crate: the runtime copied beside it
+/// (its manifest points at `../../runtime`), the repository's lockfile, and the
+/// workspace's dependency versions without its members and profiles.
+pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
+    let prepare = |e: std::io::Error| format!("cannot prepare {}: {e}", work.display());
+    let _ = std::fs::remove_dir_all(work.join("runtime"));
+    ci::copy_dir(&root.join("runtime"), &work.join("runtime")).map_err(prepare)?;
+    std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map_err(prepare)?;
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
+        .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
+    let dependencies = manifest
+        .split("\n[profile")
+        .next()
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            if l.starts_with("members = ") {
+                r#"members = ["runtime", "generated/rust"]"#
+            } else {
+                l
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(work.join("Cargo.toml"), dependencies + "\n")
+        .map_err(|e| format!("cannot write {}: {e}", work.join("Cargo.toml").display()))
+}
+
+fn rust(root: &Path, cargo: &str, work: &Path) -> Result<(), String> {
+    let manifest = work.join("Cargo.toml");
+    // The repository's target folder: its dependencies are already checked there.
+    let target = root.join("target");
+    ci::step(
+        root,
+        "check-output: rust (clippy -D warnings)",
+        cargo,
+        &[
+            "clippy",
+            "--quiet",
+            "--offline",
+            "--manifest-path",
+            &manifest.to_string_lossy(),
+            "--target-dir",
+            &target.to_string_lossy(),
+            "-p",
+            "inspection-client",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )
+}
+
+fn typescript(root: &Path, work: &Path) -> Result<(), String> {
+    let tsc = root.join(ci::TS_TOOLS).join("node_modules/.bin/tsc");
+    if !tsc.exists() {
+        ci::typescript_dev_tools(root)?;
+    }
+    let package = work.join("generated/typescript");
+    ci::step(
+        root,
+        "check-output: typescript (tsc --noEmit)",
+        &tsc.to_string_lossy(),
+        &["-p", &package.to_string_lossy(), "--noEmit"],
+    )
+}
+
+fn python(root: &Path, work: &Path) -> Result<(), String> {
+    let mypy = ci::python_bin(root).join("mypy");
+    if !mypy.exists() {
+        ci::python_env(root)?;
+    }
+    let package = work.join("generated/python/src/inspection_client");
+    ci::step(
+        root,
+        "check-output: python (mypy --strict)",
+        &mypy.to_string_lossy(),
+        &[
+            "--strict",
+            "--cache-dir=target/mypy-cache",
+            &package.to_string_lossy(),
+        ],
+    )
+}
