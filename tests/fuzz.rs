@@ -1,10 +1,18 @@
 //! A bounded mutation fuzzer of the spec loader and every backend, on stable Rust: real
 //! specs mutated line by line (deleted, repeated, swapped, a value replaced by a keyword, a
-//! long name, a deep type, odd YAML) with a fixed seed. The contract: nothing panics, and a
-//! spec that is accepted renders in every language (each backend checks its own output,
-//! the Rust one by parsing it). `FUZZ_ITERATIONS=N` runs longer; `FUZZ_SEED=S` another seed.
+//! long name, a deep type, odd YAML) with a fixed seed. The contract: nothing panics or
+//! hangs, and a spec that is accepted renders in every language (each backend checks its
+//! own output, the Rust one by parsing it). `FUZZ_ITERATIONS=N` runs longer; `FUZZ_SEED=S`
+//! another seed; `FUZZ_SAMPLE_DIR=D FUZZ_SAMPLE=K` writes K accepted specs, spread over
+//! the run, to `D/case-<n>/` for `cargo xtask check-output` to compile (`cargo xtask fuzz`
+//! does all of it).
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::time::{Duration, Instant};
+
+/// A case taking longer than this is reported as a hang: a generous bound (cases take
+/// milliseconds), so it flags work that grows without limit, never a slow machine.
+const HANG: Duration = Duration::from_secs(10);
 
 /// xorshift64*: small, fast and the same on every machine.
 struct Rng(u64);
@@ -122,6 +130,15 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
     for base in &bases {
         codegen::load_str("base.yaml", base).unwrap_or_else(|d| panic!("{d}"));
     }
+    let sample_dir = std::env::var_os("FUZZ_SAMPLE_DIR").map(std::path::PathBuf::from);
+    let sample: usize = std::env::var("FUZZ_SAMPLE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(if sample_dir.is_some() { 10 } else { 0 });
+    // One accepted spec per stretch of the run, so the sample spans it.
+    let stride = (iterations / sample.max(1)).max(1);
+    let mut sampled = 0;
+    let mut slowest = Duration::ZERO;
     let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
     let (mut accepted, mut refused) = (0, 0);
     // A panic's message would otherwise print for every caught case.
@@ -132,16 +149,33 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
         // The large spec is slow to render: one case in eight.
         let base = if n % 8 == 7 { &bases[1] } else { &bases[0] };
         let text = mutate(&mut rng, base);
+        let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             match codegen::load_str("fuzz.yaml", &text) {
                 Ok(interface) => Some(codegen::generate(&codegen::ir::Api::new(vec![interface]))),
                 Err(_) => None,
             }
         }));
+        let took = started.elapsed();
+        slowest = slowest.max(took);
+        if took > HANG {
+            failures.push(format!("case {n}: took {took:?} (a hang)"));
+        }
         match outcome {
             Err(_) => failures.push(format!("case {n}: panicked")),
             Ok(Some(Err(e))) => failures.push(format!("case {n}: accepted, but: {e}")),
-            Ok(Some(Ok(_))) => accepted += 1,
+            Ok(Some(Ok(_))) => {
+                accepted += 1;
+                if let Some(dir) = &sample_dir
+                    && sampled < sample
+                    && n >= sampled * stride
+                {
+                    let case = dir.join(format!("case-{n}"));
+                    std::fs::create_dir_all(&case).unwrap();
+                    std::fs::write(case.join("fuzz.yaml"), &text).unwrap();
+                    sampled += 1;
+                }
+            }
             Ok(None) => refused += 1,
         }
         if failures.len() == 1 && failures[0].starts_with(&format!("case {n}:")) {
@@ -149,7 +183,11 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
         }
     }
     std::panic::set_hook(hook);
-    println!("fuzz: {iterations} cases (seed {seed:#x}): {accepted} accepted, {refused} refused");
+    println!(
+        "fuzz: {iterations} cases (seed {seed:#x}): {accepted} accepted, {refused} refused, \
+         {} failing; slowest case {slowest:?}; {sampled} accepted specs written for compiling",
+        failures.len()
+    );
     // Most mutations leave a valid spec (a line repeated, a doc changed); far fewer
     // accepted would mean the mutations stopped reaching the generator.
     assert!(

@@ -4,6 +4,7 @@ mod bench;
 mod changes;
 mod ci;
 mod codegen_task;
+mod fuzz;
 mod output_check;
 
 use std::path::{Path, PathBuf};
@@ -24,6 +25,9 @@ commands:
                     generate from the specs in DIR (into target/check-output/, or DIR)
                     and check that every language's output compiles: clippy -D warnings,
                     tsc --noEmit, mypy --strict
+  fuzz [--cases N] [--seed S] [--compile K]
+                    the long fuzz run (default 1,000,000 cases, seed 7): no panic or
+                    hang, and K accepted specs (default 10) compiled in every language
   ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
   bench             every benchmark (release builds, several minutes), then the README's
                     performance table
@@ -54,6 +58,7 @@ fn main() -> ExitCode {
         }),
         ["check-output", "--spec", spec, "--out", out] => repo_root()
             .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
+        ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
         ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
