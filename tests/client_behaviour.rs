@@ -239,3 +239,43 @@ async fn a_requests_debug_leaves_the_body_out() {
         "{shown}"
     );
 }
+
+/// A `Config::default()` of the user's own is as correct as the interface's
+/// `default_config()`: the documented pacing and the legacy versioned `Accept` stay on.
+#[tokio::test]
+async fn a_default_config_keeps_the_interfaces_pacing_and_accept() {
+    let server = Server::start().await;
+    let v3 = Client::with_config(
+        &server.base(),
+        ApiKey::new("key-id", SECRET),
+        Config::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        v3.core().config().pacing_limit(),
+        Some((100, Duration::from_millis(10_200)))
+    );
+    let off = Client::with_config(
+        &server.base(),
+        ApiKey::new("key-id", SECRET),
+        Config::default().no_pacing(),
+    )
+    .unwrap();
+    assert_eq!(off.core().config().pacing_limit(), None);
+
+    use inspection_client::legacy;
+    server.push(Canned::json(200, r#"{"auth_token": "tok-1"}"#));
+    server.push(Canned::json(200, r#"{"locations": []}"#));
+    let credentials =
+        legacy::AuthenticateRequest::new(legacy::Credentials::new("sam", "pass-word"));
+    let client = legacy::Client::login_with_config(&server.base(), credentials, Config::default())
+        .await
+        .unwrap();
+    client.list_locations().send().await.unwrap();
+    let recorded = server.recorded();
+    assert_eq!(
+        recorded[1].header("accept"),
+        Some("application/json; version=1")
+    );
+    assert_eq!(client.core().config().pacing_limit(), None);
+}

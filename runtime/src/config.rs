@@ -4,12 +4,38 @@ use std::time::Duration;
 
 use crate::retry::RetryPolicy;
 
-/// Everything a client can be tuned with. Generated clients start from the spec's
-/// defaults (the documented rate limit); every setter returns the changed config.
+/// How a client paces its requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pacing {
+    /// The interface's documented quota (v3: 100 requests per 10 s); no pacing for an
+    /// interface that documents none.
+    Documented,
+    /// No pacing (only `Retry-After` pauses).
+    Off,
+    /// At most `requests` per `window` (the window already padded, see
+    /// [`Config::rate_limit`]).
+    Limit { requests: u32, window: Duration },
+}
+
+/// What an interface documents, applied to every setting a [`Config`] leaves to it.
+#[derive(Debug, Clone, Copy)]
+pub struct InterfaceDefaults {
+    /// Requests per window (unpadded), if the interface documents a quota.
+    pub rate_limit: Option<(u32, Duration)>,
+    /// `Accept` of requests that name none.
+    pub accept: &'static str,
+    /// The JSON property of error bodies that holds the message.
+    pub error_message_field: &'static str,
+}
+
+/// Everything a client can be tuned with; every setter returns the changed config.
+/// Whatever is left unset follows the interface the client is for (its documented rate
+/// limit, its versioned `Accept`), so `Config::default()` is a correct start for every
+/// client, never one with pacing or the legacy `Accept` silently off.
 #[derive(Debug, Clone)]
 pub struct Config {
-    /// Requests per window the client paces itself to; `None` turns pacing off.
-    pub rate_limit: Option<(u32, Duration)>,
+    /// How requests are paced; the interface's documented quota by default.
+    pub pacing: Pacing,
     pub retry: RetryPolicy,
     /// Total time for one attempt, body included.
     pub timeout: Duration,
@@ -21,10 +47,11 @@ pub struct Config {
     /// Wait between polls (doubled each time, up to `retry.max_backoff`), unless the
     /// service sends `Retry-After`.
     pub poll_interval: Duration,
-    /// The JSON property of error bodies that holds the message.
-    pub error_message_field: &'static str,
-    /// `Accept` of requests that name none (an interface may require a versioned one).
-    pub default_accept: &'static str,
+    /// The JSON property of error bodies that holds the message; `None`: the interface's.
+    pub error_message_field: Option<&'static str>,
+    /// `Accept` of requests that name none; `None`: the interface's (the legacy interface
+    /// requires a versioned one).
+    pub default_accept: Option<&'static str>,
     pub user_agent: String,
     /// The largest success body read into memory (64 MiB); a larger one is
     /// `Error::TooLarge`, with no more than this read. Downloads written to a writer
@@ -40,15 +67,15 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            rate_limit: None,
+            pacing: Pacing::Documented,
             retry: RetryPolicy::default(),
             timeout: Duration::from_secs(60),
             connect_timeout: Duration::from_secs(10),
             validate_requests: true,
             max_polls: 10,
             poll_interval: Duration::from_millis(500),
-            error_message_field: "errors",
-            default_accept: "application/json",
+            error_message_field: None,
+            default_accept: None,
             user_agent: concat!("inspection-client/", env!("CARGO_PKG_VERSION")).to_string(),
             max_response_bytes: 64 << 20,
             max_error_bytes: 64 << 10,
@@ -61,16 +88,52 @@ impl Config {
     /// Paces the client to `requests` per `window` (the service's quota, e.g. 200 per 10 s
     /// once raised). The margin of 2 % absorbs clock and network jitter.
     pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {
-        // Saturates rather than overflowing for windows near `Duration::MAX`.
-        let padded =
-            Duration::try_from_secs_f64(window.as_secs_f64() * 1.02).unwrap_or(Duration::MAX);
-        self.rate_limit = Some((requests, padded));
+        self.pacing = Pacing::Limit {
+            requests,
+            window: padded(window),
+        };
         self
     }
 
     pub fn no_pacing(mut self) -> Self {
-        self.rate_limit = None;
+        self.pacing = Pacing::Off;
         self
+    }
+
+    /// This config with every setting it leaves to the interface taken from `defaults`.
+    pub fn for_interface(mut self, defaults: &InterfaceDefaults) -> Self {
+        if self.pacing == Pacing::Documented {
+            self.pacing = match defaults.rate_limit {
+                Some((requests, window)) => Pacing::Limit {
+                    requests,
+                    window: padded(window),
+                },
+                None => Pacing::Off,
+            };
+        }
+        self.default_accept.get_or_insert(defaults.accept);
+        self.error_message_field
+            .get_or_insert(defaults.error_message_field);
+        self
+    }
+
+    /// The pacing limit in force, if any (`Documented` paces nothing until
+    /// [`Config::for_interface`] resolves it).
+    pub fn pacing_limit(&self) -> Option<(u32, Duration)> {
+        match self.pacing {
+            Pacing::Limit { requests, window } => Some((requests, window)),
+            Pacing::Documented | Pacing::Off => None,
+        }
+    }
+
+    /// `Accept` of requests that name none.
+    pub fn accept(&self) -> &'static str {
+        self.default_accept.unwrap_or("application/json")
+    }
+
+    /// The JSON property of error bodies that holds the message.
+    pub fn message_field(&self) -> &'static str {
+        self.error_message_field.unwrap_or("errors")
     }
 
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
@@ -100,15 +163,17 @@ impl Config {
         self
     }
 
-    /// The JSON property of error bodies that holds the message (`errors`).
+    /// The JSON property of error bodies that holds the message, instead of the
+    /// interface's (`errors`).
     pub fn error_message_field(mut self, field: &'static str) -> Self {
-        self.error_message_field = field;
+        self.error_message_field = Some(field);
         self
     }
 
-    /// `Accept` of requests that name none (`application/json; version=1`).
+    /// `Accept` of requests that name none, instead of the interface's
+    /// (`application/json; version=1` for the legacy interface).
     pub fn default_accept(mut self, accept: &'static str) -> Self {
-        self.default_accept = accept;
+        self.default_accept = Some(accept);
         self
     }
 
@@ -133,5 +198,55 @@ impl Config {
     pub fn max_empty_pages(mut self, pages: u32) -> Self {
         self.max_empty_pages = pages;
         self
+    }
+}
+
+/// The window with the 2 % margin that absorbs clock and network jitter; saturates rather
+/// than overflowing for windows near `Duration::MAX`.
+fn padded(window: Duration) -> Duration {
+    Duration::try_from_secs_f64(window.as_secs_f64() * 1.02).unwrap_or(Duration::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LEGACY: InterfaceDefaults = InterfaceDefaults {
+        rate_limit: None,
+        accept: "application/json; version=1",
+        error_message_field: "error",
+    };
+    const V3: InterfaceDefaults = InterfaceDefaults {
+        rate_limit: Some((100, Duration::from_secs(10))),
+        accept: "application/json",
+        error_message_field: "errors",
+    };
+
+    #[test]
+    fn a_default_config_takes_the_interfaces_defaults() {
+        let v3 = Config::default().for_interface(&V3);
+        assert_eq!(
+            v3.pacing_limit(),
+            Some((100, Duration::from_millis(10_200)))
+        );
+        let legacy = Config::default().for_interface(&LEGACY);
+        assert_eq!(legacy.accept(), "application/json; version=1");
+        assert_eq!(legacy.message_field(), "error");
+        assert_eq!(legacy.pacing_limit(), None);
+    }
+
+    #[test]
+    fn what_the_user_set_wins() {
+        let c = Config::default()
+            .no_pacing()
+            .default_accept("application/json")
+            .for_interface(&LEGACY);
+        assert_eq!((c.pacing, c.accept()), (Pacing::Off, "application/json"));
+        let c = Config::default()
+            .rate_limit(200, Duration::from_secs(10))
+            .for_interface(&V3);
+        assert_eq!(c.pacing_limit().map(|l| l.0), Some(200));
+        let huge = Config::default().rate_limit(1, Duration::MAX);
+        assert_eq!(huge.pacing_limit(), Some((1, Duration::MAX)));
     }
 }

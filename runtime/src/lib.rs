@@ -19,7 +19,7 @@ pub mod webhook;
 
 pub use auth::{Auth, Secret};
 pub use bytes::Bytes;
-pub use config::Config;
+pub use config::{Config, InterfaceDefaults, Pacing};
 pub use error::{ApiError, Error};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use paging::{BoxStream, Resume};

@@ -15,18 +15,15 @@ pub fn client(i: &Interface) -> TokenStream {
         .iter()
         .map(|op| operations::client_method(i, op));
     let builders = i.operations.iter().map(|op| operations::builder(i, op));
-    let rate = i.rate_limit.as_ref().map(|r| {
-        let (n, w) = (r.requests, u64::from(r.window_seconds));
-        quote!(.rate_limit(#n, std::time::Duration::from_secs(#w)))
-    });
-    let error_field = i
-        .error_message_field
-        .as_deref()
-        .map(|f| quote!(.error_message_field(#f)));
-    let accept = i
-        .default_accept
-        .as_deref()
-        .map(|v| quote!(.default_accept(#v)));
+    let rate = match &i.rate_limit {
+        Some(r) => {
+            let (n, w) = (r.requests, u64::from(r.window_seconds));
+            quote!(Some((#n, std::time::Duration::from_secs(#w))))
+        }
+        None => quote!(None),
+    };
+    let error_field = i.error_message_field.as_deref().unwrap_or("errors");
+    let accept = i.default_accept.as_deref().unwrap_or("application/json");
     let rate_doc = i.rate_limit.as_ref().map(|r| {
         let text = format!(
             "Paced to {} requests per {} s (the documented quota; raise it with \
@@ -59,10 +56,18 @@ pub fn client(i: &Interface) -> TokenStream {
         impl Client {
             #constructors
 
-            /// The defaults for this interface.
+            /// What this interface documents: the settings a `Config` leaves unset follow it.
             #rate_doc
+            pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+                rate_limit: #rate,
+                accept: #accept,
+                error_message_field: #error_field,
+            };
+
+            /// The defaults for this interface (`Config::default()` with [`Client::DEFAULTS`]
+            /// applied); a `Config::default()` of your own gets the same ones.
             pub fn default_config() -> ::inspection_runtime::Config {
-                ::inspection_runtime::Config::default() #rate #error_field #accept
+                ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
             }
 
             /// The transport core, for raw requests the generated methods do not cover.
@@ -208,7 +213,7 @@ fn constructors(i: &Interface) -> TokenStream {
                 ) -> Result<Self, ::inspection_runtime::Error> {
                     let auth = ::inspection_runtime::Auth::headers(&[#(#pairs),*])
                         .map_err(::inspection_runtime::Error::Config)?;
-                    let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+                    let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
                     Ok(Self { core })
                 }
             }
@@ -277,7 +282,7 @@ fn constructors(i: &Interface) -> TokenStream {
                     });
                     let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login, hidden);
                     let auth = ::inspection_runtime::Auth::Token(token.clone());
-                    let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+                    let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
                     token.renew(token.generation(), &core).await?;
                     Ok(Self { core })
                 }

@@ -109,7 +109,7 @@ impl Core {
         };
         let http = build(policy)?;
         let bare = build(reqwest::redirect::Policy::limited(5))?;
-        let pacer = Pacer::new(config.rate_limit);
+        let pacer = Pacer::new(config.pacing_limit());
         Ok(Core {
             inner: Arc::new(Inner {
                 http,
@@ -278,7 +278,7 @@ impl Core {
         if !req.anonymous {
             self.inner.auth.apply(&mut headers);
         }
-        let accept = req.accept.unwrap_or(self.inner.config.default_accept);
+        let accept = req.accept.unwrap_or(self.inner.config.accept());
         headers.insert(ACCEPT, HeaderValue::from_static(accept));
         if let Ok(ua) = HeaderValue::from_str(&self.inner.config.user_agent) {
             headers.insert(USER_AGENT, ua);
@@ -332,7 +332,7 @@ impl Core {
         tracing::debug!(status, bytes = body.len(), "error response");
         Err(Failure::Status(ApiError {
             status,
-            message: error_message(&body, config.error_message_field),
+            message: error_message(&body, config.message_field()),
             retry_after: retry_after(&headers),
             operation: req.describe(),
             hint: req.hint,

@@ -74,7 +74,7 @@ impl Core {
         let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
         Err(self.scrub(Error::Api(ApiError {
             status,
-            message: error_message(&body, self.inner.config.error_message_field),
+            message: error_message(&body, self.inner.config.message_field()),
             retry_after: None,
             operation: format!("GET {shown}"),
             hint: None,
@@ -115,7 +115,7 @@ impl Core {
                     let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
                     let api = Error::Api(ApiError {
                         status,
-                        message: error_message(&body, self.inner.config.error_message_field),
+                        message: error_message(&body, self.inner.config.message_field()),
                         retry_after: None,
                         operation: format!("PUT {shown}"),
                         hint: None,

@@ -71,14 +71,24 @@ impl Client {
             hidden,
         );
         let auth = ::inspection_runtime::Auth::Token(token.clone());
-        let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+        let core = ::inspection_runtime::Core::new(
+            base_url,
+            auth,
+            config.for_interface(&Self::DEFAULTS),
+        )?;
         token.renew(token.generation(), &core).await?;
         Ok(Self { core })
     }
-    /// The defaults for this interface.
+    /// What this interface documents: the settings a `Config` leaves unset follow it.
+    pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+        rate_limit: None,
+        accept: "application/json; version=1",
+        error_message_field: "errors",
+    };
+    /// The defaults for this interface (`Config::default()` with [`Client::DEFAULTS`]
+    /// applied); a `Config::default()` of your own gets the same ones.
     pub fn default_config() -> ::inspection_runtime::Config {
-        ::inspection_runtime::Config::default()
-            .default_accept("application/json; version=1")
+        ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
     }
     /// The transport core, for raw requests the generated methods do not cover.
     pub fn core(&self) -> &::inspection_runtime::Core {

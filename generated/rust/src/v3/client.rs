@@ -72,16 +72,25 @@ impl Client {
                 ],
             )
             .map_err(::inspection_runtime::Error::Config)?;
-        let core = ::inspection_runtime::Core::new(base_url, auth, config)?;
+        let core = ::inspection_runtime::Core::new(
+            base_url,
+            auth,
+            config.for_interface(&Self::DEFAULTS),
+        )?;
         Ok(Self { core })
     }
-    /// The defaults for this interface.
+    /// What this interface documents: the settings a `Config` leaves unset follow it.
     ///
     /// Paced to 100 requests per 10 s (the documented quota; raise it with `Config::rate_limit` if the service granted more).
+    pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+        rate_limit: Some((100u32, std::time::Duration::from_secs(10u64))),
+        accept: "application/json",
+        error_message_field: "errors",
+    };
+    /// The defaults for this interface (`Config::default()` with [`Client::DEFAULTS`]
+    /// applied); a `Config::default()` of your own gets the same ones.
     pub fn default_config() -> ::inspection_runtime::Config {
-        ::inspection_runtime::Config::default()
-            .rate_limit(100u32, std::time::Duration::from_secs(10u64))
-            .error_message_field("errors")
+        ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
     }
     /// The transport core, for raw requests the generated methods do not cover.
     pub fn core(&self) -> &::inspection_runtime::Core {
