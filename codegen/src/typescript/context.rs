@@ -165,6 +165,9 @@ pub struct LoginCx {
     pub scheme: String,
     pub request: Vec<String>,
     pub doc: String,
+    /// The paths (property names) of the body's sensitive strings, as a TypeScript
+    /// literal: scrubbed from errors like the token.
+    pub hidden: String,
 }
 
 #[derive(Serialize)]
@@ -177,6 +180,18 @@ pub struct OperationCx {
     pub checks: Vec<String>,
     pub request: Vec<String>,
     pub alternative: Option<AlternativeCx>,
+    /// The method writing a binary answer to a stream, for operations that answer bytes.
+    pub download: Option<DownloadCx>,
+}
+
+/// A method that writes a binary answer to a stream (`out`) instead of returning it.
+#[derive(Serialize)]
+pub struct DownloadCx {
+    pub method: String,
+    pub doc: String,
+    /// The operation's parameters with `out` before the first optional one.
+    pub params: Vec<ParamCx>,
+    pub request: Vec<String>,
 }
 
 /// How an operation's answer is read: the core method it calls and what that needs.
@@ -203,7 +218,7 @@ pub enum CallCx {
     },
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct ParamCx {
     pub name: String,
     pub ts: String,
@@ -215,6 +230,7 @@ pub struct AlternativeCx {
     pub method: String,
     pub doc: String,
     pub request: Vec<String>,
+    pub download: DownloadCx,
 }
 
 /// Every name an interface module exports, decided once, in a fixed order; `scope` hands
@@ -602,6 +618,7 @@ fn client_cx(
                 header: names::string(header),
                 scheme: names::string(scheme),
                 request: request_literal(op, None),
+                hidden: hidden_literal(i, &body.ty),
                 doc: format!(
                     "Logs in and returns a client that sends the token on every request and \
                      logs in again, once, when the service answers 401.\n\n{}",
@@ -726,7 +743,12 @@ fn operation_cx(
     }
     params.push(ParamCx {
         name: "options".into(),
-        ts: "rt.CallOptions".into(),
+        ts: if op.paging.is_some() {
+            "rt.PageOptions"
+        } else {
+            "rt.CallOptions"
+        }
+        .into(),
         optional: true,
     });
 
@@ -747,7 +769,9 @@ fn operation_cx(
             };
             doc.push(
                 "`for await` over the result walks every record of every page, one page in \
-                 memory at a time; `.pages()` gives the pages, `.first()` the first one."
+                 memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk \
+                 that fails past its first page throws an `InterruptedError` whose `resume`, \
+                 passed back as `options.resume`, starts the walk again at the page that failed."
                     .to_string(),
             );
             let returns = format!("rt.Paged<{item}, {page}>");
@@ -775,21 +799,40 @@ fn operation_cx(
     if answer.polls {
         doc.push("A 202 (still preparing) is asked again with backoff, up to `maxPolls`.".into());
     }
+    let download_params = with_out(&params);
     let alternative = answer.alternative.as_ref().map(|ct| {
         let suffix = if ct == "application/pdf" {
             "Pdf"
         } else {
             "Bytes"
         };
+        let alt = members.claim(&format!("{method}{suffix}"));
+        let request = request_literal_with(op, Some(&segment_values), Some(ct), true);
         AlternativeCx {
-            method: members.claim(&format!("{method}{suffix}")),
             doc: format!(
                 "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
-                 waiting out 202 answers."
+                 waiting out 202 answers. The bytes are read into memory within \
+                 `maxResponseBytes`; `{alt}To` writes them to a stream instead."
             ),
-            request: request_literal_with(op, Some(&segment_values), Some(ct), true),
+            download: DownloadCx {
+                method: members.claim(&format!("{alt}To")),
+                doc: download_doc(&alt, ct),
+                params: download_params.clone(),
+                request: request.clone(),
+            },
+            method: alt,
+            request,
         }
     });
+    let download = match &answer.kind {
+        AnswerKind::Bytes { content_type } if op.paging.is_none() => Some(DownloadCx {
+            method: members.claim(&format!("{method}To")),
+            doc: download_doc(&method, content_type),
+            params: download_params,
+            request: request.clone(),
+        }),
+        _ => None,
+    };
     OperationCx {
         method,
         doc: doc.text(),
@@ -799,6 +842,69 @@ fn operation_cx(
         checks,
         request,
         alternative,
+        download,
+    }
+}
+
+/// `params` with the stream a download is written to (`out`) before the first optional one.
+fn with_out(params: &[ParamCx]) -> Vec<ParamCx> {
+    let at = params
+        .iter()
+        .position(|p| p.optional)
+        .unwrap_or(params.len());
+    let mut out = params.to_vec();
+    out.insert(
+        at,
+        ParamCx {
+            name: "out".into(),
+            ts: "rt.ByteSink".into(),
+            optional: false,
+        },
+    );
+    out
+}
+
+fn download_doc(method: &str, content_type: &str) -> String {
+    format!(
+        "Like `{method}`, but writes the `{content_type}` bytes to `out` (a web \
+         `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as \
+         they arrive, in bounded memory whatever their size, and returns how many were \
+         written. `out` is left open. A download that breaks off is not retried: `out` holds \
+         what came."
+    )
+}
+
+/// The property paths of the sensitive strings in a login body of type `ty`, as a
+/// TypeScript literal (`[["user", "password"]]`), found through nested objects.
+fn hidden_literal(i: &Interface, ty: &TypeRef) -> String {
+    let mut paths = Vec::new();
+    sensitive_paths(i, ty, &mut Vec::new(), &mut paths);
+    let paths: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            let keys: Vec<String> = p.iter().map(|k| names::string(k)).collect();
+            format!("[{}]", keys.join(", "))
+        })
+        .collect();
+    format!("[{}]", paths.join(", "))
+}
+
+fn sensitive_paths(i: &Interface, ty: &TypeRef, at: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    let Some(TypeKind::Object(object)) = i.named(ty).map(|t| &t.kind) else {
+        return;
+    };
+    // Specs nest a few levels; the bound only stops a type that contains itself.
+    if at.len() > 8 {
+        return;
+    }
+    for f in &object.fields {
+        at.push(f.name.clone());
+        if f.sensitive && matches!(&f.ty, TypeRef::Builtin(b) if b.is_string_like()) {
+            out.push(at.clone());
+        } else {
+            sensitive_paths(i, &f.ty, at, out);
+        }
+        at.pop();
     }
 }
 

@@ -75,6 +75,10 @@ const TEMPLATES: &[Embedded] = &[
         "request",
         include_str!("../../../templates/typescript/request.ts.jinja"),
     ),
+    (
+        "download",
+        include_str!("../../../templates/typescript/download.ts.jinja"),
+    ),
 ];
 
 /// The hand-written runtime, copied as is into `src/runtime/`.
@@ -86,6 +90,10 @@ const RUNTIME: &[Embedded] = &[
     (
         "core.ts",
         include_str!("../../../templates/typescript/runtime/core.ts"),
+    ),
+    (
+        "download.ts",
+        include_str!("../../../templates/typescript/runtime/download.ts"),
     ),
     (
         "errors.ts",

@@ -98,6 +98,7 @@ const CLIENT_MEMBERS: &[&str] = &[
     "constructor",
     "core",
     "fetchPresigned",
+    "fetchPresignedTo",
     "login",
     "putParts",
     "putPresigned",
@@ -106,7 +107,7 @@ const CLIENT_MEMBERS: &[&str] = &[
 ];
 
 /// Parameter names every generated method uses itself.
-const OWN_PARAMS: &[&str] = &["body", "options", "query", "request"];
+const OWN_PARAMS: &[&str] = &["body", "options", "out", "query", "request"];
 
 pub use crate::scope::Scope;
 

@@ -8,15 +8,17 @@
  */
 
 export { Secret } from "./secret.js";
-export type { Auth } from "./auth.js";
+export { secretsAt, type Auth } from "./auth.js";
 export {
   Core,
   type CallOptions,
   type ClientOptions,
   type InterfaceInfo,
+  type PageOptions,
   type RawResponse,
   type Upserted,
 } from "./core.js";
+export type { ByteSink } from "./download.js";
 export type { Method, RequestSpec } from "./request.js";
 export type { Paged, PagingPlan } from "./paging.js";
 export type { RetryPolicy } from "./retry.js";
@@ -39,9 +41,12 @@ export {
   DecodeError,
   ForeignOriginError,
   InspectionError,
+  InterruptedError,
   NotReadyError,
   PagingStalledError,
+  Resume,
   TimeoutError,
+  TooLargeError,
   TransportError,
   ValidationError,
   WebhookError,

@@ -1,12 +1,13 @@
 /**
  * Paged lists as async iterables: one page in memory at a time, until the service says
- * there is no next page.
+ * there is no next page. A walk always ends: a page met twice, or too many empty pages in
+ * a row, is an error; and a walk that fails part-way names the page it can resume at.
  *
  * @module
  */
 
-import type { CallOptions, Core } from "./core.js";
-import { ConfigError, ForeignOriginError, PagingStalledError } from "./errors.js";
+import type { Core, PageOptions } from "./core.js";
+import { ConfigError, ForeignOriginError, InspectionError, InterruptedError, PagingStalledError, Resume } from "./errors.js";
 import { sameOrigin } from "./origin.js";
 import { describeRequest, type RequestSpec } from "./request.js";
 import type { Desc, Registry } from "./schema.js";
@@ -39,7 +40,9 @@ export type PagingPlan =
 
 /**
  * A paged list. `for await (const x of list)` yields every item, fetching a page at a
- * time; the methods give pages, the first page only, or (links style) the way back.
+ * time; the methods give pages, the first page only, or (links style) the way back. A page
+ * past the walk's start that cannot be fetched ends it with an `InterruptedError` (after
+ * the pages before it), whose `resume` starts a new walk at that page.
  */
 export interface Paged<T, P> extends AsyncIterable<T> {
   /** Every page, in order. */
@@ -59,9 +62,53 @@ interface Step<T, P> {
   error: unknown;
 }
 
+/** A request and, past the walk's start, the resume point of the page it fetches. */
+interface PageRequest {
+  req: RequestSpec;
+  resume: Resume | undefined;
+}
+
+/**
+ * `req` started at `from` instead of the first page: a cursor is sent as the page
+ * parameter, a link is called as it is, on the base URL's origin only.
+ */
+function resumedAt(core: Core, plan: PagingPlan, req: RequestSpec, from: Resume | string): PageRequest {
+  const resume = Resume.parse(from);
+  if (resume.kind === "link") {
+    let url: URL;
+    try {
+      url = new URL(resume.value);
+    } catch {
+      throw new ConfigError(`the resume link of ${describeRequest(req)} is not an absolute URL`);
+    }
+    if (!sameOrigin(url, new URL(core.baseUrl))) throw new ForeignOriginError("a resume link", url.origin);
+    return { req: { ...req, url: url.href }, resume };
+  }
+  if (plan.style !== "cursor") throw new ConfigError(`${describeRequest(req)} pages by links: a cursor cannot resume it`);
+  return { req: withCursor(req, plan.pageParam, resume.value), resume };
+}
+
+/** `req` asking for the page `cursor` names (the old page parameter, and any link, dropped). */
+function withCursor(req: RequestSpec, pageParam: string, cursor: string): RequestSpec {
+  const { url: _absolute, ...rest } = req;
+  const query = (req.query ?? []).filter(([name]) => name !== pageParam);
+  return { ...rest, query: [...query, [pageParam, cursor]] };
+}
+
+/** Fetches one page; past the walk's start, a failure names where to resume. */
+async function fetchPage<P>(core: Core, reg: Registry, plan: PagingPlan, at: PageRequest, call: PageOptions | undefined): Promise<P> {
+  try {
+    return await core.json<P>(reg, plan.page, at.req, call);
+  } catch (e) {
+    if (at.resume === undefined || !(e instanceof InspectionError)) throw e;
+    throw core.scrub(new InterruptedError(at.resume, e));
+  }
+}
+
 /** Builds the paged list of `req` on `core` (what `Core.paged` returns). */
-export function paged<T, P>(core: Core, reg: Registry, plan: PagingPlan, req: RequestSpec, call?: CallOptions): Paged<T, P> {
-  const walk = (backward: boolean): AsyncGenerator<Step<T, P>> => walkPages<T, P>(core, reg, plan, req, call, backward);
+export function paged<T, P>(core: Core, reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
+  const start: PageRequest = call?.resume === undefined ? { req, resume: undefined } : resumedAt(core, plan, req, call.resume);
+  const walk = (backward: boolean): AsyncGenerator<Step<T, P>> => walkPages<T, P>(core, reg, plan, start, call, backward);
   const linksOnly = (): void => {
     if (plan.style !== "links") {
       throw new ConfigError(`${describeRequest(req)} pages by cursor, which only goes forward; use pages() or iterate`);
@@ -70,7 +117,7 @@ export function paged<T, P>(core: Core, reg: Registry, plan: PagingPlan, req: Re
   return {
     [Symbol.asyncIterator]: () => itemsOf(walk(false)),
     pages: () => pagesOf(walk(false)),
-    first: () => core.json<P>(reg, plan.page, req, call),
+    first: () => fetchPage<P>(core, reg, plan, start, call),
     backward: () => {
       linksOnly();
       return { [Symbol.asyncIterator]: () => itemsOf(walk(true)) };
@@ -105,7 +152,7 @@ function nonEmptyString(value: unknown): string | undefined {
 }
 
 /** The request for a link (absolute or base-relative), checked to stay on the base URL's origin. */
-function follow(core: Core, req: RequestSpec, link: string): { req: RequestSpec; key: string } {
+function follow(core: Core, req: RequestSpec, link: string): PageRequest & { resume: Resume } {
   const base = new URL(core.baseUrl);
   let url: URL;
   try {
@@ -114,7 +161,7 @@ function follow(core: Core, req: RequestSpec, link: string): { req: RequestSpec;
     throw new ConfigError(`the next-page link of ${describeRequest(req)} is not a URL`);
   }
   if (!sameOrigin(url, base)) throw new ForeignOriginError("a next-page link", url.origin);
-  return { req: { ...req, url: url.href }, key: url.href };
+  return { req: { ...req, url: url.href }, resume: Resume.link(url.href) };
 }
 
 /** What comes after `page`: a request and a key that changes as paging advances, or nothing. */
@@ -124,7 +171,7 @@ function nextOf(
   req: RequestSpec,
   page: unknown,
   backward: boolean,
-): { req: RequestSpec; key: string } | undefined {
+): (PageRequest & { resume: Resume }) | undefined {
   if (plan.style === "links") {
     const link = nonEmptyString(field(field(page, plan.linksField), backward ? "prev" : "next"));
     return link === undefined ? undefined : follow(core, req, link);
@@ -135,36 +182,41 @@ function nextOf(
   if (link !== undefined) return follow(core, req, link);
   const cursor = plan.cursorField === undefined ? undefined : nonEmptyString(field(paging, plan.cursorField));
   if (cursor === undefined) return undefined;
-  const { url: _absolute, ...rest } = req;
-  const query = (req.query ?? []).filter(([name]) => name !== plan.pageParam);
-  return { req: { ...rest, query: [...query, [plan.pageParam, cursor]] }, key: `cursor:${cursor}` };
+  return { req: withCursor(req, plan.pageParam, cursor), resume: Resume.cursor(cursor) };
 }
 
 async function* walkPages<T, P>(
   core: Core,
   reg: Registry,
   plan: PagingPlan,
-  first: RequestSpec,
-  call: CallOptions | undefined,
+  first: PageRequest,
+  call: PageOptions | undefined,
   backward: boolean,
 ): AsyncGenerator<Step<T, P>> {
   // The links or cursors followed so far: a few bytes per page, and what stops A -> B -> A.
   const seen = new Set<string>();
-  let req: RequestSpec | undefined = first;
-  while (req !== undefined) {
-    const page = await core.json<P>(reg, plan.page, req, call);
+  const maxEmpty = core.maxEmptyPages;
+  let emptyInARow = 0;
+  let at: PageRequest | undefined = first;
+  while (at !== undefined) {
+    const page: P = await fetchPage<P>(core, reg, plan, at, call);
     const raw = field(page, plan.itemsField);
     const items = (Array.isArray(raw) ? raw : []) as T[];
-    let next: RequestSpec | undefined;
+    emptyInARow = items.length === 0 ? emptyInARow + 1 : 0;
+    let next: PageRequest | undefined;
     let error: unknown;
-    // An empty page ends the walk (the service's last page may still carry a link).
-    if (items.length > 0) {
+    // An empty page of links ends the walk (the service's last page may still carry a
+    // link); cursor paging goes on through empty pages, up to `maxEmptyPages` in a row.
+    if (items.length > 0 || plan.style === "cursor") {
       try {
-        const step = nextOf(core, plan, req, page, backward);
-        if (step !== undefined && seen.has(step.key)) error = new PagingStalledError(describeRequest(req));
-        else if (step !== undefined) {
-          seen.add(step.key);
-          next = step.req;
+        const step = nextOf(core, plan, at.req, page, backward);
+        if (step !== undefined && emptyInARow > maxEmpty) {
+          error = new PagingStalledError(describeRequest(at.req), `${emptyInARow} empty pages in a row, each pointing to another`);
+        } else if (step !== undefined && seen.has(step.resume.toString())) {
+          error = new PagingStalledError(describeRequest(at.req));
+        } else if (step !== undefined) {
+          seen.add(step.resume.toString());
+          next = step;
         }
       } catch (e) {
         error = e;
@@ -172,6 +224,6 @@ async function* walkPages<T, P>(
     }
     // A bad next step is reported after this page, so its records are not lost.
     yield { page, items, error };
-    req = next;
+    at = next;
   }
 }

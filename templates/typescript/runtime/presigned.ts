@@ -7,8 +7,18 @@
  */
 
 import type { CallOptions } from "./core.js";
-import { ApiError, ConfigError, DecodeError, TimeoutError, TransportError, errorMessage, type InspectionError } from "./errors.js";
-import { exchange } from "./http.js";
+import { copyBody, type ByteSink } from "./download.js";
+import {
+  ApiError,
+  ConfigError,
+  DecodeError,
+  TimeoutError,
+  TooLargeError,
+  TransportError,
+  errorMessage,
+  type InspectionError,
+} from "./errors.js";
+import { exchange, type OpenBody, type ReadPlan } from "./http.js";
 import { parseSecureUrl, shownUrl } from "./origin.js";
 import { sleep, type Pacer } from "./pacing.js";
 import { backoffMs, retryAfterMs, type RetryPolicy } from "./retry.js";
@@ -25,11 +35,15 @@ export interface PresignedContext {
   readonly timeoutMs: number;
   /** The property of error bodies that holds the message. */
   readonly errorMessageField: string;
+  /** The largest success body read into memory. */
+  readonly maxResponseBytes: number;
+  /** How much of an error body is read. */
+  readonly maxErrorBytes: number;
 }
 
 /**
  * Sends one idempotent request to a pre-signed URL, retrying 5xx, 429, timeouts and
- * network failures up to the policy's attempts.
+ * network failures up to the policy's attempts. `open`: a success body is left unread.
  */
 async function transfer(
   ctx: PresignedContext,
@@ -38,21 +52,23 @@ async function transfer(
   init: RequestInit,
   signal: AbortSignal | undefined,
   paced: boolean,
-): Promise<{ headers: Headers; body: Uint8Array }> {
+  open = false,
+): Promise<{ headers: Headers; body?: Uint8Array | undefined; open?: OpenBody | undefined }> {
   const shown = shownUrl(url);
+  const plan: ReadPlan = { successLimit: open ? "open" : ctx.maxResponseBytes, errorLimit: ctx.maxErrorBytes };
   for (let attempt = 1; ; attempt++) {
     if (paced) await ctx.pacer.acquire(signal);
     // No credentials at all: not even the browser's cookies.
-    const ex = await exchange(ctx.fetch, url, { ...init, method, credentials: "omit", redirect: "follow" }, ctx.timeoutMs, signal);
+    const ex = await exchange(ctx.fetch, url, { ...init, method, credentials: "omit", redirect: "follow" }, ctx.timeoutMs, plan, signal);
     let failure: InspectionError;
     let wait = backoffMs(ctx.retry, attempt);
-    if (ex.ok && ex.response.ok) return { headers: ex.response.headers, body: ex.body };
+    if (ex.ok && ex.response.ok) return { headers: ex.response.headers, body: ex.body, open: ex.open };
     if (ex.ok) {
       const status = ex.response.status;
       const retryAfter = retryAfterMs(ex.response.headers);
       failure = new ApiError({
         status,
-        serviceMessage: errorMessage(ex.body, ctx.errorMessageField),
+        serviceMessage: errorMessage(ex.body ?? new Uint8Array(0), ctx.errorMessageField),
         retryAfterMs: retryAfter,
         method,
         path: shown,
@@ -62,6 +78,8 @@ async function transfer(
         if (retryAfter > ctx.retry.maxBackoffMs) throw failure;
         wait = retryAfter;
       }
+    } else if (ex.failure.kind === "too_large") {
+      throw new TooLargeError(`${method} ${shown}`, ex.failure.limit);
     } else if (ex.failure.kind === "timeout") {
       failure = new TimeoutError(method, shown, ctx.timeoutMs);
     } else {
@@ -75,7 +93,19 @@ async function transfer(
 /** GETs a pre-signed URL without credentials; paced like every request to the service. */
 export async function fetchPresigned(ctx: PresignedContext, url: string, call?: CallOptions): Promise<Uint8Array> {
   const parsed = parseSecureUrl(url, "a pre-signed URL");
-  return (await transfer(ctx, "GET", parsed, {}, call?.signal, true)).body;
+  return (await transfer(ctx, "GET", parsed, {}, call?.signal, true)).body ?? new Uint8Array(0);
+}
+
+/**
+ * GETs a pre-signed URL like {@link fetchPresigned}, writing the body to `out` as it
+ * arrives (no `maxResponseBytes`); returns how many bytes were written. The request is
+ * retried until an answer comes; a body that then breaks off is not (`out` holds what came).
+ */
+export async function fetchPresignedTo(ctx: PresignedContext, url: string, out: ByteSink, call?: CallOptions): Promise<number> {
+  const parsed = parseSecureUrl(url, "a pre-signed URL");
+  const answer = await transfer(ctx, "GET", parsed, {}, call?.signal, true, true);
+  if (answer.open === undefined) return 0;
+  return copyBody(answer.open, out, ctx.timeoutMs, "GET", shownUrl(parsed), call?.signal);
 }
 
 /**

@@ -58,6 +58,8 @@ export class Client {
       kind: "token",
       header: "Authorization",
       scheme: "Token",
+      // The login's sensitive fields, scrubbed from every error like the token.
+      hidden: rt.secretsAt(request, [["user", "password"]]),
       login: async (core: rt.Core) => {
         const body: unknown = JSON.parse(credentials.expose());
         const answer = await core.json<m.AuthenticateResponse>(
@@ -80,9 +82,18 @@ export class Client {
     return new Client(core);
   }
 
-  /** Fetches a pre-signed URL (a share link), with no credentials at all. */
+  /** Fetches a pre-signed URL (a share link), with no credentials at all, within `maxResponseBytes`. */
   fetchPresigned(url: string, options?: rt.CallOptions): Promise<Uint8Array> {
     return this.core.fetchPresigned(url, options);
+  }
+
+  /**
+   * Fetches a pre-signed URL like `fetchPresigned`, writing the bytes to `out` (a web
+   * `WritableStream`, or anything with Node's `write(chunk)`) as they arrive, in bounded
+   * memory whatever their size; returns how many were written. `out` is left open.
+   */
+  fetchPresignedTo(url: string, out: rt.ByteSink, options?: rt.CallOptions): Promise<number> {
+    return this.core.fetchPresignedTo(url, out, options);
   }
 
   /** Uploads bytes to a pre-signed URL, with no credentials at all. */
@@ -115,11 +126,11 @@ export class Client {
    *
    * - 200 (application/json): A page of assets with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listAssets(
     query?: m.ListAssetsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Asset, m.AssetList> {
     this.core.check(
       [
@@ -173,12 +184,12 @@ export class Client {
    *
    * - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listAssetTransactions(
     id: m.AssetRef,
     query?: m.ListAssetTransactionsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
@@ -408,7 +419,7 @@ export class Client {
     return this.core.json<m.FormTemplate>(SCHEMA, { k: "ref", name: "FormTemplate" }, request, options);
   }
 
-  /** Like `getFormTemplate`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. */
+  /** Like `getFormTemplate`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. The bytes are read into memory within `maxResponseBytes`; `getFormTemplatePdfTo` writes them to a stream instead. */
   async getFormTemplatePdf(
     id: m.FormTemplateId,
     options?: rt.CallOptions,
@@ -428,6 +439,29 @@ export class Client {
       poll: true,
     };
     return this.core.bytes(request, options);
+  }
+
+  /** Like `getFormTemplatePdf`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  async getFormTemplatePdfTo(
+    id: m.FormTemplateId,
+    out: rt.ByteSink,
+    options?: rt.CallOptions,
+  ): Promise<number> {
+    this.core.check(
+      [
+        ["id", { k: "id" }, id],
+      ],
+      SCHEMA,
+    );
+    const request: rt.RequestSpec = {
+      op: "get_form_template",
+      method: "GET",
+      path: "/api/form_templates/{id}",
+      segments: ["api", "form_templates", { value: id }],
+      accept: "application/pdf",
+      poll: true,
+    };
+    return this.core.download(request, out, options);
   }
 
   /**
@@ -473,11 +507,11 @@ export class Client {
    *
    * - 200 (application/json): A page of locations with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listLocations(
     query?: m.ListLocationsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Location, m.LocationList> {
     this.core.check(
       [
@@ -674,11 +708,11 @@ export class Client {
    *
    * - 200 (application/json): A page of tasks with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listTasks(
     query?: m.ListTasksQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Task, m.TaskList> {
     this.core.check(
       [
@@ -863,11 +897,11 @@ export class Client {
    *
    * - 200 (application/json): A page of transactions with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listTransactions(
     query?: m.ListTransactionsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
@@ -1285,11 +1319,11 @@ export class Client {
    *
    * - 200 (application/json): A page of users with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUsers(
     query?: m.ListUsersQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.User, m.UserList> {
     this.core.check(
       [

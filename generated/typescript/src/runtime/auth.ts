@@ -20,9 +20,10 @@ export type Auth =
   /**
    * A token from a login, sent as `<header>: <scheme> <token>`. `login(core)` is called on
    * first use and once more when a request with a token is answered 401; it should send its
-   * request with `anonymous: true`.
+   * request with `anonymous: true`. `hidden`: what the login sends that must never be shown
+   * (its password), scrubbed from errors like the token.
    */
-  | { kind: "token"; header: string; scheme: string; login: (core: Core) => Promise<Secret> };
+  | { kind: "token"; header: string; scheme: string; login: (core: Core) => Promise<Secret>; hidden?: readonly Secret[] };
 
 /**
  * The token of a `token` auth: logs in lazily, and again on a 401, one login at a time
@@ -65,6 +66,13 @@ export class TokenState {
     return this.#inflight;
   }
 
+  /** The login's hidden values and the current token, for scrubbing what the service echoes. */
+  secrets(): string[] {
+    const out = (this.#auth.hidden ?? []).map((s) => s.expose());
+    if (this.#token !== undefined) out.push(this.#token.expose());
+    return out;
+  }
+
   /** Adds the token header to `headers`, when there is a token. */
   apply(headers: Record<string, string>): void {
     if (this.#token !== undefined) {
@@ -77,4 +85,22 @@ export class TokenState {
 export function applyHeaders(auth: Auth, headers: Record<string, string>): void {
   if (auth.kind !== "headers") return;
   for (const { name, value } of auth.headers) headers[name.toLowerCase()] = reveal(value);
+}
+
+/**
+ * The string values found at `paths` in `value` (each path a list of property names),
+ * as secrets: the fields of a login body the spec marks sensitive. Paths that lead nowhere
+ * or to a non-string give nothing.
+ */
+export function secretsAt(value: unknown, paths: readonly (readonly string[])[]): Secret[] {
+  const out: Secret[] = [];
+  for (const path of paths) {
+    let at: unknown = value;
+    for (const key of path) {
+      at = typeof at === "object" && at !== null && Object.hasOwn(at, key) ? (at as Record<string, unknown>)[key] : undefined;
+    }
+    if (typeof at === "string") out.push(new Secret(at));
+    else if (at instanceof Secret) out.push(at);
+  }
+  return out;
 }

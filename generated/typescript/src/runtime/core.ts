@@ -10,6 +10,7 @@
  */
 
 import { TokenState, applyHeaders, type Auth } from "./auth.js";
+import { copyBody, type ByteSink } from "./download.js";
 import {
   ApiError,
   ConfigError,
@@ -18,16 +19,19 @@ import {
   InspectionError,
   NotReadyError,
   TimeoutError,
+  TooLargeError,
   TransportError,
   ValidationError,
   errorMessage,
+  scrubError,
+  type Resume,
   type Violation,
 } from "./errors.js";
-import { exchange, isNode, type NetFailure } from "./http.js";
+import { cancelQuietly, exchange, isNode, type NetFailure, type OpenBody, type ReadPlan } from "./http.js";
 import { parseSecureUrl, sameOrigin } from "./origin.js";
 import { Pacer, sleep } from "./pacing.js";
 import { paged, type Paged, type PagingPlan } from "./paging.js";
-import { fetchPresigned, putParts, putPresigned, type PresignedContext } from "./presigned.js";
+import { fetchPresigned, fetchPresignedTo, putParts, putPresigned, type PresignedContext } from "./presigned.js";
 import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
 import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
 import { decodeJson, validate, type Desc, type Registry } from "./schema.js";
@@ -66,14 +70,42 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** `User-Agent`, sent in Node only (browsers forbid setting it). */
   userAgent?: string;
+  /**
+   * The largest success body read into memory (default 64 MiB): a larger one is a
+   * `TooLargeError`, with no more than this read (refused by its `Content-Length` first).
+   * Downloads written to a stream (the `...To` methods) have no limit.
+   */
+  maxResponseBytes?: number;
+  /** How much of an error body is read for its message (default 64 KiB); the rest is never read. */
+  maxErrorBytes?: number;
+  /**
+   * Empty pages in a row a walk accepts while the service still points to a next one
+   * (default 10); one more ends the walk with `PagingStalledError`.
+   */
+  maxEmptyPages?: number;
 }
 
 /** Per-call settings. */
 export interface CallOptions {
   /** Aborts the call (waits included); it then rejects with the signal's reason, not retried. */
   signal?: AbortSignal;
-  /** Time for one attempt of this call, replacing the client's `timeoutMs`. */
+  /**
+   * Time for one attempt of this call, replacing the client's `timeoutMs`. A download
+   * written to a stream may take longer: there it is the longest wait for the next bytes.
+   */
   timeoutMs?: number;
+}
+
+/** Per-call settings of a list operation. */
+export interface PageOptions extends CallOptions {
+  /**
+   * Start at the page a failed walk stopped at (`InterruptedError.resume`, or its text
+   * `cursor:...` / `link:...`) instead of the first: the walk, or `first()`, fetches that
+   * page first, so a resumed walk fetches nothing twice. A cursor is sent as the page
+   * parameter (with the call's query); a link, on the base URL's origin only, is called
+   * as it is.
+   */
+  resume?: Resume | string;
 }
 
 /** A successful (2xx) answer, body read. */
@@ -103,11 +135,19 @@ interface Settings {
   readonly maxPolls: number;
   readonly pollIntervalMs: number;
   readonly userAgent: string | undefined;
+  readonly maxResponseBytes: number;
+  readonly maxErrorBytes: number;
+  readonly maxEmptyPages: number;
 }
+
+/** An attempt's 2xx answer: its body read, or (for a download) left open. */
+type Answer =
+  | (RawResponse & { open?: undefined })
+  | { status: number; headers: Headers; url: string; body?: undefined; open: OpenBody };
 
 /** Why an attempt did not succeed. */
 type Outcome =
-  | { kind: "ok"; response: RawResponse }
+  | { kind: "ok"; response: Answer }
   | { kind: "status"; error: ApiError }
   | { kind: "fatal"; error: InspectionError }
   | NetFailure;
@@ -173,6 +213,9 @@ export class Core {
       maxPolls: Math.floor(positive(options.maxPolls, 10, "maxPolls", true)),
       pollIntervalMs: positive(options.pollIntervalMs, 500, "pollIntervalMs", true),
       userAgent: options.userAgent ?? DEFAULT_USER_AGENT,
+      maxResponseBytes: positive(options.maxResponseBytes, 64 * 2 ** 20, "maxResponseBytes", true),
+      maxErrorBytes: positive(options.maxErrorBytes, 64 * 2 ** 10, "maxErrorBytes", true),
+      maxEmptyPages: Math.floor(positive(options.maxEmptyPages, 10, "maxEmptyPages", true)),
     };
     const limit = options.rateLimit === undefined ? info.rateLimit : (options.rateLimit ?? undefined);
     if (limit !== undefined) {
@@ -203,7 +246,26 @@ export class Core {
 
   /** Logs in now (token auth), replacing any token; other kinds of auth need nothing. */
   async login(): Promise<void> {
-    if (this.#token !== undefined) await this.#token.renew(this.#token.generation, this);
+    if (this.#token !== undefined) await this.#scrubbed(this.#token.renew(this.#token.generation, this));
+  }
+
+  /** The settings paging needs: empty pages in a row a walk accepts. */
+  get maxEmptyPages(): number {
+    return this.#settings.maxEmptyPages;
+  }
+
+  /**
+   * `error` with every secret of this core's credentials (four characters or more: the key
+   * secret, the login's password and the current token) replaced by `<redacted>` in every
+   * text it holds, causes included. Every error the core throws has been through it.
+   */
+  scrub<E>(error: E): E {
+    const secrets: string[] = [];
+    if (this.#auth.kind === "headers") {
+      for (const { value } of this.#auth.headers) if (typeof value !== "string") secrets.push(value.expose());
+    }
+    if (this.#token !== undefined) secrets.push(...this.#token.secrets());
+    return scrubError(error, secrets);
   }
 
   /**
@@ -212,20 +274,8 @@ export class Core {
    * @returns the 2xx answer (with `poll`, not a 202)
    * @throws {@link ApiError} for an error status; see the other error classes for the rest
    */
-  async send(req: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
-    if (req.poll !== true) return this.#execute(req, call);
-    const { maxPolls, retry } = this.#settings;
-    let interval = this.#settings.pollIntervalMs;
-    let waited = 0;
-    for (let polls = 1; ; polls++) {
-      const response = await this.#execute(req, call);
-      if (response.status !== 202) return response;
-      if (polls > maxPolls) throw new NotReadyError(describeRequest(req), polls, waited);
-      const wait = Math.min(retryAfterMs(response.headers, this.#retryAfterHeader) ?? interval, retry.maxBackoffMs);
-      await sleep(wait, call.signal);
-      waited += wait;
-      interval = Math.min(interval * 2, retry.maxBackoffMs);
-    }
+  send(req: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
+    return this.#scrubbed(this.#sendReady(req, call, false) as Promise<RawResponse>);
   }
 
   /**
@@ -234,18 +284,44 @@ export class Core {
    * @throws {@link DecodeError} with the JSON path, for a body that is not JSON or not of the documented shape
    */
   async json<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<T> {
-    return decodeBody<T>(reg, d, await this.send(req, call));
+    const response = await this.send(req, call);
+    try {
+      return decodeBody<T>(reg, d, response);
+    } catch (e) {
+      throw this.scrub(e);
+    }
   }
 
   /** Sends an upsert (PUT): `created` is `true` for a 201, `false` for a 200. */
   async upsert<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<Upserted<T>> {
     const response = await this.send(req, call);
-    return { created: response.status === 201, value: decodeBody<T>(reg, d, response) };
+    try {
+      return { created: response.status === 201, value: decodeBody<T>(reg, d, response) };
+    } catch (e) {
+      throw this.scrub(e);
+    }
   }
 
-  /** Sends `req` and returns its body's bytes (a PDF). */
+  /** Sends `req` and returns its body's bytes (a PDF), within `maxResponseBytes`. */
   async bytes(req: RequestSpec, call?: CallOptions): Promise<Uint8Array> {
     return (await this.send(req, call)).body;
+  }
+
+  /**
+   * Sends `req` (202s waited out, with `poll`) and writes its answer's body to `out` as it
+   * arrives, in bounded memory whatever its size (no `maxResponseBytes`); returns how many
+   * bytes were written. A download that breaks off is not retried: `out` holds what came.
+   * `out` is left open.
+   */
+  download(req: RequestSpec, out: ByteSink, call: CallOptions = {}): Promise<number> {
+    return this.#scrubbed(
+      (async () => {
+        const answer = await this.#sendReady(req, call, true);
+        const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
+        if (answer.open === undefined) throw new TransportError(req.method, req.path, "the body was read before the download");
+        return copyBody(answer.open, out, timeoutMs, req.method, req.path, call.signal);
+      })(),
+    );
   }
 
   /** Sends `req`, whose answer has no body worth reading (a DELETE). */
@@ -253,19 +329,32 @@ export class Core {
     await this.send(req, call);
   }
 
-  /** Every item (and page) of a paged list, a page at a time, from the first request `req`. */
-  paged<T, P>(reg: Registry, plan: PagingPlan, req: RequestSpec, call?: CallOptions): Paged<T, P> {
+  /**
+   * Every item (and page) of a paged list, a page at a time, from the first request `req`,
+   * or from `call.resume`.
+   *
+   * @throws {@link ConfigError} for a `resume` that is not a resume point of this list
+   */
+  paged<T, P>(reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
     return paged<T, P>(this, reg, plan, req, call);
   }
 
-  /** GETs a pre-signed URL (a share link) with no credentials and no default headers; paced. */
+  /** GETs a pre-signed URL (a share link) with no credentials and no default headers; paced; within `maxResponseBytes`. */
   fetchPresigned(url: string, call?: CallOptions): Promise<Uint8Array> {
-    return fetchPresigned(this.#presigned(call), url, call);
+    return this.#scrubbed(fetchPresigned(this.#presigned(call), url, call));
+  }
+
+  /**
+   * GETs a pre-signed URL like {@link Core.fetchPresigned}, writing the bytes to `out` as
+   * they arrive (a file of any size in bounded memory); returns how many. `out` is left open.
+   */
+  fetchPresignedTo(url: string, out: ByteSink, call?: CallOptions): Promise<number> {
+    return this.#scrubbed(fetchPresignedTo(this.#presigned(call), url, out, call));
   }
 
   /** PUTs `body` to a pre-signed upload URL with no credentials, retrying failures; returns the storage's `ETag`. */
   putPresigned(url: string, body: Uint8Array, contentType?: string, call?: CallOptions): Promise<{ etag?: string }> {
-    return putPresigned(this.#presigned(call), url, body, contentType, call);
+    return this.#scrubbed(putPresigned(this.#presigned(call), url, body, contentType, call));
   }
 
   /**
@@ -279,7 +368,7 @@ export class Core {
     concurrency?: number,
     call?: CallOptions,
   ): Promise<string[]> {
-    return putParts(this.#presigned(call), urls, parts, contentType, concurrency ?? 4, call);
+    return this.#scrubbed(putParts(this.#presigned(call), urls, parts, contentType, concurrency ?? 4, call));
   }
 
   /** `Core(<interface> at <origin>)`: no credential, no option. */
@@ -294,11 +383,51 @@ export class Core {
       retry: this.#settings.retry,
       timeoutMs: call?.timeoutMs ?? this.#settings.timeoutMs,
       errorMessageField: this.#errorField,
+      maxResponseBytes: this.#settings.maxResponseBytes,
+      maxErrorBytes: this.#settings.maxErrorBytes,
     };
   }
 
+  /** `promise`, its rejection scrubbed of secrets. */
+  async #scrubbed<T>(promise: Promise<T>): Promise<T> {
+    try {
+      return await promise;
+    } catch (e) {
+      throw this.scrub(e);
+    }
+  }
+
+  /**
+   * Sends `req`; with `poll`, a 202 (still preparing) is asked again, with backoff or the
+   * service's `Retry-After`, up to `maxPolls`. A `Retry-After` longer than the longest wait
+   * (`retry.maxBackoffMs`; a huge or unreadable-as-a-number one included) ends the polling
+   * at once with a `NotReadyError` naming it. `open`: the final answer's body is left open.
+   */
+  async #sendReady(req: RequestSpec, call: CallOptions, open: boolean): Promise<Answer> {
+    if (req.poll !== true) return this.#execute(req, call, open);
+    const { maxPolls, retry } = this.#settings;
+    let interval = this.#settings.pollIntervalMs;
+    let waited = 0;
+    for (let polls = 1; ; polls++) {
+      const response = await this.#execute(req, call, open);
+      if (response.status !== 202) return response;
+      if (response.open !== undefined) {
+        cancelQuietly(response.open.stream);
+        response.open.abort();
+        response.open.release();
+      }
+      const asked = retryAfterMs(response.headers, this.#retryAfterHeader);
+      const tooLong = asked !== undefined && !(asked <= retry.maxBackoffMs) ? asked : undefined;
+      if (polls > maxPolls || tooLong !== undefined) throw new NotReadyError(describeRequest(req), polls, waited, tooLong);
+      const wait = Math.min(asked ?? interval, retry.maxBackoffMs);
+      await sleep(wait, call.signal);
+      waited += wait;
+      interval = Math.min(interval * 2, retry.maxBackoffMs);
+    }
+  }
+
   /** Sends `req` until it succeeds or fails for good; a 202 is a success here. */
-  async #execute(req: RequestSpec, call: CallOptions): Promise<RawResponse> {
+  async #execute(req: RequestSpec, call: CallOptions, open: boolean): Promise<Answer> {
     const url = requestUrl(this.#base, req);
     let body: string | undefined;
     try {
@@ -315,7 +444,7 @@ export class Core {
       if (token !== undefined) await token.ensure(this);
       const seen = token?.generation ?? 0;
       await this.#pacer.acquire(call.signal);
-      const outcome = await this.#attempt(req, url, body, timeoutMs, call.signal);
+      const outcome = await this.#attempt(req, url, body, timeoutMs, open, call.signal);
       if (outcome.kind === "ok") return outcome.response;
       // A 401 with a token in use: log in again once and repeat the request (it was
       // refused, so it was not applied).
@@ -337,16 +466,22 @@ export class Core {
     url: URL,
     body: string | undefined,
     timeoutMs: number,
+    open: boolean,
     signal: AbortSignal | undefined,
   ): Promise<Outcome> {
     let method: Method = req.method;
     let current = url;
+    const plan: ReadPlan = {
+      successLimit: open ? "open" : this.#settings.maxResponseBytes,
+      errorLimit: this.#settings.maxErrorBytes,
+    };
     for (let hop = 0; ; hop++) {
       const ex = await exchange(
         this.#fetch,
         current,
         { method, headers: this.#headers(req, body !== undefined), body: body ?? null, redirect: "manual" },
         timeoutMs,
+        plan,
         signal,
       );
       if (!ex.ok) return ex.failure;
@@ -377,6 +512,9 @@ export class Core {
         current = target;
         await this.#pacer.acquire(signal);
         continue;
+      }
+      if (ex.open !== undefined) {
+        return { kind: "ok", response: { status, headers: response.headers, open: ex.open, url: current.href } };
       }
       if (status >= 200 && status < 300) {
         return { kind: "ok", response: { status, headers: response.headers, body: ex.body, url: current.href } };
@@ -444,11 +582,18 @@ export class Core {
       case "body":
         if (idempotent && mayRetry) return { retryInMs: backoff };
         return { error: new TransportError(req.method, req.path, outcome.detail, outcome.cause) };
+      case "too_large":
+        // The same answer would come again: not retried.
+        return { error: new TooLargeError(describeRequest(req), outcome.limit) };
     }
   }
 }
 
-/** A JSON answer decoded as `d`, naming the status and JSON path of a failure. */
+/**
+ * A JSON answer decoded as `d`, naming the status and JSON path of a failure.
+ *
+ * @throws {@link DecodeError}
+ */
 function decodeBody<T>(reg: Registry, d: Desc, response: RawResponse): T {
   return decodeJson(reg, d, response.body, response.status, response.headers.get("content-type")) as T;
 }

@@ -131,21 +131,57 @@ export class DecodeError extends InspectionError {
   }
 }
 
-/** The service kept answering 202 (still preparing) past the polling limit. */
+/**
+ * The service kept answering 202 (still preparing) past the polling limit, or asked
+ * (`Retry-After`) to wait longer than the client's longest wait (`retry.maxBackoffMs`),
+ * which ends the polling at once.
+ */
 export class NotReadyError extends InspectionError {
   /** `GET /inspections/{inspection_id}`: the operation that was polled. */
   readonly operation: string;
-  /** How many answers were 202. */
+  /** Requests made (every answer was 202). */
   readonly attempts: number;
   /** Time spent waiting between polls, in milliseconds. */
   readonly waitedMs: number;
+  /**
+   * The wait the service asked for, in milliseconds, when it was longer than the client
+   * waits (`Infinity` for one too long to count); `undefined` when polling ran out.
+   */
+  readonly retryAfterMs: number | undefined;
 
   /** Builds the error. */
-  constructor(operation: string, attempts: number, waitedMs: number) {
-    super(`${operation} was still not ready after ${attempts} attempts (${waitedMs} ms)`);
+  constructor(operation: string, attempts: number, waitedMs: number, retryAfterMs?: number) {
+    let text = `${operation} was still not ready after ${attempts} attempts (${waitedMs} ms)`;
+    if (retryAfterMs !== undefined) {
+      const asked = Number.isFinite(retryAfterMs) ? `${Math.floor(retryAfterMs / 1000)} s` : "longer than can be counted";
+      text += `; the service asked to wait ${asked} more, longer than the client waits (retry.maxBackoffMs)`;
+    }
+    super(text);
     this.operation = operation;
     this.attempts = attempts;
     this.waitedMs = waitedMs;
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A success body was larger than the client's `maxResponseBytes`: refused by its
+ * `Content-Length`, or as soon as the bytes read passed the limit, so no more than the
+ * limit was read. A download written to a stream (the `...To` methods) has no limit.
+ */
+export class TooLargeError extends InspectionError {
+  /** `GET /units/{unit_id}`: the operation (or `GET <origin/path>` of a pre-signed URL). */
+  readonly operation: string;
+  /** The limit, in bytes. */
+  readonly limit: number;
+
+  /** Builds the error. */
+  constructor(operation: string, limit: number) {
+    super(
+      `the answer to ${operation} is larger than the client's limit of ${limit} bytes (maxResponseBytes; downloads can be written to a stream instead)`,
+    );
+    this.operation = operation;
+    this.limit = limit;
   }
 }
 
@@ -167,15 +203,89 @@ export class ForeignOriginError extends InspectionError {
   }
 }
 
-/** Paging did not advance: a next link or cursor came back that was seen before. */
+/**
+ * Paging did not advance: a next link or cursor came back that was seen before, or more
+ * empty pages in a row than `maxEmptyPages` each pointed to another.
+ */
 export class PagingStalledError extends InspectionError {
   /** The paged operation, e.g. `GET /units`. */
   readonly operation: string;
+  /** Why the walk stopped. */
+  readonly reason: string;
 
   /** Builds the error. */
-  constructor(operation: string) {
-    super(`paging did not advance at ${operation} (a next page seen before came back)`);
+  constructor(operation: string, reason = "a next page seen before came back") {
+    super(`paging did not advance at ${operation} (${reason})`);
     this.operation = operation;
+    this.reason = reason;
+  }
+}
+
+/**
+ * A page of a walk other than its start could not be fetched. `cause` is what went wrong
+ * (an `ApiError`, a `TimeoutError`, ...); `resume` is where the walk can start again: pass
+ * it (or its text, `cursor:...` / `link:...`, e.g. stored to resume in another process) as
+ * the list operation's `resume` option, so nothing is fetched twice.
+ */
+export class InterruptedError extends InspectionError {
+  /** Where to start again. */
+  readonly resume: Resume;
+  /** What went wrong fetching the page. */
+  declare readonly cause: InspectionError;
+
+  /** Builds the error around the page's own error. */
+  constructor(resume: Resume, cause: InspectionError) {
+    super(`${cause.message} (the walk can resume at this page: ${resume.toString()})`, { cause });
+    this.resume = resume;
+  }
+}
+
+/**
+ * Where a walk can start again: the cursor or the link of the page it could not fetch.
+ * Its text (`cursor:<cursor>`, `link:<url>`) can be stored and read back with
+ * {@link Resume.parse}.
+ */
+export class Resume {
+  /** `cursor`: sent as the list's page parameter; `link`: an absolute URL, called as it is. */
+  readonly kind: "cursor" | "link";
+  /** The cursor, or the URL. */
+  readonly value: string;
+
+  private constructor(kind: "cursor" | "link", value: string) {
+    this.kind = kind;
+    this.value = value;
+  }
+
+  /** Resumes at the page a cursor names. */
+  static cursor(cursor: string): Resume {
+    return new Resume("cursor", cursor);
+  }
+
+  /** Resumes at the page an absolute link names. */
+  static link(url: string): Resume {
+    return new Resume("link", url);
+  }
+
+  /**
+   * Reads the text form back; a `Resume` is returned as is.
+   *
+   * @throws {@link ConfigError} for text that is neither `cursor:...` nor `link:...`
+   */
+  static parse(text: Resume | string): Resume {
+    if (text instanceof Resume) return text;
+    if (text.startsWith("cursor:")) return Resume.cursor(text.slice("cursor:".length));
+    if (text.startsWith("link:")) return Resume.link(text.slice("link:".length));
+    throw new ConfigError(`\`${[...text].slice(0, 40).join("")}\` is not a resume point (\`cursor:...\` or \`link:...\`)`);
+  }
+
+  /** `cursor:<cursor>` or `link:<url>`. */
+  toString(): string {
+    return `${this.kind}:${this.value}`;
+  }
+
+  /** The text form, so a stored error or state serialises it readably. */
+  toJSON(): string {
+    return this.toString();
   }
 }
 
@@ -205,6 +315,8 @@ named(DecodeError, "DecodeError");
 named(NotReadyError, "NotReadyError");
 named(ForeignOriginError, "ForeignOriginError");
 named(PagingStalledError, "PagingStalledError");
+named(TooLargeError, "TooLargeError");
+named(InterruptedError, "InterruptedError");
 named(ConfigError, "ConfigError");
 
 /**
@@ -236,3 +348,48 @@ export function errorMessage(body: Uint8Array, field: string): string | undefine
   return JSON.stringify(value);
 }
 named(WebhookError, "WebhookError");
+
+/** What a secret is replaced by in error texts. */
+const REDACTED = "<redacted>";
+
+/**
+ * `text` with every occurrence of each secret of four characters or more replaced by
+ * `<redacted>`. Shorter secrets are left alone: replacing them would garble ordinary
+ * words, and reveal little.
+ */
+export function scrub(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    // A secret inside the replacement itself would grow at every pass: left alone.
+    if ([...secret].length >= 4 && !REDACTED.includes(secret) && out.includes(secret)) out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
+
+/**
+ * Replaces each secret in every text `error` holds, in place: its message and stack, its
+ * own string properties (`serviceMessage`, `detail`, `path`, ...), violation messages, and
+ * the same for its causes (the platform's errors included). The service may echo a
+ * credential into an error body, or a decode error may quote a value; either would reach
+ * logs. Returns `error`.
+ */
+export function scrubError<E>(error: E, secrets: readonly string[]): E {
+  if (!secrets.some((s) => [...s].length >= 4)) return error;
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && typeof current === "object" && current !== null; depth++) {
+    const target = current as Record<string, unknown>;
+    for (const key of [...Object.keys(target), "message", "stack"]) {
+      const value = target[key];
+      try {
+        if (typeof value === "string") target[key] = scrub(value, secrets);
+        else if (key === "violations" && Array.isArray(value)) {
+          target[key] = value.map((v: Violation) => ({ path: scrub(v.path, secrets), message: scrub(v.message, secrets) }));
+        }
+      } catch {
+        // A frozen or read-only property of a platform error: leave it.
+      }
+    }
+    current = target["cause"];
+  }
+  return error;
+}

@@ -9,20 +9,53 @@
  */
 
 /**
- * Waits `ms` milliseconds; rejects with the signal's reason as soon as `signal` aborts.
+ * The longest delay a platform timer takes: Node fires a `setTimeout` of more than
+ * 2^31 - 1 ms at once (browsers likewise), so a longer wait is made of several timers.
+ */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Calls `fn` once, `ms` milliseconds from now, however long that is: a wait beyond what
+ * one platform timer holds is chained, and `Infinity` never fires. `NaN` or a negative
+ * delay fires at the next turn. Returns what cancels it.
+ */
+export function after(ms: number, fn: () => void): () => void {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let cancelled = false;
+  const deadline = Number.isNaN(ms) ? 0 : ms;
+  const start = Date.now();
+  const arm = (left: number): void => {
+    if (cancelled) return;
+    timer = setTimeout(() => {
+      // Timers drift; the clock says how much is really left.
+      const rest = deadline - (Date.now() - start);
+      if (left > MAX_TIMER_MS && rest > 0) arm(rest);
+      else fn();
+    }, Math.min(Math.max(0, left), MAX_TIMER_MS));
+  };
+  arm(deadline);
+  return () => {
+    cancelled = true;
+    clearTimeout(timer);
+  };
+}
+
+/**
+ * Waits `ms` milliseconds (any length: see {@link after}); rejects with the signal's
+ * reason as soon as `signal` aborts.
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(signal.reason);
-  if (ms <= 0 && signal === undefined) return Promise.resolve();
+  if (!(ms > 0) && signal === undefined) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     const onAbort = (): void => {
-      clearTimeout(timer);
+      cancel();
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
+    const cancel = after(ms, () => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, Math.max(0, ms));
+    });
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
@@ -68,8 +101,8 @@ export class Pacer {
     return Math.max(1, oldest + limit.windowMs - now);
   }
 
-  /** Holds every request until `ms` from now (after a 429 with `Retry-After`). */
+  /** Holds every request until `ms` from now (after a 429 with `Retry-After`); `NaN` is no pause. */
   pauseFor(ms: number): void {
-    this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + ms);
+    if (ms > 0) this.#pausedUntil = Math.max(this.#pausedUntil, Date.now() + ms);
   }
 }

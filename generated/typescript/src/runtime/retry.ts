@@ -33,7 +33,9 @@ export function backoffMs(policy: RetryPolicy, retry: number): number {
 
 /**
  * The wait a `Retry-After` header asks for, in milliseconds: delay-seconds or an HTTP date
- * (a date in the past gives 0). `undefined` when absent or unreadable.
+ * (a date in the past gives 0). `undefined` when absent or unreadable. Seconds beyond what
+ * a number holds exactly stay huge (up to `Infinity`), never small: callers compare the
+ * wait with the longest they accept, and waits of any length are chained timers.
  */
 export function retryAfterMs(headers: Headers, name = "retry-after"): number | undefined {
   const value = headers.get(name)?.trim();

@@ -67,9 +67,18 @@ export class Client {
     this.core = new rt.Core(baseUrl, INFO, auth, options);
   }
 
-  /** Fetches a pre-signed URL (a share link), with no credentials at all. */
+  /** Fetches a pre-signed URL (a share link), with no credentials at all, within `maxResponseBytes`. */
   fetchPresigned(url: string, options?: rt.CallOptions): Promise<Uint8Array> {
     return this.core.fetchPresigned(url, options);
+  }
+
+  /**
+   * Fetches a pre-signed URL like `fetchPresigned`, writing the bytes to `out` (a web
+   * `WritableStream`, or anything with Node's `write(chunk)`) as they arrive, in bounded
+   * memory whatever their size; returns how many were written. `out` is left open.
+   */
+  fetchPresignedTo(url: string, out: rt.ByteSink, options?: rt.CallOptions): Promise<number> {
+    return this.core.fetchPresignedTo(url, out, options);
   }
 
   /** Uploads bytes to a pre-signed URL, with no credentials at all. */
@@ -102,11 +111,11 @@ export class Client {
    *
    * - 200 (application/json): A page of units.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUnits(
     query?: m.ListUnitsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Unit, m.Page<m.Unit>> {
     this.core.check(
       [
@@ -340,12 +349,12 @@ export class Client {
    *
    * - 200 (application/json): A page of inspections.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUnitInspections(
     unitId: m.UnitId,
     query?: m.ListUnitInspectionsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Inspection, m.Page<m.Inspection>> {
     this.core.check(
       [
@@ -378,12 +387,12 @@ export class Client {
    *
    * - 200 (application/json): A page of inspections.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUnitInspectionsByReferenceNumber(
     referenceNumber: string,
     query?: m.ListUnitInspectionsByReferenceNumberQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Inspection, m.Page<m.Inspection>> {
     this.core.check(
       [
@@ -420,11 +429,11 @@ export class Client {
    *
    * - 400: Bad request.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listInspections(
     query?: m.ListInspectionsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Inspection, m.Page<m.Inspection>> {
     this.core.check(
       [
@@ -480,7 +489,7 @@ export class Client {
     return this.core.json<m.Inspection>(SCHEMA, { k: "ref", name: "Inspection" }, request, options);
   }
 
-  /** Like `getInspection`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. */
+  /** Like `getInspection`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. The bytes are read into memory within `maxResponseBytes`; `getInspectionPdfTo` writes them to a stream instead. */
   async getInspectionPdf(
     inspectionId: m.InspectionId,
     options?: rt.CallOptions,
@@ -500,6 +509,29 @@ export class Client {
       poll: true,
     };
     return this.core.bytes(request, options);
+  }
+
+  /** Like `getInspectionPdf`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  async getInspectionPdfTo(
+    inspectionId: m.InspectionId,
+    out: rt.ByteSink,
+    options?: rt.CallOptions,
+  ): Promise<number> {
+    this.core.check(
+      [
+        ["inspection_id", { k: "id", c: { maxLength: 255 } }, inspectionId],
+      ],
+      SCHEMA,
+    );
+    const request: rt.RequestSpec = {
+      op: "get_inspection",
+      method: "GET",
+      path: "/inspections/{inspection_id}",
+      segments: ["inspections", { value: inspectionId }],
+      accept: "application/pdf",
+      poll: true,
+    };
+    return this.core.download(request, out, options);
   }
 
   /**
@@ -563,6 +595,29 @@ export class Client {
     return this.core.bytes(request, options);
   }
 
+  /** Like `getForm`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  async getFormTo(
+    formId: m.FormId,
+    out: rt.ByteSink,
+    options?: rt.CallOptions,
+  ): Promise<number> {
+    this.core.check(
+      [
+        ["form_id", { k: "id", c: { maxLength: 255 } }, formId],
+      ],
+      SCHEMA,
+    );
+    const request: rt.RequestSpec = {
+      op: "get_form",
+      method: "GET",
+      path: "/forms/{form_id}",
+      segments: ["forms", { value: formId }],
+      accept: "application/pdf",
+      poll: true,
+    };
+    return this.core.download(request, out, options);
+  }
+
   /**
    * Lists tasks.
    *
@@ -576,11 +631,11 @@ export class Client {
    *
    * - 400: Bad request.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listTasks(
     query?: m.ListTasksQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Task, m.Page<m.Task>> {
     this.core.check(
       [
@@ -752,11 +807,11 @@ export class Client {
    *
    * - 200 (application/json): A page of workflows.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listWorkflows(
     query?: m.ListWorkflowsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Workflow, m.Page<m.Workflow>> {
     this.core.check(
       [
@@ -788,11 +843,11 @@ export class Client {
    *
    * - 200 (application/json): A page of locations.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listLocations(
     query?: m.ListLocationsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.Location, m.Page<m.Location>> {
     this.core.check(
       [
@@ -824,11 +879,11 @@ export class Client {
    *
    * - 200 (application/json): A page of users.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUsers(
     query?: m.ListUsersQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.User, m.Page<m.User>> {
     this.core.check(
       [
@@ -897,11 +952,11 @@ export class Client {
    *
    * - 200 (application/json): A page of user groups.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
    */
   listUserGroups(
     query?: m.ListUserGroupsQuery,
-    options?: rt.CallOptions,
+    options?: rt.PageOptions,
   ): rt.Paged<m.UserGroup, m.Page<m.UserGroup>> {
     this.core.check(
       [
