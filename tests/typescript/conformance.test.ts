@@ -24,9 +24,11 @@ import {
   ConfigError,
   DecodeError,
   ForeignOriginError,
+  InterruptedError,
   NotReadyError,
   PagingStalledError,
   TimeoutError,
+  TooLargeError,
   TransportError,
   ValidationError,
   WebhookError,
@@ -129,6 +131,9 @@ interface ClientSpec {
   validate?: boolean;
   maxPolls?: number;
   pollIntervalMs?: number;
+  maxResponseBytes?: number;
+  maxErrorBytes?: number;
+  maxEmptyPages?: number;
 }
 
 interface Scenario {
@@ -153,6 +158,9 @@ function readClient(value: Json | undefined, what: string): ClientSpec {
     "validate",
     "max_polls",
     "poll_interval_ms",
+    "max_response_bytes",
+    "max_error_bytes",
+    "max_empty_pages",
   ]);
   const spec: ClientSpec = { credentials: {} };
   if (m["credentials"] !== undefined && m["credentials"] !== null) {
@@ -178,6 +186,9 @@ function readClient(value: Json | undefined, what: string): ClientSpec {
     ["timeout_ms", "timeoutMs"],
     ["max_polls", "maxPolls"],
     ["poll_interval_ms", "pollIntervalMs"],
+    ["max_response_bytes", "maxResponseBytes"],
+    ["max_error_bytes", "maxErrorBytes"],
+    ["max_empty_pages", "maxEmptyPages"],
   ] as const;
   for (const [key, field] of numbers) {
     const v = optNumber(m, key, what);
@@ -687,6 +698,11 @@ interface Outcome {
 
 /** The error as the JSON the `error` expectation is matched against (as the Rust runner's call.rs). */
 function describeError(e: unknown): Json {
+  // A walk interrupted past its start: the page's own error, and where to resume.
+  if (e instanceof InterruptedError) {
+    const inner = describeError(e.cause);
+    return isObject(inner) ? { ...inner, resume: e.resume.toString() } : inner;
+  }
   if (e instanceof ApiError) {
     return {
       kind: "api",
@@ -699,7 +715,15 @@ function describeError(e: unknown): Json {
   if (e instanceof TimeoutError) return { kind: "timeout" };
   if (e instanceof TransportError) return { kind: "transport" };
   if (e instanceof DecodeError) return { kind: "decode", status: e.status ?? null, path: e.path };
-  if (e instanceof NotReadyError) return { kind: "not_ready", attempts: e.attempts };
+  if (e instanceof NotReadyError) {
+    const asked = e.retryAfterMs;
+    return {
+      kind: "not_ready",
+      attempts: e.attempts,
+      retry_after_s: asked === undefined ? null : Number.isFinite(asked) ? Math.floor(asked / 1000) : Number.MAX_VALUE,
+    };
+  }
+  if (e instanceof TooLargeError) return { kind: "too_large", limit: e.limit };
   if (e instanceof ForeignOriginError) {
     return { kind: "foreign_origin", origin: e.origin, via: e.what === "a redirect" ? "redirect" : "link" };
   }
@@ -890,6 +914,9 @@ async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: st
     }
     positional.push(Object.keys(query).length === 0 && !op.query.some((q) => q.required) ? undefined : query);
   }
+  // A paged operation starts at `args.resume` (an interrupted walk's `resume`) when given.
+  const resume = op.paginated ? a.string("resume", false) : undefined;
+  if (resume !== undefined) positional.push({ resume });
   a.finish();
   const invoke = (fn: unknown): unknown => (fn as (...args: unknown[]) => unknown).apply(client, positional);
   const unsupported = (): Error => new Error(`\`${name}\` cannot be called in mode ${mode}`);
@@ -1068,6 +1095,9 @@ function options(spec: ClientSpec): ClientOptions {
     validateRequests: spec.validate ?? true,
     maxPolls: spec.maxPolls ?? 10,
     pollIntervalMs: spec.pollIntervalMs ?? 20,
+    maxResponseBytes: spec.maxResponseBytes ?? 64 * 2 ** 20,
+    maxErrorBytes: spec.maxErrorBytes ?? 64 * 2 ** 10,
+    maxEmptyPages: spec.maxEmptyPages ?? 10,
   };
 }
 
@@ -1183,7 +1213,9 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     if (!Array.isArray(recorded)) throw new Error(`GET /_sandbox/requests gave ${show(recorded)}`);
     checkRequests(expected, recorded.filter(isObject));
   }
-  if (step.save !== undefined && outcome.result !== undefined) state.vars.set(step.save, outcome.result);
+  // A call that failed as expected saves its error's description (a walk's `resume`); else its result.
+  const saved = Object.hasOwn(outcome, "error") ? describeError(outcome.error) : outcome.result;
+  if (step.save !== undefined && saved !== undefined) state.vars.set(step.save, saved);
 }
 
 /** Runs `scenario`; a failure names the file, the scenario and the step (1-based). */
