@@ -1,5 +1,6 @@
-"""Paging by cursor and by links: forward and backward, ending, stalling, and refusing a
-next-page link to another origin."""
+"""Paging by cursor and by links: forward and backward, ending, stalling (a page met twice,
+too many empty pages), refusing a next-page link to another origin, and resuming a walk
+that failed part-way."""
 
 from __future__ import annotations
 
@@ -9,10 +10,18 @@ from typing import Any
 import httpx
 import pytest
 
-from inspection_client._runtime import UNSET, ConfigError, ForeignOriginError, PagingPlan, PagingStalledError
+from inspection_client._runtime import (
+    UNSET,
+    ApiError,
+    ConfigError,
+    ForeignOriginError,
+    PagingInterruptedError,
+    PagingPlan,
+    PagingStalledError,
+)
 from inspection_client._runtime.codec import F, Json, RecordDesc, Str
 
-from runtime_support import KEY_SECRET, Recorder, Runner, get
+from runtime_support import KEY_SECRET, Recorder, Runner, fast, get
 
 
 @dataclass
@@ -66,13 +75,21 @@ def test_cursor_paging_follows_the_next_link_before_the_cursor(runner: Runner) -
     assert rec.requests[2].headers["api-key-secret"] == KEY_SECRET
 
 
-def test_paging_ends_at_an_empty_page_and_pages_can_be_walked(runner: Runner) -> None:
-    rec = Recorder(page(["a"], cursor="C1"), page([], cursor="C2"))
+def links_page(ids: list[str], **links: str) -> httpx.Response:
+    return httpx.Response(200, json={"data": [{"id": i} for i in ids], "links": links})
+
+
+def test_cursor_paging_walks_through_an_empty_page_links_paging_ends_there(runner: Runner) -> None:
+    rec = Recorder(page(["a"], cursor="C1"), page([], cursor="C2"), page(["b"]))
     core = runner.core(rec)
     pages = runner.collect(core.paged(CURSOR_PLAN, get("/units", "units")).pages())
-    assert [p.data for p in pages] == [[{"id": "a"}], []] and len(rec.requests) == 2
+    assert [p.data for p in pages] == [[{"id": "a"}], [], [{"id": "b"}]] and len(rec.requests) == 3
     first = runner.run(core.paged(CURSOR_PLAN, get("/units", "units")).first)
     assert isinstance(first, Page)
+    # The service's last links page may still carry a link: an empty one ends the walk.
+    rec = Recorder(links_page(["a"], next="/v3/t?after=a"), links_page([], next="/v3/t?after=a2"))
+    assert len(runner.collect(runner.core(rec).paged(LINKS_PLAN, get("/t", "t")).pages())) == 2
+    assert len(rec.requests) == 2
 
 
 def test_a_foreign_next_link_is_refused_after_the_page_records(runner: Runner) -> None:
@@ -91,9 +108,6 @@ def test_paging_that_comes_back_stalls(runner: Runner) -> None:
 
 
 def test_links_paging_goes_both_ways_and_cursor_paging_only_forward(runner: Runner) -> None:
-    def links_page(ids: list[str], **links: str) -> httpx.Response:
-        return httpx.Response(200, json={"data": [{"id": i} for i in ids], "links": links})
-
     rec = Recorder(links_page(["5", "4"], next="/v3/t?after=5", prev="https://api.example.test/v3/t?before=4"), links_page(["3"]))
     core = runner.core(rec)
     items = runner.collect(core.paged(LINKS_PLAN, get("/t", "t")).backward())
@@ -101,3 +115,64 @@ def test_links_paging_goes_both_ways_and_cursor_paging_only_forward(runner: Runn
     assert rec.requests[1].url.params["before"] == "4"
     with pytest.raises(ConfigError):
         core.paged(CURSOR_PLAN, get("/t", "t")).backward()
+
+
+# ---------------------------------------------------------------- walks that always end, and resume
+
+
+def test_too_many_empty_pages_in_a_row_stall_the_walk(runner: Runner) -> None:
+    rec = Recorder(*(page([], cursor=f"E{n}") for n in range(5)), page(["z"]))
+    core = runner.core(rec, options=fast(max_empty_pages=2))
+    pages, error = runner.collect_until_error(core.paged(CURSOR_PLAN, get("/units", "units")).pages())
+    assert isinstance(error, PagingStalledError) and "3 empty pages in a row" in str(error)
+    assert len(pages) == 3 and len(rec.requests) == 3
+    # Fewer are walked through.
+    rec = Recorder(page([], cursor="E1"), page([], cursor="E2"), page(["z"]))
+    items = runner.collect(runner.core(rec, options=fast(max_empty_pages=2)).paged(CURSOR_PLAN, get("/units", "units")))
+    assert [i["id"] for i in items] == ["z"]
+
+
+def test_a_walk_that_fails_past_its_start_names_where_to_resume(runner: Runner) -> None:
+    failing = httpx.Response(500, json={"errors": "boom"})
+    rec = Recorder(page(["a"], cursor="C1"), failing)
+    core = runner.core(rec, options=fast(max_attempts=1))
+    items, error = runner.collect_until_error(core.paged(CURSOR_PLAN, get("/units", "units", query=(("per_page", "1"),))))
+    assert [i["id"] for i in items] == ["a"]
+    assert isinstance(error, PagingInterruptedError) and error.resume == "cursor:C1"
+    assert isinstance(error.error, ApiError) and error.__cause__ is error.error and error.status == 500
+    assert str(error).endswith("(the walk can resume at this page: cursor:C1)") and "boom" in str(error)
+    # The list given that point walks on from the page that failed, filters kept.
+    rec = Recorder(page(["b"], cursor="C2"), page(["c"]))
+    core = runner.core(rec)
+    resumed = core.paged(CURSOR_PLAN, get("/units", "units", query=(("per_page", "1"),)), None, error.resume)
+    assert [i["id"] for i in runner.collect(resumed)] == ["b", "c"]
+    assert [dict(r.url.params) for r in rec.requests] == [{"per_page": "1", "page": "C1"}, {"per_page": "1", "page": "C2"}]
+    # A resumed start that fails again names the same point; the first request of a walk
+    # from the start names none (start again).
+    core = runner.core(Recorder(failing), options=fast(max_attempts=1))
+    _, again = runner.collect_until_error(core.paged(CURSOR_PLAN, get("/units", "units"), None, "cursor:C1"))
+    assert isinstance(again, PagingInterruptedError) and again.resume == "cursor:C1"
+    _, plain = runner.collect_until_error(core.paged(CURSOR_PLAN, get("/units", "units")))
+    assert isinstance(plain, ApiError)
+
+
+def test_a_links_walk_resumes_at_its_link(runner: Runner) -> None:
+    rec = Recorder(links_page(["5"], next="/v3/t?after=5"), httpx.Response(503))
+    core = runner.core(rec, options=fast(max_attempts=1))
+    items, error = runner.collect_until_error(core.paged(LINKS_PLAN, get("/t", "t")))
+    assert [i["id"] for i in items] == ["5"]
+    assert isinstance(error, PagingInterruptedError) and error.resume == "link:https://api.example.test/v3/t?after=5"
+    rec = Recorder(links_page(["6"]))
+    first = runner.run(runner.core(rec).paged(LINKS_PLAN, get("/t", "t"), None, error.resume).first)
+    assert first.data == [{"id": "6"}] and str(rec.requests[0].url) == "https://api.example.test/v3/t?after=5"
+
+
+def test_resume_points_are_checked(runner: Runner) -> None:
+    core = runner.core(Recorder(page([])))
+    for bad in ("nope", "cursor:", "page:C1"):
+        with pytest.raises(ConfigError, match="not a resume point"):
+            core.paged(CURSOR_PLAN, get("/units", "units"), None, bad)
+    with pytest.raises(ConfigError, match="pages by links"):
+        core.paged(LINKS_PLAN, get("/t", "t"), None, "cursor:C1")
+    with pytest.raises(ForeignOriginError):
+        core.paged(LINKS_PLAN, get("/t", "t"), None, "link:http://other.invalid/v3/t?after=5")

@@ -177,9 +177,14 @@ pub struct OperationCx {
     pub returns: String,
     pub returns_async: String,
     pub alternative: Option<AlternativeCx>,
+    /// A paged list's parameter that starts it at a resume point.
+    pub resume: Option<String>,
+    /// The methods writing a binary answer (the operation's own, or its alternative's) to
+    /// a writer as it arrives (one for a binary answer, one for an alternative).
+    pub downloads: Vec<DownloadCx>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Clone)]
 pub struct ParamCx {
     pub name: String,
     pub annotation: String,
@@ -189,6 +194,8 @@ pub struct ParamCx {
     pub star: bool,
     /// ` = None`, or empty.
     pub default: String,
+    /// A download's writer: annotated by the template, as the clients differ.
+    pub writer: bool,
 }
 
 #[derive(Serialize)]
@@ -196,6 +203,19 @@ pub struct AlternativeCx {
     pub method: String,
     pub doc: String,
     pub accept: String,
+}
+
+/// A method that writes a binary answer to a writer (`get_form_to`, `..._pdf_to`).
+#[derive(Serialize)]
+pub struct DownloadCx {
+    pub method: String,
+    pub doc: String,
+    /// The operation's parameters with the writer before the keyword-only ones.
+    pub params: Vec<ParamCx>,
+    /// The writer parameter's name.
+    pub out: String,
+    /// The alternative's `Accept` (the request then polls), or none for the operation's own.
+    pub accept: Option<String>,
 }
 
 /// Every name an interface's modules declare, decided once, in a fixed order.
@@ -882,6 +902,7 @@ fn operation_cx(
             keyword: false,
             star: false,
             default: String::new(),
+            writer: false,
         });
         path_values.push(name);
         match i.named(&f.ty).map(|t| &t.kind) {
@@ -907,6 +928,7 @@ fn operation_cx(
             keyword: false,
             star: false,
             default: String::new(),
+            writer: false,
         });
     }
     let mut query_values = Vec::new();
@@ -932,6 +954,7 @@ fn operation_cx(
             } else {
                 " = None".into()
             },
+            writer: false,
         });
         query_values.push((names::string(&f.name), name));
     }
@@ -982,6 +1005,9 @@ fn operation_cx(
         ));
     }
 
+    // A download's writer, named after every parameter of the spec's (`out_` after one
+    // named `out`).
+    let out = scope.claim("out");
     let answer = &op.answer;
     let mut answer_desc = None;
     let mut paging_constant = None;
@@ -1001,7 +1027,9 @@ fn operation_cx(
             doc.push(
                 "Iterating over the result (`for` / `async for`) walks every record of every \
                  page, one page in memory at a time; `.pages()` gives the pages, `.first()` the \
-                 first one."
+                 first one. A walk that fails past its first page raises \
+                 `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the \
+                 page that failed."
                     .to_string(),
             );
             paging_constant = Some((
@@ -1061,15 +1089,75 @@ fn operation_cx(
             accept: names::string(ct),
         }
     });
+    // `resume` is refused as a parameter name by the spec check: it is the list's own.
+    let resume = (call == "paged").then(|| {
+        let name = scope.claim("resume");
+        params.push(ParamCx {
+            name: name.clone(),
+            annotation: "str | None".into(),
+            keyword: true,
+            star: false,
+            default: " = None".into(),
+            writer: false,
+        });
+        name
+    });
     params.push(ParamCx {
         name: "options".into(),
         annotation: "_rt.CallOptions | None".into(),
         keyword: true,
         star: false,
         default: " = None".into(),
+        writer: false,
     });
     if let Some(first) = params.iter_mut().find(|p| p.keyword) {
         first.star = true;
+    }
+    let download = |method: &str, what: &str, accept: Option<String>| {
+        let mut with_out = params.clone();
+        let at = with_out
+            .iter()
+            .position(|p| p.keyword)
+            .unwrap_or(with_out.len());
+        with_out.insert(
+            at,
+            ParamCx {
+                name: out.clone(),
+                annotation: String::new(),
+                keyword: false,
+                star: false,
+                default: String::new(),
+                writer: true,
+            },
+        );
+        DownloadCx {
+            method: method.to_string(),
+            doc: format!(
+                "Like `{what}`, but writes the answer to `{out}` as it arrives (a file opened \
+                 `\"wb\"`, or any object with a binary `write`; for the `AsyncClient` also one \
+                 whose `write` is a coroutine), in bounded memory whatever its size: \
+                 `max_response_bytes` does not apply. Returns the number of bytes written; a \
+                 download that breaks off is not asked again (`{out}` holds what came)."
+            ),
+            params: with_out,
+            out: out.clone(),
+            accept,
+        }
+    };
+    let mut downloads = Vec::new();
+    if call == "bytes" {
+        downloads.push(download(
+            &members.claim(&format!("{method}_to")),
+            &method,
+            None,
+        ));
+    }
+    if let Some(alt) = &alternative {
+        downloads.push(download(
+            &members.claim(&format!("{}_to", alt.method)),
+            &alt.method,
+            Some(alt.accept.clone()),
+        ));
     }
     OperationCx {
         method,
@@ -1087,6 +1175,8 @@ fn operation_cx(
         returns,
         returns_async,
         alternative,
+        resume,
+        downloads,
     }
 }
 

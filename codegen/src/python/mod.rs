@@ -73,6 +73,10 @@ const RUNTIME: &[Embedded] = &[
         include_str!("../../../templates/python/runtime/__init__.py"),
     ),
     (
+        "_async_body.py",
+        include_str!("../../../templates/python/runtime/_async_body.py"),
+    ),
+    (
         "_async_core.py",
         include_str!("../../../templates/python/runtime/_async_core.py"),
     ),

@@ -42,6 +42,7 @@ const CLIENT_MEMBERS: &[&str] = &[
     "aclose",
     "close",
     "fetch_presigned",
+    "fetch_presigned_to",
     "login",
     "put_file_parts",
     "put_parts",

@@ -11,6 +11,7 @@ from ._async_core import AsyncCore
 from ._async_paging import AsyncPaged
 from ._sync_core import Core
 from ._sync_paging import Paged
+from ._twins import AsyncBinaryWriter, BinaryWriter
 from .auth import Auth, HeaderAuth, NoAuth, TokenAuth
 from .codec import (
     SELF,
@@ -51,8 +52,10 @@ from .errors import (
     ForeignOriginError,
     InspectionError,
     NotReadyError,
+    PagingInterruptedError,
     PagingStalledError,
     RequestTimeoutError,
+    TooLargeError,
     TransportError,
     ValidationError,
     Violation,
@@ -69,9 +72,11 @@ __all__ = [
     "ApiError",
     "Array",
     "Dynamic",
+    "AsyncBinaryWriter",
     "AsyncCore",
     "AsyncPaged",
     "Auth",
+    "BinaryWriter",
     "Bool",
     "CallOptions",
     "ClientOptions",
@@ -103,6 +108,7 @@ __all__ = [
     "OneOf",
     "Operation",
     "Paged",
+    "PagingInterruptedError",
     "PagingPlan",
     "PagingStalledError",
     "PathParam",
@@ -120,6 +126,7 @@ __all__ = [
     "SelfRef",
     "Str",
     "TokenAuth",
+    "TooLargeError",
     "TransportError",
     "UNSET",
     "UnionDesc",

@@ -10,20 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import builtins
+import contextlib
 import dataclasses
 import logging
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from time import monotonic
 from typing import Any, BinaryIO, Union
 
 import httpx
 
-from ._async_pacing import AsyncPacer
+from ._async_body import copy_to, read_limited, read_prefix
+from ._async_pacing import AsyncPacer, pause
 from ._async_paging import AsyncPaged
 from ._async_presigned import Transfers
-from .auth import Auth, TokenAuth, credential_headers, header_names, token_header
+from ._twins import AsyncBinaryWriter, AsyncSink, BinaryWriter
+from .auth import Auth, TokenAuth, credential_headers, fixed_secrets, header_names, token_header
 from .codec import Desc, Unset, decode_json, dumps, validate
 from .errors import (
     ApiError,
@@ -38,12 +41,13 @@ from .errors import (
     Violation,
     error_message,
     kept_headers,
+    scrub_error,
 )
 from .operation import PagingPlan
 from .options import CallOptions, ClientOptions, InterfaceInfo, Upserted
 from .origin import origin_of, parse_secure_url, same_origin
 from .request import RawResponse, RequestSpec, describe, request_url
-from .retry import Failure, backoff, classify, is_idempotent, retry_after
+from .retry import Failure, backoff, classify, is_idempotent, phase_timeout, retry_after
 from .secret import Secret
 from .tls import tls_context
 
@@ -115,7 +119,12 @@ class AsyncCore:
         self._options = options if options is not None else ClientOptions()
         self.validate_requests = self._options.validate_requests
         """Whether documented limits are checked before sending."""
+        self.max_empty_pages = self._options.max_empty_pages
+        """Empty pages in a row a walk accepts while the service points onwards."""
         self._auth = auth
+        # What errors never show: the key secret, or the login's password (the token is
+        # added as it comes).
+        self._fixed_secrets = fixed_secrets(auth)
         self._token = TokenState(auth) if isinstance(auth, TokenAuth) else None
         self._credential_names = header_names(auth)
         limit = info.rate_limit if self._options.rate_limit == "documented" else self._options.rate_limit
@@ -134,7 +143,7 @@ class AsyncCore:
             proxy=self._options.proxy,
             follow_redirects=False,
             cookies=_no_cookies(),
-            timeout=self._options.timeout,
+            timeout=phase_timeout(self._options.timeout),
         )
 
     def __repr__(self) -> str:
@@ -167,36 +176,69 @@ class AsyncCore:
         if out:
             raise ValidationError(out)
 
+    # ------------------------------------------------------------ secrets
+
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret this core holds now (the key secret, or the login's password and
+        the current token): what ``scrubbing`` keeps out of errors."""
+        token = self._token.token if self._token is not None else None
+        if token is None:
+            return self._fixed_secrets
+        return (*self._fixed_secrets, token.expose())
+
+    @contextlib.contextmanager
+    def scrubbing(self) -> Iterator[None]:
+        """Within it, an InspectionError raised has every secret of ``secrets()`` (four
+        characters or more) replaced by ``<redacted>`` wherever the service echoed one (an
+        error body's message, a value a decode error quotes, a transport text), in the
+        error and the errors chained to it."""
+        try:
+            yield
+        except InspectionError as e:
+            scrub_error(e, self.secrets())
+            raise
+
     # ------------------------------------------------------------ calls
 
     async def login(self) -> None:
         """Logs in now (token auth), replacing any token; other auth needs nothing."""
         if self._token is not None:
-            await self._token.renew(self._token.generation, self)
+            with self.scrubbing():
+                await self._token.renew(self._token.generation, self)
 
-    async def send(self, req: RequestSpec, call: CallOptions | None = None) -> RawResponse:
+    async def send(
+        self, req: RequestSpec, call: CallOptions | None = None, sink: AsyncSink | None = None
+    ) -> RawResponse:
         """Sends ``req`` until it succeeds or fails for good.
 
-        Returns the 2xx answer (with ``req.poll``, not a 202). Raises ApiError for an
-        error status; see the other InspectionError classes for the rest.
+        Returns the 2xx answer (with ``req.poll``, not a 202), its body read (at most
+        ``max_response_bytes``), or with ``sink`` written there as it arrives
+        (``RawResponse.written``). Raises ApiError for an error status, TooLargeError for
+        a body over the limit; see the other InspectionError classes for the rest.
         """
-        call = call if call is not None else _NO_CALL
+        with self.scrubbing():
+            return await self._send(req, call if call is not None else _NO_CALL, sink)
+
+    async def _send(self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None) -> RawResponse:
         if not req.poll:
-            return await self._execute(req, call)
+            return await self._execute(req, call, sink)
         options = self._options
         interval = options.poll_interval
         waited = 0.0
         polls = 1
         while True:
-            response = await self._execute(req, call)
+            response = await self._execute(req, call, sink)
             if response.status != 202:
                 return response
-            if polls > options.max_polls:
-                raise NotReadyError(describe(req), polls, waited)
             asked = retry_after(response.headers, self._retry_after_header)
+            # A longer wait than the client allows ends the polling: asking before it is
+            # over would only get another 202.
+            too_long = asked if asked is not None and asked > options.max_backoff else None
+            if polls > options.max_polls or too_long is not None:
+                raise NotReadyError(describe(req), polls, waited, too_long)
             wait = min(asked if asked is not None else interval, options.max_backoff)
             _log.debug("%s is not ready yet; asking again in %.3f s", describe(req), wait)
-            await asyncio.sleep(wait)
+            await pause(wait)
             waited += wait
             interval = min(interval * 2, options.max_backoff)
             polls += 1
@@ -207,35 +249,65 @@ class AsyncCore:
         Raises DecodeError with the status and JSON path for a body that is empty, not
         JSON, or not of the documented shape.
         """
-        return _decode_body(desc, await self.send(req, call))
+        with self.scrubbing():
+            return _decode_body(desc, await self.send(req, call))
 
     async def upsert(
         self, desc: Desc, req: RequestSpec, call: CallOptions | None = None
     ) -> Upserted[Any]:
         """Sends an upsert (PUT): ``created`` is true for a 201, false for a 200."""
-        response = await self.send(req, call)
-        return Upserted(created=response.status == 201, value=_decode_body(desc, response))
+        with self.scrubbing():
+            response = await self.send(req, call)
+            return Upserted(created=response.status == 201, value=_decode_body(desc, response))
 
     async def bytes(self, req: RequestSpec, call: CallOptions | None = None) -> builtins.bytes:
-        """Sends ``req`` and returns its body (a PDF)."""
+        """Sends ``req`` and returns its body (a PDF), at most ``max_response_bytes``."""
         return (await self.send(req, call)).content
+
+    async def download(
+        self,
+        req: RequestSpec,
+        out: BinaryWriter | AsyncBinaryWriter,
+        call: CallOptions | None = None,
+    ) -> int:
+        """Sends ``req`` and writes its body (a PDF) to ``out`` as it arrives, in bounded
+        memory whatever its size (no ``max_response_bytes``); returns the number of bytes
+        written. A body that breaks off is not asked again: ``out`` holds what came."""
+        return (await self.send(req, call, AsyncSink(out))).written
 
     async def empty(self, req: RequestSpec, call: CallOptions | None = None) -> None:
         """Sends ``req``, whose answer has no body worth reading (a DELETE)."""
         await self.send(req, call)
 
     def paged(
-        self, plan: PagingPlan, req: RequestSpec, call: CallOptions | None = None
+        self,
+        plan: PagingPlan,
+        req: RequestSpec,
+        call: CallOptions | None = None,
+        resume: str | None = None,
     ) -> AsyncPaged[Any, Any]:
-        """Every item (and page) of a paged list, a page at a time, from the first request."""
-        return AsyncPaged(self, plan, req, call)
+        """Every item (and page) of a paged list, a page at a time, from the first request,
+        or from ``resume`` (a ``PagingInterruptedError.resume``).
+
+        Raises ConfigError for a ``resume`` that is not a resume point of this list.
+        """
+        return AsyncPaged(self, plan, req, call, resume)
 
     # ------------------------------------------------------------ pre-signed URLs
 
     async def fetch_presigned(self, url: str, call: CallOptions | None = None) -> builtins.bytes:
         """GETs a pre-signed URL (a share link) with no credentials and no default headers;
-        paced, retried."""
-        return await self._transfers(call).fetch(url)
+        paced, retried; at most ``max_response_bytes``."""
+        with self.scrubbing():
+            return await self._transfers(call).fetch(url)
+
+    async def fetch_presigned_to(
+        self, url: str, out: BinaryWriter | AsyncBinaryWriter, call: CallOptions | None = None
+    ) -> int:
+        """GETs a pre-signed URL like ``fetch_presigned``, writing the body to ``out`` as it
+        arrives, in bounded memory whatever its size; returns the number of bytes written."""
+        with self.scrubbing():
+            return await self._transfers(call).fetch_to(url, AsyncSink(out))
 
     async def put_presigned(
         self,
@@ -247,7 +319,8 @@ class AsyncCore:
         """PUTs ``body`` to a pre-signed upload URL with no credentials, retrying failures;
         returns the storage's ETag. A file object (opened ``rb``, seekable) is streamed from
         its current position, and read again from there for a retry."""
-        return await self._transfers(call).put(url, body, content_type)
+        with self.scrubbing():
+            return await self._transfers(call).put(url, body, content_type)
 
     async def put_parts(
         self,
@@ -259,7 +332,8 @@ class AsyncCore:
     ) -> list[str]:
         """PUTs each part to its pre-signed URL, at most ``concurrency`` at a time, each
         retried; returns the ETags in part order."""
-        return await self._transfers(call).put_parts(urls, parts, content_type, concurrency)
+        with self.scrubbing():
+            return await self._transfers(call).put_parts(urls, parts, content_type, concurrency)
 
     async def put_file_parts(
         self,
@@ -273,9 +347,10 @@ class AsyncCore:
         """PUTs the file at ``path`` in parts of ``part_size`` bytes, one per URL, at most
         ``concurrency`` at a time; each part is read from the file while it is sent, so
         the file is never in memory as a whole. Returns the ETags in part order."""
-        return await self._transfers(call).put_file_parts(
-            urls, path, part_size, content_type, concurrency
-        )
+        with self.scrubbing():
+            return await self._transfers(call).put_file_parts(
+                urls, path, part_size, content_type, concurrency
+            )
 
     def _transfers(self, call: CallOptions | None) -> Transfers:
         options = self._options
@@ -289,6 +364,8 @@ class AsyncCore:
             timeout=call.timeout or options.timeout,
             error_field=self._error_field,
             extra_headers=call.headers or {},
+            max_response_bytes=options.max_response_bytes,
+            max_error_bytes=options.max_error_bytes,
         )
 
     # ------------------------------------------------------------ the machinery
@@ -305,7 +382,7 @@ class AsyncCore:
             return Secret(token)
         raise DecodeError(auth.token_field, "the login answer holds no token", response.status)
 
-    async def _execute(self, req: RequestSpec, call: CallOptions) -> RawResponse:
+    async def _execute(self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None = None) -> RawResponse:
         """Sends ``req`` until it succeeds or fails for good; a 202 is a success here."""
         url = request_url(self._base, req)
         body: builtins.bytes | None = None
@@ -325,7 +402,7 @@ class AsyncCore:
                 await token.ensure(self)
             seen = token.generation if token is not None else 0
             await self._pacer.acquire()
-            outcome = await self._attempt(req, url, body, timeout, call, attempt)
+            outcome = await self._attempt(req, url, body, timeout, call, attempt, sink)
             if isinstance(outcome, RawResponse):
                 return outcome
             # A 401 with a token in use: log in again, once, and repeat the request (it was
@@ -335,7 +412,7 @@ class AsyncCore:
                 renewed = True
                 continue
             wait = await self._retry_in(req, outcome, attempt, attempt < max_attempts, timeout)
-            await asyncio.sleep(wait)
+            await pause(wait)
             attempt += 1
 
     async def _attempt(
@@ -346,9 +423,12 @@ class AsyncCore:
         timeout: float,
         call: CallOptions,
         attempt: int,
+        sink: AsyncSink | None = None,
     ) -> _Outcome:
         """One attempt, same-origin redirects included, within ``timeout`` seconds in all
-        (a server that drips its answer cannot hold an attempt longer)."""
+        (a server that drips its answer cannot hold an attempt longer). A success body is
+        read up to ``max_response_bytes`` (or with ``sink`` written there), an error body's
+        first ``max_error_bytes`` only, a redirect's not at all."""
         deadline = monotonic() + timeout
         method = req.method
         current = url
@@ -363,12 +443,24 @@ class AsyncCore:
                 current,
                 headers=self._headers(req, call, has_body=body is not None),
                 content=body,
-                timeout=left,
+                timeout=phase_timeout(left),
             )
             try:
                 response = await self._http.send(request, stream=True)
                 try:
-                    content = await _read_within(response, deadline)
+                    status = response.status_code
+                    location = response.headers.get("location")
+                    success = 200 <= status < 300
+                    # A redirect's body is never read.
+                    content: builtins.bytes | None = b""
+                    if success and sink is not None and not (status == 202 and req.poll):
+                        # The document itself: once bytes are written, a failure is final.
+                        return await self._copy(req, current, response, sink, deadline, timeout)
+                    if success:
+                        limit = self._options.max_response_bytes
+                        content = await read_limited(response, limit, describe(req), deadline)
+                    elif not (300 <= status < 400 and location is not None):
+                        content = await read_prefix(response, self._options.max_error_bytes, deadline)
                 finally:
                     await response.aclose()
             except httpx.RequestError as e:
@@ -378,9 +470,7 @@ class AsyncCore:
             if content is None:
                 _log.debug("%s %s failed: timeout (attempt %d)", method, req.path, attempt)
                 return Failure("timeout", "no whole answer in time")
-            status = response.status_code
             _log.debug("%s %s -> %d (attempt %d)", method, req.path, status, attempt)
-            location = response.headers.get("location")
             if 300 <= status < 400 and location is not None:
                 try:
                     target = current.join(location)
@@ -411,6 +501,25 @@ class AsyncCore:
                 kept_headers(response.headers),
                 content.decode("utf-8", errors="replace"),
             )
+
+    async def _copy(
+        self,
+        req: RequestSpec,
+        url: httpx.URL,
+        response: httpx.Response,
+        sink: AsyncSink,
+        deadline: float,
+        timeout: float,
+    ) -> _Outcome:
+        """A download's body written to ``sink``: the answer, or the error that ends the
+        call (never retried, as ``sink`` may hold part of the body)."""
+        try:
+            written = await copy_to(response, sink, deadline)
+        except httpx.RequestError as e:
+            return TransportError(req.method, req.path, f"the download broke off: {classify(e).detail}")
+        if written is None:
+            return RequestTimeoutError(req.method, req.path, timeout)
+        return RawResponse(response.status_code, response.headers, b"", str(url), written)
 
     def _headers(self, req: RequestSpec, call: CallOptions, *, has_body: bool) -> dict[str, str]:
         headers = {name.lower(): value for name, value in self.info.default_headers.items()}
@@ -479,11 +588,4 @@ def _decode_body(desc: Desc, response: RawResponse) -> Any:
     return decode_json(desc, response.content, response.status, response.headers.get("content-type"))
 
 
-async def _read_within(response: httpx.Response, deadline: float) -> builtins.bytes | None:
-    """The whole body, or ``None`` when it does not arrive before ``deadline``."""
-    chunks: list[builtins.bytes] = []
-    async for chunk in response.aiter_bytes():
-        chunks.append(chunk)
-        if monotonic() > deadline:
-            return None
-    return b"".join(chunks)
+

@@ -13,8 +13,22 @@ from collections.abc import Callable
 from time import monotonic
 
 from .options import RateLimit
+from .retry import FOREVER
 
-__all__ = ["AsyncPacer", "WINDOW_MARGIN"]
+__all__ = ["AsyncPacer", "WINDOW_MARGIN", "pause"]
+
+_DAY = 86400.0
+
+
+async def pause(seconds: float) -> None:
+    """Sleeps ``seconds``. A wait longer than ``FOREVER`` (a window or backoff given as a
+    huge number) sleeps a day at a time, without end, instead of raising as the clock
+    would."""
+    if seconds <= FOREVER:
+        await asyncio.sleep(max(0.0, seconds))
+        return
+    while True:
+        await asyncio.sleep(_DAY)
 
 WINDOW_MARGIN = 1.02
 """The window is taken 2 % longer than documented: the margin absorbs clock and network
@@ -46,7 +60,7 @@ class AsyncPacer:
                 wait = self.reserve(self._clock())
             if wait <= 0:
                 return
-            await asyncio.sleep(wait)
+            await pause(wait)
 
     def reserve(self, now: float) -> float:
         """Records a send at ``now`` and gives 0 when one may go now, or else how many

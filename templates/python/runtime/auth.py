@@ -11,7 +11,15 @@ from .codec import Desc
 from .request import RequestSpec
 from .secret import Secret, reveal
 
-__all__ = ["Auth", "HeaderAuth", "NoAuth", "TokenAuth", "credential_headers", "header_names"]
+__all__ = [
+    "Auth",
+    "HeaderAuth",
+    "NoAuth",
+    "TokenAuth",
+    "credential_headers",
+    "fixed_secrets",
+    "header_names",
+]
 
 
 @dataclass(frozen=True)
@@ -66,6 +74,33 @@ def credential_headers(auth: Auth) -> dict[str, str]:
     if isinstance(auth, HeaderAuth):
         return {name.lower(): reveal(value) for name, value in auth.headers}
     return {}
+
+
+def fixed_secrets(auth: Auth) -> tuple[str, ...]:
+    """The secrets ``auth`` holds from the start, to be kept out of errors: the ``Secret``
+    header values (an API key secret), or every ``Secret`` in the login body (the fields
+    the spec marks sensitive: a password). A login's token comes later; the core adds it."""
+    if isinstance(auth, HeaderAuth):
+        return tuple(value.expose() for _, value in auth.headers if isinstance(value, Secret))
+    if isinstance(auth, TokenAuth):
+        found: list[str] = []
+        _secrets_in(auth.login_request().body, found, 0)
+        return tuple(found)
+    return ()
+
+
+def _secrets_in(value: object, out: list[str], depth: int) -> None:
+    """Adds the value of every ``Secret`` in an encoded JSON value to ``out``."""
+    if isinstance(value, Secret):
+        out.append(value.expose())
+    elif depth > 32:
+        return
+    elif isinstance(value, dict):
+        for item in value.values():
+            _secrets_in(item, out, depth + 1)
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            _secrets_in(item, out, depth + 1)
 
 
 def token_header(auth: TokenAuth, token: Secret) -> tuple[str, str]:

@@ -2,7 +2,10 @@
 
 No error ever carries a credential, a request header value or a request body: messages
 name the operation by method and path template, and pre-signed URLs are shown by origin
-and path only (their query is the signature).
+and path only (their query is the signature). What the service itself puts in an error
+(a message, a value a decode error quotes) may echo a credential: the core replaces every
+configured secret there with ``<redacted>`` (``scrub_error``) before the error reaches
+the caller.
 """
 
 from __future__ import annotations
@@ -22,19 +25,29 @@ __all__ = [
     "ForeignOriginError",
     "InspectionError",
     "NotReadyError",
+    "PagingInterruptedError",
     "PagingStalledError",
     "RequestTimeoutError",
+    "TooLargeError",
     "TransportError",
     "ValidationError",
     "Violation",
     "error_message",
     "kept_headers",
+    "scrub_error",
+    "scrub_text",
+    "seconds_text",
 ]
 
 # How much of an error body an ApiError keeps: enough to debug, not a whole HTML page.
 BODY_TEXT_LIMIT = 4096
 # How much of a body that is not the documented error JSON becomes the message.
 MESSAGE_LIMIT = 500
+# What a secret the service echoed is replaced with.
+REDACTED = "<redacted>"
+# Shorter secrets are left alone: replacing them would garble ordinary words, and they
+# reveal little.
+MIN_SECRET_LENGTH = 4
 
 
 @dataclass(frozen=True)
@@ -95,7 +108,7 @@ class ApiError(InspectionError):
         if status == 403 and hint is not None:
             text += f" ({hint})"
         if retry_after is not None:
-            text += f" (retry after {math.ceil(retry_after)} s)"
+            text += f" (retry after {seconds_text(retry_after)})"
         super().__init__(text)
         self.status = status
         self.message = message
@@ -201,7 +214,9 @@ class DecodeError(InspectionError):
 
 
 class NotReadyError(InspectionError):
-    """The service kept answering 202 (still preparing) past the polling limit."""
+    """The service kept answering 202 (still preparing) past the polling limit, or asked
+    (``Retry-After``) to wait longer than the client's longest wait (``max_backoff``); then
+    no more polls were made."""
 
     operation: str
     """The polled operation, e.g. ``GET /inspections/{inspection_id}``."""
@@ -209,17 +224,49 @@ class NotReadyError(InspectionError):
     """How many requests were made (all answered 202)."""
     waited: float
     """Time spent waiting between polls, in seconds."""
+    retry_after: float | None
+    """The wait the last 202 asked for (``Retry-After``, seconds; ``inf`` for one too long
+    to count) when it was beyond ``max_backoff``, else ``None``."""
 
-    def __init__(self, operation: str, attempts: int, waited: float) -> None:
-        super().__init__(
-            f"{operation} was still not ready after {attempts} attempts ({waited:.1f} s of waiting)"
-        )
+    def __init__(
+        self, operation: str, attempts: int, waited: float, retry_after: float | None = None
+    ) -> None:
+        text = f"{operation} was still not ready after {attempts} attempts ({waited:.1f} s of waiting)"
+        if retry_after is not None:
+            text += (
+                f"; the service asked to wait {seconds_text(retry_after)} more, longer than "
+                "the client waits (max_backoff)"
+            )
+        super().__init__(text)
         self.operation = operation
         self.attempts = attempts
         self.waited = waited
+        self.retry_after = retry_after
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.operation, self.attempts, self.waited))
+        return (type(self), (self.operation, self.attempts, self.waited, self.retry_after))
+
+
+class TooLargeError(InspectionError):
+    """A success body was larger than ``max_response_bytes``; no more than that was read
+    (a ``Content-Length`` over it is refused before reading). Large downloads can be
+    written to a file instead (the ``..._to`` methods), which has no limit."""
+
+    operation: str
+    """The operation, e.g. ``GET /units`` (a pre-signed URL: origin and path)."""
+    limit: int
+    """The limit, in bytes."""
+
+    def __init__(self, operation: str, limit: int) -> None:
+        super().__init__(
+            f"the answer to {operation} is larger than the client's limit of {limit} bytes "
+            "(max_response_bytes; downloads can be written to a file instead)"
+        )
+        self.operation = operation
+        self.limit = limit
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.operation, self.limit))
 
 
 class ForeignOriginError(InspectionError):
@@ -248,19 +295,51 @@ class ForeignOriginError(InspectionError):
 
 
 class PagingStalledError(InspectionError):
-    """Paging did not advance: a next link or cursor came back that was seen before."""
+    """Paging did not advance: a next link or cursor came back that was seen before, or
+    more empty pages in a row than ``max_empty_pages`` each pointed to another."""
 
     operation: str
     """The paged operation, e.g. ``GET /units``."""
+    reason: str
+    """Why paging counts as stalled."""
 
-    def __init__(self, operation: str) -> None:
-        super().__init__(
-            f"paging did not advance at {operation} (a next page seen before came back)"
-        )
+    def __init__(self, operation: str, reason: str = "a next page seen before came back") -> None:
+        super().__init__(f"paging did not advance at {operation} ({reason})")
         self.operation = operation
+        self.reason = reason
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.operation,))
+        return (type(self), (self.operation, self.reason))
+
+
+class PagingInterruptedError(InspectionError):
+    """A walk could not fetch a page past its start. ``error`` (also ``__cause__``) says
+    why; ``resume`` names the page, so the list can be walked again from there (its
+    ``resume=`` argument) without fetching anything twice.
+
+    ``str(e)`` reads ``<the page's error> (the walk can resume at this page: cursor:...)``.
+    """
+
+    resume: str
+    """Where the walk can start again: ``cursor:<cursor>`` or ``link:<absolute URL>``. Text,
+    so it can be stored and used in another process."""
+    error: InspectionError
+    """What went wrong fetching the page (an ``ApiError``, a ``RequestTimeoutError``, ...)."""
+
+    def __init__(self, resume: str, error: InspectionError) -> None:
+        super().__init__(f"{error} (the walk can resume at this page: {resume})")
+        self.resume = resume
+        self.error = error
+        self.__cause__ = error
+
+    @property
+    def status(self) -> int | None:
+        """The HTTP status of the page's error, when it has one."""
+        status = getattr(self.error, "status", None)
+        return status if isinstance(status, int) else None
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.resume, self.error))
 
 
 class ConfigError(InspectionError, ValueError):
@@ -290,6 +369,68 @@ class WebhookError(InspectionError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.detail,))
+
+
+def seconds_text(seconds: float) -> str:
+    """A wait as errors show it: whole seconds, rounded up (a wait too long to count as
+    such: ``more than 10^15 s``)."""
+    if not seconds < 1e15:
+        return "more than 10^15 s"
+    return f"{math.ceil(seconds)} s"
+
+
+def scrub_text(text: str, secrets: Sequence[str]) -> str:
+    """``text`` with every occurrence of each secret (of ``MIN_SECRET_LENGTH`` characters
+    or more, longest first) replaced by ``<redacted>``."""
+    for secret in secrets:
+        if len(secret) >= MIN_SECRET_LENGTH and secret in text:
+            text = text.replace(secret, REDACTED)
+    return text
+
+
+def _scrubbed_value(value: object, secrets: Sequence[str], seen: set[int]) -> object:
+    if isinstance(value, str):
+        return scrub_text(value, secrets)
+    if isinstance(value, BaseException):
+        _scrub_one(value, secrets, seen)
+        return value
+    if isinstance(value, tuple):
+        return tuple(_scrubbed_value(v, secrets, seen) for v in value)
+    if isinstance(value, list):
+        return [_scrubbed_value(v, secrets, seen) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrubbed_value(v, secrets, seen) for k, v in value.items()}
+    return value
+
+
+def _scrub_one(error: BaseException, secrets: Sequence[str], seen: set[int]) -> None:
+    if id(error) in seen or vars(error).get(_SCRUBBED, False):
+        return
+    seen.add(id(error))
+    error.args = tuple(_scrubbed_value(a, secrets, seen) for a in error.args)
+    # Attributes (message, detail, body_text, headers, a wrapped error, __notes__).
+    for name, value in list(vars(error).items()):
+        scrubbed = _scrubbed_value(value, secrets, seen)
+        if scrubbed is not value:
+            setattr(error, name, scrubbed)
+    for linked in (error.__cause__, error.__context__):
+        if linked is not None:
+            _scrub_one(linked, secrets, seen)
+    vars(error)[_SCRUBBED] = True
+
+
+def scrub_error(error: BaseException, secrets: Sequence[str]) -> None:
+    """Replaces every secret (see ``scrub_text``) in ``error``, in place: its arguments
+    (what ``str`` and ``repr`` show), its text attributes and headers, the error it wraps,
+    and the errors chained to it (``__cause__``, ``__context__``), so neither the error
+    nor a printed traceback shows one. An error is scrubbed once (later calls leave it
+    alone, so a secret that is part of ``<redacted>`` cannot grow it)."""
+    ordered = sorted((s for s in secrets if len(s) >= MIN_SECRET_LENGTH), key=len, reverse=True)
+    if ordered:
+        _scrub_one(error, ordered, set())
+
+
+_SCRUBBED = "_inspection_scrubbed"
 
 
 def _shorten(text: str) -> str:

@@ -16,11 +16,21 @@ import httpx
 
 from .origin import strip_url_queries
 
-__all__ = ["Failure", "backoff", "classify", "is_idempotent", "retry_after"]
+__all__ = ["FOREVER", "Failure", "backoff", "classify", "is_idempotent", "phase_timeout", "retry_after"]
 
 _DIGITS: Final = re.compile(r"[0-9]+")
 # Beyond this the doubling only overflows; every realistic max_backoff is reached first.
 _MAX_EXPONENT: Final = 16
+
+FOREVER: Final = 365 * 86400.0
+"""Waits and timeouts longer than a year are taken as having no end: Python's clocks
+cannot hold them (``time.sleep(1e10)`` and a socket timeout of that size raise
+``OverflowError``), so sleeps go a day at a time and such a timeout becomes none."""
+
+
+def phase_timeout(seconds: float) -> float | None:
+    """A timeout as httpx is given it: ``None`` (none) for one beyond ``FOREVER``."""
+    return None if seconds > FOREVER else seconds
 
 
 def backoff(
@@ -43,7 +53,8 @@ def retry_after(
     now: Callable[[], float] = time.time,
 ) -> float | None:
     """The wait a ``Retry-After`` header asks for, in seconds: delay-seconds or an HTTP
-    date (a date in the past gives 0). ``None`` when absent or unreadable.
+    date (a date in the past gives 0). ``None`` when absent or unreadable. Delay-seconds
+    too large for a float are ``inf``: longer than any client waits.
 
     ``headers`` is looked up with ``name`` as given: pass ``httpx.Headers`` (case-blind).
     """
@@ -52,7 +63,9 @@ def retry_after(
         return None
     value = value.strip()
     if _DIGITS.fullmatch(value):
-        return float(int(value))
+        # float() of decimal text never raises: a value too large for it is inf (int()
+        # would refuse over 4,300 digits, and float(int) raise OverflowError past 1e308).
+        return float(value)
     try:
         when = email.utils.parsedate_to_datetime(value)
     except (TypeError, ValueError, IndexError):

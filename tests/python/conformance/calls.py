@@ -213,6 +213,14 @@ async def call_operation(
                 keywords[python_name(f.wire)] = decode_input(f.desc, a.query.pop(f.wire), f"query.{f.wire}")
             elif f.req:
                 raise RunnerError(f"`args.query.{f.wire}` is required")
+    if paged:
+        # A resume point, as an interrupted walk's error gave it: the list method's `resume`
+        # (only a paged operation takes one: elsewhere `finish` refuses it).
+        resume = a.take("resume")
+        if resume is not ABSENT:
+            if not isinstance(resume, str):
+                raise RunnerError(f"`args.resume` is a resume point (text), not {show(resume)}")
+            keywords["resume"] = resume
     a.finish()
     try:
         inspect.signature(method).bind(*positional, **keywords)

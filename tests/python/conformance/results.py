@@ -16,9 +16,11 @@ from inspection_client import (
     ForeignOriginError,
     InspectionError,
     NotReadyError,
+    PagingInterruptedError,
     PagingStalledError,
     RequestTimeoutError,
     Secret,
+    TooLargeError,
     TransportError,
     Unknown,
     Upserted,
@@ -38,15 +40,31 @@ class Outcome:
     error: Exception | None = None
 
 
+# Whole seconds as the Rust runner gives a wait too long to count (u64::MAX).
+LONGEST_SECONDS = 2**64 - 1
+
+
+def whole_seconds(seconds: float | None) -> int | None:
+    """A wait in whole seconds (rounded down), `LONGEST_SECONDS` at most."""
+    if seconds is None:
+        return None
+    return LONGEST_SECONDS if not seconds < LONGEST_SECONDS else math.floor(seconds)
+
+
 def describe_error(e: BaseException) -> JsonObject:
     """The error as the JSON the `error` expectation is matched against (as the Rust
     runner's call.rs)."""
+    if isinstance(e, PagingInterruptedError):
+        # The page's error, and where the walk can start again.
+        inner = describe_error(e.error)
+        inner["resume"] = e.resume
+        return inner
     if isinstance(e, ApiError):
         return {
             "kind": "api",
             "status": e.status,
             "message": e.message,
-            "retry_after_s": None if e.retry_after is None else math.floor(e.retry_after),
+            "retry_after_s": whole_seconds(e.retry_after),
         }
     if isinstance(e, ValidationError):
         paths: list[Json] = []
@@ -60,7 +78,9 @@ def describe_error(e: BaseException) -> JsonObject:
     if isinstance(e, DecodeError):
         return {"kind": "decode", "status": e.status, "path": e.path}
     if isinstance(e, NotReadyError):
-        return {"kind": "not_ready", "attempts": e.attempts}
+        return {"kind": "not_ready", "attempts": e.attempts, "retry_after_s": whole_seconds(e.retry_after)}
+    if isinstance(e, TooLargeError):
+        return {"kind": "too_large", "limit": e.limit}
     if isinstance(e, ForeignOriginError):
         return {"kind": "foreign_origin", "origin": e.origin, "via": e.via}
     if isinstance(e, PagingStalledError):

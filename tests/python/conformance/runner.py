@@ -48,6 +48,9 @@ def options(spec: ClientSpec) -> ClientOptions:
         validate_requests=True if spec.validate is None else spec.validate,
         max_polls=whole(spec.max_polls, 10),
         poll_interval=seconds(spec.poll_interval_ms, 20),
+        max_response_bytes=whole(spec.max_response_bytes, 64 << 20),
+        max_error_bytes=whole(spec.max_error_bytes, 64 << 10),
+        max_empty_pages=whole(spec.max_empty_pages, 10),
     )
 
 
@@ -192,8 +195,13 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
         if not isinstance(recorded, list) or not isinstance(expected, list):
             raise RunnerError(f"GET /_sandbox/requests gave {show(recorded)}")
         check_requests(expected, [r for r in recorded if isinstance(r, dict)])
-    if step.save is not None and outcome.result is not ABSENT:
-        state.variables[step.save] = outcome.result
+    # A call that failed as expected saves its error's description (a walk's `resume`);
+    # else its result.
+    if step.save is not None:
+        if outcome.error is not None:
+            state.variables[step.save] = describe_error(outcome.error)
+        elif outcome.result is not ABSENT:
+            state.variables[step.save] = outcome.result
 
 
 class ScenarioFailed(Exception):

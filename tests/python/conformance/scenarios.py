@@ -65,6 +65,9 @@ class ClientSpec:
     validate: bool | None = None
     max_polls: float | None = None
     poll_interval_ms: float | None = None
+    max_response_bytes: float | None = None
+    max_error_bytes: float | None = None
+    max_empty_pages: float | None = None
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,9 @@ CLIENT_KEYS = (
     "validate",
     "max_polls",
     "poll_interval_ms",
+    "max_response_bytes",
+    "max_error_bytes",
+    "max_empty_pages",
 )
 
 
@@ -133,6 +139,9 @@ def read_client(value: Json, what: str) -> ClientSpec:
         validate=opt_bool(m, "validate", what),
         max_polls=opt_number(m, "max_polls", what),
         poll_interval_ms=opt_number(m, "poll_interval_ms", what),
+        max_response_bytes=opt_number(m, "max_response_bytes", what),
+        max_error_bytes=opt_number(m, "max_error_bytes", what),
+        max_empty_pages=opt_number(m, "max_empty_pages", what),
     )
 
 

@@ -14,6 +14,7 @@ from ._async_core import AsyncCore
 from ._async_paging import AsyncPaged
 from ._sync_core import Core
 from ._sync_paging import Paged
+from ._twins import AsyncBinaryWriter, BinaryWriter
 from .auth import Auth, HeaderAuth, NoAuth, TokenAuth
 from .codec import (
     SELF,
@@ -54,8 +55,10 @@ from .errors import (
     ForeignOriginError,
     InspectionError,
     NotReadyError,
+    PagingInterruptedError,
     PagingStalledError,
     RequestTimeoutError,
+    TooLargeError,
     TransportError,
     ValidationError,
     Violation,
@@ -72,9 +75,11 @@ __all__ = [
     "ApiError",
     "Array",
     "Dynamic",
+    "AsyncBinaryWriter",
     "AsyncCore",
     "AsyncPaged",
     "Auth",
+    "BinaryWriter",
     "Bool",
     "CallOptions",
     "ClientOptions",
@@ -106,6 +111,7 @@ __all__ = [
     "OneOf",
     "Operation",
     "Paged",
+    "PagingInterruptedError",
     "PagingPlan",
     "PagingStalledError",
     "PathParam",
@@ -123,6 +129,7 @@ __all__ = [
     "SelfRef",
     "Str",
     "TokenAuth",
+    "TooLargeError",
     "TransportError",
     "UNSET",
     "UnionDesc",

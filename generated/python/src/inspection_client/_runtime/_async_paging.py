@@ -2,7 +2,8 @@
 # Do not edit: change the template, then regenerate.
 
 """Paged lists: every record, one page in memory at a time, until the service says there
-is no next page.
+is no next page. A walk always ends: a page met twice, or too many empty pages in a row,
+is an error; and a walk that fails part-way names the page it can resume at.
 
 One source for both clients: the blocking module is generated from the async one
 by token replacement.
@@ -16,10 +17,10 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 import httpx
 
-from .errors import ConfigError, InspectionError, PagingStalledError
+from .errors import ConfigError, InspectionError, PagingInterruptedError, PagingStalledError
 from .operation import PagingPlan
 from .options import CallOptions
-from .paging import items_of, next_step
+from .paging import items_of, next_step, resumed_at
 from .request import RequestSpec, describe
 
 if TYPE_CHECKING:
@@ -45,16 +46,31 @@ class AsyncPaged(Generic[T, P]):
     """A paged list. ``async for record in paged`` walks every record of every page,
     fetching a page at a time; ``pages()`` gives the pages, ``first()`` the first page,
     and (links paging only) ``backward()`` / ``pages_backward()`` go through ``prev``
-    links. Each walk starts again from the first request.
+    links. Each walk starts again from the first request (or the resume point the list
+    was given).
+
+    A page past the walk's start that cannot be fetched ends the walk with a
+    ``PagingInterruptedError`` (the records before it were given): its ``resume`` is the
+    list method's ``resume=`` argument that walks on from that page. More than
+    ``max_empty_pages`` empty pages in a row that point onwards, or a page met twice, end
+    it with a ``PagingStalledError``.
     """
 
     def __init__(
-        self, core: AsyncCore, plan: PagingPlan, req: RequestSpec, call: CallOptions | None = None
+        self,
+        core: AsyncCore,
+        plan: PagingPlan,
+        req: RequestSpec,
+        call: CallOptions | None = None,
+        resume: str | None = None,
     ) -> None:
         self._core = core
         self._plan = plan
-        self._req = req
         self._call = call
+        # Where the walk starts, when not at the first page: then even its first request
+        # is a page it can resume at.
+        self._resume = resume
+        self._req = req if resume is None else resumed_at(plan, httpx.URL(core.base_url), req, resume)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({describe(self._req)})"
@@ -67,7 +83,7 @@ class AsyncPaged(Generic[T, P]):
         return self._pages(self._walk(backward=False))
 
     async def first(self) -> P:
-        """The first page only."""
+        """The first page only (the resume point's page, when the list was given one)."""
         return cast(P, await self._core.json(self._plan.page, self._req, self._call))
 
     def backward(self) -> AsyncIterator[T]:
@@ -108,26 +124,41 @@ class AsyncPaged(Generic[T, P]):
 
     async def _walk(self, backward: bool) -> AsyncIterator[_Step]:
         base = httpx.URL(self._core.base_url)
+        most_empty = self._core.max_empty_pages
         # The links or cursors followed so far: a few bytes per page, and what stops A -> B -> A.
         seen: set[str] = set()
+        empty_in_a_row = 0
         req: RequestSpec | None = self._req
+        # Where the page being fetched can be fetched again; None for the walk's start.
+        resume = self._resume
         while req is not None:
-            page = await self._core.json(self._plan.page, req, self._call)
+            try:
+                page = await self._core.json(self._plan.page, req, self._call)
+            except InspectionError as e:
+                if resume is None:
+                    raise
+                raise PagingInterruptedError(resume, e) from e
             items = items_of(self._plan, page)
+            empty_in_a_row = 0 if items else empty_in_a_row + 1
             following: RequestSpec | None = None
             error: InspectionError | None = None
-            # An empty page ends the walk (the service's last page may still carry a link).
-            if items:
+            # A links page that is empty ends the walk (the service's last page may still
+            # carry a link); a cursor page leads on while it gives a cursor.
+            if items or self._plan.style != "links":
                 try:
                     step = next_step(self._plan, base, req, page, backward)
                 except InspectionError as e:
                     # Raised after this page's records.
                     error = e
                 else:
-                    if step is not None and step[1] in seen:
+                    if step is not None and empty_in_a_row > most_empty:
+                        error = PagingStalledError(
+                            describe(req), f"{empty_in_a_row} empty pages in a row, each pointing to another"
+                        )
+                    elif step is not None and step[1] in seen:
                         error = PagingStalledError(describe(req))
                     elif step is not None:
                         seen.add(step[1])
-                        following = step[0]
+                        following, resume = step
             yield _Step(page, items, error)
             req = following

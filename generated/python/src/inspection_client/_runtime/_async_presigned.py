@@ -11,7 +11,6 @@ by token replacement.
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import math
@@ -22,13 +21,14 @@ from typing import BinaryIO, Union
 
 import httpx
 
-from ._async_pacing import AsyncPacer
-from ._twins import AsyncFileBody, AsyncWorkers
+from ._async_body import copy_to, read_limited, read_prefix
+from ._async_pacing import AsyncPacer, pause
+from ._twins import AsyncFileBody, AsyncSink, AsyncWorkers
 from .errors import ApiError, ConfigError, DecodeError, InspectionError, RequestTimeoutError
 from .errors import TransportError, error_message, kept_headers
 from .origin import parse_secure_url, shown_url
 from .presigned import hidden_query, scrub
-from .retry import backoff, classify, retry_after
+from .retry import backoff, classify, phase_timeout, retry_after
 
 __all__ = ["Transfers"]
 
@@ -37,6 +37,16 @@ _log = logging.getLogger("inspection_client")
 MAX_REDIRECTS = 5
 
 Content = Union[bytes, AsyncFileBody]
+
+
+@dataclass(frozen=True)
+class _Answer:
+    """A success answer of a transfer: its headers, and its body (read, or written to a
+    sink: how many bytes)."""
+
+    headers: httpx.Headers
+    content: bytes = b""
+    written: int = 0
 
 
 @dataclass(frozen=True)
@@ -53,12 +63,23 @@ class Transfers:
     timeout: float
     error_field: str
     extra_headers: Mapping[str, str]
+    max_response_bytes: int = 64 << 20
+    max_error_bytes: int = 64 << 10
 
     async def fetch(self, url: str) -> bytes:
-        """GETs a pre-signed URL; paced like every request to the service."""
+        """GETs a pre-signed URL; paced like every request to the service. A body over
+        ``max_response_bytes`` is a TooLargeError."""
         parsed = parse_secure_url(url, "a pre-signed URL")
-        response = await self._transfer("GET", parsed, None, {}, paced=True)
-        return response.content
+        answer = await self._transfer("GET", parsed, None, {}, paced=True, read=True)
+        return answer.content
+
+    async def fetch_to(self, url: str, sink: AsyncSink) -> int:
+        """GETs a pre-signed URL like ``fetch``, writing the body to ``sink`` as it arrives
+        (any size, in bounded memory); the number of bytes written. A body that breaks off
+        is not asked again."""
+        parsed = parse_secure_url(url, "a pre-signed URL")
+        answer = await self._transfer("GET", parsed, None, {}, paced=True, sink=sink)
+        return answer.written
 
     async def put(
         self, url: str, body: bytes | BinaryIO, content_type: str | None = None
@@ -69,8 +90,8 @@ class Transfers:
         so they are not paced."""
         parsed = parse_secure_url(url, "a pre-signed URL")
         content, length = _content_of(body)
-        response = await self._transfer("PUT", parsed, content, _put_headers(length, content_type))
-        etag: str | None = response.headers.get("etag")
+        answer = await self._transfer("PUT", parsed, content, _put_headers(length, content_type))
+        etag: str | None = answer.headers.get("etag")
         return etag
 
     async def put_parts(
@@ -138,8 +159,8 @@ class Transfers:
         length: int,
         content_type: str | None,
     ) -> str:
-        response = await self._transfer("PUT", url, content, _put_headers(length, content_type))
-        etag: str | None = response.headers.get("etag")
+        answer = await self._transfer("PUT", url, content, _put_headers(length, content_type))
+        etag: str | None = answer.headers.get("etag")
         if etag is None:
             raise DecodeError(f"part {index + 1}: ETag header", "the storage answered without an ETag")
         return etag
@@ -152,9 +173,13 @@ class Transfers:
         headers: dict[str, str],
         *,
         paced: bool = False,
-    ) -> httpx.Response:
+        read: bool = False,
+        sink: AsyncSink | None = None,
+    ) -> _Answer:
         """Sends one idempotent request to a pre-signed URL, retrying 5xx, 429, timeouts and
-        network failures up to the policy's attempts."""
+        network failures up to the policy's attempts. A success body is read (``read``: up
+        to ``max_response_bytes``), written to ``sink``, or left unread; an error body's
+        first ``max_error_bytes`` only are read."""
         shown = shown_url(url)
         headers = {**{k.lower(): v for k, v in self.extra_headers.items()}, **headers}
         attempt = 1
@@ -165,6 +190,14 @@ class Transfers:
             failure: InspectionError
             try:
                 response = await self._exchange(method, url, content, headers)
+                try:
+                    status = response.status_code
+                    _log.debug("%s %s -> %d (attempt %d)", method, shown, status, attempt)
+                    if 200 <= status < 300:
+                        return await self._success(method, url, response, read, sink)
+                    body = await read_prefix(response, self.max_error_bytes) or b""
+                finally:
+                    await response.aclose()
             except httpx.RequestError as e:
                 why = classify(e)
                 _log.debug("%s %s failed: %s (attempt %d)", method, shown, why.kind, attempt)
@@ -173,12 +206,8 @@ class Transfers:
                 else:
                     failure = TransportError(method, shown, scrub(why.detail, url))
             else:
-                status = response.status_code
-                _log.debug("%s %s -> %d (attempt %d)", method, shown, status, attempt)
-                if 200 <= status < 300:
-                    return response
                 delay = retry_after(response.headers)
-                message = error_message(response.content, self.error_field)
+                message = error_message(body, self.error_field)
                 failure = ApiError(
                     status,
                     None if message is None else scrub(message, url),
@@ -187,7 +216,7 @@ class Transfers:
                     shown,
                     None,
                     kept_headers(response.headers),
-                    scrub(response.content.decode("utf-8", errors="replace"), url),
+                    scrub(body.decode("utf-8", errors="replace"), url),
                 )
                 if status < 500 and status != 429:
                     raise failure
@@ -198,26 +227,48 @@ class Transfers:
                     wait = delay
             if attempt >= self.max_attempts:
                 raise failure
-            await asyncio.sleep(wait)
+            await pause(wait)
             attempt += 1
+
+    async def _success(
+        self, method: str, url: httpx.URL, response: httpx.Response, read: bool, sink: AsyncSink | None
+    ) -> _Answer:
+        """A success answer's body as the transfer wants it. A download to ``sink`` that
+        breaks off is a TransportError at once (``sink`` holds part of it: no retry)."""
+        shown = shown_url(url)
+        if sink is not None:
+            try:
+                written = await copy_to(response, sink)
+            except httpx.RequestError as e:
+                detail = scrub(classify(e).detail, url)
+                raise TransportError(method, shown, f"the download broke off: {detail}") from None
+            return _Answer(response.headers, written=written or 0)
+        if read:
+            content = await read_limited(response, self.max_response_bytes, f"{method} {shown}")
+            return _Answer(response.headers, content=content or b"")
+        return _Answer(response.headers)
 
     async def _exchange(
         self, method: str, url: httpx.URL, content: Content | None, headers: dict[str, str]
     ) -> httpx.Response:
-        """One attempt, redirects (to any origin: no credential goes along) followed."""
+        """One attempt, redirects (to any origin: no credential goes along) followed; the
+        answer's body is left unread (the caller reads it and closes the answer)."""
         for _ in range(MAX_REDIRECTS + 1):
             request = self.http.build_request(
-                method, url, headers=headers, content=content, timeout=self.timeout
+                method, url, headers=headers, content=content, timeout=phase_timeout(self.timeout)
             )
             with hidden_query(url):
-                response = await self.http.send(request)
+                response = await self.http.send(request, stream=True)
             location = response.headers.get("location")
             if not (300 <= response.status_code < 400 and location is not None):
                 return response
             try:
-                url = url.join(location)
+                target = url.join(location)
             except (httpx.InvalidURL, ValueError):
+                # Reported as the error status it is.
                 return response
+            await response.aclose()
+            url = target
             if response.status_code == 303:
                 method, content = "GET", None
                 headers = {k: v for k, v in headers.items() if k not in ("content-length", "content-type")}

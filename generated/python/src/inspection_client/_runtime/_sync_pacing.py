@@ -16,8 +16,22 @@ from collections.abc import Callable
 from time import monotonic
 
 from .options import RateLimit
+from .retry import FOREVER
 
-__all__ = ["Pacer", "WINDOW_MARGIN"]
+__all__ = ["Pacer", "WINDOW_MARGIN", "pause"]
+
+_DAY = 86400.0
+
+
+def pause(seconds: float) -> None:
+    """Sleeps ``seconds``. A wait longer than ``FOREVER`` (a window or backoff given as a
+    huge number) sleeps a day at a time, without end, instead of raising as the clock
+    would."""
+    if seconds <= FOREVER:
+        time.sleep(max(0.0, seconds))
+        return
+    while True:
+        time.sleep(_DAY)
 
 WINDOW_MARGIN = 1.02
 """The window is taken 2 % longer than documented: the margin absorbs clock and network
@@ -49,7 +63,7 @@ class Pacer:
                 wait = self.reserve(self._clock())
             if wait <= 0:
                 return
-            time.sleep(wait)
+            pause(wait)
 
     def reserve(self, now: float) -> float:
         """Records a send at ``now`` and gives 0 when one may go now, or else how many

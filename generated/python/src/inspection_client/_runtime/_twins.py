@@ -9,13 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import inspect
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from typing import BinaryIO, TypeVar, Union
+from typing import BinaryIO, Protocol, TypeVar, Union
 
 from .errors import ConfigError
 
-__all__ = ["AsyncFileBody", "AsyncWorkers", "FileBody", "Workers"]
+__all__ = [
+    "AsyncBinaryWriter",
+    "AsyncFileBody",
+    "AsyncSink",
+    "AsyncWorkers",
+    "BinaryWriter",
+    "FileBody",
+    "Sink",
+    "Workers",
+]
 
 T = TypeVar("T")
 
@@ -69,6 +79,56 @@ class AsyncFileBody(_FileRange):
     async def __aiter__(self) -> AsyncIterator[bytes]:
         for chunk in self._chunks():
             yield chunk
+
+
+class BinaryWriter(Protocol):
+    """Where a download goes: anything with a binary ``write``, e.g. a file opened
+    ``"wb"`` or an ``io.BytesIO``. What ``write`` returns is ignored; the client does not
+    close it."""
+
+    def write(self, data: bytes, /) -> object: ...
+
+
+class AsyncBinaryWriter(Protocol):
+    """Where a download of the ``AsyncClient`` may also go: an object whose ``write`` is a
+    coroutine (an ``aiofiles`` file, for one); it is awaited for each chunk."""
+
+    def write(self, data: bytes, /) -> Awaitable[object]: ...
+
+
+class Sink:
+    """A download's writer as the sync client uses it: ``write`` is called for each
+    chunk as it arrives."""
+
+    def __init__(self, out: BinaryWriter | AsyncBinaryWriter) -> None:
+        write = getattr(out, "write", None)
+        if not callable(write):
+            raise ConfigError(f"a download is written to an object with a write method, not a {type(out).__name__}")
+        if inspect.iscoroutinefunction(write):
+            raise ConfigError("the blocking client writes downloads with a plain write(); this one is a coroutine")
+        self.out = out
+
+    def write(self, data: bytes) -> None:
+        written = self.out.write(data)
+        if inspect.isawaitable(written):
+            if inspect.iscoroutine(written):
+                written.close()
+            raise ConfigError("the blocking client writes downloads with a plain write(); this one is a coroutine")
+
+
+class AsyncSink:
+    """A download's writer as the async client uses it: a plain ``write`` is called, an
+    async one awaited, for each chunk as it arrives."""
+
+    def __init__(self, out: BinaryWriter | AsyncBinaryWriter) -> None:
+        if not callable(getattr(out, "write", None)):
+            raise ConfigError(f"a download is written to an object with a write method, not a {type(out).__name__}")
+        self.out = out
+
+    async def write(self, data: bytes) -> None:
+        written = self.out.write(data)
+        if inspect.isawaitable(written):
+            await written
 
 
 class Workers:

@@ -66,6 +66,16 @@ class ClientOptions:
     """How often a 202 (still preparing) is asked again."""
     poll_interval: float = 0.5
     """First wait between polls, doubled up to ``max_backoff``, unless ``Retry-After`` says."""
+    max_response_bytes: int = 64 << 20
+    """The largest success body read into memory (64 MiB): a ``Content-Length`` over it is
+    refused at once, and a body that passes it while arriving is cut there; either is a
+    ``TooLargeError``. Downloads written to a file (the ``..._to`` methods) have no limit."""
+    max_error_bytes: int = 64 << 10
+    """How much of an error body is read for its message (64 KiB); the rest is never read
+    (the connection is closed instead)."""
+    max_empty_pages: int = 10
+    """Empty pages in a row a walk accepts while the service still points to a next one;
+    one more ends the walk with ``PagingStalledError``."""
     user_agent: str = "inspection-client (python)"
     """``User-Agent`` of requests to the service."""
     transport: object | None = None
@@ -87,6 +97,9 @@ class ClientOptions:
         _check_positive(self.timeout, "timeout")
         _check_count(self.max_polls, "max_polls", allow_zero=True)
         _check_positive(self.poll_interval, "poll_interval", allow_zero=True)
+        _check_count(self.max_response_bytes, "max_response_bytes", allow_zero=True)
+        _check_count(self.max_error_bytes, "max_error_bytes", allow_zero=True)
+        _check_count(self.max_empty_pages, "max_empty_pages", allow_zero=True)
         if self.transport is not None and self.proxy is not None:
             raise ConfigError("give either a transport or a proxy, not both")
 

@@ -17,7 +17,7 @@ from .operation import PagingPlan
 from .origin import origin_of, same_origin
 from .request import RequestSpec, describe
 
-__all__ = ["items_of", "next_step"]
+__all__ = ["items_of", "next_step", "resumed_at"]
 
 
 def _attr(value: object, name: str | None) -> object:
@@ -46,14 +46,49 @@ def _follow(base: httpx.URL, req: RequestSpec, link: str) -> tuple[RequestSpec, 
         raise ConfigError(f"the next-page link of {describe(req)} is not a URL") from None
     if not same_origin(url, base):
         raise ForeignOriginError("a next-page link", origin_of(url))
-    return dataclasses.replace(req, url=str(url)), str(url)
+    return dataclasses.replace(req, url=str(url)), f"link:{url}"
+
+
+def _with_cursor(plan: PagingPlan, req: RequestSpec, cursor: str) -> RequestSpec:
+    if plan.page_param is None:
+        raise ConfigError(f"{describe(req)} names no page parameter to send a cursor in")
+    query = tuple(pair for pair in req.query if pair[0] != plan.page_param)
+    return dataclasses.replace(req, url=None, query=(*query, (plan.page_param, cursor)))
+
+
+def resumed_at(plan: PagingPlan, base: httpx.URL, req: RequestSpec, resume: str) -> RequestSpec:
+    """``req`` (a list's first request) made to fetch the page ``resume`` names instead:
+    ``cursor:<c>`` sends ``<c>`` as the page parameter (the other parameters kept),
+    ``link:<url>`` calls the URL as it is.
+
+    Raises ConfigError for text that is not a resume point, or a cursor for a list paged
+    by links; ForeignOriginError for a link off the base URL's origin.
+    """
+    if not isinstance(resume, str):
+        raise ConfigError(f"a resume point is text (`cursor:...` or `link:...`), not a {type(resume).__name__}")
+    kind, _, point = resume.partition(":")
+    if kind == "cursor" and point != "":
+        if plan.style == "links":
+            raise ConfigError(f"{describe(req)} pages by links: a cursor cannot resume it")
+        return _with_cursor(plan, req, point)
+    if kind == "link" and point != "":
+        try:
+            url = base.join(point)
+        except (httpx.InvalidURL, ValueError):
+            raise ConfigError(f"the resume link of {describe(req)} is not a URL") from None
+        if not same_origin(url, base):
+            raise ForeignOriginError("a link", origin_of(url))
+        return dataclasses.replace(req, url=str(url))
+    shown = resume[:40] + ("..." if len(resume) > 40 else "")
+    raise ConfigError(f"{shown!r} is not a resume point (`cursor:...` or `link:...`)")
 
 
 def next_step(
     plan: PagingPlan, base: httpx.URL, req: RequestSpec, page: object, backward: bool
 ) -> tuple[RequestSpec, str] | None:
-    """What comes after ``page`` (fetched with ``req``): the next request and a key that
-    changes as paging advances (a page seen before means paging stalled), or ``None``.
+    """What comes after ``page`` (fetched with ``req``): the next request and where it
+    resumes from (``cursor:<c>`` or ``link:<url>``, also the key that tells a page seen
+    before: paging stalled), or ``None``.
 
     Raises ForeignOriginError for a link to another origin.
     """
@@ -69,7 +104,4 @@ def next_step(
     cursor = _text(_attr(paging, plan.cursor_attr))
     if cursor is None:
         return None
-    if plan.page_param is None:
-        raise ConfigError(f"{describe(req)} pages by cursor but names no page parameter")
-    query = tuple(pair for pair in req.query if pair[0] != plan.page_param)
-    return dataclasses.replace(req, url=None, query=(*query, (plan.page_param, cursor))), f"cursor:{cursor}"
+    return _with_cursor(plan, req, cursor), f"cursor:{cursor}"

@@ -74,8 +74,11 @@ class RawResponse:
     status: int
     headers: httpx.Headers
     content: bytes
+    """The body (empty for a download written to a writer)."""
     url: str
     """The URL that answered (after same-origin redirects)."""
+    written: int = 0
+    """For a download written to a writer: how many bytes were written."""
 
 
 def describe(req: RequestSpec) -> str:

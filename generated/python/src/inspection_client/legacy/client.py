@@ -523,8 +523,18 @@ class Client:
         return f"Client({self._core!r})"
 
     def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
         return self._core.fetch_presigned(url, options)
+
+    def fetch_presigned_to(
+        self,
+        url: str,
+        out: _rt.BinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        return self._core.fetch_presigned_to(url, out, options)
 
     def put_presigned(
         self,
@@ -569,6 +579,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.AssetFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Asset, _m.AssetList]:
         """Lists the assets of the company, a page at a time.
@@ -579,7 +590,7 @@ class Client:
 
         - 200 (application/json): A page of assets with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -593,7 +604,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options, resume))
 
     def get_asset(
         self,
@@ -626,6 +637,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.AssetTransactionFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Transaction, _m.TransactionList]:
         """Lists the transactions of an asset, a page at a time.
@@ -636,7 +648,7 @@ class Client:
 
         - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -650,7 +662,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume))
 
     def find_or_create_asset(
         self,
@@ -848,6 +860,25 @@ class Client:
         )
         return self._core.bytes(request, options)
 
+    def get_form_template_pdf_to(
+        self,
+        id: _m.FormTemplateId,
+        out: _rt.BinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_FORM_TEMPLATE,
+            (id,),
+            None,
+            _rt.UNSET,
+            accept="application/pdf",
+            poll=True,
+        )
+        return self._core.download(request, out, options)
+
     def exchange_guest_token(
         self,
         body: JsonValue,
@@ -882,6 +913,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: dict[str, JsonValue] | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Location, _m.LocationList]:
         """Lists the locations of the company, a page at a time.
@@ -892,7 +924,7 @@ class Client:
 
         - 200 (application/json): A page of locations with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -906,7 +938,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
 
     def get_location(
         self,
@@ -1046,6 +1078,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.TaskFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Task, _m.TaskList]:
         """Lists tasks, a page at a time.
@@ -1056,7 +1089,7 @@ class Client:
 
         - 200 (application/json): A page of tasks with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1070,7 +1103,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
 
     def get_task(
         self,
@@ -1202,6 +1235,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.TransactionFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Transaction, _m.TransactionList]:
         """Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
@@ -1212,7 +1246,7 @@ class Client:
 
         - 200 (application/json): A page of transactions with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1226,7 +1260,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume))
 
     def get_transaction(
         self,
@@ -1548,6 +1582,7 @@ class Client:
         before_id: str | None = None,
         limit: int | None = None,
         filter: dict[str, JsonValue] | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.User, _m.UserList]:
         """Lists the users in the company, a page at a time. Manager only.
@@ -1560,7 +1595,7 @@ class Client:
 
         - 200 (application/json): A page of users with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1574,7 +1609,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
 
     def get_user(
         self,
@@ -1847,8 +1882,18 @@ class AsyncClient:
         return f"AsyncClient({self._core!r})"
 
     async def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
         return await self._core.fetch_presigned(url, options)
+
+    async def fetch_presigned_to(
+        self,
+        url: str,
+        out: _rt.BinaryWriter | _rt.AsyncBinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``; also one whose ``write`` is a coroutine) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        return await self._core.fetch_presigned_to(url, out, options)
 
     async def put_presigned(
         self,
@@ -1893,6 +1938,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.AssetFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Asset, _m.AssetList]:
         """Lists the assets of the company, a page at a time.
@@ -1903,7 +1949,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of assets with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1917,7 +1963,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options, resume))
 
     async def get_asset(
         self,
@@ -1950,6 +1996,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.AssetTransactionFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Transaction, _m.TransactionList]:
         """Lists the transactions of an asset, a page at a time.
@@ -1960,7 +2007,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1974,7 +2021,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume))
 
     async def find_or_create_asset(
         self,
@@ -2172,6 +2219,25 @@ class AsyncClient:
         )
         return await self._core.bytes(request, options)
 
+    async def get_form_template_pdf_to(
+        self,
+        id: _m.FormTemplateId,
+        out: _rt.BinaryWriter | _rt.AsyncBinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_FORM_TEMPLATE,
+            (id,),
+            None,
+            _rt.UNSET,
+            accept="application/pdf",
+            poll=True,
+        )
+        return await self._core.download(request, out, options)
+
     async def exchange_guest_token(
         self,
         body: JsonValue,
@@ -2206,6 +2272,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: dict[str, JsonValue] | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Location, _m.LocationList]:
         """Lists the locations of the company, a page at a time.
@@ -2216,7 +2283,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of locations with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2230,7 +2297,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
 
     async def get_location(
         self,
@@ -2370,6 +2437,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.TaskFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Task, _m.TaskList]:
         """Lists tasks, a page at a time.
@@ -2380,7 +2448,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of tasks with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2394,7 +2462,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
 
     async def get_task(
         self,
@@ -2526,6 +2594,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: _m.TransactionFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Transaction, _m.TransactionList]:
         """Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
@@ -2536,7 +2605,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of transactions with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2550,7 +2619,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume))
 
     async def get_transaction(
         self,
@@ -2872,6 +2941,7 @@ class AsyncClient:
         before_id: str | None = None,
         limit: int | None = None,
         filter: dict[str, JsonValue] | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.User, _m.UserList]:
         """Lists the users in the company, a page at a time. Manager only.
@@ -2884,7 +2954,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of users with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2898,7 +2968,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
 
     async def get_user(
         self,

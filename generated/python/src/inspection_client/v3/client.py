@@ -337,8 +337,18 @@ class Client:
         return f"Client({self._core!r})"
 
     def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
         return self._core.fetch_presigned(url, options)
+
+    def fetch_presigned_to(
+        self,
+        url: str,
+        out: _rt.BinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        return self._core.fetch_presigned_to(url, out, options)
 
     def put_presigned(
         self,
@@ -383,6 +393,7 @@ class Client:
         per_page: int | None = None,
         reference_number: str | None = None,
         serial_number: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Unit, _m.Page[_m.Unit]]:
         """Lists units, optionally filtered by reference number or serial number.
@@ -393,7 +404,7 @@ class Client:
 
         - 200 (application/json): A page of units.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -407,7 +418,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options, resume))
 
     def create_unit(
         self,
@@ -584,6 +595,7 @@ class Client:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists the inspections of a unit addressed by its id.
@@ -594,7 +606,7 @@ class Client:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -610,7 +622,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume))
 
     def list_unit_inspections_by_reference_number(
         self,
@@ -622,6 +634,7 @@ class Client:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists the inspections of a unit addressed by its reference number.
@@ -632,7 +645,7 @@ class Client:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -648,7 +661,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume))
 
     def list_inspections(
         self,
@@ -659,6 +672,7 @@ class Client:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists inspections.
@@ -673,7 +687,7 @@ class Client:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -689,7 +703,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume))
 
     def get_inspection(
         self,
@@ -735,6 +749,25 @@ class Client:
             poll=True,
         )
         return self._core.bytes(request, options)
+
+    def get_inspection_pdf_to(
+        self,
+        inspection_id: _m.InspectionId,
+        out: _rt.BinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_INSPECTION,
+            (inspection_id,),
+            None,
+            _rt.UNSET,
+            accept="application/pdf",
+            poll=True,
+        )
+        return self._core.download(request, out, options)
 
     def get_inspection_share_url(
         self,
@@ -785,6 +818,23 @@ class Client:
         )
         return self._core.bytes(request, options)
 
+    def get_form_to(
+        self,
+        form_id: _m.FormId,
+        out: _rt.BinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_FORM,
+            (form_id,),
+            None,
+            _rt.UNSET,
+        )
+        return self._core.download(request, out, options)
+
     def list_tasks(
         self,
         *,
@@ -799,6 +849,7 @@ class Client:
         due_after: _dt.datetime | None = None,
         due_before: _dt.datetime | None = None,
         status: _m.TaskStatusFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Task, _m.Page[_m.Task]]:
         """Lists tasks.
@@ -813,7 +864,7 @@ class Client:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -834,7 +885,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
 
     def create_task(
         self,
@@ -960,6 +1011,7 @@ class Client:
         per_page: int | None = None,
         location_id: _m.LocationId | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Workflow, _m.Page[_m.Workflow]]:
         """Lists workflows, optionally filtered by location or department.
@@ -970,7 +1022,7 @@ class Client:
 
         - 200 (application/json): A page of workflows.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -984,13 +1036,14 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume))
 
     def list_locations(
         self,
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Location, _m.Page[_m.Location]]:
         """Lists locations.
@@ -1001,7 +1054,7 @@ class Client:
 
         - 200 (application/json): A page of locations.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1013,13 +1066,14 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
 
     def list_users(
         self,
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.User, _m.Page[_m.User]]:
         """Lists users.
@@ -1030,7 +1084,7 @@ class Client:
 
         - 200 (application/json): A page of users.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1042,7 +1096,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
 
     def update_user(
         self,
@@ -1079,6 +1133,7 @@ class Client:
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.UserGroup, _m.Page[_m.UserGroup]]:
         """Lists user groups.
@@ -1089,7 +1144,7 @@ class Client:
 
         - 200 (application/json): A page of user groups.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1101,7 +1156,7 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options))
+        return _cast("_rt.Paged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume))
 
 
 class AsyncClient:
@@ -1134,8 +1189,18 @@ class AsyncClient:
         return f"AsyncClient({self._core!r})"
 
     async def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
         return await self._core.fetch_presigned(url, options)
+
+    async def fetch_presigned_to(
+        self,
+        url: str,
+        out: _rt.BinaryWriter | _rt.AsyncBinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``; also one whose ``write`` is a coroutine) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        return await self._core.fetch_presigned_to(url, out, options)
 
     async def put_presigned(
         self,
@@ -1180,6 +1245,7 @@ class AsyncClient:
         per_page: int | None = None,
         reference_number: str | None = None,
         serial_number: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Unit, _m.Page[_m.Unit]]:
         """Lists units, optionally filtered by reference number or serial number.
@@ -1190,7 +1256,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of units.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1204,7 +1270,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options, resume))
 
     async def create_unit(
         self,
@@ -1381,6 +1447,7 @@ class AsyncClient:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists the inspections of a unit addressed by its id.
@@ -1391,7 +1458,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1407,7 +1474,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume))
 
     def list_unit_inspections_by_reference_number(
         self,
@@ -1419,6 +1486,7 @@ class AsyncClient:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists the inspections of a unit addressed by its reference number.
@@ -1429,7 +1497,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1445,7 +1513,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume))
 
     def list_inspections(
         self,
@@ -1456,6 +1524,7 @@ class AsyncClient:
         created_before: _dt.datetime | None = None,
         type: _m.InspectionTypeFilter | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]:
         """Lists inspections.
@@ -1470,7 +1539,7 @@ class AsyncClient:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1486,7 +1555,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume))
 
     async def get_inspection(
         self,
@@ -1532,6 +1601,25 @@ class AsyncClient:
             poll=True,
         )
         return await self._core.bytes(request, options)
+
+    async def get_inspection_pdf_to(
+        self,
+        inspection_id: _m.InspectionId,
+        out: _rt.BinaryWriter | _rt.AsyncBinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_INSPECTION,
+            (inspection_id,),
+            None,
+            _rt.UNSET,
+            accept="application/pdf",
+            poll=True,
+        )
+        return await self._core.download(request, out, options)
 
     async def get_inspection_share_url(
         self,
@@ -1582,6 +1670,23 @@ class AsyncClient:
         )
         return await self._core.bytes(request, options)
 
+    async def get_form_to(
+        self,
+        form_id: _m.FormId,
+        out: _rt.BinaryWriter | _rt.AsyncBinaryWriter,
+        *,
+        options: _rt.CallOptions | None = None,
+    ) -> int:
+        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        request = _rt.prepare(
+            self._core.check,
+            _GET_FORM,
+            (form_id,),
+            None,
+            _rt.UNSET,
+        )
+        return await self._core.download(request, out, options)
+
     def list_tasks(
         self,
         *,
@@ -1596,6 +1701,7 @@ class AsyncClient:
         due_after: _dt.datetime | None = None,
         due_before: _dt.datetime | None = None,
         status: _m.TaskStatusFilter | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Task, _m.Page[_m.Task]]:
         """Lists tasks.
@@ -1610,7 +1716,7 @@ class AsyncClient:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1631,7 +1737,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
 
     async def create_task(
         self,
@@ -1757,6 +1863,7 @@ class AsyncClient:
         per_page: int | None = None,
         location_id: _m.LocationId | None = None,
         department_name: str | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Workflow, _m.Page[_m.Workflow]]:
         """Lists workflows, optionally filtered by location or department.
@@ -1767,7 +1874,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of workflows.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1781,13 +1888,14 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume))
 
     def list_locations(
         self,
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Location, _m.Page[_m.Location]]:
         """Lists locations.
@@ -1798,7 +1906,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of locations.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1810,13 +1918,14 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
 
     def list_users(
         self,
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.User, _m.Page[_m.User]]:
         """Lists users.
@@ -1827,7 +1936,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of users.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1839,7 +1948,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
 
     async def update_user(
         self,
@@ -1876,6 +1985,7 @@ class AsyncClient:
         *,
         page: str | None = None,
         per_page: int | None = None,
+        resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.UserGroup, _m.Page[_m.UserGroup]]:
         """Lists user groups.
@@ -1886,7 +1996,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of user groups.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1898,4 +2008,4 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options))
+        return _cast("_rt.AsyncPaged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume))
