@@ -16,8 +16,11 @@ from inspection_client._runtime import (
     DecodeError,
     ForeignOriginError,
     NotReadyError,
+    PagingInterruptedError,
+    PagingStalledError,
     RequestTimeoutError,
     Secret,
+    TooLargeError,
     TransportError,
     ValidationError,
     Violation,
@@ -91,12 +94,19 @@ def test_errors_survive_pickling() -> None:
         RequestTimeoutError("GET", "/units", 1.5),
         ValidationError([Violation("vin", "too short")]),
         NotReadyError("GET /forms/{id}", 3, 0.5),
+        NotReadyError("GET /forms/{id}", 1, 0.0, float("inf")),
+        TooLargeError("GET /units", 120),
+        PagingStalledError("GET /units", "3 empty pages in a row, each pointing to another"),
+        PagingInterruptedError("cursor:C1", ApiError(500, "boom", None, "GET", "/units")),
         ForeignOriginError("a redirect", "http://other.invalid"),
         ConfigError("bad"),
     ]
     for error in errors:
         back = pickle.loads(pickle.dumps(error))
         assert type(back) is type(error) and str(back) == str(error)
+    interrupted = pickle.loads(pickle.dumps(errors[7]))
+    assert isinstance(interrupted, PagingInterruptedError) and interrupted.resume == "cursor:C1"
+    assert isinstance(interrupted.__cause__, ApiError) and interrupted.status == 500
 
 
 def test_error_bodies_are_read_tolerantly() -> None:
