@@ -30,7 +30,11 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
   --webhook URL         a webhook listener of both interfaces, http:// on a loopback host
                         (127.0.0.0/8, [::1], localhost); repeatable
   --webhook-header \"Name: value\"
-                        a header sent with every webhook delivery; repeatable";
+                        a header sent with every webhook delivery; repeatable
+  --max-connections N   connections served at once (default 1024); more wait to be
+                        accepted until one closes
+  --header-timeout-ms N how long a connection may take to send a request head, and stay
+                        idle between requests, before it is closed (default 10000)";
 
 /// The options the flags ask for; `None` for `--help`. Unset flags keep the defaults, with
 /// `--addr` 127.0.0.1:8080.
@@ -156,6 +160,21 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                 let (name, value) = v.split_once(':').unwrap_or_default();
                 o.webhook_headers
                     .push((name.trim().to_string(), value.trim().to_string()));
+            }
+            "--max-connections" => {
+                let v = value("--max-connections")?;
+                o.max_connections =
+                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                        format!("--max-connections: `{v}` is not a number from 1")
+                    })?;
+            }
+            "--header-timeout-ms" => {
+                let v = value("--header-timeout-ms")?;
+                let ms: u64 =
+                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
+                        format!("--header-timeout-ms: `{v}` is not a number from 1")
+                    })?;
+                o.header_timeout = Duration::from_millis(ms);
             }
             other => return Err(format!("unknown flag `{other}`")),
         }

@@ -14,6 +14,7 @@ mod http;
 mod legacy;
 mod pdf;
 mod rate;
+mod serve;
 mod store;
 mod v3;
 mod webhooks;
@@ -70,6 +71,11 @@ pub struct Options {
     pub webhooks: Vec<String>,
     /// Headers (name, value) sent with every webhook delivery.
     pub webhook_headers: Vec<(String, String)>,
+    /// Connections served at once; more wait to be accepted until one closes.
+    pub max_connections: usize,
+    /// How long a connection may take to send a request head, counted from when it
+    /// starts waiting for one; so also how long a keep-alive connection may stay idle.
+    pub header_timeout: Duration,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -93,9 +99,17 @@ impl Default for Options {
             legacy_transactions: 5,
             webhooks: Vec::new(),
             webhook_headers: Vec::new(),
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            header_timeout: DEFAULT_HEADER_TIMEOUT,
         }
     }
 }
+
+/// Connections a default sandbox serves at once.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1_024;
+
+/// How long a default sandbox waits for a request head (and keeps an idle connection).
+pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The key pair a default sandbox accepts.
 pub const DEMO_KEY: (&str, &str) = ("demo-key", "demo-secret");
@@ -237,14 +251,11 @@ impl Sandbox {
             .layer(from_fn_with_state(app.clone(), controls::record_and_script))
             .with_state(app.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        tokio::spawn(async move {
-            let service = router.into_make_service_with_connect_info::<SocketAddr>();
-            let _ = axum::serve(listener, service)
-                .with_graceful_shutdown(async {
-                    let _ = rx.await;
-                })
-                .await;
-        });
+        let limits = serve::Limits {
+            max_connections: options.max_connections,
+            header_timeout: options.header_timeout,
+        };
+        tokio::spawn(serve::run(listener, router, limits, rx));
         Ok(Sandbox {
             addr,
             app,
