@@ -10,14 +10,15 @@ use std::time::{Duration, Instant};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, Request, State};
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
+use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::http::{error, json};
+use crate::http::{BODY_LIMIT, declared_too_large, error, json, too_large};
 use crate::{App, lock};
 
 /// Where the controls live; requests under it are neither scripted nor recorded.
@@ -191,11 +192,10 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    let Ok(bytes) = axum::body::to_bytes(body, usize::MAX).await else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            "the request body could not be read",
-        );
+    // A body too large or broken off is recorded (without it) and refused.
+    let (bytes, refused) = match read_body(&parts.headers, body).await {
+        Ok(bytes) => (bytes, None),
+        Err(refused) => (Bytes::new(), Some(refused)),
     };
     let query = parts.uri.query().unwrap_or("").to_string();
     let mut headers: BTreeMap<String, String> = BTreeMap::new();
@@ -221,6 +221,10 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         scripted: false,
         id: 0,
     });
+    if let Some(refused) = refused {
+        app.controls.answered(id, refused.status(), false);
+        return refused;
+    }
     if let Some(canned) = app.controls.take(&parts.method, &path) {
         if canned.delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(canned.delay_ms)).await;
@@ -234,6 +238,30 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         .await;
     app.controls.answered(id, response.status(), false);
     response
+}
+
+/// The whole body, at most `BODY_LIMIT` bytes of it: a larger one is a 413, answered as
+/// soon as its `Content-Length` (or the bytes read) pass the limit, so it is never held in
+/// memory; a body that breaks off is a 400.
+async fn read_body(headers: &HeaderMap, body: Body) -> Result<Bytes, Response> {
+    if declared_too_large(headers) {
+        return Err(too_large());
+    }
+    let mut stream = body.into_data_stream();
+    let mut bytes = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let Ok(chunk) = chunk else {
+            return Err(error(
+                StatusCode::BAD_REQUEST,
+                "the request body could not be read",
+            ));
+        };
+        if bytes.len() + chunk.len() > BODY_LIMIT {
+            return Err(too_large());
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(bytes))
 }
 
 /// `application/x-www-form-urlencoded` pairs.

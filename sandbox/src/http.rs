@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use axum::body::Body;
+use axum::body::{Body, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
@@ -30,6 +30,148 @@ impl IntoResponse for Reject {
     fn into_response(self) -> Response {
         error(self.0, self.1)
     }
+}
+
+/// The largest request body read (axum's default, which the `Bytes` extractor applies);
+/// a larger one is a 413.
+pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
+
+/// Whether the request announces a body over `BODY_LIMIT` (refused before reading it).
+pub fn declared_too_large(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > BODY_LIMIT as u64)
+}
+
+/// 413, for a body over `BODY_LIMIT`.
+pub fn too_large() -> Response {
+    error(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("the request body is larger than the limit of {BODY_LIMIT} bytes"),
+    )
+}
+
+/// Around every route except canned answers: a query that is not valid UTF-8 once
+/// percent-decoded is a 400 (axum's `Query` would decode it lossily and filter on U+FFFD),
+/// a body announced over the limit a 413 at once (the `Bytes` extractor would wait for
+/// the body to pass the limit), and every error the framework answers itself (a `Path`
+/// or `Query` that does not parse, a body over the limit, 405, ...) gets the
+/// `{"errors": ...}` body every other error has, with the same status.
+pub async fn framework_errors(req: Request, next: Next) -> Response {
+    if let Some(query) = req.uri().query()
+        && let Err(why) = check_query(query)
+    {
+        return error(StatusCode::BAD_REQUEST, why);
+    }
+    if declared_too_large(req.headers()) {
+        return too_large();
+    }
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let response = next.run(req).await;
+    if response.status().as_u16() < 400 || is_json(response.headers()) {
+        return response;
+    }
+    let (parts, body) = response.into_parts();
+    // Only an answer already whole in memory, as the framework's are; a streamed one (a
+    // fault cutting a body) passes unchanged.
+    if HttpBody::size_hint(&body).exact().is_none() {
+        return Response::from_parts(parts, body);
+    }
+    let text = axum::body::to_bytes(body, BODY_LIMIT)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&text);
+    let message = if text.trim().is_empty() {
+        let reason = parts.status.canonical_reason().unwrap_or("Error");
+        format!("{reason}: {method} {path}")
+    } else {
+        text.into_owned()
+    };
+    let mut rewritten = error(parts.status, message);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rewritten.headers_mut().append(name, value.clone());
+        }
+    }
+    rewritten
+}
+
+/// Whether the headers announce a JSON body.
+fn is_json(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase())
+        .is_some_and(|v| v == "application/json" || v.ends_with("+json"))
+}
+
+/// A request body on an API route must be declared JSON, as the clients send it (the
+/// sandbox reads bodies as bytes, so without this check it accepted any content type).
+/// 415 otherwise; an empty body needs no content type.
+pub async fn json_content(req: Request, next: Next) -> Response {
+    let empty = HttpBody::size_hint(req.body()).exact() == Some(0);
+    if empty || is_json(req.headers()) {
+        return next.run(req).await;
+    }
+    let sent = match req.headers().get(header::CONTENT_TYPE) {
+        Some(v) => format!("`{}`", String::from_utf8_lossy(v.as_bytes())),
+        None => "none".to_string(),
+    };
+    error(
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+        format!(
+            "the request body must be JSON, with `Content-Type: application/json` (got {sent})"
+        ),
+    )
+}
+
+/// Every name and value of an `application/x-www-form-urlencoded` query is UTF-8 once
+/// decoded, else the message naming the first one that is not.
+fn check_query(query: &str) -> Result<(), String> {
+    for pair in query.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let name = form_decode(name);
+        let Ok(name) = String::from_utf8(name) else {
+            return Err(format!(
+                "the query parameter name `{pair}` is not valid UTF-8 once percent-decoded"
+            ));
+        };
+        if std::str::from_utf8(&form_decode(value)).is_err() {
+            return Err(format!(
+                "the query parameter `{name}` is not valid UTF-8 once percent-decoded (`{value}`)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `+` as a space and `%XX` as that byte; a `%` not followed by two hex digits stays.
+fn form_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    let hex = |b: u8| (b as char).to_digit(16);
+    while i < bytes.len() {
+        let escaped = match bytes.get(i + 1..i + 3) {
+            Some(&[h, l]) if bytes[i] == b'%' => hex(h).zip(hex(l)),
+            _ => None,
+        };
+        match (escaped, bytes[i]) {
+            (Some((h, l)), _) => {
+                out.push((h * 16 + l) as u8);
+                i += 3;
+                continue;
+            }
+            (None, b'+') => out.push(b' '),
+            (None, b) => out.push(b),
+        }
+        i += 1;
+    }
+    out
 }
 
 /// The value, or return the rejection as the handler's response.

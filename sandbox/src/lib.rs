@@ -30,7 +30,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use axum::Router;
-use axum::middleware::from_fn_with_state;
+use axum::extract::DefaultBodyLimit;
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -247,6 +248,9 @@ impl Sandbox {
             .merge(controls::router())
             .merge(webhooks::router())
             .fallback(not_found)
+            .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
+            // JSON bodies for the framework's own errors; canned answers stay as scripted.
+            .layer(from_fn(http::framework_errors))
             // Outermost: every request is recorded, and a canned answer comes first.
             .layer(from_fn_with_state(app.clone(), controls::record_and_script))
             .with_state(app.clone());

@@ -16,6 +16,10 @@ async fn http(sandbox: &Sandbox, request: &str, headers: &[&str], body: &str) ->
     for h in headers {
         head.push_str(&format!("{h}\r\n"));
     }
+    // A body is JSON, and says so (the API routes answer 415 otherwise).
+    if !body.is_empty() {
+        head.push_str("Content-Type: application/json\r\n");
+    }
     head.push_str(&format!("Content-Length: {}\r\n\r\n{body}", body.len()));
     stream.write_all(head.as_bytes()).await.unwrap();
     let mut answer = String::new();

@@ -19,7 +19,7 @@ use chrono::{DateTime, Duration, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{Reject, encode, error, json as answer, pdf, tri, wants_pdf};
+use crate::http::{Reject, encode, error, json as answer, json_content, pdf, tri, wants_pdf};
 use crate::webhooks::{self, Interface};
 use store::{Account, Multipart, Target, Upload, object, stamp};
 
@@ -40,7 +40,8 @@ const ARCHIVE_AFTER_DAYS: i64 = 182;
 pub fn router(app: Arc<App>) -> Router<Arc<App>> {
     let open = Router::new()
         .route("/api/users/authenticate", post(authenticate))
-        .route("/api/guest_auth/exchange_token", post(exchange_guest_token));
+        .route("/api/guest_auth/exchange_token", post(exchange_guest_token))
+        .layer(from_fn(json_content));
     let authed = Router::new()
         .route("/api/assets", get(list_assets).post(find_or_create_asset))
         .route(
@@ -116,6 +117,8 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
         )
         .route("/api/users/{id}/reset_password", post(reset_password))
         .route("/api/workflows/{id}", get(get_workflow))
+        // The token first (401), then the body's content type (415).
+        .layer(from_fn(json_content))
         .layer(from_fn_with_state(app, token_auth));
     open.merge(authed)
         .layer(from_fn(version_1))

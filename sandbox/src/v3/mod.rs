@@ -9,7 +9,7 @@ mod units;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware::from_fn_with_state;
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::get;
 
 use crate::{App, http};
@@ -54,7 +54,9 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
             axum::routing::patch(directory::update_user),
         )
         .route("/user_groups", get(directory::user_groups))
-        // Outermost last: the rate limit counts every request, then faults, then keys.
+        // Outermost last: the rate limit counts every request, then faults, then keys,
+        // then the body's content type.
+        .layer(from_fn(http::json_content))
         .layer(from_fn_with_state(app.clone(), http::auth))
         .layer(from_fn_with_state(app.clone(), http::faults))
         .layer(from_fn_with_state(app, http::rate_limit))
