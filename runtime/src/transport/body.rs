@@ -4,12 +4,6 @@
 use bytes::{Bytes, BytesMut};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 
-/// An answer's body: read whole, or left open to be copied to a writer.
-pub(super) enum Body {
-    Read(Bytes),
-    Open(reqwest::Response),
-}
-
 /// Why a body could not be read whole.
 pub(super) enum ReadError {
     /// Larger than the limit: refused by its `Content-Length`, or as soon as the bytes read

@@ -13,12 +13,13 @@ pub use decode::{Response, decode};
 use std::sync::Arc;
 use std::time::Duration;
 
+use bytes::Bytes;
 use reqwest::Url;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, USER_AGENT};
 use serde::de::DeserializeOwned;
 use tracing::Instrument;
 
-use body::{Body, ReadError};
+use body::ReadError;
 
 use crate::auth::Auth;
 use crate::config::Config;
@@ -48,23 +49,12 @@ struct Inner {
     pacer: Pacer,
 }
 
-/// How a success body is read.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Read {
-    /// Whole, within `Config::max_response_bytes`.
-    Whole,
-    /// Left open, to be copied to a writer.
-    Open,
-}
-
-/// A success answer, its body read or open.
-struct Answer {
+/// A success answer, its body as the attempt's reader made it: read whole, or left open
+/// for a download.
+struct Answer<B> {
     status: u16,
     headers: HeaderMap,
-    body: Body,
-    /// The method and path template, for errors about the body.
-    method: String,
-    template: &'static str,
+    body: B,
 }
 
 /// What to do after a failed attempt.
@@ -142,8 +132,9 @@ impl Core {
 
     /// Sends `req` until it succeeds or fails for good; a 202 is a success here.
     pub async fn execute(&self, req: &Request) -> Result<Response, Error> {
-        let answer = self.send(req, Read::Whole).await;
-        self.buffered(answer).await.map_err(|e| self.scrub(e))
+        let limit = self.inner.config.max_response_bytes;
+        let answer = self.send(req, &|resp| read_whole(resp, limit)).await;
+        answer.map(Answer::into_response).map_err(|e| self.scrub(e))
     }
 
     /// Sends `req` and decodes its JSON answer.
@@ -167,39 +158,12 @@ impl Core {
         error.scrubbed(&secrets)
     }
 
-    /// A whole answer as a [`Response`] (an open body is read now, within the limit).
-    async fn buffered(&self, answer: Result<Answer, Error>) -> Result<Response, Error> {
-        let answer = answer?;
-        let body = match answer.body {
-            Body::Read(bytes) => bytes,
-            Body::Open(resp) => body::read_limited(resp, self.inner.config.max_response_bytes)
-                .await
-                .map_err(|e| self.read_error(&answer.method, answer.template, e))?,
-        };
-        Ok(Response {
-            status: answer.status,
-            headers: answer.headers,
-            body,
-        })
-    }
-
-    fn read_error(&self, method: &str, template: &str, e: ReadError) -> Error {
-        match e {
-            ReadError::TooLarge => Error::TooLarge {
-                operation: format!("{method} {template}"),
-                limit: self.inner.config.max_response_bytes,
-            },
-            ReadError::Broken(e) => Error::Transport {
-                method: method.to_string(),
-                path: template.to_string(),
-                message: describe(&e),
-            },
-        }
-    }
-
-    /// Sends `req` until it succeeds or fails for good; the body read whole (`Read::Whole`,
-    /// so a broken body is retried like any failed attempt) or left open for a download.
-    async fn send(&self, req: &Request, read: Read) -> Result<Answer, Error> {
+    /// Sends `req` until it succeeds or fails for good; `read` makes the success body.
+    async fn send<B, R: Future<Output = Result<B, Failure>>>(
+        &self,
+        req: &Request,
+        read: &impl Fn(reqwest::Response) -> R,
+    ) -> Result<Answer<B>, Error> {
         if let Some(bad) = req.unsendable_segment() {
             return Err(Error::Validation(crate::Violations(vec![
                 crate::Violation {
@@ -273,7 +237,12 @@ impl Core {
     }
 
     /// One attempt: its response, or what failed.
-    async fn attempt(&self, req: &Request, url: &Url, read: Read) -> Result<Answer, Failure> {
+    async fn attempt<B, R: Future<Output = Result<B, Failure>>>(
+        &self,
+        req: &Request,
+        url: &Url,
+        read: &impl Fn(reqwest::Response) -> R,
+    ) -> Result<Answer<B>, Failure> {
         let mut headers = HeaderMap::new();
         if !req.anonymous {
             self.inner.auth.apply(&mut headers);
@@ -298,24 +267,12 @@ impl Core {
         let headers = resp.headers().clone();
         let config = &self.inner.config;
         if (200..300).contains(&status) {
-            let body = match read {
-                Read::Whole => Body::Read(
-                    body::read_limited(resp, config.max_response_bytes)
-                        .await
-                        .map_err(|e| match e {
-                            ReadError::TooLarge => Failure::TooLarge,
-                            ReadError::Broken(e) => Failure::Body(e),
-                        })?,
-                ),
-                Read::Open => Body::Open(resp),
-            };
+            let body = read(resp).await?;
             tracing::debug!(status, "response");
             return Ok(Answer {
                 status,
                 headers,
                 body,
-                method: req.method.to_string(),
-                template: req.template,
             });
         }
         if (300..400).contains(&status) {
@@ -394,6 +351,25 @@ impl Core {
                     })
                 }
             }
+        }
+    }
+}
+
+/// Reads a success body whole within `limit` (`Config::max_response_bytes`), inside the
+/// attempt, so a body that breaks off is retried like any failed attempt.
+async fn read_whole(resp: reqwest::Response, limit: u64) -> Result<Bytes, Failure> {
+    body::read_limited(resp, limit).await.map_err(|e| match e {
+        ReadError::TooLarge => Failure::TooLarge,
+        ReadError::Broken(e) => Failure::Body(e),
+    })
+}
+
+impl Answer<Bytes> {
+    fn into_response(self) -> Response {
+        Response {
+            status: self.status,
+            headers: self.headers,
+            body: self.body,
         }
     }
 }

@@ -7,8 +7,8 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use tokio::io::AsyncWrite;
 
-use super::body::{self, Body, CopyError};
-use super::{Answer, Core, Read, Response, describe};
+use super::body::{self, CopyError};
+use super::{Answer, Core, Failure, Response, describe, read_whole};
 use crate::error::Error;
 use crate::request::Request;
 use crate::retry::retry_after;
@@ -19,8 +19,9 @@ impl Core {
     /// `Retry-After` longer than the client's longest wait (`RetryPolicy::max_backoff`)
     /// ends the polling at once with [`Error::NotReady`] naming it.
     pub async fn execute_ready(&self, req: &Request) -> Result<Response, Error> {
-        let answer = self.send_ready(req, Read::Whole).await;
-        self.buffered(answer).await.map_err(|e| self.scrub(e))
+        let limit = self.inner.config.max_response_bytes;
+        let answer = self.send_ready(req, &|resp| read_whole(resp, limit)).await;
+        answer.map(Answer::into_response).map_err(|e| self.scrub(e))
     }
 
     /// [`Core::execute_ready`], then decodes the JSON answer.
@@ -37,31 +38,30 @@ impl Core {
         req: &Request,
         out: &mut W,
     ) -> Result<u64, Error> {
+        // The body is left open by the attempt and copied once the answer is final.
         let answer = self
-            .send_ready(req, Read::Open)
+            .send_ready(req, &|resp| std::future::ready(Ok(resp)))
             .await
             .map_err(|e| self.scrub(e))?;
-        let method = req.method.to_string();
-        let path = req.template.to_string();
-        match answer.body {
-            Body::Read(bytes) => {
-                tokio::io::AsyncWriteExt::write_all(out, &bytes)
-                    .await
-                    .map_err(|e| write_error(method, path, e))?;
-                Ok(bytes.len() as u64)
-            }
-            Body::Open(resp) => body::copy_to(resp, out).await.map_err(|e| match e {
-                CopyError::Read(e) => self.scrub(Error::Transport {
-                    method,
-                    path,
-                    message: describe(&e),
-                }),
-                CopyError::Write(e) => write_error(method, path, e),
+        body::copy_to(answer.body, out).await.map_err(|e| match e {
+            CopyError::Read(e) => self.scrub(Error::Transport {
+                method: req.method.to_string(),
+                path: req.template.to_string(),
+                message: describe(&e),
             }),
-        }
+            CopyError::Write(e) => Error::Transport {
+                method: req.method.to_string(),
+                path: req.template.to_string(),
+                message: format!("cannot write the download: {e}"),
+            },
+        })
     }
 
-    async fn send_ready(&self, req: &Request, read: Read) -> Result<Answer, Error> {
+    async fn send_ready<B, R: Future<Output = Result<B, Failure>>>(
+        &self,
+        req: &Request,
+        read: &impl Fn(reqwest::Response) -> R,
+    ) -> Result<Answer<B>, Error> {
         let config = &self.inner.config;
         let longest = config.retry.max_backoff;
         let mut waited = Duration::ZERO;
@@ -95,10 +95,26 @@ impl Core {
     }
 }
 
-fn write_error(method: String, path: String, e: std::io::Error) -> Error {
-    Error::Transport {
-        method,
-        path,
-        message: format!("cannot write the download: {e}"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_send<T: Send>(_: &T) {}
+
+    /// Users spawn these futures on multi-threaded runtimes: the body readers handed to
+    /// the retry loop must not make them `!Send`.
+    #[test]
+    fn the_futures_are_send() {
+        let core = Core::new(
+            "http://127.0.0.1:9",
+            crate::Auth::None,
+            crate::Config::default(),
+        )
+        .unwrap();
+        let req = Request::new(reqwest::Method::GET, "/x");
+        let mut out: Vec<u8> = Vec::new();
+        is_send(&core.execute(&req));
+        is_send(&core.execute_ready(&req));
+        is_send(&core.download(&req, &mut out));
     }
 }
