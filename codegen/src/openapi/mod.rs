@@ -325,15 +325,7 @@ fn responses(i: &Interface, op: &Operation) -> Node {
         if status == 202 {
             response.set(
                 "headers",
-                Node::map().with(
-                    "Retry-After",
-                    Node::map()
-                        .with(
-                            "description",
-                            Node::str("When to ask again, if the service says."),
-                        )
-                        .with("schema", Node::map().with("type", Node::str("string"))),
-                ),
+                retry_after("When to ask again, if the service says."),
             );
         }
         out.set(&status.to_string(), response);
@@ -349,18 +341,7 @@ fn responses(i: &Interface, op: &Operation) -> Node {
             response.set("content", content.clone());
         }
         if Some(e.status) == i.rate_limit.as_ref().map(|r| r.status) {
-            response.set(
-                "headers",
-                Node::map().with(
-                    "Retry-After",
-                    Node::map()
-                        .with(
-                            "description",
-                            Node::str("Seconds, or an HTTP date, to wait."),
-                        )
-                        .with("schema", Node::map().with("type", Node::str("string"))),
-                ),
-            );
+            response.set("headers", retry_after("Seconds, or an HTTP date, to wait."));
         }
         out.set(&key, response);
     }
@@ -424,4 +405,14 @@ fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
             node
         }
     }
+}
+
+/// A response's `headers` with the one it carries: `Retry-After`, as text.
+fn retry_after(description: &str) -> Node {
+    Node::map().with(
+        "Retry-After",
+        Node::map()
+            .with("description", Node::str(description))
+            .with("schema", Node::map().with("type", Node::str("string"))),
+    )
 }
