@@ -35,14 +35,20 @@ def items_of(plan: PagingPlan, page: object) -> list[Any]:
     return list(found) if isinstance(found, (list, tuple)) else []
 
 
-def _follow(base: httpx.URL, req: RequestSpec, link: str) -> tuple[RequestSpec, str]:
-    """The request for a link (absolute or base-relative), kept on the base URL's origin."""
+def _on_origin(base: httpx.URL, req: RequestSpec, link: str, what: str) -> httpx.URL:
+    """A link (absolute or base-relative) as a URL, refused off the base URL's origin."""
     try:
         url = base.join(link)
     except (httpx.InvalidURL, ValueError):
-        raise ConfigError(f"the next-page link of {describe(req)} is not a URL") from None
+        raise ConfigError(f"the {what} of {describe(req)} is not a URL") from None
     if not same_origin(url, base):
-        raise ForeignOriginError("a next-page link", origin_of(url))
+        raise ForeignOriginError(f"a {what}", origin_of(url))
+    return url
+
+
+def _follow(base: httpx.URL, req: RequestSpec, link: str) -> tuple[RequestSpec, str]:
+    """The request for a next-page link, and where a walk resumes at it."""
+    url = _on_origin(base, req, link, "next-page link")
     return dataclasses.replace(req, url=str(url)), f"link:{url}"
 
 
@@ -69,12 +75,7 @@ def resumed_at(plan: PagingPlan, base: httpx.URL, req: RequestSpec, resume: str)
             raise ConfigError(f"{describe(req)} pages by links: a cursor cannot resume it")
         return _with_cursor(plan, req, point)
     if kind == "link" and point != "":
-        try:
-            url = base.join(point)
-        except (httpx.InvalidURL, ValueError):
-            raise ConfigError(f"the resume link of {describe(req)} is not a URL") from None
-        if not same_origin(url, base):
-            raise ForeignOriginError("a link", origin_of(url))
+        url = _on_origin(base, req, point, "resume link")
         return dataclasses.replace(req, url=str(url))
     shown = resume[:40] + ("..." if len(resume) > 40 else "")
     raise ConfigError(f"{shown!r} is not a resume point (`cursor:...` or `link:...`)")
