@@ -103,7 +103,7 @@ async fn an_error_body_that_never_ends_gives_its_message_from_the_start() {
 }
 
 #[tokio::test]
-async fn a_body_announced_over_the_limit_is_refused_before_it_is_read() {
+async fn a_body_with_a_content_length_over_the_limit_is_refused() {
     let server = Server::start().await;
     server.push(Canned::json(
         200,

@@ -97,8 +97,7 @@ pub fn typescript_compile_tests(root: &Path) -> Result<(), String> {
 }
 
 /// The Python package: a virtual environment under `target/` with the pinned dev tools,
-/// the package installed as a user would, `mypy --strict` on it, its tests and the keyword
-/// spec's package, then pytest (the conformance scenarios, sync and async, against the
+/// the package installed as a user would, `mypy --strict` on it and its tests, then pytest (the conformance scenarios, sync and async, against the
 /// sandbox binary).
 fn python(root: &Path) -> Result<(), String> {
     python_env(root)?;
