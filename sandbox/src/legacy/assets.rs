@@ -1,0 +1,129 @@
+//! Assets: index, show by id or `_<external id>`, find-or-create, update, delete.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::App;
+use crate::http::{error, json as answer, tri};
+
+use super::lists::list_of;
+use super::records::index_of;
+use super::store::{self, object, stamp};
+use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
+
+pub(super) async fn list_assets(
+    State(app): State<Arc<App>>,
+    uri: OriginalUri,
+    Query(q): Pairs,
+) -> Response {
+    list_of(&app, &uri, &q, "assets", |_| true).await
+}
+
+/// An asset by numeric id or `_<external id>`.
+pub(super) fn asset_by_ref<'s>(
+    store: &'s store::LegacyStore,
+    reference: &str,
+) -> Option<&'s Map<String, Value>> {
+    let assets = store.records.get("assets")?;
+    match reference.strip_prefix('_') {
+        Some(external) => assets
+            .iter()
+            .find(|a| a.get("external_id").and_then(Value::as_str) == Some(external)),
+        None => assets
+            .iter()
+            .find(|a| a.get("id").and_then(Value::as_str) == Some(reference)),
+    }
+}
+
+pub(super) async fn get_asset(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let store = app.legacy.lock().await;
+    match asset_by_ref(&store, &id) {
+        Some(a) => answer(StatusCode::OK, &json!({ "asset": a })),
+        None => not_found("Asset", &id),
+    }
+}
+
+/// Finds the asset with this external id, or creates it (201 either way, as documented).
+pub(super) async fn find_or_create_asset(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    tri!(bodies::conforms::<spec::NewAssetRequest>(&bytes));
+    let input = tri!(wrapped(&bytes, "asset"));
+    let Some(external) = input
+        .get("external_id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "asset[external_id] is required",
+        );
+    };
+    let mut store = app.legacy.lock().await;
+    if let Some(found) = asset_by_ref(&store, &format!("_{external}")) {
+        return answer(StatusCode::CREATED, &json!({ "asset": found }));
+    }
+    let id = store.next_id();
+    let mut asset = object(
+        json!({ "id": id, "external_id": external, "notations": {}, "photos": [],
+        "videos": [], "signatures": [], "damages": [], "created_at": stamp(app.clock.now()) }),
+    );
+    asset.insert(
+        "extended".into(),
+        input.get("extended").cloned().unwrap_or(json!({})),
+    );
+    store.collection("assets").push(asset.clone());
+    answer(StatusCode::CREATED, &json!({ "asset": asset }))
+}
+
+pub(super) async fn update_asset(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::AssetUpdateRequest>(&bytes));
+    let changes = tri!(wrapped(&bytes, "asset"));
+    let mut store = app.legacy.lock().await;
+    let Some(real) = asset_by_ref(&store, &id)
+        .and_then(|a| a.get("id"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
+        return not_found("Asset", &id);
+    };
+    let assets = store.collection("assets");
+    let i = index_of(assets, &real).unwrap_or_default();
+    assets[i].extend(changes);
+    answer(StatusCode::OK, &json!({ "asset": assets[i] }))
+}
+
+pub(super) async fn replace_asset(
+    state: State<Arc<App>>,
+    path: Path<String>,
+    bytes: Bytes,
+) -> Response {
+    update_asset(state, path, bytes).await
+}
+
+pub(super) async fn delete_asset(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Response {
+    tri!(manager_only(&caller));
+    let mut store = app.legacy.lock().await;
+    let Some(real) = asset_by_ref(&store, &id)
+        .and_then(|a| a.get("id"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
+        return not_found("Asset", &id);
+    };
+    store
+        .collection("assets")
+        .retain(|a| a.get("id").and_then(Value::as_str) != Some(real.as_str()));
+    StatusCode::NO_CONTENT.into_response()
+}

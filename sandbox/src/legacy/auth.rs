@@ -1,0 +1,59 @@
+//! Login (`POST /api/users/authenticate`) and the guest-token exchange.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::http::{error, json as answer, tri};
+
+use super::{bodies, parse_body, spec, wrapped};
+
+pub(super) async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    tri!(bodies::conforms::<spec::AuthenticateRequest>(&bytes));
+    let user = tri!(wrapped(&bytes, "user"));
+    let field = |k: &str| {
+        user.get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let (username, password) = (field("username"), field("password"));
+    let mut store = app.legacy.lock().await;
+    let Some(account) = store
+        .accounts
+        .iter()
+        .find(|a| a.username == username && a.password == password)
+        .cloned()
+    else {
+        return error(StatusCode::UNAUTHORIZED, "Invalid username or password");
+    };
+    let token = store.new_token(&account.id);
+    let location = store.location();
+    answer(
+        StatusCode::OK,
+        &json!({ "auth_token": token, "user": account.record(&location) }),
+    )
+}
+
+pub(super) async fn exchange_guest_token(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    let body = tri!(parse_body(&bytes));
+    if body.get("guest_token").and_then(Value::as_str) != Some("guest-demo") {
+        return error(StatusCode::UNAUTHORIZED, "The guest token is not valid");
+    }
+    let mut store = app.legacy.lock().await;
+    let Some(id) = store
+        .accounts
+        .iter()
+        .find(|a| !a.manager)
+        .map(|a| a.id.clone())
+    else {
+        return error(StatusCode::UNAUTHORIZED, "No guest account");
+    };
+    let token = store.new_token(&id);
+    answer(StatusCode::OK, &json!({ "auth_token": token }))
+}

@@ -1,0 +1,173 @@
+//! Index pages with `links` (before_id / after_id / limit), the JSON `filter` parameter,
+//! and the archive status a transaction reads with.
+
+use std::collections::HashMap;
+
+use axum::extract::OriginalUri;
+use axum::http::StatusCode;
+use axum::response::Response;
+use chrono::{DateTime, Duration, Utc};
+use serde_json::{Map, Value, json};
+
+use crate::App;
+use crate::http::{Reject, encode, error, json as answer, tri};
+
+/// Transactions whose files are older than this are archived (the default of six months).
+pub(super) const ARCHIVE_AFTER_DAYS: i64 = 182;
+
+/// `records` (in id order) as one page of `{<key>: [...], links: {prev, next}}`.
+pub(super) fn links_page(
+    app: &App,
+    path: &str,
+    key: &str,
+    records: Vec<Value>,
+    q: &HashMap<String, String>,
+) -> Response {
+    let limit = match q.get("limit").map(|l| l.parse::<usize>()) {
+        None => 25,
+        Some(Ok(n)) if (1..=50).contains(&n) => n,
+        Some(_) => {
+            return error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "limit: must be from 1 to 50",
+            );
+        }
+    };
+    let id = |v: &Value| {
+        v.get("id")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    let bound = |name: &str| q.get(name).map(|v| v.parse::<u64>().map_err(|_| ()));
+    let page: Vec<Value> = match (bound("after_id"), bound("before_id")) {
+        (Some(Err(())), _) | (_, Some(Err(()))) => {
+            return error(
+                StatusCode::BAD_REQUEST,
+                "after_id and before_id are numeric ids",
+            );
+        }
+        (_, Some(Ok(before))) => {
+            let earlier: Vec<Value> = records.iter().filter(|r| id(r) < before).cloned().collect();
+            earlier[earlier.len().saturating_sub(limit)..].to_vec()
+        }
+        (Some(Ok(after)), None) => records
+            .iter()
+            .filter(|r| id(r) > after)
+            .take(limit)
+            .cloned()
+            .collect(),
+        (None, None) => records.iter().take(limit).cloned().collect(),
+    };
+    let filter = q
+        .get("filter")
+        .map(|f| format!("&filter={}", encode(f)))
+        .unwrap_or_default();
+    let link =
+        |param: &str, at: u64| format!("{}{path}?{param}={at}&limit={limit}{filter}", app.origin);
+    let (first, last) = (page.first().map(id), page.last().map(id));
+    let prev = first
+        .filter(|f| records.iter().any(|r| id(r) < *f))
+        .map(|f| link("before_id", f));
+    let next = last
+        .filter(|l| records.iter().any(|r| id(r) > *l))
+        .map(|l| link("after_id", l));
+    answer(
+        StatusCode::OK,
+        &json!({ key: page, "links": { "prev": prev, "next": next } }),
+    )
+}
+
+/// The JSON `filter` parameter, if any.
+pub(super) fn filter_of(q: &HashMap<String, String>) -> Result<Map<String, Value>, Reject> {
+    match q.get("filter") {
+        None => Ok(Map::new()),
+        Some(text) => match serde_json::from_str(text) {
+            Ok(Value::Object(map)) => Ok(map),
+            _ => Err(Reject::new(
+                StatusCode::BAD_REQUEST,
+                "filter: must be a JSON object",
+            )),
+        },
+    }
+}
+
+pub(super) fn time(v: &Value) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(v.as_str()?)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// Whether `record` passes every filter the docs list.
+pub(super) fn matches(record: &Map<String, Value>, filter: &Map<String, Value>) -> bool {
+    let at = |path: &[&str]| {
+        let mut v = record.get(path[0])?;
+        for p in &path[1..] {
+            v = v.get(p)?;
+        }
+        Some(v)
+    };
+    filter.iter().all(|(key, want)| match key.as_str() {
+        "created_at" => {
+            let Some(t) = record.get("created_at").and_then(time) else {
+                return false;
+            };
+            match want {
+                Value::Array(range) if range.len() == 2 => {
+                    range[0].as_str().is_some()
+                        && time(&range[0]).is_some_and(|a| t >= a)
+                        && time(&range[1]).is_some_and(|b| t <= b)
+                }
+                other => time(other).is_some_and(|a| t >= a),
+            }
+        }
+        "reference_number" => at(&["asset", "external_id"]) == Some(want),
+        "user_id" => at(&["user", "id"]).or(at(&["assignee", "id"])) == Some(want),
+        "location_id" => at(&["location", "id"]) == Some(want),
+        "extended" => want.as_object().is_some_and(|fields| {
+            fields.iter().all(|(dotted, v)| {
+                let mut path = vec!["extended"];
+                path.extend(dotted.split('.'));
+                at(&path) == Some(v)
+            })
+        }),
+        _ => record.get(key).unwrap_or(&Value::Null) == want,
+    })
+}
+
+/// A transaction as it reads now: files older than six months are archived.
+pub(super) fn with_archive(mut record: Map<String, Value>, now: DateTime<Utc>) -> Value {
+    let old = record
+        .get("created_at")
+        .and_then(time)
+        .is_some_and(|t| now - t > Duration::days(ARCHIVE_AFTER_DAYS));
+    if old && record.get("archive_status").and_then(Value::as_str) == Some("active") {
+        record.insert("archive_status".into(), json!("archived"));
+    }
+    Value::Object(record)
+}
+
+pub(super) async fn list_of(
+    app: &App,
+    uri: &OriginalUri,
+    q: &HashMap<String, String>,
+    name: &'static str,
+    scope: impl Fn(&Map<String, Value>) -> bool,
+) -> Response {
+    let filter = tri!(filter_of(q));
+    let now = app.clock.now();
+    let mut store = app.legacy.lock().await;
+    let records: Vec<Value> = store
+        .collection(name)
+        .iter()
+        .filter(|r| scope(r) && matches(r, &filter))
+        .map(|r| {
+            if name == "transactions" {
+                with_archive(r.clone(), now)
+            } else {
+                Value::Object(r.clone())
+            }
+        })
+        .collect();
+    links_page(app, uri.path(), name, records, q)
+}

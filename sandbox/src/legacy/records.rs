@@ -1,0 +1,81 @@
+//! GET, PATCH/PUT and DELETE of a plain collection record (locations, tasks, transactions).
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Map, Value, json};
+
+use crate::App;
+use crate::http::{json as answer, tri};
+
+use super::lists::with_archive;
+use super::store::stamp;
+use super::{not_found, wrapped};
+
+pub(super) fn index_of(records: &[Map<String, Value>], id: &str) -> Option<usize> {
+    records
+        .iter()
+        .position(|r| r.get("id").and_then(Value::as_str) == Some(id))
+}
+
+/// GET, PATCH/PUT and DELETE of a plain collection record (locations, tasks, transactions).
+pub(super) async fn get_record(
+    app: &App,
+    name: &'static str,
+    singular: &str,
+    label: &str,
+    id: &str,
+) -> Response {
+    let now = app.clock.now();
+    let store = app.legacy.lock().await;
+    match store.find(name, id) {
+        Some(r) if name == "transactions" => answer(
+            StatusCode::OK,
+            &json!({ singular: with_archive(r.clone(), now) }),
+        ),
+        Some(r) => answer(StatusCode::OK, &json!({ singular: r })),
+        None => not_found(label, id),
+    }
+}
+
+pub(super) async fn update_record(
+    app: &App,
+    name: &'static str,
+    singular: &str,
+    label: &str,
+    id: &str,
+    bytes: &[u8],
+) -> Response {
+    let changes = tri!(wrapped(bytes, singular));
+    let now = app.clock.now();
+    let mut store = app.legacy.lock().await;
+    let records = store.collection(name);
+    let Some(i) = index_of(records, id) else {
+        return not_found(label, id);
+    };
+    records[i].extend(changes);
+    records[i].insert("updated_at".into(), json!(stamp(now)));
+    let record = records[i].clone();
+    let record = if name == "transactions" {
+        with_archive(record, now)
+    } else {
+        Value::Object(record)
+    };
+    answer(StatusCode::OK, &json!({ singular: record }))
+}
+
+pub(super) async fn delete_record(
+    app: &App,
+    name: &'static str,
+    label: &str,
+    id: &str,
+) -> Response {
+    let mut store = app.legacy.lock().await;
+    let records = store.collection(name);
+    match index_of(records, id) {
+        Some(i) => {
+            records.remove(i);
+            StatusCode::NO_CONTENT.into_response()
+        }
+        None => not_found(label, id),
+    }
+}

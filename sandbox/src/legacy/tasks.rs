@@ -1,0 +1,103 @@
+//! Tasks: index, show, create, update (with `task.completed` webhooks), delete.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Map, Value, json};
+
+use crate::App;
+use crate::http::{json as answer, tri};
+use crate::webhooks::{self, Interface};
+
+use super::lists::list_of;
+use super::records::{delete_record, get_record, index_of};
+use super::store::stamp;
+use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
+
+pub(super) async fn list_tasks(
+    State(app): State<Arc<App>>,
+    uri: OriginalUri,
+    Query(q): Pairs,
+) -> Response {
+    list_of(&app, &uri, &q, "tasks", |_| true).await
+}
+
+pub(super) async fn get_task(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    get_record(&app, "tasks", "task", "Task", &id).await
+}
+
+pub(super) async fn create_task(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::TaskRequest>(&bytes));
+    let mut task = tri!(wrapped(&bytes, "task"));
+    let hook = tri!(webhooks::take_task_url(&mut task));
+    let now = stamp(app.clock.now());
+    let mut store = app.legacy.lock().await;
+    let id = store.next_id();
+    if let Some(Some(url)) = hook {
+        store.task_webhooks.insert(id.clone(), url);
+    }
+    let who = store.accounts.iter().find(|a| a.id == caller.id).map(|a| json!({ "id": a.id, "email": a.username, "name": format!("{} {}", a.first_name, a.last_name) }));
+    task.insert("id".into(), json!(id));
+    task.insert("status".into(), json!("idle"));
+    task.insert("created_at".into(), json!(now));
+    task.insert("updated_at".into(), json!(now));
+    task.insert("requester".into(), who.clone().unwrap_or(Value::Null));
+    task.insert(
+        "activities".into(),
+        json!([{ "event": "Created Task", "user": who, "created_at": now }]),
+    );
+    store.collection("tasks").push(task.clone());
+    answer(StatusCode::CREATED, &json!({ "task": task }))
+}
+
+/// Like `update_record`, plus the task's `webhook_url` and `task.completed` when the
+/// status moves to completed/complete from another.
+pub(super) async fn update_task(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::TaskRequest>(&bytes));
+    let mut changes = tri!(wrapped(&bytes, "task"));
+    let hook = tri!(webhooks::take_task_url(&mut changes));
+    let now = app.clock.now();
+    let mut store = app.legacy.lock().await;
+    let records = store.collection("tasks");
+    let Some(i) = index_of(records, &id) else {
+        return not_found("Task", &id);
+    };
+    let status =
+        |r: &Map<String, Value>| r.get("status").and_then(Value::as_str).map(str::to_string);
+    let was_done = webhooks::is_done(status(&records[i]).as_deref());
+    records[i].extend(changes);
+    records[i].insert("updated_at".into(), json!(stamp(now)));
+    let task = records[i].clone();
+    match hook {
+        Some(Some(url)) => {
+            store.task_webhooks.insert(id.clone(), url);
+        }
+        Some(None) => {
+            store.task_webhooks.remove(&id);
+        }
+        None => {}
+    }
+    if !was_done && webhooks::is_done(status(&task).as_deref()) {
+        // Enqueued under the store lock, so listeners get events in the order they happened.
+        let url = store.task_webhooks.get(&id).map(String::as_str);
+        let data = Value::Object(task.clone());
+        app.webhooks
+            .publish(Interface::Legacy, "task.completed", data, now, url);
+    }
+    answer(StatusCode::OK, &json!({ "task": task }))
+}
+
+pub(super) async fn delete_task(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    delete_record(&app, "tasks", "Task", &id).await
+}

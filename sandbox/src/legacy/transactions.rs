@@ -1,0 +1,180 @@
+//! Transactions: index (also of one asset), show, create with uploaded media, update,
+//! delete, and the summary e-mail.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::http::{error, json as answer, tri};
+
+use super::assets::asset_by_ref;
+use super::lists::list_of;
+use super::records::{delete_record, get_record, update_record};
+use super::store::{Account, stamp};
+use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
+
+pub(super) async fn list_transactions(
+    State(app): State<Arc<App>>,
+    uri: OriginalUri,
+    Query(q): Pairs,
+) -> Response {
+    list_of(&app, &uri, &q, "transactions", |_| true).await
+}
+
+pub(super) async fn list_asset_transactions(
+    State(app): State<Arc<App>>,
+    uri: OriginalUri,
+    Path(id): Path<String>,
+    Query(q): Pairs,
+) -> Response {
+    let asset_id = {
+        let store = app.legacy.lock().await;
+        match asset_by_ref(&store, &id) {
+            Some(a) => a.get("id").cloned().unwrap_or(Value::Null),
+            None => return not_found("Asset", &id),
+        }
+    };
+    list_of(&app, &uri, &q, "transactions", move |t| {
+        t.get("asset").and_then(|a| a.get("id")) == Some(&asset_id)
+    })
+    .await
+}
+
+pub(super) async fn get_transaction(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Response {
+    get_record(&app, "transactions", "transaction", "Transaction", &id).await
+}
+
+/// Creates a transaction; the media it names (signature images, photos by file id) must
+/// have been uploaded by the caller, and become part of it.
+pub(super) async fn create_transaction(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::NewTransactionRequest>(&bytes));
+    let input = tri!(wrapped(&bytes, "transaction"));
+    let now = app.clock.now();
+    let mut store = app.legacy.lock().await;
+    let mut files: Vec<String> = Vec::new();
+    for list in ["signatures", "ident_docs"] {
+        for item in input
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for key in ["image", "front_image", "back_image"] {
+                if let Some(f) = item.get(key).and_then(Value::as_str) {
+                    files.push(f.to_string());
+                }
+            }
+        }
+    }
+    // Photos and videos reference uploaded files: by id, or as an object holding the id.
+    let mut videos: Vec<String> = Vec::new();
+    for (list, into) in [("photos", &mut files), ("videos", &mut videos)] {
+        for (i, item) in input
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let Some(f) = item
+                .as_str()
+                .or_else(|| item.get("id").and_then(Value::as_str))
+            else {
+                return error(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    format!("{list}[{i}]: expected an uploaded file's id"),
+                );
+            };
+            into.push(f.to_string());
+        }
+    }
+    let photo_count = files.len();
+    files.extend(videos.iter().cloned());
+    for f in &files {
+        let uploaded = store
+            .uploads
+            .get(&(caller.id.clone(), f.clone()))
+            .is_some_and(|u| u.bytes.is_some());
+        if !uploaded {
+            return error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("media file {f} has not been uploaded"),
+            );
+        }
+    }
+    let asset = input
+        .get("asset_id")
+        .and_then(Value::as_str)
+        .and_then(|a| asset_by_ref(&store, a))
+        .map(|a| json!({ "id": a.get("id"), "external_id": a.get("external_id") }));
+    let user = store
+        .accounts
+        .iter()
+        .find(|a| a.id == caller.id)
+        .map(Account::summary);
+    let id = store.next_id();
+    let media = |f: &String| json!({ "id": f, "url": format!("{}/_media/{f}", app.origin), "created_at": stamp(now) });
+    let photos: Vec<Value> = files[..photo_count].iter().map(media).collect();
+    let video_records: Vec<Value> = videos.iter().map(media).collect();
+    for f in &files {
+        if let Some(u) = store.uploads.get_mut(&(caller.id.clone(), f.clone())) {
+            u.attached = true;
+        }
+    }
+    let mut transaction = input;
+    transaction.insert("id".into(), json!(id));
+    transaction.insert("draft".into(), json!(false));
+    transaction.insert("archive_status".into(), json!("active"));
+    transaction.insert("created_at".into(), json!(stamp(now)));
+    transaction.insert("asset".into(), asset.unwrap_or(Value::Null));
+    transaction.insert("user".into(), user.unwrap_or(Value::Null));
+    transaction.insert("media".into(), json!(photos));
+    transaction.insert("videos".into(), json!(video_records));
+    store.collection("transactions").push(transaction.clone());
+    answer(StatusCode::CREATED, &json!({ "transaction": transaction }))
+}
+
+pub(super) async fn update_transaction(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::TransactionUpdateRequest>(&bytes));
+    update_record(
+        &app,
+        "transactions",
+        "transaction",
+        "Transaction",
+        &id,
+        &bytes,
+    )
+    .await
+}
+
+pub(super) async fn delete_transaction(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+) -> Response {
+    delete_record(&app, "transactions", "Transaction", &id).await
+}
+
+pub(super) async fn summary_email(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
+    let mut store = app.legacy.lock().await;
+    if store.find("transactions", &id).is_none() {
+        return not_found("Transaction", &id);
+    }
+    store.summary_emails += 1;
+    answer(StatusCode::OK, &json!({}))
+}

@@ -1,0 +1,196 @@
+//! Users: index, show by id, `_<external id>` or `self`, create, one-time users,
+//! update, delete, password reset.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::{Extension, OriginalUri, Path, Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::App;
+use crate::http::{error, json as answer, tri};
+
+use super::lists::links_page;
+use super::store::{self, Account};
+use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
+
+/// A user by id, `_<external id>` or `self`.
+pub(super) fn account_by_ref<'s>(
+    store: &'s store::LegacyStore,
+    caller: &Caller,
+    reference: &str,
+) -> Option<&'s Account> {
+    store.accounts.iter().find(|a| match reference {
+        "self" => a.id == caller.id,
+        r => match r.strip_prefix('_') {
+            Some(external) => a.external_id.as_deref() == Some(external),
+            None => a.id == r,
+        },
+    })
+}
+
+pub(super) async fn list_users(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    uri: OriginalUri,
+    Query(q): Pairs,
+) -> Response {
+    tri!(manager_only(&caller));
+    let store = app.legacy.lock().await;
+    let location = json!({ "id": 89, "name": "Main Office" });
+    let records: Vec<Value> = store.accounts.iter().map(|a| a.record(&location)).collect();
+    links_page(&app, uri.path(), "users", records, &q)
+}
+
+pub(super) async fn get_user(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Response {
+    let store = app.legacy.lock().await;
+    let Some(account) = account_by_ref(&store, &caller, &id) else {
+        return not_found("User", &id);
+    };
+    if account.id != caller.id && !caller.manager {
+        return error(
+            StatusCode::FORBIDDEN,
+            "Reading another user requires the manager role",
+        );
+    }
+    answer(
+        StatusCode::OK,
+        &json!({ "user": account.record(&store.location()) }),
+    )
+}
+
+pub(super) async fn create_user(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    bytes: Bytes,
+) -> Response {
+    tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::NewUserRequest>(&bytes));
+    let input = tri!(wrapped(&bytes, "user"));
+    let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
+    let (Some(username), Some(first_name), Some(last_name)) =
+        (text("username"), text("first_name"), text("last_name"))
+    else {
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "user[username], user[first_name] and user[last_name] are required",
+        );
+    };
+    let mut store = app.legacy.lock().await;
+    if store.accounts.iter().any(|a| a.username == username) {
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("username {username} is taken"),
+        );
+    }
+    let account = Account {
+        id: store.next_id(),
+        username,
+        password: text("password").unwrap_or_default(),
+        manager: text("role").as_deref() == Some("manager"),
+        first_name,
+        last_name,
+        external_id: text("external_id"),
+    };
+    store.accounts.push(account.clone());
+    let token = store.new_token(&account.id);
+    answer(
+        StatusCode::CREATED,
+        &json!({ "auth_token": token, "user": account.record(&store.location()) }),
+    )
+}
+
+pub(super) async fn create_one_time_user(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    bytes: Bytes,
+) -> Response {
+    tri!(manager_only(&caller));
+    tri!(bodies::conforms::<spec::OneTimeUserRequest>(&bytes));
+    let input = tri!(wrapped(&bytes, "user"));
+    let Some(email) = input.get("email").and_then(Value::as_str) else {
+        return error(StatusCode::UNPROCESSABLE_ENTITY, "user[email] is required");
+    };
+    let mut store = app.legacy.lock().await;
+    let id = store.next_id();
+    let mut user = json!({ "id": id, "username": email, "email": email, "transaction_limit": input.get("transaction_limit").cloned().unwrap_or(json!(1)) });
+    if let Some(phone) = input.get("phone_number") {
+        user["phone_number"] = phone.clone();
+    }
+    answer(
+        StatusCode::CREATED,
+        &json!({ "user": user, "url": format!("https://launch.example.com/{id}") }),
+    )
+}
+
+pub(super) async fn update_user(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Response {
+    tri!(bodies::conforms::<spec::UserUpdateRequest>(&bytes));
+    let input = tri!(wrapped(&bytes, "user"));
+    let mut store = app.legacy.lock().await;
+    let Some(target) = account_by_ref(&store, &caller, &id).map(|a| a.id.clone()) else {
+        return not_found("User", &id);
+    };
+    if target != caller.id && !caller.manager {
+        return error(
+            StatusCode::FORBIDDEN,
+            "Updating another user requires the manager role",
+        );
+    }
+    let location = store.location();
+    let Some(account) = store.accounts.iter_mut().find(|a| a.id == target) else {
+        return not_found("User", &id);
+    };
+    let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
+    if let Some(v) = text("first_name") {
+        account.first_name = v;
+    }
+    if let Some(v) = text("last_name") {
+        account.last_name = v;
+    }
+    if let Some(v) = text("external_id") {
+        account.external_id = Some(v);
+    }
+    answer(
+        StatusCode::OK,
+        &json!({ "user": account.record(&location) }),
+    )
+}
+
+pub(super) async fn delete_user(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Response {
+    tri!(manager_only(&caller));
+    let mut store = app.legacy.lock().await;
+    let Some(target) = account_by_ref(&store, &caller, &id).map(|a| a.id.clone()) else {
+        return not_found("User", &id);
+    };
+    store.accounts.retain(|a| a.id != target);
+    store.tokens.retain(|_, account| *account != target);
+    StatusCode::NO_CONTENT.into_response()
+}
+
+pub(super) async fn reset_password(
+    State(app): State<Arc<App>>,
+    Extension(caller): Extension<Caller>,
+    Path(id): Path<String>,
+) -> Response {
+    tri!(manager_only(&caller));
+    let store = app.legacy.lock().await;
+    if account_by_ref(&store, &caller, &id).is_none() {
+        return not_found("User", &id);
+    }
+    answer(StatusCode::OK, &json!({}))
+}
