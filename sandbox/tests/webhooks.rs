@@ -16,6 +16,9 @@ use serde_json::{Value, json};
 
 use sandbox::{Options, Sandbox};
 
+mod common;
+use common::call;
+
 /// One delivery as the listener saw it.
 #[derive(Debug, Clone)]
 struct Delivery {
@@ -85,32 +88,6 @@ impl Listener {
         assert_eq!(got.len(), n, "deliveries to {}: {got:#?}", self.url);
         got
     }
-}
-
-/// Plain HTTP to the sandbox; answers the status and the JSON body (null when empty).
-async fn call(
-    sandbox: &Sandbox,
-    method: &str,
-    path: &str,
-    headers: &[(&str, &str)],
-    body: Option<Value>,
-) -> (u16, Value) {
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let url = format!("http://{}{path}", sandbox.addr);
-    let mut request = client.request(method.parse().unwrap(), url);
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let bytes = response.bytes().await.unwrap();
-    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, body)
 }
 
 async fn register(sandbox: &Sandbox, interface: &str, url: &str, header: Option<Value>) -> Value {

@@ -33,7 +33,7 @@ pub(super) async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> R
         return error(StatusCode::UNAUTHORIZED, "Invalid username or password");
     };
     let token = store.new_token(&account.id);
-    let location = store.location();
+    let location = store.location_of(&account);
     answer(
         StatusCode::OK,
         &json!({ "auth_token": token, "user": account.record(&location) }),

@@ -12,6 +12,8 @@ use serde_json::{Map, Value, json};
 use crate::App;
 use crate::http::{Reject, encode, error, json as answer, tri};
 
+use super::nested::same_id;
+
 /// Transactions whose files are older than this are archived (the default of six months).
 pub(super) const ARCHIVE_AFTER_DAYS: i64 = 182;
 
@@ -121,9 +123,17 @@ pub(super) fn matches(record: &Map<String, Value>, filter: &Map<String, Value>) 
                 other => time(other).is_some_and(|a| t >= a),
             }
         }
-        "reference_number" => at(&["asset", "external_id"]) == Some(want),
-        "user_id" => at(&["user", "id"]).or(at(&["assignee", "id"])) == Some(want),
-        "location_id" => at(&["location", "id"]) == Some(want),
+        // Ids compare as text: a filter may give `"89"` or `89`.
+        "reference_number" => at(&["asset", "external_id"]).is_some_and(|v| same_id(v, want)),
+        "user_id" => [
+            at(&["user", "id"]),
+            at(&["assignee", "id"]),
+            at(&["transaction", "user", "id"]),
+        ]
+        .into_iter()
+        .flatten()
+        .any(|v| same_id(v, want)),
+        "location_id" => at(&["location", "id"]).is_some_and(|v| same_id(v, want)),
         "extended" => want.as_object().is_some_and(|fields| {
             fields.iter().all(|(dotted, v)| {
                 let mut path = vec!["extended"];

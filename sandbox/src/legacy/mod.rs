@@ -9,6 +9,7 @@ mod devices;
 mod forms;
 mod lists;
 mod locations;
+mod nested;
 mod records;
 pub mod store;
 mod tasks;

@@ -8,6 +8,7 @@ use crate::App;
 use crate::http::{json as answer, tri};
 
 use super::lists::with_archive;
+use super::nested;
 use super::store::stamp;
 use super::{not_found, wrapped};
 
@@ -45,9 +46,15 @@ pub(super) async fn update_record(
     id: &str,
     bytes: &[u8],
 ) -> Response {
-    let changes = tri!(wrapped(bytes, singular));
+    let mut changes = tri!(wrapped(bytes, singular));
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
+    if store.find(name, id).is_none() {
+        return not_found(label, id);
+    }
+    if name == "transactions" {
+        tri!(nested::resolve(&store, singular, &mut changes));
+    }
     let records = store.collection(name);
     let Some(i) = index_of(records, id) else {
         return not_found(label, id);

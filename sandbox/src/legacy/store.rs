@@ -16,6 +16,8 @@ pub struct Account {
     pub first_name: String,
     pub last_name: String,
     pub external_id: Option<String>,
+    /// The user's location (every seeded account is at `89`, Main Office).
+    pub location_id: String,
 }
 
 impl Account {
@@ -61,6 +63,9 @@ pub struct Target {
     pub file_id: String,
 }
 
+/// The first id handed out at run time, unless a loaded record has a higher one.
+const FIRST_ID: u64 = 1001;
+
 #[derive(Debug, Default)]
 pub struct LegacyStore {
     next_id: u64,
@@ -83,9 +88,21 @@ pub struct LegacyStore {
 }
 
 impl LegacyStore {
+    /// A fresh numeric id, above every id the store holds (so above seeded ones too, and
+    /// records created at run time sort after them in the id order of index pages).
     pub fn next_id(&mut self) -> String {
-        self.next_id += 1;
-        (1000 + self.next_id).to_string()
+        self.next_id = self.next_id.max(FIRST_ID - 1) + 1;
+        self.next_id.to_string()
+    }
+
+    /// Makes `next_id` answer ids above every record and account loaded so far.
+    fn reserve_loaded_ids(&mut self) {
+        let records = self.records.values().flatten().filter_map(|r| r.get("id"));
+        let ids = records
+            .filter_map(Value::as_str)
+            .chain(self.accounts.iter().map(|a| a.id.as_str()))
+            .filter_map(|id| id.parse::<u64>().ok());
+        self.next_id = ids.fold(self.next_id, u64::max);
     }
 
     pub fn collection(&mut self, name: &'static str) -> &mut Vec<Map<String, Value>> {
@@ -109,6 +126,13 @@ impl LegacyStore {
         let token = format!("eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.{n}.c2FuZGJveA");
         self.tokens.insert(token.clone(), account.to_string());
         token
+    }
+
+    /// The full record of a user's location (the seeded Main Office if it was deleted).
+    pub fn location_of(&self, account: &Account) -> Value {
+        self.find("locations", &account.location_id)
+            .map(|l| Value::Object(l.clone()))
+            .unwrap_or_else(|| self.location())
     }
 
     pub fn location(&self) -> Value {
@@ -136,6 +160,7 @@ pub fn load(
             first_name: if *manager { "Morgan" } else { "Sam" }.into(),
             last_name: "Example".into(),
             external_id: Some(format!("s_user{}", 42 + i)),
+            location_id: "89".into(),
         });
     }
     let location = store.location();
@@ -194,6 +219,7 @@ pub fn load(
     store
         .form_templates
         .push(json!({ "id": "7", "name": "Rental Agreement" }));
+    store.reserve_loaded_ids();
 }
 
 pub fn object(value: Value) -> Map<String, Value> {

@@ -7,15 +7,16 @@ use axum::body::Bytes;
 use axum::extract::{Extension, OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::App;
 use crate::http::{error, json as answer, tri};
 
 use super::assets::asset_by_ref;
 use super::lists::list_of;
-use super::records::{delete_record, get_record, update_record};
-use super::store::{Account, stamp};
+use super::nested;
+use super::records::{delete_record, get_record, index_of, update_record};
+use super::store::{LegacyStore, stamp};
 use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
 
 pub(super) async fn list_transactions(
@@ -114,18 +115,26 @@ pub(super) async fn create_transaction(
             );
         }
     }
-    let asset = input
-        .get("asset_id")
-        .and_then(Value::as_str)
-        .and_then(|a| asset_by_ref(&store, a))
-        .map(|a| json!({ "id": a.get("id"), "external_id": a.get("external_id") }));
-    let user = store
-        .accounts
-        .iter()
-        .find(|a| a.id == caller.id)
-        .map(Account::summary);
+    let mut transaction = input;
+    tri!(nested::resolve(&store, "transaction", &mut transaction));
+    let Some(account) = store.accounts.iter().find(|a| a.id == caller.id) else {
+        return error(StatusCode::UNAUTHORIZED, "The caller's account is gone");
+    };
+    let user = account.summary();
+    // Where the transaction took place: the location given, else the caller's.
+    if !transaction.contains_key("location") {
+        let home = nested::location(&store, &account.location_id);
+        transaction.insert("location".into(), home.unwrap_or(Value::Null));
+    }
     let id = store.next_id();
-    let media = |f: &String| json!({ "id": f, "url": format!("{}/_media/{f}", app.origin), "created_at": stamp(now) });
+    let media = |f: &String| {
+        let size = store
+            .uploads
+            .get(&(caller.id.clone(), f.clone()))
+            .and_then(|u| u.bytes.as_ref().map(Vec::len));
+        json!({ "id": f, "url": format!("{}/_media/{f}", app.origin),
+                "byte_size": size, "created_at": stamp(now) })
+    };
     let photos: Vec<Value> = files[..photo_count].iter().map(media).collect();
     let video_records: Vec<Value> = videos.iter().map(media).collect();
     for f in &files {
@@ -133,17 +142,44 @@ pub(super) async fn create_transaction(
             u.attached = true;
         }
     }
-    let mut transaction = input;
     transaction.insert("id".into(), json!(id));
     transaction.insert("draft".into(), json!(false));
     transaction.insert("archive_status".into(), json!("active"));
     transaction.insert("created_at".into(), json!(stamp(now)));
-    transaction.insert("asset".into(), asset.unwrap_or(Value::Null));
-    transaction.insert("user".into(), user.unwrap_or(Value::Null));
-    transaction.insert("media".into(), json!(photos));
+    transaction.insert("user".into(), user);
+    transaction.insert("photos".into(), json!(photos));
     transaction.insert("videos".into(), json!(video_records));
+    latest_on_asset(&mut store, &transaction);
     store.collection("transactions").push(transaction.clone());
     answer(StatusCode::CREATED, &json!({ "transaction": transaction }))
+}
+
+/// The asset of a new transaction now reads as the transaction left it: at its location,
+/// checked in or out, with the transaction as its latest (as the assets index shows).
+fn latest_on_asset(store: &mut LegacyStore, transaction: &Map<String, Value>) {
+    let Some(asset_id) = transaction
+        .get("asset")
+        .and_then(|a| a.get("id"))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+    else {
+        return;
+    };
+    let assets = store.collection("assets");
+    let Some(asset) = index_of(assets, &asset_id).map(|i| &mut assets[i]) else {
+        return;
+    };
+    let latest: Map<String, Value> = ["id", "check_in", "damage", "draft", "created_at", "user"]
+        .into_iter()
+        .filter_map(|k| Some((k.to_string(), transaction.get(k)?.clone())))
+        .collect();
+    if let Some(location) = transaction.get("location") {
+        asset.insert("location".into(), location.clone());
+    }
+    if let Some(check_in) = transaction.get("check_in") {
+        asset.insert("check_in".into(), check_in.clone());
+    }
+    asset.insert("transaction".into(), Value::Object(latest));
 }
 
 pub(super) async fn update_transaction(

@@ -10,9 +10,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{error, json as answer, tri};
+use crate::http::{Reject, error, json as answer, tri};
 
 use super::lists::links_page;
+use super::nested;
 use super::store::{self, Account};
 use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
 
@@ -61,7 +62,7 @@ pub(super) async fn get_user(
     }
     answer(
         StatusCode::OK,
-        &json!({ "user": account.record(&store.location()) }),
+        &json!({ "user": account.record(&store.location_of(account)) }),
     )
 }
 
@@ -83,6 +84,12 @@ pub(super) async fn create_user(
         );
     };
     let mut store = app.legacy.lock().await;
+    let location_id = match input.get("location_id") {
+        Some(given) => tri!(location_id(&store, given)),
+        None => account_by_ref(&store, &caller, "self")
+            .map(|a| a.location_id.clone())
+            .unwrap_or_default(),
+    };
     if store.accounts.iter().any(|a| a.username == username) {
         return error(
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -97,13 +104,28 @@ pub(super) async fn create_user(
         first_name,
         last_name,
         external_id: text("external_id"),
+        location_id,
     };
     store.accounts.push(account.clone());
     let token = store.new_token(&account.id);
+    let location = store.location_of(&account);
     answer(
         StatusCode::CREATED,
-        &json!({ "auth_token": token, "user": account.record(&store.location()) }),
+        &json!({ "auth_token": token, "user": account.record(&location) }),
     )
+}
+
+/// The `user[location_id]` given, if it names a location (a 422 naming the field if not).
+fn location_id(store: &store::LegacyStore, given: &Value) -> Result<String, Reject> {
+    let refuse = |why: String| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let id = nested::id_text(given)
+        .ok_or_else(|| refuse("user[location_id]: must be an id".to_string()))?;
+    match nested::location(store, &id) {
+        Some(_) => Ok(id),
+        None => Err(refuse(format!(
+            "user[location_id]: the Location {id} could not be found"
+        ))),
+    }
 }
 
 pub(super) async fn create_one_time_user(
@@ -147,7 +169,6 @@ pub(super) async fn update_user(
             "Updating another user requires the manager role",
         );
     }
-    let location = store.location();
     let Some(account) = store.accounts.iter_mut().find(|a| a.id == target) else {
         return not_found("User", &id);
     };
@@ -161,6 +182,8 @@ pub(super) async fn update_user(
     if let Some(v) = text("external_id") {
         account.external_id = Some(v);
     }
+    let account = account.clone();
+    let location = store.location_of(&account);
     answer(
         StatusCode::OK,
         &json!({ "user": account.record(&location) }),

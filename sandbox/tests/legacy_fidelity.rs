@@ -1,0 +1,273 @@
+//! The legacy `/api` sandbox as seed 001 and the public docs' examples describe it, over
+//! plain HTTP: the nested records of transactions and tasks, filters that find records
+//! created at run time, ids that never collide with seeded ones.
+
+use serde_json::{Value, json};
+
+use sandbox::{LEGACY_MANAGER, LEGACY_USER, Options, Sandbox};
+
+mod common;
+
+/// A logged-in caller of the legacy interface.
+struct Api<'s> {
+    sandbox: &'s Sandbox,
+    token: String,
+}
+
+/// An answer: its status and JSON body (`Null` for an empty one).
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    body: Value,
+}
+
+impl Answer {
+    /// The `errors` text of an error body.
+    fn errors(&self) -> &str {
+        self.body["errors"].as_str().unwrap_or_default()
+    }
+}
+
+impl<'s> Api<'s> {
+    async fn login(sandbox: &'s Sandbox, (username, password): (&str, &str)) -> Api<'s> {
+        let mut api = Api {
+            sandbox,
+            token: String::new(),
+        };
+        let login = json!({ "user": { "username": username, "password": password } });
+        let answer = api
+            .call("POST", "/api/users/authenticate", Some(login))
+            .await;
+        assert_eq!(answer.status, 200, "{answer:?}");
+        api.token = answer.body["auth_token"].as_str().unwrap().to_string();
+        api
+    }
+
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> Answer {
+        let token = format!("Token {}", self.token);
+        let mut headers = vec![("accept", "application/json; version=1")];
+        if !self.token.is_empty() {
+            headers.push(("authorization", token.as_str()));
+        }
+        let (status, body) = common::call(self.sandbox, method, path, &headers, body).await;
+        Answer { status, body }
+    }
+
+    async fn get(&self, path: &str) -> Answer {
+        self.call("GET", path, None).await
+    }
+
+    async fn post(&self, path: &str, body: Value) -> Answer {
+        self.call("POST", path, Some(body)).await
+    }
+
+    /// Every record of an index whose records match `filter` (none: `{}`), `limit` at a
+    /// time, following `links.next`.
+    async fn all(&self, path: &str, key: &str, filter: Value, limit: u32) -> Vec<Value> {
+        let origin = self.sandbox.legacy_base_url();
+        let mut params = vec![("limit", limit.to_string())];
+        if filter != json!({}) {
+            params.push(("filter", filter.to_string()));
+        }
+        let first = reqwest::Url::parse_with_params(&format!("{origin}{path}"), &params).unwrap();
+        let mut url = first.as_str().strip_prefix(&origin).unwrap().to_string();
+        let mut records = Vec::new();
+        loop {
+            let page = self.get(&url).await;
+            assert_eq!(page.status, 200, "{url}: {page:?}");
+            records.extend(page.body[key].as_array().unwrap().iter().cloned());
+            match page.body["links"]["next"].as_str() {
+                Some(next) => url = next.strip_prefix(&origin).unwrap().to_string(),
+                None => return records,
+            }
+        }
+    }
+}
+
+fn ids(records: &[Value]) -> Vec<&str> {
+    records.iter().map(|r| r["id"].as_str().unwrap()).collect()
+}
+
+async fn start() -> Sandbox {
+    Sandbox::start(Options::default()).await.unwrap()
+}
+
+#[tokio::test]
+async fn a_created_transaction_answers_its_asset_location_and_user() {
+    let sandbox = start().await;
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let created = user
+        .post(
+            "/api/transactions",
+            json!({ "transaction": { "asset_id": "43", "location_id": "90", "check_in": true } }),
+        )
+        .await;
+    assert_eq!(created.status, 201, "{created:?}");
+    let t = &created.body["transaction"];
+    assert_eq!(
+        t["location"],
+        json!({ "id": "90", "name": "Branch Office" })
+    );
+    assert_eq!(
+        t["asset"],
+        json!({ "id": "43", "external_id": "WMWMF33519TW73378" })
+    );
+    assert_eq!(
+        t["user"],
+        json!({ "id": "43", "username": "user@example.com", "first_name": "Sam", "last_name": "Example" })
+    );
+    assert_eq!(t["archive_status"], "active");
+    // Shown again as created.
+    let shown = user
+        .get(&format!("/api/transactions/{}", t["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(shown.body["transaction"]["location"], t["location"]);
+
+    // Without a location_id: the caller's location; by `_<external id>` and a numeric id.
+    let at_home = user
+        .post(
+            "/api/transactions",
+            json!({ "transaction": { "asset_id": "_0011110384607", "location_id": 89 } }),
+        )
+        .await;
+    assert_eq!(at_home.status, 201, "{at_home:?}");
+    assert_eq!(
+        at_home.body["transaction"]["location"],
+        json!({ "id": "89", "name": "Main Office" })
+    );
+    assert_eq!(at_home.body["transaction"]["asset"]["id"], "44");
+    let no_location = user
+        .post(
+            "/api/transactions",
+            json!({ "transaction": { "asset_id": "43" } }),
+        )
+        .await;
+    assert_eq!(
+        no_location.body["transaction"]["location"],
+        json!({ "id": "89", "name": "Main Office" })
+    );
+
+    // Ids that name nothing are refused, naming the field.
+    for (field, value) in [("location_id", "999"), ("asset_id", "999")] {
+        let refused = user
+            .post(
+                "/api/transactions",
+                json!({ "transaction": { "asset_id": "43", field: value } }),
+            )
+            .await;
+        assert_eq!(refused.status, 422, "{refused:?}");
+        assert!(refused.errors().contains(field), "{refused:?}");
+    }
+}
+
+#[tokio::test]
+async fn location_filters_find_records_created_at_run_time() {
+    let sandbox = start().await;
+    let manager = Api::login(&sandbox, LEGACY_MANAGER).await;
+    let yard = manager
+        .post(
+            "/api/locations",
+            json!({ "location": { "name": "Yard 3" } }),
+        )
+        .await;
+    assert_eq!(yard.status, 201, "{yard:?}");
+    let yard_id = yard.body["location"]["id"].as_str().unwrap().to_string();
+    let asset = manager
+        .post(
+            "/api/assets",
+            json!({ "asset": { "external_id": "NEW-ASSET-1" } }),
+        )
+        .await;
+    let asset_id = asset.body["asset"]["id"].as_str().unwrap().to_string();
+    let mut created = Vec::new();
+    for check_in in [false, true] {
+        let t = manager
+            .post(
+                "/api/transactions",
+                json!({ "transaction": { "asset_id": asset_id, "location_id": yard_id, "check_in": check_in } }),
+            )
+            .await;
+        assert_eq!(t.status, 201, "{t:?}");
+        created.push(t.body["transaction"]["id"].as_str().unwrap().to_string());
+    }
+    // One at the seeded location too, which the yard's filter must leave out.
+    manager
+        .post(
+            "/api/transactions",
+            json!({ "transaction": { "asset_id": "43" } }),
+        )
+        .await;
+
+    for want in [json!(yard_id), json!(yard_id.parse::<u64>().unwrap())] {
+        let found = manager
+            .all(
+                "/api/transactions",
+                "transactions",
+                json!({ "location_id": want }),
+                1,
+            )
+            .await;
+        assert_eq!(ids(&found), created, "by {want}");
+    }
+    // The seeded location finds the seeded transactions and the one created there.
+    let main = manager
+        .all(
+            "/api/transactions",
+            "transactions",
+            json!({ "location_id": "89" }),
+            50,
+        )
+        .await;
+    assert_eq!(main.len(), 6);
+
+    // The asset is where its latest transaction left it: at the yard, checked in.
+    let assets = manager
+        .all(
+            "/api/assets",
+            "assets",
+            json!({ "location_id": yard_id }),
+            50,
+        )
+        .await;
+    assert_eq!(ids(&assets), [asset_id.as_str()]);
+    assert_eq!(assets[0]["check_in"], true);
+    assert_eq!(assets[0]["transaction"]["id"], json!(created[1]));
+    let checked_in = manager
+        .all(
+            "/api/assets",
+            "assets",
+            json!({ "location_id": yard_id, "check_in": true }),
+            50,
+        )
+        .await;
+    assert_eq!(checked_in.len(), 1);
+}
+
+#[tokio::test]
+async fn ids_made_at_run_time_never_repeat_a_seeded_one() {
+    // Seeded transactions 100..=1149 pass the first id handed out at run time (1001).
+    let sandbox = Sandbox::start(Options {
+        legacy_transactions: 1_050,
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let made = user
+        .post(
+            "/api/transactions",
+            json!({ "transaction": { "asset_id": "43" } }),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{made:?}");
+    let all = user
+        .all("/api/transactions", "transactions", json!({}), 50)
+        .await;
+    assert_eq!(all.len(), 1_051);
+    let mut seen = std::collections::HashSet::new();
+    for id in ids(&all) {
+        assert!(seen.insert(id), "id {id} answered twice");
+    }
+    // In id order, the new one last.
+    assert_eq!(all.last().unwrap()["id"], made.body["transaction"]["id"]);
+}
