@@ -271,3 +271,80 @@ async fn ids_made_at_run_time_never_repeat_a_seeded_one() {
     // In id order, the new one last.
     assert_eq!(all.last().unwrap()["id"], made.body["transaction"]["id"]);
 }
+
+#[tokio::test]
+async fn a_task_carries_its_asset_location_and_people() {
+    let sandbox = start().await;
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let sam = json!({ "id": "43", "email": "user@example.com", "name": "Sam Example" });
+    let morgan = json!({ "id": "42", "email": "manager@example.com", "name": "Morgan Example" });
+    let body = json!({ "task": { "name": "Inspect Mini", "asset_id": "43", "location_id": "90" } });
+    let created = user.post("/api/tasks", body).await;
+    assert_eq!(created.status, 201, "{created:?}");
+    let task = &created.body["task"];
+    assert_eq!(
+        task["asset"],
+        json!({ "id": "43", "external_id": "WMWMF33519TW73378" })
+    );
+    assert_eq!(
+        task["location"],
+        json!({ "id": "90", "name": "Branch Office" })
+    );
+    assert_eq!(task["assignee"], sam);
+    assert_eq!(task["requester"], sam);
+    assert_eq!(task["status"], "idle");
+    assert_eq!(task["high_priority"], false);
+    assert_eq!(task["activities"][0]["event"], "Created Task");
+    assert_eq!(task["activities"][0]["user"], sam);
+    let id = task["id"].as_str().unwrap().to_string();
+
+    // Assigned to someone else, at the caller's location by default.
+    let body = json!({ "task": { "name": "Inspect loader", "asset_id": "_0011110384607", "assignee_id": "42" } });
+    let other = user.post("/api/tasks", body).await;
+    assert_eq!(other.status, 201, "{other:?}");
+    assert_eq!(other.body["task"]["assignee"], morgan);
+    assert_eq!(
+        other.body["task"]["location"],
+        json!({ "id": "89", "name": "Main Office" })
+    );
+
+    // The seeded task has the same shape (assigned to the user, requested by the manager).
+    let seeded = user.get("/api/tasks/42").await;
+    assert_eq!(seeded.body["task"]["assignee"], sam);
+    assert_eq!(seeded.body["task"]["requester"], morgan);
+    assert_eq!(seeded.body["task"]["activities"][0]["user"], morgan);
+
+    // The documented filters find tasks created at run time.
+    let tasks = |f: Value| user.all("/api/tasks", "tasks", f, 1);
+    assert_eq!(
+        ids(&tasks(json!({ "location_id": "90" })).await),
+        [id.as_str()]
+    );
+    let by_reference = tasks(json!({ "reference_number": "WMWMF33519TW73378" })).await;
+    assert_eq!(ids(&by_reference), [id.as_str()]);
+    assert_eq!(tasks(json!({ "location_id": 89 })).await.len(), 2);
+
+    // An update moves it; ids naming nothing are refused, naming the field.
+    let moved = user
+        .call(
+            "PATCH",
+            &format!("/api/tasks/{id}"),
+            Some(json!({ "task": { "location_id": "89" } })),
+        )
+        .await;
+    assert_eq!(moved.status, 200, "{moved:?}");
+    assert_eq!(moved.body["task"]["location"]["name"], "Main Office");
+    for field in ["asset_id", "location_id", "assignee_id"] {
+        let refused = user
+            .post(
+                "/api/tasks",
+                json!({ "task": { "name": "x", field: "999" } }),
+            )
+            .await;
+        assert_eq!(refused.status, 422, "{refused:?}");
+        assert!(
+            refused.errors().contains(&format!("task[{field}]")),
+            "{refused:?}"
+        );
+    }
+}

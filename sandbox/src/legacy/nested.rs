@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 use crate::http::Reject;
 
 use super::assets::asset_by_ref;
-use super::store::LegacyStore;
+use super::store::{Account, LegacyStore};
 
 /// An id as text, whether the JSON holds a string or a number (ids are strings in most
 /// examples, a number in one: both are read).
@@ -39,6 +39,31 @@ pub(super) fn location(store: &LegacyStore, id: &str) -> Option<Value> {
 pub(super) fn asset(store: &LegacyStore, reference: &str) -> Option<Value> {
     asset_by_ref(store, reference)
         .map(|a| json!({ "id": a.get("id"), "external_id": a.get("external_id") }))
+}
+
+/// The caller's account, for a record the caller makes: its `location` is the caller's
+/// unless the body gave one.
+pub(super) fn by_caller<'s>(
+    store: &'s LegacyStore,
+    caller: &str,
+    record: &mut Map<String, Value>,
+) -> Result<&'s Account, Reject> {
+    let account = store
+        .accounts
+        .iter()
+        .find(|a| a.id == caller)
+        .ok_or_else(|| Reject::new(StatusCode::UNAUTHORIZED, "The caller's account is gone"))?;
+    if !record.contains_key("location") {
+        let home = location(store, &account.location_id);
+        record.insert("location".into(), home.unwrap_or(Value::Null));
+    }
+    Ok(account)
+}
+
+/// A task's person: `{id, email, name}`.
+pub(super) fn person(account: &Account) -> Value {
+    json!({ "id": account.id, "email": account.username,
+            "name": format!("{} {}", account.first_name, account.last_name) })
 }
 
 /// Replaces `asset_id` and `location_id` of a request (`<what>[asset_id]` in messages) by

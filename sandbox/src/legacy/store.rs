@@ -204,15 +204,21 @@ pub fn load(
             "extended": { "contract": { "id": n } }, "photos": [], "videos": []
         })));
     }
+    // Requested by a manager for a plain user (either, when only one kind is loaded).
+    let person = |manager: bool| {
+        let accounts = &store.accounts;
+        let found = accounts.iter().find(|a| a.manager == manager);
+        found.or(accounts.first()).map(super::nested::person)
+    };
+    let (assignee, requester) = (person(false), person(true));
+    let created = stamp(now - Duration::days(1));
     store.collection("tasks").push(object(json!({
         "id": "42", "due_by": stamp(now + Duration::days(3)), "name": "Inspect Bulldozer",
-        "status": "idle", "created_at": stamp(now - Duration::days(1)),
-        "updated_at": stamp(now - Duration::days(1)), "high_priority": false,
+        "status": "idle", "created_at": created, "updated_at": created, "high_priority": false,
         "asset": { "id": "44", "external_id": "0011110384607" },
         "location": { "id": "89", "name": "Main Office" },
-        "assignee": { "id": "42", "email": "user@example.com", "name": "Sam Example" },
-        "requester": { "id": "42", "email": "user@example.com", "name": "Sam Example" },
-        "activities": []
+        "assignee": assignee, "requester": requester,
+        "activities": [{ "event": "Created Task", "user": requester, "created_at": created }]
     })));
     store.workflows.push(json!({ "id": "4099", "name": "Pickup",
         "workflow_modules": ["RC2", "LB1", "LB2", "M1", "N2", "F01", "E1", "C2"] }));

@@ -9,12 +9,13 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{json as answer, tri};
+use crate::http::{Reject, json as answer, tri};
 use crate::webhooks::{self, Interface};
 
 use super::lists::list_of;
+use super::nested;
 use super::records::{delete_record, get_record, index_of};
-use super::store::stamp;
+use super::store::{LegacyStore, stamp};
 use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
 
 pub(super) async fn list_tasks(
@@ -39,16 +40,21 @@ pub(super) async fn create_task(
     let hook = tri!(webhooks::take_task_url(&mut task));
     let now = stamp(app.clock.now());
     let mut store = app.legacy.lock().await;
+    tri!(resolve(&store, &mut task));
+    // As the tasks index shows them: the caller requested it, and it is assigned to the
+    // caller and at the caller's location unless the body says otherwise.
+    let who = nested::person(tri!(nested::by_caller(&store, &caller.id, &mut task)));
+    task.entry("assignee").or_insert_with(|| who.clone());
+    task.entry("high_priority").or_insert(json!(false));
     let id = store.next_id();
     if let Some(Some(url)) = hook {
         store.task_webhooks.insert(id.clone(), url);
     }
-    let who = store.accounts.iter().find(|a| a.id == caller.id).map(|a| json!({ "id": a.id, "email": a.username, "name": format!("{} {}", a.first_name, a.last_name) }));
     task.insert("id".into(), json!(id));
     task.insert("status".into(), json!("idle"));
     task.insert("created_at".into(), json!(now));
     task.insert("updated_at".into(), json!(now));
-    task.insert("requester".into(), who.clone().unwrap_or(Value::Null));
+    task.insert("requester".into(), who.clone());
     task.insert(
         "activities".into(),
         json!([{ "event": "Created Task", "user": who, "created_at": now }]),
@@ -69,6 +75,10 @@ pub(super) async fn update_task(
     let hook = tri!(webhooks::take_task_url(&mut changes));
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
+    if store.find("tasks", &id).is_none() {
+        return not_found("Task", &id);
+    }
+    tri!(resolve(&store, &mut changes));
     let records = store.collection("tasks");
     let Some(i) = index_of(records, &id) else {
         return not_found("Task", &id);
@@ -96,6 +106,24 @@ pub(super) async fn update_task(
             .publish(Interface::Legacy, "task.completed", data, now, url);
     }
     answer(StatusCode::OK, &json!({ "task": task }))
+}
+
+/// The nested `asset`, `location` and `assignee` of a task from the ids a body gives
+/// (`asset_id`, `location_id`, `assignee_id`); an id naming nothing is a 422 naming it.
+fn resolve(store: &LegacyStore, task: &mut Map<String, Value>) -> Result<(), Reject> {
+    nested::resolve(store, "task", task)?;
+    let Some(given) = task.remove("assignee_id") else {
+        return Ok(());
+    };
+    let id = nested::id_text(&given).unwrap_or_default();
+    let account = store.accounts.iter().find(|a| a.id == id).ok_or_else(|| {
+        Reject::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!("task[assignee_id]: the User {given} could not be found"),
+        )
+    })?;
+    task.insert("assignee".into(), nested::person(account));
+    Ok(())
 }
 
 pub(super) async fn delete_task(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {

@@ -117,15 +117,8 @@ pub(super) async fn create_transaction(
     }
     let mut transaction = input;
     tri!(nested::resolve(&store, "transaction", &mut transaction));
-    let Some(account) = store.accounts.iter().find(|a| a.id == caller.id) else {
-        return error(StatusCode::UNAUTHORIZED, "The caller's account is gone");
-    };
-    let user = account.summary();
     // Where the transaction took place: the location given, else the caller's.
-    if !transaction.contains_key("location") {
-        let home = nested::location(&store, &account.location_id);
-        transaction.insert("location".into(), home.unwrap_or(Value::Null));
-    }
+    let user = tri!(nested::by_caller(&store, &caller.id, &mut transaction)).summary();
     let id = store.next_id();
     let media = |f: &String| {
         let size = store
