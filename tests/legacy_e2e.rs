@@ -361,7 +361,7 @@ async fn a_three_part_multipart_upload_is_assembled() {
         .send()
         .await
         .unwrap();
-    assert_eq!(done.filesize, 11_234);
+    assert_eq!(done.filesize, Some(11_234));
     assert_eq!(
         sandbox.legacy_file(USER_ID, file).await,
         Some(parts.concat())
@@ -436,7 +436,7 @@ async fn every_legacy_operation_answers() {
     m.delete_asset(asset_id).send().await.unwrap();
 
     // devices, form templates, guest tokens
-    m.upload_device_log("dev-1", serde_json::json!({"lines": ["boot ok"]}))
+    m.upload_device_log("dev-1", "boot ok\nready\n")
         .send()
         .await
         .unwrap();
@@ -444,7 +444,7 @@ async fn every_legacy_operation_answers() {
     m.get_form_template("7").send().await.unwrap();
     let pdf = m.get_form_template("7").pdf().await.unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
-    m.exchange_guest_token(serde_json::json!({"guest_token": "guest-demo"}))
+    m.exchange_guest_token(GuestTokenExchange::new("guest-demo"))
         .send()
         .await
         .unwrap();
@@ -578,7 +578,7 @@ async fn every_legacy_operation_answers() {
         .send()
         .await
         .unwrap();
-    let new_id = new.user.id;
+    let new_id = new.user.expect("the sandbox answers the created user").id;
     m.create_one_time_user(OneTimeUserRequest::new(NewOneTimeUser::new(
         "guest@example.com",
         "89",

@@ -31,7 +31,7 @@ fn unit_round_trips_with_int64_odometer() {
 #[test]
 fn unit_with_only_id_reference_and_timestamps_parses() {
     let unit: Unit = serde_json::from_str(&fixture("unit_minimal.json")).unwrap();
-    assert_eq!(unit.reference_number, "FL-0042");
+    assert_eq!(unit.reference_number.as_deref(), Some("FL-0042"));
     assert_eq!(unit.make, None);
     assert!(unit.extended_data.is_empty());
 }
@@ -49,7 +49,7 @@ fn unit_without_its_promised_id_is_refused() {
 #[test]
 fn extra_unknown_properties_do_not_break_parsing() {
     let unit: Unit = serde_json::from_str(&fixture("unit_extra_properties.json")).unwrap();
-    assert_eq!(unit.reference_number, "FL-0042");
+    assert_eq!(unit.reference_number.as_deref(), Some("FL-0042"));
     assert_eq!(unit.make.as_deref(), Some("Toyota"));
 }
 
@@ -255,6 +255,7 @@ fn task_request_has_exactly_one_assignee() {
         department_id: None,
         extended_data: None,
         assignee: TaskAssignee::location(42),
+        additional_properties: Default::default(),
     };
     let body = serde_json::to_value(&request).unwrap();
     assert_eq!(
@@ -317,10 +318,57 @@ fn webhook_events_parse_and_unknown_types_are_kept_whole() {
     assert_eq!(event.tag(), "unit.archived");
     // Kept whole, byte for byte.
     assert_eq!(serde_json::to_vec(&event).unwrap(), unknown.to_vec());
-    let broken =
-        inspection_client::v3::parse_event(br#"{"type":"task.completed","data":{"id":5}}"#);
+    let broken = inspection_client::v3::parse_event(
+        br#"{"type":"task.completed","data":{"id":"t","priority":"yes"}}"#,
+    );
     assert!(matches!(
         broken,
         Err(inspection_client::Error::Decode { status: 0, .. })
     ));
+}
+
+#[test]
+fn a_union_member_keeps_unknown_properties_but_not_its_tag() {
+    let result: InspectionResult =
+        serde_json::from_value(json!({"object": "checklist", "name": "C", "data": [], "shiny": 2}))
+            .unwrap();
+    let InspectionResult::Checklist(c) = &result else {
+        panic!("{result:?}")
+    };
+    assert_eq!(
+        Value::Object(c.additional_properties.clone()),
+        json!({"shiny": 2})
+    );
+    let back = serde_json::to_value(&result).unwrap();
+    assert_eq!(back["object"], "checklist");
+    assert_eq!(back["shiny"], 2);
+}
+
+#[test]
+fn a_request_body_sends_an_unlisted_property_and_refuses_a_listed_one() {
+    let body = NewUnit::new("A-1").additional_property("color", "teal");
+    assert_eq!(
+        serde_json::to_value(&body).unwrap(),
+        json!({"reference_number": "A-1", "color": "teal"})
+    );
+    assert!(inspection_runtime::validate::check(&body).is_ok());
+    let twice = NewUnit::new("A-1")
+        .make("Cat")
+        .additional_property("make", "Deere");
+    let err = inspection_runtime::validate::check(&twice).unwrap_err();
+    assert_eq!(err.0.len(), 1, "{err:?}");
+    assert_eq!(err.0[0].path, "make");
+}
+
+#[test]
+fn a_legacy_envelope_reads_its_record_bare_or_wrapped() {
+    use inspection_client::legacy::{AssetResponse, TransactionResponse};
+    let bare: AssetResponse = serde_json::from_value(json!({"id": "43", "fleet": "n"})).unwrap();
+    let wrapped: AssetResponse =
+        serde_json::from_value(json!({"asset": {"id": "43", "fleet": "n"}})).unwrap();
+    assert_eq!(bare, wrapped);
+    assert_eq!(bare.asset.additional_properties["fleet"], "n");
+    let err = serde_json::from_value::<TransactionResponse>(json!({"archive_status": "active"}))
+        .unwrap_err();
+    assert!(err.to_string().contains("missing field `id`"), "{err}");
 }

@@ -68,7 +68,7 @@ fn unknown_key() {
     assert_eq!(
         error_for(&text),
         "spec/t.yaml:13:7: error: unknown field `colour`, expected one of doc, fields, \
-         keep_unknown, one_of, not_shown, source\n  \
+         envelope, one_of, not_shown, source\n  \
          help: remove the key or correct its spelling (spec/spec.schema.json describes every key)"
     );
 }
@@ -405,7 +405,7 @@ fn every_other_check_names_the_problem() {
         ),
         (
             with_types("  N:\n    object: { doc: N., fields: { n: { type: binary, doc: N. } } }\n"),
-            "`binary` is only a response body type",
+            "`binary` is only a whole request or response body",
         ),
         (
             with_types("  R:\n    record_ref: { doc: R., id_type: Unit }\n"),
@@ -569,4 +569,39 @@ fn a_header_name_that_is_not_a_token_is_refused() {
     // Every token character is fine.
     let text = spec(UNIT, GET_UNIT).replace("headers: { k: {", "headers: { \"X-Api_Key.2~!\": {");
     assert!(codegen::load_str("spec/t.yaml", &text).is_ok());
+}
+
+#[test]
+fn an_envelope_names_its_only_field_which_holds_a_record() {
+    let wrapper = |fields: &str| {
+        format!(
+            "{UNIT}  UnitResponse:
+    object:
+      doc: A wrapped unit.
+      envelope: unit
+      fields:
+{fields}"
+        )
+    };
+    let missing = wrapper("        other: { type: Unit, doc: U., required: true }\n");
+    assert_eq!(
+        error_for(&spec(&missing, GET_UNIT)),
+        "spec/t.yaml:18:17: error: `envelope` names `unit`, which is not a field of this object\n  \
+         help: name the field that holds the record"
+    );
+    let scalar = wrapper("        unit: { type: string, doc: U., required: true }\n");
+    assert!(
+        error_for(&spec(&scalar, GET_UNIT))
+            .contains("the envelope field `unit` is `string`, not an object"),
+        "{}",
+        error_for(&spec(&scalar, GET_UNIT))
+    );
+    let two = wrapper(
+        "        unit: { type: Unit, doc: U., required: true }\n        note: { type: string, doc: N. }\n",
+    );
+    assert!(
+        error_for(&spec(&two, GET_UNIT)).contains("an envelope object holds only its record field")
+    );
+    let optional = wrapper("        unit: { type: Unit, doc: U. }\n");
+    assert!(error_for(&spec(&optional, GET_UNIT)).contains("must be required and not nullable"));
 }

@@ -65,7 +65,8 @@ pub enum Error {
     #[error("refused to follow {what} to another origin ({origin})")]
     ForeignOrigin { what: &'static str, origin: String },
     /// Paging did not advance: the service returned a next page it had already given,
-    /// or more empty pages in a row than `Config::max_empty_pages`.
+    /// more empty pages in a row than `Config::max_empty_pages`, or a full page with
+    /// neither a way on nor a sign that it is the last.
     #[error("paging did not advance at {path}: {reason}")]
     PagingStalled { path: String, reason: String },
     /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).

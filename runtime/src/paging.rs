@@ -61,8 +61,39 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
     fn next_url(&self) -> Option<&str>;
     /// The raw cursor, sent back as the page parameter, when the service gives one.
     fn next_cursor(&self) -> Option<&str>;
+    /// Whether the paging object marks this page the last: a property that leads on (the
+    /// next link, the cursor) is there and `null`.
+    fn marked_last(&self) -> bool;
+    /// The page size the paging object echoes, if it does.
+    fn page_size(&self) -> Option<u64>;
+    /// What the page held, for an error: how many records, and the paging object.
+    fn held(&self) -> String;
     fn into_items(self) -> Vec<Self::Item>;
-    fn is_empty(&self) -> bool;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The record count and the paging object's property names, as [`CursorPage::held`] says
+/// them: `20 records and paging {per_page, total}`.
+pub fn describe_held(
+    records: usize,
+    paging_name: &str,
+    paging: Option<serde_json::Value>,
+) -> String {
+    let paging = match paging {
+        Some(serde_json::Value::Object(map)) if map.is_empty() => {
+            format!("an empty `{paging_name}` object")
+        }
+        Some(serde_json::Value::Object(map)) => {
+            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            format!("`{paging_name}` {{{}}}", keys.join(", "))
+        }
+        Some(other) => format!("`{paging_name}` {other}"),
+        None => format!("no `{paging_name}` object"),
+    };
+    format!("{records} records and {paging}")
 }
 
 /// Every page, starting with `first`. A next-page URL is preferred (it carries the
@@ -71,10 +102,16 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
 ///
 /// `first` is the first request, or why it could not be built (a validation error),
 /// which the stream then yields as its only item.
+///
+/// A page with records but neither a next link nor a cursor ends the walk only when it
+/// shows it is the last (a `null` next link or cursor, or fewer records than the page
+/// size); otherwise the walk fails with [`Error::PagingStalled`] saying what the page held,
+/// rather than ending quietly as if the list were complete.
 pub fn pages<P: CursorPage>(
     core: Core,
     first: Result<Request, Error>,
     page_param: &'static str,
+    per_page_param: &'static str,
 ) -> BoxStream<P> {
     walk(
         core,
@@ -84,15 +121,35 @@ pub fn pages<P: CursorPage>(
             if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
                 return follow(core, req, link).map(Some);
             }
-            Ok(page.next_cursor().filter(|c| !c.is_empty()).map(|cursor| {
+            if let Some(cursor) = page.next_cursor().filter(|c| !c.is_empty()) {
                 let resume = Resume::Cursor(cursor.to_string());
                 let mut next = req.clone();
                 next.absolute = None;
                 next.query.retain(|(k, _)| *k != page_param);
                 next.query.push((page_param, cursor.to_string()));
                 next.resumed = Some(resume.clone());
-                (next, resume)
-            }))
+                return Ok(Some((next, resume)));
+            }
+            if page.is_empty() || page.marked_last() {
+                return Ok(None);
+            }
+            let requested = req
+                .query
+                .iter()
+                .find(|(k, _)| *k == per_page_param)
+                .and_then(|(_, v)| v.parse::<u64>().ok());
+            match page.page_size().or(requested) {
+                Some(size) if (page.len() as u64) < size => Ok(None),
+                _ => Err(Error::PagingStalled {
+                    path: req.describe(),
+                    reason: format!(
+                        "the page held {}, but no next link, no cursor, and nothing saying it \
+                         is the last (a null link, or fewer records than the page size); the \
+                         list may go on, so the walk stops rather than end as if complete",
+                        page.held()
+                    ),
+                }),
+            }
         },
     )
 }
@@ -102,8 +159,12 @@ pub fn items<P: CursorPage>(
     core: Core,
     first: Result<Request, Error>,
     page_param: &'static str,
+    per_page_param: &'static str,
 ) -> BoxStream<P::Item> {
-    flatten(pages::<P>(core, first, page_param), P::into_items)
+    flatten(
+        pages::<P>(core, first, page_param, per_page_param),
+        P::into_items,
+    )
 }
 
 /// A page of a list with `next` / `prev` links (the legacy interface).

@@ -15,8 +15,10 @@ pub struct Request {
     pub query: Vec<(&'static str, String)>,
     /// `Accept`; the client's default (`Config::default_accept`) when `None`.
     pub accept: Option<&'static str>,
-    /// A JSON body.
+    /// The body: JSON, unless `content_type` says otherwise.
     pub body: Option<Vec<u8>>,
+    /// The body's media type; `application/json` when `None`.
+    pub content_type: Option<String>,
     /// An absolute URL to call instead of base + segments (a next-page link).
     pub absolute: Option<Url>,
     /// Sent without credentials (a login).
@@ -64,6 +66,7 @@ impl Request {
             query: Vec::new(),
             accept: None,
             body: None,
+            content_type: None,
             absolute: None,
             anonymous: false,
             hint: None,
@@ -141,6 +144,20 @@ impl Request {
         let bytes = serde_json::to_vec(body)
             .map_err(|e| crate::Error::Config(format!("cannot serialise the request body: {e}")))?;
         self.body = Some(bytes);
+        Ok(self)
+    }
+
+    /// Sends `body` as it is, as `content_type` (a body whose format the service leaves
+    /// open, such as a device log).
+    pub fn bytes(mut self, body: Vec<u8>, content_type: &str) -> Result<Self, crate::Error> {
+        if reqwest::header::HeaderValue::from_str(content_type).is_err() || content_type.is_empty()
+        {
+            return Err(crate::Error::Config(format!(
+                "the content type {content_type:?} cannot be sent as a Content-Type header"
+            )));
+        }
+        self.body = Some(body);
+        self.content_type = Some(content_type.to_string());
         Ok(self)
     }
 

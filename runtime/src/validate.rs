@@ -82,6 +82,21 @@ impl Validator {
         self.violations.push(Violation { path, message });
     }
 
+    /// Refuses an additional property that has a field of its own: it would be sent twice.
+    pub fn additional(
+        &mut self,
+        extras: &serde_json::Map<String, serde_json::Value>,
+        listed: &[&str],
+    ) {
+        for key in extras.keys().filter(|k| listed.contains(&k.as_str())) {
+            self.push(
+                key,
+                "is a property the spec lists: set it with its own method, not as an additional property"
+                    .to_string(),
+            );
+        }
+    }
+
     pub fn max_length(&mut self, field: &str, value: Option<&str>, max: usize) {
         if let Some(v) = value {
             let n = v.chars().count();

@@ -11,7 +11,7 @@ async fn main() -> Result<(), inspection_client::Error> {
     // Checked against the documented limits before it is sent.
     let unit = NewUnit::new("A-001").make("Cat").model("320").year(2021);
     let unit = client.create_unit(unit).send().await?;
-    println!("created {} ({})", unit.reference_number, unit.id);
+    println!("created unit {}", unit.id);
 
     // Every page, paced under the rate limit, one page in memory at a time.
     let since = chrono::Utc::now() - chrono::Duration::days(7);

@@ -52,7 +52,11 @@ impl<'a> Checker<'a> {
 
         let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
         if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
-            self.paging_fields(&types, &c.paging_type, [&c.next_url_field, &c.cursor_field]);
+            self.paging_fields(
+                &types,
+                &c.paging_type,
+                [&c.next_url_field, &c.cursor_field, &c.page_size_field],
+            );
         }
         let links = matches!(pagination, Some(ir::Pagination::Links { .. }));
         let operations = self.operations(&spec.operations, pagination.is_some(), links);
@@ -162,6 +166,8 @@ impl<'a> Checker<'a> {
                     paging_type: self.id_of(&paging_type.value),
                     next_url_field: c.next_url_field.as_ref().map(|f| f.value.clone()),
                     cursor_field: c.cursor_field.as_ref().map(|f| f.value.clone()),
+                    page_size_field: c.page_size_field.as_ref().map(|f| f.value.clone()),
+                    source: c.source,
                 }
             }
             spec::PaginationDef::Links {
@@ -189,7 +195,7 @@ impl<'a> Checker<'a> {
         &mut self,
         types: &[ir::TypeDef],
         paging_type: &Spanned<String>,
-        fields: [&Option<Spanned<String>>; 2],
+        fields: [&Option<Spanned<String>>; 3],
     ) {
         let Some(ir::TypeKind::Object(o)) = types
             .iter()

@@ -116,8 +116,17 @@ impl<'a> Checker<'a> {
             .map(|(k, _)| k)
             .collect();
         // Path and query parameters become fields of one builder: checked together, once
-        // (`resume` is a paged builder's own setter).
-        self.identifiers(&params, "parameter", &["core", "body", "resume"]);
+        // (`resume` is a paged builder's own setter, `content_type` a binary body's).
+        let binary_body = op
+            .body
+            .as_ref()
+            .is_some_and(|b| b.ty.value.trim() == "binary");
+        let reserved: &[&str] = if binary_body {
+            &["core", "body", "resume", "content_type"]
+        } else {
+            &["core", "body", "resume"]
+        };
+        self.identifiers(&params, "parameter", reserved);
         let path_params = self.fields_at(&op.path_params, Position::Field);
         let query = self.fields_at(&op.query, Position::Query);
         let body = op.body.as_ref().and_then(|b| {

@@ -46,10 +46,12 @@ impl<'a> Checker<'a> {
         Some(match parsed {
             Parsed::Name(name) => {
                 if let Some(b) = Builtin::from_name(&name) {
-                    if b == Builtin::Binary && position != Position::Response {
+                    let whole_body =
+                        outermost && matches!(position, Position::Response | Position::Body);
+                    if b == Builtin::Binary && !whole_body {
                         self.error(
                             at,
-                            "`binary` is only a response body type",
+                            "`binary` is only a whole request or response body",
                             "use `string` for text fields",
                         );
                     }

@@ -173,12 +173,57 @@ impl<'a> Checker<'a> {
                 variants,
             }
         });
+        if let Some(env) = &o.envelope {
+            self.envelope(o, env);
+        }
         ir::Object {
             fields,
-            keep_unknown: o.keep_unknown,
+            envelope: o.envelope.as_ref().map(|e| e.value.clone()),
             one_of,
             not_shown: o.not_shown.clone(),
             source: o.source,
+        }
+    }
+
+    /// An envelope names a required field of its object whose type is an object (the record).
+    fn envelope(&mut self, o: &spec::ObjectDef, env: &Spanned<String>) {
+        let Some(f) = o.fields.get(&env.value) else {
+            self.error(
+                env,
+                format!(
+                    "`envelope` names `{}`, which is not a field of this object",
+                    env.value
+                ),
+                "name the field that holds the record",
+            );
+            return;
+        };
+        if o.fields.entries.len() != 1 || o.one_of.is_some() {
+            self.error(
+                env,
+                "an envelope object holds only its record field",
+                "move the other fields into the record, or drop `envelope`",
+            );
+        }
+        if !f.required || f.nullable {
+            self.error(
+                env,
+                format!(
+                    "the envelope field `{}` must be required and not nullable",
+                    env.value
+                ),
+                "an envelope always holds its record",
+            );
+        }
+        if self.kind_named(&f.ty.value) != Some(Kind::Object) {
+            self.error(
+                env,
+                format!(
+                    "the envelope field `{}` is `{}`, not an object",
+                    env.value, f.ty.value
+                ),
+                "an envelope holds a record (an object type)",
+            );
         }
     }
 

@@ -303,7 +303,7 @@ fn object(
             out.additive(format!("field {at} added"));
         }
     }
-    if o.keep_unknown != n.keep_unknown || o.not_shown != n.not_shown || o.source != n.source {
+    if o.envelope != n.envelope || o.not_shown != n.not_shown || o.source != n.source {
         out.docs(format!("type `{name}`: notes changed"));
     }
 }

@@ -167,6 +167,10 @@ pub enum Pagination {
         paging_type: TypeId,
         next_url_field: Option<String>,
         cursor_field: Option<String>,
+        page_size_field: Option<String>,
+        /// Where the paging field names come from.
+        #[serde(default)]
+        source: Source,
     },
     Links {
         doc: String,
@@ -248,8 +252,9 @@ pub struct RecordRef {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Object {
     pub fields: Vec<Field>,
-    /// Properties the spec does not list are kept (a partly documented record).
-    pub keep_unknown: bool,
+    /// A record envelope: the field holding the record. An answer without it is the bare
+    /// record, read as if wrapped. (Every object keeps properties the spec does not list.)
+    pub envelope: Option<String>,
     pub one_of: Option<OneOf>,
     pub not_shown: Option<String>,
     pub source: Source,
@@ -479,7 +484,11 @@ pub enum OperationPaging {
         next_url_field: Option<String>,
         /// The paging property holding the raw cursor, sent back as `page_param`.
         cursor_field: Option<String>,
+        /// The paging property echoing the page size.
+        page_size_field: Option<String>,
         page_param: String,
+        #[serde(default)]
+        per_page_param: String,
     },
     /// A per-operation envelope with `links: {next, prev}` (`{items_field: [item], links}`).
     Links {

@@ -112,6 +112,8 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
             paging_field,
             next_url_field,
             cursor_field,
+            page_size_field,
+            per_page_param,
             ..
         } => {
             let Some(TypeRef::Page(item)) = success_body() else {
@@ -123,7 +125,9 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
                 paging_field: paging_field.clone(),
                 next_url_field: next_url_field.clone(),
                 cursor_field: cursor_field.clone(),
+                page_size_field: page_size_field.clone(),
                 page_param: page_param.clone(),
+                per_page_param: per_page_param.clone(),
             })
         }
         Pagination::Links { links_field, .. } => {

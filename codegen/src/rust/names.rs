@@ -45,6 +45,27 @@ pub fn field_ident(wire: &str) -> Ident {
     ident(&field_name(wire))
 }
 
+/// A member the generator adds to a record (`additional_properties`, its setter), renamed
+/// with `_` until no field of the record has that name.
+pub fn record_member(o: &crate::ir::Object, base: &str) -> Ident {
+    let taken: Vec<String> = o
+        .fields
+        .iter()
+        .chain(
+            o.one_of
+                .iter()
+                .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
+        )
+        .map(|f| field_name(&f.name))
+        .chain(o.one_of.iter().map(|one| field_name(&one.name)))
+        .collect();
+    let mut name = base.to_string();
+    while taken.contains(&name) {
+        name.push('_');
+    }
+    ident(&name)
+}
+
 /// The name a field has in Rust source once serde strips `r#`: equal to the wire name
 /// means no `#[serde(rename)]` is needed.
 pub fn field_serde_name(wire: &str) -> String {

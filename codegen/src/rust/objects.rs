@@ -12,21 +12,33 @@ use crate::ir::{
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response_side();
     let name = names::type_ident(&t.name);
+    let extras = names::record_member(o, "additional_properties");
     let mut doc = docs::Doc::new(&t.doc);
-    if o.keep_unknown {
-        doc.push(
-            "Properties this spec does not list are kept in `additional_properties`, so nothing \
-             the service sends is lost."
-                .to_string(),
-        );
+    doc.push(if response_side {
+        format!(
+            "Properties this spec does not list are kept in `{extras}` and written back, so \
+             nothing the service sends is lost."
+        )
+    } else {
+        format!(
+            "A property the spec does not list yet (the service may add optional ones) can be \
+             sent through `{extras}`."
+        )
+    });
+    if let Some(env) = &o.envelope {
+        doc.push(format!(
+            "The wrapping is inferred, not documented: an answer that is the bare record (no \
+             `{env}` property) is read as if it were wrapped."
+        ));
     }
     doc.not_shown(o.not_shown.as_deref()).source(o.source);
     let doc = doc.attrs();
 
-    let fields = o
+    let fields: Vec<TokenStream> = o
         .fields
         .iter()
-        .map(|f| field(i, f, response_side, !response_side));
+        .map(|f| field(i, f, response_side, !response_side))
+        .collect();
     let one_of = o.one_of.as_ref().map(|one| {
         let ident = names::field_ident(&one.name);
         let ty = names::type_ident(&one.type_name);
@@ -37,13 +49,11 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             pub #ident: #ty,
         }
     });
-    let extra = o.keep_unknown.then(|| {
-        quote! {
-            /// Properties the spec does not list, exactly as the service sent them.
-            #[serde(flatten)]
-            pub additional_properties: serde_json::Map<String, serde_json::Value>,
-        }
-    });
+    let extra = quote! {
+        /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+        #[serde(flatten)]
+        pub #extras: serde_json::Map<String, serde_json::Value>,
+    };
     let sensitive = o.fields.iter().any(|f| f.sensitive);
     let debug = if sensitive { quote!() } else { quote!(Debug,) };
     let default = if derives_default(o) {
@@ -51,15 +61,32 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     } else {
         quote!()
     };
+    // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
+    let deserialize = if o.envelope.is_some() {
+        quote!()
+    } else {
+        quote!(serde::Deserialize,)
+    };
     let mut out = quote! {
         #doc
-        #[derive(Clone, #debug #default PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, #debug #default PartialEq, serde::Serialize, #deserialize)]
         pub struct #name {
             #(#fields)*
             #one_of
             #extra
         }
+
+        ::inspection_runtime::impl_record!(#name, #extras);
     };
+    if let Some(env) = &o.envelope
+        && let Some(f) = o.fields.iter().find(|f| &f.name == env)
+    {
+        let field = names::field_ident(&f.name);
+        let inner = types::rust_type(i, &f.ty);
+        out.extend(quote! {
+            ::inspection_runtime::impl_envelope!(#name { #field: #inner = #env, #extras });
+        });
+    }
     if sensitive {
         out.extend(redacted_debug(&t.name, o));
     }
@@ -120,9 +147,8 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
         params.push(quote!(#ident: #ty));
         inits.push(quote!(#ident));
     }
-    if o.keep_unknown {
-        inits.push(quote!(additional_properties: Default::default()));
-    }
+    let extras = names::record_member(o, "additional_properties");
+    inits.push(quote!(#extras: Default::default()));
     let new = (!derives_default(o)).then(|| {
         quote! {
             /// The body with its required fields; set the others with the methods below.
@@ -131,13 +157,19 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             }
         }
     });
-    if new.is_none() && setters.is_empty() {
-        return quote!();
-    }
+    let setter = names::record_member(o, "additional_property");
     quote! {
         impl #name {
             #new
             #(#setters)*
+
+            /// Sends a property this spec does not list yet: the service may accept new
+            /// optional properties before the spec has them. A property the spec lists is
+            /// refused by validation; set it with its own method.
+            pub fn #setter(mut self, name: impl Into<String>, value: impl Into<serde_json::Value>) -> Self {
+                self.#extras.insert(name.into(), value.into());
+                self
+            }
         }
     }
 }
@@ -176,9 +208,9 @@ fn redacted_debug(type_name: &str, o: &Object) -> TokenStream {
         let label = names::field_serde_name(&one.name);
         quote!(.field(#label, &self.#ident))
     });
-    let extra = o
-        .keep_unknown
-        .then(|| quote!(.field("additional_properties", &self.additional_properties)));
+    let extras = names::record_member(o, "additional_properties");
+    let label = extras.to_string();
+    let extra = quote!(.field(#label, &self.#extras));
     quote! {
         impl std::fmt::Debug for #name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -270,6 +302,11 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
             #pattern => serde_json::from_value(value).map(Self::#vident),
         });
     }
+    let enum_label = one.type_name.as_str();
+    let all_keys = one
+        .variants
+        .iter()
+        .flat_map(|v| v.fields.iter().map(|f| f.name.as_str()));
     quote! {
         #enum_doc
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -286,7 +323,7 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
         impl<'de> serde::Deserialize<'de> for #enum_name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
-                let map = serde_json::Map::<String, serde_json::Value>::deserialize(deserializer)?;
+                let map = ::inspection_runtime::model::one_of_properties(deserializer, #enum_label, &[#(#all_keys),*])?;
                 let index = ::inspection_runtime::model::pick_one_of(&map, &[#(#groups),*])
                     .map_err(D::Error::custom)?;
                 let value = serde_json::Value::Object(map);
@@ -309,6 +346,7 @@ pub fn page(interface: &Interface) -> TokenStream {
         paging_type,
         next_url_field,
         cursor_field,
+        page_size_field,
         ..
     }) = &interface.pagination
     else {
@@ -331,9 +369,48 @@ pub fn page(interface: &Interface) -> TokenStream {
     };
     let next_url = read(next_url_field);
     let cursor = read(cursor_field);
+    let paging = names::field_ident(paging_field);
+    let field_named = |name: &Option<String>| {
+        name.as_ref()
+            .and_then(|n| paging_fields.iter().find(|f| &f.name == n))
+    };
+    // `null` in a property that leads on marks the last page.
+    let nulls = [next_url_field, cursor_field]
+        .into_iter()
+        .filter_map(&field_named)
+        .filter(|f| matches!(types::shape(f, true), types::Shape::OptionalNullable))
+        .map(|f| {
+            let ident = names::field_ident(&f.name);
+            quote!(matches!(&self.#paging, Some(p) if matches!(p.#ident, Some(None))))
+        })
+        .collect::<Vec<_>>();
+    let marked_last = if nulls.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#nulls)||*)
+    };
+    let page_size = match field_named(page_size_field) {
+        Some(f) => {
+            let ident = names::field_ident(&f.name);
+            let value = match types::shape(f, true) {
+                types::Shape::Plain => quote!(Some(p.#ident)),
+                types::Shape::OptionalNullable => quote!(p.#ident.flatten()),
+                _ => quote!(p.#ident),
+            };
+            quote! {
+                let p = self.#paging.as_ref()?;
+                #value.and_then(|n| u64::try_from(n).ok())
+            }
+        }
+        None => quote!(None),
+    };
     let items = names::field_ident(items_field);
     let items_rename = types::rename(items_field);
-    let paging = names::field_ident(paging_field);
+    let extras = if [items_field, paging_field].contains(&&"additional_properties".to_string()) {
+        quote::format_ident!("additional_properties_")
+    } else {
+        quote::format_ident!("additional_properties")
+    };
     let paging_rename = types::rename(paging_field);
     let paging_ty = names::type_ident(&interface.ty(*paging_type).name);
     let doc = format!(
@@ -352,6 +429,9 @@ pub fn page(interface: &Interface) -> TokenStream {
             #paging_rename
             #[serde(default, skip_serializing_if = "Option::is_none")]
             pub #paging: Option<#paging_ty>,
+            /// Properties of the list answer the spec does not list, as the service sent them.
+            #[serde(flatten)]
+            pub #extras: serde_json::Map<String, serde_json::Value>,
         }
 
         impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::paging::CursorPage for Page<T> {
@@ -365,12 +445,28 @@ pub fn page(interface: &Interface) -> TokenStream {
                 #cursor
             }
 
+            fn marked_last(&self) -> bool {
+                #marked_last
+            }
+
+            fn page_size(&self) -> Option<u64> {
+                #page_size
+            }
+
+            fn held(&self) -> String {
+                ::inspection_runtime::paging::describe_held(
+                    self.#items.len(),
+                    #paging_field,
+                    self.#paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
+                )
+            }
+
             fn into_items(self) -> Vec<T> {
                 self.#items
             }
 
-            fn is_empty(&self) -> bool {
-                self.#items.is_empty()
+            fn len(&self) -> usize {
+                self.#items.len()
             }
         }
     }

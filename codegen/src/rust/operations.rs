@@ -93,9 +93,16 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         });
     }
     if let Some(body) = &op.body {
-        let ty = types::rust_type(i, &body.ty);
-        params.push(quote!(body: #ty));
-        inits.push(quote!(body));
+        if is_binary(&body.ty) {
+            let ct = body.content_type.as_str();
+            params.push(quote!(body: impl Into<Vec<u8>>));
+            inits.push(quote!(body: body.into()));
+            inits.push(quote!(content_type: #ct.to_string()));
+        } else {
+            let ty = types::rust_type(i, &body.ty);
+            params.push(quote!(body: #ty));
+            inits.push(quote!(body));
+        }
     }
     for f in op.query.iter().filter(|f| !f.required) {
         let ident = names::field_ident(&f.name);
@@ -142,6 +149,9 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     if let Some(body) = &op.body {
         let ty = types::rust_type(i, &body.ty);
         fields.push(quote!(body: #ty,));
+        if is_binary(&body.ty) {
+            fields.push(quote!(content_type: String,));
+        }
     }
     // `resume` is reserved for this (check refuses a parameter of that name).
     let page_param = match &op.paging {
@@ -155,6 +165,19 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     if page_param.is_some() {
         fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
     }
+    let content_type_setter = op.body.as_ref().filter(|b| is_binary(&b.ty)).map(|b| {
+        let doc = format!(
+            " The body's media type (`Content-Type`); `{}` unless set.",
+            b.content_type
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
+                self.content_type = content_type.into();
+                self
+            }
+        }
+    });
     let resume_setter = page_param.is_some().then(|| {
         quote! {
             /// Starts at the page a failed walk stopped at (`Error::resume` of an
@@ -280,12 +303,17 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         let hint = crate::doc_text::MANAGER_ONLY_HINT;
         quote!(.hint(#hint))
     });
+    let attach = if op.body.as_ref().is_some_and(|b| is_binary(&b.ty)) {
+        quote!(.bytes(self.body.clone(), &self.content_type))
+    } else {
+        quote!(.json(&self.body))
+    };
     let finish = match (&page_param, op.body.is_some()) {
         (Some(param), true) => {
-            quote!(request.resume_at(self.resume.as_ref(), #param)?.json(&self.body))
+            quote!(request.resume_at(self.resume.as_ref(), #param)? #attach)
         }
         (Some(param), false) => quote!(request.resume_at(self.resume.as_ref(), #param)),
-        (None, true) => quote!(request.json(&self.body)),
+        (None, true) => quote!(request #attach),
         (None, false) => quote!(Ok(request)),
     };
     let to_request = quote! {
@@ -409,6 +437,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         impl #name {
             #(#setters)*
             #resume_setter
+            #content_type_setter
             #to_request
             #send
             #alternative
@@ -420,22 +449,26 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
     match &op.paging {
         Some(OperationPaging::Cursor {
-            item, page_param, ..
+            item,
+            page_param,
+            per_page_param,
+            ..
         }) => {
             let item = types::rust_type(i, item);
             let page_param = page_param.as_str();
+            let per_page_param = per_page_param.as_str();
             quote! {
                 /// Every page, following the service's paging until it ends; one page in memory
                 /// at a time.
                 pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
                     let request = self.to_request();
-                    ::inspection_runtime::paging::pages(self.core, request, #page_param)
+                    ::inspection_runtime::paging::pages(self.core, request, #page_param, #per_page_param)
                 }
 
                 /// Every record of every page, in order; one page in memory at a time.
                 pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
                     let request = self.to_request();
-                    ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param)
+                    ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param, #per_page_param)
                 }
             }
         }
@@ -476,4 +509,9 @@ fn links_methods(i: &Interface, envelope: &str, item: &TypeRef) -> TokenStream {
             #rt::links_items::<#envelope>(self.core, request, #rt::Direction::Backward)
         }
     }
+}
+
+/// A body sent as bytes (its format left open), with a content type the caller may set.
+fn is_binary(ty: &TypeRef) -> bool {
+    matches!(ty, TypeRef::Builtin(Builtin::Binary))
 }

@@ -78,6 +78,9 @@ pub fn shape(f: &Field, response_side: bool) -> Shape {
 /// The field's Rust type and its serde attributes.
 pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream, TokenStream) {
     let ty = rust_type(i, &f.ty);
+    if response_side && matches!(f.ty, TypeRef::Builtin(Builtin::DateTime)) {
+        return tolerant_date_time(ty, shape(f, response_side));
+    }
     match shape(f, response_side) {
         Shape::Plain => (ty, quote!()),
         Shape::NullablePresent => (quote!(Option<#ty>), quote!()),
@@ -91,6 +94,38 @@ pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream
         ),
         Shape::OptionalNullable => {
             let with = "::inspection_runtime::model::nullable";
+            (
+                quote!(Option<Option<#ty>>),
+                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
+            )
+        }
+    }
+}
+
+/// A response's date-time, read in any ISO 8601 form the service may send.
+fn tolerant_date_time(ty: TokenStream, shape: Shape) -> (TokenStream, TokenStream) {
+    let with = |f: &str| format!("::inspection_runtime::model::{f}");
+    match shape {
+        Shape::Plain | Shape::Collection => {
+            let with = with("date_time");
+            (ty, quote!(#[serde(deserialize_with = #with)]))
+        }
+        Shape::NullablePresent => {
+            let with = with("date_time_opt");
+            (
+                quote!(Option<#ty>),
+                quote!(#[serde(deserialize_with = #with)]),
+            )
+        }
+        Shape::Optional => {
+            let with = with("date_time_opt");
+            (
+                quote!(Option<#ty>),
+                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
+            )
+        }
+        Shape::OptionalNullable => {
+            let with = with("date_time_nullable");
             (
                 quote!(Option<Option<#ty>>),
                 quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),

@@ -124,15 +124,15 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     }
 }
 
-/// Whether the object `shape` has a required, non-null field whose type is a record.
+/// Whether the object `shape` holds a whole record inline: a field whose type is an object
+/// with a required field (a record with an id, not a small reference).
 fn holds_record(i: &Interface, shape: crate::ir::TypeId) -> bool {
     let TypeKind::Object(o) = &i.ty(shape).kind else {
         return false;
     };
     o.fields.iter().any(|f| {
-        f.required
-            && !f.nullable
-            && matches!(i.named(&f.ty).map(|t| &t.kind), Some(TypeKind::Object(_)))
+        matches!(i.named(&f.ty).map(|t| &t.kind),
+            Some(TypeKind::Object(inner)) if inner.fields.iter().any(|g| g.required))
     })
 }
 

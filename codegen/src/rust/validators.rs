@@ -21,7 +21,25 @@ pub fn validators(i: &Interface) -> TokenStream {
             // Flattened on the wire, so its fields are checked at the top level.
             quote!(::inspection_runtime::Validate::validate(&self.#ident, v);)
         });
-        out.extend(impl_validate(&names::type_ident(&t.name), &checks, one_of));
+        let extras = names::record_member(o, "additional_properties");
+        let listed = o
+            .fields
+            .iter()
+            .chain(
+                o.one_of
+                    .iter()
+                    .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
+            )
+            .map(|f| f.name.as_str());
+        let extra = quote! {
+            #one_of
+            v.additional(&self.#extras, &[#(#listed),*]);
+        };
+        out.extend(impl_validate(
+            &names::type_ident(&t.name),
+            &checks,
+            Some(extra),
+        ));
         if let Some(one) = &o.one_of {
             let choice = names::type_ident(&one.type_name);
             let arms = one.variants.iter().map(|var| {

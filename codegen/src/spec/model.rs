@@ -217,6 +217,13 @@ pub struct CursorPagingDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub cursor_field: Option<Spanned<String>>,
+    /// Paging field echoing the page size, if any: a page with fewer records is the last.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub page_size_field: Option<Spanned<String>>,
+    /// Where the names of the paging fields come from (they may be inferred).
+    #[serde(default)]
+    pub source: Source,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -255,7 +262,7 @@ pub struct TypeUse {
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum TypeDef {
     /// A record with named fields.
-    Object(ObjectDef),
+    Object(Box<ObjectDef>),
     /// A set of string values.
     Enum(EnumDef),
     /// Objects discriminated by a tag property; several tag values may share one shape.
@@ -293,9 +300,11 @@ pub struct ObjectDef {
     /// Fields, in wire order.
     #[serde(default)]
     pub fields: OrderedMap<FieldDef>,
-    /// Keep properties the spec does not list (for partly documented records).
+    /// A record envelope (`{location: ...}`): the field that holds the record. The envelope
+    /// is inferred, so an answer without this property is read as the bare record.
     #[serde(default)]
-    pub keep_unknown: bool,
+    #[schemars(with = "Option<String>")]
+    pub envelope: Option<Spanned<String>>,
     /// A group of alternative fields of which exactly one variant must be given.
     #[serde(default)]
     pub one_of: Option<OneOfDef>,

@@ -27,6 +27,14 @@ impl<V> OrderedMap<V> {
     pub fn iter(&self) -> impl Iterator<Item = (&Spanned<String>, &V)> {
         self.entries.iter().map(|(k, v)| (k, v))
     }
+
+    /// The first entry named `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.value == key)
+            .map(|(_, v)| v)
+    }
 }
 
 impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {

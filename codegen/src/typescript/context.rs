@@ -331,7 +331,7 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
         TypeKind::Object(o) => {
             let response_side = t.usage.response_side();
             let mut doc = Doc::new(&t.doc);
-            if o.keep_unknown {
+            if response_side {
                 doc.push(
                     "Properties this spec does not list are kept as the service sent them."
                         .to_string(),
@@ -383,7 +383,7 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
                 name,
                 doc: doc.text(),
                 fields,
-                open: o.keep_unknown,
+                open: response_side,
                 one_of,
             })
         }

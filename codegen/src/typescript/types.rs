@@ -293,6 +293,7 @@ pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> String {
             next_url_field,
             cursor_field,
             page_param,
+            ..
         } => {
             let optional = |key: &str, v: &Option<String>| {
                 v.as_ref()

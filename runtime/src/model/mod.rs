@@ -1,15 +1,20 @@
 //! What generated models need beyond plain serde derives: forward-compatible enums and
-//! unions, tolerant ids, absent-versus-null fields and date-or-date-time values.
+//! unions, tolerant ids and date-times, absent-versus-null fields, date-or-date-time values,
+//! and the properties a record keeps beyond those the spec lists.
 
 mod date;
 mod fields;
 mod open_enum;
+mod record;
 mod time_range;
+mod timestamp;
 mod union;
 
 pub use date::DateOrDateTime;
 pub use fields::{deserialize_id, null_as_default, nullable, pick_one_of};
 pub use open_enum::{FromStrVisitor, UnknownValue};
+pub use record::{Record, enveloped, one_of_properties};
 pub use time_range::TimeOrRange;
+pub use timestamp::{date_time, date_time_nullable, date_time_opt, parse_date_time};
 pub(crate) use union::without_position;
 pub use union::{UnknownMember, capture, decode_variant, read_tag, serialize_tagged};

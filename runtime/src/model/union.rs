@@ -115,14 +115,16 @@ pub fn read_tag(raw: &RawValue, tag: &str) -> Result<Option<String>, String> {
 
 /// Decodes `raw` as the variant for `tag_value`, naming the tag and the failing field's
 /// path on error: ``object `checklist`: data[0].value: invalid type: ...``.
-pub fn decode_variant<T: DeserializeOwned>(
+pub fn decode_variant<T: DeserializeOwned + super::Record>(
     raw: &RawValue,
     tag: &str,
     tag_value: &str,
 ) -> Result<T, String> {
     // Most members decode: tracking the path costs ~15 %, so it is done only to explain a
     // failure, by decoding the member again.
-    if let Ok(value) = serde_json::from_str(raw.get()) {
+    if let Ok(mut value) = serde_json::from_str::<T>(raw.get()) {
+        // The tag is the union's, written back by `serialize_tagged`, not an unknown property.
+        value.additional_properties_mut().remove(tag);
         return Ok(value);
     }
     let mut de = serde_json::Deserializer::from_str(raw.get());

@@ -259,7 +259,10 @@ impl Core {
             .headers(headers);
         if let Some(body) = &req.body {
             builder = builder
-                .header(CONTENT_TYPE, "application/json")
+                .header(
+                    CONTENT_TYPE,
+                    req.content_type.as_deref().unwrap_or("application/json"),
+                )
                 .body(body.clone());
         }
         let resp = builder.send().await.map_err(Failure::Send)?;

@@ -135,10 +135,10 @@ pub fn page<T: Serialize>(app: &App, path: &str, q: &ListQuery, rows: Vec<(u64, 
             .map(|c| format!("{}{path}?{}", app.origin, q.next_query(c)));
         paging.insert("next".into(), serde_json::json!(next));
     }
-    if app.paging != PagingStyle::NextUrl
-        && let Some(c) = &next_cursor
-    {
-        paging.insert("cursor".into(), serde_json::json!(c));
+    // The last page says so: `cursor: null` (where `next` is not given, it is the only
+    // sign that a full last page is the last).
+    if app.paging != PagingStyle::NextUrl {
+        paging.insert("cursor".into(), serde_json::json!(next_cursor));
     }
     json(
         StatusCode::OK,

@@ -61,7 +61,12 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
         "delete_asset" => single!(op, client.delete_asset(asset(a.path_ref("id")?)?), mode),
         "upload_device_log" => {
             let dev: String = a.path("dev_id")?;
-            single!(op, client.upload_device_log(dev, a.body()?), mode)
+            let text: String = a.take("body_text")?.ok_or("`args.body_text` is required")?;
+            let mut b = client.upload_device_log(dev, text.into_bytes());
+            if let Some(content_type) = a.take::<String>("content_type")? {
+                b = b.content_type(content_type);
+            }
+            single!(op, b, mode)
         }
         "list_form_templates" => single!(op, client.list_form_templates(), mode),
         "get_form_template" => {
@@ -157,7 +162,12 @@ pub async fn call(client: &Client, op: &str, mut a: Args, mode: Mode) -> Result<
         "get_transaction_form" => {
             let id: TransactionId = a.path("id")?;
             let form: FormId = a.path("form_id")?;
-            single!(op, client.get_transaction_form(id, form), mode)
+            let b = client.get_transaction_form(id, form);
+            match mode {
+                Mode::Send => done(b.send().await),
+                Mode::Pdf => binary(b.pdf().await),
+                mode => return unsupported(op, mode),
+            }
         }
         "send_transaction_summary_email" => {
             let id: TransactionId = a.path("id")?;

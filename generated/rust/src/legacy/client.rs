@@ -264,12 +264,13 @@ impl Client {
     pub fn upload_device_log(
         &self,
         dev_id: impl Into<String>,
-        body: serde_json::Value,
+        body: impl Into<Vec<u8>>,
     ) -> UploadDeviceLog {
         UploadDeviceLog {
             core: self.core.clone(),
             dev_id: dev_id.into(),
-            body,
+            body: body.into(),
+            content_type: "text/plain".to_string(),
         }
     }
     /// Lists the form templates.
@@ -313,7 +314,7 @@ impl Client {
     /// - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success status and body.
     ///
     /// *Not shown by the interface document:* The request and response bodies and how the guest token is sent (not found in the public docs).
-    pub fn exchange_guest_token(&self, body: serde_json::Value) -> ExchangeGuestToken {
+    pub fn exchange_guest_token(&self, body: GuestTokenExchange) -> ExchangeGuestToken {
         ExchangeGuestToken {
             core: self.core.clone(),
             body,
@@ -621,9 +622,10 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape and content type (possibly a PDF).
+    /// - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape.
+    /// - 200 (application/pdf): The form as a PDF document (assumed from form templates, which the seed says show as JSON or PDF).
     ///
-    /// *Not shown by the interface document:* The response shape (not found in the public docs).
+    /// *Not shown by the interface document:* The response shape, and whether a PDF is offered (assumed: `Accept: application/pdf`, as for form templates).
     pub fn get_transaction_form(
         &self,
         id: impl Into<TransactionId>,
@@ -1337,9 +1339,15 @@ impl DeleteAsset {
 pub struct UploadDeviceLog {
     core: ::inspection_runtime::Core,
     dev_id: String,
-    body: serde_json::Value,
+    body: Vec<u8>,
+    content_type: String,
 }
 impl UploadDeviceLog {
+    /// The body's media type (`Content-Type`); `text/plain` unless set.
+    pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
+        self.content_type = content_type.into();
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1353,7 +1361,7 @@ impl UploadDeviceLog {
             .segment("devices")
             .segment(self.dev_id.as_str())
             .segment("log");
-        request.json(&self.body)
+        request.bytes(self.body.clone(), &self.content_type)
     }
     /// Sends the request; success has no body.
     pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
@@ -1435,7 +1443,7 @@ impl GetFormTemplate {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ExchangeGuestToken {
     core: ::inspection_runtime::Core,
-    body: serde_json::Value,
+    body: GuestTokenExchange,
 }
 impl ExchangeGuestToken {
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1443,6 +1451,10 @@ impl ExchangeGuestToken {
     pub fn to_request(
         &self,
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
+        self.core
+            .validate(|v| {
+                ::inspection_runtime::Validate::validate(&self.body, v);
+            })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
                 "/api/guest_auth/exchange_token",
@@ -2338,6 +2350,21 @@ impl GetTransactionForm {
     pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
         let request = self.to_request()?;
         self.core.json(&request).await
+    }
+    /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
+    pub async fn pdf(
+        self,
+    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
+        let request = self.to_request()?.accept("application/pdf");
+        Ok(self.core.execute_ready(&request).await?.body)
+    }
+    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
+    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
+        self,
+        out: &mut W,
+    ) -> Result<u64, ::inspection_runtime::Error> {
+        let request = self.to_request()?.accept("application/pdf");
+        self.core.download(&request, out).await
     }
 }
 /// The `send_transaction_summary_email` request: set optional inputs, then `send` it (see [`Client::send_transaction_summary_email`]).

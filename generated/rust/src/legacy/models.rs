@@ -6,18 +6,29 @@
 use super::*;
 /// The delivery for a completed task.
 ///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskCompletedEvent {
     /// The task record.
-    pub data: Task,
-    /// When the event happened (UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Task>,
+    /// When the event happened (UTC).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskCompletedEvent, additional_properties);
 /// The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Whether `prev` and `next` are null or absent at the ends of the list.
 ///
@@ -42,13 +53,14 @@ pub struct Links {
         deserialize_with = "::inspection_runtime::model::nullable"
     )]
     pub next: Option<Option<String>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Links, additional_properties);
 /// The location of a record, as nested in assets, transactions and tasks.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested location.
 ///
@@ -61,13 +73,14 @@ pub struct LocationRef {
     /// Name of the location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationRef, additional_properties);
 /// The user who performed a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
@@ -86,13 +99,14 @@ pub struct UserRef {
     /// Last name of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserRef, additional_properties);
 /// The asset of a transaction or task.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested asset.
 ///
@@ -105,13 +119,14 @@ pub struct AssetSummary {
     /// External id of the asset (reference number, VIN, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetSummary, additional_properties);
 /// A user as nested in a task (assignee, requester, activity author).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
@@ -127,13 +142,14 @@ pub struct TaskUserRef {
     /// Full name of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskUserRef, additional_properties);
 /// A photo of an asset, a transaction or a damage.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of photos.
 ///
@@ -144,7 +160,11 @@ pub struct Photo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the photo was taken.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the image; it may be a short link such as `https://{host}/m/JqS0`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -161,13 +181,14 @@ pub struct Photo {
     /// The photo instruction the photo answers, such as `front-fender`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub instruction_id: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Photo, additional_properties);
 /// A video of an asset or a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of videos.
 ///
@@ -178,7 +199,11 @@ pub struct Video {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the video was taken.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the video.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,13 +214,14 @@ pub struct Video {
     /// URL of a thumbnail image of the video.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Video, additional_properties);
 /// A signature image of an asset or a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of signatures.
 ///
@@ -206,7 +232,11 @@ pub struct Signature {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the signature was made.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the signature image.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -214,13 +244,14 @@ pub struct Signature {
     /// Size of the image in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Signature, additional_properties);
 /// A damage recorded on an asset, with its photos.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of damages.
 ///
@@ -231,18 +262,23 @@ pub struct Damage {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<DamageId>,
     /// When the damage was recorded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Photos of the damage, each with its notation.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub photos: Vec<Photo>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Damage, additional_properties);
 /// An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of assets (the seed shows none); those here are from the public docs' examples, which do not say which are always present.
 ///
@@ -296,13 +332,14 @@ pub struct Asset {
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub extended: serde_json::Map<String, serde_json::Value>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Asset, additional_properties);
 /// A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of transactions beyond `archive_status` (the seed shows none); those here are from the public docs' examples (the create response is cut off after `videos`), which do not say which are always present.
 ///
@@ -369,7 +406,11 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -389,13 +430,14 @@ pub struct Transaction {
     /// A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Transaction, additional_properties);
 /// A transaction nested in another record: an asset's latest transaction, or the nested `transaction` of the index example. It has the fields of a Transaction, all optional (the docs elide the asset's one).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of nested transactions; those here are from the index example.
 ///
@@ -454,7 +496,11 @@ pub struct NestedTransaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -471,13 +517,14 @@ pub struct NestedTransaction {
     /// Videos of the transaction.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub videos: Vec<Video>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NestedTransaction, additional_properties);
 /// A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of the nested `workflow` object; which fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -506,21 +553,30 @@ pub struct Location {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// When the location was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the location was last updated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The workflow of the location; its fields are not shown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workflow: Option<Workflow>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Location, additional_properties);
 /// The user record returned by login, with the user's location.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Which fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -546,21 +602,30 @@ pub struct AuthenticatedUser {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location, with its address and nested workflow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AuthenticatedUser, additional_properties);
 /// A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of users, and which fields are always present.
 ///
@@ -588,21 +653,30 @@ pub struct User {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location (only `id` and `name` in the index).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(User, additional_properties);
 /// A user account that can only create one inspection (or `transaction_limit` ones).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of one-time users.
 ///
@@ -623,13 +697,14 @@ pub struct OneTimeUser {
     /// How many inspections the user may create.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(OneTimeUser, additional_properties);
 /// An assignable piece of work on an asset, with its activity log.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of tasks (the seed shows none; those here are from the public docs' index example), the status values beyond `idle`, and the field that holds the webhook url called on completion.
 ///
@@ -645,16 +720,28 @@ pub struct Task {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<LegacyTaskStatus>,
     /// When the task is due.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
     /// When the task was created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -671,13 +758,14 @@ pub struct Task {
     /// The activity log of the task, such as its creation.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub activities: Vec<TaskActivity>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Task, additional_properties);
 /// One event in a task's activity log.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The list of event names.
 ///
@@ -691,15 +779,20 @@ pub struct TaskActivity {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<TaskUserRef>,
     /// When the event happened.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskActivity, additional_properties);
 /// A workflow: the modules an inspection goes through. Transactions name theirs by `workflow_id`, `workflow_name` and `workflow_modules`.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of workflows (not found in the public docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -709,13 +802,14 @@ pub struct Workflow {
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Workflow, additional_properties);
 /// A form template.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of form templates and whether show wraps the record (not found in the public docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -725,21 +819,23 @@ pub struct FormTemplate {
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<FormTemplateId>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(FormTemplate, additional_properties);
 /// The upload slot of a media file. For a new file it holds an `upload_url`; upload the file there with a plain HTTP PUT, then reference it by id (for example when creating a transaction). For an existing file it also holds the file's content `type` and `size`, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no `upload_url` is returned.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MediaUpload {
     /// The file id the client chose.
-    pub id: FileId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<FileId>,
     /// Presigned URL to PUT the file to, without further authentication; absent for a file of a completed transaction. It probably lasts about 15 minutes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_url: Option<String>,
@@ -749,13 +845,14 @@ pub struct MediaUpload {
     /// Size of an existing file in bytes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(MediaUpload, additional_properties);
 /// A started multipart upload: PUT each part (in any order, in parallel if wished) to its presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of every part. A failed upload can be retried with the same file id and upload id.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
@@ -763,7 +860,8 @@ pub struct MediaUpload {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MultipartUpload {
     /// The file id the client chose.
-    pub id: FileId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<FileId>,
     /// Identifier of the upload (generated by the storage service), separate from the file id to allow retrying failed uploads.
     pub upload_id: String,
     /// Storage key of the file, such as `users/42/new_file_42`.
@@ -771,11 +869,14 @@ pub struct MultipartUpload {
     pub key: Option<String>,
     /// One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24 hours.
     pub presigned_urls: Vec<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(MultipartUpload, additional_properties);
 /// One uploaded part of a multipart upload.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -786,43 +887,64 @@ pub struct UploadPart {
     pub part_number: i32,
     /// The ETag the storage service answered for the part's PUT.
     pub etag: String,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UploadPart, additional_properties);
 impl UploadPart {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(part_number: i32, etag: impl Into<String>) -> Self {
         Self {
             part_number,
             etag: etag.into(),
+            additional_properties: Default::default(),
         }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// A completed multipart upload.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CompletedUpload {
     /// The file id the client chose.
-    pub id: FileId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<FileId>,
     /// URL of the assembled file in storage.
-    pub location: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
     /// ETag of the assembled file.
-    pub etag: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub etag: Option<String>,
     /// Size of the assembled file in bytes.
-    pub filesize: i64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filesize: Option<i64>,
     /// Checksum of the file; present in one version of the public docs only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub checksum: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(CompletedUpload, additional_properties);
 /// Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -857,10 +979,11 @@ pub struct TransactionFilter {
     /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TransactionFilter, additional_properties);
 impl TransactionFilter {
     /// Only transactions of the asset with this reference number.
     pub fn reference_number(mut self, reference_number: impl Into<String>) -> Self {
@@ -910,10 +1033,21 @@ impl TransactionFilter {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -945,10 +1079,11 @@ pub struct AssetTransactionFilter {
     /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetTransactionFilter, additional_properties);
 impl AssetTransactionFilter {
     /// Only transactions of the asset with this reference number.
     pub fn reference_number(mut self, reference_number: impl Into<String>) -> Self {
@@ -993,10 +1128,21 @@ impl AssetTransactionFilter {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1019,10 +1165,11 @@ pub struct AssetFilter {
     /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetFilter, additional_properties);
 impl AssetFilter {
     /// Only the asset with this external id (reference number, VIN, ...).
     pub fn external_id(mut self, external_id: impl Into<String>) -> Self {
@@ -1060,10 +1207,21 @@ impl AssetFilter {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1077,10 +1235,11 @@ pub struct TaskFilter {
     /// A time (ISO 8601): only tasks at or after it; or a range of two times, as an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::model::TimeOrRange>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskFilter, additional_properties);
 impl TaskFilter {
     /// Only tasks of this location.
     pub fn location_id(mut self, location_id: impl Into<LocationId>) -> Self {
@@ -1100,10 +1259,21 @@ impl TaskFilter {
         self.created_at = Some(created_at.into());
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// A page of the asset index.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1114,13 +1284,14 @@ pub struct AssetList {
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetList, additional_properties);
 /// A page of the transaction index or of an asset's transaction index.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1131,13 +1302,14 @@ pub struct TransactionList {
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TransactionList, additional_properties);
 /// A page of the location index.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1148,13 +1320,14 @@ pub struct LocationList {
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationList, additional_properties);
 /// A page of the task index.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1165,13 +1338,14 @@ pub struct TaskList {
     /// Links to the previous and next pages (the task index example does not show them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskList, additional_properties);
 /// A page of the user index.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1182,91 +1356,125 @@ pub struct UserList {
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserList, additional_properties);
 /// An asset wrapped as `{asset: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
+/// The wrapping is inferred, not documented: an answer that is the bare record (no `asset` property) is read as if it were wrapped.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct AssetResponse {
     /// The asset.
     pub asset: Asset,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetResponse, additional_properties);
+::inspection_runtime::impl_envelope!(
+    AssetResponse { asset : Asset = "asset", additional_properties }
+);
 /// A transaction wrapped as `{transaction: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
+/// The wrapping is inferred, not documented: an answer that is the bare record (no `transaction` property) is read as if it were wrapped.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TransactionResponse {
     /// The transaction.
     pub transaction: Transaction,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TransactionResponse, additional_properties);
+::inspection_runtime::impl_envelope!(
+    TransactionResponse { transaction : Transaction = "transaction",
+    additional_properties }
+);
 /// A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
+/// The wrapping is inferred, not documented: an answer that is the bare record (no `location` property) is read as if it were wrapped.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct LocationResponse {
     /// The location.
     pub location: Location,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationResponse, additional_properties);
+::inspection_runtime::impl_envelope!(
+    LocationResponse { location : Location = "location", additional_properties }
+);
 /// A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
+/// The wrapping is inferred, not documented: an answer that is the bare record (no `task` property) is read as if it were wrapped.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct TaskResponse {
     /// The task.
     pub task: Task,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskResponse, additional_properties);
+::inspection_runtime::impl_envelope!(
+    TaskResponse { task : Task = "task", additional_properties }
+);
 /// A user wrapped as `{user: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
+/// The wrapping is inferred, not documented: an answer that is the bare record (no `user` property) is read as if it were wrapped.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct UserResponse {
     /// The user.
     pub user: User,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserResponse, additional_properties);
+::inspection_runtime::impl_envelope!(
+    UserResponse { user : User = "user", additional_properties }
+);
 /// The answer to user creation: per the public docs the same as show, and the example adds an `auth_token` for the new user.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CreatedUser {
     /// Authentication token (a JWT) of the new user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auth_token: Option<String>,
     /// The created user.
-    pub user: User,
-    /// Properties the spec does not list, exactly as the service sent them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<User>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(CreatedUser, additional_properties);
 impl std::fmt::Debug for CreatedUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreatedUser")
@@ -1278,45 +1486,74 @@ impl std::fmt::Debug for CreatedUser {
 }
 /// The answer to one-time user creation.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct OneTimeUserResponse {
     /// The created (or updated) one-time user.
-    pub user: OneTimeUser,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<OneTimeUser>,
     /// A URL that, opened on a mobile device, downloads and launches the service's application for the one-time user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(OneTimeUserResponse, additional_properties);
 /// The login body.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuthenticateRequest {
     /// The credentials.
     pub user: Credentials,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AuthenticateRequest, additional_properties);
 impl AuthenticateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: Credentials) -> Self {
-        Self { user }
+        Self {
+            user,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// A username and password.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Credentials {
     /// Login or e-mail address of the user.
     pub username: String,
     /// Password of the user.
     pub password: String,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Credentials, additional_properties);
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Credentials")
             .field("username", &self.username)
             .field("password", &"<redacted>")
+            .field("additional_properties", &self.additional_properties)
             .finish()
     }
 }
@@ -1326,22 +1563,77 @@ impl Credentials {
         Self {
             username: username.into(),
             password: password.into(),
+            additional_properties: Default::default(),
         }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
+}
+/// The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+///
+/// *Inferred, not documented: the client only tolerates it, never requires it.*
+#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GuestTokenExchange {
+    /// The guest token to exchange (a secret, never logged).
+    pub guest_token: String,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
+}
+::inspection_runtime::impl_record!(GuestTokenExchange, additional_properties);
+impl std::fmt::Debug for GuestTokenExchange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GuestTokenExchange")
+            .field("guest_token", &"<redacted>")
+            .field("additional_properties", &self.additional_properties)
+            .finish()
+    }
+}
+impl GuestTokenExchange {
+    /// The body with its required fields; set the others with the methods below.
+    pub fn new(guest_token: impl Into<String>) -> Self {
+        Self {
+            guest_token: guest_token.into(),
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The login answer.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuthenticateResponse {
     /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization: Token <auth_token>`.
     pub auth_token: String,
     /// The logged-in user, with its location.
     pub user: AuthenticatedUser,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AuthenticateResponse, additional_properties);
 impl std::fmt::Debug for AuthenticateResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AuthenticateResponse")
@@ -1353,19 +1645,41 @@ impl std::fmt::Debug for AuthenticateResponse {
 }
 /// The body that finds or creates an asset.
 ///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewAssetRequest {
     /// The asset to find or create.
     pub asset: NewAsset,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewAssetRequest, additional_properties);
 impl NewAssetRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(asset: NewAsset) -> Self {
-        Self { asset }
+        Self {
+            asset,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1375,13 +1689,18 @@ pub struct NewAsset {
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewAsset, additional_properties);
 impl NewAsset {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(external_id: impl Into<String>) -> Self {
         Self {
             external_id: external_id.into(),
             extended: None,
+            additional_properties: Default::default(),
         }
     }
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
@@ -1392,24 +1711,55 @@ impl NewAsset {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that updates an asset.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AssetUpdateRequest {
     /// The fields to change.
     pub asset: AssetUpdate,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetUpdateRequest, additional_properties);
 impl AssetUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(asset: AssetUpdate) -> Self {
-        Self { asset }
+        Self {
+            asset,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The updatable fields of an asset.
 ///
@@ -1422,10 +1772,11 @@ pub struct AssetUpdate {
     /// Free-form extended data (assumed updatable).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(AssetUpdate, additional_properties);
 impl AssetUpdate {
     /// Domain-specific external id (assumed updatable).
     pub fn external_id(mut self, external_id: impl Into<String>) -> Self {
@@ -1440,24 +1791,55 @@ impl AssetUpdate {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates or updates a location.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LocationRequest {
     /// The fields of the location.
     pub location: LocationInput,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationRequest, additional_properties);
 impl LocationRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(location: LocationInput) -> Self {
-        Self { location }
+        Self {
+            location,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The accepted fields and which are required on create.
 ///
@@ -1485,10 +1867,11 @@ pub struct LocationInput {
     /// Time zone, such as `PST`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationInput, additional_properties);
 impl LocationInput {
     /// Name of the location.
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -1525,24 +1908,55 @@ impl LocationInput {
         self.timezone = Some(timezone.into());
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates or updates a task.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskRequest {
     /// The fields of the task.
     pub task: TaskInput,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskRequest, additional_properties);
 impl TaskRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(task: TaskInput) -> Self {
-        Self { task }
+        Self {
+            task,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The accepted fields (assignee, asset, location, webhook url, ...) and which are required on create.
 ///
@@ -1561,10 +1975,11 @@ pub struct TaskInput {
     /// A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskInput, additional_properties);
 impl TaskInput {
     /// Name of the task.
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -1586,24 +2001,55 @@ impl TaskInput {
         self.webhook_url = Some(webhook_url.into());
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates a transaction.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewTransactionRequest {
     /// The transaction to create.
     pub transaction: NewTransaction,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewTransactionRequest, additional_properties);
 impl NewTransactionRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(transaction: NewTransaction) -> Self {
-        Self { transaction }
+        Self {
+            transaction,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* Which fields are required, and the shapes of notations, photos, videos and identity documents.
 ///
@@ -1660,10 +2106,11 @@ pub struct NewTransaction {
     /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ident_docs: Option<Vec<serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewTransaction, additional_properties);
 impl NewTransaction {
     /// The asset of the transaction.
     pub fn asset_id(mut self, asset_id: impl Into<AssetId>) -> Self {
@@ -1745,10 +2192,21 @@ impl NewTransaction {
         self.ident_docs = Some(ident_docs);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// A signature of a new transaction, referencing an uploaded image.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1758,10 +2216,11 @@ pub struct SignatureUpload {
     /// When the signature was made.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(SignatureUpload, additional_properties);
 impl SignatureUpload {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(image: impl Into<FileId>) -> Self {
@@ -1776,24 +2235,55 @@ impl SignatureUpload {
         self.created_at = Some(created_at);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that updates a transaction.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TransactionUpdateRequest {
     /// The fields to change.
     pub transaction: TransactionUpdate,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TransactionUpdateRequest, additional_properties);
 impl TransactionUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(transaction: TransactionUpdate) -> Self {
-        Self { transaction }
+        Self {
+            transaction,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The rest of the updatable fields (the list is cut off after `workflow_id`), which fields accept null, and the shapes of the recipients lists.
 ///
@@ -1929,10 +2419,11 @@ pub struct TransactionUpdate {
     /// Free-form extended data, such as `{"contract_id": 78923}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TransactionUpdate, additional_properties);
 impl TransactionUpdate {
     /// The asset of the transaction.
     ///
@@ -2049,24 +2540,55 @@ impl TransactionUpdate {
         self.extended = Some(extended);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates a user.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewUserRequest {
     /// The user to create.
     pub user: NewUser,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewUserRequest, additional_properties);
 impl NewUserRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: NewUser) -> Self {
-        Self { user }
+        Self {
+            user,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// An organizational user to create.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2095,10 +2617,11 @@ pub struct NewUser {
     /// Role of the user (manager only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewUser, additional_properties);
 impl std::fmt::Debug for NewUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NewUser")
@@ -2165,24 +2688,55 @@ impl NewUser {
         self.role = Some(role);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that updates a user.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UserUpdateRequest {
     /// The fields to change.
     pub user: UserUpdate,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserUpdateRequest, additional_properties);
 impl UserUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: UserUpdate) -> Self {
-        Self { user }
+        Self {
+            user,
+            additional_properties: Default::default(),
+        }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 /// The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The updatable fields of a user.
 ///
@@ -2216,10 +2770,11 @@ pub struct UserUpdate {
     /// Role of the user (manager only on create).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserUpdate, additional_properties);
 impl std::fmt::Debug for UserUpdate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserUpdate")
@@ -2282,8 +2837,21 @@ impl UserUpdate {
         self.role = Some(role);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates (or updates) a one-time user.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2296,7 +2864,11 @@ pub struct OneTimeUserRequest {
     /// Whether to send the user the launch URL (by SMS, a paid feature, or e-mail).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notify_user: Option<bool>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(OneTimeUserRequest, additional_properties);
 impl OneTimeUserRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: NewOneTimeUser) -> Self {
@@ -2304,6 +2876,7 @@ impl OneTimeUserRequest {
             user,
             reference_number: None,
             notify_user: None,
+            additional_properties: Default::default(),
         }
     }
     /// Reference number of the asset the user is to inspect, such as `12345`.
@@ -2316,10 +2889,21 @@ impl OneTimeUserRequest {
         self.notify_user = Some(notify_user);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// A user account that can only create one inspection (or `transaction_limit` ones).
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2337,10 +2921,11 @@ pub struct NewOneTimeUser {
     /// How many inspections the user may create; the public help center recommends a full user beyond 5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewOneTimeUser, additional_properties);
 impl NewOneTimeUser {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(email: impl Into<String>, location_id: impl Into<LocationId>) -> Self {
@@ -2368,8 +2953,21 @@ impl NewOneTimeUser {
         self.transaction_limit = Some(transaction_limit);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that completes a multipart upload.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2380,14 +2978,32 @@ pub struct CompleteMultipartUploadRequest {
     ///
     /// Limits: at least 1 items; at most 20 items.
     pub parts: Vec<UploadPart>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(
+    CompleteMultipartUploadRequest, additional_properties
+);
 impl CompleteMultipartUploadRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(upload_id: impl Into<String>, parts: Vec<UploadPart>) -> Self {
         Self {
             upload_id: upload_id.into(),
             parts,
+            additional_properties: Default::default(),
         }
+    }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
     }
 }
 impl ::inspection_runtime::paging::LinksPage for AssetList {

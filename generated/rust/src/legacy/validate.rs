@@ -12,26 +12,63 @@ impl ::inspection_runtime::Validate for UploadPart {
             Some(1),
             Some(20),
         );
+        v.additional(&self.additional_properties, &["part_number", "etag"]);
     }
 }
 impl ::inspection_runtime::Validate for TransactionFilter {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "reference_number",
+                "check_in",
+                "damage",
+                "created_at",
+                "user_id",
+                "location_id",
+                "group_id",
+                "extended",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for AssetTransactionFilter {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "reference_number",
+                "check_in",
+                "damage",
+                "created_at",
+                "user_id",
+                "location_id",
+                "extended",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for AssetFilter {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "external_id",
+                "check_in",
+                "created_at",
+                "user_id",
+                "location_id",
+                "extended",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for TaskFilter {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &["location_id", "reference_number", "created_at"],
+        );
     }
 }
 impl ::inspection_runtime::Validate for AuthenticateRequest {
@@ -39,11 +76,17 @@ impl ::inspection_runtime::Validate for AuthenticateRequest {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
+        v.additional(&self.additional_properties, &["user"]);
     }
 }
 impl ::inspection_runtime::Validate for Credentials {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(&self.additional_properties, &["username", "password"]);
+    }
+}
+impl ::inspection_runtime::Validate for GuestTokenExchange {
+    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+        v.additional(&self.additional_properties, &["guest_token"]);
     }
 }
 impl ::inspection_runtime::Validate for NewAssetRequest {
@@ -51,11 +94,12 @@ impl ::inspection_runtime::Validate for NewAssetRequest {
         if let Some(x) = Some(&self.asset) {
             v.nested("asset", x);
         }
+        v.additional(&self.additional_properties, &["asset"]);
     }
 }
 impl ::inspection_runtime::Validate for NewAsset {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(&self.additional_properties, &["external_id", "extended"]);
     }
 }
 impl ::inspection_runtime::Validate for AssetUpdateRequest {
@@ -63,11 +107,12 @@ impl ::inspection_runtime::Validate for AssetUpdateRequest {
         if let Some(x) = Some(&self.asset) {
             v.nested("asset", x);
         }
+        v.additional(&self.additional_properties, &["asset"]);
     }
 }
 impl ::inspection_runtime::Validate for AssetUpdate {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(&self.additional_properties, &["external_id", "extended"]);
     }
 }
 impl ::inspection_runtime::Validate for LocationRequest {
@@ -75,11 +120,15 @@ impl ::inspection_runtime::Validate for LocationRequest {
         if let Some(x) = Some(&self.location) {
             v.nested("location", x);
         }
+        v.additional(&self.additional_properties, &["location"]);
     }
 }
 impl ::inspection_runtime::Validate for LocationInput {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &["name", "address1", "address2", "city", "state", "zipcode", "timezone"],
+        );
     }
 }
 impl ::inspection_runtime::Validate for TaskRequest {
@@ -87,11 +136,15 @@ impl ::inspection_runtime::Validate for TaskRequest {
         if let Some(x) = Some(&self.task) {
             v.nested("task", x);
         }
+        v.additional(&self.additional_properties, &["task"]);
     }
 }
 impl ::inspection_runtime::Validate for TaskInput {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &["name", "due_by", "high_priority", "webhook_url"],
+        );
     }
 }
 impl ::inspection_runtime::Validate for NewTransactionRequest {
@@ -99,6 +152,7 @@ impl ::inspection_runtime::Validate for NewTransactionRequest {
         if let Some(x) = Some(&self.transaction) {
             v.nested("transaction", x);
         }
+        v.additional(&self.additional_properties, &["transaction"]);
     }
 }
 impl ::inspection_runtime::Validate for NewTransaction {
@@ -107,11 +161,30 @@ impl ::inspection_runtime::Validate for NewTransaction {
         if let Some(x) = self.signatures.as_ref() {
             v.each("signatures", x);
         }
+        v.additional(
+            &self.additional_properties,
+            &[
+                "asset_id",
+                "location_id",
+                "work_order_id",
+                "department_id",
+                "group_id",
+                "notations",
+                "notations_extended",
+                "check_in",
+                "damage",
+                "geo_coord",
+                "photos",
+                "videos",
+                "signatures",
+                "ident_docs",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for SignatureUpload {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(&self.additional_properties, &["image", "created_at"]);
     }
 }
 impl ::inspection_runtime::Validate for TransactionUpdateRequest {
@@ -119,11 +192,31 @@ impl ::inspection_runtime::Validate for TransactionUpdateRequest {
         if let Some(x) = Some(&self.transaction) {
             v.nested("transaction", x);
         }
+        v.additional(&self.additional_properties, &["transaction"]);
     }
 }
 impl ::inspection_runtime::Validate for TransactionUpdate {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "asset_id",
+                "location_id",
+                "department_id",
+                "work_order_id",
+                "task_id",
+                "check_in",
+                "draft",
+                "damage",
+                "email_recipients",
+                "sms_recipients",
+                "geo_coord",
+                "notations",
+                "notations_extended",
+                "workflow_id",
+                "extended",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for NewUserRequest {
@@ -131,11 +224,25 @@ impl ::inspection_runtime::Validate for NewUserRequest {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
+        v.additional(&self.additional_properties, &["user"]);
     }
 }
 impl ::inspection_runtime::Validate for NewUser {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "username",
+                "password",
+                "first_name",
+                "last_name",
+                "phone_number",
+                "active",
+                "location_id",
+                "external_id",
+                "role",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for UserUpdateRequest {
@@ -143,11 +250,25 @@ impl ::inspection_runtime::Validate for UserUpdateRequest {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
+        v.additional(&self.additional_properties, &["user"]);
     }
 }
 impl ::inspection_runtime::Validate for UserUpdate {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &[
+                "username",
+                "password",
+                "first_name",
+                "last_name",
+                "phone_number",
+                "active",
+                "location_id",
+                "external_id",
+                "role",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for OneTimeUserRequest {
@@ -155,11 +276,18 @@ impl ::inspection_runtime::Validate for OneTimeUserRequest {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
+        v.additional(
+            &self.additional_properties,
+            &["user", "reference_number", "notify_user"],
+        );
     }
 }
 impl ::inspection_runtime::Validate for NewOneTimeUser {
     fn validate(&self, v: &mut ::inspection_runtime::Validator) {
-        let _ = v;
+        v.additional(
+            &self.additional_properties,
+            &["email", "phone_number", "location_id", "external_id", "transaction_limit"],
+        );
     }
 }
 impl ::inspection_runtime::Validate for CompleteMultipartUploadRequest {
@@ -168,5 +296,6 @@ impl ::inspection_runtime::Validate for CompleteMultipartUploadRequest {
         if let Some(x) = Some(&self.parts) {
             v.each("parts", x);
         }
+        v.additional(&self.additional_properties, &["upload_id", "parts"]);
     }
 }

@@ -669,12 +669,14 @@ impl ListUnits {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Unit>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Unit> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<Page<Unit>>(self.core, request, "page")
+        ::inspection_runtime::paging::items::<
+            Page<Unit>,
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `create_unit` request: set optional inputs, then `send` it (see [`Client::create_unit`]).
@@ -1019,14 +1021,14 @@ impl ListUnitInspections {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
         ::inspection_runtime::paging::items::<
             Page<Inspection>,
-        >(self.core, request, "page")
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `list_unit_inspections_by_reference_number` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections_by_reference_number`]).
@@ -1159,14 +1161,14 @@ impl ListUnitInspectionsByReferenceNumber {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
         ::inspection_runtime::paging::items::<
             Page<Inspection>,
-        >(self.core, request, "page")
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `list_inspections` request: set optional inputs, then `send` it (see [`Client::list_inspections`]).
@@ -1290,14 +1292,14 @@ impl ListInspections {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
         ::inspection_runtime::paging::items::<
             Page<Inspection>,
-        >(self.core, request, "page")
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `get_inspection` request: set optional inputs, then `send` it (see [`Client::get_inspection`]).
@@ -1632,12 +1634,14 @@ impl ListTasks {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Task>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Task> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<Page<Task>>(self.core, request, "page")
+        ::inspection_runtime::paging::items::<
+            Page<Task>,
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
@@ -1860,12 +1864,14 @@ impl ListWorkflows {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Workflow>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Workflow> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<Page<Workflow>>(self.core, request, "page")
+        ::inspection_runtime::paging::items::<
+            Page<Workflow>,
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
@@ -1932,12 +1938,14 @@ impl ListLocations {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Location>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Location> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<Page<Location>>(self.core, request, "page")
+        ::inspection_runtime::paging::items::<
+            Page<Location>,
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
@@ -2004,12 +2012,14 @@ impl ListUsers {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<User>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<User> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<Page<User>>(self.core, request, "page")
+        ::inspection_runtime::paging::items::<
+            Page<User>,
+        >(self.core, request, "page", "per_page")
     }
 }
 /// The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
@@ -2109,13 +2119,13 @@ impl ListUserGroups {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<UserGroup>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page")
+        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<UserGroup> {
         let request = self.to_request();
         ::inspection_runtime::paging::items::<
             Page<UserGroup>,
-        >(self.core, request, "page")
+        >(self.core, request, "page", "per_page")
     }
 }

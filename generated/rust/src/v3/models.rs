@@ -6,29 +6,51 @@
 use super::*;
 /// The delivery for a created inspection.
 ///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InspectionCreatedEvent {
     /// The inspection, as `get_inspection` answers it.
-    pub data: Inspection,
-    /// When the event happened (UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Inspection>,
+    /// When the event happened (UTC).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(InspectionCreatedEvent, additional_properties);
 /// The delivery for a completed task.
 ///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskCompletedEvent {
     /// The task, as `get_task` answers it.
-    pub data: Task,
-    /// When the event happened (UTC).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Task>,
+    /// When the event happened (UTC).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskCompletedEvent, additional_properties);
 /// The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of Paging, including the property name of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a placeholder name.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -49,23 +71,38 @@ pub struct Paging {
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_page: Option<i64>,
-    /// The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown.
+    /// The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+    ///
+    /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::nullable"
+    )]
+    pub cursor: Option<Option<String>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Paging, additional_properties);
 /// The JSON body of an error response.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ErrorBody {
     /// The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<serde_json::Value>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ErrorBody, additional_properties);
 /// An individual asset in a company's inventory.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Unit {
     /// Unique database identifier of the unit.
@@ -74,7 +111,8 @@ pub struct Unit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// External reference of the unit, unique within a company.
-    pub reference_number: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reference_number: Option<String>,
     /// Make of the unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
@@ -97,14 +135,30 @@ pub struct Unit {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i64>,
     /// When the unit was created (UTC).
-    pub created_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the unit was last updated (UTC).
-    pub updated_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Free-form custom fields, any number of keys.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub extended_data: serde_json::Map<String, serde_json::Value>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Unit, additional_properties);
 /// The location an inspection belongs to.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct LocationRef {
     /// Identifier of the location.
@@ -122,8 +176,14 @@ pub struct LocationRef {
     /// Name of the location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(LocationRef, additional_properties);
 /// The unit a record is about.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitRef {
     /// Identifier of the unit.
@@ -132,8 +192,14 @@ pub struct UnitRef {
     /// External reference of the unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UnitRef, additional_properties);
 /// The user who performed an inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UserRef {
     /// Identifier of the user.
@@ -142,8 +208,14 @@ pub struct UserRef {
     /// Username of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserRef, additional_properties);
 /// The region the inspection's location belongs to.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RegionRef {
     /// Identifier of the region.
@@ -152,8 +224,14 @@ pub struct RegionRef {
     /// Name of the region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(RegionRef, additional_properties);
 /// The department of an inspection or task.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DepartmentRef {
     /// Identifier of the department.
@@ -162,8 +240,14 @@ pub struct DepartmentRef {
     /// Name of the department.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(DepartmentRef, additional_properties);
 /// The workflow of an inspection or task.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorkflowRef {
     /// Identifier of the workflow.
@@ -172,15 +256,27 @@ pub struct WorkflowRef {
     /// Name of the workflow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(WorkflowRef, additional_properties);
 /// The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InspectionRef {
     /// Identifier of the inspection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<InspectionId>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(InspectionRef, additional_properties);
 /// The user a task is assigned to.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskAssigneeRef {
     /// Identifier of the assignee.
@@ -189,8 +285,14 @@ pub struct TaskAssigneeRef {
     /// Username of the assignee; usually an e-mail address, but may be another name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskAssigneeRef, additional_properties);
 /// An inspection performed on a unit.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Inspection {
     /// Identifier of the inspection.
@@ -238,11 +340,27 @@ pub struct Inspection {
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub signatures: Vec<Signature>,
     /// Upload time of the inspection (UTC).
-    pub created_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the inspection was last updated (UTC).
-    pub updated_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Inspection, additional_properties);
 /// A checklist result.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ChecklistResult {
     /// Name of the result.
@@ -251,8 +369,14 @@ pub struct ChecklistResult {
     /// The fields of the checklist.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub data: Vec<ResultField>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ChecklistResult, additional_properties);
 /// A data template result.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DataTemplateResult {
     /// Name of the result.
@@ -270,8 +394,14 @@ pub struct DataTemplateResult {
     /// The fields of the data template.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub data: Vec<ResultField>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(DataTemplateResult, additional_properties);
 /// An error of a data template.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TemplateError {
     /// The error message.
@@ -289,8 +419,14 @@ pub struct TemplateError {
     /// Severity of the error.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<ErrorSeverity>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TemplateError, additional_properties);
 /// A PDF form result.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PdfFormResult {
     /// Name of the result.
@@ -302,8 +438,14 @@ pub struct PdfFormResult {
     /// Custom key/value pairs of the form; values are strings, integers, booleans or null.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub data: std::collections::BTreeMap<String, FormDataValue>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PdfFormResult, additional_properties);
 /// A collision damage waiver result.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CollisionDamageWaiverResult {
     /// Name of the result.
@@ -312,8 +454,14 @@ pub struct CollisionDamageWaiverResult {
     /// Whether the waiver was accepted.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(CollisionDamageWaiverResult, additional_properties);
 /// A field holding a single value.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ValueField {
     /// Persistent id of the field, or null; not every field has one.
@@ -334,8 +482,14 @@ pub struct ValueField {
     /// The value, a string or an integer; dates are in ISO format.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ValueField, additional_properties);
 /// A field holding one chosen item.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ItemField {
     /// Persistent id of the field, or null; not every field has one.
@@ -356,8 +510,14 @@ pub struct ItemField {
     /// The chosen item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub item: Option<DropdownItem>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ItemField, additional_properties);
 /// The chosen item of a single dropdown with id.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DropdownItem {
     /// Id of the item.
@@ -366,8 +526,14 @@ pub struct DropdownItem {
     /// Value of the item, a string or an integer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(DropdownItem, additional_properties);
 /// A field holding a list of items.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ItemsField {
     /// Persistent id of the field, or null; not every field has one.
@@ -388,8 +554,14 @@ pub struct ItemsField {
     /// The items.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub items: Vec<ListItem>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ItemsField, additional_properties);
 /// One item of a multi-select, checkbox or pass/fail field.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ListItem {
     /// Id of the item, or null.
@@ -407,8 +579,14 @@ pub struct ListItem {
     /// Value of the item, a string, an integer or a boolean.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<ItemValue>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ListItem, additional_properties);
 /// A field holding a partner case.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PartnerCaseField {
     /// Persistent id of the field, or null; not every field has one.
@@ -429,8 +607,14 @@ pub struct PartnerCaseField {
     /// The partner case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<PartnerCase>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PartnerCaseField, additional_properties);
 /// A case with a partner service provider.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PartnerCase {
     /// Id of the case, a UUID string of 32 characters.
@@ -442,8 +626,14 @@ pub struct PartnerCase {
     /// Id of the service provider, a UUID string of 32 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_provider_id: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PartnerCase, additional_properties);
 /// A photo of an inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Photo {
     /// Always `photo`.
@@ -473,8 +663,14 @@ pub struct Photo {
     /// Tags of the photo.
     #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
     pub tags: Vec<PhotoTag>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Photo, additional_properties);
 /// A photo instruction.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PhotoInstruction {
     /// Persistent id of the instruction.
@@ -483,8 +679,14 @@ pub struct PhotoInstruction {
     /// Label of the instruction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PhotoInstruction, additional_properties);
 /// The field an inline photo belongs to.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PhotoField {
     /// Id of the field, or null.
@@ -502,15 +704,27 @@ pub struct PhotoField {
     /// Name of the checklist or data template that contains the field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_object_name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PhotoField, additional_properties);
 /// A tag of a photo.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PhotoTag {
     /// Label of the tag.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(PhotoTag, additional_properties);
 /// A video of an inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Video {
     /// Always `video`.
@@ -519,8 +733,14 @@ pub struct Video {
     /// URL of the video.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Video, additional_properties);
 /// A signature collected during the inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct InspectionSignature {
     /// Always `signature`.
@@ -535,8 +755,14 @@ pub struct InspectionSignature {
     /// Printed name of the signer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub printed_name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(InspectionSignature, additional_properties);
 /// An electronic signature.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EsignSignature {
     /// Always `signature`.
@@ -546,18 +772,39 @@ pub struct EsignSignature {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// When the signature request was completed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub signed_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(EsignSignature, additional_properties);
 /// A pre-signed link to an inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShareUrl {
     /// Pre-signed URL, usable without further authentication.
     pub link: String,
     /// When the link expires (48 hours after it was issued).
-    pub expires_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(ShareUrl, additional_properties);
 /// An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
+///
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Task {
     /// Identifier of the task.
@@ -581,7 +828,11 @@ pub struct Task {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<bool>,
     /// When the task is due (UTC).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// The inspection that completed the task, or the draft inspection of an uncompleted task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -607,17 +858,31 @@ pub struct Task {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::model::date_time_nullable"
     )]
     pub completed_at: Option<Option<chrono::DateTime<chrono::Utc>>>,
     /// When the task was created (UTC).
-    pub created_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated (UTC).
-    pub updated_at: chrono::DateTime<chrono::Utc>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "::inspection_runtime::model::date_time_opt"
+    )]
+    pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Task, additional_properties);
 /// A workflow.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Workflow record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -632,13 +897,14 @@ pub struct Workflow {
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Workflow, additional_properties);
 /// A location.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Location record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -664,13 +930,14 @@ pub struct Location {
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(Location, additional_properties);
 /// A user.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the User record beyond the update fields and the `id`/`username` seen elsewhere.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -690,13 +957,14 @@ pub struct User {
     /// Last name of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(User, additional_properties);
 /// A group of users that tasks can be assigned to.
 ///
-/// Properties this spec does not list are kept in `additional_properties`, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the UserGroup record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -711,11 +979,14 @@ pub struct UserGroup {
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
-    /// Properties the spec does not list, exactly as the service sent them.
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserGroup, additional_properties);
 /// The body that creates a unit.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NewUnit {
     /// External reference of the unit, unique within a company.
@@ -760,7 +1031,11 @@ pub struct NewUnit {
     /// Free-form custom fields, any number of keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(NewUnit, additional_properties);
 impl NewUnit {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(reference_number: impl Into<String>) -> Self {
@@ -774,6 +1049,7 @@ impl NewUnit {
             hours: None,
             odometer: None,
             extended_data: None,
+            additional_properties: Default::default(),
         }
     }
     /// Make of the unit.
@@ -833,8 +1109,21 @@ impl NewUnit {
         self.extended_data = Some(extended_data);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// A partial update of a unit; only the fields given are changed.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitPatch {
     /// External reference of the unit, unique within a company.
@@ -880,7 +1169,11 @@ pub struct UnitPatch {
     /// Free-form custom fields, any number of keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UnitPatch, additional_properties);
 impl UnitPatch {
     /// External reference of the unit, unique within a company.
     ///
@@ -946,8 +1239,21 @@ impl UnitPatch {
         self.extended_data = Some(extended_data);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UnitAttributes {
     /// Make of the unit.
@@ -988,7 +1294,11 @@ pub struct UnitAttributes {
     /// Free-form custom fields, any number of keys.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UnitAttributes, additional_properties);
 impl UnitAttributes {
     /// Make of the unit.
     ///
@@ -1047,8 +1357,21 @@ impl UnitAttributes {
         self.extended_data = Some(extended_data);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TaskRequest {
     /// Name of the task.
@@ -1095,7 +1418,11 @@ pub struct TaskRequest {
     /// Who the task is assigned to; exactly one variant applies.
     #[serde(flatten)]
     pub assignee: TaskAssignee,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(TaskRequest, additional_properties);
 impl TaskRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(
@@ -1116,6 +1443,7 @@ impl TaskRequest {
             department_id: None,
             extended_data: None,
             assignee,
+            additional_properties: Default::default(),
         }
     }
     /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
@@ -1166,6 +1494,17 @@ impl TaskRequest {
         self.extended_data = Some(extended_data);
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 /// Who the task is assigned to; exactly one variant applies.
 ///
@@ -1206,10 +1545,11 @@ impl<'de> serde::Deserialize<'de> for TaskAssignee {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let map = serde_json::Map::<
-            String,
-            serde_json::Value,
-        >::deserialize(deserializer)?;
+        let map = ::inspection_runtime::model::one_of_properties(
+            deserializer,
+            "TaskAssignee",
+            &["assignee_username", "location_id", "user_group_id"],
+        )?;
         let index = ::inspection_runtime::model::pick_one_of(
                 &map,
                 &[&["assignee_username"], &["location_id"], &["user_group_id"]],
@@ -1245,6 +1585,8 @@ pub struct TaskAssigneeUserGroup {
     pub user_group_id: i64,
 }
 /// The updatable fields of a user; only the fields given are changed.
+///
+/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UserUpdate {
     /// External identifier of the user.
@@ -1262,7 +1604,11 @@ pub struct UserUpdate {
     /// Limits: at most 255 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
+    /// Properties the spec does not list, as the service sent them (or as they are to be sent).
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::impl_record!(UserUpdate, additional_properties);
 impl UserUpdate {
     /// External identifier of the user.
     ///
@@ -1285,6 +1631,17 @@ impl UserUpdate {
         self.last_name = Some(last_name.into());
         self
     }
+    /// Sends a property this spec does not list yet: the service may accept new
+    /// optional properties before the spec has them. A property the spec lists is
+    /// refused by validation; set it with its own method.
+    pub fn additional_property(
+        mut self,
+        name: impl Into<String>,
+        value: impl Into<serde_json::Value>,
+    ) -> Self {
+        self.additional_properties.insert(name.into(), value.into());
+        self
+    }
 }
 ///One page of a list: the records (`data`) and the paging object (`paging`) that leads to the next page.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1295,6 +1652,9 @@ pub struct Page<T> {
     /// Where the next page is, if there is one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
+    /// Properties of the list answer the spec does not list, as the service sent them.
+    #[serde(flatten)]
+    pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 impl<
     T: serde::de::DeserializeOwned + Send + 'static,
@@ -1304,12 +1664,27 @@ impl<
         self.paging.as_ref()?.next.as_ref()?.as_deref()
     }
     fn next_cursor(&self) -> Option<&str> {
-        self.paging.as_ref()?.cursor.as_deref()
+        self.paging.as_ref()?.cursor.as_ref()?.as_deref()
+    }
+    fn marked_last(&self) -> bool {
+        matches!(& self.paging, Some(p) if matches!(p.next, Some(None)))
+            || matches!(& self.paging, Some(p) if matches!(p.cursor, Some(None)))
+    }
+    fn page_size(&self) -> Option<u64> {
+        let p = self.paging.as_ref()?;
+        p.per_page.and_then(|n| u64::try_from(n).ok())
+    }
+    fn held(&self) -> String {
+        ::inspection_runtime::paging::describe_held(
+            self.data.len(),
+            "paging",
+            self.paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
+        )
     }
     fn into_items(self) -> Vec<T> {
         self.data
     }
-    fn is_empty(&self) -> bool {
-        self.data.is_empty()
+    fn len(&self) -> usize {
+        self.data.len()
     }
 }

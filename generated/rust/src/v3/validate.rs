@@ -25,6 +25,20 @@ impl ::inspection_runtime::Validate for NewUnit {
             Some(0),
             None,
         );
+        v.additional(
+            &self.additional_properties,
+            &[
+                "reference_number",
+                "make",
+                "model",
+                "year",
+                "vin",
+                "serial_number",
+                "hours",
+                "odometer",
+                "extended_data",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for UnitPatch {
@@ -48,6 +62,20 @@ impl ::inspection_runtime::Validate for UnitPatch {
             Some(0),
             None,
         );
+        v.additional(
+            &self.additional_properties,
+            &[
+                "reference_number",
+                "make",
+                "model",
+                "year",
+                "vin",
+                "serial_number",
+                "hours",
+                "odometer",
+                "extended_data",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for UnitAttributes {
@@ -70,6 +98,19 @@ impl ::inspection_runtime::Validate for UnitAttributes {
             Some(0),
             None,
         );
+        v.additional(
+            &self.additional_properties,
+            &[
+                "make",
+                "model",
+                "year",
+                "vin",
+                "serial_number",
+                "hours",
+                "odometer",
+                "extended_data",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for TaskRequest {
@@ -84,6 +125,24 @@ impl ::inspection_runtime::Validate for TaskRequest {
             255,
         );
         ::inspection_runtime::Validate::validate(&self.assignee, v);
+        v.additional(
+            &self.additional_properties,
+            &[
+                "name",
+                "reference_number",
+                "due_by",
+                "webhook_url",
+                "status",
+                "description",
+                "requires_inspection",
+                "workflow_id",
+                "department_id",
+                "extended_data",
+                "assignee_username",
+                "location_id",
+                "user_group_id",
+            ],
+        );
     }
 }
 impl ::inspection_runtime::Validate for TaskAssignee {
@@ -117,5 +176,9 @@ impl ::inspection_runtime::Validate for UserUpdate {
         v.max_length("external_id", self.external_id.as_deref(), 255);
         v.max_length("first_name", self.first_name.as_deref(), 255);
         v.max_length("last_name", self.last_name.as_deref(), 255);
+        v.additional(
+            &self.additional_properties,
+            &["external_id", "first_name", "last_name"],
+        );
     }
 }

@@ -10,7 +10,7 @@
  *
  * Authentication: headers `api-key-id` and `api-key-secret`. Every authenticated request carries the two headers `api-key-id` and `api-key-secret`. When either header is missing, or the pair cannot be validated, the response is 401. Pre-signed URLs (`pdf_share_url`, ShareUrl `link`) need no further authentication.
  *
- * Paging: List endpoints answer `{data: [<record>], paging: <Paging>}` with status 200. The paging object includes a base64 encoded cursor that is sent back as the `page` query parameter to get the next page; `per_page` sets the page size (at most 100). The default page size is not shown.
+ * Paging: List endpoints answer `{data: [<record>], paging: <Paging>}` with status 200. The paging object includes a base64 encoded cursor that is sent back as the `page` query parameter to get the next page; `per_page` sets the page size (at most 100). The default page size is not shown. The names of the paging properties are not shown either: `next` and `per_page` are seen only in third-party code, `cursor` is a placeholder. So a page with records that has neither a next link nor a cursor ends a walk only when it shows it is the last (a `null` next link or cursor, or fewer records than the page size); otherwise the walk fails, saying what the page held, rather than end as if the list were complete.
  *
  * Rate limit: 100 requests per 10 s per IP address (up to 200 on request); above it the service answers 429 with `Retry-After`. At most 100 requests per 10 seconds per IP address; the quota may be raised to 200 per 10 seconds on request. Beyond it the service answers 429 with a `Retry-After` header telling when requests are allowed again.
  *

@@ -40,33 +40,41 @@ export interface UnknownEvent {
 /**
  * The delivery for a created inspection.
  *
+ * Properties this spec does not list are kept as the service sent them.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface InspectionCreatedEvent {
   /** The inspection, as `get_inspection` answers it. */
-  data: Inspection;
+  data?: Inspection;
   /**
    * When the event happened (UTC).
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
   created_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**
  * The delivery for a completed task.
  *
+ * Properties this spec does not list are kept as the service sent them.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface TaskCompletedEvent {
   /** The task, as `get_task` answers it. */
-  data: Task;
+  data?: Task;
   /**
    * When the event happened (UTC).
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
   created_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**
@@ -335,29 +343,41 @@ export interface Paging {
    */
   per_page?: number;
   /**
-   * The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown.
+   * The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+   *
+   * Absent (`undefined`) is not the same as `null`.
    *
    * *Inferred, not documented: the client only tolerates it, never requires it.*
    */
-  cursor?: string;
+  cursor?: string | null;
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
 }
 
-/** The JSON body of an error response. */
+/**
+ * The JSON body of an error response.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ErrorBody {
   /** The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors). */
   errors?: rt.JsonValue;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** An individual asset in a company's inventory. */
+/**
+ * An individual asset in a company's inventory.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Unit {
   /** Unique database identifier of the unit. */
   id: UnitId;
   /** Always `unit`. */
   object?: string;
   /** External reference of the unit, unique within a company. */
-  reference_number: string;
+  reference_number?: string;
   /** Make of the unit. */
   make?: string;
   /** Model of the unit. */
@@ -385,18 +405,24 @@ export interface Unit {
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  created_at: string;
+  created_at?: string;
   /**
    * When the unit was last updated (UTC).
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  updated_at: string;
+  updated_at?: string;
   /** Free-form custom fields, any number of keys. */
   extended_data: Record<string, rt.JsonValue>;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The location an inspection belongs to. */
+/**
+ * The location an inspection belongs to.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface LocationRef {
   /** Identifier of the location. */
   id?: LocationId;
@@ -408,63 +434,111 @@ export interface LocationRef {
   external_id?: string | null;
   /** Name of the location. */
   name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The unit a record is about. */
+/**
+ * The unit a record is about.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface UnitRef {
   /** Identifier of the unit. */
   id?: UnitId;
   /** External reference of the unit. */
   reference_number?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The user who performed an inspection. */
+/**
+ * The user who performed an inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface UserRef {
   /** Identifier of the user. */
   id?: UserId;
   /** Username of the user. */
   username?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The region the inspection's location belongs to. */
+/**
+ * The region the inspection's location belongs to.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface RegionRef {
   /** Identifier of the region. */
   id?: RegionId;
   /** Name of the region. */
   name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The department of an inspection or task. */
+/**
+ * The department of an inspection or task.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface DepartmentRef {
   /** Identifier of the department. */
   id?: DepartmentId;
   /** Name of the department. */
   name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The workflow of an inspection or task. */
+/**
+ * The workflow of an inspection or task.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface WorkflowRef {
   /** Identifier of the workflow. */
   id?: WorkflowId;
   /** Name of the workflow. */
   name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task. */
+/**
+ * The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface InspectionRef {
   /** Identifier of the inspection. */
   id?: InspectionId;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The user a task is assigned to. */
+/**
+ * The user a task is assigned to.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface TaskAssigneeRef {
   /** Identifier of the assignee. */
   id?: UserId;
   /** Username of the assignee; usually an e-mail address, but may be another name. */
   username?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** An inspection performed on a unit. */
+/**
+ * An inspection performed on a unit.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Inspection {
   /** Identifier of the inspection. */
   id: InspectionId;
@@ -501,13 +575,15 @@ export interface Inspection {
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  created_at: string;
+  created_at?: string;
   /**
    * When the inspection was last updated (UTC).
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  updated_at: string;
+  updated_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**
@@ -541,15 +617,25 @@ export interface UnknownInspectionResult {
   [property: string]: unknown;
 }
 
-/** A checklist result. */
+/**
+ * A checklist result.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ChecklistResult {
   /** Name of the result. */
   name?: string;
   /** The fields of the checklist. */
   data: ResultField[];
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A data template result. */
+/**
+ * A data template result.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface DataTemplateResult {
   /** Name of the result. */
   name?: string;
@@ -565,9 +651,15 @@ export interface DataTemplateResult {
   errors: TemplateError[];
   /** The fields of the data template. */
   data: ResultField[];
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** An error of a data template. */
+/**
+ * An error of a data template.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface TemplateError {
   /** The error message. */
   error?: string;
@@ -579,9 +671,15 @@ export interface TemplateError {
   field_id?: string | null;
   /** Severity of the error. */
   severity?: ErrorSeverity;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A PDF form result. */
+/**
+ * A PDF form result.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PdfFormResult {
   /** Name of the result. */
   name?: string;
@@ -589,14 +687,22 @@ export interface PdfFormResult {
   link?: string;
   /** Custom key/value pairs of the form; values are strings, integers, booleans or null. */
   data: Record<string, FormDataValue>;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A collision damage waiver result. */
+/**
+ * A collision damage waiver result.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface CollisionDamageWaiverResult {
   /** Name of the result. */
   name?: string;
   /** Whether the waiver was accepted. */
   accepted?: boolean;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**
@@ -642,7 +748,11 @@ export interface UnknownResultField {
   [property: string]: unknown;
 }
 
-/** A field holding a single value. */
+/**
+ * A field holding a single value.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ValueField {
   /**
    * Persistent id of the field, or null; not every field has one.
@@ -656,9 +766,15 @@ export interface ValueField {
   label?: string;
   /** The value, a string or an integer; dates are in ISO format. */
   value?: FieldValue;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A field holding one chosen item. */
+/**
+ * A field holding one chosen item.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ItemField {
   /**
    * Persistent id of the field, or null; not every field has one.
@@ -672,17 +788,29 @@ export interface ItemField {
   label?: string;
   /** The chosen item. */
   item?: DropdownItem;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The chosen item of a single dropdown with id. */
+/**
+ * The chosen item of a single dropdown with id.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface DropdownItem {
   /** Id of the item. */
   id?: string;
   /** Value of the item, a string or an integer. */
   value?: FieldValue;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A field holding a list of items. */
+/**
+ * A field holding a list of items.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ItemsField {
   /**
    * Persistent id of the field, or null; not every field has one.
@@ -696,9 +824,15 @@ export interface ItemsField {
   label?: string;
   /** The items. */
   items: ListItem[];
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** One item of a multi-select, checkbox or pass/fail field. */
+/**
+ * One item of a multi-select, checkbox or pass/fail field.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ListItem {
   /**
    * Id of the item, or null.
@@ -710,9 +844,15 @@ export interface ListItem {
   label?: string;
   /** Value of the item, a string, an integer or a boolean. */
   value?: ItemValue;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A field holding a partner case. */
+/**
+ * A field holding a partner case.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PartnerCaseField {
   /**
    * Persistent id of the field, or null; not every field has one.
@@ -726,9 +866,15 @@ export interface PartnerCaseField {
   label?: string;
   /** The partner case. */
   value?: PartnerCase;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A case with a partner service provider. */
+/**
+ * A case with a partner service provider.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PartnerCase {
   /** Id of the case, a UUID string of 32 characters. */
   case_id?: string;
@@ -736,9 +882,15 @@ export interface PartnerCase {
   case_reference_number?: string;
   /** Id of the service provider, a UUID string of 32 characters. */
   service_provider_id?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A photo of an inspection. */
+/**
+ * A photo of an inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Photo {
   /** Always `photo`. */
   object?: string;
@@ -758,17 +910,29 @@ export interface Photo {
   field?: PhotoField | null;
   /** Tags of the photo. */
   tags: PhotoTag[];
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A photo instruction. */
+/**
+ * A photo instruction.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PhotoInstruction {
   /** Persistent id of the instruction. */
   id?: string;
   /** Label of the instruction. */
   label?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** The field an inline photo belongs to. */
+/**
+ * The field an inline photo belongs to.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PhotoField {
   /**
    * Id of the field, or null.
@@ -780,20 +944,34 @@ export interface PhotoField {
   label?: string;
   /** Name of the checklist or data template that contains the field. */
   result_object_name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A tag of a photo. */
+/**
+ * A tag of a photo.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface PhotoTag {
   /** Label of the tag. */
   label?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A video of an inspection. */
+/**
+ * A video of an inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Video {
   /** Always `video`. */
   object?: string;
   /** URL of the video. */
   url?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**
@@ -823,7 +1001,11 @@ export interface UnknownSignature {
   [property: string]: unknown;
 }
 
-/** A signature collected during the inspection. */
+/**
+ * A signature collected during the inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface InspectionSignature {
   /** Always `signature`. */
   object?: string;
@@ -833,9 +1015,15 @@ export interface InspectionSignature {
   label?: string;
   /** Printed name of the signer. */
   printed_name?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** An electronic signature. */
+/**
+ * An electronic signature.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface EsignSignature {
   /** Always `signature`. */
   object?: string;
@@ -847,9 +1035,15 @@ export interface EsignSignature {
    * An ISO 8601 date-time in UTC, kept as text.
    */
   signed_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** A pre-signed link to an inspection. */
+/**
+ * A pre-signed link to an inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface ShareUrl {
   /** Pre-signed URL, usable without further authentication. */
   link: string;
@@ -858,10 +1052,16 @@ export interface ShareUrl {
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  expires_at: string;
+  expires_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
-/** An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection. */
+/**
+ * An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
+ *
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Task {
   /** Identifier of the task. */
   id: TaskId;
@@ -908,13 +1108,15 @@ export interface Task {
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  created_at: string;
+  created_at?: string;
   /**
    * When the task was last updated (UTC).
    *
    * An ISO 8601 date-time in UTC, kept as text.
    */
-  updated_at: string;
+  updated_at?: string;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /**

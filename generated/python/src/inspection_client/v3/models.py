@@ -125,7 +125,7 @@ class InspectionCreatedEvent(_rt.Record):
 
     type: Literal["inspection.created"] = "inspection.created"
     """The union tag."""
-    data: Inspection
+    data: Inspection | Unset = UNSET
     """The inspection, as `get_inspection` answers it."""
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened (UTC).
@@ -145,7 +145,7 @@ class TaskCompletedEvent(_rt.Record):
 
     type: Literal["task.completed"] = "task.completed"
     """The union tag."""
-    data: Task
+    data: Task | Unset = UNSET
     """The task, as `get_task` answers it."""
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened (UTC).
@@ -348,8 +348,10 @@ class Paging(_rt.Record):
 
     *Seen in third-party code only: the client tolerates it, never requires it.*
     """
-    cursor: str | Unset = UNSET
-    """The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown.
+    cursor: str | None | Unset = UNSET
+    """The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+
+    Absent (`UNSET`) is not the same as `None` (a JSON `null`).
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -375,7 +377,7 @@ class Unit(_rt.Record):
     """Unique database identifier of the unit."""
     object: str | Unset = UNSET
     """Always `unit`."""
-    reference_number: str
+    reference_number: str | Unset = UNSET
     """External reference of the unit, unique within a company."""
     make: str | Unset = UNSET
     """Make of the unit."""
@@ -391,12 +393,12 @@ class Unit(_rt.Record):
     """Hours meter reading, minimum 0."""
     odometer: int | Unset = UNSET
     """Odometer reading in statute miles, minimum 0."""
-    created_at: _dt.datetime
+    created_at: _dt.datetime | Unset = UNSET
     """When the unit was created (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
     """
-    updated_at: _dt.datetime
+    updated_at: _dt.datetime | Unset = UNSET
     """When the unit was last updated (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
@@ -540,12 +542,12 @@ class Inspection(_rt.Record):
     """Videos taken during the inspection."""
     signatures: list[Signature] = _field(default_factory=list)
     """Signatures collected for the inspection (in-inspection or e-sign)."""
-    created_at: _dt.datetime
+    created_at: _dt.datetime | Unset = UNSET
     """Upload time of the inspection (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
     """
-    updated_at: _dt.datetime
+    updated_at: _dt.datetime | Unset = UNSET
     """When the inspection was last updated (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
@@ -953,7 +955,7 @@ class ShareUrl(_rt.Record):
 
     link: str
     """Pre-signed URL, usable without further authentication."""
-    expires_at: _dt.datetime
+    expires_at: _dt.datetime | Unset = UNSET
     """When the link expires (48 hours after it was issued).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
@@ -1004,12 +1006,12 @@ class Task(_rt.Record):
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
-    created_at: _dt.datetime
+    created_at: _dt.datetime | Unset = UNSET
     """When the task was created (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
     """
-    updated_at: _dt.datetime
+    updated_at: _dt.datetime | Unset = UNSET
     """When the task was last updated (UTC).
 
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
@@ -1444,20 +1446,20 @@ _w_Event.define(
 )
 _w_InspectionCreatedEvent.define(
     _rt.F("type", "type", _rt.Str(), req=True),
-    _rt.F("data", "data", _w_Inspection, req=True),
+    _rt.F("data", "data", _w_Inspection),
     _rt.F("created_at", "created_at", _rt.DateTime()),
     extra="extra",
 )
 _w_TaskCompletedEvent.define(
     _rt.F("type", "type", _rt.Str(), req=True),
-    _rt.F("data", "data", _w_Task, req=True),
+    _rt.F("data", "data", _w_Task),
     _rt.F("created_at", "created_at", _rt.DateTime()),
     extra="extra",
 )
 _w_Paging.define(
     _rt.F("next", "next", _rt.Str(), nul=True),
     _rt.F("per_page", "per_page", _rt.Int(64)),
-    _rt.F("cursor", "cursor", _rt.Str()),
+    _rt.F("cursor", "cursor", _rt.Str(), nul=True),
     extra="extra",
 )
 _w_ErrorBody.define(
@@ -1467,7 +1469,7 @@ _w_ErrorBody.define(
 _w_Unit.define(
     _rt.F("id", "id", _rt.Id(_rt.Limits(max_length=255)), req=True),
     _rt.F("object", "object", _rt.Str()),
-    _rt.F("reference_number", "reference_number", _rt.Str(), req=True),
+    _rt.F("reference_number", "reference_number", _rt.Str()),
     _rt.F("make", "make", _rt.Str()),
     _rt.F("model", "model", _rt.Str()),
     _rt.F("year", "year", _rt.Int(64)),
@@ -1475,8 +1477,8 @@ _w_Unit.define(
     _rt.F("serial_number", "serial_number", _rt.Str()),
     _rt.F("hours", "hours", _rt.Int(32)),
     _rt.F("odometer", "odometer", _rt.Int(64)),
-    _rt.F("created_at", "created_at", _rt.DateTime(), req=True),
-    _rt.F("updated_at", "updated_at", _rt.DateTime(), req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    _rt.F("updated_at", "updated_at", _rt.DateTime()),
     _rt.F("extended_data", "extended_data", _rt.Map(_rt.Json()), fill=dict),
     extra="extra",
 )
@@ -1536,8 +1538,8 @@ _w_Inspection.define(
     _rt.F("photos", "photos", _rt.Array(_w_Photo), fill=list),
     _rt.F("videos", "videos", _rt.Array(_w_Video), fill=list),
     _rt.F("signatures", "signatures", _rt.Array(_w_Signature), fill=list),
-    _rt.F("created_at", "created_at", _rt.DateTime(), req=True),
-    _rt.F("updated_at", "updated_at", _rt.DateTime(), req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    _rt.F("updated_at", "updated_at", _rt.DateTime()),
     extra="extra",
 )
 _w_InspectionResult.define(
@@ -1677,7 +1679,7 @@ _w_EsignSignature.define(
 )
 _w_ShareUrl.define(
     _rt.F("link", "link", _rt.Str(), req=True),
-    _rt.F("expires_at", "expires_at", _rt.DateTime(), req=True),
+    _rt.F("expires_at", "expires_at", _rt.DateTime()),
     extra="extra",
 )
 _w_Task.define(
@@ -1696,8 +1698,8 @@ _w_Task.define(
     _rt.F("department", "department", _w_DepartmentRef),
     _rt.F("extended_data", "extended_data", _rt.Map(_rt.Json()), fill=dict),
     _rt.F("completed_at", "completed_at", _rt.DateTime(), nul=True),
-    _rt.F("created_at", "created_at", _rt.DateTime(), req=True),
-    _rt.F("updated_at", "updated_at", _rt.DateTime(), req=True),
+    _rt.F("created_at", "created_at", _rt.DateTime()),
+    _rt.F("updated_at", "updated_at", _rt.DateTime()),
     extra="extra",
 )
 _w_Workflow.define(

@@ -1,0 +1,161 @@
+//! What every generated record shares: the properties the spec does not list, an
+//! exactly-one-of group read out of a flattened record, and record envelopes that may
+//! also arrive bare.
+
+use std::fmt;
+
+use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde_json::{Map, Value};
+
+/// A record that keeps the properties its spec does not list (`additional_properties`),
+/// so that nothing the service sends is lost and a request can carry a property the spec
+/// does not know yet.
+pub trait Record {
+    /// The properties the spec does not list, as sent (or to be sent).
+    fn additional_properties(&self) -> &Map<String, Value>;
+    /// The same, to change.
+    fn additional_properties_mut(&mut self) -> &mut Map<String, Value>;
+}
+
+/// `impl Record` for a generated struct whose unlisted properties are in `$field`: one
+/// line per record in the generated code instead of the same ten.
+#[macro_export]
+macro_rules! impl_record {
+    ($ty:ty, $field:ident) => {
+        impl $crate::model::Record for $ty {
+            fn additional_properties(&self) -> &::serde_json::Map<String, ::serde_json::Value> {
+                &self.$field
+            }
+            fn additional_properties_mut(
+                &mut self,
+            ) -> &mut ::serde_json::Map<String, ::serde_json::Value> {
+                &mut self.$field
+            }
+        }
+    };
+}
+
+/// `Deserialize` for a generated record envelope `$ty { $field: $inner, $extras }` whose
+/// wrapping is inferred: read wrapped (`{"$wire": {...}}`) or bare (the record itself).
+#[macro_export]
+macro_rules! impl_envelope {
+    ($ty:ident { $field:ident: $inner:ty = $wire:literal, $extras:ident }) => {
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                #[derive(::serde::Deserialize)]
+                struct Wrapped {
+                    #[serde(rename = $wire)]
+                    $field: $inner,
+                    #[serde(flatten)]
+                    $extras: ::serde_json::Map<String, ::serde_json::Value>,
+                }
+                let w: Wrapped = $crate::model::enveloped(deserializer, $wire)?;
+                Ok(Self {
+                    $field: w.$field,
+                    $extras: w.$extras,
+                })
+            }
+        }
+    };
+}
+
+impl<T: Record> Record for Box<T> {
+    fn additional_properties(&self) -> &Map<String, Value> {
+        (**self).additional_properties()
+    }
+    fn additional_properties_mut(&mut self) -> &mut Map<String, Value> {
+        (**self).additional_properties_mut()
+    }
+}
+
+/// Reads the properties of an exactly-one-of group out of a record. Asked for by name
+/// (as a struct), so that inside a flattened record serde hands over, and takes away, only
+/// these properties: the record's `additional_properties` never repeats them.
+pub fn one_of_properties<'de, D: Deserializer<'de>>(
+    deserializer: D,
+    name: &'static str,
+    properties: &'static [&'static str],
+) -> Result<Map<String, Value>, D::Error> {
+    struct Collect;
+    impl<'de> Visitor<'de> for Collect {
+        type Value = Map<String, Value>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
+            let mut map = Map::new();
+            while let Some((key, value)) = access.next_entry::<String, Value>()? {
+                map.insert(key, value);
+            }
+            Ok(map)
+        }
+    }
+    deserializer.deserialize_struct(name, properties, Collect)
+}
+
+/// Reads a record envelope (`{location: {...}}`) whose wrapping is inferred, not
+/// documented: an object without the `field` property is taken as the bare record and
+/// read as if it had been wrapped.
+pub fn enveloped<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+    deserializer: D,
+    field: &str,
+) -> Result<T, D::Error> {
+    let map = <Map<String, Value> as de::Deserialize>::deserialize(deserializer)?;
+    let map = if map.contains_key(field) {
+        map
+    } else {
+        Map::from_iter([(field.to_string(), Value::Object(map))])
+    };
+    serde_json::from_value(Value::Object(map)).map_err(de::Error::custom)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Inner {
+        id: String,
+    }
+
+    #[derive(Debug, PartialEq, serde::Deserialize)]
+    struct Envelope {
+        location: Inner,
+    }
+
+    fn read(v: Value) -> Result<Envelope, serde_json::Error> {
+        enveloped(v, "location")
+    }
+
+    #[test]
+    fn an_envelope_reads_wrapped_and_bare() {
+        let want = Envelope {
+            location: Inner { id: "4".into() },
+        };
+        assert_eq!(read(json!({"location": {"id": "4"}})).unwrap(), want);
+        assert_eq!(read(json!({"id": "4"})).unwrap(), want);
+        let err = read(json!({"name": "x"})).unwrap_err().to_string();
+        assert!(err.contains("id"), "{err}");
+    }
+
+    #[test]
+    fn a_one_of_group_takes_only_its_properties_from_a_flattened_record() {
+        #[derive(Debug, serde::Deserialize)]
+        struct Outer {
+            #[serde(flatten)]
+            #[serde(deserialize_with = "group")]
+            group: Map<String, Value>,
+            #[serde(flatten)]
+            rest: Map<String, Value>,
+        }
+        fn group<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
+            one_of_properties(d, "Group", &["a", "b"])
+        }
+        let o: Outer = serde_json::from_value(json!({"a": 1, "x": 2})).unwrap();
+        assert_eq!(Value::Object(o.group), json!({"a": 1}));
+        assert_eq!(Value::Object(o.rest), json!({"x": 2}));
+    }
+}
