@@ -107,9 +107,10 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         let mut extended = serde_json::Map::new();
         extended.insert("fleet_group".into(), json!("north"));
         let unit = Unit {
+            additional_properties: Default::default(),
             id: UnitId::new(format!("unt_{:03}", i + 1)),
             object: Some("unit".into()),
-            reference_number: reference.into(),
+            reference_number: Some(reference.into()),
             make: Some(make.into()),
             model: Some(model.into()),
             year: Some(year),
@@ -117,8 +118,8 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
             serial_number: Some(format!("SN-{}", 7000 + i)),
             hours: Some(hours),
             odometer: Some(odometer),
-            created_at: created,
-            updated_at: created,
+            created_at: Some(created),
+            updated_at: Some(created),
             extended_data: extended,
         };
         store.push_unit(unit);
@@ -169,6 +170,7 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         let completed =
             matches!(status, TaskStatus::Completed | TaskStatus::Complete).then(|| day(2));
         let task = Task {
+            additional_properties: Default::default(),
             id: TaskId::new(id),
             object: Some("task".into()),
             r#type: Some(ty),
@@ -181,25 +183,29 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
             priority: Some(i == 0),
             due_by: Some(now + Duration::days(3 + i as i64)),
             inspection: draft.then(|| InspectionRef {
+                additional_properties: Default::default(),
                 id: Some(InspectionId::new("ins_draft_1")),
             }),
             assignee: Some(TaskAssigneeRef {
+                additional_properties: Default::default(),
                 id: Some(UserId::new("usr_1")),
                 username: Some("dana.ortiz@example.com".into()),
             }),
             unit: Some(UnitRef {
+                additional_properties: Default::default(),
                 id: Some(UnitId::new(format!("unt_{:03}", i % 3 + 1))),
                 reference_number: Some(["EX-0117", "FL-0042", "TR-0208"][i % 3].into()),
             }),
             workflow: Some(WorkflowRef {
+                additional_properties: Default::default(),
                 id: Some(WorkflowId::new("wf_pickup")),
                 name: Some("Pickup".into()),
             }),
             department: None,
             extended_data: Default::default(),
             completed_at: Some(completed),
-            created_at: created,
-            updated_at: created,
+            created_at: Some(created),
+            updated_at: Some(created),
         };
         store.push_task(task, draft);
     }
@@ -213,15 +219,18 @@ fn refs(n: usize) -> (LocationRef, UnitRef, UserRef) {
     ][n % 3];
     (
         LocationRef {
+            additional_properties: Default::default(),
             id: Some(LocationId::new("101")),
             external_id: Some(Some("LOC-MAIN".into())),
             name: Some("Main Yard".into()),
         },
         UnitRef {
+            additional_properties: Default::default(),
             id: Some(UnitId::new(unit_id)),
             reference_number: Some(reference.into()),
         },
         UserRef {
+            additional_properties: Default::default(),
             id: Some(UserId::new("usr_1")),
             username: Some("dana.ortiz@example.com".into()),
         },
@@ -237,6 +246,7 @@ fn simple_inspection(
 ) -> Inspection {
     let (location, unit, user) = refs(n);
     Inspection {
+        additional_properties: Default::default(),
         id: InspectionId::new(id),
         r#type: Some(ty),
         location: Some(location),
@@ -245,6 +255,7 @@ fn simple_inspection(
         user: Some(user),
         region: None,
         department: Some(DepartmentRef {
+            additional_properties: Default::default(),
             id: Some(DepartmentId::new(if n.is_multiple_of(2) {
                 "dep_rental"
             } else {
@@ -263,8 +274,10 @@ fn simple_inspection(
         dashboard_url: Some(format!("{origin}/dashboard/inspections/{id}")),
         pdf_share_url: None,
         results: vec![InspectionResult::Checklist(ChecklistResult {
+            additional_properties: Default::default(),
             name: Some("Walkaround".into()),
             data: vec![ResultField::Textbox(ValueField {
+                additional_properties: Default::default(),
                 id: Some(Some("fld_notes".into())),
                 object: Some("field".into()),
                 label: Some("Notes".into()),
@@ -274,8 +287,8 @@ fn simple_inspection(
         photos: Vec::new(),
         videos: Vec::new(),
         signatures: Vec::new(),
-        created_at: at,
-        updated_at: at,
+        created_at: Some(at),
+        updated_at: Some(at),
     }
 }
 
@@ -292,6 +305,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
     let value_field = |fid: Option<&str>, label: &str, value: FieldValue| {
         let (id, object, label) = field(fid, label);
         ValueField {
+            additional_properties: Default::default(),
             id: Some(id),
             object,
             label,
@@ -302,6 +316,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
         values
             .into_iter()
             .map(|(id, label, value)| ListItem {
+                additional_properties: Default::default(),
                 id: Some(id.map(str::to_string)),
                 label: Some(label.into()),
                 value: Some(value),
@@ -311,6 +326,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
     let items_field = |fid: &str, label: &str, list| {
         let (id, object, label) = field(Some(fid), label);
         ItemsField {
+            additional_properties: Default::default(),
             id: Some(id),
             object,
             label,
@@ -318,6 +334,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
         }
     };
     let checklist = ChecklistResult {
+        additional_properties: Default::default(),
         name: Some("Return Walkaround".into()),
         data: vec![
             ResultField::Textbox(value_field(
@@ -348,10 +365,12 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
             ResultField::SingleDropdownWithId({
                 let (id, object, label) = field(Some("fld_driver"), "Driver");
                 ItemField {
+                    additional_properties: Default::default(),
                     id: Some(id),
                     object,
                     label,
                     item: Some(DropdownItem {
+                        additional_properties: Default::default(),
                         id: Some("drv_7".into()),
                         value: Some(FieldValue::String("Sam Lee".into())),
                     }),
@@ -385,10 +404,12 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
             ResultField::PartnerCase({
                 let (id, object, label) = field(Some("fld_case"), "Repair case");
                 PartnerCaseField {
+                    additional_properties: Default::default(),
                     id: Some(id),
                     object,
                     label,
                     value: Some(PartnerCase {
+                        additional_properties: Default::default(),
                         case_id: Some("3f2b8c1d9e7a4b6c8d0e1f2a3b4c5d6e".into()),
                         case_reference_number: Some("CASE-2207".into()),
                         service_provider_id: Some("a1b2c3d4e5f60718293a4b5c6d7e8f90".into()),
@@ -398,16 +419,19 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
         ],
     };
     let template = DataTemplateResult {
+        additional_properties: Default::default(),
         name: Some("Damage Report".into()),
         version: Some(3),
         slug: Some("damage-report".into()),
         errors: vec![
             TemplateError {
+                additional_properties: Default::default(),
                 error: Some("Template was updated after this inspection.".into()),
                 field_id: Some(None),
                 severity: Some(ErrorSeverity::Warning),
             },
             TemplateError {
+                additional_properties: Default::default(),
                 error: Some("Hour meter is required.".into()),
                 field_id: Some(Some("fld_hours".into())),
                 severity: Some(ErrorSeverity::Error),
@@ -429,6 +453,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
     form_data.insert("po_number".to_string(), FormDataValue::Null);
     let (location, unit, user) = refs(0);
     Inspection {
+        additional_properties: Default::default(),
         id: InspectionId::new(id),
         r#type: Some(InspectionType::Close),
         location: Some(LocationRef {
@@ -439,14 +464,17 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
         unit: Some(unit),
         user: Some(user),
         region: Some(RegionRef {
+            additional_properties: Default::default(),
             id: Some(RegionId::new("reg_west")),
             name: Some("West".into()),
         }),
         department: Some(DepartmentRef {
+            additional_properties: Default::default(),
             id: Some(DepartmentId::new("dep_rental")),
             name: Some("Rental".into()),
         }),
         workflow: Some(WorkflowRef {
+            additional_properties: Default::default(),
             id: Some(WorkflowId::new("wf_return")),
             name: Some("Return".into()),
         }),
@@ -456,33 +484,40 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
             InspectionResult::Checklist(checklist),
             InspectionResult::DataTemplate(template),
             InspectionResult::PdfForm(PdfFormResult {
+                additional_properties: Default::default(),
                 name: Some("Rental Agreement".into()),
                 link: Some(format!("{origin}/v3/forms/frm_demo_1")),
                 data: form_data,
             }),
             InspectionResult::CollisionDamageWaiver(CollisionDamageWaiverResult {
+                additional_properties: Default::default(),
                 name: Some("CDW".into()),
                 accepted: Some(true),
             }),
         ],
         photos: vec![
             Photo {
+                additional_properties: Default::default(),
                 object: Some("photo".into()),
                 url: Some(format!("{origin}/media/p1.jpg")),
                 instruction: Some(Some(PhotoInstruction {
+                    additional_properties: Default::default(),
                     id: Some("ins_front".into()),
                     label: Some("Front".into()),
                 })),
                 field: Some(None),
                 tags: vec![PhotoTag {
+                    additional_properties: Default::default(),
                     label: Some("damage".into()),
                 }],
             },
             Photo {
+                additional_properties: Default::default(),
                 object: Some("photo".into()),
                 url: Some(format!("{origin}/media/p2.jpg")),
                 instruction: Some(None),
                 field: Some(Some(PhotoField {
+                    additional_properties: Default::default(),
                     id: Some(Some("fld_barcode".into())),
                     label: Some("Attachment barcode".into()),
                     result_object_name: Some("Return Walkaround".into()),
@@ -490,6 +525,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
                 tags: Vec::new(),
             },
             Photo {
+                additional_properties: Default::default(),
                 object: Some("photo".into()),
                 url: Some(format!("{origin}/media/p3.jpg")),
                 instruction: Some(None),
@@ -498,24 +534,27 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
             },
         ],
         videos: vec![Video {
+            additional_properties: Default::default(),
             object: Some("video".into()),
             url: Some(format!("{origin}/media/v1.mp4")),
         }],
         signatures: vec![
             Signature::Inspection(InspectionSignature {
+                additional_properties: Default::default(),
                 object: Some("signature".into()),
                 url: Some(format!("{origin}/media/s1.png")),
                 label: Some("Signed by customer".into()),
                 printed_name: Some("Jordan Price".into()),
             }),
             Signature::Esign(EsignSignature {
+                additional_properties: Default::default(),
                 object: Some("signature".into()),
                 url: Some(format!("{origin}/media/s2.pdf")),
                 signed_at: Some(at),
             }),
         ],
-        created_at: at,
-        updated_at: at,
+        created_at: Some(at),
+        updated_at: Some(at),
     }
 }
 

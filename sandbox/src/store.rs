@@ -111,7 +111,7 @@ impl Store {
         self.units
             .iter_mut()
             .map(|r| &mut r.record)
-            .find(|u| u.reference_number == reference)
+            .find(|u| u.reference_number.as_deref() == Some(reference))
     }
 
     pub fn user_by_username(&self, username: &str) -> Option<&User> {

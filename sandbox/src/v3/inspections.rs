@@ -79,8 +79,8 @@ async fn list_in(
             unit_id
                 .as_ref()
                 .is_none_or(|id| i.unit.as_ref().and_then(|u| u.id.as_ref()) == Some(id))
-                && after.is_none_or(|t| i.created_at >= t)
-                && before.is_none_or(|t| i.created_at < t)
+                && after.is_none_or(|t| i.created_at.is_some_and(|c| c >= t))
+                && before.is_none_or(|t| i.created_at.is_some_and(|c| c < t))
                 && ty
                     .as_deref()
                     .is_none_or(|t| i.r#type.as_ref().map(InspectionType::as_str) == Some(t))
@@ -144,8 +144,9 @@ pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> R
         },
     );
     let share = ShareUrl {
+        additional_properties: Default::default(),
         link: format!("{}/shared/{token}", app.origin),
-        expires_at,
+        expires_at: Some(expires_at),
     };
     json(StatusCode::OK, &share)
 }

@@ -59,8 +59,8 @@ pub async fn list(
         .filter(|r| {
             let t = &r.record.task;
             let done = matches!(t.status, Some(TaskStatus::Completed | TaskStatus::Complete));
-            within(Some(t.created_at), bounds[0])
-                && within(Some(t.updated_at), bounds[1])
+            within(t.created_at, bounds[0])
+                && within(t.updated_at, bounds[1])
                 && within(t.completed_at.flatten(), bounds[2])
                 && within(t.due_by, bounds[3])
                 && status.as_deref().is_none_or(|s| (s == "complete") == done)
@@ -79,6 +79,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
     let mut task = Task {
+        additional_properties: Default::default(),
         id,
         object: Some("task".into()),
         r#type: None,
@@ -94,8 +95,8 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
         department: None,
         extended_data: Default::default(),
         completed_at: Some(None),
-        created_at: now,
-        updated_at: now,
+        created_at: Some(now),
+        updated_at: Some(now),
     };
     if let Err(e) = apply(&store, &mut task, request) {
         return e.into_response();
@@ -144,7 +145,7 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         return e.into_response();
     }
     let completes = status.is_some_and(|s| set_status(&mut task, s, now));
-    task.updated_at = now;
+    task.updated_at = Some(now);
     let stored = &mut store.tasks[index].record;
     stored.task = task.clone();
     if let Some(url) = hook {
@@ -206,7 +207,7 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
         .units
         .iter()
         .map(|row| &row.record)
-        .find(|u| u.reference_number == r.reference_number)
+        .find(|u| u.reference_number.as_deref() == Some(r.reference_number.as_str()))
         .ok_or_else(|| {
             Reject::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -217,8 +218,9 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
             )
         })?;
     task.unit = Some(UnitRef {
+        additional_properties: Default::default(),
         id: Some(unit.id.clone()),
-        reference_number: Some(unit.reference_number.clone()),
+        reference_number: unit.reference_number.clone(),
     });
     task.assignee = match &r.assignee {
         TaskAssignee::User(a) => {
@@ -231,6 +233,7 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
                     )
                 })?;
             Some(TaskAssigneeRef {
+                additional_properties: Default::default(),
                 id: user.id.clone(),
                 username: user.username.clone(),
             })
@@ -284,10 +287,15 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
             .iter()
             .find(|x| x.record.id.as_ref() == Some(&w))
             .and_then(|x| x.record.name.clone());
-        task.workflow = Some(WorkflowRef { id: Some(w), name });
+        task.workflow = Some(WorkflowRef {
+            additional_properties: Default::default(),
+            id: Some(w),
+            name,
+        });
     }
     if let Some(d) = r.department_id {
         task.department = Some(DepartmentRef {
+            additional_properties: Default::default(),
             id: Some(d),
             name: None,
         });

@@ -36,7 +36,7 @@ pub async fn list(
     let rows = store
         .units
         .iter()
-        .filter(|r| reference.is_none_or(|x| r.record.reference_number == x))
+        .filter(|r| reference.is_none_or(|x| r.record.reference_number.as_deref() == Some(x)))
         .filter(|r| serial.is_none_or(|x| r.record.serial_number.as_deref() == Some(x)))
         .map(|r| (r.seq, &r.record))
         .collect();
@@ -56,9 +56,10 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let now = app.clock.now();
     let id = store.new_id("unt");
     let unit = Unit {
+        additional_properties: Default::default(),
         id: UnitId::new(id),
         object: Some("unit".into()),
-        reference_number: new.reference_number,
+        reference_number: Some(new.reference_number),
         make: new.make,
         model: new.model,
         year: new.year,
@@ -66,8 +67,8 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
         serial_number: new.serial_number,
         hours: new.hours,
         odometer: new.odometer.map(i64::from),
-        created_at: now,
-        updated_at: now,
+        created_at: Some(now),
+        updated_at: Some(now),
         extended_data: new.extended_data.unwrap_or_default(),
     };
     store.units_created += 1;
@@ -96,10 +97,9 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     let changes: UnitPatch = tri!(body(&bytes));
     let mut store = app.store.lock().await;
     if let Some(reference) = &changes.reference_number {
-        let taken = store
-            .units
-            .iter()
-            .any(|r| &r.record.reference_number == reference && r.record.id.as_str() != id);
+        let taken = store.units.iter().any(|r| {
+            r.record.reference_number.as_ref() == Some(reference) && r.record.id.as_str() != id
+        });
         if taken {
             return error(
                 StatusCode::CONFLICT,
@@ -112,9 +112,10 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         return not_found(&id);
     };
     if let Some(r) = changes.reference_number {
-        unit.reference_number = r;
+        unit.reference_number = Some(r);
     }
     let attributes = UnitAttributes {
+        additional_properties: Default::default(),
         make: changes.make,
         model: changes.model,
         year: changes.year,
@@ -125,7 +126,7 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         extended_data: changes.extended_data,
     };
     apply(unit, attributes, false);
-    unit.updated_at = now;
+    unit.updated_at = Some(now);
     json(StatusCode::OK, unit)
 }
 
@@ -141,7 +142,7 @@ pub async fn patch_by_reference(
         return not_found(&reference);
     };
     apply(unit, changes, false);
-    unit.updated_at = now;
+    unit.updated_at = Some(now);
     json(StatusCode::OK, unit)
 }
 
@@ -156,7 +157,7 @@ pub async fn upsert(
     let mut store = app.store.lock().await;
     if let Some(unit) = store.unit_by_reference(&reference) {
         apply(unit, attributes, true);
-        unit.updated_at = now;
+        unit.updated_at = Some(now);
         return json(StatusCode::OK, unit);
     }
     if reference.chars().count() > 255 {
@@ -167,9 +168,10 @@ pub async fn upsert(
     }
     let id = store.new_id("unt");
     let mut unit = Unit {
+        additional_properties: Default::default(),
         id: UnitId::new(id),
         object: Some("unit".into()),
-        reference_number: reference,
+        reference_number: Some(reference),
         make: None,
         model: None,
         year: None,
@@ -177,8 +179,8 @@ pub async fn upsert(
         serial_number: None,
         hours: None,
         odometer: None,
-        created_at: now,
-        updated_at: now,
+        created_at: Some(now),
+        updated_at: Some(now),
         extended_data: Default::default(),
     };
     apply(&mut unit, attributes, true);
