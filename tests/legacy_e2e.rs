@@ -530,7 +530,7 @@ async fn every_legacy_operation_answers() {
     .send()
     .await
     .unwrap();
-    m.get_transaction_form(t_id.clone(), "f-1")
+    m.get_transaction_form(t_id.clone(), "7")
         .send()
         .await
         .unwrap();

@@ -348,3 +348,36 @@ async fn a_task_carries_its_asset_location_and_people() {
         );
     }
 }
+
+#[tokio::test]
+async fn an_unknown_form_is_a_404_never_an_invented_form() {
+    let sandbox = start().await;
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let form = user.get("/api/transactions/100/forms/7").await;
+    assert_eq!(form.status, 200, "{form:?}");
+    assert_eq!(form.body["form"]["id"], "7");
+    assert_eq!(form.body["form"]["name"], "Rental Agreement");
+    let token = format!("Token {}", user.token);
+    let pdf = [
+        ("accept", "application/pdf"),
+        ("authorization", token.as_str()),
+    ];
+
+    for (path, named) in [
+        ("/api/transactions/100/forms/f-1", "Form f-1"),
+        ("/api/transactions/999/forms/7", "Transaction 999"),
+        ("/api/form_templates/999", "Form template 999"),
+    ] {
+        let missing = user.get(path).await;
+        assert_eq!(missing.status, 404, "{path}: {missing:?}");
+        assert!(missing.errors().contains(named), "{path}: {missing:?}");
+        // Asked for as a PDF: the same JSON error, not a document.
+        let (status, body) = common::call(&sandbox, "GET", path, &pdf, None).await;
+        assert_eq!(status, 404, "{path}");
+        assert!(body["errors"].as_str().unwrap().contains(named), "{body}");
+    }
+    // A form that exists comes as a PDF when asked for one.
+    let (status, _) =
+        common::call(&sandbox, "GET", "/api/transactions/100/forms/7", &pdf, None).await;
+    assert_eq!(status, 200);
+}
