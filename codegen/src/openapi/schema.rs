@@ -251,6 +251,14 @@ pub fn components(i: &Interface) -> Node {
                 if !required.is_empty() {
                     node.set("required", Node::Seq(required));
                 }
+                // An inferred envelope is also read bare: the record itself.
+                let bare = o.envelope.as_ref().and_then(|env| {
+                    let f = o.fields.iter().find(|f| &f.name == env)?;
+                    Some(of(i, &f.ty, &Constraints::default()))
+                });
+                if let Some(bare) = bare {
+                    node = Node::map().with("anyOf", Node::Seq(vec![node, bare]));
+                }
                 source(node, o.source, o.not_shown.as_deref())
             }
             TypeKind::Enum(e) => {

@@ -27,8 +27,8 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     });
     if let Some(env) = &o.envelope {
         doc.push(format!(
-            "The wrapping is inferred, not documented: an answer that is the bare record (no \
-             `{env}` property) is read as if it were wrapped."
+            "Also read bare: an answer that is the record itself (no `{env}` property) is read \
+             as if wrapped, since the wrapping is not documented for every answer."
         ));
     }
     doc.not_shown(o.not_shown.as_deref()).source(o.source);

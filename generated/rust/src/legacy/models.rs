@@ -1365,7 +1365,7 @@ pub struct UserList {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
-/// The wrapping is inferred, not documented: an answer that is the bare record (no `asset` property) is read as if it were wrapped.
+/// Also read bare: an answer that is the record itself (no `asset` property) is read as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1384,7 +1384,7 @@ pub struct AssetResponse {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
-/// The wrapping is inferred, not documented: an answer that is the bare record (no `transaction` property) is read as if it were wrapped.
+/// Also read bare: an answer that is the record itself (no `transaction` property) is read as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1404,7 +1404,7 @@ pub struct TransactionResponse {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
-/// The wrapping is inferred, not documented: an answer that is the bare record (no `location` property) is read as if it were wrapped.
+/// Also read bare: an answer that is the record itself (no `location` property) is read as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1423,7 +1423,7 @@ pub struct LocationResponse {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
-/// The wrapping is inferred, not documented: an answer that is the bare record (no `task` property) is read as if it were wrapped.
+/// Also read bare: an answer that is the record itself (no `task` property) is read as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1442,7 +1442,7 @@ pub struct TaskResponse {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
-/// The wrapping is inferred, not documented: an answer that is the bare record (no `user` property) is read as if it were wrapped.
+/// Also read bare: an answer that is the record itself (no `user` property) is read as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
