@@ -946,9 +946,9 @@ impl ListAssets {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -982,7 +982,7 @@ impl ListAssets {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
                 if let Some(x) = self.filter.as_ref() {
@@ -1105,9 +1105,9 @@ impl ListAssetTransactions {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -1141,7 +1141,7 @@ impl ListAssetTransactions {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
                 if let Some(x) = self.filter.as_ref() {
@@ -1501,9 +1501,9 @@ impl ListLocations {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -1537,7 +1537,7 @@ impl ListLocations {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
             })?;
@@ -1785,9 +1785,9 @@ impl ListTasks {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -1821,7 +1821,7 @@ impl ListTasks {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
                 if let Some(x) = self.filter.as_ref() {
@@ -2068,9 +2068,9 @@ impl ListTransactions {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -2104,7 +2104,7 @@ impl ListTransactions {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
                 if let Some(x) = self.filter.as_ref() {
@@ -2607,9 +2607,9 @@ impl ListUsers {
         self.before_id = Some(before_id.into());
         self
     }
-    /// Page size, at most 50; the default is not documented.
+    /// Page size, at most 50; the default and any minimum are not documented.
     ///
-    /// Limits: from 1 to 50.
+    /// Limits: at most 50.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -2643,7 +2643,7 @@ impl ListUsers {
                 v.range(
                     "limit",
                     self.limit.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(50),
                 );
             })?;

@@ -600,9 +600,9 @@ impl ListUnits {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -643,7 +643,7 @@ impl ListUnits {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
                 v.max_length("referenceNumber", self.reference_number.as_deref(), 255);
@@ -918,9 +918,9 @@ impl ListUnitInspections {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -980,7 +980,7 @@ impl ListUnitInspections {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
                 v.max_length("department_name", self.department_name.as_deref(), 255);
@@ -1053,9 +1053,9 @@ impl ListUnitInspectionsByReferenceNumber {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1119,7 +1119,7 @@ impl ListUnitInspectionsByReferenceNumber {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
                 v.max_length("department_name", self.department_name.as_deref(), 255);
@@ -1192,9 +1192,9 @@ impl ListInspections {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1253,7 +1253,7 @@ impl ListInspections {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
                 v.max_length("department_name", self.department_name.as_deref(), 255);
@@ -1449,9 +1449,9 @@ impl ListTasks {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1555,7 +1555,7 @@ impl ListTasks {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
             })?;
@@ -1788,9 +1788,9 @@ impl ListWorkflows {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1831,7 +1831,7 @@ impl ListWorkflows {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
                 v.max_length(
@@ -1891,9 +1891,9 @@ impl ListLocations {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1916,7 +1916,7 @@ impl ListLocations {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
             })?;
@@ -1965,9 +1965,9 @@ impl ListUsers {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -1990,7 +1990,7 @@ impl ListUsers {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
             })?;
@@ -2072,9 +2072,9 @@ impl ListUserGroups {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100.
+    /// Page size, at most 100 (the seed states no minimum).
     ///
-    /// Limits: from 1 to 100.
+    /// Limits: at most 100.
     ///
     /// Sent as the `per_page` query parameter.
     pub fn per_page(mut self, per_page: i32) -> Self {
@@ -2097,7 +2097,7 @@ impl ListUserGroups {
                 v.range(
                     "per_page",
                     self.per_page.as_ref().map(|x| i64::from(*x)),
-                    Some(1),
+                    None,
                     Some(100),
                 );
             })?;

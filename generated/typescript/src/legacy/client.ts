@@ -134,7 +134,7 @@ export class Client {
   ): rt.Paged<m.Asset, m.AssetList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetFilter" }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -193,7 +193,7 @@ export class Client {
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetTransactionFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetTransactionFilter" }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -515,7 +515,7 @@ export class Client {
   ): rt.Paged<m.Location, m.LocationList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -716,7 +716,7 @@ export class Client {
   ): rt.Paged<m.Task, m.TaskList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TaskFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TaskFilter" }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -905,7 +905,7 @@ export class Client {
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TransactionFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TransactionFilter" }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1377,7 +1377,7 @@ export class Client {
   ): rt.Paged<m.User, m.UserList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { min: 1, max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );

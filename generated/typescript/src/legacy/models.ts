@@ -1775,9 +1775,9 @@ export interface ListAssetsQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */
@@ -1805,9 +1805,9 @@ export interface ListAssetTransactionsQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */
@@ -1835,9 +1835,9 @@ export interface ListLocationsQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */
@@ -1865,9 +1865,9 @@ export interface ListTasksQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */
@@ -1895,9 +1895,9 @@ export interface ListTransactionsQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */
@@ -1943,9 +1943,9 @@ export interface ListUsersQuery {
    */
   before_id?: string;
   /**
-   * Page size, at most 50; the default is not documented.
+   * Page size, at most 50; the default and any minimum are not documented.
    *
-   * Limits: from 1 to 50.
+   * Limits: at most 50.
    *
    * *Source: the service's public documentation.*
    */

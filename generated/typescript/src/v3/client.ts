@@ -119,7 +119,7 @@ export class Client {
   ): rt.Paged<m.Unit, m.Page<m.Unit>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "referenceNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "serialNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "referenceNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "serialNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -359,7 +359,7 @@ export class Client {
     this.core.check(
       [
         ["unit_id", { k: "id", c: { maxLength: 255 } }, unitId],
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -397,7 +397,7 @@ export class Client {
     this.core.check(
       [
         ["reference_number", { k: "string", c: { maxLength: 255 } }, referenceNumber],
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -437,7 +437,7 @@ export class Client {
   ): rt.Paged<m.Inspection, m.Page<m.Inspection>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -639,7 +639,7 @@ export class Client {
   ): rt.Paged<m.Task, m.Page<m.Task>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_after", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_before", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_after", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_before", d: { k: "datetime" }, req: false, nul: false }, { name: "due_after", d: { k: "datetime" }, req: false, nul: false }, { name: "due_before", d: { k: "datetime" }, req: false, nul: false }, { name: "status", d: { k: "ref", name: "TaskStatusFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_after", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_before", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_after", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_before", d: { k: "datetime" }, req: false, nul: false }, { name: "due_after", d: { k: "datetime" }, req: false, nul: false }, { name: "due_before", d: { k: "datetime" }, req: false, nul: false }, { name: "status", d: { k: "ref", name: "TaskStatusFilter" }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -815,7 +815,7 @@ export class Client {
   ): rt.Paged<m.Workflow, m.Page<m.Workflow>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }, { name: "location_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "location_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -851,7 +851,7 @@ export class Client {
   ): rt.Paged<m.Location, m.Page<m.Location>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -887,7 +887,7 @@ export class Client {
   ): rt.Paged<m.User, m.Page<m.User>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -960,7 +960,7 @@ export class Client {
   ): rt.Paged<m.UserGroup, m.Page<m.UserGroup>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { min: 1, max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
       ],
       SCHEMA,
     );

@@ -1520,9 +1520,9 @@ export interface ListUnitsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1544,9 +1544,9 @@ export interface ListUnitInspectionsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1576,9 +1576,9 @@ export interface ListUnitInspectionsByReferenceNumberQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1608,9 +1608,9 @@ export interface ListInspectionsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1640,9 +1640,9 @@ export interface ListTasksQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1702,9 +1702,9 @@ export interface ListWorkflowsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
   /**
@@ -1726,9 +1726,9 @@ export interface ListLocationsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
 }
@@ -1738,9 +1738,9 @@ export interface ListUsersQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
 }
@@ -1750,9 +1750,9 @@ export interface ListUserGroupsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100.
+   * Page size, at most 100 (the seed states no minimum).
    *
-   * Limits: from 1 to 100.
+   * Limits: at most 100.
    */
   per_page?: number;
 }

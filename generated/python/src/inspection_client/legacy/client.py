@@ -40,7 +40,7 @@ _LIST_ASSETS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _m._w_AssetFilter),
         json=("filter",),
     ),
@@ -64,7 +64,7 @@ _LIST_ASSET_TRANSACTIONS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _m._w_AssetTransactionFilter),
         json=("filter",),
     ),
@@ -147,7 +147,7 @@ _LIST_LOCATIONS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _rt.Map(_rt.Json())),
         json=("filter",),
     ),
@@ -208,7 +208,7 @@ _LIST_TASKS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _m._w_TaskFilter),
         json=("filter",),
     ),
@@ -265,7 +265,7 @@ _LIST_TRANSACTIONS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _m._w_TransactionFilter),
         json=("filter",),
     ),
@@ -385,7 +385,7 @@ _LIST_USERS = _rt.Operation(
     query=_rt.Query(
         _rt.F("after_id", "after_id", _rt.Str()),
         _rt.F("before_id", "before_id", _rt.Str()),
-        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(min=1, max=50))),
+        _rt.F("limit", "limit", _rt.Int(32, _rt.Limits(max=50))),
         _rt.F("filter", "filter", _rt.Map(_rt.Json())),
         json=("filter",),
     ),

@@ -43,7 +43,7 @@ _LIST_UNITS = _rt.Operation(
     segments=("units",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("referenceNumber", "referenceNumber", _rt.Str(_rt.Limits(max_length=255))),
         _rt.F("serialNumber", "serialNumber", _rt.Str(_rt.Limits(max_length=255))),
     ),
@@ -109,7 +109,7 @@ _LIST_UNIT_INSPECTIONS = _rt.Operation(
     path_params=(_rt.PathParam("unit_id", _rt.Id(_rt.Limits(max_length=255))),),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("created_after", "created_after", _rt.DateTime()),
         _rt.F("created_before", "created_before", _rt.DateTime()),
         _rt.F("type", "type", _m._w_InspectionTypeFilter),
@@ -126,7 +126,7 @@ _LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER = _rt.Operation(
     path_params=(_rt.PathParam("reference_number", _rt.Str(_rt.Limits(max_length=255))),),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("created_after", "created_after", _rt.DateTime()),
         _rt.F("created_before", "created_before", _rt.DateTime()),
         _rt.F("type", "type", _m._w_InspectionTypeFilter),
@@ -142,7 +142,7 @@ _LIST_INSPECTIONS = _rt.Operation(
     segments=("inspections",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("created_after", "created_after", _rt.DateTime()),
         _rt.F("created_before", "created_before", _rt.DateTime()),
         _rt.F("type", "type", _m._w_InspectionTypeFilter),
@@ -185,7 +185,7 @@ _LIST_TASKS = _rt.Operation(
     segments=("tasks",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("created_after", "created_after", _rt.DateTime()),
         _rt.F("created_before", "created_before", _rt.DateTime()),
         _rt.F("updated_after", "updated_after", _rt.DateTime()),
@@ -239,7 +239,7 @@ _LIST_WORKFLOWS = _rt.Operation(
     segments=("workflows",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
         _rt.F("location_id", "location_id", _rt.Id(_rt.Limits(max_length=255))),
         _rt.F("department_name", "department_name", _rt.Str(_rt.Limits(max_length=255))),
     ),
@@ -253,7 +253,7 @@ _LIST_LOCATIONS = _rt.Operation(
     segments=("locations",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
 _LIST_LOCATIONS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Location), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page")
@@ -265,7 +265,7 @@ _LIST_USERS = _rt.Operation(
     segments=("users",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
 _LIST_USERS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_User), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page")
@@ -286,7 +286,7 @@ _LIST_USER_GROUPS = _rt.Operation(
     segments=("user_groups",),
     query=_rt.Query(
         _rt.F("page", "page", _rt.Str()),
-        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(min=1, max=100))),
+        _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
 _LIST_USER_GROUPS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_UserGroup), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page")
