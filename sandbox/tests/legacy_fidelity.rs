@@ -381,3 +381,65 @@ async fn an_unknown_form_is_a_404_never_an_invented_form() {
         common::call(&sandbox, "GET", "/api/transactions/100/forms/7", &pdf, None).await;
     assert_eq!(status, 200);
 }
+
+#[tokio::test]
+async fn one_time_users_are_upserted_by_email_and_need_a_location() {
+    let sandbox = start().await;
+    let manager = Api::login(&sandbox, LEGACY_MANAGER).await;
+    let path = "/api/users/one_time_user";
+    let body = json!({ "user": { "email": "guest@example.com", "location_id": "90",
+                                 "phone_number": "+12345678900" },
+                       "reference_number": "12345", "notify_user": true });
+    let first = manager.post(path, body).await;
+    assert_eq!(first.status, 201, "{first:?}");
+    let user = &first.body["user"];
+    assert_eq!(user["email"], "guest@example.com");
+    assert_eq!(user["username"], "guest@example.com");
+    assert_eq!(user["phone_number"], "+12345678900");
+    assert_eq!(user["transaction_limit"], 1);
+    let id = user["id"].as_str().unwrap().to_string();
+
+    // Again with the same address: the same user, updated; the phone only when sent.
+    let body = json!({ "user": { "email": "guest@example.com", "location_id": 89, "transaction_limit": 3 } });
+    let again = manager.post(path, body).await;
+    assert_eq!(again.status, 201, "{again:?}");
+    assert_eq!(again.body["user"]["id"], json!(id));
+    assert_eq!(again.body["user"]["transaction_limit"], 3);
+    assert!(
+        again.body["user"].get("phone_number").is_none(),
+        "{again:?}"
+    );
+    let users = manager.all("/api/users", "users", json!({}), 50).await;
+    let guests: Vec<&Value> = users
+        .iter()
+        .filter(|u| u["username"] == "guest@example.com")
+        .collect();
+    assert_eq!(guests.len(), 1, "{users:?}");
+    assert_eq!(guests[0]["id"], json!(id));
+
+    // Each required field refused by name; an unknown location and a full user's address too.
+    for (user, field) in [
+        (json!({ "email": "other@example.com" }), "user[location_id]"),
+        (json!({ "location_id": "89" }), "user[email]"),
+        (
+            json!({ "email": "other@example.com", "location_id": null }),
+            "user[location_id]",
+        ),
+        (
+            json!({ "email": "other@example.com", "location_id": "999" }),
+            "user[location_id]",
+        ),
+        (
+            json!({ "email": "user@example.com", "location_id": "89" }),
+            "user[email]",
+        ),
+    ] {
+        let refused = manager.post(path, json!({ "user": user })).await;
+        assert_eq!(refused.status, 422, "{user}: {refused:?}");
+        assert!(refused.errors().contains(field), "{user}: {refused:?}");
+    }
+    // A one-time user gets a launch URL, never a password login.
+    let login = json!({ "user": { "username": "guest@example.com", "password": "" } });
+    let refused = manager.post("/api/users/authenticate", login).await;
+    assert_eq!(refused.status, 401, "{refused:?}");
+}

@@ -27,7 +27,7 @@ pub(super) async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> R
     let Some(account) = store
         .accounts
         .iter()
-        .find(|a| a.username == username && a.password == password)
+        .find(|a| a.one_time.is_none() && a.username == username && a.password == password)
         .cloned()
     else {
         return error(StatusCode::UNAUTHORIZED, "Invalid username or password");

@@ -18,6 +18,16 @@ pub struct Account {
     pub external_id: Option<String>,
     /// The user's location (every seeded account is at `89`, Main Office).
     pub location_id: String,
+    /// A one-time user (`POST /api/users/one_time_user`): found again by e-mail, and never
+    /// logs in with a password (the service sends a launch URL instead).
+    pub one_time: Option<OneTime>,
+}
+
+/// What a one-time user has beyond an account.
+#[derive(Debug, Clone)]
+pub struct OneTime {
+    pub phone_number: Option<Value>,
+    pub transaction_limit: Value,
 }
 
 impl Account {
@@ -25,11 +35,19 @@ impl Account {
     pub fn record(&self, location: &Value) -> Value {
         json!({
             "id": self.id, "username": self.username, "first_name": self.first_name,
-            "last_name": self.last_name, "phone_number": "366.555.1570",
+            "last_name": self.last_name, "phone_number": self.phone_number(),
             "role": if self.manager { "manager" } else { "user" },
             "external_id": self.external_id, "location": location,
             "created_at": "2016-05-23T22:16:43.000Z", "updated_at": "2016-05-23T22:16:43.000Z",
         })
+    }
+
+    /// A one-time user's own (null when none was sent); the seeded one otherwise.
+    fn phone_number(&self) -> Value {
+        match &self.one_time {
+            Some(one_time) => one_time.phone_number.clone().unwrap_or(Value::Null),
+            None => json!("366.555.1570"),
+        }
     }
 
     pub fn summary(&self) -> Value {
@@ -161,6 +179,7 @@ pub fn load(
             last_name: "Example".into(),
             external_id: Some(format!("s_user{}", 42 + i)),
             location_id: "89".into(),
+            one_time: None,
         });
     }
     let location = store.location();

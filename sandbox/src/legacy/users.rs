@@ -14,7 +14,7 @@ use crate::http::{Reject, error, json as answer, tri};
 
 use super::lists::links_page;
 use super::nested;
-use super::store::{self, Account};
+use super::store::{self, Account, OneTime};
 use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
 
 /// A user by id, `_<external id>` or `self`.
@@ -105,6 +105,7 @@ pub(super) async fn create_user(
         last_name,
         external_id: text("external_id"),
         location_id,
+        one_time: None,
     };
     store.accounts.push(account.clone());
     let token = store.new_token(&account.id);
@@ -128,21 +129,81 @@ fn location_id(store: &store::LegacyStore, given: &Value) -> Result<String, Reje
     }
 }
 
+/// Creates a one-time user, or updates the one with this e-mail address (the public docs:
+/// "Creates (or updates)"): never a second user for the same address. `user[email]` and
+/// `user[location_id]` are required; the phone number is answered only when sent.
 pub(super) async fn create_one_time_user(
     State(app): State<Arc<App>>,
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
 ) -> Response {
     tri!(manager_only(&caller));
-    tri!(bodies::conforms::<spec::OneTimeUserRequest>(&bytes));
     let input = tri!(wrapped(&bytes, "user"));
-    let Some(email) = input.get("email").and_then(Value::as_str) else {
+    let given = |k: &str| input.get(k).filter(|v| !v.is_null());
+    let Some(email) = given("email")
+        .and_then(Value::as_str)
+        .filter(|e| !e.is_empty())
+    else {
         return error(StatusCode::UNPROCESSABLE_ENTITY, "user[email] is required");
     };
+    let Some(location) = given("location_id") else {
+        return error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "user[location_id] is required",
+        );
+    };
+    tri!(bodies::conforms::<spec::OneTimeUserRequest>(&bytes));
     let mut store = app.legacy.lock().await;
-    let id = store.next_id();
-    let mut user = json!({ "id": id, "username": email, "email": email, "transaction_limit": input.get("transaction_limit").cloned().unwrap_or(json!(1)) });
-    if let Some(phone) = input.get("phone_number") {
+    let location_id = tri!(location_id(&store, location));
+    let found = store
+        .accounts
+        .iter()
+        .position(|a| a.username.eq_ignore_ascii_case(email));
+    let index = match found {
+        Some(i) if store.accounts[i].one_time.is_none() => {
+            return error(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("user[email]: {email} is a full user's, not a one-time user's"),
+            );
+        }
+        Some(i) => i,
+        None => {
+            let account = Account {
+                id: store.next_id(),
+                username: email.to_string(),
+                password: String::new(),
+                manager: false,
+                first_name: String::new(),
+                last_name: String::new(),
+                external_id: None,
+                location_id: location_id.clone(),
+                one_time: Some(OneTime {
+                    phone_number: None,
+                    transaction_limit: json!(1),
+                }),
+            };
+            store.accounts.push(account);
+            store.accounts.len() - 1
+        }
+    };
+    let account = &mut store.accounts[index];
+    account.location_id = location_id;
+    if let Some(v) = given("external_id").and_then(Value::as_str) {
+        account.external_id = Some(v.to_string());
+    }
+    let Some(one_time) = account.one_time.as_mut() else {
+        return error(StatusCode::INTERNAL_SERVER_ERROR, "not a one-time user");
+    };
+    if let Some(phone) = given("phone_number") {
+        one_time.phone_number = Some(phone.clone());
+    }
+    if let Some(limit) = given("transaction_limit") {
+        one_time.transaction_limit = limit.clone();
+    }
+    let id = account.id.clone();
+    let mut user = json!({ "id": id, "username": account.username, "email": account.username,
+                           "transaction_limit": one_time.transaction_limit });
+    if let Some(phone) = given("phone_number") {
         user["phone_number"] = phone.clone();
     }
     answer(
