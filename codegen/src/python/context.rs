@@ -7,8 +7,8 @@ use super::names::{self, Scope};
 use super::types::{self, TypeNames};
 use crate::doc_text::{self, Doc};
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Field, Interface, Method, Operation, OperationPaging, TypeDef,
-    TypeId, TypeKind, TypeRef,
+    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, OperationPaging,
+    TypeDef, TypeId, TypeKind, TypeRef,
 };
 use crate::templates;
 
@@ -64,8 +64,9 @@ pub struct RecordCx {
     pub name: String,
     pub doc: String,
     pub attrs: Vec<AttrCx>,
-    /// The attribute holding properties the spec does not list.
+    /// The attribute holding properties the spec does not list, and its doc.
     pub extra: String,
+    pub extra_doc: String,
 }
 
 #[derive(Serialize)]
@@ -167,6 +168,8 @@ pub struct OperationCx {
     pub query_values: Vec<(String, String)>,
     pub has_query: bool,
     pub has_body: bool,
+    /// The parameter naming a binary body's media type, when the body is sent as it is.
+    pub content_type: Option<String>,
     /// `json`, `upsert`, `bytes`, `empty` or `paged`.
     pub call: &'static str,
     /// The descriptor a JSON answer is decoded with.
@@ -387,6 +390,9 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
                     ));
                 }
                 args.push(format!("extra={}", names::string(&extra)));
+                if let Some(env) = &o.envelope {
+                    args.push(format!("envelope={}", names::string(env)));
+                }
                 wire_defines.push(WireDefine { name: wire, args });
             }
             TypeKind::Union(u) => {
@@ -460,6 +466,12 @@ fn record_cx(
         unreachable!("record_cx is called for objects")
     };
     let mut doc = Doc::new(&t.doc);
+    if let Some(env) = &o.envelope {
+        doc.push(format!(
+            "The wrapping is inferred, not documented: an answer that is the bare record (no \
+             `{env}` property) is read as if it were wrapped."
+        ));
+    }
     doc.not_shown(o.not_shown.as_deref()).source(o.source);
     let mut out = Vec::new();
     let mut attr = attrs.iter();
@@ -521,11 +533,21 @@ fn record_cx(
             }
         }
     }
+    let extra_doc = if response_side {
+        "Properties this spec does not list, as the service sent them; written back as they are."
+            .to_string()
+    } else {
+        "Properties this spec does not list yet, sent as they are (the service may accept new \
+         optional properties before the spec has them). One the spec lists is refused by \
+         validation: set its own attribute."
+            .to_string()
+    };
     RecordCx {
         name: name.to_string(),
         doc: doc.text(),
         attrs: out,
         extra: extra.to_string(),
+        extra_doc,
     }
 }
 
@@ -921,10 +943,18 @@ fn operation_cx(
             )),
         }
     }
+    let binary = op
+        .body
+        .as_ref()
+        .filter(|b| b.ty == TypeRef::Builtin(Builtin::Binary));
     if let Some(body) = &op.body {
         params.push(ParamCx {
             name: "body".into(),
-            annotation: m.annotation(i, &body.ty, false),
+            annotation: if binary.is_some() {
+                "bytes | str".to_string()
+            } else {
+                m.annotation(i, &body.ty, false)
+            },
             keyword: false,
             star: false,
             default: String::new(),
@@ -958,6 +988,19 @@ fn operation_cx(
         });
         query_values.push((names::string(&f.name), name));
     }
+    // A binary body's media type, named after every parameter of the spec's.
+    let content_type = binary.map(|b| {
+        let name = scope.claim("content_type");
+        params.push(ParamCx {
+            name: name.clone(),
+            annotation: "str".into(),
+            keyword: true,
+            star: false,
+            default: format!(" = {}", names::string(&b.content_type)),
+            writer: false,
+        });
+        name
+    });
     for f in &op.query {
         query_fields.push(m.field(i, f, &f.name, false, false));
         if matches!(f.ty, TypeRef::JsonEncoded(_)) {
@@ -1003,6 +1046,12 @@ fn operation_cx(
             "body={}",
             m.desc(i, &body.ty, &Default::default(), false)
         ));
+        if binary.is_some() {
+            args.push(format!(
+                "content_type={}",
+                names::string(&body.content_type)
+            ));
+        }
     }
 
     // A download's writer, named after every parameter of the spec's (`out_` after one
@@ -1012,6 +1061,13 @@ fn operation_cx(
     let mut answer_desc = None;
     let mut paging_constant = None;
     let mut doc = doc_text::operation(i, op);
+    if let (Some(body), Some(param)) = (binary, &content_type) {
+        doc.push(format!(
+            "The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as \
+             `Content-Type: {}` unless `{param}` says otherwise.",
+            body.content_type
+        ));
+    }
     let (call, returns, returns_async) = match (&op.paging, &answer.kind) {
         (Some(paging), _) => {
             let (item, page) = match paging {
@@ -1169,6 +1225,7 @@ fn operation_cx(
         has_query: !query_values.is_empty(),
         query_values,
         has_body: op.body.is_some(),
+        content_type,
         call,
         answer_desc,
         paging: paging_constant,
@@ -1219,7 +1276,9 @@ fn paging_plan(
             item,
             next_url_field,
             cursor_field,
+            page_size_field,
             page_param,
+            per_page_param,
             ..
         } => {
             let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
@@ -1228,8 +1287,9 @@ fn paging_plan(
                 wire.as_ref()
                     .and_then(|w| attr_of(i, module, paging_type?, w))
             };
+            let per_page = (!per_page_param.is_empty()).then(|| per_page_param.clone());
             format!(
-                "_rt.PagingPlan(\"cursor\", {}, {}, paging_attr={}, next_url_attr={}, cursor_attr={}, page_param={})",
+                "_rt.PagingPlan(\"cursor\", {}, {}, paging_attr={}, next_url_attr={}, cursor_attr={}, page_param={}, page_size_attr={}, per_page_param={})",
                 m.desc(
                     i,
                     &TypeRef::Page(Box::new(item.clone())),
@@ -1241,6 +1301,8 @@ fn paging_plan(
                 opt(attr(next_url_field)),
                 opt(attr(cursor_field)),
                 names::string(page_param),
+                opt(attr(page_size_field)),
+                opt(per_page),
             )
         }
         OperationPaging::Links {

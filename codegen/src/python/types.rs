@@ -69,7 +69,8 @@ impl TypeNames<'_> {
                     Builtin::DateTime => "DateTime",
                     Builtin::DateOrDateTime => "DateOrDateTime",
                     Builtin::DateTimeOrRange => "DateTimeOrRange",
-                    Builtin::Json | Builtin::Binary => "Json",
+                    Builtin::Json => "Json",
+                    Builtin::Binary => "Binary",
                 };
                 call(&format!("_rt.{ctor}"), limits)
             }

@@ -24,6 +24,7 @@ from typing import Any, Callable, ClassVar, Final, TypeVar
 
 from .dates import Date, DateOrDateTime, DateTime, DateTimeOrRange, format_datetime, parse_date, parse_datetime
 from .descriptor import (
+    Binary,
     Bool,
     DecodeFailure,
     Desc,
@@ -47,6 +48,7 @@ __all__ = [
     "SELF",
     "UNSET",
     "Array",
+    "Binary",
     "Bool",
     "Date",
     "DateOrDateTime",
@@ -251,15 +253,18 @@ _MISSING: Final = object()
 
 class RecordDesc(Desc):
     """A generated dataclass: its fields by wire name; other properties kept in the
-    attribute named ``extra`` (when the class has one)."""
+    attribute named ``extra`` (when the class has one). A record envelope (``envelope``:
+    the property holding the record, e.g. ``asset``) whose wrapping is inferred is also
+    read from the bare record, as if it had been wrapped."""
 
-    __slots__ = ("by_wire", "cls", "extra", "fields", "fills", "known", "one_of", "required")
+    __slots__ = ("by_wire", "cls", "envelope", "extra", "fields", "fills", "known", "one_of", "required")
 
     def __init__(self, cls: type[Any], *, register: bool = True) -> None:
         self.cls = cls
         self.fields: tuple[F, ...] = ()
         self.known: frozenset[str] = frozenset()
         self.extra: str | None = None
+        self.envelope: str | None = None
         self.one_of: OneOf | None = None
         self.by_wire: dict[str, tuple[F, type | None]] = {}
         self.fills: tuple[F, ...] = ()
@@ -267,12 +272,15 @@ class RecordDesc(Desc):
         if register:
             cls._wire = self
 
-    def define(self, *fields: F, extra: str | None = None, one_of: OneOf | None = None) -> None:
+    def define(
+        self, *fields: F, extra: str | None = None, one_of: OneOf | None = None, envelope: str | None = None
+    ) -> None:
         """Sets what the record holds (after every named type exists)."""
         self.fields = fields
         self.known = frozenset(f.wire for f in fields)
         self.extra = extra
         self.one_of = one_of
+        self.envelope = envelope
         self.by_wire = {f.wire: (f, _fast_kind(f.desc)) for f in fields}
         self.fills = tuple(f for f in fields if f.fill is not None)
         self.required = tuple(f for f in fields if f.req and f.fill is None)
@@ -280,6 +288,9 @@ class RecordDesc(Desc):
     def decode(self, v: Any) -> Any:
         if type(v) is not dict:
             raise DecodeFailure(f"expected an object, got {describe(v)}")
+        if self.envelope is not None and self.envelope not in v:
+            # The bare record: read as if it had come wrapped.
+            v = {self.envelope: v}
         kw: dict[str, Any] = {}
         extra: dict[str, Any] | None = None
         by_wire = self.by_wire
@@ -333,8 +344,14 @@ class RecordDesc(Desc):
                 continue
             out[f.wire] = None if x is None else f.desc.encode(x)
         if self.extra is not None:
+            clashes: list[str] = []
             for key, x in getattr(v, self.extra).items():
+                if key in self.known:
+                    # Its own field wins; validation refuses the request.
+                    clashes.append(key)
                 out.setdefault(key, x)
+            if clashes:
+                return _Clashing(out, clashes, self.extra)
         return out
 
     def validate(self, v: Any, path: str, out: list[Violation]) -> None:
@@ -361,6 +378,25 @@ class RecordDesc(Desc):
                 f.desc.validate(x, p, out)
         if one_of_violation is not None:
             out.append(one_of_violation)
+        if isinstance(v, _Clashing):
+            for key in v.clashes:
+                out.append(
+                    Violation(
+                        key_path(path, key),
+                        "is a property the spec lists: set it with its own field, "
+                        f"not as an additional property (`{v.extra_attr}`)",
+                    )
+                )
+
+
+class _Clashing(dict):  # type: ignore[type-arg]
+    """An encoded record whose ``extra`` named properties the spec lists (sent once, with
+    the field's value): validation refuses each."""
+
+    def __init__(self, encoded: dict[str, Any], clashes: list[str], extra_attr: str) -> None:
+        super().__init__(encoded)
+        self.clashes = clashes
+        self.extra_attr = extra_attr
 
 
 def _fast_kind(desc: Desc) -> type | None:

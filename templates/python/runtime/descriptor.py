@@ -254,6 +254,33 @@ class Json(Desc):
         return v
 
 
+class Binary(Desc):
+    """A body sent as it is (its format left open, such as a device log): ``bytes``, or
+    text sent as its UTF-8 bytes. Never read from an answer."""
+
+    __slots__ = ()
+
+    def decode(self, v: Any) -> Any:
+        raise DecodeFailure(f"expected bytes, got {describe(v)}")
+
+    def encode(self, v: Any) -> Any:
+        if isinstance(v, str):
+            try:
+                return v.encode("utf-8")
+            except UnicodeEncodeError:
+                # Left as text: validation refuses it.
+                return v
+        if isinstance(v, (bytearray, memoryview)):
+            return bytes(v)
+        return v
+
+    def validate(self, v: Any, path: str, out: list[Violation]) -> None:
+        if isinstance(v, str):
+            out.append(Violation(path, "is text that is not well-formed Unicode (a lone surrogate): give bytes"))
+        elif not isinstance(v, bytes):
+            out.append(Violation(path, f"expected bytes (or text), got {describe(v)}"))
+
+
 class Enum(Desc):
     """A string from a list, read into the generated ``enum.Enum``. Open: an unknown value
     stays a plain ``str``; closed: validation refuses it."""

@@ -295,8 +295,10 @@ class ForeignOriginError(InspectionError):
 
 
 class PagingStalledError(InspectionError):
-    """Paging did not advance: a next link or cursor came back that was seen before, or
-    more empty pages in a row than ``max_empty_pages`` each pointed to another."""
+    """Paging did not advance: a next link or cursor came back that was seen before, more
+    empty pages in a row than ``max_empty_pages`` each pointed to another, or a page with
+    records had neither a way on nor a sign that it is the last (``reason`` says what it
+    held)."""
 
     operation: str
     """The paged operation, e.g. ``GET /units``."""

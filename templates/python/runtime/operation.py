@@ -5,10 +5,12 @@ operation, shared by the sync and the async client."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any, Callable, Literal, Mapping, Sequence
 
 from .codec import UNSET, Desc, F, RecordDesc, dumps, ref_segment
+from .errors import ConfigError
 from .request import RequestSpec, Segment
 
 
@@ -75,7 +77,9 @@ class PagingPlan:
 
     Cursor style: ``page.<items_attr>`` holds the records, ``page.<paging_attr>`` an object
     whose ``<next_url_attr>`` (followed when given, within the base URL's origin) or
-    ``<cursor_attr>`` (sent back as the ``page_param`` query parameter) leads on. Links style:
+    ``<cursor_attr>`` (sent back as the ``page_param`` query parameter) leads on; its
+    ``<page_size_attr>`` echoes the page size (else the request's ``per_page_param`` says
+    it), which tells a last page from one that cannot be read on. Links style:
     ``page.<links_attr>`` has ``<next_attr>`` and ``<prev_attr>`` URLs."""
 
     style: Literal["cursor", "links"]
@@ -86,6 +90,8 @@ class PagingPlan:
     next_url_attr: str | None = None
     cursor_attr: str | None = None
     page_param: str | None = None
+    page_size_attr: str | None = None
+    per_page_param: str | None = None
     links_attr: str | None = None
     next_attr: str = "next"
     prev_attr: str = "prev"
@@ -105,6 +111,8 @@ class Operation:
     path_params: tuple[PathParam, ...] = ()
     query: Query | None = None
     body: Desc | None = None
+    #: A body sent as it is (``_rt.Binary``): its media type unless the call gives one.
+    content_type: str | None = None
     accept: str | None = None
     #: Sent without credentials (a login).
     anonymous: bool = False
@@ -126,9 +134,14 @@ def prepare(
     *,
     accept: str | None = None,
     poll: bool | None = None,
+    content_type: str | None = None,
 ) -> RequestSpec:
     """The request of one call: arguments encoded, every documented limit checked at once
-    (``check`` raises ``ValidationError``), the path built from its segments."""
+    (``check`` raises ``ValidationError``), the path built from its segments. A body sent
+    as it is goes as ``content_type`` (else the operation's).
+
+    Raises ConfigError for a content type that cannot be a ``Content-Type`` header.
+    """
     items: list[tuple[str, Desc, object]] = []
     texts: list[str] = []
     for param, value in zip(op.path_params, path):
@@ -147,6 +160,9 @@ def prepare(
         encoded_body = op.body.encode(body)
         items.append(("", op.body, encoded_body))
     check(items)
+    media_type = content_type if content_type is not None else op.content_type
+    if media_type is not None and not _HEADER_VALUE.match(media_type):
+        raise ConfigError(f"the content type {media_type!r} cannot be sent as a Content-Type header")
     return RequestSpec(
         op=op.name,
         method=op.method,
@@ -158,7 +174,12 @@ def prepare(
         anonymous=op.anonymous,
         hint=op.hint,
         poll=op.poll if poll is None else poll,
+        content_type=media_type,
     )
+
+
+# A header value: visible ASCII, spaces and tabs inside.
+_HEADER_VALUE = re.compile(r"[!-~](?:[ \t!-~]*[!-~])?\Z")
 
 
 def no_check(items: Sequence[tuple[str, Desc, object]]) -> None:

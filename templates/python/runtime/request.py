@@ -50,7 +50,11 @@ class RequestSpec:
     """Query parameters as formatted text, in order."""
     body: object = UNSET
     """An encoded JSON body (``codec.encode``'s result), or ``UNSET`` for none. ``Secret``
-    values in it are sent as their value, on the wire only."""
+    values in it are sent as their value, on the wire only. With ``content_type``: the
+    ``bytes`` to send as they are."""
+    content_type: str | None = None
+    """The body's media type when it is sent as it is; ``None``: JSON
+    (``application/json``)."""
     accept: str | None = None
     """``Accept``; otherwise the interface's default (``application/json``)."""
     anonymous: bool = False

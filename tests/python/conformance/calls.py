@@ -201,12 +201,18 @@ async def call_operation(
     positional: list[object] = []
     for i, param in enumerate(op.path_params):
         positional.append(path_value(op, i, a.path.pop(param.wire, ABSENT)))
-    if op.body is not None:
+    keywords: dict[str, object] = {}
+    if isinstance(op.body, codec.Binary):
+        # A body sent as it is: its text, and the media type when not the spec's.
+        positional.append(a.string("body_text").encode())
+        content_type = a.opt_string("content_type")
+        if content_type is not None:
+            keywords["content_type"] = content_type
+    elif op.body is not None:
         if a.body is ABSENT:
             raise RunnerError("`args.body` is required")
         positional.append(decode_input(op.body, a.body, "body"))
         a.body = ABSENT
-    keywords: dict[str, object] = {}
     if op.query is not None:
         for f in op.query.fields:
             if f.wire in a.query:

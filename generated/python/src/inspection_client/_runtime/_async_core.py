@@ -389,7 +389,12 @@ class AsyncCore:
         """Sends ``req`` until it succeeds or fails for good; a 202 is a success here."""
         url = request_url(self._base, req)
         body: builtins.bytes | None = None
-        if not isinstance(req.body, Unset):
+        if req.content_type is not None and not isinstance(req.body, Unset):
+            # Sent as it is (a device log).
+            if not isinstance(req.body, builtins.bytes):
+                raise ConfigError(f"the body of {describe(req)} is sent as it is: give bytes, not {type(req.body).__name__}")
+            body = req.body
+        elif not isinstance(req.body, Unset):
             try:
                 body = dumps(req.body)
             except (TypeError, ValueError) as e:
@@ -528,7 +533,7 @@ class AsyncCore:
         headers = {name.lower(): value for name, value in self.info.default_headers.items()}
         headers["accept"] = req.accept or headers.get("accept", "application/json")
         if has_body:
-            headers["content-type"] = "application/json"
+            headers["content-type"] = req.content_type or "application/json"
         headers["user-agent"] = self._options.user_agent
         for name, value in (call.headers or {}).items():
             if name.lower() in self._credential_names:

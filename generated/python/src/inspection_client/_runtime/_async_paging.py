@@ -52,8 +52,10 @@ class AsyncPaged(Generic[T, P]):
     A page past the walk's start that cannot be fetched ends the walk with a
     ``PagingInterruptedError`` (the records before it were given): its ``resume`` is the
     list method's ``resume=`` argument that walks on from that page. More than
-    ``max_empty_pages`` empty pages in a row that point onwards, or a page met twice, end
-    it with a ``PagingStalledError``.
+    ``max_empty_pages`` empty pages in a row that point onwards, a page met twice, or a
+    cursor page with records but neither a way on nor a sign that it is the last (a
+    ``null`` next link or cursor, fewer records than the page size) end it with a
+    ``PagingStalledError``, after that page's records.
     """
 
     def __init__(

@@ -2,7 +2,8 @@
 # Do not edit: change the template, then regenerate.
 
 """Dates and date-times: parsed without loss (a date stays a date; an offset is kept, none
-is UTC), written back as RFC 3339, and checked on requests."""
+is UTC; a bare date where a date-time is documented is midnight UTC), written back as
+RFC 3339, and checked strictly on requests."""
 
 from __future__ import annotations
 
@@ -34,8 +35,18 @@ def parse_date(text: str) -> _dt.date:
 
 def parse_datetime(text: str) -> _dt.datetime:
     """An ISO 8601 date-time, with or without an offset (absent: UTC, as the service's times
-    are), with any number of fractional digits (kept to the microsecond). Raises
-    ``ValueError``."""
+    are), with any number of fractional digits (kept to the microsecond), ``T``, ``t`` or a
+    space between date and time; or a bare date, read as midnight UTC (the service may send
+    one where a date-time is documented). Raises ``ValueError``.
+
+    Answers are read with it; a request's date-time must be RFC 3339 with an offset (see
+    ``DateTime.validate``)."""
+    if len(text) == 10:
+        try:
+            day = parse_date(text)
+        except ValueError:
+            raise ValueError("not a date-time") from None
+        return _dt.datetime(day.year, day.month, day.day, tzinfo=_UTC)
     if _FAST_ISO and len(text) >= 16 and text[10] in "Tt":
         try:
             value = _dt.datetime.fromisoformat(text)

@@ -11,8 +11,8 @@ from typing import Any
 
 import httpx
 
-from .codec import Unset
-from .errors import ConfigError, ForeignOriginError
+from .codec import UNSET, RecordDesc, Unset
+from .errors import ConfigError, ForeignOriginError, PagingStalledError
 from .operation import PagingPlan
 from .origin import origin_of, same_origin
 from .request import RequestSpec, describe
@@ -91,7 +91,8 @@ def next_step(
     resumes from (``cursor:<c>`` or ``link:<url>``, also the key that tells a page seen
     before: paging stalled), or ``None``.
 
-    Raises ForeignOriginError for a link to another origin.
+    Raises ForeignOriginError for a link to another origin; PagingStalledError for a cursor
+    page with records, no way on and nothing saying it is the last (see ``_check_last``).
     """
     if plan.style == "links":
         links = _attr(page, plan.links_attr)
@@ -103,6 +104,61 @@ def next_step(
     if link is not None:
         return _follow(base, req, link)
     cursor = _text(_attr(paging, plan.cursor_attr))
-    if cursor is None:
-        return None
-    return _with_cursor(plan, req, cursor), f"cursor:{cursor}"
+    if cursor is not None:
+        return _with_cursor(plan, req, cursor), f"cursor:{cursor}"
+    _check_last(plan, req, page, paging)
+    return None
+
+
+def _check_last(plan: PagingPlan, req: RequestSpec, page: object, paging: object) -> None:
+    """A cursor page with neither a next link nor a cursor ends the walk only when it shows
+    it is the last: it is empty, a property that leads on (the next link, the cursor) is
+    there and ``null``, or it holds fewer records than the page size (the paging object's
+    echo, else the request's page-size parameter).
+
+    Raises PagingStalledError saying what the page held otherwise: the list may go on, so
+    the walk stops rather than end as if it were complete.
+    """
+    count = len(items_of(plan, page))
+    if count == 0:
+        return
+    for attr in (plan.next_url_attr, plan.cursor_attr):
+        if attr is not None and getattr(paging, attr, UNSET) is None:
+            return
+    size = _page_size(plan, req, paging)
+    if size is not None and count < size:
+        return
+    raise PagingStalledError(
+        describe(req),
+        f"the page held {_held(plan, page, count)}, but no next link, no cursor, and nothing "
+        "saying it is the last (a null link, or fewer records than the page size); the list "
+        "may go on, so the walk stops rather than end as if complete",
+    )
+
+
+def _page_size(plan: PagingPlan, req: RequestSpec, paging: object) -> int | None:
+    """The page size the paging object echoes, else the one the request asked for."""
+    echoed = _attr(paging, plan.page_size_attr)
+    if isinstance(echoed, int) and not isinstance(echoed, bool) and echoed >= 0:
+        return echoed
+    for name, value in req.query:
+        if name == plan.per_page_param and value.isdigit():
+            return int(value)
+    return None
+
+
+def _held(plan: PagingPlan, page: object, count: int) -> str:
+    """What a page held, for an error: its record count and the paging object's property
+    names as sent (``2 records and `paging` {per_page, total}``)."""
+    fields = plan.page.fields if isinstance(plan.page, RecordDesc) else ()
+    field = next((f for f in fields if f.attr == plan.paging_attr), None)
+    name = field.wire if field is not None else plan.paging_attr or "paging"
+    paging = _attr(page, plan.paging_attr)
+    # Written back, the paging object names its properties as they were sent.
+    encoded = field.desc.encode(paging) if field is not None and paging is not None else None
+    if isinstance(encoded, dict):
+        keys = ", ".join(encoded)
+        shown = f"`{name}` {{{keys}}}" if keys else f"an empty `{name}` object"
+    else:
+        shown = f"no `{name}` object"
+    return f"{count} record{'' if count == 1 else 's'} and {shown}"

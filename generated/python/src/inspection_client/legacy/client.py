@@ -112,7 +112,8 @@ _UPLOAD_DEVICE_LOG = _rt.Operation(
     path="/api/devices/{dev_id}/log",
     segments=("api", "devices", 0, "log"),
     path_params=(_rt.PathParam("dev_id", _rt.Str()),),
-    body=_rt.Json(),
+    body=_rt.Binary(),
+    content_type="text/plain",
 )
 
 _LIST_FORM_TEMPLATES = _rt.Operation(
@@ -769,8 +770,9 @@ class Client:
     def upload_device_log(
         self,
         dev_id: str,
-        body: bytes,
+        body: bytes | str,
         *,
+        content_type: str = "text/plain",
         options: _rt.CallOptions | None = None,
     ) -> None:
         """Uploads a debug log of a device.
@@ -782,6 +784,8 @@ class Client:
         - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
 
         *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+
+        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type: text/plain` unless `content_type` says otherwise.
         """
         request = _rt.prepare(
             self._core.check,
@@ -789,6 +793,7 @@ class Client:
             (dev_id,),
             None,
             body,
+            content_type=content_type,
         )
         self._core.empty(request, options)
 
@@ -2168,8 +2173,9 @@ class AsyncClient:
     async def upload_device_log(
         self,
         dev_id: str,
-        body: bytes,
+        body: bytes | str,
         *,
+        content_type: str = "text/plain",
         options: _rt.CallOptions | None = None,
     ) -> None:
         """Uploads a debug log of a device.
@@ -2181,6 +2187,8 @@ class AsyncClient:
         - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
 
         *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+
+        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type: text/plain` unless `content_type` says otherwise.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2188,6 +2196,7 @@ class AsyncClient:
             (dev_id,),
             None,
             body,
+            content_type=content_type,
         )
         await self._core.empty(request, options)
 

@@ -954,7 +954,7 @@ class UploadPart(_rt.Record):
     etag: str
     """The ETag the storage service answered for the part's PUT."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1010,7 +1010,7 @@ class TransactionFilter(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1041,7 +1041,7 @@ class AssetTransactionFilter(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1067,7 +1067,7 @@ class AssetFilter(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1087,7 +1087,7 @@ class TaskFilter(_rt.Record):
     A `datetime.datetime`, or a `(from, to)` pair of them.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1169,6 +1169,8 @@ class UserList(_rt.Record):
 class AssetResponse(_rt.Record):
     """An asset wrapped as `{asset: ...}`.
 
+    The wrapping is inferred, not documented: an answer that is the bare record (no `asset` property) is read as if it were wrapped.
+
     *Source: the service's public documentation.*
     """
 
@@ -1181,6 +1183,8 @@ class AssetResponse(_rt.Record):
 @_dataclass(slots=True, kw_only=True)
 class TransactionResponse(_rt.Record):
     """A transaction wrapped as `{transaction: ...}`.
+
+    The wrapping is inferred, not documented: an answer that is the bare record (no `transaction` property) is read as if it were wrapped.
 
     *Source: the service's public documentation.*
     """
@@ -1195,6 +1199,8 @@ class TransactionResponse(_rt.Record):
 class LocationResponse(_rt.Record):
     """A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
 
+    The wrapping is inferred, not documented: an answer that is the bare record (no `location` property) is read as if it were wrapped.
+
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
 
@@ -1208,6 +1214,8 @@ class LocationResponse(_rt.Record):
 class TaskResponse(_rt.Record):
     """A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
 
+    The wrapping is inferred, not documented: an answer that is the bare record (no `task` property) is read as if it were wrapped.
+
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
 
@@ -1220,6 +1228,8 @@ class TaskResponse(_rt.Record):
 @_dataclass(slots=True, kw_only=True)
 class UserResponse(_rt.Record):
     """A user wrapped as `{user: ...}`.
+
+    The wrapping is inferred, not documented: an answer that is the bare record (no `user` property) is read as if it were wrapped.
 
     *Source: the service's public documentation.*
     """
@@ -1270,7 +1280,7 @@ class AuthenticateRequest(_rt.Record):
     user: Credentials
     """The credentials."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1285,7 +1295,7 @@ class Credentials(_rt.Record):
     Held in a `Secret`: never shown by `repr`, `str` or logs.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1301,7 +1311,7 @@ class GuestTokenExchange(_rt.Record):
     Held in a `Secret`: never shown by `repr`, `str` or logs.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1329,7 +1339,7 @@ class NewAssetRequest(_rt.Record):
     asset: NewAsset
     """The asset to find or create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1344,7 +1354,7 @@ class NewAsset(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data, such as `{"fleet_id": 4279}`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1357,7 +1367,7 @@ class AssetUpdateRequest(_rt.Record):
     asset: AssetUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1374,7 +1384,7 @@ class AssetUpdate(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data (assumed updatable)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1387,7 +1397,7 @@ class LocationRequest(_rt.Record):
     location: LocationInput
     """The fields of the location."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1414,7 +1424,7 @@ class LocationInput(_rt.Record):
     timezone: str | Unset = UNSET
     """Time zone, such as `PST`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1427,7 +1437,7 @@ class TaskRequest(_rt.Record):
     task: TaskInput
     """The fields of the task."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1451,7 +1461,7 @@ class TaskInput(_rt.Record):
     webhook_url: str | Unset = UNSET
     """A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1464,7 +1474,7 @@ class NewTransactionRequest(_rt.Record):
     transaction: NewTransaction
     """The transaction to create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1511,7 +1521,7 @@ class NewTransaction(_rt.Record):
     ident_docs: list[JsonValue] | Unset = UNSET
     """Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1529,7 +1539,7 @@ class SignatureUpload(_rt.Record):
     An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1542,7 +1552,7 @@ class TransactionUpdateRequest(_rt.Record):
     transaction: TransactionUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1627,7 +1637,7 @@ class TransactionUpdate(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data, such as `{"contract_id": 78923}`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1640,7 +1650,7 @@ class NewUserRequest(_rt.Record):
     user: NewUser
     """The user to create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1672,7 +1682,7 @@ class NewUser(_rt.Record):
     role: UserRole | str | Unset = UNSET
     """Role of the user (manager only)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1685,7 +1695,7 @@ class UserUpdateRequest(_rt.Record):
     user: UserUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1719,7 +1729,7 @@ class UserUpdate(_rt.Record):
     role: UserRole | str | Unset = UNSET
     """Role of the user (manager only on create)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1736,7 +1746,7 @@ class OneTimeUserRequest(_rt.Record):
     notify_user: bool | Unset = UNSET
     """Whether to send the user the launch URL (by SMS, a paid feature, or e-mail)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1757,7 +1767,7 @@ class NewOneTimeUser(_rt.Record):
     transaction_limit: int | Unset = UNSET
     """How many inspections the user may create; the public help center recommends a full user beyond 5."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1775,7 +1785,7 @@ class CompleteMultipartUploadRequest(_rt.Record):
     Limits: at least 1 items; at most 20 items.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 # Wire descriptors: every named type's first, then what records and unions hold (they may
@@ -2169,22 +2179,27 @@ _w_UserList.define(
 _w_AssetResponse.define(
     _rt.F("asset", "asset", _w_Asset, req=True),
     extra="extra",
+    envelope="asset",
 )
 _w_TransactionResponse.define(
     _rt.F("transaction", "transaction", _w_Transaction, req=True),
     extra="extra",
+    envelope="transaction",
 )
 _w_LocationResponse.define(
     _rt.F("location", "location", _w_Location, req=True),
     extra="extra",
+    envelope="location",
 )
 _w_TaskResponse.define(
     _rt.F("task", "task", _w_Task, req=True),
     extra="extra",
+    envelope="task",
 )
 _w_UserResponse.define(
     _rt.F("user", "user", _w_User, req=True),
     extra="extra",
+    envelope="user",
 )
 _w_CreatedUser.define(
     _rt.F("auth_token", "auth_token", _rt.Str(secret=True)),

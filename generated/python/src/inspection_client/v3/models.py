@@ -1158,7 +1158,7 @@ class NewUnit(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1208,7 +1208,7 @@ class UnitPatch(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1253,7 +1253,7 @@ class UnitAttributes(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1319,7 +1319,7 @@ class TaskRequest(_rt.Record):
     user_group_id: int | Unset = UNSET
     """Id of the user group, sent as an integer."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1342,7 +1342,8 @@ class UserUpdate(_rt.Record):
     Limits: at most 255 characters.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list, as the service sent them; written back as they are."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+
 
 T = TypeVar("T")
 
