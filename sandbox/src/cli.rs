@@ -27,6 +27,9 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         user@example.com:user-pass:user)
   --legacy-transactions N
                         legacy transactions to generate, a day apart (default 5)
+  --legacy-rate-limit N/SECS
+                        /api requests per window per client address, a budget apart
+                        from v3's (default 100/10), or off
   --webhook URL         a webhook listener of both interfaces, http:// on a loopback host
                         (127.0.0.0/8, [::1], localhost); repeatable
   --webhook-header \"Name: value\"
@@ -35,6 +38,23 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         accepted until one closes
   --header-timeout-ms N how long a connection may take to send a request head, and stay
                         idle between requests, before it is closed (default 10000)";
+
+/// `N/SECS` (N requests per SECS seconds) or `off`.
+fn rate_limit(flag: &str, v: String) -> Result<Option<(u32, Duration)>, String> {
+    if v == "off" {
+        return Ok(None);
+    }
+    let (n, secs) = v
+        .split_once('/')
+        .ok_or_else(|| format!("{flag}: `{v}` is not N/SECONDS or off"))?;
+    let n = n
+        .parse()
+        .map_err(|_| format!("{flag}: `{n}` is not a number"))?;
+    let secs = secs
+        .parse()
+        .map_err(|_| format!("{flag}: `{secs}` is not a number of seconds"))?;
+    Ok(Some((n, Duration::from_secs(secs))))
+}
 
 /// The options the flags ask for; `None` for `--help`. Unset flags keep the defaults, with
 /// `--addr` 127.0.0.1:8080.
@@ -70,23 +90,8 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     .ok_or_else(|| format!("--key: `{v}` is not ID:SECRET"))?;
                 keys.push((id.to_string(), secret.to_string()));
             }
-            "--rate-limit" => {
-                let v = value("--rate-limit")?;
-                o.rate_limit = if v == "off" {
-                    None
-                } else {
-                    let (n, secs) = v
-                        .split_once('/')
-                        .ok_or_else(|| format!("--rate-limit: `{v}` is not N/SECONDS"))?;
-                    let n = n
-                        .parse()
-                        .map_err(|_| format!("--rate-limit: `{n}` is not a number"))?;
-                    let secs = secs.parse().map_err(|_| {
-                        format!("--rate-limit: `{secs}` is not a number of seconds")
-                    })?;
-                    Some((n, Duration::from_secs(secs)))
-                };
-            }
+            "--rate-limit" => o.rate_limit = rate_limit(&flag, value(&flag)?)?,
+            "--legacy-rate-limit" => o.legacy_rate_limit = rate_limit(&flag, value(&flag)?)?,
             "--empty" => o.demo = false,
             "--inspections" => {
                 let v = value("--inspections")?;

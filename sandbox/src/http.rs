@@ -14,6 +14,7 @@ use serde::de::DeserializeOwned;
 
 use crate::App;
 use crate::faults::Fault;
+use crate::rate::RateLimiter;
 
 /// A refused request: its status and the message of its `{"errors": ...}` body. Small,
 /// so helpers can return it in a `Result`.
@@ -251,25 +252,45 @@ pub async fn auth(State(app): State<Arc<App>>, req: Request, next: Next) -> Resp
     }
 }
 
-/// The documented rate limit per client address: 429 with `Retry-After` beyond it.
+/// The documented v3 rate limit per client address: 429 with `Retry-After` beyond it.
 pub async fn rate_limit(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
     app.stats.requests.fetch_add(1, Ordering::Relaxed);
+    match refused(&app.limiter, &req) {
+        None => next.run(req).await,
+        Some(resp) => {
+            app.stats.rate_limited.fetch_add(1, Ordering::Relaxed);
+            resp
+        }
+    }
+}
+
+/// The legacy `/api` rate limit per client address, a budget of its own (`--legacy-rate-limit`):
+/// 429 with `Retry-After` beyond it, as on v3.
+pub async fn legacy_rate_limit(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
+    match refused(&app.legacy_limiter, &req) {
+        None => next.run(req).await,
+        Some(resp) => {
+            app.stats
+                .legacy_rate_limited
+                .fetch_add(1, Ordering::Relaxed);
+            resp
+        }
+    }
+}
+
+/// The 429 for a request `limiter` does not let through (it counts the ones it does).
+fn refused(limiter: &RateLimiter, req: &Request) -> Option<Response> {
     let ip = req
         .extensions()
         .get::<ConnectInfo<SocketAddr>>()
         .map(|c| c.0.ip())
         .unwrap_or(std::net::IpAddr::from([127, 0, 0, 1]));
-    match app.limiter.check(ip) {
-        Ok(()) => next.run(req).await,
-        Err(wait) => {
-            app.stats.rate_limited.fetch_add(1, Ordering::Relaxed);
-            let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-            let mut resp = error(StatusCode::TOO_MANY_REQUESTS, "Rate limit exceeded");
-            resp.headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
-            resp
-        }
-    }
+    let wait = limiter.check(ip).err()?;
+    let secs = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
+    let mut resp = error(StatusCode::TOO_MANY_REQUESTS, "Rate limit exceeded");
+    resp.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from(secs.max(1)));
+    Some(resp)
 }
 
 /// Injects the configured faults.

@@ -58,6 +58,8 @@ pub struct Options {
     pub keys: Vec<(String, String)>,
     /// Requests per window per client address; `None` for no limit.
     pub rate_limit: Option<(u32, Duration)>,
+    /// The same for the legacy `/api` interface, a budget of its own; `None` for no limit.
+    pub legacy_rate_limit: Option<(u32, Duration)>,
     /// Load the demo fleet.
     pub demo: bool,
     /// Extra generated inspections (for export tests), on top of the demo ones.
@@ -89,6 +91,7 @@ impl Default for Options {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             keys: vec![(DEMO_KEY.0.to_string(), DEMO_KEY.1.to_string())],
             rate_limit: Some((100, Duration::from_secs(10))),
+            legacy_rate_limit: Some(DEFAULT_LEGACY_RATE_LIMIT),
             demo: true,
             extra_inspections: 0,
             faults: Faults::default(),
@@ -106,6 +109,11 @@ impl Default for Options {
     }
 }
 
+/// The legacy `/api` rate limit of a default sandbox: v3's documented 100 requests per 10
+/// seconds, since the legacy docs give no numbers (only that the one-time user endpoint is
+/// rate limited, with a 429).
+pub const DEFAULT_LEGACY_RATE_LIMIT: (u32, Duration) = (100, Duration::from_secs(10));
+
 /// Connections a default sandbox serves at once.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1_024;
 
@@ -122,6 +130,8 @@ pub struct Stats {
     pub requests: u64,
     /// 429s answered because the rate limit was exceeded (not injected ones).
     pub rate_limited: u64,
+    /// 429s answered on `/api` because the legacy rate limit was exceeded.
+    pub legacy_rate_limited: u64,
     /// Faults injected.
     pub faults: u64,
     /// Units created by POST /units.
@@ -134,6 +144,7 @@ pub struct Stats {
 struct Counters {
     requests: AtomicU64,
     rate_limited: AtomicU64,
+    legacy_rate_limited: AtomicU64,
     faults: AtomicU64,
 }
 
@@ -147,6 +158,7 @@ pub struct App {
     /// `http://127.0.0.1:PORT`, for absolute links.
     origin: String,
     limiter: rate::RateLimiter,
+    legacy_limiter: rate::RateLimiter,
     faults: faults::FaultPlan,
     paging: PagingStyle,
     stats: Counters,
@@ -190,10 +202,12 @@ impl App {
         *self.store.lock().await = store;
         *self.legacy.lock().await = legacy_store;
         self.limiter.reset();
+        self.legacy_limiter.reset();
         self.faults.reset();
         for counter in [
             &self.stats.requests,
             &self.stats.rate_limited,
+            &self.stats.legacy_rate_limited,
             &self.stats.faults,
         ] {
             counter.store(0, Ordering::Relaxed);
@@ -234,6 +248,7 @@ impl Sandbox {
             keys: options.keys,
             origin,
             limiter: rate::RateLimiter::new(options.rate_limit),
+            legacy_limiter: rate::RateLimiter::new(options.legacy_rate_limit),
             faults: faults::FaultPlan::new(options.faults),
             paging: options.paging,
             stats: Counters::default(),
@@ -293,6 +308,7 @@ async fn read_stats(app: &App) -> Stats {
     Stats {
         requests: app.stats.requests.load(Ordering::Relaxed),
         rate_limited: app.stats.rate_limited.load(Ordering::Relaxed),
+        legacy_rate_limited: app.stats.legacy_rate_limited.load(Ordering::Relaxed),
         faults: app.stats.faults.load(Ordering::Relaxed),
         units_created: store.units_created,
         unit_posts: store.unit_posts,

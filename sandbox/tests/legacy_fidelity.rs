@@ -2,6 +2,8 @@
 //! plain HTTP: the nested records of transactions and tasks, filters that find records
 //! created at run time, ids that never collide with seeded ones.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use sandbox::{LEGACY_MANAGER, LEGACY_USER, Options, Sandbox};
@@ -442,4 +444,71 @@ async fn one_time_users_are_upserted_by_email_and_need_a_location() {
     let login = json!({ "user": { "username": "guest@example.com", "password": "" } });
     let refused = manager.post("/api/users/authenticate", login).await;
     assert_eq!(refused.status, 401, "{refused:?}");
+}
+
+#[tokio::test]
+async fn the_api_has_a_rate_limit_of_its_own_with_retry_after() {
+    let sandbox = Sandbox::start(Options {
+        legacy_rate_limit: Some((3, Duration::from_secs(30))),
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let upload = user.get("/api/users/uploads/sig-9").await;
+    let url = upload.body["upload_url"].as_str().unwrap().to_string();
+    assert_eq!(user.get("/api/locations").await.status, 200);
+    // The fourth /api request in the window: 429, with how long to wait.
+    let token = format!("Token {}", user.token);
+    let headers = [
+        ("accept", "application/json; version=1"),
+        ("authorization", token.as_str()),
+    ];
+    let refused = common::send(&sandbox, "GET", "/api/locations", &headers, None).await;
+    assert_eq!(refused.status().as_u16(), 429);
+    let wait: u64 = refused.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=30).contains(&wait), "Retry-After: {wait}");
+    let body: Value = serde_json::from_slice(&refused.bytes().await.unwrap()).unwrap();
+    assert_eq!(body, json!({ "errors": "Rate limit exceeded" }));
+    // Also before the token is looked at, and for the login.
+    assert_eq!(
+        common::call(&sandbox, "GET", "/api/tasks", &[], None)
+            .await
+            .0,
+        429
+    );
+    assert_eq!(sandbox.stats().await.legacy_rate_limited, 2);
+
+    // v3 has its own budget, and a pre-signed upload is the storage's, not /api's.
+    let keys = [
+        ("api-key-id", "demo-key"),
+        ("api-key-secret", "demo-secret"),
+    ];
+    assert_eq!(
+        common::call(&sandbox, "GET", "/v3/units", &keys, None)
+            .await
+            .0,
+        200
+    );
+    let path = url.strip_prefix(&sandbox.legacy_base_url()).unwrap();
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let put = client.put(url.as_str()).body("PNG").send().await.unwrap();
+    assert_eq!(put.status().as_u16(), 200, "PUT {path}");
+
+    // Off, and the default.
+    assert_eq!(
+        Options::default().legacy_rate_limit,
+        Some((100, Duration::from_secs(10)))
+    );
+    let flags = |v: &[&str]| sandbox::cli::parse(v.iter().map(|s| s.to_string()).collect());
+    let off = flags(&["--legacy-rate-limit", "off"]).unwrap().unwrap();
+    assert_eq!(off.legacy_rate_limit, None);
+    let five = flags(&["--legacy-rate-limit", "5/2"]).unwrap().unwrap();
+    assert_eq!(five.legacy_rate_limit, Some((5, Duration::from_secs(2))));
+    let bad = flags(&["--legacy-rate-limit", "fast"]).unwrap_err();
+    assert!(bad.contains("--legacy-rate-limit"), "{bad}");
 }

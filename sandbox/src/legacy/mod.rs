@@ -30,7 +30,7 @@ use axum::routing::{get, post, put};
 use serde_json::{Map, Value};
 
 use crate::App;
-use crate::http::{Reject, error, json_content};
+use crate::http::{Reject, error, json_content, legacy_rate_limit};
 
 use inspection_client::legacy as spec;
 
@@ -146,9 +146,12 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
         .route("/api/workflows/{id}", get(workflows::get_workflow))
         // The token first (401), then the body's content type (415).
         .layer(from_fn(json_content))
-        .layer(from_fn_with_state(app, token_auth));
+        .layer(from_fn_with_state(app.clone(), token_auth));
+    // Outermost: the rate limit counts every /api request (not the pre-signed uploads,
+    // which are the storage service's in the real service).
     open.merge(authed)
         .layer(from_fn(version_1))
+        .layer(from_fn_with_state(app, legacy_rate_limit))
         .route("/_uploads/{token}", put(uploads::presigned_put))
         .route(
             "/_uploads/multipart/{upload_id}/{part}",

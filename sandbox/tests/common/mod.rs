@@ -4,15 +4,14 @@ use serde_json::Value;
 
 use sandbox::Sandbox;
 
-/// Plain HTTP to the sandbox (`path` may carry a query); answers the status and the JSON
-/// body (null when empty or not JSON).
-pub async fn call(
+/// Plain HTTP to the sandbox (`path` may carry a query): the whole response.
+pub async fn send(
     sandbox: &Sandbox,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
     body: Option<Value>,
-) -> (u16, Value) {
+) -> reqwest::Response {
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let url = format!("http://{}{path}", sandbox.addr);
     let mut request = client.request(method.parse().unwrap(), url);
@@ -24,7 +23,19 @@ pub async fn call(
             .header("content-type", "application/json")
             .body(body.to_string());
     }
-    let response = request.send().await.unwrap();
+    request.send().await.unwrap()
+}
+
+/// Plain HTTP to the sandbox; answers the status and the JSON body (null when empty or not
+/// JSON).
+pub async fn call(
+    sandbox: &Sandbox,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (u16, Value) {
+    let response = send(sandbox, method, path, headers, body).await;
     let status = response.status().as_u16();
     let bytes = response.bytes().await.unwrap();
     let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
