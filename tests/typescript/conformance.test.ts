@@ -35,7 +35,9 @@ import {
   legacy,
   v3,
   verifyWebhook,
+  withAdditional,
   type ClientOptions,
+  type Registry,
 } from "inspection-client";
 import { parse } from "yaml";
 
@@ -313,7 +315,11 @@ interface Operation {
   /** Path parameters in the spec's order, each with whether its type names a record (`record_ref`). */
   pathParams: { name: string; ref: boolean }[];
   query: { name: string; required: boolean }[];
-  body: boolean;
+  /**
+   * The body: a JSON one (`args.body`) of the named type, when the spec names one, or
+   * bytes sent as they are (`args.body_text`, and an optional `args.content_type`).
+   */
+  body: { binary: false; type: string | undefined } | { binary: true } | undefined;
   paginated: boolean;
   /** The only 2xx answers are binary (a PDF): `send` and `pdf` are the same. */
   binaryOnly: boolean;
@@ -321,6 +327,13 @@ interface Operation {
 
 function lowerCamel(snake: string): string {
   return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+function bodyOf(body: Json | undefined): Operation["body"] {
+  if (body === undefined || body === null) return undefined;
+  const type = isObject(body) ? body["type"] : body;
+  if (type === "binary") return { binary: true };
+  return { binary: false, type: typeof type === "string" ? type : undefined };
 }
 
 function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
@@ -344,7 +357,7 @@ function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
         return { name: p, ref: isObject(declared) && declared["record_ref"] !== undefined };
       }),
       query: Object.entries(query).map(([q, d]) => ({ name: q, required: isObject(d) && d["required"] === true })),
-      body: raw["body"] !== undefined && raw["body"] !== null,
+      body: bodyOf(raw["body"]),
       paginated: raw["paginated"] === true,
       binaryOnly: ok.length > 0 && ok.every((r) => r["body"] === "binary"),
     });
@@ -882,6 +895,22 @@ function pathValue(value: Json | undefined, name: string, ref: boolean): unknown
   throw new Error(`\`args.path.${name}\`: ${ref ? "an id, {external: ...} or {self: true}" : "a string or number"}, not ${show(value)}`);
 }
 
+const SCHEMAS = { v3: v3.SCHEMA, legacy: legacy.SCHEMA };
+
+/**
+ * A JSON body as the client takes it: the properties its record type does not list go
+ * through `withAdditional`, as serde puts them in `additional_properties` in Rust.
+ */
+function withUnlisted(schema: Registry, type: string | undefined, body: Json): unknown {
+  const d = type === undefined ? undefined : schema[type];
+  if (d?.k !== "object" || !isObject(body)) return body;
+  const listed = new Set(d.fields.map((f) => f.name));
+  const own: JsonObject = {};
+  const unlisted: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) (listed.has(key) ? own : unlisted)[key] = value;
+  return Object.keys(unlisted).length === 0 ? body : withAdditional(own, unlisted);
+}
+
 /** A step's call of an operation (or a client action) on the generated client. */
 async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: string, a: Args, mode: Mode): Promise<Outcome> {
   const op = OPERATIONS[iface].get(name);
@@ -899,9 +928,13 @@ async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: st
     delete a.path[p.name];
     return value;
   });
-  if (op.body) {
+  let contentType: string | undefined;
+  if (op.body?.binary === true) {
+    positional.push(encoder.encode(a.string("body_text", true)));
+    contentType = a.string("content_type", false);
+  } else if (op.body !== undefined) {
     if (a.body === undefined) throw new Error("`args.body` is required");
-    positional.push(a.body);
+    positional.push(withUnlisted(SCHEMAS[iface], op.body.type, a.body));
     a.body = undefined;
   }
   if (op.query.length > 0) {
@@ -914,6 +947,8 @@ async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: st
     }
     positional.push(Object.keys(query).length === 0 && !op.query.some((q) => q.required) ? undefined : query);
   }
+  // The content type of a binary body comes last before the options.
+  if (op.body?.binary === true) positional.push(contentType);
   // A paged operation starts at `args.resume` (an interrupted walk's `resume`) when given.
   const resume = op.paginated ? a.string("resume", false) : undefined;
   if (resume !== undefined) positional.push({ resume });

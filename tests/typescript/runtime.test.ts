@@ -33,8 +33,11 @@ import {
   WebhookError,
   decode,
   isUnknownMember,
+  queryEntries,
+  secretsAt,
   validate,
   verifyWebhook,
+  withAdditional,
   type Auth,
   type ClientOptions,
   type Desc,
@@ -44,6 +47,7 @@ import {
   type RequestSpec,
   type Violation,
 } from "../../generated/typescript/dist/runtime/index.js";
+import type { NewUnit } from "../../generated/typescript/dist/v3/models.js";
 
 // ---------------------------------------------------------------- a local service
 
@@ -725,7 +729,7 @@ describe("paging", () => {
       if (page === "c2" && failing) return json(res, 503, { errors: "try later" });
       if (page === "c2") return json(res, 200, { data: [{ id: "b" }], paging: { next: `${svc.origin}/units?page=c3` } });
       if (page === "c3" && failing) return json(res, 503, { errors: "try later" });
-      return json(res, 200, { data: [{ id: "c" }] });
+      return json(res, 200, { data: [{ id: "c" }], paging: { next: null } });
     });
     try {
       const core = new Core(svc.base, V3, { kind: "none" }, { ...FAST, retry: { maxAttempts: 1 } });
@@ -753,6 +757,51 @@ describe("paging", () => {
     } finally {
       await svc.close();
     }
+  });
+
+  // The paging rule of a cursor page with records but neither a next link nor a cursor.
+  const SIZED: PagingPlan = { ...CURSOR, pageSizeField: "per_page", perPageParam: "per_page" };
+
+  /** A walk over `pages` (answered in turn) with `SIZED`, asking for `perPage` records a page. */
+  async function walkOver(pages: unknown[], perPage?: string): Promise<{ items: string[]; error: unknown; requests: number }> {
+    const svc = await serve((_req, res) => json(res, 200, pages.shift()));
+    try {
+      const core = new Core(svc.base, V3, { kind: "none" }, FAST);
+      const req = get("/units", perPage === undefined ? {} : { query: [["per_page", perPage]] });
+      const { items, error } = await collectUntilError(core.paged<{ id: string }, unknown>(UNITS, SIZED, req));
+      return { items: items.map((u) => u.id), error, requests: svc.seen.length };
+    } finally {
+      await svc.close();
+    }
+  }
+
+  test("a full cursor page with no way on fails after yielding its records, saying what it held", async () => {
+    const full = await walkOver([{ data: [{ id: "a" }, { id: "b" }], paging: { per_page: 2, total: 9 } }], "2");
+    assert.deepEqual(full.items, ["a", "b"]);
+    assert.ok(full.error instanceof PagingStalledError, String(full.error));
+    assert.equal(full.error.operation, "GET /units");
+    assert.match(full.error.reason, /^the page held 2 records and `paging` \{per_page, total\}, but no next link, no cursor/);
+    // No size anywhere: the page may be full, so the walk cannot end quietly either.
+    const unsized = await walkOver([{ data: [{ id: "a" }] }]);
+    assert.deepEqual(unsized.items, ["a"]);
+    assert.ok(unsized.error instanceof PagingStalledError, String(unsized.error));
+    assert.match(unsized.error.reason, /held 1 record and no `paging` object/);
+    // As many as asked for, and an empty paging object.
+    const asked = await walkOver([{ data: [{ id: "a" }, { id: "b" }], paging: {} }], "2");
+    assert.match(String(asked.error), /held 2 records and an empty `paging` object/);
+  });
+
+  test("a cursor page with fewer records than the page size, or a null next link or cursor, is the last", async () => {
+    // The echoed size wins over the one asked for.
+    assert.deepEqual(await walkOver([{ data: [{ id: "a" }], paging: { per_page: 2 } }], "1"), { items: ["a"], error: undefined, requests: 1 });
+    assert.deepEqual(await walkOver([{ data: [{ id: "a" }], paging: {} }], "5"), { items: ["a"], error: undefined, requests: 1 });
+    const marked = [{ next: null }, { cursor: null }, { next: null, cursor: "", per_page: 1 }];
+    for (const paging of marked) {
+      const walk = await walkOver([{ data: [{ id: "a" }, { id: "b" }], paging }], "2");
+      assert.deepEqual(walk, { items: ["a", "b"], error: undefined, requests: 1 }, JSON.stringify(paging));
+    }
+    // An empty page with no way on ends the walk as before.
+    assert.deepEqual(await walkOver([{ data: [], paging: { per_page: 2 } }], "2"), { items: [], error: undefined, requests: 1 });
   });
 });
 
@@ -882,6 +931,31 @@ describe("decoding", () => {
     assert.equal(isUnknownMember(value.results[1].data[1]), false);
     assert.equal(isUnknownMember(value.results[2]), true, "a member without a tag is kept too");
     assert.deepEqual(Object.keys(value.results[0]), ["object", "frames", "label", "nested"]);
+  });
+
+  test("a record envelope reads wrapped or bare, keeping unknown properties either way", () => {
+    const reg: Registry = {
+      Asset: { k: "object", fields: [{ name: "id", d: { k: "id" }, req: true, nul: false }] },
+      AssetResponse: { k: "object", fields: [{ name: "asset", d: { k: "ref", name: "Asset" }, req: true, nul: false }], envelope: "asset" },
+    };
+    const d: Desc = { k: "ref", name: "AssetResponse" };
+    assert.deepEqual(decode(reg, d, { asset: { id: 43, fleet: "north" }, served_by: "b" }), { asset: { id: "43", fleet: "north" }, served_by: "b" });
+    assert.deepEqual(decode(reg, d, { id: 43, fleet: "north" }), { asset: { id: "43", fleet: "north" } });
+    // Bare, the record's own rules apply; wrapped, a null record is still refused.
+    assert.throws(() => decode(reg, d, { name: "x" }), (e: unknown) => e instanceof DecodeError && e.path === "asset.id");
+    assert.throws(() => decode(reg, d, { asset: null }), (e: unknown) => e instanceof DecodeError && e.detail === "is required, but null");
+    // Without `envelope`, the property is simply required.
+    const strict: Registry = { ...reg, AssetResponse: { k: "object", fields: [{ name: "asset", d: { k: "ref", name: "Asset" }, req: true, nul: false }] } };
+    assert.throws(() => decode(strict, d, { id: 43 }), (e: unknown) => e instanceof DecodeError && e.path === "asset");
+  });
+
+  test("date-times are kept as sent: without an offset, with fractions, or a bare date", () => {
+    const d: Desc = {
+      k: "object",
+      fields: ["a", "b", "c", "d"].map((name) => ({ name, d: { k: "datetime" } as Desc, req: false, nul: false })),
+    };
+    const sent = { a: "2016-05-23T22:16:43", b: "2016-05-23T22:16:43.123456+02:00", c: "2020-12-21", d: "2016-05-23 22:16:43" };
+    assert.deepEqual(decode(NONE, d, { ...sent }), sent);
   });
 });
 
@@ -1057,6 +1131,89 @@ describe("validation", () => {
         await assert.rejects(lax.json(NONE, ANY, { ...get("/units"), method: "POST", body }), ConfigError);
       }
       assert.equal(svc.seen.length, 1);
+    } finally {
+      await svc.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- request bodies beyond the spec
+
+describe("request bodies beyond the spec", () => {
+  test("withAdditional sends properties the spec does not list, nested too, and keeps the type", async () => {
+    const svc = await serve((req, res) => json(res, 201, JSON.parse(req.body)));
+    try {
+      const core = new Core(svc.base, V3, { kind: "none" }, FAST);
+      const plain: NewUnit = { reference_number: "A-1" };
+      const unit: NewUnit = withAdditional(withAdditional(plain, { color: "teal" }), { fleet: { north: [1, null] } });
+      // @ts-expect-error: an object literal keeps its excess-property check
+      const literal: NewUnit = { reference_number: "A-1", color: "teal" };
+      assert.deepEqual(literal, { reference_number: "A-1", color: "teal" });
+      assert.deepEqual(plain, { reference_number: "A-1" }, "the record given is not changed");
+      assert.deepEqual(Object.keys(unit), ["reference_number"], "the additional properties are not own enumerable ones");
+      core.check([["", { k: "ref", name: "NewUnit" }, unit]], REQUESTS);
+      const body = { unit, owners: [withAdditional({ name: "Ann" }, { since: "2020" })], secret: new Secret("s") };
+      await core.json(NONE, ANY, { ...get("/units"), method: "POST", body });
+      assert.equal(svc.seen[0]?.body, '{"unit":{"reference_number":"A-1","color":"teal","fleet":{"north":[1,null]}},"owners":[{"name":"Ann","since":"2020"}],"secret":"s"}');
+      // A filter sent as JSON text carries them too.
+      assert.deepEqual(queryEntries({ filter: withAdditional({ a: 1 }, { b: 2 }) }, [["filter", "json"]]), [["filter", '{"a":1,"b":2}']]);
+      assert.throws(() => withAdditional([] as object, { a: 1 }), ConfigError);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test("validation refuses an additional property the spec lists, in records and union members", () => {
+    const twice = withAdditional({ reference_number: "A-1", owner: withAdditional({ name: "Ann" }, { name: "Bob", age: 3 }) }, { reference_number: "B", color: "teal" });
+    assert.deepEqual(violations({ k: "ref", name: "NewUnit" }, twice), [
+      { path: "owner.name", message: "is a property the spec lists: give it as a property of the record, not as an additional one" },
+      { path: "reference_number", message: "is a property the spec lists: give it as a property of the record, not as an additional one" },
+    ]);
+    const reg: Registry = { ...REQUESTS, Shape: { k: "object", fields: [{ name: "size", d: { k: "int", bits: 32 }, req: false, nul: false }] } };
+    const union: Desc = { k: "union", tag: "object", common: [{ name: "label", d: { k: "string" }, req: false, nul: false }], variants: { box: "Shape" } };
+    const out: Violation[] = [];
+    validate(reg, union, withAdditional({ object: "box" }, { object: "ball", label: "l", size: 1, depth: 2 }), "item", out);
+    assert.deepEqual(out.map((v) => v.path), ["item.object", "item.label", "item.size"]);
+  });
+
+  test("bytes are sent as they are, with their content type; a content type that cannot be a header is refused", async () => {
+    const svc = await serve((_req, res) => json(res, 200, {}));
+    try {
+      const core = new Core(svc.base, LEGACY, { kind: "none" }, FAST);
+      const log = (bytes: Uint8Array | string, contentType?: string): RequestSpec => ({
+        ...get("/api/devices/d1/log"),
+        method: "POST",
+        bytes,
+        ...(contentType === undefined ? {} : { contentType }),
+      });
+      await core.empty(log("boot ok\nready\n", "text/plain"));
+      await core.empty(log(new TextEncoder().encode("<log/>"), "application/xml"));
+      await core.empty(log(new Uint8Array([0, 255])));
+      assert.deepEqual(
+        svc.seen.map((s) => [s.headers["content-type"], s.body.length]),
+        [["text/plain", 14], ["application/xml", 6], ["application/octet-stream", 2]],
+      );
+      assert.equal(svc.seen[0]?.body, "boot ok\nready\n");
+      for (const bad of ["", "text/plain\r\nx-evil: 1", "text/ü\u0100"]) await assert.rejects(core.empty(log("x", bad)), ConfigError);
+      await assert.rejects(core.empty(log(42 as unknown as string, "text/plain")), ConfigError);
+      assert.equal(svc.seen.length, 3);
+    } finally {
+      await svc.close();
+    }
+  });
+
+  test("a request's sensitive values are scrubbed from its errors", async () => {
+    const token = "guest-token-1234";
+    const svc = await serve((req, res) => json(res, 422, { errors: `unknown guest token ${String((JSON.parse(req.body) as { guest_token: string }).guest_token)}` }));
+    try {
+      const core = new Core(svc.base, LEGACY, { kind: "none" }, FAST);
+      const body = { guest_token: token };
+      const req: RequestSpec = { ...get("/api/guest_auth/exchange_token"), method: "POST", body, hidden: secretsAt(body, [["guest_token"]]) };
+      const error = await core.json(NONE, ANY, req).catch((e: unknown) => e);
+      assert.ok(error instanceof ApiError, String(error));
+      assert.equal(error.serviceMessage, "unknown guest token <redacted>");
+      assert.ok(!inspect(error).includes(token));
+      assert.ok(svc.seen[0]?.body.includes(token), "sent as it is");
     } finally {
       await svc.close();
     }

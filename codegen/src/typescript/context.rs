@@ -7,8 +7,8 @@ use super::names::{self, Scope};
 use super::types::{self, TypeNames};
 use crate::doc_text::{self, Doc};
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Field, Interface, Method, Operation, Pagination, TypeDef, TypeKind,
-    TypeRef,
+    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, Pagination, TypeDef,
+    TypeKind, TypeRef,
 };
 use crate::templates;
 
@@ -331,11 +331,20 @@ fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Scope) -> Typ
         TypeKind::Object(o) => {
             let response_side = t.usage.response_side();
             let mut doc = Doc::new(&t.doc);
-            if response_side {
-                doc.push(
-                    "Properties this spec does not list are kept as the service sent them."
-                        .to_string(),
-                );
+            doc.push(if response_side {
+                "Properties this spec does not list are kept as the service sent them.".to_string()
+            } else {
+                "A property this spec does not list yet (the service may add optional ones) is \
+                 sent with `withAdditional(record, { name: value })`; validation refuses one \
+                 this spec lists."
+                    .to_string()
+            });
+            if let Some(env) = &o.envelope {
+                doc.push(format!(
+                    "Also read bare: an answer that is the record itself (no `{env}` property) \
+                     is read as if wrapped, since the wrapping is not documented for every \
+                     answer."
+                ));
             }
             doc.not_shown(o.not_shown.as_deref()).source(o.source);
             let fields = o
@@ -617,7 +626,7 @@ fn client_cx(
                 token_field: names::string(token_field),
                 header: names::string(header),
                 scheme: names::string(scheme),
-                request: request_literal(op, None),
+                request: request_literal(op, None, &["body".to_string()]),
                 hidden: hidden_literal(i, &body.ty),
                 doc: format!(
                     "Logs in and returns a client that sends the token on every request and \
@@ -717,16 +726,39 @@ fn operation_cx(
         }
         segment_values.push((f.name.clone(), segment_value(i, f, &name)));
     }
+    let mut content_type = None;
+    let mut body_lines = Vec::new();
     if let Some(body) = &op.body {
-        params.push(ParamCx {
-            name: "body".into(),
-            ts: m.ts(&body.ty),
-            optional: false,
-        });
-        checks.push(format!(
-            "[\"\", {}, body]",
-            types::desc(i, &body.ty, &Default::default())
-        ));
+        if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
+            // Sent as it is: nothing to check, and the caller may choose its content type.
+            params.push(ParamCx {
+                name: "body".into(),
+                ts: "Uint8Array | string".into(),
+                optional: false,
+            });
+            let name = scope.claim("contentType");
+            body_lines.push("bytes: body".to_string());
+            body_lines.push(format!(
+                "contentType: {name} ?? {}",
+                names::string(&body.content_type)
+            ));
+            content_type = Some((name, body.content_type.clone()));
+        } else {
+            params.push(ParamCx {
+                name: "body".into(),
+                ts: m.ts(&body.ty),
+                optional: false,
+            });
+            checks.push(format!(
+                "[\"\", {}, body]",
+                types::desc(i, &body.ty, &Default::default())
+            ));
+            body_lines.push("body".to_string());
+            let hidden = hidden_literal(i, &body.ty);
+            if hidden != "[]" {
+                body_lines.push(format!("hidden: rt.secretsAt(body, {hidden})"));
+            }
+        }
     }
     if let Some(query_type) = query {
         let required = op.query.iter().any(|f| f.required);
@@ -738,8 +770,16 @@ fn operation_cx(
         let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
         checks.push(format!(
             "[\"\", {}, query ?? {{}}]",
-            types::object_desc(&fields, None)
+            types::object_desc(&fields, None, None)
         ));
+    }
+    // Optional, so after the query (which may be required), just before the options.
+    if let Some((name, _)) = &content_type {
+        params.push(ParamCx {
+            name: name.clone(),
+            ts: "string".into(),
+            optional: true,
+        });
     }
     params.push(ParamCx {
         name: "options".into(),
@@ -752,9 +792,14 @@ fn operation_cx(
         optional: true,
     });
 
-    let request = request_literal(op, Some(&segment_values));
+    let request = request_literal(op, Some(&segment_values), &body_lines);
     let answer = &op.answer;
     let mut doc = doc_text::operation(i, op);
+    if let Some((name, default)) = &content_type {
+        doc.push(format!(
+            "`body` is sent as it is (text as UTF-8), as `{name}` (`{default}` unless given)."
+        ));
+    }
     let (call, returns) = match (&op.paging, &answer.kind) {
         (Some(paging), _) => {
             let (item, page) = match paging {
@@ -807,7 +852,7 @@ fn operation_cx(
             "Bytes"
         };
         let alt = members.claim(&format!("{method}{suffix}"));
-        let request = request_literal_with(op, Some(&segment_values), Some(ct), true);
+        let request = request_literal_with(op, Some(&segment_values), &body_lines, Some(ct), true);
         AlternativeCx {
             doc: format!(
                 "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
@@ -924,18 +969,24 @@ fn segment_value(i: &Interface, f: &Field, name: &str) -> String {
     }
 }
 
-fn request_literal(op: &Operation, segments: Option<&[(String, String)]>) -> Vec<String> {
+fn request_literal(
+    op: &Operation,
+    segments: Option<&[(String, String)]>,
+    body: &[String],
+) -> Vec<String> {
     let accept = match &op.answer.kind {
         AnswerKind::Bytes { content_type } => Some(content_type.as_str()),
         _ => None,
     };
-    request_literal_with(op, segments, accept, op.answer.polls)
+    request_literal_with(op, segments, body, accept, op.answer.polls)
 }
 
-/// The entries of the `rt.RequestSpec` object literal of an operation.
+/// The entries of the `rt.RequestSpec` object literal of an operation; `body`: those of
+/// its body (`body`, or `bytes` and `contentType`).
 fn request_literal_with(
     op: &Operation,
     segments: Option<&[(String, String)]>,
+    body: &[String],
     accept: Option<&str>,
     poll: bool,
 ) -> Vec<String> {
@@ -986,9 +1037,7 @@ fn request_literal_with(
             fields.join(", ")
         ));
     }
-    if op.body.is_some() {
-        lines.push("body".to_string());
-    }
+    lines.extend(body.iter().cloned());
     if let Some(a) = accept {
         lines.push(format!("accept: {}", names::string(a)));
     }

@@ -166,11 +166,15 @@ pub fn field_desc(i: &Interface, f: &Field) -> String {
     )
 }
 
-/// A record's descriptor from its fields (and the `oneOf` groups, when it has some).
-pub fn object_desc(fields: &[String], one_of: Option<String>) -> String {
+/// A record's descriptor from its fields (and the `oneOf` groups, when it has some; the
+/// field holding the record, when it is a record envelope that may also arrive bare).
+pub fn object_desc(fields: &[String], one_of: Option<String>, envelope: Option<&str>) -> String {
     let one_of = one_of.map(|o| format!(", oneOf: {o}")).unwrap_or_default();
+    let envelope = envelope
+        .map(|e| format!(", envelope: {}", names::string(e)))
+        .unwrap_or_default();
     format!(
-        "{{ k: \"object\", fields: [{}]{one_of} }}",
+        "{{ k: \"object\", fields: [{}]{one_of}{envelope} }}",
         fields.join(", ")
     )
 }
@@ -196,7 +200,7 @@ fn page_desc(i: &Interface, item: &TypeRef) -> String {
         names::string(paging_field),
         names::string(&i.ty(*paging_type).name)
     );
-    object_desc(&[items, paging], None)
+    object_desc(&[items, paging], None, None)
 }
 
 /// The registry entry of a declared type.
@@ -230,7 +234,7 @@ pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
                     variants.join(", ")
                 )
             });
-            object_desc(&fields, one_of)
+            object_desc(&fields, one_of, o.envelope.as_deref())
         }
         TypeKind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|v| names::string(&v.wire)).collect();
@@ -292,21 +296,27 @@ pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> String {
             paging_field,
             next_url_field,
             cursor_field,
+            page_size_field,
             page_param,
-            ..
+            per_page_param,
         } => {
-            let optional = |key: &str, v: &Option<String>| {
-                v.as_ref()
-                    .map(|v| format!(", {key}: {}", names::string(v)))
+            let optional = |key: &str, v: Option<&String>| {
+                v.map(|v| format!(", {key}: {}", names::string(v)))
                     .unwrap_or_default()
             };
             format!(
-                "{{ style: \"cursor\", itemsField: {}, pagingField: {}{}{}, pageParam: {}, page: {} }}",
+                "{{ style: \"cursor\", itemsField: {}, pagingField: {}{}{}{}, pageParam: {}{}, page: {} }}",
                 names::string(items_field),
                 names::string(paging_field),
-                optional("nextUrlField", next_url_field),
-                optional("cursorField", cursor_field),
+                optional("nextUrlField", next_url_field.as_ref()),
+                optional("cursorField", cursor_field.as_ref()),
+                optional("pageSizeField", page_size_field.as_ref()),
                 names::string(page_param),
+                // Empty in an IR written before the field existed.
+                optional(
+                    "perPageParam",
+                    Some(per_page_param).filter(|p| !p.is_empty())
+                ),
                 page_desc(i, item)
             )
         }

@@ -32,6 +32,7 @@ import { fetchPresigned, fetchPresignedTo, putParts, putPresigned, type Presigne
 import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
 import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
 import { decodeJson, validate, type Desc, type Registry } from "./schema.js";
+import type { Secret } from "./secret.js";
 
 /** What the generated code says about its interface. */
 export interface InterfaceInfo {
@@ -253,11 +254,12 @@ export class Core {
 
   /**
    * `error` with every secret of this core's credentials (four characters or more: the key
-   * secret, the login's password and the current token) replaced by `<redacted>` in every
-   * text it holds, causes included. Every error the core throws has been through it.
+   * secret, the login's password and the current token), and of `hidden` (a request's
+   * sensitive values), replaced by `<redacted>` in every text it holds, causes included.
+   * Every error the core throws has been through it.
    */
-  scrub<E>(error: E): E {
-    const secrets: string[] = [];
+  scrub<E>(error: E, hidden: readonly Secret[] = []): E {
+    const secrets: string[] = hidden.map((s) => s.expose());
     if (this.#auth.kind === "headers") {
       for (const { value } of this.#auth.headers) if (typeof value !== "string") secrets.push(value.expose());
     }
@@ -272,7 +274,7 @@ export class Core {
    * @throws {@link ApiError} for an error status; see the other error classes for the rest
    */
   send(req: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
-    return this.#scrubbed(this.#sendReady(req, call, false) as Promise<RawResponse>);
+    return this.#scrubbed(this.#sendReady(req, call, false) as Promise<RawResponse>, req.hidden);
   }
 
   /**
@@ -285,7 +287,7 @@ export class Core {
     try {
       return decodeBody<T>(reg, d, response);
     } catch (e) {
-      throw this.scrub(e);
+      throw this.scrub(e, req.hidden);
     }
   }
 
@@ -295,7 +297,7 @@ export class Core {
     try {
       return { created: response.status === 201, value: decodeBody<T>(reg, d, response) };
     } catch (e) {
-      throw this.scrub(e);
+      throw this.scrub(e, req.hidden);
     }
   }
 
@@ -318,6 +320,7 @@ export class Core {
         if (answer.open === undefined) throw new TransportError(req.method, req.path, "the body was read before the download");
         return copyBody(answer.open, out, timeoutMs, req.method, req.path, call.signal);
       })(),
+      req.hidden,
     );
   }
 
@@ -385,12 +388,12 @@ export class Core {
     };
   }
 
-  /** `promise`, its rejection scrubbed of secrets. */
-  async #scrubbed<T>(promise: Promise<T>): Promise<T> {
+  /** `promise`, its rejection scrubbed of secrets (and of `hidden`). */
+  async #scrubbed<T>(promise: Promise<T>, hidden?: readonly Secret[]): Promise<T> {
     try {
       return await promise;
     } catch (e) {
-      throw this.scrub(e);
+      throw this.scrub(e, hidden);
     }
   }
 
@@ -426,13 +429,7 @@ export class Core {
   /** Sends `req` until it succeeds or fails for good; a 202 is a success here. */
   async #execute(req: RequestSpec, call: CallOptions, open: boolean): Promise<Answer> {
     const url = requestUrl(this.#base, req);
-    let body: string | undefined;
-    try {
-      body = req.body === undefined ? undefined : serializeBody(req.body);
-    } catch (e) {
-      // A BigInt or a cycle; the platform's message names no value.
-      throw new ConfigError(`cannot serialise the body of ${describeRequest(req)}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const body = requestBody(req);
     const token = req.anonymous === true ? undefined : this.#token;
     const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     const max = this.#settings.retry.maxAttempts;
@@ -461,7 +458,7 @@ export class Core {
   async #attempt(
     req: RequestSpec,
     url: URL,
-    body: string | undefined,
+    body: string | Uint8Array | undefined,
     timeoutMs: number,
     open: boolean,
     signal: AbortSignal | undefined,
@@ -476,7 +473,7 @@ export class Core {
       const ex = await exchange(
         this.#fetch,
         current,
-        { method, headers: this.#headers(req, body !== undefined), body: body ?? null, redirect: "manual" },
+        { method, headers: this.#headers(req, body !== undefined), body: (body ?? null) as BodyInit | null, redirect: "manual" },
         timeoutMs,
         plan,
         signal,
@@ -534,7 +531,7 @@ export class Core {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(this.info.defaultHeaders)) headers[name.toLowerCase()] = value;
     headers["accept"] = req.accept ?? headers["accept"] ?? "application/json";
-    if (hasBody) headers["content-type"] = "application/json";
+    if (hasBody) headers["content-type"] = req.bytes === undefined ? "application/json" : (req.contentType ?? "application/octet-stream");
     if (this.#settings.userAgent !== undefined && isNode()) headers["user-agent"] = this.#settings.userAgent;
     if (req.anonymous !== true) {
       applyHeaders(this.#auth, headers);
@@ -583,6 +580,34 @@ export class Core {
         // The same answer would come again: not retried.
         return { error: new TooLargeError(describeRequest(req), outcome.limit) };
     }
+  }
+}
+
+/** Visible ASCII, spaces, tabs and obs-text: what a header value may hold. */
+const HEADER_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+
+/**
+ * What `req` sends: its bytes as they are, or its JSON body's text.
+ *
+ * @throws {@link ConfigError} for bytes that are neither a `Uint8Array` nor text, a content
+ *   type that cannot be a header, or a JSON body that cannot be serialised
+ */
+function requestBody(req: RequestSpec): string | Uint8Array | undefined {
+  if (req.bytes !== undefined) {
+    if (typeof req.bytes !== "string" && !(req.bytes instanceof Uint8Array)) {
+      throw new ConfigError(`the body of ${describeRequest(req)} must be bytes (a Uint8Array) or text`);
+    }
+    const type = req.contentType;
+    if (type !== undefined && (type.trim() === "" || !HEADER_VALUE.test(type))) {
+      throw new ConfigError(`the content type ${JSON.stringify(type)} cannot be sent as a Content-Type header`);
+    }
+    return req.bytes;
+  }
+  try {
+    return req.body === undefined ? undefined : serializeBody(req.body);
+  } catch (e) {
+    // A BigInt or a cycle; the platform's message names no value.
+    throw new ConfigError(`cannot serialise the body of ${describeRequest(req)}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

@@ -201,8 +201,9 @@ export class ForeignOriginError extends InspectionError {
 }
 
 /**
- * Paging did not advance: a next link or cursor came back that was seen before, or more
- * empty pages in a row than `maxEmptyPages` each pointed to another.
+ * Paging did not advance: a next link or cursor came back that was seen before, more
+ * empty pages in a row than `maxEmptyPages` each pointed to another, or a page with
+ * records had no way on and nothing saying it is the last (`reason` says what it held).
  */
 export class PagingStalledError extends InspectionError {
   /** The paged operation, e.g. `GET /units`. */

@@ -27,6 +27,7 @@ export {
   decode,
   isUnknownMember,
   validate,
+  withAdditional,
   type CharClass,
   type Constraints,
   type Desc,

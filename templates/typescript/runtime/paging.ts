@@ -1,7 +1,9 @@
 /**
  * Paged lists as async iterables: one page in memory at a time, until the service says
  * there is no next page. A walk always ends: a page met twice, or too many empty pages in
- * a row, is an error; and a walk that fails part-way names the page it can resume at.
+ * a row, is an error; and a walk that fails part-way names the page it can resume at. It
+ * never ends quietly on a page it cannot read: a cursor page with records but no way on
+ * ends the walk only when it shows it is the last.
  *
  * @module
  */
@@ -17,7 +19,10 @@ export type PagingPlan =
   /**
    * `{<itemsField>: [...], <pagingField>: {<nextUrlField>: url, <cursorField>: cursor}}`: the
    * next page's URL is followed when given (within the base URL's origin), else the cursor
-   * is sent back as the `pageParam` query parameter.
+   * is sent back as the `pageParam` query parameter. A page with records but neither ends
+   * the walk only when it is marked last (the next URL or cursor property there and `null`)
+   * or holds fewer records than the page size (its `pageSizeField`, else the request's
+   * `perPageParam`); otherwise the walk fails with `PagingStalledError`.
    */
   | {
       style: "cursor";
@@ -25,7 +30,11 @@ export type PagingPlan =
       pagingField: string;
       nextUrlField?: string;
       cursorField?: string;
+      /** The paging property echoing the page size. */
+      pageSizeField?: string;
       pageParam: string;
+      /** The query parameter asking for a page size. */
+      perPageParam?: string;
       /** The envelope's descriptor: items are decoded through it. */
       page: Desc;
     }
@@ -151,6 +160,28 @@ function nonEmptyString(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** A count: a non-negative integer. */
+function count(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Whether `paging` holds the property `name` as `null`: the service marks the page the last. */
+function isNullAt(paging: unknown, name: string | undefined): boolean {
+  return name !== undefined && field(paging, name) === null;
+}
+
+/** What a page held, for an error: its record count and the paging object's property names. */
+function held(records: number, name: string, paging: unknown): string {
+  let what: string;
+  if (paging === undefined || paging === null) what = `no \`${name}\` object`;
+  else if (typeof paging !== "object" || Array.isArray(paging)) what = `\`${name}\` ${JSON.stringify(paging)}`;
+  else {
+    const keys = Object.keys(paging);
+    what = keys.length === 0 ? `an empty \`${name}\` object` : `\`${name}\` {${keys.join(", ")}}`;
+  }
+  return `${records} ${records === 1 ? "record" : "records"} and ${what}`;
+}
+
 /** The request for a link (absolute or base-relative), checked to stay on the base URL's origin. */
 function follow(core: Core, req: RequestSpec, link: string): PageRequest & { resume: Resume } {
   const base = new URL(core.baseUrl);
@@ -181,8 +212,18 @@ function nextOf(
   const link = plan.nextUrlField === undefined ? undefined : nonEmptyString(field(paging, plan.nextUrlField));
   if (link !== undefined) return follow(core, req, link);
   const cursor = plan.cursorField === undefined ? undefined : nonEmptyString(field(paging, plan.cursorField));
-  if (cursor === undefined) return undefined;
-  return { req: withCursor(req, plan.pageParam, cursor), resume: Resume.cursor(cursor) };
+  if (cursor !== undefined) return { req: withCursor(req, plan.pageParam, cursor), resume: Resume.cursor(cursor) };
+  const records = field(page, plan.itemsField);
+  const n = Array.isArray(records) ? records.length : 0;
+  if (n === 0 || isNullAt(paging, plan.nextUrlField) || isNullAt(paging, plan.cursorField)) return undefined;
+  const asked = plan.perPageParam === undefined ? undefined : req.query?.find(([name]) => name === plan.perPageParam)?.[1];
+  const size = (plan.pageSizeField === undefined ? undefined : count(field(paging, plan.pageSizeField))) ?? (asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : undefined);
+  if (size !== undefined && n < size) return undefined;
+  throw new PagingStalledError(
+    describeRequest(req),
+    `the page held ${held(n, plan.pagingField, paging)}, but no next link, no cursor, and nothing saying it is the last ` +
+      "(a null link, or fewer records than the page size); the list may go on, so the walk stops rather than end as if complete",
+  );
 }
 
 async function* walkPages<T, P>(

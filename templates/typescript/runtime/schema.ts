@@ -69,8 +69,12 @@ export type Desc =
   | { k: "scalar"; of: readonly ("string" | "integer" | "boolean" | "number" | "null")[] }
   /** The named type of the registry. */
   | { k: "ref"; name: string }
-  /** A record: the described fields, and any other property kept untouched. */
-  | { k: "object"; fields: readonly FieldDesc[]; oneOf?: OneOfDesc }
+  /**
+   * A record: the described fields, and any other property kept untouched. `envelope`: a
+   * record envelope (`{asset: {...}}`) whose wrapping is not documented for every answer;
+   * an answer without that property is the bare record, read as if it were wrapped.
+   */
+  | { k: "object"; fields: readonly FieldDesc[]; oneOf?: OneOfDesc; envelope?: string }
   /**
    * A discriminated union: an object whose `tag` property picks the shape. `variants` maps a
    * tag value to the registry name of an object shape (which does not list the tag).
@@ -195,6 +199,41 @@ function markUnknown(obj: Record<string, unknown>): void {
   Object.defineProperty(obj, "$unknown", { value: true, enumerable: false, configurable: true, writable: false });
 }
 
+// ---------------------------------------------------------------- additional properties
+
+/** Where {@link withAdditional} keeps a record's additional properties: invisible to `JSON.stringify` and `Object.keys`. */
+const ADDITIONAL: unique symbol = Symbol("additional properties");
+
+/**
+ * A copy of the request record `body` that also sends `properties`: properties the spec
+ * does not list yet (the service may accept new optional ones before the spec has them).
+ * The type stays `T`, so object literals keep their excess-property checks; the
+ * properties go out beside the record's own when it is sent (also when it is nested in a
+ * body), after those of an earlier `withAdditional` on it. Validation refuses one the spec
+ * lists for the record: give that as a property of `body` instead.
+ *
+ * ```ts
+ * await client.createUnit(withAdditional({ reference_number: "A-1" }, { color: "teal" }));
+ * ```
+ *
+ * @throws {@link ConfigError} when `body` is not a record (an array, or not an object)
+ */
+export function withAdditional<T extends object>(body: T, properties: Readonly<Record<string, JsonValue>>): T {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ConfigError("withAdditional takes a record (a plain object) to add properties to");
+  }
+  const copy = { ...body };
+  const value = Object.freeze({ ...additionalOf(body), ...properties });
+  Object.defineProperty(copy, ADDITIONAL, { value, enumerable: false });
+  return copy;
+}
+
+/** The additional properties {@link withAdditional} gave `value`, if any. */
+export function additionalOf(value: unknown): Readonly<Record<string, JsonValue>> | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  return (value as { [ADDITIONAL]?: Readonly<Record<string, JsonValue>> })[ADDITIONAL];
+}
+
 // ---------------------------------------------------------------- decode
 
 /**
@@ -272,10 +311,13 @@ function dec(reg: Registry, d: Desc, v: unknown): unknown {
       return decMap(reg, d.of, v);
     case "ref":
       return dec(reg, resolve(reg, d.name), v);
-    case "object":
+    case "object": {
       if (!isObject(v)) throw new Failure(`expected an object, got ${describe(v)}`);
-      decFields(reg, d.fields, v);
-      return v;
+      // The bare record where an envelope was expected: read as if it had been wrapped.
+      const obj = d.envelope !== undefined && own(v, d.envelope) === undefined ? { [d.envelope]: v } : v;
+      decFields(reg, d.fields, obj);
+      return obj;
+    }
     case "union":
       return decUnion(reg, d, v);
   }
@@ -556,7 +598,8 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
       return validate(reg, resolve(reg, d.name), value, path, out);
     case "object":
       if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
-      return checkFields(reg, d.fields, d.oneOf, value, path, out);
+      checkFields(reg, d.fields, d.oneOf, value, path, out);
+      return checkAdditional(value, [d.fields], undefined, path, out);
     case "union": {
       if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
       const tag = own(value, d.tag);
@@ -569,7 +612,31 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
       }
       checkFields(reg, d.common, undefined, value, path, out);
       const s = shapeOf(reg, shape);
-      return checkFields(reg, s.fields, s.oneOf, value, path, out);
+      checkFields(reg, s.fields, s.oneOf, value, path, out);
+      return checkAdditional(value, [d.common, s.fields], d.tag, path, out);
+    }
+  }
+}
+
+/**
+ * Refuses an additional property ({@link withAdditional}) that the record lists: it
+ * would replace the property's own value unchecked.
+ */
+function checkAdditional(
+  obj: Record<string, unknown>,
+  listed: readonly (readonly FieldDesc[])[],
+  tag: string | undefined,
+  path: string,
+  out: Violation[],
+): void {
+  const extra = additionalOf(obj);
+  if (extra === undefined) return;
+  for (const key of Object.keys(extra)) {
+    if (key === tag || listed.some((fields) => fields.some((f) => f.name === key))) {
+      out.push({
+        path: keyPath(path, key),
+        message: "is a property the spec lists: give it as a property of the record, not as an additional one",
+      });
     }
   }
 }

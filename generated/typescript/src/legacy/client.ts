@@ -342,16 +342,18 @@ export class Client {
    * - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
    *
    * *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+   *
+   * `body` is sent as it is (text as UTF-8), as `contentType` (`text/plain` unless given).
    */
   async uploadDeviceLog(
     devId: string,
-    body: Uint8Array,
+    body: Uint8Array | string,
+    contentType?: string,
     options?: rt.CallOptions,
   ): Promise<void> {
     this.core.check(
       [
         ["dev_id", { k: "string" }, devId],
-        ["", { k: "json" }, body],
       ],
       SCHEMA,
     );
@@ -360,7 +362,8 @@ export class Client {
       method: "POST",
       path: "/api/devices/{dev_id}/log",
       segments: ["api", "devices", { value: devId }, "log"],
-      body,
+      bytes: body,
+      contentType: contentType ?? "text/plain",
     };
     return this.core.empty(request, options);
   }
@@ -493,6 +496,7 @@ export class Client {
       path: "/api/guest_auth/exchange_token",
       segments: ["api", "guest_auth", "exchange_token"],
       body,
+      hidden: rt.secretsAt(body, [["guest_token"]]),
       anonymous: true,
     };
     return this.core.json<rt.JsonValue>(SCHEMA, { k: "json" }, request, options);
@@ -1221,6 +1225,7 @@ export class Client {
       path: "/api/users/authenticate",
       segments: ["api", "users", "authenticate"],
       body,
+      hidden: rt.secretsAt(body, [["user", "password"]]),
       anonymous: true,
     };
     return this.core.json<m.AuthenticateResponse>(SCHEMA, { k: "ref", name: "AuthenticateResponse" }, request, options);
@@ -1448,6 +1453,7 @@ export class Client {
       path: "/api/users",
       segments: ["api", "users"],
       body,
+      hidden: rt.secretsAt(body, [["user", "password"]]),
       hint: "only users with the manager role may call it",
     };
     return this.core.json<m.CreatedUser>(SCHEMA, { k: "ref", name: "CreatedUser" }, request, options);
@@ -1520,6 +1526,7 @@ export class Client {
       path: "/api/users/{id}",
       segments: ["api", "users", { value: rt.refSegment(id, "self") }],
       body,
+      hidden: rt.secretsAt(body, [["user", "password"]]),
     };
     return this.core.json<m.UserResponse>(SCHEMA, { k: "ref", name: "UserResponse" }, request, options);
   }
@@ -1552,6 +1559,7 @@ export class Client {
       path: "/api/users/{id}",
       segments: ["api", "users", { value: rt.refSegment(id, "self") }],
       body,
+      hidden: rt.secretsAt(body, [["user", "password"]]),
     };
     return this.core.json<m.UserResponse>(SCHEMA, { k: "ref", name: "UserResponse" }, request, options);
   }

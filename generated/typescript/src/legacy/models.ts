@@ -979,6 +979,8 @@ export interface MultipartUpload {
 /**
  * One uploaded part of a multipart upload.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface UploadPart {
@@ -1023,6 +1025,8 @@ export interface CompletedUpload {
 /**
  * Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface TransactionFilter {
@@ -1055,6 +1059,8 @@ export interface TransactionFilter {
 /**
  * Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface AssetTransactionFilter {
@@ -1085,6 +1091,8 @@ export interface AssetTransactionFilter {
 /**
  * Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface AssetFilter {
@@ -1108,6 +1116,8 @@ export interface AssetFilter {
 
 /**
  * Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1209,6 +1219,8 @@ export interface UserList {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
+ * Also read bare: an answer that is the record itself (no `asset` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ *
  * *Source: the service's public documentation.*
  */
 export interface AssetResponse {
@@ -1222,6 +1234,8 @@ export interface AssetResponse {
  * A transaction wrapped as `{transaction: ...}`.
  *
  * Properties this spec does not list are kept as the service sent them.
+ *
+ * Also read bare: an answer that is the record itself (no `transaction` property) is read as if wrapped, since the wrapping is not documented for every answer.
  *
  * *Source: the service's public documentation.*
  */
@@ -1237,6 +1251,8 @@ export interface TransactionResponse {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
+ * Also read bare: an answer that is the record itself (no `location` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface LocationResponse {
@@ -1251,6 +1267,8 @@ export interface LocationResponse {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
+ * Also read bare: an answer that is the record itself (no `task` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface TaskResponse {
@@ -1264,6 +1282,8 @@ export interface TaskResponse {
  * A user wrapped as `{user: ...}`.
  *
  * Properties this spec does not list are kept as the service sent them.
+ *
+ * Also read bare: an answer that is the record itself (no `user` property) is read as if wrapped, since the wrapping is not documented for every answer.
  *
  * *Source: the service's public documentation.*
  */
@@ -1306,13 +1326,21 @@ export interface OneTimeUserResponse {
   [property: string]: unknown;
 }
 
-/** The login body. */
+/**
+ * The login body.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface AuthenticateRequest {
   /** The credentials. */
   user: Credentials;
 }
 
-/** A username and password. */
+/**
+ * A username and password.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface Credentials {
   /** Login or e-mail address of the user. */
   username: string;
@@ -1322,6 +1350,8 @@ export interface Credentials {
 
 /**
  * The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1347,6 +1377,8 @@ export interface AuthenticateResponse {
 /**
  * The body that finds or creates an asset.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface NewAssetRequest {
@@ -1356,6 +1388,8 @@ export interface NewAssetRequest {
 
 /**
  * The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1369,6 +1403,8 @@ export interface NewAsset {
 /**
  * The body that updates an asset.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface AssetUpdateRequest {
@@ -1378,6 +1414,8 @@ export interface AssetUpdateRequest {
 
 /**
  * The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The updatable fields of an asset.
  *
@@ -1393,6 +1431,8 @@ export interface AssetUpdate {
 /**
  * The body that creates or updates a location.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface LocationRequest {
@@ -1402,6 +1442,8 @@ export interface LocationRequest {
 
 /**
  * The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The accepted fields and which are required on create.
  *
@@ -1427,6 +1469,8 @@ export interface LocationInput {
 /**
  * The body that creates or updates a task.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface TaskRequest {
@@ -1436,6 +1480,8 @@ export interface TaskRequest {
 
 /**
  * The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The accepted fields (assignee, asset, location, webhook url, ...) and which are required on create.
  *
@@ -1459,6 +1505,8 @@ export interface TaskInput {
 /**
  * The body that creates a transaction.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface NewTransactionRequest {
@@ -1468,6 +1516,8 @@ export interface NewTransactionRequest {
 
 /**
  * A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* Which fields are required, and the shapes of notations, photos, videos and identity documents.
  *
@@ -1515,6 +1565,8 @@ export interface NewTransaction {
 /**
  * A signature of a new transaction, referencing an uploaded image.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface SignatureUpload {
@@ -1531,6 +1583,8 @@ export interface SignatureUpload {
 /**
  * The body that updates a transaction.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface TransactionUpdateRequest {
@@ -1540,6 +1594,8 @@ export interface TransactionUpdateRequest {
 
 /**
  * The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The rest of the updatable fields (the list is cut off after `workflow_id`), which fields accept null, and the shapes of the recipients lists.
  *
@@ -1637,6 +1693,8 @@ export interface TransactionUpdate {
 /**
  * The body that creates a user.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface NewUserRequest {
@@ -1646,6 +1704,8 @@ export interface NewUserRequest {
 
 /**
  * An organizational user to create.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1673,6 +1733,8 @@ export interface NewUser {
 /**
  * The body that updates a user.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
 export interface UserUpdateRequest {
@@ -1682,6 +1744,8 @@ export interface UserUpdateRequest {
 
 /**
  * The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The updatable fields of a user.
  *
@@ -1711,6 +1775,8 @@ export interface UserUpdate {
 /**
  * The body that creates (or updates) a one-time user.
  *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ *
  * *Source: the service's public documentation.*
  */
 export interface OneTimeUserRequest {
@@ -1724,6 +1790,8 @@ export interface OneTimeUserRequest {
 
 /**
  * A user account that can only create one inspection (or `transaction_limit` ones).
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1746,6 +1814,8 @@ export interface NewOneTimeUser {
 
 /**
  * The body that completes a multipart upload.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */

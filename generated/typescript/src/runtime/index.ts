@@ -30,6 +30,7 @@ export {
   decode,
   isUnknownMember,
   validate,
+  withAdditional,
   type CharClass,
   type Constraints,
   type Desc,

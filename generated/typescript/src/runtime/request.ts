@@ -9,6 +9,7 @@
 
 import { ForeignOriginError, ValidationError, type Violation } from "./errors.js";
 import { sameOrigin } from "./origin.js";
+import { additionalOf } from "./schema.js";
 import { Secret } from "./secret.js";
 
 /** The HTTP methods the services use. */
@@ -31,8 +32,23 @@ export interface RequestSpec {
   segments: readonly (string | { value: string })[];
   /** Query parameters as formatted text, in order; `undefined` values are left out. */
   query?: readonly (readonly [string, string | undefined])[];
-  /** A JSON body (`Content-Type: application/json`); `Secret` values in it are sent as their value. */
+  /**
+   * A JSON body (`Content-Type: application/json`); `Secret` values in it are sent as their
+   * value, and the additional properties of its records (`withAdditional`) beside their own.
+   */
   body?: unknown;
+  /**
+   * A body sent as it is (text as UTF-8), as `contentType`, instead of `body`: one whose
+   * format the service leaves open, such as a device log.
+   */
+  bytes?: Uint8Array | string;
+  /** The media type of `bytes` (`Content-Type`). */
+  contentType?: string;
+  /**
+   * Sensitive values of the body (its fields the spec marks `sensitive`): scrubbed from
+   * every error of the call, wherever the service echoed them, like the credentials.
+   */
+  hidden?: readonly Secret[];
   /** `Accept`; otherwise the interface's default (`application/json`). */
   accept?: string;
   /** Sent without credentials (a login). */
@@ -110,11 +126,17 @@ export function requestUrl(base: URL, req: RequestSpec): URL {
   return url;
 }
 
-/** The JSON text of a body; a `Secret` in it is written as its real value, on the wire only. */
+/**
+ * The JSON text of a body; a `Secret` in it is written as its real value, on the wire only,
+ * and a record's additional properties (`withAdditional`) after its own.
+ */
 export function serializeBody(body: unknown): string {
   return JSON.stringify(body, function (this: unknown, key: string, value: unknown): unknown {
     // `toJSON` has already turned a Secret into its redacted text; the holder still has it.
     const raw = (this as Record<string, unknown>)[key];
-    return raw instanceof Secret ? raw.expose() : value;
+    if (raw instanceof Secret) return raw.expose();
+    const extra = additionalOf(raw);
+    // The copy has no additional properties of its own: it is written once.
+    return extra === undefined ? value : { ...(value as object), ...extra };
   });
 }

@@ -8,12 +8,15 @@
  * @module
  */
 
+import { serializeBody } from "./request.js";
+
 /** How a query value is written: as plain text, or as the JSON text of the value. */
 export type QueryForm = "text" | "json";
 
 /**
  * The query pairs of `query` for the parameters `fields` (wire name and form), in the
- * spec's order; absent values are left out.
+ * spec's order; absent values are left out. JSON text is written like a body (a record's
+ * additional properties included: a filter the spec does not list yet).
  */
 export function queryEntries(
   query: object | undefined,
@@ -25,7 +28,7 @@ export function queryEntries(
     if (value === undefined) {
       return [name, undefined];
     }
-    return [name, form === "json" || typeof value === "object" ? JSON.stringify(value) : String(value)];
+    return [name, form === "json" || typeof value === "object" ? serializeBody(value) : String(value)];
   });
 }
 

@@ -132,7 +132,7 @@ export class Client {
     };
     return this.core.paged<m.Unit, m.Page<m.Unit>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Unit" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Unit" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -372,7 +372,7 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -410,7 +410,7 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -450,7 +450,7 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -652,7 +652,7 @@ export class Client {
     };
     return this.core.paged<m.Task, m.Page<m.Task>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -828,7 +828,7 @@ export class Client {
     };
     return this.core.paged<m.Workflow, m.Page<m.Workflow>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Workflow" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Workflow" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -864,7 +864,7 @@ export class Client {
     };
     return this.core.paged<m.Location, m.Page<m.Location>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -900,7 +900,7 @@ export class Client {
     };
     return this.core.paged<m.User, m.Page<m.User>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );
@@ -973,7 +973,7 @@ export class Client {
     };
     return this.core.paged<m.UserGroup, m.Page<m.UserGroup>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageParam: "page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "UserGroup" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "UserGroup" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
       request,
       options,
     );

@@ -1221,7 +1221,11 @@ export interface UserGroup {
   [property: string]: unknown;
 }
 
-/** The body that creates a unit. */
+/**
+ * The body that creates a unit.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface NewUnit {
   /**
    * External reference of the unit, unique within a company.
@@ -1277,7 +1281,11 @@ export interface NewUnit {
   extended_data?: Record<string, rt.JsonValue>;
 }
 
-/** A partial update of a unit; only the fields given are changed. */
+/**
+ * A partial update of a unit; only the fields given are changed.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface UnitPatch {
   /**
    * External reference of the unit, unique within a company.
@@ -1333,7 +1341,11 @@ export interface UnitPatch {
   extended_data?: Record<string, rt.JsonValue>;
 }
 
-/** The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT). */
+/**
+ * The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface UnitAttributes {
   /**
    * Make of the unit.
@@ -1383,7 +1395,11 @@ export interface UnitAttributes {
   extended_data?: Record<string, rt.JsonValue>;
 }
 
-/** The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group. */
+/**
+ * The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export type TaskRequest = TaskRequestFields & TaskAssignee;
 
 /** The fields of `TaskRequest` besides its exactly-one-of group. */
@@ -1485,7 +1501,11 @@ export interface TaskAssigneeUserGroup {
   location_id?: never;
 }
 
-/** The updatable fields of a user; only the fields given are changed. */
+/**
+ * The updatable fields of a user; only the fields given are changed.
+ *
+ * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ */
 export interface UserUpdate {
   /**
    * External identifier of the user.
@@ -1507,12 +1527,17 @@ export interface UserUpdate {
   last_name?: string;
 }
 
-/** One page of a list: the records and the paging object that leads to the next page. */
+/**
+ * One page of a list: the records and the paging object that leads to the next page.
+ * Properties this spec does not list are kept as the service sent them.
+ */
 export interface Page<T> {
   /** The records of this page, in the order the service sent them. */
   data: T[];
   /** Where the next page is, if there is one. */
   paging?: Paging;
+  /** A property this spec does not list, as the service sent it. */
+  [property: string]: unknown;
 }
 
 /** The query parameters of `listUnits`, by their names on the wire. */
