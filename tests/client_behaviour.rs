@@ -8,7 +8,7 @@ mod support;
 use std::time::{Duration, Instant};
 
 use inspection_client::v3::*;
-use inspection_client::{Config, Error, RetryPolicy};
+use inspection_client::{Config, Error, RequestOptions, RetryPolicy};
 use support::capture::Capture;
 use support::server::{Canned, Server};
 
@@ -278,4 +278,65 @@ async fn a_default_config_keeps_the_interfaces_pacing_and_accept() {
         Some("application/json; version=1")
     );
     assert_eq!(client.core().config().pacing_limit(), None);
+}
+
+/// Issue 14, point 4: one request's own timeout, retries and extra headers, without a
+/// second client; the client's credentials always win over an extra header.
+#[tokio::test]
+async fn one_request_has_its_own_timeout_retries_and_headers() {
+    let (server, client) = setup_with(quick().retry(RetryPolicy {
+        max_attempts: 1,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_secs(1),
+    }))
+    .await;
+
+    server.push(Canned::json(200, &unit_json("slow")).delayed(Duration::from_millis(500)));
+    let quick_timeout = RequestOptions::new().timeout(Duration::from_millis(50));
+    let err = client
+        .get_unit("slow")
+        .request_options(quick_timeout)
+        .send()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Timeout { .. }), "{err:?}");
+
+    server.clear();
+    server.push(Canned::status(500));
+    server.push(Canned::json(200, &unit_json("u")));
+    let retried = RequestOptions::new().retry(RetryPolicy {
+        max_attempts: 2,
+        initial_backoff: Duration::from_millis(1),
+        max_backoff: Duration::from_secs(1),
+    });
+    let unit = client
+        .get_unit("u")
+        .request_options(retried)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(unit.id.as_str(), "u");
+    assert_eq!(
+        server.recorded().len(),
+        2,
+        "the client's own policy would stop at 1"
+    );
+
+    server.clear();
+    server.push(Canned::json(200, &unit_json("h")));
+    let headers = RequestOptions::new()
+        .header("x-correlation-id", "sync-7")
+        .unwrap()
+        .header("api-key-secret", "not-mine")
+        .unwrap();
+    client
+        .get_unit("h")
+        .request_options(headers)
+        .send()
+        .await
+        .unwrap();
+    let sent = server.take_one();
+    assert_eq!(sent.header("x-correlation-id"), Some("sync-7"));
+    assert_eq!(sent.header("api-key-secret"), Some(SECRET));
+    assert!(RequestOptions::new().header("bad name", "x").is_err());
 }

@@ -257,3 +257,52 @@ async fn an_interrupted_walk_chains_its_cause_and_its_resume_point_round_trips()
     assert!(page.data.is_empty());
     assert!(server.recorded()[2].uri.ends_with("/units?page=B"));
 }
+
+#[tokio::test]
+async fn an_api_error_carries_headers_request_id_and_the_scrubbed_body() {
+    let server = Server::start().await;
+    server.push(
+        Canned::json(
+            422,
+            r#"{"errors": "key-secret-123 is not allowed", "field": "vin"}"#,
+        )
+        .header("x-request-id", "req-42")
+        .header("set-cookie", "session=abc")
+        .header("x-echo", "key-secret-123"),
+    );
+    let err = client(&format!("{}/v3", server.base()), config())
+        .get_unit("u1")
+        .send()
+        .await
+        .unwrap_err();
+    let Error::Api(api) = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(api.status, 422);
+    assert_eq!(api.request_id.as_deref(), Some("req-42"));
+    assert_eq!(
+        api.body,
+        r#"{"errors": "<redacted> is not allowed", "field": "vin"}"#
+    );
+    assert_eq!(api.message.as_deref(), Some("<redacted> is not allowed"));
+    assert_eq!(api.headers["x-echo"], "<redacted>");
+    assert!(api.headers.get("set-cookie").is_none());
+    assert!(!format!("{err:?}").contains("key-secret-123"));
+}
+
+#[tokio::test]
+async fn a_transport_error_chains_to_its_cause_without_the_url() {
+    // Nothing listens on this port once the listener is dropped.
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let err = client(&format!("http://127.0.0.1:{port}/v3"), config())
+        .get_unit("u1")
+        .send()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Transport { .. }), "{err:?}");
+    let cause = std::error::Error::source(&err).expect("the HTTP error underneath");
+    assert!(!cause.to_string().contains("127.0.0.1"), "{cause}");
+}

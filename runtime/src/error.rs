@@ -5,14 +5,23 @@ use std::time::Duration;
 
 use crate::validate::Violations;
 
+/// The error underneath a transport failure or a timeout, for `source()` chains.
+pub type Cause = Box<dyn std::error::Error + Send + Sync>;
+
+/// `e` as a [`Cause`]; an HTTP error without its URL.
+pub(crate) fn http_cause(e: reqwest::Error) -> Option<Cause> {
+    Some(Box::new(e.without_url()))
+}
+
 /// Everything that can go wrong with a call. Never carries a credential: secrets live only
 /// in request headers, which no variant holds, and URLs are shown without their query.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The service answered with an error status.
+    /// The service answered with an error status (boxed: it holds the headers and body,
+    /// and every `Result` of the client stays small).
     #[error(transparent)]
-    Api(#[from] ApiError),
+    Api(Box<ApiError>),
     /// The request broke a documented limit; nothing was sent.
     #[error("invalid request: {0}")]
     Validation(Violations),
@@ -22,10 +31,19 @@ pub enum Error {
         method: String,
         path: String,
         message: String,
+        /// The underlying error (an HTTP error has its URL removed: a pre-signed URL's
+        /// query is a credential).
+        #[source]
+        source: Option<Cause>,
     },
     /// No answer within the configured timeout.
     #[error("{method} {path} timed out")]
-    Timeout { method: String, path: String },
+    Timeout {
+        method: String,
+        path: String,
+        #[source]
+        source: Option<Cause>,
+    },
     /// A response body (status 0: a webhook delivery) did not match the expected type.
     #[error("cannot decode the {status} response at `{path}`: {message}")]
     Decode {
@@ -102,18 +120,17 @@ impl Error {
     pub(crate) fn scrubbed(self, secrets: &[String]) -> Error {
         let s = |text: String| scrub(text, secrets);
         match self {
-            Error::Api(mut api) => {
-                api.message = api.message.map(s);
-                Error::Api(api)
-            }
+            Error::Api(api) => Error::Api(Box::new(api.scrubbed(secrets))),
             Error::Transport {
                 method,
                 path,
                 message,
+                source,
             } => Error::Transport {
                 method,
                 path: s(path),
                 message: s(message),
+                source,
             },
             Error::Decode {
                 status,
@@ -158,8 +175,11 @@ fn asked_too_long(retry_after: Option<Duration>) -> String {
     }
 }
 
-/// An error status from the service, with its message when the body had one.
+/// An error status from the service: its status, message, headers and body (the first
+/// `Config::max_error_bytes` of it), with every configured secret replaced by
+/// `<redacted>`, so that it can be logged and acted on.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ApiError {
     pub status: u16,
     /// The service's message (`{"errors": "..."}`), if the body carried one.
@@ -170,6 +190,75 @@ pub struct ApiError {
     pub operation: String,
     /// What a 403 most likely means for this operation.
     pub hint: Option<&'static str>,
+    /// The response headers (without `Set-Cookie`).
+    pub headers: reqwest::header::HeaderMap,
+    /// The start of the body as text (invalid UTF-8 replaced), at most
+    /// `Config::max_error_bytes` of it.
+    pub body: String,
+    /// The request id the service (or a proxy before it) gave, from the first of
+    /// `X-Request-Id`, `Request-Id`, `X-Amzn-RequestId`, `X-Correlation-Id`.
+    pub request_id: Option<String>,
+}
+
+/// Headers that commonly carry a request id, in the order they are looked for.
+const REQUEST_ID_HEADERS: [&str; 4] = [
+    "x-request-id",
+    "request-id",
+    "x-amzn-requestid",
+    "x-correlation-id",
+];
+
+impl ApiError {
+    /// The error for an answer with `status`, `headers` and (the start of) `body`, whose
+    /// message is the body's `message_field`.
+    pub(crate) fn from_answer(
+        status: u16,
+        operation: String,
+        mut headers: reqwest::header::HeaderMap,
+        body: &[u8],
+        message_field: &str,
+    ) -> ApiError {
+        headers.remove(reqwest::header::SET_COOKIE);
+        let request_id = REQUEST_ID_HEADERS
+            .iter()
+            .find_map(|name| headers.get(*name)?.to_str().ok())
+            .map(str::to_string);
+        ApiError {
+            status,
+            message: error_message(body, message_field),
+            retry_after: crate::retry::retry_after(&headers),
+            operation,
+            hint: None,
+            body: String::from_utf8_lossy(body).into_owned(),
+            request_id,
+            headers,
+        }
+    }
+
+    /// The same, with `secrets` replaced in every text it holds.
+    fn scrubbed(mut self, secrets: &[String]) -> ApiError {
+        let s = |text: String| scrub(text, secrets);
+        self.message = self.message.map(s);
+        self.body = s(self.body);
+        self.request_id = self.request_id.map(s);
+        for value in self.headers.values_mut() {
+            if let Ok(text) = value.to_str()
+                && secrets
+                    .iter()
+                    .any(|secret| secret.len() >= 4 && text.contains(secret.as_str()))
+                && let Ok(clean) = reqwest::header::HeaderValue::from_str(&s(text.to_string()))
+            {
+                *value = clean;
+            }
+        }
+        self
+    }
+}
+
+impl From<ApiError> for Error {
+    fn from(api: ApiError) -> Error {
+        Error::Api(Box::new(api))
+    }
 }
 
 impl fmt::Display for ApiError {

@@ -28,6 +28,51 @@ pub struct Request {
     /// The page of a walk this request fetches, when it is not the walk's own start: a
     /// failure to fetch it is `Error::Interrupted`, naming where to resume.
     pub resumed: Option<crate::paging::Resume>,
+    /// Settings of this request only, over the client's.
+    pub options: RequestOptions,
+}
+
+/// Settings for one request (every request of a walk, for a list), over the client's
+/// `Config`: `client.get_unit(id).options(RequestOptions::new().timeout(d))`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RequestOptions {
+    /// Time for one attempt, body included; the client's `Config::timeout` when `None`.
+    pub timeout: Option<std::time::Duration>,
+    /// Retries of this request; the client's `Config::retry` when `None`.
+    pub retry: Option<crate::RetryPolicy>,
+    /// Extra headers (a correlation id, a tracing header). They never replace what the
+    /// client sets itself: credentials, `Accept`, `Content-Type`, `User-Agent`.
+    pub headers: reqwest::header::HeaderMap,
+}
+
+impl RequestOptions {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The time one attempt may take, body included.
+    pub fn timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How this request is retried.
+    pub fn retry(mut self, retry: crate::RetryPolicy) -> Self {
+        self.retry = Some(retry);
+        self
+    }
+
+    /// Adds a header; a name or value HTTP does not allow is an `Error::Config`.
+    pub fn header(mut self, name: &str, value: &str) -> Result<Self, crate::Error> {
+        let bad = |what: &str| crate::Error::Config(format!("the header {what} is not valid HTTP"));
+        let name = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+            .map_err(|_| bad(&format!("name {name:?}")))?;
+        let value = reqwest::header::HeaderValue::from_str(value)
+            .map_err(|_| bad(&format!("value for `{name}`")))?;
+        self.headers.append(name, value);
+        Ok(self)
+    }
 }
 
 impl std::fmt::Debug for Request {
@@ -71,7 +116,14 @@ impl Request {
             anonymous: false,
             hint: None,
             resumed: None,
+            options: RequestOptions::default(),
         }
+    }
+
+    /// This request's own settings.
+    pub fn options(mut self, options: RequestOptions) -> Self {
+        self.options = options;
+        self
     }
 
     /// Appends one path segment (encoded when sent).

@@ -116,15 +116,16 @@ impl<'a> Checker<'a> {
             .map(|(k, _)| k)
             .collect();
         // Path and query parameters become fields of one builder: checked together, once
-        // (`resume` is a paged builder's own setter, `content_type` a binary body's).
+        // (`request_options` every builder's setter, `resume` a paged builder's, `content_type` a
+        // binary body's).
         let binary_body = op
             .body
             .as_ref()
             .is_some_and(|b| b.ty.value.trim() == "binary");
         let reserved: &[&str] = if binary_body {
-            &["core", "body", "resume", "content_type"]
+            &["core", "request_options", "body", "resume", "content_type"]
         } else {
-            &["core", "body", "resume"]
+            &["core", "request_options", "body", "resume"]
         };
         self.identifiers(&params, "parameter", reserved);
         let path_params = self.fields_at(&op.path_params, Position::Field);

@@ -266,7 +266,7 @@ fn constructors(i: &Interface) -> TokenStream {
                         .collect();
                     let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
                         // The login request is anonymous: it carries no token.
-                        let request = #builder { core, body: credentials.clone() };
+                        let request = #builder { core, request_options: Default::default(), body: credentials.clone() };
                         Box::pin(async move {
                             let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
                             answer

@@ -117,6 +117,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         pub fn #name(&self, #(#params),*) -> #builder {
             #builder {
                 core: self.core.clone(),
+                request_options: Default::default(),
                 #(#inits,)*
             }
         }
@@ -165,6 +166,14 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     if page_param.is_some() {
         fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
     }
+    let options_setter = quote! {
+        /// Settings for this request only (timeout, retries, extra headers), over the
+        /// client's `Config`.
+        pub fn request_options(mut self, options: ::inspection_runtime::RequestOptions) -> Self {
+            self.request_options = options;
+            self
+        }
+    };
     let content_type_setter = op.body.as_ref().filter(|b| is_binary(&b.ty)).map(|b| {
         let doc = format!(
             " The body's media type (`Content-Type`); `{}` unless set.",
@@ -326,7 +335,8 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 #(#queries)*
                 #accept
                 #anonymous
-                #hint;
+                #hint
+                .options(self.request_options.clone());
             #finish
         }
     };
@@ -431,6 +441,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         #[must_use = "a request does nothing until it is sent"]
         pub struct #name {
             core: ::inspection_runtime::Core,
+            request_options: ::inspection_runtime::RequestOptions,
             #(#fields)*
         }
 
@@ -438,6 +449,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             #(#setters)*
             #resume_setter
             #content_type_setter
+            #options_setter
             #to_request
             #send
             #alternative

@@ -12,7 +12,8 @@
 pub use inspection_runtime as runtime;
 pub use inspection_runtime::webhook::verify_webhook;
 pub use inspection_runtime::{
-    BoxStream, Bytes, Config, Error, RetryPolicy, Secret, TryStreamExt, Upserted,
+    ApiError, BoxStream, Bytes, Config, Error, RequestOptions, RetryPolicy, Secret,
+    TryStreamExt, Upserted,
 };
 #[rustfmt::skip]
 pub mod legacy;

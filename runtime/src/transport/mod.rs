@@ -23,11 +23,10 @@ use body::ReadError;
 
 use crate::auth::Auth;
 use crate::config::Config;
-use crate::error::{ApiError, Error, error_message};
+use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
 use crate::pacing::Pacer;
 use crate::request::Request;
-use crate::retry::retry_after;
 use crate::validate::Validator;
 
 /// The shared core of a generated client. Cloning is cheap, and clones share the
@@ -181,7 +180,7 @@ impl Core {
                 origin: origin::origin(&url),
             });
         }
-        let max = self.inner.config.retry.max_attempts.max(1);
+        let max = self.retry_policy(req).max_attempts.max(1);
         let mut attempt = 1;
         let mut renewed = false;
         loop {
@@ -243,7 +242,11 @@ impl Core {
         url: &Url,
         read: &impl Fn(reqwest::Response) -> R,
     ) -> Result<Answer<B>, Failure> {
-        let mut headers = HeaderMap::new();
+        // The request's extra headers first: what the client sets below replaces them.
+        let mut headers = req.options.headers.clone();
+        for name in [CONTENT_TYPE, reqwest::header::AUTHORIZATION] {
+            headers.remove(name);
+        }
         if !req.anonymous {
             self.inner.auth.apply(&mut headers);
         }
@@ -257,6 +260,9 @@ impl Core {
             .http
             .request(req.method.clone(), url.clone())
             .headers(headers);
+        if let Some(timeout) = req.options.timeout {
+            builder = builder.timeout(timeout);
+        }
         if let Some(body) = &req.body {
             builder = builder
                 .header(
@@ -290,20 +296,30 @@ impl Core {
         // Only the start of an error body is read: its message is all that is kept.
         let body = body::read_prefix(resp, config.max_error_bytes).await;
         tracing::debug!(status, bytes = body.len(), "error response");
-        Err(Failure::Status(ApiError {
+        let mut api = ApiError::from_answer(
             status,
-            message: error_message(&body, config.message_field()),
-            retry_after: retry_after(&headers),
-            operation: req.describe(),
-            hint: req.hint,
-        }))
+            req.describe(),
+            headers,
+            &body,
+            config.message_field(),
+        );
+        api.hint = req.hint;
+        Err(Failure::Status(Box::new(api)))
+    }
+
+    /// The request's own retry policy, else the client's.
+    fn retry_policy<'a>(&'a self, req: &'a Request) -> &'a crate::RetryPolicy {
+        req.options
+            .retry
+            .as_ref()
+            .unwrap_or(&self.inner.config.retry)
     }
 
     /// Retry 429 for any method (the service refused it, so it was not applied); 5xx,
     /// timeouts and broken bodies only for idempotent methods; connection failures for
     /// any method (nothing reached the service).
     fn next_step(&self, req: &Request, failure: Failure, may_retry: bool, attempt: u32) -> Next {
-        let policy = &self.inner.config.retry;
+        let policy = self.retry_policy(req);
         let backoff = policy.backoff(attempt);
         let idempotent = req.is_idempotent();
         let (method, path) = (req.method.to_string(), req.template.to_string());
@@ -340,7 +356,11 @@ impl Core {
                 if idempotent && may_retry {
                     Next::Retry(backoff)
                 } else {
-                    Next::Fail(Error::Timeout { method, path })
+                    Next::Fail(Error::Timeout {
+                        method,
+                        path,
+                        source: http_cause(e),
+                    })
                 }
             }
             Failure::Send(e) | Failure::Body(e) => {
@@ -351,6 +371,7 @@ impl Core {
                         method,
                         path,
                         message: describe(&e),
+                        source: http_cause(e),
                     })
                 }
             }
@@ -383,7 +404,7 @@ enum Failure {
     Body(reqwest::Error),
     /// The success body passed `Config::max_response_bytes`.
     TooLarge,
-    Status(ApiError),
+    Status(Box<ApiError>),
     Redirect(String),
 }
 

@@ -9,7 +9,7 @@ use tokio::io::AsyncWrite;
 
 use super::body::{self, CopyError};
 use super::{Answer, Core, Failure, Response, describe, read_whole};
-use crate::error::Error;
+use crate::error::{Error, http_cause};
 use crate::request::Request;
 use crate::retry::retry_after;
 
@@ -48,11 +48,13 @@ impl Core {
                 method: req.method.to_string(),
                 path: req.template.to_string(),
                 message: describe(&e),
+                source: http_cause(e),
             }),
             CopyError::Write(e) => Error::Transport {
                 method: req.method.to_string(),
                 path: req.template.to_string(),
                 message: format!("cannot write the download: {e}"),
+                source: Some(Box::new(e)),
             },
         })
     }

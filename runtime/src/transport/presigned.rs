@@ -10,7 +10,7 @@ use tracing::Instrument;
 
 use super::body::{self, CopyError, ReadError};
 use super::{Core, describe};
-use crate::error::{ApiError, Error, error_message};
+use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
 
 impl Core {
@@ -26,7 +26,7 @@ impl Core {
                     operation: format!("GET {shown}"),
                     limit: self.inner.config.max_response_bytes,
                 },
-                ReadError::Broken(e) => transport_error("GET", shown, &e),
+                ReadError::Broken(e) => transport_error("GET", shown, e),
             })
             .map_err(|e| self.scrub(e))
     }
@@ -40,11 +40,12 @@ impl Core {
     ) -> Result<u64, Error> {
         let (resp, shown) = self.open_presigned(url).await?;
         body::copy_to(resp, out).await.map_err(|e| match e {
-            CopyError::Read(e) => self.scrub(transport_error("GET", shown, &e)),
+            CopyError::Read(e) => self.scrub(transport_error("GET", shown, e)),
             CopyError::Write(e) => Error::Transport {
                 method: "GET".into(),
                 path: shown,
                 message: format!("cannot write the download: {e}"),
+                source: Some(Box::new(e)),
             },
         })
     }
@@ -65,20 +66,17 @@ impl Core {
             .await;
         let resp = match result {
             Ok(resp) => resp,
-            Err(e) => return Err(self.scrub(transport_error("GET", shown, &e))),
+            Err(e) => return Err(self.scrub(transport_error("GET", shown, e))),
         };
         let status = resp.status().as_u16();
         if (200..300).contains(&status) {
             return Ok((resp, shown));
         }
+        let headers = resp.headers().clone();
         let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
-        Err(self.scrub(Error::Api(ApiError {
-            status,
-            message: error_message(&body, self.inner.config.message_field()),
-            retry_after: None,
-            operation: format!("GET {shown}"),
-            hint: None,
-        })))
+        let field = self.inner.config.message_field();
+        let api = ApiError::from_answer(status, format!("GET {shown}"), headers, &body, field);
+        Err(self.scrub(api.into()))
     }
 
     /// PUTs `body` to a pre-signed URL (an upload URL, a multipart part URL) without any
@@ -112,20 +110,19 @@ impl Core {
                 }
                 Ok(resp) => {
                     let status = resp.status().as_u16();
+                    let headers = resp.headers().clone();
                     let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
-                    let api = Error::Api(ApiError {
-                        status,
-                        message: error_message(&body, self.inner.config.message_field()),
-                        retry_after: None,
-                        operation: format!("PUT {shown}"),
-                        hint: None,
-                    });
+                    let field = self.inner.config.message_field();
+                    let operation = format!("PUT {shown}");
+                    let api = Error::from(ApiError::from_answer(
+                        status, operation, headers, &body, field,
+                    ));
                     if status < 500 && status != 429 {
                         return Err(self.scrub(api));
                     }
                     api
                 }
-                Err(e) => transport_error("PUT", shown.clone(), &e),
+                Err(e) => transport_error("PUT", shown.clone(), e),
             };
             if attempt >= policy.max_attempts {
                 return Err(self.scrub(failure));
@@ -176,17 +173,19 @@ impl Core {
 }
 
 /// A failed pre-signed transfer: a timeout, or what broke (never the URL's query).
-fn transport_error(method: &str, shown: String, e: &reqwest::Error) -> Error {
+fn transport_error(method: &str, shown: String, e: reqwest::Error) -> Error {
     if e.is_timeout() {
         return Error::Timeout {
             method: method.into(),
             path: shown,
+            source: http_cause(e),
         };
     }
     Error::Transport {
         method: method.into(),
         path: shown,
-        message: describe(e),
+        message: describe(&e),
+        source: http_cause(e),
     }
 }
 

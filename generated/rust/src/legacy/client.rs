@@ -46,6 +46,7 @@ impl Client {
         let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
             let request = Authenticate {
                 core,
+                request_options: Default::default(),
                 body: credentials.clone(),
             };
             Box::pin(async move {
@@ -141,6 +142,7 @@ impl Client {
     pub fn list_assets(&self) -> ListAssets {
         ListAssets {
             core: self.core.clone(),
+            request_options: Default::default(),
             after_id: None,
             before_id: None,
             limit: None,
@@ -158,6 +160,7 @@ impl Client {
     pub fn get_asset(&self, id: impl Into<AssetRef>) -> GetAsset {
         GetAsset {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -174,6 +177,7 @@ impl Client {
     ) -> ListAssetTransactions {
         ListAssetTransactions {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             after_id: None,
             before_id: None,
@@ -194,6 +198,7 @@ impl Client {
     pub fn find_or_create_asset(&self, body: NewAssetRequest) -> FindOrCreateAsset {
         FindOrCreateAsset {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -213,6 +218,7 @@ impl Client {
     ) -> UpdateAsset {
         UpdateAsset {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -233,6 +239,7 @@ impl Client {
     ) -> ReplaceAsset {
         ReplaceAsset {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -249,6 +256,7 @@ impl Client {
     pub fn delete_asset(&self, id: impl Into<AssetRef>) -> DeleteAsset {
         DeleteAsset {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -268,6 +276,7 @@ impl Client {
     ) -> UploadDeviceLog {
         UploadDeviceLog {
             core: self.core.clone(),
+            request_options: Default::default(),
             dev_id: dev_id.into(),
             body: body.into(),
             content_type: "text/plain".to_string(),
@@ -285,6 +294,7 @@ impl Client {
     pub fn list_form_templates(&self) -> ListFormTemplates {
         ListFormTemplates {
             core: self.core.clone(),
+            request_options: Default::default(),
         }
     }
     /// Shows a form template. The `Accept` header selects the JSON record (`application/json`) or a PDF (`application/pdf`).
@@ -300,6 +310,7 @@ impl Client {
     pub fn get_form_template(&self, id: impl Into<FormTemplateId>) -> GetFormTemplate {
         GetFormTemplate {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -317,6 +328,7 @@ impl Client {
     pub fn exchange_guest_token(&self, body: GuestTokenExchange) -> ExchangeGuestToken {
         ExchangeGuestToken {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -330,6 +342,7 @@ impl Client {
     pub fn list_locations(&self) -> ListLocations {
         ListLocations {
             core: self.core.clone(),
+            request_options: Default::default(),
             after_id: None,
             before_id: None,
             limit: None,
@@ -347,6 +360,7 @@ impl Client {
     pub fn get_location(&self, id: impl Into<LocationId>) -> GetLocation {
         GetLocation {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -364,6 +378,7 @@ impl Client {
     pub fn create_location(&self, body: LocationRequest) -> CreateLocation {
         CreateLocation {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -385,6 +400,7 @@ impl Client {
     ) -> UpdateLocation {
         UpdateLocation {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -407,6 +423,7 @@ impl Client {
     ) -> ReplaceLocation {
         ReplaceLocation {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -423,6 +440,7 @@ impl Client {
     pub fn delete_location(&self, id: impl Into<LocationId>) -> DeleteLocation {
         DeleteLocation {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -436,6 +454,7 @@ impl Client {
     pub fn list_tasks(&self) -> ListTasks {
         ListTasks {
             core: self.core.clone(),
+            request_options: Default::default(),
             after_id: None,
             before_id: None,
             limit: None,
@@ -453,6 +472,7 @@ impl Client {
     pub fn get_task(&self, id: impl Into<TaskId>) -> GetTask {
         GetTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -468,6 +488,7 @@ impl Client {
     pub fn create_task(&self, body: TaskRequest) -> CreateTask {
         CreateTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -483,6 +504,7 @@ impl Client {
     pub fn update_task(&self, id: impl Into<TaskId>, body: TaskRequest) -> UpdateTask {
         UpdateTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -499,6 +521,7 @@ impl Client {
     pub fn replace_task(&self, id: impl Into<TaskId>, body: TaskRequest) -> ReplaceTask {
         ReplaceTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -513,6 +536,7 @@ impl Client {
     pub fn delete_task(&self, id: impl Into<TaskId>) -> DeleteTask {
         DeleteTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -526,6 +550,7 @@ impl Client {
     pub fn list_transactions(&self) -> ListTransactions {
         ListTransactions {
             core: self.core.clone(),
+            request_options: Default::default(),
             after_id: None,
             before_id: None,
             limit: None,
@@ -543,6 +568,7 @@ impl Client {
     pub fn get_transaction(&self, id: impl Into<TransactionId>) -> GetTransaction {
         GetTransaction {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -558,6 +584,7 @@ impl Client {
     pub fn create_transaction(&self, body: NewTransactionRequest) -> CreateTransaction {
         CreateTransaction {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -577,6 +604,7 @@ impl Client {
     ) -> UpdateTransaction {
         UpdateTransaction {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -599,6 +627,7 @@ impl Client {
     ) -> ReplaceTransaction {
         ReplaceTransaction {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -613,6 +642,7 @@ impl Client {
     pub fn delete_transaction(&self, id: impl Into<TransactionId>) -> DeleteTransaction {
         DeleteTransaction {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -633,6 +663,7 @@ impl Client {
     ) -> GetTransactionForm {
         GetTransactionForm {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             form_id: form_id.into(),
         }
@@ -653,6 +684,7 @@ impl Client {
     ) -> SendTransactionSummaryEmail {
         SendTransactionSummaryEmail {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -669,6 +701,7 @@ impl Client {
     pub fn authenticate(&self, body: AuthenticateRequest) -> Authenticate {
         Authenticate {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -684,6 +717,7 @@ impl Client {
     pub fn get_upload_url(&self, file_id: impl Into<FileId>) -> GetUploadUrl {
         GetUploadUrl {
             core: self.core.clone(),
+            request_options: Default::default(),
             file_id: file_id.into(),
         }
     }
@@ -703,6 +737,7 @@ impl Client {
     ) -> GetUploadUrlWithNonce {
         GetUploadUrlWithNonce {
             core: self.core.clone(),
+            request_options: Default::default(),
             nonce: nonce.into(),
             file_id: file_id.into(),
         }
@@ -727,6 +762,7 @@ impl Client {
     ) -> StartMultipartUpload {
         StartMultipartUpload {
             core: self.core.clone(),
+            request_options: Default::default(),
             file_id: file_id.into(),
             part_count,
             content_type: None,
@@ -748,6 +784,7 @@ impl Client {
     ) -> CompleteMultipartUpload {
         CompleteMultipartUpload {
             core: self.core.clone(),
+            request_options: Default::default(),
             file_id: file_id.into(),
             body,
         }
@@ -764,6 +801,7 @@ impl Client {
     pub fn list_users(&self) -> ListUsers {
         ListUsers {
             core: self.core.clone(),
+            request_options: Default::default(),
             after_id: None,
             before_id: None,
             limit: None,
@@ -781,6 +819,7 @@ impl Client {
     pub fn get_user(&self, id: impl Into<UserPathRef>) -> GetUser {
         GetUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -798,6 +837,7 @@ impl Client {
     pub fn create_user(&self, body: NewUserRequest) -> CreateUser {
         CreateUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -820,6 +860,7 @@ impl Client {
     pub fn create_one_time_user(&self, body: OneTimeUserRequest) -> CreateOneTimeUser {
         CreateOneTimeUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -839,6 +880,7 @@ impl Client {
     ) -> UpdateUser {
         UpdateUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -859,6 +901,7 @@ impl Client {
     ) -> ReplaceUser {
         ReplaceUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -875,6 +918,7 @@ impl Client {
     pub fn delete_user(&self, id: impl Into<UserPathRef>) -> DeleteUser {
         DeleteUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -896,6 +940,7 @@ impl Client {
     ) -> ResetUserPassword {
         ResetUserPassword {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
             body,
         }
@@ -912,6 +957,7 @@ impl Client {
     pub fn get_workflow(&self, id: impl Into<WorkflowId>) -> GetWorkflow {
         GetWorkflow {
             core: self.core.clone(),
+            request_options: Default::default(),
             id: id.into(),
         }
     }
@@ -921,6 +967,7 @@ impl Client {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListAssets {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     after_id: Option<String>,
     before_id: Option<String>,
     limit: Option<i32>,
@@ -972,6 +1019,15 @@ impl ListAssets {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1004,7 +1060,8 @@ impl ListAssets {
                     .filter
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
-            );
+            )
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -1051,9 +1108,19 @@ impl ListAssets {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetAsset {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: AssetRef,
 }
 impl GetAsset {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1065,7 +1132,8 @@ impl GetAsset {
             )
             .segment("api")
             .segment("assets")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1079,6 +1147,7 @@ impl GetAsset {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListAssetTransactions {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: AssetRef,
     after_id: Option<String>,
     before_id: Option<String>,
@@ -1131,6 +1200,15 @@ impl ListAssetTransactions {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1165,7 +1243,8 @@ impl ListAssetTransactions {
                     .filter
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
-            );
+            )
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -1212,9 +1291,19 @@ impl ListAssetTransactions {
 #[must_use = "a request does nothing until it is sent"]
 pub struct FindOrCreateAsset {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: NewAssetRequest,
 }
 impl FindOrCreateAsset {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1229,7 +1318,8 @@ impl FindOrCreateAsset {
                 "/api/assets",
             )
             .segment("api")
-            .segment("assets");
+            .segment("assets")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1243,10 +1333,20 @@ impl FindOrCreateAsset {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateAsset {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: AssetRef,
     body: AssetUpdateRequest,
 }
 impl UpdateAsset {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1262,7 +1362,8 @@ impl UpdateAsset {
             )
             .segment("api")
             .segment("assets")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1276,10 +1377,20 @@ impl UpdateAsset {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ReplaceAsset {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: AssetRef,
     body: AssetUpdateRequest,
 }
 impl ReplaceAsset {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1295,7 +1406,8 @@ impl ReplaceAsset {
             )
             .segment("api")
             .segment("assets")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1309,9 +1421,19 @@ impl ReplaceAsset {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteAsset {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: AssetRef,
 }
 impl DeleteAsset {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1324,7 +1446,8 @@ impl DeleteAsset {
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -1338,6 +1461,7 @@ impl DeleteAsset {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UploadDeviceLog {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     dev_id: String,
     body: Vec<u8>,
     content_type: String,
@@ -1346,6 +1470,15 @@ impl UploadDeviceLog {
     /// The body's media type (`Content-Type`); `text/plain` unless set.
     pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
         self.content_type = content_type.into();
+        self
+    }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1360,7 +1493,8 @@ impl UploadDeviceLog {
             .segment("api")
             .segment("devices")
             .segment(self.dev_id.as_str())
-            .segment("log");
+            .segment("log")
+            .options(self.request_options.clone());
         request.bytes(self.body.clone(), &self.content_type)
     }
     /// Sends the request; success has no body.
@@ -1374,8 +1508,18 @@ impl UploadDeviceLog {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListFormTemplates {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
 }
 impl ListFormTemplates {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1386,7 +1530,8 @@ impl ListFormTemplates {
                 "/api/form_templates",
             )
             .segment("api")
-            .segment("form_templates");
+            .segment("form_templates")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1400,9 +1545,19 @@ impl ListFormTemplates {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetFormTemplate {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: FormTemplateId,
 }
 impl GetFormTemplate {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1414,7 +1569,8 @@ impl GetFormTemplate {
             )
             .segment("api")
             .segment("form_templates")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1443,9 +1599,19 @@ impl GetFormTemplate {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ExchangeGuestToken {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: GuestTokenExchange,
 }
 impl ExchangeGuestToken {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1462,7 +1628,8 @@ impl ExchangeGuestToken {
             .segment("api")
             .segment("guest_auth")
             .segment("exchange_token")
-            .anonymous();
+            .anonymous()
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1476,6 +1643,7 @@ impl ExchangeGuestToken {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListLocations {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     after_id: Option<String>,
     before_id: Option<String>,
     limit: Option<i32>,
@@ -1527,6 +1695,15 @@ impl ListLocations {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1556,7 +1733,8 @@ impl ListLocations {
                     .filter
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
-            );
+            )
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -1603,9 +1781,19 @@ impl ListLocations {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetLocation {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: LocationId,
 }
 impl GetLocation {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1617,7 +1805,8 @@ impl GetLocation {
             )
             .segment("api")
             .segment("locations")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1631,9 +1820,19 @@ impl GetLocation {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateLocation {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: LocationRequest,
 }
 impl CreateLocation {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1649,7 +1848,8 @@ impl CreateLocation {
             )
             .segment("api")
             .segment("locations")
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1663,10 +1863,20 @@ impl CreateLocation {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateLocation {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: LocationId,
     body: LocationRequest,
 }
 impl UpdateLocation {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1683,7 +1893,8 @@ impl UpdateLocation {
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1697,10 +1908,20 @@ impl UpdateLocation {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ReplaceLocation {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: LocationId,
     body: LocationRequest,
 }
 impl ReplaceLocation {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1717,7 +1938,8 @@ impl ReplaceLocation {
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1731,9 +1953,19 @@ impl ReplaceLocation {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteLocation {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: LocationId,
 }
 impl DeleteLocation {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1746,7 +1978,8 @@ impl DeleteLocation {
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -1760,6 +1993,7 @@ impl DeleteLocation {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListTasks {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     after_id: Option<String>,
     before_id: Option<String>,
     limit: Option<i32>,
@@ -1811,6 +2045,15 @@ impl ListTasks {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1843,7 +2086,8 @@ impl ListTasks {
                     .filter
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
-            );
+            )
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -1890,9 +2134,19 @@ impl ListTasks {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TaskId,
 }
 impl GetTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1904,7 +2158,8 @@ impl GetTask {
             )
             .segment("api")
             .segment("tasks")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1918,9 +2173,19 @@ impl GetTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: TaskRequest,
 }
 impl CreateTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1935,7 +2200,8 @@ impl CreateTask {
                 "/api/tasks",
             )
             .segment("api")
-            .segment("tasks");
+            .segment("tasks")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1949,10 +2215,20 @@ impl CreateTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TaskId,
     body: TaskRequest,
 }
 impl UpdateTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1968,7 +2244,8 @@ impl UpdateTask {
             )
             .segment("api")
             .segment("tasks")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1982,10 +2259,20 @@ impl UpdateTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ReplaceTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TaskId,
     body: TaskRequest,
 }
 impl ReplaceTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2001,7 +2288,8 @@ impl ReplaceTask {
             )
             .segment("api")
             .segment("tasks")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2015,9 +2303,19 @@ impl ReplaceTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TaskId,
 }
 impl DeleteTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2029,7 +2327,8 @@ impl DeleteTask {
             )
             .segment("api")
             .segment("tasks")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -2043,6 +2342,7 @@ impl DeleteTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListTransactions {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     after_id: Option<String>,
     before_id: Option<String>,
     limit: Option<i32>,
@@ -2094,6 +2394,15 @@ impl ListTransactions {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2126,7 +2435,8 @@ impl ListTransactions {
                     .filter
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
-            );
+            )
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -2173,9 +2483,19 @@ impl ListTransactions {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetTransaction {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
 }
 impl GetTransaction {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2187,7 +2507,8 @@ impl GetTransaction {
             )
             .segment("api")
             .segment("transactions")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2201,9 +2522,19 @@ impl GetTransaction {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateTransaction {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: NewTransactionRequest,
 }
 impl CreateTransaction {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2218,7 +2549,8 @@ impl CreateTransaction {
                 "/api/transactions",
             )
             .segment("api")
-            .segment("transactions");
+            .segment("transactions")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2232,10 +2564,20 @@ impl CreateTransaction {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateTransaction {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
     body: TransactionUpdateRequest,
 }
 impl UpdateTransaction {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2251,7 +2593,8 @@ impl UpdateTransaction {
             )
             .segment("api")
             .segment("transactions")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2265,10 +2608,20 @@ impl UpdateTransaction {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ReplaceTransaction {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
     body: TransactionUpdateRequest,
 }
 impl ReplaceTransaction {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2284,7 +2637,8 @@ impl ReplaceTransaction {
             )
             .segment("api")
             .segment("transactions")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2298,9 +2652,19 @@ impl ReplaceTransaction {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteTransaction {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
 }
 impl DeleteTransaction {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2312,7 +2676,8 @@ impl DeleteTransaction {
             )
             .segment("api")
             .segment("transactions")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -2326,10 +2691,20 @@ impl DeleteTransaction {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetTransactionForm {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
     form_id: FormId,
 }
 impl GetTransactionForm {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2343,7 +2718,8 @@ impl GetTransactionForm {
             .segment("transactions")
             .segment(self.id.as_str())
             .segment("forms")
-            .segment(self.form_id.as_str());
+            .segment(self.form_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2372,10 +2748,20 @@ impl GetTransactionForm {
 #[must_use = "a request does nothing until it is sent"]
 pub struct SendTransactionSummaryEmail {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: TransactionId,
     body: serde_json::Value,
 }
 impl SendTransactionSummaryEmail {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2388,7 +2774,8 @@ impl SendTransactionSummaryEmail {
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
-            .segment("send_summary_email");
+            .segment("send_summary_email")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request; success has no body.
@@ -2402,9 +2789,19 @@ impl SendTransactionSummaryEmail {
 #[must_use = "a request does nothing until it is sent"]
 pub struct Authenticate {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: AuthenticateRequest,
 }
 impl Authenticate {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2421,7 +2818,8 @@ impl Authenticate {
             .segment("api")
             .segment("users")
             .segment("authenticate")
-            .anonymous();
+            .anonymous()
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2437,9 +2835,19 @@ impl Authenticate {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUploadUrl {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     file_id: FileId,
 }
 impl GetUploadUrl {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2452,7 +2860,8 @@ impl GetUploadUrl {
             .segment("api")
             .segment("users")
             .segment("uploads")
-            .segment(self.file_id.as_str());
+            .segment(self.file_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2466,10 +2875,20 @@ impl GetUploadUrl {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUploadUrlWithNonce {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     nonce: String,
     file_id: FileId,
 }
 impl GetUploadUrlWithNonce {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2483,7 +2902,8 @@ impl GetUploadUrlWithNonce {
             .segment("users")
             .segment("uploads")
             .segment(self.nonce.as_str())
-            .segment(self.file_id.as_str());
+            .segment(self.file_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2497,6 +2917,7 @@ impl GetUploadUrlWithNonce {
 #[must_use = "a request does nothing until it is sent"]
 pub struct StartMultipartUpload {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     file_id: FileId,
     part_count: i32,
     content_type: Option<String>,
@@ -2509,6 +2930,15 @@ impl StartMultipartUpload {
     /// Sent as the `content_type` query parameter.
     pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
         self.content_type = Some(content_type.into());
+        self
+    }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -2534,7 +2964,8 @@ impl StartMultipartUpload {
             .segment("multipart_upload_start")
             .segment(self.file_id.as_str())
             .query("part_count", Some(self.part_count.to_string()))
-            .query("content_type", self.content_type.clone());
+            .query("content_type", self.content_type.clone())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2548,10 +2979,20 @@ impl StartMultipartUpload {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CompleteMultipartUpload {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     file_id: FileId,
     body: CompleteMultipartUploadRequest,
 }
 impl CompleteMultipartUpload {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2568,7 +3009,8 @@ impl CompleteMultipartUpload {
             .segment("api")
             .segment("users")
             .segment("multipart_upload_complete")
-            .segment(self.file_id.as_str());
+            .segment(self.file_id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2582,6 +3024,7 @@ impl CompleteMultipartUpload {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUsers {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     after_id: Option<String>,
     before_id: Option<String>,
     limit: Option<i32>,
@@ -2633,6 +3076,15 @@ impl ListUsers {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2663,7 +3115,8 @@ impl ListUsers {
                     .as_ref()
                     .map(|x| serde_json::to_string(x).unwrap_or_default()),
             )
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
     /// Sends the request and decodes the answer.
@@ -2710,9 +3163,19 @@ impl ListUsers {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
 }
 impl GetUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2724,7 +3187,8 @@ impl GetUser {
             )
             .segment("api")
             .segment("users")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -2738,9 +3202,19 @@ impl GetUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: NewUserRequest,
 }
 impl CreateUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2756,7 +3230,8 @@ impl CreateUser {
             )
             .segment("api")
             .segment("users")
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2770,9 +3245,19 @@ impl CreateUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateOneTimeUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: OneTimeUserRequest,
 }
 impl CreateOneTimeUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2789,7 +3274,8 @@ impl CreateOneTimeUser {
             .segment("api")
             .segment("users")
             .segment("one_time_user")
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2803,10 +3289,20 @@ impl CreateOneTimeUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
     body: UserUpdateRequest,
 }
 impl UpdateUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2822,7 +3318,8 @@ impl UpdateUser {
             )
             .segment("api")
             .segment("users")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2836,10 +3333,20 @@ impl UpdateUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ReplaceUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
     body: UserUpdateRequest,
 }
 impl ReplaceUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2855,7 +3362,8 @@ impl ReplaceUser {
             )
             .segment("api")
             .segment("users")
-            .segment(self.id.to_string());
+            .segment(self.id.to_string())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2869,9 +3377,19 @@ impl ReplaceUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
 }
 impl DeleteUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2884,7 +3402,8 @@ impl DeleteUser {
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -2898,10 +3417,20 @@ impl DeleteUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ResetUserPassword {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
     body: serde_json::Value,
 }
 impl ResetUserPassword {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2915,7 +3444,8 @@ impl ResetUserPassword {
             .segment("users")
             .segment(self.id.to_string())
             .segment("reset_password")
-            .hint("only users with the manager role may call it");
+            .hint("only users with the manager role may call it")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request; success has no body.
@@ -2929,9 +3459,19 @@ impl ResetUserPassword {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetWorkflow {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     id: WorkflowId,
 }
 impl GetWorkflow {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2943,7 +3483,8 @@ impl GetWorkflow {
             )
             .segment("api")
             .segment("workflows")
-            .segment(self.id.as_str());
+            .segment(self.id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.

@@ -143,6 +143,7 @@ impl Client {
     pub fn list_units(&self) -> ListUnits {
         ListUnits {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             reference_number: None,
@@ -166,6 +167,7 @@ impl Client {
     pub fn create_unit(&self, body: NewUnit) -> CreateUnit {
         CreateUnit {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -179,6 +181,7 @@ impl Client {
     pub fn get_unit(&self, unit_id: impl Into<UnitId>) -> GetUnit {
         GetUnit {
             core: self.core.clone(),
+            request_options: Default::default(),
             unit_id: unit_id.into(),
         }
     }
@@ -201,6 +204,7 @@ impl Client {
     ) -> UpdateUnit {
         UpdateUnit {
             core: self.core.clone(),
+            request_options: Default::default(),
             unit_id: unit_id.into(),
             body,
         }
@@ -218,6 +222,7 @@ impl Client {
     ) -> GetUnitByReferenceNumber {
         GetUnitByReferenceNumber {
             core: self.core.clone(),
+            request_options: Default::default(),
             reference_number: reference_number.into(),
         }
     }
@@ -240,6 +245,7 @@ impl Client {
     ) -> UpdateUnitByReferenceNumber {
         UpdateUnitByReferenceNumber {
             core: self.core.clone(),
+            request_options: Default::default(),
             reference_number: reference_number.into(),
             body,
         }
@@ -264,6 +270,7 @@ impl Client {
     ) -> UpsertUnitByReferenceNumber {
         UpsertUnitByReferenceNumber {
             core: self.core.clone(),
+            request_options: Default::default(),
             reference_number: reference_number.into(),
             body,
         }
@@ -281,6 +288,7 @@ impl Client {
     ) -> ListUnitInspections {
         ListUnitInspections {
             core: self.core.clone(),
+            request_options: Default::default(),
             unit_id: unit_id.into(),
             page: None,
             per_page: None,
@@ -304,6 +312,7 @@ impl Client {
     ) -> ListUnitInspectionsByReferenceNumber {
         ListUnitInspectionsByReferenceNumber {
             core: self.core.clone(),
+            request_options: Default::default(),
             reference_number: reference_number.into(),
             page: None,
             per_page: None,
@@ -328,6 +337,7 @@ impl Client {
     pub fn list_inspections(&self) -> ListInspections {
         ListInspections {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             created_after: None,
@@ -352,6 +362,7 @@ impl Client {
     ) -> GetInspection {
         GetInspection {
             core: self.core.clone(),
+            request_options: Default::default(),
             inspection_id: inspection_id.into(),
         }
     }
@@ -368,6 +379,7 @@ impl Client {
     ) -> GetInspectionShareUrl {
         GetInspectionShareUrl {
             core: self.core.clone(),
+            request_options: Default::default(),
             inspection_id: inspection_id.into(),
         }
     }
@@ -382,6 +394,7 @@ impl Client {
     pub fn get_form(&self, form_id: impl Into<FormId>) -> GetForm {
         GetForm {
             core: self.core.clone(),
+            request_options: Default::default(),
             form_id: form_id.into(),
         }
     }
@@ -399,6 +412,7 @@ impl Client {
     pub fn list_tasks(&self) -> ListTasks {
         ListTasks {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             created_after: None,
@@ -429,6 +443,7 @@ impl Client {
     pub fn create_task(&self, body: TaskRequest) -> CreateTask {
         CreateTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             body,
         }
     }
@@ -448,6 +463,7 @@ impl Client {
     pub fn get_task(&self, task_id: impl Into<TaskId>) -> GetTask {
         GetTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             task_id: task_id.into(),
         }
     }
@@ -471,6 +487,7 @@ impl Client {
     ) -> UpdateTask {
         UpdateTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             task_id: task_id.into(),
             body,
         }
@@ -491,6 +508,7 @@ impl Client {
     pub fn delete_task(&self, task_id: impl Into<TaskId>) -> DeleteTask {
         DeleteTask {
             core: self.core.clone(),
+            request_options: Default::default(),
             task_id: task_id.into(),
         }
     }
@@ -504,6 +522,7 @@ impl Client {
     pub fn list_workflows(&self) -> ListWorkflows {
         ListWorkflows {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             location_id: None,
@@ -521,6 +540,7 @@ impl Client {
     pub fn list_locations(&self) -> ListLocations {
         ListLocations {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             resume: None,
@@ -536,6 +556,7 @@ impl Client {
     pub fn list_users(&self) -> ListUsers {
         ListUsers {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             resume: None,
@@ -561,6 +582,7 @@ impl Client {
     ) -> UpdateUser {
         UpdateUser {
             core: self.core.clone(),
+            request_options: Default::default(),
             user_id: user_id.into(),
             body,
         }
@@ -575,6 +597,7 @@ impl Client {
     pub fn list_user_groups(&self) -> ListUserGroups {
         ListUserGroups {
             core: self.core.clone(),
+            request_options: Default::default(),
             page: None,
             per_page: None,
             resume: None,
@@ -586,6 +609,7 @@ impl Client {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnits {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     reference_number: Option<String>,
@@ -633,6 +657,15 @@ impl ListUnits {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -657,7 +690,8 @@ impl ListUnits {
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
             .query("referenceNumber", self.reference_number.clone())
-            .query("serialNumber", self.serial_number.clone());
+            .query("serialNumber", self.serial_number.clone())
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -684,9 +718,19 @@ impl ListUnits {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateUnit {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: NewUnit,
 }
 impl CreateUnit {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -700,7 +744,8 @@ impl CreateUnit {
                 ::inspection_runtime::Method::POST,
                 "/units",
             )
-            .segment("units");
+            .segment("units")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -714,9 +759,19 @@ impl CreateUnit {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUnit {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     unit_id: UnitId,
 }
 impl GetUnit {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -731,7 +786,8 @@ impl GetUnit {
                 "/units/{unit_id}",
             )
             .segment("units")
-            .segment(self.unit_id.as_str());
+            .segment(self.unit_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -745,10 +801,20 @@ impl GetUnit {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUnit {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     unit_id: UnitId,
     body: UnitPatch,
 }
 impl UpdateUnit {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -764,7 +830,8 @@ impl UpdateUnit {
                 "/units/{unit_id}",
             )
             .segment("units")
-            .segment(self.unit_id.as_str());
+            .segment(self.unit_id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -778,9 +845,19 @@ impl UpdateUnit {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetUnitByReferenceNumber {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     reference_number: String,
 }
 impl GetUnitByReferenceNumber {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -800,7 +877,8 @@ impl GetUnitByReferenceNumber {
             )
             .segment("units")
             .segment("by_reference_number")
-            .segment(self.reference_number.as_str());
+            .segment(self.reference_number.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -814,10 +892,20 @@ impl GetUnitByReferenceNumber {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUnitByReferenceNumber {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     reference_number: String,
     body: UnitAttributes,
 }
 impl UpdateUnitByReferenceNumber {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -838,7 +926,8 @@ impl UpdateUnitByReferenceNumber {
             )
             .segment("units")
             .segment("by_reference_number")
-            .segment(self.reference_number.as_str());
+            .segment(self.reference_number.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -852,10 +941,20 @@ impl UpdateUnitByReferenceNumber {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpsertUnitByReferenceNumber {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     reference_number: String,
     body: UnitAttributes,
 }
 impl UpsertUnitByReferenceNumber {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -876,7 +975,8 @@ impl UpsertUnitByReferenceNumber {
             )
             .segment("units")
             .segment("by_reference_number")
-            .segment(self.reference_number.as_str());
+            .segment(self.reference_number.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request; the answer tells whether the record was created (201)
@@ -901,6 +1001,7 @@ impl UpsertUnitByReferenceNumber {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnitInspections {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     unit_id: UnitId,
     page: Option<String>,
     per_page: Option<i32>,
@@ -969,6 +1070,15 @@ impl ListUnitInspections {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1009,7 +1119,8 @@ impl ListUnitInspections {
                     .map(::inspection_runtime::request::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
-            .query("department_name", self.department_name.clone());
+            .query("department_name", self.department_name.clone())
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1036,6 +1147,7 @@ impl ListUnitInspections {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUnitInspectionsByReferenceNumber {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     reference_number: String,
     page: Option<String>,
     per_page: Option<i32>,
@@ -1104,6 +1216,15 @@ impl ListUnitInspectionsByReferenceNumber {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1149,7 +1270,8 @@ impl ListUnitInspectionsByReferenceNumber {
                     .map(::inspection_runtime::request::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
-            .query("department_name", self.department_name.clone());
+            .query("department_name", self.department_name.clone())
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1176,6 +1298,7 @@ impl ListUnitInspectionsByReferenceNumber {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListInspections {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     created_after: Option<chrono::DateTime<chrono::Utc>>,
@@ -1243,6 +1366,15 @@ impl ListInspections {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1280,7 +1412,8 @@ impl ListInspections {
                     .map(::inspection_runtime::request::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
-            .query("department_name", self.department_name.clone());
+            .query("department_name", self.department_name.clone())
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1307,9 +1440,19 @@ impl ListInspections {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetInspection {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     inspection_id: InspectionId,
 }
 impl GetInspection {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1324,7 +1467,8 @@ impl GetInspection {
                 "/inspections/{inspection_id}",
             )
             .segment("inspections")
-            .segment(self.inspection_id.as_str());
+            .segment(self.inspection_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1354,9 +1498,19 @@ impl GetInspection {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetInspectionShareUrl {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     inspection_id: InspectionId,
 }
 impl GetInspectionShareUrl {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1372,7 +1526,8 @@ impl GetInspectionShareUrl {
             )
             .segment("inspections")
             .segment(self.inspection_id.as_str())
-            .segment("share_url");
+            .segment("share_url")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1386,9 +1541,19 @@ impl GetInspectionShareUrl {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetForm {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     form_id: FormId,
 }
 impl GetForm {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1404,7 +1569,8 @@ impl GetForm {
             )
             .segment("forms")
             .segment(self.form_id.as_str())
-            .accept("application/pdf");
+            .accept("application/pdf")
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and returns the `application/pdf` bytes.
@@ -1428,6 +1594,7 @@ impl GetForm {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListTasks {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     created_after: Option<chrono::DateTime<chrono::Utc>>,
@@ -1545,6 +1712,15 @@ impl ListTasks {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1622,7 +1798,8 @@ impl ListTasks {
                     .as_ref()
                     .map(::inspection_runtime::request::format_date_time),
             )
-            .query("status", self.status.as_ref().map(|x| x.as_str().to_string()));
+            .query("status", self.status.as_ref().map(|x| x.as_str().to_string()))
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1649,9 +1826,19 @@ impl ListTasks {
 #[must_use = "a request does nothing until it is sent"]
 pub struct CreateTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     body: TaskRequest,
 }
 impl CreateTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1665,7 +1852,8 @@ impl CreateTask {
                 ::inspection_runtime::Method::POST,
                 "/tasks",
             )
-            .segment("tasks");
+            .segment("tasks")
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1679,9 +1867,19 @@ impl CreateTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct GetTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     task_id: TaskId,
 }
 impl GetTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1696,7 +1894,8 @@ impl GetTask {
                 "/tasks/{task_id}",
             )
             .segment("tasks")
-            .segment(self.task_id.as_str());
+            .segment(self.task_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request and decodes the answer.
@@ -1710,10 +1909,20 @@ impl GetTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     task_id: TaskId,
     body: TaskRequest,
 }
 impl UpdateTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1729,7 +1938,8 @@ impl UpdateTask {
                 "/tasks/{task_id}",
             )
             .segment("tasks")
-            .segment(self.task_id.as_str());
+            .segment(self.task_id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -1743,9 +1953,19 @@ impl UpdateTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct DeleteTask {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     task_id: TaskId,
 }
 impl DeleteTask {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1760,7 +1980,8 @@ impl DeleteTask {
                 "/tasks/{task_id}",
             )
             .segment("tasks")
-            .segment(self.task_id.as_str());
+            .segment(self.task_id.as_str())
+            .options(self.request_options.clone());
         Ok(request)
     }
     /// Sends the request; success has no body.
@@ -1774,6 +1995,7 @@ impl DeleteTask {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListWorkflows {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     location_id: Option<LocationId>,
@@ -1821,6 +2043,15 @@ impl ListWorkflows {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1852,7 +2083,8 @@ impl ListWorkflows {
                 "location_id",
                 self.location_id.as_ref().map(|x| x.as_str().to_string()),
             )
-            .query("department_name", self.department_name.clone());
+            .query("department_name", self.department_name.clone())
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1879,6 +2111,7 @@ impl ListWorkflows {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListLocations {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     resume: Option<::inspection_runtime::Resume>,
@@ -1906,6 +2139,15 @@ impl ListLocations {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1926,7 +2168,8 @@ impl ListLocations {
             )
             .segment("locations")
             .query("page", self.page.clone())
-            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
+            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -1953,6 +2196,7 @@ impl ListLocations {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUsers {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     resume: Option<::inspection_runtime::Resume>,
@@ -1980,6 +2224,15 @@ impl ListUsers {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2000,7 +2253,8 @@ impl ListUsers {
             )
             .segment("users")
             .query("page", self.page.clone())
-            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
+            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
@@ -2027,10 +2281,20 @@ impl ListUsers {
 #[must_use = "a request does nothing until it is sent"]
 pub struct UpdateUser {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     user_id: UserId,
     body: UserUpdate,
 }
 impl UpdateUser {
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2046,7 +2310,8 @@ impl UpdateUser {
                 "/users/{user_id}",
             )
             .segment("users")
-            .segment(self.user_id.as_str());
+            .segment(self.user_id.as_str())
+            .options(self.request_options.clone());
         request.json(&self.body)
     }
     /// Sends the request and decodes the answer.
@@ -2060,6 +2325,7 @@ impl UpdateUser {
 #[must_use = "a request does nothing until it is sent"]
 pub struct ListUserGroups {
     core: ::inspection_runtime::Core,
+    request_options: ::inspection_runtime::RequestOptions,
     page: Option<String>,
     per_page: Option<i32>,
     resume: Option<::inspection_runtime::Resume>,
@@ -2087,6 +2353,15 @@ impl ListUserGroups {
         self.resume = Some(from);
         self
     }
+    /// Settings for this request only (timeout, retries, extra headers), over the
+    /// client's `Config`.
+    pub fn request_options(
+        mut self,
+        options: ::inspection_runtime::RequestOptions,
+    ) -> Self {
+        self.request_options = options;
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2107,7 +2382,8 @@ impl ListUserGroups {
             )
             .segment("user_groups")
             .query("page", self.page.clone())
-            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()));
+            .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
+            .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
     /// Sends the request and decodes the answer.
