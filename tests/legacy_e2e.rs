@@ -326,7 +326,9 @@ async fn a_three_part_multipart_upload_is_assembled() {
     let sandbox = start(1).await;
     let client = login(&sandbox, LEGACY_USER).await.unwrap();
     let file = "video-7";
-    let parts: Vec<Vec<u8>> = vec![vec![1u8; 5_000], vec![2u8; 5_000], vec![3u8; 1_234]];
+    // Every part but the last at the documented minimum of 5 MiB.
+    const MIN: usize = 5 * 1024 * 1024;
+    let parts: Vec<Vec<u8>> = vec![vec![1u8; MIN], vec![2u8; MIN], vec![3u8; 1_234]];
     let started = client
         .start_multipart_upload(file, 3)
         .content_type("video/mp4")
@@ -361,7 +363,7 @@ async fn a_three_part_multipart_upload_is_assembled() {
         .send()
         .await
         .unwrap();
-    assert_eq!(done.filesize, Some(11_234));
+    assert_eq!(done.filesize, Some(2 * MIN as i64 + 1_234));
     assert_eq!(
         sandbox.legacy_file(USER_ID, file).await,
         Some(parts.concat())

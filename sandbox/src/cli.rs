@@ -30,6 +30,9 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
   --legacy-rate-limit N/SECS
                         /api requests per window per client address, a budget apart
                         from v3's (default 100/10), or off
+  --legacy-min-part-size BYTES
+                        the smallest part of a multipart upload but its last, checked
+                        at completion (default 5242880, 5 MiB; smaller for tests)
   --webhook URL         a webhook listener of both interfaces, http:// on a loopback host
                         (127.0.0.0/8, [::1], localhost); repeatable
   --webhook-header \"Name: value\"
@@ -147,6 +150,12 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     }
                 };
                 legacy_users.push((name.to_string(), password.to_string(), manager));
+            }
+            "--legacy-min-part-size" => {
+                let v = value(&flag)?;
+                o.legacy_min_part_size = v
+                    .parse()
+                    .map_err(|_| format!("{flag}: `{v}` is not a number of bytes"))?;
             }
             "--legacy-transactions" => {
                 let v = value("--legacy-transactions")?;

@@ -18,7 +18,7 @@ use futures_util::StreamExt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::http::{BODY_LIMIT, declared_too_large, error, json, too_large};
+use crate::http::{BODY_LIMIT, UPLOADS, declared_too_large, error, json, too_large};
 use crate::{App, lock};
 
 /// Where the controls live; requests under it are neither scripted nor recorded.
@@ -176,6 +176,12 @@ impl Controls {
         id
     }
 
+    fn body_seen(&self, id: u64, body: String) {
+        if let Some(r) = lock(&self.recorded).iter_mut().rev().find(|r| r.id == id) {
+            r.body = body;
+        }
+    }
+
     fn answered(&self, id: u64, status: StatusCode, scripted: bool) {
         if let Some(r) = lock(&self.recorded).iter_mut().rev().find(|r| r.id == id) {
             r.status = status.as_u16();
@@ -192,10 +198,17 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    // A body too large or broken off is recorded (without it) and refused.
-    let (bytes, refused) = match read_body(&parts.headers, body).await {
-        Ok(bytes) => (bytes, None),
-        Err(refused) => (Bytes::new(), Some(refused)),
+    // An upload streams on to its handler, and the record keeps its first bytes; any other
+    // body is read here: too large or broken off, it is recorded (without it) and refused.
+    let upload = path.starts_with(UPLOADS);
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let (bytes, refused, body) = if upload {
+        (Bytes::new(), None, tee(body, seen.clone()))
+    } else {
+        match read_body(&parts.headers, body).await {
+            Ok(bytes) => (bytes.clone(), None, Body::from(bytes)),
+            Err(refused) => (Bytes::new(), Some(refused), Body::empty()),
+        }
     };
     let query = parts.uri.query().unwrap_or("").to_string();
     let mut headers: BTreeMap<String, String> = BTreeMap::new();
@@ -233,11 +246,29 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         app.controls.answered(id, response.status(), true);
         return response;
     }
-    let response = next
-        .run(Request::from_parts(parts, Body::from(bytes)))
-        .await;
+    let response = next.run(Request::from_parts(parts, body)).await;
     app.controls.answered(id, response.status(), false);
+    if upload {
+        let seen = String::from_utf8_lossy(&lock(&seen)).into_owned();
+        app.controls.body_seen(id, seen);
+    }
     response
+}
+
+/// How much of an upload's body the record keeps.
+const RECORDED_UPLOAD: usize = 64 * 1024;
+
+/// `body` as it is, its first `RECORDED_UPLOAD` bytes copied to `seen` as they pass.
+fn tee(body: Body, seen: Arc<Mutex<Vec<u8>>>) -> Body {
+    let stream = body.into_data_stream().map(move |chunk| {
+        if let Ok(chunk) = &chunk {
+            let mut seen = lock(&seen);
+            let room = RECORDED_UPLOAD.saturating_sub(seen.len());
+            seen.extend_from_slice(&chunk[..room.min(chunk.len())]);
+        }
+        chunk
+    });
+    Body::from_stream(stream)
 }
 
 /// The whole body, at most `BODY_LIMIT` bytes of it: a larger one is a 413, answered as

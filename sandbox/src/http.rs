@@ -37,20 +37,39 @@ impl IntoResponse for Reject {
 /// a larger one is a 413.
 pub const BODY_LIMIT: usize = 2 * 1024 * 1024;
 
+/// Where the sandbox serves the pre-signed upload URLs (the storage service's, in the real
+/// one): their bodies are media, streamed to disk rather than read into memory, and may be
+/// as large as `UPLOAD_LIMIT`.
+pub const UPLOADS: &str = "/_uploads/";
+
+/// The largest upload, and the largest part of a multipart upload: 5 GiB (the public docs:
+/// "Maximum part size is 5GB", the storage service's limit).
+pub const UPLOAD_LIMIT: u64 = 5 * 1024 * 1024 * 1024;
+
 /// Whether the request announces a body over `BODY_LIMIT` (refused before reading it).
 pub fn declared_too_large(headers: &HeaderMap) -> bool {
+    declared_over(headers, BODY_LIMIT as u64)
+}
+
+/// Whether the request announces a body over `limit` bytes.
+pub fn declared_over(headers: &HeaderMap, limit: u64) -> bool {
     headers
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.parse::<u64>().ok())
-        .is_some_and(|n| n > BODY_LIMIT as u64)
+        .is_some_and(|n| n > limit)
 }
 
 /// 413, for a body over `BODY_LIMIT`.
 pub fn too_large() -> Response {
+    too_large_for("the request body", BODY_LIMIT as u64)
+}
+
+/// 413, for `what` over `limit` bytes.
+pub fn too_large_for(what: &str, limit: u64) -> Response {
     error(
         StatusCode::PAYLOAD_TOO_LARGE,
-        format!("the request body is larger than the limit of {BODY_LIMIT} bytes"),
+        format!("{what} is larger than the limit of {limit} bytes"),
     )
 }
 
@@ -66,7 +85,8 @@ pub async fn framework_errors(req: Request, next: Next) -> Response {
     {
         return error(StatusCode::BAD_REQUEST, why);
     }
-    if declared_too_large(req.headers()) {
+    // An upload's own handler checks its larger limit.
+    if !req.uri().path().starts_with(UPLOADS) && declared_too_large(req.headers()) {
         return too_large();
     }
     let method = req.method().clone();

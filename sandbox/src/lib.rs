@@ -70,6 +70,8 @@ pub struct Options {
     pub legacy_users: Vec<(String, String, bool)>,
     /// Legacy transactions to generate, a day apart, ending now.
     pub legacy_transactions: usize,
+    /// The smallest part of a multipart upload but its last, checked when it completes.
+    pub legacy_min_part_size: u64,
     /// Webhook listeners of both interfaces, kept over resets: `http://` loopback URLs.
     pub webhooks: Vec<String>,
     /// Headers (name, value) sent with every webhook delivery.
@@ -101,6 +103,7 @@ impl Default for Options {
                 (LEGACY_USER.0.into(), LEGACY_USER.1.into(), false),
             ],
             legacy_transactions: 5,
+            legacy_min_part_size: 0,
             webhooks: Vec::new(),
             webhook_headers: Vec::new(),
             max_connections: DEFAULT_MAX_CONNECTIONS,
@@ -113,6 +116,11 @@ impl Default for Options {
 /// seconds, since the legacy docs give no numbers (only that the one-time user endpoint is
 /// rate limited, with a 429).
 pub const DEFAULT_LEGACY_RATE_LIMIT: (u32, Duration) = (100, Duration::from_secs(10));
+
+/// The smallest part of a multipart upload but its last: 5 MiB (the public docs: "Each
+/// part must be at least 5MB in size (except the last part)"; the storage service behind
+/// the pre-signed URLs counts 5 MiB).
+pub const DEFAULT_MIN_PART_SIZE: u64 = 5 * 1024 * 1024;
 
 /// Connections a default sandbox serves at once.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1_024;
@@ -159,6 +167,10 @@ pub struct App {
     origin: String,
     limiter: rate::RateLimiter,
     legacy_limiter: rate::RateLimiter,
+    /// See `Options::legacy_min_part_size`.
+    legacy_min_part_size: u64,
+    /// Where uploaded media is kept, on disk.
+    spill: legacy::spill::SpillDir,
     faults: faults::FaultPlan,
     paging: PagingStyle,
     stats: Counters,
@@ -249,6 +261,8 @@ impl Sandbox {
             origin,
             limiter: rate::RateLimiter::new(options.rate_limit),
             legacy_limiter: rate::RateLimiter::new(options.legacy_rate_limit),
+            legacy_min_part_size: options.legacy_min_part_size,
+            spill: legacy::spill::SpillDir::new(),
             faults: faults::FaultPlan::new(options.faults),
             paging: options.paging,
             stats: Counters::default(),

@@ -49,7 +49,25 @@ fn main() -> ExitCode {
         for url in &webhooks {
             println!("sandbox: webhook events (v3 and legacy) to {url}");
         }
-        let _ = tokio::signal::ctrl_c().await;
+        stopped().await;
         ExitCode::SUCCESS
     })
+    // The runtime goes here, and with it the sandbox and its upload directory.
+}
+
+/// Ctrl-C, or (on Unix) the SIGTERM that test runners stop the sandbox with: either way the
+/// sandbox stops cleanly, removing the uploads it kept on disk.
+async fn stopped() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = term.recv() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
 }

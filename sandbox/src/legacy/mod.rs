@@ -10,7 +10,9 @@ mod forms;
 mod lists;
 mod locations;
 mod nested;
+mod presigned;
 mod records;
+pub(crate) mod spill;
 pub mod store;
 mod tasks;
 mod transactions;
@@ -152,10 +154,10 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
     open.merge(authed)
         .layer(from_fn(version_1))
         .layer(from_fn_with_state(app, legacy_rate_limit))
-        .route("/_uploads/{token}", put(uploads::presigned_put))
+        .route("/_uploads/{token}", put(presigned::presigned_put))
         .route(
             "/_uploads/multipart/{upload_id}/{part}",
-            put(uploads::presigned_part),
+            put(presigned::presigned_part),
         )
 }
 
@@ -262,12 +264,12 @@ impl crate::Sandbox {
 
     /// The bytes of a user's uploaded (or assembled) file.
     pub async fn legacy_file(&self, user_id: &str, file_id: &str) -> Option<Vec<u8>> {
-        let store = self.app.legacy.lock().await;
-        store
-            .uploads
-            .get(&(user_id.to_string(), file_id.to_string()))?
-            .bytes
-            .clone()
+        let file = {
+            let store = self.app.legacy.lock().await;
+            let key = (user_id.to_string(), file_id.to_string());
+            store.uploads.get(&key)?.file.clone()?
+        };
+        tokio::fs::read(file.path()).await.ok()
     }
 
     /// Pre-signed requests that arrived carrying a credential.

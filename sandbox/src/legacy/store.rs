@@ -2,9 +2,12 @@
 //! records are kept as JSON objects shaped like the public examples.
 
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Map, Value, json};
+
+use super::spill::Spilled;
 
 /// A user who can log in.
 #[derive(Debug, Clone)]
@@ -59,7 +62,8 @@ impl Account {
 /// A media file a user uploads through a pre-signed URL.
 #[derive(Debug, Clone, Default)]
 pub struct Upload {
-    pub bytes: Option<Vec<u8>>,
+    /// Its bytes on disk, once uploaded (or assembled).
+    pub file: Option<Arc<Spilled>>,
     pub content_type: Option<String>,
     /// Referenced by a transaction: no further upload URL is given.
     pub attached: bool,
@@ -71,7 +75,8 @@ pub struct Multipart {
     pub file_id: String,
     pub part_count: u32,
     pub content_type: Option<String>,
-    pub parts: BTreeMap<u32, (String, Vec<u8>)>,
+    /// Parts uploaded so far, by part number (1-based).
+    pub parts: BTreeMap<u32, Arc<Spilled>>,
 }
 
 /// The file a pre-signed upload URL writes.

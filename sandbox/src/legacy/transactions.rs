@@ -107,7 +107,7 @@ pub(super) async fn create_transaction(
         let uploaded = store
             .uploads
             .get(&(caller.id.clone(), f.clone()))
-            .is_some_and(|u| u.bytes.is_some());
+            .is_some_and(|u| u.file.is_some());
         if !uploaded {
             return error(
                 StatusCode::UNPROCESSABLE_ENTITY,
@@ -124,7 +124,7 @@ pub(super) async fn create_transaction(
         let size = store
             .uploads
             .get(&(caller.id.clone(), f.clone()))
-            .and_then(|u| u.bytes.as_ref().map(Vec::len));
+            .and_then(|u| u.file.as_ref().map(|f| f.size));
         json!({ "id": f, "url": format!("{}/_media/{f}", app.origin),
                 "byte_size": size, "created_at": stamp(now) })
     };

@@ -1,17 +1,18 @@
-//! Media uploads: upload URLs, multipart start and complete, and the pre-signed URLs the
-//! sandbox serves itself.
+//! Media uploads: upload URLs, multipart start and complete (the pre-signed URLs
+//! themselves are in `presigned`).
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{Extension, Path, Query, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::StatusCode;
+use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{error, json as answer, tri};
+use crate::http::{Reject, UPLOADS, error, json as answer, tri};
 
+use super::spill::Spilled;
 use super::store::{Multipart, Target, Upload};
 use super::{Caller, Pairs, bodies, parse_body, spec};
 
@@ -38,7 +39,7 @@ pub(super) async fn upload_url(
         let u = existing.unwrap_or_default();
         return answer(
             StatusCode::OK,
-            &json!({ "id": file_id, "type": u.content_type, "size": u.bytes.map(|b| b.len()) }),
+            &json!({ "id": file_id, "type": u.content_type, "size": u.file.map(|f| f.size) }),
         );
     }
     let token = format!("up{}", store.next_id());
@@ -49,12 +50,12 @@ pub(super) async fn upload_url(
             file_id: file_id.clone(),
         },
     );
-    let upload_url = format!("{}/_uploads/{token}?X-Amz-Expires=900", app.origin);
+    let upload_url = format!("{}{UPLOADS}{token}?X-Amz-Expires=900", app.origin);
     match existing {
         Some(u) => answer(
             StatusCode::OK,
             &json!({ "id": file_id, "upload_url": upload_url,
-            "type": u.content_type, "size": u.bytes.map(|b| b.len()).unwrap_or(0) }),
+            "type": u.content_type, "size": u.file.map(|f| f.size).unwrap_or(0) }),
         ),
         None => {
             store.uploads.insert(key, Upload::default());
@@ -125,7 +126,7 @@ pub(super) async fn multipart_start(
     let urls: Vec<String> = (1..=parts)
         .map(|n| {
             format!(
-                "{}/_uploads/multipart/{upload_id}/{n}?partNumber={n}&uploadId={upload_id}",
+                "{}{UPLOADS}multipart/{upload_id}/{n}?partNumber={n}&uploadId={upload_id}",
                 app.origin
             )
         })
@@ -137,6 +138,8 @@ pub(super) async fn multipart_start(
     )
 }
 
+/// Completes a multipart upload: the parts listed, in order, become the file (assembled on
+/// disk, a chunk at a time, without holding the store while it is written).
 pub(super) async fn multipart_complete(
     State(app): State<Arc<App>>,
     Extension(caller): Extension<Caller>,
@@ -150,19 +153,12 @@ pub(super) async fn multipart_complete(
     let Some(upload_id) = body.get("upload_id").and_then(Value::as_str) else {
         return error(StatusCode::UNPROCESSABLE_ENTITY, "upload_id is required");
     };
-    let mut store = app.legacy.lock().await;
-    let Some(upload) = store.multiparts.get(upload_id).cloned() else {
-        return error(
+    let missing = || {
+        error(
             StatusCode::NOT_FOUND,
             format!("The upload {upload_id} could not be found"),
-        );
+        )
     };
-    if upload.owner != caller.id || upload.file_id != file_id {
-        return error(
-            StatusCode::NOT_FOUND,
-            format!("The upload {upload_id} could not be found"),
-        );
-    }
     let listed: Vec<(u64, String)> = body
         .get("parts")
         .and_then(Value::as_array)
@@ -175,109 +171,81 @@ pub(super) async fn multipart_complete(
             ))
         })
         .collect();
-    if listed.len() != upload.part_count as usize {
-        return error(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!("expected {} parts, got {}", upload.part_count, listed.len()),
-        );
-    }
-    let mut assembled = Vec::new();
-    for (n, etag) in &listed {
-        match upload.parts.get(&(*n as u32)) {
-            Some((stored, part)) if stored == etag => assembled.extend_from_slice(part),
-            Some(_) => {
-                return error(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("part {n}: the ETag does not match"),
-                );
-            }
-            None => {
-                return error(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("part {n} was not uploaded"),
-                );
-            }
+    let (parts, content_type) = {
+        let store = app.legacy.lock().await;
+        match store.multiparts.get(upload_id) {
+            Some(u) if u.owner == caller.id && u.file_id == file_id => (
+                tri!(listed_parts(u, &listed, app.legacy_min_part_size)),
+                u.content_type.clone(),
+            ),
+            _ => return missing(),
         }
+    };
+    let file = match app.spill.concat(&parts).await {
+        Ok(file) => file,
+        Err(e) => {
+            let why = format!("the parts could not be assembled: {e}");
+            return error(StatusCode::INTERNAL_SERVER_ERROR, why);
+        }
+    };
+    let mut store = app.legacy.lock().await;
+    // Completed by another request meanwhile, or the sandbox was reset.
+    if store.multiparts.remove(upload_id).is_none() {
+        return missing();
     }
-    store.multiparts.remove(upload_id);
-    let size = assembled.len();
-    let checksum = etag_of(&assembled);
+    let (size, etag) = (file.size, file.etag.clone());
     store.uploads.insert(
         (caller.id.clone(), file_id.clone()),
         Upload {
-            bytes: Some(assembled),
-            content_type: upload.content_type,
+            file: Some(Arc::new(file)),
+            content_type,
             attached: false,
         },
     );
     answer(
         StatusCode::OK,
         &json!({ "id": file_id, "location": format!("{}/_media/{file_id}", app.origin),
-        "etag": checksum, "filesize": size, "checksum": checksum.trim_matches('"') }),
+        "etag": etag, "filesize": size, "checksum": etag.trim_matches('"') }),
     )
 }
 
-/// A cheap content hash for ETags (FNV-1a); the sandbox needs stability, not security.
-pub(super) fn etag_of(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in bytes {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x100_0000_01b3);
+/// The uploaded parts `listed` names, in order, if they make the whole upload: every part
+/// once, in ascending order, with its ETag, and each but the last at least `min_size`
+/// bytes (the public docs: "Each part must be at least 5MB in size (except the last
+/// part)"). A 422 naming the part otherwise.
+fn listed_parts(
+    upload: &Multipart,
+    listed: &[(u64, String)],
+    min_size: u64,
+) -> Result<Vec<Arc<Spilled>>, Reject> {
+    let refuse = |why: String| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, why);
+    let count = u64::from(upload.part_count);
+    if listed.len() as u64 != count {
+        return Err(refuse(format!(
+            "parts: expected {count} parts, got {}",
+            listed.len()
+        )));
     }
-    format!("\"{h:016x}\"")
-}
-
-pub(super) fn carries_credentials(headers: &HeaderMap) -> bool {
-    headers.contains_key(header::AUTHORIZATION)
-        || headers.contains_key("api-key-id")
-        || headers.contains_key("api-key-secret")
-}
-
-/// The pre-signed upload URL: no token needed (nor wanted).
-pub(super) async fn presigned_put(
-    State(app): State<Arc<App>>,
-    Path(token): Path<String>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let mut store = app.legacy.lock().await;
-    if carries_credentials(&headers) {
-        store.presigned_with_credentials += 1;
+    let mut parts = Vec::new();
+    for (i, (n, etag)) in listed.iter().enumerate() {
+        if *n != i as u64 + 1 {
+            return Err(refuse(format!(
+                "parts[{i}]: part {n} is out of place: list parts 1 to {count}, each once, in order"
+            )));
+        }
+        let Some(part) = upload.parts.get(&(*n as u32)) else {
+            return Err(refuse(format!("part {n} was not uploaded")));
+        };
+        if part.etag != *etag {
+            return Err(refuse(format!("part {n}: the ETag does not match")));
+        }
+        if *n < count && part.size < min_size {
+            return Err(refuse(format!(
+                "part {n} is {} bytes: every part but the last must be at least {min_size} bytes",
+                part.size
+            )));
+        }
+        parts.push(part.clone());
     }
-    let Some(Target { owner, file_id }) = store.presigned.get(&token).cloned() else {
-        return error(StatusCode::FORBIDDEN, "This upload URL is not valid");
-    };
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let etag = etag_of(&bytes);
-    let upload = store.uploads.entry((owner, file_id)).or_default();
-    upload.bytes = Some(bytes.to_vec());
-    upload.content_type = content_type;
-    (StatusCode::OK, [(header::ETAG, etag)]).into_response()
-}
-
-pub(super) async fn presigned_part(
-    State(app): State<Arc<App>>,
-    Path((upload_id, part)): Path<(String, u32)>,
-    headers: HeaderMap,
-    bytes: Bytes,
-) -> Response {
-    let mut store = app.legacy.lock().await;
-    if carries_credentials(&headers) {
-        store.presigned_with_credentials += 1;
-    }
-    let Some(upload) = store.multiparts.get_mut(&upload_id) else {
-        return error(StatusCode::FORBIDDEN, "This upload URL is not valid");
-    };
-    if part == 0 || part > upload.part_count {
-        return error(
-            StatusCode::BAD_REQUEST,
-            format!("part {part} is out of range"),
-        );
-    }
-    let etag = etag_of(&bytes);
-    upload.parts.insert(part, (etag.clone(), bytes.to_vec()));
-    (StatusCode::OK, [(header::ETAG, etag)]).into_response()
+    Ok(parts)
 }
