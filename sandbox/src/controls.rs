@@ -315,6 +315,10 @@ pub fn router() -> Router<Arc<App>> {
         )
         .route("/_sandbox/reset", post(reset))
         .route("/_sandbox/legacy/revoke_tokens", post(revoke_tokens))
+        .route(
+            "/_sandbox/legacy/transactions/{id}/restore",
+            post(crate::legacy::archive::restore),
+        )
         .route("/_sandbox/stats", axum::routing::get(stats))
         .route("/_sandbox/advance", post(advance))
 }

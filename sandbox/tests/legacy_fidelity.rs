@@ -662,3 +662,82 @@ async fn uploads_pass_the_json_body_limit_up_to_5_gib_and_nothing_else_does() {
     let big = json!({ "transaction": { "notations": { "text": "x".repeat(3 * MIB) } } });
     assert_eq!(user.post("/api/transactions", big).await.status, 413);
 }
+
+/// A transaction's `archive_status` as shown now.
+async fn archive_status(api: &Api<'_>, id: &str) -> String {
+    let t = api.get(&format!("/api/transactions/{id}")).await;
+    t.body["transaction"]["archive_status"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[tokio::test]
+async fn an_archived_transaction_is_restored_through_restoring_to_restored() {
+    let sandbox = start().await;
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let control = |path| common::call(&sandbox, "POST", path, &[], None);
+    let restore = "/_sandbox/legacy/transactions/100/restore";
+    // Five days old: active, nothing to restore.
+    assert_eq!(archive_status(&user, "100").await, "active");
+    let (status, body) = control(restore).await;
+    assert_eq!(status, 409, "{body}");
+    assert!(
+        body["errors"].as_str().unwrap().contains("active"),
+        "{body}"
+    );
+
+    // Six months on, archived, and the filter sees it so.
+    control("/_sandbox/advance?seconds=17280000").await;
+    assert_eq!(archive_status(&user, "100").await, "archived");
+    let archived = user
+        .all(
+            "/api/transactions",
+            "transactions",
+            json!({ "archive_status": "archived" }),
+            50,
+        )
+        .await;
+    assert_eq!(archived.len(), 5);
+
+    // Restoring for a minute of the sandbox clock, then restored.
+    let (status, started) = control(restore).await;
+    assert_eq!(status, 202, "{started}");
+    assert_eq!(started["archive_status"], "restoring");
+    assert_eq!(archive_status(&user, "100").await, "restoring");
+    assert_eq!(archive_status(&user, "101").await, "archived");
+    let (status, again) = control(restore).await;
+    assert_eq!(
+        (status, &again["restored_at"]),
+        (202, &started["restored_at"])
+    );
+    control("/_sandbox/advance?seconds=60").await;
+    assert_eq!(archive_status(&user, "100").await, "restored");
+    let restored = user
+        .all(
+            "/api/transactions",
+            "transactions",
+            json!({ "archive_status": "restored" }),
+            50,
+        )
+        .await;
+    assert_eq!(ids(&restored), ["100"]);
+    assert_eq!(control(restore).await.0, 409);
+    // At once, when asked to take no time.
+    assert_eq!(
+        control("/_sandbox/legacy/transactions/101/restore?seconds=0")
+            .await
+            .0,
+        202
+    );
+    assert_eq!(archive_status(&user, "101").await, "restored");
+
+    let (status, body) = control("/_sandbox/legacy/transactions/999/restore").await;
+    assert_eq!(status, 404);
+    assert!(body["errors"].as_str().unwrap().contains("999"), "{body}");
+    // A reset forgets restores (and the clock).
+    control("/_sandbox/reset").await;
+    let user = Api::login(&sandbox, LEGACY_USER).await;
+    let t = user.get("/api/transactions/100").await;
+    assert_eq!(t.body["transaction"]["archive_status"], "active");
+}

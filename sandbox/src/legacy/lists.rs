@@ -6,16 +6,14 @@ use std::collections::HashMap;
 use axum::extract::OriginalUri;
 use axum::http::StatusCode;
 use axum::response::Response;
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::App;
 use crate::http::{Reject, encode, error, json as answer, tri};
 
+use super::archive;
 use super::nested::same_id;
-
-/// Transactions whose files are older than this are archived (the default of six months).
-pub(super) const ARCHIVE_AFTER_DAYS: i64 = 182;
 
 /// `records` (in id order) as one page of `{<key>: [...], links: {prev, next}}`.
 pub(super) fn links_page(
@@ -145,18 +143,6 @@ pub(super) fn matches(record: &Map<String, Value>, filter: &Map<String, Value>) 
     })
 }
 
-/// A transaction as it reads now: files older than six months are archived.
-pub(super) fn with_archive(mut record: Map<String, Value>, now: DateTime<Utc>) -> Value {
-    let old = record
-        .get("created_at")
-        .and_then(time)
-        .is_some_and(|t| now - t > Duration::days(ARCHIVE_AFTER_DAYS));
-    if old && record.get("archive_status").and_then(Value::as_str) == Some("active") {
-        record.insert("archive_status".into(), json!("archived"));
-    }
-    Value::Object(record)
-}
-
 pub(super) async fn list_of(
     app: &App,
     uri: &OriginalUri,
@@ -166,18 +152,17 @@ pub(super) async fn list_of(
 ) -> Response {
     let filter = tri!(filter_of(q));
     let now = app.clock.now();
-    let mut store = app.legacy.lock().await;
+    let store = app.legacy.lock().await;
+    // Filtered as they read now (a transaction's archive state included).
     let records: Vec<Value> = store
-        .collection(name)
-        .iter()
-        .filter(|r| scope(r) && matches(r, &filter))
-        .map(|r| {
-            if name == "transactions" {
-                with_archive(r.clone(), now)
-            } else {
-                Value::Object(r.clone())
-            }
-        })
+        .records
+        .get(name)
+        .into_iter()
+        .flatten()
+        .filter(|r| scope(r))
+        .map(|r| archive::read(&store, name, r.clone(), now))
+        .filter(|r| matches(r, &filter))
+        .map(Value::Object)
         .collect();
     links_page(app, uri.path(), name, records, q)
 }

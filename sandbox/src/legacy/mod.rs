@@ -2,6 +2,7 @@
 //! records with next/prev links and JSON filters, archive status, uploads to pre-signed
 //! URLs served by the sandbox itself, multipart uploads, device logs.
 
+pub(crate) mod archive;
 mod assets;
 mod auth;
 mod bodies;

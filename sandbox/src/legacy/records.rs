@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 use crate::App;
 use crate::http::{json as answer, tri};
 
-use super::lists::with_archive;
+use super::archive;
 use super::nested;
 use super::store::stamp;
 use super::{not_found, wrapped};
@@ -29,11 +29,10 @@ pub(super) async fn get_record(
     let now = app.clock.now();
     let store = app.legacy.lock().await;
     match store.find(name, id) {
-        Some(r) if name == "transactions" => answer(
-            StatusCode::OK,
-            &json!({ singular: with_archive(r.clone(), now) }),
-        ),
-        Some(r) => answer(StatusCode::OK, &json!({ singular: r })),
+        Some(r) => {
+            let record = archive::read(&store, name, r.clone(), now);
+            answer(StatusCode::OK, &json!({ singular: record }))
+        }
         None => not_found(label, id),
     }
 }
@@ -62,11 +61,7 @@ pub(super) async fn update_record(
     records[i].extend(changes);
     records[i].insert("updated_at".into(), json!(stamp(now)));
     let record = records[i].clone();
-    let record = if name == "transactions" {
-        with_archive(record, now)
-    } else {
-        Value::Object(record)
-    };
+    let record = archive::read(&store, name, record, now);
     answer(StatusCode::OK, &json!({ singular: record }))
 }
 

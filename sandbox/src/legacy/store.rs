@@ -106,6 +106,8 @@ pub struct LegacyStore {
     pub summary_emails: u64,
     /// Pre-signed requests that carried a credential (tests assert none ever does).
     pub presigned_with_credentials: u64,
+    /// Restores requested, by transaction id: when each is done (sandbox clock).
+    pub restores: HashMap<String, DateTime<Utc>>,
     /// Tasks' `webhook_url`s by task id, kept beside the records so they are never echoed.
     pub task_webhooks: HashMap<String, String>,
 }
