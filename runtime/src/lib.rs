@@ -30,6 +30,9 @@ pub use tokio::io::AsyncWrite;
 pub use transport::{Core, Response};
 pub use validate::{CharClass, Validate, Validator, Violation, Violations};
 pub use webhook::verify_webhook;
+/// The versions of the ecosystem crates the client's types use, so a user needs no
+/// guessing: `inspection_client::chrono::Utc::now()`.
+pub use {bytes, chrono, futures_util as futures};
 
 /// The answer of an upsert: whether the record was created (201) or replaced (200).
 #[derive(Debug, Clone, PartialEq)]

@@ -22,6 +22,26 @@ pub fn run(root: &Path) -> Result<(), String> {
         ],
     )?;
     step(root, "tests", &cargo, &["test", "--workspace"])?;
+    // The client's documentation builds without a warning (broken links included).
+    println!(
+        "==> docs: RUSTDOCFLAGS=\"-D warnings\" {cargo} doc --no-deps -p inspection-client -p inspection-runtime"
+    );
+    let doc = Command::new(&cargo)
+        .args([
+            "doc",
+            "--no-deps",
+            "-p",
+            "inspection-client",
+            "-p",
+            "inspection-runtime",
+        ])
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("docs: cannot run {cargo}: {e}"))?;
+    if !doc.success() {
+        return Err(format!("ci: step `docs` failed ({doc})"));
+    }
     typescript(root, &cargo)?;
     python(root)?;
     // Names that are keywords or the client's own must give output that compiles.

@@ -63,6 +63,8 @@ fn cargo_toml(version: &str) -> String {
 name = "inspection-client"
 version = "VERSION"
 edition = "2024"
+# let-chains in the runtime and the generated code.
+rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 description = "Typed client for the inspection service, generated from its spec."
 
@@ -99,10 +101,10 @@ fn lib_rs(api: &Api) -> TokenStream {
 
         pub use inspection_runtime as runtime;
         pub use inspection_runtime::webhook::verify_webhook;
-        pub use inspection_runtime::{
-            ApiError, BoxStream, Bytes, Config, Error, RequestOptions, RetryPolicy, Secret, TryStreamExt,
-            Upserted,
-        };
+        // Short groups: prettyplease and rustfmt wrap a long one differently.
+        pub use inspection_runtime::{ApiError, Config, Error, RequestOptions, RetryPolicy};
+        pub use inspection_runtime::{BoxStream, Bytes, Secret, TryStreamExt, Upserted};
+        pub use inspection_runtime::{bytes, chrono, futures};
 
         #(#mods)*
     }

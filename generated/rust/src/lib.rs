@@ -11,10 +11,9 @@
 #![warn(missing_docs)]
 pub use inspection_runtime as runtime;
 pub use inspection_runtime::webhook::verify_webhook;
-pub use inspection_runtime::{
-    ApiError, BoxStream, Bytes, Config, Error, RequestOptions, RetryPolicy, Secret,
-    TryStreamExt, Upserted,
-};
+pub use inspection_runtime::{ApiError, Config, Error, RequestOptions, RetryPolicy};
+pub use inspection_runtime::{BoxStream, Bytes, Secret, TryStreamExt, Upserted};
+pub use inspection_runtime::{bytes, chrono, futures};
 #[rustfmt::skip]
 pub mod legacy;
 #[rustfmt::skip]
