@@ -197,11 +197,45 @@ fn constructors(i: &Interface) -> TokenStream {
                     quote!((#name, credentials.#ident.as_str(), false))
                 }
             });
+            let prefix = format!(
+                "INSPECTION_{}",
+                heck::ToShoutySnakeCase::to_shouty_snake_case(i.name.as_str())
+            );
+            let url_var = format!("{prefix}_BASE_URL");
+            let vars: Vec<String> = headers
+                .iter()
+                .map(|h| {
+                    let name = heck::ToShoutySnakeCase::to_shouty_snake_case(h.name.as_str());
+                    format!("{prefix}_{name}")
+                })
+                .collect();
+            let from_env_doc = format!(
+                " A client with the default configuration from the environment: the base URL \
+                 in `{url_var}`, the key pair in {}. A variable that is missing or not UTF-8 \
+                 is an `Error::Config` naming it (never a value).",
+                vars.iter()
+                    .map(|v| format!("`{v}`"))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
             quote! {
                 /// A client for `base_url` (https, or http on a loopback host such as the
                 /// sandbox) with the default configuration.
                 pub fn new(base_url: &str, credentials: ApiKey) -> Result<Self, ::inspection_runtime::Error> {
                     Self::with_config(base_url, credentials, Self::default_config())
+                }
+
+                #[doc = #from_env_doc]
+                pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
+                    let var = |name: &str| {
+                        std::env::var(name).map_err(|_| {
+                            ::inspection_runtime::Error::Config(format!(
+                                "the environment variable {name} is not set (or not UTF-8)"
+                            ))
+                        })
+                    };
+                    let base_url = var(#url_var)?;
+                    Self::new(&base_url, ApiKey::new(#(var(#vars)?),*))
                 }
 
                 /// A client with a configuration of your own; start from

@@ -45,6 +45,28 @@ pub fn field_ident(wire: &str) -> Ident {
     ident(&field_name(wire))
 }
 
+/// The client's own associated functions and methods; an operation named like one gets
+/// a trailing `_` (`new_`), as keywords do.
+pub const CLIENT_MEMBERS: &[&str] = &[
+    "new",
+    "with_config",
+    "default_config",
+    "from_env",
+    "core",
+    "login",
+    "login_with_config",
+    "DEFAULTS",
+];
+
+/// The client method of the operation `name`.
+pub fn method_ident(name: &str) -> Ident {
+    if CLIENT_MEMBERS.contains(&name) {
+        ident(&format!("{name}_"))
+    } else {
+        ident(name)
+    }
+}
+
 /// A member the generator adds to a record (`additional_properties`, its setter), renamed
 /// with `_` until no field of the record has that name.
 pub fn record_member(o: &crate::ir::Object, base: &str) -> Ident {

@@ -68,7 +68,7 @@ fn method_tokens(m: Method) -> TokenStream {
 
 /// The client method that starts the builder.
 pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
-    let name = names::ident(&op.name);
+    let name = names::method_ident(&op.name);
     let builder = builder_name(i, op);
     let mut params = Vec::new();
     let mut inits = Vec::new();
@@ -129,7 +129,8 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let answer = &op.answer;
     let struct_doc = format!(
         " The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
-        op.name, op.name
+        op.name,
+        names::method_ident(&op.name)
     );
 
     let mut fields = Vec::new();

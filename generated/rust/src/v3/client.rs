@@ -58,6 +58,27 @@ impl Client {
     ) -> Result<Self, ::inspection_runtime::Error> {
         Self::with_config(base_url, credentials, Self::default_config())
     }
+    /// A client with the default configuration from the environment: the base URL in `INSPECTION_V3_BASE_URL`, the key pair in `INSPECTION_V3_API_KEY_ID` and `INSPECTION_V3_API_KEY_SECRET`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
+    pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
+        let var = |name: &str| {
+            std::env::var(name)
+                .map_err(|_| {
+                    ::inspection_runtime::Error::Config(
+                        format!(
+                            "the environment variable {name} is not set (or not UTF-8)"
+                        ),
+                    )
+                })
+        };
+        let base_url = var("INSPECTION_V3_BASE_URL")?;
+        Self::new(
+            &base_url,
+            ApiKey::new(
+                var("INSPECTION_V3_API_KEY_ID")?,
+                var("INSPECTION_V3_API_KEY_SECRET")?,
+            ),
+        )
+    }
     /// A client with a configuration of your own; start from
     /// [`Client::default_config`].
     pub fn with_config(
