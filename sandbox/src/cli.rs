@@ -32,7 +32,7 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         from v3's (default 100/10), or off
   --legacy-min-part-size BYTES
                         the smallest part of a multipart upload but its last, checked
-                        at completion (default 5242880, 5 MiB; smaller for tests)
+                        at completion (default 5242880, 5 MiB; 0 for none)
   --webhook URL         a webhook listener of both interfaces, http:// on a loopback host
                         (127.0.0.0/8, [::1], localhost); repeatable
   --webhook-header \"Name: value\"

@@ -103,7 +103,7 @@ impl Default for Options {
                 (LEGACY_USER.0.into(), LEGACY_USER.1.into(), false),
             ],
             legacy_transactions: 5,
-            legacy_min_part_size: 0,
+            legacy_min_part_size: DEFAULT_MIN_PART_SIZE,
             webhooks: Vec::new(),
             webhook_headers: Vec::new(),
             max_connections: DEFAULT_MAX_CONNECTIONS,

@@ -540,12 +540,8 @@ const MIB: usize = 1024 * 1024;
 
 #[tokio::test]
 async fn multipart_parts_of_the_documented_sizes_are_accepted_and_checked() {
-    let sandbox = Sandbox::start(Options {
-        legacy_min_part_size: sandbox::DEFAULT_MIN_PART_SIZE,
-        ..Options::default()
-    })
-    .await
-    .unwrap();
+    assert_eq!(Options::default().legacy_min_part_size, 5 * MIB as u64);
+    let sandbox = start().await;
     let user = Api::login(&sandbox, LEGACY_USER).await;
     let started = user
         .post(
