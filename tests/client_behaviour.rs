@@ -340,3 +340,27 @@ async fn one_request_has_its_own_timeout_retries_and_headers() {
     assert_eq!(sent.header("api-key-secret"), Some(SECRET));
     assert!(RequestOptions::new().header("bad name", "x").is_err());
 }
+
+/// Issue 14, point 3: the user's own HTTP setup (here a proxy) is applied, and the client's
+/// credentials still go with the request.
+#[tokio::test]
+async fn a_customised_http_client_sends_through_its_proxy() {
+    let proxy = Server::start().await;
+    proxy.push(Canned::json(200, &unit_json("via-proxy")));
+    let proxy_url = proxy.base();
+    let config = quick().http(move |b| {
+        b.proxy(inspection_client::runtime::reqwest::Proxy::http(&proxy_url).expect("a proxy URL"))
+    });
+    // Nothing listens at the base URL: only the proxy can answer.
+    let client = Client::with_config(
+        "http://127.0.0.1:9/v3",
+        ApiKey::new("key-id", SECRET),
+        config,
+    )
+    .unwrap();
+    let unit = client.get_unit("via-proxy").send().await.unwrap();
+    assert_eq!(unit.id.as_str(), "via-proxy");
+    let seen = proxy.take_one();
+    assert_eq!(seen.uri, "http://127.0.0.1:9/v3/units/via-proxy");
+    assert_eq!(seen.header("api-key-secret"), Some(SECRET));
+}

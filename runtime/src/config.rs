@@ -62,6 +62,27 @@ pub struct Config {
     /// Empty pages in a row a walk accepts while the service still points to a next one
     /// (10); one more ends the walk with `Error::PagingStalled`.
     pub max_empty_pages: u32,
+    /// Your own changes to the HTTP client (a proxy, no proxy, extra root certificates,
+    /// pool settings), applied before the client's rules; see [`Config::http`].
+    pub http: Option<HttpSetup>,
+}
+
+/// A change to `reqwest::ClientBuilder`, made by [`Config::http`].
+#[derive(Clone)]
+pub struct HttpSetup(
+    std::sync::Arc<dyn Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder + Send + Sync>,
+);
+
+impl HttpSetup {
+    pub(crate) fn apply(&self, builder: reqwest::ClientBuilder) -> reqwest::ClientBuilder {
+        (self.0)(builder)
+    }
+}
+
+impl std::fmt::Debug for HttpSetup {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("HttpSetup(..)")
+    }
 }
 
 impl Default for Config {
@@ -80,11 +101,26 @@ impl Default for Config {
             max_response_bytes: 64 << 20,
             max_error_bytes: 64 << 10,
             max_empty_pages: 10,
+            http: None,
         }
     }
 }
 
 impl Config {
+    /// Customises the HTTP client: `setup` gets the `reqwest::ClientBuilder` and returns it
+    /// changed, e.g. `|b| b.proxy(reqwest::Proxy::all("http://proxy:3128")?)` (keep the
+    /// `Result` outside), `|b| b.no_proxy()`, `|b| b.add_root_certificate(cert)`. The
+    /// system proxy (`HTTPS_PROXY`, ...) is used unless changed. The client applies its own
+    /// rules afterwards, which `setup` cannot undo: redirects only within the base URL's
+    /// origin, no `Referer`, and the timeouts of this config.
+    pub fn http(
+        mut self,
+        setup: impl Fn(reqwest::ClientBuilder) -> reqwest::ClientBuilder + Send + Sync + 'static,
+    ) -> Self {
+        self.http = Some(HttpSetup(std::sync::Arc::new(setup)));
+        self
+    }
+
     /// Paces the client to `requests` per `window` (the service's quota, e.g. 200 per 10 s
     /// once raised). The margin of 2 % absorbs clock and network jitter.
     pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {

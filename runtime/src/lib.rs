@@ -19,11 +19,13 @@ pub mod webhook;
 
 pub use auth::{Auth, Secret};
 pub use bytes::Bytes;
-pub use config::{Config, InterfaceDefaults, Pacing};
+pub use config::{Config, HttpSetup, InterfaceDefaults, Pacing};
 pub use error::{ApiError, Cause, Error};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use paging::{BoxStream, Resume};
 pub use request::{Request, RequestOptions};
+/// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
+pub use reqwest;
 pub use reqwest::Method;
 pub use retry::RetryPolicy;
 pub use tokio::io::AsyncWrite;

@@ -42,6 +42,20 @@ pub fn run(root: &Path) -> Result<(), String> {
     if !doc.success() {
         return Err(format!("ci: step `docs` failed ({doc})"));
     }
+    // The optional TLS roots build (native-tls needs OpenSSL's headers, which a CI machine
+    // may lack, so it is checked by hand; README, "Rust crate features").
+    step(
+        root,
+        "features",
+        &cargo,
+        &[
+            "check",
+            "-p",
+            "inspection-client",
+            "--features",
+            "native-roots",
+        ],
+    )?;
     typescript(root, &cargo)?;
     python(root)?;
     // Names that are keywords or the client's own must give output that compiles.

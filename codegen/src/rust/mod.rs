@@ -73,6 +73,12 @@ chrono = { version = "0.4.45", default-features = false, features = ["std", "ser
 inspection-runtime = { path = "../../runtime", version = "0.1.0" }
 serde = { version = "1.0.229", features = ["derive"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
+
+[features]
+# TLS: rustls with the bundled roots by default; these add the platform's roots, or the
+# platform's TLS library (selected with `Config::http(|b| b.use_native_tls())`).
+native-roots = ["inspection-runtime/native-roots"]
+native-tls = ["inspection-runtime/native-tls"]
 "#
         .replacen("VERSION", version, 1)
     )

@@ -86,7 +86,12 @@ impl Core {
             }
         });
         let build = |policy| {
-            reqwest::Client::builder()
+            let builder = reqwest::Client::builder();
+            let builder = match &config.http {
+                Some(setup) => setup.apply(builder),
+                None => builder,
+            };
+            builder
                 .redirect(policy)
                 // reqwest would send the previous URL, query and all, to a redirect's
                 // target: from a pre-signed URL that is its signature.
