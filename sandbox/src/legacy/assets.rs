@@ -40,6 +40,12 @@ pub(super) fn asset_by_ref<'s>(
     }
 }
 
+/// The numeric id of the asset a path names (by id or `_<external id>`).
+fn asset_id(store: &store::LegacyStore, reference: &str) -> Option<String> {
+    let asset = asset_by_ref(store, reference)?;
+    asset.get("id").and_then(Value::as_str).map(str::to_string)
+}
+
 pub(super) async fn get_asset(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
     let store = app.legacy.lock().await;
     match asset_by_ref(&store, &id) {
@@ -87,11 +93,7 @@ pub(super) async fn update_asset(
     tri!(bodies::conforms::<spec::AssetUpdateRequest>(&bytes));
     let changes = tri!(wrapped(&bytes, "asset"));
     let mut store = app.legacy.lock().await;
-    let Some(real) = asset_by_ref(&store, &id)
-        .and_then(|a| a.get("id"))
-        .and_then(Value::as_str)
-        .map(str::to_string)
-    else {
+    let Some(real) = asset_id(&store, &id) else {
         return not_found("Asset", &id);
     };
     let assets = store.collection("assets");
@@ -115,11 +117,7 @@ pub(super) async fn delete_asset(
 ) -> Response {
     tri!(manager_only(&caller));
     let mut store = app.legacy.lock().await;
-    let Some(real) = asset_by_ref(&store, &id)
-        .and_then(|a| a.get("id"))
-        .and_then(Value::as_str)
-        .map(str::to_string)
-    else {
+    let Some(real) = asset_id(&store, &id) else {
         return not_found("Asset", &id);
     };
     store
