@@ -42,20 +42,18 @@ pub fn run(root: &Path) -> Result<(), String> {
     if !doc.success() {
         return Err(format!("ci: step `docs` failed ({doc})"));
     }
-    // The optional TLS roots build (native-tls needs OpenSSL's headers, which a CI machine
-    // may lack, so it is checked by hand; README, "Rust crate features").
-    step(
-        root,
-        "features",
-        &cargo,
-        &[
-            "check",
-            "-p",
-            "inspection-client",
-            "--features",
-            "native-roots",
-        ],
-    )?;
+    // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
+    // headers, which a CI machine may lack, so it is checked by hand; see README).
+    let combinations: [&[&str]; 3] = [
+        &["--no-default-features", "--features", "v3"],
+        &["--no-default-features", "--features", "legacy"],
+        &["--features", "native-roots"],
+    ];
+    for features in combinations {
+        let mut args = vec!["check", "-p", "inspection-client"];
+        args.extend_from_slice(features);
+        step(root, "features", &cargo, &args)?;
+    }
     typescript(root, &cargo)?;
     python(root)?;
     // Names that are keywords or the client's own must give output that compiles.

@@ -25,7 +25,7 @@ pub use names::reserved_module;
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let mut files = vec![OutputFile::new(
         format!("{CRATE_DIR}/Cargo.toml"),
-        cargo_toml(&api.version),
+        cargo_toml(api),
     )];
     files.push(rust_file(
         format!("{CRATE_DIR}/src/lib.rs"),
@@ -55,7 +55,16 @@ fn rust_file(path: String, source: &str, tokens: TokenStream) -> Result<OutputFi
     ))
 }
 
-fn cargo_toml(version: &str) -> String {
+fn cargo_toml(api: &Api) -> String {
+    let names: Vec<&str> = api.interfaces.iter().map(|i| i.name.as_str()).collect();
+    let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
+    let mut features = format!(
+        "[features]\n# One per interface, all by default: compile only those you use.\ndefault = [{}]\n",
+        quoted.join(", ")
+    );
+    for name in &names {
+        features.push_str(&format!("{name} = []\n"));
+    }
     format!(
         "{}{}",
         header("spec/").replace("// ", "# "),
@@ -74,13 +83,13 @@ inspection-runtime = { path = "../../runtime", version = "0.1.0" }
 serde = { version = "1.0.229", features = ["derive"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
 
-[features]
-# TLS: rustls with the bundled roots by default; these add the platform's roots, or the
+FEATURES# TLS: rustls with the bundled roots by default; these add the platform's roots, or the
 # platform's TLS library (selected with `Config::http(|b| b.use_native_tls())`).
 native-roots = ["inspection-runtime/native-roots"]
 native-tls = ["inspection-runtime/native-tls"]
 "#
-        .replacen("VERSION", version, 1)
+        .replacen("VERSION", &api.version, 1)
+        .replacen("FEATURES", &features, 1)
     )
 }
 
@@ -90,12 +99,17 @@ fn lib_rs(api: &Api) -> TokenStream {
          One module per interface:\n",
     );
     for i in &api.interfaces {
-        doc.push_str(&format!("\n- [`{}`]: {}", i.name, i.title));
+        doc.push_str(&format!(
+            "\n- `{}` (cargo feature `{}`): {}",
+            i.name, i.name, i.title
+        ));
     }
     let doc = docs::inner_attrs(&doc);
     let mods = api.interfaces.iter().map(|i| {
         let name = names::ident(&i.name);
+        let feature = i.name.as_str();
         quote! {
+            #[cfg(feature = #feature)]
             #[rustfmt::skip]
             pub mod #name;
         }

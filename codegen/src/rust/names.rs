@@ -15,10 +15,13 @@ const KEYWORDS: &[&str] = &[
     "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
-/// Whether an interface cannot be named `name` in the crate: a keyword, or `lib` (the
-/// crate root's own file).
+/// Whether an interface cannot be named `name` in the crate: a keyword, `lib` (the
+/// crate root's own file), or a cargo feature of the crate other than its own (each
+/// interface is a feature).
 pub fn reserved_module(name: &str) -> bool {
-    KEYWORDS.contains(&name) || name == "lib" || name == "main"
+    KEYWORDS.contains(&name)
+        || ["lib", "main", "default", "runtime"].contains(&name)
+        || name.starts_with("native")
 }
 
 pub fn ident(name: &str) -> Ident {

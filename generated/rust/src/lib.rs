@@ -5,8 +5,8 @@
 //!
 //! One module per interface:
 //!
-//! - [`legacy`]: Inspection Service Legacy Token API (/api)
-//! - [`v3`]: Inspection Integration API (v3)
+//! - `legacy` (cargo feature `legacy`): Inspection Service Legacy Token API (/api)
+//! - `v3` (cargo feature `v3`): Inspection Integration API (v3)
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 pub use inspection_runtime as runtime;
@@ -14,7 +14,9 @@ pub use inspection_runtime::webhook::verify_webhook;
 pub use inspection_runtime::{ApiError, Config, Error, RequestOptions, RetryPolicy};
 pub use inspection_runtime::{BoxStream, Bytes, Secret, TryStreamExt, Upserted};
 pub use inspection_runtime::{bytes, chrono, futures};
+#[cfg(feature = "legacy")]
 #[rustfmt::skip]
 pub mod legacy;
+#[cfg(feature = "v3")]
 #[rustfmt::skip]
 pub mod v3;
