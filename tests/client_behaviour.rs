@@ -364,3 +364,18 @@ async fn a_customised_http_client_sends_through_its_proxy() {
     assert_eq!(seen.uri, "http://127.0.0.1:9/v3/units/via-proxy");
     assert_eq!(seen.header("api-key-secret"), Some(SECRET));
 }
+
+/// Issue 14, point 9: plain http to a named, non-loopback host (a sandbox in a container
+/// network) only through the loudly named opt-in, and only to that host.
+#[test]
+fn plain_http_off_loopback_needs_the_named_opt_in() {
+    let key = || ApiKey::new("key-id", SECRET);
+    let refused = Client::with_config("http://sandbox:8080/v3", key(), quick()).unwrap_err();
+    assert!(
+        refused.to_string().contains("danger_plain_http_to"),
+        "{refused}"
+    );
+    let allowed = quick().danger_plain_http_to("sandbox");
+    assert!(Client::with_config("http://sandbox:8080/v3", key(), allowed.clone()).is_ok());
+    assert!(Client::with_config("http://other:8080/v3", key(), allowed).is_err());
+}

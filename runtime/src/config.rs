@@ -65,6 +65,9 @@ pub struct Config {
     /// Your own changes to the HTTP client (a proxy, no proxy, extra root certificates,
     /// pool settings), applied before the client's rules; see [`Config::http`].
     pub http: Option<HttpSetup>,
+    /// Hosts (not loopback) the client may reach over plain `http://`, credentials and
+    /// all; see [`Config::danger_plain_http_to`]. Empty by default.
+    pub plain_http_hosts: Vec<String>,
 }
 
 /// A change to `reqwest::ClientBuilder`, made by [`Config::http`].
@@ -102,11 +105,20 @@ impl Default for Config {
             max_error_bytes: 64 << 10,
             max_empty_pages: 10,
             http: None,
+            plain_http_hosts: Vec::new(),
         }
     }
 }
 
 impl Config {
+    /// Allows plain `http://` to `host` (a sandbox in a container network, e.g.
+    /// `sandbox` for `http://sandbox:8080/v3`): the credentials then cross that network
+    /// unencrypted. Only the named host; every other non-loopback host still needs https.
+    pub fn danger_plain_http_to(mut self, host: impl Into<String>) -> Self {
+        self.plain_http_hosts.push(host.into());
+        self
+    }
+
     /// Customises the HTTP client: `setup` gets the `reqwest::ClientBuilder` and returns it
     /// changed, e.g. `|b| b.proxy(reqwest::Proxy::all("http://proxy:3128")?)` (keep the
     /// `Result` outside), `|b| b.no_proxy()`, `|b| b.add_root_certificate(cert)`. The

@@ -3,8 +3,9 @@
 
 use url::{Host, Url};
 
-/// Accepts `https://` URLs, and `http://` ones whose host is loopback.
-pub fn check_secure(url: &Url, what: &str) -> Result<(), String> {
+/// Accepts `https://` URLs, and `http://` ones whose host is loopback or one of
+/// `plain_http_hosts` (the user's explicit opt-in).
+pub fn check_secure(url: &Url, what: &str, plain_http_hosts: &[String]) -> Result<(), String> {
     // Credentials belong in the auth, where they are kept out of Debug, logs and errors; in
     // the URL they would be printed with it.
     if !url.username().is_empty() || url.password().is_some() {
@@ -16,8 +17,19 @@ pub fn check_secure(url: &Url, what: &str) -> Result<(), String> {
     match url.scheme() {
         "https" => Ok(()),
         "http" if is_loopback(url) => Ok(()),
+        "http"
+            if url
+                .host_str()
+                .is_some_and(|h| plain_http_hosts.iter().any(|p| p.eq_ignore_ascii_case(h))) =>
+        {
+            tracing::warn!(
+                host = url.host_str(),
+                "plain http to a host the config allows (Config::danger_plain_http_to)"
+            );
+            Ok(())
+        }
         "http" => Err(format!(
-            "{what} must use https (plain http is only allowed for loopback hosts): {}",
+            "{what} must use https (plain http is only allowed for loopback hosts, or a host named in Config::danger_plain_http_to): {}",
             origin(url)
         )),
         other => Err(format!("{what} has unsupported scheme `{other}`")),

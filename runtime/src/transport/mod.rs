@@ -74,7 +74,8 @@ impl Core {
             };
             Error::Config(format!("the base URL{shown} is not a URL: {e}"))
         })?;
-        origin::check_secure(&base, "the base URL").map_err(Error::Config)?;
+        origin::check_secure(&base, "the base URL", &config.plain_http_hosts)
+            .map_err(Error::Config)?;
         let policy_base = base.clone();
         let policy = reqwest::redirect::Policy::custom(move |attempt| {
             if attempt.previous().len() >= 5 {

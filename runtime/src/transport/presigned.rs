@@ -52,7 +52,7 @@ impl Core {
 
     /// A success answer of a pre-signed GET, its body still open; how errors show the URL.
     async fn open_presigned(&self, url: &str) -> Result<(reqwest::Response, String), Error> {
-        let (parsed, shown) = presigned(url)?;
+        let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
         // Share links are served by the service itself, so they count against its rate
         // limit; uploads (`put_presigned`) go to storage and are not paced.
         self.inner.pacer.acquire().await;
@@ -88,7 +88,7 @@ impl Core {
         body: Bytes,
         content_type: Option<&str>,
     ) -> Result<Option<String>, Error> {
-        let (parsed, shown) = presigned(url)?;
+        let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
         let policy = &self.inner.config.retry;
         let mut attempt = 1;
         loop {
@@ -189,12 +189,12 @@ fn transport_error(method: &str, shown: String, e: reqwest::Error) -> Error {
     }
 }
 
-/// A pre-signed URL, checked (https, or http on loopback), and how errors show it: origin
-/// and path, never the query, which holds the signature.
-fn presigned(url: &str) -> Result<(Url, String), Error> {
+/// A pre-signed URL, checked (https, or http on loopback or a host the config names), and
+/// how errors show it: origin and path, never the query, which holds the signature.
+fn presigned(url: &str, plain_http_hosts: &[String]) -> Result<(Url, String), Error> {
     let parsed = Url::parse(url)
         .map_err(|e| Error::Config(format!("not a URL ({e}): a pre-signed link was expected")))?;
-    origin::check_secure(&parsed, "a pre-signed URL").map_err(Error::Config)?;
+    origin::check_secure(&parsed, "a pre-signed URL", plain_http_hosts).map_err(Error::Config)?;
     let shown = format!("{}{}", origin::origin(&parsed), parsed.path());
     Ok((parsed, shown))
 }
