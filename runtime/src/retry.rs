@@ -58,9 +58,11 @@ pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
         return Some(Duration::MAX);
     }
-    let when = chrono::DateTime::parse_from_rfc2822(value).ok()?;
-    let delta = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(delta.to_std().unwrap_or(Duration::ZERO))
+    let when = httpdate::parse_http_date(value).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
 }
 
 #[cfg(test)]
@@ -101,6 +103,13 @@ mod tests {
             d > Duration::from_secs(27) && d <= Duration::from_secs(30),
             "{d:?}"
         );
+        // The two obsolete forms a server may still send (RFC 9110, 5.6.7).
+        let rfc850 = later.format("%A, %d-%b-%y %H:%M:%S GMT").to_string();
+        h.insert(RETRY_AFTER, HeaderValue::from_str(&rfc850).unwrap());
+        assert!(retry_after(&h).unwrap() > Duration::from_secs(27));
+        let asctime = later.format("%a %b %e %H:%M:%S %Y").to_string();
+        h.insert(RETRY_AFTER, HeaderValue::from_str(&asctime).unwrap());
+        assert!(retry_after(&h).unwrap() > Duration::from_secs(27));
         h.insert(RETRY_AFTER, HeaderValue::from_static("soon"));
         assert_eq!(retry_after(&h), None);
     }
