@@ -43,6 +43,24 @@ impl From<&str> for Secret {
     }
 }
 
+/// A secret already kept as `secrecy::SecretString` (feature `secrecy`).
+#[cfg(feature = "secrecy")]
+impl From<secrecy::SecretString> for Secret {
+    fn from(s: secrecy::SecretString) -> Self {
+        Secret(secrecy::ExposeSecret::expose_secret(&s).to_string())
+    }
+}
+
+#[cfg(all(test, feature = "secrecy"))]
+mod secrecy_tests {
+    #[test]
+    fn a_secrecy_string_is_accepted_and_stays_redacted() {
+        let secret: super::Secret = secrecy::SecretString::from("s3cr3t-value").into();
+        assert_eq!(secret.expose(), "s3cr3t-value");
+        assert!(!format!("{secret:?}").contains("s3cr3t"));
+    }
+}
+
 /// How requests authenticate.
 #[derive(Clone)]
 pub enum Auth {

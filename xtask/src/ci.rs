@@ -47,7 +47,7 @@ pub fn run(root: &Path) -> Result<(), String> {
     let combinations: [&[&str]; 3] = [
         &["--no-default-features", "--features", "v3"],
         &["--no-default-features", "--features", "legacy"],
-        &["--features", "native-roots"],
+        &["--features", "native-roots,secrecy"],
     ];
     for features in combinations {
         let mut args = vec!["check", "-p", "inspection-client"];

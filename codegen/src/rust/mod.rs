@@ -86,6 +86,8 @@ serde_json = { version = "1.0.154", features = ["raw_value"] }
 FEATURES# TLS: rustls with the bundled roots by default; these add the platform's roots, or the
 # platform's TLS library (selected with `Config::http(|b| b.use_native_tls())`).
 native-roots = ["inspection-runtime/native-roots"]
+# Secrets accepted as `secrecy::SecretString` too.
+secrecy = ["inspection-runtime/secrecy"]
 native-tls = ["inspection-runtime/native-tls"]
 "#
         .replacen("VERSION", &api.version, 1)
