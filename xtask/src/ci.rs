@@ -54,6 +54,20 @@ pub fn run(root: &Path) -> Result<(), String> {
         args.extend_from_slice(features);
         step(root, "features", &cargo, &args)?;
     }
+    step(
+        root,
+        "features: secrecy",
+        &cargo,
+        &[
+            "test",
+            "-p",
+            "inspection-runtime",
+            "--features",
+            "secrecy",
+            "--lib",
+            "secrecy",
+        ],
+    )?;
     typescript(root, &cargo)?;
     python(root)?;
     // Names that are keywords or the client's own must give output that compiles.
