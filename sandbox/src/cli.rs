@@ -8,7 +8,11 @@ use crate::{Faults, Options, PagingStyle};
 
 pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
 
-  --addr ADDR           where to listen (default 127.0.0.1:8080; port 0 picks a free port)
+  --addr ADDR           where to listen (default 127.0.0.1:8080; port 0 picks a free port);
+                        a non-loopback address needs --listen-beyond-loopback
+  --listen-beyond-loopback
+                        allow --addr off loopback (a container network): the sandbox's
+                        demo keys and tokens are public, so anyone who can reach it can use it
   --key ID:SECRET       an accepted key pair; repeatable (default demo-key:demo-secret)
   --rate-limit N/SECS   requests per window per client address (default 100/10), or off
   --empty               start with no data (default: the demo fleet)
@@ -67,6 +71,7 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
         ..Options::default()
     };
     let mut keys = Vec::new();
+    let mut beyond_loopback = false;
     let mut legacy_users = Vec::new();
     let mut faults = Faults::default();
     let mut it = args.into_iter();
@@ -86,6 +91,7 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     .parse()
                     .map_err(|_| format!("--addr: `{v}` is not an address like 127.0.0.1:8080"))?;
             }
+            "--listen-beyond-loopback" => beyond_loopback = true,
             "--key" => {
                 let v = value("--key")?;
                 let (id, secret) = v
@@ -192,6 +198,13 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
             }
             other => return Err(format!("unknown flag `{other}`")),
         }
+    }
+    if !o.addr.ip().is_loopback() && !beyond_loopback {
+        return Err(format!(
+            "--addr: {} is not a loopback address; the sandbox has public demo credentials, \
+             so listening there needs --listen-beyond-loopback",
+            o.addr
+        ));
     }
     if !keys.is_empty() {
         o.keys = keys;

@@ -88,3 +88,18 @@ fn a_bad_flag_is_refused_with_usage() {
     );
     assert!(err.contains("usage: cargo run -p sandbox"), "{err}");
 }
+
+/// Issue 14, point 9: a non-loopback address only behind the explicit flag.
+#[test]
+fn a_non_loopback_address_needs_the_explicit_flag() {
+    let refused = sandbox::cli::parse(vec!["--addr".into(), "0.0.0.0:0".into()]).unwrap_err();
+    assert!(refused.contains("--listen-beyond-loopback"), "{refused}");
+    let allowed = sandbox::cli::parse(vec![
+        "--addr".into(),
+        "0.0.0.0:0".into(),
+        "--listen-beyond-loopback".into(),
+    ])
+    .unwrap()
+    .unwrap();
+    assert!(!allowed.addr.ip().is_loopback());
+}
