@@ -372,3 +372,36 @@ fn openapi_webhooks_carry_their_own_provenance() {
     assert!(webhooks.contains("x-source: \"public_docs\""), "{webhooks}");
     assert!(!webhooks.contains("x-source: \"inferred\""), "{webhooks}");
 }
+
+/// The README's dependency snippet names the version the crate has and only features it
+/// offers.
+#[test]
+fn the_readme_dependency_snippet_matches_the_crate() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let line = readme
+        .lines()
+        .find(|l| l.starts_with("inspection-client = {"))
+        .expect("README.md has an `inspection-client = { ... }` dependency line");
+    let version = std::fs::read_to_string(root().join("spec/VERSION")).unwrap();
+    assert!(
+        line.contains(&format!("version = \"{}\"", version.trim())),
+        "{line}"
+    );
+    let manifest = std::fs::read_to_string(root().join("generated/rust/Cargo.toml")).unwrap();
+    assert!(manifest.contains(&format!("version = \"{}\"", version.trim())));
+    let features = line
+        .split("features = [")
+        .nth(1)
+        .and_then(|rest| rest.split(']').next())
+        .unwrap_or_default();
+    for feature in features
+        .split(',')
+        .map(|f| f.trim().trim_matches('"'))
+        .filter(|f| !f.is_empty())
+    {
+        assert!(
+            manifest.contains(&format!("\n{feature} = [")),
+            "the crate has no feature `{feature}`"
+        );
+    }
+}
