@@ -132,13 +132,10 @@ fn is_json(headers: &HeaderMap) -> bool {
 
 /// A request body on an API route must be declared JSON, as the clients send it (the
 /// sandbox reads bodies as bytes, so without this check it accepted any content type).
-/// 415 otherwise; an empty body needs no content type. A device log is the exception: its
-/// format is not shown, so it is taken as sent.
+/// 415 otherwise; an empty body needs no content type.
 pub async fn json_content(req: Request, next: Next) -> Response {
     let empty = HttpBody::size_hint(req.body()).exact() == Some(0);
-    let path = req.uri().path();
-    let device_log = path.starts_with("/api/devices/") && path.ends_with("/log");
-    if empty || device_log || is_json(req.headers()) {
+    if empty || is_json(req.headers()) {
         return next.run(req).await;
     }
     let sent = match req.headers().get(header::CONTENT_TYPE) {
