@@ -243,10 +243,9 @@ impl ApiError {
         self.request_id = self.request_id.map(s);
         for value in self.headers.values_mut() {
             if let Ok(text) = value.to_str()
-                && secrets
-                    .iter()
-                    .any(|secret| secret.len() >= 4 && text.contains(secret.as_str()))
-                && let Ok(clean) = reqwest::header::HeaderValue::from_str(&s(text.to_string()))
+                && let clean = s(text.to_string())
+                && clean != text
+                && let Ok(clean) = reqwest::header::HeaderValue::from_str(&clean)
             {
                 *value = clean;
             }

@@ -33,7 +33,7 @@ pub struct Request {
 }
 
 /// Settings for one request (every request of a walk, for a list), over the client's
-/// `Config`: `client.get_unit(id).options(RequestOptions::new().timeout(d))`.
+/// `Config`: `client.get_unit(id).request_options(RequestOptions::new().timeout(d))`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct RequestOptions {
