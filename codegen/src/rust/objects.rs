@@ -61,6 +61,13 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     } else {
         quote!()
     };
+    // A request body also gets the setter for a property the spec does not list.
+    let impl_record = if response_side {
+        quote!(::inspection_runtime::impl_record!(#name, #extras);)
+    } else {
+        let setter = names::record_member(o, "additional_property");
+        quote!(::inspection_runtime::impl_record!(#name, #extras, #setter);)
+    };
     // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
     let deserialize = if o.envelope.is_some() {
         quote!()
@@ -76,7 +83,7 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             #extra
         }
 
-        ::inspection_runtime::impl_record!(#name, #extras);
+        #impl_record
     };
     if let Some(env) = &o.envelope
         && let Some(f) = o.fields.iter().find(|f| &f.name == env)
@@ -157,19 +164,13 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             }
         }
     });
-    let setter = names::record_member(o, "additional_property");
+    if new.is_none() && setters.is_empty() {
+        return quote!();
+    }
     quote! {
         impl #name {
             #new
             #(#setters)*
-
-            /// Sends a property this spec does not list yet: the service may accept new
-            /// optional properties before the spec has them. A property the spec lists is
-            /// refused by validation; set it with its own method.
-            pub fn #setter(mut self, name: impl Into<String>, value: impl Into<serde_json::Value>) -> Self {
-                self.#extras.insert(name.into(), value.into());
-                self
-            }
         }
     }
 }

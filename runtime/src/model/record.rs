@@ -18,9 +18,27 @@ pub trait Record {
 }
 
 /// `impl Record` for a generated struct whose unlisted properties are in `$field`: one
-/// line per record in the generated code instead of the same ten.
+/// line per record in the generated code instead of the same ten. With `$setter`, a
+/// request body also gets that chainable method to send a property the spec does not list.
 #[macro_export]
 macro_rules! impl_record {
+    ($ty:ty, $field:ident, $setter:ident) => {
+        $crate::impl_record!($ty, $field);
+
+        impl $ty {
+            /// Sends a property this spec does not list yet: the service may accept new
+            /// optional properties before the spec has them. A property the spec lists is
+            /// refused by validation; set it with its own method.
+            pub fn $setter(
+                mut self,
+                name: impl Into<String>,
+                value: impl Into<::serde_json::Value>,
+            ) -> Self {
+                self.$field.insert(name.into(), value.into());
+                self
+            }
+        }
+    };
     ($ty:ty, $field:ident) => {
         impl $crate::model::Record for $ty {
             fn additional_properties(&self) -> &::serde_json::Map<String, ::serde_json::Value> {

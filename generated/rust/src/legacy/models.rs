@@ -891,7 +891,9 @@ pub struct UploadPart {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UploadPart, additional_properties);
+::inspection_runtime::impl_record!(
+    UploadPart, additional_properties, additional_property
+);
 impl UploadPart {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(part_number: i32, etag: impl Into<String>) -> Self {
@@ -900,17 +902,6 @@ impl UploadPart {
             etag: etag.into(),
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// A completed multipart upload.
@@ -983,7 +974,9 @@ pub struct TransactionFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TransactionFilter, additional_properties);
+::inspection_runtime::impl_record!(
+    TransactionFilter, additional_properties, additional_property
+);
 impl TransactionFilter {
     /// Only transactions of the asset with this reference number.
     pub fn reference_number(mut self, reference_number: impl Into<String>) -> Self {
@@ -1033,17 +1026,6 @@ impl TransactionFilter {
         self.extended = Some(extended);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
 ///
@@ -1083,7 +1065,9 @@ pub struct AssetTransactionFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetTransactionFilter, additional_properties);
+::inspection_runtime::impl_record!(
+    AssetTransactionFilter, additional_properties, additional_property
+);
 impl AssetTransactionFilter {
     /// Only transactions of the asset with this reference number.
     pub fn reference_number(mut self, reference_number: impl Into<String>) -> Self {
@@ -1128,17 +1112,6 @@ impl AssetTransactionFilter {
         self.extended = Some(extended);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
@@ -1169,7 +1142,9 @@ pub struct AssetFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetFilter, additional_properties);
+::inspection_runtime::impl_record!(
+    AssetFilter, additional_properties, additional_property
+);
 impl AssetFilter {
     /// Only the asset with this external id (reference number, VIN, ...).
     pub fn external_id(mut self, external_id: impl Into<String>) -> Self {
@@ -1207,17 +1182,6 @@ impl AssetFilter {
         self.extended = Some(extended);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
@@ -1239,7 +1203,9 @@ pub struct TaskFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskFilter, additional_properties);
+::inspection_runtime::impl_record!(
+    TaskFilter, additional_properties, additional_property
+);
 impl TaskFilter {
     /// Only tasks of this location.
     pub fn location_id(mut self, location_id: impl Into<LocationId>) -> Self {
@@ -1257,17 +1223,6 @@ impl TaskFilter {
         created_at: impl Into<::inspection_runtime::model::TimeOrRange>,
     ) -> Self {
         self.created_at = Some(created_at.into());
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
@@ -1513,7 +1468,9 @@ pub struct AuthenticateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AuthenticateRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    AuthenticateRequest, additional_properties, additional_property
+);
 impl AuthenticateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: Credentials) -> Self {
@@ -1521,17 +1478,6 @@ impl AuthenticateRequest {
             user,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// A username and password.
@@ -1547,7 +1493,9 @@ pub struct Credentials {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Credentials, additional_properties);
+::inspection_runtime::impl_record!(
+    Credentials, additional_properties, additional_property
+);
 impl std::fmt::Debug for Credentials {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Credentials")
@@ -1566,17 +1514,6 @@ impl Credentials {
             additional_properties: Default::default(),
         }
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
 ///
@@ -1591,7 +1528,9 @@ pub struct GuestTokenExchange {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(GuestTokenExchange, additional_properties);
+::inspection_runtime::impl_record!(
+    GuestTokenExchange, additional_properties, additional_property
+);
 impl std::fmt::Debug for GuestTokenExchange {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GuestTokenExchange")
@@ -1607,17 +1546,6 @@ impl GuestTokenExchange {
             guest_token: guest_token.into(),
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The login answer.
@@ -1656,7 +1584,9 @@ pub struct NewAssetRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewAssetRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    NewAssetRequest, additional_properties, additional_property
+);
 impl NewAssetRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(asset: NewAsset) -> Self {
@@ -1664,17 +1594,6 @@ impl NewAssetRequest {
             asset,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
@@ -1693,7 +1612,7 @@ pub struct NewAsset {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewAsset, additional_properties);
+::inspection_runtime::impl_record!(NewAsset, additional_properties, additional_property);
 impl NewAsset {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(external_id: impl Into<String>) -> Self {
@@ -1711,17 +1630,6 @@ impl NewAsset {
         self.extended = Some(extended);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that updates an asset.
 ///
@@ -1736,7 +1644,9 @@ pub struct AssetUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetUpdateRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    AssetUpdateRequest, additional_properties, additional_property
+);
 impl AssetUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(asset: AssetUpdate) -> Self {
@@ -1744,17 +1654,6 @@ impl AssetUpdateRequest {
             asset,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
@@ -1776,7 +1675,9 @@ pub struct AssetUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetUpdate, additional_properties);
+::inspection_runtime::impl_record!(
+    AssetUpdate, additional_properties, additional_property
+);
 impl AssetUpdate {
     /// Domain-specific external id (assumed updatable).
     pub fn external_id(mut self, external_id: impl Into<String>) -> Self {
@@ -1789,17 +1690,6 @@ impl AssetUpdate {
         extended: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
         self.extended = Some(extended);
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
@@ -1816,7 +1706,9 @@ pub struct LocationRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    LocationRequest, additional_properties, additional_property
+);
 impl LocationRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(location: LocationInput) -> Self {
@@ -1824,17 +1716,6 @@ impl LocationRequest {
             location,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
@@ -1871,7 +1752,9 @@ pub struct LocationInput {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationInput, additional_properties);
+::inspection_runtime::impl_record!(
+    LocationInput, additional_properties, additional_property
+);
 impl LocationInput {
     /// Name of the location.
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -1908,17 +1791,6 @@ impl LocationInput {
         self.timezone = Some(timezone.into());
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that creates or updates a task.
 ///
@@ -1933,7 +1805,9 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    TaskRequest, additional_properties, additional_property
+);
 impl TaskRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(task: TaskInput) -> Self {
@@ -1941,17 +1815,6 @@ impl TaskRequest {
             task,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
@@ -1979,7 +1842,9 @@ pub struct TaskInput {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskInput, additional_properties);
+::inspection_runtime::impl_record!(
+    TaskInput, additional_properties, additional_property
+);
 impl TaskInput {
     /// Name of the task.
     pub fn name(mut self, name: impl Into<String>) -> Self {
@@ -2001,17 +1866,6 @@ impl TaskInput {
         self.webhook_url = Some(webhook_url.into());
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that creates a transaction.
 ///
@@ -2026,7 +1880,9 @@ pub struct NewTransactionRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewTransactionRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    NewTransactionRequest, additional_properties, additional_property
+);
 impl NewTransactionRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(transaction: NewTransaction) -> Self {
@@ -2034,17 +1890,6 @@ impl NewTransactionRequest {
             transaction,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
@@ -2110,7 +1955,9 @@ pub struct NewTransaction {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewTransaction, additional_properties);
+::inspection_runtime::impl_record!(
+    NewTransaction, additional_properties, additional_property
+);
 impl NewTransaction {
     /// The asset of the transaction.
     pub fn asset_id(mut self, asset_id: impl Into<AssetId>) -> Self {
@@ -2192,17 +2039,6 @@ impl NewTransaction {
         self.ident_docs = Some(ident_docs);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// A signature of a new transaction, referencing an uploaded image.
 ///
@@ -2220,7 +2056,9 @@ pub struct SignatureUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(SignatureUpload, additional_properties);
+::inspection_runtime::impl_record!(
+    SignatureUpload, additional_properties, additional_property
+);
 impl SignatureUpload {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(image: impl Into<FileId>) -> Self {
@@ -2233,17 +2071,6 @@ impl SignatureUpload {
     /// When the signature was made.
     pub fn created_at(mut self, created_at: chrono::DateTime<chrono::Utc>) -> Self {
         self.created_at = Some(created_at);
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
@@ -2260,7 +2087,9 @@ pub struct TransactionUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TransactionUpdateRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    TransactionUpdateRequest, additional_properties, additional_property
+);
 impl TransactionUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(transaction: TransactionUpdate) -> Self {
@@ -2268,17 +2097,6 @@ impl TransactionUpdateRequest {
             transaction,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
@@ -2423,7 +2241,9 @@ pub struct TransactionUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TransactionUpdate, additional_properties);
+::inspection_runtime::impl_record!(
+    TransactionUpdate, additional_properties, additional_property
+);
 impl TransactionUpdate {
     /// The asset of the transaction.
     ///
@@ -2540,17 +2360,6 @@ impl TransactionUpdate {
         self.extended = Some(extended);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that creates a user.
 ///
@@ -2565,7 +2374,9 @@ pub struct NewUserRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewUserRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    NewUserRequest, additional_properties, additional_property
+);
 impl NewUserRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: NewUser) -> Self {
@@ -2573,17 +2384,6 @@ impl NewUserRequest {
             user,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// An organizational user to create.
@@ -2621,7 +2421,7 @@ pub struct NewUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewUser, additional_properties);
+::inspection_runtime::impl_record!(NewUser, additional_properties, additional_property);
 impl std::fmt::Debug for NewUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NewUser")
@@ -2688,17 +2488,6 @@ impl NewUser {
         self.role = Some(role);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that updates a user.
 ///
@@ -2713,7 +2502,9 @@ pub struct UserUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserUpdateRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    UserUpdateRequest, additional_properties, additional_property
+);
 impl UserUpdateRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: UserUpdate) -> Self {
@@ -2721,17 +2512,6 @@ impl UserUpdateRequest {
             user,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 /// The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
@@ -2774,7 +2554,9 @@ pub struct UserUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserUpdate, additional_properties);
+::inspection_runtime::impl_record!(
+    UserUpdate, additional_properties, additional_property
+);
 impl std::fmt::Debug for UserUpdate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserUpdate")
@@ -2837,17 +2619,6 @@ impl UserUpdate {
         self.role = Some(role);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that creates (or updates) a one-time user.
 ///
@@ -2868,7 +2639,9 @@ pub struct OneTimeUserRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(OneTimeUserRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    OneTimeUserRequest, additional_properties, additional_property
+);
 impl OneTimeUserRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(user: NewOneTimeUser) -> Self {
@@ -2887,17 +2660,6 @@ impl OneTimeUserRequest {
     /// Whether to send the user the launch URL (by SMS, a paid feature, or e-mail).
     pub fn notify_user(mut self, notify_user: bool) -> Self {
         self.notify_user = Some(notify_user);
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
@@ -2925,7 +2687,9 @@ pub struct NewOneTimeUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewOneTimeUser, additional_properties);
+::inspection_runtime::impl_record!(
+    NewOneTimeUser, additional_properties, additional_property
+);
 impl NewOneTimeUser {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(email: impl Into<String>, location_id: impl Into<LocationId>) -> Self {
@@ -2953,17 +2717,6 @@ impl NewOneTimeUser {
         self.transaction_limit = Some(transaction_limit);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that completes a multipart upload.
 ///
@@ -2983,7 +2736,7 @@ pub struct CompleteMultipartUploadRequest {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::impl_record!(
-    CompleteMultipartUploadRequest, additional_properties
+    CompleteMultipartUploadRequest, additional_properties, additional_property
 );
 impl CompleteMultipartUploadRequest {
     /// The body with its required fields; set the others with the methods below.
@@ -2993,17 +2746,6 @@ impl CompleteMultipartUploadRequest {
             parts,
             additional_properties: Default::default(),
         }
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
     }
 }
 impl ::inspection_runtime::paging::LinksPage for AssetList {

@@ -1035,7 +1035,7 @@ pub struct NewUnit {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewUnit, additional_properties);
+::inspection_runtime::impl_record!(NewUnit, additional_properties, additional_property);
 impl NewUnit {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(reference_number: impl Into<String>) -> Self {
@@ -1109,17 +1109,6 @@ impl NewUnit {
         self.extended_data = Some(extended_data);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// A partial update of a unit; only the fields given are changed.
 ///
@@ -1173,7 +1162,9 @@ pub struct UnitPatch {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UnitPatch, additional_properties);
+::inspection_runtime::impl_record!(
+    UnitPatch, additional_properties, additional_property
+);
 impl UnitPatch {
     /// External reference of the unit, unique within a company.
     ///
@@ -1239,17 +1230,6 @@ impl UnitPatch {
         self.extended_data = Some(extended_data);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
 ///
@@ -1298,7 +1278,9 @@ pub struct UnitAttributes {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UnitAttributes, additional_properties);
+::inspection_runtime::impl_record!(
+    UnitAttributes, additional_properties, additional_property
+);
 impl UnitAttributes {
     /// Make of the unit.
     ///
@@ -1357,17 +1339,6 @@ impl UnitAttributes {
         self.extended_data = Some(extended_data);
         self
     }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
-        self
-    }
 }
 /// The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
 ///
@@ -1422,7 +1393,9 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskRequest, additional_properties);
+::inspection_runtime::impl_record!(
+    TaskRequest, additional_properties, additional_property
+);
 impl TaskRequest {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(
@@ -1492,17 +1465,6 @@ impl TaskRequest {
         extended_data: serde_json::Map<String, serde_json::Value>,
     ) -> Self {
         self.extended_data = Some(extended_data);
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
@@ -1608,7 +1570,9 @@ pub struct UserUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserUpdate, additional_properties);
+::inspection_runtime::impl_record!(
+    UserUpdate, additional_properties, additional_property
+);
 impl UserUpdate {
     /// External identifier of the user.
     ///
@@ -1629,17 +1593,6 @@ impl UserUpdate {
     /// Limits: at most 255 characters.
     pub fn last_name(mut self, last_name: impl Into<String>) -> Self {
         self.last_name = Some(last_name.into());
-        self
-    }
-    /// Sends a property this spec does not list yet: the service may accept new
-    /// optional properties before the spec has them. A property the spec lists is
-    /// refused by validation; set it with its own method.
-    pub fn additional_property(
-        mut self,
-        name: impl Into<String>,
-        value: impl Into<serde_json::Value>,
-    ) -> Self {
-        self.additional_properties.insert(name.into(), value.into());
         self
     }
 }
