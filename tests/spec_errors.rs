@@ -289,6 +289,19 @@ fn names_that_collide_as_identifiers() {
         first_line(&error_for(&spec(UNIT, &reserved))),
         "spec/t.yaml:23:7: error: parameter `core` is named like the generated code's own `core`"
     );
+    // `content_type` is taken only where the body is binary (its builder's own setter).
+    let binary = GET_UNIT.replace(
+        "    responses:",
+        "    body: { type: binary }\n    query:\n      content_type: { type: string, doc: C. }\n    responses:",
+    );
+    assert!(
+        first_line(&error_for(&spec(UNIT, &binary)))
+            .contains("parameter `content_type` is named like the generated code's own"),
+        "{}",
+        error_for(&spec(UNIT, &binary))
+    );
+    let json_body = binary.replace("body: { type: binary }", "body: { type: Unit }");
+    assert!(codegen::load_str("spec/t.yaml", &spec(UNIT, &json_body)).is_ok());
     let empty = UNIT.replace(
         "        id: {",
         "        \"-\": { type: string, doc: Dash. }\n        id: {",

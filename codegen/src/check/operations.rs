@@ -115,13 +115,19 @@ impl<'a> Checker<'a> {
             .chain(op.query.iter())
             .map(|(k, _)| k)
             .collect();
+        let body = op.body.as_ref().and_then(|b| {
+            Some(ir::Body {
+                ty: self.type_expr(&b.ty, Position::Body)?,
+                content_type: b.content_type.clone().unwrap_or_else(json),
+                doc: b.doc.clone(),
+            })
+        });
         // Path and query parameters become fields of one builder: checked together, once
-        // (`request_options` every builder's setter, `resume` a paged builder's, `content_type` a
-        // binary body's).
-        let binary_body = op
-            .body
+        // (`request_options` is every builder's setter, `resume` a paged builder's,
+        // `content_type` a binary body's).
+        let binary_body = body
             .as_ref()
-            .is_some_and(|b| b.ty.value.trim() == "binary");
+            .is_some_and(|b| b.ty == ir::TypeRef::Builtin(ir::Builtin::Binary));
         let reserved: &[&str] = if binary_body {
             &["core", "request_options", "body", "resume", "content_type"]
         } else {
@@ -130,13 +136,6 @@ impl<'a> Checker<'a> {
         self.identifiers(&params, "parameter", reserved);
         let path_params = self.fields_at(&op.path_params, Position::Field);
         let query = self.fields_at(&op.query, Position::Query);
-        let body = op.body.as_ref().and_then(|b| {
-            Some(ir::Body {
-                ty: self.type_expr(&b.ty, Position::Body)?,
-                content_type: b.content_type.clone().unwrap_or_else(json),
-                doc: b.doc.clone(),
-            })
-        });
         let mut responses = Vec::new();
         for r in &op.responses {
             if !(100..600).contains(&r.status.value) {
