@@ -23,11 +23,11 @@ fn unit_json(id: &str) -> String {
 
 /// Fast retries so tests do not wait on real backoff.
 fn quick() -> Config {
-    Client::default_config().no_pacing().retry(RetryPolicy {
-        max_attempts: 3,
-        initial_backoff: Duration::from_millis(10),
-        max_backoff: Duration::from_secs(5),
-    })
+    Client::default_config().no_pacing().retry(RetryPolicy::new(
+        3,
+        Duration::from_millis(10),
+        Duration::from_secs(5),
+    ))
 }
 
 async fn setup_with(config: Config) -> (Server, Client) {
@@ -284,11 +284,11 @@ async fn a_default_config_keeps_the_interfaces_pacing_and_accept() {
 /// second client; the client's credentials always win over an extra header.
 #[tokio::test]
 async fn one_request_has_its_own_timeout_retries_and_headers() {
-    let (server, client) = setup_with(quick().retry(RetryPolicy {
-        max_attempts: 1,
-        initial_backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_secs(1),
-    }))
+    let (server, client) = setup_with(quick().retry(RetryPolicy::new(
+        1,
+        Duration::from_millis(1),
+        Duration::from_secs(1),
+    )))
     .await;
 
     server.push(Canned::json(200, &unit_json("slow")).delayed(Duration::from_millis(500)));
@@ -304,11 +304,11 @@ async fn one_request_has_its_own_timeout_retries_and_headers() {
     server.clear();
     server.push(Canned::status(500));
     server.push(Canned::json(200, &unit_json("u")));
-    let retried = RequestOptions::new().retry(RetryPolicy {
-        max_attempts: 2,
-        initial_backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_secs(1),
-    });
+    let retried = RequestOptions::new().retry(RetryPolicy::new(
+        2,
+        Duration::from_millis(1),
+        Duration::from_secs(1),
+    ));
     let unit = client
         .get_unit("u")
         .request_options(retried)

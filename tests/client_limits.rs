@@ -17,11 +17,11 @@ use support::server::{Canned, Server};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn config() -> Config {
-    Client::default_config().no_pacing().retry(RetryPolicy {
-        max_attempts: 1,
-        initial_backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_secs(5),
-    })
+    Client::default_config().no_pacing().retry(RetryPolicy::new(
+        1,
+        Duration::from_millis(1),
+        Duration::from_secs(5),
+    ))
 }
 
 fn client(base: &str, config: Config) -> Client {

@@ -1,6 +1,7 @@
 //! Realistic v3 payloads parse into the generated models and serialise back to equal JSON;
 //! unknown tags and values survive a round trip unchanged.
 
+use inspection_client::runtime::Validate;
 use inspection_client::v3::*;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -243,20 +244,13 @@ fn ids_are_distinct_types_that_tolerate_numbers() {
 
 #[test]
 fn task_request_has_exactly_one_assignee() {
-    let request = TaskRequest {
-        name: "Inspect loader".into(),
-        reference_number: "LD-7".into(),
-        due_by: inspection_runtime::model::DateOrDateTime::parse("2026-12-01").unwrap(),
-        webhook_url: None,
-        status: None,
-        description: None,
-        requires_inspection: Some(true),
-        workflow_id: None,
-        department_id: None,
-        extended_data: None,
-        assignee: TaskAssignee::location(42),
-        additional_properties: Default::default(),
-    };
+    let request = TaskRequest::new(
+        "Inspect loader",
+        "LD-7",
+        inspection_runtime::DateOrDateTime::parse("2026-12-01").unwrap(),
+        TaskAssignee::location(42),
+    )
+    .requires_inspection(true);
     let body = serde_json::to_value(&request).unwrap();
     assert_eq!(
         body,
@@ -284,10 +278,7 @@ fn task_request_has_exactly_one_assignee() {
 
 #[test]
 fn request_bodies_omit_unset_fields() {
-    let patch = UnitPatch {
-        make: Some("Caterpillar".into()),
-        ..UnitPatch::default()
-    };
+    let patch = UnitPatch::default().make("Caterpillar");
     assert_eq!(
         serde_json::to_value(&patch).unwrap(),
         json!({"make": "Caterpillar"})
@@ -351,11 +342,11 @@ fn a_request_body_sends_an_unlisted_property_and_refuses_a_listed_one() {
         serde_json::to_value(&body).unwrap(),
         json!({"reference_number": "A-1", "color": "teal"})
     );
-    assert!(inspection_runtime::validate::check(&body).is_ok());
+    assert!(body.validate().is_ok());
     let twice = NewUnit::new("A-1")
         .make("Cat")
         .additional_property("make", "Deere");
-    let err = inspection_runtime::validate::check(&twice).unwrap_err();
+    let err = twice.validate().unwrap_err();
     assert_eq!(err.0.len(), 1, "{err:?}");
     assert_eq!(err.0[0].path, "make");
 }

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use chrono::Utc;
 use futures_util::TryStreamExt;
-use inspection_client::runtime::{Auth, Core, Method, Request};
+use inspection_client::runtime::__private::Auth;
+use inspection_client::runtime::{Core, Method, Request};
 use inspection_client::v3::*;
 use inspection_client::{Config, Error, RetryPolicy};
 use sandbox::{DEMO_KEY, Faults, Options, PagingStyle, Sandbox};
@@ -623,11 +624,11 @@ async fn an_export_under_faults_loses_nothing_and_repeats_nothing() {
     let sandbox = Sandbox::start(options).await.unwrap();
     let config = Client::default_config()
         .rate_limit(200, Duration::from_secs(10))
-        .retry(RetryPolicy {
-            max_attempts: 8,
-            initial_backoff: Duration::from_millis(20),
-            max_backoff: Duration::from_secs(2),
-        });
+        .retry(RetryPolicy::new(
+            8,
+            Duration::from_millis(20),
+            Duration::from_secs(2),
+        ));
     let client = Client::with_config(
         &sandbox.base_url(),
         ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
@@ -714,11 +715,11 @@ async fn an_export_resumed_after_each_failure_returns_every_record_once() {
             ..Options::default()
         };
         let sandbox = Sandbox::start(options).await.unwrap();
-        let config = Client::default_config().no_pacing().retry(RetryPolicy {
-            max_attempts: 2,
-            initial_backoff: Duration::from_millis(1),
-            max_backoff: Duration::from_millis(50),
-        });
+        let config = Client::default_config().no_pacing().retry(RetryPolicy::new(
+            2,
+            Duration::from_millis(1),
+            Duration::from_millis(50),
+        ));
         let client = Client::with_config(
             &sandbox.base_url(),
             ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),

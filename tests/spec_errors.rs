@@ -289,6 +289,20 @@ fn names_that_collide_as_identifiers() {
         first_line(&error_for(&spec(UNIT, &reserved))),
         "spec/t.yaml:23:7: error: parameter `core` is named like the generated code's own `core`"
     );
+    // Every builder method counts, in any case style (`sendStream` would be `send_stream`).
+    for name in ["send", "sendStream", "pdf_to", "to_request", "pages"] {
+        let taken = GET_UNIT.replace(
+            "    responses:",
+            &format!("    query:\n      {name}: {{ type: string, doc: C. }}\n    responses:"),
+        );
+        let error = error_for(&spec(UNIT, &taken));
+        let first = first_line(&error);
+        assert!(
+            first.starts_with("spec/t.yaml:23:7: error: parameter `")
+                && first.contains("is named like the generated code's own"),
+            "{name}: {first}"
+        );
+    }
     // `content_type` is taken only where the body is binary (its builder's own setter).
     let binary = GET_UNIT.replace(
         "    responses:",

@@ -5,12 +5,12 @@
 mod support;
 
 use inspection_client::Error;
-use inspection_client::runtime::{Validate, Violation, validate::check};
+use inspection_client::runtime::{Validate, Violation};
 use inspection_client::v3::*;
 use support::server::{Canned, Server};
 
 fn violations<T: Validate>(value: &T) -> Vec<String> {
-    match check(value) {
+    match value.validate() {
         Ok(()) => Vec::new(),
         Err(v) => v.0.iter().map(Violation::to_string).collect(),
     }

@@ -5,7 +5,7 @@ use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use inspection_client::v3::{Inspection, Page};
-use inspection_runtime::transport::decode;
+use inspection_runtime::__private::decode;
 
 fn parse(c: &mut Criterion) {
     let bytes = bench::inspections_page(100);

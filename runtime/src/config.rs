@@ -6,6 +6,7 @@ use crate::retry::RetryPolicy;
 
 /// How a client paces its requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Pacing {
     /// The interface's documented quota (v3: 100 requests per 10 s); no pacing for an
     /// interface that documents none.
@@ -33,6 +34,7 @@ pub struct InterfaceDefaults {
 /// limit, its versioned `Accept`), so `Config::default()` is a correct start for every
 /// client, never one with pacing or the legacy `Accept` silently off.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Config {
     /// How requests are paced; the interface's documented quota by default.
     pub pacing: Pacing,
@@ -68,6 +70,16 @@ pub struct Config {
     /// Hosts (not loopback) the client may reach over plain `http://`, credentials and
     /// all; see [`Config::danger_plain_http_to`]. Empty by default.
     pub plain_http_hosts: Vec<String>,
+}
+
+/// The environment variable `name` of a client's `from_env`: missing or not UTF-8 is an
+/// `Error::Config` naming the variable, never its value.
+pub fn env_var(name: &str) -> Result<String, crate::Error> {
+    std::env::var(name).map_err(|_| {
+        crate::Error::Config(format!(
+            "the environment variable {name} is not set (or not UTF-8)"
+        ))
+    })
 }
 
 /// A change to `reqwest::ClientBuilder`, made by [`Config::http`].

@@ -4,37 +4,63 @@
 //! describes the service, this crate supplies the machinery it shares: auth, pacing,
 //! retries, paging, polling, validation, errors and model helpers.
 
-pub mod auth;
-pub mod config;
-pub mod error;
-pub mod model;
-pub mod origin;
-pub mod pacing;
-pub mod paging;
-pub mod request;
-pub mod retry;
-pub mod transport;
-pub mod validate;
-pub mod webhook;
+mod auth;
+mod config;
+mod error;
+mod model;
+mod origin;
+mod pacing;
+mod paging;
+mod request;
+mod retry;
+mod transport;
+mod validate;
+mod webhook;
 
-pub use auth::{Auth, Secret};
+// What users of the generated client meet: its settings, errors, credentials, paging,
+// validation and the model types its records use. Everything else is glue below.
+pub use auth::Secret;
 pub use bytes::Bytes;
-pub use config::{Config, HttpSetup, InterfaceDefaults, Pacing};
+pub use config::{Config, HttpSetup, Pacing};
 pub use error::{ApiError, Cause, Error};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
+pub use model::{DateOrDateTime, Record, TimeOrRange, UnknownMember, UnknownValue};
 pub use paging::{BoxStream, Resume};
 pub use request::{Request, RequestOptions};
 /// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
 pub use reqwest;
 pub use reqwest::Method;
 pub use retry::RetryPolicy;
-pub use tokio::io::AsyncWrite;
+pub use tokio::io::{AsyncRead, AsyncWrite};
 pub use transport::{Core, Response};
-pub use validate::{CharClass, Validate, Validator, Violation, Violations};
+pub use validate::{Validate, Violation, Violations};
 pub use webhook::verify_webhook;
 /// The versions of the ecosystem crates the client's types use, so a user needs no
 /// guessing: `inspection_client::chrono::Utc::now()`.
 pub use {bytes, chrono, futures_util as futures};
+
+/// What generated code calls and users should not: serde helpers, paging drivers, the
+/// validator, auth plumbing. Not part of the API; it changes with the generator.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::auth::{Auth, LoginFn, LoginFuture, TokenAuth};
+    pub use crate::config::{InterfaceDefaults, env_var};
+    pub use crate::model::{
+        FromStrVisitor, capture, date_time, date_time_nullable, date_time_opt, decode_variant,
+        deserialize_id, enveloped, null_as_default, nullable, one_of_properties, parse_date_time,
+        pick_one_of, read_tag, serialize_tagged,
+    };
+    pub use crate::origin::{check_secure, is_loopback, origin, same_origin};
+    pub use crate::paging::{
+        CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages, pages,
+    };
+    pub use crate::request::format_date_time;
+    pub use crate::retry::retry_after;
+    pub use crate::transport::decode;
+    pub use crate::validate::{CharClass, Validator, check};
+    pub use crate::webhook::parse_event;
+    pub use crate::{impl_envelope, impl_record};
+}
 
 /// The answer of an upsert: whether the record was created (201) or replaced (200).
 #[derive(Debug, Clone, PartialEq)]

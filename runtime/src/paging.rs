@@ -18,6 +18,7 @@ use crate::transport::Core;
 /// Its text form (`cursor:<cursor>`, `link:<url>`) can be stored and parsed back, to
 /// resume in another process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Resume {
     /// A cursor, sent as the list's page parameter.
     Cursor(String),

@@ -7,6 +7,7 @@ use reqwest::Url;
 /// and percent-encoded one by one when the URL is built, so an id holding `/`, spaces or
 /// unicode stays one segment. `Debug` leaves the body out (it may hold a password).
 #[derive(Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Request {
     pub method: Method,
     /// The spec's path template (`/units/{unit_id}`), for logs and errors.

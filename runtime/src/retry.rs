@@ -8,6 +8,7 @@ use reqwest::header::{HeaderMap, RETRY_AFTER};
 
 /// Bounded retries with exponential backoff and jitter.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct RetryPolicy {
     /// Attempts in all, the first included (1 = never retry).
     pub max_attempts: u32,
@@ -28,6 +29,25 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
+    /// `max_attempts` in all (the first included, at least 1), backing off from
+    /// `initial_backoff`, doubling up to `max_backoff` (also the longest `Retry-After`
+    /// waited out).
+    pub fn new(max_attempts: u32, initial_backoff: Duration, max_backoff: Duration) -> Self {
+        RetryPolicy {
+            max_attempts: max_attempts.max(1),
+            initial_backoff,
+            max_backoff,
+        }
+    }
+
+    /// One attempt, never retried.
+    pub fn never() -> Self {
+        RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        }
+    }
+
     /// Backoff before retry number `retry` (1-based): half of the exponential step plus a
     /// random share of the other half, so clients that failed together spread out.
     pub fn backoff(&self, retry: u32) -> Duration {

@@ -5,6 +5,7 @@ use std::fmt;
 
 /// One broken limit: where, and what the limit is.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Violation {
     /// The field path, e.g. `vin` or `assignee_username`.
     pub path: String,
@@ -41,10 +42,20 @@ pub enum CharClass {
     AsciiDigits,
 }
 
-/// A type whose documented limits can be checked.
+/// A type whose documented limits can be checked: every request body and its parts.
+/// The client checks them before sending (unless `Config::validate_requests` is off);
+/// `body.validate()` checks one yourself.
 pub trait Validate {
-    /// Adds every broken limit of `self` to `v`.
-    fn validate(&self, v: &mut Validator);
+    /// Every documented limit `self` breaks, all at once; `Ok` when none.
+    fn validate(&self) -> Result<(), Violations> {
+        let mut v = Validator::new();
+        self.collect_violations(&mut v);
+        v.finish()
+    }
+
+    /// Adds every broken limit of `self` to `v` (generated; call `validate`).
+    #[doc(hidden)]
+    fn collect_violations(&self, v: &mut Validator);
 }
 
 /// Collects violations under a path prefix.
@@ -62,7 +73,7 @@ impl Validator {
     /// Checks a nested value under `name` (`name.field` in paths).
     pub fn nested<T: Validate + ?Sized>(&mut self, name: &str, value: &T) {
         self.prefix.push(name.to_string());
-        value.validate(self);
+        value.collect_violations(self);
         self.prefix.pop();
     }
 
@@ -188,6 +199,6 @@ impl Validator {
 /// Validates `value` on its own.
 pub fn check<T: Validate + ?Sized>(value: &T) -> Result<(), Violations> {
     let mut v = Validator::new();
-    value.validate(&mut v);
+    value.collect_violations(&mut v);
     v.finish()
 }

@@ -2,10 +2,21 @@
 //! signature type, tasks in each status, workflows, locations, users and user groups.
 
 use chrono::{DateTime, Duration, Utc};
-use inspection_client::v3::*;
-use serde_json::json;
+use inspection_client::v3::Inspection;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
 
 use crate::store::Store;
+
+/// A demo record from its JSON form, as the service would send it. The records are
+/// `#[non_exhaustive]` in the client, and the wire form is what the demo data shows anyway.
+/// The data is fixed, so a mismatch is a bug in this file, caught by every sandbox test.
+fn record<T: DeserializeOwned>(value: Value) -> T {
+    match serde_json::from_value(value) {
+        Ok(record) => record,
+        Err(e) => panic!("demo data does not match the spec: {e}"),
+    }
+}
 
 /// Fills `store` with the demo fleet, all timestamped before `now`.
 pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
@@ -16,26 +27,14 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         .enumerate()
     {
         let seq = store.seq();
-        store.locations.push(crate::store::Row {
-            seq,
-            record: Location {
-                id: Some(LocationId::new(format!("{}", 101 + i))),
-                external_id: Some(ext.map(str::to_string)),
-                name: Some(name.to_string()),
-                additional_properties: Default::default(),
-            },
-        });
+        let record =
+            record(json!({"id": format!("{}", 101 + i), "external_id": ext, "name": name}));
+        store.locations.push(crate::store::Row { seq, record });
     }
     for (id, name) in [("201", "Mechanics"), ("202", "Drivers")] {
         let seq = store.seq();
-        store.user_groups.push(crate::store::Row {
-            seq,
-            record: UserGroup {
-                id: Some(UserGroupId::new(id)),
-                name: Some(name.to_string()),
-                additional_properties: Default::default(),
-            },
-        });
+        let record = record(json!({"id": id, "name": name}));
+        store.user_groups.push(crate::store::Row { seq, record });
     }
     for (id, username, first, last) in [
         ("usr_1", "dana.ortiz@example.com", "Dana", "Ortiz"),
@@ -43,17 +42,10 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         ("usr_3", "shop-tech-3", "Robin", "Hale"),
     ] {
         let seq = store.seq();
-        store.users.push(crate::store::Row {
-            seq,
-            record: User {
-                id: Some(UserId::new(id)),
-                username: Some(username.to_string()),
-                external_id: None,
-                first_name: Some(first.to_string()),
-                last_name: Some(last.to_string()),
-                additional_properties: Default::default(),
-            },
-        });
+        let record = record(json!({
+            "id": id, "username": username, "first_name": first, "last_name": last,
+        }));
+        store.users.push(crate::store::Row { seq, record });
     }
     for (id, name, location) in [
         ("wf_pickup", "Pickup", "101"),
@@ -61,24 +53,16 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         ("wf_service", "Service", "102"),
     ] {
         let seq = store.seq();
-        let mut extra = serde_json::Map::new();
-        extra.insert("location_id".into(), json!(location));
-        extra.insert(
-            "department_name".into(),
-            json!(if location == "101" {
-                "Rental"
-            } else {
-                "Service"
-            }),
-        );
-        store.workflows.push(crate::store::Row {
-            seq,
-            record: Workflow {
-                id: Some(WorkflowId::new(id)),
-                name: Some(name.to_string()),
-                additional_properties: extra,
-            },
-        });
+        let department = if location == "101" {
+            "Rental"
+        } else {
+            "Service"
+        };
+        // `location_id` and `department_name` are not in the spec: kept as unlisted properties.
+        let record = record(json!({
+            "id": id, "name": name, "location_id": location, "department_name": department,
+        }));
+        store.workflows.push(crate::store::Row { seq, record });
     }
 
     let fleet = [
@@ -104,38 +88,34 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
     ];
     for (i, (reference, make, model, year, vin, hours, odometer)) in fleet.into_iter().enumerate() {
         let created = day(300 - i as i64);
-        let mut extended = serde_json::Map::new();
-        extended.insert("fleet_group".into(), json!("north"));
-        let unit = Unit {
-            additional_properties: Default::default(),
-            id: UnitId::new(format!("unt_{:03}", i + 1)),
-            object: Some("unit".into()),
-            reference_number: Some(reference.into()),
-            make: Some(make.into()),
-            model: Some(model.into()),
-            year: Some(year),
-            vin: vin.map(str::to_string),
-            serial_number: Some(format!("SN-{}", 7000 + i)),
-            hours: Some(hours),
-            odometer: Some(odometer),
-            created_at: Some(created),
-            updated_at: Some(created),
-            extended_data: extended,
-        };
-        store.push_unit(unit);
+        store.push_unit(record(json!({
+            "id": format!("unt_{:03}", i + 1),
+            "object": "unit",
+            "reference_number": reference,
+            "make": make,
+            "model": model,
+            "year": year,
+            "vin": vin,
+            "serial_number": format!("SN-{}", 7000 + i),
+            "hours": hours,
+            "odometer": odometer,
+            "created_at": created,
+            "updated_at": created,
+            "extended_data": {"fleet_group": "north"},
+        })));
     }
 
     store.push_inspection(full_inspection("ins_demo_full", day(30), origin));
     store.push_inspection(simple_inspection(
         "ins_demo_open",
-        InspectionType::Open,
+        "open",
         day(20),
         1,
         origin,
     ));
     store.push_inspection(simple_inspection(
         "ins_demo_update",
-        InspectionType::Update,
+        "update",
         day(10),
         2,
         origin,
@@ -144,418 +124,206 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
 
     // Every documented status; `tsk_started` has a draft inspection attached (rule 7).
     let tasks = [
-        ("tsk_idle", TaskStatus::Idle, TaskType::Inspection, false),
-        (
-            "tsk_started",
-            TaskStatus::Started,
-            TaskType::Inspection,
-            true,
-        ),
-        (
-            "tsk_completed",
-            TaskStatus::Completed,
-            TaskType::Manual,
-            false,
-        ),
-        (
-            "tsk_incomplete",
-            TaskStatus::Incomplete,
-            TaskType::Task,
-            false,
-        ),
-        ("tsk_complete", TaskStatus::Complete, TaskType::Task, false),
+        ("tsk_idle", "idle", "inspection", false),
+        ("tsk_started", "started", "inspection", true),
+        ("tsk_completed", "completed", "manual", false),
+        ("tsk_incomplete", "incomplete", "task", false),
+        ("tsk_complete", "complete", "task", false),
     ];
     for (i, (id, status, ty, draft)) in tasks.into_iter().enumerate() {
         let created = day(15 - i as i64);
-        let completed =
-            matches!(status, TaskStatus::Completed | TaskStatus::Complete).then(|| day(2));
-        let task = Task {
-            additional_properties: Default::default(),
-            id: TaskId::new(id),
-            object: Some("task".into()),
-            r#type: Some(ty),
-            status: Some(status),
-            name: Some(format!(
-                "Inspect {}",
-                ["EX-0117", "FL-0042", "TR-0208"][i % 3]
-            )),
-            description: Some("Walk-around before rental.".into()),
-            priority: Some(i == 0),
-            due_by: Some(now + Duration::days(3 + i as i64)),
-            inspection: draft.then(|| InspectionRef {
-                additional_properties: Default::default(),
-                id: Some(InspectionId::new("ins_draft_1")),
-            }),
-            assignee: Some(TaskAssigneeRef {
-                additional_properties: Default::default(),
-                id: Some(UserId::new("usr_1")),
-                username: Some("dana.ortiz@example.com".into()),
-            }),
-            unit: Some(UnitRef {
-                additional_properties: Default::default(),
-                id: Some(UnitId::new(format!("unt_{:03}", i % 3 + 1))),
-                reference_number: Some(["EX-0117", "FL-0042", "TR-0208"][i % 3].into()),
-            }),
-            workflow: Some(WorkflowRef {
-                additional_properties: Default::default(),
-                id: Some(WorkflowId::new("wf_pickup")),
-                name: Some("Pickup".into()),
-            }),
-            department: None,
-            extended_data: Default::default(),
-            completed_at: Some(completed),
-            created_at: Some(created),
-            updated_at: Some(created),
-        };
+        let completed = matches!(status, "completed" | "complete").then(|| day(2));
+        let reference = ["EX-0117", "FL-0042", "TR-0208"][i % 3];
+        let task = record(json!({
+            "id": id,
+            "object": "task",
+            "type": ty,
+            "status": status,
+            "name": format!("Inspect {reference}"),
+            "description": "Walk-around before rental.",
+            "priority": i == 0,
+            "due_by": now + Duration::days(3 + i as i64),
+            "inspection": draft.then(|| json!({"id": "ins_draft_1"})),
+            "assignee": {"id": "usr_1", "username": "dana.ortiz@example.com"},
+            "unit": {"id": format!("unt_{:03}", i % 3 + 1), "reference_number": reference},
+            "workflow": {"id": "wf_pickup", "name": "Pickup"},
+            "completed_at": completed,
+            "created_at": created,
+            "updated_at": created,
+        }));
         store.push_task(task, draft);
     }
 }
 
-fn refs(n: usize) -> (LocationRef, UnitRef, UserRef) {
+/// The location, unit and user (as JSON references) of demo inspection number `n`.
+fn refs(n: usize) -> (Value, Value, Value) {
     let (unit_id, reference) = [
         ("unt_001", "EX-0117"),
         ("unt_002", "FL-0042"),
         ("unt_003", "TR-0208"),
     ][n % 3];
     (
-        LocationRef {
-            additional_properties: Default::default(),
-            id: Some(LocationId::new("101")),
-            external_id: Some(Some("LOC-MAIN".into())),
-            name: Some("Main Yard".into()),
-        },
-        UnitRef {
-            additional_properties: Default::default(),
-            id: Some(UnitId::new(unit_id)),
-            reference_number: Some(reference.into()),
-        },
-        UserRef {
-            additional_properties: Default::default(),
-            id: Some(UserId::new("usr_1")),
-            username: Some("dana.ortiz@example.com".into()),
-        },
+        json!({"id": "101", "external_id": "LOC-MAIN", "name": "Main Yard"}),
+        json!({"id": unit_id, "reference_number": reference}),
+        json!({"id": "usr_1", "username": "dana.ortiz@example.com"}),
     )
 }
 
-fn simple_inspection(
-    id: &str,
-    ty: InspectionType,
-    at: DateTime<Utc>,
-    n: usize,
-    origin: &str,
-) -> Inspection {
+fn simple_inspection(id: &str, ty: &str, at: DateTime<Utc>, n: usize, origin: &str) -> Inspection {
     let (location, unit, user) = refs(n);
-    Inspection {
-        additional_properties: Default::default(),
-        id: InspectionId::new(id),
-        r#type: Some(ty),
-        location: Some(location),
-        damage_present: Some(n % 2 == 1),
-        unit: Some(unit),
-        user: Some(user),
-        region: None,
-        department: Some(DepartmentRef {
-            additional_properties: Default::default(),
-            id: Some(DepartmentId::new(if n.is_multiple_of(2) {
-                "dep_rental"
-            } else {
-                "dep_service"
-            })),
-            name: Some(
-                if n.is_multiple_of(2) {
-                    "Rental"
-                } else {
-                    "Service"
-                }
-                .into(),
-            ),
-        }),
-        workflow: None,
-        dashboard_url: Some(format!("{origin}/dashboard/inspections/{id}")),
-        pdf_share_url: None,
-        results: vec![InspectionResult::Checklist(ChecklistResult {
-            additional_properties: Default::default(),
-            name: Some("Walkaround".into()),
-            data: vec![ResultField::Textbox(ValueField {
-                additional_properties: Default::default(),
-                id: Some(Some("fld_notes".into())),
-                object: Some("field".into()),
-                label: Some("Notes".into()),
-                value: Some(FieldValue::String(format!("Checked {id}"))),
-            })],
-        })],
-        photos: Vec::new(),
-        videos: Vec::new(),
-        signatures: Vec::new(),
-        created_at: Some(at),
-        updated_at: Some(at),
-    }
+    let (department_id, department) = if n.is_multiple_of(2) {
+        ("dep_rental", "Rental")
+    } else {
+        ("dep_service", "Service")
+    };
+    record(json!({
+        "id": id,
+        "type": ty,
+        "location": location,
+        "damage_present": n % 2 == 1,
+        "unit": unit,
+        "user": user,
+        "department": {"id": department_id, "name": department},
+        "dashboard_url": format!("{origin}/dashboard/inspections/{id}"),
+        "results": [{
+            "object": "checklist",
+            "name": "Walkaround",
+            "data": [{
+                "type": "textbox", "id": "fld_notes", "object": "field", "label": "Notes",
+                "value": format!("Checked {id}"),
+            }],
+        }],
+        "photos": [],
+        "videos": [],
+        "signatures": [],
+        "created_at": at,
+        "updated_at": at,
+    }))
 }
 
 /// One inspection with every result kind, every field type and both signature types;
 /// also what `POST /_sandbox/v3/inspections` creates.
 pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Inspection {
-    let field = |fid: Option<&str>, label: &str| {
-        (
-            fid.map(str::to_string),
-            Some("field".to_string()),
-            Some(label.to_string()),
-        )
-    };
-    let value_field = |fid: Option<&str>, label: &str, value: FieldValue| {
-        let (id, object, label) = field(fid, label);
-        ValueField {
-            additional_properties: Default::default(),
-            id: Some(id),
-            object,
-            label,
-            value: Some(value),
+    let field = |ty: &str, fid: Option<&str>, label: &str, rest: Value| {
+        let mut f = json!({"type": ty, "id": fid, "object": "field", "label": label});
+        if let (Value::Object(f), Value::Object(rest)) = (&mut f, rest) {
+            f.extend(rest);
         }
+        f
     };
-    let items = |values: Vec<(Option<&str>, &str, ItemValue)>| {
-        values
-            .into_iter()
-            .map(|(id, label, value)| ListItem {
-                additional_properties: Default::default(),
-                id: Some(id.map(str::to_string)),
-                label: Some(label.into()),
-                value: Some(value),
-            })
-            .collect::<Vec<_>>()
-    };
-    let items_field = |fid: &str, label: &str, list| {
-        let (id, object, label) = field(Some(fid), label);
-        ItemsField {
-            additional_properties: Default::default(),
-            id: Some(id),
-            object,
-            label,
-            items: list,
-        }
-    };
-    let checklist = ChecklistResult {
-        additional_properties: Default::default(),
-        name: Some("Return Walkaround".into()),
-        data: vec![
-            ResultField::Textbox(value_field(
-                None,
-                "Technician notes",
-                FieldValue::String("Bucket teeth worn.".into()),
-            )),
-            ResultField::BarcodeScanTextbox(value_field(
-                Some("fld_barcode"),
-                "Attachment barcode",
-                FieldValue::String("ATT-99812".into()),
-            )),
-            ResultField::DateSelector(value_field(
-                Some("fld_date"),
-                "Next service",
-                FieldValue::String("2026-06-01".into()),
-            )),
-            ResultField::Radio(value_field(
-                Some("fld_fuel"),
-                "Fuel level",
-                FieldValue::String("3/4".into()),
-            )),
-            ResultField::SingleDropdownList(value_field(
-                Some("fld_bay"),
-                "Return bay",
-                FieldValue::Integer(4),
-            )),
-            ResultField::SingleDropdownWithId({
-                let (id, object, label) = field(Some("fld_driver"), "Driver");
-                ItemField {
-                    additional_properties: Default::default(),
-                    id: Some(id),
-                    object,
-                    label,
-                    item: Some(DropdownItem {
-                        additional_properties: Default::default(),
-                        id: Some("drv_7".into()),
-                        value: Some(FieldValue::String("Sam Lee".into())),
-                    }),
-                }
-            }),
-            ResultField::MultiDropdownList(items_field(
-                "fld_attachments",
-                "Attachments",
-                items(vec![
-                    (Some("att_1"), "Bucket", ItemValue::String("bucket".into())),
-                    (Some("att_2"), "Thumb", ItemValue::Integer(2)),
-                ]),
-            )),
-            ResultField::Checkbox(items_field(
-                "fld_ppe",
-                "PPE present",
-                items(vec![(
-                    Some("ppe_1"),
-                    "Extinguisher",
-                    ItemValue::Boolean(true),
-                )]),
-            )),
-            ResultField::PassFail(items_field(
-                "fld_lights",
-                "Lights",
-                items(vec![
-                    (None, "Front", ItemValue::String("pass".into())),
-                    (Some("lt_2"), "Rear", ItemValue::Boolean(false)),
-                ]),
-            )),
-            ResultField::PartnerCase({
-                let (id, object, label) = field(Some("fld_case"), "Repair case");
-                PartnerCaseField {
-                    additional_properties: Default::default(),
-                    id: Some(id),
-                    object,
-                    label,
-                    value: Some(PartnerCase {
-                        additional_properties: Default::default(),
-                        case_id: Some("3f2b8c1d9e7a4b6c8d0e1f2a3b4c5d6e".into()),
-                        case_reference_number: Some("CASE-2207".into()),
-                        service_provider_id: Some("a1b2c3d4e5f60718293a4b5c6d7e8f90".into()),
-                    }),
-                }
-            }),
+    let item = |id: Option<&str>, label: &str, value: Value| json!({"id": id, "label": label, "value": value});
+    let checklist = json!({
+        "object": "checklist",
+        "name": "Return Walkaround",
+        "data": [
+            field("textbox", None, "Technician notes", json!({"value": "Bucket teeth worn."})),
+            field("barcode_scan_textbox", Some("fld_barcode"), "Attachment barcode",
+                json!({"value": "ATT-99812"})),
+            field("date_selector", Some("fld_date"), "Next service", json!({"value": "2026-06-01"})),
+            field("radio", Some("fld_fuel"), "Fuel level", json!({"value": "3/4"})),
+            field("single_dropdown_list", Some("fld_bay"), "Return bay", json!({"value": 4})),
+            field("single_dropdown_with_id", Some("fld_driver"), "Driver",
+                json!({"item": {"id": "drv_7", "value": "Sam Lee"}})),
+            field("multi_dropdown_list", Some("fld_attachments"), "Attachments", json!({"items": [
+                item(Some("att_1"), "Bucket", json!("bucket")),
+                item(Some("att_2"), "Thumb", json!(2)),
+            ]})),
+            field("checkbox", Some("fld_ppe"), "PPE present", json!({"items": [
+                item(Some("ppe_1"), "Extinguisher", json!(true)),
+            ]})),
+            field("pass_fail", Some("fld_lights"), "Lights", json!({"items": [
+                item(None, "Front", json!("pass")),
+                item(Some("lt_2"), "Rear", json!(false)),
+            ]})),
+            field("partner_case", Some("fld_case"), "Repair case", json!({"value": {
+                "case_id": "3f2b8c1d9e7a4b6c8d0e1f2a3b4c5d6e",
+                "case_reference_number": "CASE-2207",
+                "service_provider_id": "a1b2c3d4e5f60718293a4b5c6d7e8f90",
+            }})),
         ],
-    };
-    let template = DataTemplateResult {
-        additional_properties: Default::default(),
-        name: Some("Damage Report".into()),
-        version: Some(3),
-        slug: Some("damage-report".into()),
-        errors: vec![
-            TemplateError {
-                additional_properties: Default::default(),
-                error: Some("Template was updated after this inspection.".into()),
-                field_id: Some(None),
-                severity: Some(ErrorSeverity::Warning),
+    });
+    let template = json!({
+        "object": "data_template",
+        "name": "Damage Report",
+        "version": 3,
+        "slug": "damage-report",
+        "errors": [
+            {"error": "Template was updated after this inspection.", "field_id": null,
+             "severity": "warning"},
+            {"error": "Hour meter is required.", "field_id": "fld_hours", "severity": "error"},
+        ],
+        "data": [field("textbox", Some("fld_hours"), "Hour meter", json!({"value": 4210}))],
+    });
+    let (mut location, unit, user) = refs(0);
+    location["external_id"] = Value::Null;
+    record(json!({
+        "id": id,
+        "type": "close",
+        "location": location,
+        "damage_present": true,
+        "unit": unit,
+        "user": user,
+        "region": {"id": "reg_west", "name": "West"},
+        "department": {"id": "dep_rental", "name": "Rental"},
+        "workflow": {"id": "wf_return", "name": "Return"},
+        "dashboard_url": format!("{origin}/dashboard/inspections/{id}"),
+        "results": [
+            checklist,
+            template,
+            {
+                "object": "pdf_form",
+                "name": "Rental Agreement",
+                "link": format!("{origin}/v3/forms/frm_demo_1"),
+                "data": {"customer": "Acme Rentals", "days": 3, "insured": true, "po_number": null},
             },
-            TemplateError {
-                additional_properties: Default::default(),
-                error: Some("Hour meter is required.".into()),
-                field_id: Some(Some("fld_hours".into())),
-                severity: Some(ErrorSeverity::Error),
+            {"object": "collision_damage_waiver", "name": "CDW", "accepted": true},
+        ],
+        "photos": [
+            {
+                "object": "photo",
+                "url": format!("{origin}/media/p1.jpg"),
+                "instruction": {"id": "ins_front", "label": "Front"},
+                "field": null,
+                "tags": [{"label": "damage"}],
+            },
+            {
+                "object": "photo",
+                "url": format!("{origin}/media/p2.jpg"),
+                "instruction": null,
+                "field": {
+                    "id": "fld_barcode",
+                    "label": "Attachment barcode",
+                    "result_object_name": "Return Walkaround",
+                },
+                "tags": [],
+            },
+            {
+                "object": "photo",
+                "url": format!("{origin}/media/p3.jpg"),
+                "instruction": null,
+                "field": null,
+                "tags": [],
             },
         ],
-        data: vec![ResultField::Textbox(value_field(
-            Some("fld_hours"),
-            "Hour meter",
-            FieldValue::Integer(4210),
-        ))],
-    };
-    let mut form_data = std::collections::BTreeMap::new();
-    form_data.insert(
-        "customer".to_string(),
-        FormDataValue::String("Acme Rentals".into()),
-    );
-    form_data.insert("days".to_string(), FormDataValue::Integer(3));
-    form_data.insert("insured".to_string(), FormDataValue::Boolean(true));
-    form_data.insert("po_number".to_string(), FormDataValue::Null);
-    let (location, unit, user) = refs(0);
-    Inspection {
-        additional_properties: Default::default(),
-        id: InspectionId::new(id),
-        r#type: Some(InspectionType::Close),
-        location: Some(LocationRef {
-            external_id: Some(None),
-            ..location
-        }),
-        damage_present: Some(true),
-        unit: Some(unit),
-        user: Some(user),
-        region: Some(RegionRef {
-            additional_properties: Default::default(),
-            id: Some(RegionId::new("reg_west")),
-            name: Some("West".into()),
-        }),
-        department: Some(DepartmentRef {
-            additional_properties: Default::default(),
-            id: Some(DepartmentId::new("dep_rental")),
-            name: Some("Rental".into()),
-        }),
-        workflow: Some(WorkflowRef {
-            additional_properties: Default::default(),
-            id: Some(WorkflowId::new("wf_return")),
-            name: Some("Return".into()),
-        }),
-        dashboard_url: Some(format!("{origin}/dashboard/inspections/{id}")),
-        pdf_share_url: None,
-        results: vec![
-            InspectionResult::Checklist(checklist),
-            InspectionResult::DataTemplate(template),
-            InspectionResult::PdfForm(PdfFormResult {
-                additional_properties: Default::default(),
-                name: Some("Rental Agreement".into()),
-                link: Some(format!("{origin}/v3/forms/frm_demo_1")),
-                data: form_data,
-            }),
-            InspectionResult::CollisionDamageWaiver(CollisionDamageWaiverResult {
-                additional_properties: Default::default(),
-                name: Some("CDW".into()),
-                accepted: Some(true),
-            }),
-        ],
-        photos: vec![
-            Photo {
-                additional_properties: Default::default(),
-                object: Some("photo".into()),
-                url: Some(format!("{origin}/media/p1.jpg")),
-                instruction: Some(Some(PhotoInstruction {
-                    additional_properties: Default::default(),
-                    id: Some("ins_front".into()),
-                    label: Some("Front".into()),
-                })),
-                field: Some(None),
-                tags: vec![PhotoTag {
-                    additional_properties: Default::default(),
-                    label: Some("damage".into()),
-                }],
+        "videos": [{"object": "video", "url": format!("{origin}/media/v1.mp4")}],
+        "signatures": [
+            {
+                "type": "inspection",
+                "object": "signature",
+                "url": format!("{origin}/media/s1.png"),
+                "label": "Signed by customer",
+                "printed_name": "Jordan Price",
             },
-            Photo {
-                additional_properties: Default::default(),
-                object: Some("photo".into()),
-                url: Some(format!("{origin}/media/p2.jpg")),
-                instruction: Some(None),
-                field: Some(Some(PhotoField {
-                    additional_properties: Default::default(),
-                    id: Some(Some("fld_barcode".into())),
-                    label: Some("Attachment barcode".into()),
-                    result_object_name: Some("Return Walkaround".into()),
-                })),
-                tags: Vec::new(),
-            },
-            Photo {
-                additional_properties: Default::default(),
-                object: Some("photo".into()),
-                url: Some(format!("{origin}/media/p3.jpg")),
-                instruction: Some(None),
-                field: Some(None),
-                tags: Vec::new(),
+            {
+                "type": "esign",
+                "object": "signature",
+                "url": format!("{origin}/media/s2.pdf"),
+                "signed_at": at,
             },
         ],
-        videos: vec![Video {
-            additional_properties: Default::default(),
-            object: Some("video".into()),
-            url: Some(format!("{origin}/media/v1.mp4")),
-        }],
-        signatures: vec![
-            Signature::Inspection(InspectionSignature {
-                additional_properties: Default::default(),
-                object: Some("signature".into()),
-                url: Some(format!("{origin}/media/s1.png")),
-                label: Some("Signed by customer".into()),
-                printed_name: Some("Jordan Price".into()),
-            }),
-            Signature::Esign(EsignSignature {
-                additional_properties: Default::default(),
-                object: Some("signature".into()),
-                url: Some(format!("{origin}/media/s2.pdf")),
-                signed_at: Some(at),
-            }),
-        ],
-        created_at: Some(at),
-        updated_at: Some(at),
-    }
+        "created_at": at,
+        "updated_at": at,
+    }))
 }
 
 /// Adds `count` generated inspections (for export tests), with or without the demo fleet:
@@ -564,12 +332,7 @@ pub fn generated_inspections(store: &mut Store, now: DateTime<Utc>, count: usize
     for n in 0..count {
         // Spread over the last 200 days, oldest first, a millisecond apart at least.
         let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
-        let ty = [
-            InspectionType::Open,
-            InspectionType::Update,
-            InspectionType::Close,
-        ][n % 3]
-            .clone();
+        let ty = ["open", "update", "close"][n % 3];
         store.push_inspection(simple_inspection(
             &format!("ins_{n:06}"),
             ty,

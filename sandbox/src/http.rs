@@ -246,7 +246,8 @@ pub fn body<T: DeserializeOwned + inspection_client::runtime::Validate>(
             Reject::new(StatusCode::UNPROCESSABLE_ENTITY, format!("{path}: {inner}"))
         }
     })?;
-    inspection_client::runtime::validate::check(&value)
+    value
+        .validate()
         .map_err(|v| Reject::new(StatusCode::UNPROCESSABLE_ENTITY, v.to_string()))?;
     Ok(value)
 }

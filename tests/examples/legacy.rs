@@ -3,7 +3,7 @@ use inspection_client::legacy::{
     AuthenticateRequest, Client, Credentials, NewTransaction, NewTransactionRequest,
     SignatureUpload, TransactionFilter,
 };
-use inspection_client::runtime::model::TimeOrRange;
+use inspection_client::runtime::TimeOrRange;
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), inspection_client::Error> {

@@ -12,6 +12,27 @@ use super::Checker;
 use super::names::{place, repeated};
 use super::type_expr::Position;
 
+/// The members of every request builder (Rust): a parameter's setter named like one would
+/// not compile.
+const BUILDER_MEMBERS: &[&str] = &[
+    "core",
+    "request_options",
+    "body",
+    "resume",
+    "to_request",
+    "send",
+    "send_to",
+    "send_stream",
+    "pages",
+    "stream",
+    "pdf",
+    "pdf_to",
+    "pdf_stream",
+    "bytes",
+    "bytes_to",
+    "bytes_stream",
+];
+
 impl<'a> Checker<'a> {
     pub(super) fn operations(
         &mut self,
@@ -122,18 +143,17 @@ impl<'a> Checker<'a> {
                 doc: b.doc.clone(),
             })
         });
-        // Path and query parameters become fields of one builder: checked together, once
-        // (`request_options` is every builder's setter, `resume` a paged builder's,
-        // `content_type` a binary body's).
+        // Path and query parameters become fields and setters of one builder: checked
+        // together, once, and never named like the builder's own members (a binary body
+        // also has `content_type`).
         let binary_body = body
             .as_ref()
             .is_some_and(|b| b.ty == ir::TypeRef::Builtin(ir::Builtin::Binary));
-        let reserved: &[&str] = if binary_body {
-            &["core", "request_options", "body", "resume", "content_type"]
-        } else {
-            &["core", "request_options", "body", "resume"]
-        };
-        self.identifiers(&params, "parameter", reserved);
+        let mut reserved = BUILDER_MEMBERS.to_vec();
+        if binary_body {
+            reserved.push("content_type");
+        }
+        self.identifiers(&params, "parameter", &reserved);
         let path_params = self.fields_at(&op.path_params, Position::Field);
         let query = self.fields_at(&op.query, Position::Query);
         let mut responses = Vec::new();

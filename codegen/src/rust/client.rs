@@ -58,7 +58,7 @@ pub fn client(i: &Interface) -> TokenStream {
 
             /// What this interface documents: the settings a `Config` leaves unset follow it.
             #rate_doc
-            pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+            pub const DEFAULTS: ::inspection_runtime::__private::InterfaceDefaults = ::inspection_runtime::__private::InterfaceDefaults {
                 rate_limit: #rate,
                 accept: #accept,
                 error_message_field: #error_field,
@@ -91,6 +91,15 @@ pub fn client(i: &Interface) -> TokenStream {
                 self.core.fetch_presigned_to(url, out).await
             }
 
+            /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
+            /// chunks as they arrive, one in memory at a time.
+            pub fn fetch_presigned_stream(
+                &self,
+                url: &str,
+            ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+                self.core.fetch_presigned_stream(url)
+            }
+
             /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
             /// credential; retried on failure. Returns the storage's `ETag`, if any.
             pub async fn put_presigned(
@@ -100,6 +109,17 @@ pub fn client(i: &Interface) -> TokenStream {
                 content_type: Option<&str>,
             ) -> Result<Option<String>, ::inspection_runtime::Error> {
                 self.core.put_presigned(url, bytes.into(), content_type).await
+            }
+
+            /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
+            /// it is sent (bounded memory whatever its size) and again for a retry.
+            pub async fn put_presigned_file(
+                &self,
+                url: &str,
+                path: impl AsRef<std::path::Path>,
+                content_type: Option<&str>,
+            ) -> Result<Option<String>, ::inspection_runtime::Error> {
+                self.core.put_presigned_file(url, path, content_type).await
             }
 
             /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
@@ -113,6 +133,20 @@ pub fn client(i: &Interface) -> TokenStream {
                 concurrency: usize,
             ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
                 self.core.put_parts(urls, parts, content_type, concurrency).await
+            }
+
+            /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
+            /// (the last may be shorter, one per URL): at most `concurrency` parts in
+            /// memory at a time, whatever the total size (a file, a socket).
+            pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
+                &self,
+                urls: &[String],
+                reader: R,
+                part_size: usize,
+                content_type: Option<&str>,
+                concurrency: usize,
+            ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
+                self.core.put_parts_from(urls, reader, part_size, content_type, concurrency).await
             }
 
             #(#methods)*
@@ -197,10 +231,7 @@ fn constructors(i: &Interface) -> TokenStream {
                     quote!((#name, credentials.#ident.as_str(), false))
                 }
             });
-            let prefix = format!(
-                "INSPECTION_{}",
-                heck::ToShoutySnakeCase::to_shouty_snake_case(i.name.as_str())
-            );
+            let prefix = env_prefix(i);
             let url_var = format!("{prefix}_BASE_URL");
             let vars: Vec<String> = headers
                 .iter()
@@ -227,13 +258,7 @@ fn constructors(i: &Interface) -> TokenStream {
 
                 #[doc = #from_env_doc]
                 pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
-                    let var = |name: &str| {
-                        std::env::var(name).map_err(|_| {
-                            ::inspection_runtime::Error::Config(format!(
-                                "the environment variable {name} is not set (or not UTF-8)"
-                            ))
-                        })
-                    };
+                    use ::inspection_runtime::__private::env_var as var;
                     let base_url = var(#url_var)?;
                     Self::new(&base_url, ApiKey::new(#(var(#vars)?),*))
                 }
@@ -245,7 +270,7 @@ fn constructors(i: &Interface) -> TokenStream {
                     credentials: ApiKey,
                     config: ::inspection_runtime::Config,
                 ) -> Result<Self, ::inspection_runtime::Error> {
-                    let auth = ::inspection_runtime::Auth::headers(&[#(#pairs),*])
+                    let auth = ::inspection_runtime::__private::Auth::headers(&[#(#pairs),*])
                         .map_err(::inspection_runtime::Error::Config)?;
                     let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
                     Ok(Self { core })
@@ -267,6 +292,7 @@ fn constructors(i: &Interface) -> TokenStream {
             };
             let body_ty = super::types::rust_type(i, &body.ty);
             let builder = super::operations::builder_name(i, op);
+            let from_env = login_from_env(i, &body.ty, &body_ty);
             // The login's sensitive fields (the password), scrubbed from errors like the token.
             let mut hidden = Vec::new();
             sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
@@ -298,7 +324,7 @@ fn constructors(i: &Interface) -> TokenStream {
                         .flatten()
                         .map(::inspection_runtime::Secret::from)
                         .collect();
-                    let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
+                    let login: ::inspection_runtime::__private::LoginFn = std::sync::Arc::new(move |core| {
                         // The login request is anonymous: it carries no token.
                         let request = #builder { core, request_options: Default::default(), body: credentials.clone() };
                         Box::pin(async move {
@@ -314,15 +340,96 @@ fn constructors(i: &Interface) -> TokenStream {
                                 })
                         })
                     });
-                    let token = ::inspection_runtime::auth::TokenAuth::new(#header, #scheme, login, hidden);
-                    let auth = ::inspection_runtime::Auth::Token(token.clone());
+                    let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, login, hidden);
+                    let auth = ::inspection_runtime::__private::Auth::Token(token.clone());
                     let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
                     token.renew(token.generation(), &core).await?;
                     Ok(Self { core })
                 }
+
+                #from_env
             }
         }
     }
+}
+
+/// `INSPECTION_<INTERFACE>`: the prefix of the interface's environment variables.
+fn env_prefix(i: &Interface) -> String {
+    format!(
+        "INSPECTION_{}",
+        heck::ToShoutySnakeCase::to_shouty_snake_case(i.name.as_str())
+    )
+}
+
+/// `login_from_env`, when every required field of the login body is a string (through
+/// nested objects) with a distinct name: one variable per field, named after it.
+fn login_from_env(i: &Interface, body: &TypeRef, body_ty: &TokenStream) -> TokenStream {
+    let prefix = env_prefix(i);
+    let mut vars = Vec::new();
+    let Some(json) = env_json(i, body, &prefix, 0, &mut vars) else {
+        return quote!();
+    };
+    let mut names: Vec<&String> = vars.iter().collect();
+    names.sort();
+    names.dedup();
+    if names.len() != vars.len() || vars.is_empty() {
+        return quote!();
+    }
+    let url_var = format!("{prefix}_BASE_URL");
+    let doc = format!(
+        " [`Client::login`] with the base URL in `{url_var}` and the credentials in {}. A \
+         variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).",
+        vars.iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
+    quote! {
+        #[doc = #doc]
+        pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
+            use ::inspection_runtime::__private::env_var as var;
+            let base_url = var(#url_var)?;
+            // No serde message here: it could quote a value, and the values are secrets.
+            let credentials: #body_ty = serde_json::from_value(serde_json::json!(#json))
+                .map_err(|_| ::inspection_runtime::Error::Config(
+                    "the login variables do not make a login body".to_string(),
+                ))?;
+            Self::login(&base_url, credentials).await
+        }
+    }
+}
+
+/// The `json!` body of an object whose required fields are strings or such objects, each
+/// string read from its variable (pushed on `vars`); `None` for any other shape.
+fn env_json(
+    i: &Interface,
+    ty: &TypeRef,
+    prefix: &str,
+    depth: u8,
+    vars: &mut Vec<String>,
+) -> Option<TokenStream> {
+    let Some(TypeKind::Object(object)) = i.named(ty).map(|t| &t.kind) else {
+        return None;
+    };
+    if depth > 8 || object.one_of.is_some() {
+        return None;
+    }
+    let mut entries = Vec::new();
+    for f in object.fields.iter().filter(|f| f.required) {
+        let key = f.name.as_str();
+        let value = if matches!(f.ty, TypeRef::Builtin(Builtin::String)) {
+            let var = format!(
+                "{prefix}_{}",
+                heck::ToShoutySnakeCase::to_shouty_snake_case(key)
+            );
+            vars.push(var.clone());
+            quote!(var(#var)?)
+        } else {
+            env_json(i, &f.ty, prefix, depth + 1, vars)?
+        };
+        entries.push(quote!(#key: #value));
+    }
+    Some(quote!({ #(#entries),* }))
 }
 
 /// Expressions (each an `Option<&String>`) for every sensitive string field reached from
@@ -378,7 +485,7 @@ fn webhooks(i: &Interface) -> TokenStream {
     quote! {
         #doc
         pub fn parse_event(body: &[u8]) -> Result<#ty, ::inspection_runtime::Error> {
-            ::inspection_runtime::webhook::parse_event(body)
+            ::inspection_runtime::__private::parse_event(body)
         }
     }
 }

@@ -73,7 +73,7 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
             pub enum #name {
                 #(#variant_docs #idents,)*
                 /// A value this version of the client does not know, kept as sent.
-                Unknown(::inspection_runtime::model::UnknownValue),
+                Unknown(::inspection_runtime::UnknownValue),
             }
 
             impl #name {
@@ -102,14 +102,14 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
             impl From<&str> for #name {
                 fn from(value: &str) -> Self {
                     Self::try_parse(value).unwrap_or_else(|| {
-                        Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                        Self::Unknown(::inspection_runtime::UnknownValue::new(value))
                     })
                 }
             }
 
             impl<'de> serde::Deserialize<'de> for #name {
                 fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    deserializer.deserialize_str(::inspection_runtime::model::FromStrVisitor::new(#expecting))
+                    deserializer.deserialize_str(::inspection_runtime::__private::FromStrVisitor::new(#expecting))
                 }
             }
 

@@ -67,7 +67,7 @@ pub fn id(t: &TypeDef, max_length: Option<u32>) -> TokenStream {
 
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+                ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
             }
         }
     }

@@ -122,7 +122,7 @@ fn lib_rs(api: &Api) -> TokenStream {
         #![warn(missing_docs)]
 
         pub use inspection_runtime as runtime;
-        pub use inspection_runtime::webhook::verify_webhook;
+        pub use inspection_runtime::verify_webhook;
         // Short groups: prettyplease and rustfmt wrap a long one differently.
         pub use inspection_runtime::{ApiError, Config, Error, RequestOptions, RetryPolicy};
         pub use inspection_runtime::{BoxStream, Bytes, Secret, TryStreamExt, Upserted};

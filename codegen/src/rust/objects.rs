@@ -63,10 +63,10 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     };
     // A request body also gets the setter for a property the spec does not list.
     let impl_record = if response_side {
-        quote!(::inspection_runtime::impl_record!(#name, #extras);)
+        quote!(::inspection_runtime::__private::impl_record!(#name, #extras);)
     } else {
         let setter = names::record_member(o, "additional_property");
-        quote!(::inspection_runtime::impl_record!(#name, #extras, #setter);)
+        quote!(::inspection_runtime::__private::impl_record!(#name, #extras, #setter);)
     };
     // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
     let deserialize = if o.envelope.is_some() {
@@ -77,6 +77,7 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let mut out = quote! {
         #doc
         #[derive(Clone, #debug #default PartialEq, serde::Serialize, #deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#fields)*
             #one_of
@@ -91,24 +92,24 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
         let field = names::field_ident(&f.name);
         let inner = types::rust_type(i, &f.ty);
         out.extend(quote! {
-            ::inspection_runtime::impl_envelope!(#name { #field: #inner = #env, #extras });
+            ::inspection_runtime::__private::impl_envelope!(#name { #field: #inner = #env, #extras });
         });
     }
     if sensitive {
         out.extend(redacted_debug(&t.name, o));
     }
-    if !response_side {
-        out.extend(request_builder(i, t, o));
-    }
+    out.extend(constructor(i, t, o, !response_side));
     if let Some(one) = &o.one_of {
         out.extend(one_of_types(i, one));
     }
     out
 }
 
-/// `new(required...)` and a chainable setter per optional field, for request bodies:
-/// `NewUnit::new("A-001").make("Cat").year(2021)`.
-fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
+/// `new(required...)` (records are `#[non_exhaustive]`, so this is how users make one)
+/// and, for request bodies, a chainable setter per optional field:
+/// `NewUnit::new("A-001").make("Cat").year(2021)`. A response record's other fields are
+/// set by assignment (`unit.make = Some(..)`), as they are when read.
+fn constructor(i: &Interface, t: &TypeDef, o: &Object, setters_too: bool) -> TokenStream {
     let name = names::type_ident(&t.name);
     let mut params = Vec::new();
     let mut inits = Vec::new();
@@ -132,7 +133,10 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             });
             continue;
         }
-        inits.push(quote!(#ident: None));
+        inits.push(quote!(#ident: Default::default()));
+        if !setters_too {
+            continue;
+        }
         let doc = docs::field(f, true).attrs();
         let (param_ty, assign) = if f.nullable {
             let inner = types::rust_type(i, &f.ty);
@@ -156,9 +160,14 @@ fn request_builder(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     }
     let extras = names::record_member(o, "additional_properties");
     inits.push(quote!(#extras: Default::default()));
+    let new_doc = if setters_too {
+        " The body with its required fields; set the others with the methods below."
+    } else {
+        " The record with its required fields; the others are unset."
+    };
     let new = (!derives_default(o)).then(|| {
         quote! {
-            /// The body with its required fields; set the others with the methods below.
+            #[doc = #new_doc]
             pub fn new(#(#params),*) -> Self {
                 Self { #(#inits),* }
             }
@@ -253,6 +262,7 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
         structs.extend(quote! {
             #sdoc
             #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+            #[non_exhaustive]
             pub struct #sname {
                 #(#fields)*
             }
@@ -324,8 +334,8 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
         impl<'de> serde::Deserialize<'de> for #enum_name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
-                let map = ::inspection_runtime::model::one_of_properties(deserializer, #enum_label, &[#(#all_keys),*])?;
-                let index = ::inspection_runtime::model::pick_one_of(&map, &[#(#groups),*])
+                let map = ::inspection_runtime::__private::one_of_properties(deserializer, #enum_label, &[#(#all_keys),*])?;
+                let index = ::inspection_runtime::__private::pick_one_of(&map, &[#(#groups),*])
                     .map_err(D::Error::custom)?;
                 let value = serde_json::Value::Object(map);
                 match index {
@@ -421,6 +431,7 @@ pub fn page(interface: &Interface) -> TokenStream {
     quote! {
         #[doc = #doc]
         #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
         pub struct Page<T> {
             /// The records of this page, in the order the service sent them.
             #items_rename
@@ -435,7 +446,7 @@ pub fn page(interface: &Interface) -> TokenStream {
             pub #extras: serde_json::Map<String, serde_json::Value>,
         }
 
-        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::paging::CursorPage for Page<T> {
+        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::CursorPage for Page<T> {
             type Item = T;
 
             fn next_url(&self) -> Option<&str> {
@@ -455,7 +466,7 @@ pub fn page(interface: &Interface) -> TokenStream {
             }
 
             fn held(&self) -> String {
-                ::inspection_runtime::paging::describe_held(
+                ::inspection_runtime::__private::describe_held(
                     self.#items.len(),
                     #paging_field,
                     self.#paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
@@ -502,7 +513,7 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
         let name = names::type_ident(&i.ty(*envelope).name);
         let item = types::rust_type(i, item);
         out.extend(quote! {
-            impl ::inspection_runtime::paging::LinksPage for #name {
+            impl ::inspection_runtime::__private::LinksPage for #name {
                 type Item = #item;
 
                 fn next_link(&self) -> Option<&str> {

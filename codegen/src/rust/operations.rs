@@ -43,7 +43,7 @@ fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream, by_ref: bool) -> T
     match ty {
         TypeRef::Builtin(Builtin::String | Builtin::Url) => quote!(#expr.clone()),
         TypeRef::Builtin(Builtin::DateTime) => {
-            quote!(::inspection_runtime::request::format_date_time(#reference))
+            quote!(::inspection_runtime::__private::format_date_time(#reference))
         }
         TypeRef::Builtin(Builtin::Date) => quote!(#expr.format("%Y-%m-%d").to_string()),
         TypeRef::Named(n) => match &i.ty(*n).kind {
@@ -242,7 +242,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     if let Some(body) = &op.body
         && i.named(&body.ty).is_some_and(validators::has_validate)
     {
-        checks.push(quote!(::inspection_runtime::Validate::validate(&self.body, v);));
+        checks.push(quote!(::inspection_runtime::Validate::collect_violations(&self.body, v);));
     }
     let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !c.is_empty()).collect();
     let validate = if checks.is_empty() {
@@ -292,7 +292,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 }
                 TypeRef::Builtin(Builtin::DateTime) => quote!(.query(
                     #wire,
-                    self.#ident.as_ref().map(::inspection_runtime::request::format_date_time)
+                    self.#ident.as_ref().map(::inspection_runtime::__private::format_date_time)
                 )),
                 ty => {
                     let text = query_text(i, ty, quote!(x), true);
@@ -398,6 +398,12 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                     let request = self.to_request()?;
                     self.core.download(&request, out).await
                 }
+
+                /// Like [`Self::send`], as a stream of byte chunks as they arrive, one in
+                /// memory at a time (to hand the body on without holding it).
+                pub fn send_stream(self) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+                    self.core.download_stream(self.to_request())
+                }
             }
         }
         AnswerKind::Empty => quote! {
@@ -412,6 +418,11 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         let ct = ct.as_str();
         let method = if ct == "application/pdf" { format_ident!("pdf") } else { format_ident!("bytes") };
         let method_to = format_ident!("{}_to", method);
+        let method_stream = format_ident!("{}_stream", method);
+        let stream_doc = format!(
+            " Like [`Self::{method}`], as a stream of byte chunks as they arrive, one in \
+             memory at a time (to hand the body on without holding it)."
+        );
         let doc = format!(" Asks for the `{ct}` form instead (`Accept: {ct}`), waiting out 202 answers.");
         let to_doc = format!(
             " Like [`Self::{method}`], writing the bytes to `out` as they arrive, in bounded \
@@ -431,6 +442,11 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             ) -> Result<u64, ::inspection_runtime::Error> {
                 let request = self.to_request()?.accept(#ct);
                 self.core.download(&request, out).await
+            }
+
+            #[doc = #stream_doc]
+            pub fn #method_stream(self) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+                self.core.download_stream(self.to_request().map(|r| r.accept(#ct)))
             }
         }
     });
@@ -475,13 +491,13 @@ fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
                 /// at a time.
                 pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
                     let request = self.to_request();
-                    ::inspection_runtime::paging::pages(self.core, request, #page_param, #per_page_param)
+                    ::inspection_runtime::__private::pages(self.core, request, #page_param, #per_page_param)
                 }
 
                 /// Every record of every page, in order; one page in memory at a time.
                 pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
                     let request = self.to_request();
-                    ::inspection_runtime::paging::items::<Page<#item>>(self.core, request, #page_param, #per_page_param)
+                    ::inspection_runtime::__private::items::<Page<#item>>(self.core, request, #page_param, #per_page_param)
                 }
             }
         }
@@ -495,7 +511,7 @@ fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
 fn links_methods(i: &Interface, envelope: &str, item: &TypeRef) -> TokenStream {
     let envelope = names::type_ident(envelope);
     let item = types::rust_type(i, item);
-    let rt = quote!(::inspection_runtime::paging);
+    let rt = quote!(::inspection_runtime::__private);
     quote! {
         /// Every page, following `next` links until there is none; one page in memory at
         /// a time.

@@ -42,8 +42,8 @@ fn builtin(b: Builtin) -> TokenStream {
         Builtin::Number => quote!(f64),
         Builtin::Date => quote!(chrono::NaiveDate),
         Builtin::DateTime => quote!(chrono::DateTime<chrono::Utc>),
-        Builtin::DateOrDateTime => quote!(::inspection_runtime::model::DateOrDateTime),
-        Builtin::DateTimeOrRange => quote!(::inspection_runtime::model::TimeOrRange),
+        Builtin::DateOrDateTime => quote!(::inspection_runtime::DateOrDateTime),
+        Builtin::DateTimeOrRange => quote!(::inspection_runtime::TimeOrRange),
         Builtin::Json => quote!(serde_json::Value),
         Builtin::Binary => quote!(Vec<u8>),
     }
@@ -85,7 +85,7 @@ pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream
         Shape::Plain => (ty, quote!()),
         Shape::NullablePresent => (quote!(Option<#ty>), quote!()),
         Shape::Collection => {
-            let with = "::inspection_runtime::model::null_as_default";
+            let with = "::inspection_runtime::__private::null_as_default";
             (ty, quote!(#[serde(default, deserialize_with = #with)]))
         }
         Shape::Optional => (
@@ -93,7 +93,7 @@ pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream
             quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
         ),
         Shape::OptionalNullable => {
-            let with = "::inspection_runtime::model::nullable";
+            let with = "::inspection_runtime::__private::nullable";
             (
                 quote!(Option<Option<#ty>>),
                 quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
@@ -104,7 +104,7 @@ pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream
 
 /// A response's date-time, read in any ISO 8601 form the service may send.
 fn tolerant_date_time(ty: TokenStream, shape: Shape) -> (TokenStream, TokenStream) {
-    let with = |f: &str| format!("::inspection_runtime::model::{f}");
+    let with = |f: &str| format!("::inspection_runtime::__private::{f}");
     match shape {
         Shape::Plain | Shape::Collection => {
             let with = with("date_time");
@@ -149,13 +149,12 @@ pub fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
     match &f.ty {
         TypeRef::Builtin(Builtin::String | Builtin::Url) => (quote!(impl Into<String>), true),
         TypeRef::Builtin(Builtin::DateOrDateTime) => (
-            quote!(impl Into<::inspection_runtime::model::DateOrDateTime>),
+            quote!(impl Into<::inspection_runtime::DateOrDateTime>),
             true,
         ),
-        TypeRef::Builtin(Builtin::DateTimeOrRange) => (
-            quote!(impl Into<::inspection_runtime::model::TimeOrRange>),
-            true,
-        ),
+        TypeRef::Builtin(Builtin::DateTimeOrRange) => {
+            (quote!(impl Into<::inspection_runtime::TimeOrRange>), true)
+        }
         TypeRef::Named(n)
             if matches!(i.ty(*n).kind, TypeKind::Id { .. } | TypeKind::RecordRef(_)) =>
         {

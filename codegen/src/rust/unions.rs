@@ -53,15 +53,15 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
         (
             quote! {
                 /// A member whose tag this version of the client does not know, kept whole.
-                Unknown(::inspection_runtime::model::UnknownMember),
+                Unknown(::inspection_runtime::UnknownMember),
             },
             quote!(Self::Unknown(member) => member.tag(),),
             quote!(Self::Unknown(member) => serde::Serialize::serialize(member, serializer),),
             quote! {
-                return Ok(Self::Unknown(::inspection_runtime::model::UnknownMember::new(String::new(), raw)));
+                return Ok(Self::Unknown(::inspection_runtime::UnknownMember::new(String::new(), raw)));
             },
             quote! {
-                _ => return Ok(Self::Unknown(::inspection_runtime::model::UnknownMember::new(tag, raw))),
+                _ => return Ok(Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw))),
             },
         )
     } else {
@@ -101,7 +101,7 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
-                    #(Self::#idents(value) => ::inspection_runtime::model::serialize_tagged(serializer, #tag, #values, value),)*
+                    #(Self::#idents(value) => ::inspection_runtime::__private::serialize_tagged(serializer, #tag, #values, value),)*
                     #unknown_ser
                 }
             }
@@ -110,12 +110,12 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
-                let raw = ::inspection_runtime::model::capture(deserializer)?;
-                let Some(tag) = ::inspection_runtime::model::read_tag(&raw, #tag).map_err(D::Error::custom)? else {
+                let raw = ::inspection_runtime::__private::capture(deserializer)?;
+                let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, #tag).map_err(D::Error::custom)? else {
                     #missing_tag
                 };
                 let decoded = match tag.as_str() {
-                    #(#values => ::inspection_runtime::model::decode_variant(&raw, #tag, #values).map(Self::#idents),)*
+                    #(#values => ::inspection_runtime::__private::decode_variant(&raw, #tag, #values).map(Self::#idents),)*
                     #fallback
                 };
                 decoded.map_err(D::Error::custom)

@@ -19,7 +19,7 @@ pub fn validators(i: &Interface) -> TokenStream {
         let one_of = o.one_of.as_ref().map(|one| {
             let ident = names::field_ident(&one.name);
             // Flattened on the wire, so its fields are checked at the top level.
-            quote!(::inspection_runtime::Validate::validate(&self.#ident, v);)
+            quote!(::inspection_runtime::Validate::collect_violations(&self.#ident, v);)
         });
         let extras = names::record_member(o, "additional_properties");
         let listed = o
@@ -44,11 +44,11 @@ pub fn validators(i: &Interface) -> TokenStream {
             let choice = names::type_ident(&one.type_name);
             let arms = one.variants.iter().map(|var| {
                 let vi = names::variant_ident(&var.name);
-                quote!(Self::#vi(fields) => ::inspection_runtime::Validate::validate(fields, v),)
+                quote!(Self::#vi(fields) => ::inspection_runtime::Validate::collect_violations(fields, v),)
             });
             out.extend(quote! {
                 impl ::inspection_runtime::Validate for #choice {
-                    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+                    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
                         match self {
                             #(#arms)*
                         }
@@ -88,7 +88,7 @@ fn impl_validate(
     };
     quote! {
         impl ::inspection_runtime::Validate for #name {
-            fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+            fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
                 #body
             }
         }
@@ -169,9 +169,11 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
     if let Some(rule) = &c.chars {
         let class = match rule.allow {
             CharClass::AsciiAlphanumeric => {
-                quote!(::inspection_runtime::CharClass::AsciiAlphanumeric)
+                quote!(::inspection_runtime::__private::CharClass::AsciiAlphanumeric)
             }
-            CharClass::AsciiDigits => quote!(::inspection_runtime::CharClass::AsciiDigits),
+            CharClass::AsciiDigits => {
+                quote!(::inspection_runtime::__private::CharClass::AsciiDigits)
+            }
         };
         let forbid = rule.forbid.as_str();
         text_checks.extend(quote!(v.chars(#wire, #as_str, #class, #forbid);));

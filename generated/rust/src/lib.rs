@@ -10,7 +10,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 pub use inspection_runtime as runtime;
-pub use inspection_runtime::webhook::verify_webhook;
+pub use inspection_runtime::verify_webhook;
 pub use inspection_runtime::{ApiError, Config, Error, RequestOptions, RetryPolicy};
 pub use inspection_runtime::{BoxStream, Bytes, Secret, TryStreamExt, Upserted};
 pub use inspection_runtime::{bytes, chrono, futures};

@@ -20,6 +20,7 @@ pub trait Record {
 /// `impl Record` for a generated struct whose unlisted properties are in `$field`: one
 /// line per record in the generated code instead of the same ten. With `$setter`, a
 /// request body also gets that chainable method to send a property the spec does not list.
+#[doc(hidden)]
 #[macro_export]
 macro_rules! impl_record {
     ($ty:ty, $field:ident, $setter:ident) => {
@@ -40,7 +41,7 @@ macro_rules! impl_record {
         }
     };
     ($ty:ty, $field:ident) => {
-        impl $crate::model::Record for $ty {
+        impl $crate::Record for $ty {
             fn additional_properties(&self) -> &::serde_json::Map<String, ::serde_json::Value> {
                 &self.$field
             }
@@ -55,6 +56,7 @@ macro_rules! impl_record {
 
 /// `Deserialize` for a generated record envelope `$ty { $field: $inner, $extras }` whose
 /// wrapping is inferred: read wrapped (`{"$wire": {...}}`) or bare (the record itself).
+#[doc(hidden)]
 #[macro_export]
 macro_rules! impl_envelope {
     ($ty:ident { $field:ident: $inner:ty = $wire:literal, $extras:ident }) => {
@@ -69,7 +71,7 @@ macro_rules! impl_envelope {
                     #[serde(flatten)]
                     $extras: ::serde_json::Map<String, ::serde_json::Value>,
                 }
-                let w: Wrapped = $crate::model::enveloped(deserializer, $wire)?;
+                let w: Wrapped = $crate::__private::enveloped(deserializer, $wire)?;
                 Ok(Self {
                     $field: w.$field,
                     $extras: w.$extras,

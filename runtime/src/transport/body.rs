@@ -1,8 +1,13 @@
 //! Reading answer bodies in bounded memory: a success body up to the client's limit, an
 //! error body's first bytes only, or a download copied to a writer chunk by chunk.
 
+use std::pin::Pin;
+use std::task::{Context, Poll, ready};
+
 use bytes::{Bytes, BytesMut};
-use tokio::io::{AsyncWrite, AsyncWriteExt};
+use futures_util::Stream;
+use http_body::{Frame, SizeHint};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 
 /// Why a body could not be read whole.
 pub(super) enum ReadError {
@@ -67,4 +72,93 @@ pub(super) async fn copy_to<W: AsyncWrite + Unpin + ?Sized>(
     }
     out.flush().await.map_err(CopyError::Write)?;
     Ok(written)
+}
+
+/// The body as a stream of its chunks, as they arrive; a read failure becomes `fail(e)`
+/// and ends the stream.
+pub(super) fn chunks<E>(
+    resp: reqwest::Response,
+    fail: impl Fn(reqwest::Error) -> E + Send + 'static,
+) -> impl Stream<Item = Result<Bytes, E>> + Send + 'static {
+    futures_util::stream::try_unfold((resp, fail), |(mut resp, fail)| async move {
+        match resp.chunk().await {
+            Ok(Some(chunk)) => Ok(Some((chunk, (resp, fail)))),
+            Ok(None) => Ok(None),
+            Err(e) => Err(fail(e)),
+        }
+    })
+}
+
+/// Up to `size` bytes of `reader`: fewer only at its end (empty once it has ended).
+pub(super) async fn read_part<R: AsyncRead + Unpin>(
+    reader: &mut R,
+    size: usize,
+) -> std::io::Result<Bytes> {
+    let mut part = BytesMut::with_capacity(size.min(8 << 20));
+    while part.len() < size {
+        let want = (size - part.len()).min(64 << 10);
+        let before = part.len();
+        let read = (&mut *reader).take(want as u64).read_buf(&mut part).await?;
+        if read == 0 {
+            break;
+        }
+        debug_assert_eq!(part.len(), before + read);
+    }
+    Ok(part.freeze())
+}
+
+/// A request body read from `reader` as it is sent, 64 KiB at a time, of exactly `length`
+/// bytes (announced as `Content-Length`: pre-signed storage URLs refuse chunked uploads).
+pub(super) struct ReaderBody<R> {
+    reader: R,
+    remaining: u64,
+    chunk: Box<[u8]>,
+}
+
+impl<R> ReaderBody<R> {
+    pub(super) fn new(reader: R, length: u64) -> Self {
+        ReaderBody {
+            reader,
+            remaining: length,
+            chunk: vec![0; 64 << 10].into_boxed_slice(),
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> http_body::Body for ReaderBody<R> {
+    type Data = Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, std::io::Error>>> {
+        let this = self.get_mut();
+        if this.remaining == 0 {
+            return Poll::Ready(None);
+        }
+        let want = usize::try_from(this.remaining)
+            .unwrap_or(usize::MAX)
+            .min(this.chunk.len());
+        let mut buf = ReadBuf::new(&mut this.chunk[..want]);
+        ready!(Pin::new(&mut this.reader).poll_read(cx, &mut buf))?;
+        let filled = buf.filled();
+        if filled.is_empty() {
+            // The file shrank after its length was taken: the announced length would lie.
+            return Poll::Ready(Some(Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("the file ended {} bytes early", this.remaining),
+            ))));
+        }
+        this.remaining -= filled.len() as u64;
+        Poll::Ready(Some(Ok(Frame::data(Bytes::copy_from_slice(filled)))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.remaining == 0
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        SizeHint::with_exact(self.remaining)
+    }
 }

@@ -8,6 +8,7 @@ use crate::error::Error;
 
 /// An answer with a success status (2xx).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Response {
     pub status: u16,
     pub headers: HeaderMap,

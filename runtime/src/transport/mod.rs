@@ -126,6 +126,7 @@ impl Core {
     }
 
     /// Checks `value`'s documented limits, unless validation is turned off.
+    #[doc(hidden)]
     pub fn validate(&self, check: impl FnOnce(&mut Validator)) -> Result<(), Error> {
         if !self.inner.config.validate_requests {
             return Ok(());

@@ -4,12 +4,15 @@
 
 use std::time::Duration;
 
+use bytes::Bytes;
+use futures_util::TryStreamExt;
 use serde::de::DeserializeOwned;
 use tokio::io::AsyncWrite;
 
 use super::body::{self, CopyError};
 use super::{Answer, Core, Failure, Response, describe, read_whole};
 use crate::error::{Error, http_cause};
+use crate::paging::BoxStream;
 use crate::request::Request;
 use crate::retry::retry_after;
 
@@ -57,6 +60,31 @@ impl Core {
                 source: Some(Box::new(e)),
             },
         })
+    }
+
+    /// [`Core::download`] as a stream of byte chunks, for handing the body on (to a
+    /// response of your own, an upload) without holding it: one chunk in memory at a time.
+    /// `req` is taken as the `Result` a builder's `to_request` gives, so a request that
+    /// cannot be built fails as the stream's one item.
+    pub fn download_stream(&self, req: Result<Request, Error>) -> BoxStream<Bytes> {
+        let core = self.clone();
+        let start = async move {
+            let req = req?;
+            let answer = core
+                .send_ready(&req, &|resp| std::future::ready(Ok(resp)))
+                .await
+                .map_err(|e| core.scrub(e))?;
+            let (method, path) = (req.method.to_string(), req.template.to_string());
+            Ok::<_, Error>(body::chunks(answer.body, move |e| {
+                core.scrub(Error::Transport {
+                    method: method.clone(),
+                    path: path.clone(),
+                    message: describe(&e),
+                    source: http_cause(e),
+                })
+            }))
+        };
+        Box::pin(futures_util::stream::once(start).try_flatten())
     }
 
     async fn send_ready<B, R: Future<Output = Result<B, Failure>>>(
@@ -109,7 +137,7 @@ mod tests {
     fn the_futures_are_send() {
         let core = Core::new(
             "http://127.0.0.1:9",
-            crate::Auth::None,
+            crate::auth::Auth::None,
             crate::Config::default(),
         )
         .unwrap();
@@ -118,5 +146,8 @@ mod tests {
         is_send(&core.execute(&req));
         is_send(&core.execute_ready(&req));
         is_send(&core.download(&req, &mut out));
+        is_send(&core.put_presigned_file("http://127.0.0.1:9/u", "/dev/null", None));
+        let reader: &[u8] = b"";
+        is_send(&core.put_parts_from(&[], reader, 1, None, 1));
     }
 }

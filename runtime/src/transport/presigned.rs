@@ -2,16 +2,19 @@
 //! credential, whatever their origin, and shown in errors and spans without their query,
 //! which holds the signature.
 
+use std::path::Path;
+
 use bytes::Bytes;
 use reqwest::header::CONTENT_TYPE;
 use reqwest::{Method, Url};
-use tokio::io::AsyncWrite;
+use tokio::io::{AsyncRead, AsyncWrite};
 use tracing::Instrument;
 
-use super::body::{self, CopyError, ReadError};
+use super::body::{self, CopyError, ReadError, ReaderBody};
 use super::{Core, describe};
 use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
+use crate::paging::BoxStream;
 
 impl Core {
     /// Fetches a pre-signed URL (a share link, `pdf_share_url`) without any credential,
@@ -89,10 +92,60 @@ impl Core {
         content_type: Option<&str>,
     ) -> Result<Option<String>, Error> {
         let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
+        self.put_retried(parsed, shown, content_type, None, || {
+            std::future::ready(Ok(reqwest::Body::from(body.clone())))
+        })
+        .await
+    }
+
+    /// [`Core::put_presigned`] of the file at `path`, read as it is sent (64 KiB in
+    /// memory, whatever the file's size) and read again from its start for a retry.
+    pub async fn put_presigned_file(
+        &self,
+        url: &str,
+        path: impl AsRef<Path>,
+        content_type: Option<&str>,
+    ) -> Result<Option<String>, Error> {
+        let path = path.as_ref();
+        let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
+        let unreadable = |e: std::io::Error| Error::Transport {
+            method: "PUT".into(),
+            path: shown.clone(),
+            message: format!("cannot read {}: {e}", path.display()),
+            source: Some(Box::new(e)),
+        };
+        let length = tokio::fs::metadata(path).await.map_err(unreadable)?.len();
+        let open = || async move {
+            let file = tokio::fs::File::open(path).await.map_err(unreadable)?;
+            Ok(reqwest::Body::wrap(ReaderBody::new(file, length)))
+        };
+        self.put_retried(
+            parsed.clone(),
+            shown.clone(),
+            content_type,
+            Some(length),
+            open,
+        )
+        .await
+    }
+
+    /// One PUT to a pre-signed URL, retried on 429, 5xx and transport failures with a
+    /// fresh body from `body` each time; the `ETag` of the success.
+    async fn put_retried<F: Future<Output = Result<reqwest::Body, Error>>>(
+        &self,
+        parsed: Url,
+        shown: String,
+        content_type: Option<&str>,
+        length: Option<u64>,
+        body: impl Fn() -> F,
+    ) -> Result<Option<String>, Error> {
         let policy = &self.inner.config.retry;
         let mut attempt = 1;
         loop {
-            let mut request = self.inner.bare.put(parsed.clone()).body(body.clone());
+            let mut request = self.inner.bare.put(parsed.clone()).body(body().await?);
+            if let Some(length) = length {
+                request = request.header(reqwest::header::CONTENT_LENGTH, length);
+            }
             if let Some(ct) = content_type {
                 request = request.header(CONTENT_TYPE, ct);
             }
@@ -153,22 +206,98 @@ impl Core {
             .iter()
             .zip(parts)
             .enumerate()
-            .map(|(i, (url, part))| async move {
-                let number = u32::try_from(i + 1).unwrap_or(u32::MAX);
-                let etag = self.put_presigned(url, part, content_type).await?;
-                let etag = etag.ok_or_else(|| Error::Decode {
-                    status: 200,
-                    path: format!("part {number}: ETag header"),
-                    message: "the storage answered without an ETag".into(),
-                })?;
-                Ok::<_, Error>((number, etag))
-            });
+            .map(|(i, (url, part))| self.put_part(i, url, part, content_type));
         let mut done: Vec<(u32, String)> = futures_util::stream::iter(uploads)
             .buffer_unordered(concurrency.max(1))
             .try_collect()
             .await?;
         done.sort_by_key(|(n, _)| *n);
         Ok(done)
+    }
+
+    /// [`Core::put_parts`] with the parts read from `reader`, `part_size` bytes each (the
+    /// last may be shorter): one part per URL, at most `concurrency` parts in memory and
+    /// in flight at a time, whatever the total size. The reader must hold exactly as many
+    /// parts as there are URLs.
+    pub async fn put_parts_from<R: AsyncRead + Unpin + Send>(
+        &self,
+        urls: &[String],
+        reader: R,
+        part_size: usize,
+        content_type: Option<&str>,
+        concurrency: usize,
+    ) -> Result<Vec<(u32, String)>, Error> {
+        use futures_util::{StreamExt, TryStreamExt};
+        if part_size == 0 {
+            return Err(Error::Config("a part size of 0 bytes".into()));
+        }
+        let unreadable = |e: std::io::Error| Error::Transport {
+            method: "PUT".into(),
+            path: "multipart upload".into(),
+            message: format!("cannot read the next part: {e}"),
+            source: Some(Box::new(e)),
+        };
+        // Parts are read only when a slot is free, so memory stays at `concurrency` parts.
+        let parts = futures_util::stream::try_unfold(
+            (reader, 0usize),
+            |(mut reader, i)| async move {
+                let part = body::read_part(&mut reader, part_size)
+                    .await
+                    .map_err(unreadable)?;
+                match (part.is_empty(), urls.get(i)) {
+                    (true, None) => Ok(None),
+                    (true, Some(_)) => Err(Error::Config(format!(
+                        "the reader ended after {i} parts of {part_size} bytes; {} upload URLs",
+                        urls.len()
+                    ))),
+                    (false, None) => Err(Error::Config(format!(
+                        "the reader holds more than {i} parts of {part_size} bytes, one per upload URL"
+                    ))),
+                    (false, Some(url)) => Ok(Some(((i, url, part), (reader, i + 1)))),
+                }
+            },
+        );
+        let mut done: Vec<(u32, String)> = parts
+            .map_ok(|(i, url, part)| self.put_part(i, url, part, content_type))
+            .try_buffer_unordered(concurrency.max(1))
+            .boxed()
+            .try_collect()
+            .await?;
+        done.sort_by_key(|(n, _)| *n);
+        Ok(done)
+    }
+
+    /// Part `index` (0-based) of a multipart upload: its number (1-based) and `ETag`.
+    async fn put_part(
+        &self,
+        index: usize,
+        url: &str,
+        part: Bytes,
+        content_type: Option<&str>,
+    ) -> Result<(u32, String), Error> {
+        let number = u32::try_from(index + 1).unwrap_or(u32::MAX);
+        let etag = self.put_presigned(url, part, content_type).await?;
+        let etag = etag.ok_or_else(|| Error::Decode {
+            status: 200,
+            path: format!("part {number}: ETag header"),
+            message: "the storage answered without an ETag".into(),
+        })?;
+        Ok((number, etag))
+    }
+
+    /// [`Core::fetch_presigned`] as a stream of byte chunks, one in memory at a time,
+    /// whatever the body's size.
+    pub fn fetch_presigned_stream(&self, url: &str) -> BoxStream<Bytes> {
+        use futures_util::TryStreamExt;
+        let core = self.clone();
+        let url = url.to_string();
+        let start = async move {
+            let (resp, shown) = core.open_presigned(&url).await?;
+            Ok::<_, Error>(body::chunks(resp, move |e| {
+                core.scrub(transport_error("GET", shown.clone(), e))
+            }))
+        };
+        Box::pin(futures_util::stream::once(start).try_flatten())
     }
 }
 

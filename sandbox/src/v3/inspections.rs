@@ -143,11 +143,8 @@ pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> R
             expires_at,
         },
     );
-    let share = ShareUrl {
-        additional_properties: Default::default(),
-        link: format!("{}/shared/{token}", app.origin),
-        expires_at: Some(expires_at),
-    };
+    let mut share = ShareUrl::new(format!("{}/shared/{token}", app.origin));
+    share.expires_at = Some(expires_at);
     json(StatusCode::OK, &share)
 }
 

@@ -8,7 +8,7 @@ use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, NaiveTime, Utc};
-use inspection_client::runtime::model::DateOrDateTime;
+use inspection_client::runtime::DateOrDateTime;
 use inspection_client::v3::*;
 use serde_json::Value;
 
@@ -78,26 +78,13 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
-    let mut task = Task {
-        additional_properties: Default::default(),
-        id,
-        object: Some("task".into()),
-        r#type: None,
-        status: Some(TaskStatus::Idle),
-        name: None,
-        description: None,
-        priority: Some(false),
-        due_by: None,
-        inspection: None,
-        assignee: None,
-        unit: None,
-        workflow: None,
-        department: None,
-        extended_data: Default::default(),
-        completed_at: Some(None),
-        created_at: Some(now),
-        updated_at: Some(now),
-    };
+    let mut task = Task::new(id);
+    task.object = Some("task".into());
+    task.status = Some(TaskStatus::Idle);
+    task.priority = Some(false);
+    task.completed_at = Some(None);
+    task.created_at = Some(now);
+    task.updated_at = Some(now);
     if let Err(e) = apply(&store, &mut task, request) {
         return e.into_response();
     }
@@ -217,11 +204,10 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
                 ),
             )
         })?;
-    task.unit = Some(UnitRef {
-        additional_properties: Default::default(),
-        id: Some(unit.id.clone()),
-        reference_number: unit.reference_number.clone(),
-    });
+    let mut unit_ref = UnitRef::default();
+    unit_ref.id = Some(unit.id.clone());
+    unit_ref.reference_number = unit.reference_number.clone();
+    task.unit = Some(unit_ref);
     task.assignee = match &r.assignee {
         TaskAssignee::User(a) => {
             let user = store
@@ -232,11 +218,10 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
                         format!("assignee_username: no user {}", a.assignee_username),
                     )
                 })?;
-            Some(TaskAssigneeRef {
-                additional_properties: Default::default(),
-                id: user.id.clone(),
-                username: user.username.clone(),
-            })
+            let mut assignee = TaskAssigneeRef::default();
+            assignee.id = user.id.clone();
+            assignee.username = user.username.clone();
+            Some(assignee)
         }
         TaskAssignee::Location(a) => {
             let id = a.location_id.to_string();
@@ -287,18 +272,15 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
             .iter()
             .find(|x| x.record.id.as_ref() == Some(&w))
             .and_then(|x| x.record.name.clone());
-        task.workflow = Some(WorkflowRef {
-            additional_properties: Default::default(),
-            id: Some(w),
-            name,
-        });
+        let mut workflow = WorkflowRef::default();
+        workflow.id = Some(w);
+        workflow.name = name;
+        task.workflow = Some(workflow);
     }
     if let Some(d) = r.department_id {
-        task.department = Some(DepartmentRef {
-            additional_properties: Default::default(),
-            id: Some(d),
-            name: None,
-        });
+        let mut department = DepartmentRef::default();
+        department.id = Some(d);
+        task.department = Some(department);
     }
     if let Some(data) = r.extended_data {
         task.extended_data.extend(data);

@@ -55,22 +55,19 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     }
     let now = app.clock.now();
     let id = store.new_id("unt");
-    let unit = Unit {
-        additional_properties: Default::default(),
-        id: UnitId::new(id),
-        object: Some("unit".into()),
-        reference_number: Some(new.reference_number),
-        make: new.make,
-        model: new.model,
-        year: new.year,
-        vin: new.vin,
-        serial_number: new.serial_number,
-        hours: new.hours,
-        odometer: new.odometer.map(i64::from),
-        created_at: Some(now),
-        updated_at: Some(now),
-        extended_data: new.extended_data.unwrap_or_default(),
-    };
+    let mut unit = Unit::new(UnitId::new(id));
+    unit.object = Some("unit".into());
+    unit.reference_number = Some(new.reference_number);
+    unit.make = new.make;
+    unit.model = new.model;
+    unit.year = new.year;
+    unit.vin = new.vin;
+    unit.serial_number = new.serial_number;
+    unit.hours = new.hours;
+    unit.odometer = new.odometer.map(i64::from);
+    unit.created_at = Some(now);
+    unit.updated_at = Some(now);
+    unit.extended_data = new.extended_data.unwrap_or_default();
     store.units_created += 1;
     store.push_unit(unit.clone());
     json(StatusCode::CREATED, &unit)
@@ -114,17 +111,15 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     if let Some(r) = changes.reference_number {
         unit.reference_number = Some(r);
     }
-    let attributes = UnitAttributes {
-        additional_properties: Default::default(),
-        make: changes.make,
-        model: changes.model,
-        year: changes.year,
-        vin: changes.vin,
-        serial_number: changes.serial_number,
-        hours: changes.hours,
-        odometer: changes.odometer,
-        extended_data: changes.extended_data,
-    };
+    let mut attributes = UnitAttributes::default();
+    attributes.make = changes.make;
+    attributes.model = changes.model;
+    attributes.year = changes.year;
+    attributes.vin = changes.vin;
+    attributes.serial_number = changes.serial_number;
+    attributes.hours = changes.hours;
+    attributes.odometer = changes.odometer;
+    attributes.extended_data = changes.extended_data;
     apply(unit, attributes, false);
     unit.updated_at = Some(now);
     json(StatusCode::OK, unit)
@@ -167,22 +162,11 @@ pub async fn upsert(
         );
     }
     let id = store.new_id("unt");
-    let mut unit = Unit {
-        additional_properties: Default::default(),
-        id: UnitId::new(id),
-        object: Some("unit".into()),
-        reference_number: Some(reference),
-        make: None,
-        model: None,
-        year: None,
-        vin: None,
-        serial_number: None,
-        hours: None,
-        odometer: None,
-        created_at: Some(now),
-        updated_at: Some(now),
-        extended_data: Default::default(),
-    };
+    let mut unit = Unit::new(UnitId::new(id));
+    unit.object = Some("unit".into());
+    unit.reference_number = Some(reference);
+    unit.created_at = Some(now);
+    unit.updated_at = Some(now);
     apply(&mut unit, attributes, true);
     store.push_unit(unit.clone());
     json(StatusCode::CREATED, &unit)

@@ -16,7 +16,6 @@ use std::time::Duration;
 use axum::body::Bytes;
 use axum::http::{HeaderName, HeaderValue, StatusCode, header};
 use chrono::{DateTime, SecondsFormat, Utc};
-use inspection_client::runtime::origin;
 use reqwest::Url;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -75,7 +74,7 @@ impl Header {
 /// The URL, if it is `http://` on a loopback host: the sandbox never calls out of the machine.
 pub fn loopback_url(url: &str) -> Result<Url, String> {
     let parsed = Url::parse(url).map_err(|e| format!("`{url}` is not a URL ({e})"))?;
-    if parsed.scheme() == "http" && origin::is_loopback(&parsed) {
+    if parsed.scheme() == "http" && is_loopback(&parsed) {
         Ok(parsed)
     } else {
         Err(format!(
@@ -337,6 +336,19 @@ impl Webhooks {
         for queue in self.listeners(interface).iter().chain(&own) {
             queue.send(&event);
         }
+    }
+}
+
+/// `localhost` or a loopback IP: the only hosts a webhook may reach over plain http.
+fn is_loopback(url: &Url) -> bool {
+    match url.host_str() {
+        Some(host) if host.eq_ignore_ascii_case("localhost") => true,
+        Some(host) => host
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback()),
+        None => false,
     }
 }
 

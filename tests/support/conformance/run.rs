@@ -34,11 +34,11 @@ fn config(base: Config, spec: &ClientSpec) -> Config {
         config = config.rate_limit(limit.requests, ms(limit.window_ms));
     }
     config
-        .retry(RetryPolicy {
-            max_attempts: spec.max_attempts.unwrap_or(4),
-            initial_backoff: ms(spec.initial_backoff_ms.unwrap_or(10)),
-            max_backoff: ms(spec.max_backoff_ms.unwrap_or(5_000)),
-        })
+        .retry(RetryPolicy::new(
+            spec.max_attempts.unwrap_or(4),
+            ms(spec.initial_backoff_ms.unwrap_or(10)),
+            ms(spec.max_backoff_ms.unwrap_or(5_000)),
+        ))
         .timeout(ms(spec.timeout_ms.unwrap_or(10_000)))
         .validate_requests(spec.validate.unwrap_or(true))
         .max_polls(spec.max_polls.unwrap_or(10))

@@ -10,7 +10,7 @@ use super::*;
 ///
 /// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
 pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
-    ::inspection_runtime::webhook::parse_event(body)
+    ::inspection_runtime::__private::parse_event(body)
 }
 /// A client of the Inspection Service Legacy Token API (/api).
 ///
@@ -43,7 +43,9 @@ impl Client {
             .flatten()
             .map(::inspection_runtime::Secret::from)
             .collect();
-        let login: ::inspection_runtime::auth::LoginFn = std::sync::Arc::new(move |core| {
+        let login: ::inspection_runtime::__private::LoginFn = std::sync::Arc::new(move |
+            core|
+        {
             let request = Authenticate {
                 core,
                 request_options: Default::default(),
@@ -65,13 +67,13 @@ impl Client {
                     })
             })
         });
-        let token = ::inspection_runtime::auth::TokenAuth::new(
+        let token = ::inspection_runtime::__private::TokenAuth::new(
             "authorization",
             "Token",
             login,
             hidden,
         );
-        let auth = ::inspection_runtime::Auth::Token(token.clone());
+        let auth = ::inspection_runtime::__private::Auth::Token(token.clone());
         let core = ::inspection_runtime::Core::new(
             base_url,
             auth,
@@ -80,8 +82,23 @@ impl Client {
         token.renew(token.generation(), &core).await?;
         Ok(Self { core })
     }
+    /// [`Client::login`] with the base URL in `INSPECTION_LEGACY_BASE_URL` and the credentials in `INSPECTION_LEGACY_USERNAME` and `INSPECTION_LEGACY_PASSWORD`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
+    pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
+        use ::inspection_runtime::__private::env_var as var;
+        let base_url = var("INSPECTION_LEGACY_BASE_URL")?;
+        let credentials: AuthenticateRequest = serde_json::from_value(
+                serde_json::json!(
+                    { "user" : { "username" : var("INSPECTION_LEGACY_USERNAME") ?,
+                    "password" : var("INSPECTION_LEGACY_PASSWORD") ? } }
+                ),
+            )
+            .map_err(|_| ::inspection_runtime::Error::Config(
+                "the login variables do not make a login body".to_string(),
+            ))?;
+        Self::login(&base_url, credentials).await
+    }
     /// What this interface documents: the settings a `Config` leaves unset follow it.
-    pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+    pub const DEFAULTS: ::inspection_runtime::__private::InterfaceDefaults = ::inspection_runtime::__private::InterfaceDefaults {
         rate_limit: None,
         accept: "application/json; version=1",
         error_message_field: "errors",
@@ -110,6 +127,14 @@ impl Client {
     >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
         self.core.fetch_presigned_to(url, out).await
     }
+    /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
+    /// chunks as they arrive, one in memory at a time.
+    pub fn fetch_presigned_stream(
+        &self,
+        url: &str,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.fetch_presigned_stream(url)
+    }
     /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
     /// credential; retried on failure. Returns the storage's `ETag`, if any.
     pub async fn put_presigned(
@@ -119,6 +144,16 @@ impl Client {
         content_type: Option<&str>,
     ) -> Result<Option<String>, ::inspection_runtime::Error> {
         self.core.put_presigned(url, bytes.into(), content_type).await
+    }
+    /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
+    /// it is sent (bounded memory whatever its size) and again for a retry.
+    pub async fn put_presigned_file(
+        &self,
+        url: &str,
+        path: impl AsRef<std::path::Path>,
+        content_type: Option<&str>,
+    ) -> Result<Option<String>, ::inspection_runtime::Error> {
+        self.core.put_presigned_file(url, path, content_type).await
     }
     /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
     /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
@@ -131,6 +166,21 @@ impl Client {
         concurrency: usize,
     ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
         self.core.put_parts(urls, parts, content_type, concurrency).await
+    }
+    /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
+    /// (the last may be shorter, one per URL): at most `concurrency` parts in
+    /// memory at a time, whatever the total size (a file, a socket).
+    pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
+        &self,
+        urls: &[String],
+        reader: R,
+        part_size: usize,
+        content_type: Option<&str>,
+        concurrency: usize,
+    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
+        self.core
+            .put_parts_from(urls, reader, part_size, content_type, concurrency)
+            .await
     }
     /// Lists the assets of the company, a page at a time.
     ///
@@ -1073,34 +1123,34 @@ impl ListAssets {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<AssetList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Asset> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             AssetList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<AssetList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Asset> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             AssetList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `get_asset` request: set optional inputs, then `send` it (see [`Client::get_asset`]).
@@ -1256,34 +1306,34 @@ impl ListAssetTransactions {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<TransactionList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Transaction> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TransactionList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TransactionList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Transaction> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TransactionList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `find_or_create_asset` request: set optional inputs, then `send` it (see [`Client::find_or_create_asset`]).
@@ -1311,7 +1361,7 @@ impl FindOrCreateAsset {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -1354,7 +1404,7 @@ impl UpdateAsset {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -1398,7 +1448,7 @@ impl ReplaceAsset {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,
@@ -1593,6 +1643,12 @@ impl GetFormTemplate {
         let request = self.to_request()?.accept("application/pdf");
         self.core.download(&request, out).await
     }
+    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
+    pub fn pdf_stream(
+        self,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
+    }
 }
 /// The `exchange_guest_token` request: set optional inputs, then `send` it (see [`Client::exchange_guest_token`]).
 #[derive(Clone, Debug)]
@@ -1619,7 +1675,7 @@ impl ExchangeGuestToken {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -1746,34 +1802,34 @@ impl ListLocations {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<LocationList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Location> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             LocationList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<LocationList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Location> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             LocationList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `get_location` request: set optional inputs, then `send` it (see [`Client::get_location`]).
@@ -1840,7 +1896,7 @@ impl CreateLocation {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -1884,7 +1940,7 @@ impl UpdateLocation {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -1929,7 +1985,7 @@ impl ReplaceLocation {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,
@@ -2099,34 +2155,34 @@ impl ListTasks {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<TaskList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Task> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TaskList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TaskList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Task> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TaskList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
@@ -2193,7 +2249,7 @@ impl CreateTask {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -2236,7 +2292,7 @@ impl UpdateTask {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -2280,7 +2336,7 @@ impl ReplaceTask {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,
@@ -2448,34 +2504,34 @@ impl ListTransactions {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<TransactionList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Transaction> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TransactionList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TransactionList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Transaction> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             TransactionList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `get_transaction` request: set optional inputs, then `send` it (see [`Client::get_transaction`]).
@@ -2542,7 +2598,7 @@ impl CreateTransaction {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -2585,7 +2641,7 @@ impl UpdateTransaction {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -2629,7 +2685,7 @@ impl ReplaceTransaction {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,
@@ -2742,6 +2798,12 @@ impl GetTransactionForm {
         let request = self.to_request()?.accept("application/pdf");
         self.core.download(&request, out).await
     }
+    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
+    pub fn pdf_stream(
+        self,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
+    }
 }
 /// The `send_transaction_summary_email` request: set optional inputs, then `send` it (see [`Client::send_transaction_summary_email`]).
 #[derive(Clone, Debug)]
@@ -2809,7 +2871,7 @@ impl Authenticate {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -3000,7 +3062,7 @@ impl CompleteMultipartUpload {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -3128,34 +3190,34 @@ impl ListUsers {
     /// a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<UserList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Forward,
+            ::inspection_runtime::__private::Direction::Forward,
         )
     }
     /// Every record of every page, following `next` links.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<User> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             UserList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Forward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
     }
     /// Every page, following `prev` links towards earlier records.
     pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<UserList> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_pages(
+        ::inspection_runtime::__private::links_pages(
             self.core,
             request,
-            ::inspection_runtime::paging::Direction::Backward,
+            ::inspection_runtime::__private::Direction::Backward,
         )
     }
     /// Every record of every page, following `prev` links.
     pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<User> {
         let request = self.to_request();
-        ::inspection_runtime::paging::links_items::<
+        ::inspection_runtime::__private::links_items::<
             UserList,
-        >(self.core, request, ::inspection_runtime::paging::Direction::Backward)
+        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
     }
 }
 /// The `get_user` request: set optional inputs, then `send` it (see [`Client::get_user`]).
@@ -3222,7 +3284,7 @@ impl CreateUser {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -3265,7 +3327,7 @@ impl CreateOneTimeUser {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -3310,7 +3372,7 @@ impl UpdateUser {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -3354,7 +3416,7 @@ impl ReplaceUser {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,

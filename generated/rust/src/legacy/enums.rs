@@ -21,7 +21,7 @@ pub enum ArchiveStatus {
     /// `restored`: Restored; the meaning of the state is not shown beyond its name.
     Restored,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl ArchiveStatus {
     /// The value as sent on the wire.
@@ -53,7 +53,7 @@ impl From<&str> for ArchiveStatus {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -63,7 +63,9 @@ impl<'de> serde::Deserialize<'de> for ArchiveStatus {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new("a ArchiveStatus value"),
+                ::inspection_runtime::__private::FromStrVisitor::new(
+                    "a ArchiveStatus value",
+                ),
             )
     }
 }
@@ -113,7 +115,7 @@ pub enum LegacyTaskStatus {
     /// `idle`: Not started (the state of a newly created task).
     Idle,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl LegacyTaskStatus {
     /// The value as sent on the wire.
@@ -139,7 +141,7 @@ impl From<&str> for LegacyTaskStatus {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -149,7 +151,7 @@ impl<'de> serde::Deserialize<'de> for LegacyTaskStatus {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new(
+                ::inspection_runtime::__private::FromStrVisitor::new(
                     "a LegacyTaskStatus value",
                 ),
             )
@@ -186,7 +188,7 @@ pub enum UserRole {
     /// `manager`: A manager. The seed names the role; its wire value is assumed to be `manager`.
     Manager,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl UserRole {
     /// The value as sent on the wire.
@@ -214,7 +216,7 @@ impl From<&str> for UserRole {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -224,7 +226,7 @@ impl<'de> serde::Deserialize<'de> for UserRole {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new("a UserRole value"),
+                ::inspection_runtime::__private::FromStrVisitor::new("a UserRole value"),
             )
     }
 }

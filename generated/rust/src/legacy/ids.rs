@@ -48,7 +48,7 @@ impl<'de> serde::Deserialize<'de> for AssetId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a transaction (inspection). A string in the examples (often numeric); numbers are accepted too.
@@ -95,7 +95,7 @@ impl<'de> serde::Deserialize<'de> for TransactionId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a location. A string in most examples, but a number in the users index example; both are accepted.
@@ -142,7 +142,7 @@ impl<'de> serde::Deserialize<'de> for LocationId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
@@ -189,7 +189,7 @@ impl<'de> serde::Deserialize<'de> for UserId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a task. A string in the examples (often numeric); numbers are accepted.
@@ -236,7 +236,7 @@ impl<'de> serde::Deserialize<'de> for TaskId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are accepted too.
@@ -283,7 +283,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a form template; its format is not shown.
@@ -330,7 +330,7 @@ impl<'de> serde::Deserialize<'de> for FormTemplateId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a form of a transaction; its format is not shown.
@@ -377,7 +377,7 @@ impl<'de> serde::Deserialize<'de> for FormId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of an uploaded media file, chosen by the client and unique to the user; transactions reference uploaded media by it. Per the public docs a multipart upload's file id is a UUID (the examples use names such as `new_file_42`).
@@ -424,7 +424,7 @@ impl<'de> serde::Deserialize<'de> for FileId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a photo, video or signature of a record, such as `"58"`; numbers are accepted too.
@@ -471,7 +471,7 @@ impl<'de> serde::Deserialize<'de> for MediaId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a damage record of an asset; numbers are accepted too.
@@ -518,7 +518,7 @@ impl<'de> serde::Deserialize<'de> for DamageId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// How a path names an asset: its numeric service id (e.g. `42`), or an external id (a reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).

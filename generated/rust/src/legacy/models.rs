@@ -10,6 +10,7 @@ use super::*;
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -18,14 +19,14 @@ pub struct TaskCompletedEvent {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskCompletedEvent, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
 /// The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -34,6 +35,7 @@ pub struct TaskCompletedEvent {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Links {
     /// URL of the previous page; null or absent when there is none.
     ///
@@ -41,7 +43,7 @@ pub struct Links {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub prev: Option<Option<String>>,
     /// URL of the next page; null or absent on the last page.
@@ -50,14 +52,14 @@ pub struct Links {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub next: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Links, additional_properties);
+::inspection_runtime::__private::impl_record!(Links, additional_properties);
 /// The location of a record, as nested in assets, transactions and tasks.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -66,6 +68,7 @@ pub struct Links {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,7 +80,7 @@ pub struct LocationRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationRef, additional_properties);
+::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The user who performed a transaction.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -86,6 +89,7 @@ pub struct LocationRef {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -103,7 +107,7 @@ pub struct UserRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserRef, additional_properties);
+::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The asset of a transaction or task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -112,6 +116,7 @@ pub struct UserRef {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetSummary {
     /// Identifier of the asset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,7 +128,7 @@ pub struct AssetSummary {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetSummary, additional_properties);
+::inspection_runtime::__private::impl_record!(AssetSummary, additional_properties);
 /// A user as nested in a task (assignee, requester, activity author).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -132,6 +137,7 @@ pub struct AssetSummary {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskUserRef {
     /// Identifier of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -146,7 +152,7 @@ pub struct TaskUserRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskUserRef, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskUserRef, additional_properties);
 /// A photo of an asset, a transaction or a damage.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -155,6 +161,7 @@ pub struct TaskUserRef {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Photo {
     /// Identifier of the photo.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -163,7 +170,7 @@ pub struct Photo {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the image; it may be a short link such as `https://{host}/m/JqS0`.
@@ -173,7 +180,10 @@ pub struct Photo {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// Where the photo was taken, as `[longitude, latitude]`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub geo_coord: Vec<f64>,
     /// A note on the photo, such as `scratch`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -185,7 +195,7 @@ pub struct Photo {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Photo, additional_properties);
+::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A video of an asset or a transaction.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -194,6 +204,7 @@ pub struct Photo {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Video {
     /// Identifier of the video.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -202,7 +213,7 @@ pub struct Video {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the video.
@@ -218,7 +229,7 @@ pub struct Video {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Video, additional_properties);
+::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature image of an asset or a transaction.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -227,6 +238,7 @@ pub struct Video {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Signature {
     /// Identifier of the signature.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -235,7 +247,7 @@ pub struct Signature {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the signature image.
@@ -248,7 +260,7 @@ pub struct Signature {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Signature, additional_properties);
+::inspection_runtime::__private::impl_record!(Signature, additional_properties);
 /// A damage recorded on an asset, with its photos.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -257,6 +269,7 @@ pub struct Signature {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Damage {
     /// Identifier of the damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -265,17 +278,20 @@ pub struct Damage {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Photos of the damage, each with its notation.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub photos: Vec<Photo>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Damage, additional_properties);
+::inspection_runtime::__private::impl_record!(Damage, additional_properties);
 /// An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -284,6 +300,7 @@ pub struct Damage {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Asset {
     /// Identifier of the asset.
     pub id: AssetId,
@@ -303,13 +320,22 @@ pub struct Asset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub check_in: Option<bool>,
     /// Notations of the asset; their shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Last known position, as `[longitude, latitude]`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of e-mails about the asset; the item shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// The location of the asset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -318,25 +344,64 @@ pub struct Asset {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Photos of the asset.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub photos: Vec<Photo>,
     /// Videos of the asset.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub videos: Vec<Video>,
     /// Damages recorded on the asset.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub damages: Vec<Damage>,
     /// Signatures collected for the asset.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub signatures: Vec<Signature>,
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Asset, additional_properties);
+::inspection_runtime::__private::impl_record!(Asset, additional_properties);
+impl Asset {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<AssetId>) -> Self {
+        Self {
+            id: id.into(),
+            external_id: Default::default(),
+            make: Default::default(),
+            model: Default::default(),
+            year: Default::default(),
+            check_in: Default::default(),
+            notations: Default::default(),
+            geo_coord: Default::default(),
+            email_sent_to: Default::default(),
+            location: Default::default(),
+            transaction: Default::default(),
+            photos: Default::default(),
+            videos: Default::default(),
+            damages: Default::default(),
+            signatures: Default::default(),
+            extended: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -345,6 +410,7 @@ pub struct Asset {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Transaction {
     /// Identifier of the transaction.
     pub id: TransactionId,
@@ -357,7 +423,7 @@ pub struct Transaction {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
@@ -376,19 +442,34 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Free-form extended data, such as `{"contract_id": 78923}`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Where the transaction took place, as `[longitude, latitude]`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of the summary e-mail; the item shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// Phone numbers the summary was sent to by SMS, such as `+1425555555`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub sms_summary_numbers: Vec<String>,
     /// Identifier of the workflow the transaction followed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -397,7 +478,10 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -409,7 +493,7 @@ pub struct Transaction {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
@@ -422,10 +506,16 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub photos: Vec<Photo>,
     /// Videos of the transaction.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub videos: Vec<Video>,
     /// A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -434,7 +524,40 @@ pub struct Transaction {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Transaction, additional_properties);
+::inspection_runtime::__private::impl_record!(Transaction, additional_properties);
+impl Transaction {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<TransactionId>) -> Self {
+        Self {
+            id: id.into(),
+            external_id: Default::default(),
+            check_in: Default::default(),
+            damage: Default::default(),
+            damage_cost: Default::default(),
+            draft: Default::default(),
+            group_id: Default::default(),
+            department_id: Default::default(),
+            notations: Default::default(),
+            extended: Default::default(),
+            geo_coord: Default::default(),
+            email_sent_to: Default::default(),
+            sms_summary_numbers: Default::default(),
+            workflow_id: Default::default(),
+            workflow_name: Default::default(),
+            workflow_modules: Default::default(),
+            archive_status: Default::default(),
+            view_url: Default::default(),
+            created_at: Default::default(),
+            asset: Default::default(),
+            user: Default::default(),
+            location: Default::default(),
+            photos: Default::default(),
+            videos: Default::default(),
+            transaction: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A transaction nested in another record: an asset's latest transaction, or the nested `transaction` of the index example. It has the fields of a Transaction, all optional (the docs elide the asset's one).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -443,6 +566,7 @@ pub struct Transaction {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NestedTransaction {
     /// Identifier of the transaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -453,7 +577,7 @@ pub struct NestedTransaction {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
@@ -469,16 +593,28 @@ pub struct NestedTransaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Free-form extended data.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Where the transaction took place, as `[longitude, latitude]`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of the summary e-mail; the item shape is not shown.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// Identifier of the workflow the transaction followed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -487,7 +623,10 @@ pub struct NestedTransaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -499,7 +638,7 @@ pub struct NestedTransaction {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
@@ -512,22 +651,29 @@ pub struct NestedTransaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub photos: Vec<Photo>,
     /// Videos of the transaction.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub videos: Vec<Video>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NestedTransaction, additional_properties);
+::inspection_runtime::__private::impl_record!(NestedTransaction, additional_properties);
 /// A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of the nested `workflow` object; which fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     /// Identifier of the location; a number in the users index example.
     pub id: LocationId,
@@ -556,14 +702,14 @@ pub struct Location {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the location was last updated.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The workflow of the location; its fields are not shown.
@@ -573,13 +719,33 @@ pub struct Location {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Location, additional_properties);
+::inspection_runtime::__private::impl_record!(Location, additional_properties);
+impl Location {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<LocationId>) -> Self {
+        Self {
+            id: id.into(),
+            name: Default::default(),
+            address1: Default::default(),
+            address2: Default::default(),
+            city: Default::default(),
+            state: Default::default(),
+            zipcode: Default::default(),
+            timezone: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            workflow: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// The user record returned by login, with the user's location.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Which fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AuthenticatedUser {
     /// Identifier of the user.
     pub id: UserId,
@@ -605,14 +771,14 @@ pub struct AuthenticatedUser {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location, with its address and nested workflow.
@@ -622,7 +788,25 @@ pub struct AuthenticatedUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AuthenticatedUser, additional_properties);
+::inspection_runtime::__private::impl_record!(AuthenticatedUser, additional_properties);
+impl AuthenticatedUser {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<UserId>) -> Self {
+        Self {
+            id: id.into(),
+            username: Default::default(),
+            first_name: Default::default(),
+            last_name: Default::default(),
+            phone_number: Default::default(),
+            role: Default::default(),
+            external_id: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            location: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -631,6 +815,7 @@ pub struct AuthenticatedUser {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
     pub id: UserId,
@@ -656,14 +841,14 @@ pub struct User {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location (only `id` and `name` in the index).
@@ -673,7 +858,25 @@ pub struct User {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(User, additional_properties);
+::inspection_runtime::__private::impl_record!(User, additional_properties);
+impl User {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<UserId>) -> Self {
+        Self {
+            id: id.into(),
+            username: Default::default(),
+            first_name: Default::default(),
+            last_name: Default::default(),
+            phone_number: Default::default(),
+            role: Default::default(),
+            external_id: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            location: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A user account that can only create one inspection (or `transaction_limit` ones).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -682,6 +885,7 @@ pub struct User {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct OneTimeUser {
     /// Identifier of the user.
     pub id: UserId,
@@ -701,7 +905,20 @@ pub struct OneTimeUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(OneTimeUser, additional_properties);
+::inspection_runtime::__private::impl_record!(OneTimeUser, additional_properties);
+impl OneTimeUser {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<UserId>) -> Self {
+        Self {
+            id: id.into(),
+            username: Default::default(),
+            email: Default::default(),
+            phone_number: Default::default(),
+            transaction_limit: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// An assignable piece of work on an asset, with its activity log.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -710,6 +927,7 @@ pub struct OneTimeUser {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
@@ -723,7 +941,7 @@ pub struct Task {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
@@ -733,14 +951,14 @@ pub struct Task {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the task.
@@ -756,13 +974,36 @@ pub struct Task {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requester: Option<TaskUserRef>,
     /// The activity log of the task, such as its creation.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub activities: Vec<TaskActivity>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Task, additional_properties);
+::inspection_runtime::__private::impl_record!(Task, additional_properties);
+impl Task {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<TaskId>) -> Self {
+        Self {
+            id: id.into(),
+            name: Default::default(),
+            status: Default::default(),
+            due_by: Default::default(),
+            high_priority: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            asset: Default::default(),
+            location: Default::default(),
+            assignee: Default::default(),
+            requester: Default::default(),
+            activities: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// One event in a task's activity log.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -771,6 +1012,7 @@ pub struct Task {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskActivity {
     /// What happened, such as `Created Task`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -782,20 +1024,21 @@ pub struct TaskActivity {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskActivity, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskActivity, additional_properties);
 /// A workflow: the modules an inspection goes through. Transactions name theirs by `workflow_id`, `workflow_name` and `workflow_modules`.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of workflows (not found in the public docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow (assumed; the fields are not shown).
     ///
@@ -806,13 +1049,14 @@ pub struct Workflow {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Workflow, additional_properties);
+::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A form template.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of form templates and whether show wraps the record (not found in the public docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct FormTemplate {
     /// Identifier of the form template (assumed; the fields are not shown).
     ///
@@ -823,7 +1067,7 @@ pub struct FormTemplate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(FormTemplate, additional_properties);
+::inspection_runtime::__private::impl_record!(FormTemplate, additional_properties);
 /// The upload slot of a media file. For a new file it holds an `upload_url`; upload the file there with a plain HTTP PUT, then reference it by id (for example when creating a transaction). For an existing file it also holds the file's content `type` and `size`, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no `upload_url` is returned.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -832,6 +1076,7 @@ pub struct FormTemplate {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct MediaUpload {
     /// The file id the client chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -849,7 +1094,7 @@ pub struct MediaUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(MediaUpload, additional_properties);
+::inspection_runtime::__private::impl_record!(MediaUpload, additional_properties);
 /// A started multipart upload: PUT each part (in any order, in parallel if wished) to its presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of every part. A failed upload can be retried with the same file id and upload id.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -858,6 +1103,7 @@ pub struct MediaUpload {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct MultipartUpload {
     /// The file id the client chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -873,13 +1119,26 @@ pub struct MultipartUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(MultipartUpload, additional_properties);
+::inspection_runtime::__private::impl_record!(MultipartUpload, additional_properties);
+impl MultipartUpload {
+    /// The record with its required fields; the others are unset.
+    pub fn new(upload_id: impl Into<String>, presigned_urls: Vec<String>) -> Self {
+        Self {
+            id: Default::default(),
+            upload_id: upload_id.into(),
+            key: Default::default(),
+            presigned_urls,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// One uploaded part of a multipart upload.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UploadPart {
     /// Part number, 1-based.
     ///
@@ -891,7 +1150,7 @@ pub struct UploadPart {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UploadPart, additional_properties, additional_property
 );
 impl UploadPart {
@@ -912,6 +1171,7 @@ impl UploadPart {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CompletedUpload {
     /// The file id the client chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -932,13 +1192,14 @@ pub struct CompletedUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(CompletedUpload, additional_properties);
+::inspection_runtime::__private::impl_record!(CompletedUpload, additional_properties);
 /// Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TransactionFilter {
     /// Only transactions of the asset with this reference number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -949,7 +1210,7 @@ pub struct TransactionFilter {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
@@ -957,7 +1218,7 @@ pub struct TransactionFilter {
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<::inspection_runtime::model::TimeOrRange>,
+    pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
@@ -974,7 +1235,7 @@ pub struct TransactionFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TransactionFilter, additional_properties, additional_property
 );
 impl TransactionFilter {
@@ -998,7 +1259,7 @@ impl TransactionFilter {
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
     pub fn created_at(
         mut self,
-        created_at: impl Into<::inspection_runtime::model::TimeOrRange>,
+        created_at: impl Into<::inspection_runtime::TimeOrRange>,
     ) -> Self {
         self.created_at = Some(created_at.into());
         self
@@ -1033,6 +1294,7 @@ impl TransactionFilter {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetTransactionFilter {
     /// Only transactions of the asset with this reference number.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1043,7 +1305,7 @@ pub struct AssetTransactionFilter {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
@@ -1051,7 +1313,7 @@ pub struct AssetTransactionFilter {
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<::inspection_runtime::model::TimeOrRange>,
+    pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
@@ -1065,7 +1327,7 @@ pub struct AssetTransactionFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     AssetTransactionFilter, additional_properties, additional_property
 );
 impl AssetTransactionFilter {
@@ -1089,7 +1351,7 @@ impl AssetTransactionFilter {
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
     pub fn created_at(
         mut self,
-        created_at: impl Into<::inspection_runtime::model::TimeOrRange>,
+        created_at: impl Into<::inspection_runtime::TimeOrRange>,
     ) -> Self {
         self.created_at = Some(created_at.into());
         self
@@ -1119,6 +1381,7 @@ impl AssetTransactionFilter {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetFilter {
     /// Only the asset with this external id (reference number, VIN, ...).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1128,7 +1391,7 @@ pub struct AssetFilter {
     pub check_in: Option<bool>,
     /// A time (ISO 8601): only assets at or after it; or a range of two times, as an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<::inspection_runtime::model::TimeOrRange>,
+    pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only assets of this user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
@@ -1142,7 +1405,7 @@ pub struct AssetFilter {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     AssetFilter, additional_properties, additional_property
 );
 impl AssetFilter {
@@ -1159,7 +1422,7 @@ impl AssetFilter {
     /// A time (ISO 8601): only assets at or after it; or a range of two times, as an array.
     pub fn created_at(
         mut self,
-        created_at: impl Into<::inspection_runtime::model::TimeOrRange>,
+        created_at: impl Into<::inspection_runtime::TimeOrRange>,
     ) -> Self {
         self.created_at = Some(created_at.into());
         self
@@ -1189,6 +1452,7 @@ impl AssetFilter {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskFilter {
     /// Only tasks of this location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1198,12 +1462,12 @@ pub struct TaskFilter {
     pub reference_number: Option<String>,
     /// A time (ISO 8601): only tasks at or after it; or a range of two times, as an array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<::inspection_runtime::model::TimeOrRange>,
+    pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TaskFilter, additional_properties, additional_property
 );
 impl TaskFilter {
@@ -1220,7 +1484,7 @@ impl TaskFilter {
     /// A time (ISO 8601): only tasks at or after it; or a range of two times, as an array.
     pub fn created_at(
         mut self,
-        created_at: impl Into<::inspection_runtime::model::TimeOrRange>,
+        created_at: impl Into<::inspection_runtime::TimeOrRange>,
     ) -> Self {
         self.created_at = Some(created_at.into());
         self
@@ -1232,9 +1496,13 @@ impl TaskFilter {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetList {
     /// The assets of the page.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub assets: Vec<Asset>,
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1243,16 +1511,20 @@ pub struct AssetList {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetList, additional_properties);
+::inspection_runtime::__private::impl_record!(AssetList, additional_properties);
 /// A page of the transaction index or of an asset's transaction index.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TransactionList {
     /// The transactions of the page.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub transactions: Vec<Transaction>,
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1261,16 +1533,20 @@ pub struct TransactionList {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TransactionList, additional_properties);
+::inspection_runtime::__private::impl_record!(TransactionList, additional_properties);
 /// A page of the location index.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LocationList {
     /// The locations of the page.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub locations: Vec<Location>,
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1279,16 +1555,20 @@ pub struct LocationList {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationList, additional_properties);
+::inspection_runtime::__private::impl_record!(LocationList, additional_properties);
 /// A page of the task index.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskList {
     /// The tasks of the page.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub tasks: Vec<Task>,
     /// Links to the previous and next pages (the task index example does not show them).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1297,16 +1577,20 @@ pub struct TaskList {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskList, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskList, additional_properties);
 /// A page of the user index.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserList {
     /// The users of the page.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub users: Vec<User>,
     /// Links to the previous and next pages.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1315,7 +1599,7 @@ pub struct UserList {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserList, additional_properties);
+::inspection_runtime::__private::impl_record!(UserList, additional_properties);
 /// An asset wrapped as `{asset: ...}`.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -1324,6 +1608,7 @@ pub struct UserList {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct AssetResponse {
     /// The asset.
     pub asset: Asset,
@@ -1331,10 +1616,19 @@ pub struct AssetResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AssetResponse, additional_properties);
-::inspection_runtime::impl_envelope!(
+::inspection_runtime::__private::impl_record!(AssetResponse, additional_properties);
+::inspection_runtime::__private::impl_envelope!(
     AssetResponse { asset : Asset = "asset", additional_properties }
 );
+impl AssetResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(asset: Asset) -> Self {
+        Self {
+            asset,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A transaction wrapped as `{transaction: ...}`.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -1343,6 +1637,7 @@ pub struct AssetResponse {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TransactionResponse {
     /// The transaction.
     pub transaction: Transaction,
@@ -1350,11 +1645,22 @@ pub struct TransactionResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TransactionResponse, additional_properties);
-::inspection_runtime::impl_envelope!(
+::inspection_runtime::__private::impl_record!(
+    TransactionResponse, additional_properties
+);
+::inspection_runtime::__private::impl_envelope!(
     TransactionResponse { transaction : Transaction = "transaction",
     additional_properties }
 );
+impl TransactionResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(transaction: Transaction) -> Self {
+        Self {
+            transaction,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -1363,6 +1669,7 @@ pub struct TransactionResponse {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct LocationResponse {
     /// The location.
     pub location: Location,
@@ -1370,10 +1677,19 @@ pub struct LocationResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationResponse, additional_properties);
-::inspection_runtime::impl_envelope!(
+::inspection_runtime::__private::impl_record!(LocationResponse, additional_properties);
+::inspection_runtime::__private::impl_envelope!(
     LocationResponse { location : Location = "location", additional_properties }
 );
+impl LocationResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(location: Location) -> Self {
+        Self {
+            location,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -1382,6 +1698,7 @@ pub struct LocationResponse {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct TaskResponse {
     /// The task.
     pub task: Task,
@@ -1389,10 +1706,19 @@ pub struct TaskResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskResponse, additional_properties);
-::inspection_runtime::impl_envelope!(
+::inspection_runtime::__private::impl_record!(TaskResponse, additional_properties);
+::inspection_runtime::__private::impl_envelope!(
     TaskResponse { task : Task = "task", additional_properties }
 );
+impl TaskResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(task: Task) -> Self {
+        Self {
+            task,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A user wrapped as `{user: ...}`.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
@@ -1401,6 +1727,7 @@ pub struct TaskResponse {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[non_exhaustive]
 pub struct UserResponse {
     /// The user.
     pub user: User,
@@ -1408,16 +1735,26 @@ pub struct UserResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserResponse, additional_properties);
-::inspection_runtime::impl_envelope!(
+::inspection_runtime::__private::impl_record!(UserResponse, additional_properties);
+::inspection_runtime::__private::impl_envelope!(
     UserResponse { user : User = "user", additional_properties }
 );
+impl UserResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(user: User) -> Self {
+        Self {
+            user,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// The answer to user creation: per the public docs the same as show, and the example adds an `auth_token` for the new user.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CreatedUser {
     /// Authentication token (a JWT) of the new user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1429,7 +1766,7 @@ pub struct CreatedUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(CreatedUser, additional_properties);
+::inspection_runtime::__private::impl_record!(CreatedUser, additional_properties);
 impl std::fmt::Debug for CreatedUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("CreatedUser")
@@ -1445,6 +1782,7 @@ impl std::fmt::Debug for CreatedUser {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct OneTimeUserResponse {
     /// The created (or updated) one-time user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1456,11 +1794,14 @@ pub struct OneTimeUserResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(OneTimeUserResponse, additional_properties);
+::inspection_runtime::__private::impl_record!(
+    OneTimeUserResponse, additional_properties
+);
 /// The login body.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The credentials.
     pub user: Credentials,
@@ -1468,7 +1809,7 @@ pub struct AuthenticateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     AuthenticateRequest, additional_properties, additional_property
 );
 impl AuthenticateRequest {
@@ -1484,6 +1825,7 @@ impl AuthenticateRequest {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Credentials {
     /// Login or e-mail address of the user.
     pub username: String,
@@ -1493,7 +1835,7 @@ pub struct Credentials {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     Credentials, additional_properties, additional_property
 );
 impl std::fmt::Debug for Credentials {
@@ -1521,6 +1863,7 @@ impl Credentials {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct GuestTokenExchange {
     /// The guest token to exchange (a secret, never logged).
     pub guest_token: String,
@@ -1528,7 +1871,7 @@ pub struct GuestTokenExchange {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     GuestTokenExchange, additional_properties, additional_property
 );
 impl std::fmt::Debug for GuestTokenExchange {
@@ -1552,6 +1895,7 @@ impl GuestTokenExchange {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AuthenticateResponse {
     /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization: Token <auth_token>`.
     pub auth_token: String,
@@ -1561,7 +1905,9 @@ pub struct AuthenticateResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(AuthenticateResponse, additional_properties);
+::inspection_runtime::__private::impl_record!(
+    AuthenticateResponse, additional_properties
+);
 impl std::fmt::Debug for AuthenticateResponse {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("AuthenticateResponse")
@@ -1571,12 +1917,23 @@ impl std::fmt::Debug for AuthenticateResponse {
             .finish()
     }
 }
+impl AuthenticateResponse {
+    /// The record with its required fields; the others are unset.
+    pub fn new(auth_token: impl Into<String>, user: AuthenticatedUser) -> Self {
+        Self {
+            auth_token: auth_token.into(),
+            user,
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// The body that finds or creates an asset.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewAssetRequest {
     /// The asset to find or create.
     pub asset: NewAsset,
@@ -1584,7 +1941,7 @@ pub struct NewAssetRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     NewAssetRequest, additional_properties, additional_property
 );
 impl NewAssetRequest {
@@ -1602,6 +1959,7 @@ impl NewAssetRequest {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewAsset {
     /// Domain-specific external id (reference number, VIN, ...).
     pub external_id: String,
@@ -1612,13 +1970,15 @@ pub struct NewAsset {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewAsset, additional_properties, additional_property);
+::inspection_runtime::__private::impl_record!(
+    NewAsset, additional_properties, additional_property
+);
 impl NewAsset {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(external_id: impl Into<String>) -> Self {
         Self {
             external_id: external_id.into(),
-            extended: None,
+            extended: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -1637,6 +1997,7 @@ impl NewAsset {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetUpdateRequest {
     /// The fields to change.
     pub asset: AssetUpdate,
@@ -1644,7 +2005,7 @@ pub struct AssetUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     AssetUpdateRequest, additional_properties, additional_property
 );
 impl AssetUpdateRequest {
@@ -1664,6 +2025,7 @@ impl AssetUpdateRequest {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct AssetUpdate {
     /// Domain-specific external id (assumed updatable).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1675,7 +2037,7 @@ pub struct AssetUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     AssetUpdate, additional_properties, additional_property
 );
 impl AssetUpdate {
@@ -1699,6 +2061,7 @@ impl AssetUpdate {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LocationRequest {
     /// The fields of the location.
     pub location: LocationInput,
@@ -1706,7 +2069,7 @@ pub struct LocationRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     LocationRequest, additional_properties, additional_property
 );
 impl LocationRequest {
@@ -1726,6 +2089,7 @@ impl LocationRequest {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LocationInput {
     /// Name of the location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1752,7 +2116,7 @@ pub struct LocationInput {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     LocationInput, additional_properties, additional_property
 );
 impl LocationInput {
@@ -1798,6 +2162,7 @@ impl LocationInput {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskRequest {
     /// The fields of the task.
     pub task: TaskInput,
@@ -1805,7 +2170,7 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TaskRequest, additional_properties, additional_property
 );
 impl TaskRequest {
@@ -1825,6 +2190,7 @@ impl TaskRequest {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskInput {
     /// Name of the task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1842,7 +2208,7 @@ pub struct TaskInput {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TaskInput, additional_properties, additional_property
 );
 impl TaskInput {
@@ -1873,6 +2239,7 @@ impl TaskInput {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewTransactionRequest {
     /// The transaction to create.
     pub transaction: NewTransaction,
@@ -1880,7 +2247,7 @@ pub struct NewTransactionRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     NewTransactionRequest, additional_properties, additional_property
 );
 impl NewTransactionRequest {
@@ -1900,6 +2267,7 @@ impl NewTransactionRequest {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewTransaction {
     /// The asset of the transaction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1928,7 +2296,7 @@ pub struct NewTransaction {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
@@ -1955,7 +2323,7 @@ pub struct NewTransaction {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     NewTransaction, additional_properties, additional_property
 );
 impl NewTransaction {
@@ -2046,6 +2414,7 @@ impl NewTransaction {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct SignatureUpload {
     /// File id of the uploaded signature image.
     pub image: FileId,
@@ -2056,7 +2425,7 @@ pub struct SignatureUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     SignatureUpload, additional_properties, additional_property
 );
 impl SignatureUpload {
@@ -2064,7 +2433,7 @@ impl SignatureUpload {
     pub fn new(image: impl Into<FileId>) -> Self {
         Self {
             image: image.into(),
-            created_at: None,
+            created_at: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -2080,6 +2449,7 @@ impl SignatureUpload {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TransactionUpdateRequest {
     /// The fields to change.
     pub transaction: TransactionUpdate,
@@ -2087,7 +2457,7 @@ pub struct TransactionUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TransactionUpdateRequest, additional_properties, additional_property
 );
 impl TransactionUpdateRequest {
@@ -2107,6 +2477,7 @@ impl TransactionUpdateRequest {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TransactionUpdate {
     /// The asset of the transaction.
     ///
@@ -2114,7 +2485,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub asset_id: Option<Option<AssetId>>,
     /// The location of the transaction. Manager only; required, even for a draft, when the transaction was created by a manager.
@@ -2123,7 +2494,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub location_id: Option<Option<LocationId>>,
     /// Identifier of the department.
@@ -2132,7 +2503,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub department_id: Option<Option<String>>,
     /// Identifier of the work order.
@@ -2141,7 +2512,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub work_order_id: Option<Option<String>>,
     /// The task the transaction belongs to.
@@ -2150,7 +2521,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub task_id: Option<Option<TaskId>>,
     /// True for a check-in, false for a check-out, null for added media.
@@ -2159,7 +2530,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub check_in: Option<Option<bool>>,
     /// Whether the transaction is a draft.
@@ -2168,7 +2539,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub draft: Option<Option<bool>>,
     /// Whether damage was found.
@@ -2177,7 +2548,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub damage: Option<Option<bool>>,
     /// E-mail recipients of the summary; the shape is not shown.
@@ -2186,7 +2557,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub email_recipients: Option<Option<serde_json::Value>>,
     /// SMS recipients of the summary, in the format `+12065554321`; the shape is not shown.
@@ -2195,7 +2566,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub sms_recipients: Option<Option<serde_json::Value>>,
     /// Where the transaction took place, as `[longitude, latitude]`.
@@ -2204,7 +2575,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub geo_coord: Option<Option<Vec<f64>>>,
     /// Notations of the transaction.
@@ -2213,7 +2584,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub notations: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// Extended notations, for inline data such as media.
@@ -2222,7 +2593,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub notations_extended: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// The workflow of the transaction.
@@ -2231,7 +2602,7 @@ pub struct TransactionUpdate {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub workflow_id: Option<Option<WorkflowId>>,
     /// Free-form extended data, such as `{"contract_id": 78923}`.
@@ -2241,7 +2612,7 @@ pub struct TransactionUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TransactionUpdate, additional_properties, additional_property
 );
 impl TransactionUpdate {
@@ -2367,6 +2738,7 @@ impl TransactionUpdate {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewUserRequest {
     /// The user to create.
     pub user: NewUser,
@@ -2374,7 +2746,7 @@ pub struct NewUserRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     NewUserRequest, additional_properties, additional_property
 );
 impl NewUserRequest {
@@ -2392,6 +2764,7 @@ impl NewUserRequest {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewUser {
     /// Username or e-mail address; must be globally unique.
     pub username: String,
@@ -2421,7 +2794,9 @@ pub struct NewUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewUser, additional_properties, additional_property);
+::inspection_runtime::__private::impl_record!(
+    NewUser, additional_properties, additional_property
+);
 impl std::fmt::Debug for NewUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("NewUser")
@@ -2447,14 +2822,14 @@ impl NewUser {
     ) -> Self {
         Self {
             username: username.into(),
-            password: None,
+            password: Default::default(),
             first_name: first_name.into(),
             last_name: last_name.into(),
-            phone_number: None,
-            active: None,
-            location_id: None,
-            external_id: None,
-            role: None,
+            phone_number: Default::default(),
+            active: Default::default(),
+            location_id: Default::default(),
+            external_id: Default::default(),
+            role: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -2495,6 +2870,7 @@ impl NewUser {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserUpdateRequest {
     /// The fields to change.
     pub user: UserUpdate,
@@ -2502,7 +2878,7 @@ pub struct UserUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UserUpdateRequest, additional_properties, additional_property
 );
 impl UserUpdateRequest {
@@ -2522,6 +2898,7 @@ impl UserUpdateRequest {
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserUpdate {
     /// Username or e-mail address; must be globally unique.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2554,7 +2931,7 @@ pub struct UserUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UserUpdate, additional_properties, additional_property
 );
 impl std::fmt::Debug for UserUpdate {
@@ -2626,6 +3003,7 @@ impl UserUpdate {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct OneTimeUserRequest {
     /// The one-time user.
     pub user: NewOneTimeUser,
@@ -2639,7 +3017,7 @@ pub struct OneTimeUserRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     OneTimeUserRequest, additional_properties, additional_property
 );
 impl OneTimeUserRequest {
@@ -2647,8 +3025,8 @@ impl OneTimeUserRequest {
     pub fn new(user: NewOneTimeUser) -> Self {
         Self {
             user,
-            reference_number: None,
-            notify_user: None,
+            reference_number: Default::default(),
+            notify_user: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -2669,6 +3047,7 @@ impl OneTimeUserRequest {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewOneTimeUser {
     /// E-mail address of the user.
     pub email: String,
@@ -2687,7 +3066,7 @@ pub struct NewOneTimeUser {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     NewOneTimeUser, additional_properties, additional_property
 );
 impl NewOneTimeUser {
@@ -2695,10 +3074,10 @@ impl NewOneTimeUser {
     pub fn new(email: impl Into<String>, location_id: impl Into<LocationId>) -> Self {
         Self {
             email: email.into(),
-            phone_number: None,
+            phone_number: Default::default(),
             location_id: location_id.into(),
-            external_id: None,
-            transaction_limit: None,
+            external_id: Default::default(),
+            transaction_limit: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -2724,6 +3103,7 @@ impl NewOneTimeUser {
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CompleteMultipartUploadRequest {
     /// The upload id answered by `start_multipart_upload`.
     pub upload_id: String,
@@ -2735,7 +3115,7 @@ pub struct CompleteMultipartUploadRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     CompleteMultipartUploadRequest, additional_properties, additional_property
 );
 impl CompleteMultipartUploadRequest {
@@ -2748,7 +3128,7 @@ impl CompleteMultipartUploadRequest {
         }
     }
 }
-impl ::inspection_runtime::paging::LinksPage for AssetList {
+impl ::inspection_runtime::__private::LinksPage for AssetList {
     type Item = Asset;
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
@@ -2763,7 +3143,7 @@ impl ::inspection_runtime::paging::LinksPage for AssetList {
         self.assets.is_empty()
     }
 }
-impl ::inspection_runtime::paging::LinksPage for TransactionList {
+impl ::inspection_runtime::__private::LinksPage for TransactionList {
     type Item = Transaction;
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
@@ -2778,7 +3158,7 @@ impl ::inspection_runtime::paging::LinksPage for TransactionList {
         self.transactions.is_empty()
     }
 }
-impl ::inspection_runtime::paging::LinksPage for LocationList {
+impl ::inspection_runtime::__private::LinksPage for LocationList {
     type Item = Location;
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
@@ -2793,7 +3173,7 @@ impl ::inspection_runtime::paging::LinksPage for LocationList {
         self.locations.is_empty()
     }
 }
-impl ::inspection_runtime::paging::LinksPage for TaskList {
+impl ::inspection_runtime::__private::LinksPage for TaskList {
     type Item = Task;
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
@@ -2808,7 +3188,7 @@ impl ::inspection_runtime::paging::LinksPage for TaskList {
         self.tasks.is_empty()
     }
 }
-impl ::inspection_runtime::paging::LinksPage for UserList {
+impl ::inspection_runtime::__private::LinksPage for UserList {
     type Item = User;
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()

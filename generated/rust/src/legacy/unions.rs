@@ -15,7 +15,7 @@ pub enum Event {
     /// `type: task.completed`. A task was completed.
     TaskCompleted(Box<TaskCompletedEvent>),
     /// A member whose tag this version of the client does not know, kept whole.
-    Unknown(::inspection_runtime::model::UnknownMember),
+    Unknown(::inspection_runtime::UnknownMember),
 }
 impl Event {
     #[doc = concat!("The value of the `", "type", "` property.")]
@@ -30,7 +30,7 @@ impl serde::Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::TaskCompleted(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "task.completed",
@@ -46,18 +46,18 @@ impl<'de> serde::Deserialize<'de> for Event {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let raw = ::inspection_runtime::model::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "type")
+        let raw = ::inspection_runtime::__private::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
             .map_err(D::Error::custom)? else {
             return Ok(
                 Self::Unknown(
-                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
                 ),
             );
         };
         let decoded = match tag.as_str() {
             "task.completed" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "task.completed",
@@ -66,9 +66,7 @@ impl<'de> serde::Deserialize<'de> for Event {
             }
             _ => {
                 return Ok(
-                    Self::Unknown(
-                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
-                    ),
+                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
                 );
             }
         };

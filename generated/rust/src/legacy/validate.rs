@@ -5,7 +5,7 @@
 #[allow(unused_imports)]
 use super::*;
 impl ::inspection_runtime::Validate for UploadPart {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.range(
             "part_number",
             Some(&self.part_number).map(|x| i64::from(*x)),
@@ -16,7 +16,7 @@ impl ::inspection_runtime::Validate for UploadPart {
     }
 }
 impl ::inspection_runtime::Validate for TransactionFilter {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -33,7 +33,7 @@ impl ::inspection_runtime::Validate for TransactionFilter {
     }
 }
 impl ::inspection_runtime::Validate for AssetTransactionFilter {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -49,7 +49,7 @@ impl ::inspection_runtime::Validate for AssetTransactionFilter {
     }
 }
 impl ::inspection_runtime::Validate for AssetFilter {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -64,7 +64,7 @@ impl ::inspection_runtime::Validate for AssetFilter {
     }
 }
 impl ::inspection_runtime::Validate for TaskFilter {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &["location_id", "reference_number", "created_at"],
@@ -72,7 +72,7 @@ impl ::inspection_runtime::Validate for TaskFilter {
     }
 }
 impl ::inspection_runtime::Validate for AuthenticateRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
@@ -80,17 +80,17 @@ impl ::inspection_runtime::Validate for AuthenticateRequest {
     }
 }
 impl ::inspection_runtime::Validate for Credentials {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(&self.additional_properties, &["username", "password"]);
     }
 }
 impl ::inspection_runtime::Validate for GuestTokenExchange {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(&self.additional_properties, &["guest_token"]);
     }
 }
 impl ::inspection_runtime::Validate for NewAssetRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.asset) {
             v.nested("asset", x);
         }
@@ -98,12 +98,12 @@ impl ::inspection_runtime::Validate for NewAssetRequest {
     }
 }
 impl ::inspection_runtime::Validate for NewAsset {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(&self.additional_properties, &["external_id", "extended"]);
     }
 }
 impl ::inspection_runtime::Validate for AssetUpdateRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.asset) {
             v.nested("asset", x);
         }
@@ -111,12 +111,12 @@ impl ::inspection_runtime::Validate for AssetUpdateRequest {
     }
 }
 impl ::inspection_runtime::Validate for AssetUpdate {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(&self.additional_properties, &["external_id", "extended"]);
     }
 }
 impl ::inspection_runtime::Validate for LocationRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.location) {
             v.nested("location", x);
         }
@@ -124,7 +124,7 @@ impl ::inspection_runtime::Validate for LocationRequest {
     }
 }
 impl ::inspection_runtime::Validate for LocationInput {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &["name", "address1", "address2", "city", "state", "zipcode", "timezone"],
@@ -132,7 +132,7 @@ impl ::inspection_runtime::Validate for LocationInput {
     }
 }
 impl ::inspection_runtime::Validate for TaskRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.task) {
             v.nested("task", x);
         }
@@ -140,7 +140,7 @@ impl ::inspection_runtime::Validate for TaskRequest {
     }
 }
 impl ::inspection_runtime::Validate for TaskInput {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &["name", "due_by", "high_priority", "webhook_url"],
@@ -148,7 +148,7 @@ impl ::inspection_runtime::Validate for TaskInput {
     }
 }
 impl ::inspection_runtime::Validate for NewTransactionRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.transaction) {
             v.nested("transaction", x);
         }
@@ -156,7 +156,7 @@ impl ::inspection_runtime::Validate for NewTransactionRequest {
     }
 }
 impl ::inspection_runtime::Validate for NewTransaction {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.items("geo_coord", self.geo_coord.as_ref().map(|x| x.len()), Some(2), Some(2));
         if let Some(x) = self.signatures.as_ref() {
             v.each("signatures", x);
@@ -183,12 +183,12 @@ impl ::inspection_runtime::Validate for NewTransaction {
     }
 }
 impl ::inspection_runtime::Validate for SignatureUpload {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(&self.additional_properties, &["image", "created_at"]);
     }
 }
 impl ::inspection_runtime::Validate for TransactionUpdateRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.transaction) {
             v.nested("transaction", x);
         }
@@ -196,7 +196,7 @@ impl ::inspection_runtime::Validate for TransactionUpdateRequest {
     }
 }
 impl ::inspection_runtime::Validate for TransactionUpdate {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -220,7 +220,7 @@ impl ::inspection_runtime::Validate for TransactionUpdate {
     }
 }
 impl ::inspection_runtime::Validate for NewUserRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
@@ -228,7 +228,7 @@ impl ::inspection_runtime::Validate for NewUserRequest {
     }
 }
 impl ::inspection_runtime::Validate for NewUser {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -246,7 +246,7 @@ impl ::inspection_runtime::Validate for NewUser {
     }
 }
 impl ::inspection_runtime::Validate for UserUpdateRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
@@ -254,7 +254,7 @@ impl ::inspection_runtime::Validate for UserUpdateRequest {
     }
 }
 impl ::inspection_runtime::Validate for UserUpdate {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &[
@@ -272,7 +272,7 @@ impl ::inspection_runtime::Validate for UserUpdate {
     }
 }
 impl ::inspection_runtime::Validate for OneTimeUserRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         if let Some(x) = Some(&self.user) {
             v.nested("user", x);
         }
@@ -283,7 +283,7 @@ impl ::inspection_runtime::Validate for OneTimeUserRequest {
     }
 }
 impl ::inspection_runtime::Validate for NewOneTimeUser {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.additional(
             &self.additional_properties,
             &["email", "phone_number", "location_id", "external_id", "transaction_limit"],
@@ -291,7 +291,7 @@ impl ::inspection_runtime::Validate for NewOneTimeUser {
     }
 }
 impl ::inspection_runtime::Validate for CompleteMultipartUploadRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.items("parts", Some(&self.parts).map(|x| x.len()), Some(1), Some(20));
         if let Some(x) = Some(&self.parts) {
             v.each("parts", x);

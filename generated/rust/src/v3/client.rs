@@ -40,7 +40,7 @@ impl std::fmt::Debug for ApiKey {
 ///
 /// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
 pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
-    ::inspection_runtime::webhook::parse_event(body)
+    ::inspection_runtime::__private::parse_event(body)
 }
 /// A client of the Inspection Integration API (v3).
 ///
@@ -60,16 +60,7 @@ impl Client {
     }
     /// A client with the default configuration from the environment: the base URL in `INSPECTION_V3_BASE_URL`, the key pair in `INSPECTION_V3_API_KEY_ID` and `INSPECTION_V3_API_KEY_SECRET`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
     pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
-        let var = |name: &str| {
-            std::env::var(name)
-                .map_err(|_| {
-                    ::inspection_runtime::Error::Config(
-                        format!(
-                            "the environment variable {name} is not set (or not UTF-8)"
-                        ),
-                    )
-                })
-        };
+        use ::inspection_runtime::__private::env_var as var;
         let base_url = var("INSPECTION_V3_BASE_URL")?;
         Self::new(
             &base_url,
@@ -86,7 +77,7 @@ impl Client {
         credentials: ApiKey,
         config: ::inspection_runtime::Config,
     ) -> Result<Self, ::inspection_runtime::Error> {
-        let auth = ::inspection_runtime::Auth::headers(
+        let auth = ::inspection_runtime::__private::Auth::headers(
                 &[
                     ("api-key-id", credentials.api_key_id.as_str(), false),
                     ("api-key-secret", credentials.api_key_secret.expose(), true),
@@ -103,7 +94,7 @@ impl Client {
     /// What this interface documents: the settings a `Config` leaves unset follow it.
     ///
     /// Paced to 100 requests per 10 s (the documented quota; raise it with `Config::rate_limit` if the service granted more).
-    pub const DEFAULTS: ::inspection_runtime::InterfaceDefaults = ::inspection_runtime::InterfaceDefaults {
+    pub const DEFAULTS: ::inspection_runtime::__private::InterfaceDefaults = ::inspection_runtime::__private::InterfaceDefaults {
         rate_limit: Some((100u32, std::time::Duration::from_secs(10u64))),
         accept: "application/json",
         error_message_field: "errors",
@@ -132,6 +123,14 @@ impl Client {
     >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
         self.core.fetch_presigned_to(url, out).await
     }
+    /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
+    /// chunks as they arrive, one in memory at a time.
+    pub fn fetch_presigned_stream(
+        &self,
+        url: &str,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.fetch_presigned_stream(url)
+    }
     /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
     /// credential; retried on failure. Returns the storage's `ETag`, if any.
     pub async fn put_presigned(
@@ -141,6 +140,16 @@ impl Client {
         content_type: Option<&str>,
     ) -> Result<Option<String>, ::inspection_runtime::Error> {
         self.core.put_presigned(url, bytes.into(), content_type).await
+    }
+    /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
+    /// it is sent (bounded memory whatever its size) and again for a retry.
+    pub async fn put_presigned_file(
+        &self,
+        url: &str,
+        path: impl AsRef<std::path::Path>,
+        content_type: Option<&str>,
+    ) -> Result<Option<String>, ::inspection_runtime::Error> {
+        self.core.put_presigned_file(url, path, content_type).await
     }
     /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
     /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
@@ -153,6 +162,21 @@ impl Client {
         concurrency: usize,
     ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
         self.core.put_parts(urls, parts, content_type, concurrency).await
+    }
+    /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
+    /// (the last may be shorter, one per URL): at most `concurrency` parts in
+    /// memory at a time, whatever the total size (a file, a socket).
+    pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
+        &self,
+        urls: &[String],
+        reader: R,
+        part_size: usize,
+        content_type: Option<&str>,
+        concurrency: usize,
+    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
+        self.core
+            .put_parts_from(urls, reader, part_size, content_type, concurrency)
+            .await
     }
     /// Lists units, optionally filtered by reference number or serial number.
     ///
@@ -724,12 +748,12 @@ impl ListUnits {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Unit>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Unit> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Unit>,
         >(self.core, request, "page", "per_page")
     }
@@ -759,7 +783,7 @@ impl CreateUnit {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -844,7 +868,7 @@ impl UpdateUnit {
         self.core
             .validate(|v| {
                 v.max_length("unit_id", Some(self.unit_id.as_str()), 255);
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -939,7 +963,7 @@ impl UpdateUnitByReferenceNumber {
                     Some(self.reference_number.as_str()),
                     255,
                 );
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -988,7 +1012,7 @@ impl UpsertUnitByReferenceNumber {
                     Some(self.reference_number.as_str()),
                     255,
                 );
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PUT,
@@ -1130,14 +1154,14 @@ impl ListUnitInspections {
                 self
                     .created_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "created_before",
                 self
                     .created_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone())
@@ -1153,12 +1177,12 @@ impl ListUnitInspections {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Inspection>,
         >(self.core, request, "page", "per_page")
     }
@@ -1281,14 +1305,14 @@ impl ListUnitInspectionsByReferenceNumber {
                 self
                     .created_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "created_before",
                 self
                     .created_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone())
@@ -1304,12 +1328,12 @@ impl ListUnitInspectionsByReferenceNumber {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Inspection>,
         >(self.core, request, "page", "per_page")
     }
@@ -1423,14 +1447,14 @@ impl ListInspections {
                 self
                     .created_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "created_before",
                 self
                     .created_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query("type", self.r#type.as_ref().map(|x| x.as_str().to_string()))
             .query("department_name", self.department_name.clone())
@@ -1446,12 +1470,12 @@ impl ListInspections {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Inspection>,
         >(self.core, request, "page", "per_page")
     }
@@ -1512,6 +1536,12 @@ impl GetInspection {
     ) -> Result<u64, ::inspection_runtime::Error> {
         let request = self.to_request()?.accept("application/pdf");
         self.core.download(&request, out).await
+    }
+    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
+    pub fn pdf_stream(
+        self,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
     }
 }
 /// The `get_inspection_share_url` request: set optional inputs, then `send` it (see [`Client::get_inspection_share_url`]).
@@ -1608,6 +1638,13 @@ impl GetForm {
     ) -> Result<u64, ::inspection_runtime::Error> {
         let request = self.to_request()?;
         self.core.download(&request, out).await
+    }
+    /// Like [`Self::send`], as a stream of byte chunks as they arrive, one in
+    /// memory at a time (to hand the body on without holding it).
+    pub fn send_stream(
+        self,
+    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
+        self.core.download_stream(self.to_request())
     }
 }
 /// The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
@@ -1768,56 +1805,56 @@ impl ListTasks {
                 self
                     .created_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "created_before",
                 self
                     .created_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "updated_after",
                 self
                     .updated_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "updated_before",
                 self
                     .updated_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "completed_after",
                 self
                     .completed_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "completed_before",
                 self
                     .completed_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "due_after",
                 self
                     .due_after
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query(
                 "due_before",
                 self
                     .due_before
                     .as_ref()
-                    .map(::inspection_runtime::request::format_date_time),
+                    .map(::inspection_runtime::__private::format_date_time),
             )
             .query("status", self.status.as_ref().map(|x| x.as_str().to_string()))
             .options(self.request_options.clone());
@@ -1832,12 +1869,12 @@ impl ListTasks {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Task>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Task> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Task>,
         >(self.core, request, "page", "per_page")
     }
@@ -1867,7 +1904,7 @@ impl CreateTask {
     ) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
         self.core
             .validate(|v| {
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::POST,
@@ -1952,7 +1989,7 @@ impl UpdateTask {
         self.core
             .validate(|v| {
                 v.max_length("task_id", Some(self.task_id.as_str()), 255);
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -2117,12 +2154,12 @@ impl ListWorkflows {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Workflow>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Workflow> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Workflow>,
         >(self.core, request, "page", "per_page")
     }
@@ -2202,12 +2239,12 @@ impl ListLocations {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Location>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<Location> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<Location>,
         >(self.core, request, "page", "per_page")
     }
@@ -2287,12 +2324,12 @@ impl ListUsers {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<User>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<User> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<User>,
         >(self.core, request, "page", "per_page")
     }
@@ -2324,7 +2361,7 @@ impl UpdateUser {
         self.core
             .validate(|v| {
                 v.max_length("user_id", Some(self.user_id.as_str()), 255);
-                ::inspection_runtime::Validate::validate(&self.body, v);
+                ::inspection_runtime::Validate::collect_violations(&self.body, v);
             })?;
         let request = ::inspection_runtime::Request::new(
                 ::inspection_runtime::Method::PATCH,
@@ -2416,12 +2453,12 @@ impl ListUserGroups {
     /// at a time.
     pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<UserGroup>> {
         let request = self.to_request();
-        ::inspection_runtime::paging::pages(self.core, request, "page", "per_page")
+        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
     }
     /// Every record of every page, in order; one page in memory at a time.
     pub fn stream(self) -> ::inspection_runtime::BoxStream<UserGroup> {
         let request = self.to_request();
-        ::inspection_runtime::paging::items::<
+        ::inspection_runtime::__private::items::<
             Page<UserGroup>,
         >(self.core, request, "page", "per_page")
     }

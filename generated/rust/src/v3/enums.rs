@@ -19,7 +19,7 @@ pub enum InspectionType {
     /// `close`: A closing inspection.
     Close,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl InspectionType {
     /// The value as sent on the wire.
@@ -49,7 +49,7 @@ impl From<&str> for InspectionType {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -59,7 +59,7 @@ impl<'de> serde::Deserialize<'de> for InspectionType {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new(
+                ::inspection_runtime::__private::FromStrVisitor::new(
                     "a InspectionType value",
                 ),
             )
@@ -163,7 +163,7 @@ pub enum TaskType {
     /// `inspection`: Completed by performing an inspection on the associated unit.
     Inspection,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl TaskType {
     /// The value as sent on the wire.
@@ -193,7 +193,7 @@ impl From<&str> for TaskType {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -203,7 +203,7 @@ impl<'de> serde::Deserialize<'de> for TaskType {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new("a TaskType value"),
+                ::inspection_runtime::__private::FromStrVisitor::new("a TaskType value"),
             )
     }
 }
@@ -252,7 +252,7 @@ pub enum TaskStatus {
     /// `complete`: Complete.
     Complete,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl TaskStatus {
     /// The value as sent on the wire.
@@ -286,7 +286,7 @@ impl From<&str> for TaskStatus {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -296,7 +296,9 @@ impl<'de> serde::Deserialize<'de> for TaskStatus {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new("a TaskStatus value"),
+                ::inspection_runtime::__private::FromStrVisitor::new(
+                    "a TaskStatus value",
+                ),
             )
     }
 }
@@ -401,7 +403,7 @@ pub enum ErrorSeverity {
     /// `error`: An error.
     Error,
     /// A value this version of the client does not know, kept as sent.
-    Unknown(::inspection_runtime::model::UnknownValue),
+    Unknown(::inspection_runtime::UnknownValue),
 }
 impl ErrorSeverity {
     /// The value as sent on the wire.
@@ -429,7 +431,7 @@ impl From<&str> for ErrorSeverity {
     fn from(value: &str) -> Self {
         Self::try_parse(value)
             .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::model::UnknownValue::new(value))
+                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
             })
     }
 }
@@ -439,7 +441,9 @@ impl<'de> serde::Deserialize<'de> for ErrorSeverity {
     ) -> Result<Self, D::Error> {
         deserializer
             .deserialize_str(
-                ::inspection_runtime::model::FromStrVisitor::new("a ErrorSeverity value"),
+                ::inspection_runtime::__private::FromStrVisitor::new(
+                    "a ErrorSeverity value",
+                ),
             )
     }
 }

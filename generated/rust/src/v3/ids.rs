@@ -50,7 +50,7 @@ impl<'de> serde::Deserialize<'de> for UnitId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
@@ -99,7 +99,7 @@ impl<'de> serde::Deserialize<'de> for InspectionId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255 characters.
@@ -148,7 +148,7 @@ impl<'de> serde::Deserialize<'de> for FormId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
@@ -197,7 +197,7 @@ impl<'de> serde::Deserialize<'de> for TaskId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
@@ -246,7 +246,7 @@ impl<'de> serde::Deserialize<'de> for UserId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
@@ -295,7 +295,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
@@ -344,7 +344,7 @@ impl<'de> serde::Deserialize<'de> for LocationId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
@@ -393,7 +393,7 @@ impl<'de> serde::Deserialize<'de> for DepartmentId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
@@ -442,7 +442,7 @@ impl<'de> serde::Deserialize<'de> for RegionId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }
 /// Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
@@ -491,6 +491,6 @@ impl<'de> serde::Deserialize<'de> for UserGroupId {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        ::inspection_runtime::model::deserialize_id(deserializer).map(Self)
+        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
     }
 }

@@ -10,6 +10,7 @@ use super::*;
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct InspectionCreatedEvent {
     /// The inspection, as `get_inspection` answers it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -18,20 +19,23 @@ pub struct InspectionCreatedEvent {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(InspectionCreatedEvent, additional_properties);
+::inspection_runtime::__private::impl_record!(
+    InspectionCreatedEvent, additional_properties
+);
 /// The delivery for a completed task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task, as `get_task` answers it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -40,20 +44,21 @@ pub struct TaskCompletedEvent {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskCompletedEvent, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
 /// The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of Paging, including the property name of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a placeholder name.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Paging {
     /// Absolute URL of the next page, null or absent on the last page. Seen only in third-party code that follows it until it is null.
     ///
@@ -63,7 +68,7 @@ pub struct Paging {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub next: Option<Option<String>>,
     /// The page size of this response. Seen only in third-party code.
@@ -79,18 +84,19 @@ pub struct Paging {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub cursor: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Paging, additional_properties);
+::inspection_runtime::__private::impl_record!(Paging, additional_properties);
 /// The JSON body of an error response.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ErrorBody {
     /// The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -99,11 +105,12 @@ pub struct ErrorBody {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ErrorBody, additional_properties);
+::inspection_runtime::__private::impl_record!(ErrorBody, additional_properties);
 /// An individual asset in a company's inventory.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Unit {
     /// Unique database identifier of the unit.
     pub id: UnitId,
@@ -138,28 +145,53 @@ pub struct Unit {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the unit was last updated (UTC).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Free-form custom fields, any number of keys.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub extended_data: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Unit, additional_properties);
+::inspection_runtime::__private::impl_record!(Unit, additional_properties);
+impl Unit {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<UnitId>) -> Self {
+        Self {
+            id: id.into(),
+            object: Default::default(),
+            reference_number: Default::default(),
+            make: Default::default(),
+            model: Default::default(),
+            year: Default::default(),
+            vin: Default::default(),
+            serial_number: Default::default(),
+            hours: Default::default(),
+            odometer: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            extended_data: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// The location an inspection belongs to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -170,7 +202,7 @@ pub struct LocationRef {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub external_id: Option<Option<String>>,
     /// Name of the location.
@@ -180,11 +212,12 @@ pub struct LocationRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(LocationRef, additional_properties);
+::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The unit a record is about.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UnitRef {
     /// Identifier of the unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -196,11 +229,12 @@ pub struct UnitRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UnitRef, additional_properties);
+::inspection_runtime::__private::impl_record!(UnitRef, additional_properties);
 /// The user who performed an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -212,11 +246,12 @@ pub struct UserRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserRef, additional_properties);
+::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The region the inspection's location belongs to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct RegionRef {
     /// Identifier of the region.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -228,11 +263,12 @@ pub struct RegionRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(RegionRef, additional_properties);
+::inspection_runtime::__private::impl_record!(RegionRef, additional_properties);
 /// The department of an inspection or task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct DepartmentRef {
     /// Identifier of the department.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -244,11 +280,12 @@ pub struct DepartmentRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(DepartmentRef, additional_properties);
+::inspection_runtime::__private::impl_record!(DepartmentRef, additional_properties);
 /// The workflow of an inspection or task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct WorkflowRef {
     /// Identifier of the workflow.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -260,11 +297,12 @@ pub struct WorkflowRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(WorkflowRef, additional_properties);
+::inspection_runtime::__private::impl_record!(WorkflowRef, additional_properties);
 /// The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct InspectionRef {
     /// Identifier of the inspection.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -273,11 +311,12 @@ pub struct InspectionRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(InspectionRef, additional_properties);
+::inspection_runtime::__private::impl_record!(InspectionRef, additional_properties);
 /// The user a task is assigned to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskAssigneeRef {
     /// Identifier of the assignee.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -289,11 +328,12 @@ pub struct TaskAssigneeRef {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TaskAssigneeRef, additional_properties);
+::inspection_runtime::__private::impl_record!(TaskAssigneeRef, additional_properties);
 /// An inspection performed on a unit.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Inspection {
     /// Identifier of the inspection.
     pub id: InspectionId,
@@ -328,56 +368,98 @@ pub struct Inspection {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdf_share_url: Option<String>,
     /// The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub results: Vec<InspectionResult>,
     /// Photos taken during the inspection.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub photos: Vec<Photo>,
     /// Videos taken during the inspection.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub videos: Vec<Video>,
     /// Signatures collected for the inspection (in-inspection or e-sign).
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub signatures: Vec<Signature>,
     /// Upload time of the inspection (UTC).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the inspection was last updated (UTC).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Inspection, additional_properties);
+::inspection_runtime::__private::impl_record!(Inspection, additional_properties);
+impl Inspection {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<InspectionId>) -> Self {
+        Self {
+            id: id.into(),
+            r#type: Default::default(),
+            location: Default::default(),
+            damage_present: Default::default(),
+            unit: Default::default(),
+            user: Default::default(),
+            region: Default::default(),
+            department: Default::default(),
+            workflow: Default::default(),
+            dashboard_url: Default::default(),
+            pdf_share_url: Default::default(),
+            results: Default::default(),
+            photos: Default::default(),
+            videos: Default::default(),
+            signatures: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A checklist result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ChecklistResult {
     /// Name of the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The fields of the checklist.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ChecklistResult, additional_properties);
+::inspection_runtime::__private::impl_record!(ChecklistResult, additional_properties);
 /// A data template result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct DataTemplateResult {
     /// Name of the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -389,20 +471,27 @@ pub struct DataTemplateResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
     /// Errors found in the template data.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub errors: Vec<TemplateError>,
     /// The fields of the data template.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(DataTemplateResult, additional_properties);
+::inspection_runtime::__private::impl_record!(DataTemplateResult, additional_properties);
 /// An error of a data template.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TemplateError {
     /// The error message.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -413,7 +502,7 @@ pub struct TemplateError {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub field_id: Option<Option<String>>,
     /// Severity of the error.
@@ -423,11 +512,12 @@ pub struct TemplateError {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(TemplateError, additional_properties);
+::inspection_runtime::__private::impl_record!(TemplateError, additional_properties);
 /// A PDF form result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PdfFormResult {
     /// Name of the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -436,17 +526,21 @@ pub struct PdfFormResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
     /// Custom key/value pairs of the form; values are strings, integers, booleans or null.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub data: std::collections::BTreeMap<String, FormDataValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PdfFormResult, additional_properties);
+::inspection_runtime::__private::impl_record!(PdfFormResult, additional_properties);
 /// A collision damage waiver result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct CollisionDamageWaiverResult {
     /// Name of the result.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -458,11 +552,14 @@ pub struct CollisionDamageWaiverResult {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(CollisionDamageWaiverResult, additional_properties);
+::inspection_runtime::__private::impl_record!(
+    CollisionDamageWaiverResult, additional_properties
+);
 /// A field holding a single value.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ValueField {
     /// Persistent id of the field, or null; not every field has one.
     ///
@@ -470,7 +567,7 @@ pub struct ValueField {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Always `field`.
@@ -486,11 +583,12 @@ pub struct ValueField {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ValueField, additional_properties);
+::inspection_runtime::__private::impl_record!(ValueField, additional_properties);
 /// A field holding one chosen item.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ItemField {
     /// Persistent id of the field, or null; not every field has one.
     ///
@@ -498,7 +596,7 @@ pub struct ItemField {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Always `field`.
@@ -514,11 +612,12 @@ pub struct ItemField {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ItemField, additional_properties);
+::inspection_runtime::__private::impl_record!(ItemField, additional_properties);
 /// The chosen item of a single dropdown with id.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct DropdownItem {
     /// Id of the item.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -530,11 +629,12 @@ pub struct DropdownItem {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(DropdownItem, additional_properties);
+::inspection_runtime::__private::impl_record!(DropdownItem, additional_properties);
 /// A field holding a list of items.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ItemsField {
     /// Persistent id of the field, or null; not every field has one.
     ///
@@ -542,7 +642,7 @@ pub struct ItemsField {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Always `field`.
@@ -552,17 +652,21 @@ pub struct ItemsField {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The items.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub items: Vec<ListItem>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ItemsField, additional_properties);
+::inspection_runtime::__private::impl_record!(ItemsField, additional_properties);
 /// One item of a multi-select, checkbox or pass/fail field.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ListItem {
     /// Id of the item, or null.
     ///
@@ -570,7 +674,7 @@ pub struct ListItem {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Label of the item.
@@ -583,11 +687,12 @@ pub struct ListItem {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ListItem, additional_properties);
+::inspection_runtime::__private::impl_record!(ListItem, additional_properties);
 /// A field holding a partner case.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PartnerCaseField {
     /// Persistent id of the field, or null; not every field has one.
     ///
@@ -595,7 +700,7 @@ pub struct PartnerCaseField {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Always `field`.
@@ -611,11 +716,12 @@ pub struct PartnerCaseField {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PartnerCaseField, additional_properties);
+::inspection_runtime::__private::impl_record!(PartnerCaseField, additional_properties);
 /// A case with a partner service provider.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PartnerCase {
     /// Id of the case, a UUID string of 32 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -630,11 +736,12 @@ pub struct PartnerCase {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PartnerCase, additional_properties);
+::inspection_runtime::__private::impl_record!(PartnerCase, additional_properties);
 /// A photo of an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Photo {
     /// Always `photo`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -648,7 +755,7 @@ pub struct Photo {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub instruction: Option<Option<PhotoInstruction>>,
     /// The field the photo belongs to, or null. Present only for inline photos (photos taken within a checklist or data template field).
@@ -657,21 +764,25 @@ pub struct Photo {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub field: Option<Option<PhotoField>>,
     /// Tags of the photo.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub tags: Vec<PhotoTag>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Photo, additional_properties);
+::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A photo instruction.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PhotoInstruction {
     /// Persistent id of the instruction.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -683,11 +794,12 @@ pub struct PhotoInstruction {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PhotoInstruction, additional_properties);
+::inspection_runtime::__private::impl_record!(PhotoInstruction, additional_properties);
 /// The field an inline photo belongs to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PhotoField {
     /// Id of the field, or null.
     ///
@@ -695,7 +807,7 @@ pub struct PhotoField {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub id: Option<Option<String>>,
     /// Label of the field.
@@ -708,11 +820,12 @@ pub struct PhotoField {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PhotoField, additional_properties);
+::inspection_runtime::__private::impl_record!(PhotoField, additional_properties);
 /// A tag of a photo.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct PhotoTag {
     /// Label of the tag.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -721,11 +834,12 @@ pub struct PhotoTag {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(PhotoTag, additional_properties);
+::inspection_runtime::__private::impl_record!(PhotoTag, additional_properties);
 /// A video of an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Video {
     /// Always `video`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -737,11 +851,12 @@ pub struct Video {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Video, additional_properties);
+::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature collected during the inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct InspectionSignature {
     /// Always `signature`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -759,11 +874,14 @@ pub struct InspectionSignature {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(InspectionSignature, additional_properties);
+::inspection_runtime::__private::impl_record!(
+    InspectionSignature, additional_properties
+);
 /// An electronic signature.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct EsignSignature {
     /// Always `signature`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -775,18 +893,19 @@ pub struct EsignSignature {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub signed_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(EsignSignature, additional_properties);
+::inspection_runtime::__private::impl_record!(EsignSignature, additional_properties);
 /// A pre-signed link to an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct ShareUrl {
     /// Pre-signed URL, usable without further authentication.
     pub link: String,
@@ -794,18 +913,29 @@ pub struct ShareUrl {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(ShareUrl, additional_properties);
+::inspection_runtime::__private::impl_record!(ShareUrl, additional_properties);
+impl ShareUrl {
+    /// The record with its required fields; the others are unset.
+    pub fn new(link: impl Into<String>) -> Self {
+        Self {
+            link: link.into(),
+            expires_at: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
@@ -831,7 +961,7 @@ pub struct Task {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// The inspection that completed the task, or the draft inspection of an uncompleted task.
@@ -850,7 +980,10 @@ pub struct Task {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
     /// Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API.
-    #[serde(default, deserialize_with = "::inspection_runtime::model::null_as_default")]
+    #[serde(
+        default,
+        deserialize_with = "::inspection_runtime::__private::null_as_default"
+    )]
     pub extended_data: serde_json::Map<String, serde_json::Value>,
     /// Last time the task was marked complete, or null.
     ///
@@ -858,34 +991,60 @@ pub struct Task {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_nullable"
+        deserialize_with = "::inspection_runtime::__private::date_time_nullable"
     )]
     pub completed_at: Option<Option<chrono::DateTime<chrono::Utc>>>,
     /// When the task was created (UTC).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated (UTC).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::date_time_opt"
+        deserialize_with = "::inspection_runtime::__private::date_time_opt"
     )]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Task, additional_properties);
+::inspection_runtime::__private::impl_record!(Task, additional_properties);
+impl Task {
+    /// The record with its required fields; the others are unset.
+    pub fn new(id: impl Into<TaskId>) -> Self {
+        Self {
+            id: id.into(),
+            object: Default::default(),
+            r#type: Default::default(),
+            status: Default::default(),
+            name: Default::default(),
+            description: Default::default(),
+            priority: Default::default(),
+            due_by: Default::default(),
+            inspection: Default::default(),
+            assignee: Default::default(),
+            unit: Default::default(),
+            workflow: Default::default(),
+            department: Default::default(),
+            extended_data: Default::default(),
+            completed_at: Default::default(),
+            created_at: Default::default(),
+            updated_at: Default::default(),
+            additional_properties: Default::default(),
+        }
+    }
+}
 /// A workflow.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Workflow record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow.
     ///
@@ -901,13 +1060,14 @@ pub struct Workflow {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Workflow, additional_properties);
+::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A location.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Location record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Location {
     /// Identifier of the location.
     ///
@@ -922,7 +1082,7 @@ pub struct Location {
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::model::nullable"
+        deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub external_id: Option<Option<String>>,
     /// Name of the location, as seen on inspection locations.
@@ -934,13 +1094,14 @@ pub struct Location {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(Location, additional_properties);
+::inspection_runtime::__private::impl_record!(Location, additional_properties);
 /// A user.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the User record beyond the update fields and the `id`/`username` seen elsewhere.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -961,13 +1122,14 @@ pub struct User {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(User, additional_properties);
+::inspection_runtime::__private::impl_record!(User, additional_properties);
 /// A group of users that tasks can be assigned to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the UserGroup record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserGroup {
     /// Identifier of the user group.
     ///
@@ -983,11 +1145,12 @@ pub struct UserGroup {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(UserGroup, additional_properties);
+::inspection_runtime::__private::impl_record!(UserGroup, additional_properties);
 /// The body that creates a unit.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct NewUnit {
     /// External reference of the unit, unique within a company.
     ///
@@ -1035,20 +1198,22 @@ pub struct NewUnit {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(NewUnit, additional_properties, additional_property);
+::inspection_runtime::__private::impl_record!(
+    NewUnit, additional_properties, additional_property
+);
 impl NewUnit {
     /// The body with its required fields; set the others with the methods below.
     pub fn new(reference_number: impl Into<String>) -> Self {
         Self {
             reference_number: reference_number.into(),
-            make: None,
-            model: None,
-            year: None,
-            vin: None,
-            serial_number: None,
-            hours: None,
-            odometer: None,
-            extended_data: None,
+            make: Default::default(),
+            model: Default::default(),
+            year: Default::default(),
+            vin: Default::default(),
+            serial_number: Default::default(),
+            hours: Default::default(),
+            odometer: Default::default(),
+            extended_data: Default::default(),
             additional_properties: Default::default(),
         }
     }
@@ -1114,6 +1279,7 @@ impl NewUnit {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UnitPatch {
     /// External reference of the unit, unique within a company.
     ///
@@ -1162,7 +1328,7 @@ pub struct UnitPatch {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UnitPatch, additional_properties, additional_property
 );
 impl UnitPatch {
@@ -1235,6 +1401,7 @@ impl UnitPatch {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UnitAttributes {
     /// Make of the unit.
     ///
@@ -1278,7 +1445,7 @@ pub struct UnitAttributes {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UnitAttributes, additional_properties, additional_property
 );
 impl UnitAttributes {
@@ -1344,6 +1511,7 @@ impl UnitAttributes {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskRequest {
     /// Name of the task.
     ///
@@ -1354,7 +1522,7 @@ pub struct TaskRequest {
     /// Limits: at most 255 characters.
     pub reference_number: String,
     /// When the task is due, an ISO 8601 date or date-time (UTC).
-    pub due_by: ::inspection_runtime::model::DateOrDateTime,
+    pub due_by: ::inspection_runtime::DateOrDateTime,
     /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -1393,7 +1561,7 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     TaskRequest, additional_properties, additional_property
 );
 impl TaskRequest {
@@ -1401,20 +1569,20 @@ impl TaskRequest {
     pub fn new(
         name: impl Into<String>,
         reference_number: impl Into<String>,
-        due_by: impl Into<::inspection_runtime::model::DateOrDateTime>,
+        due_by: impl Into<::inspection_runtime::DateOrDateTime>,
         assignee: TaskAssignee,
     ) -> Self {
         Self {
             name: name.into(),
             reference_number: reference_number.into(),
             due_by: due_by.into(),
-            webhook_url: None,
-            status: None,
-            description: None,
-            requires_inspection: None,
-            workflow_id: None,
-            department_id: None,
-            extended_data: None,
+            webhook_url: Default::default(),
+            status: Default::default(),
+            description: Default::default(),
+            requires_inspection: Default::default(),
+            workflow_id: Default::default(),
+            department_id: Default::default(),
+            extended_data: Default::default(),
             assignee,
             additional_properties: Default::default(),
         }
@@ -1507,12 +1675,12 @@ impl<'de> serde::Deserialize<'de> for TaskAssignee {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let map = ::inspection_runtime::model::one_of_properties(
+        let map = ::inspection_runtime::__private::one_of_properties(
             deserializer,
             "TaskAssignee",
             &["assignee_username", "location_id", "user_group_id"],
         )?;
-        let index = ::inspection_runtime::model::pick_one_of(
+        let index = ::inspection_runtime::__private::pick_one_of(
                 &map,
                 &[&["assignee_username"], &["location_id"], &["user_group_id"]],
             )
@@ -1528,6 +1696,7 @@ impl<'de> serde::Deserialize<'de> for TaskAssignee {
 }
 /// The fields of [`TaskAssignee::User`]. Assign the task to a user (AssignTaskToUser).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskAssigneeUser {
     /// Username of the assignee.
     ///
@@ -1536,12 +1705,14 @@ pub struct TaskAssigneeUser {
 }
 /// The fields of [`TaskAssignee::Location`]. Assign the task to a location, when the user is unknown (AssignTaskToLocation).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskAssigneeLocation {
     /// Id of the location, sent as an integer.
     pub location_id: i64,
 }
 /// The fields of [`TaskAssignee::UserGroup`]. Assign the task to a user group (AssignTaskToUserGroup).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct TaskAssigneeUserGroup {
     /// Id of the user group, sent as an integer.
     pub user_group_id: i64,
@@ -1550,6 +1721,7 @@ pub struct TaskAssigneeUserGroup {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct UserUpdate {
     /// External identifier of the user.
     ///
@@ -1570,7 +1742,7 @@ pub struct UserUpdate {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-::inspection_runtime::impl_record!(
+::inspection_runtime::__private::impl_record!(
     UserUpdate, additional_properties, additional_property
 );
 impl UserUpdate {
@@ -1598,6 +1770,7 @@ impl UserUpdate {
 }
 ///One page of a list: the records (`data`) and the paging object (`paging`) that leads to the next page.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct Page<T> {
     /// The records of this page, in the order the service sent them.
     #[serde(default = "Vec::new")]
@@ -1611,7 +1784,7 @@ pub struct Page<T> {
 }
 impl<
     T: serde::de::DeserializeOwned + Send + 'static,
-> ::inspection_runtime::paging::CursorPage for Page<T> {
+> ::inspection_runtime::__private::CursorPage for Page<T> {
     type Item = T;
     fn next_url(&self) -> Option<&str> {
         self.paging.as_ref()?.next.as_ref()?.as_deref()
@@ -1628,7 +1801,7 @@ impl<
         p.per_page.and_then(|n| u64::try_from(n).ok())
     }
     fn held(&self) -> String {
-        ::inspection_runtime::paging::describe_held(
+        ::inspection_runtime::__private::describe_held(
             self.data.len(),
             "paging",
             self.paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),

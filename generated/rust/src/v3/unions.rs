@@ -17,7 +17,7 @@ pub enum Event {
     /// `type: task.completed`. A task was completed.
     TaskCompleted(Box<TaskCompletedEvent>),
     /// A member whose tag this version of the client does not know, kept whole.
-    Unknown(::inspection_runtime::model::UnknownMember),
+    Unknown(::inspection_runtime::UnknownMember),
 }
 impl Event {
     #[doc = concat!("The value of the `", "type", "` property.")]
@@ -33,7 +33,7 @@ impl serde::Serialize for Event {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::InspectionCreated(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "inspection.created",
@@ -41,7 +41,7 @@ impl serde::Serialize for Event {
                 )
             }
             Self::TaskCompleted(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "task.completed",
@@ -57,18 +57,18 @@ impl<'de> serde::Deserialize<'de> for Event {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let raw = ::inspection_runtime::model::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "type")
+        let raw = ::inspection_runtime::__private::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
             .map_err(D::Error::custom)? else {
             return Ok(
                 Self::Unknown(
-                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
                 ),
             );
         };
         let decoded = match tag.as_str() {
             "inspection.created" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "inspection.created",
@@ -76,7 +76,7 @@ impl<'de> serde::Deserialize<'de> for Event {
                     .map(Self::InspectionCreated)
             }
             "task.completed" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "task.completed",
@@ -85,9 +85,7 @@ impl<'de> serde::Deserialize<'de> for Event {
             }
             _ => {
                 return Ok(
-                    Self::Unknown(
-                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
-                    ),
+                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
                 );
             }
         };
@@ -234,7 +232,7 @@ pub enum InspectionResult {
     /// `object: collision_damage_waiver`. A collision damage waiver.
     CollisionDamageWaiver(CollisionDamageWaiverResult),
     /// A member whose tag this version of the client does not know, kept whole.
-    Unknown(::inspection_runtime::model::UnknownMember),
+    Unknown(::inspection_runtime::UnknownMember),
 }
 impl InspectionResult {
     #[doc = concat!("The value of the `", "object", "` property.")]
@@ -252,7 +250,7 @@ impl serde::Serialize for InspectionResult {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Checklist(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "object",
                     "checklist",
@@ -260,7 +258,7 @@ impl serde::Serialize for InspectionResult {
                 )
             }
             Self::DataTemplate(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "object",
                     "data_template",
@@ -268,7 +266,7 @@ impl serde::Serialize for InspectionResult {
                 )
             }
             Self::PdfForm(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "object",
                     "pdf_form",
@@ -276,7 +274,7 @@ impl serde::Serialize for InspectionResult {
                 )
             }
             Self::CollisionDamageWaiver(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "object",
                     "collision_damage_waiver",
@@ -292,22 +290,26 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let raw = ::inspection_runtime::model::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "object")
+        let raw = ::inspection_runtime::__private::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "object")
             .map_err(D::Error::custom)? else {
             return Ok(
                 Self::Unknown(
-                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
                 ),
             );
         };
         let decoded = match tag.as_str() {
             "checklist" => {
-                ::inspection_runtime::model::decode_variant(&raw, "object", "checklist")
+                ::inspection_runtime::__private::decode_variant(
+                        &raw,
+                        "object",
+                        "checklist",
+                    )
                     .map(Self::Checklist)
             }
             "data_template" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "object",
                         "data_template",
@@ -315,11 +317,15 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
                     .map(Self::DataTemplate)
             }
             "pdf_form" => {
-                ::inspection_runtime::model::decode_variant(&raw, "object", "pdf_form")
+                ::inspection_runtime::__private::decode_variant(
+                        &raw,
+                        "object",
+                        "pdf_form",
+                    )
                     .map(Self::PdfForm)
             }
             "collision_damage_waiver" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "object",
                         "collision_damage_waiver",
@@ -328,9 +334,7 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
             }
             _ => {
                 return Ok(
-                    Self::Unknown(
-                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
-                    ),
+                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
                 );
             }
         };
@@ -366,7 +370,7 @@ pub enum ResultField {
     /// `type: partner_case`. A case opened with a partner service provider.
     PartnerCase(PartnerCaseField),
     /// A member whose tag this version of the client does not know, kept whole.
-    Unknown(::inspection_runtime::model::UnknownMember),
+    Unknown(::inspection_runtime::UnknownMember),
 }
 impl ResultField {
     #[doc = concat!("The value of the `", "type", "` property.")]
@@ -390,7 +394,7 @@ impl serde::Serialize for ResultField {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Textbox(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "textbox",
@@ -398,7 +402,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::BarcodeScanTextbox(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "barcode_scan_textbox",
@@ -406,7 +410,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::DateSelector(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "date_selector",
@@ -414,7 +418,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::Radio(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "radio",
@@ -422,7 +426,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::SingleDropdownList(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "single_dropdown_list",
@@ -430,7 +434,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::SingleDropdownWithId(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "single_dropdown_with_id",
@@ -438,7 +442,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::MultiDropdownList(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "multi_dropdown_list",
@@ -446,7 +450,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::Checkbox(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "checkbox",
@@ -454,7 +458,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::PassFail(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "pass_fail",
@@ -462,7 +466,7 @@ impl serde::Serialize for ResultField {
                 )
             }
             Self::PartnerCase(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "partner_case",
@@ -478,22 +482,22 @@ impl<'de> serde::Deserialize<'de> for ResultField {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let raw = ::inspection_runtime::model::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "type")
+        let raw = ::inspection_runtime::__private::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
             .map_err(D::Error::custom)? else {
             return Ok(
                 Self::Unknown(
-                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
                 ),
             );
         };
         let decoded = match tag.as_str() {
             "textbox" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "textbox")
+                ::inspection_runtime::__private::decode_variant(&raw, "type", "textbox")
                     .map(Self::Textbox)
             }
             "barcode_scan_textbox" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "barcode_scan_textbox",
@@ -501,7 +505,7 @@ impl<'de> serde::Deserialize<'de> for ResultField {
                     .map(Self::BarcodeScanTextbox)
             }
             "date_selector" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "date_selector",
@@ -509,11 +513,11 @@ impl<'de> serde::Deserialize<'de> for ResultField {
                     .map(Self::DateSelector)
             }
             "radio" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "radio")
+                ::inspection_runtime::__private::decode_variant(&raw, "type", "radio")
                     .map(Self::Radio)
             }
             "single_dropdown_list" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "single_dropdown_list",
@@ -521,7 +525,7 @@ impl<'de> serde::Deserialize<'de> for ResultField {
                     .map(Self::SingleDropdownList)
             }
             "single_dropdown_with_id" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "single_dropdown_with_id",
@@ -529,7 +533,7 @@ impl<'de> serde::Deserialize<'de> for ResultField {
                     .map(Self::SingleDropdownWithId)
             }
             "multi_dropdown_list" => {
-                ::inspection_runtime::model::decode_variant(
+                ::inspection_runtime::__private::decode_variant(
                         &raw,
                         "type",
                         "multi_dropdown_list",
@@ -537,22 +541,28 @@ impl<'de> serde::Deserialize<'de> for ResultField {
                     .map(Self::MultiDropdownList)
             }
             "checkbox" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "checkbox")
+                ::inspection_runtime::__private::decode_variant(&raw, "type", "checkbox")
                     .map(Self::Checkbox)
             }
             "pass_fail" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "pass_fail")
+                ::inspection_runtime::__private::decode_variant(
+                        &raw,
+                        "type",
+                        "pass_fail",
+                    )
                     .map(Self::PassFail)
             }
             "partner_case" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "partner_case")
+                ::inspection_runtime::__private::decode_variant(
+                        &raw,
+                        "type",
+                        "partner_case",
+                    )
                     .map(Self::PartnerCase)
             }
             _ => {
                 return Ok(
-                    Self::Unknown(
-                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
-                    ),
+                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
                 );
             }
         };
@@ -572,7 +582,7 @@ pub enum Signature {
     /// `type: esign`. An electronic signature collected through a signature request.
     Esign(EsignSignature),
     /// A member whose tag this version of the client does not know, kept whole.
-    Unknown(::inspection_runtime::model::UnknownMember),
+    Unknown(::inspection_runtime::UnknownMember),
 }
 impl Signature {
     #[doc = concat!("The value of the `", "type", "` property.")]
@@ -588,7 +598,7 @@ impl serde::Serialize for Signature {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
             Self::Inspection(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "inspection",
@@ -596,7 +606,7 @@ impl serde::Serialize for Signature {
                 )
             }
             Self::Esign(value) => {
-                ::inspection_runtime::model::serialize_tagged(
+                ::inspection_runtime::__private::serialize_tagged(
                     serializer,
                     "type",
                     "esign",
@@ -612,29 +622,31 @@ impl<'de> serde::Deserialize<'de> for Signature {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let raw = ::inspection_runtime::model::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::model::read_tag(&raw, "type")
+        let raw = ::inspection_runtime::__private::capture(deserializer)?;
+        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
             .map_err(D::Error::custom)? else {
             return Ok(
                 Self::Unknown(
-                    ::inspection_runtime::model::UnknownMember::new(String::new(), raw),
+                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
                 ),
             );
         };
         let decoded = match tag.as_str() {
             "inspection" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "inspection")
+                ::inspection_runtime::__private::decode_variant(
+                        &raw,
+                        "type",
+                        "inspection",
+                    )
                     .map(Self::Inspection)
             }
             "esign" => {
-                ::inspection_runtime::model::decode_variant(&raw, "type", "esign")
+                ::inspection_runtime::__private::decode_variant(&raw, "type", "esign")
                     .map(Self::Esign)
             }
             _ => {
                 return Ok(
-                    Self::Unknown(
-                        ::inspection_runtime::model::UnknownMember::new(tag, raw),
-                    ),
+                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
                 );
             }
         };

@@ -5,7 +5,7 @@
 #[allow(unused_imports)]
 use super::*;
 impl ::inspection_runtime::Validate for NewUnit {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("reference_number", Some(self.reference_number.as_str()), 255);
         v.max_length("make", self.make.as_deref(), 255);
         v.max_length("model", self.model.as_deref(), 255);
@@ -14,7 +14,7 @@ impl ::inspection_runtime::Validate for NewUnit {
         v.chars(
             "vin",
             self.vin.as_deref(),
-            ::inspection_runtime::CharClass::AsciiAlphanumeric,
+            ::inspection_runtime::__private::CharClass::AsciiAlphanumeric,
             "IOQioq",
         );
         v.max_length("serial_number", self.serial_number.as_deref(), 255);
@@ -42,7 +42,7 @@ impl ::inspection_runtime::Validate for NewUnit {
     }
 }
 impl ::inspection_runtime::Validate for UnitPatch {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("reference_number", self.reference_number.as_deref(), 255);
         v.max_length("make", self.make.as_deref(), 255);
         v.max_length("model", self.model.as_deref(), 255);
@@ -51,7 +51,7 @@ impl ::inspection_runtime::Validate for UnitPatch {
         v.chars(
             "vin",
             self.vin.as_deref(),
-            ::inspection_runtime::CharClass::AsciiAlphanumeric,
+            ::inspection_runtime::__private::CharClass::AsciiAlphanumeric,
             "IOQioq",
         );
         v.max_length("serial_number", self.serial_number.as_deref(), 255);
@@ -79,7 +79,7 @@ impl ::inspection_runtime::Validate for UnitPatch {
     }
 }
 impl ::inspection_runtime::Validate for UnitAttributes {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("make", self.make.as_deref(), 255);
         v.max_length("model", self.model.as_deref(), 255);
         v.range("year", self.year.as_ref().copied(), Some(1800), Some(9999));
@@ -87,7 +87,7 @@ impl ::inspection_runtime::Validate for UnitAttributes {
         v.chars(
             "vin",
             self.vin.as_deref(),
-            ::inspection_runtime::CharClass::AsciiAlphanumeric,
+            ::inspection_runtime::__private::CharClass::AsciiAlphanumeric,
             "IOQioq",
         );
         v.max_length("serial_number", self.serial_number.as_deref(), 255);
@@ -114,7 +114,7 @@ impl ::inspection_runtime::Validate for UnitAttributes {
     }
 }
 impl ::inspection_runtime::Validate for TaskRequest {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("name", Some(self.name.as_str()), 255);
         v.max_length("reference_number", Some(self.reference_number.as_str()), 255);
         v.max_length("description", self.description.as_deref(), 500);
@@ -124,7 +124,7 @@ impl ::inspection_runtime::Validate for TaskRequest {
             self.department_id.as_ref().map(|x| x.as_str()),
             255,
         );
-        ::inspection_runtime::Validate::validate(&self.assignee, v);
+        ::inspection_runtime::Validate::collect_violations(&self.assignee, v);
         v.additional(
             &self.additional_properties,
             &[
@@ -146,33 +146,37 @@ impl ::inspection_runtime::Validate for TaskRequest {
     }
 }
 impl ::inspection_runtime::Validate for TaskAssignee {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         match self {
-            Self::User(fields) => ::inspection_runtime::Validate::validate(fields, v),
-            Self::Location(fields) => ::inspection_runtime::Validate::validate(fields, v),
+            Self::User(fields) => {
+                ::inspection_runtime::Validate::collect_violations(fields, v)
+            }
+            Self::Location(fields) => {
+                ::inspection_runtime::Validate::collect_violations(fields, v)
+            }
             Self::UserGroup(fields) => {
-                ::inspection_runtime::Validate::validate(fields, v)
+                ::inspection_runtime::Validate::collect_violations(fields, v)
             }
         }
     }
 }
 impl ::inspection_runtime::Validate for TaskAssigneeUser {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("assignee_username", Some(self.assignee_username.as_str()), 255);
     }
 }
 impl ::inspection_runtime::Validate for TaskAssigneeLocation {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         let _ = v;
     }
 }
 impl ::inspection_runtime::Validate for TaskAssigneeUserGroup {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         let _ = v;
     }
 }
 impl ::inspection_runtime::Validate for UserUpdate {
-    fn validate(&self, v: &mut ::inspection_runtime::Validator) {
+    fn collect_violations(&self, v: &mut ::inspection_runtime::__private::Validator) {
         v.max_length("external_id", self.external_id.as_deref(), 255);
         v.max_length("first_name", self.first_name.as_deref(), 255);
         v.max_length("last_name", self.last_name.as_deref(), 255);
