@@ -23,10 +23,10 @@ pub use names::reserved_module;
 
 /// Renders the crate: `Cargo.toml`, `src/lib.rs` and a module per interface.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
-    let mut files = vec![OutputFile::new(
-        format!("{CRATE_DIR}/Cargo.toml"),
-        cargo_toml(api),
-    )];
+    let mut files = vec![
+        OutputFile::new(format!("{CRATE_DIR}/Cargo.toml"), cargo_toml(api)),
+        OutputFile::new(format!("{CRATE_DIR}/README.md"), readme(api)?),
+    ];
     files.push(rust_file(
         format!("{CRATE_DIR}/src/lib.rs"),
         "spec/",
@@ -76,12 +76,17 @@ edition = "2024"
 rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 description = "Typed client for the inspection service, generated from its spec."
+readme = "README.md"
 
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
 inspection-runtime = { path = "../../runtime", version = "0.1.0" }
 serde = { version = "1.0.229", features = ["derive"] }
 serde_json = { version = "1.0.154", features = ["raw_value"] }
+
+[dev-dependencies]
+# The README's examples (doctests) read and write files.
+tokio = { version = "1.54.1", features = ["fs", "macros", "rt"] }
 
 FEATURES# TLS: rustls with the bundled roots by default; these add the platform's roots, or the
 # platform's TLS library (selected with `Config::http(|b| b.use_native_tls())`).
@@ -95,18 +100,30 @@ native-tls = ["inspection-runtime/native-tls"]
     )
 }
 
+/// The crate's front page (README.md, also its rustdoc): the features and the main flows
+/// as examples that `cargo test --doc` compiles, including the ones that must not compile.
+fn readme(api: &Api) -> Result<String, String> {
+    const TEMPLATES: &[crate::templates::Embedded] = &[(
+        "README.md",
+        include_str!("../../../templates/rust/README.md.jinja"),
+    )];
+    let env = crate::templates::environment(TEMPLATES)?;
+    let cx = crate::templates::package(api, "");
+    // Markdown has no line comment: the header becomes an HTML comment.
+    let header = cx
+        .header
+        .lines()
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    let cx = crate::templates::PackageCx {
+        header: format!("<!-- {header} -->"),
+        ..cx
+    };
+    crate::templates::render(&env, "README.md", cx)
+}
+
 fn lib_rs(api: &Api) -> TokenStream {
-    let mut doc = String::from(
-        "Typed client for the inspection service, generated from the spec in `spec/`.\n\n\
-         One module per interface:\n",
-    );
-    for i in &api.interfaces {
-        doc.push_str(&format!(
-            "\n- `{}` (cargo feature `{}`): {}",
-            i.name, i.name, i.title
-        ));
-    }
-    let doc = docs::inner_attrs(&doc);
     let mods = api.interfaces.iter().map(|i| {
         let name = names::ident(&i.name);
         let feature = i.name.as_str();
@@ -117,7 +134,7 @@ fn lib_rs(api: &Api) -> TokenStream {
         }
     });
     quote! {
-        #doc
+        #![doc = include_str!("../README.md")]
         #![forbid(unsafe_code)]
         #![warn(missing_docs)]
 
