@@ -97,10 +97,11 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         let taken = store.units.iter().any(|r| {
             r.record.reference_number.as_ref() == Some(reference) && r.record.id.as_str() != id
         });
+        // 409 is listed only for creating a unit; an update lists 400 and 422.
         if taken {
             return error(
-                StatusCode::CONFLICT,
-                format!("The Unit {reference} already exists"),
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("reference_number: the Unit {reference} already exists"),
             );
         }
     }
