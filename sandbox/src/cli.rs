@@ -44,7 +44,19 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
   --max-connections N   connections served at once (default 1024); more wait to be
                         accepted until one closes
   --header-timeout-ms N how long a connection may take to send a request head, and stay
-                        idle between requests, before it is closed (default 10000)";
+                        idle between requests, before it is closed (default 10000)
+  --public-url URL      the URL clients use when it is not the listening address (behind a
+                        reverse proxy, a tunnel, a container port mapping): every absolute
+                        URL in an answer (paging links, share, PDF and upload URLs) names it
+  --trust-forwarded-headers
+                        take each request's public address from its Forwarded or
+                        X-Forwarded-Host/-Proto headers (only behind a proxy that sets
+                        them: anyone can send them)
+
+  sandbox forward --to ADDR [--listen ADDR]
+                        a small reverse proxy in front of a sandbox at ADDR (listening on
+                        127.0.0.1 and a free port by default) that adds the forwarding
+                        headers: to try --trust-forwarded-headers";
 
 /// `N/SECS` (N requests per SECS seconds) or `off`.
 fn rate_limit(flag: &str, v: String) -> Result<Option<(u32, Duration)>, String> {
@@ -196,6 +208,12 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     })?;
                 o.header_timeout = Duration::from_millis(ms);
             }
+            "--public-url" => {
+                let v = value("--public-url")?;
+                o.public_url =
+                    Some(crate::public_url::parse(&v).map_err(|e| format!("--public-url: {e}"))?);
+            }
+            "--trust-forwarded-headers" => o.trust_forwarded = true,
             other => return Err(format!("unknown flag `{other}`")),
         }
     }

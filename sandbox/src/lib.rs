@@ -10,9 +10,11 @@ mod controls;
 mod cursor;
 mod demo;
 pub mod faults;
+pub mod forward;
 mod http;
 mod legacy;
 mod pdf;
+pub mod public_url;
 mod rate;
 mod serve;
 mod store;
@@ -81,6 +83,12 @@ pub struct Options {
     /// How long a connection may take to send a request head, counted from when it
     /// starts waiting for one; so also how long a keep-alive connection may stay idle.
     pub header_timeout: Duration,
+    /// The URL clients reach the sandbox at, when not its listening address (behind a
+    /// proxy): every absolute URL in an answer names it. `http(s)://host[:port][/path]`.
+    pub public_url: Option<String>,
+    /// Take the public origin of each request from its `Forwarded` / `X-Forwarded-*`
+    /// headers (only behind a proxy that sets them: anyone can send them).
+    pub trust_forwarded: bool,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -108,6 +116,8 @@ impl Default for Options {
             webhook_headers: Vec::new(),
             max_connections: DEFAULT_MAX_CONNECTIONS,
             header_timeout: DEFAULT_HEADER_TIMEOUT,
+            public_url: None,
+            trust_forwarded: false,
         }
     }
 }
@@ -163,8 +173,10 @@ pub struct App {
     legacy: tokio::sync::Mutex<legacy::store::LegacyStore>,
     clock: clock::Clock,
     keys: Vec<(String, String)>,
-    /// `http://127.0.0.1:PORT`, for absolute links.
+    /// `http://127.0.0.1:PORT` or `--public-url`, for absolute links.
     origin: String,
+    /// See `Options::trust_forwarded`.
+    trust_forwarded: bool,
     limiter: rate::RateLimiter,
     legacy_limiter: rate::RateLimiter,
     /// See `Options::legacy_min_part_size`.
@@ -244,7 +256,10 @@ impl Sandbox {
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         let addr = listener.local_addr()?;
-        let origin = format!("http://{addr}");
+        let origin = options
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{addr}"));
         let clock = clock::Clock::default();
         let seed = Seed {
             demo: options.demo,
@@ -259,6 +274,7 @@ impl Sandbox {
             clock,
             keys: options.keys,
             origin,
+            trust_forwarded: options.trust_forwarded,
             limiter: rate::RateLimiter::new(options.rate_limit),
             legacy_limiter: rate::RateLimiter::new(options.legacy_rate_limit),
             legacy_min_part_size: options.legacy_min_part_size,
@@ -282,6 +298,8 @@ impl Sandbox {
             .layer(from_fn(http::framework_errors))
             // Outermost: every request is recorded, and a canned answer comes first.
             .layer(from_fn_with_state(app.clone(), controls::record_and_script))
+            // Outside even that: canned answers' `{origin}` links are rewritten too.
+            .layer(from_fn_with_state(app.clone(), public_url::rewrite))
             .with_state(app.clone());
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let limits = serve::Limits {
@@ -296,7 +314,8 @@ impl Sandbox {
         })
     }
 
-    /// The legacy base URL (its paths start with `/api`), e.g. `http://127.0.0.1:41234`.
+    /// The legacy base URL (its paths start with `/api`), e.g. `http://127.0.0.1:41234`
+    /// (the public URL, when one is set).
     pub fn legacy_base_url(&self) -> String {
         self.app.origin.clone()
     }

@@ -6,7 +6,11 @@ use sandbox::Sandbox;
 use sandbox::cli::{USAGE, parse};
 
 fn main() -> ExitCode {
-    let options = match parse(std::env::args().skip(1).collect()) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "forward") {
+        return forward(&args[1..]);
+    }
+    let options = match parse(args) {
         Ok(Some(o)) => o,
         Ok(None) => {
             println!("{USAGE}");
@@ -36,6 +40,9 @@ fn main() -> ExitCode {
             }
         };
         let base = sandbox.base_url();
+        if base != format!("http://{}/v3", sandbox.addr) {
+            println!("sandbox: listening on {}, public URL below", sandbox.addr);
+        }
         println!("sandbox: serving the v3 interface at {base}");
         if let Some((id, secret)) = keys.first() {
             println!("sandbox: key id `{id}`, secret `{secret}` (sandbox only)");
@@ -53,6 +60,50 @@ fn main() -> ExitCode {
         ExitCode::SUCCESS
     })
     // The runtime goes here, and with it the sandbox and its upload directory.
+}
+
+/// `sandbox forward --to ADDR [--listen ADDR]`: the reverse proxy, until stopped.
+fn forward(args: &[String]) -> ExitCode {
+    let (to, listen) = match sandbox::forward::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("sandbox: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("sandbox: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async move {
+        let listener = match tokio::net::TcpListener::bind(listen).await {
+            Ok(l) => l,
+            Err(e) => {
+                eprintln!("sandbox forward: cannot listen on {listen}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        match listener.local_addr() {
+            Ok(addr) => println!("sandbox forward: http://{addr} -> http://{to}"),
+            Err(e) => {
+                eprintln!("sandbox forward: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        tokio::select! {
+            served = sandbox::forward::serve(listener, to) => {
+                if let Err(e) = served {
+                    eprintln!("sandbox forward: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
+            _ = stopped() => {}
+        }
+        ExitCode::SUCCESS
+    })
 }
 
 /// Ctrl-C, or (on Unix) the SIGTERM that test runners stop the sandbox with: either way the
