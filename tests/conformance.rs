@@ -7,7 +7,7 @@ mod conformance;
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use conformance::format::File;
+use conformance::format::{File, SandboxSpec};
 use conformance::sandbox::Running;
 
 fn files() -> Vec<(PathBuf, File)> {
@@ -80,7 +80,7 @@ async fn every_scenario_passes() {
         }
     }
     // One sandbox per set of flags, reset before every scenario.
-    let mut sandboxes: HashMap<Vec<String>, Running> = HashMap::new();
+    let mut sandboxes: HashMap<SandboxSpec, Running> = HashMap::new();
     let (mut passed, mut failures) = (0, Vec::new());
     for (path, file) in &files {
         let file_name = path.file_name().unwrap().to_string_lossy();
@@ -91,17 +91,12 @@ async fn every_scenario_passes() {
             {
                 continue;
             }
-            let args = scenario
-                .sandbox
-                .as_ref()
-                .unwrap_or(&file.sandbox)
-                .args
-                .clone();
-            if !sandboxes.contains_key(&args) {
-                let running = Running::start(&args).await.unwrap();
-                sandboxes.insert(args.clone(), running);
+            let spec = scenario.sandbox.as_ref().unwrap_or(&file.sandbox).clone();
+            if !sandboxes.contains_key(&spec) {
+                let running = Running::start(&spec).await.unwrap();
+                sandboxes.insert(spec.clone(), running);
             }
-            match conformance::run::scenario(&sandboxes[&args], scenario).await {
+            match conformance::run::scenario(&sandboxes[&spec], scenario).await {
                 Ok(()) => passed += 1,
                 Err(e) => failures.push(format!("{file_name}: {}: {e}", scenario.name)),
             }

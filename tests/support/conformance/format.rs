@@ -27,6 +27,9 @@ pub struct SandboxSpec {
     /// Flags of the sandbox binary (`--addr 127.0.0.1:0` is added by the runner).
     #[serde(default)]
     pub args: Vec<String>,
+    /// Put `sandbox forward` in front: clients (and `${origin}`) use the proxy's address.
+    #[serde(default)]
+    pub proxy: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -6,12 +6,16 @@ use serde_json::Value;
 /// A sandbox on 127.0.0.1 with a free port.
 pub struct Running {
     _sandbox: sandbox::Sandbox,
+    /// Where clients reach it: the sandbox, or the proxy in front of it.
     pub origin: String,
+    /// The sandbox itself, for the `/_sandbox/` controls.
+    direct: String,
     http: reqwest::Client,
 }
 
 impl Running {
-    pub async fn start(args: &[String]) -> Result<Running, String> {
+    pub async fn start(spec: &super::format::SandboxSpec) -> Result<Running, String> {
+        let args = &spec.args;
         let mut flags = args.to_vec();
         flags.extend(["--addr".to_string(), "127.0.0.1:0".to_string()]);
         let options = sandbox::cli::parse(flags)
@@ -20,8 +24,20 @@ impl Running {
         let sandbox = sandbox::Sandbox::start(options)
             .await
             .map_err(|e| format!("cannot start the sandbox: {e}"))?;
+        let direct = sandbox.legacy_base_url();
+        let mut origin = direct.clone();
+        if spec.proxy {
+            // The proxy in process, as a runner in another language starts `sandbox forward`.
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .map_err(|e| format!("cannot start the proxy: {e}"))?;
+            let addr = listener.local_addr().map_err(|e| e.to_string())?;
+            tokio::spawn(sandbox::forward::serve(listener, sandbox.addr));
+            origin = format!("http://{addr}");
+        }
         Ok(Running {
-            origin: sandbox.legacy_base_url(),
+            origin,
+            direct,
             _sandbox: sandbox,
             http: reqwest::Client::new(),
         })
@@ -38,7 +54,7 @@ impl Running {
             .map_err(|_| format!("`{method}` is no HTTP method"))?;
         let mut request = self
             .http
-            .request(method.clone(), format!("{}{path}", self.origin));
+            .request(method.clone(), format!("{}{path}", self.direct));
         if let Some(body) = body {
             request = request
                 .header("content-type", "application/json")
