@@ -204,7 +204,7 @@ impl Client {
     ///
     /// - 201 (application/json): The created unit.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 409: A unit with this reference number already exists.
@@ -238,7 +238,7 @@ impl Client {
     ///
     /// - 200 (application/json): The updated unit.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 422: Unprocessable request; its meaning is not shown.
@@ -279,7 +279,7 @@ impl Client {
     ///
     /// - 200 (application/json): The updated unit.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 422: Unprocessable request; its meaning is not shown.
@@ -304,7 +304,7 @@ impl Client {
     /// - 200 (application/json): The existing unit was replaced.
     /// - 201 (application/json): The unit was created.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 422: Unprocessable request; its meaning is not shown.
@@ -376,7 +376,7 @@ impl Client {
     ///
     /// - 200 (application/json): A page of inspections.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     pub fn list_inspections(&self) -> ListInspections {
@@ -451,7 +451,7 @@ impl Client {
     ///
     /// - 200 (application/json): A page of tasks.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     pub fn list_tasks(&self) -> ListTasks {
@@ -480,7 +480,7 @@ impl Client {
     ///
     /// - 201 (application/json): The created task.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
     /// - 409: Conflict; its meaning for tasks is not shown.
@@ -500,7 +500,7 @@ impl Client {
     ///
     /// - 200 (application/json): The task.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 409: Conflict; its meaning for tasks is not shown.
@@ -520,7 +520,7 @@ impl Client {
     ///
     /// - 200 (application/json): The updated task.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
     /// - 409: Conflict; its meaning for tasks is not shown.
@@ -545,7 +545,7 @@ impl Client {
     ///
     /// - 204 (application/json): The task was deleted; no body.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 409: Conflict; its meaning for tasks is not shown.
@@ -615,7 +615,7 @@ impl Client {
     ///
     /// - 200 (application/json): The updated user, in the list shape `{data: [User], paging}`.
     ///
-    /// Errors beyond those of every operation (401, 403, 404, 429, 500):
+    /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
     /// - 400: Bad request.
     /// - 409: Conflict; its meaning for users is not shown.

@@ -147,7 +147,7 @@ export class Client {
    *
    * - 201 (application/json): The created unit.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 409: A unit with this reference number already exists.
@@ -210,7 +210,7 @@ export class Client {
    *
    * - 200 (application/json): The updated unit.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 422: Unprocessable request; its meaning is not shown.
@@ -274,7 +274,7 @@ export class Client {
    *
    * - 200 (application/json): The updated unit.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 422: Unprocessable request; its meaning is not shown.
@@ -311,7 +311,7 @@ export class Client {
    * - 200 (application/json): The existing unit was replaced.
    * - 201 (application/json): The unit was created.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 422: Unprocessable request; its meaning is not shown.
@@ -425,7 +425,7 @@ export class Client {
    *
    * - 200 (application/json): A page of inspections.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    *
@@ -627,7 +627,7 @@ export class Client {
    *
    * - 200 (application/json): A page of tasks.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    *
@@ -667,7 +667,7 @@ export class Client {
    *
    * - 201 (application/json): The created task.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
    * - 409: Conflict; its meaning for tasks is not shown.
@@ -702,7 +702,7 @@ export class Client {
    *
    * - 200 (application/json): The task.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 409: Conflict; its meaning for tasks is not shown.
@@ -736,7 +736,7 @@ export class Client {
    *
    * - 200 (application/json): The updated task.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
    * - 409: Conflict; its meaning for tasks is not shown.
@@ -773,7 +773,7 @@ export class Client {
    *
    * - 204 (application/json): The task was deleted; no body.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 409: Conflict; its meaning for tasks is not shown.
@@ -915,7 +915,7 @@ export class Client {
    *
    * - 200 (application/json): The updated user, in the list shape `{data: [User], paging}`.
    *
-   * Errors beyond those of every operation (401, 403, 404, 429, 500):
+   * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
    * - 400: Bad request.
    * - 409: Conflict; its meaning for users is not shown.

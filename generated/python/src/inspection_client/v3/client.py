@@ -434,7 +434,7 @@ class Client:
 
         - 201 (application/json): The created unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: A unit with this reference number already exists.
@@ -487,7 +487,7 @@ class Client:
 
         - 200 (application/json): The updated unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -539,7 +539,7 @@ class Client:
 
         - 200 (application/json): The updated unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -569,7 +569,7 @@ class Client:
         - 200 (application/json): The existing unit was replaced.
         - 201 (application/json): The unit was created.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -683,7 +683,7 @@ class Client:
 
         - 200 (application/json): A page of inspections.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
 
@@ -860,7 +860,7 @@ class Client:
 
         - 200 (application/json): A page of tasks.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
 
@@ -901,7 +901,7 @@ class Client:
 
         - 201 (application/json): The created task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -930,7 +930,7 @@ class Client:
 
         - 200 (application/json): The task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -960,7 +960,7 @@ class Client:
 
         - 200 (application/json): The updated task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -989,7 +989,7 @@ class Client:
 
         - 204 (application/json): The task was deleted; no body.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -1113,7 +1113,7 @@ class Client:
 
         - 200 (application/json): The updated user, in the list shape `{data: [User], paging}`.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for users is not shown.
@@ -1286,7 +1286,7 @@ class AsyncClient:
 
         - 201 (application/json): The created unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: A unit with this reference number already exists.
@@ -1339,7 +1339,7 @@ class AsyncClient:
 
         - 200 (application/json): The updated unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -1391,7 +1391,7 @@ class AsyncClient:
 
         - 200 (application/json): The updated unit.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -1421,7 +1421,7 @@ class AsyncClient:
         - 200 (application/json): The existing unit was replaced.
         - 201 (application/json): The unit was created.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 422: Unprocessable request; its meaning is not shown.
@@ -1535,7 +1535,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of inspections.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
 
@@ -1712,7 +1712,7 @@ class AsyncClient:
 
         - 200 (application/json): A page of tasks.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
 
@@ -1753,7 +1753,7 @@ class AsyncClient:
 
         - 201 (application/json): The created task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -1782,7 +1782,7 @@ class AsyncClient:
 
         - 200 (application/json): The task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -1812,7 +1812,7 @@ class AsyncClient:
 
         - 200 (application/json): The updated task.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -1841,7 +1841,7 @@ class AsyncClient:
 
         - 204 (application/json): The task was deleted; no body.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for tasks is not shown.
@@ -1965,7 +1965,7 @@ class AsyncClient:
 
         - 200 (application/json): The updated user, in the list shape `{data: [User], paging}`.
 
-        Errors beyond those of every operation (401, 403, 404, 429, 500):
+        Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
         - 400: Bad request.
         - 409: Conflict; its meaning for users is not shown.
