@@ -86,13 +86,20 @@ function optBool(m: JsonObject, key: string, what: string): boolean | undefined 
   return v;
 }
 
-function sandboxArgs(value: Json | undefined, what: string): string[] {
-  if (value === undefined || value === null) return [];
-  const args = mapping(value, what, ["args"])["args"] ?? [];
+/** A file's or a scenario's `sandbox:`: the sandbox's flags, and whether a proxy is put in front. */
+interface SandboxSpec {
+  args: string[];
+  proxy: boolean;
+}
+
+function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
+  if (value === undefined || value === null) return { args: [], proxy: false };
+  const m = mapping(value, what, ["args", "proxy"]);
+  const args = m["args"] ?? [];
   if (!Array.isArray(args) || !args.every((a): a is string => typeof a === "string")) {
     throw new Error(`${what}.args is a list of strings, not ${show(args)}`);
   }
-  return args;
+  return { args, proxy: optBool(m, "proxy", what) ?? false };
 }
 
 type Mode = "send" | "pdf" | "pages" | "items" | "pages_backward" | "items_backward";
@@ -142,7 +149,7 @@ interface Scenario {
   file: string;
   name: string;
   interface: "v3" | "legacy";
-  sandbox: string[];
+  sandbox: SandboxSpec;
   client: ClientSpec;
   script: Json[];
   steps: Step[];
@@ -274,7 +281,7 @@ function readScenarios(): Scenario[] {
       // YAML 1.2 core schema (the package's default): `yes`, `on` are strings.
       const doc = parse(readFileSync(join(SCENARIO_DIR, file), "utf8"), { schema: "core" }) as Json;
       const top = mapping(doc, "the file", ["description", "sandbox", "definitions", "scenarios"]);
-      const fileSandbox = sandboxArgs(top["sandbox"], "sandbox");
+      const fileSandbox = sandboxSpec(top["sandbox"], "sandbox");
       const list = top["scenarios"];
       if (!Array.isArray(list)) throw new Error("`scenarios` is a list");
       list.forEach((entry, i) => {
@@ -294,7 +301,7 @@ function readScenarios(): Scenario[] {
           file,
           name,
           interface: iface,
-          sandbox: s["sandbox"] === undefined || s["sandbox"] === null ? fileSandbox : sandboxArgs(s["sandbox"], `${name}: sandbox`),
+          sandbox: s["sandbox"] === undefined || s["sandbox"] === null ? fileSandbox : sandboxSpec(s["sandbox"], `${name}: sandbox`),
           client: readClient(s["client"], `${name}: client`),
           script,
           steps: steps.map((step, j) => readStep(step, `${name}: step ${j + 1}`)),
@@ -370,8 +377,10 @@ const OPERATIONS = { v3: readOperations("v3"), legacy: readOperations("legacy") 
 // ---------------------------------------------------------------- the sandbox
 
 interface Sandbox {
+  /** Where the clients reach it, and `${origin}`: the sandbox, or the proxy in front of it. */
   origin: string;
-  child: ChildProcess;
+  /** The sandbox itself, for the `/_sandbox/` controls. */
+  direct: string;
 }
 
 function sandboxBinary(): string {
@@ -381,17 +390,21 @@ function sandboxBinary(): string {
   return join(target, "debug", process.platform === "win32" ? "sandbox.exe" : "sandbox");
 }
 
-/** Every sandbox process started, stopped when the tests end. */
+/** Every sandbox and proxy process started, stopped when the tests end. */
 const children: ChildProcess[] = [];
 const sandboxes = new Map<string, Promise<Sandbox>>();
 
-/** Starts `sandbox <args> --addr 127.0.0.1:0` and reads its origin from its first line. */
-function startSandbox(args: readonly string[]): Promise<Sandbox> {
-  const bin = sandboxBinary();
-  if (!existsSync(bin)) {
-    return Promise.reject(new Error(`no sandbox binary at ${bin}: run \`cargo build -p sandbox\` first`));
-  }
-  const child = spawn(bin, [...args, "--addr", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "pipe"] });
+/** What the sandbox prints once it serves: its origin is the URL without `/v3`. */
+const SERVING = /serving the v3 interface at (http:\/\/\S+?)\/v3\s/;
+/** What `sandbox forward` prints once it listens: `sandbox forward: http://127.0.0.1:PORT -> http://...`. */
+const FORWARDING = /^sandbox forward: (http:\/\/\S+) -> /m;
+
+/**
+ * Starts `bin <args>` (`what` names it in errors) and gives what `banner`'s first group
+ * finds in its output on stdout, waiting up to 20 s.
+ */
+function startChild(bin: string, args: readonly string[], what: string, banner: RegExp): Promise<string> {
+  const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stderr = "";
   child.stderr?.setEncoding("utf8");
@@ -402,23 +415,23 @@ function startSandbox(args: readonly string[]): Promise<Sandbox> {
     let out = "";
     const timer = setTimeout(() => {
       child.kill();
-      reject(new Error(`the sandbox ${JSON.stringify(args)} printed no URL within 20 s: ${out}${stderr}`));
+      reject(new Error(`${what} printed no URL within 20 s: ${out}${stderr}`));
     }, 20_000);
     const onData = (chunk: string): void => {
       out += chunk;
-      const found = /serving the v3 interface at (http:\/\/\S+?)\/v3\s/.exec(out);
+      const found = banner.exec(out);
       if (found?.[1] !== undefined) {
         clearTimeout(timer);
         child.stdout?.off("data", onData);
         // Keep draining its output, so it never blocks on a full pipe.
         child.stdout?.resume();
         child.off("exit", onExit);
-        resolve({ origin: found[1], child });
+        resolve(found[1]);
       }
     };
     const onExit = (code: number | null): void => {
       clearTimeout(timer);
-      reject(new Error(`the sandbox ${JSON.stringify(args)} exited (${code}) before serving: ${out}${stderr}`));
+      reject(new Error(`${what} exited (${code}) before serving: ${out}${stderr}`));
     };
     child.stdout?.setEncoding("utf8");
     child.stdout?.on("data", onData);
@@ -430,6 +443,21 @@ function startSandbox(args: readonly string[]): Promise<Sandbox> {
   });
 }
 
+/**
+ * Starts `sandbox <args> --addr 127.0.0.1:0` and reads its origin from its first line; with
+ * `proxy`, then `sandbox forward --to <its host:port>`, and reads the proxy's origin from its line.
+ */
+async function startSandbox(spec: SandboxSpec): Promise<Sandbox> {
+  const bin = sandboxBinary();
+  if (!existsSync(bin)) throw new Error(`no sandbox binary at ${bin}: run \`cargo build -p sandbox\` first`);
+  const what = `the sandbox ${JSON.stringify(spec.args)}`;
+  const direct = await startChild(bin, [...spec.args, "--addr", "127.0.0.1:0"], what, SERVING);
+  if (!spec.proxy) return { origin: direct, direct };
+  const to = new URL(direct).host;
+  const origin = await startChild(bin, ["forward", "--to", to], `the proxy (sandbox forward --to ${to}) in front of ${what}`, FORWARDING);
+  return { origin, direct };
+}
+
 /** `METHOD /_sandbox/...` with an optional JSON body: its JSON answer (null when empty); fails unless 2xx. */
 async function control(sandbox: Sandbox, method: string, path: string, body?: Json): Promise<Json> {
   const init: RequestInit = { method };
@@ -437,7 +465,7 @@ async function control(sandbox: Sandbox, method: string, path: string, body?: Js
     init.headers = { "content-type": "application/json" };
     init.body = JSON.stringify(body);
   }
-  const response = await fetch(`${sandbox.origin}${path}`, init);
+  const response = await fetch(`${sandbox.direct}${path}`, init);
   const text = await response.text();
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
   if (text === "") return null;
@@ -445,18 +473,18 @@ async function control(sandbox: Sandbox, method: string, path: string, body?: Js
 }
 
 
-/** One sandbox per set of flags, started on first use and reused. */
-function sandboxFor(args: readonly string[]): Promise<Sandbox> {
-  const key = JSON.stringify(args);
+/** One sandbox per set of flags and proxy or not, started on first use and reused. */
+function sandboxFor(spec: SandboxSpec): Promise<Sandbox> {
+  const key = JSON.stringify([spec.args, spec.proxy]);
   let running = sandboxes.get(key);
   if (running === undefined) {
-    running = startSandbox(args);
+    running = startSandbox(spec);
     sandboxes.set(key, running);
   }
   return running;
 }
 
-/** Stops the sandboxes this file started (only those, by their process handles). */
+/** Stops the sandboxes and proxies this file started (only those, by their process handles). */
 function stopSandboxes(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
 }

@@ -4,7 +4,7 @@ tests/python/test_conformance.py:
 * json_values: JSON as the runner holds it, the marker of an absent key, RunnerError;
 * yaml_core: reading the files with the YAML 1.2 core schema;
 * scenarios: the scenario format, read and checked;
-* sandbox: the sandbox processes and their control endpoints;
+* sandbox: the sandbox processes, the proxies in front of some, and the control endpoints;
 * patterns: `${...}` references, expectation patterns and the expected requests;
 * results: a call's outcome, its errors and answers as JSON;
 * driver: where the blocking and the async client differ;

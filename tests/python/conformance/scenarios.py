@@ -71,25 +71,35 @@ class ClientSpec:
 
 
 @dataclass(frozen=True)
+class SandboxSpec:
+    """A file's or a scenario's `sandbox:`: the sandbox's flags, and whether a proxy
+    (`sandbox forward`) is put in front of it. One sandbox runs per distinct spec."""
+
+    args: tuple[str, ...] = ()
+    proxy: bool = False
+
+
+@dataclass(frozen=True)
 class Scenario:
     file: str
     name: str
     interface: Interface
-    sandbox: tuple[str, ...]
+    sandbox: SandboxSpec
     client: ClientSpec
     script: list[Json]
     steps: list[Step]
 
 
-def sandbox_args(value: Json, what: str) -> tuple[str, ...]:
+def sandbox_spec(value: Json, what: str) -> SandboxSpec:
     if value is None:
-        return ()
-    args = mapping(value, what, ["args"]).get("args")
-    if args is None:
-        return ()
+        return SandboxSpec()
+    m = mapping(value, what, ["args", "proxy"])
+    args = m.get("args")
+    args = [] if args is None else args
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
         raise RunnerError(f"{what}.args is a list of strings, not {show(args)}")
-    return tuple(a for a in args if isinstance(a, str))
+    proxy = opt_bool(m, "proxy", what)
+    return SandboxSpec(args=tuple(a for a in args if isinstance(a, str)), proxy=proxy is True)
 
 
 CLIENT_KEYS = (
@@ -205,7 +215,7 @@ def read_scenarios() -> list[Scenario]:
     for path in files:
         try:
             top = mapping(load_yaml(path), "the file", ["description", "sandbox", "definitions", "scenarios"])
-            file_sandbox = sandbox_args(top.get("sandbox"), "sandbox")
+            file_sandbox = sandbox_spec(top.get("sandbox"), "sandbox")
             entries = top.get("scenarios")
             if not isinstance(entries, list):
                 raise RunnerError("`scenarios` is a list")
@@ -236,7 +246,7 @@ def read_scenarios() -> list[Scenario]:
                         interface=interface,
                         sandbox=file_sandbox
                         if s.get("sandbox") is None
-                        else sandbox_args(s["sandbox"], f"{name}: sandbox"),
+                        else sandbox_spec(s["sandbox"], f"{name}: sandbox"),
                         client=read_client(s.get("client"), f"{name}: client"),
                         script=script,
                         steps=[read_step(step, f"{name}: step {j + 1}") for j, step in enumerate(steps)],
