@@ -1,5 +1,7 @@
 //! Answers, errors, auth, rate limiting, fault injection and paging, shared by every route.
 
+pub mod strict;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -232,7 +234,8 @@ pub fn pdf(bytes: Vec<u8>) -> Response {
 }
 
 /// Reads a JSON body as `T` and checks its documented limits: malformed JSON is a 400,
-/// a value of the wrong shape or a broken limit a 422.
+/// a value of the wrong shape or a broken limit a 422. (`strict` has already held the
+/// body to the spec's types; what is left here is formats, such as a date, and limits.)
 pub fn body<T: DeserializeOwned + inspection_client::runtime::Validate>(
     bytes: &[u8],
 ) -> Result<T, Reject> {

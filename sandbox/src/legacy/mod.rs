@@ -33,7 +33,7 @@ use axum::routing::{get, post, put};
 use serde_json::{Map, Value};
 
 use crate::App;
-use crate::http::{Reject, error, json_content, legacy_rate_limit};
+use crate::http::{Reject, error, json_content, legacy_rate_limit, strict};
 
 use inspection_client::legacy as spec;
 
@@ -53,6 +53,7 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
             "/api/guest_auth/exchange_token",
             post(auth::exchange_guest_token),
         )
+        .layer(from_fn(strict_bodies))
         .layer(from_fn(json_content));
     let authed = Router::new()
         .route(
@@ -146,7 +147,8 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
             post(users::reset_password),
         )
         .route("/api/workflows/{id}", get(workflows::get_workflow))
-        // The token first (401), then the body's content type (415).
+        // The token first (401), then the body's content type (415), then its shape.
+        .layer(from_fn(strict_bodies))
         .layer(from_fn(json_content))
         // A device log's format is not shown: it is taken as sent, whatever its type.
         .merge(Router::new().route("/api/devices/{dev_id}/log", post(devices::device_log)))
@@ -207,6 +209,13 @@ async fn token_auth(State(app): State<Arc<App>>, mut req: Request, next: Next) -
             "The authentication token is missing or not valid",
         ),
     }
+}
+
+/// Bodies held to the spec (`http::strict`); a plain user calling a manager-only
+/// operation is refused by its handler (403) whatever the body.
+async fn strict_bodies(req: Request, next: Next) -> Response {
+    let may_manage = req.extensions().get::<Caller>().is_none_or(|c| c.manager);
+    strict::bodies(strict::LEGACY, may_manage, req, next).await
 }
 
 fn manager_only(caller: &Caller) -> Result<(), Reject> {

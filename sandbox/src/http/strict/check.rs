@@ -1,0 +1,534 @@
+//! One walk of a JSON value against an IR type reference: the JSON kind at every depth,
+//! `null` only where the spec allows it, required fields, closed enums and union tags,
+//! exactly one of a `one_of` group. Properties the spec does not list are not looked at:
+//! the service may take new optional ones at any time (v3 versioning notes), so a client
+//! may send them. Limits (lengths, ranges) are left to the typed decode that follows.
+//!
+//! An integer may be written `5.0` (JSON Schema counts it as an integer); the walk rewrites
+//! it as `5` so the typed decode reads it.
+
+use serde_json::{Number, Value};
+
+use super::ir::{Field, Interface, Kind, Object, TypeRef};
+
+/// How a field's path is written in messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathStyle {
+    /// `extended_data.key`, `parts[0].etag` (v3's field names).
+    Dotted,
+    /// `user[email]`, `parts[0][etag]` (the legacy docs' parameter names).
+    Bracketed,
+}
+
+/// What a walk found: every problem, each `path: what is wrong`.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    pub problems: Vec<String>,
+    /// Whether a whole-number float was rewritten as an integer.
+    pub rewritten: bool,
+}
+
+/// Walks `value` as a `ty` of `interface`, rewriting whole-number floats where an integer
+/// is expected.
+pub fn check(interface: &Interface, style: PathStyle, ty: &TypeRef, value: &mut Value) -> Outcome {
+    let mut walk = Walk {
+        interface,
+        style,
+        out: Outcome::default(),
+    };
+    walk.value(value, ty, &Path::Root);
+    walk.out
+}
+
+/// Where a value sits in the body.
+enum Path<'a> {
+    Root,
+    Key(&'a Path<'a>, &'a str),
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    fn text(&self, style: PathStyle) -> String {
+        match self {
+            Path::Root => "body".to_string(),
+            Path::Key(Path::Root, key) => key.to_string(),
+            Path::Key(parent, key) => match style {
+                PathStyle::Dotted => format!("{}.{key}", parent.text(style)),
+                PathStyle::Bracketed => format!("{}[{key}]", parent.text(style)),
+            },
+            Path::Index(Path::Root, i) => format!("[{i}]"),
+            Path::Index(parent, i) => format!("{}[{i}]", parent.text(style)),
+        }
+    }
+}
+
+struct Walk<'i> {
+    interface: &'i Interface,
+    style: PathStyle,
+    out: Outcome,
+}
+
+impl Walk<'_> {
+    fn problem(&mut self, at: &Path, what: impl std::fmt::Display) {
+        let at = at.text(self.style);
+        self.out.problems.push(format!("{at}: {what}"));
+    }
+
+    fn expected(&mut self, at: &Path, what: &str, got: &Value) {
+        self.problem(at, format!("expected {what}, got {}", kind(got)));
+    }
+
+    fn value(&mut self, value: &mut Value, ty: &TypeRef, at: &Path) {
+        if value.is_null() && !self.admits_null(ty) {
+            self.problem(at, "null is not allowed");
+            return;
+        }
+        match ty {
+            TypeRef::Builtin(name) => self.builtin(value, name, at),
+            TypeRef::Named(n) => self.named(value, *n, at),
+            TypeRef::Array(item) => match value {
+                Value::Array(items) => {
+                    for (i, v) in items.iter_mut().enumerate() {
+                        self.value(v, item, &Path::Index(at, i));
+                    }
+                }
+                other => self.expected(at, "an array", other),
+            },
+            TypeRef::Map(item) => match value {
+                Value::Object(entries) => {
+                    for (k, v) in entries.iter_mut() {
+                        self.value(v, item, &Path::Key(at, k));
+                    }
+                }
+                other => self.expected(at, "an object", other),
+            },
+            // Never a request body; an object of any content.
+            TypeRef::Page(_) => {
+                if !value.is_object() {
+                    self.expected(at, "an object", value);
+                }
+            }
+            TypeRef::JsonEncoded(inner) => self.value(value, inner, at),
+        }
+    }
+
+    /// Whether `null` is a value of `ty` itself (apart from a field being nullable).
+    fn admits_null(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Builtin(name) => Builtin::named(name) == Some(Builtin::Any),
+            TypeRef::Named(n) => match self.interface.ty(*n).map(|t| &t.kind) {
+                Some(Kind::ScalarUnion(kinds)) => kinds.iter().any(|k| k == "null"),
+                _ => false,
+            },
+            TypeRef::JsonEncoded(inner) => self.admits_null(inner),
+            _ => false,
+        }
+    }
+
+    fn builtin(&mut self, value: &mut Value, name: &str, at: &Path) {
+        // A builtin this sandbox does not know yet is not refused (a test keeps the list
+        // complete).
+        let Some(builtin) = Builtin::named(name) else {
+            return;
+        };
+        match builtin {
+            Builtin::Text => {
+                if !value.is_string() {
+                    self.expected(at, "a string", value);
+                }
+            }
+            Builtin::TextOrPair => {
+                let pair = value
+                    .as_array()
+                    .is_some_and(|r| r.len() == 2 && r.iter().all(Value::is_string));
+                if !value.is_string() && !pair {
+                    self.expected(at, "a date-time or an array of two date-times", value);
+                }
+            }
+            Builtin::Integer { min, max } => self.integer(value, min, max, at),
+            Builtin::Number => {
+                if !value.is_number() {
+                    self.expected(at, "a number", value);
+                }
+            }
+            Builtin::Boolean => {
+                if !value.is_boolean() {
+                    self.expected(at, "a boolean", value);
+                }
+            }
+            Builtin::Any => {}
+        }
+    }
+
+    /// An integer from `min` to `max`; a float with no fraction counts, and is rewritten.
+    fn integer(&mut self, value: &mut Value, min: i64, max: i64, at: &Path) {
+        let Value::Number(n) = value else {
+            return self.expected(at, "an integer", value);
+        };
+        // i128 holds every i64 and u64; a huge float saturates, out of range either way.
+        let whole = match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => Some(i128::from(i)),
+            (None, Some(u), _) => Some(i128::from(u)),
+            (None, None, Some(f)) if f.is_finite() && f.fract() == 0.0 => Some(f as i128),
+            _ => None,
+        };
+        match whole {
+            None => self.problem(at, format!("expected an integer, got {n}")),
+            Some(i) if i < i128::from(min) || i > i128::from(max) => {
+                self.problem(
+                    at,
+                    format!("expected an integer from {min} to {max}, got {n}"),
+                );
+            }
+            Some(i) => {
+                if n.is_f64() {
+                    // In range, so it fits an i64.
+                    *value = Value::Number(Number::from(i as i64));
+                    self.out.rewritten = true;
+                }
+            }
+        }
+    }
+
+    fn named(&mut self, value: &mut Value, n: usize, at: &Path) {
+        let interface = self.interface;
+        let Some(def) = interface.ty(n) else {
+            return;
+        };
+        match &def.kind {
+            Kind::Object(object) => self.object(value, object, at),
+            // Closed on requests: the sandbox stores only values it knows.
+            Kind::Enum(e) => match value.as_str() {
+                Some(s) if e.values.iter().any(|v| v.wire == s) => {}
+                Some(s) => {
+                    let known: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
+                    self.problem(at, format!("`{s}` is not one of {}", known.join(", ")));
+                }
+                None => self.expected(at, "a string", value),
+            },
+            Kind::Union(u) => {
+                let Value::Object(fields) = value else {
+                    return self.expected(at, "an object", value);
+                };
+                let tag = fields
+                    .get(&u.tag)
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                let known: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
+                match u
+                    .variants
+                    .iter()
+                    .find(|v| Some(&v.tag_value) == tag.as_ref())
+                {
+                    Some(variant) => self.named(value, variant.shape, at),
+                    None => {
+                        let got = tag.map_or("none".to_string(), |t| format!("`{t}`"));
+                        let what = format!("must be one of {}, got {got}", known.join(", "));
+                        self.problem(&Path::Key(at, &u.tag), what);
+                    }
+                }
+            }
+            Kind::ScalarUnion(kinds) => {
+                let fits = kinds.iter().any(|k| match k.as_str() {
+                    "string" => value.is_string(),
+                    "integer" => value.is_i64() || value.is_u64(),
+                    "number" => value.is_number(),
+                    "boolean" => value.is_boolean(),
+                    "null" => value.is_null(),
+                    _ => true,
+                });
+                if !fits {
+                    self.expected(at, &format!("one of {}", kinds.join(", ")), value);
+                }
+            }
+            // Ids are opaque strings; a number is taken as its text, as every client reads
+            // one (the OpenAPI export declares `string` or `integer`).
+            Kind::Id {} => {
+                if !(value.is_string() || value.is_i64() || value.is_u64()) {
+                    self.expected(at, "an id (a string or an integer)", value);
+                }
+            }
+            Kind::RecordRef {} => {
+                if !value.is_string() {
+                    self.expected(at, "a string", value);
+                }
+            }
+        }
+    }
+
+    fn object(&mut self, value: &mut Value, object: &Object, at: &Path) {
+        let Value::Object(given) = value else {
+            return self.expected(at, "an object", value);
+        };
+        for field in &object.fields {
+            self.field(given, field, field.required, at);
+        }
+        let Some(one_of) = &object.one_of else {
+            return;
+        };
+        // A group counts as given when any of its fields is; its fields are then required.
+        let mut chosen = Vec::new();
+        for variant in &one_of.variants {
+            if variant.fields.iter().any(|f| given.contains_key(&f.name)) {
+                chosen.push(variant);
+                for field in &variant.fields {
+                    self.field(given, field, true, at);
+                }
+            }
+        }
+        let names = |variants: &[&super::ir::OneOfVariant]| {
+            let names: Vec<String> = variants
+                .iter()
+                .flat_map(|v| &v.fields)
+                .map(|f| format!("`{}`", f.name))
+                .collect();
+            names.join(", ")
+        };
+        match chosen.len() {
+            1 => {}
+            0 => {
+                let all: Vec<_> = one_of.variants.iter().collect();
+                self.problem(at, format!("one of {} is required", names(&all)));
+            }
+            _ => {
+                self.problem(at, format!("only one of {} may be given", names(&chosen)));
+            }
+        }
+    }
+
+    fn field(
+        &mut self,
+        given: &mut serde_json::Map<String, Value>,
+        field: &Field,
+        required: bool,
+        at: &Path,
+    ) {
+        let here = Path::Key(at, &field.name);
+        match given.get_mut(&field.name) {
+            None if required => self.problem(&here, "is required"),
+            None => {}
+            Some(Value::Null) if field.nullable || self.admits_null(&field.ty) => {}
+            Some(Value::Null) => {
+                self.problem(&here, "null is not allowed (the field is not nullable)");
+            }
+            Some(v) => self.value(v, &field.ty, &here),
+        }
+    }
+}
+
+/// The spec's builtins by the JSON they take.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Builtin {
+    /// A string; its format (a date, a URL) is the typed decode's to read.
+    Text,
+    /// A string or an array of two (a date-time or a range).
+    TextOrPair,
+    Integer {
+        min: i64,
+        max: i64,
+    },
+    Number,
+    Boolean,
+    /// Any JSON, `null` included.
+    Any,
+}
+
+impl Builtin {
+    fn named(name: &str) -> Option<Builtin> {
+        Some(match name {
+            "string" | "url" | "date" | "date-time" | "date-or-date-time" | "binary" => {
+                Builtin::Text
+            }
+            "date-time-or-range" => Builtin::TextOrPair,
+            "integer" | "int64" => Builtin::Integer {
+                min: i64::MIN,
+                max: i64::MAX,
+            },
+            "int32" => Builtin::Integer {
+                min: i32::MIN.into(),
+                max: i32::MAX.into(),
+            },
+            "number" => Builtin::Number,
+            "boolean" => Builtin::Boolean,
+            "json" => Builtin::Any,
+            _ => return None,
+        })
+    }
+}
+
+/// The JSON kind of a value, for messages: `got a string`.
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// An interface of one request type: `Body` (0), with the kinds the walk knows.
+    fn interface() -> Interface {
+        let field = |name: &str, ty: Value, required: bool, nullable: bool| json!({ "name": name, "ty": ty, "required": required, "nullable": nullable });
+        let object = |fields: Vec<Value>, one_of: Value| json!({ "kind": { "object": { "fields": fields, "one_of": one_of } } });
+        let assignee = |name: &str| json!({ "fields": [field(name, json!({"builtin": "integer"}), true, false)] });
+        serde_json::from_value(json!({
+            "name": "test",
+            "operations": [],
+            "types": [
+                object(
+                    vec![
+                        field("name", json!({"builtin": "string"}), true, false),
+                        field("hours", json!({"builtin": "int32"}), false, false),
+                        field("note", json!({"builtin": "string"}), false, true),
+                        field("data", json!({"map": {"builtin": "json"}}), false, false),
+                        field("parts", json!({"array": {"named": 1}}), false, false),
+                        field("status", json!({"named": 2}), false, false),
+                        field("owner", json!({"named": 3}), false, false),
+                        field("when", json!({"builtin": "date-time-or-range"}), false, false),
+                    ],
+                    json!({ "variants": [assignee("user_id"), assignee("group_id")] }),
+                ),
+                object(vec![field("etag", json!({"builtin": "string"}), true, false)], Value::Null),
+                json!({ "kind": { "enum": { "open": true, "values": [{"wire": "idle"}, {"wire": "done"}] } } }),
+                json!({ "kind": { "id": { "max_length": 255 } } }),
+            ],
+        }))
+        .unwrap()
+    }
+
+    fn walk(style: PathStyle, mut value: Value) -> (Vec<String>, Value) {
+        let outcome = check(&interface(), style, &TypeRef::Named(0), &mut value);
+        (outcome.problems, value)
+    }
+
+    #[test]
+    fn a_conforming_body_passes_unknown_properties_and_all() {
+        let body = json!({
+            "name": "a", "user_id": 1, "note": null, "data": {"x": null, "y": [1]},
+            "parts": [{"etag": "e", "later": true}], "status": "done", "owner": 7,
+            "when": ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"], "not_in_the_spec": {"a": 1},
+        });
+        let (problems, after) = walk(PathStyle::Dotted, body.clone());
+        assert_eq!(problems, Vec::<String>::new());
+        assert_eq!(after, body, "nothing rewritten, nothing dropped");
+    }
+
+    #[test]
+    fn every_problem_is_named_by_its_path() {
+        let body = json!({
+            "hours": "5", "note": 3, "data": "x", "parts": [{"etag": null}, 4],
+            "status": "snoozed", "owner": true, "when": ["2026-01-01T00:00:00Z"], "user_id": null,
+        });
+        let (problems, _) = walk(PathStyle::Dotted, body);
+        assert_eq!(
+            problems,
+            [
+                "name: is required",
+                "hours: expected an integer, got a string",
+                "note: expected a string, got an integer",
+                "data: expected an object, got a string",
+                "parts[0].etag: null is not allowed (the field is not nullable)",
+                "parts[1]: expected an object, got an integer",
+                "status: `snoozed` is not one of idle, done",
+                "owner: expected an id (a string or an integer), got a boolean",
+                "when: expected a date-time or an array of two date-times, got an array",
+                "user_id: null is not allowed (the field is not nullable)",
+            ]
+        );
+        let (problems, _) = walk(
+            PathStyle::Bracketed,
+            json!({"name": "a", "group_id": 1, "parts": [{}]}),
+        );
+        assert_eq!(problems, ["parts[0][etag]: is required"]);
+        assert_eq!(
+            walk(PathStyle::Dotted, json!([])).0,
+            ["body: expected an object, got an array"]
+        );
+    }
+
+    #[test]
+    fn whole_floats_are_integers_and_fractions_or_overflows_are_not() {
+        let (problems, after) = walk(
+            PathStyle::Dotted,
+            json!({"name": "a", "user_id": 2.0, "hours": 5.0}),
+        );
+        assert!(problems.is_empty(), "{problems:?}");
+        assert_eq!(after, json!({"name": "a", "user_id": 2, "hours": 5}));
+        assert!(after["hours"].is_i64());
+        for (hours, why) in [
+            (json!(5.5), "hours: expected an integer, got 5.5"),
+            (
+                json!(3e9),
+                "hours: expected an integer from -2147483648 to 2147483647, got 3000000000.0",
+            ),
+            (
+                json!(2147483648u64),
+                "hours: expected an integer from -2147483648 to 2147483647, got 2147483648",
+            ),
+            (
+                json!(1e300),
+                "hours: expected an integer from -2147483648 to 2147483647, got 1e+300",
+            ),
+        ] {
+            let (problems, _) = walk(
+                PathStyle::Dotted,
+                json!({"name": "a", "user_id": 1, "hours": hours}),
+            );
+            assert_eq!(problems, [why]);
+        }
+    }
+
+    #[test]
+    fn exactly_one_group_of_a_one_of() {
+        let none = walk(PathStyle::Dotted, json!({"name": "a"})).0;
+        assert_eq!(none, ["body: one of `user_id`, `group_id` is required"]);
+        let both = walk(
+            PathStyle::Dotted,
+            json!({"name": "a", "user_id": 1, "group_id": 2}),
+        )
+        .0;
+        assert_eq!(
+            both,
+            ["body: only one of `user_id`, `group_id` may be given"]
+        );
+        let wrong = walk(PathStyle::Dotted, json!({"name": "a", "group_id": "2"})).0;
+        assert_eq!(wrong, ["group_id: expected an integer, got a string"]);
+    }
+
+    #[test]
+    fn every_builtin_the_ir_uses_is_known() {
+        fn builtins(value: &Value, out: &mut Vec<String>) {
+            match value {
+                Value::Object(map) => {
+                    for (k, v) in map {
+                        match (k.as_str(), v) {
+                            ("builtin", Value::String(name)) => out.push(name.clone()),
+                            _ => builtins(v, out),
+                        }
+                    }
+                }
+                Value::Array(items) => items.iter().for_each(|v| builtins(v, out)),
+                _ => {}
+            }
+        }
+        let ir: Value = serde_json::from_str(super::super::ir::IR_JSON).unwrap();
+        let mut names = Vec::new();
+        builtins(&ir, &mut names);
+        assert!(names.len() > 10);
+        for name in names {
+            assert!(
+                Builtin::named(&name).is_some(),
+                "builtin `{name}` unknown to the walk"
+            );
+        }
+    }
+}
