@@ -475,6 +475,38 @@ async fn a_whole_number_float_is_taken_on_the_legacy_interface_too() {
     assert_eq!(answer["user"]["transaction_limit"], json!(3), "{answer}");
 }
 
+/// The public docs type `after_id` and `before_id` as strings: one that names no record is
+/// an empty page, not a status the spec does not list.
+#[tokio::test]
+async fn a_legacy_page_after_an_id_that_names_no_record_is_empty() {
+    let sandbox = start().await;
+    let token = login(&sandbox, LEGACY_MANAGER).await;
+    for query in ["after_id=abc", "before_id=abc", "after_id=_WMW&limit=2"] {
+        for name in ["assets", "transactions"] {
+            let (status, page) = legacy(
+                &sandbox,
+                &token,
+                "GET",
+                &format!("/api/{name}?{query}"),
+                Value::Null,
+            )
+            .await;
+            assert_eq!(status, 200, "{name}?{query}: {page}");
+            assert_eq!(page[name], json!([]), "{name}?{query}");
+            assert_eq!(page["links"], json!({"prev": null, "next": null}));
+        }
+    }
+    let (_, page) = legacy(
+        &sandbox,
+        &token,
+        "GET",
+        "/api/assets?after_id=42&limit=1",
+        Value::Null,
+    )
+    .await;
+    assert_eq!(page["assets"][0]["id"], "43", "a numeric id still pages");
+}
+
 /// The proof that a new operation is covered with no hand edit: every operation with a
 /// JSON body in the IR refuses an array where its body type is not any JSON, with the status
 /// the IR lists for it.
