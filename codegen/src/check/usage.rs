@@ -53,16 +53,7 @@ pub(super) fn mark_usage(interface: &mut ir::Interface) {
 
 fn referenced_types(t: &ir::TypeDef) -> Vec<ir::TypeId> {
     match &t.kind {
-        ir::TypeKind::Object(o) => o
-            .fields
-            .iter()
-            .chain(
-                o.one_of
-                    .iter()
-                    .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
-            )
-            .filter_map(|f| f.ty.named())
-            .collect(),
+        ir::TypeKind::Object(o) => o.wire_fields().filter_map(|f| f.ty.named()).collect(),
         ir::TypeKind::Union(u) => u.variants.iter().map(|v| v.shape).collect(),
         ir::TypeKind::RecordRef(r) => vec![r.id_type],
         _ => Vec::new(),

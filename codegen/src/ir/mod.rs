@@ -260,6 +260,18 @@ pub struct Object {
     pub source: Source,
 }
 
+impl Object {
+    /// Every property of the record on the wire: its fields, then the fields of each
+    /// exactly-one-of variant (flattened into the record).
+    pub fn wire_fields(&self) -> impl Iterator<Item = &Field> {
+        self.fields.iter().chain(
+            self.one_of
+                .iter()
+                .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
+        )
+    }
+}
+
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct OneOf {
     /// Field name in generated code.

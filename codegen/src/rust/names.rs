@@ -74,13 +74,7 @@ pub fn method_ident(name: &str) -> Ident {
 /// with `_` until no field of the record has that name.
 pub fn record_member(o: &crate::ir::Object, base: &str) -> Ident {
     let taken: Vec<String> = o
-        .fields
-        .iter()
-        .chain(
-            o.one_of
-                .iter()
-                .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
-        )
+        .wire_fields()
         .map(|f| field_name(&f.name))
         .chain(o.one_of.iter().map(|one| field_name(&one.name)))
         .collect();

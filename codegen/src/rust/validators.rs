@@ -22,15 +22,7 @@ pub fn validators(i: &Interface) -> TokenStream {
             quote!(::inspection_runtime::Validate::collect_violations(&self.#ident, v);)
         });
         let extras = names::record_member(o, "additional_properties");
-        let listed = o
-            .fields
-            .iter()
-            .chain(
-                o.one_of
-                    .iter()
-                    .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields)),
-            )
-            .map(|f| f.name.as_str());
+        let listed = o.wire_fields().map(|f| f.name.as_str());
         let extra = quote! {
             #one_of
             v.additional(&self.#extras, &[#(#listed),*]);
