@@ -21,14 +21,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("sandbox: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async move {
+    run(async move {
         let keys = options.keys.clone();
         let legacy_users = options.legacy_users.clone();
         let webhooks = options.webhooks.clone();
@@ -46,7 +39,9 @@ fn main() -> ExitCode {
         println!("sandbox: serving the v3 interface at {base}");
         if let Some((id, secret)) = keys.first() {
             println!("sandbox: key id `{id}`, secret `{secret}` (sandbox only)");
-            println!("sandbox: try  curl -H 'api-key-id: {id}' -H 'api-key-secret: {secret}' {base}/units");
+            println!(
+                "sandbox: try  curl -H 'api-key-id: {id}' -H 'api-key-secret: {secret}' {base}/units"
+            );
         }
         println!("sandbox: legacy /api at {}", sandbox.legacy_base_url());
         for (name, password, manager) in &legacy_users {
@@ -59,7 +54,6 @@ fn main() -> ExitCode {
         stopped().await;
         ExitCode::SUCCESS
     })
-    // The runtime goes here, and with it the sandbox and its upload directory.
 }
 
 /// `sandbox forward --to ADDR [--listen ADDR]`: the reverse proxy, until stopped.
@@ -71,14 +65,7 @@ fn forward(args: &[String]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let runtime = match tokio::runtime::Runtime::new() {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("sandbox: cannot start the runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    runtime.block_on(async move {
+    run(async move {
         let listener = match tokio::net::TcpListener::bind(listen).await {
             Ok(l) => l,
             Err(e) => {
@@ -104,6 +91,18 @@ fn forward(args: &[String]) -> ExitCode {
         }
         ExitCode::SUCCESS
     })
+}
+
+/// Runs `work` on a multi-threaded runtime to its exit code; the runtime, and with it the
+/// sandbox and its upload directory, goes when it returns.
+fn run(work: impl Future<Output = ExitCode>) -> ExitCode {
+    match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime.block_on(work),
+        Err(e) => {
+            eprintln!("sandbox: cannot start the runtime: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Ctrl-C, or (on Unix) the SIGTERM that test runners stop the sandbox with: either way the

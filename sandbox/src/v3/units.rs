@@ -53,21 +53,10 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
             format!("The Unit {} already exists", new.reference_number),
         );
     }
-    let now = app.clock.now();
-    let id = store.new_id("unt");
-    let mut unit = Unit::new(UnitId::new(id));
-    unit.object = Some("unit".into());
-    unit.reference_number = Some(new.reference_number);
-    unit.make = new.make;
-    unit.model = new.model;
-    unit.year = new.year;
-    unit.vin = new.vin;
-    unit.serial_number = new.serial_number;
-    unit.hours = new.hours;
-    unit.odometer = new.odometer.map(i64::from);
-    unit.created_at = Some(now);
-    unit.updated_at = Some(now);
-    unit.extended_data = new.extended_data.unwrap_or_default();
+    // The same body read as the attributes it shares with an update.
+    let attributes: UnitAttributes = tri!(body(&bytes));
+    let mut unit = fresh(&mut store, new.reference_number, app.clock.now());
+    apply(&mut unit, attributes, true);
     store.units_created += 1;
     store.push_unit(unit.clone());
     json(StatusCode::CREATED, &unit)
@@ -112,15 +101,8 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
     if let Some(r) = changes.reference_number {
         unit.reference_number = Some(r);
     }
-    let mut attributes = UnitAttributes::default();
-    attributes.make = changes.make;
-    attributes.model = changes.model;
-    attributes.year = changes.year;
-    attributes.vin = changes.vin;
-    attributes.serial_number = changes.serial_number;
-    attributes.hours = changes.hours;
-    attributes.odometer = changes.odometer;
-    attributes.extended_data = changes.extended_data;
+    // The patch's other fields are the attributes an update by reference number takes.
+    let attributes: UnitAttributes = tri!(body(&bytes));
     apply(unit, attributes, false);
     unit.updated_at = Some(now);
     json(StatusCode::OK, unit)
@@ -162,15 +144,24 @@ pub async fn upsert(
             "reference_number: must be at most 255 characters",
         );
     }
-    let id = store.new_id("unt");
-    let mut unit = Unit::new(UnitId::new(id));
+    let mut unit = fresh(&mut store, reference, now);
+    apply(&mut unit, attributes, true);
+    store.push_unit(unit.clone());
+    json(StatusCode::CREATED, &unit)
+}
+
+/// A unit with a new id and `reference`, created and updated `now`, no attributes yet.
+fn fresh(
+    store: &mut crate::store::Store,
+    reference: String,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Unit {
+    let mut unit = Unit::new(UnitId::new(store.new_id("unt")));
     unit.object = Some("unit".into());
     unit.reference_number = Some(reference);
     unit.created_at = Some(now);
     unit.updated_at = Some(now);
-    apply(&mut unit, attributes, true);
-    store.push_unit(unit.clone());
-    json(StatusCode::CREATED, &unit)
+    unit
 }
 
 /// Sets the given attributes; `replace` also clears the ones not given.
