@@ -43,21 +43,19 @@ pub use {bytes, chrono, futures_util as futures};
 /// validator, auth plumbing. Not part of the API; it changes with the generator.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::auth::{Auth, LoginFn, LoginFuture, TokenAuth};
+    pub use crate::auth::{Auth, LoginFn, TokenAuth};
     pub use crate::config::{InterfaceDefaults, env_var};
     pub use crate::model::{
         FromStrVisitor, capture, date_time, date_time_nullable, date_time_opt, decode_variant,
-        deserialize_id, enveloped, null_as_default, nullable, one_of_properties, parse_date_time,
-        pick_one_of, read_tag, serialize_tagged,
+        deserialize_id, enveloped, null_as_default, nullable, one_of_properties, pick_one_of,
+        read_tag, serialize_tagged,
     };
-    pub use crate::origin::{check_secure, is_loopback, origin, same_origin};
     pub use crate::paging::{
         CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages, pages,
     };
     pub use crate::request::format_date_time;
-    pub use crate::retry::retry_after;
     pub use crate::transport::decode;
-    pub use crate::validate::{CharClass, Validator, check};
+    pub use crate::validate::{CharClass, Validator};
     pub use crate::webhook::parse_event;
     pub use crate::{impl_envelope, impl_record};
 }

@@ -195,10 +195,3 @@ impl Validator {
         }
     }
 }
-
-/// Validates `value` on its own.
-pub fn check<T: Validate + ?Sized>(value: &T) -> Result<(), Violations> {
-    let mut v = Validator::new();
-    value.collect_violations(&mut v);
-    v.finish()
-}

@@ -15,7 +15,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 
 use crate::App;
 
@@ -94,8 +94,17 @@ pub async fn rewrite(State(app): State<Arc<App>>, request: Request, next: Next) 
         return Response::from_parts(parts, body);
     }
     // JSON answers are built in memory anyway; the limit only guards the copy.
-    let Ok(bytes) = axum::body::to_bytes(body, 512 << 20).await else {
-        return Response::from_parts(parts, Body::empty());
+    let bytes = match axum::body::to_bytes(body, 512 << 20).await {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            let body =
+                serde_json::json!({"errors": format!("cannot rewrite the answer's links: {e}")});
+            return (
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                axum::Json(body),
+            )
+                .into_response();
+        }
     };
     let text = String::from_utf8_lossy(&bytes).replace(&app.origin, &public);
     parts.headers.remove(header::CONTENT_LENGTH);

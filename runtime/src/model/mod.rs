@@ -15,6 +15,6 @@ pub use fields::{deserialize_id, null_as_default, nullable, pick_one_of};
 pub use open_enum::{FromStrVisitor, UnknownValue};
 pub use record::{Record, enveloped, one_of_properties};
 pub use time_range::TimeOrRange;
-pub use timestamp::{date_time, date_time_nullable, date_time_opt, parse_date_time};
+pub use timestamp::{date_time, date_time_nullable, date_time_opt};
 pub(crate) use union::without_position;
 pub use union::{UnknownMember, capture, decode_variant, read_tag, serialize_tagged};

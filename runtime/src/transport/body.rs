@@ -97,12 +97,9 @@ pub(super) async fn read_part<R: AsyncRead + Unpin>(
     let mut part = BytesMut::with_capacity(size.min(8 << 20));
     while part.len() < size {
         let want = (size - part.len()).min(64 << 10);
-        let before = part.len();
-        let read = (&mut *reader).take(want as u64).read_buf(&mut part).await?;
-        if read == 0 {
+        if (&mut *reader).take(want as u64).read_buf(&mut part).await? == 0 {
             break;
         }
-        debug_assert_eq!(part.len(), before + read);
     }
     Ok(part.freeze())
 }

@@ -119,14 +119,8 @@ impl Core {
             let file = tokio::fs::File::open(path).await.map_err(unreadable)?;
             Ok(reqwest::Body::wrap(ReaderBody::new(file, length)))
         };
-        self.put_retried(
-            parsed.clone(),
-            shown.clone(),
-            content_type,
-            Some(length),
-            open,
-        )
-        .await
+        self.put_retried(parsed, shown.clone(), content_type, Some(length), open)
+            .await
     }
 
     /// One PUT to a pre-signed URL, retried on 429, 5xx and transport failures with a
