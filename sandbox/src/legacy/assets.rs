@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Extension, OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
@@ -14,7 +14,7 @@ use crate::http::{error, json as answer, tri};
 use super::lists::list_of;
 use super::records::index_of;
 use super::store::{self, object, stamp};
-use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
+use super::{Caller, Pairs, bodies, deleted, manager_only, not_found, spec, wrapped};
 
 pub(super) async fn list_assets(
     State(app): State<Arc<App>>,
@@ -123,5 +123,5 @@ pub(super) async fn delete_asset(
     store
         .collection("assets")
         .retain(|a| a.get("id").and_then(Value::as_str) != Some(real.as_str()));
-    StatusCode::NO_CONTENT.into_response()
+    deleted()
 }

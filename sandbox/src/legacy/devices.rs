@@ -9,16 +9,15 @@ use axum::response::Response;
 use serde_json::json;
 
 use crate::App;
-use crate::http::{error, json as answer};
+use crate::http::json as answer;
 
+/// Takes any bytes, none included: the log's format and its rules are not documented
+/// (service-facts B15), so the sandbox refuses nothing a device could send.
 pub(super) async fn device_log(
     State(app): State<Arc<App>>,
     Path(_dev): Path<String>,
-    bytes: Bytes,
+    _log: Bytes,
 ) -> Response {
-    if bytes.is_empty() {
-        return error(StatusCode::UNPROCESSABLE_ENTITY, "the log is empty");
-    }
     app.legacy.lock().await.device_logs += 1;
     answer(StatusCode::OK, &json!({}))
 }

@@ -1,7 +1,7 @@
 //! GET, PATCH/PUT and DELETE of a plain collection record (locations, tasks, transactions).
 
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
@@ -10,7 +10,7 @@ use crate::http::{json as answer, tri};
 use super::archive;
 use super::nested;
 use super::store::stamp;
-use super::{not_found, wrapped};
+use super::{deleted, not_found, wrapped};
 
 pub(super) fn index_of(records: &[Map<String, Value>], id: &str) -> Option<usize> {
     records
@@ -76,7 +76,7 @@ pub(super) async fn delete_record(
     match index_of(records, id) {
         Some(i) => {
             records.remove(i);
-            StatusCode::NO_CONTENT.into_response()
+            deleted()
         }
         None => not_found(label, id),
     }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{Extension, OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
@@ -15,7 +15,7 @@ use crate::http::{Reject, error, json as answer, tri};
 use super::lists::links_page;
 use super::nested;
 use super::store::{self, Account, OneTime};
-use super::{Caller, Pairs, bodies, manager_only, not_found, spec, wrapped};
+use super::{Caller, Pairs, bodies, deleted, manager_only, not_found, spec, wrapped};
 
 /// A user by id, `_<external id>` or `self`.
 pub(super) fn account_by_ref<'s>(
@@ -263,7 +263,7 @@ pub(super) async fn delete_user(
     };
     store.accounts.retain(|a| a.id != target);
     store.tokens.retain(|_, account| *account != target);
-    StatusCode::NO_CONTENT.into_response()
+    deleted()
 }
 
 pub(super) async fn reset_password(

@@ -20,12 +20,9 @@ pub async fn workflows(
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
 ) -> Response {
-    let parsed = ListQuery::parse(pairs).and_then(|q| {
-        let location = q.text("location_id")?.map(str::to_string);
-        let department = q.text("department_name")?.map(str::to_string);
-        Ok((q, location, department))
-    });
-    let (q, location, department) = tri!(parsed);
+    let q = tri!(ListQuery::parse(pairs));
+    let location = q.get("location_id").map(str::to_string);
+    let department = q.get("department_name").map(str::to_string);
     let store = app.store.lock().await;
     let matches = |w: &Workflow, key: &str, want: &Option<String>| {
         want.as_deref()

@@ -56,7 +56,7 @@ pub fn router(app: Arc<App>) -> Router<Arc<App>> {
         .route("/user_groups", get(directory::user_groups))
         // Outermost last: the rate limit counts every request, then faults, then keys,
         // then the body's content type, then its shape.
-        .layer(from_fn(http::strict::v3_bodies))
+        .layer(from_fn(http::strict::v3_requests))
         .layer(from_fn(http::json_content))
         .layer(from_fn_with_state(app.clone(), http::auth))
         .layer(from_fn_with_state(app.clone(), http::faults))

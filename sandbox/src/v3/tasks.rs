@@ -42,7 +42,7 @@ pub async fn list(
                 q.date_time(&format!("{name}_before"))?,
             ));
         }
-        let status = q.choice("status", &["incomplete", "complete"])?;
+        let status = q.get("status").map(str::to_string);
         Ok::<_, Reject>((q, bounds, status))
     })();
     let (q, bounds, status) = tri!(parsed);

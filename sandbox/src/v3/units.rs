@@ -5,7 +5,7 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
@@ -28,10 +28,7 @@ pub async fn list(
     Query(pairs): Pairs,
 ) -> Response {
     let q = tri!(ListQuery::parse(pairs));
-    let (reference, serial) = match (q.text("referenceNumber"), q.text("serialNumber")) {
-        (Ok(r), Ok(s)) => (r, s),
-        (Err(e), _) | (_, Err(e)) => return e.into_response(),
-    };
+    let (reference, serial) = (q.get("referenceNumber"), q.get("serialNumber"));
     let store = app.store.lock().await;
     let rows = store
         .units

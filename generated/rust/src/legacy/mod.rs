@@ -22,8 +22,11 @@
 //!
 //! Errors every operation may answer:
 //!
+//! - 400: Assumed (error statuses are not documented): a query parameter of the wrong type or beyond its documented limits, a required one missing, or a body that is missing or not JSON. The public docs show 400 only for an invalid `content_type` at multipart start; this spec rules it the answer to a malformed request on every operation.
 //! - 401: Assumed (error statuses are not documented): the token is missing or not valid; log in again with `authenticate`.
 //! - 403: Assumed (error statuses are not documented): the operation needs the manager role, or the record is another user's.
+//! - 404: Assumed (error statuses are not documented): the record named in the path does not exist.
+//! - 422: Assumed (error statuses are not documented): the body is JSON but not of the operation's type (a value of the wrong type, a required field missing, a value not in its list), or it names a record that does not exist.
 //!
 //! Versioning: The login request selects interface version 1 through the `version=1` parameter of the `Accept` header. Per the public docs every request sends `Accept: application/json; version=1`, and the reference lives under `/api-docs/1.0/`; no other version is documented. Version policy beyond this is not shown.
 //!

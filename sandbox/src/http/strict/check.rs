@@ -9,7 +9,7 @@
 
 use serde_json::{Number, Value};
 
-use super::ir::{Field, Interface, Kind, Object, TypeRef};
+use super::ir::{Constraints, Field, Interface, Kind, Object, Param, TypeRef};
 
 /// How a field's path is written in messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,13 +36,39 @@ pub fn check(interface: &Interface, style: PathStyle, ty: &TypeRef, value: &mut 
         style,
         out: Outcome::default(),
     };
-    walk.value(value, ty, &Path::Root);
+    walk.value(value, ty, &Path::Root(""));
     walk.out
 }
 
-/// Where a value sits in the body.
+/// The problems with one query parameter's text, each `name: what is wrong` (a
+/// JSON-encoded parameter's own fields by their path inside it: `filter[user_id]`). Its
+/// type, and the limits the spec documents for it (range, length), decide.
+pub fn query(interface: &Interface, style: PathStyle, param: &Param, text: &str) -> Vec<String> {
+    let mut walk = Walk {
+        interface,
+        style,
+        out: Outcome::default(),
+    };
+    let at = Path::Root(&param.name);
+    match &param.ty {
+        TypeRef::JsonEncoded(inner) => match serde_json::from_str::<Value>(text) {
+            Ok(mut value) => walk.value(&mut value, inner, &at),
+            Err(e) => walk.problem(&at, format!("is not JSON: {e}")),
+        },
+        TypeRef::Builtin(name) => walk.query_builtin(name, &param.constraints, text, &at),
+        // An enum, an id: the text is the JSON string.
+        ty => walk.value(&mut Value::String(text.to_string()), ty, &at),
+    }
+    let limit = param.constraints.max_length;
+    if let Some(max) = limit.filter(|&max| text.chars().count() as u64 > max) {
+        walk.problem(&at, format!("must be at most {max} characters"));
+    }
+    walk.out.problems
+}
+
+/// Where a value sits in the body (`Root("")`) or in a query parameter.
 enum Path<'a> {
-    Root,
+    Root(&'a str),
     Key(&'a Path<'a>, &'a str),
     Index(&'a Path<'a>, usize),
 }
@@ -50,13 +76,14 @@ enum Path<'a> {
 impl Path<'_> {
     fn text(&self, style: PathStyle) -> String {
         match self {
-            Path::Root => "body".to_string(),
-            Path::Key(Path::Root, key) => key.to_string(),
+            Path::Root("") => "body".to_string(),
+            Path::Root(name) => name.to_string(),
+            Path::Key(Path::Root(""), key) => key.to_string(),
             Path::Key(parent, key) => match style {
                 PathStyle::Dotted => format!("{}.{key}", parent.text(style)),
                 PathStyle::Bracketed => format!("{}[{key}]", parent.text(style)),
             },
-            Path::Index(Path::Root, i) => format!("[{i}]"),
+            Path::Index(Path::Root(""), i) => format!("[{i}]"),
             Path::Index(parent, i) => format!("{}[{i}]", parent.text(style)),
         }
     }
@@ -157,6 +184,38 @@ impl Walk<'_> {
                 }
             }
             Builtin::Any => {}
+        }
+    }
+
+    /// A query parameter of a builtin type, written as text.
+    fn query_builtin(&mut self, name: &str, limits: &Constraints, text: &str, at: &Path) {
+        let number = match Builtin::named(name) {
+            Some(Builtin::Integer { min, max }) => match text.parse::<i128>() {
+                Ok(i) if i < i128::from(min) || i > i128::from(max) => {
+                    let what = format!("expected an integer from {min} to {max}, got {text}");
+                    return self.problem(at, what);
+                }
+                Ok(i) => i as f64,
+                Err(_) => return self.problem(at, format!("`{text}` is not an integer")),
+            },
+            Some(Builtin::Number) => match text.parse::<f64>() {
+                Ok(n) if n.is_finite() => n,
+                _ => return self.problem(at, format!("`{text}` is not a number")),
+            },
+            Some(Builtin::Boolean) if text != "true" && text != "false" => {
+                return self.problem(at, format!("`{text}` is not `true` or `false`"));
+            }
+            _ => {
+                if !well_formed(name, text) {
+                    self.problem(at, format!("`{text}` is not a {name}"));
+                }
+                return;
+            }
+        };
+        if let Some(min) = limits.min.filter(|&min| number < min) {
+            self.problem(at, format!("must be at least {min}, got {text}"));
+        } else if let Some(max) = limits.max.filter(|&max| number > max) {
+            self.problem(at, format!("must be at most {max}, got {text}"));
         }
     }
 
@@ -356,6 +415,16 @@ impl Builtin {
     }
 }
 
+/// Whether `text` is of the string builtin `name`'s format (dates are read here; other
+/// formats are the handler's to read).
+fn well_formed(name: &str, text: &str) -> bool {
+    match name {
+        "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
+        "date" => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
+        _ => true,
+    }
+}
+
 /// The JSON kind of a value, for messages: `got a string`.
 fn kind(value: &Value) -> &'static str {
     match value {
@@ -382,6 +451,7 @@ mod tests {
         let assignee = |name: &str| json!({ "fields": [field(name, json!({"builtin": "integer"}), true, false)] });
         serde_json::from_value(json!({
             "name": "test",
+            "errors": [],
             "operations": [],
             "types": [
                 object(
@@ -502,6 +572,65 @@ mod tests {
         );
         let wrong = walk(PathStyle::Dotted, json!({"name": "a", "group_id": "2"})).0;
         assert_eq!(wrong, ["group_id: expected an integer, got a string"]);
+    }
+
+    fn param(name: &str, ty: Value, constraints: Value) -> Param {
+        serde_json::from_value(json!({
+            "name": name, "ty": ty, "required": false, "constraints": constraints,
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn query_parameters_by_type_and_documented_limits() {
+        let i = interface();
+        let ask = |p: &Param, text: &str| query(&i, PathStyle::Bracketed, p, text);
+        let size = param("limit", json!({"builtin": "int32"}), json!({"max": 50}));
+        assert!(ask(&size, "50").is_empty() && ask(&size, "-3").is_empty());
+        assert_eq!(ask(&size, "51"), ["limit: must be at most 50, got 51"]);
+        assert_eq!(ask(&size, "ten"), ["limit: `ten` is not an integer"]);
+        assert_eq!(
+            ask(&size, "-2147483649"),
+            ["limit: expected an integer from -2147483648 to 2147483647, got -2147483649"]
+        );
+        let parts = param(
+            "parts",
+            json!({"builtin": "int32"}),
+            json!({"min": 1, "max": 20}),
+        );
+        assert_eq!(ask(&parts, "0"), ["parts: must be at least 1, got 0"]);
+        let name = param(
+            "name",
+            json!({"builtin": "string"}),
+            json!({"max_length": 3}),
+        );
+        assert!(ask(&name, "abc").is_empty() && ask(&name, "").is_empty());
+        assert_eq!(ask(&name, "abcd"), ["name: must be at most 3 characters"]);
+        let since = param("since", json!({"builtin": "date-time"}), json!({}));
+        assert!(ask(&since, "2026-01-01T00:00:00Z").is_empty());
+        assert_eq!(
+            ask(&since, "2026-01-01"),
+            ["since: `2026-01-01` is not a date-time"]
+        );
+        let flag = param("flag", json!({"builtin": "boolean"}), json!({}));
+        assert_eq!(ask(&flag, "yes"), ["flag: `yes` is not `true` or `false`"]);
+        let status = param("status", json!({"named": 2}), json!({}));
+        assert!(ask(&status, "idle").is_empty());
+        assert_eq!(ask(&status, "x"), ["status: `x` is not one of idle, done"]);
+        // A JSON-encoded parameter is walked like a body, its fields named inside it.
+        let filter = param("filter", json!({"json_encoded": {"named": 0}}), json!({}));
+        assert!(ask(&filter, r#"{"name": "a", "user_id": 1}"#).is_empty());
+        assert_eq!(
+            ask(
+                &filter,
+                r#"{"name": "a", "user_id": true, "when": ["x", "y", "z"]}"#
+            ),
+            [
+                "filter[when]: expected a date-time or an array of two date-times, got an array",
+                "filter[user_id]: expected an integer, got a boolean",
+            ]
+        );
+        assert!(ask(&filter, "{")[0].starts_with("filter: is not JSON"));
     }
 
     #[test]

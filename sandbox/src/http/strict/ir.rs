@@ -62,12 +62,19 @@ impl Ir {
 #[derive(Debug, Deserialize)]
 pub struct Interface {
     pub name: String,
+    /// Statuses every operation of the interface may answer.
+    pub errors: Vec<Status>,
     /// Indexed by the `named` of a type reference.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
 }
 
 impl Interface {
+    /// Whether `op` may answer `status`, by its own list or the interface's.
+    pub fn lists(&self, op: &Operation, status: u16) -> bool {
+        op.lists(status) || self.errors.iter().any(|e| e.status == status)
+    }
+
     pub fn ty(&self, id: usize) -> Option<&TypeDef> {
         self.types.get(id)
     }
@@ -82,6 +89,7 @@ pub struct Status {
 pub struct Operation {
     pub method: String,
     pub path: String,
+    pub query: Vec<Param>,
     pub body: Option<Body>,
     /// Statuses this operation answers beyond the interface's.
     pub errors: Vec<Status>,
@@ -101,6 +109,22 @@ impl Operation {
         let json = media == "application/json" || media.ends_with("+json");
         json.then_some(&body.ty)
     }
+}
+
+/// A query parameter: its type and the documented limits the sandbox holds it to.
+#[derive(Debug, Deserialize)]
+pub struct Param {
+    pub name: String,
+    pub ty: TypeRef,
+    pub required: bool,
+    pub constraints: Constraints,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Constraints {
+    pub max_length: Option<u64>,
+    pub min: Option<f64>,
+    pub max: Option<f64>,
 }
 
 #[derive(Debug, Deserialize)]

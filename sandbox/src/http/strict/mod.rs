@@ -1,14 +1,16 @@
-//! Request bodies held to the spec, for every operation the IR lists: a JSON body must be a
-//! value of the operation's body type (its JSON kinds at any depth, `null` only where the
-//! spec allows it, required fields present) before a handler sees it. The operation is
-//! found by method and the route's path template, so an operation added to the spec is
-//! checked with no edit here. A refused body reaches no handler, so it changes nothing.
+//! Requests held to the spec, for every operation the IR lists, before a handler sees
+//! them: each query parameter the operation declares must be of its type and within its
+//! documented limits (a JSON-encoded one is walked like a body), required ones present;
+//! a JSON body must be a value of the operation's body type (its JSON kinds at any depth,
+//! `null` only where the spec allows it, required fields present). The operation is found
+//! by method and the route's path template, so an operation added to the spec is checked
+//! with no edit here. A refused request reaches no handler, so it changes nothing.
 
 mod check;
 mod ir;
 
 use axum::body::Body;
-use axum::extract::{MatchedPath, Request};
+use axum::extract::{MatchedPath, Query, Request};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -44,23 +46,32 @@ pub const LEGACY: Mount = Mount {
 };
 
 /// Middleware of the v3 routes.
-pub async fn v3_bodies(req: Request, next: Next) -> Response {
-    bodies(V3, true, req, next).await
+pub async fn v3_requests(req: Request, next: Next) -> Response {
+    requests(V3, true, req, next).await
 }
 
-/// Refuses a body that is not of its operation's type; passes anything else on, with a
-/// whole-number float rewritten as the integer it is. `may_manage`: whether the caller may
-/// call manager-only operations (if not, the handler answers 403 before any body matters).
-pub async fn bodies(mount: Mount, may_manage: bool, req: Request, next: Next) -> Response {
+/// Refuses a query or a body that is not of its operation's types (400 for the query,
+/// the spec's rule for both interfaces); passes anything else on, with a whole-number
+/// float in the body rewritten as the integer it is. `may_manage`: whether the caller may
+/// call manager-only operations (if not, the handler answers 403 before the request's
+/// shape matters).
+pub async fn requests(mount: Mount, may_manage: bool, req: Request, next: Next) -> Response {
     let Some((interface, op)) = operation(mount, &req) else {
-        return next.run(req).await;
-    };
-    let Some(ty) = op.json_body() else {
         return next.run(req).await;
     };
     if op.manager_only && !may_manage {
         return next.run(req).await;
     }
+    if let Err(refused) = query(interface, mount.style, op, req.uri()) {
+        return refused.into_response();
+    }
+    if op.body.is_some() && no_body(req.headers()) {
+        return Reject::new(StatusCode::BAD_REQUEST, "the request body is required")
+            .into_response();
+    }
+    let Some(ty) = op.json_body() else {
+        return next.run(req).await;
+    };
     let (mut parts, body) = req.into_parts();
     let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
         return too_large();
@@ -87,6 +98,45 @@ fn operation(mount: Mount, req: &Request) -> Option<(&'static Interface, &'stati
     Some((ir.interface(mount.interface)?, op))
 }
 
+/// Whether a request came with no body at all: nothing says what or how long it is. An
+/// empty body with a content type is a body (an empty device log, say).
+fn no_body(headers: &axum::http::HeaderMap) -> bool {
+    let empty = headers
+        .get(header::CONTENT_LENGTH)
+        .is_none_or(|n| n.as_bytes() == b"0");
+    empty
+        && !headers.contains_key(header::CONTENT_TYPE)
+        && !headers.contains_key(header::TRANSFER_ENCODING)
+}
+
+/// Every declared query parameter the request carries, held to its type and limits;
+/// parameters the spec does not declare are not looked at (new optional ones may come).
+fn query(
+    interface: &Interface,
+    style: PathStyle,
+    op: &Operation,
+    uri: &axum::http::Uri,
+) -> Result<(), Reject> {
+    let bad = |why: String| Reject::new(StatusCode::BAD_REQUEST, why);
+    let pairs: Vec<(String, String)> = Query::try_from_uri(uri)
+        .map_err(|e| bad(format!("malformed query string: {e}")))?
+        .0;
+    let mut problems = Vec::new();
+    for param in &op.query {
+        let mut given = pairs.iter().filter(|(k, _)| *k == param.name).peekable();
+        if param.required && given.peek().is_none() {
+            problems.push(format!("{}: is required", param.name));
+        }
+        for (_, text) in given {
+            problems.extend(check::query(interface, style, param, text));
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(bad(problems.join("; "))),
+    }
+}
+
 /// `None` when the body may go on as sent, the rewritten body when a float became an
 /// integer, or the refusal.
 fn conforming(
@@ -108,20 +158,20 @@ fn conforming(
         .map_err(|e| Reject::new(StatusCode::BAD_REQUEST, format!("malformed JSON: {e}")))?;
     let outcome = check::check(interface, style, ty, &mut value);
     if !outcome.problems.is_empty() {
-        return Err(Reject::new(refusal_status(op), outcome.problems.join("; ")));
+        let status = refusal_status(interface, op);
+        return Err(Reject::new(status, outcome.problems.join("; ")));
     }
     Ok(outcome
         .rewritten
         .then(|| serde_json::to_vec(&value).unwrap_or_default()))
 }
 
-/// The status of a well-formed body of the wrong shape: 422 where the operation lists it,
-/// else 400 where it lists that. An operation listing neither (the legacy interface
-/// documents no error statuses) gets 422, as the sandbox's other legacy refusals.
-fn refusal_status(op: &Operation) -> StatusCode {
-    if !op.lists(422) && op.lists(400) {
-        StatusCode::BAD_REQUEST
-    } else {
+/// The status of a well-formed body of the wrong shape: 422 where the operation (or its
+/// interface) lists it, else 400, which both interfaces list for every operation.
+fn refusal_status(interface: &Interface, op: &Operation) -> StatusCode {
+    if interface.lists(op, 422) {
         StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::BAD_REQUEST
     }
 }
