@@ -65,6 +65,7 @@ pub fn run(root: &Path) -> Result<(), String> {
     )?;
     typescript(root, &cargo)?;
     python(root)?;
+    contract(root)?;
     // Names that are keywords or the client's own must give output that compiles.
     super::output_check::run(
         root,
@@ -167,6 +168,7 @@ fn python(root: &Path) -> Result<(), String> {
             "--cache-dir=target/mypy-cache",
             "generated/python/src/inspection_client",
             "tests/python",
+            "tests/contract",
         ],
     )?;
     step(
@@ -174,6 +176,24 @@ fn python(root: &Path) -> Result<(), String> {
         "python: tests",
         &tool("pytest"),
         &["-q", "-p", "no:cacheprovider", "tests/python"],
+    )
+}
+
+/// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,
+/// against both interfaces of the sandbox the Rust tests built. Fails on any finding
+/// `tests/contract/exceptions.txt` does not keep.
+fn contract(root: &Path) -> Result<(), String> {
+    let st = python_bin(root).join("st").to_string_lossy().into_owned();
+    step_with_env(
+        root,
+        "contract: schemathesis against both sandboxes",
+        "bash",
+        &["tests/contract/run.sh", "target/debug/sandbox", "both"],
+        &[
+            ("ST", st.as_str()),
+            ("DOCS", "generated/openapi"),
+            ("OUT", "target/contract"),
+        ],
     )
 }
 
