@@ -7,55 +7,16 @@
 
 use serde_json::{Value, json};
 
-use sandbox::{LEGACY_MANAGER, LEGACY_USER, Options, Sandbox};
+use sandbox::{LEGACY_MANAGER, LEGACY_USER, Sandbox};
 
 mod common;
+#[path = "common/spec.rs"]
+mod spec;
 
-const KEYS: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
-
-/// The IR the generator wrote, read here as plain JSON (not through the sandbox's reader).
-const IR: &str = include_str!("../../generated/ir.json");
-
-/// A sandbox without rate limits: these tests send many requests.
-async fn start() -> Sandbox {
-    Sandbox::start(Options {
-        rate_limit: None,
-        legacy_rate_limit: None,
-        ..Options::default()
-    })
-    .await
-    .unwrap()
-}
+use spec::{IR, KEYS, fill, legacy, login, start, statuses};
 
 async fn v3(sandbox: &Sandbox, method: &str, path: &str, body: Value) -> (u16, Value) {
     common::call(sandbox, method, &format!("/v3{path}"), &KEYS, Some(body)).await
-}
-
-/// A logged-in legacy caller's token.
-async fn login(sandbox: &Sandbox, (username, password): (&str, &str)) -> String {
-    let body = json!({ "user": { "username": username, "password": password } });
-    let (status, answer) = legacy(sandbox, "", "POST", "/api/users/authenticate", body).await;
-    assert_eq!(status, 200, "{answer}");
-    answer["auth_token"].as_str().unwrap().to_string()
-}
-
-async fn legacy(
-    sandbox: &Sandbox,
-    token: &str,
-    method: &str,
-    path: &str,
-    body: Value,
-) -> (u16, Value) {
-    let body = (method != "GET").then_some(body);
-    let auth = format!("Token {token}");
-    let mut headers = vec![("accept", "application/json; version=1")];
-    if !token.is_empty() {
-        headers.push(("authorization", auth.as_str()));
-    }
-    common::call(sandbox, method, path, &headers, body).await
 }
 
 /// A body sent as these bytes, `Content-Type: application/json`.
@@ -558,27 +519,4 @@ async fn every_operation_with_a_json_body_refuses_an_array() {
         assert!(checked.iter().any(|c| c.starts_with(name)), "{checked:#?}");
     }
     assert_eq!(state(&sandbox, &token).await, before);
-}
-
-fn statuses(errors: &Value) -> Vec<u64> {
-    errors
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["status"].as_u64().unwrap())
-        .collect()
-}
-
-/// A path template with every `{param}` filled in (any value: the body is refused first).
-fn fill(template: &str) -> String {
-    let mut out = String::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        out.push_str(&rest[..open]);
-        let close = rest[open..].find('}').unwrap() + open;
-        out.push_str("x1");
-        rest = &rest[close + 1..];
-    }
-    out.push_str(rest);
-    out
 }
