@@ -1,8 +1,9 @@
 //! `cargo xtask codegen [--check]`.
 
-use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
+
+use codegen::output::Mode;
 
 use super::changes;
 
@@ -47,46 +48,15 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
         }
         eprintln!("codegen: warning: {problem}\n(`cargo xtask codegen --check` fails until then)");
     }
-    let produced: BTreeSet<PathBuf> = files.iter().map(|f| out.join(&f.path)).collect();
-    let leftovers: Vec<PathBuf> = existing_generated(&out.join("generated"))
-        .into_iter()
-        .filter(|p| !produced.contains(p))
-        .collect();
-
-    let mut stale = Vec::new();
-    let mut written = 0;
-    for file in &files {
-        if file.is_fresh(out) {
-            continue;
-        }
-        if check {
-            stale.push(format!("  {} is out of date", file.path));
-            continue;
-        }
-        let path = out.join(&file.path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)
-                .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        }
-        std::fs::write(&path, &file.contents)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        written += 1;
-    }
-    for path in &leftovers {
-        let shown = path.strip_prefix(out).unwrap_or(path).display();
-        if check {
-            stale.push(format!("  {shown} is no longer generated"));
-        } else {
-            std::fs::remove_file(path).map_err(|e| format!("cannot remove {shown}: {e}"))?;
-        }
-    }
-    if !stale.is_empty() {
+    let mode = if check { Mode::Check } else { Mode::Write };
+    let done = codegen::output::sync(&files, out, mode)?;
+    if !done.stale.is_empty() {
         return Err(format!(
-            "codegen --check: generated files are stale:\n{}\nrun `cargo xtask codegen` and commit the result",
-            stale.join("\n")
+            "codegen --check: generated files are stale:\n  {}\nrun `cargo xtask codegen` and commit the result",
+            done.stale.join("\n  ")
         ));
     }
-    let unchanged = files.len() - written;
+    let unchanged = files.len() - done.written;
     let elapsed = start.elapsed();
     println!(
         "codegen: {} interface(s), {} types, {} operations -> {} files ({} written, {} unchanged{}) in {:.1} ms",
@@ -94,12 +64,12 @@ pub fn run_with(root: &Path, spec_dir: &Path, out: &Path, check: bool) -> Result
         api.type_count(),
         api.operation_count(),
         files.len(),
-        written,
+        done.written,
         unchanged,
-        if check || leftovers.is_empty() {
+        if done.removed == 0 {
             String::new()
         } else {
-            format!(", {} removed", leftovers.len())
+            format!(", {} removed", done.removed)
         },
         elapsed.as_secs_f64() * 1000.0
     );
@@ -111,28 +81,4 @@ pub fn dump_ir(root: &Path) -> Result<(), String> {
     let api = codegen::load_dir(root, &root.join("spec")).map_err(|d| d.to_string())?;
     print!("{}", codegen::ir_json(&api));
     Ok(())
-}
-
-/// Files currently under `generated/`, skipping build and package folders.
-fn existing_generated(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        if name.starts_with('.')
-            || ["node_modules", "target", "__pycache__", "dist"].contains(&name.as_ref())
-        {
-            continue;
-        }
-        if path.is_dir() {
-            out.extend(existing_generated(&path));
-        } else {
-            out.push(path);
-        }
-    }
-    out
 }
