@@ -75,11 +75,8 @@ pub enum Auth {
 
 /// A login that yields a token.
 pub type LoginFuture = Pin<Box<dyn Future<Output = Result<Secret, Error>> + Send>>;
-/// Logs in again (with the credentials it captured) through the client's own core, so
-/// logins are paced and retried like every other request, and returns the new token.
-pub type LoginFn = Arc<dyn Fn(crate::transport::Core) -> LoginFuture + Send + Sync>;
 
-/// The current token and how to get a new one.
+/// The current token; the login that renews it is the client core's (`Core::logged_in`).
 pub struct TokenAuth {
     header: HeaderName,
     scheme: &'static str,
@@ -87,25 +84,18 @@ pub struct TokenAuth {
     current: RwLock<(u64, Option<Secret>)>,
     /// One login at a time; others wait and reuse its token.
     relogin: tokio::sync::Mutex<()>,
-    login: LoginFn,
     /// What the login sends that must never be shown (the password).
     hidden: Vec<Secret>,
 }
 
 impl TokenAuth {
     /// `hidden`: the login's own secrets (its password), scrubbed from errors like the token.
-    pub fn new(
-        header: &'static str,
-        scheme: &'static str,
-        login: LoginFn,
-        hidden: Vec<Secret>,
-    ) -> Arc<TokenAuth> {
+    pub fn new(header: &'static str, scheme: &'static str, hidden: Vec<Secret>) -> Arc<TokenAuth> {
         Arc::new(TokenAuth {
             header: HeaderName::from_static(header),
             scheme,
             current: RwLock::new((0, None)),
             relogin: tokio::sync::Mutex::new(()),
-            login,
             hidden,
         })
     }
@@ -115,13 +105,14 @@ impl TokenAuth {
         self.current.read().unwrap_or_else(|p| p.into_inner()).0
     }
 
-    /// Logs in through `core` unless another request already did since generation `seen`.
-    pub async fn renew(&self, seen: u64, core: &crate::transport::Core) -> Result<(), Error> {
+    /// Runs `login` for a new token unless another request already did since generation
+    /// `seen`.
+    pub async fn renew(&self, seen: u64, login: impl FnOnce() -> LoginFuture) -> Result<(), Error> {
         let _one_at_a_time = self.relogin.lock().await;
         if self.generation() != seen {
             return Ok(());
         }
-        let token = (self.login)(core.clone()).await?;
+        let token = login().await?;
         let mut current = self.current.write().unwrap_or_else(|p| p.into_inner());
         *current = (current.0 + 1, Some(token));
         Ok(())

@@ -74,7 +74,7 @@ pub enum Error {
     #[error("{source} (the walk can resume at this page: {resume})")]
     Interrupted {
         /// Where to start again.
-        resume: crate::paging::Resume,
+        resume: Resume,
         /// What went wrong fetching the page.
         source: Box<Error>,
     },
@@ -107,7 +107,7 @@ impl Error {
     }
 
     /// Where a walk that failed part-way can start again (see [`Error::Interrupted`]).
-    pub fn resume(&self) -> Option<&crate::paging::Resume> {
+    pub fn resume(&self) -> Option<&Resume> {
         match self {
             Error::Interrupted { resume, .. } => Some(resume),
             _ => None,
@@ -306,6 +306,44 @@ pub(crate) fn error_message(body: &[u8], field: &str) -> Option<String> {
         },
         Ok(serde_json::Value::String(s)) => Some(s),
         _ => Some(text.chars().take(500).collect()),
+    }
+}
+
+/// Where a walk can start again: the cursor or the link of the page it could not fetch.
+/// Its text form (`cursor:<cursor>`, `link:<url>`) can be stored and parsed back, to
+/// resume in another process.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Resume {
+    /// A cursor, sent as the list's page parameter.
+    Cursor(String),
+    /// A next-page link, absolute, on the base URL's origin.
+    Link(String),
+}
+
+impl std::fmt::Display for Resume {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Resume::Cursor(c) => write!(f, "cursor:{c}"),
+            Resume::Link(l) => write!(f, "link:{l}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Resume {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<Resume, Error> {
+        if let Some(c) = text.strip_prefix("cursor:") {
+            Ok(Resume::Cursor(c.to_string()))
+        } else if let Some(l) = text.strip_prefix("link:") {
+            Ok(Resume::Link(l.to_string()))
+        } else {
+            Err(Error::Config(format!(
+                "`{}` is not a resume point (`cursor:...` or `link:...`)",
+                text.chars().take(40).collect::<String>()
+            )))
+        }
     }
 }
 

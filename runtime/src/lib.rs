@@ -22,10 +22,10 @@ mod webhook;
 pub use auth::Secret;
 pub use bytes::Bytes;
 pub use config::{Config, HttpSetup, Pacing};
-pub use error::{ApiError, Cause, Error};
+pub use error::{ApiError, Cause, Error, Resume};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use model::{DateOrDateTime, Record, TimeOrRange, UnknownMember, UnknownValue};
-pub use paging::{BoxStream, Resume};
+pub use paging::BoxStream;
 pub use request::{Request, RequestOptions};
 /// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
 pub use reqwest;
@@ -43,7 +43,7 @@ pub use {bytes, chrono, futures_util as futures};
 /// validator, auth plumbing. Not part of the API; it changes with the generator.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::auth::{Auth, LoginFn, TokenAuth};
+    pub use crate::auth::{Auth, TokenAuth};
     pub use crate::config::{InterfaceDefaults, env_var};
     pub use crate::model::{
         FromStrVisitor, capture, date_time, date_time_nullable, date_time_opt, decode_variant,
@@ -54,7 +54,7 @@ pub mod __private {
         CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages, pages,
     };
     pub use crate::request::format_date_time;
-    pub use crate::transport::decode;
+    pub use crate::transport::{LoginFn, decode};
     pub use crate::validate::{CharClass, Validator};
     pub use crate::webhook::parse_event;
     pub use crate::{impl_envelope, impl_record};

@@ -9,48 +9,10 @@ use futures_util::{Stream, StreamExt, TryStreamExt, stream};
 use reqwest::Url;
 use serde::de::DeserializeOwned;
 
-use crate::error::Error;
+use crate::error::{Error, Resume};
 use crate::origin;
 use crate::request::Request;
 use crate::transport::Core;
-
-/// Where a walk can start again: the cursor or the link of the page it could not fetch.
-/// Its text form (`cursor:<cursor>`, `link:<url>`) can be stored and parsed back, to
-/// resume in another process.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Resume {
-    /// A cursor, sent as the list's page parameter.
-    Cursor(String),
-    /// A next-page link, absolute, on the base URL's origin.
-    Link(String),
-}
-
-impl std::fmt::Display for Resume {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Resume::Cursor(c) => write!(f, "cursor:{c}"),
-            Resume::Link(l) => write!(f, "link:{l}"),
-        }
-    }
-}
-
-impl std::str::FromStr for Resume {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Resume, Error> {
-        if let Some(c) = text.strip_prefix("cursor:") {
-            Ok(Resume::Cursor(c.to_string()))
-        } else if let Some(l) = text.strip_prefix("link:") {
-            Ok(Resume::Link(l.to_string()))
-        } else {
-            Err(Error::Config(format!(
-                "`{}` is not a resume point (`cursor:...` or `link:...`)",
-                text.chars().take(40).collect::<String>()
-            )))
-        }
-    }
-}
 
 /// A stream of results, boxed so that callers can name it and call `try_next` on it.
 pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;

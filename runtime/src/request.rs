@@ -28,7 +28,7 @@ pub struct Request {
     pub hint: Option<&'static str>,
     /// The page of a walk this request fetches, when it is not the walk's own start: a
     /// failure to fetch it is `Error::Interrupted`, naming where to resume.
-    pub resumed: Option<crate::paging::Resume>,
+    pub resumed: Option<crate::error::Resume>,
     /// Settings of this request only, over the client's.
     pub options: RequestOptions,
 }
@@ -163,10 +163,10 @@ impl Request {
     /// called as it is. `None` leaves the request as it is.
     pub fn resume_at(
         mut self,
-        from: Option<&crate::paging::Resume>,
+        from: Option<&crate::error::Resume>,
         page_param: Option<&'static str>,
     ) -> Result<Self, crate::Error> {
-        use crate::paging::Resume;
+        use crate::error::Resume;
         let Some(from) = from else {
             return Ok(self);
         };

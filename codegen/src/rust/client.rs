@@ -340,10 +340,9 @@ fn constructors(i: &Interface) -> TokenStream {
                                 })
                         })
                     });
-                    let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, login, hidden);
-                    let auth = ::inspection_runtime::__private::Auth::Token(token.clone());
-                    let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
-                    token.renew(token.generation(), &core).await?;
+                    let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, hidden);
+                    let config = config.for_interface(&Self::DEFAULTS);
+                    let core = ::inspection_runtime::Core::logged_in(base_url, token, login, config).await?;
                     Ok(Self { core })
                 }
 

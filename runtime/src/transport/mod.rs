@@ -21,7 +21,7 @@ use tracing::Instrument;
 
 use body::ReadError;
 
-use crate::auth::Auth;
+use crate::auth::{Auth, LoginFuture, TokenAuth};
 use crate::config::Config;
 use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
@@ -44,8 +44,22 @@ struct Inner {
     bare: reqwest::Client,
     base: Url,
     auth: Auth,
+    /// How a token is renewed, for `Auth::Token`.
+    login: Option<Login>,
     config: Config,
     pacer: Pacer,
+}
+
+/// Logs in (with the credentials it captured) through the client's own core, so logins are
+/// paced and retried like every other request, and returns the new token.
+pub type LoginFn = Arc<dyn Fn(Core) -> LoginFuture + Send + Sync>;
+
+struct Login(LoginFn);
+
+impl std::fmt::Debug for Login {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Login(..)")
+    }
 }
 
 /// A success answer, its body as the attempt's reader made it: read whole, or left open
@@ -65,6 +79,38 @@ enum Next {
 impl Core {
     /// A core for `base_url`. The URL must be https, or http on a loopback host.
     pub fn new(base_url: &str, auth: Auth, config: Config) -> Result<Core, Error> {
+        Core::build(base_url, auth, None, config)
+    }
+
+    /// A core whose requests carry `token`, which `login` gets now and again whenever the
+    /// service answers 401.
+    #[doc(hidden)]
+    pub async fn logged_in(
+        base_url: &str,
+        token: Arc<TokenAuth>,
+        login: LoginFn,
+        config: Config,
+    ) -> Result<Core, Error> {
+        let auth = Auth::Token(token.clone());
+        let core = Core::build(base_url, auth, Some(Login(login)), config)?;
+        core.log_in(&token, token.generation()).await?;
+        Ok(core)
+    }
+
+    /// Logs in for `token` unless another request already did since generation `seen`.
+    async fn log_in(&self, token: &TokenAuth, seen: u64) -> Result<(), Error> {
+        let Some(Login(login)) = &self.inner.login else {
+            return Err(Error::Config("a token without a login to renew it".into()));
+        };
+        token.renew(seen, || login(self.clone())).await
+    }
+
+    fn build(
+        base_url: &str,
+        auth: Auth,
+        login: Option<Login>,
+        config: Config,
+    ) -> Result<Core, Error> {
         let base = Url::parse(base_url).map_err(|e| {
             // Quoted only when it cannot hold a credential (`user:password@`).
             let shown = if base_url.contains('@') {
@@ -111,6 +157,7 @@ impl Core {
                 bare,
                 base,
                 auth,
+                login,
                 config,
                 pacer,
             }),
@@ -219,7 +266,7 @@ impl Core {
                         (failure.status(), &token, renewed)
                     {
                         tracing::info!(parent: &span, "401 with a token: logging in again");
-                        auth.renew(*seen, self).await?;
+                        self.log_in(auth, *seen).await?;
                         renewed = true;
                         continue;
                     }

@@ -70,16 +70,11 @@ impl Client {
         let token = ::inspection_runtime::__private::TokenAuth::new(
             "authorization",
             "Token",
-            login,
             hidden,
         );
-        let auth = ::inspection_runtime::__private::Auth::Token(token.clone());
-        let core = ::inspection_runtime::Core::new(
-            base_url,
-            auth,
-            config.for_interface(&Self::DEFAULTS),
-        )?;
-        token.renew(token.generation(), &core).await?;
+        let config = config.for_interface(&Self::DEFAULTS);
+        let core = ::inspection_runtime::Core::logged_in(base_url, token, login, config)
+            .await?;
         Ok(Self { core })
     }
     /// [`Client::login`] with the base URL in `INSPECTION_LEGACY_BASE_URL` and the credentials in `INSPECTION_LEGACY_USERNAME` and `INSPECTION_LEGACY_PASSWORD`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
