@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
-use super::ci;
+use super::tools;
 
 /// One row of the table: what was measured, the figure, what it is compared with.
 struct Row {
@@ -27,14 +27,14 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
 
     // Rust: criterion (in test mode under --quick: each benchmark once).
     if quick {
-        ci::step(
+        tools::step(
             root,
             "bench: rust (one run each)",
             &cargo,
             &["test", "-p", "bench", "--benches"],
         )?;
     } else {
-        ci::step(root, "bench: rust", &cargo, &["bench", "-p", "bench"])?;
+        tools::step(root, "bench: rust", &cargo, &["bench", "-p", "bench"])?;
         rows.extend(rust_rows(&root.join("target/criterion"))?);
         rows.push(codegen_row(root)?);
     }
@@ -45,7 +45,7 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "page"];
     args.extend(profile);
     args.extend(["--", &page_arg]);
-    ci::step(root, "bench: the page of 100 inspections", &cargo, &args)?;
+    tools::step(root, "bench: the page of 100 inspections", &cargo, &args)?;
 
     // The export at a raised quota, 1,000 and 10,000 records, each in its own process.
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
@@ -68,8 +68,8 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     // TypeScript and Python: the same page against each language's own JSON parser.
     // In `cargo xtask ci`, `npm test` has just compiled the benchmark with the tests.
     if !tools_ready {
-        ci::typescript_tools(root, &cargo)?;
-        ci::typescript_compile_tests(root)?;
+        tools::typescript_tools(root, &cargo)?;
+        tools::typescript_compile_tests(root)?;
     }
     let mut node = vec!["tests/typescript/bench/parse_speed.js", &page_arg];
     if quick {
@@ -77,12 +77,12 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     }
     let ts = last_json_line(&capture(root, "bench: typescript parse", "node", &node)?)?;
     let python = if tools_ready {
-        ci::python_bin(root)
+        tools::python_bin(root)
             .join("python")
             .to_string_lossy()
             .into_owned()
     } else {
-        ci::python_env(root)?
+        tools::python_env(root)?
     };
     let mut py = vec!["tests/python/bench/parse_speed.py", &page_arg];
     if quick {
@@ -267,14 +267,14 @@ fn build_rows(root: &Path, cargo: &str) -> Result<Vec<Row>, String> {
     let work = root.join("target/bench-build");
     let _ = std::fs::remove_dir_all(&work);
     let spec = work.join("spec");
-    ci::copy_dir(&root.join("spec"), &spec)
+    tools::copy_dir(&root.join("spec"), &spec)
         .map_err(|e| format!("bench: cannot prepare {}: {e}", work.display()))?;
     super::output_check::scratch_workspace(root, &work).map_err(|e| format!("bench: {e}"))?;
     super::codegen_task::run_with(root, &spec, &work, false)?;
 
     let build = |what: &str| -> Result<f64, String> {
         let start = Instant::now();
-        ci::step(
+        tools::step(
             &work,
             what,
             cargo,

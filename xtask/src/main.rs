@@ -6,6 +6,7 @@ mod ci;
 mod codegen_task;
 mod fuzz;
 mod output_check;
+mod tools;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

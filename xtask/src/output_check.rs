@@ -7,7 +7,7 @@
 
 use std::path::Path;
 
-use super::ci;
+use super::tools;
 
 /// Generates the specs of `spec_dir` into `work` and checks every language's output.
 pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(), String> {
@@ -25,7 +25,7 @@ pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(),
 pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
     let prepare = |e: std::io::Error| format!("cannot prepare {}: {e}", work.display());
     let _ = std::fs::remove_dir_all(work.join("runtime"));
-    ci::copy_dir(&root.join("runtime"), &work.join("runtime")).map_err(prepare)?;
+    tools::copy_dir(&root.join("runtime"), &work.join("runtime")).map_err(prepare)?;
     std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map_err(prepare)?;
     let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
@@ -51,7 +51,7 @@ fn rust(root: &Path, cargo: &str, work: &Path) -> Result<(), String> {
     let manifest = work.join("Cargo.toml");
     // The repository's target folder: its dependencies are already checked there.
     let target = root.join("target");
-    ci::step(
+    tools::step(
         root,
         "check-output: rust (clippy -D warnings)",
         cargo,
@@ -74,12 +74,12 @@ fn rust(root: &Path, cargo: &str, work: &Path) -> Result<(), String> {
 }
 
 fn typescript(root: &Path, work: &Path) -> Result<(), String> {
-    let tsc = root.join(ci::TS_TOOLS).join("node_modules/.bin/tsc");
+    let tsc = root.join(tools::TS_TOOLS).join("node_modules/.bin/tsc");
     if !tsc.exists() {
-        ci::typescript_dev_tools(root)?;
+        tools::typescript_dev_tools(root)?;
     }
     let package = work.join("generated/typescript");
-    ci::step(
+    tools::step(
         root,
         "check-output: typescript (tsc --noEmit)",
         &tsc.to_string_lossy(),
@@ -88,12 +88,12 @@ fn typescript(root: &Path, work: &Path) -> Result<(), String> {
 }
 
 fn python(root: &Path, work: &Path) -> Result<(), String> {
-    let mypy = ci::python_bin(root).join("mypy");
+    let mypy = tools::python_bin(root).join("mypy");
     if !mypy.exists() {
-        ci::python_env(root)?;
+        tools::python_env(root)?;
     }
     let package = work.join("generated/python/src/inspection_client");
-    ci::step(
+    tools::step(
         root,
         "check-output: python (mypy --strict)",
         &mypy.to_string_lossy(),

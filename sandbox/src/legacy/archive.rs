@@ -17,9 +17,8 @@ use serde_json::{Map, Value, json};
 use crate::App;
 use crate::http::{error, json as answer};
 
-use super::lists::time;
 use super::not_found;
-use super::store::{LegacyStore, stamp};
+use super::store::{LegacyStore, stamp, time};
 
 /// Transactions whose files are older than this are archived (the default of six months).
 const ARCHIVE_AFTER_DAYS: i64 = 182;

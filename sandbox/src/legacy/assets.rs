@@ -6,14 +6,14 @@ use axum::body::Bytes;
 use axum::extract::{Extension, OriginalUri, Path, Query, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::App;
 use crate::http::{error, json as answer, tri};
 
 use super::lists::list_of;
 use super::records::index_of;
-use super::store::{self, object, stamp};
+use super::store::{self, asset_by_ref, object, stamp};
 use super::{Caller, Pairs, bodies, deleted, manager_only, not_found, spec, wrapped};
 
 pub(super) async fn list_assets(
@@ -22,22 +22,6 @@ pub(super) async fn list_assets(
     Query(q): Pairs,
 ) -> Response {
     list_of(&app, &uri, &q, "assets", |_| true).await
-}
-
-/// An asset by numeric id or `_<external id>`.
-pub(super) fn asset_by_ref<'s>(
-    store: &'s store::LegacyStore,
-    reference: &str,
-) -> Option<&'s Map<String, Value>> {
-    let assets = store.records.get("assets")?;
-    match reference.strip_prefix('_') {
-        Some(external) => assets
-            .iter()
-            .find(|a| a.get("external_id").and_then(Value::as_str) == Some(external)),
-        None => assets
-            .iter()
-            .find(|a| a.get("id").and_then(Value::as_str) == Some(reference)),
-    }
 }
 
 /// The numeric id of the asset a path names (by id or `_<external id>`).

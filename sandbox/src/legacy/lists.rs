@@ -6,7 +6,6 @@ use std::collections::HashMap;
 use axum::extract::OriginalUri;
 use axum::http::StatusCode;
 use axum::response::Response;
-use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use crate::App;
@@ -14,6 +13,7 @@ use crate::http::{Reject, encode, json as answer, tri};
 
 use super::archive;
 use super::nested::same_id;
+use super::store::time;
 
 /// Page size when the client sends no `limit` (the service's default is not documented).
 const DEFAULT_LIMIT: usize = 25;
@@ -88,12 +88,6 @@ pub(super) fn filter_of(q: &HashMap<String, String>) -> Result<Map<String, Value
             )),
         },
     }
-}
-
-pub(super) fn time(v: &Value) -> Option<DateTime<Utc>> {
-    DateTime::parse_from_rfc3339(v.as_str()?)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
 }
 
 /// Whether `record` passes every filter the docs list.

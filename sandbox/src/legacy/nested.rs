@@ -7,8 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::http::Reject;
 
-use super::assets::asset_by_ref;
-use super::store::{Account, LegacyStore};
+use super::store::{Account, LegacyStore, asset_by_ref};
 
 /// An id as text, whether the JSON holds a string or a number (ids are strings in most
 /// examples, a number in one: both are read).
@@ -58,12 +57,6 @@ pub(super) fn by_caller<'s>(
         record.insert("location".into(), home.unwrap_or(Value::Null));
     }
     Ok(account)
-}
-
-/// A task's person: `{id, email, name}`.
-pub(super) fn person(account: &Account) -> Value {
-    json!({ "id": account.id, "email": account.username,
-            "name": format!("{} {}", account.first_name, account.last_name) })
 }
 
 /// Replaces `asset_id` and `location_id` of a request (`<what>[asset_id]` in messages) by

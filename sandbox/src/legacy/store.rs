@@ -234,7 +234,7 @@ pub fn load(
     let person = |manager: bool| {
         let accounts = &store.accounts;
         let found = accounts.iter().find(|a| a.manager == manager);
-        found.or(accounts.first()).map(super::nested::person)
+        found.or(accounts.first()).map(person)
     };
     let (assignee, requester) = (person(false), person(true));
     let created = stamp(now - Duration::days(1));
@@ -263,4 +263,33 @@ pub fn object(value: Value) -> Map<String, Value> {
 
 pub fn stamp(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+}
+
+/// A JSON date-time string as a time, if it is one.
+pub(super) fn time(v: &Value) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(v.as_str()?)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+/// A task's person: `{id, email, name}`.
+pub(super) fn person(account: &Account) -> Value {
+    json!({ "id": account.id, "email": account.username,
+            "name": format!("{} {}", account.first_name, account.last_name) })
+}
+
+/// An asset by numeric id or `_<external id>`.
+pub(super) fn asset_by_ref<'s>(
+    store: &'s LegacyStore,
+    reference: &str,
+) -> Option<&'s Map<String, Value>> {
+    let assets = store.records.get("assets")?;
+    match reference.strip_prefix('_') {
+        Some(external) => assets
+            .iter()
+            .find(|a| a.get("external_id").and_then(Value::as_str) == Some(external)),
+        None => assets
+            .iter()
+            .find(|a| a.get("id").and_then(Value::as_str) == Some(reference)),
+    }
 }

@@ -15,7 +15,7 @@ use crate::webhooks::{self, Interface};
 use super::lists::list_of;
 use super::nested;
 use super::records::{delete_record, get_record, index_of};
-use super::store::{LegacyStore, stamp};
+use super::store::{LegacyStore, person, stamp};
 use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
 
 pub(super) async fn list_tasks(
@@ -43,7 +43,7 @@ pub(super) async fn create_task(
     tri!(resolve(&store, &mut task));
     // As the tasks index shows them: the caller requested it, and it is assigned to the
     // caller and at the caller's location unless the body says otherwise.
-    let who = nested::person(tri!(nested::by_caller(&store, &caller.id, &mut task)));
+    let who = person(tri!(nested::by_caller(&store, &caller.id, &mut task)));
     task.entry("assignee").or_insert_with(|| who.clone());
     task.entry("high_priority").or_insert(json!(false));
     let id = store.next_id();
@@ -122,7 +122,7 @@ fn resolve(store: &LegacyStore, task: &mut Map<String, Value>) -> Result<(), Rej
             format!("task[assignee_id]: the User {given} could not be found"),
         )
     })?;
-    task.insert("assignee".into(), nested::person(account));
+    task.insert("assignee".into(), person(account));
     Ok(())
 }
 

@@ -12,10 +12,10 @@ use serde_json::{Map, Value, json};
 use crate::App;
 use crate::http::{error, json as answer, tri};
 
-use super::assets::asset_by_ref;
 use super::lists::list_of;
 use super::nested;
 use super::records::{delete_record, get_record, index_of, update_record};
+use super::store::asset_by_ref;
 use super::store::{LegacyStore, stamp};
 use super::{Caller, Pairs, bodies, not_found, spec, wrapped};
 

@@ -1,0 +1,157 @@
+//! The tools the xtask commands share: running a step, the TypeScript and Python dev
+//! tools (installed from committed pins), copying a folder.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Where the TypeScript dev tools and tests live.
+pub const TS_TOOLS: &str = "tests/typescript";
+
+pub fn npm() -> &'static str {
+    if cfg!(windows) { "npm.cmd" } else { "npm" }
+}
+
+/// The TypeScript dev tools installed from the lockfile, the sandbox built, the package
+/// type-checked and built.
+pub fn typescript_tools(root: &Path, cargo: &str) -> Result<(), String> {
+    typescript_dev_tools(root)?;
+    step(
+        root,
+        "typescript: sandbox",
+        cargo,
+        &["build", "-p", "sandbox"],
+    )?;
+    let tsc = format!("{TS_TOOLS}/node_modules/.bin/tsc");
+    step(
+        root,
+        "typescript: type check and build",
+        &tsc,
+        &["-p", "generated/typescript"],
+    )
+}
+
+/// The TypeScript dev tools (tsc, the test runner's types) from the lockfile.
+pub fn typescript_dev_tools(root: &Path) -> Result<(), String> {
+    step(
+        root,
+        "typescript: dev tools",
+        npm(),
+        &["ci", "--prefix", TS_TOOLS, "--no-audit", "--no-fund"],
+    )
+}
+
+/// Compiles the TypeScript tests and benchmarks to JavaScript (`npm test` does it too).
+pub fn typescript_compile_tests(root: &Path) -> Result<(), String> {
+    let tsc = format!("{TS_TOOLS}/node_modules/.bin/tsc");
+    step(
+        root,
+        "typescript: compile the tests and benchmarks",
+        &tsc,
+        &["-p", TS_TOOLS],
+    )
+}
+
+pub fn python_bin(root: &Path) -> std::path::PathBuf {
+    let venv = root.join("target/python-venv");
+    venv.join(if cfg!(windows) { "Scripts" } else { "bin" })
+}
+
+/// The virtual environment under `target/` with the pinned dev tools and the package
+/// installed as a user would; returns its `python`.
+pub fn python_env(root: &Path) -> Result<String, String> {
+    let venv = root.join("target/python-venv");
+    let bin = python_bin(root);
+    let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
+    if !bin.join("python").exists() && !bin.join("python.exe").exists() {
+        let python = if cfg!(windows) { "python" } else { "python3" };
+        step(
+            root,
+            "python: virtual environment",
+            python,
+            &["-m", "venv", &venv.to_string_lossy()],
+        )?;
+    }
+    let pip = tool("pip");
+    step(
+        root,
+        "python: dev tools",
+        &pip,
+        &[
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "-r",
+            "tests/python/requirements.txt",
+        ],
+    )?;
+    // Installed from a copy: building writes `build/` and `*.egg-info` beside the sources,
+    // and generated/ holds generated files only.
+    let package = root.join("target/python-package");
+    let _ = std::fs::remove_dir_all(&package);
+    copy_dir(&root.join("generated/python"), &package).map_err(|e| {
+        format!(
+            "python: cannot copy the package to {}: {e}",
+            package.display()
+        )
+    })?;
+    step(
+        root,
+        "python: install the package",
+        &pip,
+        &[
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-build-isolation",
+            "--no-deps",
+            "--force-reinstall",
+            &package.to_string_lossy(),
+        ],
+    )?;
+    Ok(tool("python"))
+}
+
+/// Copies the files of `from` into `to`, folders included (caches left out).
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if name == "__pycache__" {
+            continue;
+        }
+        if entry.file_type()?.is_dir() {
+            copy_dir(&entry.path(), &to.join(&name))?;
+        } else {
+            std::fs::copy(entry.path(), to.join(&name))?;
+        }
+    }
+    Ok(())
+}
+
+pub fn step(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<(), String> {
+    step_with_env(root, name, program, args, &[])
+}
+
+/// [`step`] with environment variables set for the program.
+pub fn step_with_env(
+    root: &Path,
+    name: &str,
+    program: &str,
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> Result<(), String> {
+    let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?} ")).collect();
+    println!("==> {name}: {}{program} {}", shown.concat(), args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(root)
+        .status()
+        .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("ci: step `{name}` failed ({status})"))
+    }
+}
