@@ -108,6 +108,10 @@ const RUNTIME: &[Embedded] = &[
         include_str!("../../../templates/typescript/runtime/index.ts"),
     ),
     (
+        "options.ts",
+        include_str!("../../../templates/typescript/runtime/options.ts"),
+    ),
+    (
         "origin.ts",
         include_str!("../../../templates/typescript/runtime/origin.ts"),
     ),

@@ -10,18 +10,26 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 import httpx
 
+from .codec import Desc
 from .errors import ConfigError, InspectionError, PagingInterruptedError, PagingStalledError
 from .operation import PagingPlan
 from .options import CallOptions
 from .paging import items_of, next_step, resumed_at
 from .request import RequestSpec, describe
 
-if TYPE_CHECKING:
-    from ._async_core import AsyncCore
+
+class AsyncPageSource(Protocol):
+    """What a walk needs of the core that drives it (the core itself; named here so that
+    this module does not import it)."""
+
+    base_url: str
+    max_empty_pages: int
+
+    async def json(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> Any: ...
 
 __all__ = ["AsyncPaged", "PagingPlan"]
 
@@ -57,7 +65,7 @@ class AsyncPaged(Generic[T, P]):
 
     def __init__(
         self,
-        core: AsyncCore,
+        core: AsyncPageSource,
         plan: PagingPlan,
         req: RequestSpec,
         call: CallOptions | None = None,

@@ -5,11 +5,10 @@
  * @module
  */
 
-import type { Core } from "./core.js";
 import { Secret, reveal } from "./secret.js";
 
-/** How a core's requests carry credentials. */
-export type Auth =
+/** How a core of type `C` carries credentials (`Auth` in `core.ts` is this for `Core`). */
+export type AuthOf<C> =
   /** No credentials. */
   | { kind: "none" }
   /** Fixed headers on every request (an API key id and secret); secret values as `Secret`. */
@@ -20,21 +19,21 @@ export type Auth =
    * request with `anonymous: true`. `hidden`: what the login sends that must never be shown
    * (its password), scrubbed from errors like the token.
    */
-  | { kind: "token"; header: string; scheme: string; login: (core: Core) => Promise<Secret>; hidden?: readonly Secret[] };
+  | { kind: "token"; header: string; scheme: string; login: (core: C) => Promise<Secret>; hidden?: readonly Secret[] };
 
 /**
  * The token of a `token` auth: logs in lazily, and again on a 401, one login at a time
  * (concurrent requests share it).
  */
-export class TokenState {
-  readonly #auth: Extract<Auth, { kind: "token" }>;
+export class TokenState<C> {
+  readonly #auth: Extract<AuthOf<C>, { kind: "token" }>;
   #token: Secret | undefined;
   /** Bumped at every login, so a request knows whether its token was already replaced. */
   #generation = 0;
   #inflight: Promise<void> | undefined;
 
   /** State for `auth`; no login happens yet. */
-  constructor(auth: Extract<Auth, { kind: "token" }>) {
+  constructor(auth: Extract<AuthOf<C>, { kind: "token" }>) {
     this.#auth = auth;
   }
 
@@ -44,12 +43,12 @@ export class TokenState {
   }
 
   /** Logs in unless a token is already there. */
-  async ensure(core: Core): Promise<void> {
+  async ensure(core: C): Promise<void> {
     if (this.#token === undefined) await this.renew(this.#generation, core);
   }
 
   /** Logs in unless another request already did since generation `seen`. */
-  renew(seen: number, core: Core): Promise<void> {
+  renew(seen: number, core: C): Promise<void> {
     if (this.#generation !== seen && this.#token !== undefined) return Promise.resolve();
     this.#inflight ??= (async () => {
       try {
@@ -79,7 +78,7 @@ export class TokenState {
 }
 
 /** Adds the fixed credential headers of `auth` to `headers`. */
-export function applyHeaders(auth: Auth, headers: Record<string, string>): void {
+export function applyHeaders<C>(auth: AuthOf<C>, headers: Record<string, string>): void {
   if (auth.kind !== "headers") return;
   for (const { name, value } of auth.headers) headers[name.toLowerCase()] = reveal(value);
 }

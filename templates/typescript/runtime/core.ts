@@ -6,7 +6,7 @@
  * @module
  */
 
-import { TokenState, applyHeaders, type Auth } from "./auth.js";
+import { TokenState, applyHeaders, type AuthOf } from "./auth.js";
 import { copyBody, type ByteSink } from "./download.js";
 import {
   ApiError,
@@ -29,6 +29,7 @@ import { parseSecureUrl, sameOrigin } from "./origin.js";
 import { Pacer, sleep } from "./pacing.js";
 import { paged, type Paged, type PagingPlan } from "./paging.js";
 import { fetchPresigned, fetchPresignedTo, putParts, putPresigned, type PresignedContext } from "./presigned.js";
+import type { CallOptions, PageOptions } from "./options.js";
 import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
 import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
 import { decodeJson, validate, type Desc, type Registry } from "./schema.js";
@@ -83,28 +84,10 @@ export interface ClientOptions {
   maxEmptyPages?: number;
 }
 
-/** Per-call settings. */
-export interface CallOptions {
-  /** Aborts the call (waits included); it then rejects with the signal's reason, not retried. */
-  signal?: AbortSignal;
-  /**
-   * Time for one attempt of this call, replacing the client's `timeoutMs`. A download
-   * written to a stream may take longer: there it is the longest wait for the next bytes.
-   */
-  timeoutMs?: number;
-}
+export type { CallOptions, PageOptions } from "./options.js";
 
-/** Per-call settings of a list operation. */
-export interface PageOptions extends CallOptions {
-  /**
-   * Start at the page a failed walk stopped at (`InterruptedError.resume`, or its text
-   * `cursor:...` / `link:...`) instead of the first: the walk, or `first()`, fetches that
-   * page first, so a resumed walk fetches nothing twice. A cursor is sent as the page
-   * parameter (with the call's query); a link, on the base URL's origin only, is called
-   * as it is.
-   */
-  resume?: Resume | string;
-}
+/** How a core's requests carry credentials (a token's login runs through the core). */
+export type Auth = AuthOf<Core>;
 
 /** A successful (2xx) answer, body read. */
 export interface RawResponse {
@@ -179,7 +162,7 @@ export class Core {
 
   readonly #base: URL;
   readonly #auth: Auth;
-  readonly #token: TokenState | undefined;
+  readonly #token: TokenState<Core> | undefined;
   readonly #settings: Settings;
   readonly #pacer: Pacer;
   readonly #fetch: typeof fetch;

@@ -8,9 +8,10 @@
  */
 
 export { Secret } from "./secret.js";
-export { secretsAt, type Auth } from "./auth.js";
+export { secretsAt } from "./auth.js";
 export {
   Core,
+  type Auth,
   type CallOptions,
   type ClientOptions,
   type InterfaceInfo,

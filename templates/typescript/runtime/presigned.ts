@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { CallOptions } from "./core.js";
+import type { CallOptions } from "./options.js";
 import { copyBody, type ByteSink } from "./download.js";
 import {
   ApiError,

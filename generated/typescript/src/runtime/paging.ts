@@ -11,13 +11,21 @@
  * @module
  */
 
-import type { Core, PageOptions } from "./core.js";
 import { ConfigError, ForeignOriginError, InspectionError, InterruptedError, PagingStalledError, Resume } from "./errors.js";
+import type { CallOptions, PageOptions } from "./options.js";
 import { sameOrigin } from "./origin.js";
 import { describeRequest, type RequestSpec } from "./request.js";
 import type { Desc, Registry } from "./schema.js";
 
 /** How a list operation pages, as the spec says. */
+/** What a walk needs of the core that drives it (the core itself; named here so this module does not import it). */
+export interface PageSource {
+  readonly baseUrl: string;
+  readonly maxEmptyPages: number;
+  json<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<T>;
+  scrub<E>(error: E): E;
+}
+
 export type PagingPlan =
   /**
    * `{<itemsField>: [...], <pagingField>: {<nextUrlField>: url, <cursorField>: cursor}}`: the
@@ -84,7 +92,7 @@ interface PageRequest {
  * `req` started at `from` instead of the first page: a cursor is sent as the page
  * parameter, a link is called as it is, on the base URL's origin only.
  */
-function resumedAt(core: Core, plan: PagingPlan, req: RequestSpec, from: Resume | string): PageRequest {
+function resumedAt(core: PageSource, plan: PagingPlan, req: RequestSpec, from: Resume | string): PageRequest {
   const resume = Resume.parse(from);
   if (resume.kind === "link") {
     let url: URL;
@@ -108,7 +116,7 @@ function withCursor(req: RequestSpec, pageParam: string, cursor: string): Reques
 }
 
 /** Fetches one page; past the walk's start, a failure names where to resume. */
-async function fetchPage<P>(core: Core, reg: Registry, plan: PagingPlan, at: PageRequest, call: PageOptions | undefined): Promise<P> {
+async function fetchPage<P>(core: PageSource, reg: Registry, plan: PagingPlan, at: PageRequest, call: PageOptions | undefined): Promise<P> {
   try {
     return await core.json<P>(reg, plan.page, at.req, call);
   } catch (e) {
@@ -118,7 +126,7 @@ async function fetchPage<P>(core: Core, reg: Registry, plan: PagingPlan, at: Pag
 }
 
 /** Builds the paged list of `req` on `core` (what `Core.paged` returns). */
-export function paged<T, P>(core: Core, reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
+export function paged<T, P>(core: PageSource, reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
   const start: PageRequest = call?.resume === undefined ? { req, resume: undefined } : resumedAt(core, plan, req, call.resume);
   const walk = (backward: boolean): AsyncGenerator<Step<T, P>> => walkPages<T, P>(core, reg, plan, start, call, backward);
   const linksOnly = (): void => {
@@ -186,7 +194,7 @@ function held(records: number, name: string, paging: unknown): string {
 }
 
 /** The request for a link (absolute or base-relative), checked to stay on the base URL's origin. */
-function follow(core: Core, req: RequestSpec, link: string): PageRequest & { resume: Resume } {
+function follow(core: PageSource, req: RequestSpec, link: string): PageRequest & { resume: Resume } {
   const base = new URL(core.baseUrl);
   let url: URL;
   try {
@@ -200,7 +208,7 @@ function follow(core: Core, req: RequestSpec, link: string): PageRequest & { res
 
 /** What comes after `page`: a request and a key that changes as paging advances, or nothing. */
 function nextOf(
-  core: Core,
+  core: PageSource,
   plan: PagingPlan,
   req: RequestSpec,
   page: unknown,
@@ -230,7 +238,7 @@ function nextOf(
 }
 
 async function* walkPages<T, P>(
-  core: Core,
+  core: PageSource,
   reg: Registry,
   plan: PagingPlan,
   first: PageRequest,
