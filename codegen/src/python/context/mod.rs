@@ -1,0 +1,456 @@
+//! What the Python templates see: every name, annotation, descriptor and doc, computed here
+//! from the IR, so a template only lays them out.
+
+mod client;
+mod models;
+
+use serde::Serialize;
+
+use super::names;
+use super::types::{self, TypeNames};
+use crate::doc_text;
+use crate::ir::{Interface, TypeId, TypeKind};
+use crate::templates;
+
+use client::client_cx;
+use models::{record_cx, simple_cx, union_cx};
+pub fn header(source: &str) -> String {
+    templates::header("#", source)
+}
+
+/// One interface package (`inspection_client/v3/`).
+#[derive(Serialize)]
+pub struct InterfaceCx {
+    pub header: String,
+    pub name: String,
+    pub doc: String,
+    pub types: Vec<TypeCx>,
+    pub page: Option<PageCx>,
+    /// Descriptor variables, declared before any is defined (types refer to each other).
+    pub wire_decls: Vec<WireDecl>,
+    /// `_w_X.define(...)` calls of records and unions.
+    pub wire_defines: Vec<WireDefine>,
+    /// Every public name of the models module, for `__all__`.
+    pub exports: Vec<String>,
+    pub client: ClientCx,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeCx {
+    Record(RecordCx),
+    Enum {
+        name: String,
+        doc: String,
+        members: Vec<MemberCx>,
+    },
+    Union {
+        name: String,
+        doc: String,
+        members: Vec<String>,
+        unknown: Option<UnknownCx>,
+    },
+    Id {
+        name: String,
+        doc: String,
+    },
+    Alias {
+        name: String,
+        doc: String,
+        target: String,
+    },
+}
+
+#[derive(Serialize)]
+pub struct RecordCx {
+    pub name: String,
+    pub doc: String,
+    pub attrs: Vec<AttrCx>,
+    /// The attribute holding properties the spec does not list, and its doc.
+    pub extra: String,
+    pub extra_doc: String,
+}
+
+#[derive(Serialize)]
+pub struct AttrCx {
+    pub name: String,
+    pub annotation: String,
+    /// ` = UNSET`, ` = _field(default_factory=list)`, or empty (required).
+    pub default: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct MemberCx {
+    pub name: String,
+    pub literal: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct UnknownCx {
+    pub name: String,
+    pub tag: String,
+    pub union: String,
+}
+
+#[derive(Serialize)]
+pub struct PageCx {
+    pub items: String,
+    pub items_wire: String,
+    pub paging: String,
+    pub paging_wire: String,
+    pub paging_type: String,
+    pub extra: String,
+}
+
+#[derive(Serialize)]
+pub struct WireDecl {
+    pub name: String,
+    pub expr: String,
+}
+
+#[derive(Serialize)]
+pub struct WireDefine {
+    pub name: String,
+    pub args: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct ClientCx {
+    pub doc: String,
+    pub info: Vec<String>,
+    /// `headers` (an API key pair) or `token` (a login).
+    pub auth: &'static str,
+    pub key_params: Vec<KeyParamCx>,
+    pub login: Option<LoginCx>,
+    pub operations: Vec<OperationCx>,
+    pub webhooks: Option<WebhooksCx>,
+}
+
+/// `parse_event`, when the interface delivers webhook events.
+#[derive(Serialize)]
+pub struct WebhooksCx {
+    pub event: String,
+    pub desc: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct KeyParamCx {
+    pub name: String,
+    pub header: String,
+    pub sensitive: bool,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct LoginCx {
+    pub body_type: String,
+    pub answer_desc: String,
+    pub constant: String,
+    pub token_field: String,
+    pub token_attr: String,
+    pub header: String,
+    pub scheme: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct OperationCx {
+    pub method: String,
+    pub doc: String,
+    /// The module constant describing the operation.
+    pub constant: String,
+    pub constant_args: Vec<String>,
+    pub params: Vec<ParamCx>,
+    /// Parameter names of the path values, in order.
+    pub path_values: Vec<String>,
+    /// `(wire literal, parameter)` of the query values.
+    pub query_values: Vec<(String, String)>,
+    pub has_query: bool,
+    pub has_body: bool,
+    /// The parameter naming a binary body's media type, when the body is sent as it is.
+    pub content_type: Option<String>,
+    /// `json`, `upsert`, `bytes`, `empty` or `paged`.
+    pub call: &'static str,
+    /// The descriptor a JSON answer is decoded with.
+    pub answer_desc: Option<String>,
+    /// The module constant of the paging plan, and its value.
+    pub paging: Option<(String, String)>,
+    /// The return annotation (sync and async alike except for paged lists).
+    pub returns: String,
+    pub returns_async: String,
+    pub alternative: Option<AlternativeCx>,
+    /// A paged list's parameter that starts it at a resume point.
+    pub resume: Option<String>,
+    /// The methods writing a binary answer (the operation's own, or its alternative's) to
+    /// a writer as it arrives (one for a binary answer, one for an alternative).
+    pub downloads: Vec<DownloadCx>,
+}
+
+#[derive(Serialize, Clone)]
+pub struct ParamCx {
+    pub name: String,
+    pub annotation: String,
+    /// Keyword-only (query parameters).
+    pub keyword: bool,
+    /// The first keyword-only parameter (`*` goes before it).
+    pub star: bool,
+    /// ` = None`, or empty.
+    pub default: String,
+    /// A download's writer: annotated by the template, as the clients differ.
+    pub writer: bool,
+}
+
+#[derive(Serialize)]
+pub struct AlternativeCx {
+    pub method: String,
+    pub doc: String,
+    pub accept: String,
+}
+
+/// A method that writes a binary answer to a writer (`get_form_to`, `..._pdf_to`).
+#[derive(Serialize)]
+pub struct DownloadCx {
+    pub method: String,
+    pub doc: String,
+    /// The operation's parameters with the writer before the keyword-only ones.
+    pub params: Vec<ParamCx>,
+    /// The writer parameter's name.
+    pub out: String,
+    /// The alternative's `Accept` (the request then polls), or none for the operation's own.
+    pub accept: Option<String>,
+}
+
+/// Every name an interface's modules declare, decided once, in a fixed order.
+pub(super) struct ModuleNames {
+    types: Vec<String>,
+    /// Per declared type: the attribute name of each field (records only; `oneOf` group
+    /// fields after the record's own), and the `extra` attribute.
+    attrs: Vec<Option<(Vec<String>, String)>>,
+    /// Unknown-member class per union.
+    unknown: Vec<Option<String>>,
+    /// Per declared type used as a union member: the union's tag property and the tag
+    /// values that select it (a dataclass may serve several tags, so it holds its own).
+    tags: Vec<Vec<(String, Vec<String>)>>,
+    page_attrs: Option<(String, String, String)>,
+}
+
+fn module_names(i: &Interface) -> ModuleNames {
+    let mut scope = names::module_scope();
+    let has_page = types::cursor_envelope(i).is_some();
+    if has_page {
+        scope.reserve("Page");
+    }
+    // Spec types first, so their names change only when they collide with our own.
+    let types: Vec<String> = i
+        .types
+        .iter()
+        .map(|t| scope.claim(&names::camel(&t.name)))
+        .collect();
+    let unknown = i
+        .types
+        .iter()
+        .zip(&types)
+        .map(|(t, name)| match &t.kind {
+            TypeKind::Union(u) if u.open => Some(scope.claim(&format!("Unknown{name}"))),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    let mut taken: Vec<String> = types.clone();
+    taken.extend(unknown.iter().flatten().cloned());
+    if has_page {
+        taken.push("Page".into());
+    }
+    let mut tags: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); i.types.len()];
+    for t in &i.types {
+        if let TypeKind::Union(u) = &t.kind {
+            for v in &u.variants {
+                let list = &mut tags[v.shape.index()];
+                match list.iter_mut().find(|(tag, _)| *tag == u.tag) {
+                    Some((_, values)) if !values.contains(&v.tag_value) => {
+                        values.push(v.tag_value.clone())
+                    }
+                    Some(_) => {}
+                    None => list.push((u.tag.clone(), vec![v.tag_value.clone()])),
+                }
+            }
+        }
+    }
+    let attrs = i
+        .types
+        .iter()
+        .enumerate()
+        .map(|(index, t)| match &t.kind {
+            TypeKind::Object(o) => {
+                let mut fields = names::fields_scope(&taken);
+                let mut list: Vec<String> = tags[index]
+                    .iter()
+                    .map(|(tag, _)| fields.claim(&names::snake(tag)))
+                    .collect();
+                list.extend(
+                    o.fields
+                        .iter()
+                        .map(|f| fields.claim(&names::snake(&f.name))),
+                );
+                if let Some(one) = &o.one_of {
+                    for v in &one.variants {
+                        list.extend(
+                            v.fields
+                                .iter()
+                                .map(|f| fields.claim(&names::snake(&f.name))),
+                        );
+                    }
+                }
+                Some((list, fields.claim("extra")))
+            }
+            _ => None,
+        })
+        .collect();
+    let page_attrs = types::cursor_envelope(i).map(|(items, paging, _)| {
+        let mut fields = names::fields_scope(&taken);
+        (
+            fields.claim(&names::snake(items)),
+            fields.claim(&names::snake(paging)),
+            fields.claim("extra"),
+        )
+    });
+    ModuleNames {
+        types,
+        attrs,
+        unknown,
+        tags,
+        page_attrs,
+    }
+}
+
+pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
+    let names = module_names(i);
+    let local = TypeNames {
+        names: &names.types,
+        prefix: "",
+    };
+    let mut types = Vec::new();
+    let mut wire_decls = Vec::new();
+    let mut wire_defines = Vec::new();
+    let mut exports = Vec::new();
+    for (index, t) in i.types.iter().enumerate() {
+        let name = &names.types[index];
+        exports.push(name.clone());
+        let wire = local.wire(TypeId(index as u32));
+        match &t.kind {
+            TypeKind::Object(o) => {
+                let (attrs, extra) = names.attrs[index].clone().unwrap_or_default();
+                let response_side = t.usage.response_side();
+                types.push(TypeCx::Record(record_cx(
+                    i,
+                    t,
+                    name,
+                    (&attrs, &extra),
+                    &names.tags[index],
+                    &local,
+                    response_side,
+                )));
+                wire_decls.push(WireDecl {
+                    name: wire.clone(),
+                    expr: format!("_rt.RecordDesc({name})"),
+                });
+                let mut args = Vec::new();
+                let mut attr = attrs.iter();
+                for (tag, _) in &names.tags[index] {
+                    let a = attr.next().cloned().unwrap_or_default();
+                    args.push(format!(
+                        "_rt.F({}, {}, _rt.Str(), req=True)",
+                        names::string(tag),
+                        names::string(&a)
+                    ));
+                }
+                for f in &o.fields {
+                    let a = attr.next().cloned().unwrap_or_default();
+                    args.push(local.field(i, f, &a, false, response_side && !f.nullable));
+                }
+                let mut groups = Vec::new();
+                if let Some(one) = &o.one_of {
+                    for v in &one.variants {
+                        for f in &v.fields {
+                            let a = attr.next().cloned().unwrap_or_default();
+                            args.push(local.field(i, f, &a, true, false));
+                        }
+                        let keys: Vec<String> =
+                            v.fields.iter().map(|f| names::string(&f.name)).collect();
+                        groups.push(format!(
+                            "({}, ({},))",
+                            names::string(&v.name),
+                            keys.join(", ")
+                        ));
+                    }
+                    args.push(format!(
+                        "one_of=_rt.OneOf({}, ({},))",
+                        names::string(&one.name),
+                        groups.join(", ")
+                    ));
+                }
+                args.push(format!("extra={}", names::string(&extra)));
+                if let Some(env) = &o.envelope {
+                    args.push(format!("envelope={}", names::string(env)));
+                }
+                wire_defines.push(WireDefine { name: wire, args });
+            }
+            TypeKind::Union(u) => {
+                let unknown = names.unknown[index].clone();
+                if let Some(unknown) = &unknown {
+                    exports.push(unknown.clone());
+                }
+                types.push(union_cx(t, name, u, unknown.as_deref(), &local));
+                wire_decls.push(WireDecl {
+                    name: wire.clone(),
+                    expr: format!(
+                        "_rt.UnionDesc({}, {})",
+                        names::string(&u.tag),
+                        unknown.as_deref().unwrap_or("None")
+                    ),
+                });
+                let variants: Vec<String> = u
+                    .variants
+                    .iter()
+                    .map(|v| format!("{}: {}", names::string(&v.tag_value), local.wire(v.shape)))
+                    .collect();
+                wire_defines.push(WireDefine {
+                    name: wire,
+                    args: vec![format!("{{{}}}", variants.join(", "))],
+                });
+            }
+            kind => {
+                types.push(simple_cx(t, name, &local));
+                if let Some(expr) = types::simple_desc(kind, name) {
+                    wire_decls.push(WireDecl { name: wire, expr });
+                }
+            }
+        }
+    }
+    let page = types::cursor_envelope(i).map(|(items, paging, paging_type)| {
+        let (items_attr, paging_attr, extra) = names.page_attrs.clone().unwrap_or_default();
+        exports.push("Page".into());
+        PageCx {
+            items: items_attr,
+            items_wire: names::string(items),
+            paging: paging_attr,
+            paging_wire: names::string(paging),
+            paging_type: local.named(paging_type),
+            extra,
+        }
+    });
+    exports.sort();
+    Ok(InterfaceCx {
+        header: header(&i.source_file),
+        name: i.name.clone(),
+        doc: doc_text::interface(i),
+        types,
+        page,
+        wire_decls,
+        wire_defines,
+        exports,
+        client: client_cx(i, &names)?,
+    })
+}

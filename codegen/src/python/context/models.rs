@@ -1,0 +1,315 @@
+//! The contexts of the records, unions, enums and aliases a models module declares.
+
+use crate::doc_text::{self, Doc};
+use crate::ir::{Field, Interface, TypeDef, TypeKind, TypeRef};
+use crate::python::names;
+use crate::python::types::{self, TypeNames};
+
+use super::{AttrCx, MemberCx, RecordCx, TypeCx, UnknownCx};
+
+pub(super) fn record_cx(
+    i: &Interface,
+    t: &TypeDef,
+    name: &str,
+    (attrs, extra): (&[String], &str),
+    tags: &[(String, Vec<String>)],
+    local: &TypeNames,
+    response_side: bool,
+) -> RecordCx {
+    let TypeKind::Object(o) = &t.kind else {
+        unreachable!("record_cx is called for objects")
+    };
+    let mut doc = Doc::new(&t.doc);
+    if let Some(env) = &o.envelope {
+        doc.push(format!(
+            "The wrapping is inferred, not documented: an answer that is the bare record (no \
+             `{env}` property) is read as if it were wrapped."
+        ));
+    }
+    doc.not_shown(o.not_shown.as_deref()).source(o.source);
+    let mut out = Vec::new();
+    let mut attr = attrs.iter();
+    for (tag, values) in tags {
+        let literals: Vec<String> = values.iter().map(|v| names::string(v)).collect();
+        let a = attr.next().cloned().unwrap_or_default();
+        let mut d = Doc::new(&format!(
+            "The union tag (`{tag}` on the wire){}.",
+            if values.len() == 1 {
+                ""
+            } else {
+                ": this record serves several tags"
+            }
+        ));
+        if a == *tag {
+            d = Doc::new(&format!(
+                "The union tag{}.",
+                if values.len() == 1 {
+                    ""
+                } else {
+                    ": this record serves several tags"
+                }
+            ));
+        }
+        out.push(AttrCx {
+            name: a,
+            annotation: format!("Literal[{}]", literals.join(", ")),
+            default: match literals.as_slice() {
+                [one] => format!(" = {one}"),
+                _ => String::new(),
+            },
+            doc: d.text(),
+        });
+    }
+    for f in &o.fields {
+        let a = attr.next().cloned().unwrap_or_default();
+        let filled = response_side && !f.nullable;
+        out.push(attr_cx(i, f, a, local, filled, f.required, !response_side));
+    }
+    if let Some(one) = &o.one_of {
+        doc.push(format!(
+            "{}\n\nExactly one of these groups is given (checked before sending): {}.",
+            one.doc.trim(),
+            one.variants
+                .iter()
+                .map(|v| v
+                    .fields
+                    .iter()
+                    .map(|f| format!("`{}`", f.name))
+                    .collect::<Vec<_>>()
+                    .join(" + "))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        for v in &one.variants {
+            for f in &v.fields {
+                let a = attr.next().cloned().unwrap_or_default();
+                out.push(attr_cx(i, f, a, local, false, false, true));
+            }
+        }
+    }
+    let extra_doc = if response_side {
+        "Properties this spec does not list, as the service sent them; written back as they are."
+            .to_string()
+    } else {
+        "Properties this spec does not list yet, sent as they are (the service may accept new \
+         optional properties before the spec has them). One the spec lists is refused by \
+         validation: set its own attribute."
+            .to_string()
+    };
+    RecordCx {
+        name: name.to_string(),
+        doc: doc.text(),
+        attrs: out,
+        extra: extra.to_string(),
+        extra_doc,
+    }
+}
+
+/// One dataclass attribute: required ones have no default, optional ones are `UNSET`
+/// until given, and response-side collections start empty (decoding fills them).
+fn attr_cx(
+    i: &Interface,
+    f: &Field,
+    name: String,
+    local: &TypeNames,
+    filled: bool,
+    required: bool,
+    show_limits: bool,
+) -> AttrCx {
+    let mut annotation = local.annotation(i, &f.ty, f.sensitive);
+    let collection = matches!(f.ty, TypeRef::Array(_) | TypeRef::Map(_));
+    if f.nullable {
+        annotation.push_str(" | None");
+    }
+    let default = if required {
+        if f.sensitive {
+            " = _field(repr=False)".to_string()
+        } else {
+            String::new()
+        }
+    } else if filled && collection {
+        let factory = if matches!(f.ty, TypeRef::Array(_)) {
+            "list"
+        } else {
+            "dict"
+        };
+        format!(" = _field(default_factory={factory})")
+    } else {
+        annotation.push_str(" | Unset");
+        if f.sensitive {
+            " = _field(default=UNSET, repr=False)".to_string()
+        } else {
+            " = UNSET".to_string()
+        }
+    };
+    let mut d = Doc::new(&f.doc);
+    if f.name != name {
+        d.push(format!("`{}` on the wire.", f.name));
+    }
+    if let Some(note) = types::note(&f.ty) {
+        d.push(note.to_string());
+    }
+    if f.nullable && !f.required {
+        d.push("Absent (`UNSET`) is not the same as `None` (a JSON `null`).".to_string());
+    }
+    if f.sensitive {
+        d.push("Held in a `Secret`: never shown by `repr`, `str` or logs.".to_string());
+    }
+    if show_limits && let Some(limits) = doc_text::describe_limits(&f.constraints) {
+        d.push(format!("Limits: {limits}."));
+    }
+    d.not_shown(f.not_shown.as_deref()).source(f.source);
+    AttrCx {
+        name,
+        annotation,
+        default,
+        doc: d.text(),
+    }
+}
+
+pub(super) fn union_cx(
+    t: &TypeDef,
+    name: &str,
+    u: &crate::ir::Union,
+    unknown: Option<&str>,
+    local: &TypeNames,
+) -> TypeCx {
+    let mut doc = Doc::new(&t.doc);
+    doc.push(format!(
+        "Discriminated by `{}`: narrow with `isinstance` or `match`.",
+        u.tag
+    ));
+    let members: Vec<String> = u
+        .variants
+        .iter()
+        .map(|v| {
+            format!(
+                "- `{}`: `{}`. {}",
+                v.tag_value,
+                local.named(v.shape),
+                v.doc.trim()
+            )
+        })
+        .collect();
+    doc.push(format!("Members:\n\n{}", members.join("\n")));
+    if let Some(unknown) = unknown {
+        doc.push(format!(
+            "A member with a tag this spec does not know is an `{unknown}`: it keeps the whole \
+             object (`.raw`) and serialises back unchanged."
+        ));
+    }
+    let mut classes: Vec<String> = u.variants.iter().map(|v| local.named(v.shape)).collect();
+    classes.dedup();
+    TypeCx::Union {
+        name: name.to_string(),
+        doc: doc.text(),
+        members: classes,
+        unknown: unknown.map(|n| UnknownCx {
+            name: n.to_string(),
+            tag: names::string(&u.tag),
+            union: name.to_string(),
+        }),
+    }
+}
+
+pub(super) fn simple_cx(t: &TypeDef, name: &str, local: &TypeNames) -> TypeCx {
+    let name = name.to_string();
+    match &t.kind {
+        TypeKind::Enum(e) => {
+            let mut doc = Doc::new(&t.doc);
+            if e.open {
+                doc.push(
+                    "Open: the service may send values this spec does not list; fields typed \
+                     with this enum then hold the value as a plain `str`."
+                        .to_string(),
+                );
+            }
+            doc.not_shown(e.not_shown.as_deref());
+            let mut scope = names::scope(&["name", "value"]);
+            TypeCx::Enum {
+                name,
+                doc: doc.text(),
+                members: e
+                    .values
+                    .iter()
+                    .map(|v| MemberCx {
+                        name: scope.claim(&names::member(&v.wire)),
+                        literal: names::string(&v.wire),
+                        doc: v.doc.clone(),
+                    })
+                    .collect(),
+            }
+        }
+        TypeKind::Id { max_length } => {
+            let mut doc = Doc::new(&t.doc);
+            doc.push(format!(
+                "An opaque, case-sensitive id{}. A `NewType`, so it cannot be passed where \
+                 another resource's id is expected: make one with `{name}(\"...\")`.",
+                max_length
+                    .map(|n| format!(" of at most {n} characters"))
+                    .unwrap_or_default()
+            ));
+            TypeCx::Id {
+                name,
+                doc: doc.text(),
+            }
+        }
+        TypeKind::RecordRef(r) => {
+            let mut doc = Doc::new(&t.doc);
+            doc.source(r.source);
+            let mut target = vec![format!("\"{}\"", local.named(r.id_type))];
+            if r.external {
+                target.push("_rt.ExternalId".into());
+            }
+            if r.self_keyword.is_some() {
+                target.push("_rt.SelfRef".into());
+            }
+            doc.push(format!(
+                "An id{}{}.",
+                if r.external {
+                    ", `ExternalId(\"...\")` (sent as `_<external id>`)"
+                } else {
+                    ""
+                },
+                if r.self_keyword.is_some() {
+                    ", or `SELF` (the caller)"
+                } else {
+                    ""
+                }
+            ));
+            TypeCx::Alias {
+                name,
+                doc: doc.text(),
+                target: format!("Union[{}]", target.join(", ")),
+            }
+        }
+        TypeKind::ScalarUnion(kinds) => {
+            let mut py: Vec<&str> = Vec::new();
+            for k in kinds {
+                let t = match k {
+                    crate::ir::ScalarKind::String => "str",
+                    crate::ir::ScalarKind::Integer => "int",
+                    crate::ir::ScalarKind::Number => "float",
+                    crate::ir::ScalarKind::Boolean => "bool",
+                    crate::ir::ScalarKind::Null => "None",
+                };
+                if !py.contains(&t) {
+                    py.push(t);
+                }
+            }
+            let mut doc = Doc::new(&t.doc);
+            doc.push(
+                "Decoding never refuses another JSON kind here: it is passed through untouched."
+                    .to_string(),
+            );
+            TypeCx::Alias {
+                name,
+                doc: doc.text(),
+                target: format!("Union[{}]", py.join(", ")),
+            }
+        }
+        TypeKind::Object(_) | TypeKind::Union(_) => {
+            unreachable!("records and unions have their own contexts")
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! What the TypeScript templates see: every name, type, descriptor and doc, computed here
+//! from the IR, so a template only lays them out.
+
+mod client;
+mod models;
+
+use serde::Serialize;
+
+use super::names::{self, Scope};
+use super::types::{self, TypeNames};
+use crate::doc_text;
+use crate::ir::{Interface, Pagination};
+use crate::templates;
+
+use client::client_cx;
+use models::{query_cx, type_cx};
+fn header(source: &str) -> String {
+    templates::header("//", source)
+}
+
+/// One interface module (`src/v3/`).
+#[derive(Serialize)]
+pub struct InterfaceCx {
+    pub header: String,
+    pub name: String,
+    pub doc: String,
+    pub types: Vec<TypeCx>,
+    pub queries: Vec<RecordCx>,
+    pub page: Option<PageCx>,
+    pub registry: Vec<RegistryEntry>,
+    pub client: ClientCx,
+}
+
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeCx {
+    Record(RecordCx),
+    Enum {
+        name: String,
+        doc: String,
+        values: Vec<EnumValueCx>,
+        open: bool,
+    },
+    Union {
+        name: String,
+        doc: String,
+        tag: String,
+        members: Vec<MemberCx>,
+        unknown: Option<String>,
+    },
+    Id {
+        name: String,
+        doc: String,
+    },
+    RecordRef {
+        name: String,
+        doc: String,
+        id_type: String,
+        external: bool,
+        self_keyword: Option<String>,
+    },
+    Scalar {
+        name: String,
+        doc: String,
+        ts: String,
+    },
+}
+
+#[derive(Serialize)]
+pub struct RecordCx {
+    pub name: String,
+    pub doc: String,
+    pub fields: Vec<PropCx>,
+    /// Keeps properties the spec does not list (an index signature).
+    pub open: bool,
+    pub one_of: Option<OneOfCx>,
+}
+
+/// A record with an exactly-one-of group: `Name = NameFields & Choice`.
+#[derive(Serialize)]
+pub struct OneOfCx {
+    pub fields_name: String,
+    pub choice: String,
+    pub doc: String,
+    pub variants: Vec<OneOfVariantCx>,
+}
+
+#[derive(Serialize)]
+pub struct OneOfVariantCx {
+    pub name: String,
+    pub doc: String,
+    pub fields: Vec<PropCx>,
+    /// The other variants' properties, typed `?: never` so two cannot be given at once.
+    pub never: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct PropCx {
+    pub key: String,
+    pub ts: String,
+    pub optional: bool,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct EnumValueCx {
+    pub literal: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct MemberCx {
+    pub tag: String,
+    pub shape: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct PageCx {
+    pub name: String,
+    pub items: String,
+    pub paging: String,
+    pub paging_type: String,
+}
+
+#[derive(Serialize)]
+pub struct RegistryEntry {
+    pub key: String,
+    pub desc: String,
+}
+
+#[derive(Serialize)]
+pub struct ClientCx {
+    pub doc: String,
+    pub info: String,
+    /// `headers` (an API key pair) or `token` (a login).
+    pub auth: &'static str,
+    pub key_params: Vec<KeyParamCx>,
+    pub login: Option<LoginCx>,
+    pub operations: Vec<OperationCx>,
+    pub webhooks: Option<WebhooksCx>,
+}
+
+/// `parseEvent`, when the interface delivers webhook events.
+#[derive(Serialize)]
+pub struct WebhooksCx {
+    pub event: String,
+    pub desc: String,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct KeyParamCx {
+    pub name: String,
+    pub header: String,
+    pub sensitive: bool,
+    pub doc: String,
+}
+
+#[derive(Serialize)]
+pub struct LoginCx {
+    pub body_type: String,
+    pub answer_type: String,
+    pub answer_desc: String,
+    pub token_field: String,
+    pub header: String,
+    pub scheme: String,
+    pub request: Vec<String>,
+    pub doc: String,
+    /// The paths (property names) of the body's sensitive strings, as a TypeScript
+    /// literal: scrubbed from errors like the token.
+    pub hidden: String,
+}
+
+#[derive(Serialize)]
+pub struct OperationCx {
+    pub method: String,
+    pub doc: String,
+    pub params: Vec<ParamCx>,
+    pub returns: String,
+    pub call: CallCx,
+    pub checks: Vec<String>,
+    pub request: Vec<String>,
+    pub alternative: Option<AlternativeCx>,
+    /// The method writing a binary answer to a stream, for operations that answer bytes.
+    pub download: Option<DownloadCx>,
+}
+
+/// A method that writes a binary answer to a stream (`out`) instead of returning it.
+#[derive(Serialize)]
+pub struct DownloadCx {
+    pub method: String,
+    pub doc: String,
+    /// The operation's parameters with `out` before the first optional one.
+    pub params: Vec<ParamCx>,
+    pub request: Vec<String>,
+}
+
+/// How an operation's answer is read: the core method it calls and what that needs.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum CallCx {
+    /// A JSON record of type `value`, decoded through `desc`.
+    Json {
+        value: String,
+        desc: String,
+    },
+    /// The same, and whether it was created (201) or replaced (200).
+    Upsert {
+        value: String,
+        desc: String,
+    },
+    Bytes,
+    Empty,
+    /// Records of type `item` on pages of type `page`, walked as `plan` says.
+    Paged {
+        item: String,
+        page: String,
+        plan: String,
+    },
+}
+
+#[derive(Serialize, Clone)]
+pub struct ParamCx {
+    pub name: String,
+    pub ts: String,
+    pub optional: bool,
+}
+
+#[derive(Serialize)]
+pub struct AlternativeCx {
+    pub method: String,
+    pub doc: String,
+    pub request: Vec<String>,
+    pub download: DownloadCx,
+}
+
+/// Every name an interface module exports, decided once, in a fixed order; `scope` hands
+/// out the names of what the templates add (choice types, unknown members).
+struct ModuleNames {
+    types: Vec<String>,
+    queries: Vec<Option<String>>,
+    scope: Scope,
+}
+
+fn module_names(i: &Interface) -> ModuleNames {
+    let mut scope = names::module_scope();
+    // Spec types first, so their names change only when they collide with our own.
+    let types: Vec<String> = i.types.iter().map(|t| scope.claim(&t.name)).collect();
+    let queries = i
+        .operations
+        .iter()
+        .map(|op| {
+            (!op.query.is_empty()).then(|| {
+                scope.claim(&format!(
+                    "{}Query",
+                    heck::ToUpperCamelCase::to_upper_camel_case(op.name.as_str())
+                ))
+            })
+        })
+        .collect();
+    ModuleNames {
+        types,
+        queries,
+        scope,
+    }
+}
+
+pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
+    let ModuleNames {
+        types: type_names,
+        queries: query_names,
+        mut scope,
+    } = module_names(i);
+    let local = TypeNames {
+        names: &type_names,
+        prefix: "",
+    };
+    let types = i
+        .types
+        .iter()
+        .zip(&type_names)
+        .map(|(t, name)| type_cx(t, name, &local, &mut scope))
+        .collect();
+    let queries = i
+        .operations
+        .iter()
+        .zip(&query_names)
+        .filter_map(|(op, name)| Some(query_cx(op, name.as_ref()?, &local)))
+        .collect();
+    let page = page_cx(i, &local);
+    let registry = i
+        .types
+        .iter()
+        .map(|t| RegistryEntry {
+            key: names::property(&t.name),
+            desc: types::type_desc(i, &t.kind),
+        })
+        .collect();
+    Ok(InterfaceCx {
+        header: header(&i.source_file),
+        name: i.name.clone(),
+        doc: doc_text::interface(i),
+        types,
+        queries,
+        page,
+        registry,
+        client: client_cx(i, &type_names, &query_names)?,
+    })
+}
+
+fn page_cx(i: &Interface, local: &TypeNames) -> Option<PageCx> {
+    let Some(Pagination::Cursor {
+        items_field,
+        paging_field,
+        paging_type,
+        ..
+    }) = &i.pagination
+    else {
+        return None;
+    };
+    Some(PageCx {
+        name: names::PAGE.to_string(),
+        items: names::property(items_field),
+        paging: names::property(paging_field),
+        paging_type: local.named(*paging_type),
+    })
+}
