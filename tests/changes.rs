@@ -1,5 +1,4 @@
-//! The change classification: one spec mutation per rule of the table in README.md ("The
-//! maintainer's loop"), each asserting how users of the clients are affected.
+//! The change classification: one spec mutation per rule of the table in docs/maintainers.md, each asserting how users of the clients are affected.
 
 use codegen::ir::Api;
 use codegen::ir::diff::{Change, Impact, diff};

@@ -200,28 +200,58 @@ fn the_python_runtime_is_embedded_whole() {
     assert_eq!(embedded, on_disk);
 }
 
-/// The README's client examples are the compiled examples, word for word.
+/// The documents' client examples are the compiled examples, word for word: the quick
+/// starts in README.md, the legacy client's in docs/rust.md.
 #[test]
-fn the_readme_examples_are_the_compiled_ones() {
-    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
-    for name in ["quickstart", "legacy"] {
-        let path = format!("tests/examples/{name}.rs");
-        let example = std::fs::read_to_string(root().join(&path)).unwrap();
-        assert!(
-            readme.contains(&format!("```rust\n{example}```")),
-            "README.md must quote {path} exactly"
-        );
-    }
-    for (path, fence) in [
-        ("tests/typescript/examples/quickstart.ts", "ts"),
-        ("tests/python/examples/quickstart.py", "python"),
+fn the_documented_examples_are_the_compiled_ones() {
+    for (doc, path, fence) in [
+        ("README.md", "tests/examples/quickstart.rs", "rust"),
+        ("README.md", "tests/typescript/examples/quickstart.ts", "ts"),
+        ("README.md", "tests/python/examples/quickstart.py", "python"),
+        ("docs/rust.md", "tests/examples/legacy.rs", "rust"),
     ] {
+        let text = std::fs::read_to_string(root().join(doc)).unwrap();
         let example = std::fs::read_to_string(root().join(path)).unwrap();
         assert!(
-            readme.contains(&format!("```{fence}\n{example}```")),
-            "README.md must quote {path} exactly"
+            text.contains(&format!("```{fence}\n{example}```")),
+            "{doc} must quote {path} exactly"
         );
     }
+}
+
+/// Every relative link of the project's documents names a file or folder that exists.
+#[test]
+fn documents_link_only_to_files_in_the_repository() {
+    let root = root();
+    let mut docs = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
+    for dir in ["docs", "tests/conformance", "tests/contract"] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap().flatten() {
+            if entry.path().extension().is_some_and(|e| e == "md") {
+                docs.push(entry.path());
+            }
+        }
+    }
+    let mut broken = Vec::new();
+    let mut links = 0;
+    for doc in &docs {
+        let text = std::fs::read_to_string(doc).unwrap();
+        for target in text
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next())
+        {
+            let target = target.split('#').next().unwrap_or_default();
+            if target.is_empty() || target.contains("://") {
+                continue;
+            }
+            links += 1;
+            if !doc.parent().unwrap().join(target).exists() {
+                broken.push(format!("{}: {target}", doc.display()));
+            }
+        }
+    }
+    assert!(links >= 10, "{links} links read");
+    assert!(broken.is_empty(), "links to nothing: {broken:?}");
 }
 
 /// A spec change reaches every language with no backend edit: a new field, operation and

@@ -1,4 +1,4 @@
-"""The README's Python quick start runs, as written, against the sandbox."""
+"""The README's Python quick start (tests/python/examples/quickstart.py) runs, as written, against the sandbox."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-//! `cargo xtask bench [--quick]`: every benchmark behind the README's performance table,
-//! then that table. `--quick` (CI) only checks that each one runs: debug builds, one
+//! `cargo xtask bench [--quick]`: every benchmark behind the performance table in
+//! docs/performance.md, then that table. `--quick` (CI) only checks that each one runs: debug builds, one
 //! iteration, no figures.
 
 use std::path::Path;

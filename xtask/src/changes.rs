@@ -85,8 +85,8 @@ pub fn changelog_entry(baseline: Option<&Api>, api: &Api) -> String {
 }
 
 const CHANGELOG_HEAD: &str = "# Changelog\n\nWhat each release of the generated clients \
-changed for their users, classified by `cargo xtask changelog` (see README.md, \"The \
-maintainer's loop\"). The format follows Keep a Changelog.\n";
+changed for their users, classified by `cargo xtask changelog` (see docs/maintainers.md). \
+The format follows Keep a Changelog.\n";
 
 /// `cargo xtask changelog [--write]`: prints the entry for the spec's version; with
 /// `--write`, also adds it to `CHANGELOG.md` and makes the current IR the release baseline.

@@ -39,7 +39,7 @@ pub fn run(root: &Path) -> Result<(), String> {
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
-    // headers, which a CI machine may lack, so it is checked by hand; see README).
+    // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
     let combinations: [&[&str]; 3] = [
         &["--no-default-features", "--features", "v3"],
         &["--no-default-features", "--features", "legacy"],

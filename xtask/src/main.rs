@@ -30,8 +30,8 @@ commands:
                     the long fuzz run (default 1,000,000 cases, seed 7): no panic or
                     hang, and K accepted specs (default 10) compiled in every language
   ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
-  bench             every benchmark (release builds, several minutes), then the README's
-                    performance table
+  bench             every benchmark (release builds, several minutes), then the
+                    performance table in docs/performance.md
   bench --quick     check that every benchmark runs (debug builds, one iteration each)";
 
 fn cargo() -> String {
