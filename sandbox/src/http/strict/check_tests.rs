@@ -1,0 +1,224 @@
+//! The walk's cases: a conforming body, each problem by its path, whole floats, one-of
+//! groups, query parameters, and every builtin the IR uses.
+
+use serde_json::json;
+
+use super::*;
+
+/// An interface of one request type: `Body` (0), with the kinds the walk knows.
+fn interface() -> Interface {
+    let field = |name: &str, ty: Value, required: bool, nullable: bool| json!({ "name": name, "ty": ty, "required": required, "nullable": nullable });
+    let object = |fields: Vec<Value>, one_of: Value| json!({ "kind": { "object": { "fields": fields, "one_of": one_of } } });
+    let assignee =
+        |name: &str| json!({ "fields": [field(name, json!({"builtin": "integer"}), true, false)] });
+    serde_json::from_value(json!({
+        "name": "test",
+        "errors": [],
+        "operations": [],
+        "types": [
+            object(
+                vec![
+                    field("name", json!({"builtin": "string"}), true, false),
+                    field("hours", json!({"builtin": "int32"}), false, false),
+                    field("note", json!({"builtin": "string"}), false, true),
+                    field("data", json!({"map": {"builtin": "json"}}), false, false),
+                    field("parts", json!({"array": {"named": 1}}), false, false),
+                    field("status", json!({"named": 2}), false, false),
+                    field("owner", json!({"named": 3}), false, false),
+                    field("when", json!({"builtin": "date-time-or-range"}), false, false),
+                ],
+                json!({ "variants": [assignee("user_id"), assignee("group_id")] }),
+            ),
+            object(vec![field("etag", json!({"builtin": "string"}), true, false)], Value::Null),
+            json!({ "kind": { "enum": { "open": true, "values": [{"wire": "idle"}, {"wire": "done"}] } } }),
+            json!({ "kind": { "id": { "max_length": 255 } } }),
+        ],
+    }))
+    .unwrap()
+}
+
+fn walk(style: PathStyle, mut value: Value) -> (Vec<String>, Value) {
+    let outcome = check(&interface(), style, &TypeRef::Named(0), &mut value);
+    (outcome.problems, value)
+}
+
+#[test]
+fn a_conforming_body_passes_unknown_properties_and_all() {
+    let body = json!({
+        "name": "a", "user_id": 1, "note": null, "data": {"x": null, "y": [1]},
+        "parts": [{"etag": "e", "later": true}], "status": "done", "owner": 7,
+        "when": ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"], "not_in_the_spec": {"a": 1},
+    });
+    let (problems, after) = walk(PathStyle::Dotted, body.clone());
+    assert_eq!(problems, Vec::<String>::new());
+    assert_eq!(after, body, "nothing rewritten, nothing dropped");
+}
+
+#[test]
+fn every_problem_is_named_by_its_path() {
+    let body = json!({
+        "hours": "5", "note": 3, "data": "x", "parts": [{"etag": null}, 4],
+        "status": "snoozed", "owner": true, "when": ["2026-01-01T00:00:00Z"], "user_id": null,
+    });
+    let (problems, _) = walk(PathStyle::Dotted, body);
+    assert_eq!(
+        problems,
+        [
+            "name: is required",
+            "hours: expected an integer, got a string",
+            "note: expected a string, got an integer",
+            "data: expected an object, got a string",
+            "parts[0].etag: null is not allowed (the field is not nullable)",
+            "parts[1]: expected an object, got an integer",
+            "status: `snoozed` is not one of idle, done",
+            "owner: expected an id (a string or an integer), got a boolean",
+            "when: expected a date-time or an array of two date-times, got an array",
+            "user_id: null is not allowed (the field is not nullable)",
+        ]
+    );
+    let (problems, _) = walk(
+        PathStyle::Bracketed,
+        json!({"name": "a", "group_id": 1, "parts": [{}]}),
+    );
+    assert_eq!(problems, ["parts[0][etag]: is required"]);
+    assert_eq!(
+        walk(PathStyle::Dotted, json!([])).0,
+        ["body: expected an object, got an array"]
+    );
+}
+
+#[test]
+fn whole_floats_are_integers_and_fractions_or_overflows_are_not() {
+    let (problems, after) = walk(
+        PathStyle::Dotted,
+        json!({"name": "a", "user_id": 2.0, "hours": 5.0}),
+    );
+    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(after, json!({"name": "a", "user_id": 2, "hours": 5}));
+    assert!(after["hours"].is_i64());
+    for (hours, why) in [
+        (json!(5.5), "hours: expected an integer, got 5.5"),
+        (
+            json!(3e9),
+            "hours: expected an integer from -2147483648 to 2147483647, got 3000000000.0",
+        ),
+        (
+            json!(2147483648u64),
+            "hours: expected an integer from -2147483648 to 2147483647, got 2147483648",
+        ),
+        (
+            json!(1e300),
+            "hours: expected an integer from -2147483648 to 2147483647, got 1e+300",
+        ),
+    ] {
+        let (problems, _) = walk(
+            PathStyle::Dotted,
+            json!({"name": "a", "user_id": 1, "hours": hours}),
+        );
+        assert_eq!(problems, [why]);
+    }
+}
+
+#[test]
+fn exactly_one_group_of_a_one_of() {
+    let none = walk(PathStyle::Dotted, json!({"name": "a"})).0;
+    assert_eq!(none, ["body: one of `user_id`, `group_id` is required"]);
+    let both = walk(
+        PathStyle::Dotted,
+        json!({"name": "a", "user_id": 1, "group_id": 2}),
+    )
+    .0;
+    assert_eq!(
+        both,
+        ["body: only one of `user_id`, `group_id` may be given"]
+    );
+    let wrong = walk(PathStyle::Dotted, json!({"name": "a", "group_id": "2"})).0;
+    assert_eq!(wrong, ["group_id: expected an integer, got a string"]);
+}
+
+fn param(name: &str, ty: Value, constraints: Value) -> Param {
+    serde_json::from_value(json!({
+        "name": name, "ty": ty, "required": false, "constraints": constraints,
+    }))
+    .unwrap()
+}
+
+#[test]
+fn query_parameters_by_type_and_documented_limits() {
+    let i = interface();
+    let ask = |p: &Param, text: &str| query(&i, PathStyle::Bracketed, p, text);
+    let size = param("limit", json!({"builtin": "int32"}), json!({"max": 50}));
+    assert!(ask(&size, "50").is_empty() && ask(&size, "-3").is_empty());
+    assert_eq!(ask(&size, "51"), ["limit: must be at most 50, got 51"]);
+    assert_eq!(ask(&size, "ten"), ["limit: `ten` is not an integer"]);
+    assert_eq!(
+        ask(&size, "-2147483649"),
+        ["limit: expected an integer from -2147483648 to 2147483647, got -2147483649"]
+    );
+    let parts = param(
+        "parts",
+        json!({"builtin": "int32"}),
+        json!({"min": 1, "max": 20}),
+    );
+    assert_eq!(ask(&parts, "0"), ["parts: must be at least 1, got 0"]);
+    let name = param(
+        "name",
+        json!({"builtin": "string"}),
+        json!({"max_length": 3}),
+    );
+    assert!(ask(&name, "abc").is_empty() && ask(&name, "").is_empty());
+    assert_eq!(ask(&name, "abcd"), ["name: must be at most 3 characters"]);
+    let since = param("since", json!({"builtin": "date-time"}), json!({}));
+    assert!(ask(&since, "2026-01-01T00:00:00Z").is_empty());
+    assert_eq!(
+        ask(&since, "2026-01-01"),
+        ["since: `2026-01-01` is not a date-time"]
+    );
+    let flag = param("flag", json!({"builtin": "boolean"}), json!({}));
+    assert_eq!(ask(&flag, "yes"), ["flag: `yes` is not `true` or `false`"]);
+    let status = param("status", json!({"named": 2}), json!({}));
+    assert!(ask(&status, "idle").is_empty());
+    assert_eq!(ask(&status, "x"), ["status: `x` is not one of idle, done"]);
+    // A JSON-encoded parameter is walked like a body, its fields named inside it.
+    let filter = param("filter", json!({"json_encoded": {"named": 0}}), json!({}));
+    assert!(ask(&filter, r#"{"name": "a", "user_id": 1}"#).is_empty());
+    assert_eq!(
+        ask(
+            &filter,
+            r#"{"name": "a", "user_id": true, "when": ["x", "y", "z"]}"#
+        ),
+        [
+            "filter[when]: expected a date-time or an array of two date-times, got an array",
+            "filter[user_id]: expected an integer, got a boolean",
+        ]
+    );
+    assert!(ask(&filter, "{")[0].starts_with("filter: is not JSON"));
+}
+
+#[test]
+fn every_builtin_the_ir_uses_is_known() {
+    fn builtins(value: &Value, out: &mut Vec<String>) {
+        match value {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    match (k.as_str(), v) {
+                        ("builtin", Value::String(name)) => out.push(name.clone()),
+                        _ => builtins(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| builtins(v, out)),
+            _ => {}
+        }
+    }
+    let ir: Value = serde_json::from_str(super::super::ir::IR_JSON).unwrap();
+    let mut names = Vec::new();
+    builtins(&ir, &mut names);
+    assert!(names.len() > 10);
+    for name in names {
+        assert!(
+            Builtin::named(&name).is_some(),
+            "builtin `{name}` unknown to the walk"
+        );
+    }
+}
