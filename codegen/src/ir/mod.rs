@@ -76,7 +76,42 @@ pub struct Interface {
     pub operations: Vec<Operation>,
 }
 
+/// A token login, resolved: the operation that logs in (and its index), the body it sends
+/// and the JSON record it answers, which holds the token.
+pub struct TokenLogin<'a> {
+    pub index: usize,
+    pub op: &'a Operation,
+    pub body: &'a Body,
+    pub answer: &'a TypeRef,
+}
+
 impl Interface {
+    /// The login of a token-login interface. `check` refuses a login operation that is
+    /// missing, takes no body or answers no record, so for an accepted spec this is `Some`
+    /// exactly when the interface logs in.
+    pub fn token_login(&self) -> Option<TokenLogin<'_>> {
+        let Auth::TokenLogin {
+            login_operation, ..
+        } = &self.auth
+        else {
+            return None;
+        };
+        let (index, op) = self
+            .operations
+            .iter()
+            .enumerate()
+            .find(|(_, o)| &o.name == login_operation)?;
+        let AnswerKind::Json { body: answer, .. } = &op.answer.kind else {
+            return None;
+        };
+        Some(TokenLogin {
+            index,
+            op,
+            body: op.body.as_ref()?,
+            answer,
+        })
+    }
+
     /// The type a [`TypeId`] of this interface names.
     pub fn ty(&self, id: TypeId) -> &TypeDef {
         &self.types[id.index()]

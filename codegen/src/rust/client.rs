@@ -6,7 +6,7 @@ use quote::quote;
 
 use super::types::{Shape, shape};
 use super::{docs, names, operations};
-use crate::ir::{Auth, Builtin, Interface, TypeKind, TypeRef};
+use crate::ir::{Auth, Builtin, Interface, TokenLogin, TypeKind, TypeRef};
 
 pub fn client(i: &Interface) -> TokenStream {
     let credentials = credentials(i);
@@ -278,16 +278,13 @@ fn constructors(i: &Interface) -> TokenStream {
             }
         }
         Auth::TokenLogin {
-            login_operation,
             token_field,
             header,
             scheme,
             ..
         } => {
-            let Some(op) = i.operations.iter().find(|o| &o.name == login_operation) else {
-                return quote!();
-            };
-            let Some(body) = &op.body else {
+            // `check` refused a login that takes no body or answers no record.
+            let Some(TokenLogin { op, body, .. }) = i.token_login() else {
                 return quote!();
             };
             let body_ty = super::types::rust_type(i, &body.ty);

@@ -4,7 +4,7 @@
 use crate::doc_text;
 use crate::ir::{
     AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, OperationPaging,
-    TypeId, TypeKind, TypeRef,
+    TokenLogin, TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
 use crate::python::types::{self, TypeNames};
@@ -50,21 +50,11 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             doc,
             ..
         } => {
-            let (index, op) = i
-                .operations
-                .iter()
-                .enumerate()
-                .find(|(_, o)| &o.name == login_operation)
-                .ok_or_else(|| format!("the login operation `{login_operation}` is missing"))?;
-            let body = op
-                .body
-                .as_ref()
-                .ok_or_else(|| format!("the login operation `{login_operation}` has no body"))?;
-            let AnswerKind::Json { body: answer, .. } = &op.answer.kind else {
-                return Err(format!(
-                    "the login operation `{login_operation}` answers no JSON record"
-                ));
-            };
+            let TokenLogin {
+                index, body, answer, ..
+            } = i.token_login().ok_or_else(|| {
+                format!("the login operation `{login_operation}` must take a body and answer a JSON record")
+            })?;
             let token_attr = answer
                 .named()
                 .and_then(|id| attr_of(i, names, id, token_field))

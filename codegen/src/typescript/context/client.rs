@@ -3,7 +3,8 @@
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, TypeKind, TypeRef,
+    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, TokenLogin, TypeKind,
+    TypeRef,
 };
 use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
@@ -50,20 +51,9 @@ pub(super) fn client_cx(
             doc,
             ..
         } => {
-            let op = i
-                .operations
-                .iter()
-                .find(|o| &o.name == login_operation)
-                .ok_or_else(|| format!("the login operation `{login_operation}` is missing"))?;
-            let body = op
-                .body
-                .as_ref()
-                .ok_or_else(|| format!("the login operation `{login_operation}` has no body"))?;
-            let AnswerKind::Json { body: answer, .. } = &op.answer.kind else {
-                return Err(format!(
-                    "the login operation `{login_operation}` answers no JSON record"
-                ));
-            };
+            let TokenLogin { op, body, answer, .. } = i.token_login().ok_or_else(|| {
+                format!("the login operation `{login_operation}` must take a body and answer a JSON record")
+            })?;
             let login = LoginCx {
                 body_type: m.ts(&body.ty),
                 answer_type: m.ts(answer),
