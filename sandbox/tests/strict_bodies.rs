@@ -27,21 +27,8 @@ async fn raw(
     headers: &[(&str, &str)],
     text: &str,
 ) -> (u16, Value) {
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let mut request = client
-        .request(
-            method.parse().unwrap(),
-            format!("http://{}{path}", sandbox.addr),
-        )
-        .header("content-type", "application/json")
-        .body(text.to_string());
-    for (name, value) in headers {
-        request = request.header(*name, *value);
-    }
-    let response = request.send().await.unwrap();
-    let status = response.status().as_u16();
-    let body = serde_json::from_slice(&response.bytes().await.unwrap()).unwrap_or(Value::Null);
-    (status, body)
+    let body = Some(("application/json", text.to_string()));
+    common::read(common::send(sandbox, method, path, headers, body).await).await
 }
 
 /// Everything a refused request could have changed: every v3 and legacy collection as

@@ -4,13 +4,14 @@ use serde_json::Value;
 
 use sandbox::Sandbox;
 
-/// Plain HTTP to the sandbox (`path` may carry a query): the whole response.
+/// Plain HTTP to the sandbox (`path` may carry a query): the whole response. `body`: its
+/// content type and text.
 pub async fn send(
     sandbox: &Sandbox,
     method: &str,
     path: &str,
     headers: &[(&str, &str)],
-    body: Option<Value>,
+    body: Option<(&str, String)>,
 ) -> reqwest::Response {
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
     let url = format!("http://{}{path}", sandbox.addr);
@@ -18,16 +19,14 @@ pub async fn send(
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
-    if let Some(body) = body {
-        request = request
-            .header("content-type", "application/json")
-            .body(body.to_string());
+    if let Some((content_type, text)) = body {
+        request = request.header("content-type", content_type).body(text);
     }
     request.send().await.unwrap()
 }
 
-/// Plain HTTP to the sandbox; answers the status and the JSON body (null when empty or not
-/// JSON).
+/// Plain HTTP to the sandbox with a JSON body; answers the status and the JSON body (null
+/// when empty or not JSON).
 pub async fn call(
     sandbox: &Sandbox,
     method: &str,
@@ -35,9 +34,16 @@ pub async fn call(
     headers: &[(&str, &str)],
     body: Option<Value>,
 ) -> (u16, Value) {
-    let response = send(sandbox, method, path, headers, body).await;
+    let body = body.map(|b| ("application/json", b.to_string()));
+    read(send(sandbox, method, path, headers, body).await).await
+}
+
+/// A response's status and JSON body (null when empty or not JSON).
+pub async fn read(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
     let bytes = response.bytes().await.unwrap();
-    let body = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, body)
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
