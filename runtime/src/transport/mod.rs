@@ -77,8 +77,14 @@ enum Next {
 }
 
 impl Core {
-    /// A core for `base_url`. The URL must be https, or http on a loopback host.
+    /// A core for `base_url`. The URL must be https, or http on a loopback host. A token
+    /// needs its login beside it: [`Core::logged_in`].
     pub fn new(base_url: &str, auth: Auth, config: Config) -> Result<Core, Error> {
+        if matches!(auth, Auth::Token(_)) {
+            return Err(Error::Config(
+                "a token needs the login that renews it: use Core::logged_in".into(),
+            ));
+        }
         Core::build(base_url, auth, None, config)
     }
 
@@ -99,6 +105,7 @@ impl Core {
 
     /// Logs in for `token` unless another request already did since generation `seen`.
     async fn log_in(&self, token: &TokenAuth, seen: u64) -> Result<(), Error> {
+        // Only `logged_in` builds a core with a token, and it always gives the login.
         let Some(Login(login)) = &self.inner.login else {
             return Err(Error::Config("a token without a login to renew it".into()));
         };

@@ -150,4 +150,16 @@ mod tests {
         let reader: &[u8] = b"";
         is_send(&core.put_parts_from(&[], reader, 1, None, 1));
     }
+
+    /// A token core without its login could not renew the token on a 401.
+    #[test]
+    fn a_token_core_is_built_only_with_its_login() {
+        let token = crate::auth::TokenAuth::new("authorization", "Token", Vec::new());
+        let refused = Core::new(
+            "http://127.0.0.1:9",
+            crate::auth::Auth::Token(token),
+            crate::Config::default(),
+        );
+        assert!(matches!(refused, Err(Error::Config(m)) if m.contains("Core::logged_in")));
+    }
 }
