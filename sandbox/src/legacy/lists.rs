@@ -32,7 +32,7 @@ pub(super) fn links_page(
         .get("limit")
         .and_then(|l| l.parse::<usize>().ok())
         .filter(|&n| n >= 1)
-        .map_or(DEFAULT_LIMIT, |n| n.min(50));
+        .unwrap_or(DEFAULT_LIMIT);
     let id = |v: &Value| {
         v.get("id")
             .and_then(Value::as_str)

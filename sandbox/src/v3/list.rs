@@ -28,12 +28,8 @@ impl ListQuery {
             per_page: DEFAULT_PER_PAGE,
             after: 0,
         };
-        if let Some(n) = q.get("per_page").and_then(|p| p.parse::<i64>().ok()) {
-            q.per_page = if n >= 1 {
-                n.min(100) as usize
-            } else {
-                DEFAULT_PER_PAGE
-            };
+        if let Some(n) = q.get("per_page").and_then(|p| p.parse::<usize>().ok()) {
+            q.per_page = if n >= 1 { n } else { DEFAULT_PER_PAGE };
         }
         if let Some(c) = q.get("page").filter(|c| !c.is_empty()) {
             q.after = cursor::decode(c).ok_or_else(|| {
