@@ -12,10 +12,12 @@ mod demo;
 pub mod faults;
 pub mod forward;
 mod http;
+pub mod ir;
 mod legacy;
 mod pdf;
 pub mod public_url;
 mod rate;
+mod routes;
 mod serve;
 mod store;
 mod v3;
@@ -89,6 +91,10 @@ pub struct Options {
     /// Take the public origin of each request from its `Forwarded` / `X-Forwarded-*`
     /// headers (only behind a proxy that sets them: anyone can send them).
     pub trust_forwarded: bool,
+    /// The spec the routes and request checks follow, as the generator's IR; `None` for
+    /// the one built in (`generated/ir.json`). An operation another spec adds is routed
+    /// and checked, and answers 501 until the sandbox implements it.
+    pub ir: Option<Arc<ir::Ir>>,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -118,6 +124,7 @@ impl Default for Options {
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             public_url: None,
             trust_forwarded: false,
+            ir: None,
         }
     }
 }
@@ -286,9 +293,10 @@ impl Sandbox {
             controls: controls::Controls::default(),
             webhooks,
         });
+        let ir = options.ir.unwrap_or_else(ir::Ir::embedded);
         let router = Router::new()
-            .nest("/v3", v3::router(app.clone()))
-            .merge(legacy::router(app.clone()))
+            .nest("/v3", v3::router(app.clone(), &ir))
+            .merge(legacy::router(app.clone(), &ir))
             .route("/shared/{token}", get(v3::shared))
             .merge(controls::router())
             .merge(webhooks::router())

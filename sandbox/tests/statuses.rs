@@ -3,7 +3,8 @@
 //! `generated/ir.json` (so an operation added to the spec is walked with no edit here), with
 //! the requests that most often draw a status nobody listed: ids that name nothing, every
 //! query parameter malformed, no body, an empty object for a body, no credentials. The same
-//! walk fails on an operation the sandbox does not route.
+//! walk fails on an operation the sandbox does not route, or routes to no handler (a 501,
+//! which no operation lists).
 
 use std::collections::BTreeMap;
 

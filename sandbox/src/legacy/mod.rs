@@ -29,11 +29,14 @@ use axum::extract::{Query, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post, put};
+use axum::routing::put;
 use serde_json::{Map, Value};
 
 use crate::App;
-use crate::http::{Reject, error, json_content, legacy_rate_limit, strict};
+use crate::http::strict::{self, PathStyle};
+use crate::http::{Reject, error, legacy_rate_limit};
+use crate::ir::Ir;
+use crate::routes::{self, handlers};
 
 use inspection_client::legacy as spec;
 
@@ -46,122 +49,68 @@ struct Caller {
 
 type Pairs = Query<HashMap<String, String>>;
 
-pub fn router(app: Arc<App>) -> Router<Arc<App>> {
-    let open = Router::new()
-        .route("/api/users/authenticate", post(auth::authenticate))
-        .route(
-            "/api/guest_auth/exchange_token",
-            post(auth::exchange_guest_token),
-        )
-        .layer(from_fn(strict_requests))
-        .layer(from_fn(json_content));
-    let authed = Router::new()
-        .route(
-            "/api/assets",
-            get(assets::list_assets).post(assets::find_or_create_asset),
-        )
-        .route(
-            "/api/assets/{id}",
-            get(assets::get_asset)
-                .patch(assets::update_asset)
-                .put(assets::replace_asset)
-                .delete(assets::delete_asset),
-        )
-        .route(
-            "/api/assets/{id}/transactions",
-            get(transactions::list_asset_transactions),
-        )
-        .route("/api/form_templates", get(forms::list_form_templates))
-        .route("/api/form_templates/{id}", get(forms::get_form_template))
-        .route(
-            "/api/locations",
-            get(locations::list_locations).post(locations::create_location),
-        )
-        .route(
-            "/api/locations/{id}",
-            get(locations::get_location)
-                .patch(locations::update_location)
-                .put(locations::update_location)
-                .delete(locations::delete_location),
-        )
-        .route(
-            "/api/tasks",
-            get(tasks::list_tasks).post(tasks::create_task),
-        )
-        .route(
-            "/api/tasks/{id}",
-            get(tasks::get_task)
-                .patch(tasks::update_task)
-                .put(tasks::update_task)
-                .delete(tasks::delete_task),
-        )
-        .route(
-            "/api/transactions",
-            get(transactions::list_transactions).post(transactions::create_transaction),
-        )
-        .route(
-            "/api/transactions/{id}",
-            get(transactions::get_transaction)
-                .patch(transactions::update_transaction)
-                .put(transactions::update_transaction)
-                .delete(transactions::delete_transaction),
-        )
-        .route(
-            "/api/transactions/{id}/forms/{form_id}",
-            get(forms::transaction_form),
-        )
-        .route(
-            "/api/transactions/{id}/send_summary_email",
-            post(transactions::summary_email),
-        )
-        .route("/api/users/uploads/{file_id}", get(uploads::upload_url))
-        .route(
-            "/api/users/uploads/{nonce}/{file_id}",
-            get(uploads::upload_url_with_nonce),
-        )
-        .route(
-            "/api/users/multipart_upload_start/{file_id}",
-            post(uploads::multipart_start),
-        )
-        .route(
-            "/api/users/multipart_upload_complete/{file_id}",
-            post(uploads::multipart_complete),
-        )
-        .route(
-            "/api/users",
-            get(users::list_users).post(users::create_user),
-        )
-        .route(
-            "/api/users/one_time_user",
-            post(users::create_one_time_user),
-        )
-        .route(
-            "/api/users/{id}",
-            get(users::get_user)
-                .patch(users::update_user)
-                .put(users::update_user)
-                .delete(users::delete_user),
-        )
-        .route(
-            "/api/users/{id}/reset_password",
-            post(users::reset_password),
-        )
-        .route("/api/workflows/{id}", get(workflows::get_workflow))
-        // The token first (401), then the body's content type (415), then its shape.
-        .layer(from_fn(strict_requests))
-        .layer(from_fn(json_content))
-        // A device log's format is not shown: it is taken as sent, whatever its type
-        // (held to the spec only in being there at all).
-        .merge(
-            Router::new()
-                .route("/api/devices/{dev_id}/log", post(devices::device_log))
-                .layer(from_fn(strict_requests)),
-        )
-        .layer(from_fn_with_state(app.clone(), token_auth));
+handlers! {
+    "authenticate" => auth::authenticate,
+    "exchange_guest_token" => auth::exchange_guest_token,
+    "list_assets" => assets::list_assets,
+    "find_or_create_asset" => assets::find_or_create_asset,
+    "get_asset" => assets::get_asset,
+    "update_asset" => assets::update_asset,
+    "replace_asset" => assets::replace_asset,
+    "delete_asset" => assets::delete_asset,
+    "list_asset_transactions" => transactions::list_asset_transactions,
+    "upload_device_log" => devices::device_log,
+    "list_form_templates" => forms::list_form_templates,
+    "get_form_template" => forms::get_form_template,
+    "list_locations" => locations::list_locations,
+    "create_location" => locations::create_location,
+    "get_location" => locations::get_location,
+    "update_location" => locations::update_location,
+    "replace_location" => locations::update_location,
+    "delete_location" => locations::delete_location,
+    "list_tasks" => tasks::list_tasks,
+    "create_task" => tasks::create_task,
+    "get_task" => tasks::get_task,
+    "update_task" => tasks::update_task,
+    "replace_task" => tasks::update_task,
+    "delete_task" => tasks::delete_task,
+    "list_transactions" => transactions::list_transactions,
+    "create_transaction" => transactions::create_transaction,
+    "get_transaction" => transactions::get_transaction,
+    "update_transaction" => transactions::update_transaction,
+    "replace_transaction" => transactions::update_transaction,
+    "delete_transaction" => transactions::delete_transaction,
+    "get_transaction_form" => forms::transaction_form,
+    "send_transaction_summary_email" => transactions::summary_email,
+    "get_upload_url" => uploads::upload_url,
+    "get_upload_url_with_nonce" => uploads::upload_url_with_nonce,
+    "start_multipart_upload" => uploads::multipart_start,
+    "complete_multipart_upload" => uploads::multipart_complete,
+    "list_users" => users::list_users,
+    "create_user" => users::create_user,
+    "create_one_time_user" => users::create_one_time_user,
+    "get_user" => users::get_user,
+    "update_user" => users::update_user,
+    "replace_user" => users::update_user,
+    "delete_user" => users::delete_user,
+    "reset_user_password" => users::reset_password,
+    "get_workflow" => workflows::get_workflow,
+}
+
+/// The legacy operations of `ir` (their paths start with `/api`), and the pre-signed
+/// upload URLs the sandbox serves in the storage service's place.
+pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
+    let routes = routes::of(ir, "legacy", PathStyle::Bracketed, handler);
+    // The token first (401); each route then checks its body's content type (415), then
+    // its request's shape.
+    let api = routes.open.merge(
+        routes
+            .authed
+            .layer(from_fn_with_state(app.clone(), token_auth)),
+    );
     // Outermost: the rate limit counts every /api request (not the pre-signed uploads,
     // which are the storage service's in the real service).
-    open.merge(authed)
-        .layer(from_fn(version_1))
+    api.layer(from_fn(version_1))
         .layer(from_fn_with_state(app, legacy_rate_limit))
         .route("/_uploads/{token}", put(presigned::presigned_put))
         .route(
@@ -206,6 +155,8 @@ async fn token_auth(State(app): State<Arc<App>>, mut req: Request, next: Next) -
     };
     match caller {
         Some(caller) => {
+            req.extensions_mut()
+                .insert(strict::MayManage(caller.manager));
             req.extensions_mut().insert(caller);
             next.run(req).await
         }
@@ -214,13 +165,6 @@ async fn token_auth(State(app): State<Arc<App>>, mut req: Request, next: Next) -
             "The authentication token is missing or not valid",
         ),
     }
-}
-
-/// Bodies held to the spec (`http::strict`); a plain user calling a manager-only
-/// operation is refused by its handler (403) whatever the body.
-async fn strict_requests(req: Request, next: Next) -> Response {
-    let may_manage = req.extensions().get::<Caller>().is_none_or(|c| c.manager);
-    strict::requests(strict::LEGACY, may_manage, req, next).await
 }
 
 fn manager_only(caller: &Caller) -> Result<(), Reject> {

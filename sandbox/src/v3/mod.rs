@@ -9,56 +9,53 @@ mod units;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware::{from_fn, from_fn_with_state};
-use axum::routing::get;
+use axum::middleware::from_fn_with_state;
 
+use crate::http::strict::PathStyle;
+use crate::ir::Ir;
+use crate::routes::{self, handlers};
 use crate::{App, http};
 
 pub use inspections::shared;
 
-pub fn router(app: Arc<App>) -> Router<Arc<App>> {
-    Router::new()
-        .route("/units", get(units::list).post(units::create))
-        .route("/units/{unit_id}", get(units::get).patch(units::patch))
-        .route(
-            "/units/by_reference_number/{reference_number}",
-            get(units::get_by_reference)
-                .patch(units::patch_by_reference)
-                .put(units::upsert),
+handlers! {
+    "list_units" => units::list,
+    "create_unit" => units::create,
+    "get_unit" => units::get,
+    "update_unit" => units::patch,
+    "get_unit_by_reference_number" => units::get_by_reference,
+    "update_unit_by_reference_number" => units::patch_by_reference,
+    "upsert_unit_by_reference_number" => units::upsert,
+    "list_unit_inspections" => inspections::list_for_unit,
+    "list_unit_inspections_by_reference_number" => inspections::list_for_reference,
+    "list_inspections" => inspections::list,
+    "get_inspection" => inspections::get,
+    "get_inspection_share_url" => inspections::share_url,
+    "get_form" => inspections::form,
+    "list_tasks" => tasks::list,
+    "create_task" => tasks::create,
+    "get_task" => tasks::get,
+    "update_task" => tasks::patch,
+    "delete_task" => tasks::delete,
+    "list_workflows" => directory::workflows,
+    "list_locations" => directory::locations,
+    "list_users" => directory::users,
+    "update_user" => directory::update_user,
+    "list_user_groups" => directory::user_groups,
+}
+
+/// The v3 operations of `ir`, at their paths (relative to `/v3`).
+pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
+    let routes = routes::of(ir, "v3", PathStyle::Dotted, handler);
+    // Outermost last: the rate limit counts every request, then faults, then keys; each
+    // route then checks its body's content type and its request's shape.
+    routes
+        .open
+        .merge(
+            routes
+                .authed
+                .layer(from_fn_with_state(app.clone(), http::auth)),
         )
-        .route(
-            "/units/{unit_id}/inspections",
-            get(inspections::list_for_unit),
-        )
-        .route(
-            "/units/by_reference_number/{reference_number}/inspections",
-            get(inspections::list_for_reference),
-        )
-        .route("/inspections", get(inspections::list))
-        .route("/inspections/{inspection_id}", get(inspections::get))
-        .route(
-            "/inspections/{inspection_id}/share_url",
-            get(inspections::share_url),
-        )
-        .route("/forms/{form_id}", get(inspections::form))
-        .route("/tasks", get(tasks::list).post(tasks::create))
-        .route(
-            "/tasks/{task_id}",
-            get(tasks::get).patch(tasks::patch).delete(tasks::delete),
-        )
-        .route("/workflows", get(directory::workflows))
-        .route("/locations", get(directory::locations))
-        .route("/users", get(directory::users))
-        .route(
-            "/users/{user_id}",
-            axum::routing::patch(directory::update_user),
-        )
-        .route("/user_groups", get(directory::user_groups))
-        // Outermost last: the rate limit counts every request, then faults, then keys,
-        // then the body's content type, then its shape.
-        .layer(from_fn(http::strict::v3_requests))
-        .layer(from_fn(http::json_content))
-        .layer(from_fn_with_state(app.clone(), http::auth))
         .layer(from_fn_with_state(app.clone(), http::faults))
         .layer(from_fn_with_state(app, http::rate_limit))
 }

@@ -9,7 +9,7 @@
 
 use serde_json::{Number, Value};
 
-use super::ir::{Constraints, Field, Interface, Kind, Object, Param, TypeRef};
+use crate::ir::{Constraints, Field, Interface, Kind, Object, Param, TypeRef};
 
 /// How a field's path is written in messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -335,7 +335,7 @@ impl Walk<'_> {
                 }
             }
         }
-        let names = |variants: &[&super::ir::OneOfVariant]| {
+        let names = |variants: &[&crate::ir::OneOfVariant]| {
             let names: Vec<String> = variants
                 .iter()
                 .flat_map(|v| &v.fields)

@@ -211,7 +211,7 @@ fn every_builtin_the_ir_uses_is_known() {
             _ => {}
         }
     }
-    let ir: Value = serde_json::from_str(super::super::ir::IR_JSON).unwrap();
+    let ir: Value = serde_json::from_str(crate::ir::IR_JSON).unwrap();
     let mut names = Vec::new();
     builtins(&ir, &mut names);
     assert!(names.len() > 10);

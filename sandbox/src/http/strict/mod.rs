@@ -2,67 +2,59 @@
 //! them: each query parameter the operation declares must be of its type and within its
 //! documented limits (a JSON-encoded one is walked like a body), required ones present;
 //! a JSON body must be a value of the operation's body type (its JSON kinds at any depth,
-//! `null` only where the spec allows it, required fields present). The operation is found
-//! by method and the route's path template, so an operation added to the spec is checked
-//! with no edit here. A refused request reaches no handler, so it changes nothing.
+//! `null` only where the spec allows it, required fields present). The route table
+//! (`routes`), read from the IR too, hands each route its operation, so an operation
+//! added to the spec is checked with no edit here. A refused request reaches no
+//! handler, so it changes nothing.
 
 mod check;
-mod ir;
+
+use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{MatchedPath, Query, Request};
+use axum::extract::{Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 pub use check::PathStyle;
-use ir::{Interface, Operation, TypeRef};
 
 use super::{BODY_LIMIT, Reject, too_large};
+use crate::ir::{Interface, Ir, Operation, TypeRef};
 
-/// An interface as the sandbox serves it.
-#[derive(Debug, Clone, Copy)]
-pub struct Mount {
-    /// Its name in the IR.
-    pub interface: &'static str,
-    /// What the sandbox's routes put before the IR's paths.
-    pub prefix: &'static str,
+/// The operation a route serves, as the route table hands it to the checks.
+#[derive(Debug, Clone)]
+pub struct Served {
+    pub ir: Arc<Ir>,
+    /// Indexes into the IR's interfaces and that interface's operations.
+    pub interface: usize,
+    pub operation: usize,
     pub style: PathStyle,
 }
 
-/// v3, under `/v3`; the IR's paths are relative to it.
-pub const V3: Mount = Mount {
-    interface: "v3",
-    prefix: "/v3",
-    style: PathStyle::Dotted,
-};
-
-/// The legacy interface, whose IR paths already start with `/api`.
-pub const LEGACY: Mount = Mount {
-    interface: "legacy",
-    prefix: "",
-    style: PathStyle::Bracketed,
-};
-
-/// Middleware of the v3 routes.
-pub async fn v3_requests(req: Request, next: Next) -> Response {
-    requests(V3, true, req, next).await
+impl Served {
+    fn parts(&self) -> (&Interface, &Operation) {
+        let interface = &self.ir.interfaces[self.interface];
+        (interface, &interface.operations[self.operation])
+    }
 }
+
+/// Whether the caller may call manager-only operations, set by an interface with roles
+/// (if not, the handler answers 403 before the request's shape matters). Absent: yes.
+#[derive(Debug, Clone, Copy)]
+pub struct MayManage(pub bool);
 
 /// Refuses a query or a body that is not of its operation's types (400 for the query,
 /// the spec's rule for both interfaces); passes anything else on, with a whole-number
-/// float in the body rewritten as the integer it is. `may_manage`: whether the caller may
-/// call manager-only operations (if not, the handler answers 403 before the request's
-/// shape matters).
-pub async fn requests(mount: Mount, may_manage: bool, req: Request, next: Next) -> Response {
-    let Some((interface, op)) = operation(mount, &req) else {
-        return next.run(req).await;
-    };
+/// float in the body rewritten as the integer it is.
+pub async fn requests(State(served): State<Served>, req: Request, next: Next) -> Response {
+    let (interface, op) = served.parts();
+    let may_manage = req.extensions().get::<MayManage>().is_none_or(|m| m.0);
     if op.manager_only && !may_manage {
         return next.run(req).await;
     }
-    if let Err(refused) = query(interface, mount.style, op, req.uri()) {
+    if let Err(refused) = query(interface, served.style, op, req.uri()) {
         return refused.into_response();
     }
     if op.body.is_some() && no_body(req.headers()) {
@@ -76,7 +68,7 @@ pub async fn requests(mount: Mount, may_manage: bool, req: Request, next: Next) 
     let Ok(bytes) = axum::body::to_bytes(body, BODY_LIMIT).await else {
         return too_large();
     };
-    let body = match conforming(interface, mount.style, op, ty, &bytes) {
+    let body = match conforming(interface, served.style, op, ty, &bytes) {
         Err(refused) => return refused.into_response(),
         Ok(None) => Body::from(bytes),
         Ok(Some(rewritten)) => {
@@ -87,15 +79,6 @@ pub async fn requests(mount: Mount, may_manage: bool, req: Request, next: Next) 
         }
     };
     next.run(Request::from_parts(parts, body)).await
-}
-
-/// The IR's operation for the route this request matched.
-fn operation(mount: Mount, req: &Request) -> Option<(&'static Interface, &'static Operation)> {
-    let matched = req.extensions().get::<MatchedPath>()?.as_str();
-    let path = matched.strip_prefix(mount.prefix).unwrap_or(matched);
-    let ir = ir::ir();
-    let op = ir.operation(mount.interface, req.method().as_str(), path)?;
-    Some((ir.interface(mount.interface)?, op))
 }
 
 /// Whether a request came with no body at all: nothing says what or how long it is. An

@@ -1,61 +1,38 @@
-//! The generator's IR (`generated/ir.json`), embedded at build time and read once: only
-//! what checking a request body needs (types, and each operation's method, path, body
-//! and listed statuses). The sandbox reads the IR rather than the `codegen` crate, so it
-//! depends on the contract the generator writes, not on the generator.
+//! The generator's IR (`generated/ir.json`): what the sandbox's routes and request checks
+//! read (each operation's name, method, path, auth, query, body and listed statuses, and
+//! the types a body is walked against). The sandbox reads the IR rather than the `codegen`
+//! crate, so it depends on the contract the generator writes, not on the generator.
 
-use std::collections::HashMap;
-use std::sync::LazyLock;
+use std::sync::{Arc, LazyLock};
 
 use serde::Deserialize;
 
 /// The IR as the generator last wrote it; `cargo xtask codegen --check` keeps it fresh.
-pub(super) const IR_JSON: &str = include_str!("../../../../generated/ir.json");
+pub(crate) const IR_JSON: &str = include_str!("../../generated/ir.json");
 
-static IR: LazyLock<Ir> = LazyLock::new(|| Ir::parse(IR_JSON));
+// The file is generated and checked in CI; a broken one is a build defect.
+static EMBEDDED: LazyLock<Arc<Ir>> =
+    LazyLock::new(|| Arc::new(Ir::parse(IR_JSON).expect("generated/ir.json is not the IR")));
 
-/// The embedded IR.
-pub fn ir() -> &'static Ir {
-    &IR
-}
-
-#[derive(Debug)]
+/// The IR a sandbox serves: the embedded one, or one a test builds from another spec.
+#[derive(Debug, Deserialize)]
 pub struct Ir {
-    interfaces: Vec<Interface>,
-    /// (interface, method, path template) to the operation's index in its interface.
-    routes: HashMap<(String, String, String), usize>,
+    pub interfaces: Vec<Interface>,
 }
 
 impl Ir {
-    fn parse(text: &str) -> Ir {
-        #[derive(Deserialize)]
-        struct Document {
-            interfaces: Vec<Interface>,
-        }
-        // The file is generated and checked in CI; a broken one is a build defect.
-        let doc: Document = serde_json::from_str(text).expect("generated/ir.json is not the IR");
-        let mut routes = HashMap::new();
-        for i in &doc.interfaces {
-            for (n, op) in i.operations.iter().enumerate() {
-                let key = (i.name.clone(), op.method.clone(), op.path.clone());
-                routes.insert(key, n);
-            }
-        }
-        Ir {
-            interfaces: doc.interfaces,
-            routes,
-        }
+    /// The IR built into the sandbox (`generated/ir.json`).
+    pub fn embedded() -> Arc<Ir> {
+        EMBEDDED.clone()
+    }
+
+    /// Reads an IR document (`cargo xtask codegen --ir` prints one).
+    pub fn parse(text: &str) -> Result<Ir, String> {
+        serde_json::from_str(text).map_err(|e| format!("not the generator's IR: {e}"))
     }
 
     pub fn interface(&self, name: &str) -> Option<&Interface> {
         self.interfaces.iter().find(|i| i.name == name)
-    }
-
-    /// The operation of `interface` at `method` and `path` (a template such as
-    /// `/units/{unit_id}`, as the router matched it).
-    pub fn operation(&self, interface: &str, method: &str, path: &str) -> Option<&Operation> {
-        let key = (interface.to_string(), method.to_string(), path.to_string());
-        let n = *self.routes.get(&key)?;
-        self.interface(interface).map(|i| &i.operations[n])
     }
 }
 
@@ -87,18 +64,27 @@ pub struct Status {
 
 #[derive(Debug, Deserialize)]
 pub struct Operation {
-    pub method: String,
+    /// Its name, which the sandbox's handler tables are keyed by.
+    pub name: String,
+    pub method: Method,
     pub path: String,
     pub query: Vec<Param>,
     pub body: Option<Body>,
     /// Statuses this operation answers beyond the interface's.
     pub errors: Vec<Status>,
     pub manager_only: bool,
+    /// `none` for the operations called before logging in; else the interface's auth.
+    pub auth: String,
 }
 
 impl Operation {
     pub fn lists(&self, status: u16) -> bool {
         self.errors.iter().any(|e| e.status == status)
+    }
+
+    /// Whether it is called without the interface's credentials (a login).
+    pub fn is_open(&self) -> bool {
+        self.auth == "none"
     }
 
     /// The body's type when the body is JSON (a binary one, such as a device log, is taken
@@ -109,6 +95,16 @@ impl Operation {
         let json = media == "application/json" || media.ends_with("+json");
         json.then_some(&body.ty)
     }
+}
+
+/// The methods the generator writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum Method {
+    GET,
+    POST,
+    PUT,
+    PATCH,
+    DELETE,
 }
 
 /// A query parameter: its type and the documented limits the sandbox holds it to.
@@ -215,25 +211,37 @@ pub struct Variant {
 mod tests {
     use super::*;
 
+    fn op<'a>(i: &'a Interface, name: &str) -> &'a Operation {
+        i.operations.iter().find(|o| o.name == name).unwrap()
+    }
+
     #[test]
-    fn the_embedded_ir_reads_and_finds_operations_by_route() {
-        let ir = ir();
-        let op = ir.operation("v3", "POST", "/units").unwrap();
-        assert!(op.lists(422));
+    fn the_embedded_ir_reads() {
+        let ir = Ir::embedded();
         let v3 = ir.interface("v3").unwrap();
-        let TypeRef::Named(n) = op.json_body().unwrap() else {
-            panic!("{op:?}")
+        let create = op(v3, "create_unit");
+        assert_eq!(
+            (create.method, create.path.as_str()),
+            (Method::POST, "/units")
+        );
+        assert!(create.lists(422) && !create.is_open());
+        let TypeRef::Named(n) = create.json_body().unwrap() else {
+            panic!("{create:?}")
         };
         let Kind::Object(unit) = &v3.ty(*n).unwrap().kind else {
-            panic!("{op:?}")
+            panic!("{create:?}")
         };
         let reference = &unit.fields[0];
         assert_eq!(reference.name, "reference_number");
         assert!(reference.required && !reference.nullable);
-        let log = ir
-            .operation("legacy", "POST", "/api/devices/{dev_id}/log")
-            .unwrap();
+        let legacy = ir.interface("legacy").unwrap();
+        let log = op(legacy, "upload_device_log");
         assert_eq!(log.json_body(), None, "a binary body is not JSON");
-        assert!(ir.operation("v3", "GET", "/nowhere").is_none());
+        assert!(op(legacy, "authenticate").is_open());
+        assert!(
+            Ir::parse("{}")
+                .unwrap_err()
+                .contains("not the generator's IR")
+        );
     }
 }
