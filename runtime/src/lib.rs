@@ -7,6 +7,7 @@
 mod auth;
 mod config;
 mod error;
+mod impls;
 mod model;
 mod origin;
 mod pacing;
@@ -57,7 +58,10 @@ pub mod __private {
     pub use crate::transport::{LoginFn, decode};
     pub use crate::validate::{CharClass, Validator};
     pub use crate::webhook::parse_event;
-    pub use crate::{impl_envelope, impl_record};
+    pub use crate::{
+        __request_send, impl_alternative, impl_client, impl_enum, impl_envelope, impl_id,
+        impl_pages, impl_record, impl_request,
+    };
 }
 
 /// The answer of an upsert: whether the record was created (201) or replaced (200).

@@ -112,6 +112,14 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// `cargo xtask bench --builds`: only the build rows (a cold build of the generated crate
+/// with its dependencies, and a one-line spec change), to compare generators quickly.
+pub fn builds(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    print_table(&build_rows(root, &cargo)?);
+    Ok(())
+}
+
 /// The figures criterion kept (median of each benchmark, in nanoseconds).
 fn rust_rows(criterion: &Path) -> Result<Vec<Row>, String> {
     let median = |id: &str| criterion_median(&criterion.join(id));

@@ -32,7 +32,9 @@ commands:
   ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
   bench             every benchmark (release builds, several minutes), then the
                     performance table in docs/performance.md
-  bench --quick     check that every benchmark runs (debug builds, one iteration each)";
+  bench --quick     check that every benchmark runs (debug builds, one iteration each)
+  bench --builds    only the build figures: the generated crate's cold build, a one-line
+                    spec change rebuilt";
 
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
@@ -63,6 +65,7 @@ fn main() -> ExitCode {
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
         ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
+        ["bench", "--builds"] => repo_root().and_then(|root| bench::builds(&root)),
         _ => Err(USAGE.to_string()),
     };
     match result {

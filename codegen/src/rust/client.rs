@@ -70,87 +70,10 @@ pub fn client(i: &Interface) -> TokenStream {
                 ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
             }
 
-            /// The transport core, for raw requests the generated methods do not cover.
-            pub fn core(&self) -> &::inspection_runtime::Core {
-                &self.core
-            }
-
-            /// Downloads a pre-signed URL (a share link, a `pdf_share_url`). No credential
-            /// is sent with it, whatever its origin.
-            pub async fn fetch_presigned(&self, url: &str) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-                self.core.fetch_presigned(url).await
-            }
-
-            /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
-            /// as they arrive (a file of any size in bounded memory); returns how many.
-            pub async fn fetch_presigned_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-                &self,
-                url: &str,
-                out: &mut W,
-            ) -> Result<u64, ::inspection_runtime::Error> {
-                self.core.fetch_presigned_to(url, out).await
-            }
-
-            /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
-            /// chunks as they arrive, one in memory at a time.
-            pub fn fetch_presigned_stream(
-                &self,
-                url: &str,
-            ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-                self.core.fetch_presigned_stream(url)
-            }
-
-            /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
-            /// credential; retried on failure. Returns the storage's `ETag`, if any.
-            pub async fn put_presigned(
-                &self,
-                url: &str,
-                bytes: impl Into<::inspection_runtime::Bytes>,
-                content_type: Option<&str>,
-            ) -> Result<Option<String>, ::inspection_runtime::Error> {
-                self.core.put_presigned(url, bytes.into(), content_type).await
-            }
-
-            /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
-            /// it is sent (bounded memory whatever its size) and again for a retry.
-            pub async fn put_presigned_file(
-                &self,
-                url: &str,
-                path: impl AsRef<std::path::Path>,
-                content_type: Option<&str>,
-            ) -> Result<Option<String>, ::inspection_runtime::Error> {
-                self.core.put_presigned_file(url, path, content_type).await
-            }
-
-            /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
-            /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
-            /// in part order, ready for the completing call.
-            pub async fn put_parts(
-                &self,
-                urls: &[String],
-                parts: Vec<::inspection_runtime::Bytes>,
-                content_type: Option<&str>,
-                concurrency: usize,
-            ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-                self.core.put_parts(urls, parts, content_type, concurrency).await
-            }
-
-            /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
-            /// (the last may be shorter, one per URL): at most `concurrency` parts in
-            /// memory at a time, whatever the total size (a file, a socket).
-            pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
-                &self,
-                urls: &[String],
-                reader: R,
-                part_size: usize,
-                content_type: Option<&str>,
-                concurrency: usize,
-            ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-                self.core.put_parts_from(urls, reader, part_size, content_type, concurrency).await
-            }
-
             #(#methods)*
         }
+
+        ::inspection_runtime::__private::impl_client!(Client);
 
         #(#builders)*
     }

@@ -25,7 +25,6 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
     });
     let values_doc =
         "Every value this version of the client knows, as sent on the wire.".to_string();
-    let expecting = format!("a {} value", t.name);
     let predicates = e.values.iter().zip(&idents).map(|(v, ident)| {
         let is = quote::format_ident!("is_{}", v.wire.to_snake_case());
         let doc = format!(" Whether this is `{}`.", v.wire);
@@ -42,18 +41,6 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
             pub const VALUES: &'static [&'static str] = &[#(#wires),*];
 
             #(#predicates)*
-        }
-
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
         }
     };
 
@@ -92,27 +79,9 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
                         _ => None,
                     }
                 }
-
-                /// Whether this is a value this version of the client does not know.
-                pub fn is_unknown(&self) -> bool {
-                    matches!(self, Self::Unknown(_))
-                }
             }
 
-            impl From<&str> for #name {
-                fn from(value: &str) -> Self {
-                    Self::try_parse(value).unwrap_or_else(|| {
-                        Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-                    })
-                }
-            }
-
-            impl<'de> serde::Deserialize<'de> for #name {
-                fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                    deserializer.deserialize_str(::inspection_runtime::__private::FromStrVisitor::new(#expecting))
-                }
-            }
-
+            ::inspection_runtime::__private::impl_enum!(#name, open);
             #common
         }
     } else {
@@ -144,6 +113,7 @@ pub fn enumeration(t: &TypeDef, e: &Enum) -> TokenStream {
                 }
             }
 
+            ::inspection_runtime::__private::impl_enum!(#name);
             #common
         }
     }

@@ -24,52 +24,7 @@ pub fn id(t: &TypeDef, max_length: Option<u32>) -> TokenStream {
         #[serde(transparent)]
         pub struct #name(String);
 
-        impl #name {
-            /// Wraps an id.
-            pub fn new(id: impl Into<String>) -> Self {
-                Self(id.into())
-            }
-
-            /// The id as text.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-
-            /// The id as an owned string.
-            pub fn into_inner(self) -> String {
-                self.0
-            }
-        }
-
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(&self.0)
-            }
-        }
-
-        impl AsRef<str> for #name {
-            fn as_ref(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl From<String> for #name {
-            fn from(id: String) -> Self {
-                Self(id)
-            }
-        }
-
-        impl From<&str> for #name {
-            fn from(id: &str) -> Self {
-                Self(id.to_string())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-            }
-        }
+        ::inspection_runtime::__private::impl_id!(#name);
     }
 }
 

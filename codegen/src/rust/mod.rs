@@ -51,8 +51,33 @@ fn rust_file(path: String, source: &str, tokens: TokenStream) -> Result<OutputFi
         syn::parse2(tokens).map_err(|e| format!("generator bug: {path} is not valid Rust: {e}"))?;
     Ok(OutputFile::new(
         path,
-        format!("{}{}", header(source), prettyplease::unparse(&file)),
+        format!(
+            "{}{}",
+            header(source),
+            tight_generics(&prettyplease::unparse(&file))
+        ),
     ))
+}
+
+/// The formatter prints a runtime macro's arguments token by token, so a type in them
+/// reads `Page < Unit >`; this closes those gaps (`Page<Unit>`), in the calls of the
+/// runtime's `impl_*` macros only, whose arguments hold no `<` or `>` but a type's.
+fn tight_generics(source: &str) -> String {
+    let mut out = String::with_capacity(source.len());
+    let mut in_call = false;
+    for line in source.lines() {
+        in_call |= line
+            .trim_start()
+            .starts_with("::inspection_runtime::__private::impl_");
+        if in_call {
+            out.push_str(&line.replace(" < ", "<").replace(" >", ">"));
+            in_call = !line.ends_with(");");
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn cargo_toml(api: &Api) -> String {

@@ -167,14 +167,6 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     if page_param.is_some() {
         fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
     }
-    let options_setter = quote! {
-        /// Settings for this request only (timeout, retries, extra headers), over the
-        /// client's `Config`.
-        pub fn request_options(mut self, options: ::inspection_runtime::RequestOptions) -> Self {
-            self.request_options = options;
-            self
-        }
-    };
     let content_type_setter = op.body.as_ref().filter(|b| is_binary(&b.ty)).map(|b| {
         let doc = format!(
             " The body's media type (`Content-Type`); `{}` unless set.",
@@ -188,17 +180,6 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             }
         }
     });
-    let resume_setter = page_param.is_some().then(|| {
-        quote! {
-            /// Starts at the page a failed walk stopped at (`Error::resume` of an
-            /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-            pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-                self.resume = Some(from);
-                self
-            }
-        }
-    });
-
     let setters = op.query.iter().filter(|f| !f.required).map(|f| {
         let ident = names::field_ident(&f.name);
         let (ty, into) = types::arg_type(i, f);
@@ -342,115 +323,37 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     };
 
-    let (execute, json) = if answer.polls {
-        (quote!(execute_ready), quote!(json_ready))
-    } else {
-        (quote!(execute), quote!(json))
+    let ready = |plain: &str| match answer.polls {
+        true => format_ident!("{plain}_ready"),
+        false => format_ident!("{plain}"),
     };
     let send = match &answer.kind {
         AnswerKind::Json { body, .. } => {
-            let ty = types::rust_type(i, body);
-            let poll_doc = answer.polls.then(|| quote!(#[doc = " A 202 (still preparing) is asked again with backoff, up to the client's polling limit."]));
-            quote! {
-                /// Sends the request and decodes the answer.
-                #poll_doc
-                pub async fn send(self) -> Result<#ty, ::inspection_runtime::Error> {
-                    let request = self.to_request()?;
-                    self.core.#json(&request).await
-                }
-            }
+            let (kind, ty) = (ready("json"), types::rust_type(i, body));
+            quote!(#kind, #ty)
         }
         AnswerKind::Upsert { body } => {
-            let ty = types::rust_type(i, body);
-            quote! {
-                /// Sends the request; the answer tells whether the record was created (201)
-                /// or replaced (200).
-                pub async fn send(self) -> Result<::inspection_runtime::Upserted<#ty>, ::inspection_runtime::Error> {
-                    let request = self.to_request()?;
-                    let response = self.core.#execute(&request).await?;
-                    let value = self.core.decode(&response)?;
-                    Ok(if response.status == 201 {
-                        ::inspection_runtime::Upserted::Created(value)
-                    } else {
-                        ::inspection_runtime::Upserted::Replaced(value)
-                    })
-                }
-            }
+            let (kind, ty) = (ready("upsert"), types::rust_type(i, body));
+            quote!(#kind, #ty)
         }
         AnswerKind::Bytes { content_type } => {
-            let doc = format!(" Sends the request and returns the `{content_type}` bytes.");
-            let to_doc = format!(
-                " Sends the request and writes the `{content_type}` bytes to `out` as they \
-                 arrive, in bounded memory whatever their size; returns how many were written."
-            );
-            quote! {
-                #[doc = #doc]
-                pub async fn send(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-                    let request = self.to_request()?;
-                    Ok(self.core.#execute(&request).await?.body)
-                }
-
-                #[doc = #to_doc]
-                pub async fn send_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-                    self,
-                    out: &mut W,
-                ) -> Result<u64, ::inspection_runtime::Error> {
-                    let request = self.to_request()?;
-                    self.core.download(&request, out).await
-                }
-
-                /// Like [`Self::send`], as a stream of byte chunks as they arrive, one in
-                /// memory at a time (to hand the body on without holding it).
-                pub fn send_stream(self) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-                    self.core.download_stream(self.to_request())
-                }
-            }
+            let (kind, ct) = (ready("bytes"), content_type.as_str());
+            quote!(#kind, #ct)
         }
-        AnswerKind::Empty => quote! {
-            /// Sends the request; success has no body.
-            pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-                let request = self.to_request()?;
-                self.core.#execute(&request).await.map(drop)
-            }
-        },
+        AnswerKind::Empty => {
+            let kind = ready("empty");
+            quote!(#kind)
+        }
     };
+    let resume = page_param.is_some().then(|| quote!(resume,));
     let alternative = answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
-        let method = if ct == "application/pdf" { format_ident!("pdf") } else { format_ident!("bytes") };
-        let method_to = format_ident!("{}_to", method);
-        let method_stream = format_ident!("{}_stream", method);
-        let stream_doc = format!(
-            " Like [`Self::{method}`], as a stream of byte chunks as they arrive, one in \
-             memory at a time (to hand the body on without holding it)."
-        );
-        let doc = format!(" Asks for the `{ct}` form instead (`Accept: {ct}`), waiting out 202 answers.");
-        let to_doc = format!(
-            " Like [`Self::{method}`], writing the bytes to `out` as they arrive, in bounded \
-             memory whatever their size; returns how many were written."
-        );
-        quote! {
-            #[doc = #doc]
-            pub async fn #method(self) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-                let request = self.to_request()?.accept(#ct);
-                Ok(self.core.execute_ready(&request).await?.body)
-            }
-
-            #[doc = #to_doc]
-            pub async fn #method_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-                self,
-                out: &mut W,
-            ) -> Result<u64, ::inspection_runtime::Error> {
-                let request = self.to_request()?.accept(#ct);
-                self.core.download(&request, out).await
-            }
-
-            #[doc = #stream_doc]
-            pub fn #method_stream(self) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-                self.core.download_stream(self.to_request().map(|r| r.accept(#ct)))
-            }
-        }
+        let method = if ct == "application/pdf" { "pdf" } else { "bytes" };
+        let [plain, to, stream] =
+            ["", "_to", "_stream"].map(|suffix| format_ident!("{method}{suffix}"));
+        quote!(::inspection_runtime::__private::impl_alternative!(#name, #ct, #plain, #to, #stream);)
     });
-    let paging = paging_methods(i, op);
+    let paging = paging_methods(i, op, &name);
 
     quote! {
         #[doc = #struct_doc]
@@ -464,80 +367,38 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 
         impl #name {
             #(#setters)*
-            #resume_setter
             #content_type_setter
-            #options_setter
             #to_request
-            #send
-            #alternative
-            #paging
         }
+
+        ::inspection_runtime::__private::impl_request!(#name, #resume #send);
+        #alternative
+        #paging
     }
 }
 
-fn paging_methods(i: &Interface, op: &Operation) -> TokenStream {
-    match &op.paging {
+/// The walks of a paged operation's builder `name`.
+fn paging_methods(i: &Interface, op: &Operation, name: &proc_macro2::Ident) -> TokenStream {
+    let walks = match &op.paging {
         Some(OperationPaging::Cursor {
             item,
             page_param,
             per_page_param,
             ..
         }) => {
+            let page = types::rust_type(i, &TypeRef::Page(Box::new(item.clone())));
             let item = types::rust_type(i, item);
-            let page_param = page_param.as_str();
-            let per_page_param = per_page_param.as_str();
-            quote! {
-                /// Every page, following the service's paging until it ends; one page in memory
-                /// at a time.
-                pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<#item>> {
-                    let request = self.to_request();
-                    ::inspection_runtime::__private::pages(self.core, request, #page_param, #per_page_param)
-                }
-
-                /// Every record of every page, in order; one page in memory at a time.
-                pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
-                    let request = self.to_request();
-                    ::inspection_runtime::__private::items::<Page<#item>>(self.core, request, #page_param, #per_page_param)
-                }
-            }
+            let (page_param, per_page) = (page_param.as_str(), per_page_param.as_str());
+            quote!(cursor, #page, #item, #page_param, #per_page)
         }
         Some(OperationPaging::Links { envelope, item, .. }) => {
-            links_methods(i, &i.ty(*envelope).name, item)
+            let envelope = names::type_ident(&i.ty(*envelope).name);
+            let item = types::rust_type(i, item);
+            quote!(links, #envelope, #item)
         }
-        None => quote!(),
-    }
-}
-
-fn links_methods(i: &Interface, envelope: &str, item: &TypeRef) -> TokenStream {
-    let envelope = names::type_ident(envelope);
-    let item = types::rust_type(i, item);
-    let rt = quote!(::inspection_runtime::__private);
-    quote! {
-        /// Every page, following `next` links until there is none; one page in memory at
-        /// a time.
-        pub fn pages(self) -> ::inspection_runtime::BoxStream<#envelope> {
-            let request = self.to_request();
-            #rt::links_pages(self.core, request, #rt::Direction::Forward)
-        }
-
-        /// Every record of every page, following `next` links.
-        pub fn stream(self) -> ::inspection_runtime::BoxStream<#item> {
-            let request = self.to_request();
-            #rt::links_items::<#envelope>(self.core, request, #rt::Direction::Forward)
-        }
-
-        /// Every page, following `prev` links towards earlier records.
-        pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<#envelope> {
-            let request = self.to_request();
-            #rt::links_pages(self.core, request, #rt::Direction::Backward)
-        }
-
-        /// Every record of every page, following `prev` links.
-        pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<#item> {
-            let request = self.to_request();
-            #rt::links_items::<#envelope>(self.core, request, #rt::Direction::Backward)
-        }
-    }
+        None => return quote!(),
+    };
+    quote!(::inspection_runtime::__private::impl_pages!(#name, #walks);)
 }
 
 /// A body sent as bytes (its format left open), with a content type the caller may set.

@@ -103,80 +103,6 @@ impl Client {
     pub fn default_config() -> ::inspection_runtime::Config {
         ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
     }
-    /// The transport core, for raw requests the generated methods do not cover.
-    pub fn core(&self) -> &::inspection_runtime::Core {
-        &self.core
-    }
-    /// Downloads a pre-signed URL (a share link, a `pdf_share_url`). No credential
-    /// is sent with it, whatever its origin.
-    pub async fn fetch_presigned(
-        &self,
-        url: &str,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        self.core.fetch_presigned(url).await
-    }
-    /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
-    /// as they arrive (a file of any size in bounded memory); returns how many.
-    pub async fn fetch_presigned_to<
-        W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized,
-    >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
-        self.core.fetch_presigned_to(url, out).await
-    }
-    /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
-    /// chunks as they arrive, one in memory at a time.
-    pub fn fetch_presigned_stream(
-        &self,
-        url: &str,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.fetch_presigned_stream(url)
-    }
-    /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
-    /// credential; retried on failure. Returns the storage's `ETag`, if any.
-    pub async fn put_presigned(
-        &self,
-        url: &str,
-        bytes: impl Into<::inspection_runtime::Bytes>,
-        content_type: Option<&str>,
-    ) -> Result<Option<String>, ::inspection_runtime::Error> {
-        self.core.put_presigned(url, bytes.into(), content_type).await
-    }
-    /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
-    /// it is sent (bounded memory whatever its size) and again for a retry.
-    pub async fn put_presigned_file(
-        &self,
-        url: &str,
-        path: impl AsRef<std::path::Path>,
-        content_type: Option<&str>,
-    ) -> Result<Option<String>, ::inspection_runtime::Error> {
-        self.core.put_presigned_file(url, path, content_type).await
-    }
-    /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
-    /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
-    /// in part order, ready for the completing call.
-    pub async fn put_parts(
-        &self,
-        urls: &[String],
-        parts: Vec<::inspection_runtime::Bytes>,
-        content_type: Option<&str>,
-        concurrency: usize,
-    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-        self.core.put_parts(urls, parts, content_type, concurrency).await
-    }
-    /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
-    /// (the last may be shorter, one per URL): at most `concurrency` parts in
-    /// memory at a time, whatever the total size (a file, a socket).
-    pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
-        &self,
-        urls: &[String],
-        reader: R,
-        part_size: usize,
-        content_type: Option<&str>,
-        concurrency: usize,
-    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-        self.core
-            .put_parts_from(urls, reader, part_size, content_type, concurrency)
-            .await
-    }
     /// Lists the assets of the company, a page at a time.
     ///
     /// `GET /api/assets`
@@ -1007,6 +933,7 @@ impl Client {
         }
     }
 }
+::inspection_runtime::__private::impl_client!(Client);
 /// The `list_assets` request: set optional inputs, then `send` it (see [`Client::list_assets`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1058,21 +985,6 @@ impl ListAssets {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1109,45 +1021,9 @@ impl ListAssets {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<AssetList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<AssetList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Asset> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            AssetList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<AssetList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Asset> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            AssetList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(ListAssets, resume, json, AssetList);
+::inspection_runtime::__private::impl_pages!(ListAssets, links, AssetList, Asset);
 /// The `get_asset` request: set optional inputs, then `send` it (see [`Client::get_asset`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1157,15 +1033,6 @@ pub struct GetAsset {
     id: AssetRef,
 }
 impl GetAsset {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1181,12 +1048,8 @@ impl GetAsset {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetAsset, json, AssetResponse);
 /// The `list_asset_transactions` request: set optional inputs, then `send` it (see [`Client::list_asset_transactions`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1239,21 +1102,6 @@ impl ListAssetTransactions {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1292,45 +1140,13 @@ impl ListAssetTransactions {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<TransactionList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Transaction> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TransactionList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TransactionList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Transaction> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TransactionList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListAssetTransactions, resume, json, TransactionList
+);
+::inspection_runtime::__private::impl_pages!(
+    ListAssetTransactions, links, TransactionList, Transaction
+);
 /// The `find_or_create_asset` request: set optional inputs, then `send` it (see [`Client::find_or_create_asset`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1340,15 +1156,6 @@ pub struct FindOrCreateAsset {
     body: NewAssetRequest,
 }
 impl FindOrCreateAsset {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1367,12 +1174,8 @@ impl FindOrCreateAsset {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(FindOrCreateAsset, json, AssetResponse);
 /// The `update_asset` request: set optional inputs, then `send` it (see [`Client::update_asset`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1383,15 +1186,6 @@ pub struct UpdateAsset {
     body: AssetUpdateRequest,
 }
 impl UpdateAsset {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1411,12 +1205,8 @@ impl UpdateAsset {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateAsset, json, AssetResponse);
 /// The `replace_asset` request: set optional inputs, then `send` it (see [`Client::replace_asset`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1427,15 +1217,6 @@ pub struct ReplaceAsset {
     body: AssetUpdateRequest,
 }
 impl ReplaceAsset {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1455,12 +1236,8 @@ impl ReplaceAsset {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<AssetResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(ReplaceAsset, json, AssetResponse);
 /// The `delete_asset` request: set optional inputs, then `send` it (see [`Client::delete_asset`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1470,15 +1247,6 @@ pub struct DeleteAsset {
     id: AssetRef,
 }
 impl DeleteAsset {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1495,12 +1263,8 @@ impl DeleteAsset {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteAsset, empty);
 /// The `upload_device_log` request: set optional inputs, then `send` it (see [`Client::upload_device_log`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1515,15 +1279,6 @@ impl UploadDeviceLog {
     /// The body's media type (`Content-Type`); `text/plain` unless set.
     pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
         self.content_type = content_type.into();
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -1542,12 +1297,8 @@ impl UploadDeviceLog {
             .options(self.request_options.clone());
         request.bytes(self.body.clone(), &self.content_type)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(UploadDeviceLog, empty);
 /// The `list_form_templates` request: set optional inputs, then `send` it (see [`Client::list_form_templates`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1556,15 +1307,6 @@ pub struct ListFormTemplates {
     request_options: ::inspection_runtime::RequestOptions,
 }
 impl ListFormTemplates {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1579,12 +1321,10 @@ impl ListFormTemplates {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListFormTemplates, json, serde_json::Value
+);
 /// The `get_form_template` request: set optional inputs, then `send` it (see [`Client::get_form_template`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1594,15 +1334,6 @@ pub struct GetFormTemplate {
     id: FormTemplateId,
 }
 impl GetFormTemplate {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1618,33 +1349,11 @@ impl GetFormTemplate {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<FormTemplate, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
-    pub async fn pdf(
-        self,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        Ok(self.core.execute_ready(&request).await?.body)
-    }
-    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
-    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-        self,
-        out: &mut W,
-    ) -> Result<u64, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        self.core.download(&request, out).await
-    }
-    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
-    pub fn pdf_stream(
-        self,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
-    }
 }
+::inspection_runtime::__private::impl_request!(GetFormTemplate, json, FormTemplate);
+::inspection_runtime::__private::impl_alternative!(
+    GetFormTemplate, "application/pdf", pdf, pdf_to, pdf_stream
+);
 /// The `exchange_guest_token` request: set optional inputs, then `send` it (see [`Client::exchange_guest_token`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1654,15 +1363,6 @@ pub struct ExchangeGuestToken {
     body: GuestTokenExchange,
 }
 impl ExchangeGuestToken {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1683,12 +1383,10 @@ impl ExchangeGuestToken {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ExchangeGuestToken, json, serde_json::Value
+);
 /// The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1740,21 +1438,6 @@ impl ListLocations {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1788,45 +1471,13 @@ impl ListLocations {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<LocationList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<LocationList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Location> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            LocationList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<LocationList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Location> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            LocationList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListLocations, resume, json, LocationList
+);
+::inspection_runtime::__private::impl_pages!(
+    ListLocations, links, LocationList, Location
+);
 /// The `get_location` request: set optional inputs, then `send` it (see [`Client::get_location`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1836,15 +1487,6 @@ pub struct GetLocation {
     id: LocationId,
 }
 impl GetLocation {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1860,12 +1502,8 @@ impl GetLocation {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetLocation, json, LocationResponse);
 /// The `create_location` request: set optional inputs, then `send` it (see [`Client::create_location`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1875,15 +1513,6 @@ pub struct CreateLocation {
     body: LocationRequest,
 }
 impl CreateLocation {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1903,12 +1532,8 @@ impl CreateLocation {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(CreateLocation, json, LocationResponse);
 /// The `update_location` request: set optional inputs, then `send` it (see [`Client::update_location`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1919,15 +1544,6 @@ pub struct UpdateLocation {
     body: LocationRequest,
 }
 impl UpdateLocation {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1948,12 +1564,8 @@ impl UpdateLocation {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateLocation, json, LocationResponse);
 /// The `replace_location` request: set optional inputs, then `send` it (see [`Client::replace_location`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1964,15 +1576,6 @@ pub struct ReplaceLocation {
     body: LocationRequest,
 }
 impl ReplaceLocation {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1993,12 +1596,8 @@ impl ReplaceLocation {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<LocationResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(ReplaceLocation, json, LocationResponse);
 /// The `delete_location` request: set optional inputs, then `send` it (see [`Client::delete_location`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2008,15 +1607,6 @@ pub struct DeleteLocation {
     id: LocationId,
 }
 impl DeleteLocation {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2033,12 +1623,8 @@ impl DeleteLocation {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteLocation, empty);
 /// The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2090,21 +1676,6 @@ impl ListTasks {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2141,45 +1712,9 @@ impl ListTasks {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TaskList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<TaskList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Task> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TaskList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TaskList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Task> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TaskList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(ListTasks, resume, json, TaskList);
+::inspection_runtime::__private::impl_pages!(ListTasks, links, TaskList, Task);
 /// The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2189,15 +1724,6 @@ pub struct GetTask {
     id: TaskId,
 }
 impl GetTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2213,12 +1739,8 @@ impl GetTask {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetTask, json, TaskResponse);
 /// The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2228,15 +1750,6 @@ pub struct CreateTask {
     body: TaskRequest,
 }
 impl CreateTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2255,12 +1768,8 @@ impl CreateTask {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(CreateTask, json, TaskResponse);
 /// The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2271,15 +1780,6 @@ pub struct UpdateTask {
     body: TaskRequest,
 }
 impl UpdateTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2299,12 +1799,8 @@ impl UpdateTask {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateTask, json, TaskResponse);
 /// The `replace_task` request: set optional inputs, then `send` it (see [`Client::replace_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2315,15 +1811,6 @@ pub struct ReplaceTask {
     body: TaskRequest,
 }
 impl ReplaceTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2343,12 +1830,8 @@ impl ReplaceTask {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TaskResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(ReplaceTask, json, TaskResponse);
 /// The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2358,15 +1841,6 @@ pub struct DeleteTask {
     id: TaskId,
 }
 impl DeleteTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2382,12 +1856,8 @@ impl DeleteTask {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteTask, empty);
 /// The `list_transactions` request: set optional inputs, then `send` it (see [`Client::list_transactions`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2439,21 +1909,6 @@ impl ListTransactions {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2490,45 +1945,13 @@ impl ListTransactions {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<TransactionList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Transaction> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TransactionList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<TransactionList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<Transaction> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            TransactionList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListTransactions, resume, json, TransactionList
+);
+::inspection_runtime::__private::impl_pages!(
+    ListTransactions, links, TransactionList, Transaction
+);
 /// The `get_transaction` request: set optional inputs, then `send` it (see [`Client::get_transaction`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2538,15 +1961,6 @@ pub struct GetTransaction {
     id: TransactionId,
 }
 impl GetTransaction {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2562,12 +1976,10 @@ impl GetTransaction {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    GetTransaction, json, TransactionResponse
+);
 /// The `create_transaction` request: set optional inputs, then `send` it (see [`Client::create_transaction`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2577,15 +1989,6 @@ pub struct CreateTransaction {
     body: NewTransactionRequest,
 }
 impl CreateTransaction {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2604,12 +2007,10 @@ impl CreateTransaction {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    CreateTransaction, json, TransactionResponse
+);
 /// The `update_transaction` request: set optional inputs, then `send` it (see [`Client::update_transaction`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2620,15 +2021,6 @@ pub struct UpdateTransaction {
     body: TransactionUpdateRequest,
 }
 impl UpdateTransaction {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2648,12 +2040,10 @@ impl UpdateTransaction {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    UpdateTransaction, json, TransactionResponse
+);
 /// The `replace_transaction` request: set optional inputs, then `send` it (see [`Client::replace_transaction`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2664,15 +2054,6 @@ pub struct ReplaceTransaction {
     body: TransactionUpdateRequest,
 }
 impl ReplaceTransaction {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2692,12 +2073,10 @@ impl ReplaceTransaction {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<TransactionResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ReplaceTransaction, json, TransactionResponse
+);
 /// The `delete_transaction` request: set optional inputs, then `send` it (see [`Client::delete_transaction`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2707,15 +2086,6 @@ pub struct DeleteTransaction {
     id: TransactionId,
 }
 impl DeleteTransaction {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2731,12 +2101,8 @@ impl DeleteTransaction {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteTransaction, empty);
 /// The `get_transaction_form` request: set optional inputs, then `send` it (see [`Client::get_transaction_form`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2747,15 +2113,6 @@ pub struct GetTransactionForm {
     form_id: FormId,
 }
 impl GetTransactionForm {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2773,33 +2130,13 @@ impl GetTransactionForm {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<serde_json::Value, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
-    pub async fn pdf(
-        self,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        Ok(self.core.execute_ready(&request).await?.body)
-    }
-    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
-    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-        self,
-        out: &mut W,
-    ) -> Result<u64, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        self.core.download(&request, out).await
-    }
-    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
-    pub fn pdf_stream(
-        self,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    GetTransactionForm, json, serde_json::Value
+);
+::inspection_runtime::__private::impl_alternative!(
+    GetTransactionForm, "application/pdf", pdf, pdf_to, pdf_stream
+);
 /// The `send_transaction_summary_email` request: set optional inputs, then `send` it (see [`Client::send_transaction_summary_email`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2810,15 +2147,6 @@ pub struct SendTransactionSummaryEmail {
     body: serde_json::Value,
 }
 impl SendTransactionSummaryEmail {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2835,12 +2163,8 @@ impl SendTransactionSummaryEmail {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(SendTransactionSummaryEmail, empty);
 /// The `authenticate` request: set optional inputs, then `send` it (see [`Client::authenticate`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2850,15 +2174,6 @@ pub struct Authenticate {
     body: AuthenticateRequest,
 }
 impl Authenticate {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2879,14 +2194,8 @@ impl Authenticate {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(
-        self,
-    ) -> Result<AuthenticateResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(Authenticate, json, AuthenticateResponse);
 /// The `get_upload_url` request: set optional inputs, then `send` it (see [`Client::get_upload_url`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2896,15 +2205,6 @@ pub struct GetUploadUrl {
     file_id: FileId,
 }
 impl GetUploadUrl {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2921,12 +2221,8 @@ impl GetUploadUrl {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<MediaUpload, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetUploadUrl, json, MediaUpload);
 /// The `get_upload_url_with_nonce` request: set optional inputs, then `send` it (see [`Client::get_upload_url_with_nonce`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2937,15 +2233,6 @@ pub struct GetUploadUrlWithNonce {
     file_id: FileId,
 }
 impl GetUploadUrlWithNonce {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2963,12 +2250,8 @@ impl GetUploadUrlWithNonce {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<MediaUpload, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetUploadUrlWithNonce, json, MediaUpload);
 /// The `start_multipart_upload` request: set optional inputs, then `send` it (see [`Client::start_multipart_upload`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2987,15 +2270,6 @@ impl StartMultipartUpload {
     /// Sent as the `content_type` query parameter.
     pub fn content_type(mut self, content_type: impl Into<String>) -> Self {
         self.content_type = Some(content_type.into());
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
         self
     }
     /// The request exactly as `send` puts it on the wire, after the documented limits
@@ -3025,12 +2299,10 @@ impl StartMultipartUpload {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<MultipartUpload, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    StartMultipartUpload, json, MultipartUpload
+);
 /// The `complete_multipart_upload` request: set optional inputs, then `send` it (see [`Client::complete_multipart_upload`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3041,15 +2313,6 @@ pub struct CompleteMultipartUpload {
     body: CompleteMultipartUploadRequest,
 }
 impl CompleteMultipartUpload {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3070,12 +2333,10 @@ impl CompleteMultipartUpload {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<CompletedUpload, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    CompleteMultipartUpload, json, CompletedUpload
+);
 /// The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3127,21 +2388,6 @@ impl ListUsers {
         self.filter = Some(filter);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3176,45 +2422,9 @@ impl ListUsers {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), None)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<UserList, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following `next` links until there is none; one page in memory at
-    /// a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<UserList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Forward,
-        )
-    }
-    /// Every record of every page, following `next` links.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<User> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            UserList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Forward)
-    }
-    /// Every page, following `prev` links towards earlier records.
-    pub fn pages_backward(self) -> ::inspection_runtime::BoxStream<UserList> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_pages(
-            self.core,
-            request,
-            ::inspection_runtime::__private::Direction::Backward,
-        )
-    }
-    /// Every record of every page, following `prev` links.
-    pub fn stream_backward(self) -> ::inspection_runtime::BoxStream<User> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::links_items::<
-            UserList,
-        >(self.core, request, ::inspection_runtime::__private::Direction::Backward)
-    }
 }
+::inspection_runtime::__private::impl_request!(ListUsers, resume, json, UserList);
+::inspection_runtime::__private::impl_pages!(ListUsers, links, UserList, User);
 /// The `get_user` request: set optional inputs, then `send` it (see [`Client::get_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3224,15 +2434,6 @@ pub struct GetUser {
     id: UserPathRef,
 }
 impl GetUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3248,12 +2449,8 @@ impl GetUser {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetUser, json, UserResponse);
 /// The `create_user` request: set optional inputs, then `send` it (see [`Client::create_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3263,15 +2460,6 @@ pub struct CreateUser {
     body: NewUserRequest,
 }
 impl CreateUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3291,12 +2479,8 @@ impl CreateUser {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<CreatedUser, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(CreateUser, json, CreatedUser);
 /// The `create_one_time_user` request: set optional inputs, then `send` it (see [`Client::create_one_time_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3306,15 +2490,6 @@ pub struct CreateOneTimeUser {
     body: OneTimeUserRequest,
 }
 impl CreateOneTimeUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3335,12 +2510,10 @@ impl CreateOneTimeUser {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<OneTimeUserResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    CreateOneTimeUser, json, OneTimeUserResponse
+);
 /// The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3351,15 +2524,6 @@ pub struct UpdateUser {
     body: UserUpdateRequest,
 }
 impl UpdateUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3379,12 +2543,8 @@ impl UpdateUser {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateUser, json, UserResponse);
 /// The `replace_user` request: set optional inputs, then `send` it (see [`Client::replace_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3395,15 +2555,6 @@ pub struct ReplaceUser {
     body: UserUpdateRequest,
 }
 impl ReplaceUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3423,12 +2574,8 @@ impl ReplaceUser {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<UserResponse, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(ReplaceUser, json, UserResponse);
 /// The `delete_user` request: set optional inputs, then `send` it (see [`Client::delete_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3438,15 +2585,6 @@ pub struct DeleteUser {
     id: UserPathRef,
 }
 impl DeleteUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3463,12 +2601,8 @@ impl DeleteUser {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteUser, empty);
 /// The `reset_user_password` request: set optional inputs, then `send` it (see [`Client::reset_user_password`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3479,15 +2613,6 @@ pub struct ResetUserPassword {
     body: serde_json::Value,
 }
 impl ResetUserPassword {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3505,12 +2630,8 @@ impl ResetUserPassword {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(ResetUserPassword, empty);
 /// The `get_workflow` request: set optional inputs, then `send` it (see [`Client::get_workflow`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -3520,15 +2641,6 @@ pub struct GetWorkflow {
     id: WorkflowId,
 }
 impl GetWorkflow {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -3544,9 +2656,5 @@ impl GetWorkflow {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Workflow, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetWorkflow, json, Workflow);

@@ -44,31 +44,8 @@ impl ArchiveStatus {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for ArchiveStatus {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for ArchiveStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new(
-                    "a ArchiveStatus value",
-                ),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(ArchiveStatus, open);
 impl ArchiveStatus {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &[
@@ -92,16 +69,6 @@ impl ArchiveStatus {
     /// Whether this is `restored`.
     pub fn is_restored(&self) -> bool {
         matches!(self, Self::Restored)
-    }
-}
-impl std::fmt::Display for ArchiveStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ArchiveStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// State of a task. Per the public docs a newly created task is `idle`.
@@ -132,47 +99,14 @@ impl LegacyTaskStatus {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for LegacyTaskStatus {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for LegacyTaskStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new(
-                    "a LegacyTaskStatus value",
-                ),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(LegacyTaskStatus, open);
 impl LegacyTaskStatus {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["idle"];
     /// Whether this is `idle`.
     pub fn is_idle(&self) -> bool {
         matches!(self, Self::Idle)
-    }
-}
-impl std::fmt::Display for LegacyTaskStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for LegacyTaskStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// Role of a user. Users with the manager role may call the manager-only operations and read or update other users.
@@ -207,29 +141,8 @@ impl UserRole {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for UserRole {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserRole {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new("a UserRole value"),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(UserRole, open);
 impl UserRole {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["user", "manager"];
@@ -240,15 +153,5 @@ impl UserRole {
     /// Whether this is `manager`.
     pub fn is_manager(&self) -> bool {
         matches!(self, Self::Manager)
-    }
-}
-impl std::fmt::Display for UserRole {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for UserRole {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }

@@ -10,517 +10,77 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct AssetId(String);
-impl AssetId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for AssetId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for AssetId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for AssetId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for AssetId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for AssetId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(AssetId);
 /// Identifier of a transaction (inspection). A string in the examples (often numeric); numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct TransactionId(String);
-impl TransactionId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for TransactionId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for TransactionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for TransactionId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for TransactionId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TransactionId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(TransactionId);
 /// Identifier of a location. A string in most examples, but a number in the users index example; both are accepted.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct LocationId(String);
-impl LocationId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for LocationId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for LocationId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for LocationId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for LocationId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LocationId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(LocationId);
 /// Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct UserId(String);
-impl UserId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for UserId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for UserId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for UserId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for UserId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a task. A string in the examples (often numeric); numbers are accepted.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct TaskId(String);
-impl TaskId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for TaskId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for TaskId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for TaskId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for TaskId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TaskId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(TaskId);
 /// Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct WorkflowId(String);
-impl WorkflowId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for WorkflowId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for WorkflowId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for WorkflowId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for WorkflowId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WorkflowId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a form template; its format is not shown.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FormTemplateId(String);
-impl FormTemplateId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for FormTemplateId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for FormTemplateId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for FormTemplateId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for FormTemplateId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FormTemplateId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(FormTemplateId);
 /// Identifier of a form of a transaction; its format is not shown.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FormId(String);
-impl FormId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for FormId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for FormId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for FormId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for FormId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FormId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(FormId);
 /// Identifier of an uploaded media file, chosen by the client and unique to the user; transactions reference uploaded media by it. Per the public docs a multipart upload's file id is a UUID (the examples use names such as `new_file_42`).
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FileId(String);
-impl FileId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for FileId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for FileId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for FileId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for FileId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FileId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(FileId);
 /// Identifier of a photo, video or signature of a record, such as `"58"`; numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct MediaId(String);
-impl MediaId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for MediaId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for MediaId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for MediaId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for MediaId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for MediaId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(MediaId);
 /// Identifier of a damage record of an asset; numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct DamageId(String);
-impl DamageId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for DamageId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for DamageId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for DamageId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for DamageId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DamageId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(DamageId);
 /// How a path names an asset: its numeric service id (e.g. `42`), or an external id (a reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
 ///
 /// Sent as one path segment: the id as is, an external id as `_<external id>`.

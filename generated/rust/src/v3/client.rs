@@ -104,80 +104,6 @@ impl Client {
     pub fn default_config() -> ::inspection_runtime::Config {
         ::inspection_runtime::Config::default().for_interface(&Self::DEFAULTS)
     }
-    /// The transport core, for raw requests the generated methods do not cover.
-    pub fn core(&self) -> &::inspection_runtime::Core {
-        &self.core
-    }
-    /// Downloads a pre-signed URL (a share link, a `pdf_share_url`). No credential
-    /// is sent with it, whatever its origin.
-    pub async fn fetch_presigned(
-        &self,
-        url: &str,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        self.core.fetch_presigned(url).await
-    }
-    /// Downloads a pre-signed URL like `fetch_presigned`, writing the bytes to `out`
-    /// as they arrive (a file of any size in bounded memory); returns how many.
-    pub async fn fetch_presigned_to<
-        W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized,
-    >(&self, url: &str, out: &mut W) -> Result<u64, ::inspection_runtime::Error> {
-        self.core.fetch_presigned_to(url, out).await
-    }
-    /// Downloads a pre-signed URL like `fetch_presigned`, as a stream of byte
-    /// chunks as they arrive, one in memory at a time.
-    pub fn fetch_presigned_stream(
-        &self,
-        url: &str,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.fetch_presigned_stream(url)
-    }
-    /// Uploads bytes to a pre-signed URL (an upload URL) with a PUT, without any
-    /// credential; retried on failure. Returns the storage's `ETag`, if any.
-    pub async fn put_presigned(
-        &self,
-        url: &str,
-        bytes: impl Into<::inspection_runtime::Bytes>,
-        content_type: Option<&str>,
-    ) -> Result<Option<String>, ::inspection_runtime::Error> {
-        self.core.put_presigned(url, bytes.into(), content_type).await
-    }
-    /// Uploads the file at `path` to a pre-signed URL like `put_presigned`, read as
-    /// it is sent (bounded memory whatever its size) and again for a retry.
-    pub async fn put_presigned_file(
-        &self,
-        url: &str,
-        path: impl AsRef<std::path::Path>,
-        content_type: Option<&str>,
-    ) -> Result<Option<String>, ::inspection_runtime::Error> {
-        self.core.put_presigned_file(url, path, content_type).await
-    }
-    /// Uploads the parts of a multipart upload to their pre-signed URLs, at most
-    /// `concurrency` at a time, without any credential. Returns `(part number, ETag)`
-    /// in part order, ready for the completing call.
-    pub async fn put_parts(
-        &self,
-        urls: &[String],
-        parts: Vec<::inspection_runtime::Bytes>,
-        content_type: Option<&str>,
-        concurrency: usize,
-    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-        self.core.put_parts(urls, parts, content_type, concurrency).await
-    }
-    /// Like `put_parts`, reading the parts from `reader`, `part_size` bytes each
-    /// (the last may be shorter, one per URL): at most `concurrency` parts in
-    /// memory at a time, whatever the total size (a file, a socket).
-    pub async fn put_parts_from<R: ::inspection_runtime::AsyncRead + Unpin + Send>(
-        &self,
-        urls: &[String],
-        reader: R,
-        part_size: usize,
-        content_type: Option<&str>,
-        concurrency: usize,
-    ) -> Result<Vec<(u32, String)>, ::inspection_runtime::Error> {
-        self.core
-            .put_parts_from(urls, reader, part_size, content_type, concurrency)
-            .await
-    }
     /// Lists units, optionally filtered by reference number or serial number.
     ///
     /// `GET /units`
@@ -649,6 +575,7 @@ impl Client {
         }
     }
 }
+::inspection_runtime::__private::impl_client!(Client);
 /// The `list_units` request: set optional inputs, then `send` it (see [`Client::list_units`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -696,21 +623,6 @@ impl ListUnits {
         self.serial_number = Some(serial_number.into());
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -739,25 +651,11 @@ impl ListUnits {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Unit>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Unit>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Unit> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Unit>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(ListUnits, resume, json, Page<Unit>);
+::inspection_runtime::__private::impl_pages!(
+    ListUnits, cursor, Page<Unit>, Unit, "page", "per_page"
+);
 /// The `create_unit` request: set optional inputs, then `send` it (see [`Client::create_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -767,15 +665,6 @@ pub struct CreateUnit {
     body: NewUnit,
 }
 impl CreateUnit {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -793,12 +682,8 @@ impl CreateUnit {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(CreateUnit, json, Unit);
 /// The `get_unit` request: set optional inputs, then `send` it (see [`Client::get_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -808,15 +693,6 @@ pub struct GetUnit {
     unit_id: UnitId,
 }
 impl GetUnit {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -835,12 +711,8 @@ impl GetUnit {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetUnit, json, Unit);
 /// The `update_unit` request: set optional inputs, then `send` it (see [`Client::update_unit`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -851,15 +723,6 @@ pub struct UpdateUnit {
     body: UnitPatch,
 }
 impl UpdateUnit {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -879,12 +742,8 @@ impl UpdateUnit {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateUnit, json, Unit);
 /// The `get_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::get_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -894,15 +753,6 @@ pub struct GetUnitByReferenceNumber {
     reference_number: String,
 }
 impl GetUnitByReferenceNumber {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -926,12 +776,8 @@ impl GetUnitByReferenceNumber {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetUnitByReferenceNumber, json, Unit);
 /// The `update_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::update_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -942,15 +788,6 @@ pub struct UpdateUnitByReferenceNumber {
     body: UnitAttributes,
 }
 impl UpdateUnitByReferenceNumber {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -975,12 +812,8 @@ impl UpdateUnitByReferenceNumber {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Unit, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateUnitByReferenceNumber, json, Unit);
 /// The `upsert_unit_by_reference_number` request: set optional inputs, then `send` it (see [`Client::upsert_unit_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -991,15 +824,6 @@ pub struct UpsertUnitByReferenceNumber {
     body: UnitAttributes,
 }
 impl UpsertUnitByReferenceNumber {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1024,23 +848,10 @@ impl UpsertUnitByReferenceNumber {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request; the answer tells whether the record was created (201)
-    /// or replaced (200).
-    pub async fn send(
-        self,
-    ) -> Result<::inspection_runtime::Upserted<Unit>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        let response = self.core.execute(&request).await?;
-        let value = self.core.decode(&response)?;
-        Ok(
-            if response.status == 201 {
-                ::inspection_runtime::Upserted::Created(value)
-            } else {
-                ::inspection_runtime::Upserted::Replaced(value)
-            },
-        )
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    UpsertUnitByReferenceNumber, upsert, Unit
+);
 /// The `list_unit_inspections` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1109,21 +920,6 @@ impl ListUnitInspections {
         self.department_name = Some(department_name.into());
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1168,25 +964,13 @@ impl ListUnitInspections {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Inspection>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListUnitInspections, resume, json, Page<Inspection>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListUnitInspections, cursor, Page<Inspection>, Inspection, "page", "per_page"
+);
 /// The `list_unit_inspections_by_reference_number` request: set optional inputs, then `send` it (see [`Client::list_unit_inspections_by_reference_number`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1255,21 +1039,6 @@ impl ListUnitInspectionsByReferenceNumber {
         self.department_name = Some(department_name.into());
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1319,25 +1088,14 @@ impl ListUnitInspectionsByReferenceNumber {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Inspection>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListUnitInspectionsByReferenceNumber, resume, json, Page<Inspection>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListUnitInspectionsByReferenceNumber, cursor, Page<Inspection>, Inspection,
+    "page", "per_page"
+);
 /// The `list_inspections` request: set optional inputs, then `send` it (see [`Client::list_inspections`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1405,21 +1163,6 @@ impl ListInspections {
         self.department_name = Some(department_name.into());
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1461,25 +1204,13 @@ impl ListInspections {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Inspection>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Inspection>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Inspection> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Inspection>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListInspections, resume, json, Page<Inspection>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListInspections, cursor, Page<Inspection>, Inspection, "page", "per_page"
+);
 /// The `get_inspection` request: set optional inputs, then `send` it (see [`Client::get_inspection`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1489,15 +1220,6 @@ pub struct GetInspection {
     inspection_id: InspectionId,
 }
 impl GetInspection {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1516,34 +1238,11 @@ impl GetInspection {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    /// A 202 (still preparing) is asked again with backoff, up to the client's polling limit.
-    pub async fn send(self) -> Result<Inspection, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json_ready(&request).await
-    }
-    /// Asks for the `application/pdf` form instead (`Accept: application/pdf`), waiting out 202 answers.
-    pub async fn pdf(
-        self,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        Ok(self.core.execute_ready(&request).await?.body)
-    }
-    /// Like [`Self::pdf`], writing the bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
-    pub async fn pdf_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-        self,
-        out: &mut W,
-    ) -> Result<u64, ::inspection_runtime::Error> {
-        let request = self.to_request()?.accept("application/pdf");
-        self.core.download(&request, out).await
-    }
-    /// Like [`Self::pdf`], as a stream of byte chunks as they arrive, one in memory at a time (to hand the body on without holding it).
-    pub fn pdf_stream(
-        self,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.download_stream(self.to_request().map(|r| r.accept("application/pdf")))
-    }
 }
+::inspection_runtime::__private::impl_request!(GetInspection, json_ready, Inspection);
+::inspection_runtime::__private::impl_alternative!(
+    GetInspection, "application/pdf", pdf, pdf_to, pdf_stream
+);
 /// The `get_inspection_share_url` request: set optional inputs, then `send` it (see [`Client::get_inspection_share_url`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1553,15 +1252,6 @@ pub struct GetInspectionShareUrl {
     inspection_id: InspectionId,
 }
 impl GetInspectionShareUrl {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1581,12 +1271,8 @@ impl GetInspectionShareUrl {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<ShareUrl, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetInspectionShareUrl, json, ShareUrl);
 /// The `get_form` request: set optional inputs, then `send` it (see [`Client::get_form`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1596,15 +1282,6 @@ pub struct GetForm {
     form_id: FormId,
 }
 impl GetForm {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1624,29 +1301,8 @@ impl GetForm {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and returns the `application/pdf` bytes.
-    pub async fn send(
-        self,
-    ) -> Result<::inspection_runtime::Bytes, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        Ok(self.core.execute_ready(&request).await?.body)
-    }
-    /// Sends the request and writes the `application/pdf` bytes to `out` as they arrive, in bounded memory whatever their size; returns how many were written.
-    pub async fn send_to<W: ::inspection_runtime::AsyncWrite + Unpin + ?Sized>(
-        self,
-        out: &mut W,
-    ) -> Result<u64, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.download(&request, out).await
-    }
-    /// Like [`Self::send`], as a stream of byte chunks as they arrive, one in
-    /// memory at a time (to hand the body on without holding it).
-    pub fn send_stream(
-        self,
-    ) -> ::inspection_runtime::BoxStream<::inspection_runtime::Bytes> {
-        self.core.download_stream(self.to_request())
-    }
 }
+::inspection_runtime::__private::impl_request!(GetForm, bytes_ready, "application/pdf");
 /// The `list_tasks` request: set optional inputs, then `send` it (see [`Client::list_tasks`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1764,21 +1420,6 @@ impl ListTasks {
         self.status = Some(status);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1860,25 +1501,11 @@ impl ListTasks {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Task>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Task>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Task> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Task>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(ListTasks, resume, json, Page<Task>);
+::inspection_runtime::__private::impl_pages!(
+    ListTasks, cursor, Page<Task>, Task, "page", "per_page"
+);
 /// The `create_task` request: set optional inputs, then `send` it (see [`Client::create_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1888,15 +1515,6 @@ pub struct CreateTask {
     body: TaskRequest,
 }
 impl CreateTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1914,12 +1532,8 @@ impl CreateTask {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(CreateTask, json, Task);
 /// The `get_task` request: set optional inputs, then `send` it (see [`Client::get_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1929,15 +1543,6 @@ pub struct GetTask {
     task_id: TaskId,
 }
 impl GetTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -1956,12 +1561,8 @@ impl GetTask {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(GetTask, json, Task);
 /// The `update_task` request: set optional inputs, then `send` it (see [`Client::update_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -1972,15 +1573,6 @@ pub struct UpdateTask {
     body: TaskRequest,
 }
 impl UpdateTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2000,12 +1592,8 @@ impl UpdateTask {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Task, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateTask, json, Task);
 /// The `delete_task` request: set optional inputs, then `send` it (see [`Client::delete_task`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2015,15 +1603,6 @@ pub struct DeleteTask {
     task_id: TaskId,
 }
 impl DeleteTask {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2042,12 +1621,8 @@ impl DeleteTask {
             .options(self.request_options.clone());
         Ok(request)
     }
-    /// Sends the request; success has no body.
-    pub async fn send(self) -> Result<(), ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.execute(&request).await.map(drop)
-    }
 }
+::inspection_runtime::__private::impl_request!(DeleteTask, empty);
 /// The `list_workflows` request: set optional inputs, then `send` it (see [`Client::list_workflows`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2095,21 +1670,6 @@ impl ListWorkflows {
         self.department_name = Some(department_name.into());
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2145,25 +1705,13 @@ impl ListWorkflows {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Workflow>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Workflow>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Workflow> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Workflow>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListWorkflows, resume, json, Page<Workflow>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListWorkflows, cursor, Page<Workflow>, Workflow, "page", "per_page"
+);
 /// The `list_locations` request: set optional inputs, then `send` it (see [`Client::list_locations`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2191,21 +1739,6 @@ impl ListLocations {
         self.per_page = Some(per_page);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2230,25 +1763,13 @@ impl ListLocations {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<Location>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<Location>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<Location> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<Location>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListLocations, resume, json, Page<Location>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListLocations, cursor, Page<Location>, Location, "page", "per_page"
+);
 /// The `list_users` request: set optional inputs, then `send` it (see [`Client::list_users`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2276,21 +1797,6 @@ impl ListUsers {
         self.per_page = Some(per_page);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2315,25 +1821,11 @@ impl ListUsers {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<User>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<User>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<User> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<User>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(ListUsers, resume, json, Page<User>);
+::inspection_runtime::__private::impl_pages!(
+    ListUsers, cursor, Page<User>, User, "page", "per_page"
+);
 /// The `update_user` request: set optional inputs, then `send` it (see [`Client::update_user`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2344,15 +1836,6 @@ pub struct UpdateUser {
     body: UserUpdate,
 }
 impl UpdateUser {
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2372,12 +1855,8 @@ impl UpdateUser {
             .options(self.request_options.clone());
         request.json(&self.body)
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<User>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
 }
+::inspection_runtime::__private::impl_request!(UpdateUser, json, Page<User>);
 /// The `list_user_groups` request: set optional inputs, then `send` it (see [`Client::list_user_groups`]).
 #[derive(Clone, Debug)]
 #[must_use = "a request does nothing until it is sent"]
@@ -2405,21 +1884,6 @@ impl ListUserGroups {
         self.per_page = Some(per_page);
         self
     }
-    /// Starts at the page a failed walk stopped at (`Error::resume` of an
-    /// `Error::Interrupted`), so a resumed walk fetches nothing twice.
-    pub fn resume(mut self, from: ::inspection_runtime::Resume) -> Self {
-        self.resume = Some(from);
-        self
-    }
-    /// Settings for this request only (timeout, retries, extra headers), over the
-    /// client's `Config`.
-    pub fn request_options(
-        mut self,
-        options: ::inspection_runtime::RequestOptions,
-    ) -> Self {
-        self.request_options = options;
-        self
-    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2444,22 +1908,10 @@ impl ListUserGroups {
             .options(self.request_options.clone());
         request.resume_at(self.resume.as_ref(), Some("page"))
     }
-    /// Sends the request and decodes the answer.
-    pub async fn send(self) -> Result<Page<UserGroup>, ::inspection_runtime::Error> {
-        let request = self.to_request()?;
-        self.core.json(&request).await
-    }
-    /// Every page, following the service's paging until it ends; one page in memory
-    /// at a time.
-    pub fn pages(self) -> ::inspection_runtime::BoxStream<Page<UserGroup>> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::pages(self.core, request, "page", "per_page")
-    }
-    /// Every record of every page, in order; one page in memory at a time.
-    pub fn stream(self) -> ::inspection_runtime::BoxStream<UserGroup> {
-        let request = self.to_request();
-        ::inspection_runtime::__private::items::<
-            Page<UserGroup>,
-        >(self.core, request, "page", "per_page")
-    }
 }
+::inspection_runtime::__private::impl_request!(
+    ListUserGroups, resume, json, Page<UserGroup>
+);
+::inspection_runtime::__private::impl_pages!(
+    ListUserGroups, cursor, Page<UserGroup>, UserGroup, "page", "per_page"
+);

@@ -40,31 +40,8 @@ impl InspectionType {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for InspectionType {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for InspectionType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new(
-                    "a InspectionType value",
-                ),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(InspectionType, open);
 impl InspectionType {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["open", "update", "close"];
@@ -79,16 +56,6 @@ impl InspectionType {
     /// Whether this is `close`.
     pub fn is_close(&self) -> bool {
         matches!(self, Self::Close)
-    }
-}
-impl std::fmt::Display for InspectionType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for InspectionType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// Inspection type to filter a list of inspections by.
@@ -124,6 +91,7 @@ impl InspectionTypeFilter {
         }
     }
 }
+::inspection_runtime::__private::impl_enum!(InspectionTypeFilter);
 impl InspectionTypeFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["open", "update", "close"];
@@ -138,16 +106,6 @@ impl InspectionTypeFilter {
     /// Whether this is `close`.
     pub fn is_close(&self) -> bool {
         matches!(self, Self::Close)
-    }
-}
-impl std::fmt::Display for InspectionTypeFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for InspectionTypeFilter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// How a task gets completed.
@@ -184,29 +142,8 @@ impl TaskType {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for TaskType {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for TaskType {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new("a TaskType value"),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(TaskType, open);
 impl TaskType {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["task", "manual", "inspection"];
@@ -221,16 +158,6 @@ impl TaskType {
     /// Whether this is `inspection`.
     pub fn is_inspection(&self) -> bool {
         matches!(self, Self::Inspection)
-    }
-}
-impl std::fmt::Display for TaskType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TaskType {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// State of a task.
@@ -277,31 +204,8 @@ impl TaskStatus {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for TaskStatus {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for TaskStatus {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new(
-                    "a TaskStatus value",
-                ),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(TaskStatus, open);
 impl TaskStatus {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &[
@@ -332,16 +236,6 @@ impl TaskStatus {
         matches!(self, Self::Complete)
     }
 }
-impl std::fmt::Display for TaskStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TaskStatus {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
 /// Task status to filter a list of tasks by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 #[non_exhaustive]
@@ -370,6 +264,7 @@ impl TaskStatusFilter {
         }
     }
 }
+::inspection_runtime::__private::impl_enum!(TaskStatusFilter);
 impl TaskStatusFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["incomplete", "complete"];
@@ -380,16 +275,6 @@ impl TaskStatusFilter {
     /// Whether this is `complete`.
     pub fn is_complete(&self) -> bool {
         matches!(self, Self::Complete)
-    }
-}
-impl std::fmt::Display for TaskStatusFilter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for TaskStatusFilter {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }
 /// Severity of a data template error.
@@ -422,31 +307,8 @@ impl ErrorSeverity {
             _ => None,
         }
     }
-    /// Whether this is a value this version of the client does not know.
-    pub fn is_unknown(&self) -> bool {
-        matches!(self, Self::Unknown(_))
-    }
 }
-impl From<&str> for ErrorSeverity {
-    fn from(value: &str) -> Self {
-        Self::try_parse(value)
-            .unwrap_or_else(|| {
-                Self::Unknown(::inspection_runtime::UnknownValue::new(value))
-            })
-    }
-}
-impl<'de> serde::Deserialize<'de> for ErrorSeverity {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        deserializer
-            .deserialize_str(
-                ::inspection_runtime::__private::FromStrVisitor::new(
-                    "a ErrorSeverity value",
-                ),
-            )
-    }
-}
+::inspection_runtime::__private::impl_enum!(ErrorSeverity, open);
 impl ErrorSeverity {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["warning", "error"];
@@ -457,15 +319,5 @@ impl ErrorSeverity {
     /// Whether this is `error`.
     pub fn is_error(&self) -> bool {
         matches!(self, Self::Error)
-    }
-}
-impl std::fmt::Display for ErrorSeverity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-impl serde::Serialize for ErrorSeverity {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
     }
 }

@@ -12,47 +12,7 @@ use super::*;
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct UnitId(String);
-impl UnitId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for UnitId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for UnitId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for UnitId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for UnitId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UnitId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(UnitId);
 /// Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -61,47 +21,7 @@ impl<'de> serde::Deserialize<'de> for UnitId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct InspectionId(String);
-impl InspectionId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for InspectionId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for InspectionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for InspectionId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for InspectionId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for InspectionId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(InspectionId);
 /// Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -110,47 +30,7 @@ impl<'de> serde::Deserialize<'de> for InspectionId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FormId(String);
-impl FormId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for FormId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for FormId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for FormId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for FormId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for FormId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(FormId);
 /// Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -159,47 +39,7 @@ impl<'de> serde::Deserialize<'de> for FormId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct TaskId(String);
-impl TaskId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for TaskId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for TaskId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for TaskId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for TaskId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for TaskId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(TaskId);
 /// Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -208,47 +48,7 @@ impl<'de> serde::Deserialize<'de> for TaskId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct UserId(String);
-impl UserId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for UserId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for UserId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for UserId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for UserId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -257,47 +57,7 @@ impl<'de> serde::Deserialize<'de> for UserId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct WorkflowId(String);
-impl WorkflowId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for WorkflowId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for WorkflowId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for WorkflowId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for WorkflowId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for WorkflowId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -306,47 +66,7 @@ impl<'de> serde::Deserialize<'de> for WorkflowId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct LocationId(String);
-impl LocationId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for LocationId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for LocationId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for LocationId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for LocationId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for LocationId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(LocationId);
 /// Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -355,47 +75,7 @@ impl<'de> serde::Deserialize<'de> for LocationId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct DepartmentId(String);
-impl DepartmentId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for DepartmentId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for DepartmentId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for DepartmentId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for DepartmentId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for DepartmentId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(DepartmentId);
 /// Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -404,47 +84,7 @@ impl<'de> serde::Deserialize<'de> for DepartmentId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct RegionId(String);
-impl RegionId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for RegionId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for RegionId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for RegionId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for RegionId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for RegionId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(RegionId);
 /// Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
@@ -453,44 +93,4 @@ impl<'de> serde::Deserialize<'de> for RegionId {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct UserGroupId(String);
-impl UserGroupId {
-    /// Wraps an id.
-    pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
-    }
-    /// The id as text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-    /// The id as an owned string.
-    pub fn into_inner(self) -> String {
-        self.0
-    }
-}
-impl std::fmt::Display for UserGroupId {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-impl AsRef<str> for UserGroupId {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-impl From<String> for UserGroupId {
-    fn from(id: String) -> Self {
-        Self(id)
-    }
-}
-impl From<&str> for UserGroupId {
-    fn from(id: &str) -> Self {
-        Self(id.to_string())
-    }
-}
-impl<'de> serde::Deserialize<'de> for UserGroupId {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::deserialize_id(deserializer).map(Self)
-    }
-}
+::inspection_runtime::__private::impl_id!(UserGroupId);
