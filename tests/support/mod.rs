@@ -1,2 +1,3 @@
 pub mod capture;
 pub mod server;
+pub mod v3;
