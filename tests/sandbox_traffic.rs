@@ -8,7 +8,12 @@ use std::time::{Duration, Instant};
 use futures_util::TryStreamExt;
 use inspection_client::v3::*;
 use inspection_client::{Error, RetryPolicy};
-use sandbox::{DEMO_KEY, Faults, Options, Sandbox};
+use sandbox::{Faults, Options, Sandbox};
+
+#[path = "support/mod.rs"]
+mod support;
+
+use support::v3::client;
 
 #[tokio::test]
 async fn the_rate_limit_answers_429_with_retry_after() {
@@ -19,12 +24,7 @@ async fn the_rate_limit_answers_429_with_retry_after() {
     .await
     .unwrap();
     let config = Client::default_config().no_pacing().max_attempts(1);
-    let client = Client::with_config(
-        &sandbox.base_url(),
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        config,
-    )
-    .unwrap();
+    let client = client(&sandbox, config);
     for _ in 0..3 {
         client.list_locations().send().await.unwrap();
     }
@@ -56,12 +56,7 @@ async fn pacing_keeps_the_sandbox_from_ever_answering_429() {
         } else {
             Client::default_config().no_pacing()
         };
-        let client = Client::with_config(
-            &sandbox.base_url(),
-            ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-            config,
-        )
-        .unwrap();
+        let client = client(&sandbox, config);
         let start = Instant::now();
         for _ in 0..25 {
             client.list_locations().send().await.unwrap();
@@ -102,12 +97,7 @@ async fn an_export_under_faults_loses_nothing_and_repeats_nothing() {
             Duration::from_millis(20),
             Duration::from_secs(2),
         ));
-    let client = Client::with_config(
-        &sandbox.base_url(),
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        config,
-    )
-    .unwrap();
+    let client = client(&sandbox, config);
 
     let start = Instant::now();
     let exported: Vec<Inspection> = client
@@ -193,12 +183,7 @@ async fn an_export_resumed_after_each_failure_returns_every_record_once() {
             Duration::from_millis(1),
             Duration::from_millis(50),
         ));
-        let client = Client::with_config(
-            &sandbox.base_url(),
-            ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-            config,
-        )
-        .unwrap();
+        let client = client(&sandbox, config);
 
         let mut exported: Vec<Inspection> = Vec::new();
         let mut resume = None;
