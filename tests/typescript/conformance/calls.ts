@@ -1,0 +1,320 @@
+// A step's call through the generated client, and its outcome as JSON.
+
+import { inspect } from "node:util";
+import {
+  ApiError,
+  ConfigError,
+  DecodeError,
+  ForeignOriginError,
+  InterruptedError,
+  NotReadyError,
+  PagingStalledError,
+  TimeoutError,
+  TooLargeError,
+  TransportError,
+  ValidationError,
+  WebhookError,
+  legacy,
+  v3,
+  withAdditional,
+  type Registry,
+} from "inspection-client";
+
+import { Json, JsonObject, isObject, show } from "./json.js";
+import { Mode } from "./scenarios.js";
+import { OPERATIONS } from "./operations.js";
+
+/** What a call gave: a result, an error, or for a paging walk both. */
+export interface Outcome {
+  result?: Json;
+  error?: unknown;
+}
+
+/** The error as the JSON the `error` expectation is matched against (as the Rust runner's call.rs). */
+export function describeError(e: unknown): Json {
+  // A walk interrupted past its start: the page's own error, and where to resume.
+  if (e instanceof InterruptedError) {
+    const inner = describeError(e.cause);
+    return isObject(inner) ? { ...inner, resume: e.resume.toString() } : inner;
+  }
+  if (e instanceof ApiError) {
+    return {
+      kind: "api",
+      status: e.status,
+      message: e.serviceMessage ?? null,
+      retry_after_s: e.retryAfterMs === undefined ? null : Math.floor(e.retryAfterMs / 1000),
+    };
+  }
+  if (e instanceof ValidationError) return { kind: "validation", paths: e.violations.map((v) => v.path).sort() };
+  if (e instanceof TimeoutError) return { kind: "timeout" };
+  if (e instanceof TransportError) return { kind: "transport" };
+  if (e instanceof DecodeError) return { kind: "decode", status: e.status ?? null, path: e.path };
+  if (e instanceof NotReadyError) {
+    const asked = e.retryAfterMs;
+    return {
+      kind: "not_ready",
+      attempts: e.attempts,
+      retry_after_s: asked === undefined ? null : Number.isFinite(asked) ? Math.floor(asked / 1000) : Number.MAX_VALUE,
+    };
+  }
+  if (e instanceof TooLargeError) return { kind: "too_large", limit: e.limit };
+  if (e instanceof ForeignOriginError) {
+    return { kind: "foreign_origin", origin: e.origin, via: e.what === "a redirect" ? "redirect" : "link" };
+  }
+  if (e instanceof PagingStalledError) return { kind: "paging_stalled" };
+  if (e instanceof ConfigError) return { kind: "config" };
+  if (e instanceof WebhookError) return { kind: "webhook" };
+  return { kind: "unknown", debug: inspect(e) };
+}
+
+/** What a user sees of an error: its text, its inspection and its JSON. */
+export function errorText(e: unknown): string {
+  let json = "";
+  try {
+    json = JSON.stringify(e) ?? "";
+  } catch {
+    json = "";
+  }
+  return `${String(e)} ${inspect(e, { depth: 6 })} ${json}`;
+}
+
+export const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/** A call's answer as JSON: bytes as `{size, text}`, nothing as null, values written back. */
+export function toJson(value: unknown): Json {
+  if (value === undefined) return null;
+  if (value instanceof Uint8Array) return { size: value.length, text: utf8.decode(value) };
+  return JSON.parse(JSON.stringify(value)) as Json;
+}
+
+export async function settle(call: () => unknown): Promise<Outcome> {
+  try {
+    return { result: toJson(await call()) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/** Every page or item of a walk, and the error that ended it early, if any. */
+export async function collect(walk: () => AsyncIterable<unknown>): Promise<Outcome> {
+  const items: Json[] = [];
+  try {
+    for await (const item of walk()) items.push(toJson(item));
+  } catch (error) {
+    return { result: items, error };
+  }
+  return { result: items };
+}
+
+/** A step's `args`, taken key by key, so leftovers can be named. */
+export class Args {
+  readonly path: JsonObject;
+  readonly query: JsonObject;
+  body: Json | undefined;
+  readonly other: JsonObject;
+
+  constructor(args: Json | undefined) {
+    if (args !== undefined && args !== null && !isObject(args)) throw new Error(`\`args\` is a mapping, not ${show(args)}`);
+    const map: JsonObject = { ...(args ?? {}) };
+    const section = (name: string): JsonObject => {
+      const v = map[name];
+      delete map[name];
+      if (v === undefined || v === null) return {};
+      if (!isObject(v)) throw new Error(`\`args.${name}\` is a mapping, not ${show(v)}`);
+      return { ...v };
+    };
+    this.path = section("path");
+    this.query = section("query");
+    this.body = map["body"];
+    delete map["body"];
+    this.other = map;
+  }
+
+  take(name: string): Json | undefined {
+    const v = this.other[name];
+    delete this.other[name];
+    return v ?? undefined;
+  }
+
+  string(name: string, required: true): string;
+  string(name: string, required: false): string | undefined;
+  string(name: string, required: boolean): string | undefined {
+    const v = this.take(name);
+    if (v === undefined) {
+      if (required) throw new Error(`\`args.${name}\` is required`);
+      return undefined;
+    }
+    if (typeof v !== "string") throw new Error(`\`args.${name}\` is a string, not ${show(v)}`);
+    return v;
+  }
+
+  strings(name: string): string[] {
+    const v = this.take(name);
+    if (!Array.isArray(v) || !v.every((s): s is string => typeof s === "string")) {
+      throw new Error(`\`args.${name}\` is a list of strings, not ${show(v)}`);
+    }
+    return v;
+  }
+
+  /** Fails when an argument was given that the call does not take. */
+  finish(): void {
+    const left = [
+      ...Object.keys(this.path).map((k) => `path.${k}`),
+      ...Object.keys(this.query).map((k) => `query.${k}`),
+      ...(this.body === undefined ? [] : ["body"]),
+      ...Object.keys(this.other),
+    ];
+    if (left.length > 0) throw new Error(`this call takes no \`args.${left.join("`, `args.")}\``);
+  }
+}
+
+export type AnyClient = v3.Client | legacy.Client;
+
+export const encoder = new TextEncoder();
+
+/** The client actions both interfaces have; undefined for other names. */
+export async function presignedAction(client: AnyClient, name: string, a: Args): Promise<Outcome | undefined> {
+  switch (name) {
+    case "fetch_presigned": {
+      const url = a.string("url", true);
+      return settle(() => client.fetchPresigned(url));
+    }
+    case "put_presigned": {
+      const url = a.string("url", true);
+      const body = a.string("body_text", true);
+      const contentType = a.string("content_type", false);
+      return settle(async () => {
+        const { etag } = await client.putPresigned(url, encoder.encode(body), contentType);
+        return { etag: etag ?? null };
+      });
+    }
+    case "put_parts": {
+      const urls = a.strings("urls");
+      const parts = a.strings("parts").map((p) => encoder.encode(p));
+      const contentType = a.string("content_type", false);
+      const concurrency = a.take("concurrency") ?? 1;
+      if (typeof concurrency !== "number") throw new Error(`\`args.concurrency\` is a number, not ${show(concurrency)}`);
+      return settle(async () => {
+        const etags = await client.putParts(urls, parts, contentType, concurrency);
+        return etags.map((etag, i) => ({ part_number: i + 1, etag }));
+      });
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A path value: ids as text; for a record reference also `{external: X}` or `{self: true}`. */
+export function pathValue(value: Json | undefined, name: string, ref: boolean): unknown {
+  if (value === undefined) throw new Error(`\`args.path.${name}\` is required`);
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  if (ref && isObject(value) && Object.keys(value).length === 1) {
+    if (value["self"] === true) return { self: true };
+    if (typeof value["external"] === "string") return { external: value["external"] };
+  }
+  throw new Error(`\`args.path.${name}\`: ${ref ? "an id, {external: ...} or {self: true}" : "a string or number"}, not ${show(value)}`);
+}
+
+export const SCHEMAS = { v3: v3.SCHEMA, legacy: legacy.SCHEMA };
+
+/**
+ * A JSON body as the client takes it: the properties its record type does not list go
+ * through `withAdditional`, as serde puts them in `additional_properties` in Rust.
+ */
+export function withUnlisted(schema: Registry, type: string | undefined, body: Json): unknown {
+  const d = type === undefined ? undefined : schema[type];
+  if (d?.k !== "object" || !isObject(body)) return body;
+  const listed = new Set(d.fields.map((f) => f.name));
+  const own: JsonObject = {};
+  const unlisted: JsonObject = {};
+  for (const [key, value] of Object.entries(body)) (listed.has(key) ? own : unlisted)[key] = value;
+  return Object.keys(unlisted).length === 0 ? body : withAdditional(own, unlisted);
+}
+
+/** A step's call of an operation (or a client action) on the generated client. */
+export async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: string, a: Args, mode: Mode): Promise<Outcome> {
+  const op = OPERATIONS[iface].get(name);
+  if (op === undefined) {
+    const outcome = await presignedAction(client, name, a);
+    if (outcome === undefined) throw new Error(`\`${name}\` is no ${iface} operation or client action`);
+    a.finish();
+    return outcome;
+  }
+  const methods = client as unknown as Record<string, unknown>;
+  const method = methods[op.method];
+  if (typeof method !== "function") throw new Error(`the ${iface} client has no method \`${op.method}\` for \`${name}\``);
+  const positional: unknown[] = op.pathParams.map((p) => {
+    const value = pathValue(a.path[p.name], p.name, p.ref);
+    delete a.path[p.name];
+    return value;
+  });
+  let contentType: string | undefined;
+  if (op.body?.binary === true) {
+    positional.push(encoder.encode(a.string("body_text", true)));
+    contentType = a.string("content_type", false);
+  } else if (op.body !== undefined) {
+    if (a.body === undefined) throw new Error("`args.body` is required");
+    positional.push(withUnlisted(SCHEMAS[iface], op.body.type, a.body));
+    a.body = undefined;
+  }
+  if (op.query.length > 0) {
+    const query: JsonObject = {};
+    for (const q of op.query) {
+      const value = a.query[q.name];
+      if (value !== undefined) query[q.name] = value;
+      else if (q.required) throw new Error(`\`args.query.${q.name}\` is required`);
+      delete a.query[q.name];
+    }
+    positional.push(Object.keys(query).length === 0 && !op.query.some((q) => q.required) ? undefined : query);
+  }
+  // The content type of a binary body comes last before the options.
+  if (op.body?.binary === true) positional.push(contentType);
+  // A paged operation starts at `args.resume` (an interrupted walk's `resume`) when given.
+  const resume = op.paginated ? a.string("resume", false) : undefined;
+  if (resume !== undefined) positional.push({ resume });
+  a.finish();
+  const invoke = (fn: unknown): unknown => (fn as (...args: unknown[]) => unknown).apply(client, positional);
+  const unsupported = (): Error => new Error(`\`${name}\` cannot be called in mode ${mode}`);
+  if (op.paginated) {
+    type Walk = {
+      first(): Promise<unknown>;
+      pages(): AsyncIterable<unknown>;
+      backward(): AsyncIterable<unknown>;
+      pagesBackward(): AsyncIterable<unknown>;
+    } & AsyncIterable<unknown>;
+    // Validation happens when the method is called; a walk then has collected nothing.
+    let list: Walk;
+    try {
+      list = invoke(method) as Walk;
+    } catch (error) {
+      return mode === "send" ? { error } : { result: [], error };
+    }
+    switch (mode) {
+      case "send":
+        return settle(() => list.first());
+      case "pages":
+        return collect(() => list.pages());
+      case "items":
+        return collect(() => list);
+      case "pages_backward":
+        return collect(() => list.pagesBackward());
+      case "items_backward":
+        return collect(() => list.backward());
+      case "pdf":
+        throw unsupported();
+    }
+  }
+  switch (mode) {
+    case "send":
+      return settle(() => invoke(method));
+    case "pdf": {
+      const pdf = methods[`${op.method}Pdf`];
+      if (typeof pdf === "function") return settle(() => invoke(pdf));
+      if (op.binaryOnly) return settle(() => invoke(method));
+      throw unsupported();
+    }
+    default:
+      throw unsupported();
+  }
+}
