@@ -47,3 +47,4 @@ pub async fn read(response: reqwest::Response) -> (u16, Value) {
         serde_json::from_slice(&bytes).unwrap_or(Value::Null),
     )
 }
+pub mod legacy;
