@@ -5,7 +5,6 @@
 pub(crate) mod archive;
 mod assets;
 mod auth;
-mod bodies;
 mod devices;
 mod forms;
 mod lists;
@@ -37,8 +36,6 @@ use crate::http::strict::{self, PathStyle};
 use crate::http::{Reject, error, legacy_rate_limit};
 use crate::ir::Ir;
 use crate::routes::{self, handlers};
-
-use inspection_client::legacy as spec;
 
 /// Who is calling, from their token.
 #[derive(Debug, Clone)]
