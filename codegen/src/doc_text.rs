@@ -134,6 +134,16 @@ pub fn operation(i: &Interface, op: &Operation) -> Doc {
 }
 
 /// What a user of the interface needs to know before calling it.
+/// The doc of a TypeScript or Python client's login constructor: what it does, then the
+/// spec's doc of the interface's token auth.
+pub fn login(auth_doc: &str) -> String {
+    format!(
+        "Logs in and returns a client that sends the token on every request and logs in \
+         again, once, when the service answers 401.\n\n{}",
+        auth_doc.trim()
+    )
+}
+
 pub fn interface(i: &Interface) -> String {
     let mut d = Doc::new(&format!("{}\n\n{}", i.title, i.doc.trim()));
     d.push(format!(

@@ -78,6 +78,7 @@ pub struct Interface {
 
 /// A token login, resolved: the operation that logs in (and its index), the body it sends
 /// and the JSON record it answers, which holds the token.
+#[derive(Debug)]
 pub struct TokenLogin<'a> {
     pub index: usize,
     pub op: &'a Operation,
@@ -87,27 +88,37 @@ pub struct TokenLogin<'a> {
 
 impl Interface {
     /// The login of a token-login interface. `check` refuses a login operation that is
-    /// missing, takes no body or answers no record, so for an accepted spec this is `Some`
-    /// exactly when the interface logs in.
-    pub fn token_login(&self) -> Option<TokenLogin<'_>> {
+    /// missing, takes no body or answers no record, so for an accepted spec this is an
+    /// error only when the interface does not log in; a backend passes the error on.
+    pub fn token_login(&self) -> Result<TokenLogin<'_>, String> {
         let Auth::TokenLogin {
             login_operation, ..
         } = &self.auth
         else {
-            return None;
+            return Err(format!(
+                "the interface `{}` does not log in with a token",
+                self.name
+            ));
+        };
+        let malformed = || {
+            format!(
+                "the login operation `{login_operation}` must take a body and answer a JSON record"
+            )
         };
         let (index, op) = self
             .operations
             .iter()
             .enumerate()
-            .find(|(_, o)| &o.name == login_operation)?;
-        let AnswerKind::Json { body: answer, .. } = &op.answer.kind else {
-            return None;
+            .find(|(_, o)| &o.name == login_operation)
+            .ok_or_else(malformed)?;
+        let (AnswerKind::Json { body: answer, .. }, Some(body)) = (&op.answer.kind, &op.body)
+        else {
+            return Err(malformed());
         };
-        Some(TokenLogin {
+        Ok(TokenLogin {
             index,
             op,
-            body: op.body.as_ref()?,
+            body,
             answer,
         })
     }
@@ -560,4 +571,36 @@ pub struct Response {
     pub body: Option<TypeRef>,
     pub doc: String,
     pub not_shown: Option<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    /// The small specs of `tests/specs/`: one logs in with a token, one uses a key pair.
+    fn load(name: &str, text: &str) -> super::Interface {
+        crate::load_str(name, text).unwrap_or_else(|d| panic!("{d}"))
+    }
+
+    #[test]
+    fn the_login_is_found_or_its_absence_named() {
+        let mut links = load(
+            "links.yaml",
+            include_str!("../../../tests/specs/links.yaml"),
+        );
+        let login = links.token_login().unwrap();
+        assert_eq!((login.index, login.op.name.as_str()), (0, "login"));
+        // A login no backend could build (check refuses it in a spec) is an error that
+        // names the operation, never a client without its login.
+        links.operations[0].body = None;
+        let refused = links.token_login().unwrap_err();
+        assert!(refused.contains("`login` must take a body"), "{refused}");
+        let keys = load(
+            "constructs.yaml",
+            include_str!("../../../tests/specs/constructs.yaml"),
+        );
+        let refused = keys.token_login().unwrap_err();
+        assert!(
+            refused.contains("does not log in with a token"),
+            "{refused}"
+        );
+    }
 }

@@ -8,7 +8,7 @@ use super::types::{Shape, shape};
 use super::{docs, names, operations};
 use crate::ir::{Auth, Builtin, Interface, TokenLogin, TypeKind, TypeRef};
 
-pub fn client(i: &Interface) -> TokenStream {
+pub fn client(i: &Interface) -> Result<TokenStream, String> {
     let credentials = credentials(i);
     let methods = i
         .operations
@@ -40,9 +40,9 @@ pub fn client(i: &Interface) -> TokenStream {
          a timeout or a broken connection, never a POST that may have been applied.",
         i.title
     ));
-    let constructors = constructors(i);
+    let constructors = constructors(i)?;
     let webhooks = webhooks(i);
-    quote! {
+    Ok(quote! {
         #credentials
 
         #webhooks
@@ -76,7 +76,7 @@ pub fn client(i: &Interface) -> TokenStream {
         ::inspection_runtime::__private::impl_client!(Client);
 
         #(#builders)*
-    }
+    })
 }
 
 fn credentials(i: &Interface) -> TokenStream {
@@ -142,8 +142,8 @@ fn credentials(i: &Interface) -> TokenStream {
 }
 
 /// How a client is made: from a key pair, or by logging in.
-fn constructors(i: &Interface) -> TokenStream {
-    match &i.auth {
+fn constructors(i: &Interface) -> Result<TokenStream, String> {
+    Ok(match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let pairs = headers.iter().map(|h| {
                 let name = h.name.to_ascii_lowercase();
@@ -206,10 +206,7 @@ fn constructors(i: &Interface) -> TokenStream {
             scheme,
             ..
         } => {
-            // `check` refused a login that takes no body or answers no record.
-            let Some(TokenLogin { op, body, .. }) = i.token_login() else {
-                return quote!();
-            };
+            let TokenLogin { op, body, .. } = i.token_login()?;
             let body_ty = super::types::rust_type(i, &body.ty);
             let builder = super::operations::builder_name(i, op);
             let from_env = login_from_env(i, &body.ty, &body_ty);
@@ -269,7 +266,7 @@ fn constructors(i: &Interface) -> TokenStream {
                 #from_env
             }
         }
-    }
+    })
 }
 
 /// `INSPECTION_<INTERFACE>`: the prefix of the interface's environment variables.

@@ -215,7 +215,7 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
         unions,
         models,
         validators::validators(i),
-        client::client(i),
+        client::client(i)?,
     ];
 
     // An interface without, say, unions gets no empty `unions.rs`.

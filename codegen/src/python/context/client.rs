@@ -51,10 +51,11 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             ..
         } => {
             let TokenLogin {
-                index, body, answer, ..
-            } = i.token_login().ok_or_else(|| {
-                format!("the login operation `{login_operation}` must take a body and answer a JSON record")
-            })?;
+                index,
+                body,
+                answer,
+                ..
+            } = i.token_login()?;
             let token_attr = answer
                 .named()
                 .and_then(|id| attr_of(i, names, id, token_field))
@@ -69,11 +70,7 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
                 token_attr: names::string(&token_attr),
                 header: names::string(header),
                 scheme: names::string(scheme),
-                doc: format!(
-                    "Logs in and returns a client that sends the token on every request and \
-                     logs in again, once, when the service answers 401.\n\n{}",
-                    doc.trim()
-                ),
+                doc: crate::doc_text::login(doc),
             };
             ("token", Vec::new(), Some(login))
         }

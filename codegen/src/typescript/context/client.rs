@@ -44,16 +44,15 @@ pub(super) fn client_cx(
             ("headers", params, None)
         }
         Auth::TokenLogin {
-            login_operation,
             token_field,
             header,
             scheme,
             doc,
             ..
         } => {
-            let TokenLogin { op, body, answer, .. } = i.token_login().ok_or_else(|| {
-                format!("the login operation `{login_operation}` must take a body and answer a JSON record")
-            })?;
+            let TokenLogin {
+                op, body, answer, ..
+            } = i.token_login()?;
             let login = LoginCx {
                 body_type: m.ts(&body.ty),
                 answer_type: m.ts(answer),
@@ -63,11 +62,7 @@ pub(super) fn client_cx(
                 scheme: names::string(scheme),
                 request: request_literal(op, None, &["body".to_string()]),
                 hidden: hidden_literal(i, &body.ty),
-                doc: format!(
-                    "Logs in and returns a client that sends the token on every request and \
-                     logs in again, once, when the service answers 401.\n\n{}",
-                    doc.trim()
-                ),
+                doc: crate::doc_text::login(doc),
             };
             ("token", Vec::new(), Some(login))
         }
