@@ -73,8 +73,8 @@ pub struct Operation {
     /// Statuses this operation answers beyond the interface's.
     pub errors: Vec<Status>,
     pub manager_only: bool,
-    /// `none` for the operations called before logging in; else the interface's auth.
-    pub auth: String,
+    /// `None` for the operations called before logging in; else the interface's auth.
+    pub auth: AuthUse,
 }
 
 impl Operation {
@@ -84,7 +84,7 @@ impl Operation {
 
     /// Whether it is called without the interface's credentials (a login).
     pub fn is_open(&self) -> bool {
-        self.auth == "none"
+        self.auth == AuthUse::None
     }
 
     /// The body's type when the body is JSON (a binary one, such as a device log, is taken
@@ -105,6 +105,14 @@ pub enum Method {
     PUT,
     PATCH,
     DELETE,
+}
+
+/// Whether an operation needs its interface's credentials.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AuthUse {
+    Required,
+    None,
 }
 
 /// A query parameter: its type and the documented limits the sandbox holds it to.
