@@ -78,10 +78,10 @@ export function errorText(e: unknown): string {
   return `${String(e)} ${inspect(e, { depth: 6 })} ${json}`;
 }
 
-export const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
 
 /** A call's answer as JSON: bytes as `{size, text}`, nothing as null, values written back. */
-export function toJson(value: unknown): Json {
+function toJson(value: unknown): Json {
   if (value === undefined) return null;
   if (value instanceof Uint8Array) return { size: value.length, text: utf8.decode(value) };
   return JSON.parse(JSON.stringify(value)) as Json;
@@ -96,7 +96,7 @@ export async function settle(call: () => unknown): Promise<Outcome> {
 }
 
 /** Every page or item of a walk, and the error that ended it early, if any. */
-export async function collect(walk: () => AsyncIterable<unknown>): Promise<Outcome> {
+async function collect(walk: () => AsyncIterable<unknown>): Promise<Outcome> {
   const items: Json[] = [];
   try {
     for await (const item of walk()) items.push(toJson(item));
@@ -170,10 +170,10 @@ export class Args {
 
 export type AnyClient = v3.Client | legacy.Client;
 
-export const encoder = new TextEncoder();
+const encoder = new TextEncoder();
 
 /** The client actions both interfaces have; undefined for other names. */
-export async function presignedAction(client: AnyClient, name: string, a: Args): Promise<Outcome | undefined> {
+async function presignedAction(client: AnyClient, name: string, a: Args): Promise<Outcome | undefined> {
   switch (name) {
     case "fetch_presigned": {
       const url = a.string("url", true);
@@ -205,7 +205,7 @@ export async function presignedAction(client: AnyClient, name: string, a: Args):
 }
 
 /** A path value: ids as text; for a record reference also `{external: X}` or `{self: true}`. */
-export function pathValue(value: Json | undefined, name: string, ref: boolean): unknown {
+function pathValue(value: Json | undefined, name: string, ref: boolean): unknown {
   if (value === undefined) throw new Error(`\`args.path.${name}\` is required`);
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
@@ -216,13 +216,13 @@ export function pathValue(value: Json | undefined, name: string, ref: boolean): 
   throw new Error(`\`args.path.${name}\`: ${ref ? "an id, {external: ...} or {self: true}" : "a string or number"}, not ${show(value)}`);
 }
 
-export const SCHEMAS = { v3: v3.SCHEMA, legacy: legacy.SCHEMA };
+const SCHEMAS = { v3: v3.SCHEMA, legacy: legacy.SCHEMA };
 
 /**
  * A JSON body as the client takes it: the properties its record type does not list go
  * through `withAdditional`, as serde puts them in `additional_properties` in Rust.
  */
-export function withUnlisted(schema: Registry, type: string | undefined, body: Json): unknown {
+function withUnlisted(schema: Registry, type: string | undefined, body: Json): unknown {
   const d = type === undefined ? undefined : schema[type];
   if (d?.k !== "object" || !isObject(body)) return body;
   const listed = new Set(d.fields.map((f) => f.name));

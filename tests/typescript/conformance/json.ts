@@ -1,13 +1,11 @@
-// JSON values and the repository's files: what every part of the runner reads with.
+// JSON values, the checks of a scenario file's mappings, and the repository's root.
 
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
-export const SCENARIO_DIR = join(ROOT, "tests", "conformance");
 
 export function isObject(v: Json | undefined): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);

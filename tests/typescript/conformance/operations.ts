@@ -7,7 +7,7 @@ import { parse } from "yaml";
 
 import { Json, JsonObject, ROOT, isObject } from "./json.js";
 
-export interface Operation {
+interface Operation {
   name: string;
   method: string;
   /** Path parameters in the spec's order, each with whether its type names a record (`record_ref`). */
@@ -23,18 +23,18 @@ export interface Operation {
   binaryOnly: boolean;
 }
 
-export function lowerCamel(snake: string): string {
+function lowerCamel(snake: string): string {
   return snake.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
-export function bodyOf(body: Json | undefined): Operation["body"] {
+function bodyOf(body: Json | undefined): Operation["body"] {
   if (body === undefined || body === null) return undefined;
   const type = isObject(body) ? body["type"] : body;
   if (type === "binary") return { binary: true };
   return { binary: false, type: typeof type === "string" ? type : undefined };
 }
 
-export function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
+function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
   const spec = parse(readFileSync(join(ROOT, "spec", `${iface}.yaml`), "utf8")) as JsonObject;
   const types = isObject(spec["types"]) ? spec["types"] : {};
   const ops = spec["operations"];

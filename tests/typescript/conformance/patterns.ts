@@ -4,7 +4,7 @@ import { Json, isObject, show } from "./json.js";
 
 export type Vars = Map<string, Json>;
 
-export function lookup(reference: string, vars: Vars): Json {
+function lookup(reference: string, vars: Vars): Json {
   const [name = "", ...parts] = reference.split(".");
   let value = vars.get(name);
   if (value === undefined) throw new Error(`\`\${${reference}}\`: nothing was saved as \`${name}\``);
@@ -18,7 +18,7 @@ export function lookup(reference: string, vars: Vars): Json {
   return value;
 }
 
-export function fillString(s: string, vars: Vars): Json {
+function fillString(s: string, vars: Vars): Json {
   if (s.startsWith("${") && s.endsWith("}") && !s.slice(2).includes("${")) return lookup(s.slice(2, -1), vars);
   let out = "";
   let rest = s;
@@ -53,14 +53,14 @@ export function same(a: Json, b: Json): boolean {
   return a === b;
 }
 
-export function matcher(pattern: Json): [string, Json] | undefined {
+function matcher(pattern: Json): [string, Json] | undefined {
   if (!isObject(pattern)) return undefined;
   const entries = Object.entries(pattern);
   const first = entries[0];
   return entries.length === 1 && first !== undefined && first[0].startsWith("$") ? first : undefined;
 }
 
-export function join2(at: string, key: string): string {
+function join2(at: string, key: string): string {
   return at === "" ? key : `${at}.${key}`;
 }
 

@@ -3,21 +3,21 @@
 import { Json, JsonObject, isObject, show } from "./json.js";
 import { same, check } from "./patterns.js";
 
-export const REQUEST_KEYS = ["method", "path", "query", "headers", "body", "body_text", "status", "min_gap_ms", "max_gap_ms", "ignore"];
+const REQUEST_KEYS = ["method", "path", "query", "headers", "body", "body_text", "status", "min_gap_ms", "max_gap_ms", "ignore"];
 
-export function text(record: JsonObject, key: string): string {
+function text(record: JsonObject, key: string): string {
   const v = record[key];
   return typeof v === "string" ? v : "";
 }
 
 /** Query values are text: numbers and booleans in a pattern stand for their JSON text. */
-export function asText(pattern: Json): Json {
+function asText(pattern: Json): Json {
   if (typeof pattern === "number" || typeof pattern === "boolean") return JSON.stringify(pattern);
   if (Array.isArray(pattern)) return pattern.map(asText);
   return pattern;
 }
 
-export function checkQuery(want: Json | undefined, pairs: Json | undefined): void {
+function checkQuery(want: Json | undefined, pairs: Json | undefined): void {
   const got = new Map<string, Json[]>();
   for (const pair of Array.isArray(pairs) ? pairs : []) {
     if (!Array.isArray(pair)) continue;
@@ -42,7 +42,7 @@ export function checkQuery(want: Json | undefined, pairs: Json | undefined): voi
   }
 }
 
-export function checkRequest(wantJson: Json, got: JsonObject, previous: JsonObject | undefined): void {
+function checkRequest(wantJson: Json, got: JsonObject, previous: JsonObject | undefined): void {
   if (!isObject(wantJson)) throw new Error(`an expected request is a mapping, not ${show(wantJson)}`);
   const want = wantJson;
   const unknown = Object.keys(want).find((k) => !REQUEST_KEYS.includes(k));

@@ -15,7 +15,7 @@ export interface Sandbox {
   direct: string;
 }
 
-export function sandboxBinary(): string {
+function sandboxBinary(): string {
   const given = process.env["SANDBOX_BIN"];
   if (given !== undefined && given !== "") return given;
   const target = process.env["CARGO_TARGET_DIR"] ?? join(ROOT, "target");
@@ -23,19 +23,19 @@ export function sandboxBinary(): string {
 }
 
 /** Every sandbox and proxy process started, stopped when the tests end. */
-export const children: ChildProcess[] = [];
-export const sandboxes = new Map<string, Promise<Sandbox>>();
+const children: ChildProcess[] = [];
+const sandboxes = new Map<string, Promise<Sandbox>>();
 
 /** What the sandbox prints once it serves: its origin is the URL without `/v3`. */
-export const SERVING = /serving the v3 interface at (http:\/\/\S+?)\/v3\s/;
+const SERVING = /serving the v3 interface at (http:\/\/\S+?)\/v3\s/;
 /** What `sandbox forward` prints once it listens: `sandbox forward: http://127.0.0.1:PORT -> http://...`. */
-export const FORWARDING = /^sandbox forward: (http:\/\/\S+) -> /m;
+const FORWARDING = /^sandbox forward: (http:\/\/\S+) -> /m;
 
 /**
  * Starts `bin <args>` (`what` names it in errors) and gives what `banner`'s first group
  * finds in its output on stdout, waiting up to 20 s.
  */
-export function startChild(bin: string, args: readonly string[], what: string, banner: RegExp): Promise<string> {
+function startChild(bin: string, args: readonly string[], what: string, banner: RegExp): Promise<string> {
   const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stderr = "";
@@ -79,7 +79,7 @@ export function startChild(bin: string, args: readonly string[], what: string, b
  * Starts `sandbox <args> --addr 127.0.0.1:0` and reads its origin from its first line; with
  * `proxy`, then `sandbox forward --to <its host:port>`, and reads the proxy's origin from its line.
  */
-export async function startSandbox(spec: SandboxSpec): Promise<Sandbox> {
+async function startSandbox(spec: SandboxSpec): Promise<Sandbox> {
   const bin = sandboxBinary();
   if (!existsSync(bin)) throw new Error(`no sandbox binary at ${bin}: run \`cargo build -p sandbox\` first`);
   const what = `the sandbox ${JSON.stringify(spec.args)}`;
@@ -116,7 +116,7 @@ export function sandboxFor(spec: SandboxSpec): Promise<Sandbox> {
 }
 
 /** Stops the sandboxes and proxies this file started (only those, by their process handles). */
-export function stopSandboxes(): void {
+function stopSandboxes(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill();
 }
 

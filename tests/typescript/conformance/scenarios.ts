@@ -6,7 +6,9 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 
-import { Json, SCENARIO_DIR, show, mapping, optString, optNumber, optBool } from "./json.js";
+import { Json, ROOT, show, mapping, optString, optNumber, optBool } from "./json.js";
+
+const SCENARIO_DIR = join(ROOT, "tests", "conformance");
 
 /** A file's or a scenario's `sandbox:`: the sandbox's flags, and whether a proxy is put in front. */
 export interface SandboxSpec {
@@ -14,7 +16,7 @@ export interface SandboxSpec {
   proxy: boolean;
 }
 
-export function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
+function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
   if (value === undefined || value === null) return { args: [], proxy: false };
   const m = mapping(value, what, ["args", "proxy"]);
   const args = m["args"] ?? [];
@@ -25,9 +27,9 @@ export function sandboxSpec(value: Json | undefined, what: string): SandboxSpec 
 }
 
 export type Mode = "send" | "pdf" | "pages" | "items" | "pages_backward" | "items_backward";
-export const MODES: readonly Mode[] = ["send", "pdf", "pages", "items", "pages_backward", "items_backward"];
+const MODES: readonly Mode[] = ["send", "pdf", "pages", "items", "pages_backward", "items_backward"];
 
-export interface Expect {
+interface Expect {
   ok?: Json;
   equals?: Json;
   count?: number;
@@ -35,7 +37,7 @@ export interface Expect {
 }
 
 /** A `sandbox` step: `METHOD /_sandbox/...`, with a JSON body when one is given. */
-export interface Control {
+interface Control {
   request: string;
   body?: Json;
 }
@@ -77,7 +79,7 @@ export interface Scenario {
   steps: Step[];
 }
 
-export function readClient(value: Json | undefined, what: string): ClientSpec {
+function readClient(value: Json | undefined, what: string): ClientSpec {
   if (value === undefined || value === null) return { credentials: {} };
   const m = mapping(value, what, [
     "credentials",
@@ -130,7 +132,7 @@ export function readClient(value: Json | undefined, what: string): ClientSpec {
   return spec;
 }
 
-export function readStep(value: Json | undefined, what: string): Step {
+function readStep(value: Json | undefined, what: string): Step {
   const m = mapping(value, what, [
     "call",
     "sandbox",
@@ -179,7 +181,7 @@ export function readStep(value: Json | undefined, what: string): Step {
 }
 
 /** `sandbox: "POST /_sandbox/..."`, or `sandbox: {request: "POST /_sandbox/...", body: {...}}`. */
-export function readControl(value: Json | undefined, what: string): Control | undefined {
+function readControl(value: Json | undefined, what: string): Control | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return { request: value };
   const m = mapping(value, what, ["request", "body"]);

@@ -10,7 +10,7 @@ import { Sandbox, control } from "./sandbox.js";
 import { Outcome, settle, Args } from "./calls.js";
 
 /** One POST the listener received: its headers (lowercase names, as node gives them) and raw body. */
-export interface Delivery {
+interface Delivery {
   headers: Record<string, string | string[] | undefined>;
   body: Uint8Array;
 }
@@ -74,11 +74,11 @@ export class Listener {
 
 /** `{name, value}` of `args.<key>` (a header), or undefined when not given. */
 /** Where a scenario keeps its listener between the `listen` and `deliveries` steps. */
-export interface ListenerSlot {
+interface ListenerSlot {
   listener?: Listener;
 }
 
-export function headerArg(a: Args, key: string): { name: string; value: string } | undefined {
+function headerArg(a: Args, key: string): { name: string; value: string } | undefined {
   const v = a.take(key);
   if (v === undefined) return undefined;
   const m = mapping(v, `\`args.${key}\``, ["name", "value"]);
