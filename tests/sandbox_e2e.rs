@@ -14,7 +14,7 @@ use sandbox::{DEMO_KEY, Options, PagingStyle, Sandbox};
 #[path = "support/mod.rs"]
 mod support;
 
-use support::v3::{demo, sandbox};
+use support::v3::{client, demo, sandbox};
 
 fn is_pdf(bytes: &[u8]) -> bool {
     bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n")
@@ -122,12 +122,7 @@ async fn the_sandbox_checks_every_limit_too() {
     let config = Client::default_config()
         .no_pacing()
         .validate_requests(false);
-    let client = Client::with_config(
-        &sandbox.base_url(),
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        config,
-    )
-    .unwrap();
+    let client = client(&sandbox, config);
     let err = client
         .create_unit(NewUnit::new("V-1").vin("SHORT").year(1799))
         .send()
@@ -481,12 +476,7 @@ async fn inspection_and_form_pdfs_render_after_a_202() {
         .no_pacing()
         .poll_interval(Duration::from_millis(20));
     let sandbox = Sandbox::start(Options::default()).await.unwrap();
-    let client = Client::with_config(
-        &sandbox.base_url(),
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        config,
-    )
-    .unwrap();
+    let client = client(&sandbox, config);
     let before = sandbox.stats().await.requests;
     let pdf = client.get_inspection("ins_demo_full").pdf().await.unwrap();
     assert!(is_pdf(&pdf));
