@@ -159,17 +159,28 @@ impl Walk<'_> {
             return;
         };
         match builtin {
-            Builtin::Text => {
-                if !value.is_string() {
-                    self.expected(at, "a string", value);
+            Builtin::Text => match value.as_str() {
+                Some(text) if !well_formed(name, text) => {
+                    self.problem(at, format!("`{text}` is not a {name}"));
                 }
-            }
+                Some(_) => {}
+                None => self.expected(at, "a string", value),
+            },
             Builtin::TextOrPair => {
-                let pair = value
-                    .as_array()
-                    .is_some_and(|r| r.len() == 2 && r.iter().all(Value::is_string));
-                if !value.is_string() && !pair {
+                let value: &Value = value;
+                let texts: Vec<&str> = match value {
+                    Value::String(text) => vec![text],
+                    Value::Array(pair) => pair.iter().filter_map(Value::as_str).collect(),
+                    _ => Vec::new(),
+                };
+                let whole = match value {
+                    Value::Array(pair) => pair.len() == 2 && texts.len() == 2,
+                    _ => texts.len() == 1,
+                };
+                if !whole {
                     self.expected(at, "a date-time or an array of two date-times", value);
+                } else if let Some(text) = texts.iter().find(|t| !well_formed("date-time", t)) {
+                    self.problem(at, format!("`{text}` is not a date-time"));
                 }
             }
             Builtin::Integer { min, max } => self.integer(value, min, max, at),
@@ -378,7 +389,7 @@ impl Walk<'_> {
 /// The spec's builtins by the JSON they take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Builtin {
-    /// A string; its format (a date, a URL) is the typed decode's to read.
+    /// A string, of its builtin's format where the walk reads one (dates).
     Text,
     /// A string or an array of two (a date-time or a range).
     TextOrPair,
@@ -415,12 +426,16 @@ impl Builtin {
     }
 }
 
-/// Whether `text` is of the string builtin `name`'s format (dates are read here; other
-/// formats are the handler's to read).
+/// Whether `text` is of the string builtin `name`'s format, in a query or a body: a
+/// date-time is RFC 3339 (as every client writes it, and as the sandbox answers it back), a
+/// date `YYYY-MM-DD`. Other formats (a URL) are the handler's to read.
 fn well_formed(name: &str, text: &str) -> bool {
+    let date_time = || chrono::DateTime::parse_from_rfc3339(text).is_ok();
+    let date = || chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok();
     match name {
-        "date-time" => chrono::DateTime::parse_from_rfc3339(text).is_ok(),
-        "date" => chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok(),
+        "date-time" => date_time(),
+        "date" => date(),
+        "date-or-date-time" => date() || date_time(),
         _ => true,
     }
 }

@@ -26,6 +26,8 @@ fn interface() -> Interface {
                     field("status", json!({"named": 2}), false, false),
                     field("owner", json!({"named": 3}), false, false),
                     field("when", json!({"builtin": "date-time-or-range"}), false, false),
+                    field("due", json!({"builtin": "date-time"}), false, false),
+                    field("on", json!({"builtin": "date-or-date-time"}), false, false),
                 ],
                 json!({ "variants": [assignee("user_id"), assignee("group_id")] }),
             ),
@@ -52,6 +54,31 @@ fn a_conforming_body_passes_unknown_properties_and_all() {
     let (problems, after) = walk(PathStyle::Dotted, body.clone());
     assert_eq!(problems, Vec::<String>::new());
     assert_eq!(after, body, "nothing rewritten, nothing dropped");
+}
+
+/// A date is held to its format in a body as in a query: a handler stores and answers it
+/// back as sent, so text that is no date would come back where the spec promises one.
+#[test]
+fn dates_in_a_body_are_of_their_format() {
+    let good = json!({
+        "name": "a", "user_id": 1, "due": "2026-01-01T10:00:00+02:00", "on": "2026-01-01",
+        "when": "2026-01-01T00:00:00Z",
+    });
+    assert_eq!(walk(PathStyle::Dotted, good).0, Vec::<String>::new());
+    let bad = json!({
+        "name": "a", "user_id": 1, "due": "soon", "on": "2026-13-01",
+        "when": ["2026-01-01T00:00:00Z", "later"],
+    });
+    let (mut problems, _) = walk(PathStyle::Dotted, bad);
+    problems.sort();
+    assert_eq!(
+        problems,
+        [
+            "due: `soon` is not a date-time",
+            "on: `2026-13-01` is not a date-or-date-time",
+            "when: `later` is not a date-time",
+        ]
+    );
 }
 
 #[test]
