@@ -92,6 +92,10 @@ const RUNTIME: &[Embedded] = &[
         include_str!("../../../templates/typescript/runtime/core.ts"),
     ),
     (
+        "decode.ts",
+        include_str!("../../../templates/typescript/runtime/decode.ts"),
+    ),
+    (
         "download.ts",
         include_str!("../../../templates/typescript/runtime/download.ts"),
     ),
@@ -146,6 +150,10 @@ const RUNTIME: &[Embedded] = &[
     (
         "webhook.ts",
         include_str!("../../../templates/typescript/runtime/webhook.ts"),
+    ),
+    (
+        "validate.ts",
+        include_str!("../../../templates/typescript/runtime/validate.ts"),
     ),
     (
         "wire.ts",

@@ -32,7 +32,9 @@ import { fetchPresigned, fetchPresignedTo, putParts, putPresigned, type Presigne
 import type { CallOptions, PageOptions } from "./options.js";
 import { describeRequest, requestUrl, serializeBody, type Method, type RequestSpec } from "./request.js";
 import { DEFAULT_RETRY, backoffMs, isIdempotent, retryAfterMs, type RetryPolicy } from "./retry.js";
-import { decodeJson, validate, type Desc, type Registry } from "./schema.js";
+import { decodeJson } from "./decode.js";
+import type { Desc, Registry } from "./schema.js";
+import { validate } from "./validate.js";
 import type { Secret } from "./secret.js";
 
 /** What the generated code says about its interface. */

@@ -24,10 +24,10 @@ export type { Method, RequestSpec } from "./request.js";
 export type { Paged, PagingPlan } from "./paging.js";
 export type { RetryPolicy } from "./retry.js";
 export { queryEntries, refSegment, type QueryForm } from "./wire.js";
+export { decode } from "./decode.js";
+export { validate } from "./validate.js";
 export {
-  decode,
   isUnknownMember,
-  validate,
   withAdditional,
   type CharClass,
   type Constraints,

@@ -6,7 +6,8 @@
  */
 
 import { WebhookError } from "./errors.js";
-import { decodeJson, type Desc, type Registry } from "./schema.js";
+import { decodeJson } from "./decode.js";
+import type { Desc, Registry } from "./schema.js";
 
 const encoder = new TextEncoder();
 
