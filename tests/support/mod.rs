@@ -1,3 +1,4 @@
 pub mod capture;
 pub mod server;
+pub mod spec_text;
 pub mod v3;

@@ -1,0 +1,284 @@
+//! The generator's rules one case each (what `check` refuses, and the message it gives),
+//! what a fuzzer found, and that whatever is accepted also generates.
+
+mod support;
+
+use support::spec_text::*;
+
+/// Whatever is accepted also generates: no spec makes the generator panic.
+#[test]
+fn accepted_specs_always_generate() {
+    let odd = [
+        spec(UNIT, GET_UNIT),
+        spec(&UNIT.replace("        id: {", "        \"3d\": { type: string, doc: D. }\n        type: { type: string, doc: T. }\n        id: {"), GET_UNIT),
+        spec(&format!("{UNIT}  E:\n    enum: {{ doc: E., open: true, values: {{ \"3d\": D., self: S. }} }}\n"), GET_UNIT),
+    ];
+    for text in odd {
+        let interface = codegen::load_str("spec/t.yaml", &text).unwrap();
+        let api = codegen::ir::Api::new(vec![interface]);
+        codegen::generate(&api).unwrap();
+    }
+}
+
+/// Every other check of `codegen/src/check/`, one case each: what it refuses and the message it gives.
+#[test]
+fn every_other_check_names_the_problem() {
+    let with_types = |extra: &str| spec(&format!("{UNIT}{extra}"), GET_UNIT);
+    let with_interface = |extra: &str, ops: &str| {
+        spec(UNIT, ops).replace(
+            "  versioning: One version.\n",
+            &format!("{extra}  versioning: One version.\n"),
+        )
+    };
+    let paginated = GET_UNIT.replace("    responses:", "    paginated: true\n    responses:");
+    let cases: Vec<(String, &str)> = vec![
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: Test\n"), "interface name `Test` is not snake_case"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: class\n"), "interface name `class` cannot name a module in typescript"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: runtime\n"), "interface name `runtime` cannot name a module in rust"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lib\n"), "interface name `lib` cannot name a module in rust"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lambda\n"), "interface name `lambda` cannot name a module in python"),
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: 3d\n"), "interface name `3d` does not start with a letter"),
+        (
+            with_interface("  webhooks: { doc: D., event: Unit }\n", GET_UNIT),
+            "the webhook event `Unit` is an object, not a union",
+        ),
+        (
+            with_interface("  webhooks: { doc: D., event: Evnt }\n", GET_UNIT),
+            "unknown type `Evnt`",
+        ),
+        (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
+        (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
+        (with_types("  3d:\n    id: { doc: X. }\n"), "type name `3d` does not start with a letter"),
+        (with_types("  V:\n    scalar_union: { doc: V., of: [string] }\n"), "scalar union `V` needs at least two kinds"),
+        (with_types("  V:\n    scalar_union: { doc: V., of: [string, string] }\n"), "`string` is listed twice in `of`"),
+        (
+            with_types("  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n"),
+            "a one_of needs at least two variants",
+        ),
+        (
+            with_types("  E:\n    enum: { doc: E., open: false, values: { a_b: A., aB: B. } }\n"),
+            "enum values `a_b` and `aB` map to the same identifier `AB`",
+        ),
+        (
+            with_types("  E:\n    enum: { doc: E., open: true, values: { unknown: U. } }\n"),
+            "an open enum cannot have a value named `unknown`",
+        ),
+        (
+            with_types("  R1:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n  R2:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n"),
+            "shape `Unit` is used by unions `R1` and `R2`",
+        ),
+        (
+            with_types("  R:\n    union: { doc: R., tag: kind, common_fields: { id: { type: string, doc: I. } }, variants: { u: { shape: Unit, doc: U. } } }\n"),
+            "shape `Unit` repeats the common field `id` of union `R`",
+        ),
+        (with_types("  R:\n    union: { doc: R., tag: kind, variants: {} }\n"), "union `R` has no variants"),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: integer, doc: N., min: 5, max: 1 } } }\n"),
+            "`min` 5 is greater than `max` 1 on field `n`",
+        ),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: \"json<Unit>\", doc: N. } } }\n"),
+            "`json<T>` is only allowed as a whole query parameter type",
+        ),
+        (
+            with_types("  N:\n    object: { doc: N., fields: { n: { type: binary, doc: N. } } }\n"),
+            "`binary` is only a whole request or response body",
+        ),
+        (
+            with_types("  R:\n    record_ref: { doc: R., id_type: Unit }\n"),
+            "`id_type` of `R` is `Unit`, which is an object, not an id",
+        ),
+        (spec(UNIT, &GET_UNIT.replace("get_unit:", "getUnit:")), "operation name `getUnit` is not snake_case"),
+        (
+            spec(UNIT, &GET_UNIT.replace("path: /units/{unit_id}", "path: units/{unit_id}")),
+            "path `units/{unit_id}` does not start with `/`",
+        ),
+        (
+            spec(UNIT, &GET_UNIT.replace("path: /units/{unit_id}", "path: \"/units/{unit_id\"")),
+            "path `/units/{unit_id` is malformed: a `{` is never closed",
+        ),
+        (spec(UNIT, &paginated), "operation `get_unit` is paginated, but the interface declares no `pagination`"),
+        (
+            spec(UNIT, &GET_UNIT.replace("    responses:", "    errors: { \"abc\": Nope. }\n    responses:")),
+            "`abc` is not an HTTP status",
+        ),
+        (
+            spec(UNIT, GET_UNIT).replace(
+                "    api_key_headers: { doc: Keys., unauthorized_status: 401, headers: { k: { doc: Key. } } }",
+                "    token_login: { doc: D., login_operation: log_in, token_field: t, header: Authorization, scheme: Token }",
+            ),
+            "login operation `log_in` is not declared",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: Unit, next_url_field: next }\n",
+                GET_UNIT,
+            ),
+            "paging type `Unit` has no field `next`",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    links: { doc: P., links_field: links, after_param: a, before_param: b, limit_param: l, max_limit: 9 }\n",
+                &paginated,
+            ),
+            "links-paginated operation `get_unit` names no `items_field`",
+        ),
+        (
+            spec(&format!("{UNIT}  K:\n    enum: {{ doc: K., open: true, values: {{ a: A. }} }}\n"), GET_UNIT).replace(
+                "  versioning: One version.\n",
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: K }\n  versioning: One version.\n",
+            ),
+            "paging type `K` is an enum, not an object",
+        ),
+        (
+            with_types("  T:\n    object:\n      doc: T.\n      fields: { u: { type: string, doc: U. } }\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          a: { doc: A., fields: { u: { type: string, doc: U., required: true } } }\n          b: { doc: B., fields: { v: { type: string, doc: V., required: true } } }\n"),
+            "field `u` is declared twice in this object",
+        ),
+        (
+            spec(UNIT, &GET_UNIT.replace("body: Unit", "body: \"array<Unit\"")),
+            "`array<Unit` is not a type expression: `array<` is never closed with `>`",
+        ),
+        (
+            with_interface(
+                "  pagination:\n    cursor: { doc: P., page_param: page, per_page_param: n, max_per_page: 9, items_field: data, paging_field: paging, paging_type: Unit }\n",
+                &paginated,
+            ),
+            "operation `get_unit` is paginated but no response is a `page<T>`",
+        ),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(first_message(&text), expected, "for the spec:\n{text}");
+    }
+}
+
+#[test]
+fn a_collision_is_reported_once() {
+    let ops = GET_UNIT.replace(
+        "    responses:",
+        "    query:\n      referenceNumber: { type: string, doc: A. }\n      reference_number: { type: string, doc: B. }\n    responses:",
+    );
+    let message = error_for(&spec(UNIT, &ops));
+    assert_eq!(message.matches(": error: ").count(), 1, "{message}");
+}
+
+/// Inputs a fuzzer finds: a type nested thousands deep is refused at its place (never a
+/// stack overflow), and a name of 200,000 characters is reported quickly and shown clipped.
+#[test]
+fn pathological_type_expressions_get_a_clear_diagnostic() {
+    let deep = format!("{}Unit{}", "array<".repeat(5000), ">".repeat(5000));
+    let text = spec(
+        &format!(
+            "{UNIT}  N:\n    object: {{ doc: N., fields: {{ n: {{ type: \"{deep}\", doc: N. }} }} }}\n"
+        ),
+        GET_UNIT,
+    );
+    let message = error_for(&text);
+    assert!(message.starts_with("spec/t.yaml:"), "{message}");
+    assert!(message.contains("nests deeper than 16 levels"), "{message}");
+    assert!(
+        message.len() < 1_000,
+        "the message shows the expression clipped"
+    );
+
+    let long = "A".repeat(200_000);
+    let text = spec(
+        &format!(
+            "{UNIT}  N:\n    object: {{ doc: N., fields: {{ n: {{ type: {long}, doc: N. }} }} }}\n"
+        ),
+        GET_UNIT,
+    );
+    let message = error_for(&text);
+    assert!(
+        message.contains("unknown type `AAAA") && message.contains("(200000 characters)"),
+        "{}",
+        &message[..200]
+    );
+    assert!(message.len() < 2_000);
+}
+
+/// A repeated key of a record is reported where it repeats, never at 0:0.
+#[test]
+fn a_repeated_top_level_key_has_its_place() {
+    let text = format!(
+        "{}types:\n  Other:\n    id: {{ doc: X. }}\n",
+        spec(UNIT, GET_UNIT)
+    );
+    let line = text.lines().count() - 2;
+    let message = error_for(&text);
+    assert!(
+        message.starts_with(&format!(
+            "spec/t.yaml:{line}:1: error: duplicate field `types`"
+        )),
+        "{message}"
+    );
+}
+
+/// Found by the fuzzer: a login whose answer lacks the token field was accepted, and the
+/// clients had no token to read.
+#[test]
+fn a_login_must_answer_its_token_field() {
+    let legacy = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/legacy.yaml"),
+    )
+    .unwrap();
+    let text = legacy.replacen("token_field: auth_token", "token_field: token", 1);
+    let message = error_for(&text);
+    assert!(
+        message.contains(
+            "error: login operation `authenticate` must take a body and answer a record with the field `token`"
+        ),
+        "{message}"
+    );
+}
+
+/// A header name with a space or a colon could not be sent (the Rust client would fail
+/// when it is built): refused where it is written.
+#[test]
+fn a_header_name_that_is_not_a_token_is_refused() {
+    for bad in ["\"api key\"", "\"x:y\"", "\"\""] {
+        let text =
+            spec(UNIT, GET_UNIT).replace("headers: { k: {", &format!("headers: {{ {bad}: {{"));
+        let err = error_for(&text);
+        assert!(err.starts_with("spec/t.yaml:7:"), "{bad}: {err}");
+        assert!(err.contains("header `"), "{bad}: {err}");
+        assert!(err.contains("RFC 9110"), "{bad}: {err}");
+    }
+    // Every token character is fine.
+    let text = spec(UNIT, GET_UNIT).replace("headers: { k: {", "headers: { \"X-Api_Key.2~!\": {");
+    assert!(codegen::load_str("spec/t.yaml", &text).is_ok());
+}
+
+#[test]
+fn an_envelope_names_its_only_field_which_holds_a_record() {
+    let wrapper = |fields: &str| {
+        format!(
+            "{UNIT}  UnitResponse:
+    object:
+      doc: A wrapped unit.
+      envelope: unit
+      fields:
+{fields}"
+        )
+    };
+    let missing = wrapper("        other: { type: Unit, doc: U., required: true }\n");
+    assert_eq!(
+        error_for(&spec(&missing, GET_UNIT)),
+        "spec/t.yaml:18:17: error: `envelope` names `unit`, which is not a field of this object\n  \
+         help: name the field that holds the record"
+    );
+    let scalar = wrapper("        unit: { type: string, doc: U., required: true }\n");
+    assert!(
+        error_for(&spec(&scalar, GET_UNIT))
+            .contains("the envelope field `unit` is `string`, not an object"),
+        "{}",
+        error_for(&spec(&scalar, GET_UNIT))
+    );
+    let two = wrapper(
+        "        unit: { type: Unit, doc: U., required: true }\n        note: { type: string, doc: N. }\n",
+    );
+    assert!(
+        error_for(&spec(&two, GET_UNIT)).contains("an envelope object holds only its record field")
+    );
+    let optional = wrapper("        unit: { type: Unit, doc: U. }\n");
+    assert!(error_for(&spec(&optional, GET_UNIT)).contains("must be required and not nullable"));
+}
