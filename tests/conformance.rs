@@ -59,10 +59,7 @@ fn every_operation_has_a_wire_scenario() {
             .flat_map(|s| &s.steps)
             .filter_map(|step| step.call.clone())
             .collect();
-        let missing: Vec<String> = operations(interface)
-            .difference(&called)
-            .cloned()
-            .collect();
+        let missing: Vec<String> = operations(interface).difference(&called).cloned().collect();
         assert!(missing.is_empty(), "{wire} calls no {missing:?}");
     }
 }

@@ -47,6 +47,30 @@ pub fn header(comment: &str, source: &str) -> String {
 /// A template embedded in the binary: its name and its text.
 pub type Embedded = (&'static str, &'static str);
 
+/// Embeds files of `templates/<folder>/` in the generator as [`Embedded`] pairs, each under
+/// its file name, or under the name before `=` (`"record" = "record.py.jinja"`).
+macro_rules! embed {
+    ($folder:literal: $($name:literal $(= $file:literal)?),* $(,)?) => {
+        &[$($crate::templates::embed!(@one $folder, $name $(, $file)?)),*]
+    };
+    (@one $folder:literal, $name:literal) => {
+        $crate::templates::embed!(@one $folder, $name, $name)
+    };
+    (@one $folder:literal, $name:literal, $file:literal) => {
+        (
+            $name,
+            include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../templates/",
+                $folder,
+                "/",
+                $file
+            )),
+        )
+    };
+}
+pub(crate) use embed;
+
 /// An environment holding `templates`, with the shared filters.
 pub fn environment(templates: &[Embedded]) -> Result<Environment<'static>, String> {
     let mut env = Environment::new();

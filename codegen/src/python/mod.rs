@@ -17,150 +17,48 @@ const PACKAGE_DIR: &str = "generated/python";
 const MODULE_DIR: &str = "src/inspection_client";
 
 /// The templates, embedded in the generator.
-const TEMPLATES: &[Embedded] = &[
-    (
-        "pyproject.toml",
-        include_str!("../../../templates/python/pyproject.toml.jinja"),
-    ),
-    (
-        "package_init.py",
-        include_str!("../../../templates/python/package_init.py.jinja"),
-    ),
-    (
-        "interface_init.py",
-        include_str!("../../../templates/python/interface_init.py.jinja"),
-    ),
-    (
-        "models.py",
-        include_str!("../../../templates/python/models.py.jinja"),
-    ),
-    (
-        "record",
-        include_str!("../../../templates/python/record.py.jinja"),
-    ),
-    (
-        "enum",
-        include_str!("../../../templates/python/enum.py.jinja"),
-    ),
-    (
-        "union",
-        include_str!("../../../templates/python/union.py.jinja"),
-    ),
+const TEMPLATES: &[Embedded] = templates::embed!("python":
+    "pyproject.toml" = "pyproject.toml.jinja",
+    "package_init.py" = "package_init.py.jinja",
+    "interface_init.py" = "interface_init.py.jinja",
+    "models.py" = "models.py.jinja",
+    "record" = "record.py.jinja",
+    "enum" = "enum.py.jinja",
+    "union" = "union.py.jinja",
     // Ids and aliases (record references, scalar unions) are one line each: one template.
-    (
-        "id",
-        include_str!("../../../templates/python/alias.py.jinja"),
-    ),
-    (
-        "alias",
-        include_str!("../../../templates/python/alias.py.jinja"),
-    ),
-    (
-        "client.py",
-        include_str!("../../../templates/python/client.py.jinja"),
-    ),
-    (
-        "operation",
-        include_str!("../../../templates/python/operation.py.jinja"),
-    ),
-];
+    "id" = "alias.py.jinja",
+    "alias" = "alias.py.jinja",
+    "client.py" = "client.py.jinja",
+    "operation" = "operation.py.jinja",
+);
 
 /// The hand-written runtime, copied into `_runtime/`; `_async_*` modules also give their
 /// `_sync_*` twins.
-const RUNTIME: &[Embedded] = &[
-    (
-        "__init__.py",
-        include_str!("../../../templates/python/runtime/__init__.py"),
-    ),
-    (
-        "_async_body.py",
-        include_str!("../../../templates/python/runtime/_async_body.py"),
-    ),
-    (
-        "_async_core.py",
-        include_str!("../../../templates/python/runtime/_async_core.py"),
-    ),
-    (
-        "_async_pacing.py",
-        include_str!("../../../templates/python/runtime/_async_pacing.py"),
-    ),
-    (
-        "_async_paging.py",
-        include_str!("../../../templates/python/runtime/_async_paging.py"),
-    ),
-    (
-        "_async_presigned.py",
-        include_str!("../../../templates/python/runtime/_async_presigned.py"),
-    ),
-    (
-        "_twins.py",
-        include_str!("../../../templates/python/runtime/_twins.py"),
-    ),
-    (
-        "auth.py",
-        include_str!("../../../templates/python/runtime/auth.py"),
-    ),
-    (
-        "codec.py",
-        include_str!("../../../templates/python/runtime/codec.py"),
-    ),
-    (
-        "dates.py",
-        include_str!("../../../templates/python/runtime/dates.py"),
-    ),
-    (
-        "descriptor.py",
-        include_str!("../../../templates/python/runtime/descriptor.py"),
-    ),
-    (
-        "errors.py",
-        include_str!("../../../templates/python/runtime/errors.py"),
-    ),
-    (
-        "operation.py",
-        include_str!("../../../templates/python/runtime/operation.py"),
-    ),
-    (
-        "options.py",
-        include_str!("../../../templates/python/runtime/options.py"),
-    ),
-    (
-        "origin.py",
-        include_str!("../../../templates/python/runtime/origin.py"),
-    ),
-    (
-        "paging.py",
-        include_str!("../../../templates/python/runtime/paging.py"),
-    ),
-    (
-        "presigned.py",
-        include_str!("../../../templates/python/runtime/presigned.py"),
-    ),
-    (
-        "request.py",
-        include_str!("../../../templates/python/runtime/request.py"),
-    ),
-    (
-        "retry.py",
-        include_str!("../../../templates/python/runtime/retry.py"),
-    ),
-    (
-        "secret.py",
-        include_str!("../../../templates/python/runtime/secret.py"),
-    ),
-    (
-        "tls.py",
-        include_str!("../../../templates/python/runtime/tls.py"),
-    ),
-    (
-        "values.py",
-        include_str!("../../../templates/python/runtime/values.py"),
-    ),
-    (
-        "webhook.py",
-        include_str!("../../../templates/python/runtime/webhook.py"),
-    ),
-];
+const RUNTIME: &[Embedded] = templates::embed!("python/runtime":
+    "__init__.py",
+    "_async_body.py",
+    "_async_core.py",
+    "_async_pacing.py",
+    "_async_paging.py",
+    "_async_presigned.py",
+    "_twins.py",
+    "auth.py",
+    "codec.py",
+    "dates.py",
+    "descriptor.py",
+    "errors.py",
+    "operation.py",
+    "options.py",
+    "origin.py",
+    "paging.py",
+    "presigned.py",
+    "request.py",
+    "retry.py",
+    "secret.py",
+    "tls.py",
+    "values.py",
+    "webhook.py",
+);
 
 /// The names of the runtime files the backend embeds (a test compares them with the
 /// folder, so a new runtime file cannot be forgotten).

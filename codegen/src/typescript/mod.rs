@@ -13,153 +13,48 @@ use crate::templates::{self, Embedded};
 const PACKAGE_DIR: &str = "generated/typescript";
 
 /// The templates, embedded in the generator.
-const TEMPLATES: &[Embedded] = &[
-    (
-        "package.json",
-        include_str!("../../../templates/typescript/package.json.jinja"),
-    ),
-    (
-        "tsconfig.json",
-        include_str!("../../../templates/typescript/tsconfig.json.jinja"),
-    ),
-    (
-        "index.ts",
-        include_str!("../../../templates/typescript/index.ts.jinja"),
-    ),
-    (
-        "interface_index.ts",
-        include_str!("../../../templates/typescript/interface_index.ts.jinja"),
-    ),
-    (
-        "models.ts",
-        include_str!("../../../templates/typescript/models.ts.jinja"),
-    ),
-    (
-        "record",
-        include_str!("../../../templates/typescript/record.ts.jinja"),
-    ),
-    (
-        "enum",
-        include_str!("../../../templates/typescript/enum.ts.jinja"),
-    ),
-    (
-        "union",
-        include_str!("../../../templates/typescript/union.ts.jinja"),
-    ),
+const TEMPLATES: &[Embedded] = templates::embed!("typescript":
+    "package.json" = "package.json.jinja",
+    "tsconfig.json" = "tsconfig.json.jinja",
+    "index.ts" = "index.ts.jinja",
+    "interface_index.ts" = "interface_index.ts.jinja",
+    "models.ts" = "models.ts.jinja",
+    "record" = "record.ts.jinja",
+    "enum" = "enum.ts.jinja",
+    "union" = "union.ts.jinja",
     // Ids, record references and scalar unions are one-line aliases: one template.
-    (
-        "id",
-        include_str!("../../../templates/typescript/id.ts.jinja"),
-    ),
-    (
-        "record_ref",
-        include_str!("../../../templates/typescript/id.ts.jinja"),
-    ),
-    (
-        "scalar",
-        include_str!("../../../templates/typescript/id.ts.jinja"),
-    ),
-    (
-        "schema.ts",
-        include_str!("../../../templates/typescript/schema.ts.jinja"),
-    ),
-    (
-        "client.ts",
-        include_str!("../../../templates/typescript/client.ts.jinja"),
-    ),
-    (
-        "operation",
-        include_str!("../../../templates/typescript/operation.ts.jinja"),
-    ),
-    (
-        "request",
-        include_str!("../../../templates/typescript/request.ts.jinja"),
-    ),
-    (
-        "download",
-        include_str!("../../../templates/typescript/download.ts.jinja"),
-    ),
-];
+    "id" = "id.ts.jinja",
+    "record_ref" = "id.ts.jinja",
+    "scalar" = "id.ts.jinja",
+    "schema.ts" = "schema.ts.jinja",
+    "client.ts" = "client.ts.jinja",
+    "operation" = "operation.ts.jinja",
+    "request" = "request.ts.jinja",
+    "download" = "download.ts.jinja",
+);
 
 /// The hand-written runtime, copied as is into `src/runtime/`.
-const RUNTIME: &[Embedded] = &[
-    (
-        "auth.ts",
-        include_str!("../../../templates/typescript/runtime/auth.ts"),
-    ),
-    (
-        "core.ts",
-        include_str!("../../../templates/typescript/runtime/core.ts"),
-    ),
-    (
-        "decode.ts",
-        include_str!("../../../templates/typescript/runtime/decode.ts"),
-    ),
-    (
-        "download.ts",
-        include_str!("../../../templates/typescript/runtime/download.ts"),
-    ),
-    (
-        "errors.ts",
-        include_str!("../../../templates/typescript/runtime/errors.ts"),
-    ),
-    (
-        "http.ts",
-        include_str!("../../../templates/typescript/runtime/http.ts"),
-    ),
-    (
-        "index.ts",
-        include_str!("../../../templates/typescript/runtime/index.ts"),
-    ),
-    (
-        "options.ts",
-        include_str!("../../../templates/typescript/runtime/options.ts"),
-    ),
-    (
-        "origin.ts",
-        include_str!("../../../templates/typescript/runtime/origin.ts"),
-    ),
-    (
-        "pacing.ts",
-        include_str!("../../../templates/typescript/runtime/pacing.ts"),
-    ),
-    (
-        "paging.ts",
-        include_str!("../../../templates/typescript/runtime/paging.ts"),
-    ),
-    (
-        "presigned.ts",
-        include_str!("../../../templates/typescript/runtime/presigned.ts"),
-    ),
-    (
-        "request.ts",
-        include_str!("../../../templates/typescript/runtime/request.ts"),
-    ),
-    (
-        "retry.ts",
-        include_str!("../../../templates/typescript/runtime/retry.ts"),
-    ),
-    (
-        "schema.ts",
-        include_str!("../../../templates/typescript/runtime/schema.ts"),
-    ),
-    (
-        "secret.ts",
-        include_str!("../../../templates/typescript/runtime/secret.ts"),
-    ),
-    (
-        "webhook.ts",
-        include_str!("../../../templates/typescript/runtime/webhook.ts"),
-    ),
-    (
-        "validate.ts",
-        include_str!("../../../templates/typescript/runtime/validate.ts"),
-    ),
-    (
-        "wire.ts",
-        include_str!("../../../templates/typescript/runtime/wire.ts"),
-    ),
-];
+const RUNTIME: &[Embedded] = templates::embed!("typescript/runtime":
+    "auth.ts",
+    "core.ts",
+    "decode.ts",
+    "download.ts",
+    "errors.ts",
+    "http.ts",
+    "index.ts",
+    "options.ts",
+    "origin.ts",
+    "pacing.ts",
+    "paging.ts",
+    "presigned.ts",
+    "request.ts",
+    "retry.ts",
+    "schema.ts",
+    "secret.ts",
+    "validate.ts",
+    "webhook.ts",
+    "wire.ts",
+);
 
 /// The names of the runtime files the backend embeds (a test compares them with the
 /// folder, so a new runtime file cannot be forgotten).
