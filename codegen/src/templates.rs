@@ -44,6 +44,12 @@ pub fn header(comment: &str, source: &str) -> String {
     )
 }
 
+/// A double-quoted string literal of `text` that Python and TypeScript both read back as
+/// `text`: JSON's escapes are valid in either, for every character JSON escapes.
+pub fn quoted(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
+}
+
 /// A template embedded in the binary: its name and its text.
 pub type Embedded = (&'static str, &'static str);
 

@@ -87,6 +87,20 @@ pub struct TokenLogin<'a> {
 }
 
 impl Interface {
+    /// The list envelope of a cursor-paged interface: its items field, its paging field and
+    /// the paging field's type. `None` for other paging.
+    pub fn cursor_envelope(&self) -> Option<(&str, &str, TypeId)> {
+        match &self.pagination {
+            Some(Pagination::Cursor {
+                items_field,
+                paging_field,
+                paging_type,
+                ..
+            }) => Some((items_field, paging_field, *paging_type)),
+            _ => None,
+        }
+    }
+
     /// The login of a token-login interface. `check` refuses a login operation that is
     /// missing, takes no body or answers no record, so for an accepted spec this is an
     /// error only when the interface does not log in; a backend passes the error on.
@@ -363,6 +377,22 @@ pub struct Constraints {
 impl Constraints {
     pub fn is_empty(&self) -> bool {
         *self == Constraints::default()
+    }
+
+    /// The numeric limits that are set, by their snake_case names, in a fixed order (each
+    /// backend spells the names its own way).
+    pub fn numbers(&self) -> Vec<(&'static str, i64)> {
+        [
+            ("max_length", self.max_length.map(i64::from)),
+            ("length", self.length.map(i64::from)),
+            ("min", self.min),
+            ("max", self.max),
+            ("min_items", self.min_items.map(i64::from)),
+            ("max_items", self.max_items.map(i64::from)),
+        ]
+        .into_iter()
+        .filter_map(|(name, value)| Some((name, value?)))
+        .collect()
     }
 }
 

@@ -6,8 +6,7 @@ use std::collections::BTreeSet;
 
 use super::yaml::Node;
 use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, Pagination, ScalarKind, Source, TypeKind,
-    TypeRef,
+    Builtin, CharClass, Constraints, Field, Interface, ScalarKind, Source, TypeKind, TypeRef,
 };
 
 /// A reference to a component schema.
@@ -123,13 +122,7 @@ fn pattern(allow: CharClass, forbid: &str) -> String {
 
 /// The cursor interface's list envelope around `item`.
 fn page(i: &Interface, item: &TypeRef) -> Node {
-    let Some(Pagination::Cursor {
-        items_field,
-        paging_field,
-        paging_type,
-        ..
-    }) = &i.pagination
-    else {
+    let Some((items_field, paging_field, paging_type)) = i.cursor_envelope() else {
         return Node::map();
     };
     Node::map().with("type", Node::str("object")).with(
@@ -141,7 +134,7 @@ fn page(i: &Interface, item: &TypeRef) -> Node {
                     .with("type", Node::str("array"))
                     .with("items", of(i, item, &Constraints::default())),
             )
-            .with(paging_field, reference(&i.ty(*paging_type).name)),
+            .with(paging_field, reference(&i.ty(paging_type).name)),
     )
 }
 

@@ -130,11 +130,8 @@ fn identifier(text: &str, prefix: &str) -> String {
     }
 }
 
-/// A Python string literal (double-quoted, escaped as JSON, which Python reads the same
-/// for every character JSON escapes).
-pub fn string(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
-}
+/// A Python string literal.
+pub use crate::templates::quoted as string;
 
 #[cfg(test)]
 mod tests {

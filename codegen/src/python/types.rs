@@ -1,9 +1,7 @@
 //! Python annotations for spec type references, and the wire descriptor expressions
 //! (`_rt.Str(...)`, `_rt.F(...)`) that decode, encode and validate values of them.
 
-use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, Pagination, ScalarKind, TypeKind, TypeRef,
-};
+use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, ScalarKind, TypeKind, TypeRef};
 
 use super::names;
 
@@ -184,18 +182,11 @@ pub fn note(ty: &TypeRef) -> Option<&'static str> {
 
 /// `_rt.Limits(max_length=255, ...)`, or `None` when there are no limits.
 pub fn limits(c: &Constraints) -> Option<String> {
-    let mut parts = Vec::new();
-    let mut num = |key: &str, v: Option<i64>| {
-        if let Some(v) = v {
-            parts.push(format!("{key}={v}"));
-        }
-    };
-    num("max_length", c.max_length.map(i64::from));
-    num("length", c.length.map(i64::from));
-    num("min", c.min);
-    num("max", c.max);
-    num("min_items", c.min_items.map(i64::from));
-    num("max_items", c.max_items.map(i64::from));
+    let mut parts: Vec<String> = c
+        .numbers()
+        .into_iter()
+        .map(|(key, v)| format!("{key}={v}"))
+        .collect();
     if let Some(rule) = &c.chars {
         let allow = match rule.allow {
             CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
@@ -241,17 +232,4 @@ pub fn simple_desc(kind: &TypeKind, class: &str) -> Option<String> {
         TypeKind::RecordRef(_) => "_rt.Json()".to_string(),
         TypeKind::Object(_) | TypeKind::Union(_) => return None,
     })
-}
-
-/// The cursor interface's envelope fields, when the interface pages by cursor.
-pub fn cursor_envelope(i: &Interface) -> Option<(&str, &str, crate::ir::TypeId)> {
-    match &i.pagination {
-        Some(Pagination::Cursor {
-            items_field,
-            paging_field,
-            paging_type,
-            ..
-        }) => Some((items_field, paging_field, *paging_type)),
-        _ => None,
-    }
 }

@@ -159,9 +159,7 @@ pub fn property(wire: &str) -> String {
 }
 
 /// A TypeScript string literal.
-pub fn string(text: &str) -> String {
-    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
-}
+pub use crate::templates::quoted as string;
 
 #[cfg(test)]
 mod tests {

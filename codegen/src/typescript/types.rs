@@ -125,18 +125,11 @@ fn with_limits(base: &str, limits: &Option<String>) -> String {
 
 /// `{ maxLength: 255, ... }`, or `None` when there are no limits.
 fn constraints(c: &Constraints) -> Option<String> {
-    let mut parts = Vec::new();
-    let mut num = |key: &str, v: Option<i64>| {
-        if let Some(v) = v {
-            parts.push(format!("{key}: {v}"));
-        }
-    };
-    num("maxLength", c.max_length.map(i64::from));
-    num("length", c.length.map(i64::from));
-    num("min", c.min);
-    num("max", c.max);
-    num("minItems", c.min_items.map(i64::from));
-    num("maxItems", c.max_items.map(i64::from));
+    let mut parts: Vec<String> = c
+        .numbers()
+        .into_iter()
+        .map(|(key, v)| format!("{}: {v}", heck::ToLowerCamelCase::to_lower_camel_case(key)))
+        .collect();
     if let Some(rule) = &c.chars {
         let allow = match rule.allow {
             CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
@@ -181,13 +174,7 @@ pub fn object_desc(fields: &[String], one_of: Option<String>, envelope: Option<&
 
 /// The cursor interface's list envelope around records of `item`.
 fn page_desc(i: &Interface, item: &TypeRef) -> String {
-    let Some(crate::ir::Pagination::Cursor {
-        items_field,
-        paging_field,
-        paging_type,
-        ..
-    }) = &i.pagination
-    else {
+    let Some((items_field, paging_field, paging_type)) = i.cursor_envelope() else {
         return "{ k: \"json\" }".to_string();
     };
     let items = format!(
@@ -198,7 +185,7 @@ fn page_desc(i: &Interface, item: &TypeRef) -> String {
     let paging = format!(
         "{{ name: {}, d: {{ k: \"ref\", name: {} }}, req: false, nul: false }}",
         names::string(paging_field),
-        names::string(&i.ty(*paging_type).name)
+        names::string(&i.ty(paging_type).name)
     );
     object_desc(&[items, paging], None, None)
 }

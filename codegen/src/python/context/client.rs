@@ -7,7 +7,7 @@ use crate::ir::{
     TokenLogin, TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
-use crate::python::types::{self, TypeNames};
+use crate::python::types::TypeNames;
 
 use super::{
     AlternativeCx, ClientCx, DownloadCx, KeyParamCx, LoginCx, ModuleNames, OperationCx, ParamCx,
@@ -523,7 +523,7 @@ fn paging_plan(
             ..
         } => {
             let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
-            let paging_type = types::cursor_envelope(i).map(|(_, _, t)| t);
+            let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
             let attr = |wire: &Option<String>| {
                 wire.as_ref()
                     .and_then(|w| attr_of(i, module, paging_type?, w))

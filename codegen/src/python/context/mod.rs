@@ -239,7 +239,7 @@ pub(super) struct ModuleNames {
 
 fn module_names(i: &Interface) -> ModuleNames {
     let mut scope = names::module_scope();
-    let has_page = types::cursor_envelope(i).is_some();
+    let has_page = i.cursor_envelope().is_some();
     if has_page {
         scope.reserve("Page");
     }
@@ -308,7 +308,7 @@ fn module_names(i: &Interface) -> ModuleNames {
             _ => None,
         })
         .collect();
-    let page_attrs = types::cursor_envelope(i).map(|(items, paging, _)| {
+    let page_attrs = i.cursor_envelope().map(|(items, paging, _)| {
         let mut fields = names::fields_scope(&taken);
         (
             fields.claim(&names::snake(items)),
@@ -429,7 +429,7 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
             }
         }
     }
-    let page = types::cursor_envelope(i).map(|(items, paging, paging_type)| {
+    let page = i.cursor_envelope().map(|(items, paging, paging_type)| {
         let (items_attr, paging_attr, extra) = names.page_attrs.clone().unwrap_or_default();
         exports.push("Page".into());
         PageCx {

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::names::{self, Scope};
 use super::types::{self, TypeNames};
 use crate::doc_text;
-use crate::ir::{Interface, Pagination};
+use crate::ir::Interface;
 use crate::templates;
 
 use client::client_cx;
@@ -310,19 +310,11 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
 }
 
 fn page_cx(i: &Interface, local: &TypeNames) -> Option<PageCx> {
-    let Some(Pagination::Cursor {
-        items_field,
-        paging_field,
-        paging_type,
-        ..
-    }) = &i.pagination
-    else {
-        return None;
-    };
+    let (items_field, paging_field, paging_type) = i.cursor_envelope()?;
     Some(PageCx {
         name: names::PAGE.to_string(),
         items: names::property(items_field),
         paging: names::property(paging_field),
-        paging_type: local.named(*paging_type),
+        paging_type: local.named(paging_type),
     })
 }
