@@ -133,7 +133,6 @@ pub fn operation(i: &Interface, op: &Operation) -> Doc {
     d
 }
 
-/// What a user of the interface needs to know before calling it.
 /// The doc of a TypeScript or Python client's login constructor: what it does, then the
 /// spec's doc of the interface's token auth.
 pub fn login(auth_doc: &str) -> String {
@@ -141,6 +140,59 @@ pub fn login(auth_doc: &str) -> String {
         "Logs in and returns a client that sends the token on every request and logs in \
          again, once, when the service answers 401.\n\n{}",
         auth_doc.trim()
+    )
+}
+
+/// What every client does with a request, for its doc (the runtimes behave alike):
+/// `turn_off` tells how validation is turned off, `pacing` who shares the pacing.
+pub fn request_handling(turn_off: &str, pacing: &str) -> String {
+    format!(
+        "Every request is checked against the documented limits before it is sent \
+         ({turn_off}), paced under the rate limit ({pacing}), and retried when that is safe: \
+         any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout \
+         or a broken connection, never a POST or PATCH that may have been applied."
+    )
+}
+
+/// How a language names what the doc of its webhook reader mentions.
+pub struct WebhookWords<'a> {
+    /// The event type, as a link where the language has them: ``an [`Event`]``.
+    pub event: &'a str,
+    /// What an unknown event type becomes: ``is `Event::Unknown`, kept whole``.
+    pub unknown: &'a str,
+    /// What a body that does not fit gives: ``raises `DecodeError` ``.
+    pub failure: &'a str,
+    /// The signature check to call first.
+    pub verify: &'a str,
+}
+
+/// The doc of a client's webhook reader: what it reads, the spec's doc of the deliveries,
+/// and what it never fails on.
+pub fn parse_event(doc: &str, words: WebhookWords) -> String {
+    let WebhookWords {
+        event,
+        unknown,
+        failure,
+        verify,
+    } = words;
+    format!(
+        "Reads a webhook delivery's JSON body as {event}.\n\n{}\n\nAn event type this spec \
+         does not list {unknown}, never an error; a body that is not JSON, or a known event \
+         whose payload does not fit, {failure} with its JSON path. Check the delivery's \
+         authentication header first with {verify}.",
+        doc.trim()
+    )
+}
+
+/// The doc sentence of an id type: opaque, and a type of its own (`kind`: how the language
+/// makes it one) made with `make`.
+pub fn opaque_id(max_length: Option<u32>, kind: &str, make: &str) -> String {
+    let limit = max_length
+        .map(|n| format!(" of at most {n} characters"))
+        .unwrap_or_default();
+    format!(
+        "An opaque, case-sensitive id{limit}. {kind}, so it cannot be passed where another \
+         resource's id is expected: make one with {make}."
     )
 }
 

@@ -6,6 +6,7 @@ use quote::quote;
 
 use super::types::{Shape, shape};
 use super::{docs, names, operations};
+use crate::doc_text;
 use crate::ir::{Auth, Builtin, Interface, TokenLogin, TypeKind, TypeRef};
 
 pub fn client(i: &Interface) -> Result<TokenStream, String> {
@@ -33,12 +34,12 @@ pub fn client(i: &Interface) -> Result<TokenStream, String> {
         docs::attrs(&format!("\n{text}"))
     });
     let doc = docs::attrs(&format!(
-        "A client of the {}.\n\nCheap to clone; clones share connections and pacing. Every \
-         request is validated against the documented limits before it is sent (see \
-         `Config::validate_requests`), paced under the rate limit, and retried when that is \
-         safe: any method after a 429 (after `Retry-After`), idempotent methods after a 5xx, \
-         a timeout or a broken connection, never a POST that may have been applied.",
-        i.title
+        "A client of the {}.\n\nCheap to clone; clones share connections. {}",
+        i.title,
+        doc_text::request_handling(
+            "see `Config::validate_requests`",
+            "shared by every clone of this client"
+        )
     ));
     let constructors = constructors(i)?;
     let webhooks = webhooks(i);
@@ -389,14 +390,15 @@ fn webhooks(i: &Interface) -> TokenStream {
     };
     let event = i.ty(w.event);
     let ty = names::type_ident(&event.name);
-    let doc = docs::attrs(&format!(
-        "Reads a webhook delivery's JSON body as an [`{name}`].\n\n{}\n\nAn event type this \
-         spec does not list is `{name}::Unknown`, kept whole, never an error; a body that is not \
-         JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with \
-         its JSON path. Check the delivery's authentication header first with \
-         [`crate::verify_webhook`].",
-        w.doc.trim(),
-        name = event.name
+    let name = &event.name;
+    let doc = docs::attrs(&doc_text::parse_event(
+        &w.doc,
+        doc_text::WebhookWords {
+            event: &format!("an [`{name}`]"),
+            unknown: &format!("is `{name}::Unknown`, kept whole"),
+            failure: "is `Error::Decode` (status 0)",
+            verify: "[`crate::verify_webhook`]",
+        },
     ));
     quote! {
         #doc

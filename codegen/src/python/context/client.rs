@@ -77,13 +77,12 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
     };
     Ok(ClientCx {
         doc: format!(
-            "A client of the {}.\n\nEvery request is checked against the documented limits \
-             before it is sent (turn off with `ClientOptions(validate_requests=False)`), paced \
-             under the rate limit (shared by every thread or task using this client), and \
-             retried when that is safe: any method after a 429 (after `Retry-After`), \
-             GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or \
-             PATCH that may have been applied.",
-            i.title
+            "A client of the {}.\n\n{}",
+            i.title,
+            doc_text::request_handling(
+                "turn off with `ClientOptions(validate_requests=False)`",
+                "shared by every thread or task using this client"
+            )
         ),
         info: info_args(i),
         auth,
@@ -95,13 +94,14 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             WebhooksCx {
                 event: m.named(w.event),
                 desc: m.wire(w.event),
-                doc: format!(
-                    "Reads a webhook delivery's JSON body as a `{name}`.\n\n{}\n\nAn event type \
-                     this spec does not list is its `Unknown` member, kept whole, never an error; \
-                     a body that is not JSON, or a known event whose payload does not fit, raises \
-                     `DecodeError` with its JSON path. Check the delivery's authentication header \
-                     first with `inspection_client.verify_webhook`.",
-                    w.doc.trim()
+                doc: doc_text::parse_event(
+                    &w.doc,
+                    doc_text::WebhookWords {
+                        event: &format!("a `{name}`"),
+                        unknown: "is its `Unknown` member, kept whole",
+                        failure: "raises `DecodeError`",
+                        verify: "`inspection_client.verify_webhook`",
+                    },
                 ),
             }
         }),

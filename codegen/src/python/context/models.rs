@@ -242,12 +242,10 @@ pub(super) fn simple_cx(t: &TypeDef, name: &str, local: &TypeNames) -> TypeCx {
         }
         TypeKind::Id { max_length } => {
             let mut doc = Doc::new(&t.doc);
-            doc.push(format!(
-                "An opaque, case-sensitive id{}. A `NewType`, so it cannot be passed where \
-                 another resource's id is expected: make one with `{name}(\"...\")`.",
-                max_length
-                    .map(|n| format!(" of at most {n} characters"))
-                    .unwrap_or_default()
+            doc.push(doc_text::opaque_id(
+                *max_length,
+                "A `NewType`",
+                &format!("`{name}(\"...\")`"),
             ));
             TypeCx::Id {
                 name,

@@ -69,12 +69,12 @@ pub(super) fn client_cx(
     };
     Ok(ClientCx {
         doc: format!(
-            "A client of the {}.\n\nEvery request is checked against the documented limits \
-             before it is sent (turn off with `validateRequests: false`), paced under the rate \
-             limit (shared by everything using this client), and retried when that is safe: \
-             any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a \
-             timeout or a broken connection, never a POST or PATCH that may have been applied.",
-            i.title
+            "A client of the {}.\n\n{}",
+            i.title,
+            doc_text::request_handling(
+                "turn off with `validateRequests: false`",
+                "shared by everything using this client"
+            )
         ),
         info,
         auth,
@@ -86,13 +86,14 @@ pub(super) fn client_cx(
             WebhooksCx {
                 event: m.named(w.event),
                 desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
-                doc: format!(
-                    "Reads a webhook delivery's JSON body as a `{name}`.\n\n{}\n\nAn event type \
-                     this spec does not list is kept whole (`$unknown`), never an error; a body \
-                     that is not JSON, or a known event whose payload does not fit, throws \
-                     `DecodeError` with its JSON path. Check the delivery's authentication \
-                     header first with `verifyWebhook`.",
-                    w.doc.trim()
+                doc: doc_text::parse_event(
+                    &w.doc,
+                    doc_text::WebhookWords {
+                        event: &format!("a `{name}`"),
+                        unknown: "is kept whole (`$unknown`)",
+                        failure: "throws `DecodeError`",
+                        verify: "`verifyWebhook`",
+                    },
                 ),
             }
         }),

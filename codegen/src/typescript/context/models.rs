@@ -177,12 +177,10 @@ pub(super) fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Sc
         }
         TypeKind::Id { max_length } => {
             let mut doc = Doc::new(&t.doc);
-            doc.push(format!(
-                "An opaque, case-sensitive id{}. Branded, so it cannot be passed where another \
-                 resource's id is expected: make one with `{name}(\"...\")`.",
-                max_length
-                    .map(|n| format!(" of at most {n} characters"))
-                    .unwrap_or_default()
+            doc.push(doc_text::opaque_id(
+                *max_length,
+                "Branded",
+                &format!("`{name}(\"...\")`"),
             ));
             TypeCx::Id {
                 name,

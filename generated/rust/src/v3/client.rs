@@ -44,7 +44,7 @@ pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
 }
 /// A client of the Inspection Integration API (v3).
 ///
-/// Cheap to clone; clones share connections and pacing. Every request is validated against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit, and retried when that is safe: any method after a 429 (after `Retry-After`), idempotent methods after a 5xx, a timeout or a broken connection, never a POST that may have been applied.
+/// Cheap to clone; clones share connections. Every request is checked against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit (shared by every clone of this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
 #[derive(Clone, Debug)]
 pub struct Client {
     core: ::inspection_runtime::Core,
