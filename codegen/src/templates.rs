@@ -36,6 +36,44 @@ pub fn package(api: &crate::ir::Api, comment: &str) -> PackageCx {
     }
 }
 
+/// A parameter of an API-key client's constructor: one key header.
+#[derive(serde::Serialize)]
+pub struct KeyParamCx {
+    pub name: String,
+    /// The header name, as a string literal.
+    pub header: String,
+    pub sensitive: bool,
+    pub doc: String,
+}
+
+/// The constructor parameters of `headers`, named by `name` (which claims each in the
+/// constructor's scope).
+pub fn key_params(
+    headers: &[crate::ir::Header],
+    mut name: impl FnMut(&str) -> String,
+) -> Vec<KeyParamCx> {
+    headers
+        .iter()
+        .map(|h| KeyParamCx {
+            name: name(&h.name),
+            header: quoted(&h.name),
+            sensitive: h.sensitive,
+            doc: h.doc.clone(),
+        })
+        .collect()
+}
+
+/// The client's webhook reader (`parse_event` / `parseEvent`), when the interface delivers
+/// webhook events.
+#[derive(serde::Serialize)]
+pub struct WebhooksCx {
+    /// The event type's name in the client module.
+    pub event: String,
+    /// Its descriptor expression.
+    pub desc: String,
+    pub doc: String,
+}
+
 /// The generated-file header, one `comment` line per sentence.
 pub fn header(comment: &str, source: &str) -> String {
     format!(

@@ -8,10 +8,10 @@ use crate::ir::{
 };
 use crate::python::names::{self, Scope};
 use crate::python::types::TypeNames;
+use crate::templates;
 
 use super::{
-    AlternativeCx, ClientCx, DownloadCx, KeyParamCx, LoginCx, ModuleNames, OperationCx, ParamCx,
-    WebhooksCx,
+    AlternativeCx, ClientCx, DownloadCx, LoginCx, ModuleNames, OperationCx, ParamCx, WebhooksCx,
 };
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
@@ -31,15 +31,7 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
     let (auth, key_params, login) = match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let mut scope = names::params_scope();
-            let params = headers
-                .iter()
-                .map(|h| KeyParamCx {
-                    name: scope.claim(&names::snake(&h.name)),
-                    header: names::string(&h.name),
-                    sensitive: h.sensitive,
-                    doc: h.doc.clone(),
-                })
-                .collect();
+            let params = templates::key_params(headers, |h| scope.claim(&names::snake(h)));
             ("headers", params, None)
         }
         Auth::TokenLogin {

@@ -11,6 +11,7 @@ use super::types::{self, TypeNames};
 use crate::doc_text;
 use crate::ir::{Interface, TypeId, TypeKind};
 use crate::templates;
+pub use crate::templates::{KeyParamCx, WebhooksCx};
 
 use client::client_cx;
 use models::{record_cx, simple_cx, union_cx};
@@ -126,22 +127,6 @@ pub struct ClientCx {
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
     pub webhooks: Option<WebhooksCx>,
-}
-
-/// `parse_event`, when the interface delivers webhook events.
-#[derive(Serialize)]
-pub struct WebhooksCx {
-    pub event: String,
-    pub desc: String,
-    pub doc: String,
-}
-
-#[derive(Serialize)]
-pub struct KeyParamCx {
-    pub name: String,
-    pub header: String,
-    pub sensitive: bool,
-    pub doc: String,
 }
 
 #[derive(Serialize)]

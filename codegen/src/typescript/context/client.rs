@@ -6,12 +6,12 @@ use crate::ir::{
     AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, TokenLogin, TypeKind,
     TypeRef,
 };
+use crate::templates;
 use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
 
 use super::{
-    AlternativeCx, CallCx, ClientCx, DownloadCx, KeyParamCx, LoginCx, OperationCx, ParamCx,
-    WebhooksCx,
+    AlternativeCx, CallCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx, WebhooksCx,
 };
 
 pub(super) fn client_cx(
@@ -32,15 +32,9 @@ pub(super) fn client_cx(
     let (auth, key_params, login) = match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let mut scope = names::params_scope();
-            let params = headers
-                .iter()
-                .map(|h| KeyParamCx {
-                    name: scope.claim(&names::camel(&h.name.replace('-', "_"))),
-                    header: names::string(&h.name),
-                    sensitive: h.sensitive,
-                    doc: h.doc.clone(),
-                })
-                .collect();
+            let params = templates::key_params(headers, |h| {
+                scope.claim(&names::camel(&h.replace('-', "_")))
+            });
             ("headers", params, None)
         }
         Auth::TokenLogin {

@@ -11,6 +11,7 @@ use super::types::{self, TypeNames};
 use crate::doc_text;
 use crate::ir::Interface;
 use crate::templates;
+pub use crate::templates::{KeyParamCx, WebhooksCx};
 
 use client::client_cx;
 use models::{query_cx, type_cx};
@@ -139,22 +140,6 @@ pub struct ClientCx {
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
     pub webhooks: Option<WebhooksCx>,
-}
-
-/// `parseEvent`, when the interface delivers webhook events.
-#[derive(Serialize)]
-pub struct WebhooksCx {
-    pub event: String,
-    pub desc: String,
-    pub doc: String,
-}
-
-#[derive(Serialize)]
-pub struct KeyParamCx {
-    pub name: String,
-    pub header: String,
-    pub sensitive: bool,
-    pub doc: String,
 }
 
 #[derive(Serialize)]
