@@ -164,17 +164,6 @@ async fn token_auth(State(app): State<Arc<App>>, mut req: Request, next: Next) -
     }
 }
 
-fn manager_only(caller: &Caller) -> Result<(), Reject> {
-    if caller.manager {
-        Ok(())
-    } else {
-        Err(Reject::new(
-            StatusCode::FORBIDDEN,
-            "This operation requires the manager role",
-        ))
-    }
-}
-
 fn parse_body(bytes: &[u8]) -> Result<Map<String, Value>, Reject> {
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(map)) => Ok(map),

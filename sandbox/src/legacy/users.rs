@@ -15,7 +15,7 @@ use crate::http::{Reject, error, json as answer, tri};
 use super::lists::links_page;
 use super::nested;
 use super::store::{self, Account, OneTime};
-use super::{Caller, Pairs, deleted, manager_only, not_found, wrapped};
+use super::{Caller, Pairs, deleted, not_found, wrapped};
 
 /// A user by id, `_<external id>` or `self`.
 pub(super) fn account_by_ref<'s>(
@@ -34,11 +34,9 @@ pub(super) fn account_by_ref<'s>(
 
 pub(super) async fn list_users(
     State(app): State<Arc<App>>,
-    Extension(caller): Extension<Caller>,
     uri: OriginalUri,
     Query(q): Pairs,
 ) -> Response {
-    tri!(manager_only(&caller));
     let store = app.legacy.lock().await;
     let location = json!({ "id": 89, "name": "Main Office" });
     let records: Vec<Value> = store.accounts.iter().map(|a| a.record(&location)).collect();
@@ -71,7 +69,6 @@ pub(super) async fn create_user(
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
 ) -> Response {
-    tri!(manager_only(&caller));
     let input = tri!(wrapped(&bytes, "user"));
     let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
     let (Some(username), Some(first_name), Some(last_name)) =
@@ -131,12 +128,7 @@ fn location_id(store: &store::LegacyStore, given: &Value) -> Result<String, Reje
 /// Creates a one-time user, or updates the one with this e-mail address (the public docs:
 /// "Creates (or updates)"): never a second user for the same address. `user[email]` and
 /// `user[location_id]` are required; the phone number is answered only when sent.
-pub(super) async fn create_one_time_user(
-    State(app): State<Arc<App>>,
-    Extension(caller): Extension<Caller>,
-    bytes: Bytes,
-) -> Response {
-    tri!(manager_only(&caller));
+pub(super) async fn create_one_time_user(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     let input = tri!(wrapped(&bytes, "user"));
     let given = |k: &str| input.get(k).filter(|v| !v.is_null());
     let Some(email) = given("email")
@@ -253,7 +245,6 @@ pub(super) async fn delete_user(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> Response {
-    tri!(manager_only(&caller));
     let mut store = app.legacy.lock().await;
     let Some(target) = account_by_ref(&store, &caller, &id).map(|a| a.id.clone()) else {
         return not_found("User", &id);
@@ -268,7 +259,6 @@ pub(super) async fn reset_password(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
 ) -> Response {
-    tri!(manager_only(&caller));
     let store = app.legacy.lock().await;
     if account_by_ref(&store, &caller, &id).is_none() {
         return not_found("User", &id);

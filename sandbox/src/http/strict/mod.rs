@@ -41,7 +41,8 @@ impl Served {
 }
 
 /// Whether the caller may call manager-only operations, set by an interface with roles
-/// (if not, the handler answers 403 before the request's shape matters). Absent: yes.
+/// (if not, an operation the spec marks manager-only answers 403 before the request's
+/// shape matters). Absent: yes.
 #[derive(Debug, Clone, Copy)]
 pub struct MayManage(pub bool);
 
@@ -52,7 +53,11 @@ pub async fn requests(State(served): State<Served>, req: Request, next: Next) ->
     let (interface, op) = served.parts();
     let may_manage = req.extensions().get::<MayManage>().is_none_or(|m| m.0);
     if op.manager_only && !may_manage {
-        return next.run(req).await;
+        return Reject::new(
+            StatusCode::FORBIDDEN,
+            "This operation requires the manager role",
+        )
+        .into_response();
     }
     if let Err(refused) = query(interface, served.style, op, req.uri()) {
         return refused.into_response();
