@@ -201,14 +201,21 @@ fn the_python_runtime_is_embedded_whole() {
 }
 
 /// The documents' client examples are the compiled examples, word for word: the quick
-/// starts in README.md, the legacy client's in docs/rust.md.
+/// starts in README.md, the tours and the legacy client's in docs/.
 #[test]
 fn the_documented_examples_are_the_compiled_ones() {
     for (doc, path, fence) in [
         ("README.md", "tests/examples/quickstart.rs", "rust"),
         ("README.md", "tests/typescript/examples/quickstart.ts", "ts"),
         ("README.md", "tests/python/examples/quickstart.py", "python"),
+        ("docs/rust.md", "tests/examples/tour.rs", "rust"),
         ("docs/rust.md", "tests/examples/legacy.rs", "rust"),
+        (
+            "docs/typescript.md",
+            "tests/typescript/examples/tour.ts",
+            "ts",
+        ),
+        ("docs/python.md", "tests/python/examples/tour.py", "python"),
     ] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         let example = std::fs::read_to_string(root().join(path)).unwrap();

@@ -1,4 +1,4 @@
-"""The README's Python quick start (tests/python/examples/quickstart.py) runs, as written, against the sandbox."""
+"""The Python examples (tests/python/examples/: the README's quick start and docs/python.md's tour) run, as written, against the sandbox."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import sys
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
-def test_the_quickstart_runs_against_the_sandbox() -> None:
+def run_example(name: str) -> str:
+    """Runs `tests/python/examples/<name>` against a fresh sandbox; its standard output."""
     binary = ROOT / "target" / "debug" / ("sandbox.exe" if os.name == "nt" else "sandbox")
     sandbox = subprocess.Popen([str(binary), "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
     try:
@@ -20,17 +21,27 @@ def test_the_quickstart_runs_against_the_sandbox() -> None:
         assert url.startswith("http://127.0.0.1:") and url.endswith("/v3"), first
         env = {**os.environ, "INSPECTION_URL": url}
         run = subprocess.run(
-            [sys.executable, str(ROOT / "tests/python/examples/quickstart.py")],
+            [sys.executable, str(ROOT / "tests/python/examples" / name)],
             env=env,
             capture_output=True,
             text=True,
             timeout=60,
         )
         assert run.returncode == 0, run.stderr
-        out = run.stdout
-        assert "created A-" in out
-        assert "PDF bytes" in out and "fields" in out
-        assert "vin: must be exactly 17 characters, got 9" in out
+        return run.stdout
     finally:
         sandbox.terminate()
         sandbox.wait(timeout=10)
+
+
+def test_the_quickstart_runs_against_the_sandbox() -> None:
+    out = run_example("quickstart.py")
+    assert "created unit " in out
+    assert ", results: " in out
+
+
+def test_the_tour_runs_against_the_sandbox() -> None:
+    out = run_example("tour.py")
+    assert "created A-" in out
+    assert "PDF bytes" in out and "fields" in out
+    assert "vin: must be exactly 17 characters, got 9" in out
