@@ -69,6 +69,30 @@ fn duplicate_operation_route() {
     );
 }
 
+/// Another method on the same path is fine, but not with its parameter named otherwise:
+/// OpenAPI and the sandbox's router would take the two spellings for two clashing paths.
+#[test]
+fn one_path_with_two_spellings_of_its_parameter() {
+    let patch = GET_UNIT.replace("get_unit:", "update_unit:");
+    let same = spec(
+        UNIT,
+        &format!("{GET_UNIT}{}", patch.replace("GET", "PATCH")),
+    );
+    codegen::load_str("spec/t.yaml", &same).unwrap();
+    let renamed = patch
+        .replace("GET", "PATCH")
+        .replace("{unit_id}", "{id}")
+        .replace("unit_id:", "id:");
+    let text = spec(UNIT, &format!("{GET_UNIT}{renamed}"));
+    assert_eq!(
+        error_for(&text),
+        "spec/t.yaml:27:11: error: operation `update_unit` writes the path /units/{} as \
+         /units/{id}, where operation `get_unit` writes /units/{unit_id}\n  help: name its \
+         parameters as `get_unit` does: `/units/{unit_id}` (OpenAPI and routers take the two \
+         for different paths that clash)"
+    );
+}
+
 #[test]
 fn union_variant_that_is_not_an_object() {
     let types = format!(

@@ -41,6 +41,10 @@ impl<'a> Checker<'a> {
         links_pagination: bool,
     ) -> Vec<ir::Operation> {
         let mut routes: BTreeMap<(String, String), &Spanned<String>> = BTreeMap::new();
+        // Each path shape as first written: one shape must name its parameters alike in
+        // every operation (OpenAPI and the sandbox's router take two spellings for two
+        // paths that clash).
+        let mut shapes: BTreeMap<String, (&str, &Spanned<String>)> = BTreeMap::new();
         let mut out = Vec::new();
         for ((name, op), first) in ops.iter().zip(repeated(ops)) {
             if let Some(first) = first {
@@ -74,7 +78,29 @@ impl<'a> Checker<'a> {
                     "remove one of the two operations, or fix its method or path",
                 );
             } else {
-                routes.insert(route, name);
+                routes.insert(route.clone(), name);
+                match shapes.get(&route.1) {
+                    Some((path, prev)) if *path != op.path.value => {
+                        let msg = format!(
+                            "operation `{}` writes the path {} as {}, where operation `{}` \
+                             writes {}",
+                            name.value, route.1, op.path.value, prev.value, path
+                        );
+                        self.error(
+                            &op.path,
+                            msg,
+                            format!(
+                                "name its parameters as `{}` does: `{path}` (OpenAPI and \
+                                 routers take the two for different paths that clash)",
+                                prev.value
+                            ),
+                        );
+                    }
+                    Some(_) => {}
+                    None => {
+                        shapes.insert(route.1, (op.path.value.as_str(), name));
+                    }
+                }
             }
             if let Some(ir_op) = self.operation(name, op, has_pagination, links_pagination) {
                 out.push(ir_op);
