@@ -1,12 +1,13 @@
 //! An operation added to the spec, and nothing else edited: every backend writes it (the
 //! Rust, TypeScript and Python clients, the OpenAPI export), and a sandbox started on
-//! that spec's IR routes it, behind the interface's credentials and the strict checks of
-//! its query, answering 501 until someone writes its behaviour.
+//! that spec's IR routes it, behind the interface's credentials, the role the spec asks
+//! for and the strict checks of its query, answering 501 until someone writes its
+//! behaviour.
 
 use std::path::{Path, PathBuf};
 
 use codegen::output::OutputFile;
-use sandbox::{DEMO_KEY, LEGACY_MANAGER, Options, Sandbox};
+use sandbox::{DEMO_KEY, LEGACY_MANAGER, LEGACY_USER, Options, Sandbox};
 
 /// An operation added to one spec file.
 struct Added {
@@ -16,6 +17,8 @@ struct Added {
     /// The path parameter and its type.
     param: (&'static str, &'static str),
     answer: &'static str,
+    /// Spec lines the operation adds after its responses.
+    extra: &'static str,
 }
 
 /// One per interface.
@@ -26,6 +29,7 @@ const ADDED: [Added; 2] = [
         path: "/units/{unit_id}/notes",
         param: ("unit_id", "UnitId"),
         answer: "Unit",
+        extra: "",
     },
     Added {
         file: "legacy.yaml",
@@ -33,6 +37,7 @@ const ADDED: [Added; 2] = [
         path: "/api/assets/{id}/notes",
         param: ("id", "AssetId"),
         answer: "Asset",
+        extra: "    manager_only: true\n",
     },
 ];
 
@@ -44,6 +49,7 @@ impl Added {
             path,
             param: (param, ty),
             answer,
+            extra,
             ..
         } = self;
         format!(
@@ -65,7 +71,7 @@ impl Added {
       - status: 200
         body: {answer}
         doc: The notes.
-"
+{extra}"
         )
     }
 }
@@ -150,20 +156,8 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
     .unwrap();
     let http = reqwest::Client::new();
     let base = sandbox.legacy_base_url();
-    let login = http
-        .post(format!("{base}/api/users/authenticate"))
-        .header("accept", "application/json; version=1")
-        .header("content-type", "application/json")
-        .body(
-            serde_json::json!({"user": {"username": LEGACY_MANAGER.0, "password": LEGACY_MANAGER.1}})
-                .to_string(),
-        )
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(login.status(), 200);
-    let login: serde_json::Value = serde_json::from_str(&login.text().await.unwrap()).unwrap();
-    let token = login["auth_token"].as_str().unwrap().to_string();
+    let token = login(&http, &base, LEGACY_MANAGER).await;
+    let plain = login(&http, &base, LEGACY_USER).await;
     let v3 = |query: &str, keys: bool| {
         let request = http.get(format!("{base}/v3/units/u-1/notes{query}"));
         match keys {
@@ -173,13 +167,13 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
             false => request,
         }
     };
-    let legacy = |query: &str, logged_in: bool| {
+    let legacy = |query: &str, token: Option<&str>| {
         let request = http
             .get(format!("{base}/api/assets/a-1/notes{query}"))
             .header("accept", "application/json; version=1");
-        match logged_in {
-            true => request.header("authorization", format!("Token {token}")),
-            false => request,
+        match token {
+            Some(token) => request.header("authorization", format!("Token {token}")),
+            None => request,
         }
     };
     for (name, call) in [
@@ -190,9 +184,9 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
         (
             "get_asset_notes",
             [
-                legacy("", true),
-                legacy("?limit=11", true),
-                legacy("", false),
+                legacy("", Some(&token)),
+                legacy("?limit=11", Some(&token)),
+                legacy("", None),
             ],
         ),
     ] {
@@ -207,12 +201,31 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
         // And the interface's credentials are asked for.
         assert_eq!(text(anonymous).await.0, 401, "{name}");
     }
+    // The spec marks the legacy one manager-only: a plain user is refused before the rest.
+    let answer = text(legacy("?limit=11", Some(&plain))).await;
+    assert_eq!(answer.0, 403, "{answer:?}");
+    assert!(answer.1.contains("manager role"), "{answer:?}");
     // The operations the sandbox implements are served as ever.
     let units = http
         .get(format!("{base}/v3/units"))
         .header("api-key-id", DEMO_KEY.0)
         .header("api-key-secret", DEMO_KEY.1);
     assert_eq!(text(units).await.0, 200);
+}
+
+/// Logs `who` in to the legacy interface at `base`: its token.
+async fn login(http: &reqwest::Client, base: &str, who: (&str, &str)) -> String {
+    let answer = http
+        .post(format!("{base}/api/users/authenticate"))
+        .header("accept", "application/json; version=1")
+        .header("content-type", "application/json")
+        .body(serde_json::json!({"user": {"username": who.0, "password": who.1}}).to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 200);
+    let answer: serde_json::Value = serde_json::from_str(&answer.text().await.unwrap()).unwrap();
+    answer["auth_token"].as_str().unwrap().to_string()
 }
 
 async fn text(request: reqwest::RequestBuilder) -> (u16, String) {

@@ -1,5 +1,6 @@
 //! Requests held to the spec, for every operation the IR lists, before a handler sees
-//! them: each query parameter the operation declares must be of its type and within its
+//! them: an operation marked manager-only is refused (403) to a caller without the role;
+//! each query parameter the operation declares must be of its type and within its
 //! documented limits (a JSON-encoded one is walked like a body), required ones present;
 //! a JSON body must be a value of the operation's body type (its JSON kinds at any depth,
 //! `null` only where the spec allows it, required fields present). The route table
@@ -46,9 +47,10 @@ impl Served {
 #[derive(Debug, Clone, Copy)]
 pub struct MayManage(pub bool);
 
-/// Refuses a query or a body that is not of its operation's types (400 for the query,
-/// the spec's rule for both interfaces); passes anything else on, with a whole-number
-/// float in the body rewritten as the integer it is.
+/// Refuses a manager-only operation to a caller without the role (403), then a query or a
+/// body that is not of its operation's types (400 for the query, the spec's rule for both
+/// interfaces); passes anything else on, with a whole-number float in the body rewritten
+/// as the integer it is.
 pub async fn requests(State(served): State<Served>, req: Request, next: Next) -> Response {
     let (interface, op) = served.parts();
     let may_manage = req.extensions().get::<MayManage>().is_none_or(|m| m.0);
