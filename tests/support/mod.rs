@@ -1,4 +1,3 @@
 pub mod capture;
 pub mod server;
-pub mod spec_text;
 pub mod v3;
