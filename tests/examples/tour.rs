@@ -9,7 +9,8 @@ async fn main() -> Result<(), inspection_client::Error> {
     let client = Client::new(&base_url, ApiKey::new(key_id, secret))?;
 
     // Checked against the documented limits before it is sent.
-    let unit = NewUnit::new("A-001").make("Cat").model("320").year(2021);
+    let reference = format!("A-{}", std::process::id()); // unique per run
+    let unit = NewUnit::new(reference).make("Cat").model("320").year(2021);
     let unit = client.create_unit(unit).send().await?;
     println!("created unit {}", unit.id);
 
