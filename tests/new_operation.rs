@@ -1,8 +1,8 @@
 //! An operation added to the spec, and nothing else edited: every backend writes it (the
-//! Rust, TypeScript and Python clients, the OpenAPI export), and a sandbox started on
-//! that spec's IR routes it, behind the interface's credentials, the role the spec asks
-//! for and the strict checks of its query, answering 501 until someone writes its
-//! behaviour.
+//! Rust, TypeScript and Python clients, the OpenAPI export, the Rust conformance runner's
+//! adapter), and a sandbox started on that spec's IR routes it, behind the interface's
+//! credentials, the role the spec asks for and the strict checks of its query, answering
+//! 501 until someone writes its behaviour.
 
 use std::path::{Path, PathBuf};
 
@@ -135,6 +135,12 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
             "generated/openapi/{}.yaml",
             "operationId: \"get_unit_notes\"",
             "operationId: \"get_asset_notes\"",
+        ),
+        // The Rust conformance runner's adapter, so scenarios can call it.
+        (
+            "generated/conformance/rust/{}.rs",
+            "\"get_unit_notes\" => {",
+            "\"get_asset_notes\" => {",
         ),
     ] {
         for (interface, name) in [("v3", v3), ("legacy", legacy)] {

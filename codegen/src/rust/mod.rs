@@ -1,5 +1,6 @@
 //! The Rust backend: the `inspection-client` crate under `generated/rust/`.
 
+mod adapter;
 mod client;
 mod docs;
 mod enums;
@@ -21,7 +22,8 @@ const CRATE_DIR: &str = "generated/rust";
 
 pub use names::reserved_module;
 
-/// Renders the crate: `Cargo.toml`, `src/lib.rs` and a module per interface.
+/// Renders the crate (`Cargo.toml`, `src/lib.rs` and a module per interface), and the
+/// conformance runner's adapter per interface (`adapter.rs`).
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let mut files = vec![
         OutputFile::new(format!("{CRATE_DIR}/Cargo.toml"), cargo_toml(api)),
@@ -34,6 +36,13 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     )?);
     for interface in &api.interfaces {
         files.extend(interface_files(interface)?);
+    }
+    for interface in &api.interfaces {
+        files.push(rust_file(
+            format!("{}/{}.rs", adapter::ADAPTER_DIR, interface.name),
+            &interface.source_file,
+            adapter::adapter(interface),
+        )?);
     }
     Ok(files)
 }

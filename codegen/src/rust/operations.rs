@@ -348,7 +348,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let resume = page_param.is_some().then(|| quote!(resume,));
     let alternative = answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
-        let method = if ct == "application/pdf" { "pdf" } else { "bytes" };
+        let method = alternative_method(op);
         let [plain, to, stream] =
             ["", "_to", "_stream"].map(|suffix| format_ident!("{method}{suffix}"));
         quote!(::inspection_runtime::__private::impl_alternative!(#name, #ct, #plain, #to, #stream);)
@@ -402,6 +402,15 @@ fn paging_methods(i: &Interface, op: &Operation, name: &proc_macro2::Ident) -> T
 }
 
 /// A body sent as bytes (its format left open), with a content type the caller may set.
-fn is_binary(ty: &TypeRef) -> bool {
+/// The builder method asking for an operation's alternative answer: `pdf` for a PDF,
+/// `bytes` for another media type.
+pub fn alternative_method(op: &Operation) -> Ident {
+    match op.answer.alternative.as_deref() {
+        Some("application/pdf") => format_ident!("pdf"),
+        _ => format_ident!("bytes"),
+    }
+}
+
+pub fn is_binary(ty: &TypeRef) -> bool {
     matches!(ty, TypeRef::Builtin(Builtin::Binary))
 }

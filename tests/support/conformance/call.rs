@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value, json};
 
-use super::format::Mode;
+pub use super::format::Mode;
 
 /// What a step's call gave: a result, an error, or for a paging walk both (what was
 /// collected before it failed).
@@ -62,22 +62,32 @@ impl Args {
 
     /// A path parameter that names a record by id, by external id or as `self`: a string
     /// or number is the id, `{external: X}` the external id, `{self: true}` the caller.
-    pub fn path_ref(&mut self, name: &str) -> Result<PathRef, String> {
+    /// `external` and `me` are the reference's other forms, where it has them.
+    pub fn record_ref<T: From<String>>(
+        &mut self,
+        name: &str,
+        external: Option<fn(String) -> T>,
+        me: Option<T>,
+    ) -> Result<T, String> {
         let value = self
             .path
             .remove(name)
             .ok_or_else(|| format!("`args.path.{name}` is required"))?;
-        match &value {
-            Value::Object(m) if m.len() == 1 && m.get("self") == Some(&Value::Bool(true)) => {
-                Ok(PathRef::Me)
+        let only = |m: &Map<String, Value>, key: &str| m.len() == 1 && m.contains_key(key);
+        match (&value, external, me) {
+            (Value::Object(m), _, Some(me))
+                if only(m, "self") && m["self"] == Value::Bool(true) =>
+            {
+                Ok(me)
             }
-            Value::Object(m) if m.len() == 1 && m.contains_key("external") => {
-                Ok(PathRef::External(typed(m["external"].clone(), name)?))
+            (Value::Object(m), Some(external), _) if only(m, "external") => {
+                Ok(external(typed(m["external"].clone(), name)?))
             }
-            Value::String(s) => Ok(PathRef::Id(s.clone())),
-            Value::Number(n) => Ok(PathRef::Id(n.to_string())),
-            other => Err(format!(
-                "`args.path.{name}`: an id, {{external: ...}} or {{self: true}}, not {other}"
+            (Value::String(s), _, _) => Ok(T::from(s.clone())),
+            (Value::Number(n), _, _) => Ok(T::from(n.to_string())),
+            (other, _, _) => Err(format!(
+                "`args.path.{name}`: an id, {{external: ...}} or {{self: true}} where the \
+                 path takes them, not {other}"
             )),
         }
     }
@@ -94,6 +104,32 @@ impl Args {
     pub fn required_query<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
         self.query(name)?
             .ok_or_else(|| format!("`args.query.{name}` is required"))
+    }
+
+    /// The builder with an optional query parameter set by `set`, when the step gives it.
+    pub fn query_into<B, T: DeserializeOwned>(
+        &mut self,
+        builder: B,
+        name: &str,
+        set: impl FnOnce(B, T) -> B,
+    ) -> Result<B, String> {
+        Ok(match self.query(name)? {
+            Some(value) => set(builder, value),
+            None => builder,
+        })
+    }
+
+    /// The builder with a client-side setting (a key of `args`) set, when the step gives it.
+    pub fn take_into<B, T: DeserializeOwned>(
+        &mut self,
+        builder: B,
+        name: &str,
+        set: impl FnOnce(B, T) -> B,
+    ) -> Result<B, String> {
+        Ok(match self.take(name)? {
+            Some(value) => set(builder, value),
+            None => builder,
+        })
     }
 
     /// The request body, read as the operation's body type.
@@ -131,12 +167,6 @@ impl Args {
             ))
         }
     }
-}
-
-pub enum PathRef {
-    Id(String),
-    External(String),
-    Me,
 }
 
 fn typed<T: DeserializeOwned>(value: Value, at: &str) -> Result<T, String> {
@@ -250,11 +280,11 @@ pub fn describe(error: &Error) -> Value {
 /// `fetch_presigned {url}`, `put_presigned {url, body_text, content_type}`,
 /// `put_parts {urls, parts, content_type, concurrency}`. `None` for other names.
 macro_rules! presigned_action {
-    ($client:expr, $name:expr, $args:expr) => {{
+    ($client:expr, $name:expr, $args:ident) => {{
         use inspection_client::runtime::Bytes;
         use serde_json::json;
         use $crate::conformance::call::{binary, done};
-        let args: &mut $crate::conformance::call::Args = $args;
+        let args: &mut $crate::conformance::call::Args = &mut $args;
         match $name {
             "fetch_presigned" => {
                 let url: String = args.required("url")?;
@@ -335,26 +365,10 @@ pub fn resumed<B>(
     }
 }
 
-/// A single answer: only `send` mode.
-macro_rules! single {
-    ($op:expr, $builder:expr, $mode:expr) => {{
-        use $crate::conformance::format::Mode;
-        match $mode {
-            Mode::Send => $crate::conformance::call::done($builder.send().await),
-            mode => return $crate::conformance::call::unsupported($op, mode),
-        }
-    }};
+/// Fails unless `mode` is `send`: the one way to call an operation with a single answer.
+pub fn send_only(op: &str, mode: Mode) -> Result<(), String> {
+    match mode {
+        Mode::Send => Ok(()),
+        mode => unsupported(op, mode).map(|_| ()),
+    }
 }
-pub(crate) use single;
-
-/// Optional query parameters: `"wire_name" => setter: Type`.
-macro_rules! optional {
-    ($args:ident, $builder:ident, $($wire:literal => $setter:ident : $ty:ty),* $(,)?) => {
-        $(
-            if let Some(value) = $args.query::<$ty>($wire)? {
-                $builder = $builder.$setter(value);
-            }
-        )*
-    };
-}
-pub(crate) use optional;

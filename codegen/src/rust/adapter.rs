@@ -1,0 +1,160 @@
+//! The Rust conformance runner's adapter: a scenario step's `call`, `args` and `mode` onto
+//! the generated builders, one match arm per operation.
+//!
+//! The Python and TypeScript runners look an operation up by name and read its inputs
+//! through the generated descriptors; Rust cannot, so the adapter is generated from the same
+//! IR instead of being written by hand, and a new operation in the spec is callable from
+//! the scenarios with no edit to the runner. It is test support, not part of the crate: it
+//! is written to `generated/conformance/rust/` and compiled by the `tests` crate, against
+//! the helpers of `tests/support/conformance/call.rs`.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::{names, operations, types};
+use crate::ir::{AnswerKind, Field, Interface, Operation, OperationPaging, TypeKind, TypeRef};
+
+/// Where the adapters are written, a file per interface.
+pub const ADAPTER_DIR: &str = "generated/conformance/rust";
+
+/// The adapter module of one interface: `pub async fn call(client, op, args, mode)`.
+pub fn adapter(i: &Interface) -> TokenStream {
+    let arms = i.operations.iter().map(|op| {
+        let wire = op.name.as_str();
+        let body = arm(i, op);
+        quote!(#wire => { #body })
+    });
+    let unknown = format!("`{{other}}` is no {} operation or client action", i.name);
+    let module = names::ident(&i.name);
+    // The runner's names go through `cx::`, so a spec type of the same name cannot clash.
+    quote! {
+        //! Generated from the IR by `codegen/src/rust/adapter.rs`.
+        use inspection_client::#module::*;
+        use crate::conformance::call as cx;
+
+        /// Calls the operation `op` (by its spec name) with a step's arguments in `mode`.
+        pub async fn call(
+            client: &Client,
+            op: &str,
+            mut a: cx::Args,
+            mode: cx::Mode,
+        ) -> Result<cx::Outcome, String> {
+            let outcome = match op {
+                #(#arms)*
+                other => match cx::presigned_action!(client, other, a) {
+                    Some(outcome) => outcome,
+                    None => return Err(format!(#unknown)),
+                },
+            };
+            a.finish()?;
+            Ok(outcome)
+        }
+    }
+}
+
+/// One operation's arm: the inputs the builder starts from, read into `p0, p1, ...` (names
+/// no parameter can shadow), the optional ones set when the step gives them, then the call
+/// `mode` asks for.
+fn arm(i: &Interface, op: &Operation) -> TokenStream {
+    let method = names::method_ident(&op.name);
+    let mut reads = Vec::new();
+    let mut args = Vec::new();
+    let required = op
+        .path_params
+        .iter()
+        .chain(op.query.iter().filter(|f| f.required));
+    for (n, f) in required.enumerate() {
+        let var = format_ident!("p{n}");
+        let wire = f.name.as_str();
+        let is_path = n < op.path_params.len();
+        let read = match record_ref(i, f) {
+            Some(read) => read,
+            None if is_path => quote!(a.path(#wire)?),
+            None => quote!(a.required_query(#wire)?),
+        };
+        let ty = types::rust_type(i, &f.ty);
+        reads.push(quote!(let #var: #ty = #read;));
+        args.push(quote!(#var));
+    }
+    let binary_body = op
+        .body
+        .as_ref()
+        .is_some_and(|b| operations::is_binary(&b.ty));
+    match &op.body {
+        Some(_) if binary_body => {
+            reads.push(quote!(let text: String = a.required("body_text")?;));
+            args.push(quote!(text.into_bytes()));
+        }
+        Some(_) => args.push(quote!(a.body()?)),
+        None => {}
+    }
+    let mut setters: Vec<TokenStream> = op
+        .query
+        .iter()
+        .filter(|f| !f.required)
+        .map(|f| {
+            let wire = f.name.as_str();
+            let setter = names::field_ident(&f.name);
+            let ty = types::rust_type(i, &f.ty);
+            quote!(let b = a.query_into(b, #wire, |b, v: #ty| b.#setter(v))?;)
+        })
+        .collect();
+    if binary_body {
+        setters.push(
+            quote!(let b = a.take_into(b, "content_type", |b, v: String| b.content_type(v))?;),
+        );
+    }
+    let call = answer(op);
+    quote! {
+        #(#reads)*
+        let b = client.#method(#(#args),*);
+        #(#setters)*
+        #call
+    }
+}
+
+/// The read of a path parameter that names a record by id, by external id or as `self`
+/// (a record reference), with the forms the reference takes.
+fn record_ref(i: &Interface, f: &Field) -> Option<TokenStream> {
+    let TypeRef::Named(n) = &f.ty else {
+        return None;
+    };
+    let TypeKind::RecordRef(r) = &i.ty(*n).kind else {
+        return None;
+    };
+    let ty = names::type_ident(&i.ty(*n).name);
+    let wire = f.name.as_str();
+    let external = if r.external {
+        quote!(Some(#ty::external))
+    } else {
+        quote!(None)
+    };
+    let me = if r.self_keyword.is_some() {
+        quote!(Some(#ty::Me))
+    } else {
+        quote!(None)
+    };
+    Some(quote!(a.record_ref(#wire, #external, #me)?))
+}
+
+/// The call `mode` asks for, among those the operation answers to.
+fn answer(op: &Operation) -> TokenStream {
+    let only_send = |read: TokenStream| quote!(cx::send_only(op, mode)?; #read);
+    match (&op.paging, &op.answer.kind) {
+        (Some(OperationPaging::Links { .. }), _) => quote!(cx::list!(op, a, b, mode, backward)),
+        (Some(OperationPaging::Cursor { .. }), _) => quote!(cx::list!(op, a, b, mode)),
+        (None, AnswerKind::Upsert { .. }) => only_send(quote!(cx::upserted(b.send().await))),
+        (None, AnswerKind::Bytes { .. }) => only_send(quote!(cx::binary(b.send().await))),
+        (None, _) if op.answer.alternative.is_some() => {
+            let method = operations::alternative_method(op);
+            quote! {
+                match mode {
+                    cx::Mode::Send => cx::done(b.send().await),
+                    cx::Mode::Pdf => cx::binary(b.#method().await),
+                    mode => return cx::unsupported(op, mode),
+                }
+            }
+        }
+        (None, _) => only_send(quote!(cx::done(b.send().await))),
+    }
+}
