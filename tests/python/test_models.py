@@ -22,6 +22,16 @@ def fixture(name: str) -> Any:
     return json.loads((FIXTURES / name).read_text())
 
 
+@pytest.mark.parametrize("interface", [v3, legacy], ids=["v3", "legacy"])
+def test_the_interface_package_offers_every_model_and_its_client(interface: Any) -> None:
+    models = interface.models
+    assert {"Client", "AsyncClient"} <= set(interface.__all__)
+    assert set(models.__all__) <= set(interface.__all__)
+    assert len(interface.__all__) == len(set(interface.__all__))
+    for name in interface.__all__:
+        assert hasattr(interface, name), name
+
+
 def test_an_inspection_round_trips_unchanged() -> None:
     raw = fixture("inspection.json")
     inspection = v3.Inspection.from_json(json.loads(json.dumps(raw)))
