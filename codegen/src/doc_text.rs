@@ -184,16 +184,18 @@ pub fn parse_event(doc: &str, words: WebhookWords) -> String {
     )
 }
 
-/// The doc sentence of an id type: opaque, and a type of its own (`kind`: how the language
-/// makes it one) made with `make`.
-pub fn opaque_id(max_length: Option<u32>, kind: &str, make: &str) -> String {
+/// The doc of an id type: the spec's, then that it is opaque and a type of its own (`kind`:
+/// how the language makes it one) made with `make`.
+pub fn opaque_id(doc: &str, max_length: Option<u32>, kind: &str, make: &str) -> String {
     let limit = max_length
         .map(|n| format!(" of at most {n} characters"))
         .unwrap_or_default();
-    format!(
+    let mut d = Doc::new(doc);
+    d.push(format!(
         "An opaque, case-sensitive id{limit}. {kind}, so it cannot be passed where another \
          resource's id is expected: make one with {make}."
-    )
+    ));
+    d.text()
 }
 
 pub fn interface(i: &Interface) -> String {

@@ -92,8 +92,11 @@ fn existing(dir: &Path) -> Vec<PathBuf> {
         let path = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
+        // What installing a package leaves beside it (`pip install generated/python`
+        // writes `build/` and `*.egg-info/`) is not the generator's to remove.
         if name.starts_with('.')
-            || ["node_modules", "target", "__pycache__", "dist"].contains(&name.as_ref())
+            || name.ends_with(".egg-info")
+            || ["node_modules", "target", "__pycache__", "dist", "build"].contains(&name.as_ref())
         {
             continue;
         }

@@ -5,9 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::yaml::Node;
-use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, ScalarKind, Source, TypeKind, TypeRef,
-};
+use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, Source, TypeKind, TypeRef};
 
 /// A reference to a component schema.
 pub fn reference(name: &str) -> Node {
@@ -339,18 +337,7 @@ pub fn components(i: &Interface) -> Node {
                 )
             }
             TypeKind::ScalarUnion(kinds) => {
-                let types: Vec<Node> = kinds
-                    .iter()
-                    .map(|k| {
-                        Node::str(match k {
-                            ScalarKind::String => "string",
-                            ScalarKind::Integer => "integer",
-                            ScalarKind::Boolean => "boolean",
-                            ScalarKind::Number => "number",
-                            ScalarKind::Null => "null",
-                        })
-                    })
-                    .collect();
+                let types: Vec<Node> = kinds.iter().map(|k| Node::str(k.json_type())).collect();
                 Node::map().with("type", Node::Seq(types))
             }
             // Some answers carry ids as numbers; the clients read them as their text.

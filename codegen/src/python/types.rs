@@ -1,7 +1,7 @@
 //! Python annotations for spec type references, and the wire descriptor expressions
 //! (`_rt.Str(...)`, `_rt.F(...)`) that decode, encode and validate values of them.
 
-use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, ScalarKind, TypeKind, TypeRef};
+use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, TypeKind, TypeRef};
 
 use super::names;
 
@@ -209,16 +209,7 @@ pub fn simple_desc(kind: &TypeKind, class: &str) -> Option<String> {
             if e.open { "True" } else { "False" }
         ),
         TypeKind::ScalarUnion(kinds) => {
-            let kinds: Vec<&str> = kinds
-                .iter()
-                .map(|k| match k {
-                    ScalarKind::String => "\"string\"",
-                    ScalarKind::Integer => "\"integer\"",
-                    ScalarKind::Boolean => "\"boolean\"",
-                    ScalarKind::Number => "\"number\"",
-                    ScalarKind::Null => "\"null\"",
-                })
-                .collect();
+            let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
             format!("_rt.Scalar({})", kinds.join(", "))
         }
         TypeKind::Id { max_length } => call(

@@ -467,6 +467,19 @@ pub enum ScalarKind {
     Null,
 }
 
+impl ScalarKind {
+    /// Its JSON Schema type name, as the spec spells it (`string`, `integer`, ...).
+    pub fn json_type(self) -> &'static str {
+        match self {
+            ScalarKind::String => "string",
+            ScalarKind::Integer => "integer",
+            ScalarKind::Boolean => "boolean",
+            ScalarKind::Number => "number",
+            ScalarKind::Null => "null",
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IdDef {

@@ -2,8 +2,7 @@
 //! literals) that decode responses tolerantly and validate requests strictly.
 
 use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, OperationPaging, ScalarKind, TypeKind,
-    TypeRef,
+    Builtin, CharClass, Constraints, Field, Interface, OperationPaging, TypeKind, TypeRef,
 };
 
 use super::names;
@@ -250,16 +249,7 @@ pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
             )
         }
         TypeKind::ScalarUnion(kinds) => {
-            let kinds: Vec<&str> = kinds
-                .iter()
-                .map(|k| match k {
-                    ScalarKind::String => "\"string\"",
-                    ScalarKind::Integer => "\"integer\"",
-                    ScalarKind::Boolean => "\"boolean\"",
-                    ScalarKind::Number => "\"number\"",
-                    ScalarKind::Null => "\"null\"",
-                })
-                .collect();
+            let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
             format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", "))
         }
         TypeKind::Id { max_length } => with_limits(

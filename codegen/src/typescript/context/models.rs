@@ -175,18 +175,15 @@ pub(super) fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Sc
                 ts: unique.join(" | "),
             }
         }
-        TypeKind::Id { max_length } => {
-            let mut doc = Doc::new(&t.doc);
-            doc.push(doc_text::opaque_id(
+        TypeKind::Id { max_length } => TypeCx::Id {
+            doc: doc_text::opaque_id(
+                &t.doc,
                 *max_length,
                 "Branded",
                 &format!("`{name}(\"...\")`"),
-            ));
-            TypeCx::Id {
-                name,
-                doc: doc.text(),
-            }
-        }
+            ),
+            name,
+        },
         TypeKind::RecordRef(r) => {
             let mut doc = Doc::new(&t.doc);
             doc.source(r.source);
