@@ -1,17 +1,11 @@
 //! The sandbox binary starts with one command, prints its base URL and key, and serves.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 
-struct Running(Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+#[path = "common/binary.rs"]
+mod binary;
 
 fn get(base: &str, path: &str, headers: &str) -> String {
     let authority = base
@@ -32,26 +26,17 @@ fn get(base: &str, path: &str, headers: &str) -> String {
 
 #[test]
 fn the_binary_serves_on_the_port_it_prints() {
-    let child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args([
-            "--addr",
-            "127.0.0.1:0",
-            "--key",
-            "k1:s1",
-            "--empty",
-            "--legacy-user",
-            "ops@example.com:pw:manager",
-        ])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
-    let mut lines = BufReader::new(running.0.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    let base = first
-        .strip_prefix("sandbox: serving the v3 interface at ")
-        .unwrap()
-        .to_string();
+    let mut running = binary::start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--key",
+        "k1:s1",
+        "--empty",
+        "--legacy-user",
+        "ops@example.com:pw:manager",
+    ]);
+    let base = running.base.clone();
+    let lines = &mut running.lines;
     assert!(
         base.starts_with("http://127.0.0.1:") && base.ends_with("/v3"),
         "{base}"

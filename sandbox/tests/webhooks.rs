@@ -3,8 +3,7 @@
 //! and the reset. Each test runs a tiny listener on 127.0.0.1:0 that records what arrives.
 
 use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read};
-use std::process::{Command, Stdio};
+use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -16,6 +15,8 @@ use serde_json::{Value, json};
 
 use sandbox::{Options, Sandbox};
 
+#[path = "common/binary.rs"]
+mod binary;
 mod common;
 use common::call;
 
@@ -459,32 +460,19 @@ async fn reset_and_delete_drop_registered_listeners_but_not_flag_ones() {
     );
 }
 
-/// Kills the sandbox process when the test ends, however it ends.
-struct Running(std::process::Child);
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 #[tokio::test(flavor = "multi_thread")]
 async fn the_binary_logs_each_attempt_on_stderr() {
     let hook = listener_with(&[500], Duration::ZERO).await;
-    let child = Command::new(env!("CARGO_BIN_EXE_sandbox"))
-        .args(["--addr", "127.0.0.1:0", "--webhook", &hook.url])
-        .args(["--webhook-header", "x-cli: on"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut running = Running(child);
-    let mut lines = BufReader::new(running.0.stdout.take().unwrap()).lines();
-    let first = lines.next().unwrap().unwrap();
-    let base = first
-        .strip_prefix("sandbox: serving the v3 interface at ")
-        .unwrap();
+    let mut running = binary::start(&[
+        "--addr",
+        "127.0.0.1:0",
+        "--webhook",
+        &hook.url,
+        "--webhook-header",
+        "x-cli: on",
+    ]);
+    let base = running.base.clone();
+    let lines = &mut running.lines;
     let origin = base.strip_suffix("/v3").unwrap();
     let printed: Vec<String> = lines.take(6).map(Result::unwrap).collect();
     assert!(printed.iter().any(|l| l.contains(&hook.url)), "{printed:?}");
@@ -499,10 +487,10 @@ async fn the_binary_logs_each_attempt_on_stderr() {
     let got = hook.wait_for(2).await;
     assert_eq!(header(&got[1], "x-cli"), Some("on"));
 
-    let _ = running.0.kill();
+    let _ = running.child.kill();
     let mut stderr = String::new();
     running
-        .0
+        .child
         .stderr
         .take()
         .unwrap()

@@ -115,13 +115,12 @@ fn constructor(i: &Interface, t: &TypeDef, o: &Object, setters_too: bool) -> Tok
     let mut inits = Vec::new();
     let mut setters = Vec::new();
     for f in &o.fields {
-        let ident = names::field_ident(&f.name);
-        let (ty, into) = types::arg_type(i, f);
-        let value = if into {
-            quote!(#ident.into())
-        } else {
-            quote!(#ident)
-        };
+        let types::Arg {
+            ident,
+            ty,
+            value,
+            into,
+        } = types::arg(i, f);
         if f.required {
             params.push(quote!(#ident: #ty));
             inits.push(if f.nullable {

@@ -72,22 +72,20 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     let builder = builder_name(i, op);
     let mut params = Vec::new();
     let mut inits = Vec::new();
-    for f in &op.path_params {
-        let ident = names::field_ident(&f.name);
-        let (ty, into) = types::arg_type(i, f);
+    for f in op
+        .path_params
+        .iter()
+        .chain(op.query.iter().filter(|f| f.required))
+    {
+        let types::Arg {
+            ident,
+            ty,
+            value,
+            into,
+        } = types::arg(i, f);
         params.push(quote!(#ident: #ty));
         inits.push(if into {
-            quote!(#ident: #ident.into())
-        } else {
-            quote!(#ident)
-        });
-    }
-    for f in op.query.iter().filter(|f| f.required) {
-        let ident = names::field_ident(&f.name);
-        let (ty, into) = types::arg_type(i, f);
-        params.push(quote!(#ident: #ty));
-        inits.push(if into {
-            quote!(#ident: #ident.into())
+            quote!(#ident: #value)
         } else {
             quote!(#ident)
         });
@@ -181,13 +179,9 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     });
     let setters = op.query.iter().filter(|f| !f.required).map(|f| {
-        let ident = names::field_ident(&f.name);
-        let (ty, into) = types::arg_type(i, f);
-        let value = if into {
-            quote!(#ident.into())
-        } else {
-            quote!(#ident)
-        };
+        let types::Arg {
+            ident, ty, value, ..
+        } = types::arg(i, f);
         let mut doc = docs::field(f, true);
         doc.push(format!("Sent as the `{}` query parameter.", f.name));
         let doc = doc.attrs();

@@ -1,6 +1,6 @@
 //! Rust types for spec type references, and how a field wraps them.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::names;
@@ -143,9 +143,37 @@ pub fn rename(wire: &str) -> TokenStream {
     }
 }
 
+/// A parameter a caller passes for field `f`, as a constructor, client method or setter
+/// takes it.
+pub struct Arg {
+    pub ident: Ident,
+    /// Its type (`impl Into<..>` for strings, ids and date-or-date-times).
+    pub ty: TokenStream,
+    /// The value to store: `ident`, or `ident.into()`.
+    pub value: TokenStream,
+    /// Whether `value` converts.
+    pub into: bool,
+}
+
+pub fn arg(i: &Interface, f: &Field) -> Arg {
+    let ident = names::field_ident(&f.name);
+    let (ty, into) = arg_type(i, f);
+    let value = if into {
+        quote!(#ident.into())
+    } else {
+        quote!(#ident)
+    };
+    Arg {
+        ident,
+        ty,
+        value,
+        into,
+    }
+}
+
 /// The argument type a caller passes for a value of `f`: strings, ids and
 /// date-or-date-times by `Into`; `true` when the argument needs `.into()`.
-pub fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
+fn arg_type(i: &Interface, f: &Field) -> (TokenStream, bool) {
     match &f.ty {
         TypeRef::Builtin(Builtin::String | Builtin::Url) => (quote!(impl Into<String>), true),
         TypeRef::Builtin(Builtin::DateOrDateTime) => (
