@@ -143,14 +143,16 @@ pub fn login(auth_doc: &str) -> String {
     )
 }
 
-/// What every client does with a request, for its doc (the runtimes behave alike):
+/// The doc of an interface's client: what it is a client of, `about` (what the language
+/// adds, or nothing), and what it does with every request (the runtimes behave alike):
 /// `turn_off` tells how validation is turned off, `pacing` who shares the pacing.
-pub fn request_handling(turn_off: &str, pacing: &str) -> String {
+pub fn client(i: &Interface, about: &str, turn_off: &str, pacing: &str) -> String {
     format!(
-        "Every request is checked against the documented limits before it is sent \
+        "A client of the {}.\n\n{about}Every request is checked against the documented limits before it is sent \
          ({turn_off}), paced under the rate limit ({pacing}), and retried when that is safe: \
          any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout \
-         or a broken connection, never a POST or PATCH that may have been applied."
+         or a broken connection, never a POST or PATCH that may have been applied.",
+        i.title
     )
 }
 

@@ -33,13 +33,11 @@ pub fn client(i: &Interface) -> Result<TokenStream, String> {
         );
         docs::attrs(&format!("\n{text}"))
     });
-    let doc = docs::attrs(&format!(
-        "A client of the {}.\n\nCheap to clone; clones share connections. {}",
-        i.title,
-        doc_text::request_handling(
-            "see `Config::validate_requests`",
-            "shared by every clone of this client"
-        )
+    let doc = docs::attrs(&doc_text::client(
+        i,
+        "Cheap to clone; clones share connections. ",
+        "see `Config::validate_requests`",
+        "shared by every clone of this client",
     ));
     let constructors = constructors(i)?;
     let webhooks = webhooks(i);

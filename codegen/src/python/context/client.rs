@@ -68,13 +68,11 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
         }
     };
     Ok(ClientCx {
-        doc: format!(
-            "A client of the {}.\n\n{}",
-            i.title,
-            doc_text::request_handling(
-                "turn off with `ClientOptions(validate_requests=False)`",
-                "shared by every thread or task using this client"
-            )
+        doc: doc_text::client(
+            i,
+            "",
+            "turn off with `ClientOptions(validate_requests=False)`",
+            "shared by every thread or task using this client",
         ),
         info: info_args(i),
         auth,

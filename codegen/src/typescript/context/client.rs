@@ -62,13 +62,11 @@ pub(super) fn client_cx(
         }
     };
     Ok(ClientCx {
-        doc: format!(
-            "A client of the {}.\n\n{}",
-            i.title,
-            doc_text::request_handling(
-                "turn off with `validateRequests: false`",
-                "shared by everything using this client"
-            )
+        doc: doc_text::client(
+            i,
+            "",
+            "turn off with `validateRequests: false`",
+            "shared by everything using this client",
         ),
         info,
         auth,
