@@ -96,12 +96,12 @@ fn arm(i: &Interface, op: &Operation) -> TokenStream {
             let wire = f.name.as_str();
             let setter = names::field_ident(&f.name);
             let ty = types::rust_type(i, &f.ty);
-            quote!(let b = a.query_into(b, #wire, |b, v: #ty| b.#setter(v))?;)
+            quote!(let b = cx::set_if(b, a.query(#wire)?, |b, v: #ty| b.#setter(v));)
         })
         .collect();
     if binary_body {
         setters.push(
-            quote!(let b = a.take_into(b, "content_type", |b, v: String| b.content_type(v))?;),
+            quote!(let b = cx::set_if(b, a.take("content_type")?, |b, v: String| b.content_type(v));),
         );
     }
     let call = answer(op);

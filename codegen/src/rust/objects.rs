@@ -115,12 +115,7 @@ fn constructor(i: &Interface, t: &TypeDef, o: &Object, setters_too: bool) -> Tok
     let mut inits = Vec::new();
     let mut setters = Vec::new();
     for f in &o.fields {
-        let types::Arg {
-            ident,
-            ty,
-            value,
-            into,
-        } = types::arg(i, f);
+        let (ident, ty, value, into) = types::arg(i, f);
         if f.required {
             params.push(quote!(#ident: #ty));
             inits.push(if f.nullable {

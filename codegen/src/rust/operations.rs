@@ -77,12 +77,7 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
         .iter()
         .chain(op.query.iter().filter(|f| f.required))
     {
-        let types::Arg {
-            ident,
-            ty,
-            value,
-            into,
-        } = types::arg(i, f);
+        let (ident, ty, value, into) = types::arg(i, f);
         params.push(quote!(#ident: #ty));
         inits.push(if into {
             quote!(#ident: #value)
@@ -179,9 +174,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     });
     let setters = op.query.iter().filter(|f| !f.required).map(|f| {
-        let types::Arg {
-            ident, ty, value, ..
-        } = types::arg(i, f);
+        let (ident, ty, value, _) = types::arg(i, f);
         let mut doc = docs::field(f, true);
         doc.push(format!("Sent as the `{}` query parameter.", f.name));
         let doc = doc.attrs();

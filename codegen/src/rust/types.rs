@@ -144,18 +144,10 @@ pub fn rename(wire: &str) -> TokenStream {
 }
 
 /// A parameter a caller passes for field `f`, as a constructor, client method or setter
-/// takes it.
-pub struct Arg {
-    pub ident: Ident,
-    /// Its type (`impl Into<..>` for strings, ids and date-or-date-times).
-    pub ty: TokenStream,
-    /// The value to store: `ident`, or `ident.into()`.
-    pub value: TokenStream,
-    /// Whether `value` converts.
-    pub into: bool,
-}
-
-pub fn arg(i: &Interface, f: &Field) -> Arg {
+/// takes it: its name, its type (`impl Into<..>` for strings, ids and
+/// date-or-date-times), the value to store (`name` or `name.into()`), and whether that
+/// value converts.
+pub fn arg(i: &Interface, f: &Field) -> (Ident, TokenStream, TokenStream, bool) {
     let ident = names::field_ident(&f.name);
     let (ty, into) = arg_type(i, f);
     let value = if into {
@@ -163,12 +155,7 @@ pub fn arg(i: &Interface, f: &Field) -> Arg {
     } else {
         quote!(#ident)
     };
-    Arg {
-        ident,
-        ty,
-        value,
-        into,
-    }
+    (ident, ty, value, into)
 }
 
 /// The argument type a caller passes for a value of `f`: strings, ids and

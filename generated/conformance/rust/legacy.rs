@@ -14,10 +14,10 @@ pub async fn call(
     let outcome = match op {
         "list_assets" => {
             let b = client.list_assets();
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a.query_into(b, "filter", |b, v: AssetFilter| b.filter(v))?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(b, a.query("filter")?, |b, v: AssetFilter| b.filter(v));
             cx::list!(op, a, b, mode, backward)
         }
         "get_asset" => {
@@ -29,11 +29,14 @@ pub async fn call(
         "list_asset_transactions" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.list_asset_transactions(p0);
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a
-                .query_into(b, "filter", |b, v: AssetTransactionFilter| b.filter(v))?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(
+                b,
+                a.query("filter")?,
+                |b, v: AssetTransactionFilter| b.filter(v),
+            );
             cx::list!(op, a, b, mode, backward)
         }
         "find_or_create_asset" => {
@@ -63,7 +66,11 @@ pub async fn call(
             let p0: String = a.path("dev_id")?;
             let text: String = a.required("body_text")?;
             let b = client.upload_device_log(p0, text.into_bytes());
-            let b = a.take_into(b, "content_type", |b, v: String| b.content_type(v))?;
+            let b = cx::set_if(
+                b,
+                a.take("content_type")?,
+                |b, v: String| b.content_type(v),
+            );
             cx::send_only(op, mode)?;
             cx::done(b.send().await)
         }
@@ -88,15 +95,14 @@ pub async fn call(
         }
         "list_locations" => {
             let b = client.list_locations();
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "filter",
-                    |b, v: serde_json::Map<String, serde_json::Value>| b.filter(v),
-                )?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(
+                b,
+                a.query("filter")?,
+                |b, v: serde_json::Map<String, serde_json::Value>| b.filter(v),
+            );
             cx::list!(op, a, b, mode, backward)
         }
         "get_location" => {
@@ -130,10 +136,10 @@ pub async fn call(
         }
         "list_tasks" => {
             let b = client.list_tasks();
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a.query_into(b, "filter", |b, v: TaskFilter| b.filter(v))?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(b, a.query("filter")?, |b, v: TaskFilter| b.filter(v));
             cx::list!(op, a, b, mode, backward)
         }
         "get_task" => {
@@ -167,10 +173,14 @@ pub async fn call(
         }
         "list_transactions" => {
             let b = client.list_transactions();
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a.query_into(b, "filter", |b, v: TransactionFilter| b.filter(v))?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(
+                b,
+                a.query("filter")?,
+                |b, v: TransactionFilter| b.filter(v),
+            );
             cx::list!(op, a, b, mode, backward)
         }
         "get_transaction" => {
@@ -240,7 +250,11 @@ pub async fn call(
             let p0: FileId = a.path("file_id")?;
             let p1: i32 = a.required_query("part_count")?;
             let b = client.start_multipart_upload(p0, p1);
-            let b = a.query_into(b, "content_type", |b, v: String| b.content_type(v))?;
+            let b = cx::set_if(
+                b,
+                a.query("content_type")?,
+                |b, v: String| b.content_type(v),
+            );
             cx::send_only(op, mode)?;
             cx::done(b.send().await)
         }
@@ -252,15 +266,14 @@ pub async fn call(
         }
         "list_users" => {
             let b = client.list_users();
-            let b = a.query_into(b, "after_id", |b, v: String| b.after_id(v))?;
-            let b = a.query_into(b, "before_id", |b, v: String| b.before_id(v))?;
-            let b = a.query_into(b, "limit", |b, v: i32| b.limit(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "filter",
-                    |b, v: serde_json::Map<String, serde_json::Value>| b.filter(v),
-                )?;
+            let b = cx::set_if(b, a.query("after_id")?, |b, v: String| b.after_id(v));
+            let b = cx::set_if(b, a.query("before_id")?, |b, v: String| b.before_id(v));
+            let b = cx::set_if(b, a.query("limit")?, |b, v: i32| b.limit(v));
+            let b = cx::set_if(
+                b,
+                a.query("filter")?,
+                |b, v: serde_json::Map<String, serde_json::Value>| b.filter(v),
+            );
             cx::list!(op, a, b, mode, backward)
         }
         "get_user" => {

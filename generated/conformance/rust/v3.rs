@@ -14,11 +14,18 @@ pub async fn call(
     let outcome = match op {
         "list_units" => {
             let b = client.list_units();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a
-                .query_into(b, "referenceNumber", |b, v: String| b.reference_number(v))?;
-            let b = a.query_into(b, "serialNumber", |b, v: String| b.serial_number(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("referenceNumber")?,
+                |b, v: String| b.reference_number(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("serialNumber")?,
+                |b, v: String| b.serial_number(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "create_unit" => {
@@ -59,66 +66,81 @@ pub async fn call(
         "list_unit_inspections" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.list_unit_inspections(p0);
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
-                )?;
-            let b = a.query_into(b, "type", |b, v: InspectionTypeFilter| b.r#type(v))?;
-            let b = a
-                .query_into(b, "department_name", |b, v: String| b.department_name(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("created_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("created_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("type")?,
+                |b, v: InspectionTypeFilter| b.r#type(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("department_name")?,
+                |b, v: String| b.department_name(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "list_unit_inspections_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.list_unit_inspections_by_reference_number(p0);
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
-                )?;
-            let b = a.query_into(b, "type", |b, v: InspectionTypeFilter| b.r#type(v))?;
-            let b = a
-                .query_into(b, "department_name", |b, v: String| b.department_name(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("created_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("created_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("type")?,
+                |b, v: InspectionTypeFilter| b.r#type(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("department_name")?,
+                |b, v: String| b.department_name(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "list_inspections" => {
             let b = client.list_inspections();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
-                )?;
-            let b = a.query_into(b, "type", |b, v: InspectionTypeFilter| b.r#type(v))?;
-            let b = a
-                .query_into(b, "department_name", |b, v: String| b.department_name(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("created_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("created_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("type")?,
+                |b, v: InspectionTypeFilter| b.r#type(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("department_name")?,
+                |b, v: String| b.department_name(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "get_inspection" => {
@@ -144,57 +166,53 @@ pub async fn call(
         }
         "list_tasks" => {
             let b = client.list_tasks();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "created_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "updated_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.updated_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "updated_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.updated_before(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "completed_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.completed_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "completed_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.completed_before(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "due_after",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.due_after(v),
-                )?;
-            let b = a
-                .query_into(
-                    b,
-                    "due_before",
-                    |b, v: chrono::DateTime<chrono::Utc>| b.due_before(v),
-                )?;
-            let b = a.query_into(b, "status", |b, v: TaskStatusFilter| b.status(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("created_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("created_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.created_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("updated_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.updated_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("updated_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.updated_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("completed_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.completed_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("completed_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.completed_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("due_after")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.due_after(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("due_before")?,
+                |b, v: chrono::DateTime<chrono::Utc>| b.due_before(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("status")?,
+                |b, v: TaskStatusFilter| b.status(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "create_task" => {
@@ -222,23 +240,30 @@ pub async fn call(
         }
         "list_workflows" => {
             let b = client.list_workflows();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
-            let b = a.query_into(b, "location_id", |b, v: LocationId| b.location_id(v))?;
-            let b = a
-                .query_into(b, "department_name", |b, v: String| b.department_name(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
+            let b = cx::set_if(
+                b,
+                a.query("location_id")?,
+                |b, v: LocationId| b.location_id(v),
+            );
+            let b = cx::set_if(
+                b,
+                a.query("department_name")?,
+                |b, v: String| b.department_name(v),
+            );
             cx::list!(op, a, b, mode)
         }
         "list_locations" => {
             let b = client.list_locations();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
             cx::list!(op, a, b, mode)
         }
         "list_users" => {
             let b = client.list_users();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
             cx::list!(op, a, b, mode)
         }
         "update_user" => {
@@ -249,8 +274,8 @@ pub async fn call(
         }
         "list_user_groups" => {
             let b = client.list_user_groups();
-            let b = a.query_into(b, "page", |b, v: String| b.page(v))?;
-            let b = a.query_into(b, "per_page", |b, v: i32| b.per_page(v))?;
+            let b = cx::set_if(b, a.query("page")?, |b, v: String| b.page(v));
+            let b = cx::set_if(b, a.query("per_page")?, |b, v: i32| b.per_page(v));
             cx::list!(op, a, b, mode)
         }
         other => {

@@ -106,32 +106,6 @@ impl Args {
             .ok_or_else(|| format!("`args.query.{name}` is required"))
     }
 
-    /// The builder with an optional query parameter set by `set`, when the step gives it.
-    pub fn query_into<B, T: DeserializeOwned>(
-        &mut self,
-        builder: B,
-        name: &str,
-        set: impl FnOnce(B, T) -> B,
-    ) -> Result<B, String> {
-        Ok(match self.query(name)? {
-            Some(value) => set(builder, value),
-            None => builder,
-        })
-    }
-
-    /// The builder with a client-side setting (a key of `args`) set, when the step gives it.
-    pub fn take_into<B, T: DeserializeOwned>(
-        &mut self,
-        builder: B,
-        name: &str,
-        set: impl FnOnce(B, T) -> B,
-    ) -> Result<B, String> {
-        Ok(match self.take(name)? {
-            Some(value) => set(builder, value),
-            None => builder,
-        })
-    }
-
     /// The request body, read as the operation's body type.
     pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
         let value = self.body.take().ok_or("`args.body` is required")?;
@@ -362,6 +336,14 @@ pub fn resumed<B>(
             text.parse().map_err(|e: Error| e.to_string())?,
         )),
         None => Ok(builder),
+    }
+}
+
+/// The builder with an optional input set by `set`, when the step gives it (`value`).
+pub fn set_if<B, T>(builder: B, value: Option<T>, set: impl FnOnce(B, T) -> B) -> B {
+    match value {
+        Some(value) => set(builder, value),
+        None => builder,
     }
 }
 
