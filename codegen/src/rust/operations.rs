@@ -388,7 +388,6 @@ fn paging_methods(i: &Interface, op: &Operation, name: &proc_macro2::Ident) -> T
     quote!(::inspection_runtime::__private::impl_pages!(#name, #walks);)
 }
 
-/// A body sent as bytes (its format left open), with a content type the caller may set.
 /// The builder method asking for an operation's alternative answer: `pdf` for a PDF,
 /// `bytes` for another media type.
 pub fn alternative_method(op: &Operation) -> Ident {
@@ -398,6 +397,7 @@ pub fn alternative_method(op: &Operation) -> Ident {
     }
 }
 
+/// A body sent as bytes (its format left open), with a content type the caller may set.
 pub fn is_binary(ty: &TypeRef) -> bool {
     matches!(ty, TypeRef::Builtin(Builtin::Binary))
 }

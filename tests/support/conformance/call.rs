@@ -200,7 +200,7 @@ pub async fn collect<T: Serialize>(mut stream: BoxStream<T>) -> Outcome {
     }
 }
 
-pub fn unsupported(op: &str, mode: Mode) -> Result<Outcome, String> {
+pub fn unsupported<T>(op: &str, mode: Mode) -> Result<T, String> {
     Err(format!("`{op}` cannot be called in mode {mode:?}"))
 }
 
@@ -351,6 +351,6 @@ pub fn set_if<B, T>(builder: B, value: Option<T>, set: impl FnOnce(B, T) -> B) -
 pub fn send_only(op: &str, mode: Mode) -> Result<(), String> {
     match mode {
         Mode::Send => Ok(()),
-        mode => unsupported(op, mode).map(|_| ()),
+        mode => unsupported(op, mode),
     }
 }
