@@ -82,30 +82,67 @@ pub fn sync(files: &[OutputFile], out: &Path, mode: Mode) -> Result<Synced, Stri
     Ok(done)
 }
 
-/// Files under `dir`, skipping hidden, build and package folders.
+/// What a package's own tools write beside it (`generated/<package>/node_modules`,
+/// `dist`, `build`, `target`): skipped only there, so an interface of the same name
+/// deeper down is still held to the spec.
+const TOOL_FOLDERS: &[&str] = &["node_modules", "target", "dist", "build"];
+
+/// Files under `dir` (the `generated` folder), skipping hidden folders, caches and what
+/// package tools write.
 fn existing(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
+    walk(dir, 0, &mut out);
+    out.sort();
+    out
+}
+
+fn walk(dir: &Path, depth: usize, out: &mut Vec<PathBuf>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
+        return;
     };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
         let name = name.to_string_lossy();
-        // What installing a package leaves beside it (`pip install generated/python`
-        // writes `build/` and `*.egg-info/`) is not the generator's to remove.
+        // `pip install generated/python` writes `src/*.egg-info/`; no spec name has a dot.
         if name.starts_with('.')
+            || name == "__pycache__"
             || name.ends_with(".egg-info")
-            || ["node_modules", "target", "__pycache__", "dist", "build"].contains(&name.as_ref())
+            || (depth == 1 && TOOL_FOLDERS.contains(&name.as_ref()))
         {
             continue;
         }
         if path.is_dir() {
-            out.extend(existing(&path));
+            walk(&path, depth + 1, out);
         } else {
             out.push(path);
         }
     }
-    out.sort();
-    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_folders_are_left_alone_beside_a_package_only() {
+        let root = std::env::temp_dir().join(format!("output-sync-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        for file in [
+            "generated/python/build/lib/x.py",
+            "generated/python/src/inspection_client.egg-info/PKG-INFO",
+            "generated/typescript/node_modules/a/index.js",
+            "generated/rust/src/build/client.rs",
+        ] {
+            let path = root.join(file);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+        let synced = sync(&[], &root, Mode::Check).unwrap();
+        std::fs::remove_dir_all(&root).unwrap();
+        assert_eq!(
+            synced.stale,
+            ["generated/rust/src/build/client.rs is no longer generated"]
+        );
+    }
 }
