@@ -94,10 +94,14 @@ impl Edit {
             base.find(what)
                 .ok_or_else(|| format!("the base spec has no `{what}`"))
         };
-        match *self {
+        let edited = match *self {
             Edit::Replace(from, to) => find(from).map(|_| base.replacen(from, to, 1)),
             Edit::CutFrom(at) => find(at).map(|i| base[..i].to_string()),
             Edit::Append(text) => Ok(format!("{base}{text}")),
+        }?;
+        match edited == base {
+            true => Err("the edit leaves the spec as it was".into()),
+            false => Ok(edited),
         }
     }
 }
