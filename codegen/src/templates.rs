@@ -5,6 +5,8 @@
 
 use minijinja::Environment;
 
+use crate::output::OutputFile;
+
 /// What a package-level template sees (manifests, the root module): the release version,
 /// the interfaces, and the generated-file header.
 #[derive(serde::Serialize)]
@@ -33,6 +35,65 @@ pub fn package(api: &crate::ir::Api, comment: &str) -> PackageCx {
             })
             .collect(),
         header: header(comment, "spec/"),
+    }
+}
+
+/// Where a template backend's package puts what. Every backend writes its package the same
+/// way (fixed files from templates, the runtime copied, a module folder per interface), so
+/// a new language states only its paths, templates and contexts.
+pub struct Layout {
+    /// The package folder (`generated/python`).
+    pub dir: &'static str,
+    /// The language's folder under `templates/`, which copied runtime files name.
+    pub language: &'static str,
+    /// How a line comment starts (`#`, `//`).
+    pub comment: &'static str,
+    /// Package-level files, rendered with [`PackageCx`]: (path in the package, template).
+    pub package_files: &'static [(&'static str, &'static str)],
+    /// The folder (in the package) the runtime is copied to.
+    pub runtime_dir: &'static str,
+    /// The folder (in the package) holding a module folder per interface.
+    pub interfaces_dir: &'static str,
+    /// An interface module's files: (file name, template).
+    pub interface_files: &'static [(&'static str, &'static str)],
+}
+
+impl Layout {
+    /// The package's files: `runtime` as (file name, text) copied under the generated-file
+    /// header, and each interface's module rendered from the context `interface` computes,
+    /// passed through `finish` (a language's whitespace rules).
+    pub fn write<C: serde::Serialize>(
+        &self,
+        api: &crate::ir::Api,
+        env: &Environment<'static>,
+        runtime: &[(String, String)],
+        interface: impl Fn(&crate::ir::Interface) -> Result<C, String>,
+        finish: fn(String) -> String,
+    ) -> Result<Vec<OutputFile>, String> {
+        let package = package(api, self.comment);
+        let mut files = Vec::new();
+        let mut out = |path: String, contents: String| {
+            files.push(OutputFile::new(format!("{}/{path}", self.dir), contents));
+        };
+        for (path, template) in self.package_files {
+            out(path.to_string(), render(env, template, &package)?);
+        }
+        for (name, text) in runtime {
+            out(
+                format!("{}/{name}", self.runtime_dir),
+                runtime_file(self.comment, self.language, text),
+            );
+        }
+        for i in &api.interfaces {
+            let cx = interface(i)?;
+            for (file, template) in self.interface_files {
+                out(
+                    format!("{}/{}/{file}", self.interfaces_dir, i.name),
+                    finish(render(env, template, &cx)?),
+                );
+            }
+        }
+        Ok(files)
     }
 }
 

@@ -11,10 +11,7 @@ mod unasync;
 
 use crate::ir::Api;
 use crate::output::OutputFile;
-use crate::templates::{self, Embedded};
-
-const PACKAGE_DIR: &str = "generated/python";
-const MODULE_DIR: &str = "src/inspection_client";
+use crate::templates::{self, Embedded, Layout};
 
 /// The templates, embedded in the generator.
 const TEMPLATES: &[Embedded] = templates::embed!("python":
@@ -68,56 +65,46 @@ pub fn runtime_files() -> Vec<&'static str> {
 
 pub use names::reserved_module;
 
+/// Where the package puts what.
+const LAYOUT: Layout = Layout {
+    dir: "generated/python",
+    language: "python",
+    comment: "#",
+    package_files: &[
+        ("pyproject.toml", "pyproject.toml"),
+        ("src/inspection_client/__init__.py", "package_init.py"),
+    ],
+    runtime_dir: "src/inspection_client/_runtime",
+    interfaces_dir: "src/inspection_client",
+    interface_files: &[
+        ("__init__.py", "interface_init.py"),
+        ("models.py", "models.py"),
+        ("client.py", "client.py"),
+    ],
+};
+
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let package = templates::package(api, "#");
-    let mut files = Vec::new();
-    let mut out = |path: String, contents: String| {
-        files.push(OutputFile::new(format!("{PACKAGE_DIR}/{path}"), contents));
-    };
-    out(
-        "pyproject.toml".into(),
-        templates::render(&env, "pyproject.toml", &package)?,
-    );
-    out(
-        format!("{MODULE_DIR}/__init__.py"),
-        templates::render(&env, "package_init.py", &package)?,
-    );
-    // PEP 561: the package ships its own annotations.
-    out(format!("{MODULE_DIR}/py.typed"), String::new());
+    let mut runtime = Vec::new();
     for (name, text) in RUNTIME {
-        out(
-            format!("{MODULE_DIR}/_runtime/{name}"),
-            templates::runtime_file("#", "python", text),
-        );
+        runtime.push((name.to_string(), text.to_string()));
         if let Some(rest) = name.strip_prefix("_async_") {
-            out(
-                format!("{MODULE_DIR}/_runtime/_sync_{rest}"),
-                templates::runtime_file("#", "python", &unasync::to_sync(text)),
-            );
+            runtime.push((format!("_sync_{rest}"), unasync::to_sync(text)));
         }
     }
-    for interface in &api.interfaces {
-        let cx = context::interface(interface)?;
-        let dir = format!("{MODULE_DIR}/{}", interface.name);
-        for (template, file) in [
-            ("interface_init.py", "__init__.py"),
-            ("models.py", "models.py"),
-            ("client.py", "client.py"),
-        ] {
-            out(
-                format!("{dir}/{file}"),
-                tidy(&templates::render(&env, template, &cx)?),
-            );
-        }
-    }
+    let mut files = LAYOUT.write(api, &env, &runtime, context::interface, tidy)?;
+    // PEP 561: the package ships its own annotations.
+    files.push(OutputFile::new(
+        format!("{}/{}/py.typed", LAYOUT.dir, LAYOUT.interfaces_dir),
+        "",
+    ));
     Ok(files)
 }
 
 /// Blank lines as PEP 8 has them: at most two in a row, and one newline at the end (the
 /// templates' loops and includes would otherwise leave more).
-fn tidy(text: &str) -> String {
+fn tidy(text: String) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
     for line in text.lines() {

@@ -8,9 +8,7 @@ mod types;
 
 use crate::ir::Api;
 use crate::output::OutputFile;
-use crate::templates::{self, Embedded};
-
-const PACKAGE_DIR: &str = "generated/typescript";
+use crate::templates::{self, Embedded, Layout};
 
 /// The templates, embedded in the generator.
 const TEMPLATES: &[Embedded] = templates::embed!("typescript":
@@ -64,46 +62,32 @@ pub fn runtime_files() -> Vec<&'static str> {
 
 pub use names::reserved_module;
 
+/// Where the package puts what.
+const LAYOUT: Layout = Layout {
+    dir: "generated/typescript",
+    language: "typescript",
+    comment: "//",
+    package_files: &[
+        ("package.json", "package.json"),
+        ("tsconfig.json", "tsconfig.json"),
+        ("src/index.ts", "index.ts"),
+    ],
+    runtime_dir: "src/runtime",
+    interfaces_dir: "src",
+    interface_files: &[
+        ("index.ts", "interface_index.ts"),
+        ("models.ts", "models.ts"),
+        ("schema.ts", "schema.ts"),
+        ("client.ts", "client.ts"),
+    ],
+};
+
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let package = templates::package(api, "//");
-    let mut files = Vec::new();
-    let mut out = |path: String, contents: String| {
-        files.push(OutputFile::new(format!("{PACKAGE_DIR}/{path}"), contents));
-    };
-    out(
-        "package.json".into(),
-        templates::render(&env, "package.json", &package)?,
-    );
-    out(
-        "tsconfig.json".into(),
-        templates::render(&env, "tsconfig.json", &package)?,
-    );
-    out(
-        "src/index.ts".into(),
-        templates::render(&env, "index.ts", &package)?,
-    );
-    for (name, text) in RUNTIME {
-        out(
-            format!("src/runtime/{name}"),
-            templates::runtime_file("//", "typescript", text),
-        );
-    }
-    for interface in &api.interfaces {
-        let cx = context::interface(interface)?;
-        let dir = format!("src/{}", interface.name);
-        for (template, file) in [
-            ("interface_index.ts", "index.ts"),
-            ("models.ts", "models.ts"),
-            ("schema.ts", "schema.ts"),
-            ("client.ts", "client.ts"),
-        ] {
-            out(
-                format!("{dir}/{file}"),
-                templates::render(&env, template, &cx)?,
-            );
-        }
-    }
-    Ok(files)
+    let runtime: Vec<(String, String)> = RUNTIME
+        .iter()
+        .map(|(name, text)| (name.to_string(), text.to_string()))
+        .collect();
+    LAYOUT.write(api, &env, &runtime, context::interface, |text| text)
 }
