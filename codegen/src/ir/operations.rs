@@ -1,0 +1,102 @@
+//! The operations of an interface: inputs, the resolved answer plan and paging, bodies
+//! and responses.
+
+use serde::{Deserialize, Serialize};
+
+use super::{AuthUse, Field, Method, Source, StatusDoc, TypeId, TypeRef};
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Operation {
+    pub name: String,
+    pub doc: String,
+    pub method: Method,
+    pub path: String,
+    pub path_params: Vec<Field>,
+    pub query: Vec<Field>,
+    pub body: Option<Body>,
+    pub paginated: bool,
+    /// For links pagination: the envelope property that holds the records.
+    pub items_field: Option<String>,
+    pub responses: Vec<Response>,
+    pub errors: Vec<StatusDoc>,
+    pub auth: AuthUse,
+    pub manager_only: bool,
+    pub internal: bool,
+    pub not_shown: Option<String>,
+    pub source: Source,
+    /// How a successful answer is read (resolved from `responses`).
+    pub answer: Answer,
+    /// How the list is walked page after page (paginated operations only).
+    pub paging: Option<OperationPaging>,
+}
+
+/// What a caller gets back from an operation, decided once for every backend.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Answer {
+    #[serde(flatten)]
+    pub kind: AnswerKind,
+    /// A 202 (still preparing) is asked again until it is not (GET only: asking again is
+    /// only safe when nothing changes).
+    pub polls: bool,
+    /// A binary media type chosen by `Accept` beside a JSON answer (an inspection's PDF).
+    pub alternative: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum AnswerKind {
+    /// A JSON body of this type (`list_shaped`: the list envelope, for an operation that
+    /// is not paged but answers in the list's shape).
+    Json { body: TypeRef, list_shaped: bool },
+    /// 200 (replaced) or 201 (created) with the same body: the caller learns which.
+    Upsert { body: TypeRef },
+    /// Bytes of this media type, asked for with `Accept`.
+    Bytes { content_type: String },
+    /// No body.
+    #[default]
+    Empty,
+}
+
+/// How one paginated operation's pages are walked.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "style")]
+pub enum OperationPaging {
+    /// The interface's cursor envelope (`{items_field: [item], paging_field: {...}}`).
+    Cursor {
+        item: TypeRef,
+        items_field: String,
+        paging_field: String,
+        /// The paging property holding the next page's absolute URL.
+        next_url_field: Option<String>,
+        /// The paging property holding the raw cursor, sent back as `page_param`.
+        cursor_field: Option<String>,
+        /// The paging property echoing the page size.
+        page_size_field: Option<String>,
+        page_param: String,
+        #[serde(default)]
+        per_page_param: String,
+    },
+    /// A per-operation envelope with `links: {next, prev}` (`{items_field: [item], links}`).
+    Links {
+        envelope: TypeId,
+        item: TypeRef,
+        items_field: String,
+        links_field: String,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Body {
+    pub ty: TypeRef,
+    pub content_type: String,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Response {
+    pub status: u16,
+    pub content_type: String,
+    pub body: Option<TypeRef>,
+    pub doc: String,
+    pub not_shown: Option<String>,
+}
