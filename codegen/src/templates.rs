@@ -3,6 +3,8 @@
 //! filters do what layout needs (doc comments, indentation). Names and types are computed
 //! in Rust before a template sees them.
 
+use std::borrow::Cow;
+
 use minijinja::Environment;
 
 use crate::output::OutputFile;
@@ -59,14 +61,14 @@ pub struct Layout {
 }
 
 impl Layout {
-    /// The package's files: `runtime` as (file name, text) copied under the generated-file
+    /// The package's files: `runtime` as (file name, text; borrowed where copied as is) under the generated-file
     /// header, and each interface's module rendered from the context `interface` computes,
     /// passed through `finish` (a language's whitespace rules).
     pub fn write<C: serde::Serialize>(
         &self,
         api: &crate::ir::Api,
         env: &Environment<'static>,
-        runtime: &[(String, String)],
+        runtime: &[(Cow<str>, Cow<str>)],
         interface: impl Fn(&crate::ir::Interface) -> Result<C, String>,
         finish: fn(String) -> String,
     ) -> Result<Vec<OutputFile>, String> {

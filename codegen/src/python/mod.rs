@@ -9,6 +9,8 @@ mod names;
 mod types;
 mod unasync;
 
+use std::borrow::Cow;
+
 use crate::ir::Api;
 use crate::output::OutputFile;
 use crate::templates::{self, Embedded, Layout};
@@ -16,6 +18,8 @@ use crate::templates::{self, Embedded, Layout};
 /// The templates, embedded in the generator.
 const TEMPLATES: &[Embedded] = templates::embed!("python":
     "pyproject.toml" = "pyproject.toml.jinja",
+    // PEP 561: the package ships its own annotations (an empty marker file).
+    "py.typed",
     "package_init.py" = "package_init.py.jinja",
     "interface_init.py" = "interface_init.py.jinja",
     "models.py" = "models.py.jinja",
@@ -73,6 +77,7 @@ const LAYOUT: Layout = Layout {
     package_files: &[
         ("pyproject.toml", "pyproject.toml"),
         ("src/inspection_client/__init__.py", "package_init.py"),
+        ("src/inspection_client/py.typed", "py.typed"),
     ],
     runtime_dir: "src/inspection_client/_runtime",
     interfaces_dir: "src/inspection_client",
@@ -86,20 +91,17 @@ const LAYOUT: Layout = Layout {
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let mut runtime = Vec::new();
-    for (name, text) in RUNTIME {
-        runtime.push((name.to_string(), text.to_string()));
+    let mut runtime: Vec<(Cow<str>, Cow<str>)> = Vec::new();
+    for &(name, text) in RUNTIME {
+        runtime.push((name.into(), text.into()));
         if let Some(rest) = name.strip_prefix("_async_") {
-            runtime.push((format!("_sync_{rest}"), unasync::to_sync(text)));
+            runtime.push((
+                format!("_sync_{rest}").into(),
+                unasync::to_sync(text).into(),
+            ));
         }
     }
-    let mut files = LAYOUT.write(api, &env, &runtime, context::interface, tidy)?;
-    // PEP 561: the package ships its own annotations.
-    files.push(OutputFile::new(
-        format!("{}/{}/py.typed", LAYOUT.dir, LAYOUT.interfaces_dir),
-        "",
-    ));
-    Ok(files)
+    LAYOUT.write(api, &env, &runtime, context::interface, tidy)
 }
 
 /// Blank lines as PEP 8 has them: at most two in a row, and one newline at the end (the

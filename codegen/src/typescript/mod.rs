@@ -6,6 +6,8 @@ mod context;
 mod names;
 mod types;
 
+use std::borrow::Cow;
+
 use crate::ir::Api;
 use crate::output::OutputFile;
 use crate::templates::{self, Embedded, Layout};
@@ -85,9 +87,9 @@ const LAYOUT: Layout = Layout {
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let runtime: Vec<(String, String)> = RUNTIME
+    let runtime: Vec<(Cow<str>, Cow<str>)> = RUNTIME
         .iter()
-        .map(|(name, text)| (name.to_string(), text.to_string()))
+        .map(|&(name, text)| (name.into(), text.into()))
         .collect();
     LAYOUT.write(api, &env, &runtime, context::interface, |text| text)
 }
