@@ -40,7 +40,10 @@ fn rust_files(path: &Path, out: &mut Vec<PathBuf>) {
 /// The modules a file names as `crate::<module>`, outside its unit tests (which may reach
 /// further, as `ir`'s load a spec) and macro paths (`$crate::`).
 fn uses(text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
-    let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let code = text
+        .split("#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap_or_default();
     let mut found = BTreeSet::new();
     for (at, _) in code.match_indices("crate::") {
         if code[..at].ends_with('$')
@@ -55,13 +58,27 @@ fn uses(text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
             .collect();
         if known.contains(&name) {
             found.insert(name);
-        } else if rest.starts_with('{') {
-            // `use crate::{a, b::c}`: each top-level name of the group.
-            let group = &rest[1..rest.find('}').unwrap_or(rest.len())];
-            for part in group.split(',') {
-                let first = part.trim().split("::").next().unwrap_or_default();
-                if known.contains(first) {
-                    found.insert(first.to_string());
+        } else if let Some(group) = rest.strip_prefix('{') {
+            // `use crate::{a, b::{c, d}}`: the first name of each item at the group's own
+            // depth (a nested group's names are not modules of the crate).
+            let (mut depth, mut item_start) = (0, true);
+            for (i, c) in group.char_indices() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item_start = true,
+                    c if item_start && (c.is_alphanumeric() || c == '_') => {
+                        item_start = false;
+                        let first: String = group[i..]
+                            .chars()
+                            .take_while(|c| c.is_alphanumeric() || *c == '_')
+                            .collect();
+                        if known.contains(&first) {
+                            found.insert(first);
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -183,9 +200,17 @@ fn the_reader_sees_uses_and_rows() {
         .map(String::from)
         .into();
     let text = "use crate::ir::Api;\nuse crate::{output::OutputFile, templates};\n\
-                $crate::spec::x\n#[cfg(test)]\nuse crate::spec;\n";
+                $crate::spec::x\n#[cfg(test)]\nmod tests {\n    use crate::spec;\n}\n";
     assert_eq!(
         uses(text, &known),
+        ["ir", "output", "templates"].map(String::from).into()
+    );
+    // A nested group counts by its own first name and hides nothing after it; an item
+    // inside it is not a module of the crate, whatever its name.
+    let nested = "use crate::{\n    ir::{Api, spec},\n    output,\n};\n\
+                  #[cfg(test)]\nfn helper() {}\nuse crate::templates;\n";
+    assert_eq!(
+        uses(nested, &known),
         ["ir", "output", "templates"].map(String::from).into()
     );
     let doc = "| `codegen/src/a/`, `templates.rs` | Holds `spec`. | `ir`, serde |\n\
