@@ -41,9 +41,10 @@ fn with_fields(fields: &str) -> String {
 }
 
 fn cases() -> Vec<Refused> {
-    let union_of = |variants: &str| {
+    // `UNIT`, the types in `before`, and a union `Result` of `variants`.
+    let union_of = |before: &str, variants: &str| {
         format!(
-            "{UNIT}  Result:\n    union:\n      doc: R.\n      tag: object\n      variants:\n{variants}"
+            "{UNIT}{before}  Result:\n    union:\n      doc: R.\n      tag: object\n      variants:\n{variants}"
         )
     };
     let mut cases = vec![
@@ -55,7 +56,10 @@ fn cases() -> Vec<Refused> {
         ),
         refused(
             "an unknown key",
-            spec(&UNIT.replace("doc: A unit.", "doc: A unit.\n      colour: red"), GET_UNIT),
+            spec(
+                &UNIT.replace("doc: A unit.", "doc: A unit.\n      colour: red"),
+                GET_UNIT,
+            ),
             "spec/t.yaml:13:7: error: unknown field `colour`, expected one of doc, fields, \
              envelope, one_of, not_shown, source\n  \
              help: remove the key or correct its spelling (spec/spec.schema.json describes every key)",
@@ -111,10 +115,9 @@ fn cases() -> Vec<Refused> {
         refused(
             "a union variant that is not an object",
             spec(
-                &format!(
-                    "{UNIT}  Kind:\n    enum: {{ doc: K., open: true, values: {{ a: A. }} }}\n{}",
-                    union_of("        unit: { shape: Unit, doc: U. }\n        kind: { shape: Kind, doc: K. }\n")
-                        .trim_start_matches(UNIT)
+                &union_of(
+                    "  Kind:\n    enum: { doc: K., open: true, values: { a: A. } }\n",
+                    "        unit: { shape: Unit, doc: U. }\n        kind: { shape: Kind, doc: K. }\n",
                 ),
                 GET_UNIT,
             ),
@@ -125,7 +128,10 @@ fn cases() -> Vec<Refused> {
         refused(
             "a discriminator value listed twice",
             spec(
-                &union_of("        unit: { shape: Unit, doc: U. }\n        unit: { shape: Unit, doc: Again. }\n"),
+                &union_of(
+                    "",
+                    "        unit: { shape: Unit, doc: U. }\n        unit: { shape: Unit, doc: Again. }\n",
+                ),
                 GET_UNIT,
             ),
             "spec/t.yaml:21:9: error: discriminator value `unit` is listed twice in union `Result` \
@@ -135,20 +141,29 @@ fn cases() -> Vec<Refused> {
         ),
         refused(
             "a constraint on the wrong type",
-            spec(&with_fields("        year: { type: integer, doc: Year., max_length: 4 }\n"), GET_UNIT),
+            spec(
+                &with_fields("        year: { type: integer, doc: Year., max_length: 4 }\n"),
+                GET_UNIT,
+            ),
             "spec/t.yaml:15:56: error: `max_length` applies to strings, but field `year` is `integer`\n  \
              help: remove it, or use `min`/`max` for a number's range",
         ),
         refused(
             "a range on a number",
-            spec(&with_fields("        weight: { type: number, doc: Kg., min: 0 }\n"), GET_UNIT),
+            spec(
+                &with_fields("        weight: { type: number, doc: Kg., min: 0 }\n"),
+                GET_UNIT,
+            ),
             "spec/t.yaml:15:48: error: `min` applies to integers, but field `weight` is `number`",
         ),
         refused(
             "a path parameter without a declaration",
             spec(
                 UNIT,
-                &GET_UNIT.replace("path: /units/{unit_id}", "path: /units/{unit_id}/photos/{photo_id}"),
+                &GET_UNIT.replace(
+                    "path: /units/{unit_id}",
+                    "path: /units/{unit_id}/photos/{photo_id}",
+                ),
             ),
             "spec/t.yaml:19:11: error: path parameter `{photo_id}` of operation `get_unit` has no \
              entry under `path_params`\n  \
@@ -157,7 +172,10 @@ fn cases() -> Vec<Refused> {
         ),
         refused(
             "a declared path parameter missing from the path",
-            spec(UNIT, &GET_UNIT.replace("path: /units/{unit_id}", "path: /units")),
+            spec(
+                UNIT,
+                &GET_UNIT.replace("path: /units/{unit_id}", "path: /units"),
+            ),
             "spec/t.yaml:21:7: error: path parameter `unit_id` does not appear in path `/units`\n  \
              help: add `{unit_id}` to the path, or remove the parameter",
         ),
@@ -168,13 +186,18 @@ fn cases() -> Vec<Refused> {
         ),
         refused(
             "a field listed twice",
-            spec(&with_fields("        id: { type: string, doc: Again. }\n"), GET_UNIT),
+            spec(
+                &with_fields("        id: { type: string, doc: Again. }\n"),
+                GET_UNIT,
+            ),
             "spec/t.yaml:15:9: error: field `id` is listed twice in this object (first at 14:9)",
         ),
         refused(
             "an enum value listed twice",
             spec(
-                &format!("{UNIT}  Kind:\n    enum: {{ doc: K., open: false, values: {{ a: A., a: Again. }} }}\n"),
+                &format!(
+                    "{UNIT}  Kind:\n    enum: {{ doc: K., open: false, values: {{ a: A., a: Again. }} }}\n"
+                ),
                 GET_UNIT,
             ),
             "spec/t.yaml:16:52: error: value `a` is listed twice in this enum (first at 16:45)",
@@ -182,14 +205,18 @@ fn cases() -> Vec<Refused> {
         refused(
             "a union shape that repeats the tag",
             spec(
-                &union_of("        unit: { shape: Unit, doc: U. }\n").replace("tag: object", "tag: id"),
+                &union_of("", "        unit: { shape: Unit, doc: U. }\n")
+                    .replace("tag: object", "tag: id"),
                 GET_UNIT,
             ),
             "spec/t.yaml:20:24: error: shape `Unit` declares the union's tag `id` as a field",
         ),
         refused(
             "a page outside a response",
-            spec(&UNIT.replace("type: string, doc: Id.", "type: \"page<Unit>\", doc: Id."), GET_UNIT),
+            spec(
+                &UNIT.replace("type: string, doc: Id.", "type: \"page<Unit>\", doc: Id."),
+                GET_UNIT,
+            ),
             "spec/t.yaml:14:21: error: `page<T>` is only allowed as a whole response body",
         ),
         refused(
@@ -210,7 +237,10 @@ fn cases() -> Vec<Refused> {
         refused(
             "a field that gives no identifier",
             spec(
-                &UNIT.replace("        id: {", "        \"-\": { type: string, doc: Dash. }\n        id: {"),
+                &UNIT.replace(
+                    "        id: {",
+                    "        \"-\": { type: string, doc: Dash. }\n        id: {",
+                ),
                 GET_UNIT,
             ),
             "spec/t.yaml:14:9: error: field `-` gives no identifier (``)",
