@@ -45,6 +45,11 @@ pub const ALL: &[Backend] = &[
         reserved_module: crate::python::reserved_module,
     },
     Backend {
+        name: "cli",
+        render: crate::rust::cli::render,
+        reserved_module: crate::rust::cli::reserved_module,
+    },
+    Backend {
         name: "openapi",
         render: crate::openapi::render,
         reserved_module: crate::openapi::reserved_module,

@@ -316,6 +316,14 @@ macro_rules! impl_pages {
                 let request = self.to_request();
                 $crate::__private::items::<$page>(self.core, request, $page_param, $per_page_param)
             }
+
+            /// Every page with where the walk goes after it (`None` after the last): store
+            /// it beside what became of the page's records, and a later walk started there
+            /// with [`Self::resume`] fetches nothing twice, in this process or another.
+            pub fn pages_resumable(self) -> $crate::BoxStream<($page, Option<$crate::Resume>)> {
+                let request = self.to_request();
+                $crate::__private::pages_resumable(self.core, request, $page_param, $per_page_param)
+            }
         }
     };
     ($ty:ident, links, $envelope:ty, $item:ty) => {
@@ -335,6 +343,18 @@ macro_rules! impl_pages {
             pub fn stream(self) -> $crate::BoxStream<$item> {
                 let request = self.to_request();
                 $crate::__private::links_items::<$envelope>(
+                    self.core,
+                    request,
+                    $crate::__private::Direction::Forward,
+                )
+            }
+
+            /// Every page with the `next` link the walk follows after it (`None` after the
+            /// last): store it beside what became of the page's records, and a later walk
+            /// started there with [`Self::resume`] fetches nothing twice.
+            pub fn pages_resumable(self) -> $crate::BoxStream<($envelope, Option<$crate::Resume>)> {
+                let request = self.to_request();
+                $crate::__private::links_pages_resumable(
                     self.core,
                     request,
                     $crate::__private::Direction::Forward,
@@ -374,6 +394,14 @@ macro_rules! impl_client {
             /// The transport core, for raw requests the generated methods do not cover.
             pub fn core(&self) -> &$crate::Core {
                 &self.core
+            }
+
+            /// A client over a core made elsewhere: a dry run's, whose credentials are
+            /// placeholders, or a tool's that builds requests it never sends. No login
+            /// happens; a token interface's calls carry whatever the core's auth holds.
+            #[doc(hidden)]
+            pub fn from_core(core: $crate::Core) -> Self {
+                Self { core }
             }
 
             /// Downloads a pre-signed URL (a share link, a `pdf_share_url`). No credential

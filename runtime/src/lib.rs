@@ -33,7 +33,7 @@ pub use reqwest;
 pub use reqwest::Method;
 pub use retry::RetryPolicy;
 pub use tokio::io::{AsyncRead, AsyncWrite};
-pub use transport::{Core, Response};
+pub use transport::{Core, Preview, Response};
 pub use validate::{Validate, Violation, Violations};
 pub use webhook::verify_webhook;
 /// The versions of the ecosystem crates the client's types use, so a user needs no
@@ -52,7 +52,8 @@ pub mod __private {
         read_tag, serialize_tagged,
     };
     pub use crate::paging::{
-        CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages, pages,
+        CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages,
+        links_pages_resumable, pages, pages_resumable,
     };
     pub use crate::request::format_date_time;
     pub use crate::transport::{LoginFn, decode};

@@ -76,6 +76,18 @@ pub fn pages<P: CursorPage>(
     page_param: &'static str,
     per_page_param: &'static str,
 ) -> BoxStream<P> {
+    without_resume(pages_resumable(core, first, page_param, per_page_param))
+}
+
+/// Like [`pages`], each page with where the walk goes after it (`None`: it was the
+/// last): a program that stores the page's records can store this beside them, and a
+/// later walk started there with the builder's `resume` fetches nothing twice.
+pub fn pages_resumable<P: CursorPage>(
+    core: Core,
+    first: Result<Request, Error>,
+    page_param: &'static str,
+    per_page_param: &'static str,
+) -> BoxStream<(P, Option<Resume>)> {
     walk(
         core,
         first,
@@ -155,6 +167,16 @@ pub fn links_pages<P: LinksPage>(
     first: Result<Request, Error>,
     direction: Direction,
 ) -> BoxStream<P> {
+    without_resume(links_pages_resumable(core, first, direction))
+}
+
+/// Like [`links_pages`], each page with the link the walk follows after it (`None`: it
+/// was the last), to store beside the page's records (see [`pages_resumable`]).
+pub fn links_pages_resumable<P: LinksPage>(
+    core: Core,
+    first: Result<Request, Error>,
+    direction: Direction,
+) -> BoxStream<(P, Option<Resume>)> {
     walk(
         core,
         first,
@@ -181,6 +203,10 @@ pub fn links_items<P: LinksPage>(
     flatten(links_pages::<P>(core, first, direction), P::into_items)
 }
 
+fn without_resume<P: Send + 'static>(pages: BoxStream<(P, Option<Resume>)>) -> BoxStream<P> {
+    Box::pin(pages.map_ok(|(page, _)| page))
+}
+
 fn flatten<P: Send + 'static, T: Send + 'static>(
     pages: BoxStream<P>,
     into_items: fn(P) -> Vec<T>,
@@ -198,7 +224,7 @@ fn walk<P, F>(
     first: Result<Request, Error>,
     is_empty: fn(&P) -> bool,
     next: F,
-) -> BoxStream<P>
+) -> BoxStream<(P, Option<Resume>)>
 where
     P: DeserializeOwned + Send + 'static,
     F: Fn(&Core, &Request, &P) -> Result<Option<(Request, Resume)>, Error> + Send + Sync + 'static,
@@ -241,6 +267,7 @@ where
                 0
             };
             // A bad next step is reported after this page, so its records are not lost.
+            let mut onward = None;
             let step = match next(&core, &req, &page) {
                 Ok(Some((next, _))) if walk.empty_in_a_row > max_empty => {
                     Step::Fail(Error::PagingStalled {
@@ -253,7 +280,8 @@ where
                 }
                 // A link or cursor met before would loop forever (A -> B -> A).
                 Ok(Some((next, key))) => {
-                    if walk.seen.insert(key) {
+                    if walk.seen.insert(key.clone()) {
+                        onward = Some(key);
                         Step::Fetch(Box::new(next), walk)
                     } else {
                         Step::Fail(Error::PagingStalled {
@@ -265,7 +293,7 @@ where
                 Ok(None) => Step::Done,
                 Err(e) => Step::Fail(e),
             };
-            Ok(Some((page, step)))
+            Ok(Some(((page, onward), step)))
         }
     });
     Box::pin(s)

@@ -106,6 +106,7 @@ impl<'a> Checker<'a> {
             error_message_field: None, // decided by `ir::resolve`
             default_accept: None,
             webhooks,
+            export: None, // checked below, once the answers are resolved
             types,
             operations,
         };
@@ -116,6 +117,7 @@ impl<'a> Checker<'a> {
         }
         if self.diags.is_empty() {
             ir::resolve(&mut interface);
+            interface.export = def.export.as_ref().and_then(|e| self.export(e, &interface));
         }
         interface
     }

@@ -1,6 +1,7 @@
 //! Semantic checks: turns a parsed spec file into the checked IR, or into every problem
 //! found, each with its place and a fix.
 
+mod export;
 mod fields;
 mod interface;
 mod names;

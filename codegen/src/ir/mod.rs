@@ -78,6 +78,9 @@ pub struct Interface {
     pub default_accept: Option<String>,
     /// Event deliveries to a webhook listener, when the service sends them.
     pub webhooks: Option<Webhooks>,
+    /// What the command-line tool's `export` pulls, when the spec declares it.
+    #[serde(default)]
+    pub export: Option<Export>,
     /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
@@ -176,6 +179,24 @@ pub struct Webhooks {
     pub doc: String,
     pub event: TypeId,
     pub source: Source,
+}
+
+/// The bulk export of an interface (checked: the list is paged and takes no required
+/// input, `since` is a date-time it takes, the records have both fields, the document
+/// operation takes the record's id alone and answers bytes).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Export {
+    pub doc: String,
+    /// The list operation's name.
+    pub list: String,
+    /// The query parameter that asks for records after a time, and for a JSON-encoded
+    /// one the field of it that does.
+    pub since_param: String,
+    pub since_field: Option<String>,
+    pub id_field: String,
+    pub watermark_field: String,
+    /// The operation answering a record's document.
+    pub document: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,12 +1,12 @@
-//! The Rust conformance runner's adapter: a scenario step's `call`, `args` and `mode` onto
-//! the generated builders, one match arm per operation.
+//! The call adapter: an operation's name, its arguments (path, query, body as JSON) and a
+//! mode onto the generated builders, one match arm per operation.
 //!
-//! The Python and TypeScript runners look an operation up by name and read its inputs
-//! through the generated descriptors; Rust cannot, so the adapter is generated from the same
-//! IR instead of being written by hand, and a new operation in the spec is callable from
-//! the scenarios with no edit to the runner. It is test support, not part of the crate: it
-//! is written to `generated/conformance/rust/` and compiled by the `tests` crate, against
-//! the helpers of `tests/support/conformance/call.rs`.
+//! Rust cannot look an operation up by name as the Python and TypeScript runners do, so
+//! this is generated from the IR, and a new operation in the spec is callable with no edit
+//! by its two includers, which give the module `cx` beside it (the arguments, and a macro
+//! per kind of answer): the command-line tool (`generated/cli/src/calls/`, with
+//! `cli/src/call.rs`) and the Rust conformance runner, which compiles the same files
+//! (with `tests/support/conformance/call.rs`).
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -14,8 +14,9 @@ use quote::{format_ident, quote};
 use super::{names, operations, types};
 use crate::ir::{AnswerKind, Field, Interface, Operation, OperationPaging, TypeKind, TypeRef};
 
-/// Where the adapters are written, a file per interface.
-pub const ADAPTER_DIR: &str = "generated/conformance/rust";
+/// Where the adapters are written, a file per interface: inside the command-line tool's
+/// crate, which must build from its own folder.
+pub const ADAPTER_DIR: &str = "generated/cli/src/calls";
 
 /// The adapter module of one interface: `pub async fn call(client, op, args, mode)`.
 pub fn adapter(i: &Interface) -> TokenStream {
@@ -26,13 +27,13 @@ pub fn adapter(i: &Interface) -> TokenStream {
     });
     let unknown = format!("`{{other}}` is no {} operation or client action", i.name);
     let module = names::ident(&i.name);
-    // The runner's names go through `cx::`, so a spec type of the same name cannot clash.
+    // The includer's names go through `cx::`, so a spec type of the same name cannot clash.
     quote! {
         //! Generated from the IR by `codegen/src/rust/adapter.rs`.
         use inspection_client::#module::*;
-        use crate::conformance::call as cx;
+        use super::call as cx;
 
-        /// Calls the operation `op` (by its spec name) with a step's arguments in `mode`.
+        /// Calls the operation `op` (by its spec name) with its arguments in `mode`.
         pub async fn call(
             client: &Client,
             op: &str,
@@ -145,25 +146,21 @@ fn record_ref(i: &Interface, f: &Field) -> Option<TokenStream> {
     Some(quote!(a.record_ref(#wire, #external, #me)?))
 }
 
-/// The call `mode` asks for, among those the operation answers to.
+/// The call, by what the operation answers: a macro of the includer's `cx` module, which
+/// decides what `mode` may ask for and what becomes of the answer (the conformance runner
+/// collects it for its expectations, the command-line tool prints or saves it).
 fn answer(op: &Operation) -> TokenStream {
-    let only_send = |read: TokenStream| quote!(cx::send_only(op, mode)?; #read);
     match (&op.paging, &op.answer.kind) {
         (Some(OperationPaging::Links { .. }), _) => quote!(cx::list!(op, a, b, mode, backward)),
         (Some(OperationPaging::Cursor { .. }), _) => quote!(cx::list!(op, a, b, mode)),
-        (None, AnswerKind::Upsert { .. }) => only_send(quote!(cx::upserted(b.send().await))),
-        (None, AnswerKind::Bytes { .. }) => only_send(quote!(cx::binary(b.send().await))),
-        (None, _) if op.answer.alternative.is_some() => {
-            let method = operations::alternative_method(op);
-            quote! {
-                match mode {
-                    cx::Mode::Send => cx::done(b.send().await),
-                    cx::Mode::Pdf => cx::binary(b.#method().await),
-                    mode => return cx::unsupported(op, mode),
-                }
-            }
+        (None, AnswerKind::Upsert { .. }) => quote!(cx::upsert!(op, a, b, mode)),
+        (None, AnswerKind::Bytes { .. }) => quote!(cx::bytes!(op, a, b, mode)),
+        (None, AnswerKind::Empty) => quote!(cx::empty!(op, a, b, mode)),
+        (None, _) if let Some(media) = &op.answer.alternative => {
+            let [plain, to, _] = operations::alternative_methods(op);
+            quote!(cx::alternative!(op, a, b, mode, #plain, #to, #media))
         }
-        (None, _) => only_send(quote!(cx::done(b.send().await))),
+        (None, AnswerKind::Json { .. }) => quote!(cx::json!(op, a, b, mode)),
     }
 }
 

@@ -153,15 +153,9 @@ fn constructors(i: &Interface) -> Result<TokenStream, String> {
                     quote!((#name, credentials.#ident.as_str(), false))
                 }
             });
-            let prefix = env_prefix(i);
-            let url_var = format!("{prefix}_BASE_URL");
-            let vars: Vec<String> = headers
-                .iter()
-                .map(|h| {
-                    let name = heck::ToShoutySnakeCase::to_shouty_snake_case(h.name.as_str());
-                    format!("{prefix}_{name}")
-                })
-                .collect();
+            let (vars, connect) = from_vars(i, &quote!(Self))
+                .ok_or("generator bug: a key pair is always read from variables")?;
+            let (url_var, vars) = vars.split_first().ok_or("generator bug: no base URL")?;
             let from_env_doc = format!(
                 " A client with the default configuration from the environment: the base URL \
                  in `{url_var}`, the key pair in {}. A variable that is missing or not UTF-8 \
@@ -181,8 +175,8 @@ fn constructors(i: &Interface) -> Result<TokenStream, String> {
                 #[doc = #from_env_doc]
                 pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
                     use ::inspection_runtime::__private::env_var as var;
-                    let base_url = var(#url_var)?;
-                    Self::new(&base_url, ApiKey::new(#(var(#vars)?),*))
+                    let config = Self::default_config();
+                    #connect
                 }
 
                 /// A client with a configuration of your own; start from
@@ -208,7 +202,7 @@ fn constructors(i: &Interface) -> Result<TokenStream, String> {
             let TokenLogin { op, body, .. } = i.token_login()?;
             let body_ty = super::types::rust_type(i, &body.ty);
             let builder = super::operations::builder_name(i, op);
-            let from_env = login_from_env(i, &body.ty, &body_ty);
+            let from_env = login_from_env(i);
             // The login's sensitive fields (the password), scrubbed from errors like the token.
             let mut hidden = Vec::new();
             sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
@@ -276,21 +270,63 @@ fn env_prefix(i: &Interface) -> String {
     )
 }
 
-/// `login_from_env`, when every required field of the login body is a string (through
-/// nested objects) with a distinct name: one variable per field, named after it.
-fn login_from_env(i: &Interface, body: &TypeRef, body_ty: &TokenStream) -> TokenStream {
+/// The variables a client of `i` is made from (the base URL's first) and the block that
+/// makes it (`client` is `Self` or the client's path): it reads each with `var(NAME)?`
+/// (a function in scope answering `Result<String, Error>`) and takes the `config` in
+/// scope. A key pair is two variables; a login one per required string field of its body
+/// (through nested objects), named after the field; `None` when the login body has
+/// another shape or two fields of one name. The block is `async` for a login.
+pub fn from_vars(i: &Interface, client: &TokenStream) -> Option<(Vec<String>, TokenStream)> {
     let prefix = env_prefix(i);
-    let mut vars = Vec::new();
-    let Some(json) = env_json(i, body, &prefix, 0, &mut vars) else {
+    let url_var = format!("{prefix}_BASE_URL");
+    match &i.auth {
+        Auth::ApiKeyHeaders { headers, .. } => {
+            let vars: Vec<String> = headers
+                .iter()
+                .map(|h| {
+                    let name = heck::ToShoutySnakeCase::to_shouty_snake_case(h.name.as_str());
+                    format!("{prefix}_{name}")
+                })
+                .collect();
+            let connect = quote! {
+                let base_url = var(#url_var)?;
+                #client::with_config(&base_url, ApiKey::new(#(var(#vars)?),*), config)
+            };
+            Some((std::iter::once(url_var).chain(vars).collect(), connect))
+        }
+        Auth::TokenLogin { .. } => {
+            let body = &i.token_login().ok()?.body.ty;
+            let body_ty = super::types::rust_type(i, body);
+            let mut vars = Vec::new();
+            let json = env_json(i, body, &prefix, 0, &mut vars)?;
+            let mut names: Vec<&String> = vars.iter().collect();
+            names.sort();
+            names.dedup();
+            if names.len() != vars.len() || vars.is_empty() {
+                return None;
+            }
+            let connect = quote! {
+                let base_url = var(#url_var)?;
+                // No serde message here: it could quote a value, and the values are secrets.
+                let credentials: #body_ty = serde_json::from_value(serde_json::json!(#json))
+                    .map_err(|_| ::inspection_runtime::Error::Config(
+                        "the login variables do not make a login body".to_string(),
+                    ))?;
+                #client::login_with_config(&base_url, credentials, config).await
+            };
+            Some((std::iter::once(url_var).chain(vars).collect(), connect))
+        }
+    }
+}
+
+/// `login_from_env`, when the login body can be read from variables ([`from_vars`]).
+fn login_from_env(i: &Interface) -> TokenStream {
+    let Some((vars, connect)) = from_vars(i, &quote!(Self)) else {
         return quote!();
     };
-    let mut names: Vec<&String> = vars.iter().collect();
-    names.sort();
-    names.dedup();
-    if names.len() != vars.len() || vars.is_empty() {
+    let Some((url_var, vars)) = vars.split_first() else {
         return quote!();
-    }
-    let url_var = format!("{prefix}_BASE_URL");
+    };
     let doc = format!(
         " [`Client::login`] with the base URL in `{url_var}` and the credentials in {}. A \
          variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).",
@@ -303,13 +339,8 @@ fn login_from_env(i: &Interface, body: &TypeRef, body_ty: &TokenStream) -> Token
         #[doc = #doc]
         pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
             use ::inspection_runtime::__private::env_var as var;
-            let base_url = var(#url_var)?;
-            // No serde message here: it could quote a value, and the values are secrets.
-            let credentials: #body_ty = serde_json::from_value(serde_json::json!(#json))
-                .map_err(|_| ::inspection_runtime::Error::Config(
-                    "the login variables do not make a login body".to_string(),
-                ))?;
-            Self::login(&base_url, credentials).await
+            let config = Self::default_config();
+            #connect
         }
     }
 }

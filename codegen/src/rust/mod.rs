@@ -1,6 +1,7 @@
 //! The Rust backend: the `inspection-client` crate under `generated/rust/`.
 
 mod adapter;
+pub mod cli;
 mod client;
 mod docs;
 mod enums;

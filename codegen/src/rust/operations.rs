@@ -335,9 +335,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let resume = page_param.is_some().then(|| quote!(resume,));
     let alternative = answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
-        let method = alternative_method(op);
-        let [plain, to, stream] =
-            ["", "_to", "_stream"].map(|suffix| format_ident!("{method}{suffix}"));
+        let [plain, to, stream] = alternative_methods(op);
         quote!(::inspection_runtime::__private::impl_alternative!(#name, #ct, #plain, #to, #stream);)
     });
     let paging = paging_methods(i, op, &name);
@@ -395,6 +393,13 @@ pub fn alternative_method(op: &Operation) -> Ident {
         Some("application/pdf") => format_ident!("pdf"),
         _ => format_ident!("bytes"),
     }
+}
+
+/// The three builder methods of an operation's alternative answer: the bytes, into an
+/// `AsyncWrite` (`_to`), as a stream of chunks (`_stream`).
+pub fn alternative_methods(op: &Operation) -> [Ident; 3] {
+    let method = alternative_method(op);
+    ["", "_to", "_stream"].map(|suffix| format_ident!("{method}{suffix}"))
 }
 
 /// A body sent as bytes (its format left open), with a content type the caller may set.

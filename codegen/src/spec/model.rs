@@ -81,6 +81,37 @@ pub struct InterfaceDef {
     /// Event deliveries the service POSTs to a listener (absent when it sends none).
     #[serde(default)]
     pub webhooks: Option<WebhooksDef>,
+    /// What `inspection export` pulls from this interface (absent: no export).
+    #[serde(default)]
+    pub export: Option<ExportDef>,
+}
+
+/// The bulk export of an interface: a paged list walked to its end, resumable, then
+/// continued with only what is new.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportDef {
+    /// What is exported, for the tool's help and docs (say what "after" means).
+    pub doc: String,
+    /// The paged list operation, with no required input.
+    #[schemars(with = "String")]
+    pub list: Spanned<String>,
+    /// How the list is asked for records after a time: a date-time query parameter of
+    /// `list` (`created_after`), or a field of a JSON-encoded one (`filter.created_at`).
+    #[schemars(with = "String")]
+    pub since: Spanned<String>,
+    /// The records' date-time field `--since last` goes on from (`created_at`).
+    #[schemars(with = "String")]
+    pub watermark: Spanned<String>,
+    /// The records' id field (default `id`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub id: Option<Spanned<String>>,
+    /// The operation answering a record's document (its one path parameter the record's
+    /// id, its answer bytes or a binary alternative such as a PDF), saved beside it.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub document: Option<Spanned<String>>,
 }
 
 /// What a webhook listener receives.

@@ -62,6 +62,18 @@ impl std::fmt::Debug for Login {
     }
 }
 
+/// A request as it would go on the wire ([`Core::preview`]), secrets redacted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Preview {
+    pub method: String,
+    /// The full URL, query included.
+    pub url: String,
+    /// Every header in the order sent; sensitive values read `<redacted>`.
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Vec<u8>>,
+}
+
 /// A success answer, its body as the attempt's reader made it: read whole, or left open
 /// for a download.
 struct Answer<B> {
@@ -218,6 +230,54 @@ impl Core {
         error.scrubbed(&secrets)
     }
 
+    /// The headers an attempt at `req` sends: the request's extra headers, then the
+    /// credentials, `Accept`, `User-Agent` and the body's `Content-Type`, which replace
+    /// any extra header of the same name.
+    fn headers(&self, req: &Request) -> HeaderMap {
+        let mut headers = req.options.headers.clone();
+        for name in [CONTENT_TYPE, reqwest::header::AUTHORIZATION] {
+            headers.remove(name);
+        }
+        if !req.anonymous {
+            self.inner.auth.apply(&mut headers);
+        }
+        let accept = req.accept.unwrap_or(self.inner.config.accept());
+        headers.insert(ACCEPT, HeaderValue::from_static(accept));
+        if let Ok(ua) = HeaderValue::from_str(&self.inner.config.user_agent) {
+            headers.insert(USER_AGENT, ua);
+        }
+        if req.body.is_some() {
+            let media = req.content_type.as_deref().unwrap_or("application/json");
+            if let Ok(media) = HeaderValue::from_str(media) {
+                headers.insert(CONTENT_TYPE, media);
+            }
+        }
+        headers
+    }
+
+    /// What `req` would put on the wire, for a dry run; nothing is sent. Every sensitive
+    /// header value (the key secret, a token) reads `<redacted>`.
+    pub fn preview(&self, req: &Request) -> Preview {
+        let headers = self
+            .headers(req)
+            .iter()
+            .map(|(name, value)| {
+                let value = if value.is_sensitive() {
+                    "<redacted>".to_string()
+                } else {
+                    String::from_utf8_lossy(value.as_bytes()).into_owned()
+                };
+                (name.as_str().to_string(), value)
+            })
+            .collect();
+        Preview {
+            method: req.method.to_string(),
+            url: req.url(&self.inner.base).to_string(),
+            headers,
+            body: req.body.clone(),
+        }
+    }
+
     /// Sends `req` until it succeeds or fails for good; `read` makes the success body.
     async fn send<B, R: Future<Output = Result<B, Failure>>>(
         &self,
@@ -303,34 +363,16 @@ impl Core {
         url: &Url,
         read: &impl Fn(reqwest::Response) -> R,
     ) -> Result<Answer<B>, Failure> {
-        // The request's extra headers first: what the client sets below replaces them.
-        let mut headers = req.options.headers.clone();
-        for name in [CONTENT_TYPE, reqwest::header::AUTHORIZATION] {
-            headers.remove(name);
-        }
-        if !req.anonymous {
-            self.inner.auth.apply(&mut headers);
-        }
-        let accept = req.accept.unwrap_or(self.inner.config.accept());
-        headers.insert(ACCEPT, HeaderValue::from_static(accept));
-        if let Ok(ua) = HeaderValue::from_str(&self.inner.config.user_agent) {
-            headers.insert(USER_AGENT, ua);
-        }
         let mut builder = self
             .inner
             .http
             .request(req.method.clone(), url.clone())
-            .headers(headers);
+            .headers(self.headers(req));
         if let Some(timeout) = req.options.timeout {
             builder = builder.timeout(timeout);
         }
         if let Some(body) = &req.body {
-            builder = builder
-                .header(
-                    CONTENT_TYPE,
-                    req.content_type.as_deref().unwrap_or("application/json"),
-                )
-                .body(body.clone());
+            builder = builder.body(body.clone());
         }
         let resp = builder.send().await.map_err(Failure::Send)?;
         let status = resp.status().as_u16();

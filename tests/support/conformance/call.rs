@@ -324,6 +324,56 @@ macro_rules! list {
 }
 pub(crate) use list;
 
+/// An operation with a JSON answer (`send` mode only).
+macro_rules! json {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        $crate::conformance::call::send_only($op, $mode)?;
+        $crate::conformance::call::done($builder.send().await)
+    }};
+}
+pub(crate) use json;
+
+/// An operation whose success has no body (`send` mode only; the result is `null`).
+macro_rules! empty {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        $crate::conformance::call::send_only($op, $mode)?;
+        $crate::conformance::call::done($builder.send().await)
+    }};
+}
+pub(crate) use empty;
+
+/// An upsert (`send` mode only): `{created, value}`.
+macro_rules! upsert {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        $crate::conformance::call::send_only($op, $mode)?;
+        $crate::conformance::call::upserted($builder.send().await)
+    }};
+}
+pub(crate) use upsert;
+
+/// An operation answering bytes (`send` mode only): `{size, text}`.
+macro_rules! bytes {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        $crate::conformance::call::send_only($op, $mode)?;
+        $crate::conformance::call::binary($builder.send().await)
+    }};
+}
+pub(crate) use bytes;
+
+/// A JSON answer with a binary alternative: `send` the JSON, `pdf` the alternative.
+macro_rules! alternative {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, $plain:ident, $to:ident, $media:literal) => {{
+        use $crate::conformance::call::{binary, done, unsupported};
+        use $crate::conformance::format::Mode;
+        match $mode {
+            Mode::Send => done($builder.send().await),
+            Mode::Pdf => binary($builder.$plain().await),
+            mode => return unsupported($op, mode),
+        }
+    }};
+}
+pub(crate) use alternative;
+
 /// The builder, started at `args.resume` when the step gives one.
 pub fn resumed<B>(
     args: &mut Args,

@@ -11,11 +11,12 @@ pub mod sandbox;
 pub mod webhooks;
 
 // The adapters are generated from the IR (`codegen/src/rust/adapter.rs`), so every
-// operation of the spec is callable from a scenario without an edit here. Formatted by
-// the generator, not rustfmt.
-#[path = "../../../generated/conformance/rust/legacy.rs"]
+// operation of the spec is callable from a scenario without an edit here; the
+// command-line tool compiles the same files with its own `call` module. Formatted by the
+// generator, not rustfmt.
+#[path = "../../../generated/cli/src/calls/legacy.rs"]
 #[rustfmt::skip]
 pub mod legacy;
-#[path = "../../../generated/conformance/rust/v3.rs"]
+#[path = "../../../generated/cli/src/calls/v3.rs"]
 #[rustfmt::skip]
 pub mod v3;

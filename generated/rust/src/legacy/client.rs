@@ -80,6 +80,7 @@ impl Client {
     /// [`Client::login`] with the base URL in `INSPECTION_LEGACY_BASE_URL` and the credentials in `INSPECTION_LEGACY_USERNAME` and `INSPECTION_LEGACY_PASSWORD`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
     pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
         use ::inspection_runtime::__private::env_var as var;
+        let config = Self::default_config();
         let base_url = var("INSPECTION_LEGACY_BASE_URL")?;
         let credentials: AuthenticateRequest = serde_json::from_value(
                 serde_json::json!(
@@ -90,7 +91,7 @@ impl Client {
             .map_err(|_| ::inspection_runtime::Error::Config(
                 "the login variables do not make a login body".to_string(),
             ))?;
-        Self::login(&base_url, credentials).await
+        Self::login_with_config(&base_url, credentials, config).await
     }
     /// What this interface documents: the settings a `Config` leaves unset follow it.
     pub const DEFAULTS: ::inspection_runtime::__private::InterfaceDefaults = ::inspection_runtime::__private::InterfaceDefaults {

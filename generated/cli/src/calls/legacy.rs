@@ -3,8 +3,8 @@
 
 //! Generated from the IR by `codegen/src/rust/adapter.rs`.
 use inspection_client::legacy::*;
-use crate::conformance::call as cx;
-/// Calls the operation `op` (by its spec name) with a step's arguments in `mode`.
+use super::call as cx;
+/// Calls the operation `op` (by its spec name) with its arguments in `mode`.
 pub async fn call(
     client: &Client,
     op: &str,
@@ -23,8 +23,7 @@ pub async fn call(
         "get_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.get_asset(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "list_asset_transactions" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
@@ -41,26 +40,22 @@ pub async fn call(
         }
         "find_or_create_asset" => {
             let b = client.find_or_create_asset(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.update_asset(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "replace_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.replace_asset(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.delete_asset(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "upload_device_log" => {
             let p0: String = a.path("dev_id")?;
@@ -71,27 +66,20 @@ pub async fn call(
                 a.take("content_type")?,
                 |b, v: String| b.content_type(v),
             );
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "list_form_templates" => {
             let b = client.list_form_templates();
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_form_template" => {
             let p0: FormTemplateId = a.path("id")?;
             let b = client.get_form_template(p0);
-            match mode {
-                cx::Mode::Send => cx::done(b.send().await),
-                cx::Mode::Pdf => cx::binary(b.pdf().await),
-                mode => return cx::unsupported(op, mode),
-            }
+            cx::alternative!(op, a, b, mode, pdf, pdf_to, "application/pdf")
         }
         "exchange_guest_token" => {
             let b = client.exchange_guest_token(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "list_locations" => {
             let b = client.list_locations();
@@ -108,31 +96,26 @@ pub async fn call(
         "get_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.get_location(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "create_location" => {
             let b = client.create_location(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.update_location(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "replace_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.replace_location(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.delete_location(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "list_tasks" => {
             let b = client.list_tasks();
@@ -145,31 +128,26 @@ pub async fn call(
         "get_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.get_task(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "replace_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.replace_task(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.delete_task(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "list_transactions" => {
             let b = client.list_transactions();
@@ -186,65 +164,52 @@ pub async fn call(
         "get_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.get_transaction(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "create_transaction" => {
             let b = client.create_transaction(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.update_transaction(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "replace_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.replace_transaction(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.delete_transaction(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "get_transaction_form" => {
             let p0: TransactionId = a.path("id")?;
             let p1: FormId = a.path("form_id")?;
             let b = client.get_transaction_form(p0, p1);
-            match mode {
-                cx::Mode::Send => cx::done(b.send().await),
-                cx::Mode::Pdf => cx::binary(b.pdf().await),
-                mode => return cx::unsupported(op, mode),
-            }
+            cx::alternative!(op, a, b, mode, pdf, pdf_to, "application/pdf")
         }
         "send_transaction_summary_email" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.send_transaction_summary_email(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "authenticate" => {
             let b = client.authenticate(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_upload_url" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.get_upload_url(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_upload_url_with_nonce" => {
             let p0: String = a.path("nonce")?;
             let p1: FileId = a.path("file_id")?;
             let b = client.get_upload_url_with_nonce(p0, p1);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "start_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
@@ -255,14 +220,12 @@ pub async fn call(
                 a.query("content_type")?,
                 |b, v: String| b.content_type(v),
             );
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "complete_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.complete_multipart_upload(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "list_users" => {
             let b = client.list_users();
@@ -280,52 +243,44 @@ pub async fn call(
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.get_user(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "create_user" => {
             let b = client.create_user(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "create_one_time_user" => {
             let b = client.create_one_time_user(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.update_user(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "replace_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.replace_user(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.delete_user(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "reset_user_password" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.reset_user_password(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "get_workflow" => {
             let p0: WorkflowId = a.path("id")?;
             let b = client.get_workflow(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         other => {
             match cx::presigned_action!(client, other, a) {

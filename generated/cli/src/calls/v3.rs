@@ -3,8 +3,8 @@
 
 //! Generated from the IR by `codegen/src/rust/adapter.rs`.
 use inspection_client::v3::*;
-use crate::conformance::call as cx;
-/// Calls the operation `op` (by its spec name) with a step's arguments in `mode`.
+use super::call as cx;
+/// Calls the operation `op` (by its spec name) with its arguments in `mode`.
 pub async fn call(
     client: &Client,
     op: &str,
@@ -30,38 +30,32 @@ pub async fn call(
         }
         "create_unit" => {
             let b = client.create_unit(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.get_unit(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.update_unit(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.get_unit_by_reference_number(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.update_unit_by_reference_number(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "upsert_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.upsert_unit_by_reference_number(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::upserted(b.send().await)
+            cx::upsert!(op, a, b, mode)
         }
         "list_unit_inspections" => {
             let p0: UnitId = a.path("unit_id")?;
@@ -146,23 +140,17 @@ pub async fn call(
         "get_inspection" => {
             let p0: InspectionId = a.path("inspection_id")?;
             let b = client.get_inspection(p0);
-            match mode {
-                cx::Mode::Send => cx::done(b.send().await),
-                cx::Mode::Pdf => cx::binary(b.pdf().await),
-                mode => return cx::unsupported(op, mode),
-            }
+            cx::alternative!(op, a, b, mode, pdf, pdf_to, "application/pdf")
         }
         "get_inspection_share_url" => {
             let p0: InspectionId = a.path("inspection_id")?;
             let b = client.get_inspection_share_url(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_form" => {
             let p0: FormId = a.path("form_id")?;
             let b = client.get_form(p0);
-            cx::send_only(op, mode)?;
-            cx::binary(b.send().await)
+            cx::bytes!(op, a, b, mode)
         }
         "list_tasks" => {
             let b = client.list_tasks();
@@ -217,26 +205,22 @@ pub async fn call(
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "get_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.get_task(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "update_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "delete_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.delete_task(p0);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::empty!(op, a, b, mode)
         }
         "list_workflows" => {
             let b = client.list_workflows();
@@ -269,8 +253,7 @@ pub async fn call(
         "update_user" => {
             let p0: UserId = a.path("user_id")?;
             let b = client.update_user(p0, a.body()?);
-            cx::send_only(op, mode)?;
-            cx::done(b.send().await)
+            cx::json!(op, a, b, mode)
         }
         "list_user_groups" => {
             let b = client.list_user_groups();

@@ -1,0 +1,235 @@
+//! The tool as a whole: `inspection [--profile NAME] [--quiet] <interface> <operation>`,
+//! `inspection export <interface> FOLDER`, `inspection completions SHELL`; the generated
+//! `main` hands over its interfaces and this runs one command line to its exit code.
+
+use std::future::Future;
+use std::io::Write;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::process::ExitCode;
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+
+use crate::command::{self, Operation};
+use crate::credentials::Vars;
+use crate::exit::{Class, Failure};
+use crate::export;
+
+/// A command under way.
+pub type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Failure>> + 'a>>;
+
+/// An interface of the spec, as the generated crate describes it.
+pub struct Interface {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub operations: &'static [Operation],
+    /// Runs one operation's subcommand.
+    pub run: for<'a> fn(&'a Vars, &'static Operation, &'a ArgMatches) -> Running<'a>,
+    /// Makes one small authenticated call and says whether it worked.
+    pub auth_check: for<'a> fn(&'a Vars) -> Running<'a>,
+    pub export: Option<Export>,
+}
+
+/// An interface's export, as the spec's `export` declares it.
+pub struct Export {
+    /// What is exported (`every inspection ...`), for the help text.
+    pub about: &'static str,
+    /// The flag that saves each record's document too (`pdf`), when there is one.
+    pub document_flag: Option<&'static str>,
+    pub run: for<'a> fn(&'a Vars, &'a export::Options) -> Running<'a>,
+}
+
+/// The name of the subcommand that checks credentials; the generator keeps operations
+/// off it.
+pub const AUTH_CHECK: &str = "auth-check";
+
+/// The whole command tree.
+pub fn command(
+    name: &'static str,
+    version: &'static str,
+    interfaces: &'static [Interface],
+) -> Command {
+    let mut root = Command::new(name)
+        .version(version)
+        .about("Every operation of the inspection service's interfaces from the shell, and an export that survives being killed")
+        .after_help(Class::table())
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .arg(
+            Arg::new("profile")
+                .long("profile")
+                .global(true)
+                .value_name("NAME")
+                .help("Read credentials from this profile (see docs/cli.md) before the environment"),
+        )
+        .arg(
+            Arg::new("quiet")
+                .long("quiet")
+                .short('q')
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Show no progress"),
+        );
+    for i in interfaces {
+        root = root.subcommand(
+            command::interface(i.name, i.about, i.operations).subcommand(
+                Command::new(AUTH_CHECK).about("Say whether the credentials work (one small call)"),
+            ),
+        );
+    }
+    let mut export = Command::new("export")
+        .about("Export every record of an interface into a folder; run again to resume or, with --since last, to add what is new")
+        .subcommand_required(true);
+    for i in interfaces {
+        let Some(e) = &i.export else { continue };
+        let mut cmd = Command::new(i.name)
+            .about(e.about)
+            .arg(
+                Arg::new("folder")
+                    .required(true)
+                    .value_name("FOLDER")
+                    .value_parser(value_parser!(PathBuf))
+                    .help("Where the records, documents and checkpoint go"),
+            )
+            .arg(Arg::new("since").long("since").value_name("WHEN").help(
+                "`last` (what came after the previous finished export), or a date or date-time",
+            ));
+        if let Some(flag) = e.document_flag {
+            cmd = cmd.arg(
+                Arg::new("documents")
+                    .long(flag)
+                    .action(ArgAction::SetTrue)
+                    .help(format!("Save each record's {flag} too")),
+            );
+        }
+        export = export.subcommand(cmd);
+    }
+    root.subcommand(export).subcommand(
+        Command::new("completions")
+            .about("Print a completion script for a shell")
+            .arg(
+                Arg::new("shell")
+                    .required(true)
+                    .value_parser(value_parser!(clap_complete::Shell)),
+            ),
+    )
+}
+
+/// Runs the command line of this process and gives its exit code.
+pub fn main(
+    name: &'static str,
+    version: &'static str,
+    interfaces: &'static [Interface],
+) -> ExitCode {
+    let matches = match command(name, version, interfaces).try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() {
+                Class::Usage.code()
+            } else {
+                0
+            });
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => return fail(name, &Failure::new(Class::Failure, e.to_string())),
+    };
+    let vars = Vars::from_process(matches.get_one::<String>("profile").map(String::as_str));
+    match runtime.block_on(dispatch(name, version, interfaces, &vars, &matches)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => fail(name, &failure),
+    }
+}
+
+fn fail(name: &str, failure: &Failure) -> ExitCode {
+    let mut err = std::io::stderr().lock();
+    let _ = writeln!(err, "{name}: error ({}): {failure}", failure.class.name());
+    ExitCode::from(failure.class.code())
+}
+
+async fn dispatch(
+    name: &'static str,
+    version: &'static str,
+    interfaces: &'static [Interface],
+    vars: &Vars,
+    matches: &ArgMatches,
+) -> Result<(), Failure> {
+    let Some((sub, m)) = matches.subcommand() else {
+        return Err(Failure::usage("no command given; see --help"));
+    };
+    match sub {
+        "completions" => {
+            let shell = *m
+                .get_one::<clap_complete::Shell>("shell")
+                .ok_or_else(|| Failure::usage("completions: name a shell"))?;
+            let mut cmd = command(name, version, interfaces);
+            clap_complete::generate(shell, &mut cmd, name, &mut std::io::stdout());
+            Ok(())
+        }
+        "export" => {
+            let Some((interface, m)) = m.subcommand() else {
+                return Err(Failure::usage("export: name an interface"));
+            };
+            let Some(e) = interfaces
+                .iter()
+                .find(|i| i.name == interface)
+                .and_then(|i| i.export.as_ref())
+            else {
+                return Err(Failure::usage(format!("`{interface}` has no export")));
+            };
+            let since = match m.get_one::<String>("since") {
+                Some(text) => export::Since::parse(text)
+                    .map_err(|e| Failure::usage(format!("--since: {e}")))?,
+                None => export::Since::All,
+            };
+            let options = export::Options {
+                folder: m
+                    .get_one::<PathBuf>("folder")
+                    .cloned()
+                    .ok_or_else(|| Failure::usage("export: name a folder"))?,
+                documents: m
+                    .try_get_one::<bool>("documents")
+                    .ok()
+                    .flatten()
+                    .copied()
+                    .unwrap_or(false),
+                since,
+                progress: if matches.get_flag("quiet") {
+                    export::progress::Style::Quiet
+                } else {
+                    export::progress::Style::Auto
+                },
+                max_restarts: 5,
+            };
+            (e.run)(vars, &options).await
+        }
+        interface => {
+            let Some(i) = interfaces.iter().find(|i| i.name == interface) else {
+                return Err(Failure::usage(format!("no interface `{interface}`")));
+            };
+            let Some((op_name, m)) = m.subcommand() else {
+                return Err(Failure::usage(format!("{interface}: name an operation")));
+            };
+            if op_name == AUTH_CHECK {
+                return (i.auth_check)(vars).await;
+            }
+            let op = command::find(i.operations, op_name)
+                .ok_or_else(|| Failure::usage(format!("no operation `{op_name}`")))?;
+            (i.run)(vars, op, m).await
+        }
+    }
+}
+
+/// The line `auth-check` prints when the credentials work.
+pub fn auth_ok(interface: &str, base_url: &str) -> Result<(), Failure> {
+    crate::output::Printer::for_stdout().print(&serde_json::json!({
+        "interface": interface,
+        "base_url": base_url,
+        "credentials": "accepted",
+    }))
+}

@@ -1,0 +1,371 @@
+//! What the generated call adapter (`generated/cli/src/calls/`) asks of its includer:
+//! the arguments of a call, the mode it runs in, and a macro per kind of answer, which
+//! here print the answer, save it to a file, or show the request without sending it.
+//! (The Rust conformance runner gives the same names with its own meaning.)
+
+use futures_util::StreamExt;
+use inspection_runtime::{BoxStream, Core, Error, Request, Upserted};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+
+use crate::exit::Failure;
+use crate::output::{self, Printer};
+
+pub use crate::{
+    __cli_alternative as alternative, __cli_bytes as bytes, __cli_empty as empty,
+    __cli_json as json, __cli_list as list, __cli_presigned_action as presigned_action,
+    __cli_upsert as upsert,
+};
+
+/// How a command runs: shown or sent, every page or one, where bytes go.
+#[derive(Clone, Debug, Default)]
+pub struct Mode {
+    /// `--dry-run`: the core whose `preview` shows each request; nothing is sent.
+    pub dry_run: Option<Core>,
+    /// `--all`: every record of every page, one JSON line each.
+    pub all: bool,
+    /// `--max-items N`: stop after N records.
+    pub max_items: Option<u64>,
+    /// The operation's alternative answer (`--pdf`) instead of its JSON.
+    pub alternative: bool,
+    /// `--output FILE` (`-`: standard output) for a binary answer.
+    pub output: Option<std::path::PathBuf>,
+    pub printer: Printer,
+    /// JSON paths (`user.password`) of body values a dry run must not show.
+    pub secret_paths: &'static [&'static str],
+}
+
+/// What a command came to: printed, or failed.
+#[derive(Debug)]
+pub struct Outcome(pub Result<(), Failure>);
+
+impl Outcome {
+    fn of(result: Result<(), Failure>) -> Outcome {
+        Outcome(result)
+    }
+}
+
+/// A call's arguments by place, as the command line gave them: `path` and `query` by the
+/// spec's names, the JSON `body`, and the tool's own (`resume`, `body_text`,
+/// `content_type`). Each read takes its value, so `finish` can name leftovers.
+#[derive(Debug, Default)]
+pub struct Args {
+    pub path: Map<String, Value>,
+    pub query: Map<String, Value>,
+    pub body: Option<Value>,
+    pub other: Map<String, Value>,
+    /// Flags by spec name, for messages (`--unit-id` for `unit_id`).
+    pub flags: Map<String, Value>,
+}
+
+impl Args {
+    fn flag(&self, name: &str) -> String {
+        match self.flags.get(name).and_then(Value::as_str) {
+            Some(flag) => format!("--{flag}"),
+            None => format!("`{name}`"),
+        }
+    }
+
+    /// A required path parameter.
+    pub fn path<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        let flag = self.flag(name);
+        let value = self
+            .path
+            .remove(name)
+            .ok_or_else(|| format!("{flag} is required"))?;
+        typed(value, &flag)
+    }
+
+    /// A path parameter naming a record by id, by external id (`{external: X}`) or as the
+    /// caller (`{self: true}`), where the reference takes those forms.
+    pub fn record_ref<T: From<String>>(
+        &mut self,
+        name: &str,
+        external: Option<fn(String) -> T>,
+        me: Option<T>,
+    ) -> Result<T, String> {
+        let flag = self.flag(name);
+        let value = self
+            .path
+            .remove(name)
+            .ok_or_else(|| format!("{flag} is required"))?;
+        match (value, external, me) {
+            (Value::Object(m), _, Some(me)) if m.contains_key("self") => Ok(me),
+            (Value::Object(mut m), Some(external), _) => match m.remove("external") {
+                Some(Value::String(id)) => Ok(external(id)),
+                _ => Err(format!("{flag}: an id, `external:ID` or `self`")),
+            },
+            (Value::String(id), _, _) => Ok(T::from(id)),
+            _ => Err(format!(
+                "{flag}: an id here (this path takes no `external:` or `self` form)"
+            )),
+        }
+    }
+
+    /// An optional query parameter.
+    pub fn query<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        let flag = self.flag(name);
+        self.query.remove(name).map(|v| typed(v, &flag)).transpose()
+    }
+
+    /// A required query parameter.
+    pub fn required_query<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        let flag = self.flag(name);
+        self.query(name)?
+            .ok_or_else(|| format!("{flag} is required"))
+    }
+
+    /// The request body, read as the operation's body type. The message names what does
+    /// not fit; for a body that holds a secret it quotes no value.
+    pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
+        let value = self
+            .body
+            .take()
+            .ok_or("this command needs a body: --body FILE")?;
+        let hide = !self
+            .other
+            .get("secret_body")
+            .is_none_or(|v| v == &Value::Bool(false));
+        serde_json::from_value(value).map_err(|e| {
+            if hide {
+                "the body does not fit the operation (its message is not shown: the body \
+                 holds a secret)"
+                    .to_string()
+            } else {
+                format!("the body does not fit the operation: {e}")
+            }
+        })
+    }
+
+    /// One of the tool's own arguments.
+    pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        self.other
+            .remove(name)
+            .map(|v| typed(v, &format!("--{}", name.replace('_', "-"))))
+            .transpose()
+    }
+
+    pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        self.take(name)?
+            .ok_or_else(|| format!("--{} is required", name.replace('_', "-")))
+    }
+
+    /// Fails when a value was given that the call does not read.
+    pub fn finish(mut self) -> Result<(), String> {
+        self.other.remove("secret_body");
+        let mut left: Vec<String> = Vec::new();
+        left.extend(self.path.keys().chain(self.query.keys()).cloned());
+        left.extend(self.body.iter().map(|_| "body".to_string()));
+        left.extend(self.other.keys().cloned());
+        if left.is_empty() {
+            Ok(())
+        } else {
+            Err(format!("this command takes no `{}`", left.join("`, `")))
+        }
+    }
+}
+
+fn typed<T: DeserializeOwned>(value: Value, flag: &str) -> Result<T, String> {
+    serde_json::from_value(value.clone()).map_err(|e| format!("{flag}: {value} is not valid: {e}"))
+}
+
+/// The builder with an optional input set when the command line gives it.
+pub fn set_if<B, T>(builder: B, value: Option<T>, set: impl FnOnce(B, T) -> B) -> B {
+    match value {
+        Some(value) => set(builder, value),
+        None => builder,
+    }
+}
+
+/// The builder, started at `--resume` when the command line gives it.
+pub fn resumed<B>(
+    args: &mut Args,
+    builder: B,
+    resume: impl FnOnce(B, inspection_runtime::Resume) -> B,
+) -> Result<B, String> {
+    match args.take::<String>("resume")? {
+        Some(text) => Ok(resume(
+            builder,
+            text.parse().map_err(|e: Error| format!("--resume: {e}"))?,
+        )),
+        None => Ok(builder),
+    }
+}
+
+/// In a dry run, the request shown instead of sent (`Some`); otherwise `None`, and the
+/// caller sends it.
+pub fn preview(mode: &Mode, request: Result<Request, Error>) -> Option<Outcome> {
+    let core = mode.dry_run.as_ref()?;
+    Some(Outcome::of(request.map_err(Failure::from).and_then(|r| {
+        output::print_preview(&mode.printer, &core.preview(&r), mode.secret_paths)
+    })))
+}
+
+/// A JSON answer, printed.
+pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
+    Outcome::of(
+        answer
+            .map_err(Failure::from)
+            .and_then(|value| mode.printer.print(&value)),
+    )
+}
+
+/// An answer without a body: nothing printed.
+pub fn finished(answer: Result<(), Error>) -> Outcome {
+    Outcome::of(answer.map_err(Failure::from))
+}
+
+/// An upsert's answer: `{"created": bool, "value": record}`.
+pub fn upserted<T: Serialize>(mode: &Mode, answer: Result<Upserted<T>, Error>) -> Outcome {
+    printed(
+        mode,
+        answer.map(|u| {
+            let created = u.is_created();
+            serde_json::json!({"created": created, "value": u.into_inner()})
+        }),
+    )
+}
+
+/// Every record of a walk, one JSON line each, up to `--max-items`. What was printed
+/// before a failure stays printed; the failure says where to resume.
+pub async fn lines<T: Serialize>(mode: &Mode, mut stream: BoxStream<T>) -> Outcome {
+    let mut out = output::Lines::stdout();
+    let mut count = 0u64;
+    while mode.max_items.is_none_or(|max| count < max) {
+        let Some(next) = stream.next().await else {
+            break;
+        };
+        let written = next
+            .map_err(Failure::from)
+            .and_then(|record| out.write(&record));
+        match written {
+            Ok(true) => count += 1,
+            // The reader went away (`| head`): nothing more to do.
+            Ok(false) => return Outcome::of(Ok(())),
+            Err(failure) => {
+                out.flush();
+                return Outcome::of(Err(failure));
+            }
+        }
+    }
+    out.flush();
+    Outcome::of(Ok(()))
+}
+
+/// Fails for a mode an operation does not answer to.
+pub fn unsupported<T>(op: &str, what: &str) -> Result<T, String> {
+    Err(format!("`{op}` {what}"))
+}
+
+/// An operation with a JSON answer.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_json {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        let builder = $builder;
+        let mode = $mode;
+        match $crate::call::preview(&mode, builder.to_request()) {
+            Some(outcome) => outcome,
+            None => $crate::call::printed(&mode, builder.send().await),
+        }
+    }};
+}
+
+/// An operation whose success has no body.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_empty {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        let builder = $builder;
+        let mode = $mode;
+        match $crate::call::preview(&mode, builder.to_request()) {
+            Some(outcome) => outcome,
+            None => $crate::call::finished(builder.send().await),
+        }
+    }};
+}
+
+/// An upsert: `{"created": ..., "value": ...}`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_upsert {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        let builder = $builder;
+        let mode = $mode;
+        match $crate::call::preview(&mode, builder.to_request()) {
+            Some(outcome) => outcome,
+            None => $crate::call::upserted(&mode, builder.send().await),
+        }
+    }};
+}
+
+/// An operation answering bytes: written to `--output` (or standard output when it is
+/// not a terminal) as they arrive.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_bytes {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        let builder = $builder;
+        let mode = $mode;
+        match $crate::call::preview(&mode, builder.to_request()) {
+            Some(outcome) => outcome,
+            None => match $crate::output::Download::open(&mode).await {
+                Err(failure) => $crate::call::Outcome(Err(failure)),
+                Ok(mut download) => {
+                    let written = builder.send_to(download.writer()).await;
+                    $crate::call::Outcome(download.finish(written).await)
+                }
+            },
+        }
+    }};
+}
+
+/// A JSON answer with a binary alternative (`--pdf`), written like [`__cli_bytes`].
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_alternative {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, $plain:ident, $to:ident, $media:literal) => {{
+        let builder = $builder;
+        let mode = $mode;
+        if !mode.alternative {
+            $crate::__cli_json!($op, $args, builder, mode)
+        } else {
+            match $crate::call::preview(&mode, builder.to_request().map(|r| r.accept($media))) {
+                Some(outcome) => outcome,
+                None => match $crate::output::Download::open(&mode).await {
+                    Err(failure) => $crate::call::Outcome(Err(failure)),
+                    Ok(mut download) => {
+                        let written = builder.$to(download.writer()).await;
+                        $crate::call::Outcome(download.finish(written).await)
+                    }
+                },
+            }
+        }
+    }};
+}
+
+/// A list: one page (`--resume` starts at a stored one), or with `--all` every record.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_list {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr $(, backward)?) => {{
+        let builder = $crate::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
+        let mode = $mode;
+        match $crate::call::preview(&mode, builder.to_request()) {
+            Some(outcome) => outcome,
+            None if mode.all => $crate::call::lines(&mode, builder.stream()).await,
+            None => $crate::call::printed(&mode, builder.send().await),
+        }
+    }};
+}
+
+/// The conformance runner's client actions; the tool has none (`None`).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_presigned_action {
+    ($client:expr, $name:expr, $args:ident) => {{
+        let _ = (&$client, &$name, &$args);
+        None::<$crate::call::Outcome>
+    }};
+}

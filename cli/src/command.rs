@@ -1,0 +1,373 @@
+//! The subcommands of an interface, built from the table the generator writes (one
+//! [`Operation`] per operation of the spec), and a parsed command line read back into the
+//! call adapter's [`Args`] and [`Mode`].
+
+use std::io::Read;
+use std::path::PathBuf;
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+use serde_json::{Map, Value};
+
+use crate::call::{Args, Mode};
+use crate::exit::Failure;
+use crate::output::Printer;
+
+/// One operation as a subcommand.
+#[derive(Debug)]
+pub struct Operation {
+    /// The spec's name (`list_units`), which the call adapter matches.
+    pub name: &'static str,
+    /// The subcommand (`list-units`).
+    pub command: &'static str,
+    /// One line for the list of subcommands.
+    pub about: &'static str,
+    /// The whole doc: method and path, what the spec says, the statuses it answers.
+    pub doc: &'static str,
+    pub params: &'static [Param],
+    pub body: Body,
+    pub answer: Answer,
+}
+
+/// A flag of an operation.
+#[derive(Debug)]
+pub struct Param {
+    /// The flag without its dashes (`unit-id`).
+    pub flag: &'static str,
+    /// The spec's name (the wire name of a query parameter or body field).
+    pub name: &'static str,
+    pub place: Place,
+    pub kind: Kind,
+    pub required: bool,
+    /// The spec's doc with its limits.
+    pub help: &'static str,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    Path,
+    Query,
+    /// A field of a flat JSON body, merged over `--body`.
+    Body,
+}
+
+/// How a flag's text becomes the JSON value the adapter reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A string (ids, dates and date-times in ISO 8601, URLs).
+    Text,
+    /// One of these values.
+    Choice(&'static [&'static str]),
+    Integer,
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// JSON text (an object or list parameter).
+    Json,
+    /// A record by id; `external:ID` and `self` where the path takes them.
+    Ref {
+        external: bool,
+        me: bool,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    None,
+    /// JSON from `--body FILE|-`, with the fields of [`Place::Body`] flags over it;
+    /// `required` when no field flag exists (the body cannot be made from flags alone).
+    /// `secrets`: JSON paths of values a dry run hides and no message quotes.
+    Json {
+        required: bool,
+        secrets: &'static [&'static str],
+    },
+    /// The bytes of `--body FILE|-` (text), sent with `--content-type`.
+    Bytes,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Json,
+    Empty,
+    Upsert,
+    /// Bytes: `--output FILE`.
+    Bytes,
+    /// JSON, or with this flag (`pdf`) the alternative media type to `--output`.
+    Alternative(&'static str),
+    /// A page; `--all` for every record, `--max-items`, `--resume`.
+    Paged,
+}
+
+/// The subcommand of an interface: one subcommand per operation.
+pub fn interface(name: &'static str, about: &'static str, ops: &'static [Operation]) -> Command {
+    Command::new(name)
+        .about(about)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommands(ops.iter().map(operation))
+}
+
+fn operation(op: &'static Operation) -> Command {
+    let mut cmd = Command::new(op.command).about(op.about).long_about(op.doc);
+    for p in op.params {
+        cmd = cmd.arg(param(p));
+    }
+    cmd = match op.body {
+        Body::None => cmd,
+        Body::Json { required, .. } => cmd.arg(
+            Arg::new("body")
+                .long("body")
+                .value_name("FILE")
+                .value_parser(value_parser!(PathBuf))
+                .required(required)
+                .help("The JSON body, from FILE or `-` (standard input); field flags go over it"),
+        ),
+        Body::Bytes => cmd
+            .arg(
+                Arg::new("body")
+                    .long("body")
+                    .value_name("FILE")
+                    .value_parser(value_parser!(PathBuf))
+                    .required(true)
+                    .help("The body, from FILE or `-` (standard input), sent as it is"),
+            )
+            .arg(
+                Arg::new("content-type")
+                    .long("content-type")
+                    .value_name("MEDIA")
+                    .help("The body's media type"),
+            ),
+    };
+    cmd = match op.answer {
+        Answer::Bytes => cmd.arg(output_arg()),
+        Answer::Alternative(flag) => cmd.arg(output_arg()).arg(
+            Arg::new("alternative")
+                .long(flag)
+                .action(ArgAction::SetTrue)
+                .requires("output")
+                .help(format!(
+                    "Ask for the {flag} form instead of JSON (with --output)"
+                )),
+        ),
+        Answer::Paged => cmd
+            .arg(
+                Arg::new("all")
+                    .long("all")
+                    .action(ArgAction::SetTrue)
+                    .help("Follow every page; print one record per line (JSON Lines)"),
+            )
+            .arg(
+                Arg::new("max-items")
+                    .long("max-items")
+                    .value_name("N")
+                    .value_parser(value_parser!(u64))
+                    .requires("all")
+                    .help("With --all, stop after N records"),
+            )
+            .arg(
+                Arg::new("resume")
+                    .long("resume")
+                    .value_name("AT")
+                    .help("Start at a page a failed walk named (`cursor:...` or `link:...`)"),
+            ),
+        Answer::Json | Answer::Empty | Answer::Upsert => cmd,
+    };
+    cmd.arg(
+        Arg::new("dry-run")
+            .long("dry-run")
+            .action(ArgAction::SetTrue)
+            .help("Print the request (secrets redacted) instead of sending it"),
+    )
+}
+
+fn output_arg() -> Arg {
+    Arg::new("output")
+        .long("output")
+        .short('o')
+        .value_name("FILE")
+        .value_parser(value_parser!(PathBuf))
+        .help("Write the bytes to FILE (`-`: standard output); FILE appears only once whole")
+}
+
+fn param(p: &'static Param) -> Arg {
+    let arg = Arg::new(p.flag)
+        .long(p.flag)
+        .help(p.help)
+        .required(p.required);
+    match p.kind {
+        Kind::Integer => arg.value_name("INT").value_parser(value_parser!(i64)),
+        Kind::Number => arg.value_name("NUMBER").value_parser(value_parser!(f64)),
+        Kind::Boolean => arg.value_name("BOOL").value_parser(value_parser!(bool)),
+        Kind::Choice(values) => arg
+            .value_name("VALUE")
+            .value_parser(clap::builder::PossibleValuesParser::new(values)),
+        Kind::Json => arg.value_name("JSON"),
+        Kind::Ref { .. } | Kind::Text => arg.value_name("TEXT"),
+    }
+}
+
+/// The operation a matched subcommand names.
+pub fn find(ops: &'static [Operation], command: &str) -> Option<&'static Operation> {
+    ops.iter().find(|op| op.command == command)
+}
+
+/// The adapter's arguments from the command line; a body file that cannot be read or is
+/// not JSON, or a flag value that is not what its kind takes, is a usage failure naming it.
+pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
+    let mut args = Args::default();
+    let mut fields = Map::new();
+    for p in op.params {
+        args.flags
+            .insert(p.name.to_string(), Value::String(p.flag.to_string()));
+        let Some(value) = value(p, m)? else {
+            continue;
+        };
+        match p.place {
+            Place::Path => args.path.insert(p.name.to_string(), value),
+            Place::Query => args.query.insert(p.name.to_string(), value),
+            Place::Body => fields.insert(p.name.to_string(), value),
+        };
+    }
+    match op.body {
+        Body::None => {}
+        Body::Json { secrets, .. } => {
+            let mut body = match m.get_one::<PathBuf>("body") {
+                Some(path) => json_file(path)?,
+                None => Value::Object(Map::new()),
+            };
+            if !fields.is_empty() {
+                let Value::Object(object) = &mut body else {
+                    return Err(Failure::usage(
+                        "--body: field flags go over a JSON object, and the body is not one",
+                    ));
+                };
+                object.extend(fields);
+            }
+            args.body = Some(body);
+            if !secrets.is_empty() {
+                args.other.insert("secret_body".into(), Value::Bool(true));
+            }
+        }
+        Body::Bytes => {
+            if let Some(path) = m.get_one::<PathBuf>("body") {
+                let text = String::from_utf8(read_file(path)?).map_err(|_| {
+                    Failure::usage(format!("--body {}: not UTF-8 text", path.display()))
+                })?;
+                args.other.insert("body_text".into(), Value::String(text));
+            }
+            if let Some(media) = m.get_one::<String>("content-type") {
+                args.other
+                    .insert("content_type".into(), Value::String(media.clone()));
+            }
+        }
+    }
+    if op.answer == Answer::Paged
+        && let Some(at) = m.get_one::<String>("resume")
+    {
+        args.other
+            .insert("resume".into(), Value::String(at.clone()));
+    }
+    Ok(args)
+}
+
+/// How the command runs: its flags, and the core a dry run previews with.
+pub fn mode(op: &Operation, m: &ArgMatches, dry_core: Option<inspection_runtime::Core>) -> Mode {
+    let flag = |id: &str| {
+        m.try_get_one::<bool>(id)
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false)
+    };
+    let secrets = match op.body {
+        Body::Json { secrets, .. } => secrets,
+        _ => &[],
+    };
+    Mode {
+        dry_run: if flag("dry-run") { dry_core } else { None },
+        all: flag("all"),
+        max_items: m.try_get_one::<u64>("max-items").ok().flatten().copied(),
+        alternative: flag("alternative"),
+        output: m.try_get_one::<PathBuf>("output").ok().flatten().cloned(),
+        printer: Printer::for_stdout(),
+        secret_paths: secrets,
+    }
+}
+
+/// Whether the command line asks for a dry run.
+pub fn is_dry_run(m: &ArgMatches) -> bool {
+    m.try_get_one::<bool>("dry-run")
+        .ok()
+        .flatten()
+        .copied()
+        .unwrap_or(false)
+}
+
+fn value(p: &Param, m: &ArgMatches) -> Result<Option<Value>, Failure> {
+    let flag = p.flag;
+    Ok(Some(match p.kind {
+        Kind::Integer => match m.get_one::<i64>(flag) {
+            Some(n) => Value::from(*n),
+            None => return Ok(None),
+        },
+        Kind::Number => match m
+            .get_one::<f64>(flag)
+            .and_then(|n| serde_json::Number::from_f64(*n))
+        {
+            Some(n) => Value::Number(n),
+            None => return Ok(None),
+        },
+        Kind::Boolean => match m.get_one::<bool>(flag) {
+            Some(b) => Value::Bool(*b),
+            None => return Ok(None),
+        },
+        Kind::Json => match m.get_one::<String>(flag) {
+            Some(text) => serde_json::from_str(text)
+                .map_err(|e| Failure::usage(format!("--{flag}: not JSON: {e}")))?,
+            None => return Ok(None),
+        },
+        Kind::Ref { external, me } => match m.get_one::<String>(flag) {
+            Some(text) => reference(flag, text, external, me)?,
+            None => return Ok(None),
+        },
+        Kind::Text | Kind::Choice(_) => match m.get_one::<String>(flag) {
+            Some(text) => Value::String(text.clone()),
+            None => return Ok(None),
+        },
+    }))
+}
+
+/// `self`, `external:ID` or an id, as the adapter reads a record reference.
+fn reference(flag: &str, text: &str, external: bool, me: bool) -> Result<Value, Failure> {
+    if me && text == "self" {
+        return Ok(serde_json::json!({"self": true}));
+    }
+    if let Some(id) = text.strip_prefix("external:") {
+        if !external {
+            return Err(Failure::usage(format!(
+                "--{flag}: this path takes no external id (`external:`)"
+            )));
+        }
+        return Ok(serde_json::json!({"external": id}));
+    }
+    Ok(Value::String(text.to_string()))
+}
+
+/// A file's bytes, or standard input's for `-`.
+pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
+    if path == std::path::Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Failure::usage(format!("--body -: cannot read standard input: {e}")))?;
+        return Ok(bytes);
+    }
+    std::fs::read(path)
+        .map_err(|e| Failure::usage(format!("--body {}: cannot read it: {e}", path.display())))
+}
+
+/// A JSON body file; an error names the file, line and column.
+fn json_file(path: &std::path::Path) -> Result<Value, Failure> {
+    let bytes = read_file(path)?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| Failure::usage(format!("--body {}: not JSON: {e}", path.display())))
+}

@@ -1,0 +1,459 @@
+//! `inspection export`: every record of an interface's export list (and each one's
+//! document) into a folder, resumable after the process dies at any moment.
+//!
+//! The order of writes is what makes it safe: a page's documents are written whole
+//! (`.part`, synced, renamed), then its records are appended and synced, and only then
+//! does the checkpoint move past the page (written to a temporary file, synced, renamed).
+//! A run that starts again cuts `records.jsonl` back to the length its checkpoint covers
+//! and fetches the page after it, so nothing is missing, nothing is written twice, and no
+//! line is torn. The generated crate says which list and document each interface
+//! exports ([`Source`]); nothing here knows a record of the service.
+
+pub mod checkpoint;
+pub mod folder;
+pub mod progress;
+
+use std::future::Future;
+use std::io::Write;
+use std::path::PathBuf;
+use std::pin::Pin;
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use futures_util::StreamExt;
+use inspection_runtime::{BoxStream, Error, Resume};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::exit::{Class, Failure};
+use checkpoint::{Checkpoint, Completed, Pass};
+use folder::Folder;
+use progress::Progress;
+
+/// A page of records as JSON, with where the walk goes after it.
+pub type Pages = BoxStream<(Vec<Value>, Option<Resume>)>;
+
+/// A document being written.
+pub type Writing<'a> = Pin<Box<dyn Future<Output = Result<u64, Error>> + 'a>>;
+
+/// The file a document is written to.
+pub type File = tokio::fs::File;
+
+/// A walk's typed pages as [`Pages`]: `items` takes a page's records out of it.
+pub fn pages_of<P: Send + 'static, T: Serialize + 'static>(
+    pages: BoxStream<(P, Option<Resume>)>,
+    items: fn(P) -> Vec<T>,
+) -> Pages {
+    Box::pin(pages.map(move |page| {
+        let (page, next) = page?;
+        Ok((to_values(items(page))?, next))
+    }))
+}
+
+/// A walk that could not start: the filter for `--since` could not be made.
+pub fn failed(e: serde_json::Error) -> Pages {
+    let error = Error::Config(format!("the export's since filter cannot be made: {e}"));
+    Box::pin(futures_util::stream::once(async move { Err(error) }))
+}
+
+/// What an interface exports, as the spec's `export` says.
+pub trait Source {
+    /// The interface (`v3`) and list operation (`list_inspections`).
+    fn interface(&self) -> &'static str;
+    fn list(&self) -> &'static str;
+    /// The records' id property, and the date-time property `--since last` follows.
+    fn id_field(&self) -> &'static str;
+    fn watermark_field(&self) -> &'static str;
+    /// The file extension of a record's document, when the interface has one.
+    fn document_extension(&self) -> Option<&'static str>;
+    /// The client's pace, `(requests, window)`, for the progress line.
+    fn quota(&self) -> Option<(u32, Duration)>;
+    /// Every page from `resume` (or the first), of records after `since` when given.
+    fn pages(&self, since: Option<DateTime<Utc>>, resume: Option<Resume>) -> Pages;
+    /// Writes the document of the record `id` to `out`.
+    fn document<'a>(&'a self, id: &'a str, out: &'a mut File) -> Writing<'a>;
+}
+
+/// A typed page as JSON records, for [`Source::pages`].
+pub fn to_values<T: Serialize>(items: Vec<T>) -> Result<Vec<Value>, Error> {
+    items
+        .into_iter()
+        .map(|item| {
+            serde_json::to_value(item).map_err(|e| Error::Decode {
+                status: 200,
+                path: String::new(),
+                message: format!("a record could not be written as JSON: {e}"),
+            })
+        })
+        .collect()
+}
+
+/// What to export, where.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub folder: PathBuf,
+    /// Each record's document too.
+    pub documents: bool,
+    pub since: Since,
+    pub progress: progress::Style,
+    /// Walks resumed in this run after a page could not be fetched, before giving up.
+    pub max_restarts: u32,
+}
+
+/// Which records: all, those after a time, or those after the last finished export.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Since {
+    All,
+    At(DateTime<Utc>),
+    Last,
+}
+
+impl Since {
+    /// `last`, or a date or date-time in ISO 8601 (a date is its midnight, UTC).
+    pub fn parse(text: &str) -> Result<Since, String> {
+        if text == "last" {
+            return Ok(Since::Last);
+        }
+        if let Ok(t) = DateTime::parse_from_rfc3339(text) {
+            return Ok(Since::At(t.with_timezone(&Utc)));
+        }
+        if let Ok(d) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+            return Ok(Since::At(d.and_time(chrono::NaiveTime::MIN).and_utc()));
+        }
+        Err(format!(
+            "`{text}` is not `last`, a date (2026-01-31) or a date-time (2026-01-31T08:00:00Z)"
+        ))
+    }
+
+    fn requested(&self) -> Option<String> {
+        match self {
+            Since::All => None,
+            Since::Last => Some("last".into()),
+            Since::At(t) => Some(t.to_rfc3339()),
+        }
+    }
+}
+
+/// What a finished export did.
+#[derive(Debug, Serialize)]
+pub struct Summary {
+    pub folder: PathBuf,
+    /// Records and documents written by this run.
+    pub records: u64,
+    pub documents: u64,
+    /// Records in the folder, over every run.
+    pub total_records: u64,
+    pub watermark: Option<DateTime<Utc>>,
+}
+
+/// Runs (or resumes) the export described by `options` from `source`.
+pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Failure> {
+    if options.documents && source.document_extension().is_none() {
+        return Err(Failure::usage(format!(
+            "--documents: the {} export has no document per record",
+            source.interface()
+        )));
+    }
+    let folder = Folder::lock(&options.folder)?;
+    folder.remove_partial()?;
+    let checkpoint_path = folder.file(folder::CHECKPOINT);
+    let records_path = folder.file(folder::RECORDS);
+    let mut checkpoint = match Checkpoint::read(&checkpoint_path)? {
+        Some(c) => c,
+        None if records_path.exists() => {
+            return Err(Failure::usage(format!(
+                "{} holds {} but no {}: it is not an export folder this tool made; use a new folder",
+                folder.path.display(),
+                folder::RECORDS,
+                folder::CHECKPOINT
+            )));
+        }
+        None => Checkpoint::new(source.interface(), source.list(), options.documents),
+    };
+    start_pass(source, options, &mut checkpoint)?;
+    checkpoint.write(&checkpoint_path)?;
+    if options.documents {
+        let dir = folder.file(folder::DOCUMENTS);
+        std::fs::create_dir_all(&dir).map_err(|e| Failure::io("create", &dir, e))?;
+    }
+    let mut records = folder::open_records(&records_path, checkpoint.records_bytes)?;
+    let mut progress = Progress::new(
+        options.progress,
+        checkpoint.records,
+        checkpoint.pages,
+        source.quota(),
+    );
+    let before = (checkpoint.records, 0u64);
+    let mut restarts = 0;
+    let outcome = loop {
+        match walk(
+            source,
+            &folder,
+            &mut checkpoint,
+            &mut records,
+            &mut progress,
+        )
+        .await
+        {
+            Ok(()) => break Ok(()),
+            // A page that failed after the client's own retries: the checkpoint is at it,
+            // so start the walk there again, a few times, waiting longer each time.
+            Err(failure)
+                if restarts < options.max_restarts
+                    && matches!(
+                        failure.class,
+                        Class::Network | Class::Server | Class::RateLimited
+                    ) =>
+            {
+                restarts += 1;
+                tokio::time::sleep(Duration::from_secs(1 << restarts.min(5))).await;
+            }
+            Err(failure) => break Err(failure),
+        }
+    };
+    progress.finish(outcome.is_ok());
+    outcome.map_err(|f| {
+        f.with_hint("run the same command again: it resumes from the last checkpoint")
+    })?;
+    Ok(Summary {
+        folder: folder.path.clone(),
+        records: checkpoint.records - before.0,
+        documents: progress.documents,
+        total_records: checkpoint.records,
+        watermark: checkpoint.watermark,
+    })
+}
+
+/// Starts a pass, or checks that the arguments are those of the pass under way.
+fn start_pass(
+    source: &dyn Source,
+    options: &Options,
+    checkpoint: &mut Checkpoint,
+) -> Result<(), Failure> {
+    if checkpoint.interface != source.interface() || checkpoint.list != source.list() {
+        return Err(Failure::usage(format!(
+            "this folder holds an export of `{} {}`, not of `{} {}`; use another folder",
+            checkpoint.interface,
+            checkpoint.list,
+            source.interface(),
+            source.list()
+        )));
+    }
+    let requested = options.since.requested();
+    if let Some(pass) = &checkpoint.pass {
+        if pass.requested != requested || checkpoint.documents != options.documents {
+            let shown = |since: &Option<String>, documents: bool| {
+                let mut s = match since {
+                    Some(s) => format!("--since {s}"),
+                    None => "no --since".to_string(),
+                };
+                if documents {
+                    s.push_str(" --documents");
+                }
+                s
+            };
+            return Err(Failure::usage(format!(
+                "this folder holds an unfinished export run with {}; run it again with those \
+                 arguments to finish it (now: {})",
+                shown(&pass.requested, checkpoint.documents),
+                shown(&requested, options.documents)
+            )));
+        }
+        return Ok(());
+    }
+    let (since, skip_ids) = match &options.since {
+        Since::All if !checkpoint.completed.is_empty() => {
+            return Err(Failure::usage(
+                "this folder holds a finished export: `--since last` fetches what came after it \
+                 (or use a new folder for a full export)",
+            ));
+        }
+        Since::All => (None, Default::default()),
+        Since::At(t) => (Some(*t), Default::default()),
+        Since::Last => {
+            let Some(mark) = checkpoint
+                .watermark
+                .filter(|_| !checkpoint.completed.is_empty())
+            else {
+                return Err(Failure::usage(
+                    "--since last: this folder holds no finished export with a record to go on \
+                     from; run the export once without --since",
+                ));
+            };
+            (
+                Some(mark - checkpoint::OVERLAP),
+                checkpoint.recent_ids.keys().cloned().collect(),
+            )
+        }
+    };
+    checkpoint.documents = options.documents;
+    checkpoint.pass = Some(Pass {
+        requested,
+        since,
+        resume: None,
+        skip_ids,
+    });
+    Ok(())
+}
+
+/// Walks the pass under way from its checkpoint to its end.
+async fn walk(
+    source: &dyn Source,
+    folder: &Folder,
+    checkpoint: &mut Checkpoint,
+    records: &mut std::fs::File,
+    progress: &mut Progress,
+) -> Result<(), Failure> {
+    let Some(pass) = checkpoint.pass.clone() else {
+        return Ok(());
+    };
+    let resume = match &pass.resume {
+        Some(text) => Some(text.parse::<Resume>().map_err(Failure::from)?),
+        None => None,
+    };
+    let mut pages = source.pages(pass.since, resume);
+    let checkpoint_path = folder.file(folder::CHECKPOINT);
+    while let Some(page) = pages.next().await {
+        let (page, next) = page.map_err(Failure::from)?;
+        let mut lines = Vec::new();
+        let mut kept = Vec::new();
+        for record in &page {
+            let id = id_of(record, source.id_field())?;
+            if pass.skip_ids.contains(&id) {
+                continue;
+            }
+            serde_json::to_writer(&mut lines, record).map_err(|e| {
+                Failure::new(Class::Failure, format!("cannot write record {id}: {e}"))
+            })?;
+            lines.push(b'\n');
+            kept.push((id, watermark_of(record, source.watermark_field())));
+        }
+        let documents = if checkpoint.documents {
+            save_documents(source, folder, kept.iter().map(|(id, _)| id.as_str())).await?
+        } else {
+            0
+        };
+        let records_path = folder.file(folder::RECORDS);
+        records
+            .write_all(&lines)
+            .and_then(|()| records.sync_data())
+            .map_err(|e| Failure::io("write", &records_path, e))?;
+        checkpoint.records_bytes += lines.len() as u64;
+        checkpoint.records += kept.len() as u64;
+        checkpoint.pages += 1;
+        for (id, at) in &kept {
+            checkpoint.saw(id, *at);
+        }
+        match (&next, checkpoint.pass.as_mut()) {
+            (Some(at), Some(current)) => current.resume = Some(at.to_string()),
+            _ => {
+                let since = checkpoint.pass.take().and_then(|p| p.since);
+                checkpoint.completed.push(Completed {
+                    finished_at: Utc::now(),
+                    since,
+                    records: checkpoint.records,
+                });
+            }
+        }
+        checkpoint.write(&checkpoint_path)?;
+        progress.page(kept.len() as u64, documents);
+        if next.is_none() {
+            return Ok(());
+        }
+    }
+    // The walk ended without a page saying it was the last (an empty first page).
+    if let Some(pass) = checkpoint.pass.take() {
+        checkpoint.completed.push(Completed {
+            finished_at: Utc::now(),
+            since: pass.since,
+            records: checkpoint.records,
+        });
+        checkpoint.write(&checkpoint_path)?;
+    }
+    Ok(())
+}
+
+/// Writes each record's document whole (`.part`, synced, renamed); a document already
+/// there from an interrupted run is whole, so it is kept. Returns how many were written.
+async fn save_documents<'a>(
+    source: &dyn Source,
+    folder: &Folder,
+    ids: impl Iterator<Item = &'a str>,
+) -> Result<u64, Failure> {
+    let extension = source.document_extension().unwrap_or("bin");
+    let dir = folder.file(folder::DOCUMENTS);
+    let mut written = 0;
+    for id in ids {
+        let path = dir.join(folder::document_name(id, extension));
+        if path.exists() {
+            continue;
+        }
+        let part = crate::output::part_path(&path);
+        let mut file = tokio::fs::File::create(&part)
+            .await
+            .map_err(|e| Failure::io("create", &part, e))?;
+        let saved = source.document(id, &mut file).await;
+        if let Err(e) = saved {
+            drop(file);
+            let _ = std::fs::remove_file(&part);
+            return Err(Failure::from(e));
+        }
+        file.sync_all()
+            .await
+            .map_err(|e| Failure::io("write", &part, e))?;
+        drop(file);
+        std::fs::rename(&part, &path).map_err(|e| Failure::io("create", &path, e))?;
+        written += 1;
+    }
+    if written > 0 {
+        folder::sync_dir(&dir)?;
+    }
+    Ok(written)
+}
+
+/// A record's id as text (a number is its digits); a record without one cannot be
+/// exported exactly once.
+fn id_of(record: &Value, field: &str) -> Result<String, Failure> {
+    match record.get(field) {
+        Some(Value::String(s)) => Ok(s.clone()),
+        Some(Value::Number(n)) => Ok(n.to_string()),
+        _ => Err(Failure::new(
+            Class::Failure,
+            format!("a record has no `{field}`, so the export cannot tell it apart: {record}"),
+        )),
+    }
+}
+
+fn watermark_of(record: &Value, field: &str) -> Option<DateTime<Utc>> {
+    let text = record.get(field)?.as_str()?;
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn since_reads_last_a_date_or_a_date_time() {
+        assert_eq!(Since::parse("last"), Ok(Since::Last));
+        assert_eq!(
+            Since::parse("2026-01-31"),
+            Ok(Since::At("2026-01-31T00:00:00Z".parse().unwrap()))
+        );
+        assert_eq!(
+            Since::parse("2026-01-31T08:00:00+01:00"),
+            Ok(Since::At("2026-01-31T07:00:00Z".parse().unwrap()))
+        );
+        let refused = Since::parse("yesterday").unwrap_err();
+        assert!(refused.contains("`yesterday`"), "{refused}");
+    }
+
+    #[test]
+    fn an_id_is_text_or_a_number_and_required() {
+        assert_eq!(id_of(&serde_json::json!({"id": "a"}), "id").unwrap(), "a");
+        assert_eq!(id_of(&serde_json::json!({"id": 7}), "id").unwrap(), "7");
+        assert!(id_of(&serde_json::json!({"name": "x"}), "id").is_err());
+    }
+}
