@@ -115,3 +115,52 @@ async fn every_scenario_passes() {
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     assert!(passed > 0, "no scenario ran");
 }
+
+/// The command-line tool as one more runner: every wire scenario it can run (its calls are
+/// operations, sent or asked for their PDF, with the default client settings) passes
+/// through `inspection`, so each subcommand puts on the wire exactly what the library does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_wire_scenarios_pass_through_the_command_line_tool() {
+    let only = std::env::var("CONFORMANCE_ONLY").ok();
+    let tool = conformance::tool::Tool::new().await;
+    let mut sandboxes: HashMap<SandboxSpec, Running> = HashMap::new();
+    let (mut passed, mut skipped, mut failures) = (0, Vec::new(), Vec::new());
+    for (path, file) in files() {
+        let file_name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !file_name.ends_with("_wire.yaml") {
+            continue;
+        }
+        for scenario in &file.scenarios {
+            if only
+                .as_ref()
+                .is_some_and(|o| !scenario.name.contains(o.as_str()))
+            {
+                continue;
+            }
+            if !tool.runs(scenario) {
+                skipped.push(scenario.name.clone());
+                continue;
+            }
+            let spec = scenario.sandbox.as_ref().unwrap_or(&file.sandbox).clone();
+            if !sandboxes.contains_key(&spec) {
+                sandboxes.insert(spec.clone(), Running::start(&spec).await.unwrap());
+            }
+            match conformance::run::scenario_through_tool(&sandboxes[&spec], scenario, &tool).await
+            {
+                Ok(()) => passed += 1,
+                Err(e) => failures.push(format!("{file_name}: {}: {e}", scenario.name)),
+            }
+        }
+    }
+    eprintln!(
+        "conformance through the tool: {passed} passed, {} failed, {} not for the tool: {skipped:?}",
+        failures.len(),
+        skipped.len()
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    // Only client actions (uploads to pre-signed URLs) are beyond the tool.
+    assert!(
+        skipped.len() <= 2 && (only.is_some() || passed >= 60),
+        "ran {passed}, skipped {skipped:?}"
+    );
+}

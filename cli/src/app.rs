@@ -24,9 +24,9 @@ pub struct Interface {
     pub about: &'static str,
     pub operations: &'static [Operation],
     /// Runs one operation's subcommand.
-    pub run: for<'a> fn(&'a Vars, &'static Operation, &'a ArgMatches) -> Running<'a>,
+    pub run: for<'a> fn(&'a Context, &'static Operation, &'a ArgMatches) -> Running<'a>,
     /// Makes one small authenticated call and says whether it worked.
-    pub auth_check: for<'a> fn(&'a Vars) -> Running<'a>,
+    pub auth_check: for<'a> fn(&'a Context) -> Running<'a>,
     pub export: Option<Export>,
 }
 
@@ -36,7 +36,55 @@ pub struct Export {
     pub about: &'static str,
     /// The flag that saves each record's document too (`pdf`), when there is one.
     pub document_flag: Option<&'static str>,
-    pub run: for<'a> fn(&'a Vars, &'a export::Options) -> Running<'a>,
+    pub run: for<'a> fn(&'a Context, &'a export::Options) -> Running<'a>,
+}
+
+/// What every command of a run shares: where credentials come from, and the pace.
+pub struct Context {
+    pub vars: Vars,
+    /// `--rate-limit`: `None` keeps the interface's documented quota.
+    pub rate_limit: Option<RateLimit>,
+}
+
+/// A pace other than the documented one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RateLimit {
+    Off,
+    Limit(u32, std::time::Duration),
+}
+
+impl RateLimit {
+    /// `N/SECONDS` (`200/10`) or `off`.
+    pub fn parse(text: &str) -> Result<RateLimit, String> {
+        if text == "off" {
+            return Ok(RateLimit::Off);
+        }
+        let parsed = text.split_once('/').and_then(|(n, secs)| {
+            Some((
+                n.trim().parse::<u32>().ok()?,
+                secs.trim().parse::<u64>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((n, secs)) if n > 0 && secs > 0 => {
+                Ok(RateLimit::Limit(n, std::time::Duration::from_secs(secs)))
+            }
+            _ => Err(format!(
+                "`{text}` is not `REQUESTS/SECONDS` (such as `200/10`) or `off`"
+            )),
+        }
+    }
+}
+
+impl Context {
+    /// `config` with this run's pace.
+    pub fn config(&self, config: inspection_runtime::Config) -> inspection_runtime::Config {
+        match self.rate_limit {
+            None => config,
+            Some(RateLimit::Off) => config.no_pacing(),
+            Some(RateLimit::Limit(n, window)) => config.rate_limit(n, window),
+        }
+    }
 }
 
 /// The name of the subcommand that checks credentials; the generator keeps operations
@@ -61,6 +109,13 @@ pub fn command(
                 .global(true)
                 .value_name("NAME")
                 .help("Read credentials from this profile (see docs/cli.md) before the environment"),
+        )
+        .arg(
+            Arg::new("rate-limit")
+                .long("rate-limit")
+                .global(true)
+                .value_name("N/SECS")
+                .help("Pace requests to N per SECS seconds (the documented quota unless given; `off` for none)"),
         )
         .arg(
             Arg::new("quiet")
@@ -104,15 +159,21 @@ pub fn command(
         }
         export = export.subcommand(cmd);
     }
-    root.subcommand(export).subcommand(
-        Command::new("completions")
-            .about("Print a completion script for a shell")
-            .arg(
-                Arg::new("shell")
-                    .required(true)
-                    .value_parser(value_parser!(clap_complete::Shell)),
-            ),
-    )
+    root.subcommand(export)
+        .subcommand(
+            Command::new("describe")
+                .hide(true)
+                .about("Print every interface's operations and their flags as JSON (for tools)"),
+        )
+        .subcommand(
+            Command::new("completions")
+                .about("Print a completion script for a shell")
+                .arg(
+                    Arg::new("shell")
+                        .required(true)
+                        .value_parser(value_parser!(clap_complete::Shell)),
+                ),
+        )
 }
 
 /// Runs the command line of this process and gives its exit code.
@@ -139,8 +200,19 @@ pub fn main(
         Ok(rt) => rt,
         Err(e) => return fail(name, &Failure::new(Class::Failure, e.to_string())),
     };
-    let vars = Vars::from_process(matches.get_one::<String>("profile").map(String::as_str));
-    match runtime.block_on(dispatch(name, version, interfaces, &vars, &matches)) {
+    let rate_limit = match matches
+        .get_one::<String>("rate-limit")
+        .map(|t| RateLimit::parse(t))
+    {
+        None => None,
+        Some(Ok(limit)) => Some(limit),
+        Some(Err(e)) => return fail(name, &Failure::usage(format!("--rate-limit: {e}"))),
+    };
+    let cx = Context {
+        vars: Vars::from_process(matches.get_one::<String>("profile").map(String::as_str)),
+        rate_limit,
+    };
+    match runtime.block_on(dispatch(name, version, interfaces, &cx, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => fail(name, &failure),
     }
@@ -156,7 +228,7 @@ async fn dispatch(
     name: &'static str,
     version: &'static str,
     interfaces: &'static [Interface],
-    vars: &Vars,
+    cx: &Context,
     matches: &ArgMatches,
 ) -> Result<(), Failure> {
     let Some((sub, m)) = matches.subcommand() else {
@@ -171,6 +243,7 @@ async fn dispatch(
             clap_complete::generate(shell, &mut cmd, name, &mut std::io::stdout());
             Ok(())
         }
+        "describe" => crate::output::Printer::for_stdout().print(&describe(interfaces)),
         "export" => {
             let Some((interface, m)) = m.subcommand() else {
                 return Err(Failure::usage("export: name an interface"));
@@ -206,7 +279,7 @@ async fn dispatch(
                 },
                 max_restarts: 5,
             };
-            (e.run)(vars, &options).await
+            (e.run)(cx, &options).await
         }
         interface => {
             let Some(i) = interfaces.iter().find(|i| i.name == interface) else {
@@ -216,11 +289,11 @@ async fn dispatch(
                 return Err(Failure::usage(format!("{interface}: name an operation")));
             };
             if op_name == AUTH_CHECK {
-                return (i.auth_check)(vars).await;
+                return (i.auth_check)(cx).await;
             }
             let op = command::find(i.operations, op_name)
                 .ok_or_else(|| Failure::usage(format!("no operation `{op_name}`")))?;
-            (i.run)(vars, op, m).await
+            (i.run)(cx, op, m).await
         }
     }
 }
@@ -232,4 +305,41 @@ pub fn auth_ok(interface: &str, base_url: &str) -> Result<(), Failure> {
         "base_url": base_url,
         "credentials": "accepted",
     }))
+}
+
+/// `inspection describe`: each operation's subcommand and flags, by the spec's names (a
+/// conformance runner turns a scenario's arguments into flags with it).
+fn describe(interfaces: &[Interface]) -> serde_json::Value {
+    let ops = |i: &Interface| -> Vec<serde_json::Value> {
+        i.operations
+            .iter()
+            .map(|op| {
+                let params: Vec<serde_json::Value> = op
+                    .params
+                    .iter()
+                    .map(|p| {
+                        serde_json::json!({
+                            "flag": p.flag,
+                            "name": p.name,
+                            "place": format!("{:?}", p.place).to_lowercase(),
+                            "kind": format!("{:?}", p.kind),
+                            "required": p.required,
+                        })
+                    })
+                    .collect();
+                serde_json::json!({
+                    "name": op.name,
+                    "command": op.command,
+                    "params": params,
+                    "body": format!("{:?}", op.body),
+                    "answer": format!("{:?}", op.answer),
+                })
+            })
+            .collect()
+    };
+    interfaces
+        .iter()
+        .map(|i| (i.name.to_string(), serde_json::Value::Array(ops(i))))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
 }

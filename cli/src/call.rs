@@ -14,7 +14,7 @@ use crate::output::{self, Printer};
 
 pub use crate::{
     __cli_alternative as alternative, __cli_bytes as bytes, __cli_empty as empty,
-    __cli_json as json, __cli_list as list, __cli_presigned_action as presigned_action,
+    __cli_json as json_answer, __cli_list as list, __cli_presigned_action as presigned_action,
     __cli_upsert as upsert,
 };
 

@@ -53,8 +53,10 @@ pub enum Place {
 /// How a flag's text becomes the JSON value the adapter reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// A string (ids, dates and date-times in ISO 8601, URLs).
+    /// A string (ids, dates, URLs).
     Text,
+    /// A date-time in ISO 8601, or a date (its midnight, UTC).
+    DateTime,
     /// One of these values.
     Choice(&'static [&'static str]),
     Integer,
@@ -201,6 +203,7 @@ fn param(p: &'static Param) -> Arg {
             .value_name("VALUE")
             .value_parser(clap::builder::PossibleValuesParser::new(values)),
         Kind::Json => arg.value_name("JSON"),
+        Kind::DateTime => arg.value_name("TIME"),
         Kind::Ref { .. } | Kind::Text => arg.value_name("TEXT"),
     }
 }
@@ -329,11 +332,32 @@ fn value(p: &Param, m: &ArgMatches) -> Result<Option<Value>, Failure> {
             Some(text) => reference(flag, text, external, me)?,
             None => return Ok(None),
         },
+        Kind::DateTime => match m.get_one::<String>(flag) {
+            Some(text) => Value::String(
+                date_time(text)
+                    .map_err(|e| Failure::usage(format!("--{flag}: {e}")))?
+                    .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true),
+            ),
+            None => return Ok(None),
+        },
         Kind::Text | Kind::Choice(_) => match m.get_one::<String>(flag) {
             Some(text) => Value::String(text.clone()),
             None => return Ok(None),
         },
     }))
+}
+
+/// A date-time in ISO 8601 (RFC 3339, an offset or `Z`), or a date as its midnight, UTC.
+pub fn date_time(text: &str) -> Result<chrono::DateTime<chrono::Utc>, String> {
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Ok(t.with_timezone(&chrono::Utc));
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
+        return Ok(d.and_time(chrono::NaiveTime::MIN).and_utc());
+    }
+    Err(format!(
+        "`{text}` is not a date (2026-01-31) or a date-time (2026-01-31T08:00:00Z)"
+    ))
 }
 
 /// `self`, `external:ID` or an id, as the adapter reads a record reference.

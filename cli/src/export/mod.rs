@@ -114,15 +114,9 @@ impl Since {
         if text == "last" {
             return Ok(Since::Last);
         }
-        if let Ok(t) = DateTime::parse_from_rfc3339(text) {
-            return Ok(Since::At(t.with_timezone(&Utc)));
-        }
-        if let Ok(d) = chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d") {
-            return Ok(Since::At(d.and_time(chrono::NaiveTime::MIN).and_utc()));
-        }
-        Err(format!(
-            "`{text}` is not `last`, a date (2026-01-31) or a date-time (2026-01-31T08:00:00Z)"
-        ))
+        crate::command::date_time(text)
+            .map(Since::At)
+            .map_err(|e| format!("{e}, or `last`"))
     }
 
     fn requested(&self) -> Option<String> {

@@ -160,7 +160,7 @@ fn answer(op: &Operation) -> TokenStream {
             let [plain, to, _] = operations::alternative_methods(op);
             quote!(cx::alternative!(op, a, b, mode, #plain, #to, #media))
         }
-        (None, AnswerKind::Json { .. }) => quote!(cx::json!(op, a, b, mode)),
+        (None, AnswerKind::Json { .. }) => quote!(cx::json_answer!(op, a, b, mode)),
     }
 }
 

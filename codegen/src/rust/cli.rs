@@ -21,21 +21,38 @@ use crate::output::OutputFile;
 
 pub const CRATE_DIR: &str = "generated/cli";
 
-/// Flags every operation's subcommand may have already, and the tool's global ones: an
-/// operation's own flag is renamed off them (`--query-output`).
-const TAKEN_FLAGS: &[&str] = &[
-    "body",
-    "content-type",
-    "output",
-    "all",
-    "max-items",
-    "resume",
-    "dry-run",
+/// The tool's flags on every subcommand (its global ones, and `--dry-run`): an
+/// operation's own flag is renamed off them (`--query-quiet`), and off those its kind of
+/// body and answer adds ([`own_flags`]).
+const GLOBAL_FLAGS: &[&str] = &[
     "help",
     "version",
     "profile",
     "quiet",
+    "rate-limit",
+    "dry-run",
 ];
+
+/// The flags the tool gives an operation's subcommand for its body and answer.
+fn own_flags(op: &Operation) -> Vec<String> {
+    let mut flags = Vec::new();
+    match &op.body {
+        Some(b) if operations::is_binary(&b.ty) => flags.extend(["body", "content-type"]),
+        Some(_) => flags.push("body"),
+        None => {}
+    }
+    if op.paging.is_some() {
+        flags.extend(["all", "max-items", "resume"]);
+    } else if matches!(op.answer.kind, AnswerKind::Bytes { .. }) {
+        flags.push("output");
+    }
+    let mut flags: Vec<String> = flags.into_iter().map(str::to_string).collect();
+    if op.paging.is_none() && op.answer.alternative.is_some() {
+        flags.push("output".into());
+        flags.push(operations::alternative_methods(op)[0].to_string());
+    }
+    flags
+}
 
 /// Subcommands the tool adds beside the operations of an interface, and at its root.
 const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
@@ -186,16 +203,16 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
         /// Runs an operation's subcommand: a dry run shows the request without credentials
         /// or login; otherwise the client is made from them and the call is sent.
         fn run<'a>(
-            vars: &'a cli::credentials::Vars,
+            cx: &'a cli::app::Context,
             op: &'static Operation,
             m: &'a cli::clap::ArgMatches,
         ) -> cli::app::Running<'a> {
             Box::pin(async move {
                 let args = cli::command::args(op, m)?;
                 let client = if cli::command::is_dry_run(m) {
-                    Client::from_core(dry_core(vars)?)
+                    Client::from_core(dry_core(cx)?)
                 } else {
-                    connect(vars).await?
+                    connect(cx).await?
                 };
                 let mode = cli::command::mode(op, m, Some(client.core().clone()));
                 crate::calls::#module::call(&client, op.name, args, mode)
@@ -229,7 +246,7 @@ fn clients(i: &Interface) -> Result<(TokenStream, TokenStream), String> {
                 if h.sensitive {
                     quote!((#name, "<secret>".to_string(), true))
                 } else {
-                    quote!((#name, vars.get(#var).unwrap_or_else(|_| "<not set>".into()), false))
+                    quote!((#name, cx.vars.get(#var).unwrap_or_else(|_| "<not set>".into()), false))
                 }
             })
             .collect(),
@@ -242,9 +259,9 @@ fn clients(i: &Interface) -> Result<(TokenStream, TokenStream), String> {
     let connect = quote! {
         /// The client, from the environment or the profile (logging in where the interface
         /// does).
-        async fn connect(vars: &cli::credentials::Vars) -> Result<Client, inspection_client::Error> {
-            let var = |name: &str| vars.get(name);
-            let config = Client::default_config();
+        async fn connect(cx: &cli::app::Context) -> Result<Client, inspection_client::Error> {
+            let var = |name: &str| cx.vars.get(name);
+            let config = cx.config(Client::default_config());
             #connect
         }
     };
@@ -252,15 +269,15 @@ fn clients(i: &Interface) -> Result<(TokenStream, TokenStream), String> {
         /// A core for previews: the base URL, and credentials that are placeholders (a
         /// dry run reads no secret and does not log in).
         fn dry_core(
-            vars: &cli::credentials::Vars,
+            cx: &cli::app::Context,
         ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-            let base_url = vars.get(#url_var)?;
+            let base_url = cx.vars.get(#url_var)?;
             let pairs: Vec<(&'static str, String, bool)> = vec![#(#placeholders),*];
             let borrowed: Vec<(&'static str, &str, bool)> =
                 pairs.iter().map(|(k, v, s)| (*k, v.as_str(), *s)).collect();
             let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
                 .map_err(inspection_client::Error::Config)?;
-            inspection_client::runtime::Core::new(&base_url, auth, Client::default_config())
+            inspection_client::runtime::Core::new(&base_url, auth, cx.config(Client::default_config()))
         }
     };
     Ok((connect, dry_core))
@@ -285,9 +302,9 @@ fn auth_check(i: &Interface) -> TokenStream {
     let name = i.name.as_str();
     quote! {
         /// Makes the client and one small authenticated call.
-        fn auth_check(vars: &cli::credentials::Vars) -> cli::app::Running<'_> {
+        fn auth_check(cx: &cli::app::Context) -> cli::app::Running<'_> {
             Box::pin(async move {
-                let client = connect(vars).await?;
+                let client = connect(cx).await?;
                 #call
                 cli::app::auth_ok(#name, client.core().base_url().as_str())
             })
@@ -409,11 +426,11 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
 
         /// Runs `inspection export`, then prints what it did.
         fn export<'a>(
-            vars: &'a cli::credentials::Vars,
+            cx: &'a cli::app::Context,
             options: &'a cli::export::Options,
         ) -> cli::app::Running<'a> {
             Box::pin(async move {
-                let source = Export(connect(vars).await?);
+                let source = Export(connect(cx).await?);
                 let summary = cli::export::run(&source, options).await?;
                 cli::output::Printer::for_stdout().print(&summary)
             })
@@ -476,6 +493,10 @@ fn operation_row(i: &Interface, op: &Operation, command: &str) -> TokenStream {
     let about = first_sentence(&op.doc);
     let doc = doc_text::operation(i, op).text();
     let mut flags = Flags::default();
+    flags
+        .taken
+        .extend(GLOBAL_FLAGS.iter().map(|f| f.to_string()));
+    flags.taken.extend(own_flags(op));
     let mut params = Vec::new();
     for f in &op.path_params {
         params.push(flags.param(i, f, quote!(Place::Path), "path", true));
@@ -541,11 +562,11 @@ impl Flags {
     fn claim(&mut self, name: &str, place: &str) -> String {
         let plain = name.to_kebab_case();
         let mut flag = plain.clone();
-        if TAKEN_FLAGS.contains(&flag.as_str()) || self.taken.contains(&flag) {
+        if self.taken.contains(&flag) {
             flag = format!("{place}-{plain}");
         }
         let mut n = 2;
-        while TAKEN_FLAGS.contains(&flag.as_str()) || self.taken.contains(&flag) {
+        while self.taken.contains(&flag) {
             flag = format!("{place}-{plain}-{n}");
             n += 1;
         }
@@ -598,6 +619,7 @@ fn kind(i: &Interface, ty: &TypeRef) -> TokenStream {
         TypeRef::Builtin(Builtin::Number) => quote!(Kind::Number),
         TypeRef::Builtin(Builtin::Boolean) => quote!(Kind::Boolean),
         TypeRef::Builtin(Builtin::Json) => quote!(Kind::Json),
+        TypeRef::Builtin(Builtin::DateTime) => quote!(Kind::DateTime),
         TypeRef::Builtin(_) => quote!(Kind::Text),
         TypeRef::Named(id) => match &i.ty(*id).kind {
             TypeKind::Enum(e) if !e.open => {
@@ -697,6 +719,7 @@ mod tests {
     #[test]
     fn a_flag_that_clashes_is_renamed_by_its_place_then_numbered() {
         let mut flags = Flags::default();
+        flags.taken.insert("output".into());
         assert_eq!(flags.claim("referenceNumber", "query"), "reference-number");
         assert_eq!(
             flags.claim("reference_number", "body"),

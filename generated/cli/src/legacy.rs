@@ -1022,7 +1022,7 @@ const OPERATIONS: &[Operation] = &[
                 ),
             },
             Param {
-                flag: "query-content-type",
+                flag: "content-type",
                 name: "content_type",
                 place: Place::Query,
                 kind: Kind::Text,
@@ -1359,11 +1359,9 @@ const OPERATIONS: &[Operation] = &[
 ];
 /// The client, from the environment or the profile (logging in where the interface
 /// does).
-async fn connect(
-    vars: &cli::credentials::Vars,
-) -> Result<Client, inspection_client::Error> {
-    let var = |name: &str| vars.get(name);
-    let config = Client::default_config();
+async fn connect(cx: &cli::app::Context) -> Result<Client, inspection_client::Error> {
+    let var = |name: &str| cx.vars.get(name);
+    let config = cx.config(Client::default_config());
     let base_url = var("INSPECTION_LEGACY_BASE_URL")?;
     let credentials: AuthenticateRequest = serde_json::from_value(
             serde_json::json!(
@@ -1379,9 +1377,9 @@ async fn connect(
 /// A core for previews: the base URL, and credentials that are placeholders (a
 /// dry run reads no secret and does not log in).
 fn dry_core(
-    vars: &cli::credentials::Vars,
+    cx: &cli::app::Context,
 ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-    let base_url = vars.get("INSPECTION_LEGACY_BASE_URL")?;
+    let base_url = cx.vars.get("INSPECTION_LEGACY_BASE_URL")?;
     let pairs: Vec<(&'static str, String, bool)> = vec![
         ("authorization", "Token <token>".to_string(), true)
     ];
@@ -1391,21 +1389,25 @@ fn dry_core(
         .collect();
     let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
         .map_err(inspection_client::Error::Config)?;
-    inspection_client::runtime::Core::new(&base_url, auth, Client::default_config())
+    inspection_client::runtime::Core::new(
+        &base_url,
+        auth,
+        cx.config(Client::default_config()),
+    )
 }
 /// Runs an operation's subcommand: a dry run shows the request without credentials
 /// or login; otherwise the client is made from them and the call is sent.
 fn run<'a>(
-    vars: &'a cli::credentials::Vars,
+    cx: &'a cli::app::Context,
     op: &'static Operation,
     m: &'a cli::clap::ArgMatches,
 ) -> cli::app::Running<'a> {
     Box::pin(async move {
         let args = cli::command::args(op, m)?;
         let client = if cli::command::is_dry_run(m) {
-            Client::from_core(dry_core(vars)?)
+            Client::from_core(dry_core(cx)?)
         } else {
-            connect(vars).await?
+            connect(cx).await?
         };
         let mode = cli::command::mode(op, m, Some(client.core().clone()));
         crate::calls::legacy::call(&client, op.name, args, mode)
@@ -1415,9 +1417,9 @@ fn run<'a>(
     })
 }
 /// Makes the client and one small authenticated call.
-fn auth_check(vars: &cli::credentials::Vars) -> cli::app::Running<'_> {
+fn auth_check(cx: &cli::app::Context) -> cli::app::Running<'_> {
     Box::pin(async move {
-        let client = connect(vars).await?;
+        let client = connect(cx).await?;
         client.list_assets().limit(1).send().await?;
         cli::app::auth_ok("legacy", client.core().base_url().as_str())
     })
@@ -1480,11 +1482,11 @@ impl cli::export::Source for Export {
 }
 /// Runs `inspection export`, then prints what it did.
 fn export<'a>(
-    vars: &'a cli::credentials::Vars,
+    cx: &'a cli::app::Context,
     options: &'a cli::export::Options,
 ) -> cli::app::Running<'a> {
     Box::pin(async move {
-        let source = Export(connect(vars).await?);
+        let source = Export(connect(cx).await?);
         let summary = cli::export::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
     })

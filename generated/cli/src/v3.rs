@@ -511,7 +511,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-after",
                 name: "created_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created after this time (ISO 8601). ISO 8601 ",
@@ -522,7 +522,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-before",
                 name: "created_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created before this time (ISO 8601). ISO 8601 ",
@@ -590,7 +590,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-after",
                 name: "created_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created after this time (ISO 8601). ISO 8601 ",
@@ -601,7 +601,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-before",
                 name: "created_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created before this time (ISO 8601). ISO 8601 ",
@@ -661,7 +661,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-after",
                 name: "created_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created after this time (ISO 8601). ISO 8601 ",
@@ -672,7 +672,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-before",
                 name: "created_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only inspections created before this time (ISO 8601). ISO 8601 ",
@@ -811,7 +811,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-after",
                 name: "created_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks created after this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -819,7 +819,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "created-before",
                 name: "created_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks created before this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -827,7 +827,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "updated-after",
                 name: "updated_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks updated after this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -835,7 +835,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "updated-before",
                 name: "updated_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks updated before this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -843,7 +843,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "completed-after",
                 name: "completed_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only tasks completed after this time (ISO 8601). ISO 8601 ",
@@ -854,7 +854,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "completed-before",
                 name: "completed_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: concat!(
                     "Only tasks completed before this time (ISO 8601). ISO 8601 ",
@@ -865,7 +865,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "due-after",
                 name: "due_after",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks due after this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -873,7 +873,7 @@ const OPERATIONS: &[Operation] = &[
                 flag: "due-before",
                 name: "due_before",
                 place: Place::Query,
-                kind: Kind::Text,
+                kind: Kind::DateTime,
                 required: false,
                 help: "Only tasks due before this time (ISO 8601). ISO 8601 (2026-01-31T08:00:00Z).",
             },
@@ -1168,11 +1168,9 @@ const OPERATIONS: &[Operation] = &[
 ];
 /// The client, from the environment or the profile (logging in where the interface
 /// does).
-async fn connect(
-    vars: &cli::credentials::Vars,
-) -> Result<Client, inspection_client::Error> {
-    let var = |name: &str| vars.get(name);
-    let config = Client::default_config();
+async fn connect(cx: &cli::app::Context) -> Result<Client, inspection_client::Error> {
+    let var = |name: &str| cx.vars.get(name);
+    let config = cx.config(Client::default_config());
     let base_url = var("INSPECTION_V3_BASE_URL")?;
     Client::with_config(
         &base_url,
@@ -1186,11 +1184,11 @@ async fn connect(
 /// A core for previews: the base URL, and credentials that are placeholders (a
 /// dry run reads no secret and does not log in).
 fn dry_core(
-    vars: &cli::credentials::Vars,
+    cx: &cli::app::Context,
 ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-    let base_url = vars.get("INSPECTION_V3_BASE_URL")?;
+    let base_url = cx.vars.get("INSPECTION_V3_BASE_URL")?;
     let pairs: Vec<(&'static str, String, bool)> = vec![
-        ("api-key-id", vars.get("INSPECTION_V3_API_KEY_ID").unwrap_or_else(| _ |
+        ("api-key-id", cx.vars.get("INSPECTION_V3_API_KEY_ID").unwrap_or_else(| _ |
         "<not set>".into()), false), ("api-key-secret", "<secret>".to_string(), true)
     ];
     let borrowed: Vec<(&'static str, &str, bool)> = pairs
@@ -1199,21 +1197,25 @@ fn dry_core(
         .collect();
     let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
         .map_err(inspection_client::Error::Config)?;
-    inspection_client::runtime::Core::new(&base_url, auth, Client::default_config())
+    inspection_client::runtime::Core::new(
+        &base_url,
+        auth,
+        cx.config(Client::default_config()),
+    )
 }
 /// Runs an operation's subcommand: a dry run shows the request without credentials
 /// or login; otherwise the client is made from them and the call is sent.
 fn run<'a>(
-    vars: &'a cli::credentials::Vars,
+    cx: &'a cli::app::Context,
     op: &'static Operation,
     m: &'a cli::clap::ArgMatches,
 ) -> cli::app::Running<'a> {
     Box::pin(async move {
         let args = cli::command::args(op, m)?;
         let client = if cli::command::is_dry_run(m) {
-            Client::from_core(dry_core(vars)?)
+            Client::from_core(dry_core(cx)?)
         } else {
-            connect(vars).await?
+            connect(cx).await?
         };
         let mode = cli::command::mode(op, m, Some(client.core().clone()));
         crate::calls::v3::call(&client, op.name, args, mode)
@@ -1223,9 +1225,9 @@ fn run<'a>(
     })
 }
 /// Makes the client and one small authenticated call.
-fn auth_check(vars: &cli::credentials::Vars) -> cli::app::Running<'_> {
+fn auth_check(cx: &cli::app::Context) -> cli::app::Running<'_> {
     Box::pin(async move {
-        let client = connect(vars).await?;
+        let client = connect(cx).await?;
         client.list_units().per_page(1).send().await?;
         cli::app::auth_ok("v3", client.core().base_url().as_str())
     })
@@ -1278,11 +1280,11 @@ impl cli::export::Source for Export {
 }
 /// Runs `inspection export`, then prints what it did.
 fn export<'a>(
-    vars: &'a cli::credentials::Vars,
+    cx: &'a cli::app::Context,
     options: &'a cli::export::Options,
 ) -> cli::app::Running<'a> {
     Box::pin(async move {
-        let source = Export(connect(vars).await?);
+        let source = Export(connect(cx).await?);
         let summary = cli::export::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
     })

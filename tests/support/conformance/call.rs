@@ -325,13 +325,13 @@ macro_rules! list {
 pub(crate) use list;
 
 /// An operation with a JSON answer (`send` mode only).
-macro_rules! json {
+macro_rules! json_answer {
     ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
         $crate::conformance::call::send_only($op, $mode)?;
         $crate::conformance::call::done($builder.send().await)
     }};
 }
-pub(crate) use json;
+pub(crate) use json_answer;
 
 /// An operation whose success has no body (`send` mode only; the result is `null`).
 macro_rules! empty {

@@ -8,6 +8,7 @@ pub mod expect;
 pub mod format;
 pub mod run;
 pub mod sandbox;
+pub mod tool;
 pub mod webhooks;
 
 // The adapters are generated from the IR (`codegen/src/rust/adapter.rs`), so every

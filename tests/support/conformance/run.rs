@@ -11,6 +11,7 @@ use super::call::{Args, Outcome, describe, failed};
 use super::expect::{check, check_requests, fill, same};
 use super::format::{ClientSpec, Interface, Scenario, Step};
 use super::sandbox::Running;
+use super::tool::{self, Tool};
 use super::webhooks::{self, Listener};
 
 /// The accounts a scenario uses unless its `client.credentials` name others.
@@ -94,6 +95,19 @@ async fn client(sandbox: &Running, scenario: &Scenario) -> Result<Client, String
 
 /// Runs `scenario`; the error names the step that failed and why.
 pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), String> {
+    run(sandbox, scenario, None).await
+}
+
+/// Runs `scenario`'s calls through the command-line tool instead of the library.
+pub async fn scenario_through_tool(
+    sandbox: &Running,
+    scenario: &Scenario,
+    tool: &Tool,
+) -> Result<(), String> {
+    run(sandbox, scenario, Some(tool)).await
+}
+
+async fn run(sandbox: &Running, scenario: &Scenario, tool: Option<&Tool>) -> Result<(), String> {
     sandbox.control("POST", "/_sandbox/reset", None).await?;
     if !scenario.script.is_empty() {
         let script = Value::Array(scenario.script.clone());
@@ -112,16 +126,23 @@ pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), Stri
             (None, Some(control)) => format!("sandbox {}", control.request()),
             (None, None) => String::new(),
         };
-        outcome = run_step(
-            sandbox,
-            scenario,
-            step,
-            &mut client,
-            &mut vars,
-            &mut listener,
-        )
-        .await
-        .map_err(|e| format!("step {} ({label}): {e}", i + 1));
+        let ran = match (tool, &step.call) {
+            (Some(tool), Some(call)) => {
+                tool_step(sandbox, scenario, step, call, tool, &mut vars).await
+            }
+            _ => {
+                run_step(
+                    sandbox,
+                    scenario,
+                    step,
+                    &mut client,
+                    &mut vars,
+                    &mut listener,
+                )
+                .await
+            }
+        };
+        outcome = ran.map_err(|e| format!("step {} ({label}): {e}", i + 1));
         if outcome.is_err() {
             break;
         }
@@ -259,7 +280,16 @@ fn check_outcome(
         }
         (None, None) => {}
     }
-    let result = outcome.result.as_ref();
+    check_result(step, outcome.result.as_ref(), vars)
+}
+
+/// The `ok`, `equals` and `count` expectations of a step.
+fn check_result(
+    step: &Step,
+    result: Option<&Value>,
+    vars: &BTreeMap<String, Value>,
+) -> Result<(), String> {
+    let expect = &step.expect;
     if let Some(pattern) = &expect.ok {
         check(&fill(pattern, vars)?, result, "")?;
     }
@@ -280,6 +310,57 @@ fn check_outcome(
                 result.unwrap_or(&Value::Null)
             ));
         }
+    }
+    Ok(())
+}
+
+/// A call step through the command-line tool: its exit code against the expected error
+/// (or 0), what it printed or saved against `ok`, `equals`, `count`, and the requests it
+/// made (without its login) against `expect_requests`.
+async fn tool_step(
+    sandbox: &Running,
+    scenario: &Scenario,
+    step: &Step,
+    call: &str,
+    tool: &Tool,
+    vars: &mut BTreeMap<String, Value>,
+) -> Result<(), String> {
+    sandbox
+        .control("DELETE", "/_sandbox/requests", None)
+        .await?;
+    let args = step.args.as_ref().map(|a| fill(a, vars)).transpose()?;
+    let call_line = tool.invocation(scenario.interface, call, args.as_ref(), step.mode)?;
+    let env = tool.env(&sandbox.origin, scenario);
+    let ran = tool::run(&call_line.args, &env, call_line.stdin.as_deref()).await;
+    let shown = || format!("`inspection {}`", call_line.args.join(" "));
+    let result = match &step.expect.error {
+        Some(pattern) => {
+            let want = tool::exit_code(&fill(pattern, vars)?);
+            if ran.code != want {
+                return Err(format!(
+                    "{} exited {} where the error {pattern} is {want}: {}",
+                    shown(),
+                    ran.code,
+                    ran.stderr
+                ));
+            }
+            None
+        }
+        None if ran.code != 0 => {
+            return Err(format!("{} exited {}: {}", shown(), ran.code, ran.stderr));
+        }
+        None => Some(tool::result(&ran, call_line.output.as_deref())?),
+    };
+    check_result(step, result.as_ref(), vars).map_err(|e| format!("{}: {e}", shown()))?;
+    if let Some(expected) = &step.expect_requests {
+        let expected = fill(&Value::Array(expected.clone()), vars)?;
+        let recorded =
+            tool::without_login(sandbox.requests().await?, call, "/api/users/authenticate");
+        check_requests(expected.as_array().map_or(&[], Vec::as_slice), &recorded)
+            .map_err(|e| format!("{}: {e}", shown()))?;
+    }
+    if let (Some(name), Some(value)) = (&step.save, result) {
+        vars.insert(name.clone(), value);
     }
     Ok(())
 }

@@ -23,7 +23,7 @@ pub async fn call(
         "get_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.get_asset(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "list_asset_transactions" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
@@ -40,17 +40,17 @@ pub async fn call(
         }
         "find_or_create_asset" => {
             let b = client.find_or_create_asset(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.update_asset(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "replace_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.replace_asset(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
@@ -70,7 +70,7 @@ pub async fn call(
         }
         "list_form_templates" => {
             let b = client.list_form_templates();
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_form_template" => {
             let p0: FormTemplateId = a.path("id")?;
@@ -79,7 +79,7 @@ pub async fn call(
         }
         "exchange_guest_token" => {
             let b = client.exchange_guest_token(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "list_locations" => {
             let b = client.list_locations();
@@ -96,21 +96,21 @@ pub async fn call(
         "get_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.get_location(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "create_location" => {
             let b = client.create_location(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.update_location(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "replace_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.replace_location(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_location" => {
             let p0: LocationId = a.path("id")?;
@@ -128,21 +128,21 @@ pub async fn call(
         "get_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.get_task(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "replace_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.replace_task(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_task" => {
             let p0: TaskId = a.path("id")?;
@@ -164,21 +164,21 @@ pub async fn call(
         "get_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.get_transaction(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "create_transaction" => {
             let b = client.create_transaction(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.update_transaction(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "replace_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.replace_transaction(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_transaction" => {
             let p0: TransactionId = a.path("id")?;
@@ -198,18 +198,18 @@ pub async fn call(
         }
         "authenticate" => {
             let b = client.authenticate(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_upload_url" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.get_upload_url(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_upload_url_with_nonce" => {
             let p0: String = a.path("nonce")?;
             let p1: FileId = a.path("file_id")?;
             let b = client.get_upload_url_with_nonce(p0, p1);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "start_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
@@ -220,12 +220,12 @@ pub async fn call(
                 a.query("content_type")?,
                 |b, v: String| b.content_type(v),
             );
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "complete_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.complete_multipart_upload(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "list_users" => {
             let b = client.list_users();
@@ -243,27 +243,27 @@ pub async fn call(
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.get_user(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "create_user" => {
             let b = client.create_user(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "create_one_time_user" => {
             let b = client.create_one_time_user(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.update_user(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "replace_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.replace_user(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_user" => {
             let p0: UserPathRef = a
@@ -280,7 +280,7 @@ pub async fn call(
         "get_workflow" => {
             let p0: WorkflowId = a.path("id")?;
             let b = client.get_workflow(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         other => {
             match cx::presigned_action!(client, other, a) {

@@ -30,27 +30,27 @@ pub async fn call(
         }
         "create_unit" => {
             let b = client.create_unit(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.get_unit(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.update_unit(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.get_unit_by_reference_number(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.update_unit_by_reference_number(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "upsert_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
@@ -145,7 +145,7 @@ pub async fn call(
         "get_inspection_share_url" => {
             let p0: InspectionId = a.path("inspection_id")?;
             let b = client.get_inspection_share_url(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_form" => {
             let p0: FormId = a.path("form_id")?;
@@ -205,17 +205,17 @@ pub async fn call(
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "get_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.get_task(p0);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "update_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "delete_task" => {
             let p0: TaskId = a.path("task_id")?;
@@ -253,7 +253,7 @@ pub async fn call(
         "update_user" => {
             let p0: UserId = a.path("user_id")?;
             let b = client.update_user(p0, a.body()?);
-            cx::json!(op, a, b, mode)
+            cx::json_answer!(op, a, b, mode)
         }
         "list_user_groups" => {
             let b = client.list_user_groups();

@@ -1,0 +1,306 @@
+//! The command-line tool as a conformance runner: a call step becomes a command line of
+//! the `inspection` binary (flags from `inspection describe`, the body on standard input,
+//! credentials in the environment), and what it prints, saves and exits with is held to
+//! the step's expectations. It runs the scenarios whose every call is an operation in a
+//! mode the tool has (`send`, `pdf`) with the default client settings.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+
+use serde_json::{Map, Value, json};
+use tokio::io::AsyncWriteExt;
+
+use super::format::{Interface, Mode, Scenario};
+
+/// The `inspection` binary beside this test's own, built once per test process.
+pub fn binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--quiet", "-p", "inspection-cli"])
+                .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "cargo build -p inspection-cli failed");
+            // target/debug/deps/<test> -> target/debug/inspection
+            let exe = std::env::current_exe().expect("the test's path");
+            let dir = exe.parent().and_then(Path::parent).expect("target/debug");
+            dir.join(format!("inspection{}", std::env::consts::EXE_SUFFIX))
+        })
+        .clone()
+}
+
+/// What a command line came to.
+#[derive(Debug)]
+pub struct Ran {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs the tool with `args`, `env` over an environment without credentials or profile,
+/// and `stdin`.
+pub async fn run(args: &[String], env: &[(String, String)], stdin: Option<&[u8]>) -> Ran {
+    let mut cmd = tokio::process::Command::new(binary());
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the tool starts");
+    if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(bytes)
+            .await
+            .expect("the tool reads its input");
+    }
+    let out = child.wait_with_output().await.expect("the tool ends");
+    Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// The tool's operations and flags, as `inspection describe` prints them.
+pub struct Tool {
+    table: Value,
+    dir: PathBuf,
+}
+
+/// A call as a command line.
+pub struct Invocation {
+    pub args: Vec<String>,
+    pub stdin: Option<Vec<u8>>,
+    /// Where a binary answer is saved.
+    pub output: Option<PathBuf>,
+}
+
+impl Tool {
+    pub async fn new() -> Tool {
+        let ran = run(&["describe".to_string()], &[], None).await;
+        assert_eq!(ran.code, 0, "inspection describe: {}", ran.stderr);
+        let dir =
+            std::env::temp_dir().join(format!("inspection-tool-runner-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a temporary folder");
+        Tool {
+            table: serde_json::from_slice(&ran.stdout).expect("describe prints JSON"),
+            dir,
+        }
+    }
+
+    fn operation(&self, interface: Interface, call: &str) -> Option<&Value> {
+        let name = match interface {
+            Interface::V3 => "v3",
+            Interface::Legacy => "legacy",
+        };
+        self.table[name]
+            .as_array()?
+            .iter()
+            .find(|op| op["name"] == call)
+    }
+
+    /// Whether the tool can run every step of `scenario` as the scenario means it.
+    pub fn runs(&self, scenario: &Scenario) -> bool {
+        let c = &scenario.client;
+        let defaults = c.rate_limit.is_none()
+            && c.max_attempts.is_none()
+            && c.initial_backoff_ms.is_none()
+            && c.max_backoff_ms.is_none()
+            && c.timeout_ms.is_none()
+            && c.validate.is_none()
+            && c.max_polls.is_none()
+            && c.poll_interval_ms.is_none()
+            && c.max_response_bytes.is_none()
+            && c.max_error_bytes.is_none()
+            && c.max_empty_pages.is_none();
+        defaults
+            && scenario.steps.iter().all(|step| match &step.call {
+                None => true,
+                Some(call) => {
+                    matches!(step.mode, Mode::Send | Mode::Pdf)
+                        && self.operation(scenario.interface, call).is_some()
+                }
+            })
+    }
+
+    /// The credentials and base URL of `scenario`'s client, as the environment.
+    pub fn env(&self, origin: &str, scenario: &Scenario) -> Vec<(String, String)> {
+        let given = scenario.client.credentials.as_ref();
+        let pick = |v: Option<&String>, default: &str| v.cloned().unwrap_or(default.into());
+        let vars = match scenario.interface {
+            Interface::V3 => [
+                ("INSPECTION_V3_BASE_URL", format!("{origin}/v3")),
+                (
+                    "INSPECTION_V3_API_KEY_ID",
+                    pick(given.and_then(|c| c.key_id.as_ref()), "demo-key"),
+                ),
+                (
+                    "INSPECTION_V3_API_KEY_SECRET",
+                    pick(given.and_then(|c| c.key_secret.as_ref()), "demo-secret"),
+                ),
+            ],
+            Interface::Legacy => [
+                ("INSPECTION_LEGACY_BASE_URL", origin.to_string()),
+                (
+                    "INSPECTION_LEGACY_USERNAME",
+                    pick(given.and_then(|c| c.username.as_ref()), "user@example.com"),
+                ),
+                (
+                    "INSPECTION_LEGACY_PASSWORD",
+                    pick(given.and_then(|c| c.password.as_ref()), "user-pass"),
+                ),
+            ],
+        };
+        vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+    }
+
+    /// The command line of a call with the step's `args` (filled in).
+    pub fn invocation(
+        &self,
+        interface: Interface,
+        call: &str,
+        args: Option<&Value>,
+        mode: Mode,
+    ) -> Result<Invocation, String> {
+        let op = self
+            .operation(interface, call)
+            .ok_or_else(|| format!("the tool has no `{call}`"))?;
+        let name = if interface == Interface::V3 {
+            "v3"
+        } else {
+            "legacy"
+        };
+        let mut argv = vec![
+            "--rate-limit".to_string(),
+            "off".to_string(),
+            name.to_string(),
+            op["command"].as_str().unwrap_or_default().to_string(),
+        ];
+        let empty = Map::new();
+        let args = args.and_then(Value::as_object).unwrap_or(&empty);
+        let mut stdin = None;
+        for (key, value) in args {
+            match key.as_str() {
+                "path" | "query" => {
+                    for (param, value) in value.as_object().unwrap_or(&empty) {
+                        argv.push(format!("--{}", flag(op, key, param)?));
+                        argv.push(text(value));
+                    }
+                }
+                "body" => {
+                    argv.extend(["--body".to_string(), "-".to_string()]);
+                    stdin = Some(value.to_string().into_bytes());
+                }
+                "body_text" => {
+                    argv.extend(["--body".to_string(), "-".to_string()]);
+                    stdin = Some(value.as_str().unwrap_or_default().as_bytes().to_vec());
+                }
+                "content_type" | "resume" => {
+                    argv.push(format!("--{}", key.replace('_', "-")));
+                    argv.push(text(value));
+                }
+                other => return Err(format!("the tool takes no `args.{other}`")),
+            }
+        }
+        let binary = op["answer"] == "Bytes" || mode == Mode::Pdf;
+        if mode == Mode::Pdf {
+            let alternative = op["answer"].as_str().unwrap_or_default();
+            let flag = alternative
+                .strip_prefix("Alternative(\"")
+                .and_then(|f| f.strip_suffix("\")"))
+                .ok_or_else(|| format!("`{call}` has no alternative answer"))?;
+            argv.push(format!("--{flag}"));
+        }
+        let output = binary.then(|| self.dir.join(format!("{call}.out")));
+        if let Some(path) = &output {
+            let _ = std::fs::remove_file(path);
+            argv.extend(["--output".to_string(), path.display().to_string()]);
+        }
+        Ok(Invocation {
+            args: argv,
+            stdin,
+            output,
+        })
+    }
+}
+
+/// The flag of a path parameter or query parameter (by its wire name).
+fn flag(op: &Value, place: &str, name: &str) -> Result<String, String> {
+    op["params"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|p| p["place"] == place && p["name"] == name)
+        .and_then(|p| p["flag"].as_str())
+        .map(str::to_string)
+        .ok_or_else(|| format!("`{}` has no {place} parameter `{name}`", op["name"]))
+}
+
+/// A value as a flag's text: a string as it is, `{external: X}` as `external:X`,
+/// `{self: true}` as `self`, anything else as JSON.
+fn text(value: &Value) -> String {
+    match value {
+        Value::String(s) => s.clone(),
+        Value::Object(m) if m.len() == 1 && m.get("self") == Some(&json!(true)) => "self".into(),
+        Value::Object(m) if m.len() == 1 && m.contains_key("external") => {
+            format!("external:{}", text(&m["external"]))
+        }
+        other => other.to_string(),
+    }
+}
+
+/// The result a call printed or saved: its JSON, `null` for nothing, `{size, text}` for
+/// bytes (as the other runners give it).
+pub fn result(ran: &Ran, output: Option<&Path>) -> Result<Value, String> {
+    if let Some(path) = output {
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        return Ok(json!({"size": bytes.len(), "text": String::from_utf8_lossy(&bytes)}));
+    }
+    if ran.stdout.iter().all(u8::is_ascii_whitespace) {
+        return Ok(Value::Null);
+    }
+    serde_json::from_slice(&ran.stdout)
+        .map_err(|e| format!("the tool printed no JSON ({e}): {}", ran.stdout_text()))
+}
+
+/// The exit code the tool gives for an error the scenario expects (`{kind, status}`).
+pub fn exit_code(error: &Value) -> i32 {
+    match (error["kind"].as_str(), error["status"].as_u64()) {
+        (Some("api"), Some(401 | 403)) => 4,
+        (Some("api"), Some(404)) => 5,
+        (Some("api"), Some(429)) => 6,
+        (Some("api"), Some(400 | 409 | 422)) | (Some("validation"), _) => 3,
+        (Some("api"), Some(500..=599)) | (Some("not_ready"), _) => 7,
+        (Some("transport" | "timeout"), _) => 8,
+        (Some("config"), _) => 4,
+        _ => 1,
+    }
+}
+
+/// The requests the tool made for the step, without the login it makes before each
+/// call of a token interface (the other runners log in once, before the first step).
+pub fn without_login(recorded: Vec<Value>, call: &str, login_path: &str) -> Vec<Value> {
+    if call == "authenticate" {
+        return recorded;
+    }
+    recorded
+        .into_iter()
+        .filter(|r| !(r["method"] == "POST" && r["path"] == login_path))
+        .collect()
+}
