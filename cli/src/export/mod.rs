@@ -367,8 +367,13 @@ async fn walk(
     Ok(())
 }
 
-/// Writes each record's document whole (`.part`, synced, renamed); a document already
-/// there from an interrupted run is whole, so it is kept. Returns how many were written.
+/// Documents fetched at once: a document that is still being prepared (a 202) is waited
+/// out while others are fetched; the client's pacing still holds every request to the quota.
+pub const DOCUMENTS_AT_ONCE: usize = 4;
+
+/// Writes each record's document whole (`.part`, synced, renamed), a few at once; a
+/// document already there from an interrupted run is whole, so it is kept. Returns how
+/// many were written.
 async fn save_documents<'a>(
     source: &dyn Source,
     folder: &Folder,
@@ -376,33 +381,45 @@ async fn save_documents<'a>(
 ) -> Result<u64, Failure> {
     let extension = source.document_extension().unwrap_or("bin");
     let dir = folder.file(folder::DOCUMENTS);
-    let mut written = 0;
-    for id in ids {
-        let path = dir.join(folder::document_name(id, extension));
-        if path.exists() {
-            continue;
-        }
-        let part = crate::output::part_path(&path);
-        let mut file = tokio::fs::File::create(&part)
-            .await
-            .map_err(|e| Failure::io("create", &part, e))?;
-        let saved = source.document(id, &mut file).await;
+    let missing: Vec<(&str, PathBuf)> = ids
+        .map(|id| (id, dir.join(folder::document_name(id, extension))))
+        .filter(|(_, path)| !path.exists())
+        .collect();
+    let written = missing.len() as u64;
+    let mut saving = futures_util::stream::iter(missing)
+        .map(|(id, path)| save_document(source, id, path))
+        .buffer_unordered(DOCUMENTS_AT_ONCE);
+    let mut first_error = None;
+    while let Some(saved) = saving.next().await {
         if let Err(e) = saved {
-            drop(file);
-            let _ = std::fs::remove_file(&part);
-            return Err(Failure::from(e));
+            first_error.get_or_insert(e);
         }
-        file.sync_all()
-            .await
-            .map_err(|e| Failure::io("write", &part, e))?;
-        drop(file);
-        std::fs::rename(&part, &path).map_err(|e| Failure::io("create", &path, e))?;
-        written += 1;
+    }
+    if let Some(e) = first_error {
+        return Err(e);
     }
     if written > 0 {
         folder::sync_dir(&dir)?;
     }
     Ok(written)
+}
+
+async fn save_document(source: &dyn Source, id: &str, path: PathBuf) -> Result<(), Failure> {
+    let part = crate::output::part_path(&path);
+    let mut file = File::create(&part)
+        .await
+        .map_err(|e| Failure::io("create", &part, e))?;
+    let saved = source.document(id, &mut file).await;
+    if let Err(e) = saved {
+        drop(file);
+        let _ = std::fs::remove_file(&part);
+        return Err(Failure::from(e));
+    }
+    file.sync_all()
+        .await
+        .map_err(|e| Failure::io("write", &part, e))?;
+    drop(file);
+    std::fs::rename(&part, &path).map_err(|e| Failure::io("create", &path, e))
 }
 
 /// A record's id as text (a number is its digits); a record without one cannot be

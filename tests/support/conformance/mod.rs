@@ -9,6 +9,9 @@ pub mod format;
 pub mod run;
 pub mod sandbox;
 pub mod tool;
+
+#[path = "../cli_process.rs"]
+pub mod process;
 pub mod webhooks;
 
 // The adapters are generated from the IR (`codegen/src/rust/adapter.rs`), so every

@@ -1,0 +1,552 @@
+//! The `inspection` command-line tool end to end against the sandbox (started in this
+//! process; the tool is the binary `cargo build -p inspection-cli` makes): an export
+//! killed with SIGKILL and resumed ends exactly as an uninterrupted one, `--since last`
+//! fetches exactly what came after, a held folder is refused, and bad input is named,
+//! gets its exit code and writes nothing. The wire form of every subcommand is held by
+//! the conformance scenarios (`tests/conformance.rs`).
+
+#[path = "support/cli_process.rs"]
+mod tool;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+
+/// A sandbox on a free port, with these flags.
+async fn sandbox(flags: &[&str]) -> sandbox::Sandbox {
+    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
+    args.extend(["--addr".into(), "127.0.0.1:0".into()]);
+    let options = sandbox::cli::parse(args).unwrap().unwrap();
+    sandbox::Sandbox::start(options).await.unwrap()
+}
+
+fn v3_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
+    vec![
+        ("INSPECTION_V3_BASE_URL".into(), sandbox.base_url()),
+        ("INSPECTION_V3_API_KEY_ID".into(), "demo-key".into()),
+        ("INSPECTION_V3_API_KEY_SECRET".into(), "demo-secret".into()),
+    ]
+}
+
+fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("inspection-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn control(sandbox: &sandbox::Sandbox, method: &str, path: &str) -> Value {
+    let url = format!("{}{path}", sandbox.legacy_base_url());
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let answer = reqwest::Client::new()
+        .request(method, url)
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success(), "{path}: {}", answer.status());
+    serde_json::from_str(&answer.text().await.unwrap()).unwrap_or(Value::Null)
+}
+
+/// The records of an export folder, sorted, and its documents by name.
+fn folder_contents(dir: &Path) -> (Vec<String>, BTreeMap<String, Vec<u8>>) {
+    let text = std::fs::read_to_string(dir.join("records.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "a torn last line");
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    for line in &lines {
+        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("a torn line ({e}): {line}"));
+    }
+    lines.sort();
+    let mut documents = BTreeMap::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("documents")) {
+        for entry in entries {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().to_string();
+            documents.insert(name, std::fs::read(entry.path()).unwrap());
+        }
+    }
+    (lines, documents)
+}
+
+/// The records an export folder's checkpoint covers, if it has one.
+fn checkpoint_records(dir: &Path) -> Option<u64> {
+    let text = std::fs::read(dir.join("checkpoint.json")).ok()?;
+    serde_json::from_slice::<Value>(&text).ok()?["records"].as_u64()
+}
+
+/// A small deterministic generator of kill moments.
+struct Moments(u64);
+
+impl Moments {
+    fn next_ms(&mut self, low: u64, high: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        low + self.0 % (high - low)
+    }
+}
+
+/// Runs the export to its end (a run that fails under faults is run again, as a user
+/// would), and gives how many runs it took.
+async fn export_to_end(args: &[String], env: &[(String, String)]) -> usize {
+    for run in 1..=10 {
+        let ran = tool::run(args, env, None).await;
+        if ran.code == 0 {
+            return run;
+        }
+        assert!(
+            [6, 7, 8].contains(&ran.code),
+            "the export failed other than by a fault ({}): {}",
+            ran.code,
+            ran.stderr
+        );
+    }
+    panic!("the export did not finish in 10 runs");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
+    let sandbox = sandbox(&[
+        "--rate-limit",
+        "off",
+        "--inspections",
+        "150",
+        "--faults",
+        "0.1",
+        "--fault-seed",
+        "7",
+        "--slow-ms",
+        "200",
+    ])
+    .await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("kill");
+    let whole = dir.join("uninterrupted");
+    let args = |folder: &Path| {
+        strings(&[
+            "--quiet",
+            "--rate-limit",
+            "off",
+            "export",
+            "v3",
+            &folder.display().to_string(),
+            "--pdf",
+        ])
+    };
+    export_to_end(&args(&whole), &env).await;
+    let expected = folder_contents(&whole);
+    assert_eq!(expected.0.len(), 153, "the demo's 3 and the 150 generated");
+    assert_eq!(expected.1.len(), 153, "a PDF per inspection");
+    assert!(
+        expected
+            .1
+            .values()
+            .all(|pdf| pdf.starts_with(b"%PDF-") && pdf.ends_with(b"%%EOF\n"))
+    );
+
+    let killed = dir.join("killed");
+    let mut moments = Moments(0x5eed_2026);
+    let mut partial = Vec::new();
+    for kill in 1..=5 {
+        let mut child = std::process::Command::new(tool::binary())
+            .args(args(&killed))
+            .envs(env.iter().cloned())
+            .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let at = moments.next_ms(100, 1500);
+        tokio::time::sleep(Duration::from_millis(at)).await;
+        if child.try_wait().unwrap().is_some() {
+            eprintln!("kill {kill}: the run had already ended at {at} ms");
+            continue;
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let written = checkpoint_records(&killed);
+        eprintln!("kill {kill}: SIGKILL at {at} ms, {written:?} records checkpointed");
+        partial.push(written);
+    }
+    assert!(
+        partial.iter().any(|n| n.is_some_and(|n| n > 0 && n < 153)),
+        "no kill fell in the middle of the export: {partial:?}"
+    );
+    let runs = export_to_end(&args(&killed), &env).await;
+    eprintln!("resumed to the end in {runs} run(s)");
+    let got = folder_contents(&killed);
+    assert_eq!(
+        got.0, expected.0,
+        "the records differ from an uninterrupted export"
+    );
+    assert_eq!(
+        got.1.keys().collect::<Vec<_>>(),
+        expected.1.keys().collect::<Vec<_>>(),
+        "the documents differ"
+    );
+    assert!(got.1 == expected.1, "a PDF's bytes differ");
+    let leftovers: Vec<String> = std::fs::read_dir(killed.join("documents"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .filter(|n| n.ends_with(".part"))
+        .collect();
+    assert!(leftovers.is_empty(), "partial files left: {leftovers:?}");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn since_last_fetches_exactly_what_came_after() {
+    let sandbox = sandbox(&["--rate-limit", "off", "--inspections", "40"]).await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("since");
+    let folder = dir.join("export").display().to_string();
+    let first = tool::run(&strings(&["--quiet", "export", "v3", &folder]), &env, None).await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let before = folder_contents(Path::new(&folder)).0;
+    assert_eq!(before.len(), 43);
+
+    // Nothing new: nothing fetched, nothing written.
+    let again = tool::run(
+        &strings(&["--quiet", "export", "v3", &folder, "--since", "last"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let summary: Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(summary["records"], 0, "{summary}");
+
+    control(&sandbox, "POST", "/_sandbox/advance?seconds=60").await;
+    let mut new_ids = Vec::new();
+    for _ in 0..3 {
+        let created = control(&sandbox, "POST", "/_sandbox/v3/inspections").await;
+        new_ids.push(created["id"].as_str().unwrap().to_string());
+    }
+    let next = tool::run(
+        &strings(&["--quiet", "export", "v3", &folder, "--since", "last"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(next.code, 0, "{}", next.stderr);
+    let after = folder_contents(Path::new(&folder)).0;
+    let mut added: Vec<String> = after
+        .iter()
+        .filter(|line| !before.contains(line))
+        .map(|line| {
+            serde_json::from_str::<Value>(line).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    added.sort();
+    new_ids.sort();
+    assert_eq!(
+        added, new_ids,
+        "exactly the inspections made after the first export"
+    );
+    assert_eq!(after.len(), before.len() + 3, "and nothing twice");
+
+    // A full export into a finished folder would write everything twice: refused.
+    let full = tool::run(&strings(&["--quiet", "export", "v3", &folder]), &env, None).await;
+    assert_eq!(full.code, 2, "{}", full.stderr);
+    assert!(full.stderr.contains("--since last"), "{}", full.stderr);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_folder_held_by_a_running_export_is_refused_and_taken_over_once_it_dies() {
+    // Slow answers keep the first export running while the second tries.
+    let sandbox = sandbox(&[
+        "--rate-limit",
+        "off",
+        "--inspections",
+        "200",
+        "--fault-slow",
+        "1",
+        "--slow-ms",
+        "300",
+    ])
+    .await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("lock");
+    let folder = dir.join("export").display().to_string();
+    let args = strings(&["--quiet", "export", "v3", &folder]);
+    let mut first = std::process::Command::new(tool::binary())
+        .args(&args)
+        .envs(env.iter().cloned())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The lock is taken before the first request.
+    for _ in 0..100 {
+        if Path::new(&folder).join("checkpoint.json").exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let second = tool::run(&args, &env, None).await;
+    assert_eq!(second.code, 9, "{}", second.stderr);
+    assert!(
+        second
+            .stderr
+            .contains(&format!("by process {}", first.id())),
+        "{}",
+        second.stderr
+    );
+    first.kill().unwrap();
+    first.wait().unwrap();
+    let third = tool::run(&args, &env, None).await;
+    assert_eq!(
+        third.code, 0,
+        "a dead export's lock is taken over: {}",
+        third.stderr
+    );
+    assert_eq!(folder_contents(Path::new(&folder)).0.len(), 203);
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// One bad input: the command line, what the message must name, the exit code.
+struct Bad {
+    args: Vec<String>,
+    names: Vec<String>,
+    code: i32,
+}
+
+fn bad(args: &[&str], names: &[&str], code: i32) -> Bad {
+    Bad {
+        args: strings(args),
+        names: strings(names),
+        code,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
+    let sandbox = sandbox(&["--rate-limit", "off"]).await;
+    let dir = scratch("bad");
+    let body = dir.join("body.json");
+    std::fs::write(&body, "{\"reference_number\": \"A-1\",").unwrap();
+    let body = body.display().to_string();
+    let body = body.as_str();
+    let folder = dir.join("never").display().to_string();
+    let folder = folder.as_str();
+    let cases = [
+        bad(
+            &["v3", "list-units", "--per-pgae", "5"],
+            &["--per-pgae", "--per-page"],
+            2,
+        ),
+        bad(
+            &["v3", "list-units", "--per-page", "101"],
+            &["per_page", "100", "101"],
+            3,
+        ),
+        bad(
+            &["v3", "list-units", "--per-page", "ten"],
+            &["--per-page", "ten"],
+            2,
+        ),
+        bad(&["v3", "create-unit", "--body", body], &[body, "line 1"], 2),
+        bad(
+            &["v3", "create-unit", "--make", "Cat"],
+            &["reference_number"],
+            2,
+        ),
+        bad(
+            &[
+                "v3",
+                "create-unit",
+                "--reference-number",
+                "A-1",
+                "--vin",
+                "IIIIIIIIIIIIIIIII",
+            ],
+            &["vin"],
+            3,
+        ),
+        bad(
+            &["v3", "list-inspections", "--created-after", "2026-13-01"],
+            &["--created-after", "2026-13-01"],
+            2,
+        ),
+        bad(
+            &["export", "v3", folder, "--since", "yesterday"],
+            &["--since", "yesterday"],
+            2,
+        ),
+        bad(&["export", "legacy", folder, "--pdf"], &["--pdf"], 2),
+    ];
+    let env = v3_env(&sandbox);
+    for case in &cases {
+        control(&sandbox, "DELETE", "/_sandbox/requests").await;
+        let ran = tool::run(&case.args, &env, None).await;
+        assert_eq!(ran.code, case.code, "{:?}: {}", case.args, ran.stderr);
+        for name in &case.names {
+            assert!(
+                ran.stderr.contains(name),
+                "{:?} names no `{name}`: {}",
+                case.args,
+                ran.stderr
+            );
+        }
+        assert!(
+            ran.stdout.is_empty(),
+            "{:?} printed {}",
+            case.args,
+            ran.stdout_text()
+        );
+        let sent = control(&sandbox, "GET", "/_sandbox/requests").await;
+        assert_eq!(sent, Value::Array(vec![]), "{:?} sent a request", case.args);
+    }
+    assert!(
+        !Path::new(folder).exists(),
+        "a refused export made its folder"
+    );
+
+    // Credentials: missing, in a profile others can read, in a profile that cannot be read.
+    let missing = tool::run(&strings(&["v3", "list-units"]), &env[..2], None).await;
+    assert_eq!(missing.code, 4, "{}", missing.stderr);
+    assert!(
+        missing.stderr.contains("INSPECTION_V3_API_KEY_SECRET"),
+        "{}",
+        missing.stderr
+    );
+    let config = dir.join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    let profile = config.join("profiles");
+    std::fs::write(
+        &profile,
+        "[default]\nINSPECTION_V3_API_KEY_SECRET = demo-secret\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&profile, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let mut with_profile = env[..2].to_vec();
+    with_profile.push(("INSPECTION_CONFIG_DIR".into(), config.display().to_string()));
+    #[cfg(unix)]
+    {
+        let open = tool::run(&strings(&["v3", "list-units"]), &with_profile, None).await;
+        assert_eq!(open.code, 4, "{}", open.stderr);
+        assert!(
+            open.stderr.contains("chmod 600") && open.stderr.contains("profiles"),
+            "{}",
+            open.stderr
+        );
+        assert!(!open.stderr.contains("demo-secret"), "{}", open.stderr);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&profile, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let owner_only = tool::run(
+            &strings(&["v3", "list-units", "--per-page", "1"]),
+            &with_profile,
+            None,
+        )
+        .await;
+        assert_eq!(
+            owner_only.code, 0,
+            "a profile only its owner reads is used: {}",
+            owner_only.stderr
+        );
+    }
+    std::fs::remove_file(&profile).unwrap();
+    std::fs::create_dir(&profile).unwrap(); // a folder where the file should be: unreadable
+    let unreadable = tool::run(
+        &strings(&["--profile", "default", "v3", "list-units"]),
+        &with_profile,
+        None,
+    )
+    .await;
+    assert_eq!(unreadable.code, 4, "{}", unreadable.stderr);
+    assert!(
+        unreadable.stderr.contains("cannot read the profile file"),
+        "{}",
+        unreadable.stderr
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_shows_the_request_without_a_secret_and_sends_nothing() {
+    let sandbox = sandbox(&["--rate-limit", "off"]).await;
+    let env = v3_env(&sandbox);
+    let ran = tool::run(
+        &strings(&[
+            "v3",
+            "create-unit",
+            "--reference-number",
+            "A-9",
+            "--year",
+            "2021",
+            "--dry-run",
+        ]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let shown: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(shown["method"], "POST");
+    assert_eq!(shown["url"], format!("{}/units", sandbox.base_url()));
+    assert_eq!(shown["headers"]["api-key-secret"], "<redacted>");
+    assert_eq!(shown["headers"]["api-key-id"], "demo-key");
+    assert_eq!(
+        shown["body"],
+        serde_json::json!({"reference_number": "A-9", "year": 2021})
+    );
+    assert!(!ran.stdout_text().contains("demo-secret"));
+    let sent = control(&sandbox, "GET", "/_sandbox/requests").await;
+    assert_eq!(sent, Value::Array(vec![]), "a dry run sent a request");
+
+    // The legacy login body's password, and the token, are never shown either.
+    let legacy = vec![(
+        "INSPECTION_LEGACY_BASE_URL".to_string(),
+        sandbox.legacy_base_url(),
+    )];
+    let login = tool::run(
+        &strings(&["legacy", "authenticate", "--body", "-", "--dry-run"]),
+        &legacy,
+        Some(br#"{"user": {"username": "u@example.com", "password": "hunter22"}}"#),
+    )
+    .await;
+    assert_eq!(login.code, 0, "{}", login.stderr);
+    assert!(
+        !login.stdout_text().contains("hunter22"),
+        "{}",
+        login.stdout_text()
+    );
+    assert!(
+        login.stdout_text().contains("<redacted>"),
+        "{}",
+        login.stdout_text()
+    );
+}
+
+#[tokio::test]
+async fn completions_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish"] {
+        let ran = tool::run(&strings(&["completions", shell]), &[], None).await;
+        assert_eq!(ran.code, 0, "{shell}: {}", ran.stderr);
+        let script = ran.stdout_text();
+        for word in [
+            "list-inspections",
+            "upsert-unit-by-reference-number",
+            "export",
+            "--since",
+        ] {
+            assert!(script.contains(word), "{shell} completions lack `{word}`");
+        }
+    }
+}

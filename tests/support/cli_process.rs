@@ -1,0 +1,72 @@
+//! The `inspection` binary for tests: built once per test process with cargo, run with
+//! a clean environment (no credentials, no profile) plus what a test gives.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::OnceLock;
+
+use tokio::io::AsyncWriteExt;
+
+/// The `inspection` binary beside this test's own, built once per test process.
+pub fn binary() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+            let status = std::process::Command::new(cargo)
+                .args(["build", "--quiet", "-p", "inspection-cli"])
+                .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "cargo build -p inspection-cli failed");
+            // target/debug/deps/<test> -> target/debug/inspection
+            let exe = std::env::current_exe().expect("the test's path");
+            let dir = exe.parent().and_then(Path::parent).expect("target/debug");
+            dir.join(format!("inspection{}", std::env::consts::EXE_SUFFIX))
+        })
+        .clone()
+}
+
+/// What a command line came to.
+#[derive(Debug)]
+pub struct Ran {
+    pub code: i32,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+}
+
+impl Ran {
+    pub fn stdout_text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}
+
+/// Runs the tool with `args`, `env` over an environment without credentials or profile,
+/// and `stdin`.
+pub async fn run(args: &[String], env: &[(String, String)], stdin: Option<&[u8]>) -> Ran {
+    let mut cmd = tokio::process::Command::new(binary());
+    cmd.args(args)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = cmd.spawn().expect("the tool starts");
+    if let (Some(bytes), Some(mut pipe)) = (stdin, child.stdin.take()) {
+        pipe.write_all(bytes)
+            .await
+            .expect("the tool reads its input");
+    }
+    let out = child.wait_with_output().await.expect("the tool ends");
+    Ran {
+        code: out.status.code().unwrap_or(-1),
+        stdout: out.stdout,
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
