@@ -1,6 +1,6 @@
 //! An operation added to the spec, and nothing else edited: every backend writes it (the
-//! Rust, TypeScript and Python clients, the OpenAPI export, the Rust conformance runner's
-//! adapter), and a sandbox started on that spec's IR routes it, behind the interface's
+//! Rust, TypeScript and Python clients, the OpenAPI export, the call adapter, the
+//! command-line tool's subcommand), and a sandbox started on that spec's IR routes it, behind the interface's
 //! credentials, the role the spec asks for and the strict checks of its query, answering
 //! 501 until someone writes its behaviour.
 
@@ -136,11 +136,17 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
             "operationId: \"get_unit_notes\"",
             "operationId: \"get_asset_notes\"",
         ),
-        // The Rust conformance runner's adapter, so scenarios can call it.
+        // The call adapter, so the conformance scenarios and the tool can call it.
         (
-            "generated/conformance/rust/{}.rs",
+            "generated/cli/src/calls/{}.rs",
             "\"get_unit_notes\" => {",
             "\"get_asset_notes\" => {",
+        ),
+        // The tool's subcommand, with its flags.
+        (
+            "generated/cli/src/{}.rs",
+            "command: \"get-unit-notes\"",
+            "command: \"get-asset-notes\"",
         ),
     ] {
         for (interface, name) in [("v3", v3), ("legacy", legacy)] {

@@ -48,6 +48,14 @@ fn every_other_check_names_the_problem() {
             with_interface("  webhooks: { doc: D., event: Evnt }\n", GET_UNIT),
             "unknown type `Evnt`",
         ),
+        (
+            with_interface("  export: { doc: D., list: get_unit, since: after, watermark: at }\n", GET_UNIT),
+            "the export list `get_unit` must be paged and take no required input",
+        ),
+        (
+            with_interface("  export: { doc: D., list: list_units, since: after, watermark: at }\n", GET_UNIT),
+            "the export names `list_units`, which is no operation",
+        ),
         (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
         (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),
         (with_types("  3d:\n    id: { doc: X. }\n"), "type name `3d` does not start with a letter"),
@@ -283,4 +291,45 @@ fn an_envelope_names_its_only_field_which_holds_a_record() {
     );
     let optional = wrapper("        unit: { type: Unit, doc: U. }\n");
     assert!(error_for(&spec(&optional, GET_UNIT)).contains("must be required and not nullable"));
+}
+
+/// The export's every reference is checked on the real spec, each at its own line.
+#[test]
+fn an_export_names_a_date_filter_a_date_field_and_a_document_operation() {
+    let v3 = include_str!("../spec/v3.yaml");
+    let export_line = |key: &str| {
+        v3.lines()
+            .position(|l| l.trim_start().starts_with(&format!("{key}: ")) && l.starts_with("    "))
+            .map(|n| n + 1)
+    };
+    let cases = [
+        (
+            "since: created_after",
+            "since: department_name",
+            "`department_name` is no date-time query parameter of `list_inspections`",
+        ),
+        (
+            "watermark: created_at",
+            "watermark: type",
+            "the records of `list_inspections` have no date-time field `type`",
+        ),
+        (
+            "document: get_inspection",
+            "document: get_unit",
+            "the export document `get_unit` must take the record's id as its one input and answer bytes",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let key = from.split(':').next().unwrap();
+        let text = v3.replacen(&format!("    {from}\n"), &format!("    {to}\n"), 1);
+        assert_ne!(text, v3, "`{from}` is not in spec/v3.yaml's export");
+        let all = codegen::load_str("spec/v3.yaml", &text)
+            .unwrap_err()
+            .to_string();
+        let line = export_line(key).unwrap();
+        assert!(
+            all.starts_with(&format!("spec/v3.yaml:{line}:")) && all.contains(expected),
+            "{from} -> {to}: {all}"
+        );
+    }
 }

@@ -1,7 +1,7 @@
 //! `cargo xtask check-output --spec DIR [--out DIR]`: whether what the generator writes
 //! for a spec compiles in every language, the contract for every spec it accepts. The Rust
-//! crate passes clippy with `-D warnings` in a workspace of its own (as in a user's
-//! project), the TypeScript package type-checks, the Python package passes
+//! crate and the command-line tool pass clippy with `-D warnings` in a workspace of their
+//! own (as in a user's project), the TypeScript package type-checks, the Python package passes
 //! `mypy --strict`. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
 //! a sample of accepted mutated specs.
 
@@ -24,8 +24,10 @@ pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(),
 /// workspace's dependency versions without its members and profiles.
 pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
     let prepare = |e: std::io::Error| format!("cannot prepare {}: {e}", work.display());
-    let _ = std::fs::remove_dir_all(work.join("runtime"));
-    tools::copy_dir(&root.join("runtime"), &work.join("runtime")).map_err(prepare)?;
+    for crate_dir in ["runtime", "cli"] {
+        let _ = std::fs::remove_dir_all(work.join(crate_dir));
+        tools::copy_dir(&root.join(crate_dir), &work.join(crate_dir)).map_err(prepare)?;
+    }
     std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map_err(prepare)?;
     let manifest = std::fs::read_to_string(root.join("Cargo.toml"))
         .map_err(|e| format!("cannot read Cargo.toml: {e}"))?;
@@ -36,7 +38,7 @@ pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
         .lines()
         .map(|l| {
             if l.starts_with("members = ") {
-                r#"members = ["runtime", "generated/rust"]"#
+                r#"members = ["runtime", "generated/rust", "cli", "generated/cli"]"#
             } else {
                 l
             }
@@ -65,6 +67,8 @@ fn rust(root: &Path, cargo: &str, work: &Path) -> Result<(), String> {
             &target.to_string_lossy(),
             "-p",
             "inspection-client",
+            "-p",
+            "inspection-cli",
             "--all-targets",
             "--",
             "-D",
