@@ -550,3 +550,80 @@ async fn completions_name_every_subcommand() {
         }
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_keys_work() {
+    let sandbox = sandbox(&["--rate-limit", "off", "--inspections", "30"]).await;
+    let env = v3_env(&sandbox);
+    let page = tool::run(
+        &strings(&["v3", "list-inspections", "--per-page", "5"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(page.code, 0, "{}", page.stderr);
+    let page: Value = serde_json::from_slice(&page.stdout).unwrap();
+    assert_eq!(page["data"].as_array().map(Vec::len), Some(5), "{page}");
+
+    let all = tool::run(
+        &strings(&["v3", "list-inspections", "--per-page", "7", "--all"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(all.code, 0, "{}", all.stderr);
+    let ids: Vec<String> = all
+        .stdout_text()
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(
+        (ids.len(), distinct.len()),
+        (33, 33),
+        "every record once, a line each"
+    );
+
+    let some = tool::run(
+        &strings(&["v3", "list-inspections", "--all", "--max-items", "4"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(some.code, 0, "{}", some.stderr);
+    assert_eq!(some.stdout_text().lines().count(), 4);
+
+    let check = tool::run(&strings(&["v3", "auth-check"]), &env, None).await;
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    let said: Value = serde_json::from_slice(&check.stdout).unwrap();
+    assert_eq!(said["credentials"], "accepted");
+    let mut wrong = env.clone();
+    wrong[2].1 = "not-the-secret".into();
+    let refused = tool::run(&strings(&["v3", "auth-check"]), &wrong, None).await;
+    assert_eq!(refused.code, 4, "{}", refused.stderr);
+    assert!(refused.stderr.contains("401"), "{}", refused.stderr);
+    assert!(
+        !refused.stderr.contains("not-the-secret"),
+        "{}",
+        refused.stderr
+    );
+
+    // Progress: a JSON line on a standard error that is not a terminal, none with --quiet.
+    let dir = scratch("progress");
+    let folder = dir.join("export").display().to_string();
+    let export = tool::run(&strings(&["export", "v3", &folder]), &env, None).await;
+    assert_eq!(export.code, 0, "{}", export.stderr);
+    let done: Value = serde_json::from_str(export.stderr.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (done["event"].as_str(), done["records"].as_u64()),
+        (Some("done"), Some(33))
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -88,7 +88,12 @@ pub fn inspections_page(n: usize) -> Vec<u8> {
 /// Peak resident memory of this process so far (`VmHWM` of /proc/self/status), in KiB;
 /// `None` where the platform has no such file.
 pub fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    peak_rss_kib_of("self")
+}
+
+/// The peak resident memory of the process `pid` (`self`, or a number) so far, in KiB.
+pub fn peak_rss_kib_of(pid: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmHWM:"))

@@ -146,6 +146,13 @@ pub fn command(
                     .value_parser(value_parser!(PathBuf))
                     .help("Where the records, documents and checkpoint go"),
             )
+            .arg(
+                Arg::new("page-size")
+                    .long("page-size")
+                    .value_name("N")
+                    .value_parser(value_parser!(u32).range(1..))
+                    .help("Records a page (default: the largest the list takes)"),
+            )
             .arg(Arg::new("since").long("since").value_name("WHEN").help(
                 "`last` (what came after the previous finished export), or a date or date-time",
             ));
@@ -278,6 +285,7 @@ async fn dispatch(
                     export::progress::Style::Auto
                 },
                 max_restarts: 5,
+                page_size: m.get_one::<u32>("page-size").copied(),
             };
             (e.run)(cx, &options).await
         }

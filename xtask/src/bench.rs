@@ -47,7 +47,11 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     args.extend(["--", &page_arg]);
     tools::step(root, "bench: the page of 100 inspections", &cargo, &args)?;
 
-    // The export at a raised quota, 1,000 and 10,000 records, each in its own process.
+    // The export at a raised quota, 1,000 and 10,000 records, each in its own process, by
+    // the library and by the command-line tool (built first, in the same profile).
+    let mut build = vec!["build", "--quiet", "-p", "inspection-cli"];
+    build.extend(profile);
+    tools::step(root, "bench: the command-line tool", &cargo, &build)?;
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
     let mut exports = Vec::new();
     for count in counts {
@@ -221,6 +225,9 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
     };
     let rss_small = number(small, "peak_rss_kib")?;
     let rss_large = number(large, "peak_rss_kib")?;
+    let (tool_small, tool_large) = (&small["tool"], &large["tool"]);
+    let tool_rss_small = number(tool_small, "peak_rss_kib")?;
+    let tool_rss_large = number(tool_large, "peak_rss_kib")?;
     Ok(vec![
         Row {
             what: format!(
@@ -247,6 +254,31 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
                 "1,000 records {:.1} MiB: {:+.1} % (target within 10 %)",
                 rss_small / 1024.0,
                 100.0 * (rss_large / rss_small - 1.0)
+            ),
+        },
+        Row {
+            what: format!(
+                "`inspection export v3` of {} records, the same quota and page size, written to a folder",
+                number(tool_large, "records")?
+            ),
+            figure: format!(
+                "{:.1} % of the library's rate, {} × 429",
+                100.0 * number(large, "elapsed_ms")? / number(tool_large, "elapsed_ms")?,
+                number(tool_large, "rate_limited")?
+            ),
+            against: format!(
+                "{} ms against the library's {} ms (target ≥ 99 %)",
+                number(tool_large, "elapsed_ms")?,
+                number(large, "elapsed_ms")?
+            ),
+        },
+        Row {
+            what: "`inspection export v3`: the tool's peak RSS, 10,000 records".into(),
+            figure: format!("{:.1} MiB", tool_rss_large / 1024.0),
+            against: format!(
+                "1,000 records {:.1} MiB: {:+.1} % (flat in the number of records)",
+                tool_rss_small / 1024.0,
+                100.0 * (tool_rss_large / tool_rss_small - 1.0)
             ),
         },
     ])

@@ -1,5 +1,7 @@
 //! A paginated export of N inspections at a raised quota, the client pacing itself to it:
-//! how close it gets to the quota's ceiling, how many 429s it met, and its peak memory.
+//! how close it gets to the quota's ceiling, how many 429s it met, and its peak memory;
+//! then the same export by the command-line tool (`inspection export v3`, records and
+//! checkpoint written to a folder), against a sandbox of its own, when the tool is built.
 //!
 //! `cargo run --release -p bench --bin export -- N` prints one JSON line. The sandbox runs in
 //! a child process (this program with `serve`), so the peak resident memory measured is the
@@ -53,24 +55,135 @@ async fn serve(records: usize) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn export(records: usize) -> Result<(), Box<dyn std::error::Error>> {
+    let (mut child, base) = sandbox_child(records)?;
+    let result = measure(&base, records).await;
+    stop(child.take());
+    let mut result = result?;
+    let tool = tool_binary();
+    if tool.exists() {
+        let (mut child, base) = sandbox_child(records)?;
+        let measured = measure_tool(&tool, &base, records).await;
+        stop(child.take());
+        result["tool"] = measured?;
+    }
+    println!("{result}");
+    Ok(())
+}
+
+/// A child process serving a sandbox of `records` inspections, and its base URL.
+fn sandbox_child(records: usize) -> Result<(Running, String), Box<dyn std::error::Error>> {
     let mut child = Command::new(std::env::current_exe()?)
         .args(["serve", &records.to_string()])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
-    let result = measure(&mut child, records).await;
-    drop(child.stdin.take());
-    let _ = child.wait();
-    println!("{}", result?);
-    Ok(())
-}
-
-async fn measure(child: &mut Child, records: usize) -> Result<String, Box<dyn std::error::Error>> {
     let mut line = String::new();
     BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
-    let base = line.trim().to_string();
+    Ok((Running(Some(child)), line.trim().to_string()))
+}
+
+/// A sandbox child, stopped when dropped (its stdin closed) even on an early return.
+struct Running(Option<Child>);
+
+impl Running {
+    fn take(&mut self) -> Option<Child> {
+        self.0.take()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        stop(self.0.take());
+    }
+}
+
+fn stop(child: Option<Child>) {
+    if let Some(mut child) = child {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+}
+
+/// `inspection`, built in this program's profile (`cargo xtask bench` builds it first).
+fn tool_binary() -> std::path::PathBuf {
+    let profile = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    bench::repo_root()
+        .join("target")
+        .join(profile)
+        .join("inspection")
+}
+
+/// The sandbox's request and 429 counts.
+async fn stats(base: &str) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let origin = base.trim_end_matches("/v3");
+    let stats = reqwest::get(format!("{origin}/_sandbox/stats"))
+        .await?
+        .bytes()
+        .await?;
+    Ok(serde_json::from_slice(&stats)?)
+}
+
+/// The command-line tool's export of every record into a fresh folder, paced to the same
+/// quota with the same page size; its peak memory read while it runs.
+async fn measure_tool(
+    tool: &std::path::Path,
+    base: &str,
+    records: usize,
+) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let folder = std::env::temp_dir().join(format!("bench-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    let rate = format!("{QUOTA}/{}", WINDOW.as_secs());
+    let start = Instant::now();
+    let mut child = Command::new(tool)
+        .args(["--quiet", "--rate-limit", &rate, "export", "v3"])
+        .arg(&folder)
+        .args(["--page-size", &PER_PAGE.to_string()])
+        .env("INSPECTION_V3_BASE_URL", base)
+        .env("INSPECTION_V3_API_KEY_ID", DEMO_KEY.0)
+        .env("INSPECTION_V3_API_KEY_SECRET", DEMO_KEY.1)
+        .env("INSPECTION_CONFIG_DIR", &folder)
+        .stdout(Stdio::null())
+        .spawn()?;
+    let pid = child.id().to_string();
+    let mut peak = None;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        peak = bench::peak_rss_kib_of(&pid).or(peak);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    let elapsed = start.elapsed();
+    if !status.success() {
+        return Err(format!("inspection export failed: {status}").into());
+    }
+    let lines = std::fs::read_to_string(folder.join("records.jsonl"))?
+        .lines()
+        .count();
+    std::fs::remove_dir_all(&folder)?;
+    if lines != records {
+        return Err(format!("the tool exported {lines} records of {records}").into());
+    }
+    let stats = stats(base).await?;
+    Ok(serde_json::json!({
+        "records": lines,
+        "requests": stats["requests"],
+        "rate_limited": stats["rate_limited"],
+        "elapsed_ms": elapsed.as_millis() as u64,
+        "peak_rss_kib": peak,
+    }))
+}
+
+async fn measure(
+    base: &str,
+    records: usize,
+) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
     let client = Client::with_config(
-        &base,
+        base,
         ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
         Client::default_config().rate_limit(QUOTA, WINDOW),
     )?;
@@ -85,12 +198,7 @@ async fn measure(child: &mut Child, records: usize) -> Result<String, Box<dyn st
     let elapsed = start.elapsed();
     let peak_rss_kib = bench::peak_rss_kib();
 
-    let origin = base.trim_end_matches("/v3");
-    let stats = reqwest::get(format!("{origin}/_sandbox/stats"))
-        .await?
-        .bytes()
-        .await?;
-    let stats: serde_json::Value = serde_json::from_slice(&stats)?;
+    let stats = stats(base).await?;
     let requests = stats["requests"].as_u64().ok_or("stats without requests")?;
     // The least time any client keeping to the quota needs for this many requests: the
     // first QUOTA go at once, each later one a window after the one QUOTA before it.
@@ -107,6 +215,5 @@ async fn measure(child: &mut Child, records: usize) -> Result<String, Box<dyn st
         "ideal_ms": ideal.as_millis() as u64,
         "share_of_ceiling": ideal.as_secs_f64() / elapsed.as_secs_f64(),
         "peak_rss_kib": peak_rss_kib,
-    })
-    .to_string())
+    }))
 }

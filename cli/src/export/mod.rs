@@ -68,8 +68,14 @@ pub trait Source {
     fn document_extension(&self) -> Option<&'static str>;
     /// The client's pace, `(requests, window)`, for the progress line.
     fn quota(&self) -> Option<(u32, Duration)>;
-    /// Every page from `resume` (or the first), of records after `since` when given.
-    fn pages(&self, since: Option<DateTime<Utc>>, resume: Option<Resume>) -> Pages;
+    /// Every page from `resume` (or the first), of records after `since` when given,
+    /// `page_size` records a page (the largest the list takes when `None`).
+    fn pages(
+        &self,
+        since: Option<DateTime<Utc>>,
+        resume: Option<Resume>,
+        page_size: Option<u32>,
+    ) -> Pages;
     /// Writes the document of the record `id` to `out`.
     fn document<'a>(&'a self, id: &'a str, out: &'a mut File) -> Writing<'a>;
 }
@@ -96,6 +102,8 @@ pub struct Options {
     pub documents: bool,
     pub since: Since,
     pub progress: progress::Style,
+    /// Records a page (`--page-size`); the largest the list takes when `None`.
+    pub page_size: Option<u32>,
     /// Walks resumed in this run after a page could not be fetched, before giving up.
     pub max_restarts: u32,
 }
@@ -186,6 +194,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
             &mut checkpoint,
             &mut records,
             &mut progress,
+            options.page_size,
         )
         .await
         {
@@ -297,6 +306,7 @@ async fn walk(
     checkpoint: &mut Checkpoint,
     records: &mut std::fs::File,
     progress: &mut Progress,
+    page_size: Option<u32>,
 ) -> Result<(), Failure> {
     let Some(pass) = checkpoint.pass.clone() else {
         return Ok(());
@@ -305,7 +315,7 @@ async fn walk(
         Some(text) => Some(text.parse::<Resume>().map_err(Failure::from)?),
         None => None,
     };
-    let mut pages = source.pages(pass.since, resume);
+    let mut pages = source.pages(pass.since, resume, page_size);
     let checkpoint_path = folder.file(folder::CHECKPOINT);
     while let Some(page) = pages.next().await {
         let (page, next) = page.map_err(Failure::from)?;

@@ -362,8 +362,10 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
     let items = names::field_ident(items_field);
     let size = page_size(i, op).map(|(setter, max)| {
         let max = proc_macro2::Literal::u32_unsuffixed(max);
-        quote!(.#setter(#max))
+        quote!(.#setter(page_size.unwrap_or(#max).try_into().unwrap_or(#max)))
     });
+    // A list without a page size parameter takes none.
+    let unsized_list = size.is_none().then(|| quote!(let _ = page_size;));
     let since_setter = names::field_ident(&e.since_param);
     let since_param = op.query.iter().find(|q| q.name == e.since_param);
     let range =
@@ -412,7 +414,9 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
                 &self,
                 since: Option<chrono::DateTime<chrono::Utc>>,
                 resume: Option<inspection_client::runtime::Resume>,
+                page_size: Option<u32>,
             ) -> cli::export::Pages {
+                #unsized_list
                 let b = self.0.#list() #size;
                 let b = match since { Some(t) => #since, None => b };
                 let b = match resume { Some(at) => b.resume(at), None => b };

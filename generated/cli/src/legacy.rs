@@ -1449,8 +1449,12 @@ impl cli::export::Source for Export {
         &self,
         since: Option<chrono::DateTime<chrono::Utc>>,
         resume: Option<inspection_client::runtime::Resume>,
+        page_size: Option<u32>,
     ) -> cli::export::Pages {
-        let b = self.0.list_transactions().limit(50);
+        let b = self
+            .0
+            .list_transactions()
+            .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
         let b = match since {
             Some(t) => {
                 match cli::serde_json::from_value(

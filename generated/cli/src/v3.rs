@@ -1257,8 +1257,12 @@ impl cli::export::Source for Export {
         &self,
         since: Option<chrono::DateTime<chrono::Utc>>,
         resume: Option<inspection_client::runtime::Resume>,
+        page_size: Option<u32>,
     ) -> cli::export::Pages {
-        let b = self.0.list_inspections().per_page(100);
+        let b = self
+            .0
+            .list_inspections()
+            .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
         let b = match since {
             Some(t) => b.created_after(t),
             None => b,
