@@ -627,3 +627,72 @@ async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_k
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_legacy_export_goes_on_from_its_watermark_through_the_json_filter() {
+    let sandbox = sandbox(&[
+        "--rate-limit",
+        "off",
+        "--legacy-rate-limit",
+        "off",
+        "--legacy-transactions",
+        "60",
+    ])
+    .await;
+    let env = vec![
+        (
+            "INSPECTION_LEGACY_BASE_URL".to_string(),
+            sandbox.legacy_base_url(),
+        ),
+        (
+            "INSPECTION_LEGACY_USERNAME".to_string(),
+            "manager@example.com".to_string(),
+        ),
+        (
+            "INSPECTION_LEGACY_PASSWORD".to_string(),
+            "manager-pass".to_string(),
+        ),
+    ];
+    let dir = scratch("legacy");
+    let folder = dir.join("export").display().to_string();
+    let first = tool::run(
+        &strings(&["--quiet", "export", "legacy", &folder, "--page-size", "7"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(first.code, 0, "{}", first.stderr);
+    let before = folder_contents(Path::new(&folder)).0;
+    assert_eq!(before.len(), 60);
+
+    control(&sandbox, "POST", "/_sandbox/advance?seconds=60").await;
+    let created = tool::run(
+        &strings(&["legacy", "create-transaction", "--body", "-"]),
+        &env,
+        Some(br#"{"transaction": {"asset_id": "44"}}"#),
+    )
+    .await;
+    assert_eq!(created.code, 0, "{}", created.stderr);
+    let created: Value = serde_json::from_slice(&created.stdout).unwrap();
+    let new_id = created["transaction"]["id"].clone();
+
+    let next = tool::run(
+        &strings(&["--quiet", "export", "legacy", &folder, "--since", "last"]),
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(next.code, 0, "{}", next.stderr);
+    let after = folder_contents(Path::new(&folder)).0;
+    let added: Vec<Value> = after
+        .iter()
+        .filter(|line| !before.contains(line))
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["id"].clone())
+        .collect();
+    assert_eq!(
+        added,
+        vec![new_id],
+        "exactly the transaction made after the first export"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
