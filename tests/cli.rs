@@ -255,10 +255,14 @@ async fn since_last_fetches_exactly_what_came_after() {
     );
     assert_eq!(after.len(), before.len() + 3, "and nothing twice");
 
-    // A full export into a finished folder would write everything twice: refused.
-    let full = tool::run(&strings(&["--quiet", "export", "v3", &folder]), &env, None).await;
-    assert_eq!(full.code, 2, "{}", full.stderr);
+    // The same full export again has nothing to resume: it says so, exits 0, writes nothing
+    // (running it again would otherwise write every record twice).
+    let full = tool::run(&strings(&["export", "v3", &folder]), &env, None).await;
+    assert_eq!(full.code, 0, "{}", full.stderr);
     assert!(full.stderr.contains("--since last"), "{}", full.stderr);
+    let summary: Value = serde_json::from_slice(&full.stdout).unwrap();
+    assert_eq!(summary["records"], 0, "{summary}");
+    assert_eq!(folder_contents(Path::new(&folder)).0, after);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -265,11 +265,17 @@ fn start_pass(
         return Ok(());
     }
     let (since, skip_ids) = match &options.since {
+        // The same command again after it finished: nothing to resume, nothing to add
+        // (a full export again would write every record twice).
         Since::All if !checkpoint.completed.is_empty() => {
-            return Err(Failure::usage(
-                "this folder holds a finished export: `--since last` fetches what came after it \
-                 (or use a new folder for a full export)",
-            ));
+            if options.progress != progress::Style::Quiet {
+                eprintln!(
+                    "the export in {} is finished; nothing to do (`--since last` fetches what \
+                     came after it)",
+                    options.folder.display()
+                );
+            }
+            return Ok(());
         }
         Since::All => (None, Default::default()),
         Since::At(t) => (Some(*t), Default::default()),
