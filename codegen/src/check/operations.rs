@@ -257,6 +257,7 @@ impl<'a> Checker<'a> {
             source: op.source,
             answer: ir::Answer::default(), // decided by `ir::resolve`
             paging: None,
+            call: ir::CallPlan::default(), // planned by `ir::resolve`
         })
     }
 }

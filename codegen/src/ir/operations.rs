@@ -28,6 +28,33 @@ pub struct Operation {
     pub answer: Answer,
     /// How the list is walked page after page (paginated operations only).
     pub paging: Option<OperationPaging>,
+    /// How a client calls it: the path's segments, the name of its alternative answer's
+    /// form (resolved from `path` and `answer`).
+    #[serde(default)]
+    pub call: CallPlan,
+}
+
+/// How a client calls an operation, planned once so that no backend splits the path
+/// again or names a form after its media type.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallPlan {
+    /// The path after the base URL, segment by segment (each sent as one
+    /// percent-encoded segment).
+    pub segments: Vec<Segment>,
+    /// The name of the alternative answer's form, which each language spells into its
+    /// methods (Rust `pdf`, `pdf_to`, `pdf_stream`; TypeScript `getInspectionPdf`):
+    /// `pdf` for `application/pdf`, `bytes` for any other media type.
+    pub alternative: Option<String>,
+}
+
+/// One segment of an operation's path.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Segment {
+    /// Literal text (`units`).
+    Text { text: String },
+    /// The path parameter at this index of `path_params`.
+    Param { index: usize },
 }
 
 /// What a caller gets back from an operation, decided once for every backend.

@@ -4,8 +4,8 @@
 //! are open.
 
 use super::{
-    Answer, AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, Pagination,
-    TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, CallPlan, Interface, Method, Operation, OperationPaging,
+    Pagination, Segment, TypeKind, TypeRef,
 };
 
 /// Fills the resolved parts of a checked interface.
@@ -30,6 +30,37 @@ pub fn resolve(i: &mut Interface) {
     for (op, (answer, paging)) in i.operations.iter_mut().zip(plans) {
         op.answer = answer;
         op.paging = paging;
+        op.call = call_plan(op);
+    }
+}
+
+/// The path's segments (`check` has made sure every `{param}` is declared) and the name
+/// of the alternative form.
+fn call_plan(op: &Operation) -> CallPlan {
+    let segments = op
+        .path
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let param = s.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
+            match param.and_then(|p| op.path_params.iter().position(|f| f.name == p)) {
+                Some(index) => Segment::Param { index },
+                None => Segment::Text {
+                    text: s.to_string(),
+                },
+            }
+        })
+        .collect();
+    let alternative = op.answer.alternative.as_deref().map(|media| {
+        match media {
+            "application/pdf" => "pdf",
+            _ => "bytes",
+        }
+        .to_string()
+    });
+    CallPlan {
+        segments,
+        alternative,
     }
 }
 

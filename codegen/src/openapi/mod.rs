@@ -195,21 +195,15 @@ fn webhooks(i: &Interface) -> Option<Node> {
     Some(out)
 }
 
-fn method_key(m: Method) -> &'static str {
-    match m {
-        Method::GET => "get",
-        Method::POST => "post",
-        Method::PUT => "put",
-        Method::PATCH => "patch",
-        Method::DELETE => "delete",
-    }
+fn method_key(m: Method) -> String {
+    m.as_str().to_ascii_lowercase()
 }
 
 fn paths(i: &Interface) -> Node {
     let mut paths = Node::map();
     for op in &i.operations {
         let mut item = paths.get_mut(&op.path).cloned().unwrap_or_else(Node::map);
-        item.set(method_key(op.method), operation(i, op));
+        item.set(&method_key(op.method), operation(i, op));
         paths.set(&op.path, item);
     }
     paths

@@ -343,6 +343,72 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
         .iter()
         .find(|o| o.name == e.list)
         .ok_or_else(|| format!("generator bug: no export list `{}`", e.list))?;
+    let pages = export_pages(i, e, op)?;
+    let (document, extension, flag) = match &e.document {
+        Some(name) => document(i, name)?,
+        None => (
+            quote!(Box::pin(async { Ok(0) })),
+            quote!(None),
+            quote!(None),
+        ),
+    };
+    let (interface, list_name, id_field, watermark) = (
+        i.name.as_str(),
+        e.list.as_str(),
+        e.id_field.as_str(),
+        e.watermark_field.as_str(),
+    );
+    let about = first_sentence(&e.doc);
+    let field = quote!(cli::app::Export { about: #about, document_flag: #flag, run: export });
+    let items = quote! {
+        /// What `inspection export` walks (the spec's `export`).
+        struct Export(Client);
+
+        impl cli::export::Source for Export {
+            fn interface(&self) -> &'static str { #interface }
+            fn list(&self) -> &'static str { #list_name }
+            fn id_field(&self) -> &'static str { #id_field }
+            fn watermark_field(&self) -> &'static str { #watermark }
+            fn document_extension(&self) -> Option<&'static str> { #extension }
+            fn quota(&self) -> Option<(u32, std::time::Duration)> {
+                self.0.core().config().pacing_limit()
+            }
+            fn pages(
+                &self,
+                since: Option<chrono::DateTime<chrono::Utc>>,
+                resume: Option<inspection_client::runtime::Resume>,
+                page_size: Option<u32>,
+            ) -> cli::export::Pages {
+                #pages
+            }
+            fn document<'a>(&'a self, id: &'a str, out: &'a mut cli::export::File) -> cli::export::Writing<'a> {
+                let _ = (&id, &out);
+                #document
+            }
+        }
+
+        /// Runs `inspection export`, then prints what it did.
+        fn export<'a>(
+            cx: &'a cli::app::Context,
+            options: &'a cli::export::Options,
+        ) -> cli::app::Running<'a> {
+            Box::pin(async move {
+                let source = Export(connect(cx).await?);
+                let summary = cli::export::run(&source, options).await?;
+                cli::output::Printer::for_stdout().print(&summary)
+            })
+        }
+    };
+    Ok((field, items))
+}
+
+/// The body of the export's `pages`: the list from `resume`, after `since`, `page_size`
+/// records a page, its records as JSON.
+fn export_pages(
+    i: &Interface,
+    e: &crate::ir::Export,
+    op: &Operation,
+) -> Result<TokenStream, String> {
     let list = names::method_ident(&op.name);
     let (page_ty, items_field) = match &op.paging {
         Some(OperationPaging::Cursor { items_field, .. }) => match &op.answer.kind {
@@ -381,66 +447,13 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
             }
         },
     };
-    let (document, extension, flag) = match &e.document {
-        Some(name) => document(i, name)?,
-        None => (
-            quote!(Box::pin(async { Ok(0) })),
-            quote!(None),
-            quote!(None),
-        ),
-    };
-    let (interface, list_name, id_field, watermark) = (
-        i.name.as_str(),
-        e.list.as_str(),
-        e.id_field.as_str(),
-        e.watermark_field.as_str(),
-    );
-    let about = first_sentence(&e.doc);
-    let field = quote!(cli::app::Export { about: #about, document_flag: #flag, run: export });
-    let items = quote! {
-        /// What `inspection export` walks (the spec's `export`).
-        struct Export(Client);
-
-        impl cli::export::Source for Export {
-            fn interface(&self) -> &'static str { #interface }
-            fn list(&self) -> &'static str { #list_name }
-            fn id_field(&self) -> &'static str { #id_field }
-            fn watermark_field(&self) -> &'static str { #watermark }
-            fn document_extension(&self) -> Option<&'static str> { #extension }
-            fn quota(&self) -> Option<(u32, std::time::Duration)> {
-                self.0.core().config().pacing_limit()
-            }
-            fn pages(
-                &self,
-                since: Option<chrono::DateTime<chrono::Utc>>,
-                resume: Option<inspection_client::runtime::Resume>,
-                page_size: Option<u32>,
-            ) -> cli::export::Pages {
-                #unsized_list
-                let b = self.0.#list() #size;
-                let b = match since { Some(t) => #since, None => b };
-                let b = match resume { Some(at) => b.resume(at), None => b };
-                cli::export::pages_of(b.pages_resumable(), |page: #page_ty| page.#items)
-            }
-            fn document<'a>(&'a self, id: &'a str, out: &'a mut cli::export::File) -> cli::export::Writing<'a> {
-                let _ = (&id, &out);
-                #document
-            }
-        }
-
-        /// Runs `inspection export`, then prints what it did.
-        fn export<'a>(
-            cx: &'a cli::app::Context,
-            options: &'a cli::export::Options,
-        ) -> cli::app::Running<'a> {
-            Box::pin(async move {
-                let source = Export(connect(cx).await?);
-                let summary = cli::export::run(&source, options).await?;
-                cli::output::Printer::for_stdout().print(&summary)
-            })
-        }
-    };
-    Ok((field, items))
+    Ok(quote! {
+        #unsized_list
+        let b = self.0.#list() #size;
+        let b = match since { Some(t) => #since, None => b };
+        let b = match resume { Some(at) => b.resume(at), None => b };
+        cli::export::pages_of(b.pages_resumable(), |page: #page_ty| page.#items)
+    })
 }
 
 /// A record's document: the call that writes it, its file extension and the flag that

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
 use crate::ir::{
-    AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, TypeKind, TypeRef,
+    AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, Segment, TypeKind, TypeRef,
 };
 
 /// The builder's struct name: the operation's name in UpperCamelCase, or with `Request`
@@ -57,13 +57,8 @@ fn query_text(i: &Interface, ty: &TypeRef, expr: TokenStream, by_ref: bool) -> T
 }
 
 fn method_tokens(m: Method) -> TokenStream {
-    match m {
-        Method::GET => quote!(::inspection_runtime::Method::GET),
-        Method::POST => quote!(::inspection_runtime::Method::POST),
-        Method::PUT => quote!(::inspection_runtime::Method::PUT),
-        Method::PATCH => quote!(::inspection_runtime::Method::PATCH),
-        Method::DELETE => quote!(::inspection_runtime::Method::DELETE),
-    }
+    let method = format_ident!("{}", m.as_str());
+    quote!(::inspection_runtime::Method::#method)
 }
 
 /// The client method that starts the builder.
@@ -221,32 +216,23 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 
     let method = method_tokens(op.method);
     let template = op.path.as_str();
-    let segments = op
-        .path
-        .trim_matches('/')
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            if let Some(param) = s.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                let ident = names::field_ident(param);
-                let is_string = op
-                    .path_params
-                    .iter()
-                    .find(|p| p.name == param)
-                    .is_some_and(|p| match &p.ty {
-                        TypeRef::Builtin(b) => b.is_string_like(),
-                        TypeRef::Named(n) => matches!(i.ty(*n).kind, TypeKind::Id { .. }),
-                        _ => false,
-                    });
-                if is_string {
-                    quote!(.segment(self.#ident.as_str()))
-                } else {
-                    quote!(.segment(self.#ident.to_string()))
-                }
+    let segments = op.call.segments.iter().map(|segment| match segment {
+        Segment::Param { index } => {
+            let param = &op.path_params[*index];
+            let ident = names::field_ident(&param.name);
+            let is_string = match &param.ty {
+                TypeRef::Builtin(b) => b.is_string_like(),
+                TypeRef::Named(n) => matches!(i.ty(*n).kind, TypeKind::Id { .. }),
+                _ => false,
+            };
+            if is_string {
+                quote!(.segment(self.#ident.as_str()))
             } else {
-                quote!(.segment(#s))
+                quote!(.segment(self.#ident.to_string()))
             }
-        });
+        }
+        Segment::Text { text } => quote!(.segment(#text)),
+    });
     let queries = op.query.iter().map(|f| {
         let wire = f.name.as_str();
         let ident = names::field_ident(&f.name);
@@ -386,13 +372,10 @@ fn paging_methods(i: &Interface, op: &Operation, name: &proc_macro2::Ident) -> T
     quote!(::inspection_runtime::__private::impl_pages!(#name, #walks);)
 }
 
-/// The builder method asking for an operation's alternative answer: `pdf` for a PDF,
-/// `bytes` for another media type.
-pub fn alternative_method(op: &Operation) -> Ident {
-    match op.answer.alternative.as_deref() {
-        Some("application/pdf") => format_ident!("pdf"),
-        _ => format_ident!("bytes"),
-    }
+/// The builder method asking for an operation's alternative answer: the form's name the
+/// IR plans (`pdf`).
+fn alternative_method(op: &Operation) -> Ident {
+    names::ident(op.call.alternative.as_deref().unwrap_or("bytes"))
 }
 
 /// The three builder methods of an operation's alternative answer: the bytes, into an

@@ -582,6 +582,19 @@ pub enum Method {
     DELETE,
 }
 
+impl Method {
+    /// The method as HTTP writes it (`GET`); every backend spells it from here.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::GET => "GET",
+            Method::POST => "POST",
+            Method::PUT => "PUT",
+            Method::PATCH => "PATCH",
+            Method::DELETE => "DELETE",
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BodyDef {

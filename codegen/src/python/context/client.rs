@@ -3,7 +3,7 @@
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, OperationPaging,
+    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Operation, OperationPaging, Segment,
     TokenLogin, TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
@@ -123,16 +123,6 @@ fn info_args(i: &Interface) -> Vec<String> {
     parts
 }
 
-fn method_name(m: Method) -> &'static str {
-    match m {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::PUT => "PUT",
-        Method::PATCH => "PATCH",
-        Method::DELETE => "DELETE",
-    }
-}
-
 fn operation_cx(
     i: &Interface,
     op: &Operation,
@@ -240,21 +230,17 @@ fn operation_cx(
     }
 
     let segments: Vec<String> = op
-        .path
-        .trim_matches('/')
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let param = s.strip_prefix('{').and_then(|s| s.strip_suffix('}'));
-            match param.and_then(|p| op.path_params.iter().position(|f| f.name == p)) {
-                Some(pos) => pos.to_string(),
-                None => names::string(s),
-            }
+        .call
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Param { index } => index.to_string(),
+            Segment::Text { text } => names::string(text),
         })
         .collect();
     let mut args = vec![
         format!("name={}", names::string(&op.name)),
-        format!("method=\"{}\"", method_name(op.method)),
+        format!("method=\"{}\"", op.method.as_str()),
         format!("path={}", names::string(&op.path)),
         format!("segments={}", tuple(&segments)),
     ];
@@ -362,11 +348,7 @@ fn operation_cx(
         ));
     }
     let alternative = answer.alternative.as_ref().map(|ct| {
-        let suffix = if ct == "application/pdf" {
-            "pdf"
-        } else {
-            "bytes"
-        };
+        let suffix = op.call.alternative.as_deref().unwrap_or("bytes");
         AlternativeCx {
             method: members.claim(&format!("{method}_{suffix}")),
             doc: format!(

@@ -1,9 +1,11 @@
 //! The context of an interface's client: its constructor, login and every operation's
 //! method, parameters, answer plan and request literal.
 
+use heck::ToUpperCamelCase;
+
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Method, Operation, TokenLogin, TypeKind,
+    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Operation, Segment, TokenLogin, TypeKind,
     TypeRef,
 };
 use crate::templates;
@@ -269,11 +271,12 @@ fn operation_cx(
     }
     let download_params = with_out(&params);
     let alternative = answer.alternative.as_ref().map(|ct| {
-        let suffix = if ct == "application/pdf" {
-            "Pdf"
-        } else {
-            "Bytes"
-        };
+        let suffix = op
+            .call
+            .alternative
+            .as_deref()
+            .unwrap_or("bytes")
+            .to_upper_camel_case();
         let alt = members.claim(&format!("{method}{suffix}"));
         let request = request_literal_with(op, Some(&segment_values), &body_lines, Some(ct), true);
         AlternativeCx {
@@ -413,26 +416,25 @@ fn request_literal_with(
     accept: Option<&str>,
     poll: bool,
 ) -> Vec<String> {
-    let method = match op.method {
-        Method::GET => "GET",
-        Method::POST => "POST",
-        Method::PUT => "PUT",
-        Method::PATCH => "PATCH",
-        Method::DELETE => "DELETE",
-    };
+    let method = op.method.as_str();
     let segs: Vec<String> = op
-        .path
-        .trim_matches('/')
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            match s
-                .strip_prefix('{')
-                .and_then(|s| s.strip_suffix('}'))
-                .and_then(|p| segments?.iter().find(|(name, _)| name == p))
-            {
-                Some((_, value)) => format!("{{ value: {value} }}"),
-                None => names::string(s),
+        .call
+        .segments
+        .iter()
+        .map(|segment| {
+            let value = match segment {
+                Segment::Param { index } => segments.and_then(|values| {
+                    let name = &op.path_params[*index].name;
+                    values.iter().find(|(n, _)| n == name)
+                }),
+                Segment::Text { .. } => None,
+            };
+            match (segment, value) {
+                (_, Some((_, value))) => format!("{{ value: {value} }}"),
+                (Segment::Text { text }, None) => names::string(text),
+                (Segment::Param { index }, None) => {
+                    names::string(&format!("{{{}}}", op.path_params[*index].name))
+                }
             }
         })
         .collect();
