@@ -130,6 +130,29 @@ impl Validator {
     }
 
     pub fn chars(&mut self, field: &str, value: Option<&str>, class: CharClass, forbid: &str) {
+        self.check_chars(field, value, class, forbid, false);
+    }
+
+    /// [`Self::chars`] for a secret: the violation names the position, never the
+    /// character (not even one of a secret is shown).
+    pub fn secret_chars(
+        &mut self,
+        field: &str,
+        value: Option<&str>,
+        class: CharClass,
+        forbid: &str,
+    ) {
+        self.check_chars(field, value, class, forbid, true);
+    }
+
+    fn check_chars(
+        &mut self,
+        field: &str,
+        value: Option<&str>,
+        class: CharClass,
+        forbid: &str,
+        secret: bool,
+    ) {
         let Some(v) = value else { return };
         let allowed = |c: char| match class {
             CharClass::AsciiAlphanumeric => c.is_ascii_alphanumeric(),
@@ -150,10 +173,15 @@ impl Validator {
                 let list: Vec<String> = forbid.chars().map(|c| c.to_string()).collect();
                 format!(", never {}", list.join(", "))
             };
+            let found = if secret {
+                "a character not allowed".to_string()
+            } else {
+                format!("{c:?}")
+            };
             self.push(
                 field,
                 format!(
-                    "must hold only {class}{never}; found {c:?} at position {}",
+                    "must hold only {class}{never}; found {found} at position {}",
                     i + 1
                 ),
             );
@@ -193,5 +221,33 @@ impl Validator {
         } else {
             Err(Violations(self.violations))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_breaking_its_character_class_shows_where_never_what() {
+        let mut v = Validator::new();
+        v.chars("vin", Some("AB-"), CharClass::AsciiAlphanumeric, "");
+        v.secret_chars("pin", Some("12x4"), CharClass::AsciiDigits, "");
+        let messages: Vec<String> = v
+            .finish()
+            .unwrap_err()
+            .0
+            .iter()
+            .map(|v| v.message.clone())
+            .collect();
+        assert!(
+            messages[0].ends_with("found '-' at position 3"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].ends_with("found a character not allowed at position 3"),
+            "{messages:?}"
+        );
+        assert!(!messages[1].contains('x'), "{messages:?}");
     }
 }

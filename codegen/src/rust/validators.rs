@@ -168,7 +168,13 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
             }
         };
         let forbid = rule.forbid.as_str();
-        text_checks.extend(quote!(v.chars(#wire, #as_str, #class, #forbid);));
+        // A secret's characters never reach a message, as in the other languages.
+        let check = if f.sensitive {
+            quote!(secret_chars)
+        } else {
+            quote!(chars)
+        };
+        text_checks.extend(quote!(v.#check(#wire, #as_str, #class, #forbid);));
     }
     if !text_checks.is_empty() {
         if is_record_ref {

@@ -149,10 +149,16 @@ pub fn field_desc(i: &Interface, f: &Field) -> String {
         (TypeRef::Map(_), false) => ", fill: \"map\"",
         _ => "",
     };
+    // A secret string says so, so that a violation never shows its characters.
+    let d = match &f.ty {
+        TypeRef::Builtin(b) if f.sensitive && b.is_string_like() => {
+            with_limits("k: \"string\", sec: true", &constraints(&f.constraints))
+        }
+        ty => desc(i, ty, &f.constraints),
+    };
     format!(
-        "{{ name: {}, d: {}, req: {}, nul: {}{fill} }}",
+        "{{ name: {}, d: {d}, req: {}, nul: {}{fill} }}",
         names::string(&f.name),
-        desc(i, &f.ty, &f.constraints),
         f.required,
         f.nullable
     )

@@ -39,8 +39,8 @@ export type Constraints = {
 
 /** Describes one type: what a value looks like on the wire. */
 export type Desc =
-  /** A string (also a URL). */
-  | { k: "string"; c?: Constraints }
+  /** A string (also a URL); `sec`: a secret, whose characters no violation shows. */
+  | { k: "string"; c?: Constraints; sec?: true }
   /** A JSON number that is an integer; `bits: 32` is range-checked on validation. */
   | { k: "int"; bits: 32 | 64; c?: Constraints }
   /** Any JSON number. */

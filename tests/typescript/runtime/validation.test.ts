@@ -136,6 +136,11 @@ describe("validation", () => {
       violations({ k: "string", c: { chars: { allow: "ascii_digits", forbid: "" } } }, new Secret("12x"), "pin"),
       [{ path: "pin", message: "must hold only ASCII digits; found a character not allowed at position 3" }],
     );
+    // A field the spec marks sensitive, given as a plain string, hides its characters too.
+    assert.deepEqual(
+      violations({ k: "string", sec: true, c: { chars: { allow: "ascii_digits", forbid: "" } } }, "12x", "pin"),
+      [{ path: "pin", message: "must hold only ASCII digits; found a character not allowed at position 3" }],
+    );
   });
 
   test("exactly one of the assignee variants", () => {

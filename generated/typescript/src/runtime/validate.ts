@@ -122,7 +122,7 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
     case "id": {
       if (value instanceof Secret) return checkString(value.expose(), true, d.c, path, out);
       if (typeof value !== "string") return void out.push({ path, message: `expected a string, got ${describe(value)}` });
-      return checkString(value, false, d.c, path, out);
+      return checkString(value, d.k === "string" && d.sec === true, d.c, path, out);
     }
     case "int": {
       if (typeof value !== "number" || !Number.isInteger(value)) {
