@@ -1,4 +1,5 @@
-//! Answers, errors, auth, rate limiting, fault injection and paging, shared by every route.
+//! Answers, errors, auth, rate limiting and fault injection, shared by every route (paging
+//! lives in `cursor.rs` and each interface's list handlers).
 
 pub mod strict;
 

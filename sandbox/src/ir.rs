@@ -26,7 +26,7 @@ impl Ir {
         EMBEDDED.clone()
     }
 
-    /// Reads an IR document (`cargo xtask codegen --ir` prints one).
+    /// Reads an IR document (`cargo xtask codegen --dump-ir` prints one).
     pub fn parse(text: &str) -> Result<Ir, String> {
         serde_json::from_str(text).map_err(|e| format!("not the generator's IR: {e}"))
     }

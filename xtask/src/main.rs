@@ -1,4 +1,5 @@
-//! Project tasks: `cargo xtask codegen [--check]`, `cargo xtask ci` and `cargo xtask bench`.
+//! Project tasks: `cargo xtask codegen` (and `--check`, `--dump-ir`, `--spec/--out`),
+//! `changelog`, `check-output`, `fuzz`, `ci` and `bench`; `USAGE` below says each.
 
 mod bench;
 mod changes;
@@ -29,7 +30,10 @@ commands:
   fuzz [--cases N] [--seed S] [--compile K]
                     the long fuzz run (default 1,000,000 cases, seed 7): no panic or
                     hang, and K accepted specs (default 10) compiled in every language
-  ci                everything CI checks: fmt, clippy, codegen --check, tests, bench --quick
+  ci                everything CI checks, in this order: fmt, codegen --check, clippy,
+                    the Rust tests, cargo doc, each interface and feature alone, the
+                    TypeScript and Python checks, schemathesis against both sandboxes,
+                    check-output on tests/specs, bench --quick
   bench             every benchmark (release builds, several minutes), then the
                     performance table in docs/performance.md
   bench --quick     check that every benchmark runs (debug builds, one iteration each)
