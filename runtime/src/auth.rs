@@ -15,6 +15,7 @@ use crate::error::Error;
 pub struct Secret(String);
 
 impl Secret {
+    /// Wraps `value` as a secret.
     pub fn new(value: impl Into<String>) -> Self {
         Secret(value.into())
     }

@@ -15,7 +15,12 @@ pub enum Pacing {
     Off,
     /// At most `requests` per `window` (the window already padded, see
     /// [`Config::rate_limit`]).
-    Limit { requests: u32, window: Duration },
+    Limit {
+        /// Requests allowed in one window.
+        requests: u32,
+        /// The time the requests are counted over.
+        window: Duration,
+    },
 }
 
 /// What an interface documents, applied to every setting a [`Config`] leaves to it.
@@ -38,9 +43,11 @@ pub struct InterfaceDefaults {
 pub struct Config {
     /// How requests are paced; the interface's documented quota by default.
     pub pacing: Pacing,
+    /// How failed attempts are retried (4 attempts in all by default).
     pub retry: RetryPolicy,
     /// Total time for one attempt, body included.
     pub timeout: Duration,
+    /// Time to open a connection (10 s by default).
     pub connect_timeout: Duration,
     /// Check documented limits before sending (on by default).
     pub validate_requests: bool,
@@ -54,6 +61,7 @@ pub struct Config {
     /// `Accept` of requests that name none; `None`: the interface's (the legacy interface
     /// requires a versioned one).
     pub default_accept: Option<&'static str>,
+    /// The `User-Agent` sent (`inspection-client/<version>` by default).
     pub user_agent: String,
     /// The largest success body read into memory (64 MiB); a larger one is
     /// `Error::TooLarge`, with no more than this read. Downloads written to a writer
@@ -155,6 +163,7 @@ impl Config {
         self
     }
 
+    /// Turns pacing off: requests go out as they are made, pausing only for `Retry-After`.
     pub fn no_pacing(mut self) -> Self {
         self.pacing = Pacing::Off;
         self
@@ -196,16 +205,20 @@ impl Config {
         self.error_message_field.unwrap_or("errors")
     }
 
+    /// How failed attempts are retried.
     pub fn retry(mut self, retry: RetryPolicy) -> Self {
         self.retry = retry;
         self
     }
 
+    /// Attempts per request, the first included (at least 1); the rest of the retry
+    /// policy stays as it is.
     pub fn max_attempts(mut self, attempts: u32) -> Self {
         self.retry.max_attempts = attempts.max(1);
         self
     }
 
+    /// Total time for one attempt, body included.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
@@ -218,6 +231,7 @@ impl Config {
         self
     }
 
+    /// How many times to ask again while the service answers 202 (still preparing).
     pub fn max_polls(mut self, polls: u32) -> Self {
         self.max_polls = polls;
         self
@@ -237,6 +251,8 @@ impl Config {
         self
     }
 
+    /// The first wait between polls (doubled each time) when the service sends no
+    /// `Retry-After`.
     pub fn poll_interval(mut self, interval: Duration) -> Self {
         self.poll_interval = interval;
         self

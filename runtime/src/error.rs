@@ -28,8 +28,11 @@ pub enum Error {
     /// The connection failed, or the body could not be read.
     #[error("transport error on {method} {path}: {message}")]
     Transport {
+        /// The HTTP method of the call.
         method: String,
+        /// The path template of the call, or a pre-signed URL without its query.
         path: String,
+        /// What broke, in words.
         message: String,
         /// The underlying error (an HTTP error has its URL removed: a pre-signed URL's
         /// query is a credential).
@@ -39,26 +42,33 @@ pub enum Error {
     /// No answer within the configured timeout.
     #[error("{method} {path} timed out")]
     Timeout {
+        /// The HTTP method of the call.
         method: String,
+        /// The path template of the call, or a pre-signed URL without its query.
         path: String,
+        /// The underlying error, if any (an HTTP error has its URL removed).
         #[source]
         source: Option<Cause>,
     },
     /// A response body (status 0: a webhook delivery) did not match the expected type.
     #[error("cannot decode the {status} response at `{path}`: {message}")]
     Decode {
+        /// The HTTP status of the answer; 0 for a webhook delivery.
         status: u16,
         /// The JSON path of the failure, e.g. `data[3].results[1].data[0].value`.
         path: String,
+        /// What did not match the expected type.
         message: String,
     },
     /// The service kept answering 202 (still preparing) past the polling limit, or asked
     /// (`Retry-After`) to wait longer than the client's longest wait.
     #[error("{path} was still not ready after {attempts} attempts ({waited:?}){}", asked_too_long(*retry_after))]
     NotReady {
+        /// The call that kept answering 202 (method and path template).
         path: String,
         /// Requests made.
         attempts: u32,
+        /// Time spent waiting between the attempts.
         waited: Duration,
         /// The wait the service asked for, when it was beyond `RetryPolicy::max_backoff`.
         retry_after: Option<Duration>,
@@ -68,7 +78,12 @@ pub enum Error {
     #[error(
         "the answer to {operation} is larger than the client's limit of {limit} bytes (Config::max_response_bytes; downloads can be streamed instead)"
     )]
-    TooLarge { operation: String, limit: u64 },
+    TooLarge {
+        /// The call (method and path template, or a pre-signed URL without its query).
+        operation: String,
+        /// The limit it went over, in bytes.
+        limit: u64,
+    },
     /// A page of a walk could not be fetched; the walk can start again at that page with
     /// the list builder's `resume(..)`, so nothing is fetched twice.
     #[error("{source} (the walk can resume at this page: {resume})")]
@@ -81,12 +96,22 @@ pub enum Error {
     /// A next-page link or a redirect pointed at another origin; it was not followed, so
     /// no credential left for it.
     #[error("refused to follow {what} to another origin ({origin})")]
-    ForeignOrigin { what: &'static str, origin: String },
+    ForeignOrigin {
+        /// What was refused: `a link`, `a next-page link` or `a redirect`.
+        what: &'static str,
+        /// The other origin (scheme, host and port), never a path or query.
+        origin: String,
+    },
     /// Paging did not advance: the service returned a next page it had already given,
     /// more empty pages in a row than `Config::max_empty_pages`, or a full page with
     /// neither a way on nor a sign that it is the last.
     #[error("paging did not advance at {path}: {reason}")]
-    PagingStalled { path: String, reason: String },
+    PagingStalled {
+        /// The call of the page where the walk stopped (method and path template).
+        path: String,
+        /// Why the walk stopped.
+        reason: String,
+    },
     /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).
     #[error("configuration error: {0}")]
     Config(String),
@@ -181,6 +206,7 @@ fn asked_too_long(retry_after: Option<Duration>) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ApiError {
+    /// The HTTP status the service answered (e.g. 404, 429, 503).
     pub status: u16,
     /// The service's message (`{"errors": "..."}`), if the body carried one.
     pub message: Option<String>,

@@ -3,6 +3,7 @@
 //! Nothing here knows about units, tasks or any other resource: the generated crate
 //! describes the service, this crate supplies the machinery it shares: auth, pacing,
 //! retries, paging, polling, validation, errors and model helpers.
+#![warn(missing_docs)]
 
 mod auth;
 mod config;
@@ -68,21 +69,26 @@ pub mod __private {
 /// The answer of an upsert: whether the record was created (201) or replaced (200).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Upserted<T> {
+    /// The record did not exist and was created (201).
     Created(T),
+    /// The record existed and was replaced (200).
     Replaced(T),
 }
 
 impl<T> Upserted<T> {
+    /// Whether the record was created rather than replaced.
     pub fn is_created(&self) -> bool {
         matches!(self, Upserted::Created(_))
     }
 
+    /// The record, created or replaced.
     pub fn into_inner(self) -> T {
         match self {
             Upserted::Created(t) | Upserted::Replaced(t) => t,
         }
     }
 
+    /// The record, created or replaced, borrowed.
     pub fn get(&self) -> &T {
         match self {
             Upserted::Created(t) | Upserted::Replaced(t) => t,

@@ -19,6 +19,7 @@ pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
 
 /// A page of a cursor-paged list, as the generated envelope type describes it.
 pub trait CursorPage: DeserializeOwned + Send + 'static {
+    /// The type of the records the page lists.
     type Item: Send + 'static;
     /// An absolute (or base-relative) URL of the next page, when the service gives one.
     fn next_url(&self) -> Option<&str>;
@@ -31,8 +32,11 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
     fn page_size(&self) -> Option<u64>;
     /// What the page held, for an error: how many records, and the paging object.
     fn held(&self) -> String;
+    /// The page's records, in order.
     fn into_items(self) -> Vec<Self::Item>;
+    /// How many records the page holds.
     fn len(&self) -> usize;
+    /// Whether the page holds no records.
     fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -144,10 +148,15 @@ pub fn items<P: CursorPage>(
 
 /// A page of a list with `next` / `prev` links (the legacy interface).
 pub trait LinksPage: DeserializeOwned + Send + 'static {
+    /// The type of the records the page lists.
     type Item: Send + 'static;
+    /// The `next` link (later records), when there is one.
     fn next_link(&self) -> Option<&str>;
+    /// The `prev` link (earlier records), when there is one.
     fn prev_link(&self) -> Option<&str>;
+    /// The page's records, in order.
     fn into_items(self) -> Vec<Self::Item>;
+    /// Whether the page holds no records.
     fn is_empty(&self) -> bool;
 }
 

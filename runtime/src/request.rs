@@ -9,10 +9,13 @@ use reqwest::Url;
 #[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Request {
+    /// The HTTP method.
     pub method: Method,
     /// The spec's path template (`/units/{unit_id}`), for logs and errors.
     pub template: &'static str,
+    /// The path after the base URL, one unencoded segment each (an id stays one segment).
     pub segments: Vec<String>,
+    /// Query parameters in the order sent, values unencoded.
     pub query: Vec<(&'static str, String)>,
     /// `Accept`; the client's default (`Config::default_accept`) when `None`.
     pub accept: Option<&'static str>,
@@ -48,6 +51,7 @@ pub struct RequestOptions {
 }
 
 impl RequestOptions {
+    /// No settings of its own: everything as the client's `Config` says.
     pub fn new() -> Self {
         Self::default()
     }
@@ -104,6 +108,7 @@ impl Request {
             .find(|s| s.is_empty() || *s == "." || *s == ".." || s.contains(['\t', '\n', '\r']))
     }
 
+    /// A request for `method` on the path `template`, with no segments, query or body yet.
     pub fn new(method: Method, template: &'static str) -> Self {
         Request {
             method,
@@ -141,6 +146,7 @@ impl Request {
         self
     }
 
+    /// `Accept` for this request, instead of the client's default.
     pub fn accept(mut self, accept: &'static str) -> Self {
         self.accept = Some(accept);
         self

@@ -38,7 +38,9 @@ impl fmt::Display for Violations {
 /// Which characters a string may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CharClass {
+    /// ASCII letters and digits.
     AsciiAlphanumeric,
+    /// ASCII digits only.
     AsciiDigits,
 }
 
@@ -66,6 +68,7 @@ pub struct Validator {
 }
 
 impl Validator {
+    /// A validator with nothing found yet, at the top level (no path prefix).
     pub fn new() -> Self {
         Self::default()
     }
@@ -108,6 +111,7 @@ impl Validator {
         }
     }
 
+    /// Checks that `value`, when given, has at most `max` characters.
     pub fn max_length(&mut self, field: &str, value: Option<&str>, max: usize) {
         if let Some(v) = value {
             let n = v.chars().count();
@@ -117,6 +121,7 @@ impl Validator {
         }
     }
 
+    /// Checks that `value`, when given, has exactly `exact` characters.
     pub fn length(&mut self, field: &str, value: Option<&str>, exact: usize) {
         if let Some(v) = value {
             let n = v.chars().count();
@@ -129,6 +134,8 @@ impl Validator {
         }
     }
 
+    /// Checks that `value`, when given, holds only characters of `class` and none of
+    /// `forbid`.
     pub fn chars(&mut self, field: &str, value: Option<&str>, class: CharClass, forbid: &str) {
         self.check_chars(field, value, class, forbid, false);
     }
@@ -188,6 +195,8 @@ impl Validator {
         }
     }
 
+    /// Checks that `value`, when given, is at least `min` and at most `max` (each
+    /// optional).
     pub fn range(&mut self, field: &str, value: Option<i64>, min: Option<i64>, max: Option<i64>) {
         let Some(v) = value else { return };
         if let Some(min) = min.filter(|m| v < *m) {
@@ -198,6 +207,8 @@ impl Validator {
         }
     }
 
+    /// Checks that a list of `len` items, when given, has at least `min` and at most `max`
+    /// items (each optional).
     pub fn items(
         &mut self,
         field: &str,

@@ -6,7 +6,9 @@ use serde::{Serialize, Serializer};
 /// An ISO 8601 time (records at or after it) or a `[from, to]` range.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TimeOrRange {
+    /// Records at or after this time.
     Since(DateTime<Utc>),
+    /// Records between the two times: `[from, to]`.
     Between(DateTime<Utc>, DateTime<Utc>),
 }
 

@@ -10,8 +10,11 @@ use crate::error::Error;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct Response {
+    /// The HTTP status (2xx).
     pub status: u16,
+    /// The response headers.
     pub headers: HeaderMap,
+    /// The body, read whole.
     pub body: Bytes,
 }
 

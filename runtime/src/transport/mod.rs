@@ -66,11 +66,13 @@ impl std::fmt::Debug for Login {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Preview {
+    /// The HTTP method.
     pub method: String,
     /// The full URL, query included.
     pub url: String,
     /// Every header in the order sent; sensitive values read `<redacted>`.
     pub headers: Vec<(String, String)>,
+    /// The body as it would be sent, not redacted (it may hold a password).
     pub body: Option<Vec<u8>>,
 }
 
@@ -183,10 +185,12 @@ impl Core {
         })
     }
 
+    /// The settings this client was built with.
     pub fn config(&self) -> &Config {
         &self.inner.config
     }
 
+    /// The base URL every request's path is joined to.
     pub fn base_url(&self) -> &Url {
         &self.inner.base
     }
