@@ -212,7 +212,7 @@ pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
 }
 
 /// An answer without a body: nothing printed.
-pub fn finished(answer: Result<(), Error>) -> Outcome {
+pub fn finished(_mode: &Mode, answer: Result<(), Error>) -> Outcome {
     Outcome::of(answer.map_err(Failure::from))
 }
 
@@ -258,62 +258,61 @@ pub fn unsupported<T>(op: &str, what: &str) -> Result<T, String> {
     Err(format!("`{op}` {what}"))
 }
 
-/// An operation with a JSON answer.
+/// One answer, shown (a dry run) or sent and made an outcome by `$answer`.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __cli_json {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+macro_rules! __cli_sent {
+    ($builder:expr, $mode:expr, $answer:ident) => {{
         let builder = $builder;
         let mode = $mode;
         match $crate::call::preview(&mode, builder.to_request()) {
             Some(outcome) => outcome,
-            None => $crate::call::printed(&mode, builder.send().await),
+            None => $crate::call::$answer(&mode, builder.send().await),
         }
     }};
+}
+
+/// An operation with a JSON answer.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_json {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::__cli_sent!($builder, $mode, printed)
+    };
 }
 
 /// An operation whose success has no body.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __cli_empty {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
-        let builder = $builder;
-        let mode = $mode;
-        match $crate::call::preview(&mode, builder.to_request()) {
-            Some(outcome) => outcome,
-            None => $crate::call::finished(builder.send().await),
-        }
-    }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::__cli_sent!($builder, $mode, finished)
+    };
 }
 
 /// An upsert: `{"created": ..., "value": ...}`.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __cli_upsert {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
-        let builder = $builder;
-        let mode = $mode;
-        match $crate::call::preview(&mode, builder.to_request()) {
-            Some(outcome) => outcome,
-            None => $crate::call::upserted(&mode, builder.send().await),
-        }
-    }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::__cli_sent!($builder, $mode, upserted)
+    };
 }
 
-/// An operation answering bytes: written to `--output` (or standard output when it is
-/// not a terminal) as they arrive.
+/// Bytes written by `$builder.$to(writer)` to `--output` (or standard output when it is
+/// not a terminal) as they arrive; in a dry run, the request (`$request`) shown instead.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __cli_bytes {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+macro_rules! __cli_download {
+    ($builder:expr, $mode:expr, $request:expr, $to:ident) => {{
         let builder = $builder;
         let mode = $mode;
-        match $crate::call::preview(&mode, builder.to_request()) {
+        match $crate::call::preview(&mode, $request) {
             Some(outcome) => outcome,
             None => match $crate::output::Download::open(&mode).await {
                 Err(failure) => $crate::call::Outcome(Err(failure)),
                 Ok(mut download) => {
-                    let written = builder.send_to(download.writer()).await;
+                    let written = builder.$to(download.writer()).await;
                     $crate::call::Outcome(download.finish(written).await)
                 }
             },
@@ -321,26 +320,29 @@ macro_rules! __cli_bytes {
     }};
 }
 
-/// A JSON answer with a binary alternative (`--pdf`), written like [`__cli_bytes`].
+/// An operation answering bytes.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __cli_bytes {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+        let builder = $builder;
+        let request = builder.to_request();
+        $crate::__cli_download!(builder, $mode, request, send_to)
+    }};
+}
+
+/// A JSON answer with a binary alternative (`--pdf`), written like bytes.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __cli_alternative {
     ($op:expr, $args:ident, $builder:expr, $mode:expr, $plain:ident, $to:ident, $media:literal) => {{
         let builder = $builder;
         let mode = $mode;
-        if !mode.alternative {
-            $crate::__cli_json!($op, $args, builder, mode)
+        if mode.alternative {
+            let request = builder.to_request().map(|r| r.accept($media));
+            $crate::__cli_download!(builder, mode, request, $to)
         } else {
-            match $crate::call::preview(&mode, builder.to_request().map(|r| r.accept($media))) {
-                Some(outcome) => outcome,
-                None => match $crate::output::Download::open(&mode).await {
-                    Err(failure) => $crate::call::Outcome(Err(failure)),
-                    Ok(mut download) => {
-                        let written = builder.$to(download.writer()).await;
-                        $crate::call::Outcome(download.finish(written).await)
-                    }
-                },
-            }
+            $crate::__cli_sent!(builder, mode, printed)
         }
     }};
 }

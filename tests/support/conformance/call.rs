@@ -324,39 +324,44 @@ macro_rules! list {
 }
 pub(crate) use list;
 
-/// An operation with a JSON answer (`send` mode only).
-macro_rules! json_answer {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+/// An operation with one answer, in `send` mode only, made a result by `$read`.
+macro_rules! sent {
+    ($op:expr, $builder:expr, $mode:expr, $read:ident) => {{
         $crate::conformance::call::send_only($op, $mode)?;
-        $crate::conformance::call::done($builder.send().await)
+        $crate::conformance::call::$read($builder.send().await)
     }};
+}
+pub(crate) use sent;
+
+/// An operation with a JSON answer.
+macro_rules! json_answer {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::conformance::call::sent!($op, $builder, $mode, done)
+    };
 }
 pub(crate) use json_answer;
 
-/// An operation whose success has no body (`send` mode only; the result is `null`).
+/// An operation whose success has no body (the result is `null`).
 macro_rules! empty {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
-        $crate::conformance::call::send_only($op, $mode)?;
-        $crate::conformance::call::done($builder.send().await)
-    }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::conformance::call::sent!($op, $builder, $mode, done)
+    };
 }
 pub(crate) use empty;
 
-/// An upsert (`send` mode only): `{created, value}`.
+/// An upsert: `{created, value}`.
 macro_rules! upsert {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
-        $crate::conformance::call::send_only($op, $mode)?;
-        $crate::conformance::call::upserted($builder.send().await)
-    }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::conformance::call::sent!($op, $builder, $mode, upserted)
+    };
 }
 pub(crate) use upsert;
 
-/// An operation answering bytes (`send` mode only): `{size, text}`.
+/// An operation answering bytes: `{size, text}`.
 macro_rules! bytes {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
-        $crate::conformance::call::send_only($op, $mode)?;
-        $crate::conformance::call::binary($builder.send().await)
-    }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::conformance::call::sent!($op, $builder, $mode, binary)
+    };
 }
 pub(crate) use bytes;
 
