@@ -7,7 +7,8 @@ use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
 use crate::ir::{
-    AnswerKind, Builtin, Interface, Method, Operation, OperationPaging, Segment, TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, Field, Interface, Method, Operation, OperationPaging, Segment,
+    TypeKind, TypeRef,
 };
 
 /// The builder's struct name: the operation's name in UpperCamelCase, or with `Request`
@@ -112,15 +113,70 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     }
 }
 
+/// An operation's request builder: its struct, setters, `to_request`, and the `send`
+/// methods `impl_request!` adds.
 pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let name = builder_name(i, op);
-    let answer = &op.answer;
+    let page_param = page_param(op);
+    let builder_struct = builder_struct(i, op, &name);
+    let setters = query_setters(i, op);
+    let content_type_setter = content_type_setter(op);
+    let to_request = to_request(i, op, page_param.as_ref());
+    let resume = page_param.is_some().then(|| quote!(resume,));
+    let send = send_kind(i, &op.answer);
+    let alternative = alternative_impl(op, &name);
+    let paging = paging_methods(i, op, &name);
+    quote! {
+        #builder_struct
+
+        impl #name {
+            #(#setters)*
+            #content_type_setter
+            #to_request
+        }
+
+        ::inspection_runtime::__private::impl_request!(#name, #resume #send);
+        #alternative
+        #paging
+    }
+}
+
+/// The page parameter `resume_at` fills in when a walk resumes: `Some("page")` for a
+/// cursor, `None` for links; no value at all when the operation is not paged.
+fn page_param(op: &Operation) -> Option<TokenStream> {
+    match &op.paging {
+        Some(OperationPaging::Cursor { page_param, .. }) => {
+            let p = page_param.as_str();
+            Some(quote!(Some(#p)))
+        }
+        Some(OperationPaging::Links { .. }) => Some(quote!(None)),
+        None => None,
+    }
+}
+
+/// The builder's struct: the client's core, the request options, and every input.
+fn builder_struct(i: &Interface, op: &Operation, name: &Ident) -> TokenStream {
     let struct_doc = format!(
         " The `{}` request: set optional inputs, then `send` it (see [`Client::{}`]).",
         op.name,
         names::method_ident(&op.name)
     );
+    let fields = builder_fields(i, op);
+    quote! {
+        #[doc = #struct_doc]
+        #[derive(Clone, Debug)]
+        #[must_use = "a request does nothing until it is sent"]
+        pub struct #name {
+            core: ::inspection_runtime::Core,
+            request_options: ::inspection_runtime::RequestOptions,
+            #(#fields)*
+        }
+    }
+}
 
+/// The builder's input fields: path parameters, query parameters (optional ones as
+/// `Option`), the body (and its content type when binary), and the page to resume at.
+fn builder_fields(i: &Interface, op: &Operation) -> Vec<TokenStream> {
     let mut fields = Vec::new();
     for f in &op.path_params {
         let ident = names::field_ident(&f.name);
@@ -144,18 +200,15 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         }
     }
     // `resume` is reserved for this (check refuses a parameter of that name).
-    let page_param = match &op.paging {
-        Some(OperationPaging::Cursor { page_param, .. }) => {
-            let p = page_param.as_str();
-            Some(quote!(Some(#p)))
-        }
-        Some(OperationPaging::Links { .. }) => Some(quote!(None)),
-        None => None,
-    };
-    if page_param.is_some() {
+    if op.paging.is_some() {
         fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
     }
-    let content_type_setter = op.body.as_ref().filter(|b| is_binary(&b.ty)).map(|b| {
+    fields
+}
+
+/// The setter of a binary body's media type, when the body is binary.
+fn content_type_setter(op: &Operation) -> Option<TokenStream> {
+    op.body.as_ref().filter(|b| is_binary(&b.ty)).map(|b| {
         let doc = format!(
             " The body's media type (`Content-Type`); `{}` unless set.",
             b.content_type
@@ -167,22 +220,70 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
                 self
             }
         }
-    });
-    let setters = op.query.iter().filter(|f| !f.required).map(|f| {
-        let (ident, ty, value, _) = types::arg(i, f);
-        let mut doc = docs::field(f, true);
-        doc.push(format!("Sent as the `{}` query parameter.", f.name));
-        let doc = doc.attrs();
-        quote! {
-            #doc
-            pub fn #ident(mut self, #ident: #ty) -> Self {
-                self.#ident = Some(#value);
-                self
-            }
-        }
-    });
+    })
+}
 
-    // Checks of path and query parameters, then of the body.
+/// A chainable setter per optional query parameter.
+fn query_setters(i: &Interface, op: &Operation) -> Vec<TokenStream> {
+    op.query
+        .iter()
+        .filter(|f| !f.required)
+        .map(|f| {
+            let (ident, ty, value, _) = types::arg(i, f);
+            let mut doc = docs::field(f, true);
+            doc.push(format!("Sent as the `{}` query parameter.", f.name));
+            let doc = doc.attrs();
+            quote! {
+                #doc
+                pub fn #ident(mut self, #ident: #ty) -> Self {
+                    self.#ident = Some(#value);
+                    self
+                }
+            }
+        })
+        .collect()
+}
+
+/// `to_request`: the checks, then the request with its path, query, headers and body.
+fn to_request(i: &Interface, op: &Operation, page_param: Option<&TokenStream>) -> TokenStream {
+    let validate = validate_call(i, op);
+    let method = method_tokens(op.method);
+    let template = op.path.as_str();
+    let segments = path_segments(i, op);
+    let queries = op.query.iter().map(|f| query_pair(i, f));
+    let accept = match &op.answer.kind {
+        AnswerKind::Bytes { content_type } => {
+            let ct = content_type.as_str();
+            quote!(.accept(#ct))
+        }
+        _ => quote!(),
+    };
+    let anonymous = (op.auth == crate::ir::AuthUse::None).then(|| quote!(.anonymous()));
+    let hint = op.manager_only.then(|| {
+        let hint = crate::doc_text::MANAGER_ONLY_HINT;
+        quote!(.hint(#hint))
+    });
+    let finish = finish_request(op, page_param);
+    quote! {
+        /// The request exactly as `send` puts it on the wire, after the documented limits
+        /// are checked (unless the client turned validation off).
+        pub fn to_request(&self) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
+            #validate
+            let request = ::inspection_runtime::Request::new(#method, #template)
+                #(#segments)*
+                #(#queries)*
+                #accept
+                #anonymous
+                #hint
+                .options(self.request_options.clone());
+            #finish
+        }
+    }
+}
+
+/// The checks of path and query parameters, then of the body, run through the client's
+/// validator; nothing when no input has a documented limit.
+fn validate_call(i: &Interface, op: &Operation) -> TokenStream {
     let mut checks = Vec::new();
     for f in &op.path_params {
         let ident = names::field_ident(&f.name);
@@ -208,99 +309,86 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
         checks.push(quote!(::inspection_runtime::Validate::collect_violations(&self.body, v);));
     }
     let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !c.is_empty()).collect();
-    let validate = if checks.is_empty() {
+    if checks.is_empty() {
         quote!()
     } else {
         quote!(self.core.validate(|v| { #(#checks)* })?;)
-    };
+    }
+}
 
-    let method = method_tokens(op.method);
-    let template = op.path.as_str();
-    let segments = op.call.segments.iter().map(|segment| match segment {
-        Segment::Param { index } => {
-            let param = &op.path_params[*index];
-            let ident = names::field_ident(&param.name);
-            let is_string = match &param.ty {
-                TypeRef::Builtin(b) => b.is_string_like(),
-                TypeRef::Named(n) => matches!(i.ty(*n).kind, TypeKind::Id { .. }),
-                _ => false,
-            };
-            if is_string {
-                quote!(.segment(self.#ident.as_str()))
-            } else {
-                quote!(.segment(self.#ident.to_string()))
-            }
-        }
-        Segment::Text { text } => quote!(.segment(#text)),
-    });
-    let queries = op.query.iter().map(|f| {
-        let wire = f.name.as_str();
-        let ident = names::field_ident(&f.name);
-        if f.required {
-            let text = query_text(i, &f.ty, quote!(self.#ident), false);
-            quote!(.query(#wire, Some(#text)))
-        } else {
-            match &f.ty {
-                TypeRef::Builtin(Builtin::String | Builtin::Url) => {
-                    quote!(.query(#wire, self.#ident.clone()))
-                }
-                TypeRef::Builtin(Builtin::DateTime) => quote!(.query(
-                    #wire,
-                    self.#ident.as_ref().map(::inspection_runtime::__private::format_date_time)
-                )),
-                ty => {
-                    let text = query_text(i, ty, quote!(x), true);
-                    quote!(.query(#wire, self.#ident.as_ref().map(|x| #text)))
+/// One `.segment(..)` per piece of the path: its text, or a path parameter's value.
+fn path_segments(i: &Interface, op: &Operation) -> Vec<TokenStream> {
+    op.call
+        .segments
+        .iter()
+        .map(|segment| match segment {
+            Segment::Param { index } => {
+                let param = &op.path_params[*index];
+                let ident = names::field_ident(&param.name);
+                let is_string = match &param.ty {
+                    TypeRef::Builtin(b) => b.is_string_like(),
+                    TypeRef::Named(n) => matches!(i.ty(*n).kind, TypeKind::Id { .. }),
+                    _ => false,
+                };
+                if is_string {
+                    quote!(.segment(self.#ident.as_str()))
+                } else {
+                    quote!(.segment(self.#ident.to_string()))
                 }
             }
+            Segment::Text { text } => quote!(.segment(#text)),
+        })
+        .collect()
+}
+
+/// The `.query(..)` of one query parameter, its value as text (`None` when unset).
+fn query_pair(i: &Interface, f: &Field) -> TokenStream {
+    let wire = f.name.as_str();
+    let ident = names::field_ident(&f.name);
+    if f.required {
+        let text = query_text(i, &f.ty, quote!(self.#ident), false);
+        return quote!(.query(#wire, Some(#text)));
+    }
+    match &f.ty {
+        TypeRef::Builtin(Builtin::String | Builtin::Url) => {
+            quote!(.query(#wire, self.#ident.clone()))
         }
-    });
-    let accept = match &answer.kind {
-        AnswerKind::Bytes { content_type } => {
-            let ct = content_type.as_str();
-            quote!(.accept(#ct))
+        TypeRef::Builtin(Builtin::DateTime) => quote!(.query(
+            #wire,
+            self.#ident.as_ref().map(::inspection_runtime::__private::format_date_time)
+        )),
+        ty => {
+            let text = query_text(i, ty, quote!(x), true);
+            quote!(.query(#wire, self.#ident.as_ref().map(|x| #text)))
         }
-        _ => quote!(),
-    };
-    let anonymous = (op.auth == crate::ir::AuthUse::None).then(|| quote!(.anonymous()));
-    let hint = op.manager_only.then(|| {
-        let hint = crate::doc_text::MANAGER_ONLY_HINT;
-        quote!(.hint(#hint))
-    });
+    }
+}
+
+/// The end of `to_request`: the page to resume at and the body, each when there is one.
+fn finish_request(op: &Operation, page_param: Option<&TokenStream>) -> TokenStream {
     let attach = if op.body.as_ref().is_some_and(|b| is_binary(&b.ty)) {
         quote!(.bytes(self.body.clone(), &self.content_type))
     } else {
         quote!(.json(&self.body))
     };
-    let finish = match (&page_param, op.body.is_some()) {
+    match (page_param, op.body.is_some()) {
         (Some(param), true) => {
             quote!(request.resume_at(self.resume.as_ref(), #param)? #attach)
         }
         (Some(param), false) => quote!(request.resume_at(self.resume.as_ref(), #param)),
         (None, true) => quote!(request #attach),
         (None, false) => quote!(Ok(request)),
-    };
-    let to_request = quote! {
-        /// The request exactly as `send` puts it on the wire, after the documented limits
-        /// are checked (unless the client turned validation off).
-        pub fn to_request(&self) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
-            #validate
-            let request = ::inspection_runtime::Request::new(#method, #template)
-                #(#segments)*
-                #(#queries)*
-                #accept
-                #anonymous
-                #hint
-                .options(self.request_options.clone());
-            #finish
-        }
-    };
+    }
+}
 
+/// The answer's kind and type as `impl_request!` takes them (`json_ready, Unit`), which
+/// decides how `send` reads the answer.
+fn send_kind(i: &Interface, answer: &Answer) -> TokenStream {
     let ready = |plain: &str| match answer.polls {
         true => format_ident!("{plain}_ready"),
         false => format_ident!("{plain}"),
     };
-    let send = match &answer.kind {
+    match &answer.kind {
         AnswerKind::Json { body, .. } => {
             let (kind, ty) = (ready("json"), types::rust_type(i, body));
             quote!(#kind, #ty)
@@ -317,35 +405,16 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
             let kind = ready("empty");
             quote!(#kind)
         }
-    };
-    let resume = page_param.is_some().then(|| quote!(resume,));
-    let alternative = answer.alternative.as_ref().map(|ct| {
+    }
+}
+
+/// The methods asking for an operation's alternative answer, when it has one.
+fn alternative_impl(op: &Operation, name: &Ident) -> Option<TokenStream> {
+    op.answer.alternative.as_ref().map(|ct| {
         let ct = ct.as_str();
         let [plain, to, stream] = alternative_methods(op);
         quote!(::inspection_runtime::__private::impl_alternative!(#name, #ct, #plain, #to, #stream);)
-    });
-    let paging = paging_methods(i, op, &name);
-
-    quote! {
-        #[doc = #struct_doc]
-        #[derive(Clone, Debug)]
-        #[must_use = "a request does nothing until it is sent"]
-        pub struct #name {
-            core: ::inspection_runtime::Core,
-            request_options: ::inspection_runtime::RequestOptions,
-            #(#fields)*
-        }
-
-        impl #name {
-            #(#setters)*
-            #content_type_setter
-            #to_request
-        }
-
-        ::inspection_runtime::__private::impl_request!(#name, #resume #send);
-        #alternative
-        #paging
-    }
+    })
 }
 
 /// The walks of a paged operation's builder `name`.
