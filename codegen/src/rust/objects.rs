@@ -5,35 +5,31 @@ use quote::{format_ident, quote};
 
 use super::{docs, names, types};
 use crate::ir::{
-    Builtin, Field, Interface, Object, OneOf, OperationPaging, Pagination, TypeDef, TypeId,
-    TypeKind, TypeRef,
+    Builtin, Field, Interface, Object, OneOf, OneOfVariant, OperationPaging, Pagination, TypeDef,
+    TypeId, TypeKind, TypeRef,
 };
 
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response_side();
+    let mut out = object_struct(i, t, o, response_side);
+    out.extend(impl_record(t, o, response_side));
+    out.extend(envelope_impl(i, t, o));
+    if o.fields.iter().any(|f| f.sensitive) {
+        out.extend(redacted_debug(&t.name, o));
+    }
+    out.extend(constructor(i, t, o, !response_side));
+    if let Some(one) = &o.one_of {
+        out.extend(one_of_types(i, one));
+    }
+    out
+}
+
+/// The record's struct: its fields, its `one_of` choice, and the properties the spec does
+/// not list.
+fn object_struct(i: &Interface, t: &TypeDef, o: &Object, response_side: bool) -> TokenStream {
     let name = names::type_ident(&t.name);
     let extras = names::record_member(o, "additional_properties");
-    let mut doc = docs::Doc::new(&t.doc);
-    doc.push(if response_side {
-        format!(
-            "Properties this spec does not list are kept in `{extras}` and written back, so \
-             nothing the service sends is lost."
-        )
-    } else {
-        format!(
-            "A property the spec does not list yet (the service may add optional ones) can be \
-             sent through `{extras}`."
-        )
-    });
-    if let Some(env) = &o.envelope {
-        doc.push(format!(
-            "Also read bare: an answer that is the record itself (no `{env}` property) is read \
-             as if wrapped, since the wrapping is not documented for every answer."
-        ));
-    }
-    doc.not_shown(o.not_shown.as_deref()).source(o.source);
-    let doc = doc.attrs();
-
+    let doc = object_doc(t, o, response_side);
     let fields: Vec<TokenStream> = o
         .fields
         .iter()
@@ -54,6 +50,7 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
         #[serde(flatten)]
         pub #extras: serde_json::Map<String, serde_json::Value>,
     };
+    // A record with a sensitive field gets the redacting `Debug` of `redacted_debug`.
     let sensitive = o.fields.iter().any(|f| f.sensitive);
     let debug = if sensitive { quote!() } else { quote!(Debug,) };
     let default = if derives_default(o) {
@@ -61,20 +58,13 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     } else {
         quote!()
     };
-    // A request body also gets the setter for a property the spec does not list.
-    let impl_record = if response_side {
-        quote!(::inspection_runtime::__private::impl_record!(#name, #extras);)
-    } else {
-        let setter = names::record_member(o, "additional_property");
-        quote!(::inspection_runtime::__private::impl_record!(#name, #extras, #setter);)
-    };
     // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
     let deserialize = if o.envelope.is_some() {
         quote!()
     } else {
         quote!(serde::Deserialize,)
     };
-    let mut out = quote! {
+    quote! {
         #doc
         #[derive(Clone, #debug #default PartialEq, serde::Serialize, #deserialize)]
         #[non_exhaustive]
@@ -83,26 +73,63 @@ pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
             #one_of
             #extra
         }
+    }
+}
 
-        #impl_record
+/// The record's doc: the spec's text, then what happens to properties it does not list
+/// and, for an envelope, that the record is also read bare.
+fn object_doc(t: &TypeDef, o: &Object, response_side: bool) -> TokenStream {
+    let extras = names::record_member(o, "additional_properties");
+    let mut doc = docs::Doc::new(&t.doc);
+    doc.push(if response_side {
+        format!(
+            "Properties this spec does not list are kept in `{extras}` and written back, so \
+             nothing the service sends is lost."
+        )
+    } else {
+        format!(
+            "A property the spec does not list yet (the service may add optional ones) can be \
+             sent through `{extras}`."
+        )
+    });
+    if let Some(env) = &o.envelope {
+        doc.push(format!(
+            "Also read bare: an answer that is the record itself (no `{env}` property) is read \
+             as if wrapped, since the wrapping is not documented for every answer."
+        ));
+    }
+    doc.not_shown(o.not_shown.as_deref()).source(o.source);
+    doc.attrs()
+}
+
+/// `impl_record!`: access to the properties the spec does not list. A request body also
+/// gets the setter for such a property.
+fn impl_record(t: &TypeDef, o: &Object, response_side: bool) -> TokenStream {
+    let name = names::type_ident(&t.name);
+    let extras = names::record_member(o, "additional_properties");
+    if response_side {
+        quote!(::inspection_runtime::__private::impl_record!(#name, #extras);)
+    } else {
+        let setter = names::record_member(o, "additional_property");
+        quote!(::inspection_runtime::__private::impl_record!(#name, #extras, #setter);)
+    }
+}
+
+/// `impl_envelope!` for a record that an answer wraps in one of its fields (or sends bare).
+fn envelope_impl(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
+    let Some(env) = &o.envelope else {
+        return quote!();
     };
-    if let Some(env) = &o.envelope
-        && let Some(f) = o.fields.iter().find(|f| &f.name == env)
-    {
-        let field = names::field_ident(&f.name);
-        let inner = types::rust_type(i, &f.ty);
-        out.extend(quote! {
-            ::inspection_runtime::__private::impl_envelope!(#name { #field: #inner = #env, #extras });
-        });
+    let Some(f) = o.fields.iter().find(|f| &f.name == env) else {
+        return quote!();
+    };
+    let name = names::type_ident(&t.name);
+    let extras = names::record_member(o, "additional_properties");
+    let field = names::field_ident(&f.name);
+    let inner = types::rust_type(i, &f.ty);
+    quote! {
+        ::inspection_runtime::__private::impl_envelope!(#name { #field: #inner = #env, #extras });
     }
-    if sensitive {
-        out.extend(redacted_debug(&t.name, o));
-    }
-    out.extend(constructor(i, t, o, !response_side));
-    if let Some(one) = &o.one_of {
-        out.extend(one_of_types(i, one));
-    }
-    out
 }
 
 /// `new(required...)` (records are `#[non_exhaustive]`, so this is how users make one)
@@ -236,82 +263,18 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
         one.doc.trim()
     ))
     .attrs();
-    let mut structs = TokenStream::new();
-    let mut variants = Vec::new();
-    let mut constructors = Vec::new();
-    let mut arms = Vec::new();
-    let mut groups = Vec::new();
-    let last = one.variants.len().saturating_sub(1);
-    for (index, v) in one.variants.iter().enumerate() {
+    let variants = one.variants.iter().map(|v| {
         let vident = names::variant_ident(&v.name);
-        let sname = format_ident!("{}{}", one.type_name, names::variant_name(&v.name));
+        let sname = variant_struct_name(one, v);
         let vdoc = docs::attrs(&v.doc);
-        let fields = v.fields.iter().map(|f| field(i, f, false, true));
-        let sdoc = docs::attrs(&format!(
-            "The fields of [`{}::{}`]. {}",
-            one.type_name,
-            names::variant_name(&v.name),
-            v.doc.trim()
-        ));
-        structs.extend(quote! {
-            #sdoc
-            #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-            #[non_exhaustive]
-            pub struct #sname {
-                #(#fields)*
-            }
-        });
-        variants.push(quote! {
+        quote! {
             #vdoc
             #vident(#sname),
-        });
-
-        let ctor = names::field_ident(&v.name);
-        let params = v.fields.iter().map(|f| {
-            let id = names::field_ident(&f.name);
-            if matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required {
-                quote!(#id: impl Into<String>)
-            } else {
-                let (ty, _) = types::field_type(i, f, false);
-                quote!(#id: #ty)
-            }
-        });
-        let inits = v.fields.iter().map(|f| {
-            let id = names::field_ident(&f.name);
-            if matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required {
-                quote!(#id: #id.into())
-            } else {
-                quote!(#id)
-            }
-        });
-        let cdoc = docs::attrs(&format!(
-            "Builds [`{}::{}`].",
-            one.type_name,
-            names::variant_name(&v.name)
-        ));
-        constructors.push(quote! {
-            #cdoc
-            pub fn #ctor(#(#params),*) -> Self {
-                Self::#vident(#sname { #(#inits),* })
-            }
-        });
-
-        let keys: Vec<&str> = v.fields.iter().map(|f| f.name.as_str()).collect();
-        groups.push(quote!(&[#(#keys),*]));
-        let pattern = if index == last {
-            quote!(_)
-        } else {
-            quote!(#index)
-        };
-        arms.push(quote! {
-            #pattern => serde_json::from_value(value).map(Self::#vident),
-        });
-    }
-    let enum_label = one.type_name.as_str();
-    let all_keys = one
-        .variants
-        .iter()
-        .flat_map(|v| v.fields.iter().map(|f| f.name.as_str()));
+        }
+    });
+    let constructors = one.variants.iter().map(|v| variant_constructor(i, one, v));
+    let deserialize = one_of_deserialize(one);
+    let structs = one.variants.iter().map(|v| variant_struct(i, one, v));
     quote! {
         #enum_doc
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -325,6 +288,101 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
             #(#constructors)*
         }
 
+        #deserialize
+
+        #(#structs)*
+    }
+}
+
+/// The name of a `one_of` variant's struct: the choice's name, then the variant's.
+fn variant_struct_name(one: &OneOf, v: &OneOfVariant) -> proc_macro2::Ident {
+    format_ident!("{}{}", one.type_name, names::variant_name(&v.name))
+}
+
+/// The struct holding the fields of one `one_of` variant.
+fn variant_struct(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStream {
+    let sname = variant_struct_name(one, v);
+    let fields = v.fields.iter().map(|f| field(i, f, false, true));
+    let sdoc = docs::attrs(&format!(
+        "The fields of [`{}::{}`]. {}",
+        one.type_name,
+        names::variant_name(&v.name),
+        v.doc.trim()
+    ));
+    quote! {
+        #sdoc
+        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
+        pub struct #sname {
+            #(#fields)*
+        }
+    }
+}
+
+/// The choice's constructor of one variant, from that variant's fields (strings as
+/// `impl Into<String>`).
+fn variant_constructor(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStream {
+    let vident = names::variant_ident(&v.name);
+    let sname = variant_struct_name(one, v);
+    let ctor = names::field_ident(&v.name);
+    let takes_into =
+        |f: &Field| matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url)) && f.required;
+    let params = v.fields.iter().map(|f| {
+        let id = names::field_ident(&f.name);
+        if takes_into(f) {
+            quote!(#id: impl Into<String>)
+        } else {
+            let (ty, _) = types::field_type(i, f, false);
+            quote!(#id: #ty)
+        }
+    });
+    let inits = v.fields.iter().map(|f| {
+        let id = names::field_ident(&f.name);
+        if takes_into(f) {
+            quote!(#id: #id.into())
+        } else {
+            quote!(#id)
+        }
+    });
+    let cdoc = docs::attrs(&format!(
+        "Builds [`{}::{}`].",
+        one.type_name,
+        names::variant_name(&v.name)
+    ));
+    quote! {
+        #cdoc
+        pub fn #ctor(#(#params),*) -> Self {
+            Self::#vident(#sname { #(#inits),* })
+        }
+    }
+}
+
+/// The choice's `Deserialize`: decodes the one variant whose properties are present;
+/// none, or two at once, is an error.
+fn one_of_deserialize(one: &OneOf) -> TokenStream {
+    let enum_name = names::type_ident(&one.type_name);
+    let enum_label = one.type_name.as_str();
+    let all_keys = one
+        .variants
+        .iter()
+        .flat_map(|v| v.fields.iter().map(|f| f.name.as_str()));
+    let groups = one.variants.iter().map(|v| {
+        let keys = v.fields.iter().map(|f| f.name.as_str());
+        quote!(&[#(#keys),*])
+    });
+    let last = one.variants.len().saturating_sub(1);
+    let arms = one.variants.iter().enumerate().map(|(index, v)| {
+        let vident = names::variant_ident(&v.name);
+        let pattern = if index == last {
+            quote!(_)
+        } else {
+            quote!(#index)
+        };
+        quote! {
+            #pattern => serde_json::from_value(value).map(Self::#vident),
+        }
+    });
+    quote! {
         impl<'de> serde::Deserialize<'de> for #enum_name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
@@ -338,8 +396,6 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
                 .map_err(D::Error::custom)
             }
         }
-
-        #structs
     }
 }
 
@@ -357,67 +413,58 @@ pub fn page(interface: &Interface) -> TokenStream {
     else {
         return quote!();
     };
-    let paging_fields = match &interface.ty(*paging_type).kind {
+    let paging_type = interface.ty(*paging_type);
+    let paging_fields = match &paging_type.kind {
         TypeKind::Object(o) => o.fields.as_slice(),
         _ => &[],
     };
-    // `Option<&str>` of a paging field, given `p: &Paging`.
-    let read = |name: &Option<String>| -> TokenStream {
-        let Some(f) = name
-            .as_ref()
-            .and_then(|n| paging_fields.iter().find(|f| &f.name == n))
-        else {
-            return quote!(None);
-        };
-        let paging = names::field_ident(paging_field);
-        text_of(quote!(self.#paging.as_ref()?), f)
-    };
-    let next_url = read(next_url_field);
-    let cursor = read(cursor_field);
+    let page_struct = page_struct(items_field, paging_field, paging_type);
+    let next_page = next_page_methods(
+        paging_fields,
+        paging_field,
+        [next_url_field, cursor_field, page_size_field],
+    );
+    let items = names::field_ident(items_field);
     let paging = names::field_ident(paging_field);
-    let field_named = |name: &Option<String>| {
-        name.as_ref()
-            .and_then(|n| paging_fields.iter().find(|f| &f.name == n))
-    };
-    // `null` in a property that leads on marks the last page.
-    let nulls = [next_url_field, cursor_field]
-        .into_iter()
-        .filter_map(&field_named)
-        .filter(|f| matches!(types::shape(f, true), types::Shape::OptionalNullable))
-        .map(|f| {
-            let ident = names::field_ident(&f.name);
-            quote!(matches!(&self.#paging, Some(p) if matches!(p.#ident, Some(None))))
-        })
-        .collect::<Vec<_>>();
-    let marked_last = if nulls.is_empty() {
-        quote!(false)
-    } else {
-        quote!(#(#nulls)||*)
-    };
-    let page_size = match field_named(page_size_field) {
-        Some(f) => {
-            let ident = names::field_ident(&f.name);
-            let value = match types::shape(f, true) {
-                types::Shape::Plain => quote!(Some(p.#ident)),
-                types::Shape::OptionalNullable => quote!(p.#ident.flatten()),
-                _ => quote!(p.#ident),
-            };
-            quote! {
-                let p = self.#paging.as_ref()?;
-                #value.and_then(|n| u64::try_from(n).ok())
+    quote! {
+        #page_struct
+
+        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::CursorPage for Page<T> {
+            type Item = T;
+
+            #next_page
+
+            fn held(&self) -> String {
+                ::inspection_runtime::__private::describe_held(
+                    self.#items.len(),
+                    #paging_field,
+                    self.#paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
+                )
+            }
+
+            fn into_items(self) -> Vec<T> {
+                self.#items
+            }
+
+            fn len(&self) -> usize {
+                self.#items.len()
             }
         }
-        None => quote!(None),
-    };
+    }
+}
+
+/// `Page<T>`: the records, the paging object, and the properties the spec does not list.
+fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> TokenStream {
     let items = names::field_ident(items_field);
     let items_rename = types::rename(items_field);
-    let extras = if [items_field, paging_field].contains(&&"additional_properties".to_string()) {
-        quote::format_ident!("additional_properties_")
-    } else {
-        quote::format_ident!("additional_properties")
-    };
+    let paging = names::field_ident(paging_field);
     let paging_rename = types::rename(paging_field);
-    let paging_ty = names::type_ident(&interface.ty(*paging_type).name);
+    let paging_ty = names::type_ident(&paging_type.name);
+    let extras = if [items_field, paging_field].contains(&"additional_properties") {
+        format_ident!("additional_properties_")
+    } else {
+        format_ident!("additional_properties")
+    };
     let doc = format!(
         "One page of a list: the records (`{items_field}`) and the paging object \
          (`{paging_field}`) that leads to the next page."
@@ -439,42 +486,85 @@ pub fn page(interface: &Interface) -> TokenStream {
             #[serde(flatten)]
             pub #extras: serde_json::Map<String, serde_json::Value>,
         }
+    }
+}
 
-        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::CursorPage for Page<T> {
-            type Item = T;
-
-            fn next_url(&self) -> Option<&str> {
-                #next_url
-            }
-
-            fn next_cursor(&self) -> Option<&str> {
-                #cursor
-            }
-
-            fn marked_last(&self) -> bool {
-                #marked_last
-            }
-
-            fn page_size(&self) -> Option<u64> {
-                #page_size
-            }
-
-            fn held(&self) -> String {
-                ::inspection_runtime::__private::describe_held(
-                    self.#items.len(),
-                    #paging_field,
-                    self.#paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
-                )
-            }
-
-            fn into_items(self) -> Vec<T> {
-                self.#items
-            }
-
-            fn len(&self) -> usize {
-                self.#items.len()
-            }
+/// The `CursorPage` methods that read where the next page is from the paging object:
+/// `[next URL, cursor, page size]` name its fields, each when the spec has one.
+fn next_page_methods(
+    paging_fields: &[Field],
+    paging_field: &str,
+    [next_url_field, cursor_field, page_size_field]: [&Option<String>; 3],
+) -> TokenStream {
+    let paging = names::field_ident(paging_field);
+    let field_named = |name: &Option<String>| {
+        name.as_ref()
+            .and_then(|n| paging_fields.iter().find(|f| &f.name == n))
+    };
+    // `Option<&str>` of a paging field.
+    let read = |name: &Option<String>| match field_named(name) {
+        Some(f) => text_of(quote!(self.#paging.as_ref()?), f),
+        None => quote!(None),
+    };
+    let next_url = read(next_url_field);
+    let cursor = read(cursor_field);
+    let marked_last = marked_last(
+        &paging,
+        [field_named(next_url_field), field_named(cursor_field)],
+    );
+    let page_size = page_size(&paging, field_named(page_size_field));
+    quote! {
+        fn next_url(&self) -> Option<&str> {
+            #next_url
         }
+
+        fn next_cursor(&self) -> Option<&str> {
+            #cursor
+        }
+
+        fn marked_last(&self) -> bool {
+            #marked_last
+        }
+
+        fn page_size(&self) -> Option<u64> {
+            #page_size
+        }
+    }
+}
+
+/// Whether a page is marked the last: `null` in a property that leads on (the next URL or
+/// cursor, among `leads`) says so.
+fn marked_last(paging: &proc_macro2::Ident, leads: [Option<&Field>; 2]) -> TokenStream {
+    let nulls = leads
+        .into_iter()
+        .flatten()
+        .filter(|f| matches!(types::shape(f, true), types::Shape::OptionalNullable))
+        .map(|f| {
+            let ident = names::field_ident(&f.name);
+            quote!(matches!(&self.#paging, Some(p) if matches!(p.#ident, Some(None))))
+        })
+        .collect::<Vec<_>>();
+    if nulls.is_empty() {
+        quote!(false)
+    } else {
+        quote!(#(#nulls)||*)
+    }
+}
+
+/// `Option<u64>` of the page size the paging object reports, if it has such a field.
+fn page_size(paging: &proc_macro2::Ident, field: Option<&Field>) -> TokenStream {
+    let Some(f) = field else {
+        return quote!(None);
+    };
+    let ident = names::field_ident(&f.name);
+    let value = match types::shape(f, true) {
+        types::Shape::Plain => quote!(Some(p.#ident)),
+        types::Shape::OptionalNullable => quote!(p.#ident.flatten()),
+        _ => quote!(p.#ident),
+    };
+    quote! {
+        let p = self.#paging.as_ref()?;
+        #value.and_then(|n| u64::try_from(n).ok())
     }
 }
 
