@@ -7,7 +7,7 @@ use quote::quote;
 use super::types::{Shape, shape};
 use super::{docs, names, operations};
 use crate::doc_text;
-use crate::ir::{Auth, Builtin, Interface, TokenLogin, TypeKind, TypeRef};
+use crate::ir::{Auth, Builtin, Header, Interface, TokenLogin, TypeKind, TypeRef};
 
 pub fn client(i: &Interface) -> Result<TokenStream, String> {
     let credentials = credentials(i);
@@ -142,124 +142,143 @@ fn credentials(i: &Interface) -> TokenStream {
 
 /// How a client is made: from a key pair, or by logging in.
 fn constructors(i: &Interface) -> Result<TokenStream, String> {
-    Ok(match &i.auth {
-        Auth::ApiKeyHeaders { headers, .. } => {
-            let pairs = headers.iter().map(|h| {
-                let name = h.name.to_ascii_lowercase();
-                let ident = names::field_ident(&h.name);
-                if h.sensitive {
-                    quote!((#name, credentials.#ident.expose(), true))
-                } else {
-                    quote!((#name, credentials.#ident.as_str(), false))
-                }
-            });
-            let (vars, connect) = from_vars(i, &quote!(Self))
-                .ok_or("generator bug: a key pair is always read from variables")?;
-            let (url_var, vars) = vars.split_first().ok_or("generator bug: no base URL")?;
-            let from_env_doc = format!(
-                " A client with the default configuration from the environment: the base URL \
-                 in `{url_var}`, the key pair in {}. A variable that is missing or not UTF-8 \
-                 is an `Error::Config` naming it (never a value).",
-                vars.iter()
-                    .map(|v| format!("`{v}`"))
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            );
-            quote! {
-                /// A client for `base_url` (https, or http on a loopback host such as the
-                /// sandbox) with the default configuration.
-                pub fn new(base_url: &str, credentials: ApiKey) -> Result<Self, ::inspection_runtime::Error> {
-                    Self::with_config(base_url, credentials, Self::default_config())
-                }
-
-                #[doc = #from_env_doc]
-                pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
-                    use ::inspection_runtime::__private::env_var as var;
-                    let config = Self::default_config();
-                    #connect
-                }
-
-                /// A client with a configuration of your own; start from
-                /// [`Client::default_config`].
-                pub fn with_config(
-                    base_url: &str,
-                    credentials: ApiKey,
-                    config: ::inspection_runtime::Config,
-                ) -> Result<Self, ::inspection_runtime::Error> {
-                    let auth = ::inspection_runtime::__private::Auth::headers(&[#(#pairs),*])
-                        .map_err(::inspection_runtime::Error::Config)?;
-                    let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
-                    Ok(Self { core })
-                }
-            }
-        }
+    match &i.auth {
+        Auth::ApiKeyHeaders { headers, .. } => key_pair_constructors(i, headers),
         Auth::TokenLogin {
             token_field,
             header,
             scheme,
             ..
-        } => {
-            let TokenLogin { op, body, .. } = i.token_login()?;
-            let body_ty = super::types::rust_type(i, &body.ty);
-            let builder = super::operations::builder_name(i, op);
-            let from_env = login_from_env(i);
-            // The login's sensitive fields (the password), scrubbed from errors like the token.
-            let mut hidden = Vec::new();
-            sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
-            let header = header.to_ascii_lowercase();
-            let scheme = scheme.as_str();
-            let doc = docs::attrs(&format!(
-                "Logs in (`{}`) and keeps the token, sent as `{}: {} <token>` on every \
-                 request. When the service later answers 401, the client logs in again with \
-                 the same credentials, once, and repeats the request. Neither the password nor \
-                 the token ever appears in `Debug`, logs or errors.\n\nA wrong username or \
-                 password is an `Error::Api` with status 401.",
-                op.name, header, scheme
-            ));
-            quote! {
-                #doc
-                pub async fn login(base_url: &str, credentials: #body_ty) -> Result<Self, ::inspection_runtime::Error> {
-                    Self::login_with_config(base_url, credentials, Self::default_config()).await
-                }
+        } => login_constructors(i, token_field, header, scheme),
+    }
+}
 
-                /// [`Client::login`] with a configuration of your own; start from
-                /// [`Client::default_config`].
-                pub async fn login_with_config(
-                    base_url: &str,
-                    credentials: #body_ty,
-                    config: ::inspection_runtime::Config,
-                ) -> Result<Self, ::inspection_runtime::Error> {
-                    let hidden: Vec<::inspection_runtime::Secret> = [#(#hidden),*]
-                        .into_iter()
-                        .flatten()
-                        .map(::inspection_runtime::Secret::from)
-                        .collect();
-                    let login: ::inspection_runtime::__private::LoginFn = std::sync::Arc::new(move |core| {
-                        // The login request is anonymous: it carries no token.
-                        let request = #builder { core, request_options: Default::default(), body: credentials.clone() };
-                        Box::pin(async move {
-                            let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
-                            answer
-                                .get(#token_field)
-                                .and_then(|t| t.as_str())
-                                .map(::inspection_runtime::Secret::from)
-                                .ok_or_else(|| ::inspection_runtime::Error::Decode {
-                                    status: 200,
-                                    path: #token_field.to_string(),
-                                    message: "the login answer carries no token".to_string(),
-                                })
-                        })
-                    });
-                    let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, hidden);
-                    let config = config.for_interface(&Self::DEFAULTS);
-                    let core = ::inspection_runtime::Core::logged_in(base_url, token, login, config).await?;
-                    Ok(Self { core })
-                }
+/// `new`, `from_env` and `with_config`, for a client that sends a key pair.
+fn key_pair_constructors(i: &Interface, headers: &[Header]) -> Result<TokenStream, String> {
+    let pairs = headers.iter().map(|h| {
+        let name = h.name.to_ascii_lowercase();
+        let ident = names::field_ident(&h.name);
+        if h.sensitive {
+            quote!((#name, credentials.#ident.expose(), true))
+        } else {
+            quote!((#name, credentials.#ident.as_str(), false))
+        }
+    });
+    let (vars, connect) = from_vars(i, &quote!(Self))
+        .ok_or("generator bug: a key pair is always read from variables")?;
+    let (url_var, vars) = vars.split_first().ok_or("generator bug: no base URL")?;
+    let from_env_doc = format!(
+        " A client with the default configuration from the environment: the base URL \
+         in `{url_var}`, the key pair in {}. A variable that is missing or not UTF-8 \
+         is an `Error::Config` naming it (never a value).",
+        vars.iter()
+            .map(|v| format!("`{v}`"))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    );
+    Ok(quote! {
+        /// A client for `base_url` (https, or http on a loopback host such as the
+        /// sandbox) with the default configuration.
+        pub fn new(base_url: &str, credentials: ApiKey) -> Result<Self, ::inspection_runtime::Error> {
+            Self::with_config(base_url, credentials, Self::default_config())
+        }
 
-                #from_env
-            }
+        #[doc = #from_env_doc]
+        pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
+            use ::inspection_runtime::__private::env_var as var;
+            let config = Self::default_config();
+            #connect
+        }
+
+        /// A client with a configuration of your own; start from
+        /// [`Client::default_config`].
+        pub fn with_config(
+            base_url: &str,
+            credentials: ApiKey,
+            config: ::inspection_runtime::Config,
+        ) -> Result<Self, ::inspection_runtime::Error> {
+            let auth = ::inspection_runtime::__private::Auth::headers(&[#(#pairs),*])
+                .map_err(::inspection_runtime::Error::Config)?;
+            let core = ::inspection_runtime::Core::new(base_url, auth, config.for_interface(&Self::DEFAULTS))?;
+            Ok(Self { core })
         }
     })
+}
+
+/// `login`, `login_with_config` and (when the body can be read from variables)
+/// `login_from_env`, for a client that logs in for a token.
+fn login_constructors(
+    i: &Interface,
+    token_field: &str,
+    header: &str,
+    scheme: &str,
+) -> Result<TokenStream, String> {
+    let TokenLogin { op, body, .. } = i.token_login()?;
+    let body_ty = super::types::rust_type(i, &body.ty);
+    let login = login_fn(&super::operations::builder_name(i, op), token_field);
+    let from_env = login_from_env(i);
+    // The login's sensitive fields (the password), scrubbed from errors like the token.
+    let mut hidden = Vec::new();
+    sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
+    let header = header.to_ascii_lowercase();
+    let doc = docs::attrs(&format!(
+        "Logs in (`{}`) and keeps the token, sent as `{}: {} <token>` on every \
+         request. When the service later answers 401, the client logs in again with \
+         the same credentials, once, and repeats the request. Neither the password nor \
+         the token ever appears in `Debug`, logs or errors.\n\nA wrong username or \
+         password is an `Error::Api` with status 401.",
+        op.name, header, scheme
+    ));
+    Ok(quote! {
+        #doc
+        pub async fn login(base_url: &str, credentials: #body_ty) -> Result<Self, ::inspection_runtime::Error> {
+            Self::login_with_config(base_url, credentials, Self::default_config()).await
+        }
+
+        /// [`Client::login`] with a configuration of your own; start from
+        /// [`Client::default_config`].
+        pub async fn login_with_config(
+            base_url: &str,
+            credentials: #body_ty,
+            config: ::inspection_runtime::Config,
+        ) -> Result<Self, ::inspection_runtime::Error> {
+            let hidden: Vec<::inspection_runtime::Secret> = [#(#hidden),*]
+                .into_iter()
+                .flatten()
+                .map(::inspection_runtime::Secret::from)
+                .collect();
+            #login
+            let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, hidden);
+            let config = config.for_interface(&Self::DEFAULTS);
+            let core = ::inspection_runtime::Core::logged_in(base_url, token, login, config).await?;
+            Ok(Self { core })
+        }
+
+        #from_env
+    })
+}
+
+/// The `login` closure the client calls to log in (again): it sends the login request
+/// (the `builder`'s) and takes the token from the answer's `token_field`.
+fn login_fn(builder: &proc_macro2::Ident, token_field: &str) -> TokenStream {
+    quote! {
+        let login: ::inspection_runtime::__private::LoginFn = std::sync::Arc::new(move |core| {
+            // The login request is anonymous: it carries no token.
+            let request = #builder { core, request_options: Default::default(), body: credentials.clone() };
+            Box::pin(async move {
+                let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
+                answer
+                    .get(#token_field)
+                    .and_then(|t| t.as_str())
+                    .map(::inspection_runtime::Secret::from)
+                    .ok_or_else(|| ::inspection_runtime::Error::Decode {
+                        status: 200,
+                        path: #token_field.to_string(),
+                        message: "the login answer carries no token".to_string(),
+                    })
+            })
+        });
+    }
 }
 
 /// `INSPECTION_<INTERFACE>`: the prefix of the interface's environment variables.
