@@ -1,6 +1,6 @@
 //! Tagged unions (dispatch on the tag, then decode that variant only) and scalar unions.
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::quote;
 
 use super::{docs, names};
@@ -8,55 +8,130 @@ use crate::ir::{Interface, ScalarKind, TypeDef, TypeKind, Union};
 
 pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     let name = names::type_ident(&t.name);
-    // Decided once, in `ir::resolve`, for every language.
-    let open = u.open;
-    let tag = u.tag.as_str();
-    let idents: Vec<_> = u
-        .variants
+    let mut out = union_enum(i, t, u);
+    out.extend(union_tag(&name, u));
+    out.extend(union_serialize(&name, u));
+    out.extend(union_deserialize(&name, u));
+    out
+}
+
+/// The enum's variant names, one per tag value.
+fn variant_idents(u: &Union) -> Vec<Ident> {
+    u.variants
         .iter()
         .map(|v| names::variant_ident(&v.tag_value))
-        .collect();
+        .collect()
+}
+
+/// The tag values, in the order of the variants.
+fn tag_values(u: &Union) -> Vec<&str> {
+    u.variants.iter().map(|v| v.tag_value.as_str()).collect()
+}
+
+/// The union's enum: a variant per tag value, and `Unknown` when the union is open
+/// (decided once, in `ir::resolve`, for every language).
+fn union_enum(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
+    let name = names::type_ident(&t.name);
+    let tag = u.tag.as_str();
+    let idents = variant_idents(u);
     // A member that always holds a whole record inline (an event's `data`) is boxed, so the
     // enum stays about as small as its other members.
-    let shapes: Vec<_> = u
-        .variants
-        .iter()
-        .map(|v| {
-            let shape = names::type_ident(&i.ty(v.shape).name);
-            if holds_record(i, v.shape) {
-                quote!(Box<#shape>)
-            } else {
-                quote!(#shape)
-            }
-        })
-        .collect();
-    let values: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
+    let shapes = u.variants.iter().map(|v| {
+        let shape = names::type_ident(&i.ty(v.shape).name);
+        if holds_record(i, v.shape) {
+            quote!(Box<#shape>)
+        } else {
+            quote!(#shape)
+        }
+    });
     let variant_docs = u
         .variants
         .iter()
         .map(|v| docs::attrs(&format!("`{tag}: {}`. {}", v.tag_value, v.doc.trim())));
+    let doc = union_doc(t, u);
+    let unknown_variant = u.open.then(|| {
+        quote! {
+            /// A member whose tag this version of the client does not know, kept whole.
+            Unknown(::inspection_runtime::UnknownMember),
+        }
+    });
+    quote! {
+        #doc
+        #[derive(Clone, Debug, PartialEq)]
+        #[non_exhaustive]
+        pub enum #name {
+            #(#variant_docs #idents(#shapes),)*
+            #unknown_variant
+        }
+    }
+}
 
+/// The union's doc: the spec's text, how it is decoded, and what an open one keeps.
+fn union_doc(t: &TypeDef, u: &Union) -> TokenStream {
+    let tag = u.tag.as_str();
     let mut doc = docs::Doc::new(&t.doc);
     doc.push(format!(
         "Discriminated by the `{tag}` property: only the variant it names is decoded, so an \
          error names the tag and the failing field."
     ));
-    if open {
+    if u.open {
         doc.push(format!(
             "Open: a member whose `{tag}` this version does not know is kept whole in \
              `Unknown` and written back unchanged."
         ));
     }
-    let doc = doc.attrs();
+    doc.attrs()
+}
 
-    let (unknown_variant, unknown_tag, unknown_ser, missing_tag, fallback) = if open {
+/// `tag()`: the value of the tag property of a member.
+fn union_tag(name: &Ident, u: &Union) -> TokenStream {
+    let tag = u.tag.as_str();
+    let idents = variant_idents(u);
+    let values = tag_values(u);
+    let unknown_tag = u
+        .open
+        .then(|| quote!(Self::Unknown(member) => member.tag(),));
+    quote! {
+        impl #name {
+            #[doc = concat!("The value of the `", #tag, "` property.")]
+            pub fn tag(&self) -> &str {
+                match self {
+                    #(Self::#idents(_) => #values,)*
+                    #unknown_tag
+                }
+            }
+        }
+    }
+}
+
+/// `Serialize`: the member's fields with its tag; an unknown member as it was read.
+fn union_serialize(name: &Ident, u: &Union) -> TokenStream {
+    let tag = u.tag.as_str();
+    let idents = variant_idents(u);
+    let values = tag_values(u);
+    let unknown_ser = u
+        .open
+        .then(|| quote!(Self::Unknown(member) => serde::Serialize::serialize(member, serializer),));
+    quote! {
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(Self::#idents(value) => ::inspection_runtime::__private::serialize_tagged(serializer, #tag, #values, value),)*
+                    #unknown_ser
+                }
+            }
+        }
+    }
+}
+
+/// `Deserialize`: reads the tag, then decodes the variant it names only. A missing or
+/// unknown tag is kept in `Unknown` when the union is open, and refused otherwise.
+fn union_deserialize(name: &Ident, u: &Union) -> TokenStream {
+    let tag = u.tag.as_str();
+    let idents = variant_idents(u);
+    let values = tag_values(u);
+    let (missing_tag, fallback) = if u.open {
         (
-            quote! {
-                /// A member whose tag this version of the client does not know, kept whole.
-                Unknown(::inspection_runtime::UnknownMember),
-            },
-            quote!(Self::Unknown(member) => member.tag(),),
-            quote!(Self::Unknown(member) => serde::Serialize::serialize(member, serializer),),
             quote! {
                 return Ok(Self::Unknown(::inspection_runtime::UnknownMember::new(String::new(), raw)));
             },
@@ -71,42 +146,11 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
             values.join(", ")
         );
         (
-            quote!(),
-            quote!(),
-            quote!(),
             quote!(return Err(D::Error::custom(#missing));),
             quote!(other => return Err(D::Error::custom(format!(#expected))),),
         )
     };
-
     quote! {
-        #doc
-        #[derive(Clone, Debug, PartialEq)]
-        #[non_exhaustive]
-        pub enum #name {
-            #(#variant_docs #idents(#shapes),)*
-            #unknown_variant
-        }
-
-        impl #name {
-            #[doc = concat!("The value of the `", #tag, "` property.")]
-            pub fn tag(&self) -> &str {
-                match self {
-                    #(Self::#idents(_) => #values,)*
-                    #unknown_tag
-                }
-            }
-        }
-
-        impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    #(Self::#idents(value) => ::inspection_runtime::__private::serialize_tagged(serializer, #tag, #values, value),)*
-                    #unknown_ser
-                }
-            }
-        }
-
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
@@ -138,7 +182,55 @@ fn holds_record(i: &Interface, shape: crate::ir::TypeId) -> bool {
 
 pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {
     let name = names::type_ident(&t.name);
+    // A response-side union keeps a value of another kind rather than refusing it.
     let open = t.usage.response_side();
+    let mut out = scalar_union_enum(t, kinds, open);
+    out.extend(scalar_union_serialize(&name, kinds, open));
+    out.extend(scalar_union_deserialize(&name, kinds, open));
+    out
+}
+
+/// One scalar kind's variant, its arm in `Deserialize` (from a `serde_json::Value`), and
+/// its arm in `Serialize`.
+fn scalar_variant(kind: ScalarKind) -> [TokenStream; 3] {
+    match kind {
+        ScalarKind::String => [
+            quote!(/// A string. 
+                String(String),),
+            quote!(serde_json::Value::String(s) => Self::String(s),),
+            quote!(Self::String(v) => serializer.serialize_str(v),),
+        ],
+        ScalarKind::Integer => [
+            quote!(/// An integer.
+                Integer(i64),),
+            quote!(serde_json::Value::Number(n) if n.is_i64() => Self::Integer(n.as_i64().unwrap_or_default()),),
+            quote!(Self::Integer(v) => serializer.serialize_i64(*v),),
+        ],
+        ScalarKind::Boolean => [
+            quote!(/// A boolean.
+                Boolean(bool),),
+            quote!(serde_json::Value::Bool(b) => Self::Boolean(b),),
+            quote!(Self::Boolean(v) => serializer.serialize_bool(*v),),
+        ],
+        ScalarKind::Number => [
+            quote!(/// A number.
+                Number(f64),),
+            quote!(serde_json::Value::Number(n) if n.as_f64().is_some() => Self::Number(n.as_f64().unwrap_or_default()),),
+            quote!(Self::Number(v) => serializer.serialize_f64(*v),),
+        ],
+        ScalarKind::Null => [
+            quote!(/// `null`.
+                Null,),
+            quote!(serde_json::Value::Null => Self::Null,),
+            quote!(Self::Null => serializer.serialize_unit(),),
+        ],
+    }
+}
+
+/// The scalar union's enum: a variant per kind, and `Other` when open. It is `Eq` unless
+/// a variant holds a float.
+fn scalar_union_enum(t: &TypeDef, kinds: &[ScalarKind], open: bool) -> TokenStream {
+    let name = names::type_ident(&t.name);
     let mut doc = docs::Doc::new(&t.doc);
     if open {
         doc.push(
@@ -146,74 +238,18 @@ pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {
         );
     }
     let doc = doc.attrs();
-    let mut variants = Vec::new();
-    let mut de_arms = Vec::new();
-    let mut ser_arms = Vec::new();
-    let mut eq = true;
-    for kind in kinds {
-        match kind {
-            ScalarKind::String => {
-                variants.push(quote!(/// A string. 
-                    String(String),));
-                de_arms.push(quote!(serde_json::Value::String(s) => Self::String(s),));
-                ser_arms.push(quote!(Self::String(v) => serializer.serialize_str(v),));
-            }
-            ScalarKind::Integer => {
-                variants.push(quote!(/// An integer.
-                    Integer(i64),));
-                de_arms.push(quote!(serde_json::Value::Number(n) if n.is_i64() => Self::Integer(n.as_i64().unwrap_or_default()),));
-                ser_arms.push(quote!(Self::Integer(v) => serializer.serialize_i64(*v),));
-            }
-            ScalarKind::Boolean => {
-                variants.push(quote!(/// A boolean.
-                    Boolean(bool),));
-                de_arms.push(quote!(serde_json::Value::Bool(b) => Self::Boolean(b),));
-                ser_arms.push(quote!(Self::Boolean(v) => serializer.serialize_bool(*v),));
-            }
-            ScalarKind::Number => {
-                eq = false;
-                variants.push(quote!(/// A number.
-                    Number(f64),));
-                de_arms.push(quote!(serde_json::Value::Number(n) if n.as_f64().is_some() => Self::Number(n.as_f64().unwrap_or_default()),));
-                ser_arms.push(quote!(Self::Number(v) => serializer.serialize_f64(*v),));
-            }
-            ScalarKind::Null => {
-                variants.push(quote!(/// `null`.
-                    Null,));
-                de_arms.push(quote!(serde_json::Value::Null => Self::Null,));
-                ser_arms.push(quote!(Self::Null => serializer.serialize_unit(),));
-            }
-        }
-    }
-    let expected = format!(
-        "expected {}",
-        kinds
-            .iter()
-            .map(|k| format!("{k:?}").to_lowercase())
-            .collect::<Vec<_>>()
-            .join(" or ")
-    );
-    let (other_variant, other_de, other_ser) = if open {
-        (
-            quote!(/// A value of a kind the spec does not list, kept as sent.
-                Other(serde_json::Value),),
-            quote!(other => Self::Other(other),),
-            quote!(Self::Other(v) => serde::Serialize::serialize(v, serializer),),
-        )
-    } else {
-        (
-            quote!(),
-            quote!(other => return Err(D::Error::custom(format!("{}, got {other}", #expected))),),
-            quote!(),
-        )
-    };
-    let eq = if eq { quote!(Eq,) } else { quote!() };
-    let error_import = if open {
+    let variants = kinds.iter().map(|&kind| {
+        let [variant, _, _] = scalar_variant(kind);
+        variant
+    });
+    let other_variant = open.then(|| {
+        quote!(/// A value of a kind the spec does not list, kept as sent.
+            Other(serde_json::Value),)
+    });
+    let eq = if kinds.contains(&ScalarKind::Number) {
         quote!()
     } else {
-        quote!(
-            use serde::de::Error as _;
-        )
+        quote!(Eq,)
     };
     quote! {
         #doc
@@ -223,7 +259,18 @@ pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {
             #(#variants)*
             #other_variant
         }
+    }
+}
 
+/// The scalar union's `Serialize`: each variant as its JSON value.
+fn scalar_union_serialize(name: &Ident, kinds: &[ScalarKind], open: bool) -> TokenStream {
+    let ser_arms = kinds.iter().map(|&kind| {
+        let [_, _, ser_arm] = scalar_variant(kind);
+        ser_arm
+    });
+    let other_ser =
+        open.then(|| quote!(Self::Other(v) => serde::Serialize::serialize(v, serializer),));
+    quote! {
         impl serde::Serialize for #name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 match self {
@@ -232,7 +279,35 @@ pub fn scalar_union(t: &TypeDef, kinds: &[ScalarKind]) -> TokenStream {
                 }
             }
         }
+    }
+}
 
+/// The scalar union's `Deserialize`: the variant of the JSON value's kind; a value of
+/// another kind is kept in `Other` when open, and refused otherwise.
+fn scalar_union_deserialize(name: &Ident, kinds: &[ScalarKind], open: bool) -> TokenStream {
+    let de_arms = kinds.iter().map(|&kind| {
+        let [_, de_arm, _] = scalar_variant(kind);
+        de_arm
+    });
+    let (other_de, error_import) = if open {
+        (quote!(other => Self::Other(other),), quote!())
+    } else {
+        let expected = format!(
+            "expected {}",
+            kinds
+                .iter()
+                .map(|k| format!("{k:?}").to_lowercase())
+                .collect::<Vec<_>>()
+                .join(" or ")
+        );
+        (
+            quote!(other => return Err(D::Error::custom(format!("{}, got {other}", #expected))),),
+            quote!(
+                use serde::de::Error as _;
+            ),
+        )
+    };
+    quote! {
         impl<'de> serde::Deserialize<'de> for #name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 #error_import
