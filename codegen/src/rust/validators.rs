@@ -6,7 +6,9 @@ use quote::quote;
 
 use super::names;
 use super::types::{Shape, shape};
-use crate::ir::{Builtin, CharClass, Field, Interface, TypeDef, TypeId, TypeKind, TypeRef};
+use crate::ir::{
+    Builtin, CharClass, CharRule, Field, Interface, TypeDef, TypeId, TypeKind, TypeRef,
+};
 
 /// One `impl Validate` per request-side object (its `one_of` choice and variants too).
 pub fn validators(i: &Interface) -> TokenStream {
@@ -129,10 +131,18 @@ pub fn access(f: &Field, place: TokenStream) -> Access {
 
 /// The checks of one field or parameter; empty when it has none.
 pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
-    let value = &access.value();
+    let value = access.value();
+    let mut out = text_checks(i, f, access);
+    out.extend(bound_checks(f, &value));
+    out.extend(nested_checks(i, f, &value));
+    out
+}
+
+/// The length and character checks of a string, an id or a record reference.
+fn text_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
+    let value = access.value();
     let wire = f.name.as_str();
     let c = &f.constraints;
-    let mut out = TokenStream::new();
     let named = i.named(&f.ty);
     let id_max = match named.map(|t| &t.kind) {
         Some(TypeKind::Id { max_length }) => *max_length,
@@ -149,40 +159,52 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
     } else {
         (quote!(), access.text(is_string))
     };
-    let mut text_checks = TokenStream::new();
+    let mut checks = TokenStream::new();
     if let Some(max) = c.max_length.or(id_max) {
         let max = Literal::usize_unsuffixed(max as usize);
-        text_checks.extend(quote!(v.max_length(#wire, #as_str, #max);));
+        checks.extend(quote!(v.max_length(#wire, #as_str, #max);));
     }
     if let Some(n) = c.length {
         let n = Literal::usize_unsuffixed(n as usize);
-        text_checks.extend(quote!(v.length(#wire, #as_str, #n);));
+        checks.extend(quote!(v.length(#wire, #as_str, #n);));
     }
     if let Some(rule) = &c.chars {
-        let class = match rule.allow {
-            CharClass::AsciiAlphanumeric => {
-                quote!(::inspection_runtime::__private::CharClass::AsciiAlphanumeric)
-            }
-            CharClass::AsciiDigits => {
-                quote!(::inspection_runtime::__private::CharClass::AsciiDigits)
-            }
-        };
-        let forbid = rule.forbid.as_str();
-        // A secret's characters never reach a message, as in the other languages.
-        let check = if f.sensitive {
-            quote!(secret_chars)
-        } else {
-            quote!(chars)
-        };
-        text_checks.extend(quote!(v.#check(#wire, #as_str, #class, #forbid);));
+        checks.extend(chars_check(f, rule, &as_str));
     }
-    if !text_checks.is_empty() {
-        if is_record_ref {
-            out.extend(quote!({ #prelude #text_checks }));
-        } else {
-            out.extend(text_checks);
+    if is_record_ref && !checks.is_empty() {
+        quote!({ #prelude #checks })
+    } else {
+        checks
+    }
+}
+
+/// The check of the characters a text may hold (`as_str` is its `Option<&str>`).
+fn chars_check(f: &Field, rule: &CharRule, as_str: &TokenStream) -> TokenStream {
+    let wire = f.name.as_str();
+    let class = match rule.allow {
+        CharClass::AsciiAlphanumeric => {
+            quote!(::inspection_runtime::__private::CharClass::AsciiAlphanumeric)
         }
-    }
+        CharClass::AsciiDigits => {
+            quote!(::inspection_runtime::__private::CharClass::AsciiDigits)
+        }
+    };
+    let forbid = rule.forbid.as_str();
+    // A secret's characters never reach a message, as in the other languages.
+    let check = if f.sensitive {
+        quote!(secret_chars)
+    } else {
+        quote!(chars)
+    };
+    quote!(v.#check(#wire, #as_str, #class, #forbid);)
+}
+
+/// The range check of a number and the item count check of a list (`value` is its
+/// `Option<&T>`).
+fn bound_checks(f: &Field, value: &TokenStream) -> TokenStream {
+    let wire = f.name.as_str();
+    let c = &f.constraints;
+    let mut out = TokenStream::new();
     if c.min.is_some() || c.max.is_some() {
         let widen = match f.ty {
             TypeRef::Builtin(Builtin::Int32) => quote!(#value.map(|x| i64::from(*x))),
@@ -197,28 +219,32 @@ pub fn field_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
         let max = option(c.max_items.map(|n| Literal::usize_unsuffixed(n as usize)));
         out.extend(quote!(v.items(#wire, #value.map(|x| x.len()), #min, #max);));
     }
-    // Nested request records carry limits of their own.
+    out
+}
+
+/// The checks of a nested request record (or list of them), which carries limits of its
+/// own; a JSON-encoded query value is checked as the record it encodes.
+fn nested_checks(i: &Interface, f: &Field, value: &TokenStream) -> TokenStream {
+    let wire = f.name.as_str();
     let nested_object = |id: TypeId| {
         let t = i.ty(id);
         t.usage.request && matches!(t.kind, TypeKind::Object(_))
     };
-    // A JSON-encoded query value is checked as the record it encodes.
     let target = match &f.ty {
         TypeRef::JsonEncoded(inner) => inner.as_ref(),
         other => other,
     };
     match target {
         TypeRef::Named(n) if nested_object(*n) => {
-            out.extend(quote!(if let Some(x) = #value { v.nested(#wire, x); }));
+            quote!(if let Some(x) = #value { v.nested(#wire, x); })
         }
         TypeRef::Array(inner)
             if inner.named().is_some_and(nested_object) && matches!(**inner, TypeRef::Named(_)) =>
         {
-            out.extend(quote!(if let Some(x) = #value { v.each(#wire, x); }));
+            quote!(if let Some(x) = #value { v.each(#wire, x); })
         }
-        _ => {}
+        _ => quote!(),
     }
-    out
 }
 
 fn option<T: quote::ToTokens>(v: Option<T>) -> TokenStream {
