@@ -1,7 +1,9 @@
 //! Doc text for generated items, in every language: the spec's doc plus what a user must
 //! know about its provenance, gaps and limits. Backends only wrap it in their comment syntax.
 
-use crate::ir::{Auth, CharClass, Constraints, Interface, Operation, Pagination, Source};
+use crate::ir::{
+    Auth, CharClass, Constraints, Interface, Operation, Pagination, RateLimit, Source,
+};
 
 /// What an error of a manager-only operation adds to the service's message, in every client.
 pub const MANAGER_ONLY_HINT: &str = "only users with the manager role may call it";
@@ -208,27 +210,7 @@ pub fn interface(i: &Interface) -> String {
         i.base_url.example,
         i.base_url.doc.trim()
     ));
-    match &i.auth {
-        Auth::ApiKeyHeaders { doc, headers, .. } => {
-            let names: Vec<String> = headers.iter().map(|h| format!("`{}`", h.name)).collect();
-            d.push(format!(
-                "Authentication: headers {}. {}",
-                names.join(" and "),
-                doc.trim()
-            ));
-        }
-        Auth::TokenLogin {
-            doc,
-            header,
-            scheme,
-            ..
-        } => {
-            d.push(format!(
-                "Authentication: `{header}: {scheme} <token>`. {}",
-                doc.trim()
-            ));
-        }
-    }
+    d.push(authentication(&i.auth));
     if let Some(p) = &i.pagination {
         let text = match p {
             Pagination::Cursor { doc, .. } | Pagination::Links { doc, .. } => doc,
@@ -236,21 +218,7 @@ pub fn interface(i: &Interface) -> String {
         d.push(format!("Paging: {}", text.trim()));
     }
     if let Some(r) = &i.rate_limit {
-        d.push(format!(
-            "Rate limit: {} requests per {} s per {}{}; above it the service answers {}{}. {}",
-            r.requests,
-            r.window_seconds,
-            r.scope,
-            r.max_requests
-                .map(|m| format!(" (up to {m} on request)"))
-                .unwrap_or_default(),
-            r.status,
-            r.retry_after_header
-                .as_ref()
-                .map(|h| format!(" with `{h}`"))
-                .unwrap_or_default(),
-            r.doc.trim()
-        ));
+        d.push(rate_limit(r));
     }
     if !i.limits.is_empty() {
         let lines: Vec<String> = i
@@ -284,4 +252,45 @@ pub fn interface(i: &Interface) -> String {
         ));
     }
     d.text()
+}
+
+/// How a request authenticates: the headers it sends, or the login's token.
+fn authentication(auth: &Auth) -> String {
+    match auth {
+        Auth::ApiKeyHeaders { doc, headers, .. } => {
+            let names: Vec<String> = headers.iter().map(|h| format!("`{}`", h.name)).collect();
+            format!(
+                "Authentication: headers {}. {}",
+                names.join(" and "),
+                doc.trim()
+            )
+        }
+        Auth::TokenLogin {
+            doc,
+            header,
+            scheme,
+            ..
+        } => format!(
+            "Authentication: `{header}: {scheme} <token>`. {}",
+            doc.trim()
+        ),
+    }
+}
+
+fn rate_limit(r: &RateLimit) -> String {
+    format!(
+        "Rate limit: {} requests per {} s per {}{}; above it the service answers {}{}. {}",
+        r.requests,
+        r.window_seconds,
+        r.scope,
+        r.max_requests
+            .map(|m| format!(" (up to {m} on request)"))
+            .unwrap_or_default(),
+        r.status,
+        r.retry_after_header
+            .as_ref()
+            .map(|h| format!(" with `{h}`"))
+            .unwrap_or_default(),
+        r.doc.trim()
+    )
 }

@@ -56,11 +56,15 @@ impl<'a> Checker<'a> {
         f: &spec::FieldDef,
         ty: &TypeRef,
     ) -> ir::Constraints {
-        let is_string = match ty {
-            TypeRef::Builtin(b) => b.is_string_like(),
-            TypeRef::Named(n) => matches!(self.kind_of(*n), Some(Kind::Id | Kind::RecordRef)),
-            _ => false,
-        };
+        self.misplaced_constraints(name, f, ty);
+        self.field_range(name, f);
+        constraint_values(f)
+    }
+
+    /// Each constraint set on a type it does not apply to: lengths and `chars` on
+    /// strings, `min`/`max` on integers, item counts on arrays.
+    fn misplaced_constraints(&mut self, name: &Spanned<String>, f: &spec::FieldDef, ty: &TypeRef) {
+        let is_string = self.is_string(ty);
         // Ranges are checked as whole numbers: `number` fields take none.
         let is_number = matches!(ty, TypeRef::Builtin(b) if b.is_integer());
         let is_array = matches!(ty, TypeRef::Array(_));
@@ -113,29 +117,46 @@ impl<'a> Checker<'a> {
                 misplaced(self, at.referenced, key, "arrays", "remove it");
             }
         }
+    }
+
+    /// Whether `ty` is written as a string, so takes lengths and `chars`: a string-like
+    /// builtin, an id or a record reference.
+    fn is_string(&self, ty: &TypeRef) -> bool {
+        match ty {
+            TypeRef::Builtin(b) => b.is_string_like(),
+            TypeRef::Named(n) => matches!(self.kind_of(*n), Some(Kind::Id | Kind::RecordRef)),
+            _ => false,
+        }
+    }
+
+    /// `min` is not greater than `max`.
+    fn field_range(&mut self, name: &Spanned<String>, f: &spec::FieldDef) {
         if let (Some(min), Some(max)) = (&f.min, &f.max)
             && min.value > max.value
         {
             self.error(
                 min,
                 format!(
-                    "`min` {} is greater than `max` {} on field `{field}`",
-                    min.value, max.value
+                    "`min` {} is greater than `max` {} on field `{}`",
+                    min.value, max.value, name.value
                 ),
                 "swap or correct the bounds",
             );
         }
-        ir::Constraints {
-            max_length: f.max_length.as_ref().map(|s| s.value),
-            length: f.length.as_ref().map(|s| s.value),
-            min: f.min.as_ref().map(|s| s.value),
-            max: f.max.as_ref().map(|s| s.value),
-            chars: f.chars.as_ref().map(|c| ir::CharRule {
-                allow: c.value.allow,
-                forbid: c.value.forbid.clone(),
-            }),
-            max_items: f.max_items.as_ref().map(|s| s.value),
-            min_items: f.min_items.as_ref().map(|s| s.value),
-        }
+    }
+}
+
+fn constraint_values(f: &spec::FieldDef) -> ir::Constraints {
+    ir::Constraints {
+        max_length: f.max_length.as_ref().map(|s| s.value),
+        length: f.length.as_ref().map(|s| s.value),
+        min: f.min.as_ref().map(|s| s.value),
+        max: f.max.as_ref().map(|s| s.value),
+        chars: f.chars.as_ref().map(|c| ir::CharRule {
+            allow: c.value.allow,
+            forbid: c.value.forbid.clone(),
+        }),
+        max_items: f.max_items.as_ref().map(|s| s.value),
+        min_items: f.min_items.as_ref().map(|s| s.value),
     }
 }

@@ -14,50 +14,9 @@ use super::{Checker, Kind, clip};
 impl<'a> Checker<'a> {
     pub(super) fn interface(&mut self, spec: &spec::SpecFile) -> ir::Interface {
         let def = &spec.interface;
-        if def.name.value.to_snake_case() != def.name.value || def.name.value.is_empty() {
-            self.error(
-                &def.name,
-                format!("interface name `{}` is not snake_case", def.name.value),
-                format!("rename it `{}`", def.name.value.to_snake_case()),
-            );
-        }
-        let starts_well = def.name.value.starts_with(|c: char| c.is_ascii_lowercase());
-        if !def.name.value.is_empty() && !starts_well {
-            self.error(
-                &def.name,
-                format!(
-                    "interface name `{}` does not start with a letter",
-                    def.name.value
-                ),
-                "it names a module in every language: start it with a lowercase letter",
-            );
-        } else if let Some(language) = crate::backend::refusing_module_name(&def.name.value) {
-            self.error(
-                &def.name,
-                format!(
-                    "interface name `{}` cannot name a module in {language}",
-                    def.name.value
-                ),
-                "it is a reserved word there, or a module the package has already: rename it",
-            );
-        }
-        self.declare_types(&spec.types);
-
-        let mut types: Vec<ir::TypeDef> = spec
-            .types
-            .iter()
-            .map(|(name, def)| self.type_def(name, def))
-            .collect();
-        self.merge_common_fields(&spec.types, &mut types);
-
-        let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
-        if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
-            self.paging_fields(
-                &types,
-                &c.paging_type,
-                [&c.next_url_field, &c.cursor_field, &c.page_size_field],
-            );
-        }
+        self.interface_name(&def.name);
+        let types = self.types(&spec.types);
+        let pagination = self.interface_pagination(def, &types);
         let links = matches!(pagination, Some(ir::Pagination::Links { .. }));
         let operations = self.operations(&spec.operations, pagination.is_some(), links);
         let auth = self.auth(&def.auth, &spec.operations);
@@ -79,28 +38,11 @@ impl<'a> Checker<'a> {
             },
             auth,
             pagination,
-            rate_limit: def.rate_limit.as_ref().map(|r| ir::RateLimit {
-                requests: r.requests,
-                window_seconds: r.window_seconds,
-                max_requests: r.max_requests,
-                scope: r.scope.clone(),
-                status: r.status,
-                retry_after_header: r.retry_after_header.clone(),
-                doc: r.doc.clone(),
-            }),
+            rate_limit: def.rate_limit.as_ref().map(rate_limit),
             error_body,
             errors: self.status_docs(&def.errors),
             headers: self.headers(&def.headers),
-            limits: def
-                .limits
-                .iter()
-                .map(|(name, l)| ir::Limit {
-                    name: name.value.clone(),
-                    value: l.value.clone(),
-                    doc: l.doc.clone(),
-                    source: l.source,
-                })
-                .collect(),
+            limits: limits(&def.limits),
             versioning: def.versioning.clone(),
             not_shown: def.not_shown.clone(),
             error_message_field: None, // decided by `ir::resolve`
@@ -111,15 +53,82 @@ impl<'a> Checker<'a> {
             operations,
         };
         mark_usage(&mut interface);
-        if self.diags.is_empty() {
-            self.links_envelopes(&spec.operations, &interface);
-            self.login_answer(&def.auth, &interface);
-        }
-        if self.diags.is_empty() {
-            ir::resolve(&mut interface);
-            interface.export = def.export.as_ref().and_then(|e| self.export(e, &interface));
-        }
+        self.resolve_checked(spec, &mut interface);
         interface
+    }
+
+    /// The interface's name names a module in every language.
+    fn interface_name(&mut self, name: &Spanned<String>) {
+        if name.value.to_snake_case() != name.value || name.value.is_empty() {
+            self.error(
+                name,
+                format!("interface name `{}` is not snake_case", name.value),
+                format!("rename it `{}`", name.value.to_snake_case()),
+            );
+        }
+        let starts_well = name.value.starts_with(|c: char| c.is_ascii_lowercase());
+        if !name.value.is_empty() && !starts_well {
+            self.error(
+                name,
+                format!(
+                    "interface name `{}` does not start with a letter",
+                    name.value
+                ),
+                "it names a module in every language: start it with a lowercase letter",
+            );
+        } else if let Some(language) = crate::backend::refusing_module_name(&name.value) {
+            self.error(
+                name,
+                format!(
+                    "interface name `{}` cannot name a module in {language}",
+                    name.value
+                ),
+                "it is a reserved word there, or a module the package has already: rename it",
+            );
+        }
+    }
+
+    /// Every declared type, declared first so that types may name each other in any order,
+    /// with a union's common fields merged into its members.
+    fn types(&mut self, defs: &OrderedMap<spec::TypeDef>) -> Vec<ir::TypeDef> {
+        self.declare_types(defs);
+        let mut types: Vec<ir::TypeDef> = defs
+            .iter()
+            .map(|(name, def)| self.type_def(name, def))
+            .collect();
+        self.merge_common_fields(defs, &mut types);
+        types
+    }
+
+    /// The interface's pagination; cursor paging's fields must be on its paging type.
+    fn interface_pagination(
+        &mut self,
+        def: &spec::InterfaceDef,
+        types: &[ir::TypeDef],
+    ) -> Option<ir::Pagination> {
+        let pagination = def.pagination.as_ref().map(|p| self.pagination(p));
+        if let Some(spec::PaginationDef::Cursor(c)) = &def.pagination {
+            self.paging_fields(
+                types,
+                &c.paging_type,
+                [&c.next_url_field, &c.cursor_field, &c.page_size_field],
+            );
+        }
+        pagination
+    }
+
+    /// The checks that need the whole interface, then the resolve pass and the export
+    /// (which reads the resolved answers): each only while no diagnostic was pushed.
+    fn resolve_checked(&mut self, spec: &spec::SpecFile, interface: &mut ir::Interface) {
+        let def = &spec.interface;
+        if self.diags.is_empty() {
+            self.links_envelopes(&spec.operations, interface);
+            self.login_answer(&def.auth, interface);
+        }
+        if self.diags.is_empty() {
+            ir::resolve(interface);
+            interface.export = def.export.as_ref().and_then(|e| self.export(e, interface));
+        }
     }
 
     pub(super) fn status_docs(&mut self, map: &OrderedMap<String>) -> Vec<ir::StatusDoc> {
@@ -325,6 +334,29 @@ impl<'a> Checker<'a> {
             }
         }
     }
+}
+
+fn rate_limit(r: &spec::RateLimitDef) -> ir::RateLimit {
+    ir::RateLimit {
+        requests: r.requests,
+        window_seconds: r.window_seconds,
+        max_requests: r.max_requests,
+        scope: r.scope.clone(),
+        status: r.status,
+        retry_after_header: r.retry_after_header.clone(),
+        doc: r.doc.clone(),
+    }
+}
+
+fn limits(map: &OrderedMap<spec::LimitDef>) -> Vec<ir::Limit> {
+    map.iter()
+        .map(|(name, l)| ir::Limit {
+            name: name.value.clone(),
+            value: l.value.clone(),
+            doc: l.doc.clone(),
+            source: l.source,
+        })
+        .collect()
 }
 
 const HEADER_NAME_HELP: &str = "a header name is one or more of the letters, digits and \

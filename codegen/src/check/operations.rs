@@ -116,6 +116,45 @@ impl<'a> Checker<'a> {
         has_pagination: bool,
         links_pagination: bool,
     ) -> Option<ir::Operation> {
+        self.operation_path(name, op);
+        let body = op.body.as_ref().and_then(|b| {
+            Some(ir::Body {
+                ty: self.type_expr(&b.ty, Position::Body)?,
+                content_type: b.content_type.clone().unwrap_or_else(json),
+                doc: b.doc.clone(),
+            })
+        });
+        self.parameter_names(op, body.as_ref());
+        let path_params = self.fields_at(&op.path_params, Position::Field);
+        let query = self.fields_at(&op.query, Position::Query);
+        let responses = self.responses(&op.responses)?;
+        self.operation_paging(name, op, &responses, has_pagination, links_pagination);
+        Some(ir::Operation {
+            name: name.value.clone(),
+            doc: op.doc.clone(),
+            method: op.method,
+            path: op.path.value.clone(),
+            path_params,
+            query,
+            body,
+            paginated: op.paginated,
+            items_field: op.items_field.as_ref().map(|f| f.value.clone()),
+            responses,
+            errors: self.status_docs(&op.errors),
+            auth: op.auth,
+            manager_only: op.manager_only,
+            internal: op.internal,
+            not_shown: op.not_shown.clone(),
+            source: op.source,
+            answer: ir::Answer::default(), // decided by `ir::resolve`
+            paging: None,
+            call: ir::CallPlan::default(), // planned by `ir::resolve`
+        })
+    }
+
+    /// The path: it starts with `/`, is well formed, and its placeholders and `path_params`
+    /// name each other.
+    fn operation_path(&mut self, name: &Spanned<String>, op: &spec::OperationDef) {
         let path = &op.path.value;
         if !path.starts_with('/') {
             self.error(
@@ -156,34 +195,30 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+    }
+
+    /// Path and query parameters become fields and setters of one builder: checked
+    /// together, once, and never named like the builder's own members (a binary body
+    /// also has `content_type`).
+    fn parameter_names(&mut self, op: &spec::OperationDef, body: Option<&ir::Body>) {
         let params: Vec<&Spanned<String>> = op
             .path_params
             .iter()
             .chain(op.query.iter())
             .map(|(k, _)| k)
             .collect();
-        let body = op.body.as_ref().and_then(|b| {
-            Some(ir::Body {
-                ty: self.type_expr(&b.ty, Position::Body)?,
-                content_type: b.content_type.clone().unwrap_or_else(json),
-                doc: b.doc.clone(),
-            })
-        });
-        // Path and query parameters become fields and setters of one builder: checked
-        // together, once, and never named like the builder's own members (a binary body
-        // also has `content_type`).
-        let binary_body = body
-            .as_ref()
-            .is_some_and(|b| b.ty == ir::TypeRef::Builtin(ir::Builtin::Binary));
+        let binary_body = body.is_some_and(|b| b.ty == ir::TypeRef::Builtin(ir::Builtin::Binary));
         let mut reserved = BUILDER_MEMBERS.to_vec();
         if binary_body {
             reserved.push("content_type");
         }
         self.identifiers(&params, "parameter", &reserved);
-        let path_params = self.fields_at(&op.path_params, Position::Field);
-        let query = self.fields_at(&op.query, Position::Query);
-        let mut responses = Vec::new();
-        for r in &op.responses {
+    }
+
+    /// The responses, or `None` at the first whose body type is refused.
+    fn responses(&mut self, responses: &[spec::ResponseDef]) -> Option<Vec<ir::Response>> {
+        let mut out = Vec::new();
+        for r in responses {
             if !(100..600).contains(&r.status.value) {
                 self.error(
                     &r.status,
@@ -195,7 +230,7 @@ impl<'a> Checker<'a> {
                 Some(b) => Some(self.type_expr(b, Position::Response)?),
                 None => None,
             };
-            responses.push(ir::Response {
+            out.push(ir::Response {
                 status: r.status.value,
                 content_type: r.content_type.clone().unwrap_or_else(json),
                 body,
@@ -203,6 +238,19 @@ impl<'a> Checker<'a> {
                 not_shown: r.not_shown.clone(),
             });
         }
+        Some(out)
+    }
+
+    /// A paginated operation: links paging names its `items_field`; cursor paging needs the
+    /// interface's `pagination` and a `page<T>` answer.
+    fn operation_paging(
+        &mut self,
+        name: &Spanned<String>,
+        op: &spec::OperationDef,
+        responses: &[ir::Response],
+        has_pagination: bool,
+        links_pagination: bool,
+    ) {
         if op.paginated && links_pagination {
             if op.items_field.is_none() {
                 self.error(
@@ -238,27 +286,6 @@ impl<'a> Checker<'a> {
                 );
             }
         }
-        Some(ir::Operation {
-            name: name.value.clone(),
-            doc: op.doc.clone(),
-            method: op.method,
-            path: path.clone(),
-            path_params,
-            query,
-            body,
-            paginated: op.paginated,
-            items_field: op.items_field.as_ref().map(|f| f.value.clone()),
-            responses,
-            errors: self.status_docs(&op.errors),
-            auth: op.auth,
-            manager_only: op.manager_only,
-            internal: op.internal,
-            not_shown: op.not_shown.clone(),
-            source: op.source,
-            answer: ir::Answer::default(), // decided by `ir::resolve`
-            paging: None,
-            call: ir::CallPlan::default(), // planned by `ir::resolve`
-        })
     }
 }
 

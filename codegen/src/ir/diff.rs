@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{
-    Api, Constraints, Field, Interface, Object, Operation, TypeDef, TypeKind, TypeRef, Usage,
+    Api, Constraints, Enum, Field, Interface, Object, Operation, TypeDef, TypeKind, TypeRef, Union,
+    Usage,
 };
 
 /// How a change reaches the users of the clients.
@@ -165,104 +166,108 @@ fn types(out: &mut Out, o: &Interface, n: &Interface) {
         if ot.doc != nt.doc {
             out.docs(format!("type `{name}`: docs changed"));
         }
-        match (&ot.kind, &nt.kind) {
-            (TypeKind::Object(oo), TypeKind::Object(no)) => {
-                object(out, name, o, n, oo, no, nt.usage)
-            }
-            (TypeKind::Enum(oe), TypeKind::Enum(ne)) => {
-                for v in &oe.values {
-                    match ne.values.iter().find(|x| x.wire == v.wire) {
-                        None => out.breaking(format!("enum `{name}`: value `{}` removed", v.wire)),
-                        Some(x) if x.doc != v.doc => {
-                            out.docs(format!("enum `{name}`: value `{}` docs changed", v.wire))
-                        }
-                        Some(_) => {}
-                    }
-                }
-                for v in ne
-                    .values
-                    .iter()
-                    .filter(|v| !oe.values.iter().any(|x| x.wire == v.wire))
-                {
-                    out.additive(format!("enum `{name}`: value `{}` added", v.wire));
-                }
-                if oe.open && !ne.open {
-                    out.breaking(format!("enum `{name}` closed"));
-                } else if !oe.open && ne.open {
-                    out.additive(format!("enum `{name}` opened"));
-                }
-            }
-            (TypeKind::Union(ou), TypeKind::Union(nu)) => {
-                if ou.tag != nu.tag {
-                    out.breaking(format!(
-                        "union `{name}`: tag `{}` is now `{}`",
-                        ou.tag, nu.tag
-                    ));
-                }
-                for v in &ou.variants {
-                    match nu.variants.iter().find(|x| x.tag_value == v.tag_value) {
-                        None => out
-                            .breaking(format!("union `{name}`: member `{}` removed", v.tag_value)),
-                        Some(x) if o.ty(v.shape).name != n.ty(x.shape).name => {
-                            out.breaking(format!(
-                                "union `{name}`: member `{}` is now `{}`",
-                                v.tag_value,
-                                n.ty(x.shape).name
-                            ))
-                        }
-                        Some(x) if x.doc != v.doc => out.docs(format!(
-                            "union `{name}`: member `{}` docs changed",
-                            v.tag_value
-                        )),
-                        Some(_) => {}
-                    }
-                }
-                for v in nu
-                    .variants
-                    .iter()
-                    .filter(|v| !ou.variants.iter().any(|x| x.tag_value == v.tag_value))
-                {
-                    out.additive(format!("union `{name}`: member `{}` added", v.tag_value));
-                }
-            }
-            (TypeKind::Id { max_length: a }, TypeKind::Id { max_length: b }) if a != b => {
-                limit_change(
-                    out,
-                    &format!("id `{name}`"),
-                    &Constraints {
-                        max_length: *a,
-                        ..Default::default()
-                    },
-                    &Constraints {
-                        max_length: *b,
-                        ..Default::default()
-                    },
-                    nt.usage.request,
-                );
-            }
-            (TypeKind::RecordRef(a), TypeKind::RecordRef(b)) => {
-                let shape = |i: &Interface, r: &super::RecordRef| {
-                    (
-                        i.ty(r.id_type).name.clone(),
-                        r.external,
-                        r.self_keyword.clone(),
-                    )
-                };
-                if shape(o, a) != shape(n, b) {
-                    out.breaking(format!("record reference `{name}` changed"));
-                }
-            }
-            (TypeKind::ScalarUnion(a), TypeKind::ScalarUnion(b)) if a != b => {
-                out.breaking(format!("scalar union `{name}` changed"));
-            }
-            (ok, nk) if std::mem::discriminant(ok) != std::mem::discriminant(nk) => {
-                out.breaking(format!("type `{name}` is now another kind of type"))
-            }
-            _ => {}
-        }
+        type_kind(out, name, o, n, ot, nt);
     }
     for name in new_by.keys().filter(|n| !old_by.contains_key(*n)) {
         out.additive(format!("type `{name}` added"));
+    }
+}
+
+/// A type on both sides: what changed in what it is (a record, an enum, a union, ...).
+fn type_kind(out: &mut Out, name: &str, o: &Interface, n: &Interface, ot: &TypeDef, nt: &TypeDef) {
+    match (&ot.kind, &nt.kind) {
+        (TypeKind::Object(oo), TypeKind::Object(no)) => object(out, name, o, n, oo, no, nt.usage),
+        (TypeKind::Enum(oe), TypeKind::Enum(ne)) => enumeration(out, name, oe, ne),
+        (TypeKind::Union(ou), TypeKind::Union(nu)) => union(out, name, o, n, ou, nu),
+        (TypeKind::Id { max_length: a }, TypeKind::Id { max_length: b }) if a != b => {
+            limit_change(
+                out,
+                &format!("id `{name}`"),
+                &Constraints {
+                    max_length: *a,
+                    ..Default::default()
+                },
+                &Constraints {
+                    max_length: *b,
+                    ..Default::default()
+                },
+                nt.usage.request,
+            );
+        }
+        (TypeKind::RecordRef(a), TypeKind::RecordRef(b)) => {
+            let shape = |i: &Interface, r: &super::RecordRef| {
+                (
+                    i.ty(r.id_type).name.clone(),
+                    r.external,
+                    r.self_keyword.clone(),
+                )
+            };
+            if shape(o, a) != shape(n, b) {
+                out.breaking(format!("record reference `{name}` changed"));
+            }
+        }
+        (TypeKind::ScalarUnion(a), TypeKind::ScalarUnion(b)) if a != b => {
+            out.breaking(format!("scalar union `{name}` changed"));
+        }
+        (ok, nk) if std::mem::discriminant(ok) != std::mem::discriminant(nk) => {
+            out.breaking(format!("type `{name}` is now another kind of type"))
+        }
+        _ => {}
+    }
+}
+
+fn enumeration(out: &mut Out, name: &str, oe: &Enum, ne: &Enum) {
+    for v in &oe.values {
+        match ne.values.iter().find(|x| x.wire == v.wire) {
+            None => out.breaking(format!("enum `{name}`: value `{}` removed", v.wire)),
+            Some(x) if x.doc != v.doc => {
+                out.docs(format!("enum `{name}`: value `{}` docs changed", v.wire))
+            }
+            Some(_) => {}
+        }
+    }
+    for v in ne
+        .values
+        .iter()
+        .filter(|v| !oe.values.iter().any(|x| x.wire == v.wire))
+    {
+        out.additive(format!("enum `{name}`: value `{}` added", v.wire));
+    }
+    if oe.open && !ne.open {
+        out.breaking(format!("enum `{name}` closed"));
+    } else if !oe.open && ne.open {
+        out.additive(format!("enum `{name}` opened"));
+    }
+}
+
+fn union(out: &mut Out, name: &str, o: &Interface, n: &Interface, ou: &Union, nu: &Union) {
+    if ou.tag != nu.tag {
+        out.breaking(format!(
+            "union `{name}`: tag `{}` is now `{}`",
+            ou.tag, nu.tag
+        ));
+    }
+    for v in &ou.variants {
+        match nu.variants.iter().find(|x| x.tag_value == v.tag_value) {
+            None => out.breaking(format!("union `{name}`: member `{}` removed", v.tag_value)),
+            Some(x) if o.ty(v.shape).name != n.ty(x.shape).name => out.breaking(format!(
+                "union `{name}`: member `{}` is now `{}`",
+                v.tag_value,
+                n.ty(x.shape).name
+            )),
+            Some(x) if x.doc != v.doc => out.docs(format!(
+                "union `{name}`: member `{}` docs changed",
+                v.tag_value
+            )),
+            Some(_) => {}
+        }
+    }
+    for v in nu
+        .variants
+        .iter()
+        .filter(|v| !ou.variants.iter().any(|x| x.tag_value == v.tag_value))
+    {
+        out.additive(format!("union `{name}`: member `{}` added", v.tag_value));
     }
 }
 
@@ -415,83 +420,12 @@ fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &O
     if o.method != n.method || o.path != n.path {
         out.breaking(format!("operation `{name}`: method or path changed"));
     }
-    let request = Usage {
-        request: true,
-        response: false,
-    };
-    for p in &o.path_params {
-        match n.path_params.iter().find(|x| x.name == p.name) {
-            None => out.breaking(format!(
-                "operation `{name}`: path parameter `{}` removed",
-                p.name
-            )),
-            Some(x) => field(
-                out,
-                &format!("`{name}` path parameter `{}`", p.name),
-                oi,
-                ni,
-                p,
-                x,
-                request,
-            ),
-        }
-    }
-    for p in n
-        .path_params
-        .iter()
-        .filter(|p| !o.path_params.iter().any(|x| x.name == p.name))
-    {
-        out.breaking(format!(
-            "operation `{name}`: path parameter `{}` added",
-            p.name
-        ));
-    }
-    for q in &o.query {
-        match n.query.iter().find(|x| x.name == q.name) {
-            None => out.breaking(format!(
-                "operation `{name}`: query parameter `{}` removed",
-                q.name
-            )),
-            Some(x) => field(
-                out,
-                &format!("`{name}` query parameter `{}`", q.name),
-                oi,
-                ni,
-                q,
-                x,
-                request,
-            ),
-        }
-    }
-    for q in n
-        .query
-        .iter()
-        .filter(|q| !o.query.iter().any(|x| x.name == q.name))
-    {
-        if q.required {
-            out.breaking(format!(
-                "operation `{name}`: required query parameter `{}` added",
-                q.name
-            ));
-        } else {
-            out.additive(format!(
-                "operation `{name}`: query parameter `{}` added",
-                q.name
-            ));
-        }
-    }
+    path_params(out, oi, ni, o, n);
+    query(out, oi, ni, o, n);
     let body = |i: &Interface, op: &Operation| op.body.as_ref().map(|b| shown(i, &b.ty));
     if body(oi, o) != body(ni, n) {
         out.breaking(format!("operation `{name}`: request body changed"));
     }
-    let answer = |i: &Interface, op: &Operation| match &op.answer.kind {
-        super::AnswerKind::Json { body, list_shaped } => {
-            format!("json {} {list_shaped}", shown(i, body))
-        }
-        super::AnswerKind::Upsert { body } => format!("upsert {}", shown(i, body)),
-        super::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
-        super::AnswerKind::Empty => "empty".to_string(),
-    };
     if answer(oi, o) != answer(ni, n) || o.answer.polls != n.answer.polls {
         out.breaking(format!("operation `{name}`: answer changed"));
     }
@@ -514,6 +448,93 @@ fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &O
         || responses(oi, o) != responses(ni, n)
     {
         out.docs(format!("operation `{name}`: docs changed"));
+    }
+}
+
+/// Parameters are only ever sent: their limits and requiredness count as a request's.
+const PARAMETER: Usage = Usage {
+    request: true,
+    response: false,
+};
+
+fn path_params(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &Operation) {
+    let name = &o.name;
+    for p in &o.path_params {
+        match n.path_params.iter().find(|x| x.name == p.name) {
+            None => out.breaking(format!(
+                "operation `{name}`: path parameter `{}` removed",
+                p.name
+            )),
+            Some(x) => field(
+                out,
+                &format!("`{name}` path parameter `{}`", p.name),
+                oi,
+                ni,
+                p,
+                x,
+                PARAMETER,
+            ),
+        }
+    }
+    for p in n
+        .path_params
+        .iter()
+        .filter(|p| !o.path_params.iter().any(|x| x.name == p.name))
+    {
+        out.breaking(format!(
+            "operation `{name}`: path parameter `{}` added",
+            p.name
+        ));
+    }
+}
+
+fn query(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &Operation) {
+    let name = &o.name;
+    for q in &o.query {
+        match n.query.iter().find(|x| x.name == q.name) {
+            None => out.breaking(format!(
+                "operation `{name}`: query parameter `{}` removed",
+                q.name
+            )),
+            Some(x) => field(
+                out,
+                &format!("`{name}` query parameter `{}`", q.name),
+                oi,
+                ni,
+                q,
+                x,
+                PARAMETER,
+            ),
+        }
+    }
+    for q in n
+        .query
+        .iter()
+        .filter(|q| !o.query.iter().any(|x| x.name == q.name))
+    {
+        if q.required {
+            out.breaking(format!(
+                "operation `{name}`: required query parameter `{}` added",
+                q.name
+            ));
+        } else {
+            out.additive(format!(
+                "operation `{name}`: query parameter `{}` added",
+                q.name
+            ));
+        }
+    }
+}
+
+/// An operation's resolved answer, by names.
+fn answer(i: &Interface, op: &Operation) -> String {
+    match &op.answer.kind {
+        super::AnswerKind::Json { body, list_shaped } => {
+            format!("json {} {list_shaped}", shown(i, body))
+        }
+        super::AnswerKind::Upsert { body } => format!("upsert {}", shown(i, body)),
+        super::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
+        super::AnswerKind::Empty => "empty".to_string(),
     }
 }
 

@@ -5,7 +5,10 @@
 use std::collections::BTreeSet;
 
 use super::yaml::Node;
-use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, Source, TypeKind, TypeRef};
+use crate::ir::{
+    Builtin, CharClass, Constraints, Enum, Field, Interface, Object, OneOf, RecordRef, Source,
+    TypeDef, TypeKind, TypeRef, Union, Variant,
+};
 
 /// A reference to a component schema.
 pub fn reference(name: &str) -> Node {
@@ -206,165 +209,16 @@ pub fn components(i: &Interface) -> Node {
     let mut taken: BTreeSet<String> = i.types.iter().map(|t| t.name.clone()).collect();
     for t in &i.types {
         let schema = match &t.kind {
-            TypeKind::Object(o) => {
-                let mut properties = Node::map();
-                let mut required = Vec::new();
-                // An answer's `null` for an optional property reads as absent in every
-                // client, so a record only answers are made of admits it.
-                let tolerant = t.usage.response && !t.usage.request;
-                let request_only = t.usage.request_only();
-                for f in &o.fields {
-                    let f = &Field {
-                        nullable: f.nullable || (tolerant && !f.required),
-                        ..f.clone()
-                    };
-                    properties.set(&f.name, field(i, f, request_only));
-                    if f.required {
-                        required.push(Node::str(&f.name));
-                    }
-                }
-                let mut node = Node::map().with("type", Node::str("object"));
-                if let Some(one) = &o.one_of {
-                    let mut groups = Vec::new();
-                    for v in &one.variants {
-                        for f in &v.fields {
-                            properties.set(&f.name, field(i, f, request_only));
-                        }
-                        let keys = v.fields.iter().map(|f| Node::str(&f.name)).collect();
-                        groups.push(Node::map().with("required", Node::Seq(keys)));
-                    }
-                    // Exactly one group: a request rule; answers are read whatever they hold.
-                    if t.usage.request_only() {
-                        node.set("oneOf", Node::Seq(groups));
-                    }
-                }
-                node.set("properties", properties);
-                if !required.is_empty() {
-                    node.set("required", Node::Seq(required));
-                }
-                // An inferred envelope is also read bare: the record itself.
-                let bare = o.envelope.as_ref().and_then(|env| {
-                    let f = o.fields.iter().find(|f| &f.name == env)?;
-                    Some(of(i, &f.ty, &Constraints::default()))
-                });
-                if let Some(bare) = bare {
-                    node = Node::map().with("anyOf", Node::Seq(vec![node, bare]));
-                }
-                source(node, o.source, o.not_shown.as_deref())
-            }
-            TypeKind::Enum(e) => {
-                let values: Vec<Node> = e.values.iter().map(|v| Node::str(&v.wire)).collect();
-                let mut node = Node::map().with("type", Node::str("string"));
-                if e.open {
-                    // Open: the known values, and any other string the service may add.
-                    node.set(
-                        "anyOf",
-                        Node::Seq(vec![
-                            Node::map().with("enum", Node::Seq(values)),
-                            Node::map().with("type", Node::str("string")),
-                        ]),
-                    );
-                    node.set("x-open-enum", Node::Bool(true));
-                } else {
-                    node.set("enum", Node::Seq(values));
-                }
-                node
-            }
-            TypeKind::Union(u) => {
-                let mut members = Vec::new();
-                let mut mapping = Node::map();
-                let known: Vec<Node> = u.variants.iter().map(|v| Node::str(&v.tag_value)).collect();
-                for v in &u.variants {
-                    let name = claim(
-                        &mut taken,
-                        &format!("{}_{}", t.name, sanitize(&v.tag_value)),
-                    );
-                    let tagged = Node::map()
-                        .with("type", Node::str("object"))
-                        .with("required", Node::Seq(vec![Node::str(&u.tag)]))
-                        .with(
-                            "properties",
-                            Node::map()
-                                .with(&u.tag, Node::map().with("const", Node::str(&v.tag_value))),
-                        );
-                    out.set(
-                        &name,
-                        described(
-                            Node::map().with(
-                                "allOf",
-                                Node::Seq(vec![reference(&i.ty(v.shape).name), tagged]),
-                            ),
-                            &v.doc,
-                        ),
-                    );
-                    mapping.set(
-                        &v.tag_value,
-                        Node::str(format!("#/components/schemas/{name}")),
-                    );
-                    members.push(reference(&name));
-                }
-                if u.open {
-                    let name = claim(&mut taken, &format!("{}_unknown", t.name));
-                    out.set(
-                        &name,
-                        Node::map()
-                            .with(
-                                "description",
-                                Node::str(format!(
-                                    "A `{}` member whose `{}` this document does not list: kept whole by the clients.",
-                                    t.name, u.tag
-                                )),
-                            )
-                            .with("type", Node::str("object"))
-                            .with(
-                                "not",
-                                Node::map()
-                                    .with("required", Node::Seq(vec![Node::str(&u.tag)]))
-                                    .with(
-                                        "properties",
-                                        Node::map().with(&u.tag, Node::map().with("enum", Node::Seq(known))),
-                                    ),
-                            )
-                            .with("x-unknown-member", Node::Bool(true)),
-                    );
-                    members.push(reference(&name));
-                }
-                Node::map().with("oneOf", Node::Seq(members)).with(
-                    "discriminator",
-                    Node::map()
-                        .with("propertyName", Node::str(&u.tag))
-                        .with("mapping", mapping),
-                )
-            }
+            TypeKind::Object(o) => object(i, t, o),
+            TypeKind::Enum(e) => enumeration(e),
+            // The members' components go in before the union's own.
+            TypeKind::Union(u) => union(i, t, u, &mut taken, &mut out),
             TypeKind::ScalarUnion(kinds) => {
                 let types: Vec<Node> = kinds.iter().map(|k| Node::str(k.json_type())).collect();
                 Node::map().with("type", Node::Seq(types))
             }
-            // Some answers carry ids as numbers; the clients read them as their text.
-            TypeKind::Id { max_length } => limits(
-                Node::map().with(
-                    "type",
-                    Node::Seq(vec![Node::str("string"), Node::str("integer")]),
-                ),
-                &Constraints {
-                    max_length: *max_length,
-                    ..Constraints::default()
-                },
-                false,
-            ),
-            TypeKind::RecordRef(r) => {
-                let mut doc = format!("The id of a `{}`", i.ty(r.id_type).name);
-                if r.external {
-                    doc.push_str(", `_` and an external id");
-                }
-                if let Some(k) = &r.self_keyword {
-                    doc.push_str(&format!(", or `{k}` for the caller"));
-                }
-                doc.push('.');
-                Node::map()
-                    .with("type", Node::str("string"))
-                    .with("description", Node::str(doc))
-            }
+            TypeKind::Id { max_length } => id(*max_length),
+            TypeKind::RecordRef(r) => record_ref(i, r),
         };
         let schema = if has_key(&schema, "description") {
             schema
@@ -374,6 +228,192 @@ pub fn components(i: &Interface) -> Node {
         out.set(&t.name, schema);
     }
     out
+}
+
+/// A record: its properties (with those of its exactly-one-of variants), the required ones,
+/// and the bare record that an inferred envelope also admits.
+fn object(i: &Interface, t: &TypeDef, o: &Object) -> Node {
+    let mut properties = Node::map();
+    let mut required = Vec::new();
+    // An answer's `null` for an optional property reads as absent in every
+    // client, so a record only answers are made of admits it.
+    let tolerant = t.usage.response && !t.usage.request;
+    let request_only = t.usage.request_only();
+    for f in &o.fields {
+        let f = &Field {
+            nullable: f.nullable || (tolerant && !f.required),
+            ..f.clone()
+        };
+        properties.set(&f.name, field(i, f, request_only));
+        if f.required {
+            required.push(Node::str(&f.name));
+        }
+    }
+    let mut node = Node::map().with("type", Node::str("object"));
+    if let Some(one) = &o.one_of {
+        let groups = one_of_groups(i, one, request_only, &mut properties);
+        // Exactly one group: a request rule; answers are read whatever they hold.
+        if t.usage.request_only() {
+            node.set("oneOf", Node::Seq(groups));
+        }
+    }
+    node.set("properties", properties);
+    if !required.is_empty() {
+        node.set("required", Node::Seq(required));
+    }
+    // An inferred envelope is also read bare: the record itself.
+    let bare = o.envelope.as_ref().and_then(|env| {
+        let f = o.fields.iter().find(|f| &f.name == env)?;
+        Some(of(i, &f.ty, &Constraints::default()))
+    });
+    if let Some(bare) = bare {
+        node = Node::map().with("anyOf", Node::Seq(vec![node, bare]));
+    }
+    source(node, o.source, o.not_shown.as_deref())
+}
+
+/// One `required` group per exactly-one-of variant; each variant's fields are added to
+/// `properties`.
+fn one_of_groups(
+    i: &Interface,
+    one: &OneOf,
+    request_only: bool,
+    properties: &mut Node,
+) -> Vec<Node> {
+    let mut groups = Vec::new();
+    for v in &one.variants {
+        for f in &v.fields {
+            properties.set(&f.name, field(i, f, request_only));
+        }
+        let keys = v.fields.iter().map(|f| Node::str(&f.name)).collect();
+        groups.push(Node::map().with("required", Node::Seq(keys)));
+    }
+    groups
+}
+
+/// A string enum; an open one also admits any other string.
+fn enumeration(e: &Enum) -> Node {
+    let values: Vec<Node> = e.values.iter().map(|v| Node::str(&v.wire)).collect();
+    let mut node = Node::map().with("type", Node::str("string"));
+    if e.open {
+        // Open: the known values, and any other string the service may add.
+        node.set(
+            "anyOf",
+            Node::Seq(vec![
+                Node::map().with("enum", Node::Seq(values)),
+                Node::map().with("type", Node::str("string")),
+            ]),
+        );
+        node.set("x-open-enum", Node::Bool(true));
+    } else {
+        node.set("enum", Node::Seq(values));
+    }
+    node
+}
+
+/// A discriminated union. Each member, and the fallback of an open union, is a component of
+/// its own, set in `out` under a name claimed in `taken`.
+fn union(
+    i: &Interface,
+    t: &TypeDef,
+    u: &Union,
+    taken: &mut BTreeSet<String>,
+    out: &mut Node,
+) -> Node {
+    let mut members = Vec::new();
+    let mut mapping = Node::map();
+    for v in &u.variants {
+        let name = claim(taken, &format!("{}_{}", t.name, sanitize(&v.tag_value)));
+        out.set(&name, union_member(i, u, v));
+        mapping.set(
+            &v.tag_value,
+            Node::str(format!("#/components/schemas/{name}")),
+        );
+        members.push(reference(&name));
+    }
+    if u.open {
+        let name = claim(taken, &format!("{}_unknown", t.name));
+        out.set(&name, unknown_member(t, u));
+        members.push(reference(&name));
+    }
+    Node::map().with("oneOf", Node::Seq(members)).with(
+        "discriminator",
+        Node::map()
+            .with("propertyName", Node::str(&u.tag))
+            .with("mapping", mapping),
+    )
+}
+
+/// A union member: its shape, with the tag fixed to the member's value.
+fn union_member(i: &Interface, u: &Union, v: &Variant) -> Node {
+    let tagged = Node::map()
+        .with("type", Node::str("object"))
+        .with("required", Node::Seq(vec![Node::str(&u.tag)]))
+        .with(
+            "properties",
+            Node::map().with(&u.tag, Node::map().with("const", Node::str(&v.tag_value))),
+        );
+    described(
+        Node::map().with(
+            "allOf",
+            Node::Seq(vec![reference(&i.ty(v.shape).name), tagged]),
+        ),
+        &v.doc,
+    )
+}
+
+/// An open union's fallback: any object whose tag is none of the listed values.
+fn unknown_member(t: &TypeDef, u: &Union) -> Node {
+    let known: Vec<Node> = u.variants.iter().map(|v| Node::str(&v.tag_value)).collect();
+    Node::map()
+        .with(
+            "description",
+            Node::str(format!(
+                "A `{}` member whose `{}` this document does not list: kept whole by the clients.",
+                t.name, u.tag
+            )),
+        )
+        .with("type", Node::str("object"))
+        .with(
+            "not",
+            Node::map()
+                .with("required", Node::Seq(vec![Node::str(&u.tag)]))
+                .with(
+                    "properties",
+                    Node::map().with(&u.tag, Node::map().with("enum", Node::Seq(known))),
+                ),
+        )
+        .with("x-unknown-member", Node::Bool(true))
+}
+
+/// An id: some answers carry ids as numbers; the clients read them as their text.
+fn id(max_length: Option<u32>) -> Node {
+    limits(
+        Node::map().with(
+            "type",
+            Node::Seq(vec![Node::str("string"), Node::str("integer")]),
+        ),
+        &Constraints {
+            max_length,
+            ..Constraints::default()
+        },
+        false,
+    )
+}
+
+/// A record reference: a string, described by the forms it takes.
+fn record_ref(i: &Interface, r: &RecordRef) -> Node {
+    let mut doc = format!("The id of a `{}`", i.ty(r.id_type).name);
+    if r.external {
+        doc.push_str(", `_` and an external id");
+    }
+    if let Some(k) = &r.self_keyword {
+        doc.push_str(&format!(", or `{k}` for the caller"));
+    }
+    doc.push('.');
+    Node::map()
+        .with("type", Node::str("string"))
+        .with("description", Node::str(doc))
 }
 
 /// `wanted`, or with a number after it until no component has the name.

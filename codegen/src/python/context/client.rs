@@ -34,38 +34,11 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             let params = templates::key_params(headers, |h| scope.claim(&names::snake(h)));
             ("headers", params, None)
         }
-        Auth::TokenLogin {
-            login_operation,
-            token_field,
-            header,
-            scheme,
-            doc,
-            ..
-        } => {
-            let TokenLogin {
-                index,
-                body,
-                answer,
-                ..
-            } = i.token_login()?;
-            let token_attr = answer
-                .named()
-                .and_then(|id| attr_of(i, names, id, token_field))
-                .ok_or_else(|| {
-                    format!("the login answer of `{login_operation}` has no field `{token_field}`")
-                })?;
-            let login = LoginCx {
-                body_type: m.annotation(i, &body.ty, false),
-                answer_desc: m.desc(i, answer, &Default::default(), false),
-                constant: operations[index].constant.clone(),
-                token_field: names::string(token_field),
-                token_attr: names::string(&token_attr),
-                header: names::string(header),
-                scheme: names::string(scheme),
-                doc: crate::doc_text::login(doc),
-            };
-            ("token", Vec::new(), Some(login))
-        }
+        Auth::TokenLogin { .. } => (
+            "token",
+            Vec::new(),
+            Some(login_cx(i, names, &m, &operations)?),
+        ),
     };
     Ok(ClientCx {
         doc: doc_text::client(
@@ -79,22 +52,69 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
         key_params,
         login,
         operations,
-        webhooks: i.webhooks.as_ref().map(|w| {
-            let name = &i.ty(w.event).name;
-            WebhooksCx {
-                event: m.named(w.event),
-                desc: m.wire(w.event),
-                doc: doc_text::parse_event(
-                    &w.doc,
-                    doc_text::WebhookWords {
-                        event: &format!("a `{name}`"),
-                        unknown: "is its `Unknown` member, kept whole",
-                        failure: "raises `DecodeError`",
-                        verify: "`inspection_client.verify_webhook`",
-                    },
-                ),
-            }
-        }),
+        webhooks: webhooks_cx(i, &m),
+    })
+}
+
+/// A token login: the operation's constant, what it sends and answers, the answer's
+/// attribute holding the token, and how the token is sent.
+fn login_cx(
+    i: &Interface,
+    names: &ModuleNames,
+    m: &TypeNames,
+    operations: &[OperationCx],
+) -> Result<LoginCx, String> {
+    let TokenLogin {
+        index,
+        body,
+        answer,
+        ..
+    } = i.token_login()?;
+    let Auth::TokenLogin {
+        login_operation,
+        token_field,
+        header,
+        scheme,
+        doc,
+        ..
+    } = &i.auth
+    else {
+        unreachable!("`token_login` answers only for a token login")
+    };
+    let token_attr = answer
+        .named()
+        .and_then(|id| attr_of(i, names, id, token_field))
+        .ok_or_else(|| {
+            format!("the login answer of `{login_operation}` has no field `{token_field}`")
+        })?;
+    Ok(LoginCx {
+        body_type: m.annotation(i, &body.ty, false),
+        answer_desc: m.desc(i, answer, &Default::default(), false),
+        constant: operations[index].constant.clone(),
+        token_field: names::string(token_field),
+        token_attr: names::string(&token_attr),
+        header: names::string(header),
+        scheme: names::string(scheme),
+        doc: crate::doc_text::login(doc),
+    })
+}
+
+fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
+    i.webhooks.as_ref().map(|w| {
+        let name = &i.ty(w.event).name;
+        WebhooksCx {
+            event: m.named(w.event),
+            desc: m.wire(w.event),
+            doc: doc_text::parse_event(
+                &w.doc,
+                doc_text::WebhookWords {
+                    event: &format!("a `{name}`"),
+                    unknown: "is its `Unknown` member, kept whole",
+                    failure: "raises `DecodeError`",
+                    verify: "`inspection_client.verify_webhook`",
+                },
+            ),
+        }
     })
 }
 

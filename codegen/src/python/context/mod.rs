@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::names;
 use super::types::{self, TypeNames};
 use crate::doc_text;
-use crate::ir::{Interface, TypeId, TypeKind};
+use crate::ir::{Interface, Object, TypeDef, TypeId, TypeKind, Union};
 use crate::templates;
 pub use crate::templates::{KeyParamCx, WebhooksCx};
 
@@ -248,48 +248,13 @@ fn module_names(i: &Interface) -> ModuleNames {
     if has_page {
         taken.push("Page".into());
     }
-    let mut tags: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); i.types.len()];
-    for t in &i.types {
-        if let TypeKind::Union(u) = &t.kind {
-            for v in &u.variants {
-                let list = &mut tags[v.shape.index()];
-                match list.iter_mut().find(|(tag, _)| *tag == u.tag) {
-                    Some((_, values)) if !values.contains(&v.tag_value) => {
-                        values.push(v.tag_value.clone())
-                    }
-                    Some(_) => {}
-                    None => list.push((u.tag.clone(), vec![v.tag_value.clone()])),
-                }
-            }
-        }
-    }
+    let tags = union_tags(i);
     let attrs = i
         .types
         .iter()
-        .enumerate()
-        .map(|(index, t)| match &t.kind {
-            TypeKind::Object(o) => {
-                let mut fields = names::fields_scope(&taken);
-                let mut list: Vec<String> = tags[index]
-                    .iter()
-                    .map(|(tag, _)| fields.claim(&names::snake(tag)))
-                    .collect();
-                list.extend(
-                    o.fields
-                        .iter()
-                        .map(|f| fields.claim(&names::snake(&f.name))),
-                );
-                if let Some(one) = &o.one_of {
-                    for v in &one.variants {
-                        list.extend(
-                            v.fields
-                                .iter()
-                                .map(|f| fields.claim(&names::snake(&f.name))),
-                        );
-                    }
-                }
-                Some((list, fields.claim("extra")))
-            }
+        .zip(&tags)
+        .map(|(t, tags)| match &t.kind {
+            TypeKind::Object(o) => Some(record_attrs(o, tags, &taken)),
             _ => None,
         })
         .collect();
@@ -310,113 +275,224 @@ fn module_names(i: &Interface) -> ModuleNames {
     }
 }
 
+/// Per declared type: the tag property of each union it is a member of, and the tag values
+/// that select it.
+fn union_tags(i: &Interface) -> Vec<Vec<(String, Vec<String>)>> {
+    let mut tags: Vec<Vec<(String, Vec<String>)>> = vec![Vec::new(); i.types.len()];
+    for t in &i.types {
+        if let TypeKind::Union(u) = &t.kind {
+            for v in &u.variants {
+                let list = &mut tags[v.shape.index()];
+                match list.iter_mut().find(|(tag, _)| *tag == u.tag) {
+                    Some((_, values)) if !values.contains(&v.tag_value) => {
+                        values.push(v.tag_value.clone())
+                    }
+                    Some(_) => {}
+                    None => list.push((u.tag.clone(), vec![v.tag_value.clone()])),
+                }
+            }
+        }
+    }
+    tags
+}
+
+/// A record's attribute names, distinct from the module's names in `taken`: its union tags,
+/// its fields, its exactly-one-of fields, then `extra`.
+fn record_attrs(
+    o: &Object,
+    tags: &[(String, Vec<String>)],
+    taken: &[String],
+) -> (Vec<String>, String) {
+    let mut fields = names::fields_scope(taken);
+    let mut list: Vec<String> = tags
+        .iter()
+        .map(|(tag, _)| fields.claim(&names::snake(tag)))
+        .collect();
+    list.extend(
+        o.fields
+            .iter()
+            .map(|f| fields.claim(&names::snake(&f.name))),
+    );
+    if let Some(one) = &o.one_of {
+        for v in &one.variants {
+            list.extend(
+                v.fields
+                    .iter()
+                    .map(|f| fields.claim(&names::snake(&f.name))),
+            );
+        }
+    }
+    (list, fields.claim("extra"))
+}
+
 pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
     let names = module_names(i);
     let local = TypeNames {
         names: &names.types,
         prefix: "",
     };
-    let mut types = Vec::new();
-    let mut wire_decls = Vec::new();
-    let mut wire_defines = Vec::new();
-    let mut exports = Vec::new();
+    let mut models = Models::default();
     for (index, t) in i.types.iter().enumerate() {
+        models.declare(i, t, index, &names, &local);
+    }
+    let page = page_cx(i, &names, &local);
+    if page.is_some() {
+        models.exports.push("Page".into());
+    }
+    models.exports.sort();
+    Ok(InterfaceCx {
+        header: header(&i.source_file),
+        name: i.name.clone(),
+        doc: doc_text::interface(i),
+        types: models.types,
+        page,
+        wire_decls: models.wire_decls,
+        wire_defines: models.wire_defines,
+        exports: models.exports,
+        client: client_cx(i, &names)?,
+    })
+}
+
+/// What the models module declares, type by type: the contexts, the wire descriptors
+/// (declared, then defined) and the public names.
+#[derive(Default)]
+struct Models {
+    types: Vec<TypeCx>,
+    wire_decls: Vec<WireDecl>,
+    wire_defines: Vec<WireDefine>,
+    exports: Vec<String>,
+}
+
+impl Models {
+    /// The declared type `t`, the `index`th.
+    fn declare(
+        &mut self,
+        i: &Interface,
+        t: &TypeDef,
+        index: usize,
+        names: &ModuleNames,
+        local: &TypeNames,
+    ) {
         let name = &names.types[index];
-        exports.push(name.clone());
+        self.exports.push(name.clone());
         let wire = local.wire(TypeId(index as u32));
         match &t.kind {
             TypeKind::Object(o) => {
                 let (attrs, extra) = names.attrs[index].clone().unwrap_or_default();
+                let tags = &names.tags[index];
                 let response_side = t.usage.response_side();
-                types.push(TypeCx::Record(record_cx(
+                self.types.push(TypeCx::Record(record_cx(
                     i,
                     t,
                     name,
                     (&attrs, &extra),
-                    &names.tags[index],
-                    &local,
+                    tags,
+                    local,
                     response_side,
                 )));
-                wire_decls.push(WireDecl {
+                self.wire_decls.push(WireDecl {
                     name: wire.clone(),
                     expr: format!("_rt.RecordDesc({name})"),
                 });
-                let mut args = Vec::new();
-                let mut attr = attrs.iter();
-                for (tag, _) in &names.tags[index] {
-                    let a = attr.next().cloned().unwrap_or_default();
-                    args.push(format!(
-                        "_rt.F({}, {}, _rt.Str(), req=True)",
-                        names::string(tag),
-                        names::string(&a)
-                    ));
-                }
-                for f in &o.fields {
-                    let a = attr.next().cloned().unwrap_or_default();
-                    args.push(local.field(i, f, &a, false, response_side && !f.nullable));
-                }
-                let mut groups = Vec::new();
-                if let Some(one) = &o.one_of {
-                    for v in &one.variants {
-                        for f in &v.fields {
-                            let a = attr.next().cloned().unwrap_or_default();
-                            args.push(local.field(i, f, &a, true, false));
-                        }
-                        let keys: Vec<String> =
-                            v.fields.iter().map(|f| names::string(&f.name)).collect();
-                        groups.push(format!(
-                            "({}, ({},))",
-                            names::string(&v.name),
-                            keys.join(", ")
-                        ));
-                    }
-                    args.push(format!(
-                        "one_of=_rt.OneOf({}, ({},))",
-                        names::string(&one.name),
-                        groups.join(", ")
-                    ));
-                }
-                args.push(format!("extra={}", names::string(&extra)));
-                if let Some(env) = &o.envelope {
-                    args.push(format!("envelope={}", names::string(env)));
-                }
-                wire_defines.push(WireDefine { name: wire, args });
+                let args = record_wire_args(i, o, (&attrs, &extra), tags, local, response_side);
+                self.wire_defines.push(WireDefine { name: wire, args });
             }
             TypeKind::Union(u) => {
                 let unknown = names.unknown[index].clone();
                 if let Some(unknown) = &unknown {
-                    exports.push(unknown.clone());
+                    self.exports.push(unknown.clone());
                 }
-                types.push(union_cx(t, name, u, unknown.as_deref(), &local));
-                wire_decls.push(WireDecl {
-                    name: wire.clone(),
-                    expr: format!(
-                        "_rt.UnionDesc({}, {})",
-                        names::string(&u.tag),
-                        unknown.as_deref().unwrap_or("None")
-                    ),
-                });
-                let variants: Vec<String> = u
-                    .variants
-                    .iter()
-                    .map(|v| format!("{}: {}", names::string(&v.tag_value), local.wire(v.shape)))
-                    .collect();
-                wire_defines.push(WireDefine {
-                    name: wire,
-                    args: vec![format!("{{{}}}", variants.join(", "))],
-                });
+                self.types
+                    .push(union_cx(t, name, u, unknown.as_deref(), local));
+                self.union_wire(u, wire, unknown.as_deref(), local);
             }
             kind => {
-                types.push(simple_cx(t, name, &local));
+                self.types.push(simple_cx(t, name, local));
                 if let Some(expr) = types::simple_desc(kind, name) {
-                    wire_decls.push(WireDecl { name: wire, expr });
+                    self.wire_decls.push(WireDecl { name: wire, expr });
                 }
             }
         }
     }
-    let page = i.cursor_envelope().map(|(items, paging, paging_type)| {
+
+    /// A union's descriptor: its tag and unknown-member class, then its members by tag value.
+    fn union_wire(&mut self, u: &Union, wire: String, unknown: Option<&str>, local: &TypeNames) {
+        self.wire_decls.push(WireDecl {
+            name: wire.clone(),
+            expr: format!(
+                "_rt.UnionDesc({}, {})",
+                names::string(&u.tag),
+                unknown.unwrap_or("None")
+            ),
+        });
+        let variants: Vec<String> = u
+            .variants
+            .iter()
+            .map(|v| format!("{}: {}", names::string(&v.tag_value), local.wire(v.shape)))
+            .collect();
+        self.wire_defines.push(WireDefine {
+            name: wire,
+            args: vec![format!("{{{}}}", variants.join(", "))],
+        });
+    }
+}
+
+/// The arguments of a record descriptor's `define`, in the order of its attributes: the
+/// union tags, the fields, the exactly-one-of fields and groups; then `extra` and the
+/// envelope.
+fn record_wire_args(
+    i: &Interface,
+    o: &Object,
+    (attrs, extra): (&[String], &str),
+    tags: &[(String, Vec<String>)],
+    local: &TypeNames,
+    response_side: bool,
+) -> Vec<String> {
+    let mut args = Vec::new();
+    let mut attr = attrs.iter();
+    for (tag, _) in tags {
+        let a = attr.next().cloned().unwrap_or_default();
+        args.push(format!(
+            "_rt.F({}, {}, _rt.Str(), req=True)",
+            names::string(tag),
+            names::string(&a)
+        ));
+    }
+    for f in &o.fields {
+        let a = attr.next().cloned().unwrap_or_default();
+        args.push(local.field(i, f, &a, false, response_side && !f.nullable));
+    }
+    if let Some(one) = &o.one_of {
+        let mut groups = Vec::new();
+        for v in &one.variants {
+            for f in &v.fields {
+                let a = attr.next().cloned().unwrap_or_default();
+                args.push(local.field(i, f, &a, true, false));
+            }
+            let keys: Vec<String> = v.fields.iter().map(|f| names::string(&f.name)).collect();
+            groups.push(format!(
+                "({}, ({},))",
+                names::string(&v.name),
+                keys.join(", ")
+            ));
+        }
+        args.push(format!(
+            "one_of=_rt.OneOf({}, ({},))",
+            names::string(&one.name),
+            groups.join(", ")
+        ));
+    }
+    args.push(format!("extra={}", names::string(extra)));
+    if let Some(env) = &o.envelope {
+        args.push(format!("envelope={}", names::string(env)));
+    }
+    args
+}
+
+/// The cursor interface's `Page`, with its attribute names.
+fn page_cx(i: &Interface, names: &ModuleNames, local: &TypeNames) -> Option<PageCx> {
+    i.cursor_envelope().map(|(items, paging, paging_type)| {
         let (items_attr, paging_attr, extra) = names.page_attrs.clone().unwrap_or_default();
-        exports.push("Page".into());
         PageCx {
             items: items_attr,
             items_wire: names::string(items),
@@ -425,17 +501,5 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
             paging_type: local.named(paging_type),
             extra,
         }
-    });
-    exports.sort();
-    Ok(InterfaceCx {
-        header: header(&i.source_file),
-        name: i.name.clone(),
-        doc: doc_text::interface(i),
-        types,
-        page,
-        wire_decls,
-        wire_defines,
-        exports,
-        client: client_cx(i, &names)?,
     })
 }

@@ -1,7 +1,9 @@
 //! The contexts of the records, unions, enums and aliases a models module declares.
 
 use crate::doc_text::{self, Doc};
-use crate::ir::{Field, Interface, TypeDef, TypeKind, TypeRef};
+use crate::ir::{
+    Enum, Field, Interface, Object, RecordRef, ScalarKind, TypeDef, TypeKind, TypeRef,
+};
 use crate::python::names;
 use crate::python::types::{self, TypeNames};
 
@@ -19,6 +21,38 @@ pub(super) fn record_cx(
     let TypeKind::Object(o) = &t.kind else {
         unreachable!("record_cx is called for objects")
     };
+    // The attribute names come in order: the union tags, the fields, the one-of fields.
+    let mut attr = attrs.iter();
+    let mut next_attr = || attr.next().cloned().unwrap_or_default();
+    let mut out = Vec::new();
+    for (tag, values) in tags {
+        out.push(tag_attr_cx(tag, values, next_attr()));
+    }
+    for f in &o.fields {
+        let a = next_attr();
+        let filled = response_side && !f.nullable;
+        out.push(attr_cx(i, f, a, local, filled, f.required, !response_side));
+    }
+    if let Some(one) = &o.one_of {
+        for v in &one.variants {
+            for f in &v.fields {
+                let a = next_attr();
+                out.push(attr_cx(i, f, a, local, false, false, true));
+            }
+        }
+    }
+    RecordCx {
+        name: name.to_string(),
+        doc: record_doc(t, o),
+        attrs: out,
+        extra: extra.to_string(),
+        extra_doc: extra_doc(response_side),
+    }
+}
+
+/// A record's doc: how an inferred envelope is read, and which exactly-one-of groups it
+/// takes.
+fn record_doc(t: &TypeDef, o: &Object) -> String {
     let mut doc = Doc::new(&t.doc);
     if let Some(env) = &o.envelope {
         doc.push(format!(
@@ -27,44 +61,6 @@ pub(super) fn record_cx(
         ));
     }
     doc.not_shown(o.not_shown.as_deref()).source(o.source);
-    let mut out = Vec::new();
-    let mut attr = attrs.iter();
-    for (tag, values) in tags {
-        let literals: Vec<String> = values.iter().map(|v| names::string(v)).collect();
-        let a = attr.next().cloned().unwrap_or_default();
-        let mut d = Doc::new(&format!(
-            "The union tag (`{tag}` on the wire){}.",
-            if values.len() == 1 {
-                ""
-            } else {
-                ": this record serves several tags"
-            }
-        ));
-        if a == *tag {
-            d = Doc::new(&format!(
-                "The union tag{}.",
-                if values.len() == 1 {
-                    ""
-                } else {
-                    ": this record serves several tags"
-                }
-            ));
-        }
-        out.push(AttrCx {
-            name: a,
-            annotation: format!("Literal[{}]", literals.join(", ")),
-            default: match literals.as_slice() {
-                [one] => format!(" = {one}"),
-                _ => String::new(),
-            },
-            doc: d.text(),
-        });
-    }
-    for f in &o.fields {
-        let a = attr.next().cloned().unwrap_or_default();
-        let filled = response_side && !f.nullable;
-        out.push(attr_cx(i, f, a, local, filled, f.required, !response_side));
-    }
     if let Some(one) = &o.one_of {
         doc.push(format!(
             "{}\n\nExactly one of these groups is given (checked before sending): {}.",
@@ -80,14 +76,37 @@ pub(super) fn record_cx(
                 .collect::<Vec<_>>()
                 .join(", ")
         ));
-        for v in &one.variants {
-            for f in &v.fields {
-                let a = attr.next().cloned().unwrap_or_default();
-                out.push(attr_cx(i, f, a, local, false, false, true));
-            }
-        }
     }
-    let extra_doc = if response_side {
+    doc.text()
+}
+
+/// The attribute of a union tag that a record serves (`values`: the tag values it serves).
+fn tag_attr_cx(tag: &str, values: &[String], name: String) -> AttrCx {
+    let literals: Vec<String> = values.iter().map(|v| names::string(v)).collect();
+    let several = if values.len() == 1 {
+        ""
+    } else {
+        ": this record serves several tags"
+    };
+    let d = if name == *tag {
+        Doc::new(&format!("The union tag{several}."))
+    } else {
+        Doc::new(&format!("The union tag (`{tag}` on the wire){several}."))
+    };
+    AttrCx {
+        name,
+        annotation: format!("Literal[{}]", literals.join(", ")),
+        default: match literals.as_slice() {
+            [one] => format!(" = {one}"),
+            _ => String::new(),
+        },
+        doc: d.text(),
+    }
+}
+
+/// The doc of a record's extra properties, which differ by side.
+fn extra_doc(response_side: bool) -> String {
+    if response_side {
         "Properties this spec does not list, as the service sent them; written back as they are."
             .to_string()
     } else {
@@ -95,13 +114,6 @@ pub(super) fn record_cx(
          optional properties before the spec has them). One the spec lists is refused by \
          validation: set its own attribute."
             .to_string()
-    };
-    RecordCx {
-        name: name.to_string(),
-        doc: doc.text(),
-        attrs: out,
-        extra: extra.to_string(),
-        extra_doc,
     }
 }
 
@@ -215,31 +227,7 @@ pub(super) fn union_cx(
 pub(super) fn simple_cx(t: &TypeDef, name: &str, local: &TypeNames) -> TypeCx {
     let name = name.to_string();
     match &t.kind {
-        TypeKind::Enum(e) => {
-            let mut doc = Doc::new(&t.doc);
-            if e.open {
-                doc.push(
-                    "Open: the service may send values this spec does not list; fields typed \
-                     with this enum then hold the value as a plain `str`."
-                        .to_string(),
-                );
-            }
-            doc.not_shown(e.not_shown.as_deref());
-            let mut scope = names::scope(&["name", "value"]);
-            TypeCx::Enum {
-                name,
-                doc: doc.text(),
-                members: e
-                    .values
-                    .iter()
-                    .map(|v| MemberCx {
-                        name: scope.claim(&names::member(&v.wire)),
-                        literal: names::string(&v.wire),
-                        doc: v.doc.clone(),
-                    })
-                    .collect(),
-            }
-        }
+        TypeKind::Enum(e) => enum_cx(t, e, name),
         TypeKind::Id { max_length } => TypeCx::Id {
             doc: doc_text::opaque_id(
                 &t.doc,
@@ -249,62 +237,95 @@ pub(super) fn simple_cx(t: &TypeDef, name: &str, local: &TypeNames) -> TypeCx {
             ),
             name,
         },
-        TypeKind::RecordRef(r) => {
-            let mut doc = Doc::new(&t.doc);
-            doc.source(r.source);
-            let mut target = vec![format!("\"{}\"", local.named(r.id_type))];
-            if r.external {
-                target.push("_rt.ExternalId".into());
-            }
-            if r.self_keyword.is_some() {
-                target.push("_rt.SelfRef".into());
-            }
-            doc.push(format!(
-                "An id{}{}.",
-                if r.external {
-                    ", `ExternalId(\"...\")` (sent as `_<external id>`)"
-                } else {
-                    ""
-                },
-                if r.self_keyword.is_some() {
-                    ", or `SELF` (the caller)"
-                } else {
-                    ""
-                }
-            ));
-            TypeCx::Alias {
-                name,
-                doc: doc.text(),
-                target: format!("Union[{}]", target.join(", ")),
-            }
-        }
-        TypeKind::ScalarUnion(kinds) => {
-            let mut py: Vec<&str> = Vec::new();
-            for k in kinds {
-                let t = match k {
-                    crate::ir::ScalarKind::String => "str",
-                    crate::ir::ScalarKind::Integer => "int",
-                    crate::ir::ScalarKind::Number => "float",
-                    crate::ir::ScalarKind::Boolean => "bool",
-                    crate::ir::ScalarKind::Null => "None",
-                };
-                if !py.contains(&t) {
-                    py.push(t);
-                }
-            }
-            let mut doc = Doc::new(&t.doc);
-            doc.push(
-                "Decoding never refuses another JSON kind here: it is passed through untouched."
-                    .to_string(),
-            );
-            TypeCx::Alias {
-                name,
-                doc: doc.text(),
-                target: format!("Union[{}]", py.join(", ")),
-            }
-        }
+        TypeKind::RecordRef(r) => record_ref_cx(t, r, name, local),
+        TypeKind::ScalarUnion(kinds) => scalar_cx(t, kinds, name),
         TypeKind::Object(_) | TypeKind::Union(_) => {
             unreachable!("records and unions have their own contexts")
         }
+    }
+}
+
+fn enum_cx(t: &TypeDef, e: &Enum, name: String) -> TypeCx {
+    let mut doc = Doc::new(&t.doc);
+    if e.open {
+        doc.push(
+            "Open: the service may send values this spec does not list; fields typed \
+             with this enum then hold the value as a plain `str`."
+                .to_string(),
+        );
+    }
+    doc.not_shown(e.not_shown.as_deref());
+    let mut scope = names::scope(&["name", "value"]);
+    TypeCx::Enum {
+        name,
+        doc: doc.text(),
+        members: e
+            .values
+            .iter()
+            .map(|v| MemberCx {
+                name: scope.claim(&names::member(&v.wire)),
+                literal: names::string(&v.wire),
+                doc: v.doc.clone(),
+            })
+            .collect(),
+    }
+}
+
+/// A record reference: an alias of the id, and of `ExternalId` and `SelfRef` where the
+/// reference takes them.
+fn record_ref_cx(t: &TypeDef, r: &RecordRef, name: String, local: &TypeNames) -> TypeCx {
+    let mut doc = Doc::new(&t.doc);
+    doc.source(r.source);
+    let mut target = vec![format!("\"{}\"", local.named(r.id_type))];
+    if r.external {
+        target.push("_rt.ExternalId".into());
+    }
+    if r.self_keyword.is_some() {
+        target.push("_rt.SelfRef".into());
+    }
+    doc.push(format!(
+        "An id{}{}.",
+        if r.external {
+            ", `ExternalId(\"...\")` (sent as `_<external id>`)"
+        } else {
+            ""
+        },
+        if r.self_keyword.is_some() {
+            ", or `SELF` (the caller)"
+        } else {
+            ""
+        }
+    ));
+    TypeCx::Alias {
+        name,
+        doc: doc.text(),
+        target: format!("Union[{}]", target.join(", ")),
+    }
+}
+
+/// A scalar union: an alias of the Python types of its kinds, each once.
+fn scalar_cx(t: &TypeDef, kinds: &[ScalarKind], name: String) -> TypeCx {
+    let mut py: Vec<&str> = Vec::new();
+    for k in kinds {
+        let t = match k {
+            ScalarKind::String => "str",
+            ScalarKind::Integer => "int",
+            ScalarKind::Number => "float",
+            ScalarKind::Boolean => "bool",
+            ScalarKind::Null => "None",
+        };
+        if !py.contains(&t) {
+            py.push(t);
+        }
+    }
+    let mut doc = Doc::new(&t.doc);
+    doc.push(
+        "Decoding never refuses another JSON kind here: it is passed through untouched."
+            .to_string(),
+    );
+    TypeCx::Alias {
+        name,
+        doc: doc.text(),
+        target: format!("Union[{}]", py.join(", ")),
     }
 }
