@@ -333,3 +333,68 @@ fn an_export_names_a_date_filter_a_date_field_and_a_document_operation() {
         );
     }
 }
+
+/// A named scalar: its limits once, taken by every field whose type names it; misuse is
+/// refused where it is written.
+#[test]
+fn a_named_scalar_gives_its_fields_its_limits_and_is_written_once() {
+    let scalars = "scalars:\n  Vin:\n    type: string\n    doc: A VIN.\n    length: 17\n    chars: { allow: ascii_alphanumeric, forbid: IOQ }\n";
+    let with = |scalars: &str, field: &str| {
+        let unit = UNIT.replace(
+            "        id: { type: string, doc: Id., required: true }\n",
+            &format!("        id: {{ type: string, doc: Id., required: true }}\n{field}"),
+        );
+        spec(&unit, GET_UNIT).replacen("types:\n", &format!("{scalars}types:\n"), 1)
+    };
+    // The field's type is the scalar's builtin, with its limits.
+    let named = codegen::load_str(
+        "spec/t.yaml",
+        &with(scalars, "        vin: { type: Vin, doc: V. }\n"),
+    )
+    .unwrap();
+    let inline = codegen::load_str(
+        "spec/t.yaml",
+        &with("", "        vin: { type: string, doc: V., length: 17, chars: { allow: ascii_alphanumeric, forbid: IOQ } }\n"),
+    )
+    .unwrap();
+    let field = |i: &codegen::ir::Interface| match &i.types[0].kind {
+        codegen::ir::TypeKind::Object(o) => serde_json::to_value(&o.fields[1]).unwrap(),
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(field(&named), field(&inline));
+
+    let refused = [
+        (
+            with(scalars, "        vin: { type: Vin, doc: V., length: 17 }\n"),
+            "`length` is the scalar `Vin`'s already",
+        ),
+        (
+            with(scalars, "        vins: { type: \"array<Vin>\", doc: V. }\n"),
+            "the scalar `Vin` can only be a field's whole type",
+        ),
+        (
+            with(
+                "scalars:\n  Flag: { type: boolean, doc: F., max_length: 1 }\n",
+                "",
+            ),
+            "the scalar `Flag` is a `boolean`, which takes no limits",
+        ),
+        (
+            with(
+                "scalars:\n  Unit: { type: string, doc: U., max_length: 5 }\n",
+                "",
+            ),
+            "`Unit` is declared under `types:` too",
+        ),
+        (
+            with(
+                "scalars:\n  vin: { type: string, doc: U., max_length: 5 }\n",
+                "",
+            ),
+            "scalar name `vin` is not UpperCamelCase",
+        ),
+    ];
+    for (text, expected) in refused {
+        assert_eq!(first_message(&text), expected, "for the spec:\n{text}");
+    }
+}

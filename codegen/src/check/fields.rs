@@ -34,6 +34,8 @@ impl<'a> Checker<'a> {
         f: &spec::FieldDef,
         position: Position,
     ) -> Option<ir::Field> {
+        let with_scalar = self.with_scalar(f);
+        let f = with_scalar.as_ref().unwrap_or(f);
         let ty = self.type_expr(&f.ty, position)?;
         let constraints = self.constraints(name, f, &ty);
         Some(ir::Field {

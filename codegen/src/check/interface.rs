@@ -15,6 +15,7 @@ impl<'a> Checker<'a> {
     pub(super) fn interface(&mut self, spec: &spec::SpecFile) -> ir::Interface {
         let def = &spec.interface;
         self.interface_name(&def.name);
+        self.declare_scalars(&spec.scalars, &spec.types);
         let types = self.types(&spec.types);
         let pagination = self.interface_pagination(def, &types);
         let links = matches!(pagination, Some(ir::Pagination::Links { .. }));

@@ -6,6 +6,7 @@ mod fields;
 mod interface;
 mod names;
 mod operations;
+mod scalars;
 mod suggest;
 mod type_expr;
 mod types;
@@ -28,6 +29,7 @@ pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnos
         diags: Vec::new(),
         ids: BTreeMap::new(),
         kinds: Vec::new(),
+        scalars: BTreeMap::new(),
     };
     let interface = cx.interface(spec);
     if cx.diags.is_empty() {
@@ -82,6 +84,8 @@ struct Checker<'a> {
     ids: BTreeMap<String, ir::TypeId>,
     /// What kind of type each index is (`None` for a repeated declaration).
     kinds: Vec<Option<Kind>>,
+    /// The named scalars, by name (a field whose type names one takes its builtin and limits).
+    scalars: BTreeMap<String, spec::ScalarDef>,
 }
 
 impl<'a> Checker<'a> {

@@ -8,6 +8,18 @@ use super::Checker;
 
 impl<'a> Checker<'a> {
     pub(super) fn unknown_type(&mut self, at: &Spanned<String>, name: &str) {
+        if self.scalars.contains_key(name) {
+            self.error(
+                at,
+                format!(
+                    "the scalar `{}` can only be a field's whole type",
+                    super::clip(name)
+                ),
+                "use it as `type: Name`, not inside `array<...>`, `map<...>` or `json<...>`; \
+                 or declare the inner values' limits on the field",
+            );
+            return;
+        }
         let candidates = self
             .ids
             .keys()

@@ -17,6 +17,10 @@ use super::ordered::OrderedMap;
 pub struct SpecFile {
     /// Transport-level facts: base URL, auth, paging, rate limit, errors, versioning.
     pub interface: InterfaceDef,
+    /// Named scalars: a builtin with its limits, declared once (the VIN, a 255-character
+    /// name) and used as the whole type of many fields, which take its limits.
+    #[serde(default)]
+    pub scalars: OrderedMap<ScalarDef>,
     /// Named types, in the order they should appear in generated code.
     #[serde(default)]
     pub types: OrderedMap<TypeDef>,
@@ -368,8 +372,41 @@ pub struct OneOfVariantDef {
     pub fields: OrderedMap<FieldDef>,
 }
 
+/// A builtin type with its limits, named so that many fields share them; a field whose
+/// `type` names it is of the builtin with these limits (and may not restate one).
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScalarDef {
+    /// The builtin it is: `string`, `url`, `integer`, `int32`, `int64` or `number`.
+    #[serde(rename = "type")]
+    #[schemars(with = "String")]
+    pub ty: Spanned<String>,
+    /// What values of it are, for readers of the spec (each field keeps its own doc).
+    pub doc: String,
+    /// Longest string accepted (characters).
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub max_length: Option<Spanned<u32>>,
+    /// Exact string length (characters).
+    #[serde(default)]
+    #[schemars(with = "Option<u32>")]
+    pub length: Option<Spanned<u32>>,
+    /// Smallest number accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>")]
+    pub min: Option<Spanned<i64>>,
+    /// Largest number accepted.
+    #[serde(default)]
+    #[schemars(with = "Option<i64>")]
+    pub max: Option<Spanned<i64>>,
+    /// Which characters a string may hold.
+    #[serde(default)]
+    #[schemars(with = "Option<CharRuleDef>")]
+    pub chars: Option<Spanned<CharRuleDef>>,
+}
+
 /// A field of an object, a query parameter or a path parameter.
-#[derive(Debug, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct FieldDef {
     /// A type expression: a builtin (`string`, `integer`, `int32`, `int64`, `boolean`,
