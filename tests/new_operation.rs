@@ -159,7 +159,7 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
         }
     }
 
-    let ir = sandbox::ir::Ir::parse(&codegen::ir_json(&api)).unwrap();
+    let ir = sandbox::ir::parse(&codegen::ir_json(&api)).unwrap();
     let sandbox = Sandbox::start(Options {
         ir: Some(ir.into()),
         ..Options::default()

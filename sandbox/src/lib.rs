@@ -293,7 +293,7 @@ impl Sandbox {
             controls: controls::Controls::default(),
             webhooks,
         });
-        let ir = options.ir.unwrap_or_else(ir::Ir::embedded);
+        let ir = options.ir.unwrap_or_else(ir::embedded);
         let router = Router::new()
             .nest("/v3", v3::router(app.clone(), &ir))
             .merge(legacy::router(app.clone(), &ir))

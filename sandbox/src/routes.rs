@@ -129,13 +129,12 @@ fn not_implemented(name: &str, method: MethodFilter) -> MethodRouter<Arc<App>> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::Ir;
 
     /// Every operation of the built-in spec has a handler, and every handler an operation:
     /// a renamed or removed operation fails here, not as a 501 in a client's test.
     #[test]
     fn handlers_and_the_spec_name_the_same_operations() {
-        let ir = Ir::embedded();
+        let ir = crate::ir::embedded();
         for (interface, handled) in [
             ("v3", crate::v3::HANDLED),
             ("legacy", crate::legacy::HANDLED),

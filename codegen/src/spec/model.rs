@@ -6,10 +6,13 @@
 //! generated from these types, so every doc comment here is also the editor's hover text.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::ordered::OrderedMap;
+
+/// The value types the IR shares (`inspection-ir`), with their JSON Schema derives.
+pub use inspection_ir::{AuthUse, CharClass, Method, ScalarKind, Source};
 
 /// One interface of the service: its transport facts, its types and its operations.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -27,22 +30,6 @@ pub struct SpecFile {
     /// Operations by name (snake_case; it becomes the client method's name).
     #[serde(default)]
     pub operations: OrderedMap<OperationDef>,
-}
-
-/// Where a fact comes from. Anything not from the seed document is marked, and only
-/// `public_docs` facts may make the client stricter.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Source {
-    /// The interface document (seed). The default.
-    #[default]
-    Seed,
-    /// STATED in the service's public documentation.
-    PublicDocs,
-    /// A deduction, not stated anywhere: it may only make the client more tolerant.
-    Inferred,
-    /// Seen only in third-party code that calls the service.
-    ThirdParty,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -472,15 +459,6 @@ pub struct CharRuleDef {
     pub forbid: String,
 }
 
-#[derive(Debug, Clone, Copy, Deserialize, JsonSchema, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CharClass {
-    /// ASCII letters and digits.
-    AsciiAlphanumeric,
-    /// ASCII digits.
-    AsciiDigits,
-}
-
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct EnumDef {
@@ -523,29 +501,6 @@ pub struct ScalarUnionDef {
     /// The JSON kinds accepted.
     #[schemars(with = "Vec<ScalarKind>")]
     pub of: Vec<Spanned<ScalarKind>>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ScalarKind {
-    String,
-    Integer,
-    Boolean,
-    Number,
-    Null,
-}
-
-impl ScalarKind {
-    /// Its JSON Schema type name, as the spec spells it (`string`, `integer`, ...).
-    pub fn json_type(self) -> &'static str {
-        match self {
-            ScalarKind::String => "string",
-            ScalarKind::Integer => "integer",
-            ScalarKind::Boolean => "boolean",
-            ScalarKind::Number => "number",
-            ScalarKind::Null => "null",
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -600,36 +555,6 @@ pub struct OperationDef {
     pub not_shown: Option<String>,
     #[serde(default)]
     pub source: Source,
-}
-
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum AuthUse {
-    #[default]
-    Required,
-    None,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema, Serialize)]
-pub enum Method {
-    GET,
-    POST,
-    PUT,
-    PATCH,
-    DELETE,
-}
-
-impl Method {
-    /// The method as HTTP writes it (`GET`); every backend spells it from here.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Method::GET => "GET",
-            Method::POST => "POST",
-            Method::PUT => "PUT",
-            Method::PATCH => "PATCH",
-            Method::DELETE => "DELETE",
-        }
-    }
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

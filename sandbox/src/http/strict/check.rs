@@ -9,7 +9,9 @@
 
 use serde_json::{Number, Value};
 
-use crate::ir::{Constraints, Field, Interface, Kind, Object, Param, TypeRef};
+use crate::ir::{
+    self, Constraints, Field, Interface, Object, ScalarKind, TypeId, TypeKind, TypeRef,
+};
 
 /// How a field's path is written in messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,7 +45,7 @@ pub fn check(interface: &Interface, style: PathStyle, ty: &TypeRef, value: &mut 
 /// The problems with one query parameter's text, each `name: what is wrong` (a
 /// JSON-encoded parameter's own fields by their path inside it: `filter[user_id]`). Its
 /// type, and the limits the spec documents for it (range, length), decide.
-pub fn query(interface: &Interface, style: PathStyle, param: &Param, text: &str) -> Vec<String> {
+pub fn query(interface: &Interface, style: PathStyle, param: &Field, text: &str) -> Vec<String> {
     let mut walk = Walk {
         interface,
         style,
@@ -55,12 +57,12 @@ pub fn query(interface: &Interface, style: PathStyle, param: &Param, text: &str)
             Ok(mut value) => walk.value(&mut value, inner, &at),
             Err(e) => walk.problem(&at, format!("is not JSON: {e}")),
         },
-        TypeRef::Builtin(name) => walk.query_builtin(name, &param.constraints, text, &at),
+        TypeRef::Builtin(builtin) => walk.query_builtin(*builtin, &param.constraints, text, &at),
         // An enum, an id: the text is the JSON string.
         ty => walk.value(&mut Value::String(text.to_string()), ty, &at),
     }
     let limit = param.constraints.max_length;
-    if let Some(max) = limit.filter(|&max| text.chars().count() as u64 > max) {
+    if let Some(max) = limit.filter(|&max| text.chars().count() > max as usize) {
         walk.problem(&at, format!("must be at most {max} characters"));
     }
     walk.out.problems
@@ -111,7 +113,7 @@ impl Walk<'_> {
             return;
         }
         match ty {
-            TypeRef::Builtin(name) => self.builtin(value, name, at),
+            TypeRef::Builtin(builtin) => self.builtin(value, *builtin, at),
             TypeRef::Named(n) => self.named(value, *n, at),
             TypeRef::Array(item) => match value {
                 Value::Array(items) => {
@@ -142,9 +144,9 @@ impl Walk<'_> {
     /// Whether `null` is a value of `ty` itself (apart from a field being nullable).
     fn admits_null(&self, ty: &TypeRef) -> bool {
         match ty {
-            TypeRef::Builtin(name) => Builtin::named(name) == Some(Builtin::Any),
-            TypeRef::Named(n) => match self.interface.ty(*n).map(|t| &t.kind) {
-                Some(Kind::ScalarUnion(kinds)) => kinds.iter().any(|k| k == "null"),
+            TypeRef::Builtin(builtin) => Json::of(*builtin) == Json::Any,
+            TypeRef::Named(n) => match self.interface.types.get(n.index()).map(|t| &t.kind) {
+                Some(TypeKind::ScalarUnion(kinds)) => kinds.contains(&ScalarKind::Null),
                 _ => false,
             },
             TypeRef::JsonEncoded(inner) => self.admits_null(inner),
@@ -152,21 +154,17 @@ impl Walk<'_> {
         }
     }
 
-    fn builtin(&mut self, value: &mut Value, name: &str, at: &Path) {
-        // A builtin this sandbox does not know yet is not refused (a test keeps the list
-        // complete).
-        let Some(builtin) = Builtin::named(name) else {
-            return;
-        };
-        match builtin {
-            Builtin::Text => match value.as_str() {
-                Some(text) if !well_formed(name, text) => {
+    fn builtin(&mut self, value: &mut Value, builtin: ir::Builtin, at: &Path) {
+        match Json::of(builtin) {
+            Json::Text => match value.as_str() {
+                Some(text) if !well_formed(builtin, text) => {
+                    let name = builtin.name();
                     self.problem(at, format!("`{text}` is not a {name}"));
                 }
                 Some(_) => {}
                 None => self.expected(at, "a string", value),
             },
-            Builtin::TextOrPair => {
+            Json::TextOrPair => {
                 let value: &Value = value;
                 let texts: Vec<&str> = match value {
                     Value::String(text) => vec![text],
@@ -179,29 +177,32 @@ impl Walk<'_> {
                 };
                 if !whole {
                     self.expected(at, "a date-time or an array of two date-times", value);
-                } else if let Some(text) = texts.iter().find(|t| !well_formed("date-time", t)) {
+                } else if let Some(text) = texts
+                    .iter()
+                    .find(|t| !well_formed(ir::Builtin::DateTime, t))
+                {
                     self.problem(at, format!("`{text}` is not a date-time"));
                 }
             }
-            Builtin::Integer { min, max } => self.integer(value, min, max, at),
-            Builtin::Number => {
+            Json::Integer { min, max } => self.integer(value, min, max, at),
+            Json::Number => {
                 if !value.is_number() {
                     self.expected(at, "a number", value);
                 }
             }
-            Builtin::Boolean => {
+            Json::Boolean => {
                 if !value.is_boolean() {
                     self.expected(at, "a boolean", value);
                 }
             }
-            Builtin::Any => {}
+            Json::Any => {}
         }
     }
 
     /// A query parameter of a builtin type, written as text.
-    fn query_builtin(&mut self, name: &str, limits: &Constraints, text: &str, at: &Path) {
-        let number = match Builtin::named(name) {
-            Some(Builtin::Integer { min, max }) => match text.parse::<i128>() {
+    fn query_builtin(&mut self, builtin: ir::Builtin, limits: &Constraints, text: &str, at: &Path) {
+        let number = match Json::of(builtin) {
+            Json::Integer { min, max } => match text.parse::<i128>() {
                 Ok(i) if i < i128::from(min) || i > i128::from(max) => {
                     let what = format!("expected an integer from {min} to {max}, got {text}");
                     return self.problem(at, what);
@@ -209,23 +210,24 @@ impl Walk<'_> {
                 Ok(i) => i as f64,
                 Err(_) => return self.problem(at, format!("`{text}` is not an integer")),
             },
-            Some(Builtin::Number) => match text.parse::<f64>() {
+            Json::Number => match text.parse::<f64>() {
                 Ok(n) if n.is_finite() => n,
                 _ => return self.problem(at, format!("`{text}` is not a number")),
             },
-            Some(Builtin::Boolean) if text != "true" && text != "false" => {
+            Json::Boolean if text != "true" && text != "false" => {
                 return self.problem(at, format!("`{text}` is not `true` or `false`"));
             }
             _ => {
-                if !well_formed(name, text) {
+                if !well_formed(builtin, text) {
+                    let name = builtin.name();
                     self.problem(at, format!("`{text}` is not a {name}"));
                 }
                 return;
             }
         };
-        if let Some(min) = limits.min.filter(|&min| number < min) {
+        if let Some(min) = limits.min.filter(|&min| number < min as f64) {
             self.problem(at, format!("must be at least {min}, got {text}"));
-        } else if let Some(max) = limits.max.filter(|&max| number > max) {
+        } else if let Some(max) = limits.max.filter(|&max| number > max as f64) {
             self.problem(at, format!("must be at most {max}, got {text}"));
         }
     }
@@ -260,15 +262,15 @@ impl Walk<'_> {
         }
     }
 
-    fn named(&mut self, value: &mut Value, n: usize, at: &Path) {
+    fn named(&mut self, value: &mut Value, n: TypeId, at: &Path) {
         let interface = self.interface;
-        let Some(def) = interface.ty(n) else {
+        let Some(def) = interface.types.get(n.index()) else {
             return;
         };
         match &def.kind {
-            Kind::Object(object) => self.object(value, object, at),
+            TypeKind::Object(object) => self.object(value, object, at),
             // Closed on requests: the sandbox stores only values it knows.
-            Kind::Enum(e) => match value.as_str() {
+            TypeKind::Enum(e) => match value.as_str() {
                 Some(s) if e.values.iter().any(|v| v.wire == s) => {}
                 Some(s) => {
                     let known: Vec<&str> = e.values.iter().map(|v| v.wire.as_str()).collect();
@@ -276,7 +278,7 @@ impl Walk<'_> {
                 }
                 None => self.expected(at, "a string", value),
             },
-            Kind::Union(u) => {
+            TypeKind::Union(u) => {
                 let Value::Object(fields) = value else {
                     return self.expected(at, "an object", value);
                 };
@@ -298,27 +300,27 @@ impl Walk<'_> {
                     }
                 }
             }
-            Kind::ScalarUnion(kinds) => {
-                let fits = kinds.iter().any(|k| match k.as_str() {
-                    "string" => value.is_string(),
-                    "integer" => value.is_i64() || value.is_u64(),
-                    "number" => value.is_number(),
-                    "boolean" => value.is_boolean(),
-                    "null" => value.is_null(),
-                    _ => true,
+            TypeKind::ScalarUnion(kinds) => {
+                let fits = kinds.iter().any(|k| match k {
+                    ScalarKind::String => value.is_string(),
+                    ScalarKind::Integer => value.is_i64() || value.is_u64(),
+                    ScalarKind::Number => value.is_number(),
+                    ScalarKind::Boolean => value.is_boolean(),
+                    ScalarKind::Null => value.is_null(),
                 });
                 if !fits {
-                    self.expected(at, &format!("one of {}", kinds.join(", ")), value);
+                    let names: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
+                    self.expected(at, &format!("one of {}", names.join(", ")), value);
                 }
             }
             // Ids are opaque strings; a number is taken as its text, as every client reads
             // one (the OpenAPI export declares `string` or `integer`).
-            Kind::Id {} => {
+            TypeKind::Id { .. } => {
                 if !(value.is_string() || value.is_i64() || value.is_u64()) {
                     self.expected(at, "an id (a string or an integer)", value);
                 }
             }
-            Kind::RecordRef {} => {
+            TypeKind::RecordRef(_) => {
                 if !value.is_string() {
                     self.expected(at, "a string", value);
                 }
@@ -346,7 +348,7 @@ impl Walk<'_> {
                 }
             }
         }
-        let names = |variants: &[&crate::ir::OneOfVariant]| {
+        let names = |variants: &[&ir::OneOfVariant]| {
             let names: Vec<String> = variants
                 .iter()
                 .flat_map(|v| &v.fields)
@@ -388,7 +390,7 @@ impl Walk<'_> {
 
 /// The spec's builtins by the JSON they take.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Builtin {
+enum Json {
     /// A string, of its builtin's format where the walk reads one (dates).
     Text,
     /// A string or an array of two (a date-time or a range).
@@ -403,39 +405,41 @@ enum Builtin {
     Any,
 }
 
-impl Builtin {
-    fn named(name: &str) -> Option<Builtin> {
-        Some(match name {
-            "string" | "url" | "date" | "date-time" | "date-or-date-time" | "binary" => {
-                Builtin::Text
+impl Json {
+    /// What JSON a builtin takes (every builtin: a new one does not compile until it is
+    /// placed here).
+    fn of(builtin: ir::Builtin) -> Json {
+        use ir::Builtin as B;
+        match builtin {
+            B::String | B::Url | B::Date | B::DateTime | B::DateOrDateTime | B::Binary => {
+                Json::Text
             }
-            "date-time-or-range" => Builtin::TextOrPair,
-            "integer" | "int64" => Builtin::Integer {
+            B::DateTimeOrRange => Json::TextOrPair,
+            B::Integer => Json::Integer {
                 min: i64::MIN,
                 max: i64::MAX,
             },
-            "int32" => Builtin::Integer {
+            B::Int32 => Json::Integer {
                 min: i32::MIN.into(),
                 max: i32::MAX.into(),
             },
-            "number" => Builtin::Number,
-            "boolean" => Builtin::Boolean,
-            "json" => Builtin::Any,
-            _ => return None,
-        })
+            B::Number => Json::Number,
+            B::Boolean => Json::Boolean,
+            B::Json => Json::Any,
+        }
     }
 }
 
-/// Whether `text` is of the string builtin `name`'s format, in a query or a body: a
-/// date-time is RFC 3339 (as every client writes it, and as the sandbox answers it back), a
-/// date `YYYY-MM-DD`. Other formats (a URL) are the handler's to read.
-fn well_formed(name: &str, text: &str) -> bool {
+/// Whether `text` is of the string builtin's format, in a query or a body: a date-time is
+/// RFC 3339 (as every client writes it, and as the sandbox answers it back), a date
+/// `YYYY-MM-DD`. Other formats (a URL) are the handler's to read.
+fn well_formed(builtin: ir::Builtin, text: &str) -> bool {
     let date_time = || chrono::DateTime::parse_from_rfc3339(text).is_ok();
     let date = || chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok();
-    match name {
-        "date-time" => date_time(),
-        "date" => date(),
-        "date-or-date-time" => date() || date_time(),
+    match builtin {
+        ir::Builtin::DateTime => date_time(),
+        ir::Builtin::Date => date(),
+        ir::Builtin::DateOrDateTime => date() || date_time(),
         _ => true,
     }
 }

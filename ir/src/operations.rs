@@ -34,6 +34,27 @@ pub struct Operation {
     pub call: CallPlan,
 }
 
+impl Operation {
+    /// Whether `status` is among the errors this operation answers beyond its interface's.
+    pub fn lists(&self, status: u16) -> bool {
+        self.errors.iter().any(|e| e.status == status)
+    }
+
+    /// Whether it is called without the interface's credentials (a login).
+    pub fn is_open(&self) -> bool {
+        self.auth == AuthUse::None
+    }
+
+    /// The body's type when the body is JSON (a binary one, such as a device log, is
+    /// taken as sent).
+    pub fn json_body(&self) -> Option<&TypeRef> {
+        let body = self.body.as_ref()?;
+        let media = body.content_type.split(';').next().unwrap_or("").trim();
+        let json = media == "application/json" || media.ends_with("+json");
+        json.then_some(&body.ty)
+    }
+}
+
 /// How a client calls an operation, planned once so that no backend splits the path
 /// again or names a form after its media type.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

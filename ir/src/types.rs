@@ -213,6 +213,14 @@ impl Builtin {
         ("binary", Builtin::Binary),
     ];
 
+    /// Its name in the spec (`date-time`; `integer` for `int64` too).
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, b)| *b == self)
+            .map_or("json", |(n, _)| n)
+    }
+
     pub fn from_name(name: &str) -> Option<Builtin> {
         Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, b)| *b)
     }

@@ -1,0 +1,301 @@
+//! The generator's IR: the checked, language-neutral model every backend renders from,
+//! and what `generated/ir.json` holds. A crate of its own, serde only (the `schema`
+//! feature adds JSON Schema derives for the spec format's editor schema), so that the
+//! sandbox reads the IR through the very types the generator writes, without the
+//! generator.
+//!
+//! Everything here is resolved: type references are [`TypeId`]s into the interface's
+//! `types`, union shapes carry their common fields, each type knows whether requests,
+//! responses or both use it, and the generator's resolve pass has decided what is about
+//! the service's meaning (each operation's answer plan, paging and call plan, the error
+//! message field, openness). Backends never see spans or raw YAML, and decide nothing but
+//! how to say it in their language. `cargo xtask codegen --dump-ir` prints it as JSON.
+//!
+//! Here the API and each interface (auth, paging styles, limits); the declared types in
+//! `types`, the operations in `operations`, the small value types the spec format shares
+//! in `values` (all re-exported).
+
+mod operations;
+mod types;
+mod values;
+
+use serde::{Deserialize, Serialize};
+
+pub use operations::*;
+pub use types::*;
+pub use values::*;
+
+/// Every interface of the spec, in file-name order.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Api {
+    /// The version every generated package takes (`spec/VERSION`).
+    pub version: String,
+    pub interfaces: Vec<Interface>,
+}
+
+/// The version of a spec folder without a `VERSION` file.
+pub const DEFAULT_VERSION: &str = "0.1.0";
+
+impl Api {
+    /// The interfaces at the default version.
+    pub fn new(interfaces: Vec<Interface>) -> Self {
+        Api {
+            version: DEFAULT_VERSION.to_string(),
+            interfaces,
+        }
+    }
+
+    pub fn type_count(&self) -> usize {
+        self.interfaces.iter().map(|i| i.types.len()).sum()
+    }
+
+    pub fn operation_count(&self) -> usize {
+        self.interfaces.iter().map(|i| i.operations.len()).sum()
+    }
+
+    /// The interface of this name.
+    pub fn interface(&self, name: &str) -> Option<&Interface> {
+        self.interfaces.iter().find(|i| i.name == name)
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Interface {
+    /// Module name (`v3`).
+    pub name: String,
+    pub title: String,
+    pub doc: String,
+    /// The spec file it came from, relative to the repository root.
+    pub source_file: String,
+    pub base_url: BaseUrl,
+    pub auth: Auth,
+    pub pagination: Option<Pagination>,
+    pub rate_limit: Option<RateLimit>,
+    pub error_body: Option<TypeRef>,
+    pub errors: Vec<StatusDoc>,
+    pub headers: Vec<Header>,
+    pub limits: Vec<Limit>,
+    pub versioning: String,
+    pub not_shown: Vec<String>,
+    /// The JSON property of error bodies that holds the message (resolved from
+    /// `error_body`: its first field).
+    pub error_message_field: Option<String>,
+    /// The `Accept` every request sends unless it asks for another media type (a fixed
+    /// value of the interface's `Accept` header, such as a versioned one).
+    pub default_accept: Option<String>,
+    /// Event deliveries to a webhook listener, when the service sends them.
+    pub webhooks: Option<Webhooks>,
+    /// What the command-line tool's `export` pulls, when the spec declares it.
+    #[serde(default)]
+    pub export: Option<Export>,
+    /// Every declared type; a [`TypeId`] is an index into this list.
+    pub types: Vec<TypeDef>,
+    pub operations: Vec<Operation>,
+}
+
+/// A token login, resolved: the operation that logs in (and its index), the body it sends
+/// and the JSON record it answers, which holds the token.
+#[derive(Debug)]
+pub struct TokenLogin<'a> {
+    pub index: usize,
+    pub op: &'a Operation,
+    pub body: &'a Body,
+    pub answer: &'a TypeRef,
+}
+
+impl Interface {
+    /// The list envelope of a cursor-paged interface: its items field, its paging field and
+    /// the paging field's type. `None` for other paging.
+    pub fn cursor_envelope(&self) -> Option<(&str, &str, TypeId)> {
+        match &self.pagination {
+            Some(Pagination::Cursor {
+                items_field,
+                paging_field,
+                paging_type,
+                ..
+            }) => Some((items_field, paging_field, *paging_type)),
+            _ => None,
+        }
+    }
+
+    /// The login of a token-login interface. `check` refuses a login operation that is
+    /// missing, takes no body or answers no record, so for an accepted spec this is an
+    /// error only when the interface does not log in; a backend passes the error on.
+    pub fn token_login(&self) -> Result<TokenLogin<'_>, String> {
+        let Auth::TokenLogin {
+            login_operation, ..
+        } = &self.auth
+        else {
+            return Err(format!(
+                "the interface `{}` does not log in with a token",
+                self.name
+            ));
+        };
+        let malformed = || {
+            format!(
+                "the login operation `{login_operation}` must take a body and answer a JSON record"
+            )
+        };
+        let (index, op) = self
+            .operations
+            .iter()
+            .enumerate()
+            .find(|(_, o)| &o.name == login_operation)
+            .ok_or_else(malformed)?;
+        let (AnswerKind::Json { body: answer, .. }, Some(body)) = (&op.answer.kind, &op.body)
+        else {
+            return Err(malformed());
+        };
+        Ok(TokenLogin {
+            index,
+            op,
+            body,
+            answer,
+        })
+    }
+
+    /// Whether `op` may answer `status`, by its own list of errors or the interface's.
+    pub fn lists(&self, op: &Operation, status: u16) -> bool {
+        op.lists(status) || self.errors.iter().any(|e| e.status == status)
+    }
+
+    /// The type a [`TypeId`] of this interface names.
+    pub fn ty(&self, id: TypeId) -> &TypeDef {
+        &self.types[id.index()]
+    }
+
+    /// The type `ty` names, when it is a plain reference to a declared type.
+    pub fn named(&self, ty: &TypeRef) -> Option<&TypeDef> {
+        match ty {
+            TypeRef::Named(id) => Some(self.ty(*id)),
+            _ => None,
+        }
+    }
+}
+
+/// A declared type of one interface: its index in [`Interface::types`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct TypeId(pub u32);
+
+impl TypeId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What a webhook listener receives: a JSON body read as the `event` union (always open, so
+/// an event type the spec does not know is kept whole, never an error).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Webhooks {
+    pub doc: String,
+    pub event: TypeId,
+    pub source: Source,
+}
+
+/// The bulk export of an interface (checked: the list is paged and takes no required
+/// input, `since` is a date-time it takes, the records have both fields, the document
+/// operation takes the record's id alone and answers bytes).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Export {
+    pub doc: String,
+    /// The list operation's name.
+    pub list: String,
+    /// The query parameter that asks for records after a time, and for a JSON-encoded
+    /// one the field of it that does.
+    pub since_param: String,
+    pub since_field: Option<String>,
+    pub id_field: String,
+    pub watermark_field: String,
+    /// The operation answering a record's document.
+    pub document: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BaseUrl {
+    pub placeholder: String,
+    pub example: String,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Header {
+    pub name: String,
+    pub doc: String,
+    pub value: Option<String>,
+    pub sensitive: bool,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Limit {
+    pub name: String,
+    pub value: String,
+    pub doc: String,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Auth {
+    ApiKeyHeaders {
+        doc: String,
+        headers: Vec<Header>,
+        unauthorized_status: u16,
+    },
+    TokenLogin {
+        doc: String,
+        login_operation: String,
+        token_field: String,
+        header: String,
+        scheme: String,
+        source: Source,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "style")]
+pub enum Pagination {
+    Cursor {
+        doc: String,
+        page_param: String,
+        per_page_param: String,
+        max_per_page: u32,
+        default_per_page: Option<u32>,
+        items_field: String,
+        paging_field: String,
+        paging_type: TypeId,
+        next_url_field: Option<String>,
+        cursor_field: Option<String>,
+        page_size_field: Option<String>,
+        /// Where the paging field names come from.
+        #[serde(default)]
+        source: Source,
+    },
+    Links {
+        doc: String,
+        links_field: String,
+        after_param: String,
+        before_param: String,
+        limit_param: String,
+        max_limit: u32,
+        source: Source,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RateLimit {
+    pub requests: u32,
+    pub window_seconds: u32,
+    pub max_requests: Option<u32>,
+    pub scope: String,
+    pub status: u16,
+    pub retry_after_header: Option<String>,
+    pub doc: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusDoc {
+    pub status: u16,
+    pub doc: String,
+}

@@ -1,0 +1,88 @@
+//! The small value types the spec format and the IR share: where a fact comes from, a
+//! character class, a scalar kind, whether an operation needs credentials, an HTTP
+//! method.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a fact comes from. Anything not from the seed document is marked, and only
+/// `public_docs` facts may make the client stricter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The interface document (seed). The default.
+    #[default]
+    Seed,
+    /// STATED in the service's public documentation.
+    PublicDocs,
+    /// A deduction, not stated anywhere: it may only make the client more tolerant.
+    Inferred,
+    /// Seen only in third-party code that calls the service.
+    ThirdParty,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum CharClass {
+    /// ASCII letters and digits.
+    AsciiAlphanumeric,
+    /// ASCII digits.
+    AsciiDigits,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum ScalarKind {
+    String,
+    Integer,
+    Boolean,
+    Number,
+    Null,
+}
+
+impl ScalarKind {
+    /// Its JSON Schema type name, as the spec spells it (`string`, `integer`, ...).
+    pub fn json_type(self) -> &'static str {
+        match self {
+            ScalarKind::String => "string",
+            ScalarKind::Integer => "integer",
+            ScalarKind::Boolean => "boolean",
+            ScalarKind::Number => "number",
+            ScalarKind::Null => "null",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum AuthUse {
+    #[default]
+    Required,
+    None,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub enum Method {
+    GET,
+    POST,
+    PUT,
+    PATCH,
+    DELETE,
+}
+
+impl Method {
+    /// The method as HTTP writes it (`GET`); every backend spells it from here.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::GET => "GET",
+            Method::POST => "POST",
+            Method::PUT => "PUT",
+            Method::PATCH => "PATCH",
+            Method::DELETE => "DELETE",
+        }
+    }
+}
