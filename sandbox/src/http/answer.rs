@@ -25,17 +25,6 @@ impl IntoResponse for Reject {
     }
 }
 
-/// The value, or return the rejection as the handler's response.
-macro_rules! tri {
-    ($e:expr) => {
-        match $e {
-            Ok(value) => value,
-            Err(rejected) => return axum::response::IntoResponse::into_response(rejected),
-        }
-    };
-}
-pub(crate) use tri;
-
 /// `{"errors": message}` with `status`.
 pub fn error(status: StatusCode, message: impl Into<String>) -> Response {
     let body = serde_json::json!({ "errors": message.into() });

@@ -9,7 +9,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{error, json as answer, tri};
+use crate::http::{Reject, error, json as answer};
 
 use super::lists::list_of;
 use super::records::index_of;
@@ -20,7 +20,7 @@ pub(super) async fn list_assets(
     State(app): State<Arc<App>>,
     uri: OriginalUri,
     Query(q): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_of(&app, &uri, &q, "assets", |_| true).await
 }
 
@@ -39,21 +39,24 @@ pub(super) async fn get_asset(State(app): State<Arc<App>>, Path(id): Path<String
 }
 
 /// Finds the asset with this external id, or creates it (201 either way, as documented).
-pub(super) async fn find_or_create_asset(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let input = tri!(wrapped(&bytes, "asset"));
+pub(super) async fn find_or_create_asset(
+    State(app): State<Arc<App>>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let input = wrapped(&bytes, "asset")?;
     let Some(external) = input
         .get("external_id")
         .and_then(Value::as_str)
         .map(str::to_string)
     else {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             "asset[external_id] is required",
-        );
+        ));
     };
     let mut store = app.legacy.lock().await;
     if let Some(found) = asset_by_ref(&store, &format!("_{external}")) {
-        return answer(StatusCode::CREATED, &json!({ "asset": found }));
+        return Ok(answer(StatusCode::CREATED, &json!({ "asset": found })));
     }
     let id = store.next_id();
     let mut asset = object(
@@ -65,30 +68,30 @@ pub(super) async fn find_or_create_asset(State(app): State<Arc<App>>, bytes: Byt
         input.get("extended").cloned().unwrap_or(json!({})),
     );
     store.collection("assets").push(asset.clone());
-    answer(StatusCode::CREATED, &json!({ "asset": asset }))
+    Ok(answer(StatusCode::CREATED, &json!({ "asset": asset })))
 }
 
 pub(super) async fn update_asset(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let changes = tri!(wrapped(&bytes, "asset"));
+) -> Result<Response, Reject> {
+    let changes = wrapped(&bytes, "asset")?;
     let mut store = app.legacy.lock().await;
     let Some(real) = asset_id(&store, &id) else {
-        return not_found("Asset", &id);
+        return Ok(not_found("Asset", &id));
     };
     let assets = store.collection("assets");
     let i = index_of(assets, &real).unwrap_or_default();
     assets[i].extend(changes);
-    answer(StatusCode::OK, &json!({ "asset": assets[i] }))
+    Ok(answer(StatusCode::OK, &json!({ "asset": assets[i] })))
 }
 
 pub(super) async fn replace_asset(
     state: State<Arc<App>>,
     path: Path<String>,
     bytes: Bytes,
-) -> Response {
+) -> Result<Response, Reject> {
     update_asset(state, path, bytes).await
 }
 

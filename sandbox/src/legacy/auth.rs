@@ -9,12 +9,15 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{error, json as answer, tri};
+use crate::http::{Reject, error, json as answer};
 
 use super::{parse_body, wrapped};
 
-pub(super) async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let user = tri!(wrapped(&bytes, "user"));
+pub(super) async fn authenticate(
+    State(app): State<Arc<App>>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let user = wrapped(&bytes, "user")?;
     let field = |k: &str| {
         user.get(k)
             .and_then(Value::as_str)
@@ -29,20 +32,29 @@ pub(super) async fn authenticate(State(app): State<Arc<App>>, bytes: Bytes) -> R
         .find(|a| a.one_time.is_none() && a.username == username && a.password == password)
         .cloned()
     else {
-        return error(StatusCode::UNAUTHORIZED, "Invalid username or password");
+        return Ok(error(
+            StatusCode::UNAUTHORIZED,
+            "Invalid username or password",
+        ));
     };
     let token = store.new_token(&account.id);
     let location = store.location_of(&account);
-    answer(
+    Ok(answer(
         StatusCode::OK,
         &json!({ "auth_token": token, "user": account.record(&location) }),
-    )
+    ))
 }
 
-pub(super) async fn exchange_guest_token(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let body = tri!(parse_body(&bytes));
+pub(super) async fn exchange_guest_token(
+    State(app): State<Arc<App>>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let body = parse_body(&bytes)?;
     if body.get("guest_token").and_then(Value::as_str) != Some("guest-demo") {
-        return error(StatusCode::UNAUTHORIZED, "The guest token is not valid");
+        return Ok(error(
+            StatusCode::UNAUTHORIZED,
+            "The guest token is not valid",
+        ));
     }
     let mut store = app.legacy.lock().await;
     let Some(id) = store
@@ -51,8 +63,8 @@ pub(super) async fn exchange_guest_token(State(app): State<Arc<App>>, bytes: Byt
         .find(|a| !a.manager)
         .map(|a| a.id.clone())
     else {
-        return error(StatusCode::UNAUTHORIZED, "No guest account");
+        return Ok(error(StatusCode::UNAUTHORIZED, "No guest account"));
     };
     let token = store.new_token(&id);
-    answer(StatusCode::OK, &json!({ "auth_token": token }))
+    Ok(answer(StatusCode::OK, &json!({ "auth_token": token })))
 }

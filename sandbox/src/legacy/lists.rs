@@ -9,7 +9,7 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{Reject, encode, json as answer, tri};
+use crate::http::{Reject, encode, json as answer};
 
 use super::archive;
 use super::nested::same_id;
@@ -141,8 +141,8 @@ pub(super) async fn list_of(
     q: &HashMap<String, String>,
     name: &'static str,
     scope: impl Fn(&Map<String, Value>) -> bool,
-) -> Response {
-    let filter = tri!(filter_of(q));
+) -> Result<Response, Reject> {
+    let filter = filter_of(q)?;
     let now = app.clock.now();
     let store = app.legacy.lock().await;
     // Filtered as they read now (a transaction's archive state included).
@@ -156,5 +156,5 @@ pub(super) async fn list_of(
         .filter(|r| matches(r, &filter))
         .map(Value::Object)
         .collect();
-    links_page(app, uri.path(), name, records, q)
+    Ok(links_page(app, uri.path(), name, records, q))
 }

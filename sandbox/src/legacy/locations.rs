@@ -9,18 +9,19 @@ use axum::response::Response;
 use serde_json::json;
 
 use crate::App;
-use crate::http::{json as answer, tri};
+use crate::http::json as answer;
 
 use super::lists::list_of;
 use super::records::{delete_record, get_record, update_record};
 use super::store::stamp;
 use super::{Pairs, wrapped};
+use crate::http::Reject;
 
 pub(super) async fn list_locations(
     State(app): State<Arc<App>>,
     uri: OriginalUri,
     Query(q): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_of(&app, &uri, &q, "locations", |_| true).await
 }
 
@@ -28,21 +29,27 @@ pub(super) async fn get_location(State(app): State<Arc<App>>, Path(id): Path<Str
     get_record(&app, "locations", "location", "Location", &id).await
 }
 
-pub(super) async fn create_location(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let mut location = tri!(wrapped(&bytes, "location"));
+pub(super) async fn create_location(
+    State(app): State<Arc<App>>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let mut location = wrapped(&bytes, "location")?;
     let mut store = app.legacy.lock().await;
     let id = store.next_id();
     location.insert("id".into(), json!(id));
     location.insert("created_at".into(), json!(stamp(app.clock.now())));
     store.collection("locations").push(location.clone());
-    answer(StatusCode::CREATED, &json!({ "location": location }))
+    Ok(answer(
+        StatusCode::CREATED,
+        &json!({ "location": location }),
+    ))
 }
 
 pub(super) async fn update_location(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
+) -> Result<Response, Reject> {
     update_record(&app, "locations", "location", "Location", &id, &bytes).await
 }
 

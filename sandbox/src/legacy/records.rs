@@ -5,12 +5,13 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{json as answer, tri};
+use crate::http::json as answer;
 
 use super::archive;
 use super::nested;
 use super::store::stamp;
 use super::{deleted, not_found, wrapped};
+use crate::http::Reject;
 
 pub(super) fn index_of(records: &[Map<String, Value>], id: &str) -> Option<usize> {
     records
@@ -44,25 +45,25 @@ pub(super) async fn update_record(
     label: &str,
     id: &str,
     bytes: &[u8],
-) -> Response {
-    let mut changes = tri!(wrapped(bytes, singular));
+) -> Result<Response, Reject> {
+    let mut changes = wrapped(bytes, singular)?;
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
     if store.find(name, id).is_none() {
-        return not_found(label, id);
+        return Ok(not_found(label, id));
     }
     if name == "transactions" {
-        tri!(nested::resolve(&store, singular, &mut changes));
+        nested::resolve(&store, singular, &mut changes)?;
     }
     let records = store.collection(name);
     let Some(i) = index_of(records, id) else {
-        return not_found(label, id);
+        return Ok(not_found(label, id));
     };
     records[i].extend(changes);
     records[i].insert("updated_at".into(), json!(stamp(now)));
     let record = records[i].clone();
     let record = archive::read(&store, name, record, now);
-    answer(StatusCode::OK, &json!({ singular: record }))
+    Ok(answer(StatusCode::OK, &json!({ singular: record })))
 }
 
 pub(super) async fn delete_record(

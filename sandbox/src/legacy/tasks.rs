@@ -9,7 +9,7 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{Reject, json as answer, tri};
+use crate::http::{Reject, json as answer};
 use crate::webhooks::{self, Interface};
 
 use super::lists::list_of;
@@ -22,7 +22,7 @@ pub(super) async fn list_tasks(
     State(app): State<Arc<App>>,
     uri: OriginalUri,
     Query(q): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_of(&app, &uri, &q, "tasks", |_| true).await
 }
 
@@ -34,15 +34,15 @@ pub(super) async fn create_task(
     State(app): State<Arc<App>>,
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
-) -> Response {
-    let mut task = tri!(wrapped(&bytes, "task"));
-    let hook = tri!(webhooks::take_task_url(&mut task));
+) -> Result<Response, Reject> {
+    let mut task = wrapped(&bytes, "task")?;
+    let hook = webhooks::take_task_url(&mut task)?;
     let now = stamp(app.clock.now());
     let mut store = app.legacy.lock().await;
-    tri!(resolve(&store, &mut task));
+    resolve(&store, &mut task)?;
     // As the tasks index shows them: the caller requested it, and it is assigned to the
     // caller and at the caller's location unless the body says otherwise.
-    let who = person(tri!(nested::by_caller(&store, &caller.id, &mut task)));
+    let who = person(nested::by_caller(&store, &caller.id, &mut task)?);
     task.entry("assignee").or_insert_with(|| who.clone());
     task.entry("high_priority").or_insert(json!(false));
     let id = store.next_id();
@@ -59,7 +59,7 @@ pub(super) async fn create_task(
         json!([{ "event": "Created Task", "user": who, "created_at": now }]),
     );
     store.collection("tasks").push(task.clone());
-    answer(StatusCode::CREATED, &json!({ "task": task }))
+    Ok(answer(StatusCode::CREATED, &json!({ "task": task })))
 }
 
 /// Like `update_record`, plus the task's `webhook_url` and `task.completed` when the
@@ -68,18 +68,18 @@ pub(super) async fn update_task(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let mut changes = tri!(wrapped(&bytes, "task"));
-    let hook = tri!(webhooks::take_task_url(&mut changes));
+) -> Result<Response, Reject> {
+    let mut changes = wrapped(&bytes, "task")?;
+    let hook = webhooks::take_task_url(&mut changes)?;
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
     if store.find("tasks", &id).is_none() {
-        return not_found("Task", &id);
+        return Ok(not_found("Task", &id));
     }
-    tri!(resolve(&store, &mut changes));
+    resolve(&store, &mut changes)?;
     let records = store.collection("tasks");
     let Some(i) = index_of(records, &id) else {
-        return not_found("Task", &id);
+        return Ok(not_found("Task", &id));
     };
     let status =
         |r: &Map<String, Value>| r.get("status").and_then(Value::as_str).map(str::to_string);
@@ -103,7 +103,7 @@ pub(super) async fn update_task(
         app.webhooks
             .publish(Interface::Legacy, "task.completed", data, now, url);
     }
-    answer(StatusCode::OK, &json!({ "task": task }))
+    Ok(answer(StatusCode::OK, &json!({ "task": task })))
 }
 
 /// The nested `asset`, `location` and `assignee` of a task from the ids a body gives

@@ -10,7 +10,7 @@ use axum::response::Response;
 use serde_json::{Map, Value, json};
 
 use crate::App;
-use crate::http::{error, json as answer, tri};
+use crate::http::{Reject, error, json as answer};
 
 use super::lists::list_of;
 use super::nested;
@@ -23,7 +23,7 @@ pub(super) async fn list_transactions(
     State(app): State<Arc<App>>,
     uri: OriginalUri,
     Query(q): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_of(&app, &uri, &q, "transactions", |_| true).await
 }
 
@@ -32,12 +32,12 @@ pub(super) async fn list_asset_transactions(
     uri: OriginalUri,
     Path(id): Path<String>,
     Query(q): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     let asset_id = {
         let store = app.legacy.lock().await;
         match asset_by_ref(&store, &id) {
             Some(a) => a.get("id").cloned().unwrap_or(Value::Null),
-            None => return not_found("Asset", &id),
+            None => return Ok(not_found("Asset", &id)),
         }
     };
     list_of(&app, &uri, &q, "transactions", move |t| {
@@ -59,8 +59,8 @@ pub(super) async fn create_transaction(
     State(app): State<Arc<App>>,
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
-) -> Response {
-    let input = tri!(wrapped(&bytes, "transaction"));
+) -> Result<Response, Reject> {
+    let input = wrapped(&bytes, "transaction")?;
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
     let mut files: Vec<String> = Vec::new();
@@ -92,10 +92,10 @@ pub(super) async fn create_transaction(
                 .as_str()
                 .or_else(|| item.get("id").and_then(Value::as_str))
             else {
-                return error(
+                return Ok(error(
                     StatusCode::UNPROCESSABLE_ENTITY,
                     format!("{list}[{i}]: expected an uploaded file's id"),
-                );
+                ));
             };
             into.push(f.to_string());
         }
@@ -108,16 +108,16 @@ pub(super) async fn create_transaction(
             .get(&(caller.id.clone(), f.clone()))
             .is_some_and(|u| u.file.is_some());
         if !uploaded {
-            return error(
+            return Ok(error(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("media file {f} has not been uploaded"),
-            );
+            ));
         }
     }
     let mut transaction = input;
-    tri!(nested::resolve(&store, "transaction", &mut transaction));
+    nested::resolve(&store, "transaction", &mut transaction)?;
     // Where the transaction took place: the location given, else the caller's.
-    let user = tri!(nested::by_caller(&store, &caller.id, &mut transaction)).summary();
+    let user = nested::by_caller(&store, &caller.id, &mut transaction)?.summary();
     let id = store.next_id();
     let media = |f: &String| {
         let size = store
@@ -143,7 +143,10 @@ pub(super) async fn create_transaction(
     transaction.insert("videos".into(), json!(video_records));
     latest_on_asset(&mut store, &transaction);
     store.collection("transactions").push(transaction.clone());
-    answer(StatusCode::CREATED, &json!({ "transaction": transaction }))
+    Ok(answer(
+        StatusCode::CREATED,
+        &json!({ "transaction": transaction }),
+    ))
 }
 
 /// The asset of a new transaction now reads as the transaction left it: at its location,
@@ -178,7 +181,7 @@ pub(super) async fn update_transaction(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
+) -> Result<Response, Reject> {
     update_record(
         &app,
         "transactions",

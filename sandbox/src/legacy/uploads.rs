@@ -10,7 +10,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{Reject, UPLOADS, error, json as answer, tri};
+use crate::http::{Reject, UPLOADS, error, json as answer};
 
 use super::spill::Spilled;
 use super::store::{Multipart, Target, Upload};
@@ -141,10 +141,13 @@ pub(super) async fn multipart_complete(
     Extension(caller): Extension<Caller>,
     Path(file_id): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let body = tri!(parse_body(&bytes));
+) -> Result<Response, Reject> {
+    let body = parse_body(&bytes)?;
     let Some(upload_id) = body.get("upload_id").and_then(Value::as_str) else {
-        return error(StatusCode::UNPROCESSABLE_ENTITY, "upload_id is required");
+        return Ok(error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "upload_id is required",
+        ));
     };
     let missing = || {
         error(
@@ -168,23 +171,23 @@ pub(super) async fn multipart_complete(
         let store = app.legacy.lock().await;
         match store.multiparts.get(upload_id) {
             Some(u) if u.owner == caller.id && u.file_id == file_id => (
-                tri!(listed_parts(u, &listed, app.legacy_min_part_size)),
+                listed_parts(u, &listed, app.legacy_min_part_size)?,
                 u.content_type.clone(),
             ),
-            _ => return missing(),
+            _ => return Ok(missing()),
         }
     };
     let file = match app.spill.concat(&parts).await {
         Ok(file) => file,
         Err(e) => {
             let why = format!("the parts could not be assembled: {e}");
-            return error(StatusCode::INTERNAL_SERVER_ERROR, why);
+            return Ok(error(StatusCode::INTERNAL_SERVER_ERROR, why));
         }
     };
     let mut store = app.legacy.lock().await;
     // Completed by another request meanwhile, or the sandbox was reset.
     if store.multiparts.remove(upload_id).is_none() {
-        return missing();
+        return Ok(missing());
     }
     let (size, etag) = (file.size, file.etag.clone());
     store.uploads.insert(
@@ -195,11 +198,11 @@ pub(super) async fn multipart_complete(
             attached: false,
         },
     );
-    answer(
+    Ok(answer(
         StatusCode::OK,
         &json!({ "id": file_id, "location": format!("{}/_media/{file_id}", app.origin),
         "etag": etag, "filesize": size, "checksum": etag.trim_matches('"') }),
-    )
+    ))
 }
 
 /// The uploaded parts `listed` names, in order, if they make the whole upload: every part

@@ -10,7 +10,7 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 use crate::App;
-use crate::http::{Reject, error, json as answer, tri};
+use crate::http::{Reject, error, json as answer};
 
 use super::lists::links_page;
 use super::nested;
@@ -68,29 +68,29 @@ pub(super) async fn create_user(
     State(app): State<Arc<App>>,
     Extension(caller): Extension<Caller>,
     bytes: Bytes,
-) -> Response {
-    let input = tri!(wrapped(&bytes, "user"));
+) -> Result<Response, Reject> {
+    let input = wrapped(&bytes, "user")?;
     let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
     let (Some(username), Some(first_name), Some(last_name)) =
         (text("username"), text("first_name"), text("last_name"))
     else {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             "user[username], user[first_name] and user[last_name] are required",
-        );
+        ));
     };
     let mut store = app.legacy.lock().await;
     let location_id = match input.get("location_id") {
-        Some(given) => tri!(location_id(&store, given)),
+        Some(given) => location_id(&store, given)?,
         None => account_by_ref(&store, &caller, "self")
             .map(|a| a.location_id.clone())
             .unwrap_or_default(),
     };
     if store.accounts.iter().any(|a| a.username == username) {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             format!("username {username} is taken"),
-        );
+        ));
     }
     let account = Account {
         id: store.next_id(),
@@ -106,10 +106,10 @@ pub(super) async fn create_user(
     store.accounts.push(account.clone());
     let token = store.new_token(&account.id);
     let location = store.location_of(&account);
-    answer(
+    Ok(answer(
         StatusCode::CREATED,
         &json!({ "auth_token": token, "user": account.record(&location) }),
-    )
+    ))
 }
 
 /// The `user[location_id]` given, if it names a location (a 422 naming the field if not).
@@ -128,33 +128,39 @@ fn location_id(store: &store::LegacyStore, given: &Value) -> Result<String, Reje
 /// Creates a one-time user, or updates the one with this e-mail address (the public docs:
 /// "Creates (or updates)"): never a second user for the same address. `user[email]` and
 /// `user[location_id]` are required; the phone number is answered only when sent.
-pub(super) async fn create_one_time_user(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let input = tri!(wrapped(&bytes, "user"));
+pub(super) async fn create_one_time_user(
+    State(app): State<Arc<App>>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let input = wrapped(&bytes, "user")?;
     let given = |k: &str| input.get(k).filter(|v| !v.is_null());
     let Some(email) = given("email")
         .and_then(Value::as_str)
         .filter(|e| !e.is_empty())
     else {
-        return error(StatusCode::UNPROCESSABLE_ENTITY, "user[email] is required");
+        return Ok(error(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "user[email] is required",
+        ));
     };
     let Some(location) = given("location_id") else {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             "user[location_id] is required",
-        );
+        ));
     };
     let mut store = app.legacy.lock().await;
-    let location_id = tri!(location_id(&store, location));
+    let location_id = location_id(&store, location)?;
     let found = store
         .accounts
         .iter()
         .position(|a| a.username.eq_ignore_ascii_case(email));
     let index = match found {
         Some(i) if store.accounts[i].one_time.is_none() => {
-            return error(
+            return Ok(error(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("user[email]: {email} is a full user's, not a one-time user's"),
-            );
+            ));
         }
         Some(i) => i,
         None => {
@@ -182,7 +188,10 @@ pub(super) async fn create_one_time_user(State(app): State<Arc<App>>, bytes: Byt
         account.external_id = Some(v.to_string());
     }
     let Some(one_time) = account.one_time.as_mut() else {
-        return error(StatusCode::INTERNAL_SERVER_ERROR, "not a one-time user");
+        return Ok(error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "not a one-time user",
+        ));
     };
     if let Some(phone) = given("phone_number") {
         one_time.phone_number = Some(phone.clone());
@@ -196,10 +205,10 @@ pub(super) async fn create_one_time_user(State(app): State<Arc<App>>, bytes: Byt
     if let Some(phone) = given("phone_number") {
         user["phone_number"] = phone.clone();
     }
-    answer(
+    Ok(answer(
         StatusCode::CREATED,
         &json!({ "user": user, "url": format!("https://launch.example.com/{id}") }),
-    )
+    ))
 }
 
 pub(super) async fn update_user(
@@ -207,20 +216,20 @@ pub(super) async fn update_user(
     Extension(caller): Extension<Caller>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let input = tri!(wrapped(&bytes, "user"));
+) -> Result<Response, Reject> {
+    let input = wrapped(&bytes, "user")?;
     let mut store = app.legacy.lock().await;
     let Some(target) = account_by_ref(&store, &caller, &id).map(|a| a.id.clone()) else {
-        return not_found("User", &id);
+        return Ok(not_found("User", &id));
     };
     if target != caller.id && !caller.manager {
-        return error(
+        return Ok(error(
             StatusCode::FORBIDDEN,
             "Updating another user requires the manager role",
-        );
+        ));
     }
     let Some(account) = store.accounts.iter_mut().find(|a| a.id == target) else {
-        return not_found("User", &id);
+        return Ok(not_found("User", &id));
     };
     let text = |k: &str| input.get(k).and_then(Value::as_str).map(str::to_string);
     if let Some(v) = text("first_name") {
@@ -234,10 +243,10 @@ pub(super) async fn update_user(
     }
     let account = account.clone();
     let location = store.location_of(&account);
-    answer(
+    Ok(answer(
         StatusCode::OK,
         &json!({ "user": account.record(&location) }),
-    )
+    ))
 }
 
 pub(super) async fn delete_user(

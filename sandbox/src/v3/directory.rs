@@ -10,8 +10,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
-use crate::http::tri;
-use crate::http::{body, error, json};
+use crate::http::{Reject, body, error, json};
 
 type Pairs = Query<Vec<(String, String)>>;
 
@@ -19,8 +18,8 @@ pub async fn workflows(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
-    let q = tri!(ListQuery::parse(pairs));
+) -> Result<Response, Reject> {
+    let q = ListQuery::parse(pairs)?;
     let location = q.get("location_id").map(str::to_string);
     let department = q.get("department_name").map(str::to_string);
     let store = app.store.lock().await;
@@ -37,7 +36,7 @@ pub async fn workflows(
         })
         .map(|r| (r.seq, &r.record))
         .collect();
-    page(&app, uri.path(), &q, rows)
+    Ok(page(&app, uri.path(), &q, rows))
 }
 
 /// An unfiltered list of one collection of the store.
@@ -46,10 +45,10 @@ async fn all<T: serde::Serialize>(
     uri: &axum::http::Uri,
     pairs: Vec<(String, String)>,
     rows: impl Fn(&crate::store::Store) -> Vec<(u64, &T)>,
-) -> Response {
-    let q = tri!(ListQuery::parse(pairs));
+) -> Result<Response, Reject> {
+    let q = ListQuery::parse(pairs)?;
     let store = app.store.lock().await;
-    page(&app, uri.path(), &q, rows(&store))
+    Ok(page(&app, uri.path(), &q, rows(&store)))
 }
 
 fn rows<T>(records: &[crate::store::Row<T>]) -> Vec<(u64, &T)> {
@@ -60,7 +59,7 @@ pub async fn locations(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     all(app, &uri, pairs, |s| rows(&s.locations)).await
 }
 
@@ -68,7 +67,7 @@ pub async fn users(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     all(app, &uri, pairs, |s| rows(&s.users)).await
 }
 
@@ -76,7 +75,7 @@ pub async fn user_groups(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     all(app, &uri, pairs, |s| rows(&s.user_groups)).await
 }
 
@@ -85,8 +84,8 @@ pub async fn update_user(
     State(app): State<Arc<App>>,
     Path(id): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let update: UserUpdate = tri!(body(&bytes));
+) -> Result<Response, Reject> {
+    let update: UserUpdate = body(&bytes)?;
     let mut store = app.store.lock().await;
     let Some(user) = store
         .users
@@ -94,10 +93,10 @@ pub async fn update_user(
         .map(|r| &mut r.record)
         .find(|u| u.id.as_ref().is_some_and(|x| x.as_str() == id))
     else {
-        return error(
+        return Ok(error(
             StatusCode::NOT_FOUND,
             format!("The User {id} could not be found"),
-        );
+        ));
     };
     if update.external_id.is_some() {
         user.external_id = update.external_id;
@@ -108,8 +107,8 @@ pub async fn update_user(
     if update.last_name.is_some() {
         user.last_name = update.last_name;
     }
-    json(
+    Ok(json(
         StatusCode::OK,
         &serde_json::json!({ "data": [user], "paging": { "next": null } }),
-    )
+    ))
 }

@@ -9,7 +9,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use super::units::not_found as unit_not_found;
-use crate::http::{Reject, error, json, pdf, tri, wants_pdf};
+use crate::http::{Reject, error, json, pdf, wants_pdf};
 use crate::store::Share;
 use crate::{App, pdf as render};
 
@@ -22,7 +22,11 @@ enum Scope {
     Reference(String),
 }
 
-pub async fn list(State(app): State<Arc<App>>, uri: OriginalUri, Query(pairs): Pairs) -> Response {
+pub async fn list(
+    State(app): State<Arc<App>>,
+    uri: OriginalUri,
+    Query(pairs): Pairs,
+) -> Result<Response, Reject> {
     list_in(app, uri, pairs, Scope::All).await
 }
 
@@ -31,7 +35,7 @@ pub async fn list_for_unit(
     uri: OriginalUri,
     Path(id): Path<String>,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_in(app, uri, pairs, Scope::UnitId(id)).await
 }
 
@@ -40,7 +44,7 @@ pub async fn list_for_reference(
     uri: OriginalUri,
     Path(reference): Path<String>,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     list_in(app, uri, pairs, Scope::Reference(reference)).await
 }
 
@@ -49,7 +53,7 @@ async fn list_in(
     OriginalUri(uri): OriginalUri,
     pairs: Vec<(String, String)>,
     scope: Scope,
-) -> Response {
+) -> Result<Response, Reject> {
     let filters = (|| {
         let q = ListQuery::parse(pairs)?;
         let after = q.date_time("created_after")?;
@@ -58,17 +62,17 @@ async fn list_in(
         let department = q.get("department_name").map(str::to_string);
         Ok::<_, Reject>((q, after, before, ty, department))
     })();
-    let (q, after, before, ty, department) = tri!(filters);
+    let (q, after, before, ty, department) = filters?;
     let mut store = app.store.lock().await;
     let unit_id = match &scope {
         Scope::All => None,
         Scope::UnitId(id) => match store.unit_by_id(id) {
             Some(u) => Some(u.id.clone()),
-            None => return unit_not_found(id),
+            None => return Ok(unit_not_found(id)),
         },
         Scope::Reference(r) => match store.unit_by_reference(r) {
             Some(u) => Some(u.id.clone()),
-            None => return unit_not_found(r),
+            None => return Ok(unit_not_found(r)),
         },
     };
     let rows = store
@@ -90,7 +94,7 @@ async fn list_in(
         })
         .map(|r| (r.seq, &r.record))
         .collect();
-    page(&app, uri.path(), &q, rows)
+    Ok(page(&app, uri.path(), &q, rows))
 }
 
 /// JSON, or with `Accept: application/pdf` a PDF that answers 202 while it "renders".

@@ -14,7 +14,6 @@ use serde_json::Value;
 
 use super::list::{ListQuery, page};
 use crate::App;
-use crate::http::tri;
 use crate::http::{Reject, body, error, json};
 use crate::store::Store;
 use crate::webhooks::{self, Interface};
@@ -32,7 +31,7 @@ pub async fn list(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
+) -> Result<Response, Reject> {
     let parsed = (|| {
         let q = ListQuery::parse(pairs)?;
         let mut bounds = Vec::new();
@@ -45,7 +44,7 @@ pub async fn list(
         let status = q.get("status").map(str::to_string);
         Ok::<_, Reject>((q, bounds, status))
     })();
-    let (q, bounds, status) = tri!(parsed);
+    let (q, bounds, status) = parsed?;
     let within =
         |t: Option<DateTime<Utc>>,
          (after, before): (Option<DateTime<Utc>>, Option<DateTime<Utc>>)| {
@@ -67,14 +66,12 @@ pub async fn list(
         })
         .map(|r| (r.seq, &r.record.task))
         .collect();
-    page(&app, uri.path(), &q, rows)
+    Ok(page(&app, uri.path(), &q, rows))
 }
 
-pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let request: TaskRequest = tri!(body(&bytes));
-    let hook = tri!(webhooks::task_url(
-        request.webhook_url.clone().map(Value::String).as_ref()
-    ));
+pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Reject> {
+    let request: TaskRequest = body(&bytes)?;
+    let hook = webhooks::task_url(request.webhook_url.clone().map(Value::String).as_ref())?;
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let id = TaskId::new(store.new_id("tsk"));
@@ -86,10 +83,10 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
     task.created_at = Some(now);
     task.updated_at = Some(now);
     if let Err(e) = apply(&store, &mut task, request) {
-        return e.into_response();
+        return Ok(e.into_response());
     }
     store.push_task(task.clone(), false).webhook_url = hook.flatten();
-    json(StatusCode::CREATED, &task)
+    Ok(json(StatusCode::CREATED, &task))
 }
 
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
@@ -100,12 +97,16 @@ pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Respons
     }
 }
 
-pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
-    let mut request: TaskRequest = tri!(body(&bytes));
-    let status = tri!(new_status(request.status.take()));
+pub async fn patch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let mut request: TaskRequest = body(&bytes)?;
+    let status = new_status(request.status.take())?;
     // Read again only to tell `"webhook_url": null` (remove it) from no `webhook_url`.
     let raw: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    let hook = tri!(webhooks::task_url(raw.get("webhook_url")));
+    let hook = webhooks::task_url(raw.get("webhook_url"))?;
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let Some(index) = store
@@ -113,23 +114,23 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         .iter()
         .position(|r| r.record.task.id.as_str() == id)
     else {
-        return not_found(&id);
+        return Ok(not_found(&id));
     };
     let has_extended = request
         .extended_data
         .as_ref()
         .is_some_and(|d| !d.is_empty());
     if has_extended && store.tasks[index].record.draft_inspection {
-        return error(
+        return Ok(error(
             StatusCode::BAD_REQUEST,
             format!(
                 "Extended data cannot be added to Task {id}: it has a draft inspection attached"
             ),
-        );
+        ));
     }
     let mut task = store.tasks[index].record.task.clone();
     if let Err(e) = apply(&store, &mut task, request) {
-        return e.into_response();
+        return Ok(e.into_response());
     }
     let completes = status.is_some_and(|s| set_status(&mut task, s, now));
     task.updated_at = Some(now);
@@ -145,7 +146,7 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         app.webhooks
             .publish(Interface::V3, "task.completed", data, now, url);
     }
-    json(StatusCode::OK, &task)
+    Ok(json(StatusCode::OK, &task))
 }
 
 /// An update's `status`, if it names one this sandbox knows (absent or null: unchanged).

@@ -10,8 +10,7 @@ use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
 use crate::App;
-use crate::http::tri;
-use crate::http::{body, error, json};
+use crate::http::{Reject, body, error, json};
 
 type Pairs = Query<Vec<(String, String)>>;
 
@@ -26,8 +25,8 @@ pub async fn list(
     State(app): State<Arc<App>>,
     OriginalUri(uri): OriginalUri,
     Query(pairs): Pairs,
-) -> Response {
-    let q = tri!(ListQuery::parse(pairs));
+) -> Result<Response, Reject> {
+    let q = ListQuery::parse(pairs)?;
     let (reference, serial) = (q.get("referenceNumber"), q.get("serialNumber"));
     let store = app.store.lock().await;
     let rows = store
@@ -37,26 +36,26 @@ pub async fn list(
         .filter(|r| serial.is_none_or(|x| r.record.serial_number.as_deref() == Some(x)))
         .map(|r| (r.seq, &r.record))
         .collect();
-    page(&app, uri.path(), &q, rows)
+    Ok(page(&app, uri.path(), &q, rows))
 }
 
-pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let new: NewUnit = tri!(body(&bytes));
+pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Reject> {
+    let new: NewUnit = body(&bytes)?;
     let mut store = app.store.lock().await;
     store.unit_posts += 1;
     if store.unit_by_reference(&new.reference_number).is_some() {
-        return error(
+        return Ok(error(
             StatusCode::CONFLICT,
             format!("The Unit {} already exists", new.reference_number),
-        );
+        ));
     }
     // The same body read as the attributes it shares with an update.
-    let attributes: UnitAttributes = tri!(body(&bytes));
+    let attributes: UnitAttributes = body(&bytes)?;
     let mut unit = fresh(&mut store, new.reference_number, app.clock.now());
     apply(&mut unit, attributes, true);
     store.units_created += 1;
     store.push_unit(unit.clone());
-    json(StatusCode::CREATED, &unit)
+    Ok(json(StatusCode::CREATED, &unit))
 }
 
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
@@ -76,8 +75,12 @@ pub async fn get_by_reference(
     }
 }
 
-pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: Bytes) -> Response {
-    let changes: UnitPatch = tri!(body(&bytes));
+pub async fn patch(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, Reject> {
+    let changes: UnitPatch = body(&bytes)?;
     let mut store = app.store.lock().await;
     if let Some(reference) = &changes.reference_number {
         let taken = store.units.iter().any(|r| {
@@ -85,40 +88,40 @@ pub async fn patch(State(app): State<Arc<App>>, Path(id): Path<String>, bytes: B
         });
         // 409 is listed only for creating a unit; an update lists 400 and 422.
         if taken {
-            return error(
+            return Ok(error(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("reference_number: the Unit {reference} already exists"),
-            );
+            ));
         }
     }
     let now = app.clock.now();
     let Some(unit) = store.unit_by_id(&id) else {
-        return not_found(&id);
+        return Ok(not_found(&id));
     };
     if let Some(r) = changes.reference_number {
         unit.reference_number = Some(r);
     }
     // The patch's other fields are the attributes an update by reference number takes.
-    let attributes: UnitAttributes = tri!(body(&bytes));
+    let attributes: UnitAttributes = body(&bytes)?;
     apply(unit, attributes, false);
     unit.updated_at = Some(now);
-    json(StatusCode::OK, unit)
+    Ok(json(StatusCode::OK, unit))
 }
 
 pub async fn patch_by_reference(
     State(app): State<Arc<App>>,
     Path(reference): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let changes: UnitAttributes = tri!(body(&bytes));
+) -> Result<Response, Reject> {
+    let changes: UnitAttributes = body(&bytes)?;
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     let Some(unit) = store.unit_by_reference(&reference) else {
-        return not_found(&reference);
+        return Ok(not_found(&reference));
     };
     apply(unit, changes, false);
     unit.updated_at = Some(now);
-    json(StatusCode::OK, unit)
+    Ok(json(StatusCode::OK, unit))
 }
 
 /// PUT: replaces an existing unit's attributes (200) or creates the unit (201).
@@ -126,25 +129,25 @@ pub async fn upsert(
     State(app): State<Arc<App>>,
     Path(reference): Path<String>,
     bytes: Bytes,
-) -> Response {
-    let attributes: UnitAttributes = tri!(body(&bytes));
+) -> Result<Response, Reject> {
+    let attributes: UnitAttributes = body(&bytes)?;
     let now = app.clock.now();
     let mut store = app.store.lock().await;
     if let Some(unit) = store.unit_by_reference(&reference) {
         apply(unit, attributes, true);
         unit.updated_at = Some(now);
-        return json(StatusCode::OK, unit);
+        return Ok(json(StatusCode::OK, unit));
     }
     if reference.chars().count() > 255 {
-        return error(
+        return Ok(error(
             StatusCode::UNPROCESSABLE_ENTITY,
             "reference_number: must be at most 255 characters",
-        );
+        ));
     }
     let mut unit = fresh(&mut store, reference, now);
     apply(&mut unit, attributes, true);
     store.push_unit(unit.clone());
-    json(StatusCode::CREATED, &unit)
+    Ok(json(StatusCode::CREATED, &unit))
 }
 
 /// A unit with a new id and `reference`, created and updated `now`, no attributes yet.

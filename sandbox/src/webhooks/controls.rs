@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::{Header, Interface};
 use crate::App;
-use crate::http::{Reject, error, json as answer, tri};
+use crate::http::{Reject, error, json as answer};
 
 /// `POST /_sandbox/webhooks`.
 #[derive(Deserialize)]
@@ -58,18 +58,18 @@ fn read<T: DeserializeOwned>(bytes: &[u8], shape: &str) -> Result<T, Reject> {
 }
 
 /// `POST /_sandbox/webhooks`: adds a listener for one interface; answers `{"listeners": N}`.
-async fn register(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let r: Registration = tri!(read(
+async fn register(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Reject> {
+    let r: Registration = read(
         &bytes,
-        r#"{"interface": "v3" | "legacy", "url": "http://127.0.0.1:PORT/...", "header": {"name", "value"}} (header optional)"#
-    ));
+        r#"{"interface": "v3" | "legacy", "url": "http://127.0.0.1:PORT/...", "header": {"name", "value"}} (header optional)"#,
+    )?;
     let header = match r.header.map(|h| Header::new(&h.name, &h.value)).transpose() {
         Ok(h) => h,
-        Err(e) => return error(StatusCode::BAD_REQUEST, format!("header: {e}")),
+        Err(e) => return Ok(error(StatusCode::BAD_REQUEST, format!("header: {e}"))),
     };
     match app.webhooks.register(r.interface, &r.url, header) {
-        Ok(n) => answer(StatusCode::OK, &json!({ "listeners": n })),
-        Err(e) => error(StatusCode::BAD_REQUEST, e),
+        Ok(n) => Ok(answer(StatusCode::OK, &json!({ "listeners": n }))),
+        Err(e) => Ok(error(StatusCode::BAD_REQUEST, e)),
     }
 }
 
@@ -80,13 +80,13 @@ async fn unregister(State(app): State<Arc<App>>) -> Response {
 }
 
 /// `POST /_sandbox/webhooks/emit`: delivers `event` unchanged to the interface's listeners.
-async fn emit(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    let e: Emit = tri!(read(
+async fn emit(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Reject> {
+    let e: Emit = read(
         &bytes,
-        r#"{"interface": "v3" | "legacy", "event": <any JSON value>}"#
-    ));
+        r#"{"interface": "v3" | "legacy", "event": <any JSON value>}"#,
+    )?;
     let n = app.webhooks.emit(e.interface, &e.event);
-    answer(StatusCode::OK, &json!({ "listeners": n }))
+    Ok(answer(StatusCode::OK, &json!({ "listeners": n })))
 }
 
 /// `POST /_sandbox/v3/inspections`: a new inspection like `ins_demo_full`, a fresh id,
