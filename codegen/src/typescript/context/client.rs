@@ -13,7 +13,8 @@ use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
 
 use super::{
-    AlternativeCx, CallCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx, WebhooksCx,
+    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx,
+    QueryParamCx, RequestCx, SegmentCx, WebhooksCx,
 };
 
 pub(super) fn client_cx(
@@ -56,7 +57,7 @@ pub(super) fn client_cx(
                 token_field: names::string(token_field),
                 header: names::string(header),
                 scheme: names::string(scheme),
-                request: request_literal(op, None, &["body".to_string()]),
+                request: request_cx(op, None, Some(BodyCx::Json { hidden: None })),
                 hidden: hidden_literal(i, &body.ty),
                 doc: crate::doc_text::login(doc),
             };
@@ -143,16 +144,17 @@ fn operation_cx(
             i.named(&f.ty).map(|t| &t.kind),
             Some(TypeKind::RecordRef(_))
         ) {
-            checks.push(format!(
-                "[{}, {}, {name}]",
-                names::string(&f.name),
-                types::desc(i, &f.ty, &f.constraints)
-            ));
+            checks.push(CheckCx {
+                path: names::string(&f.name),
+                desc: types::desc(i, &f.ty, &f.constraints),
+                param: name.clone(),
+                or_empty: false,
+            });
         }
         segment_values.push((f.name.clone(), segment_value(i, f, &name)));
     }
     let mut content_type = None;
-    let mut body_lines = Vec::new();
+    let mut request_body = None;
     if let Some(body) = &op.body {
         if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
             // Sent as it is: nothing to check, and the caller may choose its content type.
@@ -162,11 +164,10 @@ fn operation_cx(
                 optional: false,
             });
             let name = scope.claim("contentType");
-            body_lines.push("bytes: body".to_string());
-            body_lines.push(format!(
-                "contentType: {name} ?? {}",
-                names::string(&body.content_type)
-            ));
+            request_body = Some(BodyCx::Bytes {
+                content_type: name.clone(),
+                default: names::string(&body.content_type),
+            });
             content_type = Some((name, body.content_type.clone()));
         } else {
             params.push(ParamCx {
@@ -174,15 +175,16 @@ fn operation_cx(
                 ts: m.ts(&body.ty),
                 optional: false,
             });
-            checks.push(format!(
-                "[\"\", {}, body]",
-                types::desc(i, &body.ty, &Default::default())
-            ));
-            body_lines.push("body".to_string());
+            checks.push(CheckCx {
+                path: names::string(""),
+                desc: types::desc(i, &body.ty, &Default::default()),
+                param: "body".into(),
+                or_empty: false,
+            });
             let hidden = hidden_literal(i, &body.ty);
-            if hidden != "[]" {
-                body_lines.push(format!("hidden: rt.secretsAt(body, {hidden})"));
-            }
+            request_body = Some(BodyCx::Json {
+                hidden: (hidden != "[]").then_some(hidden),
+            });
         }
     }
     if let Some(query_type) = query {
@@ -193,10 +195,12 @@ fn operation_cx(
             optional: !required,
         });
         let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
-        checks.push(format!(
-            "[\"\", {}, query ?? {{}}]",
-            types::object_desc(&fields, None, None)
-        ));
+        checks.push(CheckCx {
+            path: names::string(""),
+            desc: types::object_desc(&fields, None, None),
+            param: "query".into(),
+            or_empty: true,
+        });
     }
     // Optional, so after the query (which may be required), just before the options.
     if let Some((name, _)) = &content_type {
@@ -217,7 +221,7 @@ fn operation_cx(
         optional: true,
     });
 
-    let request = request_literal(op, Some(&segment_values), &body_lines);
+    let request = request_cx(op, Some(&segment_values), request_body.clone());
     let answer = &op.answer;
     let mut doc = doc_text::operation(i, op);
     if let Some((name, default)) = &content_type {
@@ -278,7 +282,11 @@ fn operation_cx(
             .unwrap_or("bytes")
             .to_upper_camel_case();
         let alt = members.claim(&format!("{method}{suffix}"));
-        let request = request_literal_with(op, Some(&segment_values), &body_lines, Some(ct), true);
+        let request = RequestCx {
+            accept: Some(names::string(ct)),
+            poll: true,
+            ..request.clone()
+        };
         AlternativeCx {
             doc: format!(
                 "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
@@ -379,104 +387,77 @@ fn sensitive_paths(i: &Interface, ty: &TypeRef, at: &mut Vec<String>, out: &mut 
     }
 }
 
-/// The text a path parameter is sent as: ids and strings as they are, numbers in decimal,
-/// record references through the runtime (`_<external id>`, `self`).
-fn segment_value(i: &Interface, f: &Field, name: &str) -> String {
+/// The segment a path parameter is sent as: ids and strings as they are, numbers in
+/// decimal, record references through the runtime (`_<external id>`, `self`).
+fn segment_value(i: &Interface, f: &Field, name: &str) -> SegmentCx {
+    let name = name.to_string();
     match (&f.ty, i.named(&f.ty).map(|t| &t.kind)) {
-        (_, Some(TypeKind::RecordRef(r))) => format!(
-            "rt.refSegment({name}{})",
-            r.self_keyword
-                .as_ref()
-                .map(|k| format!(", {}", names::string(k)))
-                .unwrap_or_default()
-        ),
-        (TypeRef::Builtin(b), _) if !b.is_string_like() => format!("String({name})"),
-        _ => name.to_string(),
+        (_, Some(TypeKind::RecordRef(r))) => SegmentCx::Ref {
+            name,
+            self_keyword: r.self_keyword.as_deref().map(names::string),
+        },
+        (TypeRef::Builtin(b), _) if !b.is_string_like() => SegmentCx::Number { name },
+        _ => SegmentCx::Param { name },
     }
 }
 
-fn request_literal(
+/// The `rt.RequestSpec` of an operation; `values`: the segments of its path parameters
+/// by spec name (none: each is sent as its `{name}`).
+fn request_cx(
     op: &Operation,
-    segments: Option<&[(String, String)]>,
-    body: &[String],
-) -> Vec<String> {
+    values: Option<&[(String, SegmentCx)]>,
+    body: Option<BodyCx>,
+) -> RequestCx {
     let accept = match &op.answer.kind {
-        AnswerKind::Bytes { content_type } => Some(content_type.as_str()),
+        AnswerKind::Bytes { content_type } => Some(names::string(content_type)),
         _ => None,
     };
-    request_literal_with(op, segments, body, accept, op.answer.polls)
+    RequestCx {
+        op: names::string(&op.name),
+        method: names::string(op.method.as_str()),
+        path: names::string(&op.path),
+        segments: segments_cx(op, values),
+        query: op.query.iter().map(query_param_cx).collect(),
+        body,
+        accept,
+        anonymous: op.auth == AuthUse::None,
+        hint: op
+            .manager_only
+            .then(|| names::string(doc_text::MANAGER_ONLY_HINT)),
+        poll: op.answer.polls,
+    }
 }
 
-/// The entries of the `rt.RequestSpec` object literal of an operation; `body`: those of
-/// its body (`body`, or `bytes` and `contentType`).
-fn request_literal_with(
-    op: &Operation,
-    segments: Option<&[(String, String)]>,
-    body: &[String],
-    accept: Option<&str>,
-    poll: bool,
-) -> Vec<String> {
-    let method = op.method.as_str();
-    let segs: Vec<String> = op
-        .call
+/// The segments of an operation's path, parameters taken from `values` (by spec name).
+fn segments_cx(op: &Operation, values: Option<&[(String, SegmentCx)]>) -> Vec<SegmentCx> {
+    let text = |text: &str| SegmentCx::Text {
+        text: names::string(text),
+    };
+    op.call
         .segments
         .iter()
-        .map(|segment| {
-            let value = match segment {
-                Segment::Param { index } => segments.and_then(|values| {
-                    let name = &op.path_params[*index].name;
-                    values.iter().find(|(n, _)| n == name)
-                }),
-                Segment::Text { .. } => None,
-            };
-            match (segment, value) {
-                (_, Some((_, value))) => format!("{{ value: {value} }}"),
-                (Segment::Text { text }, None) => names::string(text),
-                (Segment::Param { index }, None) => {
-                    names::string(&format!("{{{}}}", op.path_params[*index].name))
-                }
+        .map(|segment| match segment {
+            Segment::Text { text: t } => text(t),
+            Segment::Param { index } => {
+                let name = &op.path_params[*index].name;
+                values
+                    .and_then(|values| values.iter().find(|(n, _)| n == name))
+                    .map(|(_, value)| value.clone())
+                    .unwrap_or_else(|| text(&format!("{{{name}}}")))
             }
         })
-        .collect();
-    let mut lines = vec![
-        format!("op: {}", names::string(&op.name)),
-        format!("method: \"{method}\""),
-        format!("path: {}", names::string(&op.path)),
-        format!("segments: [{}]", segs.join(", ")),
-    ];
-    if !op.query.is_empty() {
-        let fields: Vec<String> = op
-            .query
-            .iter()
-            .map(|f| {
-                let form = if matches!(f.ty, TypeRef::JsonEncoded(_)) {
-                    "json"
-                } else {
-                    "text"
-                };
-                format!("[{}, \"{form}\"]", names::string(&f.name))
-            })
-            .collect();
-        lines.push(format!(
-            "query: rt.queryEntries(query, [{}])",
-            fields.join(", ")
-        ));
+        .collect()
+}
+
+/// A query parameter as the request sends it: as text, or JSON-encoded.
+fn query_param_cx(f: &Field) -> QueryParamCx {
+    let form = if matches!(f.ty, TypeRef::JsonEncoded(_)) {
+        "json"
+    } else {
+        "text"
+    };
+    QueryParamCx {
+        name: names::string(&f.name),
+        form: names::string(form),
     }
-    lines.extend(body.iter().cloned());
-    if let Some(a) = accept {
-        lines.push(format!("accept: {}", names::string(a)));
-    }
-    if op.auth == AuthUse::None {
-        lines.push("anonymous: true".to_string());
-    }
-    if op.manager_only {
-        lines.push(format!(
-            "hint: {}",
-            names::string(doc_text::MANAGER_ONLY_HINT)
-        ));
-    }
-    if poll {
-        lines.push("poll: true".to_string());
-    }
-    lines
 }
