@@ -5,8 +5,8 @@ use heck::ToUpperCamelCase;
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Operation, Segment, TokenLogin, TypeKind,
-    TypeRef,
+    AnswerKind, Auth, AuthUse, Body, Builtin, Field, Interface, Operation, OperationPaging,
+    Segment, TokenLogin, TypeKind, TypeRef,
 };
 use crate::templates;
 use crate::typescript::names::{self, Scope};
@@ -121,6 +121,8 @@ fn info_literal(i: &Interface) -> String {
     format!("{{\n  {},\n}}", parts.join(",\n  "))
 }
 
+/// An operation's method: its parameters, answer plan and request, and the methods
+/// beside it (an alternative answer's, a download's).
 fn operation_cx(
     i: &Interface,
     op: &Operation,
@@ -129,199 +131,268 @@ fn operation_cx(
     members: &mut Scope,
 ) -> OperationCx {
     let method = members.claim(&names::camel(&op.name));
+    let (inputs, request, content_type) = inputs_cx(i, op, query, m);
+    let (call, returns) = call_cx(i, op, m);
+    let download_params = with_out(&inputs.params);
+    let alternative = alternative_cx(op, &method, &request, &download_params, members);
+    let download = match &op.answer.kind {
+        AnswerKind::Bytes { content_type } if op.paging.is_none() => Some(download_cx(
+            &method,
+            content_type,
+            download_params,
+            request.clone(),
+            members,
+        )),
+        _ => None,
+    };
+    OperationCx {
+        doc: operation_doc(i, op, content_type.as_deref()),
+        method,
+        params: inputs.params,
+        returns,
+        call,
+        checks: inputs.checks,
+        request,
+        alternative,
+        download,
+    }
+}
+
+/// A method's parameters and the checks run on them, gathered in order.
+#[derive(Default)]
+struct Inputs {
+    params: Vec<ParamCx>,
+    checks: Vec<CheckCx>,
+}
+
+impl Inputs {
+    /// Adds the parameter `name` of type `ts`.
+    fn param(&mut self, name: &str, ts: String, optional: bool) {
+        self.params.push(ParamCx {
+            name: name.to_string(),
+            ts,
+            optional,
+        });
+    }
+
+    /// Adds a check of the parameter `param` against `desc`, its errors naming `path`.
+    fn check(&mut self, path: &str, desc: String, param: &str, or_empty: bool) {
+        self.checks.push(CheckCx {
+            path: names::string(path),
+            desc,
+            param: param.to_string(),
+            or_empty,
+        });
+    }
+}
+
+/// An operation's parameters (path, body, query, content type, options) and their checks,
+/// its request, and the parameter naming a binary body's content type.
+fn inputs_cx(
+    i: &Interface,
+    op: &Operation,
+    query: Option<&str>,
+    m: &TypeNames,
+) -> (Inputs, RequestCx, Option<String>) {
     let mut scope = names::params_scope();
-    let mut params = Vec::new();
-    let mut checks = Vec::new();
-    let mut segment_values = Vec::new();
+    let mut inputs = Inputs::default();
+    let values = path_inputs(i, op, m, &mut scope, &mut inputs);
+    let (body, content_type) = match &op.body {
+        Some(body) => body_input(i, body, m, &mut scope, &mut inputs),
+        None => (None, None),
+    };
+    if let Some(query_type) = query {
+        query_input(i, op, query_type, &mut inputs);
+    }
+    // Optional, so after the query (which may be required), just before the options.
+    if let Some(name) = &content_type {
+        inputs.param(name, "string".into(), true);
+    }
+    let options = if op.paging.is_some() {
+        "rt.PageOptions"
+    } else {
+        "rt.CallOptions"
+    };
+    inputs.param("options", options.into(), true);
+    let request = request_cx(op, Some(&values), body);
+    (inputs, request, content_type)
+}
+
+/// Adds an operation's path parameters and their checks (record references are checked by
+/// the runtime); returns the segment each is sent as, by spec name.
+fn path_inputs(
+    i: &Interface,
+    op: &Operation,
+    m: &TypeNames,
+    scope: &mut Scope,
+    inputs: &mut Inputs,
+) -> Vec<(String, SegmentCx)> {
+    let mut values = Vec::new();
     for f in &op.path_params {
         let name = scope.claim(&names::camel(&f.name));
-        params.push(ParamCx {
-            name: name.clone(),
-            ts: m.ts(&f.ty),
-            optional: false,
-        });
+        inputs.param(&name, m.ts(&f.ty), false);
         if !matches!(
             i.named(&f.ty).map(|t| &t.kind),
             Some(TypeKind::RecordRef(_))
         ) {
-            checks.push(CheckCx {
-                path: names::string(&f.name),
-                desc: types::desc(i, &f.ty, &f.constraints),
-                param: name.clone(),
-                or_empty: false,
-            });
+            inputs.check(&f.name, types::desc(i, &f.ty, &f.constraints), &name, false);
         }
-        segment_values.push((f.name.clone(), segment_value(i, f, &name)));
+        values.push((f.name.clone(), segment_value(i, f, &name)));
     }
-    let mut content_type = None;
-    let mut request_body = None;
-    if let Some(body) = &op.body {
-        if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
-            // Sent as it is: nothing to check, and the caller may choose its content type.
-            params.push(ParamCx {
-                name: "body".into(),
-                ts: "Uint8Array | string".into(),
-                optional: false,
-            });
-            let name = scope.claim("contentType");
-            request_body = Some(BodyCx::Bytes {
-                content_type: name.clone(),
-                default: names::string(&body.content_type),
-            });
-            content_type = Some((name, body.content_type.clone()));
-        } else {
-            params.push(ParamCx {
-                name: "body".into(),
-                ts: m.ts(&body.ty),
-                optional: false,
-            });
-            checks.push(CheckCx {
-                path: names::string(""),
-                desc: types::desc(i, &body.ty, &Default::default()),
-                param: "body".into(),
-                or_empty: false,
-            });
-            let hidden = hidden_literal(i, &body.ty);
-            request_body = Some(BodyCx::Json {
-                hidden: (hidden != "[]").then_some(hidden),
-            });
-        }
-    }
-    if let Some(query_type) = query {
-        let required = op.query.iter().any(|f| f.required);
-        params.push(ParamCx {
-            name: "query".into(),
-            ts: format!("m.{query_type}"),
-            optional: !required,
-        });
-        let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
-        checks.push(CheckCx {
-            path: names::string(""),
-            desc: types::object_desc(&fields, None, None),
-            param: "query".into(),
-            or_empty: true,
-        });
-    }
-    // Optional, so after the query (which may be required), just before the options.
-    if let Some((name, _)) = &content_type {
-        params.push(ParamCx {
-            name: name.clone(),
-            ts: "string".into(),
-            optional: true,
-        });
-    }
-    params.push(ParamCx {
-        name: "options".into(),
-        ts: if op.paging.is_some() {
-            "rt.PageOptions"
-        } else {
-            "rt.CallOptions"
-        }
-        .into(),
-        optional: true,
-    });
+    values
+}
 
-    let request = request_cx(op, Some(&segment_values), request_body.clone());
-    let answer = &op.answer;
-    let mut doc = doc_text::operation(i, op);
-    if let Some((name, default)) = &content_type {
-        doc.push(format!(
-            "`body` is sent as it is (text as UTF-8), as `{name}` (`{default}` unless given)."
-        ));
+/// Adds the `body` parameter (and its check, for JSON); returns the request's body and,
+/// for bytes, the parameter naming their content type.
+fn body_input(
+    i: &Interface,
+    body: &Body,
+    m: &TypeNames,
+    scope: &mut Scope,
+    inputs: &mut Inputs,
+) -> (Option<BodyCx>, Option<String>) {
+    if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
+        // Sent as it is: nothing to check, and the caller may choose its content type.
+        inputs.param("body", "Uint8Array | string".into(), false);
+        let name = scope.claim("contentType");
+        let request_body = BodyCx::Bytes {
+            content_type: name.clone(),
+            default: names::string(&body.content_type),
+        };
+        return (Some(request_body), Some(name));
     }
-    let (call, returns) = match (&op.paging, &answer.kind) {
-        (Some(paging), _) => {
-            let (item, page) = match paging {
-                crate::ir::OperationPaging::Cursor { item, .. } => {
-                    let item = m.ts(item);
-                    let page = format!("m.{}<{item}>", names::PAGE);
-                    (item, page)
-                }
-                crate::ir::OperationPaging::Links { envelope, item, .. } => {
-                    (m.ts(item), m.named(*envelope))
-                }
-            };
-            doc.push(
-                "`for await` over the result walks every record of every page, one page in \
-                 memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk \
-                 that fails past its first page throws an `InterruptedError` whose `resume`, \
-                 passed back as `options.resume`, starts the walk again at the page that failed."
-                    .to_string(),
-            );
-            let returns = format!("rt.Paged<{item}, {page}>");
-            let plan = types::paging_plan(i, paging);
-            (CallCx::Paged { item, page, plan }, returns)
-        }
-        (None, AnswerKind::Json { body, .. }) => {
+    inputs.param("body", m.ts(&body.ty), false);
+    let desc = types::desc(i, &body.ty, &Default::default());
+    inputs.check("", desc, "body", false);
+    let hidden = hidden_literal(i, &body.ty);
+    let request_body = BodyCx::Json {
+        hidden: (hidden != "[]").then_some(hidden),
+    };
+    (Some(request_body), None)
+}
+
+/// Adds the `query` parameter (of the module's type `query_type`; optional unless a field
+/// is required) and its check.
+fn query_input(i: &Interface, op: &Operation, query_type: &str, inputs: &mut Inputs) {
+    let required = op.query.iter().any(|f| f.required);
+    inputs.param("query", format!("m.{query_type}"), !required);
+    let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
+    let desc = types::object_desc(&fields, None, None);
+    inputs.check("", desc, "query", true);
+}
+
+/// How an operation's answer is read, and the type its method returns.
+fn call_cx(i: &Interface, op: &Operation, m: &TypeNames) -> (CallCx, String) {
+    if let Some(paging) = &op.paging {
+        return paged_call(i, paging, m);
+    }
+    match &op.answer.kind {
+        AnswerKind::Json { body, .. } => {
             let value = m.ts(body);
             let returns = format!("Promise<{value}>");
             let desc = types::desc(i, body, &Default::default());
             (CallCx::Json { value, desc }, returns)
         }
-        (None, AnswerKind::Upsert { body }) => {
-            doc.push(
-                "`created` tells whether the record was created (201) or replaced (200).".into(),
-            );
+        AnswerKind::Upsert { body } => {
             let value = m.ts(body);
             let returns = format!("Promise<rt.Upserted<{value}>>");
             let desc = types::desc(i, body, &Default::default());
             (CallCx::Upsert { value, desc }, returns)
         }
-        (None, AnswerKind::Bytes { .. }) => (CallCx::Bytes, "Promise<Uint8Array>".to_string()),
-        (None, AnswerKind::Empty) => (CallCx::Empty, "Promise<void>".to_string()),
+        AnswerKind::Bytes { .. } => (CallCx::Bytes, "Promise<Uint8Array>".to_string()),
+        AnswerKind::Empty => (CallCx::Empty, "Promise<void>".to_string()),
+    }
+}
+
+/// How a paged operation's records are walked, and its method's type (`rt.Paged`).
+fn paged_call(i: &Interface, paging: &OperationPaging, m: &TypeNames) -> (CallCx, String) {
+    let (item, page) = match paging {
+        OperationPaging::Cursor { item, .. } => {
+            let item = m.ts(item);
+            let page = format!("m.{}<{item}>", names::PAGE);
+            (item, page)
+        }
+        OperationPaging::Links { envelope, item, .. } => (m.ts(item), m.named(*envelope)),
     };
-    if answer.polls {
+    let returns = format!("rt.Paged<{item}, {page}>");
+    let plan = types::paging_plan(i, paging);
+    (CallCx::Paged { item, page, plan }, returns)
+}
+
+/// An operation method's doc: the spec's words, then what a binary body, paging, an
+/// upsert and polling mean for the caller.
+fn operation_doc(i: &Interface, op: &Operation, content_type: Option<&str>) -> String {
+    let mut doc = doc_text::operation(i, op);
+    if let (Some(name), Some(body)) = (content_type, &op.body) {
+        doc.push(format!(
+            "`body` is sent as it is (text as UTF-8), as `{name}` (`{}` unless given).",
+            body.content_type
+        ));
+    }
+    if op.paging.is_some() {
+        doc.push(
+            "`for await` over the result walks every record of every page, one page in \
+             memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk \
+             that fails past its first page throws an `InterruptedError` whose `resume`, \
+             passed back as `options.resume`, starts the walk again at the page that failed."
+                .to_string(),
+        );
+    } else if matches!(op.answer.kind, AnswerKind::Upsert { .. }) {
+        doc.push("`created` tells whether the record was created (201) or replaced (200).".into());
+    }
+    if op.answer.polls {
         doc.push("A 202 (still preparing) is asked again with backoff, up to `maxPolls`.".into());
     }
-    let download_params = with_out(&params);
-    let alternative = answer.alternative.as_ref().map(|ct| {
-        let suffix = op
-            .call
-            .alternative
-            .as_deref()
-            .unwrap_or("bytes")
-            .to_upper_camel_case();
-        let alt = members.claim(&format!("{method}{suffix}"));
-        let request = RequestCx {
-            accept: Some(names::string(ct)),
-            poll: true,
-            ..request.clone()
-        };
-        AlternativeCx {
-            doc: format!(
-                "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
-                 waiting out 202 answers. The bytes are read into memory within \
-                 `maxResponseBytes`; `{alt}To` writes them to a stream instead."
-            ),
-            download: DownloadCx {
-                method: members.claim(&format!("{alt}To")),
-                doc: download_doc(&alt, ct),
-                params: download_params.clone(),
-                request: request.clone(),
-            },
-            method: alt,
-            request,
-        }
-    });
-    let download = match &answer.kind {
-        AnswerKind::Bytes { content_type } if op.paging.is_none() => Some(DownloadCx {
-            method: members.claim(&format!("{method}To")),
-            doc: download_doc(&method, content_type),
-            params: download_params,
-            request: request.clone(),
-        }),
-        _ => None,
+    doc.text()
+}
+
+/// The method asking for an operation's alternative answer (`Accept`: its media type), and
+/// its download.
+fn alternative_cx(
+    op: &Operation,
+    method: &str,
+    request: &RequestCx,
+    download_params: &[ParamCx],
+    members: &mut Scope,
+) -> Option<AlternativeCx> {
+    let ct = op.answer.alternative.as_deref()?;
+    let suffix = op
+        .call
+        .alternative
+        .as_deref()
+        .unwrap_or("bytes")
+        .to_upper_camel_case();
+    let alt = members.claim(&format!("{method}{suffix}"));
+    let request = RequestCx {
+        accept: Some(names::string(ct)),
+        poll: true,
+        ..request.clone()
     };
-    OperationCx {
-        method,
-        doc: doc.text(),
-        params,
-        returns,
-        call,
-        checks,
+    Some(AlternativeCx {
+        doc: format!(
+            "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
+             waiting out 202 answers. The bytes are read into memory within \
+             `maxResponseBytes`; `{alt}To` writes them to a stream instead."
+        ),
+        download: download_cx(&alt, ct, download_params.to_vec(), request.clone(), members),
+        method: alt,
         request,
-        alternative,
-        download,
+    })
+}
+
+/// The method `<method>To`, writing the `content_type` bytes `method` returns to a stream.
+fn download_cx(
+    method: &str,
+    content_type: &str,
+    params: Vec<ParamCx>,
+    request: RequestCx,
+    members: &mut Scope,
+) -> DownloadCx {
+    DownloadCx {
+        method: members.claim(&format!("{method}To")),
+        doc: download_doc(method, content_type),
+        params,
+        request,
     }
 }
 
