@@ -13,10 +13,12 @@ use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
 
 use super::{
-    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx,
-    QueryParamCx, RequestCx, SegmentCx, WebhooksCx,
+    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, InfoCx, LoginCx, OperationCx,
+    ParamCx, QueryParamCx, RateLimitCx, RequestCx, SegmentCx, WebhooksCx,
 };
 
+/// The client of an interface: its constructor (API key headers) or login, and one
+/// method per operation.
 pub(super) fn client_cx(
     i: &Interface,
     type_names: &[String],
@@ -31,7 +33,6 @@ pub(super) fn client_cx(
     for (op, query) in i.operations.iter().zip(query_names) {
         operations.push(operation_cx(i, op, query.as_deref(), &m, &mut members));
     }
-    let info = info_literal(i);
     let (auth, key_params, login) = match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let mut scope = names::params_scope();
@@ -40,29 +41,7 @@ pub(super) fn client_cx(
             });
             ("headers", params, None)
         }
-        Auth::TokenLogin {
-            token_field,
-            header,
-            scheme,
-            doc,
-            ..
-        } => {
-            let TokenLogin {
-                op, body, answer, ..
-            } = i.token_login()?;
-            let login = LoginCx {
-                body_type: m.ts(&body.ty),
-                answer_type: m.ts(answer),
-                answer_desc: types::desc(i, answer, &Default::default()),
-                token_field: names::string(token_field),
-                header: names::string(header),
-                scheme: names::string(scheme),
-                request: request_cx(op, None, Some(BodyCx::Json { hidden: None })),
-                hidden: hidden_literal(i, &body.ty),
-                doc: crate::doc_text::login(doc),
-            };
-            ("token", Vec::new(), Some(login))
-        }
+        Auth::TokenLogin { .. } => ("token", Vec::new(), Some(login_cx(i, &m)?)),
     };
     Ok(ClientCx {
         doc: doc_text::client(
@@ -71,54 +50,75 @@ pub(super) fn client_cx(
             "turn off with `validateRequests: false`",
             "shared by everything using this client",
         ),
-        info,
+        info: info_cx(i),
         auth,
         key_params,
         login,
         operations,
-        webhooks: i.webhooks.as_ref().map(|w| {
-            let name = &i.ty(w.event).name;
-            WebhooksCx {
-                event: m.named(w.event),
-                desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
-                doc: doc_text::parse_event(
-                    &w.doc,
-                    doc_text::WebhookWords {
-                        event: &format!("a `{name}`"),
-                        unknown: "is kept whole (`$unknown`)",
-                        failure: "throws `DecodeError`",
-                        verify: "`verifyWebhook`",
-                    },
-                ),
-            }
-        }),
+        webhooks: webhooks_cx(i, &m),
     })
 }
 
-/// `rt.InterfaceInfo` of the interface.
-fn info_literal(i: &Interface) -> String {
-    let mut parts = vec![format!("name: {}", names::string(&i.name))];
-    if let Some(r) = &i.rate_limit {
-        let retry = r
-            .retry_after_header
-            .as_ref()
-            .map(|h| format!(", retryAfterHeader: {}", names::string(h)))
-            .unwrap_or_default();
-        parts.push(format!(
-            "rateLimit: {{ requests: {}, windowSeconds: {}, status: {}{retry} }}",
-            r.requests, r.window_seconds, r.status
-        ));
+/// `Client.login` of an interface whose auth is a token login.
+fn login_cx(i: &Interface, m: &TypeNames) -> Result<LoginCx, String> {
+    let Auth::TokenLogin {
+        token_field,
+        header,
+        scheme,
+        doc,
+        ..
+    } = &i.auth
+    else {
+        return Err(format!("{}: no token login", i.name));
+    };
+    let TokenLogin {
+        op, body, answer, ..
+    } = i.token_login()?;
+    Ok(LoginCx {
+        body_type: m.ts(&body.ty),
+        answer_type: m.ts(answer),
+        answer_desc: types::desc(i, answer, &Default::default()),
+        token_field: names::string(token_field),
+        header: names::string(header),
+        scheme: names::string(scheme),
+        request: request_cx(op, None, Some(BodyCx::Json { hidden: None })),
+        hidden: hidden_literal(i, &body.ty),
+        doc: doc_text::login(doc),
+    })
+}
+
+/// `parseEvent`, for an interface whose service calls webhooks.
+fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
+    let w = i.webhooks.as_ref()?;
+    let name = &i.ty(w.event).name;
+    Some(WebhooksCx {
+        event: m.named(w.event),
+        desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
+        doc: doc_text::parse_event(
+            &w.doc,
+            doc_text::WebhookWords {
+                event: &format!("a `{name}`"),
+                unknown: "is kept whole (`$unknown`)",
+                failure: "throws `DecodeError`",
+                verify: "`verifyWebhook`",
+            },
+        ),
+    })
+}
+
+/// What `rt.InterfaceInfo` tells the runtime about the interface.
+fn info_cx(i: &Interface) -> InfoCx {
+    InfoCx {
+        name: names::string(&i.name),
+        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
+            requests: r.requests,
+            window_seconds: r.window_seconds,
+            status: r.status,
+            retry_after_header: r.retry_after_header.as_deref().map(names::string),
+        }),
+        error_message_field: i.error_message_field.as_deref().map(names::string),
+        accept: i.default_accept.as_deref().map(names::string),
     }
-    if let Some(f) = &i.error_message_field {
-        parts.push(format!("errorMessageField: {}", names::string(f)));
-    }
-    let headers = i
-        .default_accept
-        .as_ref()
-        .map(|a| format!(" accept: {} ", names::string(a)))
-        .unwrap_or_default();
-    parts.push(format!("defaultHeaders: {{{headers}}}"));
-    format!("{{\n  {},\n}}", parts.join(",\n  "))
 }
 
 /// An operation's method: its parameters, answer plan and request, and the methods
@@ -414,6 +414,7 @@ fn with_out(params: &[ParamCx]) -> Vec<ParamCx> {
     out
 }
 
+/// The doc of the method writing `method`'s `content_type` bytes to a stream.
 fn download_doc(method: &str, content_type: &str) -> String {
     format!(
         "Like `{method}`, but writes the `{content_type}` bytes to `out` (a web \
