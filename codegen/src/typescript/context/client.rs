@@ -93,7 +93,7 @@ fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     let name = &i.ty(w.event).name;
     Some(WebhooksCx {
         event: m.named(w.event),
-        desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
+        desc: types::desc(i, &TypeRef::Named(w.event), &Default::default()),
         doc: doc_text::parse_event(
             &w.doc,
             doc_text::WebhookWords {
