@@ -30,6 +30,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("typescript":
     "client.ts" = "client.ts.jinja",
     "operation" = "operation.ts.jinja",
     "request" = "request.ts.jinja",
+    "request_spec" = "request_spec.ts.jinja",
     "download" = "download.ts.jinja",
 );
 

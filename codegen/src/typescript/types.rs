@@ -2,7 +2,8 @@
 //! literals) that decode responses tolerantly and validate requests strictly.
 
 use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, OperationPaging, TypeKind, TypeRef,
+    Builtin, CharClass, Constraints, Field, Interface, Object, OperationPaging, TypeKind, TypeRef,
+    Union,
 };
 
 use super::names;
@@ -198,36 +199,7 @@ fn page_desc(i: &Interface, item: &TypeRef) -> String {
 /// The registry entry of a declared type.
 pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
     match kind {
-        TypeKind::Object(o) => {
-            let mut fields: Vec<String> = o.fields.iter().map(|f| field_desc(i, f)).collect();
-            let one_of = o.one_of.as_ref().map(|one| {
-                let variants: Vec<String> = one
-                    .variants
-                    .iter()
-                    .map(|v| {
-                        fields.extend(v.fields.iter().map(|f| {
-                            // Inside a group a field is required by the group, not alone.
-                            let mut f = f.clone();
-                            f.required = false;
-                            field_desc(i, &f)
-                        }));
-                        let keys: Vec<String> =
-                            v.fields.iter().map(|f| names::string(&f.name)).collect();
-                        format!(
-                            "{{ name: {}, fields: [{}] }}",
-                            names::string(&v.name),
-                            keys.join(", ")
-                        )
-                    })
-                    .collect();
-                format!(
-                    "{{ name: {}, variants: [{}] }}",
-                    names::string(&one.name),
-                    variants.join(", ")
-                )
-            });
-            object_desc(&fields, one_of, o.envelope.as_deref())
-        }
+        TypeKind::Object(o) => object_type_desc(i, o),
         TypeKind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|v| names::string(&v.wire)).collect();
             format!(
@@ -236,24 +208,7 @@ pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
                 e.open
             )
         }
-        TypeKind::Union(u) => {
-            let variants: Vec<String> = u
-                .variants
-                .iter()
-                .map(|v| {
-                    format!(
-                        "{}: {}",
-                        names::property(&v.tag_value),
-                        names::string(&i.ty(v.shape).name)
-                    )
-                })
-                .collect();
-            format!(
-                "{{ k: \"union\", tag: {}, common: [], variants: {{ {} }} }}",
-                names::string(&u.tag),
-                variants.join(", ")
-            )
-        }
+        TypeKind::Union(u) => union_desc(i, u),
         TypeKind::ScalarUnion(kinds) => {
             let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
             format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", "))
@@ -268,6 +223,58 @@ pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
         // Path references are formatted, not decoded.
         TypeKind::RecordRef(_) => "{ k: \"json\" }".to_string(),
     }
+}
+
+/// The registry entry of a record: its fields, those of its exactly-one-of group
+/// included, and the group.
+fn object_type_desc(i: &Interface, o: &Object) -> String {
+    let mut fields: Vec<String> = o.fields.iter().map(|f| field_desc(i, f)).collect();
+    let one_of = o.one_of.as_ref().map(|one| {
+        let variants: Vec<String> = one
+            .variants
+            .iter()
+            .map(|v| {
+                fields.extend(v.fields.iter().map(|f| {
+                    // Inside a group a field is required by the group, not alone.
+                    let mut f = f.clone();
+                    f.required = false;
+                    field_desc(i, &f)
+                }));
+                let keys: Vec<String> = v.fields.iter().map(|f| names::string(&f.name)).collect();
+                format!(
+                    "{{ name: {}, fields: [{}] }}",
+                    names::string(&v.name),
+                    keys.join(", ")
+                )
+            })
+            .collect();
+        format!(
+            "{{ name: {}, variants: [{}] }}",
+            names::string(&one.name),
+            variants.join(", ")
+        )
+    });
+    object_desc(&fields, one_of, o.envelope.as_deref())
+}
+
+/// The registry entry of a tagged union: its tag and each tag value's record.
+fn union_desc(i: &Interface, u: &Union) -> String {
+    let variants: Vec<String> = u
+        .variants
+        .iter()
+        .map(|v| {
+            format!(
+                "{}: {}",
+                names::property(&v.tag_value),
+                names::string(&i.ty(v.shape).name)
+            )
+        })
+        .collect();
+    format!(
+        "{{ k: \"union\", tag: {}, common: [], variants: {{ {} }} }}",
+        names::string(&u.tag),
+        variants.join(", ")
+    )
 }
 
 /// The paging plan (`rt.PagingPlan`) of a paginated operation.

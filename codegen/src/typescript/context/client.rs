@@ -5,17 +5,20 @@ use heck::ToUpperCamelCase;
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Operation, Segment, TokenLogin, TypeKind,
-    TypeRef,
+    AnswerKind, Auth, AuthUse, Body, Builtin, Field, Interface, Operation, OperationPaging,
+    Segment, TokenLogin, TypeKind, TypeRef,
 };
 use crate::templates;
 use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
 
 use super::{
-    AlternativeCx, CallCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx, WebhooksCx,
+    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, InfoCx, LoginCx, OperationCx,
+    ParamCx, QueryParamCx, RateLimitCx, RequestCx, SegmentCx, WebhooksCx,
 };
 
+/// The client of an interface: its constructor (API key headers) or login, and one
+/// method per operation.
 pub(super) fn client_cx(
     i: &Interface,
     type_names: &[String],
@@ -30,7 +33,6 @@ pub(super) fn client_cx(
     for (op, query) in i.operations.iter().zip(query_names) {
         operations.push(operation_cx(i, op, query.as_deref(), &m, &mut members));
     }
-    let info = info_literal(i);
     let (auth, key_params, login) = match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let mut scope = names::params_scope();
@@ -39,29 +41,7 @@ pub(super) fn client_cx(
             });
             ("headers", params, None)
         }
-        Auth::TokenLogin {
-            token_field,
-            header,
-            scheme,
-            doc,
-            ..
-        } => {
-            let TokenLogin {
-                op, body, answer, ..
-            } = i.token_login()?;
-            let login = LoginCx {
-                body_type: m.ts(&body.ty),
-                answer_type: m.ts(answer),
-                answer_desc: types::desc(i, answer, &Default::default()),
-                token_field: names::string(token_field),
-                header: names::string(header),
-                scheme: names::string(scheme),
-                request: request_literal(op, None, &["body".to_string()]),
-                hidden: hidden_literal(i, &body.ty),
-                doc: crate::doc_text::login(doc),
-            };
-            ("token", Vec::new(), Some(login))
-        }
+        Auth::TokenLogin { .. } => ("token", Vec::new(), Some(login_cx(i, &m)?)),
     };
     Ok(ClientCx {
         doc: doc_text::client(
@@ -70,56 +50,79 @@ pub(super) fn client_cx(
             "turn off with `validateRequests: false`",
             "shared by everything using this client",
         ),
-        info,
+        info: info_cx(i),
         auth,
         key_params,
         login,
         operations,
-        webhooks: i.webhooks.as_ref().map(|w| {
-            let name = &i.ty(w.event).name;
-            WebhooksCx {
-                event: m.named(w.event),
-                desc: format!("{{ k: \"ref\", name: {} }}", names::string(name)),
-                doc: doc_text::parse_event(
-                    &w.doc,
-                    doc_text::WebhookWords {
-                        event: &format!("a `{name}`"),
-                        unknown: "is kept whole (`$unknown`)",
-                        failure: "throws `DecodeError`",
-                        verify: "`verifyWebhook`",
-                    },
-                ),
-            }
-        }),
+        webhooks: webhooks_cx(i, &m),
     })
 }
 
-/// `rt.InterfaceInfo` of the interface.
-fn info_literal(i: &Interface) -> String {
-    let mut parts = vec![format!("name: {}", names::string(&i.name))];
-    if let Some(r) = &i.rate_limit {
-        let retry = r
-            .retry_after_header
-            .as_ref()
-            .map(|h| format!(", retryAfterHeader: {}", names::string(h)))
-            .unwrap_or_default();
-        parts.push(format!(
-            "rateLimit: {{ requests: {}, windowSeconds: {}, status: {}{retry} }}",
-            r.requests, r.window_seconds, r.status
-        ));
-    }
-    if let Some(f) = &i.error_message_field {
-        parts.push(format!("errorMessageField: {}", names::string(f)));
-    }
-    let headers = i
-        .default_accept
-        .as_ref()
-        .map(|a| format!(" accept: {} ", names::string(a)))
-        .unwrap_or_default();
-    parts.push(format!("defaultHeaders: {{{headers}}}"));
-    format!("{{\n  {},\n}}", parts.join(",\n  "))
+/// `Client.login` of an interface whose auth is a token login.
+fn login_cx(i: &Interface, m: &TypeNames) -> Result<LoginCx, String> {
+    let Auth::TokenLogin {
+        token_field,
+        header,
+        scheme,
+        doc,
+        ..
+    } = &i.auth
+    else {
+        return Err(format!("{}: no token login", i.name));
+    };
+    let TokenLogin {
+        op, body, answer, ..
+    } = i.token_login()?;
+    Ok(LoginCx {
+        body_type: m.ts(&body.ty),
+        answer_type: m.ts(answer),
+        answer_desc: types::desc(i, answer, &Default::default()),
+        token_field: names::string(token_field),
+        header: names::string(header),
+        scheme: names::string(scheme),
+        request: request_cx(op, None, Some(BodyCx::Json { hidden: None })),
+        hidden: hidden_literal(i, &body.ty),
+        doc: doc_text::login(doc),
+    })
 }
 
+/// `parseEvent`, for an interface whose service calls webhooks.
+fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
+    let w = i.webhooks.as_ref()?;
+    let name = &i.ty(w.event).name;
+    Some(WebhooksCx {
+        event: m.named(w.event),
+        desc: types::desc(i, &TypeRef::Named(w.event), &Default::default()),
+        doc: doc_text::parse_event(
+            &w.doc,
+            doc_text::WebhookWords {
+                event: &format!("a `{name}`"),
+                unknown: "is kept whole (`$unknown`)",
+                failure: "throws `DecodeError`",
+                verify: "`verifyWebhook`",
+            },
+        ),
+    })
+}
+
+/// What `rt.InterfaceInfo` tells the runtime about the interface.
+fn info_cx(i: &Interface) -> InfoCx {
+    InfoCx {
+        name: names::string(&i.name),
+        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
+            requests: r.requests,
+            window_seconds: r.window_seconds,
+            status: r.status,
+            retry_after_header: r.retry_after_header.as_deref().map(names::string),
+        }),
+        error_message_field: i.error_message_field.as_deref().map(names::string),
+        accept: i.default_accept.as_deref().map(names::string),
+    }
+}
+
+/// An operation's method: its parameters, answer plan and request, and the methods
+/// beside it (an alternative answer's, a download's).
 fn operation_cx(
     i: &Interface,
     op: &Operation,
@@ -128,192 +131,268 @@ fn operation_cx(
     members: &mut Scope,
 ) -> OperationCx {
     let method = members.claim(&names::camel(&op.name));
+    let (inputs, request, content_type) = inputs_cx(i, op, query, m);
+    let (call, returns) = call_cx(i, op, m);
+    let download_params = with_out(&inputs.params);
+    let alternative = alternative_cx(op, &method, &request, &download_params, members);
+    let download = match &op.answer.kind {
+        AnswerKind::Bytes { content_type } if op.paging.is_none() => Some(download_cx(
+            &method,
+            content_type,
+            download_params,
+            request.clone(),
+            members,
+        )),
+        _ => None,
+    };
+    OperationCx {
+        doc: operation_doc(i, op, content_type.as_deref()),
+        method,
+        params: inputs.params,
+        returns,
+        call,
+        checks: inputs.checks,
+        request,
+        alternative,
+        download,
+    }
+}
+
+/// A method's parameters and the checks run on them, gathered in order.
+#[derive(Default)]
+struct Inputs {
+    params: Vec<ParamCx>,
+    checks: Vec<CheckCx>,
+}
+
+impl Inputs {
+    /// Adds the parameter `name` of type `ts`.
+    fn param(&mut self, name: &str, ts: String, optional: bool) {
+        self.params.push(ParamCx {
+            name: name.to_string(),
+            ts,
+            optional,
+        });
+    }
+
+    /// Adds a check of the parameter `param` against `desc`, its errors naming `path`.
+    fn check(&mut self, path: &str, desc: String, param: &str, or_empty: bool) {
+        self.checks.push(CheckCx {
+            path: names::string(path),
+            desc,
+            param: param.to_string(),
+            or_empty,
+        });
+    }
+}
+
+/// An operation's parameters (path, body, query, content type, options) and their checks,
+/// its request, and the parameter naming a binary body's content type.
+fn inputs_cx(
+    i: &Interface,
+    op: &Operation,
+    query: Option<&str>,
+    m: &TypeNames,
+) -> (Inputs, RequestCx, Option<String>) {
     let mut scope = names::params_scope();
-    let mut params = Vec::new();
-    let mut checks = Vec::new();
-    let mut segment_values = Vec::new();
+    let mut inputs = Inputs::default();
+    let values = path_inputs(i, op, m, &mut scope, &mut inputs);
+    let (body, content_type) = match &op.body {
+        Some(body) => body_input(i, body, m, &mut scope, &mut inputs),
+        None => (None, None),
+    };
+    if let Some(query_type) = query {
+        query_input(i, op, query_type, &mut inputs);
+    }
+    // Optional, so after the query (which may be required), just before the options.
+    if let Some(name) = &content_type {
+        inputs.param(name, "string".into(), true);
+    }
+    let options = if op.paging.is_some() {
+        "rt.PageOptions"
+    } else {
+        "rt.CallOptions"
+    };
+    inputs.param("options", options.into(), true);
+    let request = request_cx(op, Some(&values), body);
+    (inputs, request, content_type)
+}
+
+/// Adds an operation's path parameters and their checks (record references are checked by
+/// the runtime); returns the segment each is sent as, by spec name.
+fn path_inputs(
+    i: &Interface,
+    op: &Operation,
+    m: &TypeNames,
+    scope: &mut Scope,
+    inputs: &mut Inputs,
+) -> Vec<(String, SegmentCx)> {
+    let mut values = Vec::new();
     for f in &op.path_params {
         let name = scope.claim(&names::camel(&f.name));
-        params.push(ParamCx {
-            name: name.clone(),
-            ts: m.ts(&f.ty),
-            optional: false,
-        });
+        inputs.param(&name, m.ts(&f.ty), false);
         if !matches!(
             i.named(&f.ty).map(|t| &t.kind),
             Some(TypeKind::RecordRef(_))
         ) {
-            checks.push(format!(
-                "[{}, {}, {name}]",
-                names::string(&f.name),
-                types::desc(i, &f.ty, &f.constraints)
-            ));
+            inputs.check(&f.name, types::desc(i, &f.ty, &f.constraints), &name, false);
         }
-        segment_values.push((f.name.clone(), segment_value(i, f, &name)));
+        values.push((f.name.clone(), segment_value(i, f, &name)));
     }
-    let mut content_type = None;
-    let mut body_lines = Vec::new();
-    if let Some(body) = &op.body {
-        if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
-            // Sent as it is: nothing to check, and the caller may choose its content type.
-            params.push(ParamCx {
-                name: "body".into(),
-                ts: "Uint8Array | string".into(),
-                optional: false,
-            });
-            let name = scope.claim("contentType");
-            body_lines.push("bytes: body".to_string());
-            body_lines.push(format!(
-                "contentType: {name} ?? {}",
-                names::string(&body.content_type)
-            ));
-            content_type = Some((name, body.content_type.clone()));
-        } else {
-            params.push(ParamCx {
-                name: "body".into(),
-                ts: m.ts(&body.ty),
-                optional: false,
-            });
-            checks.push(format!(
-                "[\"\", {}, body]",
-                types::desc(i, &body.ty, &Default::default())
-            ));
-            body_lines.push("body".to_string());
-            let hidden = hidden_literal(i, &body.ty);
-            if hidden != "[]" {
-                body_lines.push(format!("hidden: rt.secretsAt(body, {hidden})"));
-            }
-        }
-    }
-    if let Some(query_type) = query {
-        let required = op.query.iter().any(|f| f.required);
-        params.push(ParamCx {
-            name: "query".into(),
-            ts: format!("m.{query_type}"),
-            optional: !required,
-        });
-        let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
-        checks.push(format!(
-            "[\"\", {}, query ?? {{}}]",
-            types::object_desc(&fields, None, None)
-        ));
-    }
-    // Optional, so after the query (which may be required), just before the options.
-    if let Some((name, _)) = &content_type {
-        params.push(ParamCx {
-            name: name.clone(),
-            ts: "string".into(),
-            optional: true,
-        });
-    }
-    params.push(ParamCx {
-        name: "options".into(),
-        ts: if op.paging.is_some() {
-            "rt.PageOptions"
-        } else {
-            "rt.CallOptions"
-        }
-        .into(),
-        optional: true,
-    });
+    values
+}
 
-    let request = request_literal(op, Some(&segment_values), &body_lines);
-    let answer = &op.answer;
-    let mut doc = doc_text::operation(i, op);
-    if let Some((name, default)) = &content_type {
-        doc.push(format!(
-            "`body` is sent as it is (text as UTF-8), as `{name}` (`{default}` unless given)."
-        ));
+/// Adds the `body` parameter (and its check, for JSON); returns the request's body and,
+/// for bytes, the parameter naming their content type.
+fn body_input(
+    i: &Interface,
+    body: &Body,
+    m: &TypeNames,
+    scope: &mut Scope,
+    inputs: &mut Inputs,
+) -> (Option<BodyCx>, Option<String>) {
+    if matches!(body.ty, TypeRef::Builtin(Builtin::Binary)) {
+        // Sent as it is: nothing to check, and the caller may choose its content type.
+        inputs.param("body", "Uint8Array | string".into(), false);
+        let name = scope.claim("contentType");
+        let request_body = BodyCx::Bytes {
+            content_type: name.clone(),
+            default: names::string(&body.content_type),
+        };
+        return (Some(request_body), Some(name));
     }
-    let (call, returns) = match (&op.paging, &answer.kind) {
-        (Some(paging), _) => {
-            let (item, page) = match paging {
-                crate::ir::OperationPaging::Cursor { item, .. } => {
-                    let item = m.ts(item);
-                    let page = format!("m.{}<{item}>", names::PAGE);
-                    (item, page)
-                }
-                crate::ir::OperationPaging::Links { envelope, item, .. } => {
-                    (m.ts(item), m.named(*envelope))
-                }
-            };
-            doc.push(
-                "`for await` over the result walks every record of every page, one page in \
-                 memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk \
-                 that fails past its first page throws an `InterruptedError` whose `resume`, \
-                 passed back as `options.resume`, starts the walk again at the page that failed."
-                    .to_string(),
-            );
-            let returns = format!("rt.Paged<{item}, {page}>");
-            let plan = types::paging_plan(i, paging);
-            (CallCx::Paged { item, page, plan }, returns)
-        }
-        (None, AnswerKind::Json { body, .. }) => {
+    inputs.param("body", m.ts(&body.ty), false);
+    let desc = types::desc(i, &body.ty, &Default::default());
+    inputs.check("", desc, "body", false);
+    let hidden = hidden_literal(i, &body.ty);
+    let request_body = BodyCx::Json {
+        hidden: (hidden != "[]").then_some(hidden),
+    };
+    (Some(request_body), None)
+}
+
+/// Adds the `query` parameter (of the module's type `query_type`; optional unless a field
+/// is required) and its check.
+fn query_input(i: &Interface, op: &Operation, query_type: &str, inputs: &mut Inputs) {
+    let required = op.query.iter().any(|f| f.required);
+    inputs.param("query", format!("m.{query_type}"), !required);
+    let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
+    let desc = types::object_desc(&fields, None, None);
+    inputs.check("", desc, "query", true);
+}
+
+/// How an operation's answer is read, and the type its method returns.
+fn call_cx(i: &Interface, op: &Operation, m: &TypeNames) -> (CallCx, String) {
+    if let Some(paging) = &op.paging {
+        return paged_call(i, paging, m);
+    }
+    match &op.answer.kind {
+        AnswerKind::Json { body, .. } => {
             let value = m.ts(body);
             let returns = format!("Promise<{value}>");
             let desc = types::desc(i, body, &Default::default());
             (CallCx::Json { value, desc }, returns)
         }
-        (None, AnswerKind::Upsert { body }) => {
-            doc.push(
-                "`created` tells whether the record was created (201) or replaced (200).".into(),
-            );
+        AnswerKind::Upsert { body } => {
             let value = m.ts(body);
             let returns = format!("Promise<rt.Upserted<{value}>>");
             let desc = types::desc(i, body, &Default::default());
             (CallCx::Upsert { value, desc }, returns)
         }
-        (None, AnswerKind::Bytes { .. }) => (CallCx::Bytes, "Promise<Uint8Array>".to_string()),
-        (None, AnswerKind::Empty) => (CallCx::Empty, "Promise<void>".to_string()),
+        AnswerKind::Bytes { .. } => (CallCx::Bytes, "Promise<Uint8Array>".to_string()),
+        AnswerKind::Empty => (CallCx::Empty, "Promise<void>".to_string()),
+    }
+}
+
+/// How a paged operation's records are walked, and its method's type (`rt.Paged`).
+fn paged_call(i: &Interface, paging: &OperationPaging, m: &TypeNames) -> (CallCx, String) {
+    let (item, page) = match paging {
+        OperationPaging::Cursor { item, .. } => {
+            let item = m.ts(item);
+            let page = format!("m.{}<{item}>", names::PAGE);
+            (item, page)
+        }
+        OperationPaging::Links { envelope, item, .. } => (m.ts(item), m.named(*envelope)),
     };
-    if answer.polls {
+    let returns = format!("rt.Paged<{item}, {page}>");
+    let plan = types::paging_plan(i, paging);
+    (CallCx::Paged { item, page, plan }, returns)
+}
+
+/// An operation method's doc: the spec's words, then what a binary body, paging, an
+/// upsert and polling mean for the caller.
+fn operation_doc(i: &Interface, op: &Operation, content_type: Option<&str>) -> String {
+    let mut doc = doc_text::operation(i, op);
+    if let (Some(name), Some(body)) = (content_type, &op.body) {
+        doc.push(format!(
+            "`body` is sent as it is (text as UTF-8), as `{name}` (`{}` unless given).",
+            body.content_type
+        ));
+    }
+    if op.paging.is_some() {
+        doc.push(
+            "`for await` over the result walks every record of every page, one page in \
+             memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk \
+             that fails past its first page throws an `InterruptedError` whose `resume`, \
+             passed back as `options.resume`, starts the walk again at the page that failed."
+                .to_string(),
+        );
+    } else if matches!(op.answer.kind, AnswerKind::Upsert { .. }) {
+        doc.push("`created` tells whether the record was created (201) or replaced (200).".into());
+    }
+    if op.answer.polls {
         doc.push("A 202 (still preparing) is asked again with backoff, up to `maxPolls`.".into());
     }
-    let download_params = with_out(&params);
-    let alternative = answer.alternative.as_ref().map(|ct| {
-        let suffix = op
-            .call
-            .alternative
-            .as_deref()
-            .unwrap_or("bytes")
-            .to_upper_camel_case();
-        let alt = members.claim(&format!("{method}{suffix}"));
-        let request = request_literal_with(op, Some(&segment_values), &body_lines, Some(ct), true);
-        AlternativeCx {
-            doc: format!(
-                "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
-                 waiting out 202 answers. The bytes are read into memory within \
-                 `maxResponseBytes`; `{alt}To` writes them to a stream instead."
-            ),
-            download: DownloadCx {
-                method: members.claim(&format!("{alt}To")),
-                doc: download_doc(&alt, ct),
-                params: download_params.clone(),
-                request: request.clone(),
-            },
-            method: alt,
-            request,
-        }
-    });
-    let download = match &answer.kind {
-        AnswerKind::Bytes { content_type } if op.paging.is_none() => Some(DownloadCx {
-            method: members.claim(&format!("{method}To")),
-            doc: download_doc(&method, content_type),
-            params: download_params,
-            request: request.clone(),
-        }),
-        _ => None,
+    doc.text()
+}
+
+/// The method asking for an operation's alternative answer (`Accept`: its media type), and
+/// its download.
+fn alternative_cx(
+    op: &Operation,
+    method: &str,
+    request: &RequestCx,
+    download_params: &[ParamCx],
+    members: &mut Scope,
+) -> Option<AlternativeCx> {
+    let ct = op.answer.alternative.as_deref()?;
+    let suffix = op
+        .call
+        .alternative
+        .as_deref()
+        .unwrap_or("bytes")
+        .to_upper_camel_case();
+    let alt = members.claim(&format!("{method}{suffix}"));
+    let request = RequestCx {
+        accept: Some(names::string(ct)),
+        poll: true,
+        ..request.clone()
     };
-    OperationCx {
-        method,
-        doc: doc.text(),
-        params,
-        returns,
-        call,
-        checks,
+    Some(AlternativeCx {
+        doc: format!(
+            "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
+             waiting out 202 answers. The bytes are read into memory within \
+             `maxResponseBytes`; `{alt}To` writes them to a stream instead."
+        ),
+        download: download_cx(&alt, ct, download_params.to_vec(), request.clone(), members),
+        method: alt,
         request,
-        alternative,
-        download,
+    })
+}
+
+/// The method `<method>To`, writing the `content_type` bytes `method` returns to a stream.
+fn download_cx(
+    method: &str,
+    content_type: &str,
+    params: Vec<ParamCx>,
+    request: RequestCx,
+    members: &mut Scope,
+) -> DownloadCx {
+    DownloadCx {
+        method: members.claim(&format!("{method}To")),
+        doc: download_doc(method, content_type),
+        params,
+        request,
     }
 }
 
@@ -335,6 +414,7 @@ fn with_out(params: &[ParamCx]) -> Vec<ParamCx> {
     out
 }
 
+/// The doc of the method writing `method`'s `content_type` bytes to a stream.
 fn download_doc(method: &str, content_type: &str) -> String {
     format!(
         "Like `{method}`, but writes the `{content_type}` bytes to `out` (a web \
@@ -379,104 +459,77 @@ fn sensitive_paths(i: &Interface, ty: &TypeRef, at: &mut Vec<String>, out: &mut 
     }
 }
 
-/// The text a path parameter is sent as: ids and strings as they are, numbers in decimal,
-/// record references through the runtime (`_<external id>`, `self`).
-fn segment_value(i: &Interface, f: &Field, name: &str) -> String {
+/// The segment a path parameter is sent as: ids and strings as they are, numbers in
+/// decimal, record references through the runtime (`_<external id>`, `self`).
+fn segment_value(i: &Interface, f: &Field, name: &str) -> SegmentCx {
+    let name = name.to_string();
     match (&f.ty, i.named(&f.ty).map(|t| &t.kind)) {
-        (_, Some(TypeKind::RecordRef(r))) => format!(
-            "rt.refSegment({name}{})",
-            r.self_keyword
-                .as_ref()
-                .map(|k| format!(", {}", names::string(k)))
-                .unwrap_or_default()
-        ),
-        (TypeRef::Builtin(b), _) if !b.is_string_like() => format!("String({name})"),
-        _ => name.to_string(),
+        (_, Some(TypeKind::RecordRef(r))) => SegmentCx::Ref {
+            name,
+            self_keyword: r.self_keyword.as_deref().map(names::string),
+        },
+        (TypeRef::Builtin(b), _) if !b.is_string_like() => SegmentCx::Number { name },
+        _ => SegmentCx::Param { name },
     }
 }
 
-fn request_literal(
+/// The `rt.RequestSpec` of an operation; `values`: the segments of its path parameters
+/// by spec name (none: each is sent as its `{name}`).
+fn request_cx(
     op: &Operation,
-    segments: Option<&[(String, String)]>,
-    body: &[String],
-) -> Vec<String> {
+    values: Option<&[(String, SegmentCx)]>,
+    body: Option<BodyCx>,
+) -> RequestCx {
     let accept = match &op.answer.kind {
-        AnswerKind::Bytes { content_type } => Some(content_type.as_str()),
+        AnswerKind::Bytes { content_type } => Some(names::string(content_type)),
         _ => None,
     };
-    request_literal_with(op, segments, body, accept, op.answer.polls)
+    RequestCx {
+        op: names::string(&op.name),
+        method: names::string(op.method.as_str()),
+        path: names::string(&op.path),
+        segments: segments_cx(op, values),
+        query: op.query.iter().map(query_param_cx).collect(),
+        body,
+        accept,
+        anonymous: op.auth == AuthUse::None,
+        hint: op
+            .manager_only
+            .then(|| names::string(doc_text::MANAGER_ONLY_HINT)),
+        poll: op.answer.polls,
+    }
 }
 
-/// The entries of the `rt.RequestSpec` object literal of an operation; `body`: those of
-/// its body (`body`, or `bytes` and `contentType`).
-fn request_literal_with(
-    op: &Operation,
-    segments: Option<&[(String, String)]>,
-    body: &[String],
-    accept: Option<&str>,
-    poll: bool,
-) -> Vec<String> {
-    let method = op.method.as_str();
-    let segs: Vec<String> = op
-        .call
+/// The segments of an operation's path, parameters taken from `values` (by spec name).
+fn segments_cx(op: &Operation, values: Option<&[(String, SegmentCx)]>) -> Vec<SegmentCx> {
+    let text = |text: &str| SegmentCx::Text {
+        text: names::string(text),
+    };
+    op.call
         .segments
         .iter()
-        .map(|segment| {
-            let value = match segment {
-                Segment::Param { index } => segments.and_then(|values| {
-                    let name = &op.path_params[*index].name;
-                    values.iter().find(|(n, _)| n == name)
-                }),
-                Segment::Text { .. } => None,
-            };
-            match (segment, value) {
-                (_, Some((_, value))) => format!("{{ value: {value} }}"),
-                (Segment::Text { text }, None) => names::string(text),
-                (Segment::Param { index }, None) => {
-                    names::string(&format!("{{{}}}", op.path_params[*index].name))
-                }
+        .map(|segment| match segment {
+            Segment::Text { text: t } => text(t),
+            Segment::Param { index } => {
+                let name = &op.path_params[*index].name;
+                values
+                    .and_then(|values| values.iter().find(|(n, _)| n == name))
+                    .map(|(_, value)| value.clone())
+                    .unwrap_or_else(|| text(&format!("{{{name}}}")))
             }
         })
-        .collect();
-    let mut lines = vec![
-        format!("op: {}", names::string(&op.name)),
-        format!("method: \"{method}\""),
-        format!("path: {}", names::string(&op.path)),
-        format!("segments: [{}]", segs.join(", ")),
-    ];
-    if !op.query.is_empty() {
-        let fields: Vec<String> = op
-            .query
-            .iter()
-            .map(|f| {
-                let form = if matches!(f.ty, TypeRef::JsonEncoded(_)) {
-                    "json"
-                } else {
-                    "text"
-                };
-                format!("[{}, \"{form}\"]", names::string(&f.name))
-            })
-            .collect();
-        lines.push(format!(
-            "query: rt.queryEntries(query, [{}])",
-            fields.join(", ")
-        ));
+        .collect()
+}
+
+/// A query parameter as the request sends it: as text, or JSON-encoded.
+fn query_param_cx(f: &Field) -> QueryParamCx {
+    let form = if matches!(f.ty, TypeRef::JsonEncoded(_)) {
+        "json"
+    } else {
+        "text"
+    };
+    QueryParamCx {
+        name: names::string(&f.name),
+        form: names::string(form),
     }
-    lines.extend(body.iter().cloned());
-    if let Some(a) = accept {
-        lines.push(format!("accept: {}", names::string(a)));
-    }
-    if op.auth == AuthUse::None {
-        lines.push("anonymous: true".to_string());
-    }
-    if op.manager_only {
-        lines.push(format!(
-            "hint: {}",
-            names::string(doc_text::MANAGER_ONLY_HINT)
-        ));
-    }
-    if poll {
-        lines.push("poll: true".to_string());
-    }
-    lines
 }

@@ -133,13 +133,34 @@ pub struct RegistryEntry {
 #[derive(Serialize)]
 pub struct ClientCx {
     pub doc: String,
-    pub info: String,
+    pub info: InfoCx,
     /// `headers` (an API key pair) or `token` (a login).
     pub auth: &'static str,
     pub key_params: Vec<KeyParamCx>,
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
     pub webhooks: Option<WebhooksCx>,
+}
+
+/// What `rt.InterfaceInfo` tells the runtime about an interface; strings quoted.
+#[derive(Serialize)]
+pub struct InfoCx {
+    pub name: String,
+    pub rate_limit: Option<RateLimitCx>,
+    /// The property of an error answer holding its message.
+    pub error_message_field: Option<String>,
+    /// The `Accept` header sent unless a request asks for another.
+    pub accept: Option<String>,
+}
+
+/// The service's rate limit: `requests` per `window_seconds`, refused with `status`.
+#[derive(Serialize)]
+pub struct RateLimitCx {
+    pub requests: u32,
+    pub window_seconds: u32,
+    pub status: u16,
+    /// The header telling how long to wait, quoted.
+    pub retry_after_header: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -150,7 +171,7 @@ pub struct LoginCx {
     pub token_field: String,
     pub header: String,
     pub scheme: String,
-    pub request: Vec<String>,
+    pub request: RequestCx,
     pub doc: String,
     /// The paths (property names) of the body's sensitive strings, as a TypeScript
     /// literal: scrubbed from errors like the token.
@@ -164,8 +185,8 @@ pub struct OperationCx {
     pub params: Vec<ParamCx>,
     pub returns: String,
     pub call: CallCx,
-    pub checks: Vec<String>,
-    pub request: Vec<String>,
+    pub checks: Vec<CheckCx>,
+    pub request: RequestCx,
     pub alternative: Option<AlternativeCx>,
     /// The method writing a binary answer to a stream, for operations that answer bytes.
     pub download: Option<DownloadCx>,
@@ -178,7 +199,7 @@ pub struct DownloadCx {
     pub doc: String,
     /// The operation's parameters with `out` before the first optional one.
     pub params: Vec<ParamCx>,
-    pub request: Vec<String>,
+    pub request: RequestCx,
 }
 
 /// How an operation's answer is read: the core method it calls and what that needs.
@@ -205,6 +226,83 @@ pub enum CallCx {
     },
 }
 
+/// One value `this.core.check` validates before a call: `[path, desc, value]`.
+#[derive(Serialize)]
+pub struct CheckCx {
+    /// The name errors give the value, quoted (`""` for the body and the query).
+    pub path: String,
+    pub desc: String,
+    /// The parameter checked.
+    pub param: String,
+    /// The parameter is optional: checked as `{}` when not given.
+    pub or_empty: bool,
+}
+
+/// The `rt.RequestSpec` object literal of a call: its values, ready to write, and the
+/// flags deciding its optional entries.
+#[derive(Serialize, Clone)]
+pub struct RequestCx {
+    /// The operation's spec name, quoted.
+    pub op: String,
+    /// The HTTP method, quoted.
+    pub method: String,
+    /// The path template, quoted.
+    pub path: String,
+    pub segments: Vec<SegmentCx>,
+    /// The query parameters (none: the operation takes no query).
+    pub query: Vec<QueryParamCx>,
+    pub body: Option<BodyCx>,
+    /// The content type asked for (`Accept`), quoted.
+    pub accept: Option<String>,
+    /// Sent without credentials.
+    pub anonymous: bool,
+    /// What a refusal (403) is explained by, quoted.
+    pub hint: Option<String>,
+    /// A 202 (still preparing) is asked again.
+    pub poll: bool,
+}
+
+/// One segment of a request path: fixed text or a path parameter's value.
+#[derive(Serialize, Clone)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SegmentCx {
+    /// Fixed text, quoted.
+    Text { text: String },
+    /// A string-like parameter, sent as it is.
+    Param { name: String },
+    /// A number, sent in decimal.
+    Number { name: String },
+    /// A record reference, sent through the runtime (`_<external id>`, or its
+    /// `self_keyword`, quoted).
+    Ref {
+        name: String,
+        self_keyword: Option<String>,
+    },
+}
+
+/// A query parameter of a request: its wire name and its form (`"text"` or `"json"`),
+/// both quoted.
+#[derive(Serialize, Clone)]
+pub struct QueryParamCx {
+    pub name: String,
+    pub form: String,
+}
+
+/// The body of a request.
+#[derive(Serialize, Clone)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum BodyCx {
+    /// JSON; `hidden`: the property paths of its sensitive strings, as a TypeScript
+    /// literal, when it has some.
+    Json { hidden: Option<String> },
+    /// Bytes sent as they are, as the content type in the parameter `content_type`, else
+    /// `default` (quoted).
+    Bytes {
+        content_type: String,
+        default: String,
+    },
+}
+
 #[derive(Serialize, Clone)]
 pub struct ParamCx {
     pub name: String,
@@ -216,7 +314,7 @@ pub struct ParamCx {
 pub struct AlternativeCx {
     pub method: String,
     pub doc: String,
-    pub request: Vec<String>,
+    pub request: RequestCx,
     pub download: DownloadCx,
 }
 
