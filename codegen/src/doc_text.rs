@@ -1,9 +1,7 @@
 //! Doc text for generated items, in every language: the spec's doc plus what a user must
 //! know about its provenance, gaps and limits. Backends only wrap it in their comment syntax.
 
-use crate::ir::{
-    Auth, CharClass, Constraints, Interface, Operation, Pagination, RateLimit, Source,
-};
+use crate::ir::{Auth, Constraints, Interface, Operation, Pagination, RateLimit, Source};
 
 /// What an error of a manager-only operation adds to the service's message, in every client.
 pub const MANAGER_ONLY_HINT: &str = "only users with the manager role may call it";
@@ -67,10 +65,7 @@ pub fn describe_limits(c: &Constraints) -> Option<String> {
         parts.push(format!("at most {n} characters"));
     }
     if let Some(rule) = &c.chars {
-        let class = match rule.allow {
-            CharClass::AsciiAlphanumeric => "ASCII letters and digits",
-            CharClass::AsciiDigits => "ASCII digits",
-        };
+        let class = rule.allow.description();
         if rule.forbid.is_empty() {
             parts.push(format!("only {class}"));
         } else {

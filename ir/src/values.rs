@@ -31,6 +31,41 @@ pub enum CharClass {
     AsciiDigits,
 }
 
+/// The one statement of each character class, which every backend and the docs spell.
+impl CharClass {
+    /// Its name in the spec and in generated descriptors (`ascii_alphanumeric`).
+    pub fn wire(self) -> &'static str {
+        match self {
+            CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
+            CharClass::AsciiDigits => "ascii_digits",
+        }
+    }
+
+    /// What it allows, in words (`ASCII letters and digits`).
+    pub fn description(self) -> &'static str {
+        match self {
+            CharClass::AsciiAlphanumeric => "ASCII letters and digits",
+            CharClass::AsciiDigits => "ASCII digits",
+        }
+    }
+
+    /// Every character it allows, in order (`0`-`9`, then `A`-`Z`, then `a`-`z`).
+    pub fn characters(self) -> Vec<char> {
+        match self {
+            CharClass::AsciiAlphanumeric => ('0'..='9').chain('A'..='Z').chain('a'..='z').collect(),
+            CharClass::AsciiDigits => ('0'..='9').collect(),
+        }
+    }
+
+    /// Whether it allows `c`.
+    pub fn allows(self, c: char) -> bool {
+        match self {
+            CharClass::AsciiAlphanumeric => c.is_ascii_alphanumeric(),
+            CharClass::AsciiDigits => c.is_ascii_digit(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]

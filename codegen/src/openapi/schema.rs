@@ -97,10 +97,7 @@ fn limits(mut node: Node, c: &Constraints, is_array: bool) -> Node {
 /// A regular expression of the allowed characters (ranges of what the class allows,
 /// without the forbidden ones).
 fn pattern(allow: CharClass, forbid: &str) -> String {
-    let chars: Vec<char> = match allow {
-        CharClass::AsciiAlphanumeric => ('0'..='9').chain('A'..='Z').chain('a'..='z').collect(),
-        CharClass::AsciiDigits => ('0'..='9').collect(),
-    };
+    let chars = allow.characters();
     let kept: Vec<char> = chars.into_iter().filter(|c| !forbid.contains(*c)).collect();
     let mut class = String::new();
     let mut i = 0;

@@ -1,7 +1,7 @@
 //! Python annotations for spec type references, and the wire descriptor expressions
 //! (`_rt.Str(...)`, `_rt.F(...)`) that decode, encode and validate values of them.
 
-use crate::ir::{Builtin, CharClass, Constraints, Field, Interface, TypeKind, TypeRef};
+use crate::ir::{Builtin, Constraints, Field, Interface, TypeKind, TypeRef};
 
 use super::names;
 
@@ -188,11 +188,7 @@ pub fn limits(c: &Constraints) -> Option<String> {
         .map(|(key, v)| format!("{key}={v}"))
         .collect();
     if let Some(rule) = &c.chars {
-        let allow = match rule.allow {
-            CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
-            CharClass::AsciiDigits => "ascii_digits",
-        };
-        parts.push(format!("allow=\"{allow}\""));
+        parts.push(format!("allow=\"{}\"", rule.allow.wire()));
         if !rule.forbid.is_empty() {
             parts.push(format!("forbid={}", names::string(&rule.forbid)));
         }

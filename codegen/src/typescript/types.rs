@@ -2,8 +2,7 @@
 //! literals) that decode responses tolerantly and validate requests strictly.
 
 use crate::ir::{
-    Builtin, CharClass, Constraints, Field, Interface, Object, OperationPaging, TypeKind, TypeRef,
-    Union,
+    Builtin, Constraints, Field, Interface, Object, OperationPaging, TypeKind, TypeRef, Union,
 };
 
 use super::names;
@@ -131,10 +130,7 @@ fn constraints(c: &Constraints) -> Option<String> {
         .map(|(key, v)| format!("{}: {v}", heck::ToLowerCamelCase::to_lower_camel_case(key)))
         .collect();
     if let Some(rule) = &c.chars {
-        let allow = match rule.allow {
-            CharClass::AsciiAlphanumeric => "ascii_alphanumeric",
-            CharClass::AsciiDigits => "ascii_digits",
-        };
+        let allow = rule.allow.wire();
         parts.push(format!(
             "chars: {{ allow: \"{allow}\", forbid: {} }}",
             names::string(&rule.forbid)
