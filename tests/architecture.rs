@@ -1,6 +1,7 @@
-//! The code map of ARCHITECTURE.md holds: each module of `codegen/src` has a row, and uses
-//! (`crate::<module>`) only what its row's "May use" column names. The document is the one
-//! statement of the rules; this test reads it, so the two cannot drift apart.
+//! The code map of ARCHITECTURE.md holds: each module of `codegen/src`, `sandbox/src` and
+//! `runtime/src` has a row, and uses (`crate::<module>`) only what its row's "May use"
+//! column names. The document is the one statement of the rules; this test reads it, so
+//! the two cannot drift apart.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -10,14 +11,14 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The top-level modules of `codegen/src` (a folder or a file), `lib` left out: it is the
-/// crate's root and may use everything.
+/// The top-level modules of a crate's `src` (a folder or a file), `lib` and `main` left
+/// out: they are the crate's roots and may use everything.
 fn modules(src: &Path) -> BTreeMap<String, Vec<PathBuf>> {
     let mut modules = BTreeMap::new();
     for entry in fs::read_dir(src).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_stem().unwrap().to_string_lossy().to_string();
-        if name == "lib" {
+        if name == "lib" || name == "main" {
             continue;
         }
         let mut files = Vec::new();
@@ -86,9 +87,11 @@ fn uses(text: &str, known: &BTreeSet<String>) -> BTreeSet<String> {
     found
 }
 
-/// The code map's rows for `codegen/src`: each module the first cell names, with the
-/// modules its "May use" cell names (in backticks; "everything in codegen" is all).
-fn rules(doc: &str, known: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
+/// The code map's rows for `<krate>/src`: each module the first cell names, with the
+/// modules its "May use" cell names (in backticks; "everything in the crate" is all).
+fn rules(doc: &str, krate: &str, known: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<String>> {
+    let row = format!("| `{krate}/src/");
+    let prefix = format!("{krate}/src/");
     let ticked = |cell: &str| -> Vec<String> {
         cell.split('`')
             .skip(1)
@@ -97,10 +100,10 @@ fn rules(doc: &str, known: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<Strin
             .collect()
     };
     let mut rules = BTreeMap::new();
-    for line in doc.lines().filter(|l| l.starts_with("| `codegen/src/")) {
+    for line in doc.lines().filter(|l| l.starts_with(&row)) {
         let cells: Vec<&str> = line.split('|').collect();
         let (held, may) = (cells[1], cells[cells.len() - 2]);
-        let allowed: BTreeSet<String> = if may.contains("everything in codegen") {
+        let allowed: BTreeSet<String> = if may.contains("everything in the crate") {
             known.clone()
         } else {
             ticked(may)
@@ -110,7 +113,7 @@ fn rules(doc: &str, known: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<Strin
         };
         for module in ticked(held) {
             let module = module
-                .trim_start_matches("codegen/src/")
+                .trim_start_matches(prefix.as_str())
                 .trim_end_matches(".rs")
                 .to_string();
             rules.insert(module, allowed.clone());
@@ -119,18 +122,18 @@ fn rules(doc: &str, known: &BTreeSet<String>) -> BTreeMap<String, BTreeSet<Strin
     rules
 }
 
-#[test]
-fn codegen_modules_use_only_what_the_code_map_allows() {
+/// Every file of `<krate>/src` against its module's row: the problems, named.
+fn code_map_problems(krate: &str) -> Vec<String> {
     let root = root();
-    let modules = modules(&root.join("codegen/src"));
+    let modules = modules(&root.join(krate).join("src"));
     let known: BTreeSet<String> = modules.keys().cloned().collect();
     let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let rules = rules(&doc, &known);
+    let rules = rules(&doc, krate, &known);
     let mut problems = Vec::new();
     for (module, files) in &modules {
         let Some(allowed) = rules.get(module) else {
             problems.push(format!(
-                "`codegen/src/{module}` has no row in ARCHITECTURE.md's code map"
+                "`{krate}/src/{module}` has no row in ARCHITECTURE.md's code map"
             ));
             continue;
         };
@@ -146,19 +149,39 @@ fn codegen_modules_use_only_what_the_code_map_allows() {
             }
         }
     }
+    problems
+}
+
+#[test]
+fn codegen_modules_use_only_what_the_code_map_allows() {
+    let problems = code_map_problems("codegen");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The rules themselves allow no cycle: whatever the modules use within them, codegen's
-/// imports run one way (the crate root, which may use everything, aside).
+#[test]
+fn sandbox_and_runtime_modules_use_only_what_the_code_map_allows() {
+    let mut problems = code_map_problems("sandbox");
+    problems.extend(code_map_problems("runtime"));
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The rules themselves allow no cycle in codegen and the sandbox: whatever the modules
+/// use within them, their imports run one way (the crate roots, which may use everything,
+/// aside). The runtime's transport and paging use each other, as its rows say.
 #[test]
 fn the_code_map_allows_no_import_cycle() {
     let root = root();
-    let known: BTreeSet<String> = modules(&root.join("codegen/src")).keys().cloned().collect();
     let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let mut rules = rules(&doc, &known);
-    rules.remove("lib");
-    assert_eq!(cycle(&rules), None);
+    for krate in ["codegen", "sandbox"] {
+        let known: BTreeSet<String> = modules(&root.join(krate).join("src"))
+            .keys()
+            .cloned()
+            .collect();
+        let mut rules = rules(&doc, krate, &known);
+        rules.remove("lib");
+        rules.remove("main");
+        assert_eq!(cycle(&rules), None, "{krate}");
+    }
 }
 
 /// A cycle of `rules` (module -> the modules it may use), as the path that closes it.
@@ -214,8 +237,13 @@ fn the_reader_sees_uses_and_rows() {
         ["ir", "output", "templates"].map(String::from).into()
     );
     let doc = "| `codegen/src/a/`, `templates.rs` | Holds `spec`. | `ir`, serde |\n\
-               | `codegen/src/lib.rs` | Root. | everything in codegen |\n";
-    let rules = rules(doc, &known);
+               | `codegen/src/lib.rs` | Root. | everything in the crate |\n\
+               | `sandbox/src/b.rs` | Elsewhere. | `spec` |\n";
+    let rules = rules(doc, "codegen", &known);
+    assert!(
+        !rules.contains_key("b"),
+        "another crate's row is not codegen's"
+    );
     assert_eq!(rules["a"], ["ir"].map(String::from).into());
     assert_eq!(rules["templates"], ["ir"].map(String::from).into());
     assert_eq!(rules["lib"], known);
