@@ -289,3 +289,78 @@ fn rate_limit(r: &RateLimit) -> String {
         r.doc.trim()
     )
 }
+/// `text` with its prose lines wrapped at `width` columns, as Markdown reads them: a list
+/// item's continuation lines indented under its text, and code fences, tables and headings
+/// left as they are. A word longer than `width` stays whole. Every language's doc comments
+/// use it, so no generated doc line runs on.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
+            fenced = !fenced;
+        }
+        let keep = fenced
+            || trimmed.starts_with("```")
+            || trimmed.starts_with('|')
+            || trimmed.starts_with('#')
+            || line.chars().count() <= width;
+        if keep {
+            out.push(line.to_string());
+            continue;
+        }
+        let indent = line.len() - trimmed.len();
+        let marker = list_marker(trimmed);
+        let first = &line[..indent + marker];
+        let hang = " ".repeat(indent + marker);
+        let mut current = first.to_string();
+        let mut empty = true;
+        for word in trimmed[marker..].split(' ').filter(|w| !w.is_empty()) {
+            let len = current.chars().count() + usize::from(!empty) + word.chars().count();
+            if !empty && len > width {
+                out.push(current);
+                current = hang.clone();
+                empty = true;
+            }
+            if !empty {
+                current.push(' ');
+            }
+            current.push_str(word);
+            empty = false;
+        }
+        out.push(current);
+    }
+    out.join("\n")
+}
+
+/// The width of a list item's marker and its space (`- `, `* `, `12. `), or 0.
+fn list_marker(line: &str) -> usize {
+    if line.starts_with("- ") || line.starts_with("* ") {
+        return 2;
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && line[digits..].starts_with(". ") {
+        return digits + 2;
+    }
+    0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::wrap;
+
+    #[test]
+    fn prose_wraps_lists_hang_and_code_stays() {
+        let text = "one two three four five six\n- alpha beta gamma delta\n```\nlong code line here\n```\n| a | b | c | d |";
+        assert_eq!(
+            wrap(text, 12),
+            "one two\nthree four\nfive six\n- alpha beta\n  gamma\n  delta\n```\nlong code line here\n```\n| a | b | c | d |"
+        );
+        assert_eq!(wrap("short", 12), "short");
+        assert_eq!(
+            wrap("averyveryverylongword x", 5),
+            "averyveryverylongword\nx"
+        );
+    }
+}

@@ -19,9 +19,13 @@ pub fn inner_attrs(text: &str) -> TokenStream {
     quote! { #( #![doc = #lines] )* }
 }
 
-/// The lines of a doc comment: a leading space as `///` gives, none on blank lines.
+/// Where a doc line wraps: with `/// ` and a little nesting, no generated line runs past
+/// about 100 columns.
+const WIDTH: usize = 88;
+
+/// The lines of a doc comment, wrapped: a leading space as `///` gives, none on blank lines.
 fn doc_lines(text: &str) -> Vec<String> {
-    text.trim_end()
+    crate::doc_text::wrap(text.trim_end(), WIDTH)
         .lines()
         .map(|l| match l.trim_end() {
             "" => String::new(),

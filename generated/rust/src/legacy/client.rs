@@ -6,21 +6,34 @@
 use super::*;
 /// Reads a webhook delivery's JSON body as an [`Event`].
 ///
-/// A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+/// A task can have a webhook url that the service calls when the task is completed. The
+/// payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the
+/// event name are inferred, the payload taken to be the task record. An event of a type
+/// listed nowhere here is kept whole, never an error.
 ///
-/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
+/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a
+/// body that is not JSON, or a known event whose payload does not fit, is `Error::Decode`
+/// (status 0) with its JSON path. Check the delivery's authentication header first with
+/// [`crate::verify_webhook`].
 pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
     ::inspection_runtime::__private::parse_event(body)
 }
 /// A client of the Inspection Service Legacy Token API (/api).
 ///
-/// Cheap to clone; clones share connections. Every request is checked against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit (shared by every clone of this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+/// Cheap to clone; clones share connections. Every request is checked against the
+/// documented limits before it is sent (see `Config::validate_requests`), paced under the
+/// rate limit (shared by every clone of this client), and retried when that is safe: any
+/// method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a
+/// broken connection, never a POST or PATCH that may have been applied.
 #[derive(Clone, Debug)]
 pub struct Client {
     core: ::inspection_runtime::Core,
 }
 impl Client {
-    /// Logs in (`authenticate`) and keeps the token, sent as `authorization: Token <token>` on every request. When the service later answers 401, the client logs in again with the same credentials, once, and repeats the request. Neither the password nor the token ever appears in `Debug`, logs or errors.
+    /// Logs in (`authenticate`) and keeps the token, sent as `authorization: Token <token>` on
+    /// every request. When the service later answers 401, the client logs in again with the
+    /// same credentials, once, and repeats the request. Neither the password nor the token ever
+    /// appears in `Debug`, logs or errors.
     ///
     /// A wrong username or password is an `Error::Api` with status 401.
     pub async fn login(
@@ -128,7 +141,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the show shape is not shown).
+    /// - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the
+    ///   show shape is not shown).
     pub fn get_asset(&self, id: impl Into<AssetRef>) -> GetAsset {
         GetAsset {
             core: self.core.clone(),
@@ -142,7 +156,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
+    /// - 200 (application/json): A page of the asset's transactions with links to the previous
+    ///   and next pages.
     pub fn list_asset_transactions(
         &self,
         id: impl Into<AssetRef>,
@@ -158,7 +173,9 @@ impl Client {
             resume: None,
         }
     }
-    /// Given a domain-specific external id, finds the existing asset or creates a new one. If the external id is a vehicle identification number (VIN), the asset is populated with the vehicle's make, model and year.
+    /// Given a domain-specific external id, finds the existing asset or creates a new one. If
+    /// the external id is a vehicle identification number (VIN), the asset is populated with
+    /// the vehicle's make, model and year.
     ///
     /// `POST /api/assets`
     ///
@@ -195,7 +212,8 @@ impl Client {
             body,
         }
     }
-    /// Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT replaces the whole record is not shown.
+    /// Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
+    /// replaces the whole record is not shown.
     ///
     /// `PUT /api/assets/{id}`
     ///
@@ -203,7 +221,8 @@ impl Client {
     ///
     /// - 200 (application/json): The updated asset (assumed; the response is not shown).
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+    /// *Not shown by the interface document:* The request and response bodies, and how PUT
+    /// differs from PATCH.
     pub fn replace_asset(
         &self,
         id: impl Into<AssetRef>,
@@ -224,7 +243,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     pub fn delete_asset(&self, id: impl Into<AssetRef>) -> DeleteAsset {
         DeleteAsset {
             core: self.core.clone(),
@@ -238,9 +258,11 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     ///
-    /// *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+    /// *Not shown by the interface document:* The request body and its content type, the device
+    /// id format and the response (not found in the public docs either).
     pub fn upload_device_log(
         &self,
         dev_id: impl Into<String>,
@@ -260,25 +282,30 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The response shape, and whether the list is paged.
+    /// - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The
+    ///   response shape, and whether the list is paged.
     ///
-    /// *Not shown by the interface document:* The response shape, query parameters and paging (not found in the public docs).
+    /// *Not shown by the interface document:* The response shape, query parameters and paging
+    /// (not found in the public docs).
     pub fn list_form_templates(&self) -> ListFormTemplates {
         ListFormTemplates {
             core: self.core.clone(),
             request_options: Default::default(),
         }
     }
-    /// Shows a form template. The `Accept` header selects the JSON record (`application/json`) or a PDF (`application/pdf`).
+    /// Shows a form template. The `Accept` header selects the JSON record (`application/json`)
+    /// or a PDF (`application/pdf`).
     ///
     /// `GET /api/form_templates/{id}`
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The form template record. *Not shown:* The fields, and whether the record is wrapped as `{form_template: ...}`.
+    /// - 200 (application/json): The form template record. *Not shown:* The fields, and whether
+    ///   the record is wrapped as `{form_template: ...}`.
     /// - 200 (application/pdf): The form template as a PDF document.
     ///
-    /// *Not shown by the interface document:* How the PDF is requested (assumed: `Accept: application/pdf`, as in v3), and the record fields.
+    /// *Not shown by the interface document:* How the PDF is requested (assumed: `Accept:
+    /// application/pdf`, as in v3), and the record fields.
     pub fn get_form_template(&self, id: impl Into<FormTemplateId>) -> GetFormTemplate {
         GetFormTemplate {
             core: self.core.clone(),
@@ -286,7 +313,8 @@ impl Client {
             id: id.into(),
         }
     }
-    /// Exchanges a guest token for a JWT. For the service's internal use only. The caller holds a guest token rather than a login token, so no login token is sent (assumed).
+    /// Exchanges a guest token for a JWT. For the service's internal use only. The caller holds
+    /// a guest token rather than a login token, so no login token is sent (assumed).
     ///
     /// `POST /api/guest_auth/exchange_token`
     ///
@@ -294,9 +322,11 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success status and body.
+    /// - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success
+    ///   status and body.
     ///
-    /// *Not shown by the interface document:* The request and response bodies and how the guest token is sent (not found in the public docs).
+    /// *Not shown by the interface document:* The request and response bodies and how the guest
+    /// token is sent (not found in the public docs).
     pub fn exchange_guest_token(&self, body: GuestTokenExchange) -> ExchangeGuestToken {
         ExchangeGuestToken {
             core: self.core.clone(),
@@ -328,7 +358,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The location as `{location: ...}` (assumed; the show example is cut off).
+    /// - 200 (application/json): The location as `{location: ...}` (assumed; the show example
+    ///   is cut off).
     pub fn get_location(&self, id: impl Into<LocationId>) -> GetLocation {
         GetLocation {
             core: self.core.clone(),
@@ -377,7 +408,8 @@ impl Client {
             body,
         }
     }
-    /// Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not shown.
+    /// Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not
+    /// shown.
     ///
     /// `PUT /api/locations/{id}`
     ///
@@ -387,7 +419,8 @@ impl Client {
     ///
     /// - 200 (application/json): The updated location (assumed; the response is not shown).
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+    /// *Not shown by the interface document:* The request and response bodies, and how PUT
+    /// differs from PATCH.
     pub fn replace_location(
         &self,
         id: impl Into<LocationId>,
@@ -408,7 +441,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     pub fn delete_location(&self, id: impl Into<LocationId>) -> DeleteLocation {
         DeleteLocation {
             core: self.core.clone(),
@@ -440,7 +474,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The task as `{task: ...}` (assumed; the response is not shown).
+    /// - 200 (application/json): The task as `{task: ...}` (assumed; the response is not
+    ///   shown).
     pub fn get_task(&self, id: impl Into<TaskId>) -> GetTask {
         GetTask {
             core: self.core.clone(),
@@ -448,7 +483,8 @@ impl Client {
             id: id.into(),
         }
     }
-    /// Creates a task. A task can have a webhook url that is called on task completion (the field that holds it is not shown).
+    /// Creates a task. A task can have a webhook url that is called on task completion (the
+    /// field that holds it is not shown).
     ///
     /// `POST /api/tasks`
     ///
@@ -456,7 +492,8 @@ impl Client {
     ///
     /// - 201 (application/json): The created task, idle (assumed; the response is not shown).
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and the webhook url field.
+    /// *Not shown by the interface document:* The request and response bodies, and the webhook
+    /// url field.
     pub fn create_task(&self, body: TaskRequest) -> CreateTask {
         CreateTask {
             core: self.core.clone(),
@@ -489,7 +526,8 @@ impl Client {
     ///
     /// - 200 (application/json): The updated task (assumed; the response is not shown).
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+    /// *Not shown by the interface document:* The request and response bodies, and how PUT
+    /// differs from PATCH.
     pub fn replace_task(&self, id: impl Into<TaskId>, body: TaskRequest) -> ReplaceTask {
         ReplaceTask {
             core: self.core.clone(),
@@ -504,7 +542,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     pub fn delete_task(&self, id: impl Into<TaskId>) -> DeleteTask {
         DeleteTask {
             core: self.core.clone(),
@@ -512,13 +551,15 @@ impl Client {
             id: id.into(),
         }
     }
-    /// Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
+    /// Lists transactions, a page at a time; the way to export transactions. Each page links to
+    /// the next and previous pages.
     ///
     /// `GET /api/transactions`
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): A page of transactions with links to the previous and next pages.
+    /// - 200 (application/json): A page of transactions with links to the previous and next
+    ///   pages.
     pub fn list_transactions(&self) -> ListTransactions {
         ListTransactions {
             core: self.core.clone(),
@@ -536,7 +577,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create and update; the show shape is not shown).
+    /// - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create
+    ///   and update; the show shape is not shown).
     pub fn get_transaction(&self, id: impl Into<TransactionId>) -> GetTransaction {
         GetTransaction {
             core: self.core.clone(),
@@ -544,7 +586,8 @@ impl Client {
             id: id.into(),
         }
     }
-    /// Creates a transaction. To include media, upload the files first (`get_upload_url`, or the multipart upload for large files), then reference them by file id.
+    /// Creates a transaction. To include media, upload the files first (`get_upload_url`, or
+    /// the multipart upload for large files), then reference them by file id.
     ///
     /// `POST /api/transactions`
     ///
@@ -560,7 +603,8 @@ impl Client {
             body,
         }
     }
-    /// Updates a transaction (PATCH). Only a limited set of fields may be changed on an existing transaction.
+    /// Updates a transaction (PATCH). Only a limited set of fields may be changed on an
+    /// existing transaction.
     ///
     /// `PATCH /api/transactions/{id}`
     ///
@@ -581,7 +625,8 @@ impl Client {
             body,
         }
     }
-    /// Updates a transaction (PUT). Only a limited set of fields may be changed on an existing transaction; whether PUT differs from PATCH is not shown.
+    /// Updates a transaction (PUT). Only a limited set of fields may be changed on an existing
+    /// transaction; whether PUT differs from PATCH is not shown.
     ///
     /// `PUT /api/transactions/{id}`
     ///
@@ -610,7 +655,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     pub fn delete_transaction(&self, id: impl Into<TransactionId>) -> DeleteTransaction {
         DeleteTransaction {
             core: self.core.clone(),
@@ -624,10 +670,13 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape.
-    /// - 200 (application/pdf): The form as a PDF document (assumed from form templates, which the seed says show as JSON or PDF).
+    /// - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
+    ///   shape.
+    /// - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
+    ///   the seed says show as JSON or PDF).
     ///
-    /// *Not shown by the interface document:* The response shape, and whether a PDF is offered (assumed: `Accept: application/pdf`, as for form templates).
+    /// *Not shown by the interface document:* The response shape, and whether a PDF is offered
+    /// (assumed: `Accept: application/pdf`, as for form templates).
     pub fn get_transaction_form(
         &self,
         id: impl Into<TransactionId>,
@@ -646,9 +695,11 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown
+    ///   and is not read. *Not shown:* The success status and body.
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and who receives the e-mail.
+    /// *Not shown by the interface document:* The request and response bodies, and who receives
+    /// the e-mail.
     pub fn send_transaction_summary_email(
         &self,
         id: impl Into<TransactionId>,
@@ -661,7 +712,8 @@ impl Client {
             body,
         }
     }
-    /// Logs in with a username and password and returns the authentication token, which must be sent with all subsequent requests, together with the user record.
+    /// Logs in with a username and password and returns the authentication token, which must be
+    /// sent with all subsequent requests, together with the user record.
     ///
     /// `POST /api/users/authenticate`
     ///
@@ -669,7 +721,8 @@ impl Client {
     ///
     /// - 200 (application/json): The token and the logged-in user with its location.
     ///
-    /// *Not shown by the interface document:* Failure statuses and bodies (a third-party client treats any non-2xx, or a missing `auth_token`, as a failed login).
+    /// *Not shown by the interface document:* Failure statuses and bodies (a third-party client
+    /// treats any non-2xx, or a missing `auth_token`, as a failed login).
     pub fn authenticate(&self, body: AuthenticateRequest) -> Authenticate {
         Authenticate {
             core: self.core.clone(),
@@ -677,7 +730,11 @@ impl Client {
             body,
         }
     }
-    /// Uploads or verifies a media file. Pass a file id chosen by the client, unique to the user. For a new file the answer holds an `upload_url`: PUT the file there, then reference the file by id (for example when creating a transaction). For an existing file it also holds the content type and size, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no upload URL is returned.
+    /// Uploads or verifies a media file. Pass a file id chosen by the client, unique to the
+    /// user. For a new file the answer holds an `upload_url`: PUT the file there, then
+    /// reference the file by id (for example when creating a transaction). For an existing file
+    /// it also holds the content type and size, with an `upload_url` to resume an incomplete
+    /// upload. For a file that is part of a completed transaction no upload URL is returned.
     ///
     /// `GET /api/users/uploads/{file_id}`
     ///
@@ -693,15 +750,18 @@ impl Client {
             file_id: file_id.into(),
         }
     }
-    /// Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The purpose and format of the nonce are not shown; the answer is assumed to be the same.
+    /// Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The
+    /// purpose and format of the nonce are not shown; the answer is assumed to be the same.
     ///
     /// `GET /api/users/uploads/{nonce}/{file_id}`
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The upload slot of the file (assumed the same as `get_upload_url`).
+    /// - 200 (application/json): The upload slot of the file (assumed the same as
+    ///   `get_upload_url`).
     ///
-    /// *Not shown by the interface document:* The purpose of the nonce variant, the nonce format and the response (not found in the public docs).
+    /// *Not shown by the interface document:* The purpose of the nonce variant, the nonce
+    /// format and the response (not found in the public docs).
     pub fn get_upload_url_with_nonce(
         &self,
         nonce: impl Into<String>,
@@ -714,13 +774,18 @@ impl Client {
             file_id: file_id.into(),
         }
     }
-    /// Starts a multipart upload of a large media file: answers an upload id and one presigned URL per part. The part count must be given up front and cannot be changed later. PUT each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if wished) to its URL, then call `complete_multipart_upload` before the URLs expire after 24 hours. A failed upload can be retried with the same file id and upload id.
+    /// Starts a multipart upload of a large media file: answers an upload id and one presigned
+    /// URL per part. The part count must be given up front and cannot be changed later. PUT
+    /// each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if
+    /// wished) to its URL, then call `complete_multipart_upload` before the URLs expire after
+    /// 24 hours. A failed upload can be retried with the same file id and upload id.
     ///
     /// `POST /api/users/multipart_upload_start/{file_id}`
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The success status (assumed 200).
+    /// - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
+    ///   success status (assumed 200).
     ///
     /// Errors beyond those of every operation (400, 401, 403, 404, 422):
     ///
@@ -740,7 +805,8 @@ impl Client {
             content_type: None,
         }
     }
-    /// Completes a multipart upload once every part is uploaded, with the upload id and the ETag of every part. It must be called before all presigned part URLs expire (24 hours).
+    /// Completes a multipart upload once every part is uploaded, with the upload id and the
+    /// ETag of every part. It must be called before all presigned part URLs expire (24 hours).
     ///
     /// `POST /api/users/multipart_upload_complete/{file_id}`
     ///
@@ -781,7 +847,8 @@ impl Client {
             resume: None,
         }
     }
-    /// Shows a user. Any user may show their own record (`self`); showing another user needs the manager role.
+    /// Shows a user. Any user may show their own record (`self`); showing another user needs
+    /// the manager role.
     ///
     /// `GET /api/users/{id}`
     ///
@@ -795,7 +862,9 @@ impl Client {
             id: id.into(),
         }
     }
-    /// Creates an organizational user. Per the public docs the request must be authenticated with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only fields.
+    /// Creates an organizational user. Per the public docs the request must be authenticated
+    /// with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only
+    /// fields.
     ///
     /// `POST /api/users`
     ///
@@ -803,7 +872,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 201 (application/json): The created user, as for show, with an authentication token for it.
+    /// - 201 (application/json): The created user, as for show, with an authentication token
+    ///   for it.
     ///
     /// *Source: the service's public documentation.*
     pub fn create_user(&self, body: NewUserRequest) -> CreateUser {
@@ -813,7 +883,9 @@ impl Client {
             body,
         }
     }
-    /// Creates (or updates) a user account that can only create one inspection (or `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads and launches the service's application. Manager only. The endpoint is rate limited.
+    /// Creates (or updates) a user account that can only create one inspection (or
+    /// `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads
+    /// and launches the service's application. Manager only. The endpoint is rate limited.
     ///
     /// `POST /api/users/one_time_user`
     ///
@@ -826,7 +898,8 @@ impl Client {
     /// Errors beyond those of every operation (400, 401, 403, 404, 422):
     ///
     /// - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
-    /// - 429: The endpoint is rate limited and the allowed limits were exceeded; the request was not processed (the limits and any retry header are not documented).
+    /// - 429: The endpoint is rate limited and the allowed limits were exceeded; the request
+    ///   was not processed (the limits and any retry header are not documented).
     ///
     /// *Source: the service's public documentation.*
     pub fn create_one_time_user(&self, body: OneTimeUserRequest) -> CreateOneTimeUser {
@@ -836,7 +909,8 @@ impl Client {
             body,
         }
     }
-    /// Updates a user (PATCH); only the fields given are changed. Any user may update their own record (`self`); updating another user needs the manager role.
+    /// Updates a user (PATCH); only the fields given are changed. Any user may update their own
+    /// record (`self`); updating another user needs the manager role.
     ///
     /// `PATCH /api/users/{id}`
     ///
@@ -857,7 +931,8 @@ impl Client {
             body,
         }
     }
-    /// Updates a user (PUT). Any user may update their own record (`self`); updating another user needs the manager role. Whether PUT replaces the whole record is not shown.
+    /// Updates a user (PUT). Any user may update their own record (`self`); updating another
+    /// user needs the manager role. Whether PUT replaces the whole record is not shown.
     ///
     /// `PUT /api/users/{id}`
     ///
@@ -865,7 +940,8 @@ impl Client {
     ///
     /// - 200 (application/json): The updated user (assumed to be answered as for show).
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+    /// *Not shown by the interface document:* The request and response bodies, and how PUT
+    /// differs from PATCH.
     pub fn replace_user(
         &self,
         id: impl Into<UserPathRef>,
@@ -886,7 +962,8 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+    ///   shown and is not read. *Not shown:* The success status and body.
     pub fn delete_user(&self, id: impl Into<UserPathRef>) -> DeleteUser {
         DeleteUser {
             core: self.core.clone(),
@@ -902,9 +979,11 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+    /// - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown
+    ///   and is not read. *Not shown:* The success status and body.
     ///
-    /// *Not shown by the interface document:* The request and response bodies, and whether the new password is set, generated or sent to the user.
+    /// *Not shown by the interface document:* The request and response bodies, and whether the
+    /// new password is set, generated or sent to the user.
     pub fn reset_user_password(
         &self,
         id: impl Into<UserPathRef>,
@@ -923,9 +1002,11 @@ impl Client {
     ///
     /// Answers:
     ///
-    /// - 200 (application/json): The workflow; its fields, and whether it is wrapped as `{workflow: ...}`, are not shown.
+    /// - 200 (application/json): The workflow; its fields, and whether it is wrapped as
+    ///   `{workflow: ...}`, are not shown.
     ///
-    /// *Not shown by the interface document:* The response shape (not found in the public docs).
+    /// *Not shown by the interface document:* The response shape (not found in the public
+    /// docs).
     pub fn get_workflow(&self, id: impl Into<WorkflowId>) -> GetWorkflow {
         GetWorkflow {
             core: self.core.clone(),
@@ -1430,7 +1511,8 @@ impl ListLocations {
         self.limit = Some(limit);
         self
     }
-    /// Only locations that match these filters, sent JSON-encoded; the supported filters are not shown.
+    /// Only locations that match these filters, sent JSON-encoded; the supported filters are
+    /// not shown.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -2264,7 +2346,9 @@ pub struct StartMultipartUpload {
     content_type: Option<String>,
 }
 impl StartMultipartUpload {
-    /// MIME type of the file; one of the supported mobile media formats, such as `image/jpeg`, `image/png` or `video/mp4` (the docs' list is cut off). An invalid MIME type is answered 400. Documented in one version of the page only.
+    /// MIME type of the file; one of the supported mobile media formats, such as `image/jpeg`,
+    /// `image/png` or `video/mp4` (the docs' list is cut off). An invalid MIME type is answered
+    /// 400. Documented in one version of the page only.
     ///
     /// *Source: the service's public documentation.*
     ///
@@ -2380,7 +2464,8 @@ impl ListUsers {
         self.limit = Some(limit);
         self
     }
-    /// Only users that match these filters, sent JSON-encoded; the supported filters are not shown.
+    /// Only users that match these filters, sent JSON-encoded; the supported filters are not
+    /// shown.
     ///
     /// *Source: the service's public documentation.*
     ///

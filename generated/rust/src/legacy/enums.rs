@@ -4,17 +4,23 @@
 //! String enums.
 #[allow(unused_imports)]
 use super::*;
-/// Archive state of a transaction's files. Files of a transaction are archived when they reach six months of age (by default): `active` becomes `archived`, and the files remain available but must be restored on request.
+/// Archive state of a transaction's files. Files of a transaction are archived when they
+/// reach six months of age (by default): `active` becomes `archived`, and the files remain
+/// available but must be restored on request.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
-/// *Not shown by the interface document:* Transitions other than active to archived: how a restore is requested, when `restoring` becomes `restored`, and whether restored files are archived again.
+/// *Not shown by the interface document:* Transitions other than active to archived: how a
+/// restore is requested, when `restoring` becomes `restored`, and whether restored files
+/// are archived again.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ArchiveStatus {
     /// `active`: The files are not archived (the state of a new transaction).
     Active,
-    /// `archived`: The files were archived (after six months by default); they remain available but must be restored on request.
+    /// `archived`: The files were archived (after six months by default); they remain available
+    /// but must be restored on request.
     Archived,
     /// `restoring`: Restoring; the meaning of the state is not shown beyond its name.
     Restoring,
@@ -73,9 +79,12 @@ impl ArchiveStatus {
 }
 /// State of a task. Per the public docs a newly created task is `idle`.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
-/// *Not shown by the interface document:* The other status values and the transitions between them. The service's internal API hints at `started` and `completed`, which is not documented for this interface.
+/// *Not shown by the interface document:* The other status values and the transitions
+/// between them. The service's internal API hints at `started` and `completed`, which is
+/// not documented for this interface.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum LegacyTaskStatus {
@@ -109,9 +118,11 @@ impl LegacyTaskStatus {
         matches!(self, Self::Idle)
     }
 }
-/// Role of a user. Users with the manager role may call the manager-only operations and read or update other users.
+/// Role of a user. Users with the manager role may call the manager-only operations and
+/// read or update other users.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
 /// *Not shown by the interface document:* The full list of roles and their wire values.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -119,7 +130,8 @@ impl LegacyTaskStatus {
 pub enum UserRole {
     /// `user`: An ordinary user (the role seen in the examples).
     User,
-    /// `manager`: A manager. The seed names the role; its wire value is assumed to be `manager`.
+    /// `manager`: A manager. The seed names the role; its wire value is assumed to be
+    /// `manager`.
     Manager,
     /// A value this version of the client does not know, kept as sent.
     Unknown(::inspection_runtime::UnknownValue),

@@ -4,84 +4,104 @@
 //! Resource ids and path references.
 #[allow(unused_imports)]
 use super::*;
-/// Identifier of an asset. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+/// Identifier of an asset. A string in the examples (often numeric, such as `"42"`);
+/// numbers are accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct AssetId(String);
 ::inspection_runtime::__private::impl_id!(AssetId);
-/// Identifier of a transaction (inspection). A string in the examples (often numeric); numbers are accepted too.
+/// Identifier of a transaction (inspection). A string in the examples (often numeric);
+/// numbers are accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct TransactionId(String);
 ::inspection_runtime::__private::impl_id!(TransactionId);
-/// Identifier of a location. A string in most examples, but a number in the users index example; both are accepted.
+/// Identifier of a location. A string in most examples, but a number in the users index
+/// example; both are accepted.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct LocationId(String);
 ::inspection_runtime::__private::impl_id!(LocationId);
-/// Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+/// Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers
+/// are accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct UserId(String);
 ::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a task. A string in the examples (often numeric); numbers are accepted.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct TaskId(String);
 ::inspection_runtime::__private::impl_id!(TaskId);
-/// Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are accepted too.
+/// Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are
+/// accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct WorkflowId(String);
 ::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a form template; its format is not shown.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FormTemplateId(String);
 ::inspection_runtime::__private::impl_id!(FormTemplateId);
 /// Identifier of a form of a transaction; its format is not shown.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FormId(String);
 ::inspection_runtime::__private::impl_id!(FormId);
-/// Identifier of an uploaded media file, chosen by the client and unique to the user; transactions reference uploaded media by it. Per the public docs a multipart upload's file id is a UUID (the examples use names such as `new_file_42`).
+/// Identifier of an uploaded media file, chosen by the client and unique to the user;
+/// transactions reference uploaded media by it. Per the public docs a multipart upload's
+/// file id is a UUID (the examples use names such as `new_file_42`).
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct FileId(String);
 ::inspection_runtime::__private::impl_id!(FileId);
-/// Identifier of a photo, video or signature of a record, such as `"58"`; numbers are accepted too.
+/// Identifier of a photo, video or signature of a record, such as `"58"`; numbers are
+/// accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct MediaId(String);
 ::inspection_runtime::__private::impl_id!(MediaId);
 /// Identifier of a damage record of an asset; numbers are accepted too.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct DamageId(String);
 ::inspection_runtime::__private::impl_id!(DamageId);
-/// How a path names an asset: its numeric service id (e.g. `42`), or an external id (a reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
+/// How a path names an asset: its numeric service id (e.g. `42`), or an external id (a
+/// reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
 ///
 /// Sent as one path segment: the id as is, an external id as `_<external id>`.
 ///
@@ -123,9 +143,11 @@ impl From<String> for AssetRef {
         Self::Id(AssetId::new(id))
     }
 }
-/// How a path names a user: its numeric id, an external user id prefaced with an underscore (e.g. `_abcxyz123`), or `self` for the user making the request.
+/// How a path names a user: its numeric id, an external user id prefaced with an underscore
+/// (e.g. `_abcxyz123`), or `self` for the user making the request.
 ///
-/// Sent as one path segment: the id as is, an external id as `_<external id>`, or `self` for the caller's own record.
+/// Sent as one path segment: the id as is, an external id as `_<external id>`, or `self`
+/// for the caller's own record.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]

@@ -6,7 +6,8 @@
 use super::*;
 /// The delivery for a completed task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -27,11 +28,15 @@ pub struct TaskCompletedEvent {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
-/// The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
+/// The links of an index page, such as
+/// `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with
+/// the first id of the page, `next` carries `after_id` with the last id.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* Whether `prev` and `next` are null or absent at the ends of the list.
+/// *Not shown by the interface document:* Whether `prev` and `next` are null or absent at
+/// the ends of the list.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -62,7 +67,8 @@ pub struct Links {
 ::inspection_runtime::__private::impl_record!(Links, additional_properties);
 /// The location of a record, as nested in assets, transactions and tasks.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested location.
 ///
@@ -83,7 +89,8 @@ pub struct LocationRef {
 ::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The user who performed a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
@@ -110,7 +117,8 @@ pub struct UserRef {
 ::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The asset of a transaction or task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested asset.
 ///
@@ -131,7 +139,8 @@ pub struct AssetSummary {
 ::inspection_runtime::__private::impl_record!(AssetSummary, additional_properties);
 /// A user as nested in a task (assignee, requester, activity author).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
@@ -155,7 +164,8 @@ pub struct TaskUserRef {
 ::inspection_runtime::__private::impl_record!(TaskUserRef, additional_properties);
 /// A photo of an asset, a transaction or a damage.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of photos.
 ///
@@ -198,7 +208,8 @@ pub struct Photo {
 ::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A video of an asset or a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of videos.
 ///
@@ -232,7 +243,8 @@ pub struct Video {
 ::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature image of an asset or a transaction.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of signatures.
 ///
@@ -263,7 +275,8 @@ pub struct Signature {
 ::inspection_runtime::__private::impl_record!(Signature, additional_properties);
 /// A damage recorded on an asset, with its photos.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of damages.
 ///
@@ -292,11 +305,14 @@ pub struct Damage {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(Damage, additional_properties);
-/// An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.
+/// An asset (a vehicle or other unit) identified by a domain-specific external id. The
+/// index may return sparse items holding only `id` and `external_id`.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of assets (the seed shows none); those here are from the public docs' examples, which do not say which are always present.
+/// *Not shown by the interface document:* The fields of assets (the seed shows none); those
+/// here are from the public docs' examples, which do not say which are always present.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -402,11 +418,18 @@ impl Asset {
         }
     }
 }
-/// A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.
+/// A transaction (inspection) of an asset: a check-out, a check-in or an added-media
+/// inspection, with its media. In the public docs' index example each element also holds a
+/// nested `transaction` object and an `external_id`, which looks like an asset-shaped
+/// wrapper (possibly a documentation error); both shapes parse.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of transactions beyond `archive_status` (the seed shows none); those here are from the public docs' examples (the create response is cut off after `videos`), which do not say which are always present.
+/// *Not shown by the interface document:* The fields of transactions beyond
+/// `archive_status` (the seed shows none); those here are from the public docs' examples
+/// (the create response is cut off after `videos`), which do not say which are always
+/// present.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -414,7 +437,8 @@ impl Asset {
 pub struct Transaction {
     /// Identifier of the transaction.
     pub id: TransactionId,
-    /// An external id, seen only in the index example (where it equals the nested asset's external id).
+    /// An external id, seen only in the index example (where it equals the nested asset's
+    /// external id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// True for a check-in, false for a check-out, null when media was added.
@@ -517,7 +541,8 @@ pub struct Transaction {
         deserialize_with = "::inspection_runtime::__private::null_as_default"
     )]
     pub videos: Vec<Video>,
-    /// A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction).
+    /// A nested transaction, seen only in the index example (possibly a documentation error in
+    /// which each element is asset-shaped and holds its latest transaction).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -558,11 +583,15 @@ impl Transaction {
         }
     }
 }
-/// A transaction nested in another record: an asset's latest transaction, or the nested `transaction` of the index example. It has the fields of a Transaction, all optional (the docs elide the asset's one).
+/// A transaction nested in another record: an asset's latest transaction, or the nested
+/// `transaction` of the index example. It has the fields of a Transaction, all optional
+/// (the docs elide the asset's one).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of nested transactions; those here are from the index example.
+/// *Not shown by the interface document:* The fields of nested transactions; those here are
+/// from the index example.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -667,11 +696,14 @@ pub struct NestedTransaction {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(NestedTransaction, additional_properties);
-/// A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).
+/// A location of the company, such as an office, with its address and workflow. Nested in
+/// users, it may hold only `id` and `name` (the users index).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of the nested `workflow` object; which fields are always present.
+/// *Not shown by the interface document:* The fields of the nested `workflow` object; which
+/// fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Location {
@@ -741,7 +773,8 @@ impl Location {
 }
 /// The user record returned by login, with the user's location.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Which fields are always present.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -807,11 +840,14 @@ impl AuthenticatedUser {
         }
     }
 }
-/// A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.
+/// A user of the company. The index returns the location as `{id, name}` only and omits
+/// `role`; show returns the full location.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* Other fields of users, and which fields are always present.
+/// *Not shown by the interface document:* Other fields of users, and which fields are
+/// always present.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -879,7 +915,8 @@ impl User {
 }
 /// A user account that can only create one inspection (or `transaction_limit` ones).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of one-time users.
 ///
@@ -921,9 +958,12 @@ impl OneTimeUser {
 }
 /// An assignable piece of work on an asset, with its activity log.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of tasks (the seed shows none; those here are from the public docs' index example), the status values beyond `idle`, and the field that holds the webhook url called on completion.
+/// *Not shown by the interface document:* The fields of tasks (the seed shows none; those
+/// here are from the public docs' index example), the status values beyond `idle`, and the
+/// field that holds the webhook url called on completion.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1006,7 +1046,8 @@ impl Task {
 }
 /// One event in a task's activity log.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The list of event names.
 ///
@@ -1032,11 +1073,14 @@ pub struct TaskActivity {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(TaskActivity, additional_properties);
-/// A workflow: the modules an inspection goes through. Transactions name theirs by `workflow_id`, `workflow_name` and `workflow_modules`.
+/// A workflow: the modules an inspection goes through. Transactions name theirs by
+/// `workflow_id`, `workflow_name` and `workflow_modules`.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of workflows (not found in the public docs either).
+/// *Not shown by the interface document:* The fields of workflows (not found in the public
+/// docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Workflow {
@@ -1052,9 +1096,11 @@ pub struct Workflow {
 ::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A form template.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of form templates and whether show wraps the record (not found in the public docs either).
+/// *Not shown by the interface document:* The fields of form templates and whether show
+/// wraps the record (not found in the public docs either).
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct FormTemplate {
@@ -1068,9 +1114,14 @@ pub struct FormTemplate {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(FormTemplate, additional_properties);
-/// The upload slot of a media file. For a new file it holds an `upload_url`; upload the file there with a plain HTTP PUT, then reference it by id (for example when creating a transaction). For an existing file it also holds the file's content `type` and `size`, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no `upload_url` is returned.
+/// The upload slot of a media file. For a new file it holds an `upload_url`; upload the
+/// file there with a plain HTTP PUT, then reference it by id (for example when creating a
+/// transaction). For an existing file it also holds the file's content `type` and `size`,
+/// with an `upload_url` to resume an incomplete upload. For a file that is part of a
+/// completed transaction no `upload_url` is returned.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
@@ -1081,7 +1132,8 @@ pub struct MediaUpload {
     /// The file id the client chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
-    /// Presigned URL to PUT the file to, without further authentication; absent for a file of a completed transaction. It probably lasts about 15 minutes.
+    /// Presigned URL to PUT the file to, without further authentication; absent for a file of a
+    /// completed transaction. It probably lasts about 15 minutes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload_url: Option<String>,
     /// Content type of an existing file, such as `image/png`.
@@ -1095,9 +1147,12 @@ pub struct MediaUpload {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(MediaUpload, additional_properties);
-/// A started multipart upload: PUT each part (in any order, in parallel if wished) to its presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of every part. A failed upload can be retried with the same file id and upload id.
+/// A started multipart upload: PUT each part (in any order, in parallel if wished) to its
+/// presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of
+/// every part. A failed upload can be retried with the same file id and upload id.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
@@ -1108,12 +1163,14 @@ pub struct MultipartUpload {
     /// The file id the client chose.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
-    /// Identifier of the upload (generated by the storage service), separate from the file id to allow retrying failed uploads.
+    /// Identifier of the upload (generated by the storage service), separate from the file id
+    /// to allow retrying failed uploads.
     pub upload_id: String,
     /// Storage key of the file, such as `users/42/new_file_42`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24 hours.
+    /// One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24
+    /// hours.
     pub presigned_urls: Vec<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
@@ -1134,7 +1191,8 @@ impl MultipartUpload {
 }
 /// One uploaded part of a multipart upload.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1165,7 +1223,8 @@ impl UploadPart {
 }
 /// A completed multipart upload.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Other fields of the response.
 ///
@@ -1193,9 +1252,11 @@ pub struct CompletedUpload {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(CompletedUpload, additional_properties);
-/// Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+/// Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are
+/// optional. Unlisted filters may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1216,7 +1277,8 @@ pub struct TransactionFilter {
     /// Only transactions with (true) or without (false) damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
-    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    /// array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
@@ -1228,7 +1290,8 @@ pub struct TransactionFilter {
     /// Only this group of inspections in a checkout-update-checkin transaction cycle.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -1256,7 +1319,8 @@ impl TransactionFilter {
         self.damage = Some(damage);
         self
     }
-    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    /// array.
     pub fn created_at(
         mut self,
         created_at: impl Into<::inspection_runtime::TimeOrRange>,
@@ -1279,7 +1343,8 @@ impl TransactionFilter {
         self.group_id = Some(group_id.into());
         self
     }
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     pub fn extended(
         mut self,
         extended: serde_json::Map<String, serde_json::Value>,
@@ -1288,9 +1353,12 @@ impl TransactionFilter {
         self
     }
 }
-/// Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
+/// Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter:
+/// the transaction filters without `group_id`; all are optional. Unlisted filters may be
+/// added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1311,7 +1379,8 @@ pub struct AssetTransactionFilter {
     /// Only transactions with (true) or without (false) damage.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
-    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    /// array.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
@@ -1320,7 +1389,8 @@ pub struct AssetTransactionFilter {
     /// Only transactions of this location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -1348,7 +1418,8 @@ impl AssetTransactionFilter {
         self.damage = Some(damage);
         self
     }
-    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    /// array.
     pub fn created_at(
         mut self,
         created_at: impl Into<::inspection_runtime::TimeOrRange>,
@@ -1366,7 +1437,8 @@ impl AssetTransactionFilter {
         self.location_id = Some(location_id.into());
         self
     }
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     pub fn extended(
         mut self,
         extended: serde_json::Map<String, serde_json::Value>,
@@ -1375,9 +1447,11 @@ impl AssetTransactionFilter {
         self
     }
 }
-/// Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+/// Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are
+/// optional. Unlisted filters may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1398,7 +1472,8 @@ pub struct AssetFilter {
     /// Only assets of this location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -1437,7 +1512,8 @@ impl AssetFilter {
         self.location_id = Some(location_id.into());
         self
     }
-    /// Matches fields of the extended data; keys support dot notation to match nested objects and arrays.
+    /// Matches fields of the extended data; keys support dot notation to match nested objects
+    /// and arrays.
     pub fn extended(
         mut self,
         extended: serde_json::Map<String, serde_json::Value>,
@@ -1446,9 +1522,11 @@ impl AssetFilter {
         self
     }
 }
-/// Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+/// Filters of the task index, sent JSON-encoded as the `filter` parameter; all are
+/// optional. Unlisted filters may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1492,7 +1570,8 @@ impl TaskFilter {
 }
 /// A page of the asset index.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1514,7 +1593,8 @@ pub struct AssetList {
 ::inspection_runtime::__private::impl_record!(AssetList, additional_properties);
 /// A page of the transaction index or of an asset's transaction index.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1536,7 +1616,8 @@ pub struct TransactionList {
 ::inspection_runtime::__private::impl_record!(TransactionList, additional_properties);
 /// A page of the location index.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1558,7 +1639,8 @@ pub struct LocationList {
 ::inspection_runtime::__private::impl_record!(LocationList, additional_properties);
 /// A page of the task index.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1580,7 +1662,8 @@ pub struct TaskList {
 ::inspection_runtime::__private::impl_record!(TaskList, additional_properties);
 /// A page of the user index.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1602,9 +1685,11 @@ pub struct UserList {
 ::inspection_runtime::__private::impl_record!(UserList, additional_properties);
 /// An asset wrapped as `{asset: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// Also read bare: an answer that is the record itself (no `asset` property) is read as if wrapped, since the wrapping is not documented for every answer.
+/// Also read bare: an answer that is the record itself (no `asset` property) is read as if
+/// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1631,9 +1716,11 @@ impl AssetResponse {
 }
 /// A transaction wrapped as `{transaction: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// Also read bare: an answer that is the record itself (no `transaction` property) is read as if wrapped, since the wrapping is not documented for every answer.
+/// Also read bare: an answer that is the record itself (no `transaction` property) is read
+/// as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1661,11 +1748,14 @@ impl TransactionResponse {
         }
     }
 }
-/// A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
+/// A location wrapped as `{location: ...}`, assumed from the other resources (the show
+/// example is cut off in the public docs).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// Also read bare: an answer that is the record itself (no `location` property) is read as if wrapped, since the wrapping is not documented for every answer.
+/// Also read bare: an answer that is the record itself (no `location` property) is read as
+/// if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1690,11 +1780,14 @@ impl LocationResponse {
         }
     }
 }
-/// A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
+/// A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the
+/// public docs).
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// Also read bare: an answer that is the record itself (no `task` property) is read as if wrapped, since the wrapping is not documented for every answer.
+/// Also read bare: an answer that is the record itself (no `task` property) is read as if
+/// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1721,9 +1814,11 @@ impl TaskResponse {
 }
 /// A user wrapped as `{user: ...}`.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// Also read bare: an answer that is the record itself (no `user` property) is read as if wrapped, since the wrapping is not documented for every answer.
+/// Also read bare: an answer that is the record itself (no `user` property) is read as if
+/// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -1748,9 +1843,11 @@ impl UserResponse {
         }
     }
 }
-/// The answer to user creation: per the public docs the same as show, and the example adds an `auth_token` for the new user.
+/// The answer to user creation: per the public docs the same as show, and the example adds
+/// an `auth_token` for the new user.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1778,7 +1875,8 @@ impl std::fmt::Debug for CreatedUser {
 }
 /// The answer to one-time user creation.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1787,7 +1885,8 @@ pub struct OneTimeUserResponse {
     /// The created (or updated) one-time user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub user: Option<OneTimeUser>,
-    /// A URL that, opened on a mobile device, downloads and launches the service's application for the one-time user.
+    /// A URL that, opened on a mobile device, downloads and launches the service's application
+    /// for the one-time user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -1799,7 +1898,8 @@ pub struct OneTimeUserResponse {
 );
 /// The login body.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
@@ -1823,7 +1923,8 @@ impl AuthenticateRequest {
 }
 /// A username and password.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Credentials {
@@ -1857,9 +1958,12 @@ impl Credentials {
         }
     }
 }
-/// The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
+/// The body of a guest-token exchange: the seed says only that a guest token is exchanged
+/// for a JWT; the property name is assumed. Send any other shape through the additional
+/// properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1893,11 +1997,13 @@ impl GuestTokenExchange {
 }
 /// The login answer.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
-    /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization: Token <auth_token>`.
+    /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization:
+    /// Token <auth_token>`.
     pub auth_token: String,
     /// The logged-in user, with its location.
     pub user: AuthenticatedUser,
@@ -1929,7 +2035,8 @@ impl AuthenticateResponse {
 }
 /// The body that finds or creates an asset.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1953,9 +2060,11 @@ impl NewAssetRequest {
         }
     }
 }
-/// The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
+/// The asset to find or create by its external id. When the external id is a VIN, the
+/// service fills in the vehicle's make, model and year.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1993,7 +2102,8 @@ impl NewAsset {
 }
 /// The body that updates an asset.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2017,9 +2127,11 @@ impl AssetUpdateRequest {
         }
     }
 }
-/// The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
+/// The fields of an asset to change. The updatable fields are not shown; those here are
+/// assumed from the record, and others may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The updatable fields of an asset.
 ///
@@ -2057,7 +2169,8 @@ impl AssetUpdate {
 }
 /// The body that creates or updates a location.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2081,11 +2194,14 @@ impl LocationRequest {
         }
     }
 }
-/// The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+/// The fields of a location to create or change. They are not shown; those here are assumed
+/// from the record, and others may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
-/// *Not shown by the interface document:* The accepted fields and which are required on create.
+/// *Not shown by the interface document:* The accepted fields and which are required on
+/// create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2158,7 +2274,8 @@ impl LocationInput {
 }
 /// The body that creates or updates a task.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2182,11 +2299,14 @@ impl TaskRequest {
         }
     }
 }
-/// The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+/// The fields of a task to create or change. They are not shown; those here are assumed
+/// from the record, and others may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
-/// *Not shown by the interface document:* The accepted fields (assignee, asset, location, webhook url, ...) and which are required on create.
+/// *Not shown by the interface document:* The accepted fields (assignee, asset, location,
+/// webhook url, ...) and which are required on create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2201,7 +2321,8 @@ pub struct TaskInput {
     /// Whether the task has high priority.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
-    /// A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred).
+    /// A URL the service calls with the `task.completed` event when this task is completed (the
+    /// seed says a task can have one; the field's name is inferred).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -2227,7 +2348,8 @@ impl TaskInput {
         self.high_priority = Some(high_priority);
         self
     }
-    /// A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred).
+    /// A URL the service calls with the `task.completed` event when this task is completed (the
+    /// seed says a task can have one; the field's name is inferred).
     pub fn webhook_url(mut self, webhook_url: impl Into<String>) -> Self {
         self.webhook_url = Some(webhook_url.into());
         self
@@ -2235,7 +2357,8 @@ impl TaskInput {
 }
 /// The body that creates a transaction.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2259,11 +2382,14 @@ impl NewTransactionRequest {
         }
     }
 }
-/// A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
+/// A transaction to create. Upload its media first (see `get_upload_url` and the multipart
+/// upload), then reference the files by their file ids.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
-/// *Not shown by the interface document:* Which fields are required, and the shapes of notations, photos, videos and identity documents.
+/// *Not shown by the interface document:* Which fields are required, and the shapes of
+/// notations, photos, videos and identity documents.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2316,7 +2442,8 @@ pub struct NewTransaction {
     /// Signatures, referencing uploaded images.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub signatures: Option<Vec<SignatureUpload>>,
-    /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example.
+    /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
+    /// shape is not shown beyond that example.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ident_docs: Option<Vec<serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -2402,7 +2529,8 @@ impl NewTransaction {
         self.signatures = Some(signatures);
         self
     }
-    /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example.
+    /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
+    /// shape is not shown beyond that example.
     pub fn ident_docs(mut self, ident_docs: Vec<serde_json::Value>) -> Self {
         self.ident_docs = Some(ident_docs);
         self
@@ -2410,7 +2538,8 @@ impl NewTransaction {
 }
 /// A signature of a new transaction, referencing an uploaded image.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2445,7 +2574,8 @@ impl SignatureUpload {
 }
 /// The body that updates a transaction.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2469,11 +2599,15 @@ impl TransactionUpdateRequest {
         }
     }
 }
-/// The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
+/// The fields of a transaction to change; only a limited set of fields may be changed on an
+/// existing transaction. All are optional and most accept null.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
-/// *Not shown by the interface document:* The rest of the updatable fields (the list is cut off after `workflow_id`), which fields accept null, and the shapes of the recipients lists.
+/// *Not shown by the interface document:* The rest of the updatable fields (the list is cut
+/// off after `workflow_id`), which fields accept null, and the shapes of the recipients
+/// lists.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2488,7 +2622,8 @@ pub struct TransactionUpdate {
         deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub asset_id: Option<Option<AssetId>>,
-    /// The location of the transaction. Manager only; required, even for a draft, when the transaction was created by a manager.
+    /// The location of the transaction. Manager only; required, even for a draft, when the
+    /// transaction was created by a manager.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     #[serde(
@@ -2623,7 +2758,8 @@ impl TransactionUpdate {
         self.asset_id = Some(asset_id);
         self
     }
-    /// The location of the transaction. Manager only; required, even for a draft, when the transaction was created by a manager.
+    /// The location of the transaction. Manager only; required, even for a draft, when the
+    /// transaction was created by a manager.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     pub fn location_id(mut self, location_id: Option<LocationId>) -> Self {
@@ -2734,7 +2870,8 @@ impl TransactionUpdate {
 }
 /// The body that creates a user.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2760,7 +2897,8 @@ impl NewUserRequest {
 }
 /// An organizational user to create.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2866,7 +3004,8 @@ impl NewUser {
 }
 /// The body that updates a user.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -2890,9 +3029,11 @@ impl UserUpdateRequest {
         }
     }
 }
-/// The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
+/// The fields of a user to change. The updatable fields are not shown; those here are
+/// assumed from user creation, and others may be added as extra properties.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Not shown by the interface document:* The updatable fields of a user.
 ///
@@ -2999,7 +3140,8 @@ impl UserUpdate {
 }
 /// The body that creates (or updates) a one-time user.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3043,7 +3185,8 @@ impl OneTimeUserRequest {
 }
 /// A user account that can only create one inspection (or `transaction_limit` ones).
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -3059,7 +3202,8 @@ pub struct NewOneTimeUser {
     /// External id of the user.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
-    /// How many inspections the user may create; the public help center recommends a full user beyond 5.
+    /// How many inspections the user may create; the public help center recommends a full user
+    /// beyond 5.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -3091,7 +3235,8 @@ impl NewOneTimeUser {
         self.external_id = Some(external_id.into());
         self
     }
-    /// How many inspections the user may create; the public help center recommends a full user beyond 5.
+    /// How many inspections the user may create; the public help center recommends a full user
+    /// beyond 5.
     pub fn transaction_limit(mut self, transaction_limit: i64) -> Self {
         self.transaction_limit = Some(transaction_limit);
         self
@@ -3099,7 +3244,8 @@ impl NewOneTimeUser {
 }
 /// The body that completes a multipart upload.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

@@ -4,11 +4,14 @@
 //! Discriminated unions and scalar unions.
 #[allow(unused_imports)]
 use super::*;
-/// An event delivered to a task's webhook url, tagged by its `type`. The name and the envelope are inferred; a type not listed here is kept whole.
+/// An event delivered to a task's webhook url, tagged by its `type`. The name and the
+/// envelope are inferred; a type not listed here is kept whole.
 ///
-/// Discriminated by the `type` property: only the variant it names is decoded, so an error names the tag and the failing field.
+/// Discriminated by the `type` property: only the variant it names is decoded, so an error
+/// names the tag and the failing field.
 ///
-/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and written back unchanged.
+/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and
+/// written back unchanged.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Event {

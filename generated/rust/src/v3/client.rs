@@ -6,12 +6,16 @@
 use super::*;
 /// The key pair every request carries. `Debug` never shows the secret.
 ///
-/// Every authenticated request carries the two headers `api-key-id` and `api-key-secret`. When either header is missing, or the pair cannot be validated, the response is 401. Pre-signed URLs (`pdf_share_url`, ShareUrl `link`) need no further authentication.
+/// Every authenticated request carries the two headers `api-key-id` and `api-key-secret`.
+/// When either header is missing, or the pair cannot be validated, the response is 401.
+/// Pre-signed URLs (`pdf_share_url`, ShareUrl `link`) need no further authentication.
 #[derive(Clone)]
 pub struct ApiKey {
-    /// The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by managers and above in the dashboard's Integration API settings.
+    /// The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by
+    /// managers and above in the dashboard's Integration API settings.
     api_key_id: String,
-    /// The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the service after creation and should be treated as a password.
+    /// The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the
+    /// service after creation and should be treated as a password.
     api_key_secret: ::inspection_runtime::Secret,
 }
 impl ApiKey {
@@ -36,15 +40,28 @@ impl std::fmt::Debug for ApiKey {
 }
 /// Reads a webhook delivery's JSON body as an [`Event`].
 ///
-/// The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+/// The service POSTs an event, as JSON, to a listener that its support configures: one for
+/// every inspection created and one for every task completed, and to a task's own webhook
+/// url when it completes. Support can add custom headers (an API key, a bearer token) to
+/// authenticate deliveries; verify them with the clients' webhook verifier. New event types
+/// may appear at any time: an event of a type listed nowhere here is kept whole, never an
+/// error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by
+/// the interface document: they are inferred, and the payload is taken to be the v3 record.
 ///
-/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, is `Error::Decode` (status 0) with its JSON path. Check the delivery's authentication header first with [`crate::verify_webhook`].
+/// An event type this spec does not list is `Event::Unknown`, kept whole, never an error; a
+/// body that is not JSON, or a known event whose payload does not fit, is `Error::Decode`
+/// (status 0) with its JSON path. Check the delivery's authentication header first with
+/// [`crate::verify_webhook`].
 pub fn parse_event(body: &[u8]) -> Result<Event, ::inspection_runtime::Error> {
     ::inspection_runtime::__private::parse_event(body)
 }
 /// A client of the Inspection Integration API (v3).
 ///
-/// Cheap to clone; clones share connections. Every request is checked against the documented limits before it is sent (see `Config::validate_requests`), paced under the rate limit (shared by every clone of this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+/// Cheap to clone; clones share connections. Every request is checked against the
+/// documented limits before it is sent (see `Config::validate_requests`), paced under the
+/// rate limit (shared by every clone of this client), and retried when that is safe: any
+/// method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a
+/// broken connection, never a POST or PATCH that may have been applied.
 #[derive(Clone, Debug)]
 pub struct Client {
     core: ::inspection_runtime::Core,
@@ -95,7 +112,8 @@ impl Client {
     }
     /// What this interface documents: the settings a `Config` leaves unset follow it.
     ///
-    /// Paced to 100 requests per 10 s (the documented quota; raise it with `Config::rate_limit` if the service granted more).
+    /// Paced to 100 requests per 10 s (the documented quota; raise it with `Config::rate_limit`
+    /// if the service granted more).
     pub const DEFAULTS: ::inspection_runtime::__private::InterfaceDefaults = ::inspection_runtime::__private::InterfaceDefaults {
         rate_limit: Some((100u32, std::time::Duration::from_secs(10u64))),
         accept: "application/json",
@@ -320,7 +338,8 @@ impl Client {
             resume: None,
         }
     }
-    /// Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or a PDF summary (`application/pdf`).
+    /// Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or
+    /// a PDF summary (`application/pdf`).
     ///
     /// `GET /inspections/{inspection_id}`
     ///
@@ -328,7 +347,9 @@ impl Client {
     ///
     /// - 200 (application/json): The inspection record.
     /// - 200 (application/pdf): The inspection as a PDF document.
-    /// - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+    /// - 202 (application/json): Accepted; the interface defines this status without describing
+    ///   it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+    ///   it either).
     pub fn get_inspection(
         &self,
         inspection_id: impl Into<InspectionId>,
@@ -356,14 +377,17 @@ impl Client {
             inspection_id: inspection_id.into(),
         }
     }
-    /// Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form` inspection result.
+    /// Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form`
+    /// inspection result.
     ///
     /// `GET /forms/{form_id}`
     ///
     /// Answers:
     ///
     /// - 200 (application/pdf): The form as a PDF document.
-    /// - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+    /// - 202 (application/json): Accepted; the interface defines this status without describing
+    ///   it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+    ///   it either).
     pub fn get_form(&self, form_id: impl Into<FormId>) -> GetForm {
         GetForm {
             core: self.core.clone(),
@@ -410,7 +434,8 @@ impl Client {
     ///
     /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
-    /// - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+    /// - 400: Bad request; also returned when extended data is added to a task that has a draft
+    ///   inspection attached.
     /// - 409: Conflict; its meaning for tasks is not shown.
     /// - 422: Unprocessable request; its meaning is not shown.
     pub fn create_task(&self, body: TaskRequest) -> CreateTask {
@@ -440,7 +465,8 @@ impl Client {
             task_id: task_id.into(),
         }
     }
-    /// Updates and/or reassigns a task. Assignees are notified by push and e-mail as their settings allow.
+    /// Updates and/or reassigns a task. Assignees are notified by push and e-mail as their
+    /// settings allow.
     ///
     /// `PATCH /tasks/{task_id}`
     ///
@@ -450,7 +476,8 @@ impl Client {
     ///
     /// Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
     ///
-    /// - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+    /// - 400: Bad request; also returned when extended data is added to a task that has a draft
+    ///   inspection attached.
     /// - 409: Conflict; its meaning for tasks is not shown.
     /// - 422: Unprocessable request; its meaning is not shown.
     pub fn update_task(
@@ -535,7 +562,9 @@ impl Client {
             resume: None,
         }
     }
-    /// Updates a user's external id, first name and last name. The interface declares its response in the list shape `{data: [User], paging}` although it is not a list endpoint; it is not paginated.
+    /// Updates a user's external id, first name and last name. The interface declares its
+    /// response in the list shape `{data: [User], paging}` although it is not a list endpoint;
+    /// it is not paginated.
     ///
     /// `PATCH /users/{user_id}`
     ///

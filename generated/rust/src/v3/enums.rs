@@ -6,9 +6,11 @@
 use super::*;
 /// Defines where the inspection lands in a business process.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
-/// *Not shown by the interface document:* Transitions between the types, and their meaning beyond where the inspection lands in a business process.
+/// *Not shown by the interface document:* Transitions between the types, and their meaning
+/// beyond where the inspection lands in a business process.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InspectionType {
@@ -110,7 +112,8 @@ impl InspectionTypeFilter {
 }
 /// How a task gets completed.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TaskType {
@@ -162,9 +165,11 @@ impl TaskType {
 }
 /// State of a task.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
-/// *Not shown by the interface document:* Transitions between the states, and the meaning of each state.
+/// *Not shown by the interface document:* Transitions between the states, and the meaning
+/// of each state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TaskStatus {
@@ -279,7 +284,8 @@ impl TaskStatusFilter {
 }
 /// Severity of a data template error.
 ///
-/// Open: a value this version does not know is kept in `Unknown` and written back unchanged. Match with a wildcard arm, since new values may appear at any time.
+/// Open: a value this version does not know is kept in `Unknown` and written back
+/// unchanged. Match with a wildcard arm, since new values may appear at any time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ErrorSeverity {

@@ -4,9 +4,11 @@
 //! Resource ids and path references.
 #[allow(unused_imports)]
 use super::*;
-/// Unique database identifier of a unit: an opaque, case-sensitive string of up to 255 characters.
+/// Unique database identifier of a unit: an opaque, case-sensitive string of up to 255
+/// characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -15,16 +17,19 @@ pub struct UnitId(String);
 ::inspection_runtime::__private::impl_id!(UnitId);
 /// Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
 #[serde(transparent)]
 pub struct InspectionId(String);
 ::inspection_runtime::__private::impl_id!(InspectionId);
-/// Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255 characters.
+/// Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255
+/// characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -33,7 +38,8 @@ pub struct FormId(String);
 ::inspection_runtime::__private::impl_id!(FormId);
 /// Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -42,7 +48,8 @@ pub struct TaskId(String);
 ::inspection_runtime::__private::impl_id!(TaskId);
 /// Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -51,7 +58,8 @@ pub struct UserId(String);
 ::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -60,7 +68,8 @@ pub struct WorkflowId(String);
 ::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -69,7 +78,8 @@ pub struct LocationId(String);
 ::inspection_runtime::__private::impl_id!(LocationId);
 /// Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -78,7 +88,8 @@ pub struct DepartmentId(String);
 ::inspection_runtime::__private::impl_id!(DepartmentId);
 /// Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
@@ -87,7 +98,8 @@ pub struct RegionId(String);
 ::inspection_runtime::__private::impl_id!(RegionId);
 /// Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
 ///
-/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may change.
+/// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
+/// change.
 ///
 /// At most 255 characters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]

@@ -6,7 +6,8 @@
 use super::*;
 /// The delivery for a created inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -31,7 +32,8 @@ pub struct InspectionCreatedEvent {
 );
 /// The delivery for a completed task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -52,15 +54,20 @@ pub struct TaskCompletedEvent {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
-/// The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
+/// The paging object of a list response. It includes a base64 encoded cursor used as the
+/// `page` parameter of the next request.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of Paging, including the property name of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a placeholder name.
+/// *Not shown by the interface document:* The fields of Paging, including the property name
+/// of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a
+/// placeholder name.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Paging {
-    /// Absolute URL of the next page, null or absent on the last page. Seen only in third-party code that follows it until it is null.
+    /// Absolute URL of the next page, null or absent on the last page. Seen only in third-party
+    /// code that follows it until it is null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
@@ -76,7 +83,9 @@ pub struct Paging {
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_page: Option<i64>,
-    /// The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+    /// The seed only says that the paging object includes a base64 encoded cursor used as the
+    /// `page` parameter; the property name that holds it is not shown. `null` or absent on the
+    /// last page.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
@@ -94,11 +103,14 @@ pub struct Paging {
 ::inspection_runtime::__private::impl_record!(Paging, additional_properties);
 /// The JSON body of an error response.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ErrorBody {
-    /// The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors).
+    /// The error message, such as "The Unit A-001 could not be found". Documented as a string;
+    /// parsed as any JSON because the public docs do not say whether it is ever an array or
+    /// object (for example for validation errors).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub errors: Option<serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
@@ -108,7 +120,8 @@ pub struct ErrorBody {
 ::inspection_runtime::__private::impl_record!(ErrorBody, additional_properties);
 /// An individual asset in a company's inventory.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Unit {
@@ -129,7 +142,8 @@ pub struct Unit {
     /// Model year, 1800 to 9999.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
-    /// Vehicle identification number: exactly 17 alphanumeric characters, never the letters I, O or Q.
+    /// Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
+    /// O or Q.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
@@ -189,7 +203,8 @@ impl Unit {
 }
 /// The location an inspection belongs to.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct LocationRef {
@@ -215,7 +230,8 @@ pub struct LocationRef {
 ::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The unit a record is about.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UnitRef {
@@ -232,7 +248,8 @@ pub struct UnitRef {
 ::inspection_runtime::__private::impl_record!(UnitRef, additional_properties);
 /// The user who performed an inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UserRef {
@@ -249,7 +266,8 @@ pub struct UserRef {
 ::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The region the inspection's location belongs to.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct RegionRef {
@@ -266,7 +284,8 @@ pub struct RegionRef {
 ::inspection_runtime::__private::impl_record!(RegionRef, additional_properties);
 /// The department of an inspection or task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DepartmentRef {
@@ -283,7 +302,8 @@ pub struct DepartmentRef {
 ::inspection_runtime::__private::impl_record!(DepartmentRef, additional_properties);
 /// The workflow of an inspection or task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct WorkflowRef {
@@ -298,9 +318,11 @@ pub struct WorkflowRef {
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
 ::inspection_runtime::__private::impl_record!(WorkflowRef, additional_properties);
-/// The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task.
+/// The inspection of a task: the completing inspection, or the draft inspection for an
+/// uncompleted task.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct InspectionRef {
@@ -314,7 +336,8 @@ pub struct InspectionRef {
 ::inspection_runtime::__private::impl_record!(InspectionRef, additional_properties);
 /// The user a task is assigned to.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TaskAssigneeRef {
@@ -331,7 +354,8 @@ pub struct TaskAssigneeRef {
 ::inspection_runtime::__private::impl_record!(TaskAssigneeRef, additional_properties);
 /// An inspection performed on a unit.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Inspection {
@@ -364,10 +388,12 @@ pub struct Inspection {
     /// Fully qualified link to the inspection's record in the dashboard.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dashboard_url: Option<String>,
-    /// Pre-signed link to a PDF summary of the inspection, usable without further authentication; its token expires after 48 hours.
+    /// Pre-signed link to a PDF summary of the inspection, usable without further
+    /// authentication; its token expires after 48 hours.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pdf_share_url: Option<String>,
-    /// The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver.
+    /// The results of the inspection; each is a checklist, data template, PDF form or collision
+    /// damage waiver.
     #[serde(
         default,
         deserialize_with = "::inspection_runtime::__private::null_as_default"
@@ -437,7 +463,8 @@ impl Inspection {
 }
 /// A checklist result.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ChecklistResult {
@@ -457,7 +484,8 @@ pub struct ChecklistResult {
 ::inspection_runtime::__private::impl_record!(ChecklistResult, additional_properties);
 /// A data template result.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DataTemplateResult {
@@ -489,7 +517,8 @@ pub struct DataTemplateResult {
 ::inspection_runtime::__private::impl_record!(DataTemplateResult, additional_properties);
 /// An error of a data template.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TemplateError {
@@ -515,7 +544,8 @@ pub struct TemplateError {
 ::inspection_runtime::__private::impl_record!(TemplateError, additional_properties);
 /// A PDF form result.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PdfFormResult {
@@ -538,7 +568,8 @@ pub struct PdfFormResult {
 ::inspection_runtime::__private::impl_record!(PdfFormResult, additional_properties);
 /// A collision damage waiver result.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct CollisionDamageWaiverResult {
@@ -557,7 +588,8 @@ pub struct CollisionDamageWaiverResult {
 );
 /// A field holding a single value.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ValueField {
@@ -586,7 +618,8 @@ pub struct ValueField {
 ::inspection_runtime::__private::impl_record!(ValueField, additional_properties);
 /// A field holding one chosen item.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ItemField {
@@ -615,7 +648,8 @@ pub struct ItemField {
 ::inspection_runtime::__private::impl_record!(ItemField, additional_properties);
 /// The chosen item of a single dropdown with id.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct DropdownItem {
@@ -632,7 +666,8 @@ pub struct DropdownItem {
 ::inspection_runtime::__private::impl_record!(DropdownItem, additional_properties);
 /// A field holding a list of items.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ItemsField {
@@ -664,7 +699,8 @@ pub struct ItemsField {
 ::inspection_runtime::__private::impl_record!(ItemsField, additional_properties);
 /// One item of a multi-select, checkbox or pass/fail field.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ListItem {
@@ -690,7 +726,8 @@ pub struct ListItem {
 ::inspection_runtime::__private::impl_record!(ListItem, additional_properties);
 /// A field holding a partner case.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PartnerCaseField {
@@ -719,7 +756,8 @@ pub struct PartnerCaseField {
 ::inspection_runtime::__private::impl_record!(PartnerCaseField, additional_properties);
 /// A case with a partner service provider.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PartnerCase {
@@ -739,7 +777,8 @@ pub struct PartnerCase {
 ::inspection_runtime::__private::impl_record!(PartnerCase, additional_properties);
 /// A photo of an inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Photo {
@@ -758,7 +797,8 @@ pub struct Photo {
         deserialize_with = "::inspection_runtime::__private::nullable"
     )]
     pub instruction: Option<Option<PhotoInstruction>>,
-    /// The field the photo belongs to, or null. Present only for inline photos (photos taken within a checklist or data template field).
+    /// The field the photo belongs to, or null. Present only for inline photos (photos taken
+    /// within a checklist or data template field).
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     #[serde(
@@ -780,7 +820,8 @@ pub struct Photo {
 ::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A photo instruction.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PhotoInstruction {
@@ -797,7 +838,8 @@ pub struct PhotoInstruction {
 ::inspection_runtime::__private::impl_record!(PhotoInstruction, additional_properties);
 /// The field an inline photo belongs to.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PhotoField {
@@ -823,7 +865,8 @@ pub struct PhotoField {
 ::inspection_runtime::__private::impl_record!(PhotoField, additional_properties);
 /// A tag of a photo.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PhotoTag {
@@ -837,7 +880,8 @@ pub struct PhotoTag {
 ::inspection_runtime::__private::impl_record!(PhotoTag, additional_properties);
 /// A video of an inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Video {
@@ -854,7 +898,8 @@ pub struct Video {
 ::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature collected during the inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct InspectionSignature {
@@ -879,7 +924,8 @@ pub struct InspectionSignature {
 );
 /// An electronic signature.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct EsignSignature {
@@ -903,7 +949,8 @@ pub struct EsignSignature {
 ::inspection_runtime::__private::impl_record!(EsignSignature, additional_properties);
 /// A pre-signed link to an inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct ShareUrl {
@@ -931,9 +978,11 @@ impl ShareUrl {
         }
     }
 }
-/// An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
+/// An assignable piece of work that may require an inspection. Its `extended_data` is
+/// mapped into the workflow checklist when the assignee starts the inspection.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Task {
@@ -979,7 +1028,9 @@ pub struct Task {
     /// The department of the task.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
-    /// Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API.
+    /// Custom fields mapped into the workflow checklist when the assignee starts the inspection
+    /// (by field id, then by label). Keys that match no field are kept here and pre-fill
+    /// nothing. Managed only through the API.
     #[serde(
         default,
         deserialize_with = "::inspection_runtime::__private::null_as_default"
@@ -1040,7 +1091,8 @@ impl Task {
 }
 /// A workflow.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Workflow record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1063,7 +1115,8 @@ pub struct Workflow {
 ::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A location.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Location record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1097,9 +1150,11 @@ pub struct Location {
 ::inspection_runtime::__private::impl_record!(Location, additional_properties);
 /// A user.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* Fields of the User record beyond the update fields and the `id`/`username` seen elsewhere.
+/// *Not shown by the interface document:* Fields of the User record beyond the update
+/// fields and the `id`/`username` seen elsewhere.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct User {
@@ -1125,7 +1180,8 @@ pub struct User {
 ::inspection_runtime::__private::impl_record!(User, additional_properties);
 /// A group of users that tasks can be assigned to.
 ///
-/// Properties this spec does not list are kept in `additional_properties` and written back, so nothing the service sends is lost.
+/// Properties this spec does not list are kept in `additional_properties` and written back,
+/// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the UserGroup record.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1148,7 +1204,8 @@ pub struct UserGroup {
 ::inspection_runtime::__private::impl_record!(UserGroup, additional_properties);
 /// The body that creates a unit.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct NewUnit {
@@ -1171,9 +1228,11 @@ pub struct NewUnit {
     /// Limits: from 1800 to 9999.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
@@ -1238,9 +1297,11 @@ impl NewUnit {
         self.year = Some(year);
         self
     }
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     pub fn vin(mut self, vin: impl Into<String>) -> Self {
         self.vin = Some(vin.into());
         self
@@ -1277,7 +1338,8 @@ impl NewUnit {
 }
 /// A partial update of a unit; only the fields given are changed.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UnitPatch {
@@ -1301,9 +1363,11 @@ pub struct UnitPatch {
     /// Limits: from 1800 to 9999.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
@@ -1360,9 +1424,11 @@ impl UnitPatch {
         self.year = Some(year);
         self
     }
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     pub fn vin(mut self, vin: impl Into<String>) -> Self {
         self.vin = Some(vin.into());
         self
@@ -1397,9 +1463,11 @@ impl UnitPatch {
         self
     }
 }
-/// The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
+/// The attributes of a unit addressed by its reference number, for a partial update (PATCH)
+/// or an upsert (PUT).
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UnitAttributes {
@@ -1418,9 +1486,11 @@ pub struct UnitAttributes {
     /// Limits: from 1800 to 9999.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
@@ -1470,9 +1540,11 @@ impl UnitAttributes {
         self.year = Some(year);
         self
     }
-    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    /// Q are prohibited.
     ///
-    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    /// `o`, `q`.
     pub fn vin(mut self, vin: impl Into<String>) -> Self {
         self.vin = Some(vin.into());
         self
@@ -1507,9 +1579,11 @@ impl UnitAttributes {
         self
     }
 }
-/// The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
+/// The body that creates or updates a task. Exactly one assignee variant applies: a user, a
+/// location or a user group.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TaskRequest {
@@ -1523,12 +1597,15 @@ pub struct TaskRequest {
     pub reference_number: String,
     /// When the task is due, an ISO 8601 date or date-time (UTC).
     pub due_by: ::inspection_runtime::DateOrDateTime,
-    /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+    /// A URL the service POSTs the `task.completed` event to when this task completes. The
+    /// interface document says a task can have one but does not show the field's name.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
-    /// Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+    /// Moves the task to this status on an update (to `completed` or `complete`: the task is
+    /// completed, which sends the `task.completed` event). The interface document lists the
+    /// statuses but not how a client moves a task between them.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1551,7 +1628,15 @@ pub struct TaskRequest {
     /// Limits: at most 255 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub department_id: Option<DepartmentId>,
-    /// Optional custom key/value pairs, managed only through the API. When the assignee starts the inspection, each key fills every checklist field matched by field id, or by label if no id matches, unless a higher-priority source already filled it (previous inspection data, then SDK-provided data, then task extended data, then unit data). Formats: textbox any string; radio an existing item's value; single dropdown an existing item's id or value; multi-select dropdown a comma-separated list of existing values; date selector an ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added to a task that has a draft inspection attached (a 4xx error).
+    /// Optional custom key/value pairs, managed only through the API. When the assignee starts
+    /// the inspection, each key fills every checklist field matched by field id, or by label if
+    /// no id matches, unless a higher-priority source already filled it (previous inspection
+    /// data, then SDK-provided data, then task extended data, then unit data). Formats: textbox
+    /// any string; radio an existing item's value; single dropdown an existing item's id or
+    /// value; multi-select dropdown a comma-separated list of existing values; date selector an
+    /// ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
+    /// are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
+    /// to a task that has a draft inspection attached (a 4xx error).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Who the task is assigned to; exactly one variant applies.
@@ -1587,14 +1672,17 @@ impl TaskRequest {
             additional_properties: Default::default(),
         }
     }
-    /// A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+    /// A URL the service POSTs the `task.completed` event to when this task completes. The
+    /// interface document says a task can have one but does not show the field's name.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     pub fn webhook_url(mut self, webhook_url: impl Into<String>) -> Self {
         self.webhook_url = Some(webhook_url.into());
         self
     }
-    /// Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+    /// Moves the task to this status on an update (to `completed` or `complete`: the task is
+    /// completed, which sends the `task.completed` event). The interface document lists the
+    /// statuses but not how a client moves a task between them.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
     pub fn status(mut self, status: TaskStatus) -> Self {
@@ -1627,7 +1715,15 @@ impl TaskRequest {
         self.department_id = Some(department_id.into());
         self
     }
-    /// Optional custom key/value pairs, managed only through the API. When the assignee starts the inspection, each key fills every checklist field matched by field id, or by label if no id matches, unless a higher-priority source already filled it (previous inspection data, then SDK-provided data, then task extended data, then unit data). Formats: textbox any string; radio an existing item's value; single dropdown an existing item's id or value; multi-select dropdown a comma-separated list of existing values; date selector an ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added to a task that has a draft inspection attached (a 4xx error).
+    /// Optional custom key/value pairs, managed only through the API. When the assignee starts
+    /// the inspection, each key fills every checklist field matched by field id, or by label if
+    /// no id matches, unless a higher-priority source already filled it (previous inspection
+    /// data, then SDK-provided data, then task extended data, then unit data). Formats: textbox
+    /// any string; radio an existing item's value; single dropdown an existing item's id or
+    /// value; multi-select dropdown a comma-separated list of existing values; date selector an
+    /// ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
+    /// are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
+    /// to a task that has a draft inspection attached (a 4xx error).
     pub fn extended_data(
         mut self,
         extended_data: serde_json::Map<String, serde_json::Value>,
@@ -1703,14 +1799,16 @@ pub struct TaskAssigneeUser {
     /// Limits: at most 255 characters.
     pub assignee_username: String,
 }
-/// The fields of [`TaskAssignee::Location`]. Assign the task to a location, when the user is unknown (AssignTaskToLocation).
+/// The fields of [`TaskAssignee::Location`]. Assign the task to a location, when the user
+/// is unknown (AssignTaskToLocation).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TaskAssigneeLocation {
     /// Id of the location, sent as an integer.
     pub location_id: i64,
 }
-/// The fields of [`TaskAssignee::UserGroup`]. Assign the task to a user group (AssignTaskToUserGroup).
+/// The fields of [`TaskAssignee::UserGroup`]. Assign the task to a user group
+/// (AssignTaskToUserGroup).
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct TaskAssigneeUserGroup {
@@ -1719,7 +1817,8 @@ pub struct TaskAssigneeUserGroup {
 }
 /// The updatable fields of a user; only the fields given are changed.
 ///
-/// A property the spec does not list yet (the service may add optional ones) can be sent through `additional_properties`.
+/// A property the spec does not list yet (the service may add optional ones) can be sent
+/// through `additional_properties`.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct UserUpdate {

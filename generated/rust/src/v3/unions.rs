@@ -4,11 +4,14 @@
 //! Discriminated unions and scalar unions.
 #[allow(unused_imports)]
 use super::*;
-/// An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+/// An event delivered to a webhook listener, tagged by its `type`. The names and the
+/// envelope are inferred; a type not listed here is kept whole.
 ///
-/// Discriminated by the `type` property: only the variant it names is decoded, so an error names the tag and the failing field.
+/// Discriminated by the `type` property: only the variant it names is decoded, so an error
+/// names the tag and the failing field.
 ///
-/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and written back unchanged.
+/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and
+/// written back unchanged.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Event {
@@ -217,9 +220,11 @@ impl<'de> serde::Deserialize<'de> for FormDataValue {
 }
 /// One result of an inspection, discriminated by its `object` property.
 ///
-/// Discriminated by the `object` property: only the variant it names is decoded, so an error names the tag and the failing field.
+/// Discriminated by the `object` property: only the variant it names is decoded, so an
+/// error names the tag and the failing field.
 ///
-/// Open: a member whose `object` this version does not know is kept whole in `Unknown` and written back unchanged.
+/// Open: a member whose `object` this version does not know is kept whole in `Unknown` and
+/// written back unchanged.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum InspectionResult {
@@ -341,11 +346,14 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
         decoded.map_err(D::Error::custom)
     }
 }
-/// One field of a checklist or data template, discriminated by `type`. New field types may be added at any time.
+/// One field of a checklist or data template, discriminated by `type`. New field types may
+/// be added at any time.
 ///
-/// Discriminated by the `type` property: only the variant it names is decoded, so an error names the tag and the failing field.
+/// Discriminated by the `type` property: only the variant it names is decoded, so an error
+/// names the tag and the failing field.
 ///
-/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and written back unchanged.
+/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and
+/// written back unchanged.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ResultField {
@@ -359,7 +367,8 @@ pub enum ResultField {
     Radio(ValueField),
     /// `type: single_dropdown_list`. A single-choice dropdown list.
     SingleDropdownList(ValueField),
-    /// `type: single_dropdown_with_id`. A single-choice dropdown list whose chosen item has an id.
+    /// `type: single_dropdown_with_id`. A single-choice dropdown list whose chosen item has an
+    /// id.
     SingleDropdownWithId(ItemField),
     /// `type: multi_dropdown_list`. A multi-choice dropdown list.
     MultiDropdownList(ItemsField),
@@ -571,9 +580,11 @@ impl<'de> serde::Deserialize<'de> for ResultField {
 }
 /// A signature collected for an inspection, discriminated by `type`.
 ///
-/// Discriminated by the `type` property: only the variant it names is decoded, so an error names the tag and the failing field.
+/// Discriminated by the `type` property: only the variant it names is decoded, so an error
+/// names the tag and the failing field.
 ///
-/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and written back unchanged.
+/// Open: a member whose `type` this version does not know is kept whole in `Unknown` and
+/// written back unchanged.
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Signature {
