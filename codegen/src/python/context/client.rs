@@ -11,7 +11,8 @@ use crate::python::types::TypeNames;
 use crate::templates;
 
 use super::{
-    AlternativeCx, ClientCx, DownloadCx, LoginCx, ModuleNames, OperationCx, ParamCx, WebhooksCx,
+    AlternativeCx, CallKind, ClientCx, DownloadCx, LoginCx, ModuleNames, OperationCx, ParamCx,
+    WebhooksCx,
 };
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
@@ -330,7 +331,7 @@ fn operation_cx(
                 paging_plan(i, module, m, paging),
             ));
             (
-                "paged",
+                CallKind::Paged,
                 format!("_rt.Paged[{item}, {page}]"),
                 format!("_rt.AsyncPaged[{item}, {page}]"),
             )
@@ -338,7 +339,7 @@ fn operation_cx(
         (None, AnswerKind::Json { body, .. }) => {
             answer_desc = Some(m.desc(i, body, &Default::default(), false));
             let value = m.annotation(i, body, false);
-            ("json", value.clone(), value)
+            (CallKind::Json, value.clone(), value)
         }
         (None, AnswerKind::Upsert { body }) => {
             doc.push(
@@ -346,13 +347,13 @@ fn operation_cx(
             );
             answer_desc = Some(m.desc(i, body, &Default::default(), false));
             let value = format!("_rt.Upserted[{}]", m.annotation(i, body, false));
-            ("upsert", value.clone(), value)
+            (CallKind::Upsert, value.clone(), value)
         }
         (None, AnswerKind::Bytes { content_type }) => {
             args.push(format!("accept={}", names::string(content_type)));
-            ("bytes", "bytes".to_string(), "bytes".to_string())
+            (CallKind::Bytes, "bytes".to_string(), "bytes".to_string())
         }
-        (None, AnswerKind::Empty) => ("empty", "None".to_string(), "None".to_string()),
+        (None, AnswerKind::Empty) => (CallKind::Empty, "None".to_string(), "None".to_string()),
     };
     if answer.polls {
         doc.push("A 202 (still preparing) is asked again with backoff, up to `max_polls`.".into());
@@ -379,7 +380,7 @@ fn operation_cx(
         }
     });
     // `resume` is refused as a parameter name by the spec check: it is the list's own.
-    let resume = (call == "paged").then(|| {
+    let resume = (call == CallKind::Paged).then(|| {
         let name = scope.claim("resume");
         params.push(ParamCx {
             name: name.clone(),
@@ -434,7 +435,7 @@ fn operation_cx(
         }
     };
     let mut downloads = Vec::new();
-    if call == "bytes" {
+    if call == CallKind::Bytes {
         downloads.push(download(
             &members.claim(&format!("{method}_to")),
             &method,

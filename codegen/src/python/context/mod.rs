@@ -157,8 +157,7 @@ pub struct OperationCx {
     pub has_body: bool,
     /// The parameter naming a binary body's media type, when the body is sent as it is.
     pub content_type: Option<String>,
-    /// `json`, `upsert`, `bytes`, `empty` or `paged`.
-    pub call: &'static str,
+    pub call: CallKind,
     /// The descriptor a JSON answer is decoded with.
     pub answer_desc: Option<String>,
     /// The module constant of the paging plan, and its value.
@@ -172,6 +171,22 @@ pub struct OperationCx {
     /// The methods writing a binary answer (the operation's own, or its alternative's) to
     /// a writer as it arrives (one for a binary answer, one for an alternative).
     pub downloads: Vec<DownloadCx>,
+}
+
+/// How an operation's answer is read: the core method its body calls.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// A JSON value, decoded through the operation's `answer_desc`.
+    Json,
+    /// The same, and whether it was created (201) or replaced (200).
+    Upsert,
+    /// The answer's bytes, kept whole.
+    Bytes,
+    /// No answer body.
+    Empty,
+    /// A paged list, walked as the operation's paging plan says.
+    Paged,
 }
 
 #[derive(Serialize, Clone)]
