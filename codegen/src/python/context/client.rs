@@ -11,8 +11,8 @@ use crate::python::types::TypeNames;
 use crate::templates;
 
 use super::{
-    AlternativeCx, CallKind, ClientCx, DownloadCx, LoginCx, ModuleNames, OperationCx, ParamCx,
-    WebhooksCx,
+    AlternativeCx, CallKind, ClientCx, DownloadCx, InfoCx, LoginCx, ModuleNames, OperationCx,
+    ParamCx, RateLimitCx, WebhooksCx,
 };
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
@@ -48,7 +48,7 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             "turn off with `ClientOptions(validate_requests=False)`",
             "shared by every thread or task using this client",
         ),
-        info: info_args(i),
+        info: info_cx(i),
         auth,
         key_params,
         login,
@@ -119,29 +119,20 @@ fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     })
 }
 
-/// The keyword arguments of `_rt.InterfaceInfo(...)`.
-fn info_args(i: &Interface) -> Vec<String> {
-    let mut parts = vec![format!("name={}", names::string(&i.name))];
-    if let Some(r) = &i.rate_limit {
-        parts.push(format!(
-            "rate_limit=_rt.RateLimit({}, {})",
-            r.requests, r.window_seconds
-        ));
-        parts.push(format!("limit_status={}", r.status));
-        if let Some(h) = &r.retry_after_header {
-            parts.push(format!("retry_after_header={}", names::string(h)));
-        }
+/// What `_rt.InterfaceInfo(...)` is given: the interface's name, rate limit, error
+/// message field and default `Accept`, as Python literals.
+fn info_cx(i: &Interface) -> InfoCx {
+    InfoCx {
+        name: names::string(&i.name),
+        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
+            requests: r.requests,
+            window_seconds: r.window_seconds,
+            status: r.status,
+            retry_after_header: r.retry_after_header.as_deref().map(names::string),
+        }),
+        error_message_field: i.error_message_field.as_deref().map(names::string),
+        default_accept: i.default_accept.as_deref().map(names::string),
     }
-    if let Some(f) = &i.error_message_field {
-        parts.push(format!("error_message_field={}", names::string(f)));
-    }
-    let headers = i
-        .default_accept
-        .as_ref()
-        .map(|a| format!("\"accept\": {}", names::string(a)))
-        .unwrap_or_default();
-    parts.push(format!("default_headers={{{headers}}}"));
-    parts
 }
 
 fn operation_cx(
