@@ -12,7 +12,7 @@ use crate::templates;
 
 use super::{
     AlternativeCx, CallKind, ClientCx, DownloadCx, InfoCx, LoginCx, ModuleNames, OperationCx,
-    ParamCx, RateLimitCx, WebhooksCx,
+    PagingCx, PagingPlanCx, ParamCx, RateLimitCx, WebhooksCx,
 };
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
@@ -317,10 +317,10 @@ fn operation_cx(
                  page that failed."
                     .to_string(),
             );
-            paging_constant = Some((
-                constants.claim_private(&format!("{constant}_PAGES")),
-                paging_plan(i, module, m, paging),
-            ));
+            paging_constant = Some(PagingCx {
+                constant: constants.claim_private(&format!("{constant}_PAGES")),
+                plan: paging_plan(i, module, m, paging),
+            });
             (
                 CallKind::Paged,
                 format!("_rt.Paged[{item}, {page}]"),
@@ -485,17 +485,14 @@ fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Optio
         .cloned()
 }
 
-/// The `_rt.PagingPlan(...)` of a paginated operation.
+/// What the `_rt.PagingPlan(...)` of a paginated operation is given: where its pages keep
+/// their records and the way to the next page.
 fn paging_plan(
     i: &Interface,
     module: &ModuleNames,
     m: &TypeNames,
     paging: &OperationPaging,
-) -> String {
-    let opt = |v: Option<String>| {
-        v.map(|v| names::string(&v))
-            .unwrap_or_else(|| "None".into())
-    };
+) -> PagingPlanCx {
     match paging {
         OperationPaging::Cursor {
             item,
@@ -511,24 +508,19 @@ fn paging_plan(
             let attr = |wire: &Option<String>| {
                 wire.as_ref()
                     .and_then(|w| attr_of(i, module, paging_type?, w))
+                    .map(|a| names::string(&a))
             };
-            let per_page = (!per_page_param.is_empty()).then(|| per_page_param.clone());
-            format!(
-                "_rt.PagingPlan(\"cursor\", {}, {}, paging_attr={}, next_url_attr={}, cursor_attr={}, page_param={}, page_size_attr={}, per_page_param={})",
-                m.desc(
-                    i,
-                    &TypeRef::Page(Box::new(item.clone())),
-                    &Default::default(),
-                    false
-                ),
-                names::string(&items_attr),
-                names::string(&paging_attr),
-                opt(attr(next_url_field)),
-                opt(attr(cursor_field)),
-                names::string(page_param),
-                opt(attr(page_size_field)),
-                opt(per_page),
-            )
+            let page = TypeRef::Page(Box::new(item.clone()));
+            PagingPlanCx::Cursor {
+                page: m.desc(i, &page, &Default::default(), false),
+                items_attr: names::string(&items_attr),
+                paging_attr: names::string(&paging_attr),
+                next_url_attr: attr(next_url_field),
+                cursor_attr: attr(cursor_field),
+                page_param: names::string(page_param),
+                page_size_attr: attr(page_size_field),
+                per_page_param: (!per_page_param.is_empty()).then(|| names::string(per_page_param)),
+            }
         }
         OperationPaging::Links {
             envelope,
@@ -549,14 +541,14 @@ fn paging_plan(
                     .and_then(|t| attr_of(i, module, t, wire))
                     .unwrap_or_else(|| wire.to_string())
             };
-            format!(
-                "_rt.PagingPlan(\"links\", {}, {}, links_attr={}, next_attr={}, prev_attr={})",
-                m.wire(*envelope),
-                opt(attr_of(i, module, *envelope, items_field)),
-                opt(attr_of(i, module, *envelope, links_field)),
-                names::string(&link("next")),
-                names::string(&link("prev")),
-            )
+            let attr = |wire: &str| attr_of(i, module, *envelope, wire).map(|a| names::string(&a));
+            PagingPlanCx::Links {
+                envelope: m.wire(*envelope),
+                items_attr: attr(items_field),
+                links_attr: attr(links_field),
+                next_attr: names::string(&link("next")),
+                prev_attr: names::string(&link("prev")),
+            }
         }
     }
 }

@@ -182,8 +182,8 @@ pub struct OperationCx {
     pub call: CallKind,
     /// The descriptor a JSON answer is decoded with.
     pub answer_desc: Option<String>,
-    /// The module constant of the paging plan, and its value.
-    pub paging: Option<(String, String)>,
+    /// A paged list's paging plan.
+    pub paging: Option<PagingCx>,
     /// The return annotation (sync and async alike except for paged lists).
     pub returns: String,
     pub returns_async: String,
@@ -209,6 +209,40 @@ pub enum CallKind {
     Empty,
     /// A paged list, walked as the operation's paging plan says.
     Paged,
+}
+
+/// A paged list's module constant (`_X_PAGES`) and the plan it holds.
+#[derive(Serialize)]
+pub struct PagingCx {
+    pub constant: String,
+    pub plan: PagingPlanCx,
+}
+
+/// What `_rt.PagingPlan(...)` is given; every string a Python expression, an absent one
+/// written `None`.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PagingPlanCx {
+    /// Pages of the shared envelope (`page`, its descriptor), found by a next-page URL or
+    /// a cursor sent back as `page_param`.
+    Cursor {
+        page: String,
+        items_attr: String,
+        paging_attr: String,
+        next_url_attr: Option<String>,
+        cursor_attr: Option<String>,
+        page_param: String,
+        page_size_attr: Option<String>,
+        per_page_param: Option<String>,
+    },
+    /// Pages of an operation's own envelope (its descriptor), whose links name the next.
+    Links {
+        envelope: String,
+        items_attr: Option<String>,
+        links_attr: Option<String>,
+        next_attr: String,
+        prev_attr: String,
+    },
 }
 
 #[derive(Serialize, Clone)]
