@@ -3,6 +3,7 @@
 
 mod client;
 mod models;
+mod operation;
 
 use serde::Serialize;
 
@@ -169,13 +170,12 @@ pub struct OperationCx {
     pub doc: String,
     /// The module constant describing the operation.
     pub constant: String,
-    pub constant_args: Vec<String>,
+    /// What that constant (`_rt.Operation(...)`) is given.
+    pub rt_operation: RtOperationCx,
     pub params: Vec<ParamCx>,
     /// Parameter names of the path values, in order.
     pub path_values: Vec<String>,
-    /// `(wire literal, parameter)` of the query values.
-    pub query_values: Vec<(String, String)>,
-    pub has_query: bool,
+    pub query_values: Vec<QueryValueCx>,
     pub has_body: bool,
     /// The parameter naming a binary body's media type, when the body is sent as it is.
     pub content_type: Option<String>,
@@ -193,6 +193,55 @@ pub struct OperationCx {
     /// The methods writing a binary answer (the operation's own, or its alternative's) to
     /// a writer as it arrives (one for a binary answer, one for an alternative).
     pub downloads: Vec<DownloadCx>,
+}
+
+/// What an operation's `_rt.Operation(...)` constant is given; every string a Python
+/// expression (a literal or a descriptor).
+#[derive(Serialize)]
+pub struct RtOperationCx {
+    pub name: String,
+    pub method: String,
+    pub path: String,
+    /// The path's segments: a path value's index, or text.
+    pub segments: Vec<String>,
+    pub path_params: Vec<PathParamCx>,
+    /// The query's field descriptors (`_rt.F(...)`), none when it has no query.
+    pub query: Vec<String>,
+    /// The wire names of the query values sent as JSON.
+    pub json: Vec<String>,
+    /// The body's descriptor.
+    pub body: Option<String>,
+    /// A binary body's default media type.
+    pub content_type: Option<String>,
+    /// A binary answer's `Accept`.
+    pub accept: Option<String>,
+    /// A 202 (still preparing) is asked again.
+    pub poll: bool,
+    /// Sent without credentials.
+    pub anonymous: bool,
+    /// The hint a 403 gets (manager-only operations).
+    pub hint: Option<String>,
+}
+
+/// How a path value is checked (`_rt.PathParam(...)`).
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PathParamCx {
+    /// Against its descriptor.
+    Value { wire: String, desc: String },
+    /// As a record reference (a record or its id), with the keyword naming the record
+    /// itself, if any.
+    Record {
+        wire: String,
+        self_keyword: Option<String>,
+    },
+}
+
+/// A query value: its wire name (a literal) and the parameter holding it.
+#[derive(Serialize)]
+pub struct QueryValueCx {
+    pub wire: String,
+    pub name: String,
 }
 
 /// How an operation's answer is read: the core method its body calls.
@@ -253,8 +302,8 @@ pub struct ParamCx {
     pub keyword: bool,
     /// The first keyword-only parameter (`*` goes before it).
     pub star: bool,
-    /// ` = None`, or empty.
-    pub default: String,
+    /// The default value (a Python expression), if any.
+    pub default: Option<String>,
     /// A download's writer: annotated by the template, as the clients differ.
     pub writer: bool,
 }
