@@ -2,15 +2,13 @@
 //! and paging plans; each operation's is `operation`'s.
 
 use crate::doc_text;
-use crate::ir::{Auth, Interface, OperationPaging, TokenLogin, TypeId, TypeKind, TypeRef};
+use crate::ir::{Auth, Interface, TokenLogin, TypeId, TypeKind};
 use crate::python::names;
 use crate::python::types::TypeNames;
 use crate::templates;
 
 use super::operation::operation_cx;
-use super::{
-    ClientCx, InfoCx, LoginCx, ModuleNames, OperationCx, PagingPlanCx, RateLimitCx, WebhooksCx,
-};
+use super::{ClientCx, InfoCx, LoginCx, ModuleNames, OperationCx, RateLimitCx, WebhooksCx};
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
     let m = TypeNames {
@@ -134,7 +132,12 @@ fn info_cx(i: &Interface) -> InfoCx {
 
 /// The attribute name of field `wire` of declared type `id` (a record). A record's
 /// attributes are its union tags first, then its fields.
-fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Option<String> {
+pub(super) fn attr_of(
+    i: &Interface,
+    module: &ModuleNames,
+    id: TypeId,
+    wire: &str,
+) -> Option<String> {
     let TypeKind::Object(o) = &i.ty(id).kind else {
         return None;
     };
@@ -145,72 +148,4 @@ fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Optio
         .0
         .get(tags + pos)
         .cloned()
-}
-
-/// What the `_rt.PagingPlan(...)` of a paginated operation is given: where its pages keep
-/// their records and the way to the next page.
-pub(super) fn paging_plan(
-    i: &Interface,
-    module: &ModuleNames,
-    m: &TypeNames,
-    paging: &OperationPaging,
-) -> PagingPlanCx {
-    match paging {
-        OperationPaging::Cursor {
-            item,
-            next_url_field,
-            cursor_field,
-            page_size_field,
-            page_param,
-            per_page_param,
-            ..
-        } => {
-            let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
-            let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
-            let attr = |wire: &Option<String>| {
-                wire.as_ref()
-                    .and_then(|w| attr_of(i, module, paging_type?, w))
-                    .map(|a| names::string(&a))
-            };
-            let page = TypeRef::Page(Box::new(item.clone()));
-            PagingPlanCx::Cursor {
-                page: m.desc(i, &page, &Default::default(), false),
-                items_attr: names::string(&items_attr),
-                paging_attr: names::string(&paging_attr),
-                next_url_attr: attr(next_url_field),
-                cursor_attr: attr(cursor_field),
-                page_param: names::string(page_param),
-                page_size_attr: attr(page_size_field),
-                per_page_param: (!per_page_param.is_empty()).then(|| names::string(per_page_param)),
-            }
-        }
-        OperationPaging::Links {
-            envelope,
-            items_field,
-            links_field,
-            ..
-        } => {
-            let links_type = match &i.ty(*envelope).kind {
-                TypeKind::Object(o) => o
-                    .fields
-                    .iter()
-                    .find(|f| &f.name == links_field)
-                    .and_then(|f| f.ty.named()),
-                _ => None,
-            };
-            let link = |wire: &str| {
-                links_type
-                    .and_then(|t| attr_of(i, module, t, wire))
-                    .unwrap_or_else(|| wire.to_string())
-            };
-            let attr = |wire: &str| attr_of(i, module, *envelope, wire).map(|a| names::string(&a));
-            PagingPlanCx::Links {
-                envelope: m.wire(*envelope),
-                items_attr: attr(items_field),
-                links_attr: attr(links_field),
-                next_attr: names::string(&link("next")),
-                prev_attr: names::string(&link("prev")),
-            }
-        }
-    }
 }

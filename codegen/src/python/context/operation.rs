@@ -4,15 +4,15 @@
 use crate::doc_text;
 use crate::ir::{
     AnswerKind, AuthUse, Body, Builtin, Field, Interface, Operation, OperationPaging, Segment,
-    TypeKind, TypeRef,
+    TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
 use crate::python::types::TypeNames;
 
-use super::client::paging_plan;
+use super::client::attr_of;
 use super::{
-    AlternativeCx, CallKind, DownloadCx, ModuleNames, OperationCx, PagingCx, ParamCx, PathParamCx,
-    QueryValueCx, RtOperationCx,
+    AlternativeCx, CallKind, DownloadCx, ModuleNames, OperationCx, PagingCx, PagingPlanCx, ParamCx,
+    PathParamCx, QueryValueCx, RtOperationCx,
 };
 
 /// The paragraph a paged list's doc ends with.
@@ -225,6 +225,97 @@ fn path_param_cx(i: &Interface, m: &TypeNames, f: &Field) -> PathParamCx {
             wire,
             desc: m.desc(i, &f.ty, &f.constraints, false),
         },
+    }
+}
+
+/// What the `_rt.PagingPlan(...)` of a paginated operation is given: where its pages keep
+/// their records and the way to the next page.
+fn paging_plan(
+    i: &Interface,
+    module: &ModuleNames,
+    m: &TypeNames,
+    paging: &OperationPaging,
+) -> PagingPlanCx {
+    match paging {
+        OperationPaging::Cursor { .. } => cursor_plan(i, module, m, paging),
+        OperationPaging::Links {
+            envelope,
+            items_field,
+            links_field,
+            ..
+        } => links_plan(i, module, m, *envelope, items_field, links_field),
+    }
+}
+
+/// The plan of pages of the shared envelope: a next-page URL or a cursor, found in its
+/// paging attribute.
+fn cursor_plan(
+    i: &Interface,
+    module: &ModuleNames,
+    m: &TypeNames,
+    paging: &OperationPaging,
+) -> PagingPlanCx {
+    let OperationPaging::Cursor {
+        item,
+        next_url_field,
+        cursor_field,
+        page_size_field,
+        page_param,
+        per_page_param,
+        ..
+    } = paging
+    else {
+        unreachable!("`cursor_plan` is only asked of a cursor paging")
+    };
+    let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
+    let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
+    let attr = |wire: &Option<String>| {
+        wire.as_ref()
+            .and_then(|w| attr_of(i, module, paging_type?, w))
+            .map(|a| names::string(&a))
+    };
+    let page = TypeRef::Page(Box::new(item.clone()));
+    PagingPlanCx::Cursor {
+        page: m.desc(i, &page, &Default::default(), false),
+        items_attr: names::string(&items_attr),
+        paging_attr: names::string(&paging_attr),
+        next_url_attr: attr(next_url_field),
+        cursor_attr: attr(cursor_field),
+        page_param: names::string(page_param),
+        page_size_attr: attr(page_size_field),
+        per_page_param: (!per_page_param.is_empty()).then(|| names::string(per_page_param)),
+    }
+}
+
+/// The plan of pages of an operation's own envelope, whose links name the next page.
+fn links_plan(
+    i: &Interface,
+    module: &ModuleNames,
+    m: &TypeNames,
+    envelope: TypeId,
+    items_field: &str,
+    links_field: &str,
+) -> PagingPlanCx {
+    let links_type = match &i.ty(envelope).kind {
+        TypeKind::Object(o) => o
+            .fields
+            .iter()
+            .find(|f| f.name == links_field)
+            .and_then(|f| f.ty.named()),
+        _ => None,
+    };
+    let link = |wire: &str| {
+        links_type
+            .and_then(|t| attr_of(i, module, t, wire))
+            .unwrap_or_else(|| wire.to_string())
+    };
+    let attr = |wire: &str| attr_of(i, module, envelope, wire).map(|a| names::string(&a));
+    PagingPlanCx::Links {
+        envelope: m.wire(envelope),
+        items_attr: attr(items_field),
+        links_attr: attr(links_field),
+        next_attr: names::string(&link("next")),
+        prev_attr: names::string(&link("prev")),
     }
 }
 
