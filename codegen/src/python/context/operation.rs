@@ -21,8 +21,7 @@ const PAGED_DOC: &str = "Iterating over the result (`for` / `async for`) walks e
     first one. A walk that fails past its first page raises `PagingInterruptedError`; its \
     `resume`, given as `resume=`, walks on from the page that failed.";
 
-/// The context of `op`: `members` and `constants` are the client's and the module's names
-/// so far, and get the operation's.
+/// The context of `op`, its names claimed in the client's `members` and module `constants`.
 pub(super) fn operation_cx(
     i: &Interface,
     op: &Operation,
@@ -87,9 +86,7 @@ struct Signature {
     content_type: Option<String>,
 }
 
-/// The parameters of `op`'s method, named in `scope`: path values, the body, query values
-/// (required ones first, as Python wants them before the defaulted ones) and a binary
-/// body's media type.
+/// The method's parameters up to `resume`, named in `scope`, and how its request takes them.
 fn signature(i: &Interface, op: &Operation, m: &TypeNames, scope: &mut Scope) -> Signature {
     let mut params = Vec::new();
     let mut path_values = Vec::new();
@@ -105,6 +102,7 @@ fn signature(i: &Interface, op: &Operation, m: &TypeNames, scope: &mut Scope) ->
         };
         params.push(ParamCx::positional("body", annotation));
     }
+    // Required query parameters first: Python wants them before the defaulted ones.
     let mut query: Vec<&Field> = op.query.iter().collect();
     query.sort_by_key(|f| !f.required);
     let mut query_values = Vec::new();
@@ -141,8 +139,7 @@ fn query_param(i: &Interface, m: &TypeNames, f: &Field, name: &str) -> ParamCx {
     }
 }
 
-/// Ends the parameters with a paged list's `resume` and the call's `options`, and marks
-/// the first keyword-only one (`*` goes before it).
+/// Ends the parameters with `resume` and `options`, and marks the first keyword-only one.
 fn close_params(params: &mut Vec<ParamCx>, resume: Option<&str>) {
     if let Some(resume) = resume {
         params.push(ParamCx::keyword(resume, "str | None", Some("None".into())));
@@ -164,8 +161,7 @@ fn binary_body(op: &Operation) -> Option<&Body> {
         .filter(|b| b.ty == TypeRef::Builtin(Builtin::Binary))
 }
 
-/// What the `_rt.Operation(...)` constant of `op` is given: how to send its request and
-/// read its answer.
+/// What the `_rt.Operation(...)` constant of `op` is given: how to send and answer it.
 fn rt_operation_cx(i: &Interface, op: &Operation, m: &TypeNames) -> RtOperationCx {
     let json_encoded = op
         .query
@@ -228,8 +224,7 @@ fn path_param_cx(i: &Interface, m: &TypeNames, f: &Field) -> PathParamCx {
     }
 }
 
-/// What the `_rt.PagingPlan(...)` of a paginated operation is given: where its pages keep
-/// their records and the way to the next page.
+/// What the `_rt.PagingPlan(...)` of a paged list is given: its records and next page.
 fn paging_plan(
     i: &Interface,
     module: &ModuleNames,
@@ -247,8 +242,7 @@ fn paging_plan(
     }
 }
 
-/// The plan of pages of the shared envelope: a next-page URL or a cursor, found in its
-/// paging attribute.
+/// The plan of pages of the shared envelope, led by a next-page URL or a cursor.
 fn cursor_plan(
     i: &Interface,
     module: &ModuleNames,
@@ -319,8 +313,7 @@ fn links_plan(
     }
 }
 
-/// The method's doc: the spec's, then what a binary body, a paged list, an upsert and
-/// polling do.
+/// The method's doc: the spec's, then notes on a binary body, paging, upserts and polling.
 fn operation_doc(i: &Interface, op: &Operation, content_type: Option<&str>) -> String {
     let mut doc = doc_text::operation(i, op);
     if let (Some(body), Some(param)) = (binary_body(op), content_type) {
@@ -403,8 +396,7 @@ fn page_types(i: &Interface, m: &TypeNames, paging: &OperationPaging) -> (String
     }
 }
 
-/// The method asking for the answer's alternative media type (`get_inspection_pdf`),
-/// named in `members`.
+/// The method asking for the answer's alternative media type (`get_inspection_pdf`), if any.
 fn alternative_cx(op: &Operation, method: &str, members: &mut Scope) -> Option<AlternativeCx> {
     op.answer.alternative.as_ref().map(|ct| {
         let suffix = op.call.alternative.as_deref().unwrap_or("bytes");
@@ -419,8 +411,7 @@ fn alternative_cx(op: &Operation, method: &str, members: &mut Scope) -> Option<A
     })
 }
 
-/// The methods writing a binary answer to the writer `out`, named in `members`: the
-/// operation's own (a bytes answer) and its alternative's.
+/// The methods writing a binary answer to `out`: the operation's own and its alternative's.
 fn downloads_cx(
     method: &str,
     call: CallKind,
@@ -442,8 +433,7 @@ fn downloads_cx(
     downloads
 }
 
-/// The method `method` writing the answer of the method `what` to the writer `out`, which
-/// goes before the keyword-only parameters.
+/// The method `method` writing `what`'s answer to `out`, put before the keyword-only parameters.
 fn download_cx(
     method: String,
     what: &str,
