@@ -30,6 +30,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("python":
     "id" = "alias.py.jinja",
     "alias" = "alias.py.jinja",
     "client.py" = "client.py.jinja",
+    "operation_constant" = "operation_constant.py.jinja",
     "operation" = "operation.py.jinja",
 );
 

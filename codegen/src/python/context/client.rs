@@ -1,18 +1,14 @@
-//! The context of an interface's client: its constructor, login and every operation's
-//! method, parameters, answer plan and paging.
+//! The context of an interface's client: its `InterfaceInfo`, constructor, login, webhooks
+//! and paging plans; each operation's is `operation`'s.
 
 use crate::doc_text;
-use crate::ir::{
-    AnswerKind, Auth, AuthUse, Builtin, Field, Interface, Operation, OperationPaging, Segment,
-    TokenLogin, TypeId, TypeKind, TypeRef,
-};
-use crate::python::names::{self, Scope};
+use crate::ir::{Auth, Interface, TokenLogin, TypeId, TypeKind};
+use crate::python::names;
 use crate::python::types::TypeNames;
 use crate::templates;
 
-use super::{
-    AlternativeCx, ClientCx, DownloadCx, LoginCx, ModuleNames, OperationCx, ParamCx, WebhooksCx,
-};
+use super::operation::operation_cx;
+use super::{ClientCx, InfoCx, LoginCx, ModuleNames, OperationCx, RateLimitCx, WebhooksCx};
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
     let m = TypeNames {
@@ -47,7 +43,7 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             "turn off with `ClientOptions(validate_requests=False)`",
             "shared by every thread or task using this client",
         ),
-        info: info_args(i),
+        info: info_cx(i),
         auth,
         key_params,
         login,
@@ -118,369 +114,30 @@ fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     })
 }
 
-/// The keyword arguments of `_rt.InterfaceInfo(...)`.
-fn info_args(i: &Interface) -> Vec<String> {
-    let mut parts = vec![format!("name={}", names::string(&i.name))];
-    if let Some(r) = &i.rate_limit {
-        parts.push(format!(
-            "rate_limit=_rt.RateLimit({}, {})",
-            r.requests, r.window_seconds
-        ));
-        parts.push(format!("limit_status={}", r.status));
-        if let Some(h) = &r.retry_after_header {
-            parts.push(format!("retry_after_header={}", names::string(h)));
-        }
-    }
-    if let Some(f) = &i.error_message_field {
-        parts.push(format!("error_message_field={}", names::string(f)));
-    }
-    let headers = i
-        .default_accept
-        .as_ref()
-        .map(|a| format!("\"accept\": {}", names::string(a)))
-        .unwrap_or_default();
-    parts.push(format!("default_headers={{{headers}}}"));
-    parts
-}
-
-fn operation_cx(
-    i: &Interface,
-    op: &Operation,
-    module: &ModuleNames,
-    m: &TypeNames,
-    members: &mut Scope,
-    constants: &mut Scope,
-) -> OperationCx {
-    let method = members.claim(&names::snake(&op.name));
-    let constant = constants.claim_private(&format!("_{}", names::snake(&op.name).to_uppercase()));
-    let mut scope = names::params_scope();
-    let mut params = Vec::new();
-    let mut path_values = Vec::new();
-    let mut path_params = Vec::new();
-    for f in &op.path_params {
-        let name = scope.claim(&names::snake(&f.name));
-        params.push(ParamCx {
-            name: name.clone(),
-            annotation: m.annotation(i, &f.ty, false),
-            keyword: false,
-            star: false,
-            default: String::new(),
-            writer: false,
-        });
-        path_values.push(name);
-        match i.named(&f.ty).map(|t| &t.kind) {
-            Some(TypeKind::RecordRef(r)) => path_params.push(format!(
-                "_rt.PathParam({}, None, {})",
-                names::string(&f.name),
-                r.self_keyword
-                    .as_ref()
-                    .map(|k| names::string(k))
-                    .unwrap_or_else(|| "None".into())
-            )),
-            _ => path_params.push(format!(
-                "_rt.PathParam({}, {})",
-                names::string(&f.name),
-                m.desc(i, &f.ty, &f.constraints, false)
-            )),
-        }
-    }
-    let binary = op
-        .body
-        .as_ref()
-        .filter(|b| b.ty == TypeRef::Builtin(Builtin::Binary));
-    if let Some(body) = &op.body {
-        params.push(ParamCx {
-            name: "body".into(),
-            annotation: if binary.is_some() {
-                "bytes | str".to_string()
-            } else {
-                m.annotation(i, &body.ty, false)
-            },
-            keyword: false,
-            star: false,
-            default: String::new(),
-            writer: false,
-        });
-    }
-    let mut query_values = Vec::new();
-    let mut query_fields = Vec::new();
-    let mut json_params = Vec::new();
-    // Required query parameters first: Python wants them before the defaulted ones.
-    let mut query: Vec<&Field> = op.query.iter().collect();
-    query.sort_by_key(|f| !f.required);
-    for f in query {
-        let name = scope.claim(&names::snake(&f.name));
-        let annotation = m.annotation(i, &f.ty, f.sensitive);
-        params.push(ParamCx {
-            name: name.clone(),
-            annotation: if f.required {
-                annotation
-            } else {
-                format!("{annotation} | None")
-            },
-            keyword: true,
-            star: false,
-            default: if f.required {
-                String::new()
-            } else {
-                " = None".into()
-            },
-            writer: false,
-        });
-        query_values.push((names::string(&f.name), name));
-    }
-    // A binary body's media type, named after every parameter of the spec's.
-    let content_type = binary.map(|b| {
-        let name = scope.claim("content_type");
-        params.push(ParamCx {
-            name: name.clone(),
-            annotation: "str".into(),
-            keyword: true,
-            star: false,
-            default: format!(" = {}", names::string(&b.content_type)),
-            writer: false,
-        });
-        name
-    });
-    for f in &op.query {
-        query_fields.push(m.field(i, f, &f.name, false, false));
-        if matches!(f.ty, TypeRef::JsonEncoded(_)) {
-            json_params.push(names::string(&f.name));
-        }
-    }
-
-    let segments: Vec<String> = op
-        .call
-        .segments
-        .iter()
-        .map(|segment| match segment {
-            Segment::Param { index } => index.to_string(),
-            Segment::Text { text } => names::string(text),
-        })
-        .collect();
-    let mut args = vec![
-        format!("name={}", names::string(&op.name)),
-        format!("method=\"{}\"", op.method.as_str()),
-        format!("path={}", names::string(&op.path)),
-        format!("segments={}", tuple(&segments)),
-    ];
-    if !path_params.is_empty() {
-        args.push(format!("path_params={}", tuple(&path_params)));
-    }
-    if !query_fields.is_empty() {
-        let json = if json_params.is_empty() {
-            String::new()
-        } else {
-            format!("    json={},\n    ", tuple(&json_params))
-        };
-        args.push(format!(
-            "query=_rt.Query(\n        {},\n    {json})",
-            query_fields.join(",\n        ")
-        ));
-    }
-    if let Some(body) = &op.body {
-        args.push(format!(
-            "body={}",
-            m.desc(i, &body.ty, &Default::default(), false)
-        ));
-        if binary.is_some() {
-            args.push(format!(
-                "content_type={}",
-                names::string(&body.content_type)
-            ));
-        }
-    }
-
-    // A download's writer, named after every parameter of the spec's (`out_` after one
-    // named `out`).
-    let out = scope.claim("out");
-    let answer = &op.answer;
-    let mut answer_desc = None;
-    let mut paging_constant = None;
-    let mut doc = doc_text::operation(i, op);
-    if let (Some(body), Some(param)) = (binary, &content_type) {
-        doc.push(format!(
-            "The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as \
-             `Content-Type: {}` unless `{param}` says otherwise.",
-            body.content_type
-        ));
-    }
-    let (call, returns, returns_async) = match (&op.paging, &answer.kind) {
-        (Some(paging), _) => {
-            let (item, page) = match paging {
-                OperationPaging::Cursor { item, .. } => {
-                    let item = m.annotation(i, item, false);
-                    let page = format!("_m.Page[{item}]");
-                    (item, page)
-                }
-                OperationPaging::Links { envelope, item, .. } => {
-                    (m.annotation(i, item, false), m.named(*envelope))
-                }
-            };
-            doc.push(
-                "Iterating over the result (`for` / `async for`) walks every record of every \
-                 page, one page in memory at a time; `.pages()` gives the pages, `.first()` the \
-                 first one. A walk that fails past its first page raises \
-                 `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the \
-                 page that failed."
-                    .to_string(),
-            );
-            paging_constant = Some((
-                constants.claim_private(&format!("{constant}_PAGES")),
-                paging_plan(i, module, m, paging),
-            ));
-            (
-                "paged",
-                format!("_rt.Paged[{item}, {page}]"),
-                format!("_rt.AsyncPaged[{item}, {page}]"),
-            )
-        }
-        (None, AnswerKind::Json { body, .. }) => {
-            answer_desc = Some(m.desc(i, body, &Default::default(), false));
-            let value = m.annotation(i, body, false);
-            ("json", value.clone(), value)
-        }
-        (None, AnswerKind::Upsert { body }) => {
-            doc.push(
-                "`created` tells whether the record was created (201) or replaced (200).".into(),
-            );
-            answer_desc = Some(m.desc(i, body, &Default::default(), false));
-            let value = format!("_rt.Upserted[{}]", m.annotation(i, body, false));
-            ("upsert", value.clone(), value)
-        }
-        (None, AnswerKind::Bytes { content_type }) => {
-            args.push(format!("accept={}", names::string(content_type)));
-            ("bytes", "bytes".to_string(), "bytes".to_string())
-        }
-        (None, AnswerKind::Empty) => ("empty", "None".to_string(), "None".to_string()),
-    };
-    if answer.polls {
-        doc.push("A 202 (still preparing) is asked again with backoff, up to `max_polls`.".into());
-        args.push("poll=True".into());
-    }
-    if op.auth == AuthUse::None {
-        args.push("anonymous=True".into());
-    }
-    if op.manager_only {
-        args.push(format!(
-            "hint={}",
-            names::string(doc_text::MANAGER_ONLY_HINT)
-        ));
-    }
-    let alternative = answer.alternative.as_ref().map(|ct| {
-        let suffix = op.call.alternative.as_deref().unwrap_or("bytes");
-        AlternativeCx {
-            method: members.claim(&format!("{method}_{suffix}")),
-            doc: format!(
-                "Like `{method}`, but asks for `{ct}` (`Accept: {ct}`) and returns its bytes, \
-                 waiting out 202 answers."
-            ),
-            accept: names::string(ct),
-        }
-    });
-    // `resume` is refused as a parameter name by the spec check: it is the list's own.
-    let resume = (call == "paged").then(|| {
-        let name = scope.claim("resume");
-        params.push(ParamCx {
-            name: name.clone(),
-            annotation: "str | None".into(),
-            keyword: true,
-            star: false,
-            default: " = None".into(),
-            writer: false,
-        });
-        name
-    });
-    params.push(ParamCx {
-        name: "options".into(),
-        annotation: "_rt.CallOptions | None".into(),
-        keyword: true,
-        star: false,
-        default: " = None".into(),
-        writer: false,
-    });
-    if let Some(first) = params.iter_mut().find(|p| p.keyword) {
-        first.star = true;
-    }
-    let download = |method: &str, what: &str, accept: Option<String>| {
-        let mut with_out = params.clone();
-        let at = with_out
-            .iter()
-            .position(|p| p.keyword)
-            .unwrap_or(with_out.len());
-        with_out.insert(
-            at,
-            ParamCx {
-                name: out.clone(),
-                annotation: String::new(),
-                keyword: false,
-                star: false,
-                default: String::new(),
-                writer: true,
-            },
-        );
-        DownloadCx {
-            method: method.to_string(),
-            doc: format!(
-                "Like `{what}`, but writes the answer to `{out}` as it arrives (a file opened \
-                 `\"wb\"`, or any object with a binary `write`; for the `AsyncClient` also one \
-                 whose `write` is a coroutine), in bounded memory whatever its size: \
-                 `max_response_bytes` does not apply. Returns the number of bytes written; a \
-                 download that breaks off is not asked again (`{out}` holds what came)."
-            ),
-            params: with_out,
-            out: out.clone(),
-            accept,
-        }
-    };
-    let mut downloads = Vec::new();
-    if call == "bytes" {
-        downloads.push(download(
-            &members.claim(&format!("{method}_to")),
-            &method,
-            None,
-        ));
-    }
-    if let Some(alt) = &alternative {
-        downloads.push(download(
-            &members.claim(&format!("{}_to", alt.method)),
-            &alt.method,
-            Some(alt.accept.clone()),
-        ));
-    }
-    OperationCx {
-        method,
-        doc: doc.text(),
-        constant,
-        constant_args: args,
-        params,
-        path_values,
-        has_query: !query_values.is_empty(),
-        query_values,
-        has_body: op.body.is_some(),
-        content_type,
-        call,
-        answer_desc,
-        paging: paging_constant,
-        returns,
-        returns_async,
-        alternative,
-        resume,
-        downloads,
-    }
-}
-
-/// A Python tuple display of `items`: `()`, `(a,)`, `(a, b)`.
-fn tuple(items: &[String]) -> String {
-    match items {
-        [one] => format!("({one},)"),
-        _ => format!("({})", items.join(", ")),
+/// What `_rt.InterfaceInfo(...)` is given: the interface's name, rate limit, error
+/// message field and default `Accept`, as Python literals.
+fn info_cx(i: &Interface) -> InfoCx {
+    InfoCx {
+        name: names::string(&i.name),
+        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
+            requests: r.requests,
+            window_seconds: r.window_seconds,
+            status: r.status,
+            retry_after_header: r.retry_after_header.as_deref().map(names::string),
+        }),
+        error_message_field: i.error_message_field.as_deref().map(names::string),
+        default_accept: i.default_accept.as_deref().map(names::string),
     }
 }
 
 /// The attribute name of field `wire` of declared type `id` (a record). A record's
 /// attributes are its union tags first, then its fields.
-fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Option<String> {
+pub(super) fn attr_of(
+    i: &Interface,
+    module: &ModuleNames,
+    id: TypeId,
+    wire: &str,
+) -> Option<String> {
     let TypeKind::Object(o) = &i.ty(id).kind else {
         return None;
     };
@@ -491,80 +148,4 @@ fn attr_of(i: &Interface, module: &ModuleNames, id: TypeId, wire: &str) -> Optio
         .0
         .get(tags + pos)
         .cloned()
-}
-
-/// The `_rt.PagingPlan(...)` of a paginated operation.
-fn paging_plan(
-    i: &Interface,
-    module: &ModuleNames,
-    m: &TypeNames,
-    paging: &OperationPaging,
-) -> String {
-    let opt = |v: Option<String>| {
-        v.map(|v| names::string(&v))
-            .unwrap_or_else(|| "None".into())
-    };
-    match paging {
-        OperationPaging::Cursor {
-            item,
-            next_url_field,
-            cursor_field,
-            page_size_field,
-            page_param,
-            per_page_param,
-            ..
-        } => {
-            let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
-            let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
-            let attr = |wire: &Option<String>| {
-                wire.as_ref()
-                    .and_then(|w| attr_of(i, module, paging_type?, w))
-            };
-            let per_page = (!per_page_param.is_empty()).then(|| per_page_param.clone());
-            format!(
-                "_rt.PagingPlan(\"cursor\", {}, {}, paging_attr={}, next_url_attr={}, cursor_attr={}, page_param={}, page_size_attr={}, per_page_param={})",
-                m.desc(
-                    i,
-                    &TypeRef::Page(Box::new(item.clone())),
-                    &Default::default(),
-                    false
-                ),
-                names::string(&items_attr),
-                names::string(&paging_attr),
-                opt(attr(next_url_field)),
-                opt(attr(cursor_field)),
-                names::string(page_param),
-                opt(attr(page_size_field)),
-                opt(per_page),
-            )
-        }
-        OperationPaging::Links {
-            envelope,
-            items_field,
-            links_field,
-            ..
-        } => {
-            let links_type = match &i.ty(*envelope).kind {
-                TypeKind::Object(o) => o
-                    .fields
-                    .iter()
-                    .find(|f| &f.name == links_field)
-                    .and_then(|f| f.ty.named()),
-                _ => None,
-            };
-            let link = |wire: &str| {
-                links_type
-                    .and_then(|t| attr_of(i, module, t, wire))
-                    .unwrap_or_else(|| wire.to_string())
-            };
-            format!(
-                "_rt.PagingPlan(\"links\", {}, {}, links_attr={}, next_attr={}, prev_attr={})",
-                m.wire(*envelope),
-                opt(attr_of(i, module, *envelope, items_field)),
-                opt(attr_of(i, module, *envelope, links_field)),
-                names::string(&link("next")),
-                names::string(&link("prev")),
-            )
-        }
-    }
 }

@@ -3,6 +3,7 @@
 
 mod client;
 mod models;
+mod operation;
 
 use serde::Serialize;
 
@@ -120,13 +121,35 @@ pub struct WireDefine {
 #[derive(Serialize)]
 pub struct ClientCx {
     pub doc: String,
-    pub info: Vec<String>,
+    pub info: InfoCx,
     /// `headers` (an API key pair) or `token` (a login).
     pub auth: &'static str,
     pub key_params: Vec<KeyParamCx>,
     pub login: Option<LoginCx>,
     pub operations: Vec<OperationCx>,
     pub webhooks: Option<WebhooksCx>,
+}
+
+/// What the runtime needs to know about the interface (`_rt.InterfaceInfo`); every string
+/// a Python literal.
+#[derive(Serialize)]
+pub struct InfoCx {
+    pub name: String,
+    pub rate_limit: Option<RateLimitCx>,
+    /// The answer field holding an error's message.
+    pub error_message_field: Option<String>,
+    /// The `Accept` sent by default.
+    pub default_accept: Option<String>,
+}
+
+/// The interface's rate limit: `requests` per `window_seconds`, and the status (and header)
+/// of an answer saying it was hit.
+#[derive(Serialize)]
+pub struct RateLimitCx {
+    pub requests: u32,
+    pub window_seconds: u32,
+    pub status: u16,
+    pub retry_after_header: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -147,22 +170,20 @@ pub struct OperationCx {
     pub doc: String,
     /// The module constant describing the operation.
     pub constant: String,
-    pub constant_args: Vec<String>,
+    /// What that constant (`_rt.Operation(...)`) is given.
+    pub rt_operation: RtOperationCx,
     pub params: Vec<ParamCx>,
     /// Parameter names of the path values, in order.
     pub path_values: Vec<String>,
-    /// `(wire literal, parameter)` of the query values.
-    pub query_values: Vec<(String, String)>,
-    pub has_query: bool,
+    pub query_values: Vec<QueryValueCx>,
     pub has_body: bool,
     /// The parameter naming a binary body's media type, when the body is sent as it is.
     pub content_type: Option<String>,
-    /// `json`, `upsert`, `bytes`, `empty` or `paged`.
-    pub call: &'static str,
+    pub call: CallKind,
     /// The descriptor a JSON answer is decoded with.
     pub answer_desc: Option<String>,
-    /// The module constant of the paging plan, and its value.
-    pub paging: Option<(String, String)>,
+    /// A paged list's paging plan.
+    pub paging: Option<PagingCx>,
     /// The return annotation (sync and async alike except for paged lists).
     pub returns: String,
     pub returns_async: String,
@@ -174,6 +195,105 @@ pub struct OperationCx {
     pub downloads: Vec<DownloadCx>,
 }
 
+/// What an operation's `_rt.Operation(...)` constant is given; every string a Python
+/// expression (a literal or a descriptor).
+#[derive(Serialize)]
+pub struct RtOperationCx {
+    pub name: String,
+    pub method: String,
+    pub path: String,
+    /// The path's segments: a path value's index, or text.
+    pub segments: Vec<String>,
+    pub path_params: Vec<PathParamCx>,
+    /// The query's field descriptors (`_rt.F(...)`), none when it has no query.
+    pub query: Vec<String>,
+    /// The wire names of the query values sent as JSON.
+    pub json: Vec<String>,
+    /// The body's descriptor.
+    pub body: Option<String>,
+    /// A binary body's default media type.
+    pub content_type: Option<String>,
+    /// A binary answer's `Accept`.
+    pub accept: Option<String>,
+    /// A 202 (still preparing) is asked again.
+    pub poll: bool,
+    /// Sent without credentials.
+    pub anonymous: bool,
+    /// The hint a 403 gets (manager-only operations).
+    pub hint: Option<String>,
+}
+
+/// How a path value is checked (`_rt.PathParam(...)`).
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PathParamCx {
+    /// Against its descriptor.
+    Value { wire: String, desc: String },
+    /// As a record reference (a record or its id), with the keyword naming the record
+    /// itself, if any.
+    Record {
+        wire: String,
+        self_keyword: Option<String>,
+    },
+}
+
+/// A query value: its wire name (a literal) and the parameter holding it.
+#[derive(Serialize)]
+pub struct QueryValueCx {
+    pub wire: String,
+    pub name: String,
+}
+
+/// How an operation's answer is read: the core method its body calls.
+#[derive(Serialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum CallKind {
+    /// A JSON value, decoded through the operation's `answer_desc`.
+    Json,
+    /// The same, and whether it was created (201) or replaced (200).
+    Upsert,
+    /// The answer's bytes, kept whole.
+    Bytes,
+    /// No answer body.
+    Empty,
+    /// A paged list, walked as the operation's paging plan says.
+    Paged,
+}
+
+/// A paged list's module constant (`_X_PAGES`) and the plan it holds.
+#[derive(Serialize)]
+pub struct PagingCx {
+    pub constant: String,
+    pub plan: PagingPlanCx,
+}
+
+/// What `_rt.PagingPlan(...)` is given; every string a Python expression, an absent one
+/// written `None`.
+#[derive(Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PagingPlanCx {
+    /// Pages of the shared envelope (`page`, its descriptor), found by a next-page URL or
+    /// a cursor sent back as `page_param`.
+    Cursor {
+        page: String,
+        items_attr: String,
+        paging_attr: String,
+        next_url_attr: Option<String>,
+        cursor_attr: Option<String>,
+        page_param: String,
+        page_size_attr: Option<String>,
+        per_page_param: Option<String>,
+    },
+    /// Pages of an operation's own envelope (its descriptor), whose links name the next.
+    Links {
+        envelope: String,
+        items_attr: Option<String>,
+        links_attr: Option<String>,
+        next_attr: String,
+        prev_attr: String,
+    },
+}
+
 #[derive(Serialize, Clone)]
 pub struct ParamCx {
     pub name: String,
@@ -182,8 +302,8 @@ pub struct ParamCx {
     pub keyword: bool,
     /// The first keyword-only parameter (`*` goes before it).
     pub star: bool,
-    /// ` = None`, or empty.
-    pub default: String,
+    /// The default value (a Python expression), if any.
+    pub default: Option<String>,
     /// A download's writer: annotated by the template, as the clients differ.
     pub writer: bool,
 }
