@@ -214,10 +214,14 @@ pub fn render(
         .map_err(|e| format!("template {name}: {e:#}"))
 }
 
+/// Where a doc comment's prose wraps, so that no generated line runs on (with the comment's
+/// own indentation, lines stay within about 100 columns).
+const DOC_WIDTH: usize = 88;
+
 /// A `/** ... */` doc comment (JSDoc / TSDoc) of `text`, indented by `indent` spaces; empty
 /// text gives nothing. `*/` inside the text is broken up so it cannot end the comment.
 fn jsdoc(text: String, indent: usize) -> String {
-    let text = text.trim().replace("*/", "*\\/");
+    let text = crate::doc_text::wrap(text.trim(), DOC_WIDTH).replace("*/", "*\\/");
     if text.is_empty() {
         return String::new();
     }
@@ -243,8 +247,7 @@ fn jsdoc(text: String, indent: usize) -> String {
 /// newline; empty text gives nothing. Backslashes and quotes that could end it early are
 /// escaped.
 fn pydoc(text: String, indent: usize) -> String {
-    let text = text
-        .trim()
+    let text = crate::doc_text::wrap(text.trim(), DOC_WIDTH)
         .replace('\\', "\\\\")
         .replace("\"\"\"", "\\\"\\\"\\\"");
     if text.is_empty() {

@@ -76,6 +76,43 @@ fn quote(text: &str) -> String {
     serde_json::to_string(text).unwrap_or_else(|_| "\"\"".to_string())
 }
 
+/// Where a long double-quoted scalar is broken, so no line of the document runs on.
+const WIDTH: usize = 100;
+
+/// A double-quoted scalar that starts `used` columns into its line, broken over lines of
+/// at most `WIDTH` columns where it is long: after a space that a non-space follows, with
+/// an escaped line break (`\` at the end of the line), which YAML reads as nothing, the
+/// space before it kept and the next line's indentation (`indent`) dropped.
+fn quote_wrapped(text: &str, used: usize, indent: usize) -> String {
+    let quoted = quote(text);
+    if used + quoted.chars().count() <= WIDTH {
+        return quoted;
+    }
+    let chars: Vec<char> = quoted.chars().collect();
+    let mut out = String::new();
+    let (mut start, mut column) = (0, used);
+    let mut last_break = None;
+    for i in 0..chars.len() {
+        if chars[i] == ' ' && chars.get(i + 1).is_some_and(|c| *c != ' ') && i + 1 < chars.len() - 1
+        {
+            last_break = Some(i + 1);
+        }
+        column += 1;
+        if column > WIDTH
+            && let Some(at) = last_break.filter(|&at| at > start)
+        {
+            out.extend(&chars[start..at]);
+            out.push_str("\\\n");
+            out.push_str(&" ".repeat(indent));
+            column = indent + (i + 1 - at);
+            start = at;
+            last_break = None;
+        }
+    }
+    out.extend(&chars[start..]);
+    out
+}
+
 /// A mapping key: bare when it cannot be misread, quoted otherwise.
 fn key(text: &str) -> String {
     let plain = !text.is_empty()
@@ -98,7 +135,13 @@ fn block(node: &Node, indent: usize, out: &mut String) {
                 out.push_str(&pad);
                 out.push_str(&key(k));
                 out.push(':');
-                match scalar(v) {
+                let text = match v {
+                    Node::Str(text) => {
+                        Some(quote_wrapped(text, indent + key(k).len() + 2, indent + 2))
+                    }
+                    other => scalar(other),
+                };
+                match text {
                     Some(s) => {
                         out.push(' ');
                         out.push_str(&s);
@@ -121,7 +164,11 @@ fn block(node: &Node, indent: usize, out: &mut String) {
             for item in items {
                 out.push_str(&pad);
                 out.push('-');
-                match scalar(item) {
+                let text = match item {
+                    Node::Str(text) => Some(quote_wrapped(text, indent + 2, indent + 2)),
+                    other => scalar(other),
+                };
+                match text {
                     Some(s) => {
                         out.push(' ');
                         out.push_str(&s);
@@ -148,6 +195,24 @@ fn block(node: &Node, indent: usize, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_string_is_broken_over_lines_and_reads_back_the_same() {
+        let long = "word ".repeat(60) + "end \"quoted\" \\ and\nnewline  double  spaces";
+        let doc = Node::map()
+            .with("description", Node::str(long.clone()))
+            .with("short", Node::str("x"));
+        let text = to_yaml(&doc);
+        assert!(
+            text.lines().all(|l| l.chars().count() <= WIDTH + 2),
+            "{text}"
+        );
+        assert!(text.lines().count() > 3, "{text}");
+        let back: std::collections::BTreeMap<String, String> =
+            serde_saphyr::from_str(&text).unwrap();
+        assert_eq!(back["description"], long);
+        assert_eq!(back["short"], "x");
+    }
 
     #[test]
     fn nested_mappings_and_sequences() {

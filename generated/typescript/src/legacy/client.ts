@@ -20,9 +20,14 @@ const INFO: rt.InterfaceInfo = {
 /**
  * Reads a webhook delivery's JSON body as a `Event`.
  *
- * A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+ * A task can have a webhook url that the service calls when the task is completed. The
+ * payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the
+ * event name are inferred, the payload taken to be the task record. An event of a type
+ * listed nowhere here is kept whole, never an error.
  *
- * An event type this spec does not list is kept whole (`$unknown`), never an error; a body that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
+ * An event type this spec does not list is kept whole (`$unknown`), never an error; a body
+ * that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with
+ * its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
  */
 export function parseEvent(body: Uint8Array | string): m.Event {
   return rt.parseDelivery<m.Event>(SCHEMA, { k: "ref", name: "Event" }, body);
@@ -31,7 +36,11 @@ export function parseEvent(body: Uint8Array | string): m.Event {
 /**
  * A client of the Inspection Service Legacy Token API (/api).
  *
- * Every request is checked against the documented limits before it is sent (turn off with `validateRequests: false`), paced under the rate limit (shared by everything using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+ * Every request is checked against the documented limits before it is sent (turn off with
+ * `validateRequests: false`), paced under the rate limit (shared by everything using this
+ * client), and retried when that is safe: any method after a 429 (after `Retry-After`),
+ * GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that
+ * may have been applied.
  */
 export class Client {
   /** The shared transport: pacing, retries, auth, paging. */
@@ -43,9 +52,15 @@ export class Client {
   }
 
   /**
-   * Logs in and returns a client that sends the token on every request and logs in again, once, when the service answers 401.
+   * Logs in and returns a client that sends the token on every request and logs in again,
+   * once, when the service answers 401.
    *
-   * Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that must be included in all subsequent requests. The seed does not show the header that carries it; per the public docs every authenticated example sends `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again". Manager-only operations need a user with the manager role; reading or updating another user needs a manager.
+   * Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
+   * must be included in all subsequent requests. The seed does not show the header that
+   * carries it; per the public docs every authenticated example sends `Authorization: Token
+   * <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
+   * documented: treat a 401 as "log in again". Manager-only operations need a user with the
+   * manager role; reading or updating another user needs a manager.
    */
   static async login(
     baseUrl: string,
@@ -126,7 +141,10 @@ export class Client {
    *
    * - 200 (application/json): A page of assets with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listAssets(
     query?: m.ListAssetsQuery,
@@ -160,7 +178,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the show shape is not shown).
+   * - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the
+   *   show shape is not shown).
    */
   async getAsset(
     id: m.AssetRef,
@@ -182,9 +201,13 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
+   * - 200 (application/json): A page of the asset's transactions with links to the previous
+   *   and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listAssetTransactions(
     id: m.AssetRef,
@@ -213,7 +236,9 @@ export class Client {
   }
 
   /**
-   * Given a domain-specific external id, finds the existing asset or creates a new one. If the external id is a vehicle identification number (VIN), the asset is populated with the vehicle's make, model and year.
+   * Given a domain-specific external id, finds the existing asset or creates a new one. If
+   * the external id is a vehicle identification number (VIN), the asset is populated with
+   * the vehicle's make, model and year.
    *
    * `POST /api/assets`
    *
@@ -276,7 +301,8 @@ export class Client {
   }
 
   /**
-   * Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT replaces the whole record is not shown.
+   * Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
+   * replaces the whole record is not shown.
    *
    * `PUT /api/assets/{id}`
    *
@@ -284,7 +310,8 @@ export class Client {
    *
    * - 200 (application/json): The updated asset (assumed; the response is not shown).
    *
-   * *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+   * *Not shown by the interface document:* The request and response bodies, and how PUT
+   * differs from PATCH.
    */
   async replaceAsset(
     id: m.AssetRef,
@@ -316,7 +343,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    */
   async deleteAsset(
     id: m.AssetRef,
@@ -339,9 +367,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    *
-   * *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+   * *Not shown by the interface document:* The request body and its content type, the device
+   * id format and the response (not found in the public docs either).
    *
    * `body` is sent as it is (text as UTF-8), as `contentType` (`text/plain` unless given).
    */
@@ -375,9 +405,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The response shape, and whether the list is paged.
+   * - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The
+   *   response shape, and whether the list is paged.
    *
-   * *Not shown by the interface document:* The response shape, query parameters and paging (not found in the public docs).
+   * *Not shown by the interface document:* The response shape, query parameters and paging
+   * (not found in the public docs).
    */
   async listFormTemplates(
     options?: rt.CallOptions,
@@ -392,16 +424,19 @@ export class Client {
   }
 
   /**
-   * Shows a form template. The `Accept` header selects the JSON record (`application/json`) or a PDF (`application/pdf`).
+   * Shows a form template. The `Accept` header selects the JSON record (`application/json`)
+   * or a PDF (`application/pdf`).
    *
    * `GET /api/form_templates/{id}`
    *
    * Answers:
    *
-   * - 200 (application/json): The form template record. *Not shown:* The fields, and whether the record is wrapped as `{form_template: ...}`.
+   * - 200 (application/json): The form template record. *Not shown:* The fields, and whether
+   *   the record is wrapped as `{form_template: ...}`.
    * - 200 (application/pdf): The form template as a PDF document.
    *
-   * *Not shown by the interface document:* How the PDF is requested (assumed: `Accept: application/pdf`, as in v3), and the record fields.
+   * *Not shown by the interface document:* How the PDF is requested (assumed: `Accept:
+   * application/pdf`, as in v3), and the record fields.
    */
   async getFormTemplate(
     id: m.FormTemplateId,
@@ -422,7 +457,11 @@ export class Client {
     return this.core.json<m.FormTemplate>(SCHEMA, { k: "ref", name: "FormTemplate" }, request, options);
   }
 
-  /** Like `getFormTemplate`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. The bytes are read into memory within `maxResponseBytes`; `getFormTemplatePdfTo` writes them to a stream instead. */
+  /**
+   * Like `getFormTemplate`, but asks for `application/pdf` (`Accept: application/pdf`) and
+   * returns its bytes, waiting out 202 answers. The bytes are read into memory within
+   * `maxResponseBytes`; `getFormTemplatePdfTo` writes them to a stream instead.
+   */
   async getFormTemplatePdf(
     id: m.FormTemplateId,
     options?: rt.CallOptions,
@@ -444,7 +483,12 @@ export class Client {
     return this.core.bytes(request, options);
   }
 
-  /** Like `getFormTemplatePdf`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  /**
+   * Like `getFormTemplatePdf`, but writes the `application/pdf` bytes to `out` (a web
+   * `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as
+   * they arrive, in bounded memory whatever their size, and returns how many were written.
+   * `out` is left open. A download that breaks off is not retried: `out` holds what came.
+   */
   async getFormTemplatePdfTo(
     id: m.FormTemplateId,
     out: rt.ByteSink,
@@ -468,7 +512,8 @@ export class Client {
   }
 
   /**
-   * Exchanges a guest token for a JWT. For the service's internal use only. The caller holds a guest token rather than a login token, so no login token is sent (assumed).
+   * Exchanges a guest token for a JWT. For the service's internal use only. The caller holds
+   * a guest token rather than a login token, so no login token is sent (assumed).
    *
    * `POST /api/guest_auth/exchange_token`
    *
@@ -476,9 +521,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success status and body.
+   * - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success
+   *   status and body.
    *
-   * *Not shown by the interface document:* The request and response bodies and how the guest token is sent (not found in the public docs).
+   * *Not shown by the interface document:* The request and response bodies and how the guest
+   * token is sent (not found in the public docs).
    */
   async exchangeGuestToken(
     body: m.GuestTokenExchange,
@@ -511,7 +558,10 @@ export class Client {
    *
    * - 200 (application/json): A page of locations with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listLocations(
     query?: m.ListLocationsQuery,
@@ -545,7 +595,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The location as `{location: ...}` (assumed; the show example is cut off).
+   * - 200 (application/json): The location as `{location: ...}` (assumed; the show example
+   *   is cut off).
    */
   async getLocation(
     id: m.LocationId,
@@ -637,7 +688,8 @@ export class Client {
   }
 
   /**
-   * Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not shown.
+   * Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not
+   * shown.
    *
    * `PUT /api/locations/{id}`
    *
@@ -647,7 +699,8 @@ export class Client {
    *
    * - 200 (application/json): The updated location (assumed; the response is not shown).
    *
-   * *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+   * *Not shown by the interface document:* The request and response bodies, and how PUT
+   * differs from PATCH.
    */
   async replaceLocation(
     id: m.LocationId,
@@ -681,7 +734,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    */
   async deleteLocation(
     id: m.LocationId,
@@ -712,7 +766,10 @@ export class Client {
    *
    * - 200 (application/json): A page of tasks with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listTasks(
     query?: m.ListTasksQuery,
@@ -746,7 +803,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The task as `{task: ...}` (assumed; the response is not shown).
+   * - 200 (application/json): The task as `{task: ...}` (assumed; the response is not
+   *   shown).
    */
   async getTask(
     id: m.TaskId,
@@ -768,7 +826,8 @@ export class Client {
   }
 
   /**
-   * Creates a task. A task can have a webhook url that is called on task completion (the field that holds it is not shown).
+   * Creates a task. A task can have a webhook url that is called on task completion (the
+   * field that holds it is not shown).
    *
    * `POST /api/tasks`
    *
@@ -776,7 +835,8 @@ export class Client {
    *
    * - 201 (application/json): The created task, idle (assumed; the response is not shown).
    *
-   * *Not shown by the interface document:* The request and response bodies, and the webhook url field.
+   * *Not shown by the interface document:* The request and response bodies, and the webhook
+   * url field.
    */
   async createTask(
     body: m.TaskRequest,
@@ -840,7 +900,8 @@ export class Client {
    *
    * - 200 (application/json): The updated task (assumed; the response is not shown).
    *
-   * *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+   * *Not shown by the interface document:* The request and response bodies, and how PUT
+   * differs from PATCH.
    */
   async replaceTask(
     id: m.TaskId,
@@ -871,7 +932,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    */
   async deleteTask(
     id: m.TaskId,
@@ -893,15 +955,20 @@ export class Client {
   }
 
   /**
-   * Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
+   * Lists transactions, a page at a time; the way to export transactions. Each page links to
+   * the next and previous pages.
    *
    * `GET /api/transactions`
    *
    * Answers:
    *
-   * - 200 (application/json): A page of transactions with links to the previous and next pages.
+   * - 200 (application/json): A page of transactions with links to the previous and next
+   *   pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listTransactions(
     query?: m.ListTransactionsQuery,
@@ -935,7 +1002,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create and update; the show shape is not shown).
+   * - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create
+   *   and update; the show shape is not shown).
    */
   async getTransaction(
     id: m.TransactionId,
@@ -957,7 +1025,8 @@ export class Client {
   }
 
   /**
-   * Creates a transaction. To include media, upload the files first (`get_upload_url`, or the multipart upload for large files), then reference them by file id.
+   * Creates a transaction. To include media, upload the files first (`get_upload_url`, or
+   * the multipart upload for large files), then reference them by file id.
    *
    * `POST /api/transactions`
    *
@@ -988,7 +1057,8 @@ export class Client {
   }
 
   /**
-   * Updates a transaction (PATCH). Only a limited set of fields may be changed on an existing transaction.
+   * Updates a transaction (PATCH). Only a limited set of fields may be changed on an
+   * existing transaction.
    *
    * `PATCH /api/transactions/{id}`
    *
@@ -1021,7 +1091,8 @@ export class Client {
   }
 
   /**
-   * Updates a transaction (PUT). Only a limited set of fields may be changed on an existing transaction; whether PUT differs from PATCH is not shown.
+   * Updates a transaction (PUT). Only a limited set of fields may be changed on an existing
+   * transaction; whether PUT differs from PATCH is not shown.
    *
    * `PUT /api/transactions/{id}`
    *
@@ -1062,7 +1133,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    */
   async deleteTransaction(
     id: m.TransactionId,
@@ -1090,10 +1162,13 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape.
-   * - 200 (application/pdf): The form as a PDF document (assumed from form templates, which the seed says show as JSON or PDF).
+   * - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
+   *   shape.
+   * - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
+   *   the seed says show as JSON or PDF).
    *
-   * *Not shown by the interface document:* The response shape, and whether a PDF is offered (assumed: `Accept: application/pdf`, as for form templates).
+   * *Not shown by the interface document:* The response shape, and whether a PDF is offered
+   * (assumed: `Accept: application/pdf`, as for form templates).
    */
   async getTransactionForm(
     id: m.TransactionId,
@@ -1116,7 +1191,11 @@ export class Client {
     return this.core.json<rt.JsonValue>(SCHEMA, { k: "json" }, request, options);
   }
 
-  /** Like `getTransactionForm`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. The bytes are read into memory within `maxResponseBytes`; `getTransactionFormPdfTo` writes them to a stream instead. */
+  /**
+   * Like `getTransactionForm`, but asks for `application/pdf` (`Accept: application/pdf`)
+   * and returns its bytes, waiting out 202 answers. The bytes are read into memory within
+   * `maxResponseBytes`; `getTransactionFormPdfTo` writes them to a stream instead.
+   */
   async getTransactionFormPdf(
     id: m.TransactionId,
     formId: m.FormId,
@@ -1140,7 +1219,12 @@ export class Client {
     return this.core.bytes(request, options);
   }
 
-  /** Like `getTransactionFormPdf`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  /**
+   * Like `getTransactionFormPdf`, but writes the `application/pdf` bytes to `out` (a web
+   * `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as
+   * they arrive, in bounded memory whatever their size, and returns how many were written.
+   * `out` is left open. A download that breaks off is not retried: `out` holds what came.
+   */
   async getTransactionFormPdfTo(
     id: m.TransactionId,
     formId: m.FormId,
@@ -1172,9 +1256,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown
+   *   and is not read. *Not shown:* The success status and body.
    *
-   * *Not shown by the interface document:* The request and response bodies, and who receives the e-mail.
+   * *Not shown by the interface document:* The request and response bodies, and who receives
+   * the e-mail.
    */
   async sendTransactionSummaryEmail(
     id: m.TransactionId,
@@ -1199,7 +1285,8 @@ export class Client {
   }
 
   /**
-   * Logs in with a username and password and returns the authentication token, which must be sent with all subsequent requests, together with the user record.
+   * Logs in with a username and password and returns the authentication token, which must be
+   * sent with all subsequent requests, together with the user record.
    *
    * `POST /api/users/authenticate`
    *
@@ -1207,7 +1294,8 @@ export class Client {
    *
    * - 200 (application/json): The token and the logged-in user with its location.
    *
-   * *Not shown by the interface document:* Failure statuses and bodies (a third-party client treats any non-2xx, or a missing `auth_token`, as a failed login).
+   * *Not shown by the interface document:* Failure statuses and bodies (a third-party client
+   * treats any non-2xx, or a missing `auth_token`, as a failed login).
    */
   async authenticate(
     body: m.AuthenticateRequest,
@@ -1232,7 +1320,11 @@ export class Client {
   }
 
   /**
-   * Uploads or verifies a media file. Pass a file id chosen by the client, unique to the user. For a new file the answer holds an `upload_url`: PUT the file there, then reference the file by id (for example when creating a transaction). For an existing file it also holds the content type and size, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no upload URL is returned.
+   * Uploads or verifies a media file. Pass a file id chosen by the client, unique to the
+   * user. For a new file the answer holds an `upload_url`: PUT the file there, then
+   * reference the file by id (for example when creating a transaction). For an existing file
+   * it also holds the content type and size, with an `upload_url` to resume an incomplete
+   * upload. For a file that is part of a completed transaction no upload URL is returned.
    *
    * `GET /api/users/uploads/{file_id}`
    *
@@ -1262,15 +1354,18 @@ export class Client {
   }
 
   /**
-   * Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The purpose and format of the nonce are not shown; the answer is assumed to be the same.
+   * Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The
+   * purpose and format of the nonce are not shown; the answer is assumed to be the same.
    *
    * `GET /api/users/uploads/{nonce}/{file_id}`
    *
    * Answers:
    *
-   * - 200 (application/json): The upload slot of the file (assumed the same as `get_upload_url`).
+   * - 200 (application/json): The upload slot of the file (assumed the same as
+   *   `get_upload_url`).
    *
-   * *Not shown by the interface document:* The purpose of the nonce variant, the nonce format and the response (not found in the public docs).
+   * *Not shown by the interface document:* The purpose of the nonce variant, the nonce
+   * format and the response (not found in the public docs).
    */
   async getUploadUrlWithNonce(
     nonce: string,
@@ -1294,13 +1389,18 @@ export class Client {
   }
 
   /**
-   * Starts a multipart upload of a large media file: answers an upload id and one presigned URL per part. The part count must be given up front and cannot be changed later. PUT each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if wished) to its URL, then call `complete_multipart_upload` before the URLs expire after 24 hours. A failed upload can be retried with the same file id and upload id.
+   * Starts a multipart upload of a large media file: answers an upload id and one presigned
+   * URL per part. The part count must be given up front and cannot be changed later. PUT
+   * each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if
+   * wished) to its URL, then call `complete_multipart_upload` before the URLs expire after
+   * 24 hours. A failed upload can be retried with the same file id and upload id.
    *
    * `POST /api/users/multipart_upload_start/{file_id}`
    *
    * Answers:
    *
-   * - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The success status (assumed 200).
+   * - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
+   *   success status (assumed 200).
    *
    * Errors beyond those of every operation (400, 401, 403, 404, 422):
    *
@@ -1331,7 +1431,8 @@ export class Client {
   }
 
   /**
-   * Completes a multipart upload once every part is uploaded, with the upload id and the ETag of every part. It must be called before all presigned part URLs expire (24 hours).
+   * Completes a multipart upload once every part is uploaded, with the upload id and the
+   * ETag of every part. It must be called before all presigned part URLs expire (24 hours).
    *
    * `POST /api/users/multipart_upload_complete/{file_id}`
    *
@@ -1374,7 +1475,10 @@ export class Client {
    *
    * - 200 (application/json): A page of users with links to the previous and next pages.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUsers(
     query?: m.ListUsersQuery,
@@ -1403,7 +1507,8 @@ export class Client {
   }
 
   /**
-   * Shows a user. Any user may show their own record (`self`); showing another user needs the manager role.
+   * Shows a user. Any user may show their own record (`self`); showing another user needs
+   * the manager role.
    *
    * `GET /api/users/{id}`
    *
@@ -1425,7 +1530,9 @@ export class Client {
   }
 
   /**
-   * Creates an organizational user. Per the public docs the request must be authenticated with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only fields.
+   * Creates an organizational user. Per the public docs the request must be authenticated
+   * with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only
+   * fields.
    *
    * `POST /api/users`
    *
@@ -1433,7 +1540,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 201 (application/json): The created user, as for show, with an authentication token for it.
+   * - 201 (application/json): The created user, as for show, with an authentication token
+   *   for it.
    *
    * *Source: the service's public documentation.*
    */
@@ -1460,7 +1568,9 @@ export class Client {
   }
 
   /**
-   * Creates (or updates) a user account that can only create one inspection (or `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads and launches the service's application. Manager only. The endpoint is rate limited.
+   * Creates (or updates) a user account that can only create one inspection (or
+   * `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads
+   * and launches the service's application. Manager only. The endpoint is rate limited.
    *
    * `POST /api/users/one_time_user`
    *
@@ -1473,7 +1583,8 @@ export class Client {
    * Errors beyond those of every operation (400, 401, 403, 404, 422):
    *
    * - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
-   * - 429: The endpoint is rate limited and the allowed limits were exceeded; the request was not processed (the limits and any retry header are not documented).
+   * - 429: The endpoint is rate limited and the allowed limits were exceeded; the request
+   *   was not processed (the limits and any retry header are not documented).
    *
    * *Source: the service's public documentation.*
    */
@@ -1499,7 +1610,8 @@ export class Client {
   }
 
   /**
-   * Updates a user (PATCH); only the fields given are changed. Any user may update their own record (`self`); updating another user needs the manager role.
+   * Updates a user (PATCH); only the fields given are changed. Any user may update their own
+   * record (`self`); updating another user needs the manager role.
    *
    * `PATCH /api/users/{id}`
    *
@@ -1532,7 +1644,8 @@ export class Client {
   }
 
   /**
-   * Updates a user (PUT). Any user may update their own record (`self`); updating another user needs the manager role. Whether PUT replaces the whole record is not shown.
+   * Updates a user (PUT). Any user may update their own record (`self`); updating another
+   * user needs the manager role. Whether PUT replaces the whole record is not shown.
    *
    * `PUT /api/users/{id}`
    *
@@ -1540,7 +1653,8 @@ export class Client {
    *
    * - 200 (application/json): The updated user (assumed to be answered as for show).
    *
-   * *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+   * *Not shown by the interface document:* The request and response bodies, and how PUT
+   * differs from PATCH.
    */
   async replaceUser(
     id: m.UserPathRef,
@@ -1573,7 +1687,8 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+   *   shown and is not read. *Not shown:* The success status and body.
    */
   async deleteUser(
     id: m.UserPathRef,
@@ -1598,9 +1713,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+   * - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown
+   *   and is not read. *Not shown:* The success status and body.
    *
-   * *Not shown by the interface document:* The request and response bodies, and whether the new password is set, generated or sent to the user.
+   * *Not shown by the interface document:* The request and response bodies, and whether the
+   * new password is set, generated or sent to the user.
    */
   async resetUserPassword(
     id: m.UserPathRef,
@@ -1631,9 +1748,11 @@ export class Client {
    *
    * Answers:
    *
-   * - 200 (application/json): The workflow; its fields, and whether it is wrapped as `{workflow: ...}`, are not shown.
+   * - 200 (application/json): The workflow; its fields, and whether it is wrapped as
+   *   `{workflow: ...}`, are not shown.
    *
-   * *Not shown by the interface document:* The response shape (not found in the public docs).
+   * *Not shown by the interface document:* The response shape (not found in the public
+   * docs).
    */
   async getWorkflow(
     id: m.WorkflowId,

@@ -4,51 +4,112 @@
 /**
  * Inspection Service Legacy Token API (/api)
  *
- * The older interface of the inspection service, served under `/api` paths: assets, locations, transactions (inspections), form templates, users, tasks and workflows; it also accepts media uploads and device debug logs. A client logs in with a username and password to obtain an authentication token, which must be sent with all later requests. Transactions are exported through the transaction index, whose responses include links to the next and previous pages. To create a transaction that has media, upload the media first through the user uploads endpoint, then create the transaction referencing the uploaded files by id. All dates and times are ISO 8601. Some operations are restricted to users with the manager role. The v3 interface (API key id and secret) is a separate interface.
+ * The older interface of the inspection service, served under `/api` paths: assets,
+ * locations, transactions (inspections), form templates, users, tasks and workflows; it
+ * also accepts media uploads and device debug logs. A client logs in with a username and
+ * password to obtain an authentication token, which must be sent with all later requests.
+ * Transactions are exported through the transaction index, whose responses include links
+ * to the next and previous pages. To create a transaction that has media, upload the media
+ * first through the user uploads endpoint, then create the transaction referencing the
+ * uploaded files by id. All dates and times are ISO 8601. Some operations are restricted
+ * to users with the manager role. The v3 interface (API key id and secret) is a separate
+ * interface.
  *
- * Base URL: `{legacy_base_url}`, for example `https://{host}`. The host root of the service; every path starts with `/api`. The public docs give the form `https://{host}` (for example `https://{host}/api/users/authenticate`), the same host that serves the v3 interface under `/v3`.
+ * Base URL: `{legacy_base_url}`, for example `https://{host}`. The host root of the
+ * service; every path starts with `/api`. The public docs give the form `https://{host}`
+ * (for example `https://{host}/api/users/authenticate`), the same host that serves the v3
+ * interface under `/v3`.
  *
- * Authentication: `Authorization: Token <token>`. Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that must be included in all subsequent requests. The seed does not show the header that carries it; per the public docs every authenticated example sends `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again". Manager-only operations need a user with the manager role; reading or updating another user needs a manager.
+ * Authentication: `Authorization: Token <token>`. Log in with `authenticate` (username and
+ * password) to obtain `auth_token`, a JWT that must be included in all subsequent
+ * requests. The seed does not show the header that carries it; per the public docs every
+ * authenticated example sends `Authorization: Token <auth_token>` (the scheme word is
+ * `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again".
+ * Manager-only operations need a user with the manager role; reading or updating another
+ * user needs a manager.
  *
- * Paging: Index endpoints answer `{<records>: [...], links: {prev, next}}`, where `links.next` and `links.prev` are the URLs of the next and previous pages. Per the public docs the page is chosen with `after_id` (records after this id; `next` carries the last id of the page) or `before_id` (records before this id; `prev` carries the first id of the page), and `limit` sets the page size, at most 50. The default page size, the sort order (the examples imply ascending ids) and whether `prev`/`next` are null or absent at the ends of the list are not documented.
+ * Paging: Index endpoints answer `{<records>: [...], links: {prev, next}}`, where
+ * `links.next` and `links.prev` are the URLs of the next and previous pages. Per the
+ * public docs the page is chosen with `after_id` (records after this id; `next` carries
+ * the last id of the page) or `before_id` (records before this id; `prev` carries the
+ * first id of the page), and `limit` sets the page size, at most 50. The default page
+ * size, the sort order (the examples imply ascending ids) and whether `prev`/`next` are
+ * null or absent at the ends of the list are not documented.
  *
  * Limits:
  *
- * - page_size: 50 records. The `limit` of an index request is at most 50 records per page. The default is not documented.
- * - multipart_part_count: 1 to 20 parts. A multipart upload has between 1 and 20 parts (the service's own limit); the part count is fixed when the upload starts and cannot be changed later.
- * - multipart_part_size: at least 5 MB (except the last part), at most 5 GB. Each part of a multipart upload must be at least 5 MB, except the last part; the largest part is 5 GB.
- * - multipart_presigned_url_lifetime: 24 hours. The presigned part URLs of a multipart upload expire after 24 hours; the complete endpoint must be called before all of them expire.
- * - upload_url_lifetime: about 15 minutes. The `upload_url` of a single-file upload is a presigned URL; the example carries `X-Amz-Expires=900`, so it probably lasts about 15 minutes. Call the uploads endpoint again for a fresh one.
- * - transaction_file_archival: six months. Files of a transaction are archived when they reach six months of age (by default); archived files remain available but must be restored on request.
+ * - page_size: 50 records. The `limit` of an index request is at most 50 records per page.
+ *   The default is not documented.
+ * - multipart_part_count: 1 to 20 parts. A multipart upload has between 1 and 20 parts
+ *   (the service's own limit); the part count is fixed when the upload starts and cannot
+ *   be changed later.
+ * - multipart_part_size: at least 5 MB (except the last part), at most 5 GB. Each part of
+ *   a multipart upload must be at least 5 MB, except the last part; the largest part is 5
+ *   GB.
+ * - multipart_presigned_url_lifetime: 24 hours. The presigned part URLs of a multipart
+ *   upload expire after 24 hours; the complete endpoint must be called before all of them
+ *   expire.
+ * - upload_url_lifetime: about 15 minutes. The `upload_url` of a single-file upload is a
+ *   presigned URL; the example carries `X-Amz-Expires=900`, so it probably lasts about 15
+ *   minutes. Call the uploads endpoint again for a fresh one.
+ * - transaction_file_archival: six months. Files of a transaction are archived when they
+ *   reach six months of age (by default); archived files remain available but must be
+ *   restored on request.
  *
  * Errors every operation may answer:
  *
- * - 400: Assumed (error statuses are not documented): a query parameter of the wrong type or beyond its documented limits, a required one missing, or a body that is missing or not JSON. The public docs show 400 only for an invalid `content_type` at multipart start; this spec rules it the answer to a malformed request on every operation.
- * - 401: Assumed (error statuses are not documented): the token is missing or not valid; log in again with `authenticate`.
- * - 403: Assumed (error statuses are not documented): the operation needs the manager role, or the record is another user's.
- * - 404: Assumed (error statuses are not documented): the record named in the path does not exist.
- * - 422: Assumed (error statuses are not documented): the body is JSON but not of the operation's type (a value of the wrong type, a required field missing, a value not in its list), or it names a record that does not exist.
+ * - 400: Assumed (error statuses are not documented): a query parameter of the wrong type
+ *   or beyond its documented limits, a required one missing, or a body that is missing or
+ *   not JSON. The public docs show 400 only for an invalid `content_type` at multipart
+ *   start; this spec rules it the answer to a malformed request on every operation.
+ * - 401: Assumed (error statuses are not documented): the token is missing or not valid;
+ *   log in again with `authenticate`.
+ * - 403: Assumed (error statuses are not documented): the operation needs the manager
+ *   role, or the record is another user's.
+ * - 404: Assumed (error statuses are not documented): the record named in the path does
+ *   not exist.
+ * - 422: Assumed (error statuses are not documented): the body is JSON but not of the
+ *   operation's type (a value of the wrong type, a required field missing, a value not in
+ *   its list), or it names a record that does not exist.
  *
- * Versioning: The login request selects interface version 1 through the `version=1` parameter of the `Accept` header. Per the public docs every request sends `Accept: application/json; version=1`, and the reference lives under `/api-docs/1.0/`; no other version is documented. Version policy beyond this is not shown.
+ * Versioning: The login request selects interface version 1 through the `version=1`
+ * parameter of the `Accept` header. Per the public docs every request sends `Accept:
+ * application/json; version=1`, and the reference lives under `/api-docs/1.0/`; no other
+ * version is documented. Version policy beyond this is not shown.
  *
  * Not shown by the interface document (the generated types stay tolerant):
  *
- * - Payload shapes of every endpoint other than login. The public docs fill in part of them (fields marked `public_docs`); the remaining gaps are listed on each record and operation.
- * - The mobile integration interface. The public docs describe it as customer-hosted "Live Unit Lookup" endpoints that the service calls (a reference-number search and an item details lookup), configured by the service's staff; it is not part of this client.
- * - The header that carries the token. Filled from the public docs: `Authorization: Token <auth_token>`.
- * - Events: a task can have a webhook url that is called on task completion; the payload, the delivery details and the task field that holds the url are not shown (nor found in the public docs).
- * - Error statuses and bodies. The public docs list only 402 and 429 for the one-time user endpoint and 400 for an invalid `content_type` at multipart start; the error body format and the 401, 403, 404 and 422 behaviour are not found.
- * - Rate limits and size limits. The public docs say only that the one-time user endpoint is rate limited (429), without numbers or headers, and give the multipart part limits.
+ * - Payload shapes of every endpoint other than login. The public docs fill in part of
+ *   them (fields marked `public_docs`); the remaining gaps are listed on each record and
+ *   operation.
+ * - The mobile integration interface. The public docs describe it as customer-hosted "Live
+ *   Unit Lookup" endpoints that the service calls (a reference-number search and an item
+ *   details lookup), configured by the service's staff; it is not part of this client.
+ * - The header that carries the token. Filled from the public docs: `Authorization: Token
+ *   <auth_token>`.
+ * - Events: a task can have a webhook url that is called on task completion; the payload,
+ *   the delivery details and the task field that holds the url are not shown (nor found in
+ *   the public docs).
+ * - Error statuses and bodies. The public docs list only 402 and 429 for the one-time user
+ *   endpoint and 400 for an invalid `content_type` at multipart start; the error body
+ *   format and the 401, 403, 404 and 422 behaviour are not found.
+ * - Rate limits and size limits. The public docs say only that the one-time user endpoint
+ *   is rate limited (429), without numbers or headers, and give the multipart part limits.
  * - Version policy beyond version 1 in the `Accept` header.
- * - Transitions of `archive_status` other than active to archived (after six months by default), and how a restore is requested.
- * - Token expiry, refresh and logout (not found; the example tokens carry no `exp` claim, which is weak evidence only).
- * - The default `limit` of index requests, their sort order, and whether `links.prev` and `links.next` are null or absent at the ends of a list.
+ * - Transitions of `archive_status` other than active to archived (after six months by
+ *   default), and how a restore is requested.
+ * - Token expiry, refresh and logout (not found; the example tokens carry no `exp` claim,
+ *   which is weak evidence only).
+ * - The default `limit` of index requests, their sort order, and whether `links.prev` and
+ *   `links.next` are null or absent at the ends of a list.
  * - Fields of form templates and of transaction forms (not found in the public docs).
- * - Fields of workflows, including the nested `workflow` object of locations (not found in the public docs).
+ * - Fields of workflows, including the nested `workflow` object of locations (not found in
+ *   the public docs).
  * - The body of the device debug log upload (not found).
  * - The purpose of the nonce upload variant and the format of its nonce (not found).
  * - The bodies of the guest token exchange (internal use only; not found).
- * - Request bodies of task create and update, asset update and location create and update, and the response shapes of show, delete, send summary e-mail and reset password.
+ * - Request bodies of task create and update, asset update and location create and update,
+ *   and the response shapes of show, delete, send summary e-mail and reset password.
  * - Filters of the user and location indexes (the `filter` parameter is documented there).
  */
 export * from "./models.js";

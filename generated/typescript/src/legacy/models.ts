@@ -11,7 +11,8 @@
 import type * as rt from "../runtime/index.js";
 
 /**
- * An event delivered to a task's webhook url, tagged by its `type`. The name and the envelope are inferred; a type not listed here is kept whole.
+ * An event delivered to a task's webhook url, tagged by its `type`. The name and the
+ * envelope are inferred; a type not listed here is kept whole.
  *
  * Discriminated by `type`: narrow with `switch (x.type)`.
  *
@@ -19,7 +20,8 @@ import type * as rt from "../runtime/index.js";
  *
  * - `task.completed`: A task was completed.
  *
- * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown`
+ * first; it keeps the whole object and serialises back unchanged.
  */
 export type Event =
   | (TaskCompletedEvent & { type: "task.completed"; readonly $unknown?: never })
@@ -56,9 +58,11 @@ export interface TaskCompletedEvent {
 }
 
 /**
- * Identifier of an asset. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+ * Identifier of an asset. A string in the examples (often numeric, such as `"42"`);
+ * numbers are accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `AssetId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `AssetId("...")`.
  */
 export type AssetId = string & { readonly __brand: "AssetId" };
 
@@ -68,9 +72,11 @@ export function AssetId(value: string): AssetId {
 }
 
 /**
- * Identifier of a transaction (inspection). A string in the examples (often numeric); numbers are accepted too.
+ * Identifier of a transaction (inspection). A string in the examples (often numeric);
+ * numbers are accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `TransactionId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `TransactionId("...")`.
  */
 export type TransactionId = string & { readonly __brand: "TransactionId" };
 
@@ -80,9 +86,11 @@ export function TransactionId(value: string): TransactionId {
 }
 
 /**
- * Identifier of a location. A string in most examples, but a number in the users index example; both are accepted.
+ * Identifier of a location. A string in most examples, but a number in the users index
+ * example; both are accepted.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `LocationId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `LocationId("...")`.
  */
 export type LocationId = string & { readonly __brand: "LocationId" };
 
@@ -92,9 +100,11 @@ export function LocationId(value: string): LocationId {
 }
 
 /**
- * Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+ * Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers
+ * are accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `UserId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `UserId("...")`.
  */
 export type UserId = string & { readonly __brand: "UserId" };
 
@@ -106,7 +116,8 @@ export function UserId(value: string): UserId {
 /**
  * Identifier of a task. A string in the examples (often numeric); numbers are accepted.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `TaskId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `TaskId("...")`.
  */
 export type TaskId = string & { readonly __brand: "TaskId" };
 
@@ -116,9 +127,11 @@ export function TaskId(value: string): TaskId {
 }
 
 /**
- * Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are accepted too.
+ * Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are
+ * accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `WorkflowId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `WorkflowId("...")`.
  */
 export type WorkflowId = string & { readonly __brand: "WorkflowId" };
 
@@ -130,7 +143,8 @@ export function WorkflowId(value: string): WorkflowId {
 /**
  * Identifier of a form template; its format is not shown.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `FormTemplateId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `FormTemplateId("...")`.
  */
 export type FormTemplateId = string & { readonly __brand: "FormTemplateId" };
 
@@ -142,7 +156,8 @@ export function FormTemplateId(value: string): FormTemplateId {
 /**
  * Identifier of a form of a transaction; its format is not shown.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `FormId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `FormId("...")`.
  */
 export type FormId = string & { readonly __brand: "FormId" };
 
@@ -152,9 +167,12 @@ export function FormId(value: string): FormId {
 }
 
 /**
- * Identifier of an uploaded media file, chosen by the client and unique to the user; transactions reference uploaded media by it. Per the public docs a multipart upload's file id is a UUID (the examples use names such as `new_file_42`).
+ * Identifier of an uploaded media file, chosen by the client and unique to the user;
+ * transactions reference uploaded media by it. Per the public docs a multipart upload's
+ * file id is a UUID (the examples use names such as `new_file_42`).
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `FileId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `FileId("...")`.
  */
 export type FileId = string & { readonly __brand: "FileId" };
 
@@ -164,9 +182,11 @@ export function FileId(value: string): FileId {
 }
 
 /**
- * Identifier of a photo, video or signature of a record, such as `"58"`; numbers are accepted too.
+ * Identifier of a photo, video or signature of a record, such as `"58"`; numbers are
+ * accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `MediaId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `MediaId("...")`.
  */
 export type MediaId = string & { readonly __brand: "MediaId" };
 
@@ -178,7 +198,8 @@ export function MediaId(value: string): MediaId {
 /**
  * Identifier of a damage record of an asset; numbers are accepted too.
  *
- * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's id is expected: make one with `DamageId("...")`.
+ * An opaque, case-sensitive id. Branded, so it cannot be passed where another resource's
+ * id is expected: make one with `DamageId("...")`.
  */
 export type DamageId = string & { readonly __brand: "DamageId" };
 
@@ -188,32 +209,39 @@ export function DamageId(value: string): DamageId {
 }
 
 /**
- * How a path names an asset: its numeric service id (e.g. `42`), or an external id (a reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
+ * How a path names an asset: its numeric service id (e.g. `42`), or an external id (a
+ * reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
  *
  * *Source: the service's public documentation.*
  */
 export type AssetRef = AssetId | { readonly external: string };
 
 /**
- * How a path names a user: its numeric id, an external user id prefaced with an underscore (e.g. `_abcxyz123`), or `self` for the user making the request.
+ * How a path names a user: its numeric id, an external user id prefaced with an underscore
+ * (e.g. `_abcxyz123`), or `self` for the user making the request.
  *
  * *Source: the service's public documentation.*
  */
 export type UserPathRef = UserId | { readonly external: string } | { readonly self: true };
 
 /**
- * Archive state of a transaction's files. Files of a transaction are archived when they reach six months of age (by default): `active` becomes `archived`, and the files remain available but must be restored on request.
+ * Archive state of a transaction's files. Files of a transaction are archived when they
+ * reach six months of age (by default): `active` becomes `archived`, and the files remain
+ * available but must be restored on request.
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
  * Values:
  *
  * - `active`: The files are not archived (the state of a new transaction).
- * - `archived`: The files were archived (after six months by default); they remain available but must be restored on request.
+ * - `archived`: The files were archived (after six months by default); they remain
+ *   available but must be restored on request.
  * - `restoring`: Restoring; the meaning of the state is not shown beyond its name.
  * - `restored`: Restored; the meaning of the state is not shown beyond its name.
  *
- * *Not shown by the interface document:* Transitions other than active to archived: how a restore is requested, when `restoring` becomes `restored`, and whether restored files are archived again.
+ * *Not shown by the interface document:* Transitions other than active to archived: how a
+ * restore is requested, when `restoring` becomes `restored`, and whether restored files
+ * are archived again.
  */
 export type ArchiveStatus =
   | "active"
@@ -231,21 +259,25 @@ export type ArchiveStatus =
  *
  * - `idle`: Not started (the state of a newly created task).
  *
- * *Not shown by the interface document:* The other status values and the transitions between them. The service's internal API hints at `started` and `completed`, which is not documented for this interface.
+ * *Not shown by the interface document:* The other status values and the transitions
+ * between them. The service's internal API hints at `started` and `completed`, which is
+ * not documented for this interface.
  */
 export type LegacyTaskStatus =
   | "idle"
   | (string & {});
 
 /**
- * Role of a user. Users with the manager role may call the manager-only operations and read or update other users.
+ * Role of a user. Users with the manager role may call the manager-only operations and
+ * read or update other users.
  *
  * Open: the service may send values this spec does not list; they are kept as strings.
  *
  * Values:
  *
  * - `user`: An ordinary user (the role seen in the examples).
- * - `manager`: A manager. The seed names the role; its wire value is assumed to be `manager`.
+ * - `manager`: A manager. The seed names the role; its wire value is assumed to be
+ *   `manager`.
  *
  * *Not shown by the interface document:* The full list of roles and their wire values.
  */
@@ -255,11 +287,14 @@ export type UserRole =
   | (string & {});
 
 /**
- * The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
+ * The links of an index page, such as
+ * `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with
+ * the first id of the page, `next` carries `after_id` with the last id.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* Whether `prev` and `next` are null or absent at the ends of the list.
+ * *Not shown by the interface document:* Whether `prev` and `next` are null or absent at
+ * the ends of the list.
  *
  * *Source: the service's public documentation.*
  */
@@ -481,11 +516,13 @@ export interface Damage {
 }
 
 /**
- * An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.
+ * An asset (a vehicle or other unit) identified by a domain-specific external id. The
+ * index may return sparse items holding only `id` and `external_id`.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of assets (the seed shows none); those here are from the public docs' examples, which do not say which are always present.
+ * *Not shown by the interface document:* The fields of assets (the seed shows none); those
+ * here are from the public docs' examples, which do not say which are always present.
  *
  * *Source: the service's public documentation.*
  */
@@ -531,18 +568,27 @@ export interface Asset {
 }
 
 /**
- * A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.
+ * A transaction (inspection) of an asset: a check-out, a check-in or an added-media
+ * inspection, with its media. In the public docs' index example each element also holds a
+ * nested `transaction` object and an `external_id`, which looks like an asset-shaped
+ * wrapper (possibly a documentation error); both shapes parse.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of transactions beyond `archive_status` (the seed shows none); those here are from the public docs' examples (the create response is cut off after `videos`), which do not say which are always present.
+ * *Not shown by the interface document:* The fields of transactions beyond
+ * `archive_status` (the seed shows none); those here are from the public docs' examples
+ * (the create response is cut off after `videos`), which do not say which are always
+ * present.
  *
  * *Source: the service's public documentation.*
  */
 export interface Transaction {
   /** Identifier of the transaction. */
   id: TransactionId;
-  /** An external id, seen only in the index example (where it equals the nested asset's external id). */
+  /**
+   * An external id, seen only in the index example (where it equals the nested asset's
+   * external id).
+   */
   external_id?: string;
   /**
    * True for a check-in, false for a check-out, null when media was added.
@@ -596,18 +642,24 @@ export interface Transaction {
   photos: Photo[];
   /** Videos of the transaction. */
   videos: Video[];
-  /** A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction). */
+  /**
+   * A nested transaction, seen only in the index example (possibly a documentation error in
+   * which each element is asset-shaped and holds its latest transaction).
+   */
   transaction?: NestedTransaction;
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
 }
 
 /**
- * A transaction nested in another record: an asset's latest transaction, or the nested `transaction` of the index example. It has the fields of a Transaction, all optional (the docs elide the asset's one).
+ * A transaction nested in another record: an asset's latest transaction, or the nested
+ * `transaction` of the index example. It has the fields of a Transaction, all optional
+ * (the docs elide the asset's one).
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of nested transactions; those here are from the index example.
+ * *Not shown by the interface document:* The fields of nested transactions; those here are
+ * from the index example.
  *
  * *Source: the service's public documentation.*
  */
@@ -667,11 +719,13 @@ export interface NestedTransaction {
 }
 
 /**
- * A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).
+ * A location of the company, such as an office, with its address and workflow. Nested in
+ * users, it may hold only `id` and `name` (the users index).
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of the nested `workflow` object; which fields are always present.
+ * *Not shown by the interface document:* The fields of the nested `workflow` object; which
+ * fields are always present.
  */
 export interface Location {
   /** Identifier of the location; a number in the users index example. */
@@ -749,11 +803,13 @@ export interface AuthenticatedUser {
 }
 
 /**
- * A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.
+ * A user of the company. The index returns the location as `{id, name}` only and omits
+ * `role`; show returns the full location.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* Other fields of users, and which fields are always present.
+ * *Not shown by the interface document:* Other fields of users, and which fields are
+ * always present.
  *
  * *Source: the service's public documentation.*
  */
@@ -823,7 +879,9 @@ export interface OneTimeUser {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of tasks (the seed shows none; those here are from the public docs' index example), the status values beyond `idle`, and the field that holds the webhook url called on completion.
+ * *Not shown by the interface document:* The fields of tasks (the seed shows none; those
+ * here are from the public docs' index example), the status values beyond `idle`, and the
+ * field that holds the webhook url called on completion.
  *
  * *Source: the service's public documentation.*
  */
@@ -893,11 +951,13 @@ export interface TaskActivity {
 }
 
 /**
- * A workflow: the modules an inspection goes through. Transactions name theirs by `workflow_id`, `workflow_name` and `workflow_modules`.
+ * A workflow: the modules an inspection goes through. Transactions name theirs by
+ * `workflow_id`, `workflow_name` and `workflow_modules`.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of workflows (not found in the public docs either).
+ * *Not shown by the interface document:* The fields of workflows (not found in the public
+ * docs either).
  */
 export interface Workflow {
   /**
@@ -915,7 +975,8 @@ export interface Workflow {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of form templates and whether show wraps the record (not found in the public docs either).
+ * *Not shown by the interface document:* The fields of form templates and whether show
+ * wraps the record (not found in the public docs either).
  */
 export interface FormTemplate {
   /**
@@ -929,7 +990,11 @@ export interface FormTemplate {
 }
 
 /**
- * The upload slot of a media file. For a new file it holds an `upload_url`; upload the file there with a plain HTTP PUT, then reference it by id (for example when creating a transaction). For an existing file it also holds the file's content `type` and `size`, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no `upload_url` is returned.
+ * The upload slot of a media file. For a new file it holds an `upload_url`; upload the
+ * file there with a plain HTTP PUT, then reference it by id (for example when creating a
+ * transaction). For an existing file it also holds the file's content `type` and `size`,
+ * with an `upload_url` to resume an incomplete upload. For a file that is part of a
+ * completed transaction no `upload_url` is returned.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
@@ -940,7 +1005,10 @@ export interface FormTemplate {
 export interface MediaUpload {
   /** The file id the client chose. */
   id?: FileId;
-  /** Presigned URL to PUT the file to, without further authentication; absent for a file of a completed transaction. It probably lasts about 15 minutes. */
+  /**
+   * Presigned URL to PUT the file to, without further authentication; absent for a file of a
+   * completed transaction. It probably lasts about 15 minutes.
+   */
   upload_url?: string;
   /** Content type of an existing file, such as `image/png`. */
   type?: string;
@@ -955,7 +1023,9 @@ export interface MediaUpload {
 }
 
 /**
- * A started multipart upload: PUT each part (in any order, in parallel if wished) to its presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of every part. A failed upload can be retried with the same file id and upload id.
+ * A started multipart upload: PUT each part (in any order, in parallel if wished) to its
+ * presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of
+ * every part. A failed upload can be retried with the same file id and upload id.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
@@ -966,11 +1036,17 @@ export interface MediaUpload {
 export interface MultipartUpload {
   /** The file id the client chose. */
   id?: FileId;
-  /** Identifier of the upload (generated by the storage service), separate from the file id to allow retrying failed uploads. */
+  /**
+   * Identifier of the upload (generated by the storage service), separate from the file id
+   * to allow retrying failed uploads.
+   */
   upload_id: string;
   /** Storage key of the file, such as `users/42/new_file_42`. */
   key?: string;
-  /** One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24 hours. */
+  /**
+   * One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24
+   * hours.
+   */
   presigned_urls: string[];
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
@@ -979,7 +1055,8 @@ export interface MultipartUpload {
 /**
  * One uploaded part of a multipart upload.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1023,9 +1100,11 @@ export interface CompletedUpload {
 }
 
 /**
- * Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+ * Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are
+ * optional. Unlisted filters may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1041,7 +1120,8 @@ export interface TransactionFilter {
   /** Only transactions with (true) or without (false) damage. */
   damage?: boolean;
   /**
-   * A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+   * A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+   * array.
    *
    * A date-time, or a `[from, to]` pair of them.
    */
@@ -1052,14 +1132,20 @@ export interface TransactionFilter {
   location_id?: LocationId;
   /** Only this group of inspections in a checkout-update-checkin transaction cycle. */
   group_id?: string;
-  /** Matches fields of the extended data; keys support dot notation to match nested objects and arrays. */
+  /**
+   * Matches fields of the extended data; keys support dot notation to match nested objects
+   * and arrays.
+   */
   extended?: Record<string, rt.JsonValue>;
 }
 
 /**
- * Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
+ * Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter:
+ * the transaction filters without `group_id`; all are optional. Unlisted filters may be
+ * added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1075,7 +1161,8 @@ export interface AssetTransactionFilter {
   /** Only transactions with (true) or without (false) damage. */
   damage?: boolean;
   /**
-   * A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+   * A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+   * array.
    *
    * A date-time, or a `[from, to]` pair of them.
    */
@@ -1084,14 +1171,19 @@ export interface AssetTransactionFilter {
   user_id?: UserId;
   /** Only transactions of this location. */
   location_id?: LocationId;
-  /** Matches fields of the extended data; keys support dot notation to match nested objects and arrays. */
+  /**
+   * Matches fields of the extended data; keys support dot notation to match nested objects
+   * and arrays.
+   */
   extended?: Record<string, rt.JsonValue>;
 }
 
 /**
- * Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+ * Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are
+ * optional. Unlisted filters may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1110,14 +1202,19 @@ export interface AssetFilter {
   user_id?: UserId;
   /** Only assets of this location. */
   location_id?: LocationId;
-  /** Matches fields of the extended data; keys support dot notation to match nested objects and arrays. */
+  /**
+   * Matches fields of the extended data; keys support dot notation to match nested objects
+   * and arrays.
+   */
   extended?: Record<string, rt.JsonValue>;
 }
 
 /**
- * Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+ * Filters of the task index, sent JSON-encoded as the `filter` parameter; all are
+ * optional. Unlisted filters may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1219,7 +1316,8 @@ export interface UserList {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * Also read bare: an answer that is the record itself (no `asset` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ * Also read bare: an answer that is the record itself (no `asset` property) is read as if
+ * wrapped, since the wrapping is not documented for every answer.
  *
  * *Source: the service's public documentation.*
  */
@@ -1235,7 +1333,8 @@ export interface AssetResponse {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * Also read bare: an answer that is the record itself (no `transaction` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ * Also read bare: an answer that is the record itself (no `transaction` property) is read
+ * as if wrapped, since the wrapping is not documented for every answer.
  *
  * *Source: the service's public documentation.*
  */
@@ -1247,11 +1346,13 @@ export interface TransactionResponse {
 }
 
 /**
- * A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
+ * A location wrapped as `{location: ...}`, assumed from the other resources (the show
+ * example is cut off in the public docs).
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * Also read bare: an answer that is the record itself (no `location` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ * Also read bare: an answer that is the record itself (no `location` property) is read as
+ * if wrapped, since the wrapping is not documented for every answer.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1263,11 +1364,13 @@ export interface LocationResponse {
 }
 
 /**
- * A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
+ * A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the
+ * public docs).
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * Also read bare: an answer that is the record itself (no `task` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ * Also read bare: an answer that is the record itself (no `task` property) is read as if
+ * wrapped, since the wrapping is not documented for every answer.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1283,7 +1386,8 @@ export interface TaskResponse {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * Also read bare: an answer that is the record itself (no `user` property) is read as if wrapped, since the wrapping is not documented for every answer.
+ * Also read bare: an answer that is the record itself (no `user` property) is read as if
+ * wrapped, since the wrapping is not documented for every answer.
  *
  * *Source: the service's public documentation.*
  */
@@ -1295,7 +1399,8 @@ export interface UserResponse {
 }
 
 /**
- * The answer to user creation: per the public docs the same as show, and the example adds an `auth_token` for the new user.
+ * The answer to user creation: per the public docs the same as show, and the example adds
+ * an `auth_token` for the new user.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
@@ -1320,7 +1425,10 @@ export interface CreatedUser {
 export interface OneTimeUserResponse {
   /** The created (or updated) one-time user. */
   user?: OneTimeUser;
-  /** A URL that, opened on a mobile device, downloads and launches the service's application for the one-time user. */
+  /**
+   * A URL that, opened on a mobile device, downloads and launches the service's application
+   * for the one-time user.
+   */
   url?: string;
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
@@ -1329,7 +1437,8 @@ export interface OneTimeUserResponse {
 /**
  * The login body.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface AuthenticateRequest {
   /** The credentials. */
@@ -1339,7 +1448,8 @@ export interface AuthenticateRequest {
 /**
  * A username and password.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface Credentials {
   /** Login or e-mail address of the user. */
@@ -1349,9 +1459,12 @@ export interface Credentials {
 }
 
 /**
- * The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
+ * The body of a guest-token exchange: the seed says only that a guest token is exchanged
+ * for a JWT; the property name is assumed. Send any other shape through the additional
+ * properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1366,7 +1479,10 @@ export interface GuestTokenExchange {
  * Properties this spec does not list are kept as the service sent them.
  */
 export interface AuthenticateResponse {
-  /** Authentication token (a JWT), to be sent with all subsequent requests as `Authorization: Token <auth_token>`. */
+  /**
+   * Authentication token (a JWT), to be sent with all subsequent requests as `Authorization:
+   * Token <auth_token>`.
+   */
   auth_token: string;
   /** The logged-in user, with its location. */
   user: AuthenticatedUser;
@@ -1377,7 +1493,8 @@ export interface AuthenticateResponse {
 /**
  * The body that finds or creates an asset.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1387,9 +1504,11 @@ export interface NewAssetRequest {
 }
 
 /**
- * The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
+ * The asset to find or create by its external id. When the external id is a VIN, the
+ * service fills in the vehicle's make, model and year.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1403,7 +1522,8 @@ export interface NewAsset {
 /**
  * The body that updates an asset.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1413,9 +1533,11 @@ export interface AssetUpdateRequest {
 }
 
 /**
- * The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
+ * The fields of an asset to change. The updatable fields are not shown; those here are
+ * assumed from the record, and others may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The updatable fields of an asset.
  *
@@ -1431,7 +1553,8 @@ export interface AssetUpdate {
 /**
  * The body that creates or updates a location.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1441,11 +1564,14 @@ export interface LocationRequest {
 }
 
 /**
- * The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+ * The fields of a location to create or change. They are not shown; those here are assumed
+ * from the record, and others may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
- * *Not shown by the interface document:* The accepted fields and which are required on create.
+ * *Not shown by the interface document:* The accepted fields and which are required on
+ * create.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1469,7 +1595,8 @@ export interface LocationInput {
 /**
  * The body that creates or updates a task.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1479,11 +1606,14 @@ export interface TaskRequest {
 }
 
 /**
- * The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+ * The fields of a task to create or change. They are not shown; those here are assumed
+ * from the record, and others may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
- * *Not shown by the interface document:* The accepted fields (assignee, asset, location, webhook url, ...) and which are required on create.
+ * *Not shown by the interface document:* The accepted fields (assignee, asset, location,
+ * webhook url, ...) and which are required on create.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1498,14 +1628,18 @@ export interface TaskInput {
   due_by?: string;
   /** Whether the task has high priority. */
   high_priority?: boolean;
-  /** A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred). */
+  /**
+   * A URL the service calls with the `task.completed` event when this task is completed (the
+   * seed says a task can have one; the field's name is inferred).
+   */
   webhook_url?: string;
 }
 
 /**
  * The body that creates a transaction.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1515,11 +1649,14 @@ export interface NewTransactionRequest {
 }
 
 /**
- * A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
+ * A transaction to create. Upload its media first (see `get_upload_url` and the multipart
+ * upload), then reference the files by their file ids.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
- * *Not shown by the interface document:* Which fields are required, and the shapes of notations, photos, videos and identity documents.
+ * *Not shown by the interface document:* Which fields are required, and the shapes of
+ * notations, photos, videos and identity documents.
  *
  * *Source: the service's public documentation.*
  */
@@ -1558,14 +1695,18 @@ export interface NewTransaction {
   videos?: rt.JsonValue[];
   /** Signatures, referencing uploaded images. */
   signatures?: SignatureUpload[];
-  /** Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example. */
+  /**
+   * Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
+   * shape is not shown beyond that example.
+   */
   ident_docs?: rt.JsonValue[];
 }
 
 /**
  * A signature of a new transaction, referencing an uploaded image.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1583,7 +1724,8 @@ export interface SignatureUpload {
 /**
  * The body that updates a transaction.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1593,11 +1735,15 @@ export interface TransactionUpdateRequest {
 }
 
 /**
- * The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
+ * The fields of a transaction to change; only a limited set of fields may be changed on an
+ * existing transaction. All are optional and most accept null.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
- * *Not shown by the interface document:* The rest of the updatable fields (the list is cut off after `workflow_id`), which fields accept null, and the shapes of the recipients lists.
+ * *Not shown by the interface document:* The rest of the updatable fields (the list is cut
+ * off after `workflow_id`), which fields accept null, and the shapes of the recipients
+ * lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1609,7 +1755,8 @@ export interface TransactionUpdate {
    */
   asset_id?: AssetId | null;
   /**
-   * The location of the transaction. Manager only; required, even for a draft, when the transaction was created by a manager.
+   * The location of the transaction. Manager only; required, even for a draft, when the
+   * transaction was created by a manager.
    *
    * Absent (`undefined`) is not the same as `null`.
    */
@@ -1693,7 +1840,8 @@ export interface TransactionUpdate {
 /**
  * The body that creates a user.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1705,7 +1853,8 @@ export interface NewUserRequest {
 /**
  * An organizational user to create.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1733,7 +1882,8 @@ export interface NewUser {
 /**
  * The body that updates a user.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Inferred, not documented: the client only tolerates it, never requires it.*
  */
@@ -1743,9 +1893,11 @@ export interface UserUpdateRequest {
 }
 
 /**
- * The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
+ * The fields of a user to change. The updatable fields are not shown; those here are
+ * assumed from user creation, and others may be added as extra properties.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Not shown by the interface document:* The updatable fields of a user.
  *
@@ -1775,7 +1927,8 @@ export interface UserUpdate {
 /**
  * The body that creates (or updates) a one-time user.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1791,7 +1944,8 @@ export interface OneTimeUserRequest {
 /**
  * A user account that can only create one inspection (or `transaction_limit` ones).
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1805,7 +1959,8 @@ export interface NewOneTimeUser {
   /** External id of the user. */
   external_id?: string;
   /**
-   * How many inspections the user may create; the public help center recommends a full user beyond 5.
+   * How many inspections the user may create; the public help center recommends a full user
+   * beyond 5.
    *
    * An int64 on the wire: values beyond 2^53 lose precision in a JavaScript number.
    */
@@ -1815,7 +1970,8 @@ export interface NewOneTimeUser {
 /**
  * The body that completes a multipart upload.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  *
  * *Source: the service's public documentation.*
  */
@@ -1913,7 +2069,8 @@ export interface ListLocationsQuery {
    */
   limit?: number;
   /**
-   * Only locations that match these filters, sent JSON-encoded; the supported filters are not shown.
+   * Only locations that match these filters, sent JSON-encoded; the supported filters are
+   * not shown.
    *
    * *Source: the service's public documentation.*
    */
@@ -1991,7 +2148,9 @@ export interface StartMultipartUploadQuery {
    */
   part_count: number;
   /**
-   * MIME type of the file; one of the supported mobile media formats, such as `image/jpeg`, `image/png` or `video/mp4` (the docs' list is cut off). An invalid MIME type is answered 400. Documented in one version of the page only.
+   * MIME type of the file; one of the supported mobile media formats, such as `image/jpeg`,
+   * `image/png` or `video/mp4` (the docs' list is cut off). An invalid MIME type is answered
+   * 400. Documented in one version of the page only.
    *
    * *Source: the service's public documentation.*
    */
@@ -2021,7 +2180,8 @@ export interface ListUsersQuery {
    */
   limit?: number;
   /**
-   * Only users that match these filters, sent JSON-encoded; the supported filters are not shown.
+   * Only users that match these filters, sent JSON-encoded; the supported filters are not
+   * shown.
    *
    * *Source: the service's public documentation.*
    */

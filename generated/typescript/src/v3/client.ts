@@ -22,9 +22,17 @@ const INFO: rt.InterfaceInfo = {
 /**
  * Reads a webhook delivery's JSON body as a `Event`.
  *
- * The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+ * The service POSTs an event, as JSON, to a listener that its support configures: one for
+ * every inspection created and one for every task completed, and to a task's own webhook
+ * url when it completes. Support can add custom headers (an API key, a bearer token) to
+ * authenticate deliveries; verify them with the clients' webhook verifier. New event types
+ * may appear at any time: an event of a type listed nowhere here is kept whole, never an
+ * error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by
+ * the interface document: they are inferred, and the payload is taken to be the v3 record.
  *
- * An event type this spec does not list is kept whole (`$unknown`), never an error; a body that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
+ * An event type this spec does not list is kept whole (`$unknown`), never an error; a body
+ * that is not JSON, or a known event whose payload does not fit, throws `DecodeError` with
+ * its JSON path. Check the delivery's authentication header first with `verifyWebhook`.
  */
 export function parseEvent(body: Uint8Array | string): m.Event {
   return rt.parseDelivery<m.Event>(SCHEMA, { k: "ref", name: "Event" }, body);
@@ -32,9 +40,15 @@ export function parseEvent(body: Uint8Array | string): m.Event {
 
 /** The credentials: sent as headers on every request, never shown in logs or errors. */
 export class ApiKey {
-  /** The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by managers and above in the dashboard's Integration API settings. */
+  /**
+   * The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by
+   * managers and above in the dashboard's Integration API settings.
+   */
   readonly apiKeyId: string;
-  /** The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the service after creation and should be treated as a password. */
+  /**
+   * The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the
+   * service after creation and should be treated as a password.
+   */
   readonly apiKeySecret: rt.Secret;
 
   constructor(apiKeyId: string, apiKeySecret: string) {
@@ -46,7 +60,11 @@ export class ApiKey {
 /**
  * A client of the Inspection Integration API (v3).
  *
- * Every request is checked against the documented limits before it is sent (turn off with `validateRequests: false`), paced under the rate limit (shared by everything using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+ * Every request is checked against the documented limits before it is sent (turn off with
+ * `validateRequests: false`), paced under the rate limit (shared by everything using this
+ * client), and retried when that is safe: any method after a 429 (after `Retry-After`),
+ * GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that
+ * may have been applied.
  */
 export class Client {
   /** The shared transport: pacing, retries, auth, paging. */
@@ -111,7 +129,10 @@ export class Client {
    *
    * - 200 (application/json): A page of units.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUnits(
     query?: m.ListUnitsQuery,
@@ -349,7 +370,10 @@ export class Client {
    *
    * - 200 (application/json): A page of inspections.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUnitInspections(
     unitId: m.UnitId,
@@ -387,7 +411,10 @@ export class Client {
    *
    * - 200 (application/json): A page of inspections.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUnitInspectionsByReferenceNumber(
     referenceNumber: string,
@@ -429,7 +456,10 @@ export class Client {
    *
    * - 400: Bad request.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listInspections(
     query?: m.ListInspectionsQuery,
@@ -457,7 +487,8 @@ export class Client {
   }
 
   /**
-   * Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or a PDF summary (`application/pdf`).
+   * Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or
+   * a PDF summary (`application/pdf`).
    *
    * `GET /inspections/{inspection_id}`
    *
@@ -465,7 +496,9 @@ export class Client {
    *
    * - 200 (application/json): The inspection record.
    * - 200 (application/pdf): The inspection as a PDF document.
-   * - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+   * - 202 (application/json): Accepted; the interface defines this status without describing
+   *   it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+   *   it either).
    *
    * A 202 (still preparing) is asked again with backoff, up to `maxPolls`.
    */
@@ -489,7 +522,11 @@ export class Client {
     return this.core.json<m.Inspection>(SCHEMA, { k: "ref", name: "Inspection" }, request, options);
   }
 
-  /** Like `getInspection`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers. The bytes are read into memory within `maxResponseBytes`; `getInspectionPdfTo` writes them to a stream instead. */
+  /**
+   * Like `getInspection`, but asks for `application/pdf` (`Accept: application/pdf`) and
+   * returns its bytes, waiting out 202 answers. The bytes are read into memory within
+   * `maxResponseBytes`; `getInspectionPdfTo` writes them to a stream instead.
+   */
   async getInspectionPdf(
     inspectionId: m.InspectionId,
     options?: rt.CallOptions,
@@ -511,7 +548,12 @@ export class Client {
     return this.core.bytes(request, options);
   }
 
-  /** Like `getInspectionPdf`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  /**
+   * Like `getInspectionPdf`, but writes the `application/pdf` bytes to `out` (a web
+   * `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as
+   * they arrive, in bounded memory whatever their size, and returns how many were written.
+   * `out` is left open. A download that breaks off is not retried: `out` holds what came.
+   */
   async getInspectionPdfTo(
     inspectionId: m.InspectionId,
     out: rt.ByteSink,
@@ -563,14 +605,17 @@ export class Client {
   }
 
   /**
-   * Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form` inspection result.
+   * Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form`
+   * inspection result.
    *
    * `GET /forms/{form_id}`
    *
    * Answers:
    *
    * - 200 (application/pdf): The form as a PDF document.
-   * - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+   * - 202 (application/json): Accepted; the interface defines this status without describing
+   *   it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+   *   it either).
    *
    * A 202 (still preparing) is asked again with backoff, up to `maxPolls`.
    */
@@ -595,7 +640,12 @@ export class Client {
     return this.core.bytes(request, options);
   }
 
-  /** Like `getForm`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`, or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in bounded memory whatever their size, and returns how many were written. `out` is left open. A download that breaks off is not retried: `out` holds what came. */
+  /**
+   * Like `getForm`, but writes the `application/pdf` bytes to `out` (a web `WritableStream`,
+   * or anything with Node's `write(chunk)`, like a `fs.WriteStream`) as they arrive, in
+   * bounded memory whatever their size, and returns how many were written. `out` is left
+   * open. A download that breaks off is not retried: `out` holds what came.
+   */
   async getFormTo(
     formId: m.FormId,
     out: rt.ByteSink,
@@ -631,7 +681,10 @@ export class Client {
    *
    * - 400: Bad request.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listTasks(
     query?: m.ListTasksQuery,
@@ -669,7 +722,8 @@ export class Client {
    *
    * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
-   * - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+   * - 400: Bad request; also returned when extended data is added to a task that has a draft
+   *   inspection attached.
    * - 409: Conflict; its meaning for tasks is not shown.
    * - 422: Unprocessable request; its meaning is not shown.
    */
@@ -728,7 +782,8 @@ export class Client {
   }
 
   /**
-   * Updates and/or reassigns a task. Assignees are notified by push and e-mail as their settings allow.
+   * Updates and/or reassigns a task. Assignees are notified by push and e-mail as their
+   * settings allow.
    *
    * `PATCH /tasks/{task_id}`
    *
@@ -738,7 +793,8 @@ export class Client {
    *
    * Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
    *
-   * - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+   * - 400: Bad request; also returned when extended data is added to a task that has a draft
+   *   inspection attached.
    * - 409: Conflict; its meaning for tasks is not shown.
    * - 422: Unprocessable request; its meaning is not shown.
    */
@@ -807,7 +863,10 @@ export class Client {
    *
    * - 200 (application/json): A page of workflows.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listWorkflows(
     query?: m.ListWorkflowsQuery,
@@ -843,7 +902,10 @@ export class Client {
    *
    * - 200 (application/json): A page of locations.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listLocations(
     query?: m.ListLocationsQuery,
@@ -879,7 +941,10 @@ export class Client {
    *
    * - 200 (application/json): A page of users.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUsers(
     query?: m.ListUsersQuery,
@@ -907,7 +972,9 @@ export class Client {
   }
 
   /**
-   * Updates a user's external id, first name and last name. The interface declares its response in the list shape `{data: [User], paging}` although it is not a list endpoint; it is not paginated.
+   * Updates a user's external id, first name and last name. The interface declares its
+   * response in the list shape `{data: [User], paging}` although it is not a list endpoint;
+   * it is not paginated.
    *
    * `PATCH /users/{user_id}`
    *
@@ -952,7 +1019,10 @@ export class Client {
    *
    * - 200 (application/json): A page of user groups.
    *
-   * `for await` over the result walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`, starts the walk again at the page that failed.
+   * `for await` over the result walks every record of every page, one page in memory at a
+   * time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its
+   * first page throws an `InterruptedError` whose `resume`, passed back as `options.resume`,
+   * starts the walk again at the page that failed.
    */
   listUserGroups(
     query?: m.ListUserGroupsQuery,

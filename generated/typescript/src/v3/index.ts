@@ -4,43 +4,88 @@
 /**
  * Inspection Integration API (v3)
  *
- * The v3 REST interface of the inspection service: units (individual assets in a company's inventory), the inspections performed on them, tasks (assignable pieces of work that may require an inspection), forms, workflows, locations, users and user groups. It uses standard HTTP verbs and status codes and JSON bodies; all responses are JSON except where a PDF is requested or returned. Record lists are returned in pages. All timestamps are ISO 8601, in UTC. Authentication uses an API key id and secret pair. The older token-based interface under `/api` paths is a separate interface.
+ * The v3 REST interface of the inspection service: units (individual assets in a company's
+ * inventory), the inspections performed on them, tasks (assignable pieces of work that may
+ * require an inspection), forms, workflows, locations, users and user groups. It uses
+ * standard HTTP verbs and status codes and JSON bodies; all responses are JSON except
+ * where a PDF is requested or returned. Record lists are returned in pages. All timestamps
+ * are ISO 8601, in UTC. Authentication uses an API key id and secret pair. The older
+ * token-based interface under `/api` paths is a separate interface.
  *
- * Base URL: `{base_url}`, for example `https://{host}/v3`. The v3 root of the service; all paths are relative to it. The interface is served over HTTPS only: plain HTTP is not supported. The public docs give the form `https://{host}/v3`.
+ * Base URL: `{base_url}`, for example `https://{host}/v3`. The v3 root of the service; all
+ * paths are relative to it. The interface is served over HTTPS only: plain HTTP is not
+ * supported. The public docs give the form `https://{host}/v3`.
  *
- * Authentication: headers `api-key-id` and `api-key-secret`. Every authenticated request carries the two headers `api-key-id` and `api-key-secret`. When either header is missing, or the pair cannot be validated, the response is 401. Pre-signed URLs (`pdf_share_url`, ShareUrl `link`) need no further authentication.
+ * Authentication: headers `api-key-id` and `api-key-secret`. Every authenticated request
+ * carries the two headers `api-key-id` and `api-key-secret`. When either header is
+ * missing, or the pair cannot be validated, the response is 401. Pre-signed URLs
+ * (`pdf_share_url`, ShareUrl `link`) need no further authentication.
  *
- * Paging: List endpoints answer `{data: [<record>], paging: <Paging>}` with status 200. The paging object includes a base64 encoded cursor that is sent back as the `page` query parameter to get the next page; `per_page` sets the page size (at most 100). The default page size is not shown. The names of the paging properties are not shown either: `next` and `per_page` are seen only in third-party code, `cursor` is a placeholder. So a page with records that has neither a next link nor a cursor ends a walk only when it shows it is the last (a `null` next link or cursor, or fewer records than the page size); otherwise the walk fails, saying what the page held, rather than end as if the list were complete.
+ * Paging: List endpoints answer `{data: [<record>], paging: <Paging>}` with status 200.
+ * The paging object includes a base64 encoded cursor that is sent back as the `page` query
+ * parameter to get the next page; `per_page` sets the page size (at most 100). The default
+ * page size is not shown. The names of the paging properties are not shown either: `next`
+ * and `per_page` are seen only in third-party code, `cursor` is a placeholder. So a page
+ * with records that has neither a next link nor a cursor ends a walk only when it shows it
+ * is the last (a `null` next link or cursor, or fewer records than the page size);
+ * otherwise the walk fails, saying what the page held, rather than end as if the list were
+ * complete.
  *
- * Rate limit: 100 requests per 10 s per IP address (up to 200 on request); above it the service answers 429 with `Retry-After`. At most 100 requests per 10 seconds per IP address; the quota may be raised to 200 per 10 seconds on request. Beyond it the service answers 429 with a `Retry-After` header telling when requests are allowed again.
+ * Rate limit: 100 requests per 10 s per IP address (up to 200 on request); above it the
+ * service answers 429 with `Retry-After`. At most 100 requests per 10 seconds per IP
+ * address; the quota may be raised to 200 per 10 seconds on request. Beyond it the service
+ * answers 429 with a `Retry-After` header telling when requests are allowed again.
  *
  * Limits:
  *
- * - presigned_url_lifetime: 48 hours. Pre-signed URLs (`pdf_share_url` and ShareUrl `link`) grant access without further authentication and expire after 48 hours.
- * - object_ids: 255 characters. Object ids are opaque, case-sensitive strings of up to 255 characters; their length or format may change. The public docs advise storing them in a case-sensitive `VARCHAR(255)` column.
+ * - presigned_url_lifetime: 48 hours. Pre-signed URLs (`pdf_share_url` and ShareUrl
+ *   `link`) grant access without further authentication and expire after 48 hours.
+ * - object_ids: 255 characters. Object ids are opaque, case-sensitive strings of up to 255
+ *   characters; their length or format may change. The public docs advise storing them in
+ *   a case-sensitive `VARCHAR(255)` column.
  *
  * Errors every operation may answer:
  *
- * - 400: Bad request: a query parameter of the wrong type or beyond its documented limits, or a body that is not JSON. The seed lists 400 for some operations only and says standard status codes are used; a bad query parameter of an operation that lists no 400 is left open, so this spec rules it a 400 for every operation (inferred).
+ * - 400: Bad request: a query parameter of the wrong type or beyond its documented limits,
+ *   or a body that is not JSON. The seed lists 400 for some operations only and says
+ *   standard status codes are used; a bad query parameter of an operation that lists no
+ *   400 is left open, so this spec rules it a 400 for every operation (inferred).
  * - 401: The `api-key-id` or `api-key-secret` header is missing, or the pair is not valid.
  * - 403: Forbidden. The meaning of this status is not shown.
  * - 404: The record was not found; the error message names the missing record.
- * - 429: The rate limit was exceeded; the `Retry-After` header tells when requests are allowed again.
+ * - 429: The rate limit was exceeded; the `Retry-After` header tells when requests are
+ *   allowed again.
  * - 500: Server error. The meaning of this status is not shown.
  *
- * Versioning: The interface is version 3 (path prefix `/v3`; description version 3.20250213). Backwards-compatible changes may occur without a new version: new resources; new optional request parameters or body properties; required body properties becoming optional; new response properties; reordered response properties; changed length or format of ids and opaque strings; new event types. Beta features are marked as such and are exempt from the compatibility guarantee. The public docs add that the Integration API is an experimental feature that may be subject to change, and that anything not explicitly documented is not considered backwards compatible.
+ * Versioning: The interface is version 3 (path prefix `/v3`; description version
+ * 3.20250213). Backwards-compatible changes may occur without a new version: new
+ * resources; new optional request parameters or body properties; required body properties
+ * becoming optional; new response properties; reordered response properties; changed
+ * length or format of ids and opaque strings; new event types. Beta features are marked as
+ * such and are exempt from the compatibility guarantee. The public docs add that the
+ * Integration API is an experimental feature that may be subject to change, and that
+ * anything not explicitly documented is not considered backwards compatible.
  *
  * Not shown by the interface document (the generated types stay tolerant):
  *
  * - Fields of the Paging record (only that it includes a base64 cursor used as `page`).
  * - Fields of the Workflow record.
  * - Fields of the Location record.
- * - Fields of the User record beyond the update fields (`external_id`, `first_name`, `last_name`) and the `id`/`username` seen elsewhere.
+ * - Fields of the User record beyond the update fields (`external_id`, `first_name`,
+ *   `last_name`) and the `id`/`username` seen elsewhere.
  * - Fields of the UserGroup record.
- * - Task status transitions between `idle`, `started`, `completed`, `incomplete`, `complete`.
+ * - Task status transitions between `idle`, `started`, `completed`, `incomplete`,
+ *   `complete`.
  * - Transitions between inspection types `open`, `update`, `close`.
- * - Body and meaning of the 202 response of GET /inspections/{inspection_id} and GET /forms/{form_id}.
- * - Events: the service delivers events to a webhook listener; new event types may be added at any time and a listener must handle unfamiliar event types gracefully; task completion can be notified through a webhook url set on a task (the task field that holds it is not shown). Event type names, payloads, delivery rules, retries and signing are not shown. The public docs add that events are sent as HTTPS POST requests with JSON bodies, for every inspection created and every task completed, and that webhooks are configured by the service's support.
+ * - Body and meaning of the 202 response of GET /inspections/{inspection_id} and GET
+ *   /forms/{form_id}.
+ * - Events: the service delivers events to a webhook listener; new event types may be
+ *   added at any time and a listener must handle unfamiliar event types gracefully; task
+ *   completion can be notified through a webhook url set on a task (the task field that
+ *   holds it is not shown). Event type names, payloads, delivery rules, retries and
+ *   signing are not shown. The public docs add that events are sent as HTTPS POST requests
+ *   with JSON bodies, for every inspection created and every task completed, and that
+ *   webhooks are configured by the service's support.
  * - Meaning of the 400, 403, 422 and 500 conditions beyond those documented.
  * - Default page size.
  */

@@ -11,7 +11,8 @@
 import type * as rt from "../runtime/index.js";
 
 /**
- * An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+ * An event delivered to a webhook listener, tagged by its `type`. The names and the
+ * envelope are inferred; a type not listed here is kept whole.
  *
  * Discriminated by `type`: narrow with `switch (x.type)`.
  *
@@ -20,7 +21,8 @@ import type * as rt from "../runtime/index.js";
  * - `inspection.created`: An inspection was created.
  * - `task.completed`: A task was completed.
  *
- * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ * A member with a tag this spec does not know is an `UnknownEvent`: test `x.$unknown`
+ * first; it keeps the whole object and serialises back unchanged.
  */
 export type Event =
   | (InspectionCreatedEvent & { type: "inspection.created"; readonly $unknown?: never })
@@ -78,9 +80,11 @@ export interface TaskCompletedEvent {
 }
 
 /**
- * Unique database identifier of a unit: an opaque, case-sensitive string of up to 255 characters.
+ * Unique database identifier of a unit: an opaque, case-sensitive string of up to 255
+ * characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `UnitId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `UnitId("...")`.
  */
 export type UnitId = string & { readonly __brand: "UnitId" };
 
@@ -92,7 +96,8 @@ export function UnitId(value: string): UnitId {
 /**
  * Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `InspectionId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `InspectionId("...")`.
  */
 export type InspectionId = string & { readonly __brand: "InspectionId" };
 
@@ -102,9 +107,11 @@ export function InspectionId(value: string): InspectionId {
 }
 
 /**
- * Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255 characters.
+ * Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255
+ * characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `FormId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `FormId("...")`.
  */
 export type FormId = string & { readonly __brand: "FormId" };
 
@@ -116,7 +123,8 @@ export function FormId(value: string): FormId {
 /**
  * Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `TaskId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `TaskId("...")`.
  */
 export type TaskId = string & { readonly __brand: "TaskId" };
 
@@ -128,7 +136,8 @@ export function TaskId(value: string): TaskId {
 /**
  * Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `UserId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `UserId("...")`.
  */
 export type UserId = string & { readonly __brand: "UserId" };
 
@@ -140,7 +149,8 @@ export function UserId(value: string): UserId {
 /**
  * Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `WorkflowId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `WorkflowId("...")`.
  */
 export type WorkflowId = string & { readonly __brand: "WorkflowId" };
 
@@ -152,7 +162,8 @@ export function WorkflowId(value: string): WorkflowId {
 /**
  * Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `LocationId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `LocationId("...")`.
  */
 export type LocationId = string & { readonly __brand: "LocationId" };
 
@@ -164,7 +175,8 @@ export function LocationId(value: string): LocationId {
 /**
  * Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `DepartmentId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `DepartmentId("...")`.
  */
 export type DepartmentId = string & { readonly __brand: "DepartmentId" };
 
@@ -176,7 +188,8 @@ export function DepartmentId(value: string): DepartmentId {
 /**
  * Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `RegionId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `RegionId("...")`.
  */
 export type RegionId = string & { readonly __brand: "RegionId" };
 
@@ -188,7 +201,8 @@ export function RegionId(value: string): RegionId {
 /**
  * Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
  *
- * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed where another resource's id is expected: make one with `UserGroupId("...")`.
+ * An opaque, case-sensitive id of at most 255 characters. Branded, so it cannot be passed
+ * where another resource's id is expected: make one with `UserGroupId("...")`.
  */
 export type UserGroupId = string & { readonly __brand: "UserGroupId" };
 
@@ -208,7 +222,8 @@ export function UserGroupId(value: string): UserGroupId {
  * - `update`: An update inspection.
  * - `close`: A closing inspection.
  *
- * *Not shown by the interface document:* Transitions between the types, and their meaning beyond where the inspection lands in a business process.
+ * *Not shown by the interface document:* Transitions between the types, and their meaning
+ * beyond where the inspection lands in a business process.
  */
 export type InspectionType =
   | "open"
@@ -260,7 +275,8 @@ export type TaskType =
  * - `incomplete`: Incomplete.
  * - `complete`: Complete.
  *
- * *Not shown by the interface document:* Transitions between the states, and the meaning of each state.
+ * *Not shown by the interface document:* Transitions between the states, and the meaning
+ * of each state.
  */
 export type TaskStatus =
   | "idle"
@@ -319,15 +335,19 @@ export type ItemValue = string | number | boolean;
 export type FormDataValue = string | number | boolean | null;
 
 /**
- * The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
+ * The paging object of a list response. It includes a base64 encoded cursor used as the
+ * `page` parameter of the next request.
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of Paging, including the property name of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a placeholder name.
+ * *Not shown by the interface document:* The fields of Paging, including the property name
+ * of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a
+ * placeholder name.
  */
 export interface Paging {
   /**
-   * Absolute URL of the next page, null or absent on the last page. Seen only in third-party code that follows it until it is null.
+   * Absolute URL of the next page, null or absent on the last page. Seen only in third-party
+   * code that follows it until it is null.
    *
    * Absent (`undefined`) is not the same as `null`.
    *
@@ -343,7 +363,9 @@ export interface Paging {
    */
   per_page?: number;
   /**
-   * The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+   * The seed only says that the paging object includes a base64 encoded cursor used as the
+   * `page` parameter; the property name that holds it is not shown. `null` or absent on the
+   * last page.
    *
    * Absent (`undefined`) is not the same as `null`.
    *
@@ -360,7 +382,11 @@ export interface Paging {
  * Properties this spec does not list are kept as the service sent them.
  */
 export interface ErrorBody {
-  /** The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors). */
+  /**
+   * The error message, such as "The Unit A-001 could not be found". Documented as a string;
+   * parsed as any JSON because the public docs do not say whether it is ever an array or
+   * object (for example for validation errors).
+   */
   errors?: rt.JsonValue;
   /** A property this spec does not list, as the service sent it. */
   [property: string]: unknown;
@@ -388,7 +414,10 @@ export interface Unit {
    * An int64 on the wire: values beyond 2^53 lose precision in a JavaScript number.
    */
   year?: number;
-  /** Vehicle identification number: exactly 17 alphanumeric characters, never the letters I, O or Q. */
+  /**
+   * Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
+   * O or Q.
+   */
   vin?: string;
   /** Serial number of the unit. */
   serial_number?: string;
@@ -509,7 +538,8 @@ export interface WorkflowRef {
 }
 
 /**
- * The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task.
+ * The inspection of a task: the completing inspection, or the draft inspection for an
+ * uncompleted task.
  *
  * Properties this spec does not list are kept as the service sent them.
  */
@@ -560,9 +590,15 @@ export interface Inspection {
   workflow?: WorkflowRef;
   /** Fully qualified link to the inspection's record in the dashboard. */
   dashboard_url?: string;
-  /** Pre-signed link to a PDF summary of the inspection, usable without further authentication; its token expires after 48 hours. */
+  /**
+   * Pre-signed link to a PDF summary of the inspection, usable without further
+   * authentication; its token expires after 48 hours.
+   */
   pdf_share_url?: string;
-  /** The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver. */
+  /**
+   * The results of the inspection; each is a checklist, data template, PDF form or collision
+   * damage waiver.
+   */
   results: InspectionResult[];
   /** Photos taken during the inspection. */
   photos: Photo[];
@@ -598,7 +634,8 @@ export interface Inspection {
  * - `pdf_form`: A PDF form.
  * - `collision_damage_waiver`: A collision damage waiver.
  *
- * A member with a tag this spec does not know is an `UnknownInspectionResult`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ * A member with a tag this spec does not know is an `UnknownInspectionResult`: test
+ * `x.$unknown` first; it keeps the whole object and serialises back unchanged.
  */
 export type InspectionResult =
   | (ChecklistResult & { object: "checklist"; readonly $unknown?: never })
@@ -706,7 +743,8 @@ export interface CollisionDamageWaiverResult {
 }
 
 /**
- * One field of a checklist or data template, discriminated by `type`. New field types may be added at any time.
+ * One field of a checklist or data template, discriminated by `type`. New field types may
+ * be added at any time.
  *
  * Discriminated by `type`: narrow with `switch (x.type)`.
  *
@@ -723,7 +761,8 @@ export interface CollisionDamageWaiverResult {
  * - `pass_fail`: A pass/fail field.
  * - `partner_case`: A case opened with a partner service provider.
  *
- * A member with a tag this spec does not know is an `UnknownResultField`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ * A member with a tag this spec does not know is an `UnknownResultField`: test
+ * `x.$unknown` first; it keeps the whole object and serialises back unchanged.
  */
 export type ResultField =
   | (ValueField & { type: "textbox"; readonly $unknown?: never })
@@ -903,7 +942,8 @@ export interface Photo {
    */
   instruction?: PhotoInstruction | null;
   /**
-   * The field the photo belongs to, or null. Present only for inline photos (photos taken within a checklist or data template field).
+   * The field the photo belongs to, or null. Present only for inline photos (photos taken
+   * within a checklist or data template field).
    *
    * Absent (`undefined`) is not the same as `null`.
    */
@@ -984,7 +1024,8 @@ export interface Video {
  * - `inspection`: A signature collected during the inspection.
  * - `esign`: An electronic signature collected through a signature request.
  *
- * A member with a tag this spec does not know is an `UnknownSignature`: test `x.$unknown` first; it keeps the whole object and serialises back unchanged.
+ * A member with a tag this spec does not know is an `UnknownSignature`: test `x.$unknown`
+ * first; it keeps the whole object and serialises back unchanged.
  */
 export type Signature =
   | (InspectionSignature & { type: "inspection"; readonly $unknown?: never })
@@ -1058,7 +1099,8 @@ export interface ShareUrl {
 }
 
 /**
- * An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
+ * An assignable piece of work that may require an inspection. Its `extended_data` is
+ * mapped into the workflow checklist when the assignee starts the inspection.
  *
  * Properties this spec does not list are kept as the service sent them.
  */
@@ -1093,7 +1135,11 @@ export interface Task {
   workflow?: WorkflowRef;
   /** The department of the task. */
   department?: DepartmentRef;
-  /** Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API. */
+  /**
+   * Custom fields mapped into the workflow checklist when the assignee starts the inspection
+   * (by field id, then by label). Keys that match no field are kept here and pre-fill
+   * nothing. Managed only through the API.
+   */
   extended_data: Record<string, rt.JsonValue>;
   /**
    * Last time the task was marked complete, or null.
@@ -1180,7 +1226,8 @@ export interface Location {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* Fields of the User record beyond the update fields and the `id`/`username` seen elsewhere.
+ * *Not shown by the interface document:* Fields of the User record beyond the update
+ * fields and the `id`/`username` seen elsewhere.
  */
 export interface User {
   /** Identifier of the user. */
@@ -1224,7 +1271,8 @@ export interface UserGroup {
 /**
  * The body that creates a unit.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface NewUnit {
   /**
@@ -1254,9 +1302,11 @@ export interface NewUnit {
    */
   year?: number;
   /**
-   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+   * Q are prohibited.
    *
-   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+   * `o`, `q`.
    */
   vin?: string;
   /**
@@ -1284,7 +1334,8 @@ export interface NewUnit {
 /**
  * A partial update of a unit; only the fields given are changed.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface UnitPatch {
   /**
@@ -1314,9 +1365,11 @@ export interface UnitPatch {
    */
   year?: number;
   /**
-   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+   * Q are prohibited.
    *
-   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+   * `o`, `q`.
    */
   vin?: string;
   /**
@@ -1342,9 +1395,11 @@ export interface UnitPatch {
 }
 
 /**
- * The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT).
+ * The attributes of a unit addressed by its reference number, for a partial update (PATCH)
+ * or an upsert (PUT).
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface UnitAttributes {
   /**
@@ -1368,9 +1423,11 @@ export interface UnitAttributes {
    */
   year?: number;
   /**
-   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+   * Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+   * Q are prohibited.
    *
-   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+   * Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+   * `o`, `q`.
    */
   vin?: string;
   /**
@@ -1396,9 +1453,11 @@ export interface UnitAttributes {
 }
 
 /**
- * The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
+ * The body that creates or updates a task. Exactly one assignee variant applies: a user, a
+ * location or a user group.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export type TaskRequest = TaskRequestFields & TaskAssignee;
 
@@ -1423,13 +1482,16 @@ export interface TaskRequestFields {
    */
   due_by: string;
   /**
-   * A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+   * A URL the service POSTs the `task.completed` event to when this task completes. The
+   * interface document says a task can have one but does not show the field's name.
    *
    * *Inferred, not documented: the client only tolerates it, never requires it.*
    */
   webhook_url?: string;
   /**
-   * Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+   * Moves the task to this status on an update (to `completed` or `complete`: the task is
+   * completed, which sends the `task.completed` event). The interface document lists the
+   * statuses but not how a client moves a task between them.
    *
    * *Inferred, not documented: the client only tolerates it, never requires it.*
    */
@@ -1454,7 +1516,17 @@ export interface TaskRequestFields {
    * Limits: at most 255 characters.
    */
   department_id?: DepartmentId;
-  /** Optional custom key/value pairs, managed only through the API. When the assignee starts the inspection, each key fills every checklist field matched by field id, or by label if no id matches, unless a higher-priority source already filled it (previous inspection data, then SDK-provided data, then task extended data, then unit data). Formats: textbox any string; radio an existing item's value; single dropdown an existing item's id or value; multi-select dropdown a comma-separated list of existing values; date selector an ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added to a task that has a draft inspection attached (a 4xx error). */
+  /**
+   * Optional custom key/value pairs, managed only through the API. When the assignee starts
+   * the inspection, each key fills every checklist field matched by field id, or by label if
+   * no id matches, unless a higher-priority source already filled it (previous inspection
+   * data, then SDK-provided data, then task extended data, then unit data). Formats: textbox
+   * any string; radio an existing item's value; single dropdown an existing item's id or
+   * value; multi-select dropdown a comma-separated list of existing values; date selector an
+   * ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
+   * are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
+   * to a task that has a draft inspection attached (a 4xx error).
+   */
   extended_data?: Record<string, rt.JsonValue>;
 }
 
@@ -1504,7 +1576,8 @@ export interface TaskAssigneeUserGroup {
 /**
  * The updatable fields of a user; only the fields given are changed.
  *
- * A property this spec does not list yet (the service may add optional ones) is sent with `withAdditional(record, { name: value })`; validation refuses one this spec lists.
+ * A property this spec does not list yet (the service may add optional ones) is sent with
+ * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
  */
 export interface UserUpdate {
   /**
@@ -1596,7 +1669,10 @@ export interface ListUnitInspectionsQuery {
   department_name?: string;
 }
 
-/** The query parameters of `listUnitInspectionsByReferenceNumber`, by their names on the wire. */
+/**
+ * The query parameters of `listUnitInspectionsByReferenceNumber`, by their names on the
+ * wire.
+ */
 export interface ListUnitInspectionsByReferenceNumberQuery {
   /** Cursor from the previous page. */
   page?: string;

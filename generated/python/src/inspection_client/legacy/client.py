@@ -26,9 +26,15 @@ INFO = _rt.InterfaceInfo(
 def parse_event(body: bytes | str) -> _m.Event:
     """Reads a webhook delivery's JSON body as a `Event`.
 
-    A task can have a webhook url that the service calls when the task is completed. The payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the event name are inferred, the payload taken to be the task record. An event of a type listed nowhere here is kept whole, never an error.
+    A task can have a webhook url that the service calls when the task is completed. The
+    payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the
+    event name are inferred, the payload taken to be the task record. An event of a type
+    listed nowhere here is kept whole, never an error.
 
-    An event type this spec does not list is its `Unknown` member, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, raises `DecodeError` with its JSON path. Check the delivery's authentication header first with `inspection_client.verify_webhook`.
+    An event type this spec does not list is its `Unknown` member, kept whole, never an
+    error; a body that is not JSON, or a known event whose payload does not fit, raises
+    `DecodeError` with its JSON path. Check the delivery's authentication header first with
+    `inspection_client.verify_webhook`.
     """
     return _cast("_m.Event", _rt.parse_delivery(_m._w_Event, body))
 
@@ -469,7 +475,11 @@ _GET_WORKFLOW = _rt.Operation(
 class Client:
     """A client of the Inspection Service Legacy Token API (/api).
 
-    Every request is checked against the documented limits before it is sent (turn off with `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every thread or task using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+    Every request is checked against the documented limits before it is sent (turn off with
+    `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every
+    thread or task using this client), and retried when that is safe: any method after a 429
+    (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection,
+    never a POST or PATCH that may have been applied.
 
     Close it with `client.close()` or `with`; it is safe to share between threads.
     """
@@ -489,9 +499,15 @@ class Client:
         *,
         options: _rt.ClientOptions | None = None,
     ) -> Client:
-        """Logs in and returns a client that sends the token on every request and logs in again, once, when the service answers 401.
+        """Logs in and returns a client that sends the token on every request and logs in again,
+        once, when the service answers 401.
 
-        Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that must be included in all subsequent requests. The seed does not show the header that carries it; per the public docs every authenticated example sends `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again". Manager-only operations need a user with the manager role; reading or updating another user needs a manager.
+        Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
+        must be included in all subsequent requests. The seed does not show the header that
+        carries it; per the public docs every authenticated example sends `Authorization: Token
+        <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
+        documented: treat a 401 as "log in again". Manager-only operations need a user with the
+        manager role; reading or updating another user needs a manager.
         """
 
         auth = _rt.TokenAuth(
@@ -591,7 +607,10 @@ class Client:
 
         - 200 (application/json): A page of assets with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -619,7 +638,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the show shape is not shown).
+        - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the
+          show shape is not shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -647,9 +667,13 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
+        - 200 (application/json): A page of the asset's transactions with links to the previous
+          and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -671,7 +695,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Given a domain-specific external id, finds the existing asset or creates a new one. If the external id is a vehicle identification number (VIN), the asset is populated with the vehicle's make, model and year.
+        """Given a domain-specific external id, finds the existing asset or creates a new one. If
+        the external id is a vehicle identification number (VIN), the asset is populated with
+        the vehicle's make, model and year.
 
         `POST /api/assets`
 
@@ -723,7 +749,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT replaces the whole record is not shown.
+        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
+        replaces the whole record is not shown.
 
         `PUT /api/assets/{id}`
 
@@ -731,7 +758,8 @@ class Client:
 
         - 200 (application/json): The updated asset (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -756,7 +784,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -781,11 +810,14 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+        *Not shown by the interface document:* The request body and its content type, the device
+        id format and the response (not found in the public docs either).
 
-        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type: text/plain` unless `content_type` says otherwise.
+        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type:
+        text/plain` unless `content_type` says otherwise.
         """
         request = _rt.prepare(
             self._core.check,
@@ -808,9 +840,11 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The response shape, and whether the list is paged.
+        - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The
+          response shape, and whether the list is paged.
 
-        *Not shown by the interface document:* The response shape, query parameters and paging (not found in the public docs).
+        *Not shown by the interface document:* The response shape, query parameters and paging
+        (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -827,16 +861,19 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.FormTemplate:
-        """Shows a form template. The `Accept` header selects the JSON record (`application/json`) or a PDF (`application/pdf`).
+        """Shows a form template. The `Accept` header selects the JSON record (`application/json`)
+        or a PDF (`application/pdf`).
 
         `GET /api/form_templates/{id}`
 
         Answers:
 
-        - 200 (application/json): The form template record. *Not shown:* The fields, and whether the record is wrapped as `{form_template: ...}`.
+        - 200 (application/json): The form template record. *Not shown:* The fields, and whether
+          the record is wrapped as `{form_template: ...}`.
         - 200 (application/pdf): The form template as a PDF document.
 
-        *Not shown by the interface document:* How the PDF is requested (assumed: `Accept: application/pdf`, as in v3), and the record fields.
+        *Not shown by the interface document:* How the PDF is requested (assumed: `Accept:
+        application/pdf`, as in v3), and the record fields.
         """
         request = _rt.prepare(
             self._core.check,
@@ -853,7 +890,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_form_template`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_form_template`, but asks for `application/pdf` (`Accept: application/pdf`) and
+        returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM_TEMPLATE,
@@ -872,7 +911,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file
+        opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM_TEMPLATE,
@@ -890,7 +934,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> JsonValue:
-        """Exchanges a guest token for a JWT. For the service's internal use only. The caller holds a guest token rather than a login token, so no login token is sent (assumed).
+        """Exchanges a guest token for a JWT. For the service's internal use only. The caller holds
+        a guest token rather than a login token, so no login token is sent (assumed).
 
         `POST /api/guest_auth/exchange_token`
 
@@ -898,9 +943,11 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success status and body.
+        - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success
+          status and body.
 
-        *Not shown by the interface document:* The request and response bodies and how the guest token is sent (not found in the public docs).
+        *Not shown by the interface document:* The request and response bodies and how the guest
+        token is sent (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -929,7 +976,10 @@ class Client:
 
         - 200 (application/json): A page of locations with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -957,7 +1007,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The location as `{location: ...}` (assumed; the show example is cut off).
+        - 200 (application/json): The location as `{location: ...}` (assumed; the show example
+          is cut off).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1030,7 +1081,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.LocationResponse:
-        """Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not shown.
+        """Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not
+        shown.
 
         `PUT /api/locations/{id}`
 
@@ -1040,7 +1092,8 @@ class Client:
 
         - 200 (application/json): The updated location (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1065,7 +1118,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1094,7 +1148,10 @@ class Client:
 
         - 200 (application/json): A page of tasks with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1122,7 +1179,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The task as `{task: ...}` (assumed; the response is not shown).
+        - 200 (application/json): The task as `{task: ...}` (assumed; the response is not
+          shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1139,7 +1197,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TaskResponse:
-        """Creates a task. A task can have a webhook url that is called on task completion (the field that holds it is not shown).
+        """Creates a task. A task can have a webhook url that is called on task completion (the
+        field that holds it is not shown).
 
         `POST /api/tasks`
 
@@ -1147,7 +1206,8 @@ class Client:
 
         - 201 (application/json): The created task, idle (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and the webhook url field.
+        *Not shown by the interface document:* The request and response bodies, and the webhook
+        url field.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1199,7 +1259,8 @@ class Client:
 
         - 200 (application/json): The updated task (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1222,7 +1283,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1243,15 +1305,20 @@ class Client:
         resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.Paged[_m.Transaction, _m.TransactionList]:
-        """Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
+        """Lists transactions, a page at a time; the way to export transactions. Each page links to
+        the next and previous pages.
 
         `GET /api/transactions`
 
         Answers:
 
-        - 200 (application/json): A page of transactions with links to the previous and next pages.
+        - 200 (application/json): A page of transactions with links to the previous and next
+          pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1279,7 +1346,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create and update; the show shape is not shown).
+        - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create
+          and update; the show shape is not shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1296,7 +1364,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Creates a transaction. To include media, upload the files first (`get_upload_url`, or the multipart upload for large files), then reference them by file id.
+        """Creates a transaction. To include media, upload the files first (`get_upload_url`, or
+        the multipart upload for large files), then reference them by file id.
 
         `POST /api/transactions`
 
@@ -1322,7 +1391,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Updates a transaction (PATCH). Only a limited set of fields may be changed on an existing transaction.
+        """Updates a transaction (PATCH). Only a limited set of fields may be changed on an
+        existing transaction.
 
         `PATCH /api/transactions/{id}`
 
@@ -1348,7 +1418,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Updates a transaction (PUT). Only a limited set of fields may be changed on an existing transaction; whether PUT differs from PATCH is not shown.
+        """Updates a transaction (PUT). Only a limited set of fields may be changed on an existing
+        transaction; whether PUT differs from PATCH is not shown.
 
         `PUT /api/transactions/{id}`
 
@@ -1381,7 +1452,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1405,10 +1477,13 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape.
-        - 200 (application/pdf): The form as a PDF document (assumed from form templates, which the seed says show as JSON or PDF).
+        - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
+          shape.
+        - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
+          the seed says show as JSON or PDF).
 
-        *Not shown by the interface document:* The response shape, and whether a PDF is offered (assumed: `Accept: application/pdf`, as for form templates).
+        *Not shown by the interface document:* The response shape, and whether a PDF is offered
+        (assumed: `Accept: application/pdf`, as for form templates).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1426,7 +1501,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_transaction_form`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_transaction_form`, but asks for `application/pdf` (`Accept: application/pdf`)
+        and returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_TRANSACTION_FORM,
@@ -1446,7 +1523,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_transaction_form_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_transaction_form_pdf`, but writes the answer to `out` as it arrives (a file
+        opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_TRANSACTION_FORM,
@@ -1471,9 +1553,11 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown
+          and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request and response bodies, and who receives the e-mail.
+        *Not shown by the interface document:* The request and response bodies, and who receives
+        the e-mail.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1490,7 +1574,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AuthenticateResponse:
-        """Logs in with a username and password and returns the authentication token, which must be sent with all subsequent requests, together with the user record.
+        """Logs in with a username and password and returns the authentication token, which must be
+        sent with all subsequent requests, together with the user record.
 
         `POST /api/users/authenticate`
 
@@ -1498,7 +1583,8 @@ class Client:
 
         - 200 (application/json): The token and the logged-in user with its location.
 
-        *Not shown by the interface document:* Failure statuses and bodies (a third-party client treats any non-2xx, or a missing `auth_token`, as a failed login).
+        *Not shown by the interface document:* Failure statuses and bodies (a third-party client
+        treats any non-2xx, or a missing `auth_token`, as a failed login).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1515,7 +1601,11 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.MediaUpload:
-        """Uploads or verifies a media file. Pass a file id chosen by the client, unique to the user. For a new file the answer holds an `upload_url`: PUT the file there, then reference the file by id (for example when creating a transaction). For an existing file it also holds the content type and size, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no upload URL is returned.
+        """Uploads or verifies a media file. Pass a file id chosen by the client, unique to the
+        user. For a new file the answer holds an `upload_url`: PUT the file there, then
+        reference the file by id (for example when creating a transaction). For an existing file
+        it also holds the content type and size, with an `upload_url` to resume an incomplete
+        upload. For a file that is part of a completed transaction no upload URL is returned.
 
         `GET /api/users/uploads/{file_id}`
 
@@ -1541,15 +1631,18 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.MediaUpload:
-        """Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The purpose and format of the nonce are not shown; the answer is assumed to be the same.
+        """Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The
+        purpose and format of the nonce are not shown; the answer is assumed to be the same.
 
         `GET /api/users/uploads/{nonce}/{file_id}`
 
         Answers:
 
-        - 200 (application/json): The upload slot of the file (assumed the same as `get_upload_url`).
+        - 200 (application/json): The upload slot of the file (assumed the same as
+          `get_upload_url`).
 
-        *Not shown by the interface document:* The purpose of the nonce variant, the nonce format and the response (not found in the public docs).
+        *Not shown by the interface document:* The purpose of the nonce variant, the nonce
+        format and the response (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1568,13 +1661,18 @@ class Client:
         content_type: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _m.MultipartUpload:
-        """Starts a multipart upload of a large media file: answers an upload id and one presigned URL per part. The part count must be given up front and cannot be changed later. PUT each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if wished) to its URL, then call `complete_multipart_upload` before the URLs expire after 24 hours. A failed upload can be retried with the same file id and upload id.
+        """Starts a multipart upload of a large media file: answers an upload id and one presigned
+        URL per part. The part count must be given up front and cannot be changed later. PUT
+        each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if
+        wished) to its URL, then call `complete_multipart_upload` before the URLs expire after
+        24 hours. A failed upload can be retried with the same file id and upload id.
 
         `POST /api/users/multipart_upload_start/{file_id}`
 
         Answers:
 
-        - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The success status (assumed 200).
+        - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
+          success status (assumed 200).
 
         Errors beyond those of every operation (400, 401, 403, 404, 422):
 
@@ -1601,7 +1699,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.CompletedUpload:
-        """Completes a multipart upload once every part is uploaded, with the upload id and the ETag of every part. It must be called before all presigned part URLs expire (24 hours).
+        """Completes a multipart upload once every part is uploaded, with the upload id and the
+        ETag of every part. It must be called before all presigned part URLs expire (24 hours).
 
         `POST /api/users/multipart_upload_complete/{file_id}`
 
@@ -1640,7 +1739,10 @@ class Client:
 
         - 200 (application/json): A page of users with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1662,7 +1764,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Shows a user. Any user may show their own record (`self`); showing another user needs the manager role.
+        """Shows a user. Any user may show their own record (`self`); showing another user needs
+        the manager role.
 
         `GET /api/users/{id}`
 
@@ -1685,7 +1788,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.CreatedUser:
-        """Creates an organizational user. Per the public docs the request must be authenticated with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only fields.
+        """Creates an organizational user. Per the public docs the request must be authenticated
+        with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only
+        fields.
 
         `POST /api/users`
 
@@ -1693,7 +1798,8 @@ class Client:
 
         Answers:
 
-        - 201 (application/json): The created user, as for show, with an authentication token for it.
+        - 201 (application/json): The created user, as for show, with an authentication token
+          for it.
 
         *Source: the service's public documentation.*
         """
@@ -1712,7 +1818,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.OneTimeUserResponse:
-        """Creates (or updates) a user account that can only create one inspection (or `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads and launches the service's application. Manager only. The endpoint is rate limited.
+        """Creates (or updates) a user account that can only create one inspection (or
+        `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads
+        and launches the service's application. Manager only. The endpoint is rate limited.
 
         `POST /api/users/one_time_user`
 
@@ -1725,7 +1833,8 @@ class Client:
         Errors beyond those of every operation (400, 401, 403, 404, 422):
 
         - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
-        - 429: The endpoint is rate limited and the allowed limits were exceeded; the request was not processed (the limits and any retry header are not documented).
+        - 429: The endpoint is rate limited and the allowed limits were exceeded; the request
+          was not processed (the limits and any retry header are not documented).
 
         *Source: the service's public documentation.*
         """
@@ -1745,7 +1854,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Updates a user (PATCH); only the fields given are changed. Any user may update their own record (`self`); updating another user needs the manager role.
+        """Updates a user (PATCH); only the fields given are changed. Any user may update their own
+        record (`self`); updating another user needs the manager role.
 
         `PATCH /api/users/{id}`
 
@@ -1771,7 +1881,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Updates a user (PUT). Any user may update their own record (`self`); updating another user needs the manager role. Whether PUT replaces the whole record is not shown.
+        """Updates a user (PUT). Any user may update their own record (`self`); updating another
+        user needs the manager role. Whether PUT replaces the whole record is not shown.
 
         `PUT /api/users/{id}`
 
@@ -1779,7 +1890,8 @@ class Client:
 
         - 200 (application/json): The updated user (assumed to be answered as for show).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1804,7 +1916,8 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1830,9 +1943,11 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown
+          and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request and response bodies, and whether the new password is set, generated or sent to the user.
+        *Not shown by the interface document:* The request and response bodies, and whether the
+        new password is set, generated or sent to the user.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1855,9 +1970,11 @@ class Client:
 
         Answers:
 
-        - 200 (application/json): The workflow; its fields, and whether it is wrapped as `{workflow: ...}`, are not shown.
+        - 200 (application/json): The workflow; its fields, and whether it is wrapped as
+          `{workflow: ...}`, are not shown.
 
-        *Not shown by the interface document:* The response shape (not found in the public docs).
+        *Not shown by the interface document:* The response shape (not found in the public
+        docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -1872,9 +1989,14 @@ class Client:
 class AsyncClient:
     """A client of the Inspection Service Legacy Token API (/api).
 
-    Every request is checked against the documented limits before it is sent (turn off with `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every thread or task using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+    Every request is checked against the documented limits before it is sent (turn off with
+    `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every
+    thread or task using this client), and retried when that is safe: any method after a 429
+    (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection,
+    never a POST or PATCH that may have been applied.
 
-    Every method is a coroutine, except the paged lists, which are iterated with `async for`. Close it with `await client.aclose()` or `async with`.
+    Every method is a coroutine, except the paged lists, which are iterated with `async
+    for`. Close it with `await client.aclose()` or `async with`.
     """
 
 
@@ -1892,9 +2014,15 @@ class AsyncClient:
         *,
         options: _rt.ClientOptions | None = None,
     ) -> AsyncClient:
-        """Logs in and returns a client that sends the token on every request and logs in again, once, when the service answers 401.
+        """Logs in and returns a client that sends the token on every request and logs in again,
+        once, when the service answers 401.
 
-        Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that must be included in all subsequent requests. The seed does not show the header that carries it; per the public docs every authenticated example sends `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again". Manager-only operations need a user with the manager role; reading or updating another user needs a manager.
+        Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
+        must be included in all subsequent requests. The seed does not show the header that
+        carries it; per the public docs every authenticated example sends `Authorization: Token
+        <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
+        documented: treat a 401 as "log in again". Manager-only operations need a user with the
+        manager role; reading or updating another user needs a manager.
         """
 
         auth = _rt.TokenAuth(
@@ -1994,7 +2122,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of assets with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2022,7 +2153,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the show shape is not shown).
+        - 200 (application/json): The asset as `{asset: ...}` (assumed from find-or-create; the
+          show shape is not shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2050,9 +2182,13 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): A page of the asset's transactions with links to the previous and next pages.
+        - 200 (application/json): A page of the asset's transactions with links to the previous
+          and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2074,7 +2210,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Given a domain-specific external id, finds the existing asset or creates a new one. If the external id is a vehicle identification number (VIN), the asset is populated with the vehicle's make, model and year.
+        """Given a domain-specific external id, finds the existing asset or creates a new one. If
+        the external id is a vehicle identification number (VIN), the asset is populated with
+        the vehicle's make, model and year.
 
         `POST /api/assets`
 
@@ -2126,7 +2264,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT replaces the whole record is not shown.
+        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
+        replaces the whole record is not shown.
 
         `PUT /api/assets/{id}`
 
@@ -2134,7 +2273,8 @@ class AsyncClient:
 
         - 200 (application/json): The updated asset (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2159,7 +2299,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2184,11 +2325,14 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Accepted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request body and its content type, the device id format and the response (not found in the public docs either).
+        *Not shown by the interface document:* The request body and its content type, the device
+        id format and the response (not found in the public docs either).
 
-        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type: text/plain` unless `content_type` says otherwise.
+        The body is sent as it is (`bytes`; text is sent as its UTF-8 bytes), as `Content-Type:
+        text/plain` unless `content_type` says otherwise.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2211,9 +2355,11 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The response shape, and whether the list is paged.
+        - 200 (application/json): The form templates; the shape is not shown. *Not shown:* The
+          response shape, and whether the list is paged.
 
-        *Not shown by the interface document:* The response shape, query parameters and paging (not found in the public docs).
+        *Not shown by the interface document:* The response shape, query parameters and paging
+        (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2230,16 +2376,19 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.FormTemplate:
-        """Shows a form template. The `Accept` header selects the JSON record (`application/json`) or a PDF (`application/pdf`).
+        """Shows a form template. The `Accept` header selects the JSON record (`application/json`)
+        or a PDF (`application/pdf`).
 
         `GET /api/form_templates/{id}`
 
         Answers:
 
-        - 200 (application/json): The form template record. *Not shown:* The fields, and whether the record is wrapped as `{form_template: ...}`.
+        - 200 (application/json): The form template record. *Not shown:* The fields, and whether
+          the record is wrapped as `{form_template: ...}`.
         - 200 (application/pdf): The form template as a PDF document.
 
-        *Not shown by the interface document:* How the PDF is requested (assumed: `Accept: application/pdf`, as in v3), and the record fields.
+        *Not shown by the interface document:* How the PDF is requested (assumed: `Accept:
+        application/pdf`, as in v3), and the record fields.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2256,7 +2405,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_form_template`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_form_template`, but asks for `application/pdf` (`Accept: application/pdf`) and
+        returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM_TEMPLATE,
@@ -2275,7 +2426,12 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_form_template_pdf`, but writes the answer to `out` as it arrives (a file
+        opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM_TEMPLATE,
@@ -2293,7 +2449,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> JsonValue:
-        """Exchanges a guest token for a JWT. For the service's internal use only. The caller holds a guest token rather than a login token, so no login token is sent (assumed).
+        """Exchanges a guest token for a JWT. For the service's internal use only. The caller holds
+        a guest token rather than a login token, so no login token is sent (assumed).
 
         `POST /api/guest_auth/exchange_token`
 
@@ -2301,9 +2458,11 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success status and body.
+        - 200 (application/json): The JWT; the body shape is not shown. *Not shown:* The success
+          status and body.
 
-        *Not shown by the interface document:* The request and response bodies and how the guest token is sent (not found in the public docs).
+        *Not shown by the interface document:* The request and response bodies and how the guest
+        token is sent (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2332,7 +2491,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of locations with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2360,7 +2522,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The location as `{location: ...}` (assumed; the show example is cut off).
+        - 200 (application/json): The location as `{location: ...}` (assumed; the show example
+          is cut off).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2433,7 +2596,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.LocationResponse:
-        """Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not shown.
+        """Updates a location (PUT). Manager only. Whether PUT replaces the whole record is not
+        shown.
 
         `PUT /api/locations/{id}`
 
@@ -2443,7 +2607,8 @@ class AsyncClient:
 
         - 200 (application/json): The updated location (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2468,7 +2633,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2497,7 +2663,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of tasks with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2525,7 +2694,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The task as `{task: ...}` (assumed; the response is not shown).
+        - 200 (application/json): The task as `{task: ...}` (assumed; the response is not
+          shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2542,7 +2712,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TaskResponse:
-        """Creates a task. A task can have a webhook url that is called on task completion (the field that holds it is not shown).
+        """Creates a task. A task can have a webhook url that is called on task completion (the
+        field that holds it is not shown).
 
         `POST /api/tasks`
 
@@ -2550,7 +2721,8 @@ class AsyncClient:
 
         - 201 (application/json): The created task, idle (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and the webhook url field.
+        *Not shown by the interface document:* The request and response bodies, and the webhook
+        url field.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2602,7 +2774,8 @@ class AsyncClient:
 
         - 200 (application/json): The updated task (assumed; the response is not shown).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2625,7 +2798,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2646,15 +2820,20 @@ class AsyncClient:
         resume: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _rt.AsyncPaged[_m.Transaction, _m.TransactionList]:
-        """Lists transactions, a page at a time; the way to export transactions. Each page links to the next and previous pages.
+        """Lists transactions, a page at a time; the way to export transactions. Each page links to
+        the next and previous pages.
 
         `GET /api/transactions`
 
         Answers:
 
-        - 200 (application/json): A page of transactions with links to the previous and next pages.
+        - 200 (application/json): A page of transactions with links to the previous and next
+          pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2682,7 +2861,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create and update; the show shape is not shown).
+        - 200 (application/json): The transaction as `{transaction: ...}` (assumed from create
+          and update; the show shape is not shown).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2699,7 +2879,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Creates a transaction. To include media, upload the files first (`get_upload_url`, or the multipart upload for large files), then reference them by file id.
+        """Creates a transaction. To include media, upload the files first (`get_upload_url`, or
+        the multipart upload for large files), then reference them by file id.
 
         `POST /api/transactions`
 
@@ -2725,7 +2906,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Updates a transaction (PATCH). Only a limited set of fields may be changed on an existing transaction.
+        """Updates a transaction (PATCH). Only a limited set of fields may be changed on an
+        existing transaction.
 
         `PATCH /api/transactions/{id}`
 
@@ -2751,7 +2933,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.TransactionResponse:
-        """Updates a transaction (PUT). Only a limited set of fields may be changed on an existing transaction; whether PUT differs from PATCH is not shown.
+        """Updates a transaction (PUT). Only a limited set of fields may be changed on an existing
+        transaction; whether PUT differs from PATCH is not shown.
 
         `PUT /api/transactions/{id}`
 
@@ -2784,7 +2967,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2808,10 +2992,13 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The form; its shape is not shown. *Not shown:* The response shape.
-        - 200 (application/pdf): The form as a PDF document (assumed from form templates, which the seed says show as JSON or PDF).
+        - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
+          shape.
+        - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
+          the seed says show as JSON or PDF).
 
-        *Not shown by the interface document:* The response shape, and whether a PDF is offered (assumed: `Accept: application/pdf`, as for form templates).
+        *Not shown by the interface document:* The response shape, and whether a PDF is offered
+        (assumed: `Accept: application/pdf`, as for form templates).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2829,7 +3016,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_transaction_form`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_transaction_form`, but asks for `application/pdf` (`Accept: application/pdf`)
+        and returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_TRANSACTION_FORM,
@@ -2849,7 +3038,12 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_transaction_form_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_transaction_form_pdf`, but writes the answer to `out` as it arrives (a file
+        opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_TRANSACTION_FORM,
@@ -2874,9 +3068,11 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Sent. Any 2xx status is success; a body, if any, is not shown
+          and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request and response bodies, and who receives the e-mail.
+        *Not shown by the interface document:* The request and response bodies, and who receives
+        the e-mail.
         """
         request = _rt.prepare(
             self._core.check,
@@ -2893,7 +3089,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AuthenticateResponse:
-        """Logs in with a username and password and returns the authentication token, which must be sent with all subsequent requests, together with the user record.
+        """Logs in with a username and password and returns the authentication token, which must be
+        sent with all subsequent requests, together with the user record.
 
         `POST /api/users/authenticate`
 
@@ -2901,7 +3098,8 @@ class AsyncClient:
 
         - 200 (application/json): The token and the logged-in user with its location.
 
-        *Not shown by the interface document:* Failure statuses and bodies (a third-party client treats any non-2xx, or a missing `auth_token`, as a failed login).
+        *Not shown by the interface document:* Failure statuses and bodies (a third-party client
+        treats any non-2xx, or a missing `auth_token`, as a failed login).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2918,7 +3116,11 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.MediaUpload:
-        """Uploads or verifies a media file. Pass a file id chosen by the client, unique to the user. For a new file the answer holds an `upload_url`: PUT the file there, then reference the file by id (for example when creating a transaction). For an existing file it also holds the content type and size, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no upload URL is returned.
+        """Uploads or verifies a media file. Pass a file id chosen by the client, unique to the
+        user. For a new file the answer holds an `upload_url`: PUT the file there, then
+        reference the file by id (for example when creating a transaction). For an existing file
+        it also holds the content type and size, with an `upload_url` to resume an incomplete
+        upload. For a file that is part of a completed transaction no upload URL is returned.
 
         `GET /api/users/uploads/{file_id}`
 
@@ -2944,15 +3146,18 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.MediaUpload:
-        """Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The purpose and format of the nonce are not shown; the answer is assumed to be the same.
+        """Uploads or verifies a media file, as `get_upload_url`, with a nonce in the path. The
+        purpose and format of the nonce are not shown; the answer is assumed to be the same.
 
         `GET /api/users/uploads/{nonce}/{file_id}`
 
         Answers:
 
-        - 200 (application/json): The upload slot of the file (assumed the same as `get_upload_url`).
+        - 200 (application/json): The upload slot of the file (assumed the same as
+          `get_upload_url`).
 
-        *Not shown by the interface document:* The purpose of the nonce variant, the nonce format and the response (not found in the public docs).
+        *Not shown by the interface document:* The purpose of the nonce variant, the nonce
+        format and the response (not found in the public docs).
         """
         request = _rt.prepare(
             self._core.check,
@@ -2971,13 +3176,18 @@ class AsyncClient:
         content_type: str | None = None,
         options: _rt.CallOptions | None = None,
     ) -> _m.MultipartUpload:
-        """Starts a multipart upload of a large media file: answers an upload id and one presigned URL per part. The part count must be given up front and cannot be changed later. PUT each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if wished) to its URL, then call `complete_multipart_upload` before the URLs expire after 24 hours. A failed upload can be retried with the same file id and upload id.
+        """Starts a multipart upload of a large media file: answers an upload id and one presigned
+        URL per part. The part count must be given up front and cannot be changed later. PUT
+        each part (at least 5 MB except the last, at most 5 GB; in any order, in parallel if
+        wished) to its URL, then call `complete_multipart_upload` before the URLs expire after
+        24 hours. A failed upload can be retried with the same file id and upload id.
 
         `POST /api/users/multipart_upload_start/{file_id}`
 
         Answers:
 
-        - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The success status (assumed 200).
+        - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
+          success status (assumed 200).
 
         Errors beyond those of every operation (400, 401, 403, 404, 422):
 
@@ -3004,7 +3214,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.CompletedUpload:
-        """Completes a multipart upload once every part is uploaded, with the upload id and the ETag of every part. It must be called before all presigned part URLs expire (24 hours).
+        """Completes a multipart upload once every part is uploaded, with the upload id and the
+        ETag of every part. It must be called before all presigned part URLs expire (24 hours).
 
         `POST /api/users/multipart_upload_complete/{file_id}`
 
@@ -3043,7 +3254,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of users with links to the previous and next pages.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -3065,7 +3279,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Shows a user. Any user may show their own record (`self`); showing another user needs the manager role.
+        """Shows a user. Any user may show their own record (`self`); showing another user needs
+        the manager role.
 
         `GET /api/users/{id}`
 
@@ -3088,7 +3303,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.CreatedUser:
-        """Creates an organizational user. Per the public docs the request must be authenticated with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only fields.
+        """Creates an organizational user. Per the public docs the request must be authenticated
+        with a manager, and `location_id`, `external_id`, `role` and `active` are manager-only
+        fields.
 
         `POST /api/users`
 
@@ -3096,7 +3313,8 @@ class AsyncClient:
 
         Answers:
 
-        - 201 (application/json): The created user, as for show, with an authentication token for it.
+        - 201 (application/json): The created user, as for show, with an authentication token
+          for it.
 
         *Source: the service's public documentation.*
         """
@@ -3115,7 +3333,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.OneTimeUserResponse:
-        """Creates (or updates) a user account that can only create one inspection (or `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads and launches the service's application. Manager only. The endpoint is rate limited.
+        """Creates (or updates) a user account that can only create one inspection (or
+        `transaction_limit` ones), and returns a URL that, opened on a mobile device, downloads
+        and launches the service's application. Manager only. The endpoint is rate limited.
 
         `POST /api/users/one_time_user`
 
@@ -3128,7 +3348,8 @@ class AsyncClient:
         Errors beyond those of every operation (400, 401, 403, 404, 422):
 
         - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
-        - 429: The endpoint is rate limited and the allowed limits were exceeded; the request was not processed (the limits and any retry header are not documented).
+        - 429: The endpoint is rate limited and the allowed limits were exceeded; the request
+          was not processed (the limits and any retry header are not documented).
 
         *Source: the service's public documentation.*
         """
@@ -3148,7 +3369,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Updates a user (PATCH); only the fields given are changed. Any user may update their own record (`self`); updating another user needs the manager role.
+        """Updates a user (PATCH); only the fields given are changed. Any user may update their own
+        record (`self`); updating another user needs the manager role.
 
         `PATCH /api/users/{id}`
 
@@ -3174,7 +3396,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.UserResponse:
-        """Updates a user (PUT). Any user may update their own record (`self`); updating another user needs the manager role. Whether PUT replaces the whole record is not shown.
+        """Updates a user (PUT). Any user may update their own record (`self`); updating another
+        user needs the manager role. Whether PUT replaces the whole record is not shown.
 
         `PUT /api/users/{id}`
 
@@ -3182,7 +3405,8 @@ class AsyncClient:
 
         - 200 (application/json): The updated user (assumed to be answered as for show).
 
-        *Not shown by the interface document:* The request and response bodies, and how PUT differs from PATCH.
+        *Not shown by the interface document:* The request and response bodies, and how PUT
+        differs from PATCH.
         """
         request = _rt.prepare(
             self._core.check,
@@ -3207,7 +3431,8 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Deleted. Any 2xx status is success; a body, if any, is not
+          shown and is not read. *Not shown:* The success status and body.
         """
         request = _rt.prepare(
             self._core.check,
@@ -3233,9 +3458,11 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown and is not read. *Not shown:* The success status and body.
+        - 200 (application/json): Reset. Any 2xx status is success; a body, if any, is not shown
+          and is not read. *Not shown:* The success status and body.
 
-        *Not shown by the interface document:* The request and response bodies, and whether the new password is set, generated or sent to the user.
+        *Not shown by the interface document:* The request and response bodies, and whether the
+        new password is set, generated or sent to the user.
         """
         request = _rt.prepare(
             self._core.check,
@@ -3258,9 +3485,11 @@ class AsyncClient:
 
         Answers:
 
-        - 200 (application/json): The workflow; its fields, and whether it is wrapped as `{workflow: ...}`, are not shown.
+        - 200 (application/json): The workflow; its fields, and whether it is wrapped as
+          `{workflow: ...}`, are not shown.
 
-        *Not shown by the interface document:* The response shape (not found in the public docs).
+        *Not shown by the interface document:* The response shape (not found in the public
+        docs).
         """
         request = _rt.prepare(
             self._core.check,

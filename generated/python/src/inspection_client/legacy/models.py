@@ -114,7 +114,8 @@ class UnknownEvent(_rt.Unknown):
 
 
 Event: TypeAlias = Union["TaskCompletedEvent", UnknownEvent]
-"""An event delivered to a task's webhook url, tagged by its `type`. The name and the envelope are inferred; a type not listed here is kept whole.
+"""An event delivered to a task's webhook url, tagged by its `type`. The name and the
+envelope are inferred; a type not listed here is kept whole.
 
 Discriminated by `type`: narrow with `isinstance` or `match`.
 
@@ -122,7 +123,8 @@ Members:
 
 - `task.completed`: `TaskCompletedEvent`. A task was completed.
 
-A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole object (`.raw`) and serialises back unchanged.
+A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole
+object (`.raw`) and serialises back unchanged.
 """
 
 
@@ -140,91 +142,112 @@ class TaskCompletedEvent(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
 
 AssetId = NewType("AssetId", str)
-"""Identifier of an asset. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+"""Identifier of an asset. A string in the examples (often numeric, such as `"42"`);
+numbers are accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `AssetId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `AssetId("...")`.
 """
 
 
 TransactionId = NewType("TransactionId", str)
-"""Identifier of a transaction (inspection). A string in the examples (often numeric); numbers are accepted too.
+"""Identifier of a transaction (inspection). A string in the examples (often numeric);
+numbers are accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `TransactionId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `TransactionId("...")`.
 """
 
 
 LocationId = NewType("LocationId", str)
-"""Identifier of a location. A string in most examples, but a number in the users index example; both are accepted.
+"""Identifier of a location. A string in most examples, but a number in the users index
+example; both are accepted.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `LocationId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `LocationId("...")`.
 """
 
 
 UserId = NewType("UserId", str)
-"""Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers are accepted too.
+"""Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers
+are accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `UserId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `UserId("...")`.
 """
 
 
 TaskId = NewType("TaskId", str)
 """Identifier of a task. A string in the examples (often numeric); numbers are accepted.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `TaskId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `TaskId("...")`.
 """
 
 
 WorkflowId = NewType("WorkflowId", str)
-"""Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are accepted too.
+"""Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are
+accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `WorkflowId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `WorkflowId("...")`.
 """
 
 
 FormTemplateId = NewType("FormTemplateId", str)
 """Identifier of a form template; its format is not shown.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `FormTemplateId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `FormTemplateId("...")`.
 """
 
 
 FormId = NewType("FormId", str)
 """Identifier of a form of a transaction; its format is not shown.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `FormId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `FormId("...")`.
 """
 
 
 FileId = NewType("FileId", str)
-"""Identifier of an uploaded media file, chosen by the client and unique to the user; transactions reference uploaded media by it. Per the public docs a multipart upload's file id is a UUID (the examples use names such as `new_file_42`).
+"""Identifier of an uploaded media file, chosen by the client and unique to the user;
+transactions reference uploaded media by it. Per the public docs a multipart upload's
+file id is a UUID (the examples use names such as `new_file_42`).
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `FileId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `FileId("...")`.
 """
 
 
 MediaId = NewType("MediaId", str)
-"""Identifier of a photo, video or signature of a record, such as `"58"`; numbers are accepted too.
+"""Identifier of a photo, video or signature of a record, such as `"58"`; numbers are
+accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `MediaId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `MediaId("...")`.
 """
 
 
 DamageId = NewType("DamageId", str)
 """Identifier of a damage record of an asset; numbers are accepted too.
 
-An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `DamageId("...")`.
+An opaque, case-sensitive id. A `NewType`, so it cannot be passed where another
+resource's id is expected: make one with `DamageId("...")`.
 """
 
 
 AssetRef: TypeAlias = Union["AssetId", _rt.ExternalId]
-"""How a path names an asset: its numeric service id (e.g. `42`), or an external id (a reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
+"""How a path names an asset: its numeric service id (e.g. `42`), or an external id (a
+reference number, VIN, ...) prefaced with an underscore (e.g. `_WMWMF33519TW73378`).
 
 *Source: the service's public documentation.*
 
@@ -233,7 +256,8 @@ An id, `ExternalId("...")` (sent as `_<external id>`).
 
 
 UserPathRef: TypeAlias = Union["UserId", _rt.ExternalId, _rt.SelfRef]
-"""How a path names a user: its numeric id, an external user id prefaced with an underscore (e.g. `_abcxyz123`), or `self` for the user making the request.
+"""How a path names a user: its numeric id, an external user id prefaced with an underscore
+(e.g. `_abcxyz123`), or `self` for the user making the request.
 
 *Source: the service's public documentation.*
 
@@ -242,17 +266,24 @@ An id, `ExternalId("...")` (sent as `_<external id>`), or `SELF` (the caller).
 
 
 class ArchiveStatus(str, _enum.Enum):
-    """Archive state of a transaction's files. Files of a transaction are archived when they reach six months of age (by default): `active` becomes `archived`, and the files remain available but must be restored on request.
+    """Archive state of a transaction's files. Files of a transaction are archived when they
+    reach six months of age (by default): `active` becomes `archived`, and the files remain
+    available but must be restored on request.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
 
-    *Not shown by the interface document:* Transitions other than active to archived: how a restore is requested, when `restoring` becomes `restored`, and whether restored files are archived again.
+    *Not shown by the interface document:* Transitions other than active to archived: how a
+    restore is requested, when `restoring` becomes `restored`, and whether restored files
+    are archived again.
     """
 
     ACTIVE = "active"
     """The files are not archived (the state of a new transaction)."""
     ARCHIVED = "archived"
-    """The files were archived (after six months by default); they remain available but must be restored on request."""
+    """The files were archived (after six months by default); they remain available but must be
+    restored on request.
+    """
     RESTORING = "restoring"
     """Restoring; the meaning of the state is not shown beyond its name."""
     RESTORED = "restored"
@@ -262,9 +293,12 @@ class ArchiveStatus(str, _enum.Enum):
 class LegacyTaskStatus(str, _enum.Enum):
     """State of a task. Per the public docs a newly created task is `idle`.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
 
-    *Not shown by the interface document:* The other status values and the transitions between them. The service's internal API hints at `started` and `completed`, which is not documented for this interface.
+    *Not shown by the interface document:* The other status values and the transitions
+    between them. The service's internal API hints at `started` and `completed`, which is
+    not documented for this interface.
     """
 
     IDLE = "idle"
@@ -272,9 +306,11 @@ class LegacyTaskStatus(str, _enum.Enum):
 
 
 class UserRole(str, _enum.Enum):
-    """Role of a user. Users with the manager role may call the manager-only operations and read or update other users.
+    """Role of a user. Users with the manager role may call the manager-only operations and
+    read or update other users.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
 
     *Not shown by the interface document:* The full list of roles and their wire values.
     """
@@ -287,9 +323,12 @@ class UserRole(str, _enum.Enum):
 
 @_dataclass(slots=True, kw_only=True)
 class Links(_rt.Record):
-    """The links of an index page, such as `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with the first id of the page, `next` carries `after_id` with the last id.
+    """The links of an index page, such as
+    `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with
+    the first id of the page, `next` carries `after_id` with the last id.
 
-    *Not shown by the interface document:* Whether `prev` and `next` are null or absent at the ends of the list.
+    *Not shown by the interface document:* Whether `prev` and `next` are null or absent at
+    the ends of the list.
 
     *Source: the service's public documentation.*
     """
@@ -396,7 +435,8 @@ class Photo(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the photo was taken.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     url: str | Unset = UNSET
     """URL of the image; it may be a short link such as `https://{host}/m/JqS0`."""
@@ -426,7 +466,8 @@ class Video(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the video was taken.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     url: str | Unset = UNSET
     """URL of the video."""
@@ -452,7 +493,8 @@ class Signature(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the signature was made.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     url: str | Unset = UNSET
     """URL of the signature image."""
@@ -476,7 +518,8 @@ class Damage(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the damage was recorded.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     photos: list[Photo] = _field(default_factory=list)
     """Photos of the damage, each with its notation."""
@@ -486,9 +529,11 @@ class Damage(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class Asset(_rt.Record):
-    """An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.
+    """An asset (a vehicle or other unit) identified by a domain-specific external id. The
+    index may return sparse items holding only `id` and `external_id`.
 
-    *Not shown by the interface document:* The fields of assets (the seed shows none); those here are from the public docs' examples, which do not say which are always present.
+    *Not shown by the interface document:* The fields of assets (the seed shows none); those
+    here are from the public docs' examples, which do not say which are always present.
 
     *Source: the service's public documentation.*
     """
@@ -531,9 +576,15 @@ class Asset(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class Transaction(_rt.Record):
-    """A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.
+    """A transaction (inspection) of an asset: a check-out, a check-in or an added-media
+    inspection, with its media. In the public docs' index example each element also holds a
+    nested `transaction` object and an `external_id`, which looks like an asset-shaped
+    wrapper (possibly a documentation error); both shapes parse.
 
-    *Not shown by the interface document:* The fields of transactions beyond `archive_status` (the seed shows none); those here are from the public docs' examples (the create response is cut off after `videos`), which do not say which are always present.
+    *Not shown by the interface document:* The fields of transactions beyond
+    `archive_status` (the seed shows none); those here are from the public docs' examples
+    (the create response is cut off after `videos`), which do not say which are always
+    present.
 
     *Source: the service's public documentation.*
     """
@@ -541,7 +592,9 @@ class Transaction(_rt.Record):
     id: TransactionId
     """Identifier of the transaction."""
     external_id: str | Unset = UNSET
-    """An external id, seen only in the index example (where it equals the nested asset's external id)."""
+    """An external id, seen only in the index example (where it equals the nested asset's
+    external id).
+    """
     check_in: bool | None | Unset = UNSET
     """True for a check-in, false for a check-out, null when media was added.
 
@@ -580,7 +633,8 @@ class Transaction(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the transaction was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     asset: AssetSummary | Unset = UNSET
     """The asset of the transaction."""
@@ -593,16 +647,21 @@ class Transaction(_rt.Record):
     videos: list[Video] = _field(default_factory=list)
     """Videos of the transaction."""
     transaction: NestedTransaction | Unset = UNSET
-    """A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction)."""
+    """A nested transaction, seen only in the index example (possibly a documentation error in
+    which each element is asset-shaped and holds its latest transaction).
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
 
 @_dataclass(slots=True, kw_only=True)
 class NestedTransaction(_rt.Record):
-    """A transaction nested in another record: an asset's latest transaction, or the nested `transaction` of the index example. It has the fields of a Transaction, all optional (the docs elide the asset's one).
+    """A transaction nested in another record: an asset's latest transaction, or the nested
+    `transaction` of the index example. It has the fields of a Transaction, all optional
+    (the docs elide the asset's one).
 
-    *Not shown by the interface document:* The fields of nested transactions; those here are from the index example.
+    *Not shown by the interface document:* The fields of nested transactions; those here are
+    from the index example.
 
     *Source: the service's public documentation.*
     """
@@ -643,7 +702,8 @@ class NestedTransaction(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the transaction was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     asset: AssetSummary | Unset = UNSET
     """The asset of the transaction."""
@@ -661,9 +721,11 @@ class NestedTransaction(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class Location(_rt.Record):
-    """A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).
+    """A location of the company, such as an office, with its address and workflow. Nested in
+    users, it may hold only `id` and `name` (the users index).
 
-    *Not shown by the interface document:* The fields of the nested `workflow` object; which fields are always present.
+    *Not shown by the interface document:* The fields of the nested `workflow` object; which
+    fields are always present.
     """
 
     id: LocationId
@@ -685,12 +747,14 @@ class Location(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the location was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the location was last updated.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     workflow: Workflow | Unset = UNSET
     """The workflow of the location; its fields are not shown."""
@@ -722,12 +786,14 @@ class AuthenticatedUser(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the user was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the user was last updated.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     location: Location | Unset = UNSET
     """The user's location, with its address and nested workflow."""
@@ -737,9 +803,11 @@ class AuthenticatedUser(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class User(_rt.Record):
-    """A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.
+    """A user of the company. The index returns the location as `{id, name}` only and omits
+    `role`; show returns the full location.
 
-    *Not shown by the interface document:* Other fields of users, and which fields are always present.
+    *Not shown by the interface document:* Other fields of users, and which fields are
+    always present.
 
     *Source: the service's public documentation.*
     """
@@ -761,12 +829,14 @@ class User(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the user was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the user was last updated.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     location: Location | Unset = UNSET
     """The user's location (only `id` and `name` in the index)."""
@@ -801,7 +871,9 @@ class OneTimeUser(_rt.Record):
 class Task(_rt.Record):
     """An assignable piece of work on an asset, with its activity log.
 
-    *Not shown by the interface document:* The fields of tasks (the seed shows none; those here are from the public docs' index example), the status values beyond `idle`, and the field that holds the webhook url called on completion.
+    *Not shown by the interface document:* The fields of tasks (the seed shows none; those
+    here are from the public docs' index example), the status values beyond `idle`, and the
+    field that holds the webhook url called on completion.
 
     *Source: the service's public documentation.*
     """
@@ -815,19 +887,22 @@ class Task(_rt.Record):
     due_by: _dt.datetime | Unset = UNSET
     """When the task is due.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     high_priority: bool | Unset = UNSET
     """Whether the task has high priority."""
     created_at: _dt.datetime | Unset = UNSET
     """When the task was created.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the task was last updated.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     asset: AssetSummary | Unset = UNSET
     """The asset of the task."""
@@ -859,7 +934,8 @@ class TaskActivity(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -867,9 +943,11 @@ class TaskActivity(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class Workflow(_rt.Record):
-    """A workflow: the modules an inspection goes through. Transactions name theirs by `workflow_id`, `workflow_name` and `workflow_modules`.
+    """A workflow: the modules an inspection goes through. Transactions name theirs by
+    `workflow_id`, `workflow_name` and `workflow_modules`.
 
-    *Not shown by the interface document:* The fields of workflows (not found in the public docs either).
+    *Not shown by the interface document:* The fields of workflows (not found in the public
+    docs either).
     """
 
     id: WorkflowId | Unset = UNSET
@@ -885,7 +963,8 @@ class Workflow(_rt.Record):
 class FormTemplate(_rt.Record):
     """A form template.
 
-    *Not shown by the interface document:* The fields of form templates and whether show wraps the record (not found in the public docs either).
+    *Not shown by the interface document:* The fields of form templates and whether show
+    wraps the record (not found in the public docs either).
     """
 
     id: FormTemplateId | Unset = UNSET
@@ -899,7 +978,11 @@ class FormTemplate(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class MediaUpload(_rt.Record):
-    """The upload slot of a media file. For a new file it holds an `upload_url`; upload the file there with a plain HTTP PUT, then reference it by id (for example when creating a transaction). For an existing file it also holds the file's content `type` and `size`, with an `upload_url` to resume an incomplete upload. For a file that is part of a completed transaction no `upload_url` is returned.
+    """The upload slot of a media file. For a new file it holds an `upload_url`; upload the
+    file there with a plain HTTP PUT, then reference it by id (for example when creating a
+    transaction). For an existing file it also holds the file's content `type` and `size`,
+    with an `upload_url` to resume an incomplete upload. For a file that is part of a
+    completed transaction no `upload_url` is returned.
 
     *Not shown by the interface document:* Other fields of the response.
 
@@ -909,7 +992,9 @@ class MediaUpload(_rt.Record):
     id: FileId | Unset = UNSET
     """The file id the client chose."""
     upload_url: str | Unset = UNSET
-    """Presigned URL to PUT the file to, without further authentication; absent for a file of a completed transaction. It probably lasts about 15 minutes."""
+    """Presigned URL to PUT the file to, without further authentication; absent for a file of a
+    completed transaction. It probably lasts about 15 minutes.
+    """
     type: str | Unset = UNSET
     """Content type of an existing file, such as `image/png`."""
     size: int | Unset = UNSET
@@ -920,7 +1005,9 @@ class MediaUpload(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class MultipartUpload(_rt.Record):
-    """A started multipart upload: PUT each part (in any order, in parallel if wished) to its presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of every part. A failed upload can be retried with the same file id and upload id.
+    """A started multipart upload: PUT each part (in any order, in parallel if wished) to its
+    presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of
+    every part. A failed upload can be retried with the same file id and upload id.
 
     *Not shown by the interface document:* Other fields of the response.
 
@@ -930,11 +1017,15 @@ class MultipartUpload(_rt.Record):
     id: FileId | Unset = UNSET
     """The file id the client chose."""
     upload_id: str
-    """Identifier of the upload (generated by the storage service), separate from the file id to allow retrying failed uploads."""
+    """Identifier of the upload (generated by the storage service), separate from the file id
+    to allow retrying failed uploads.
+    """
     key: str | Unset = UNSET
     """Storage key of the file, such as `users/42/new_file_42`."""
     presigned_urls: list[str]
-    """One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24 hours."""
+    """One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24
+    hours.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
@@ -954,7 +1045,10 @@ class UploadPart(_rt.Record):
     etag: str
     """The ETag the storage service answered for the part's PUT."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -982,7 +1076,8 @@ class CompletedUpload(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class TransactionFilter(_rt.Record):
-    """Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+    """Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are
+    optional. Unlisted filters may be added as extra properties.
 
     *Source: the service's public documentation.*
     """
@@ -997,7 +1092,8 @@ class TransactionFilter(_rt.Record):
     damage: bool | Unset = UNSET
     """Only transactions with (true) or without (false) damage."""
     created_at: _dt.datetime | tuple[_dt.datetime, _dt.datetime] | Unset = UNSET
-    """A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    """A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    array.
 
     A `datetime.datetime`, or a `(from, to)` pair of them.
     """
@@ -1008,14 +1104,21 @@ class TransactionFilter(_rt.Record):
     group_id: str | Unset = UNSET
     """Only this group of inspections in a checkout-update-checkin transaction cycle."""
     extended: dict[str, JsonValue] | Unset = UNSET
-    """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
+    """Matches fields of the extended data; keys support dot notation to match nested objects
+    and arrays.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class AssetTransactionFilter(_rt.Record):
-    """Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter: the transaction filters without `group_id`; all are optional. Unlisted filters may be added as extra properties.
+    """Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter:
+    the transaction filters without `group_id`; all are optional. Unlisted filters may be
+    added as extra properties.
 
     *Source: the service's public documentation.*
     """
@@ -1030,7 +1133,8 @@ class AssetTransactionFilter(_rt.Record):
     damage: bool | Unset = UNSET
     """Only transactions with (true) or without (false) damage."""
     created_at: _dt.datetime | tuple[_dt.datetime, _dt.datetime] | Unset = UNSET
-    """A time (ISO 8601): only transactions at or after it; or a range of two times, as an array.
+    """A time (ISO 8601): only transactions at or after it; or a range of two times, as an
+    array.
 
     A `datetime.datetime`, or a `(from, to)` pair of them.
     """
@@ -1039,14 +1143,20 @@ class AssetTransactionFilter(_rt.Record):
     location_id: LocationId | Unset = UNSET
     """Only transactions of this location."""
     extended: dict[str, JsonValue] | Unset = UNSET
-    """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
+    """Matches fields of the extended data; keys support dot notation to match nested objects
+    and arrays.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class AssetFilter(_rt.Record):
-    """Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+    """Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are
+    optional. Unlisted filters may be added as extra properties.
 
     *Source: the service's public documentation.*
     """
@@ -1065,14 +1175,20 @@ class AssetFilter(_rt.Record):
     location_id: LocationId | Unset = UNSET
     """Only assets of this location."""
     extended: dict[str, JsonValue] | Unset = UNSET
-    """Matches fields of the extended data; keys support dot notation to match nested objects and arrays."""
+    """Matches fields of the extended data; keys support dot notation to match nested objects
+    and arrays.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class TaskFilter(_rt.Record):
-    """Filters of the task index, sent JSON-encoded as the `filter` parameter; all are optional. Unlisted filters may be added as extra properties.
+    """Filters of the task index, sent JSON-encoded as the `filter` parameter; all are
+    optional. Unlisted filters may be added as extra properties.
 
     *Source: the service's public documentation.*
     """
@@ -1087,7 +1203,10 @@ class TaskFilter(_rt.Record):
     A `datetime.datetime`, or a `(from, to)` pair of them.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1169,7 +1288,8 @@ class UserList(_rt.Record):
 class AssetResponse(_rt.Record):
     """An asset wrapped as `{asset: ...}`.
 
-    The wrapping is inferred, not documented: an answer that is the bare record (no `asset` property) is read as if it were wrapped.
+    The wrapping is inferred, not documented: an answer that is the bare record (no `asset`
+    property) is read as if it were wrapped.
 
     *Source: the service's public documentation.*
     """
@@ -1184,7 +1304,8 @@ class AssetResponse(_rt.Record):
 class TransactionResponse(_rt.Record):
     """A transaction wrapped as `{transaction: ...}`.
 
-    The wrapping is inferred, not documented: an answer that is the bare record (no `transaction` property) is read as if it were wrapped.
+    The wrapping is inferred, not documented: an answer that is the bare record (no
+    `transaction` property) is read as if it were wrapped.
 
     *Source: the service's public documentation.*
     """
@@ -1197,9 +1318,11 @@ class TransactionResponse(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class LocationResponse(_rt.Record):
-    """A location wrapped as `{location: ...}`, assumed from the other resources (the show example is cut off in the public docs).
+    """A location wrapped as `{location: ...}`, assumed from the other resources (the show
+    example is cut off in the public docs).
 
-    The wrapping is inferred, not documented: an answer that is the bare record (no `location` property) is read as if it were wrapped.
+    The wrapping is inferred, not documented: an answer that is the bare record (no
+    `location` property) is read as if it were wrapped.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1212,9 +1335,11 @@ class LocationResponse(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class TaskResponse(_rt.Record):
-    """A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the public docs).
+    """A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the
+    public docs).
 
-    The wrapping is inferred, not documented: an answer that is the bare record (no `task` property) is read as if it were wrapped.
+    The wrapping is inferred, not documented: an answer that is the bare record (no `task`
+    property) is read as if it were wrapped.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1229,7 +1354,8 @@ class TaskResponse(_rt.Record):
 class UserResponse(_rt.Record):
     """A user wrapped as `{user: ...}`.
 
-    The wrapping is inferred, not documented: an answer that is the bare record (no `user` property) is read as if it were wrapped.
+    The wrapping is inferred, not documented: an answer that is the bare record (no `user`
+    property) is read as if it were wrapped.
 
     *Source: the service's public documentation.*
     """
@@ -1242,7 +1368,8 @@ class UserResponse(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class CreatedUser(_rt.Record):
-    """The answer to user creation: per the public docs the same as show, and the example adds an `auth_token` for the new user.
+    """The answer to user creation: per the public docs the same as show, and the example adds
+    an `auth_token` for the new user.
 
     *Source: the service's public documentation.*
     """
@@ -1268,7 +1395,9 @@ class OneTimeUserResponse(_rt.Record):
     user: OneTimeUser | Unset = UNSET
     """The created (or updated) one-time user."""
     url: str | Unset = UNSET
-    """A URL that, opened on a mobile device, downloads and launches the service's application for the one-time user."""
+    """A URL that, opened on a mobile device, downloads and launches the service's application
+    for the one-time user.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
@@ -1280,7 +1409,10 @@ class AuthenticateRequest(_rt.Record):
     user: Credentials
     """The credentials."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1295,12 +1427,17 @@ class Credentials(_rt.Record):
     Held in a `Secret`: never shown by `repr`, `str` or logs.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class GuestTokenExchange(_rt.Record):
-    """The body of a guest-token exchange: the seed says only that a guest token is exchanged for a JWT; the property name is assumed. Send any other shape through the additional properties.
+    """The body of a guest-token exchange: the seed says only that a guest token is exchanged
+    for a JWT; the property name is assumed. Send any other shape through the additional
+    properties.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1311,7 +1448,10 @@ class GuestTokenExchange(_rt.Record):
     Held in a `Secret`: never shown by `repr`, `str` or logs.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1319,7 +1459,8 @@ class AuthenticateResponse(_rt.Record):
     """The login answer."""
 
     auth_token: _rt.Secret = _field(repr=False)
-    """Authentication token (a JWT), to be sent with all subsequent requests as `Authorization: Token <auth_token>`.
+    """Authentication token (a JWT), to be sent with all subsequent requests as `Authorization:
+    Token <auth_token>`.
 
     Held in a `Secret`: never shown by `repr`, `str` or logs.
     """
@@ -1339,12 +1480,16 @@ class NewAssetRequest(_rt.Record):
     asset: NewAsset
     """The asset to find or create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class NewAsset(_rt.Record):
-    """The asset to find or create by its external id. When the external id is a VIN, the service fills in the vehicle's make, model and year.
+    """The asset to find or create by its external id. When the external id is a VIN, the
+    service fills in the vehicle's make, model and year.
 
     *Source: the service's public documentation.*
     """
@@ -1354,7 +1499,10 @@ class NewAsset(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data, such as `{"fleet_id": 4279}`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1367,12 +1515,16 @@ class AssetUpdateRequest(_rt.Record):
     asset: AssetUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class AssetUpdate(_rt.Record):
-    """The fields of an asset to change. The updatable fields are not shown; those here are assumed from the record, and others may be added as extra properties.
+    """The fields of an asset to change. The updatable fields are not shown; those here are
+    assumed from the record, and others may be added as extra properties.
 
     *Not shown by the interface document:* The updatable fields of an asset.
 
@@ -1384,7 +1536,10 @@ class AssetUpdate(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data (assumed updatable)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1397,14 +1552,19 @@ class LocationRequest(_rt.Record):
     location: LocationInput
     """The fields of the location."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class LocationInput(_rt.Record):
-    """The fields of a location to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+    """The fields of a location to create or change. They are not shown; those here are assumed
+    from the record, and others may be added as extra properties.
 
-    *Not shown by the interface document:* The accepted fields and which are required on create.
+    *Not shown by the interface document:* The accepted fields and which are required on
+    create.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1424,7 +1584,10 @@ class LocationInput(_rt.Record):
     timezone: str | Unset = UNSET
     """Time zone, such as `PST`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1437,14 +1600,19 @@ class TaskRequest(_rt.Record):
     task: TaskInput
     """The fields of the task."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class TaskInput(_rt.Record):
-    """The fields of a task to create or change. They are not shown; those here are assumed from the record, and others may be added as extra properties.
+    """The fields of a task to create or change. They are not shown; those here are assumed
+    from the record, and others may be added as extra properties.
 
-    *Not shown by the interface document:* The accepted fields (assignee, asset, location, webhook url, ...) and which are required on create.
+    *Not shown by the interface document:* The accepted fields (assignee, asset, location,
+    webhook url, ...) and which are required on create.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1454,14 +1622,20 @@ class TaskInput(_rt.Record):
     due_by: _dt.datetime | Unset = UNSET
     """When the task is due.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     high_priority: bool | Unset = UNSET
     """Whether the task has high priority."""
     webhook_url: str | Unset = UNSET
-    """A URL the service calls with the `task.completed` event when this task is completed (the seed says a task can have one; the field's name is inferred)."""
+    """A URL the service calls with the `task.completed` event when this task is completed (the
+    seed says a task can have one; the field's name is inferred).
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1474,14 +1648,19 @@ class NewTransactionRequest(_rt.Record):
     transaction: NewTransaction
     """The transaction to create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class NewTransaction(_rt.Record):
-    """A transaction to create. Upload its media first (see `get_upload_url` and the multipart upload), then reference the files by their file ids.
+    """A transaction to create. Upload its media first (see `get_upload_url` and the multipart
+    upload), then reference the files by their file ids.
 
-    *Not shown by the interface document:* Which fields are required, and the shapes of notations, photos, videos and identity documents.
+    *Not shown by the interface document:* Which fields are required, and the shapes of
+    notations, photos, videos and identity documents.
 
     *Source: the service's public documentation.*
     """
@@ -1519,9 +1698,14 @@ class NewTransaction(_rt.Record):
     signatures: list[SignatureUpload] | Unset = UNSET
     """Signatures, referencing uploaded images."""
     ident_docs: list[JsonValue] | Unset = UNSET
-    """Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item shape is not shown beyond that example."""
+    """Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
+    shape is not shown beyond that example.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1536,10 +1720,14 @@ class SignatureUpload(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the signature was made.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1552,14 +1740,20 @@ class TransactionUpdateRequest(_rt.Record):
     transaction: TransactionUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class TransactionUpdate(_rt.Record):
-    """The fields of a transaction to change; only a limited set of fields may be changed on an existing transaction. All are optional and most accept null.
+    """The fields of a transaction to change; only a limited set of fields may be changed on an
+    existing transaction. All are optional and most accept null.
 
-    *Not shown by the interface document:* The rest of the updatable fields (the list is cut off after `workflow_id`), which fields accept null, and the shapes of the recipients lists.
+    *Not shown by the interface document:* The rest of the updatable fields (the list is cut
+    off after `workflow_id`), which fields accept null, and the shapes of the recipients
+    lists.
 
     *Source: the service's public documentation.*
     """
@@ -1570,7 +1764,8 @@ class TransactionUpdate(_rt.Record):
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
     location_id: LocationId | None | Unset = UNSET
-    """The location of the transaction. Manager only; required, even for a draft, when the transaction was created by a manager.
+    """The location of the transaction. Manager only; required, even for a draft, when the
+    transaction was created by a manager.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
@@ -1637,7 +1832,10 @@ class TransactionUpdate(_rt.Record):
     extended: dict[str, JsonValue] | Unset = UNSET
     """Free-form extended data, such as `{"contract_id": 78923}`."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1650,7 +1848,10 @@ class NewUserRequest(_rt.Record):
     user: NewUser
     """The user to create."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1682,7 +1883,10 @@ class NewUser(_rt.Record):
     role: UserRole | str | Unset = UNSET
     """Role of the user (manager only)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1695,12 +1899,16 @@ class UserUpdateRequest(_rt.Record):
     user: UserUpdate
     """The fields to change."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class UserUpdate(_rt.Record):
-    """The fields of a user to change. The updatable fields are not shown; those here are assumed from user creation, and others may be added as extra properties.
+    """The fields of a user to change. The updatable fields are not shown; those here are
+    assumed from user creation, and others may be added as extra properties.
 
     *Not shown by the interface document:* The updatable fields of a user.
 
@@ -1729,7 +1937,10 @@ class UserUpdate(_rt.Record):
     role: UserRole | str | Unset = UNSET
     """Role of the user (manager only on create)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1746,7 +1957,10 @@ class OneTimeUserRequest(_rt.Record):
     notify_user: bool | Unset = UNSET
     """Whether to send the user the launch URL (by SMS, a paid feature, or e-mail)."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1765,9 +1979,14 @@ class NewOneTimeUser(_rt.Record):
     external_id: str | Unset = UNSET
     """External id of the user."""
     transaction_limit: int | Unset = UNSET
-    """How many inspections the user may create; the public help center recommends a full user beyond 5."""
+    """How many inspections the user may create; the public help center recommends a full user
+    beyond 5.
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1785,7 +2004,10 @@ class CompleteMultipartUploadRequest(_rt.Record):
     Limits: at least 1 items; at most 20 items.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 # Wire descriptors: every named type's first, then what records and unions hold (they may

@@ -30,9 +30,18 @@ INFO = _rt.InterfaceInfo(
 def parse_event(body: bytes | str) -> _m.Event:
     """Reads a webhook delivery's JSON body as a `Event`.
 
-    The service POSTs an event, as JSON, to a listener that its support configures: one for every inspection created and one for every task completed, and to a task's own webhook url when it completes. Support can add custom headers (an API key, a bearer token) to authenticate deliveries; verify them with the clients' webhook verifier. New event types may appear at any time: an event of a type listed nowhere here is kept whole, never an error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by the interface document: they are inferred, and the payload is taken to be the v3 record.
+    The service POSTs an event, as JSON, to a listener that its support configures: one for
+    every inspection created and one for every task completed, and to a task's own webhook
+    url when it completes. Support can add custom headers (an API key, a bearer token) to
+    authenticate deliveries; verify them with the clients' webhook verifier. New event types
+    may appear at any time: an event of a type listed nowhere here is kept whole, never an
+    error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by
+    the interface document: they are inferred, and the payload is taken to be the v3 record.
 
-    An event type this spec does not list is its `Unknown` member, kept whole, never an error; a body that is not JSON, or a known event whose payload does not fit, raises `DecodeError` with its JSON path. Check the delivery's authentication header first with `inspection_client.verify_webhook`.
+    An event type this spec does not list is its `Unknown` member, kept whole, never an
+    error; a body that is not JSON, or a known event whose payload does not fit, raises
+    `DecodeError` with its JSON path. Check the delivery's authentication header first with
+    `inspection_client.verify_webhook`.
     """
     return _cast("_m.Event", _rt.parse_delivery(_m._w_Event, body))
 
@@ -299,9 +308,13 @@ class ApiKey:
 
     def __init__(self, api_key_id: str, api_key_secret: str | _rt.Secret) -> None:
         self.api_key_id = api_key_id
-        """The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by managers and above in the dashboard's Integration API settings."""
+        """The API key id (<API_KEY_ID>). Per the public docs it is a UUID; keys are created by
+        managers and above in the dashboard's Integration API settings.
+        """
         self.api_key_secret = api_key_secret if isinstance(api_key_secret, _rt.Secret) else _rt.Secret(api_key_secret)
-        """The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the service after creation and should be treated as a password."""
+        """The API key secret (<API_KEY_SECRET>). Per the public docs it is not stored by the
+        service after creation and should be treated as a password.
+        """
 
     def __repr__(self) -> str:
         return f"ApiKey(api_key_id={self.api_key_id!r}, api_key_secret=Secret(***))"
@@ -310,7 +323,11 @@ class ApiKey:
 class Client:
     """A client of the Inspection Integration API (v3).
 
-    Every request is checked against the documented limits before it is sent (turn off with `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every thread or task using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+    Every request is checked against the documented limits before it is sent (turn off with
+    `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every
+    thread or task using this client), and retried when that is safe: any method after a 429
+    (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection,
+    never a POST or PATCH that may have been applied.
 
     Close it with `client.close()` or `with`; it is safe to share between threads.
     """
@@ -404,7 +421,10 @@ class Client:
 
         - 200 (application/json): A page of units.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -606,7 +626,10 @@ class Client:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -645,7 +668,10 @@ class Client:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -687,7 +713,10 @@ class Client:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -711,7 +740,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Inspection:
-        """Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or a PDF summary (`application/pdf`).
+        """Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or
+        a PDF summary (`application/pdf`).
 
         `GET /inspections/{inspection_id}`
 
@@ -719,7 +749,9 @@ class Client:
 
         - 200 (application/json): The inspection record.
         - 200 (application/pdf): The inspection as a PDF document.
-        - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+        - 202 (application/json): Accepted; the interface defines this status without describing
+          it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+          it either).
 
         A 202 (still preparing) is asked again with backoff, up to `max_polls`.
         """
@@ -738,7 +770,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_inspection`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_inspection`, but asks for `application/pdf` (`Accept: application/pdf`) and
+        returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_INSPECTION,
@@ -757,7 +791,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened
+        `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_INSPECTION,
@@ -798,14 +837,17 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form` inspection result.
+        """Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form`
+        inspection result.
 
         `GET /forms/{form_id}`
 
         Answers:
 
         - 200 (application/pdf): The form as a PDF document.
-        - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+        - 202 (application/json): Accepted; the interface defines this status without describing
+          it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+          it either).
 
         A 202 (still preparing) is asked again with backoff, up to `max_polls`.
         """
@@ -825,7 +867,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or
+        any object with a binary `write`; for the `AsyncClient` also one whose `write` is a
+        coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply.
+        Returns the number of bytes written; a download that breaks off is not asked again
+        (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM,
@@ -864,7 +911,10 @@ class Client:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -903,7 +953,8 @@ class Client:
 
         Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
-        - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+        - 400: Bad request; also returned when extended data is added to a task that has a draft
+          inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
         - 422: Unprocessable request; its meaning is not shown.
         """
@@ -952,7 +1003,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Task:
-        """Updates and/or reassigns a task. Assignees are notified by push and e-mail as their settings allow.
+        """Updates and/or reassigns a task. Assignees are notified by push and e-mail as their
+        settings allow.
 
         `PATCH /tasks/{task_id}`
 
@@ -962,7 +1014,8 @@ class Client:
 
         Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
-        - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+        - 400: Bad request; also returned when extended data is added to a task that has a draft
+          inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
         - 422: Unprocessable request; its meaning is not shown.
         """
@@ -1022,7 +1075,10 @@ class Client:
 
         - 200 (application/json): A page of workflows.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1054,7 +1110,10 @@ class Client:
 
         - 200 (application/json): A page of locations.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1084,7 +1143,10 @@ class Client:
 
         - 200 (application/json): A page of users.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1105,7 +1167,9 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Page[_m.User]:
-        """Updates a user's external id, first name and last name. The interface declares its response in the list shape `{data: [User], paging}` although it is not a list endpoint; it is not paginated.
+        """Updates a user's external id, first name and last name. The interface declares its
+        response in the list shape `{data: [User], paging}` although it is not a list endpoint;
+        it is not paginated.
 
         `PATCH /users/{user_id}`
 
@@ -1144,7 +1208,10 @@ class Client:
 
         - 200 (application/json): A page of user groups.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1162,9 +1229,14 @@ class Client:
 class AsyncClient:
     """A client of the Inspection Integration API (v3).
 
-    Every request is checked against the documented limits before it is sent (turn off with `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every thread or task using this client), and retried when that is safe: any method after a 429 (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection, never a POST or PATCH that may have been applied.
+    Every request is checked against the documented limits before it is sent (turn off with
+    `ClientOptions(validate_requests=False)`), paced under the rate limit (shared by every
+    thread or task using this client), and retried when that is safe: any method after a 429
+    (after `Retry-After`), GET/PUT/DELETE after a 5xx, a timeout or a broken connection,
+    never a POST or PATCH that may have been applied.
 
-    Every method is a coroutine, except the paged lists, which are iterated with `async for`. Close it with `await client.aclose()` or `async with`.
+    Every method is a coroutine, except the paged lists, which are iterated with `async
+    for`. Close it with `await client.aclose()` or `async with`.
     """
 
 
@@ -1256,7 +1328,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of units.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1458,7 +1533,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1497,7 +1575,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of inspections.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1539,7 +1620,10 @@ class AsyncClient:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1563,7 +1647,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Inspection:
-        """Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or a PDF summary (`application/pdf`).
+        """Gets an inspection. The `Accept` header selects the JSON record (`application/json`) or
+        a PDF summary (`application/pdf`).
 
         `GET /inspections/{inspection_id}`
 
@@ -1571,7 +1656,9 @@ class AsyncClient:
 
         - 200 (application/json): The inspection record.
         - 200 (application/pdf): The inspection as a PDF document.
-        - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+        - 202 (application/json): Accepted; the interface defines this status without describing
+          it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+          it either).
 
         A 202 (still preparing) is asked again with backoff, up to `max_polls`.
         """
@@ -1590,7 +1677,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Like `get_inspection`, but asks for `application/pdf` (`Accept: application/pdf`) and returns its bytes, waiting out 202 answers."""
+        """Like `get_inspection`, but asks for `application/pdf` (`Accept: application/pdf`) and
+        returns its bytes, waiting out 202 answers.
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_INSPECTION,
@@ -1609,7 +1698,12 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_inspection_pdf`, but writes the answer to `out` as it arrives (a file opened
+        `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose
+        `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does
+        not apply. Returns the number of bytes written; a download that breaks off is not asked
+        again (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_INSPECTION,
@@ -1650,14 +1744,17 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> bytes:
-        """Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form` inspection result.
+        """Gets a PDF form as a PDF document. The form id is found in the `link` of a `pdf_form`
+        inspection result.
 
         `GET /forms/{form_id}`
 
         Answers:
 
         - 200 (application/pdf): The form as a PDF document.
-        - 202 (application/json): Accepted; the interface defines this status without describing it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe it either).
+        - 202 (application/json): Accepted; the interface defines this status without describing
+          it. *Not shown:* Body and meaning of the 202 response (the public docs do not describe
+          it either).
 
         A 202 (still preparing) is asked again with backoff, up to `max_polls`.
         """
@@ -1677,7 +1774,12 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or any object with a binary `write`; for the `AsyncClient` also one whose `write` is a coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply. Returns the number of bytes written; a download that breaks off is not asked again (`out` holds what came)."""
+        """Like `get_form`, but writes the answer to `out` as it arrives (a file opened `"wb"`, or
+        any object with a binary `write`; for the `AsyncClient` also one whose `write` is a
+        coroutine), in bounded memory whatever its size: `max_response_bytes` does not apply.
+        Returns the number of bytes written; a download that breaks off is not asked again
+        (`out` holds what came).
+        """
         request = _rt.prepare(
             self._core.check,
             _GET_FORM,
@@ -1716,7 +1818,10 @@ class AsyncClient:
 
         - 400: Bad request.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1755,7 +1860,8 @@ class AsyncClient:
 
         Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
-        - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+        - 400: Bad request; also returned when extended data is added to a task that has a draft
+          inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
         - 422: Unprocessable request; its meaning is not shown.
         """
@@ -1804,7 +1910,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Task:
-        """Updates and/or reassigns a task. Assignees are notified by push and e-mail as their settings allow.
+        """Updates and/or reassigns a task. Assignees are notified by push and e-mail as their
+        settings allow.
 
         `PATCH /tasks/{task_id}`
 
@@ -1814,7 +1921,8 @@ class AsyncClient:
 
         Errors beyond those of every operation (400, 401, 403, 404, 429, 500):
 
-        - 400: Bad request; also returned when extended data is added to a task that has a draft inspection attached.
+        - 400: Bad request; also returned when extended data is added to a task that has a draft
+          inspection attached.
         - 409: Conflict; its meaning for tasks is not shown.
         - 422: Unprocessable request; its meaning is not shown.
         """
@@ -1874,7 +1982,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of workflows.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1906,7 +2017,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of locations.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1936,7 +2050,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of users.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,
@@ -1957,7 +2074,9 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.Page[_m.User]:
-        """Updates a user's external id, first name and last name. The interface declares its response in the list shape `{data: [User], paging}` although it is not a list endpoint; it is not paginated.
+        """Updates a user's external id, first name and last name. The interface declares its
+        response in the list shape `{data: [User], paging}` although it is not a list endpoint;
+        it is not paginated.
 
         `PATCH /users/{user_id}`
 
@@ -1996,7 +2115,10 @@ class AsyncClient:
 
         - 200 (application/json): A page of user groups.
 
-        Iterating over the result (`for` / `async for`) walks every record of every page, one page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk that fails past its first page raises `PagingInterruptedError`; its `resume`, given as `resume=`, walks on from the page that failed.
+        Iterating over the result (`for` / `async for`) walks every record of every page, one
+        page in memory at a time; `.pages()` gives the pages, `.first()` the first one. A walk
+        that fails past its first page raises `PagingInterruptedError`; its `resume`, given as
+        `resume=`, walks on from the page that failed.
         """
         request = _rt.prepare(
             self._core.check,

@@ -103,7 +103,8 @@ class UnknownEvent(_rt.Unknown):
 
 
 Event: TypeAlias = Union["InspectionCreatedEvent", "TaskCompletedEvent", UnknownEvent]
-"""An event delivered to a webhook listener, tagged by its `type`. The names and the envelope are inferred; a type not listed here is kept whole.
+"""An event delivered to a webhook listener, tagged by its `type`. The names and the
+envelope are inferred; a type not listed here is kept whole.
 
 Discriminated by `type`: narrow with `isinstance` or `match`.
 
@@ -112,7 +113,8 @@ Members:
 - `inspection.created`: `InspectionCreatedEvent`. An inspection was created.
 - `task.completed`: `TaskCompletedEvent`. A task was completed.
 
-A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole object (`.raw`) and serialises back unchanged.
+A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole
+object (`.raw`) and serialises back unchanged.
 """
 
 
@@ -130,7 +132,8 @@ class InspectionCreatedEvent(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -150,88 +153,103 @@ class TaskCompletedEvent(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the event happened (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
 
 UnitId = NewType("UnitId", str)
-"""Unique database identifier of a unit: an opaque, case-sensitive string of up to 255 characters.
+"""Unique database identifier of a unit: an opaque, case-sensitive string of up to 255
+characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `UnitId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `UnitId("...")`.
 """
 
 
 InspectionId = NewType("InspectionId", str)
 """Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `InspectionId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `InspectionId("...")`.
 """
 
 
 FormId = NewType("FormId", str)
-"""Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255 characters.
+"""Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255
+characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `FormId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `FormId("...")`.
 """
 
 
 TaskId = NewType("TaskId", str)
 """Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `TaskId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `TaskId("...")`.
 """
 
 
 UserId = NewType("UserId", str)
 """Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `UserId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `UserId("...")`.
 """
 
 
 WorkflowId = NewType("WorkflowId", str)
 """Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `WorkflowId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `WorkflowId("...")`.
 """
 
 
 LocationId = NewType("LocationId", str)
 """Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `LocationId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `LocationId("...")`.
 """
 
 
 DepartmentId = NewType("DepartmentId", str)
 """Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `DepartmentId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `DepartmentId("...")`.
 """
 
 
 RegionId = NewType("RegionId", str)
 """Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `RegionId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `RegionId("...")`.
 """
 
 
 UserGroupId = NewType("UserGroupId", str)
 """Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
 
-An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be passed where another resource's id is expected: make one with `UserGroupId("...")`.
+An opaque, case-sensitive id of at most 255 characters. A `NewType`, so it cannot be
+passed where another resource's id is expected: make one with `UserGroupId("...")`.
 """
 
 
 class InspectionType(str, _enum.Enum):
     """Defines where the inspection lands in a business process.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
 
-    *Not shown by the interface document:* Transitions between the types, and their meaning beyond where the inspection lands in a business process.
+    *Not shown by the interface document:* Transitions between the types, and their meaning
+    beyond where the inspection lands in a business process.
     """
 
     OPEN = "open"
@@ -256,7 +274,8 @@ class InspectionTypeFilter(str, _enum.Enum):
 class TaskType(str, _enum.Enum):
     """How a task gets completed.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
     """
 
     TASK = "task"
@@ -270,9 +289,11 @@ class TaskType(str, _enum.Enum):
 class TaskStatus(str, _enum.Enum):
     """State of a task.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
 
-    *Not shown by the interface document:* Transitions between the states, and the meaning of each state.
+    *Not shown by the interface document:* Transitions between the states, and the meaning
+    of each state.
     """
 
     IDLE = "idle"
@@ -299,7 +320,8 @@ class TaskStatusFilter(str, _enum.Enum):
 class ErrorSeverity(str, _enum.Enum):
     """Severity of a data template error.
 
-    Open: the service may send values this spec does not list; fields typed with this enum then hold the value as a plain `str`.
+    Open: the service may send values this spec does not list; fields typed with this enum
+    then hold the value as a plain `str`.
     """
 
     WARNING = "warning"
@@ -331,13 +353,17 @@ Decoding never refuses another JSON kind here: it is passed through untouched.
 
 @_dataclass(slots=True, kw_only=True)
 class Paging(_rt.Record):
-    """The paging object of a list response. It includes a base64 encoded cursor used as the `page` parameter of the next request.
+    """The paging object of a list response. It includes a base64 encoded cursor used as the
+    `page` parameter of the next request.
 
-    *Not shown by the interface document:* The fields of Paging, including the property name of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a placeholder name.
+    *Not shown by the interface document:* The fields of Paging, including the property name
+    of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a
+    placeholder name.
     """
 
     next: str | None | Unset = UNSET
-    """Absolute URL of the next page, null or absent on the last page. Seen only in third-party code that follows it until it is null.
+    """Absolute URL of the next page, null or absent on the last page. Seen only in third-party
+    code that follows it until it is null.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
 
@@ -349,7 +375,9 @@ class Paging(_rt.Record):
     *Seen in third-party code only: the client tolerates it, never requires it.*
     """
     cursor: str | None | Unset = UNSET
-    """The seed only says that the paging object includes a base64 encoded cursor used as the `page` parameter; the property name that holds it is not shown. `null` or absent on the last page.
+    """The seed only says that the paging object includes a base64 encoded cursor used as the
+    `page` parameter; the property name that holds it is not shown. `null` or absent on the
+    last page.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
 
@@ -364,7 +392,10 @@ class ErrorBody(_rt.Record):
     """The JSON body of an error response."""
 
     errors: JsonValue | Unset = UNSET
-    """The error message, such as "The Unit A-001 could not be found". Documented as a string; parsed as any JSON because the public docs do not say whether it is ever an array or object (for example for validation errors)."""
+    """The error message, such as "The Unit A-001 could not be found". Documented as a string;
+    parsed as any JSON because the public docs do not say whether it is ever an array or
+    object (for example for validation errors).
+    """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
 
@@ -386,7 +417,9 @@ class Unit(_rt.Record):
     year: int | Unset = UNSET
     """Model year, 1800 to 9999."""
     vin: str | Unset = UNSET
-    """Vehicle identification number: exactly 17 alphanumeric characters, never the letters I, O or Q."""
+    """Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
+    O or Q.
+    """
     serial_number: str | Unset = UNSET
     """Serial number of the unit."""
     hours: int | Unset = UNSET
@@ -396,12 +429,14 @@ class Unit(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """When the unit was created (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the unit was last updated (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extended_data: dict[str, JsonValue] = _field(default_factory=dict)
     """Free-form custom fields, any number of keys."""
@@ -488,7 +523,9 @@ class WorkflowRef(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class InspectionRef(_rt.Record):
-    """The inspection of a task: the completing inspection, or the draft inspection for an uncompleted task."""
+    """The inspection of a task: the completing inspection, or the draft inspection for an
+    uncompleted task.
+    """
 
     id: InspectionId | Unset = UNSET
     """Identifier of the inspection."""
@@ -533,9 +570,13 @@ class Inspection(_rt.Record):
     dashboard_url: str | Unset = UNSET
     """Fully qualified link to the inspection's record in the dashboard."""
     pdf_share_url: str | Unset = UNSET
-    """Pre-signed link to a PDF summary of the inspection, usable without further authentication; its token expires after 48 hours."""
+    """Pre-signed link to a PDF summary of the inspection, usable without further
+    authentication; its token expires after 48 hours.
+    """
     results: list[InspectionResult] = _field(default_factory=list)
-    """The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver."""
+    """The results of the inspection; each is a checklist, data template, PDF form or collision
+    damage waiver.
+    """
     photos: list[Photo] = _field(default_factory=list)
     """Photos taken during the inspection."""
     videos: list[Video] = _field(default_factory=list)
@@ -545,12 +586,14 @@ class Inspection(_rt.Record):
     created_at: _dt.datetime | Unset = UNSET
     """Upload time of the inspection (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the inspection was last updated (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -575,7 +618,8 @@ Members:
 - `pdf_form`: `PdfFormResult`. A PDF form.
 - `collision_damage_waiver`: `CollisionDamageWaiverResult`. A collision damage waiver.
 
-A member with a tag this spec does not know is an `UnknownInspectionResult`: it keeps the whole object (`.raw`) and serialises back unchanged.
+A member with a tag this spec does not know is an `UnknownInspectionResult`: it keeps
+the whole object (`.raw`) and serialises back unchanged.
 """
 
 
@@ -668,7 +712,8 @@ class UnknownResultField(_rt.Unknown):
 
 
 ResultField: TypeAlias = Union["ValueField", "ItemField", "ItemsField", "PartnerCaseField", UnknownResultField]
-"""One field of a checklist or data template, discriminated by `type`. New field types may be added at any time.
+"""One field of a checklist or data template, discriminated by `type`. New field types may
+be added at any time.
 
 Discriminated by `type`: narrow with `isinstance` or `match`.
 
@@ -679,13 +724,15 @@ Members:
 - `date_selector`: `ValueField`. A date selector; the value is an ISO format date.
 - `radio`: `ValueField`. A radio button group.
 - `single_dropdown_list`: `ValueField`. A single-choice dropdown list.
-- `single_dropdown_with_id`: `ItemField`. A single-choice dropdown list whose chosen item has an id.
+- `single_dropdown_with_id`: `ItemField`. A single-choice dropdown list whose chosen
+  item has an id.
 - `multi_dropdown_list`: `ItemsField`. A multi-choice dropdown list.
 - `checkbox`: `ItemsField`. A checkbox group.
 - `pass_fail`: `ItemsField`. A pass/fail field.
 - `partner_case`: `PartnerCaseField`. A case opened with a partner service provider.
 
-A member with a tag this spec does not know is an `UnknownResultField`: it keeps the whole object (`.raw`) and serialises back unchanged.
+A member with a tag this spec does not know is an `UnknownResultField`: it keeps the
+whole object (`.raw`) and serialises back unchanged.
 """
 
 
@@ -830,7 +877,8 @@ class Photo(_rt.Record):
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
     field: PhotoField | None | Unset = UNSET
-    """The field the photo belongs to, or null. Present only for inline photos (photos taken within a checklist or data template field).
+    """The field the photo belongs to, or null. Present only for inline photos (photos taken
+    within a checklist or data template field).
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
@@ -906,9 +954,11 @@ Discriminated by `type`: narrow with `isinstance` or `match`.
 Members:
 
 - `inspection`: `InspectionSignature`. A signature collected during the inspection.
-- `esign`: `EsignSignature`. An electronic signature collected through a signature request.
+- `esign`: `EsignSignature`. An electronic signature collected through a signature
+  request.
 
-A member with a tag this spec does not know is an `UnknownSignature`: it keeps the whole object (`.raw`) and serialises back unchanged.
+A member with a tag this spec does not know is an `UnknownSignature`: it keeps the whole
+object (`.raw`) and serialises back unchanged.
 """
 
 
@@ -943,7 +993,8 @@ class EsignSignature(_rt.Record):
     signed_at: _dt.datetime | Unset = UNSET
     """When the signature request was completed.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -958,7 +1009,8 @@ class ShareUrl(_rt.Record):
     expires_at: _dt.datetime | Unset = UNSET
     """When the link expires (48 hours after it was issued).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -966,7 +1018,9 @@ class ShareUrl(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class Task(_rt.Record):
-    """An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection."""
+    """An assignable piece of work that may require an inspection. Its `extended_data` is
+    mapped into the workflow checklist when the assignee starts the inspection.
+    """
 
     id: TaskId
     """Identifier of the task."""
@@ -985,7 +1039,8 @@ class Task(_rt.Record):
     due_by: _dt.datetime | Unset = UNSET
     """When the task is due (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     inspection: InspectionRef | Unset = UNSET
     """The inspection that completed the task, or the draft inspection of an uncompleted task."""
@@ -998,23 +1053,29 @@ class Task(_rt.Record):
     department: DepartmentRef | Unset = UNSET
     """The department of the task."""
     extended_data: dict[str, JsonValue] = _field(default_factory=dict)
-    """Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API."""
+    """Custom fields mapped into the workflow checklist when the assignee starts the inspection
+    (by field id, then by label). Keys that match no field are kept here and pre-fill
+    nothing. Managed only through the API.
+    """
     completed_at: _dt.datetime | None | Unset = UNSET
     """Last time the task was marked complete, or null.
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
     """
     created_at: _dt.datetime | Unset = UNSET
     """When the task was created (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     updated_at: _dt.datetime | Unset = UNSET
     """When the task was last updated (UTC).
 
-    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the microsecond are dropped.
+    An aware `datetime.datetime` (UTC when the service sends no offset); digits beyond the
+    microsecond are dropped.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list, as the service sent them; written back as they are."""
@@ -1073,7 +1134,8 @@ class Location(_rt.Record):
 class User(_rt.Record):
     """A user.
 
-    *Not shown by the interface document:* Fields of the User record beyond the update fields and the `id`/`username` seen elsewhere.
+    *Not shown by the interface document:* Fields of the User record beyond the update
+    fields and the `id`/`username` seen elsewhere.
     """
 
     id: UserId | Unset = UNSET
@@ -1136,9 +1198,11 @@ class NewUnit(_rt.Record):
     Limits: from 1800 to 9999.
     """
     vin: str | Unset = UNSET
-    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    Q are prohibited.
 
-    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    `o`, `q`.
     """
     serial_number: str | Unset = UNSET
     """Serial number of the unit.
@@ -1158,7 +1222,10 @@ class NewUnit(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1186,9 +1253,11 @@ class UnitPatch(_rt.Record):
     Limits: from 1800 to 9999.
     """
     vin: str | Unset = UNSET
-    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    Q are prohibited.
 
-    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    `o`, `q`.
     """
     serial_number: str | Unset = UNSET
     """Serial number of the unit.
@@ -1208,12 +1277,17 @@ class UnitPatch(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class UnitAttributes(_rt.Record):
-    """The attributes of a unit addressed by its reference number, for a partial update (PATCH) or an upsert (PUT)."""
+    """The attributes of a unit addressed by its reference number, for a partial update (PATCH)
+    or an upsert (PUT).
+    """
 
     make: str | Unset = UNSET
     """Make of the unit.
@@ -1231,9 +1305,11 @@ class UnitAttributes(_rt.Record):
     Limits: from 1800 to 9999.
     """
     vin: str | Unset = UNSET
-    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and Q are prohibited.
+    """Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
+    Q are prohibited.
 
-    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`, `o`, `q`.
+    Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
+    `o`, `q`.
     """
     serial_number: str | Unset = UNSET
     """Serial number of the unit.
@@ -1253,16 +1329,21 @@ class UnitAttributes(_rt.Record):
     extended_data: dict[str, JsonValue] | Unset = UNSET
     """Free-form custom fields, any number of keys."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
 class TaskRequest(_rt.Record):
-    """The body that creates or updates a task. Exactly one assignee variant applies: a user, a location or a user group.
+    """The body that creates or updates a task. Exactly one assignee variant applies: a user, a
+    location or a user group.
 
     Who the task is assigned to; exactly one variant applies.
 
-    Exactly one of these groups is given (checked before sending): `assignee_username`, `location_id`, `user_group_id`.
+    Exactly one of these groups is given (checked before sending): `assignee_username`,
+    `location_id`, `user_group_id`.
     """
 
     name: str
@@ -1278,15 +1359,19 @@ class TaskRequest(_rt.Record):
     due_by: _dt.date | _dt.datetime
     """When the task is due, an ISO 8601 date or date-time (UTC).
 
-    A `datetime.date` when the service sends a date, a `datetime.datetime` when it sends a date-time: test `isinstance(x, datetime.datetime)` first.
+    A `datetime.date` when the service sends a date, a `datetime.datetime` when it sends a
+    date-time: test `isinstance(x, datetime.datetime)` first.
     """
     webhook_url: str | Unset = UNSET
-    """A URL the service POSTs the `task.completed` event to when this task completes. The interface document says a task can have one but does not show the field's name.
+    """A URL the service POSTs the `task.completed` event to when this task completes. The
+    interface document says a task can have one but does not show the field's name.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
     status: TaskStatus | str | Unset = UNSET
-    """Moves the task to this status on an update (to `completed` or `complete`: the task is completed, which sends the `task.completed` event). The interface document lists the statuses but not how a client moves a task between them.
+    """Moves the task to this status on an update (to `completed` or `complete`: the task is
+    completed, which sends the `task.completed` event). The interface document lists the
+    statuses but not how a client moves a task between them.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1308,7 +1393,16 @@ class TaskRequest(_rt.Record):
     Limits: at most 255 characters.
     """
     extended_data: dict[str, JsonValue] | Unset = UNSET
-    """Optional custom key/value pairs, managed only through the API. When the assignee starts the inspection, each key fills every checklist field matched by field id, or by label if no id matches, unless a higher-priority source already filled it (previous inspection data, then SDK-provided data, then task extended data, then unit data). Formats: textbox any string; radio an existing item's value; single dropdown an existing item's id or value; multi-select dropdown a comma-separated list of existing values; date selector an ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added to a task that has a draft inspection attached (a 4xx error)."""
+    """Optional custom key/value pairs, managed only through the API. When the assignee starts
+    the inspection, each key fills every checklist field matched by field id, or by label if
+    no id matches, unless a higher-priority source already filled it (previous inspection
+    data, then SDK-provided data, then task extended data, then unit data). Formats: textbox
+    any string; radio an existing item's value; single dropdown an existing item's id or
+    value; multi-select dropdown a comma-separated list of existing values; date selector an
+    ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
+    are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
+    to a task that has a draft inspection attached (a 4xx error).
+    """
     assignee_username: str | Unset = UNSET
     """Username of the assignee.
 
@@ -1319,7 +1413,10 @@ class TaskRequest(_rt.Record):
     user_group_id: int | Unset = UNSET
     """Id of the user group, sent as an integer."""
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -1342,7 +1439,10 @@ class UserUpdate(_rt.Record):
     Limits: at most 255 characters.
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
-    """Properties this spec does not list yet, sent as they are (the service may accept new optional properties before the spec has them). One the spec lists is refused by validation: set its own attribute."""
+    """Properties this spec does not list yet, sent as they are (the service may accept new
+    optional properties before the spec has them). One the spec lists is refused by
+    validation: set its own attribute.
+    """
 
 
 T = TypeVar("T")
