@@ -221,9 +221,17 @@ pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
     }
 }
 
-/// The registry entry of a record: its fields, those of its exactly-one-of group
-/// included, and the group.
-fn object_type_desc(i: &Interface, o: &Object) -> String {
+/// A record's descriptor in parts, for a template to lay out a field a line: each field's
+/// descriptor, the exactly-one-of group's, and the envelope field (quoted).
+#[derive(Debug, serde::Serialize)]
+pub struct RecordDesc {
+    pub fields: Vec<String>,
+    pub one_of: Option<String>,
+    pub envelope: Option<String>,
+}
+
+/// The registry entry of a record, in parts (see [`RecordDesc`]).
+pub fn record_desc(i: &Interface, o: &Object) -> RecordDesc {
     let mut fields: Vec<String> = o.fields.iter().map(|f| field_desc(i, f)).collect();
     let one_of = o.one_of.as_ref().map(|one| {
         let variants: Vec<String> = one
@@ -250,7 +258,28 @@ fn object_type_desc(i: &Interface, o: &Object) -> String {
             variants.join(", ")
         )
     });
-    object_desc(&fields, one_of, o.envelope.as_deref())
+    RecordDesc {
+        fields,
+        one_of,
+        envelope: o.envelope.as_deref().map(names::string),
+    }
+}
+
+/// The registry entry of a record on one line.
+fn object_type_desc(i: &Interface, o: &Object) -> String {
+    let desc = record_desc(i, o);
+    let one_of = desc
+        .one_of
+        .map(|o| format!(", oneOf: {o}"))
+        .unwrap_or_default();
+    let envelope = desc
+        .envelope
+        .map(|e| format!(", envelope: {e}"))
+        .unwrap_or_default();
+    format!(
+        "{{ k: \"object\", fields: [{}]{one_of}{envelope} }}",
+        desc.fields.join(", ")
+    )
 }
 
 /// The registry entry of a tagged union: its tag and each tag value's record.

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::names::{self, Scope};
 use super::types::{self, TypeNames};
 use crate::doc_text;
-use crate::ir::Interface;
+use crate::ir::{Interface, TypeKind};
 use crate::templates;
 pub use crate::templates::{KeyParamCx, WebhooksCx};
 
@@ -124,10 +124,13 @@ pub struct PageCx {
     pub paging_type: String,
 }
 
+/// A type of the registry: its descriptor on one line, or for a record with fields its
+/// parts, which the template lays out a field a line.
 #[derive(Serialize)]
 pub struct RegistryEntry {
     pub key: String,
     pub desc: String,
+    pub record: Option<types::RecordDesc>,
 }
 
 #[derive(Serialize)]
@@ -378,6 +381,10 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         .map(|t| RegistryEntry {
             key: names::property(&t.name),
             desc: types::type_desc(i, &t.kind),
+            record: match &t.kind {
+                TypeKind::Object(o) if !o.fields.is_empty() => Some(types::record_desc(i, o)),
+                _ => None,
+            },
         })
         .collect();
     Ok(InterfaceCx {

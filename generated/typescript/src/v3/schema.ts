@@ -13,8 +13,20 @@ import type * as rt from "../runtime/index.js";
 /** Every declared type of the interface, by its spec name. */
 export const SCHEMA: rt.Registry = {
   Event: { k: "union", tag: "type", common: [], variants: { "inspection.created": "InspectionCreatedEvent", "task.completed": "TaskCompletedEvent" } },
-  InspectionCreatedEvent: { k: "object", fields: [{ name: "data", d: { k: "ref", name: "Inspection" }, req: false, nul: false }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }] },
-  TaskCompletedEvent: { k: "object", fields: [{ name: "data", d: { k: "ref", name: "Task" }, req: false, nul: false }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }] },
+  InspectionCreatedEvent: {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "ref", name: "Inspection" }, req: false, nul: false },
+      { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
+  TaskCompletedEvent: {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "ref", name: "Task" }, req: false, nul: false },
+      { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
   UnitId: { k: "id", c: { maxLength: 255 } },
   InspectionId: { k: "id", c: { maxLength: 255 } },
   FormId: { k: "id", c: { maxLength: 255 } },
@@ -34,49 +46,400 @@ export const SCHEMA: rt.Registry = {
   FieldValue: { k: "scalar", of: ["string", "integer"] },
   ItemValue: { k: "scalar", of: ["string", "integer", "boolean"] },
   FormDataValue: { k: "scalar", of: ["string", "integer", "boolean", "null"] },
-  Paging: { k: "object", fields: [{ name: "next", d: { k: "string" }, req: false, nul: true }, { name: "per_page", d: { k: "int", bits: 64 }, req: false, nul: false }, { name: "cursor", d: { k: "string" }, req: false, nul: true }] },
-  ErrorBody: { k: "object", fields: [{ name: "errors", d: { k: "json" }, req: false, nul: false }] },
-  Unit: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "reference_number", d: { k: "string" }, req: false, nul: false }, { name: "make", d: { k: "string" }, req: false, nul: false }, { name: "model", d: { k: "string" }, req: false, nul: false }, { name: "year", d: { k: "int", bits: 64 }, req: false, nul: false }, { name: "vin", d: { k: "string" }, req: false, nul: false }, { name: "serial_number", d: { k: "string" }, req: false, nul: false }, { name: "hours", d: { k: "int", bits: 32 }, req: false, nul: false }, { name: "odometer", d: { k: "int", bits: 64 }, req: false, nul: false }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_at", d: { k: "datetime" }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }] },
-  LocationRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "external_id", d: { k: "string" }, req: false, nul: true }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  UnitRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "reference_number", d: { k: "string" }, req: false, nul: false }] },
-  UserRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "username", d: { k: "string" }, req: false, nul: false }] },
-  RegionRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  DepartmentRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  WorkflowRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  InspectionRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }] },
-  TaskAssigneeRef: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "username", d: { k: "string" }, req: false, nul: false }] },
-  Inspection: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false }, { name: "type", d: { k: "ref", name: "InspectionType" }, req: false, nul: false }, { name: "location", d: { k: "ref", name: "LocationRef" }, req: false, nul: false }, { name: "damage_present", d: { k: "bool" }, req: false, nul: false }, { name: "unit", d: { k: "ref", name: "UnitRef" }, req: false, nul: false }, { name: "user", d: { k: "ref", name: "UserRef" }, req: false, nul: false }, { name: "region", d: { k: "ref", name: "RegionRef" }, req: false, nul: false }, { name: "department", d: { k: "ref", name: "DepartmentRef" }, req: false, nul: false }, { name: "workflow", d: { k: "ref", name: "WorkflowRef" }, req: false, nul: false }, { name: "dashboard_url", d: { k: "string" }, req: false, nul: false }, { name: "pdf_share_url", d: { k: "string" }, req: false, nul: false }, { name: "results", d: { k: "array", of: { k: "ref", name: "InspectionResult" } }, req: false, nul: false, fill: "array" }, { name: "photos", d: { k: "array", of: { k: "ref", name: "Photo" } }, req: false, nul: false, fill: "array" }, { name: "videos", d: { k: "array", of: { k: "ref", name: "Video" } }, req: false, nul: false, fill: "array" }, { name: "signatures", d: { k: "array", of: { k: "ref", name: "Signature" } }, req: false, nul: false, fill: "array" }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_at", d: { k: "datetime" }, req: false, nul: false }] },
+  Paging: {
+    k: "object",
+    fields: [
+      { name: "next", d: { k: "string" }, req: false, nul: true },
+      { name: "per_page", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "cursor", d: { k: "string" }, req: false, nul: true },
+    ],
+  },
+  ErrorBody: {
+    k: "object",
+    fields: [
+      { name: "errors", d: { k: "json" }, req: false, nul: false },
+    ],
+  },
+  Unit: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "reference_number", d: { k: "string" }, req: false, nul: false },
+      { name: "make", d: { k: "string" }, req: false, nul: false },
+      { name: "model", d: { k: "string" }, req: false, nul: false },
+      { name: "year", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "vin", d: { k: "string" }, req: false, nul: false },
+      { name: "serial_number", d: { k: "string" }, req: false, nul: false },
+      { name: "hours", d: { k: "int", bits: 32 }, req: false, nul: false },
+      { name: "odometer", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
+      { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+    ],
+  },
+  LocationRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "external_id", d: { k: "string" }, req: false, nul: true },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  UnitRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "reference_number", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  UserRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "username", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  RegionRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  DepartmentRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  WorkflowRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  InspectionRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  TaskAssigneeRef: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "username", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  Inspection: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "type", d: { k: "ref", name: "InspectionType" }, req: false, nul: false },
+      { name: "location", d: { k: "ref", name: "LocationRef" }, req: false, nul: false },
+      { name: "damage_present", d: { k: "bool" }, req: false, nul: false },
+      { name: "unit", d: { k: "ref", name: "UnitRef" }, req: false, nul: false },
+      { name: "user", d: { k: "ref", name: "UserRef" }, req: false, nul: false },
+      { name: "region", d: { k: "ref", name: "RegionRef" }, req: false, nul: false },
+      { name: "department", d: { k: "ref", name: "DepartmentRef" }, req: false, nul: false },
+      { name: "workflow", d: { k: "ref", name: "WorkflowRef" }, req: false, nul: false },
+      { name: "dashboard_url", d: { k: "string" }, req: false, nul: false },
+      { name: "pdf_share_url", d: { k: "string" }, req: false, nul: false },
+      { name: "results", d: { k: "array", of: { k: "ref", name: "InspectionResult" } }, req: false, nul: false, fill: "array" },
+      { name: "photos", d: { k: "array", of: { k: "ref", name: "Photo" } }, req: false, nul: false, fill: "array" },
+      { name: "videos", d: { k: "array", of: { k: "ref", name: "Video" } }, req: false, nul: false, fill: "array" },
+      { name: "signatures", d: { k: "array", of: { k: "ref", name: "Signature" } }, req: false, nul: false, fill: "array" },
+      { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
+      { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
   InspectionResult: { k: "union", tag: "object", common: [], variants: { checklist: "ChecklistResult", data_template: "DataTemplateResult", pdf_form: "PdfFormResult", collision_damage_waiver: "CollisionDamageWaiverResult" } },
-  ChecklistResult: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" }] },
-  DataTemplateResult: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "version", d: { k: "int", bits: 64 }, req: false, nul: false }, { name: "slug", d: { k: "string" }, req: false, nul: false }, { name: "errors", d: { k: "array", of: { k: "ref", name: "TemplateError" } }, req: false, nul: false, fill: "array" }, { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" }] },
-  TemplateError: { k: "object", fields: [{ name: "error", d: { k: "string" }, req: false, nul: false }, { name: "field_id", d: { k: "string" }, req: false, nul: true }, { name: "severity", d: { k: "ref", name: "ErrorSeverity" }, req: false, nul: false }] },
-  PdfFormResult: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "link", d: { k: "string" }, req: false, nul: false }, { name: "data", d: { k: "map", of: { k: "ref", name: "FormDataValue" } }, req: false, nul: false, fill: "map" }] },
-  CollisionDamageWaiverResult: { k: "object", fields: [{ name: "name", d: { k: "string" }, req: false, nul: false }, { name: "accepted", d: { k: "bool" }, req: false, nul: false }] },
+  ChecklistResult: {
+    k: "object",
+    fields: [
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+      { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" },
+    ],
+  },
+  DataTemplateResult: {
+    k: "object",
+    fields: [
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+      { name: "version", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "slug", d: { k: "string" }, req: false, nul: false },
+      { name: "errors", d: { k: "array", of: { k: "ref", name: "TemplateError" } }, req: false, nul: false, fill: "array" },
+      { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" },
+    ],
+  },
+  TemplateError: {
+    k: "object",
+    fields: [
+      { name: "error", d: { k: "string" }, req: false, nul: false },
+      { name: "field_id", d: { k: "string" }, req: false, nul: true },
+      { name: "severity", d: { k: "ref", name: "ErrorSeverity" }, req: false, nul: false },
+    ],
+  },
+  PdfFormResult: {
+    k: "object",
+    fields: [
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+      { name: "link", d: { k: "string" }, req: false, nul: false },
+      { name: "data", d: { k: "map", of: { k: "ref", name: "FormDataValue" } }, req: false, nul: false, fill: "map" },
+    ],
+  },
+  CollisionDamageWaiverResult: {
+    k: "object",
+    fields: [
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+      { name: "accepted", d: { k: "bool" }, req: false, nul: false },
+    ],
+  },
   ResultField: { k: "union", tag: "type", common: [], variants: { textbox: "ValueField", barcode_scan_textbox: "ValueField", date_selector: "ValueField", radio: "ValueField", single_dropdown_list: "ValueField", single_dropdown_with_id: "ItemField", multi_dropdown_list: "ItemsField", checkbox: "ItemsField", pass_fail: "ItemsField", partner_case: "PartnerCaseField" } },
-  ValueField: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false }] },
-  ItemField: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "item", d: { k: "ref", name: "DropdownItem" }, req: false, nul: false }] },
-  DropdownItem: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: false }, { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false }] },
-  ItemsField: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "items", d: { k: "array", of: { k: "ref", name: "ListItem" } }, req: false, nul: false, fill: "array" }] },
-  ListItem: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "value", d: { k: "ref", name: "ItemValue" }, req: false, nul: false }] },
-  PartnerCaseField: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "value", d: { k: "ref", name: "PartnerCase" }, req: false, nul: false }] },
-  PartnerCase: { k: "object", fields: [{ name: "case_id", d: { k: "string" }, req: false, nul: false }, { name: "case_reference_number", d: { k: "string" }, req: false, nul: false }, { name: "service_provider_id", d: { k: "string" }, req: false, nul: false }] },
-  Photo: { k: "object", fields: [{ name: "object", d: { k: "string" }, req: false, nul: false }, { name: "url", d: { k: "string" }, req: false, nul: false }, { name: "instruction", d: { k: "ref", name: "PhotoInstruction" }, req: false, nul: true }, { name: "field", d: { k: "ref", name: "PhotoField" }, req: false, nul: true }, { name: "tags", d: { k: "array", of: { k: "ref", name: "PhotoTag" } }, req: false, nul: false, fill: "array" }] },
-  PhotoInstruction: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }] },
-  PhotoField: { k: "object", fields: [{ name: "id", d: { k: "string" }, req: false, nul: true }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "result_object_name", d: { k: "string" }, req: false, nul: false }] },
-  PhotoTag: { k: "object", fields: [{ name: "label", d: { k: "string" }, req: false, nul: false }] },
-  Video: { k: "object", fields: [{ name: "object", d: { k: "string" }, req: false, nul: false }, { name: "url", d: { k: "string" }, req: false, nul: false }] },
+  ValueField: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false },
+    ],
+  },
+  ItemField: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "item", d: { k: "ref", name: "DropdownItem" }, req: false, nul: false },
+    ],
+  },
+  DropdownItem: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: false },
+      { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false },
+    ],
+  },
+  ItemsField: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "items", d: { k: "array", of: { k: "ref", name: "ListItem" } }, req: false, nul: false, fill: "array" },
+    ],
+  },
+  ListItem: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "value", d: { k: "ref", name: "ItemValue" }, req: false, nul: false },
+    ],
+  },
+  PartnerCaseField: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "value", d: { k: "ref", name: "PartnerCase" }, req: false, nul: false },
+    ],
+  },
+  PartnerCase: {
+    k: "object",
+    fields: [
+      { name: "case_id", d: { k: "string" }, req: false, nul: false },
+      { name: "case_reference_number", d: { k: "string" }, req: false, nul: false },
+      { name: "service_provider_id", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  Photo: {
+    k: "object",
+    fields: [
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "url", d: { k: "string" }, req: false, nul: false },
+      { name: "instruction", d: { k: "ref", name: "PhotoInstruction" }, req: false, nul: true },
+      { name: "field", d: { k: "ref", name: "PhotoField" }, req: false, nul: true },
+      { name: "tags", d: { k: "array", of: { k: "ref", name: "PhotoTag" } }, req: false, nul: false, fill: "array" },
+    ],
+  },
+  PhotoInstruction: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  PhotoField: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "string" }, req: false, nul: true },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "result_object_name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  PhotoTag: {
+    k: "object",
+    fields: [
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  Video: {
+    k: "object",
+    fields: [
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "url", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
   Signature: { k: "union", tag: "type", common: [], variants: { inspection: "InspectionSignature", esign: "EsignSignature" } },
-  InspectionSignature: { k: "object", fields: [{ name: "object", d: { k: "string" }, req: false, nul: false }, { name: "url", d: { k: "string" }, req: false, nul: false }, { name: "label", d: { k: "string" }, req: false, nul: false }, { name: "printed_name", d: { k: "string" }, req: false, nul: false }] },
-  EsignSignature: { k: "object", fields: [{ name: "object", d: { k: "string" }, req: false, nul: false }, { name: "url", d: { k: "string" }, req: false, nul: false }, { name: "signed_at", d: { k: "datetime" }, req: false, nul: false }] },
-  ShareUrl: { k: "object", fields: [{ name: "link", d: { k: "string" }, req: true, nul: false }, { name: "expires_at", d: { k: "datetime" }, req: false, nul: false }] },
-  Task: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false }, { name: "object", d: { k: "string" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "TaskType" }, req: false, nul: false }, { name: "status", d: { k: "ref", name: "TaskStatus" }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }, { name: "description", d: { k: "string" }, req: false, nul: false }, { name: "priority", d: { k: "bool" }, req: false, nul: false }, { name: "due_by", d: { k: "datetime" }, req: false, nul: false }, { name: "inspection", d: { k: "ref", name: "InspectionRef" }, req: false, nul: false }, { name: "assignee", d: { k: "ref", name: "TaskAssigneeRef" }, req: false, nul: false }, { name: "unit", d: { k: "ref", name: "UnitRef" }, req: false, nul: false }, { name: "workflow", d: { k: "ref", name: "WorkflowRef" }, req: false, nul: false }, { name: "department", d: { k: "ref", name: "DepartmentRef" }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }, { name: "completed_at", d: { k: "datetime" }, req: false, nul: true }, { name: "created_at", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_at", d: { k: "datetime" }, req: false, nul: false }] },
-  Workflow: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  Location: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "external_id", d: { k: "string" }, req: false, nul: true }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  User: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "username", d: { k: "string" }, req: false, nul: false }, { name: "external_id", d: { k: "string" }, req: false, nul: false }, { name: "first_name", d: { k: "string" }, req: false, nul: false }, { name: "last_name", d: { k: "string" }, req: false, nul: false }] },
-  UserGroup: { k: "object", fields: [{ name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "name", d: { k: "string" }, req: false, nul: false }] },
-  NewUnit: { k: "object", fields: [{ name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false }, { name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false }, { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false }, { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }] },
-  UnitPatch: { k: "object", fields: [{ name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false }, { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false }, { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }] },
-  UnitAttributes: { k: "object", fields: [{ name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false }, { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false }, { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }] },
-  TaskRequest: { k: "object", fields: [{ name: "name", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false }, { name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false }, { name: "due_by", d: { k: "date_or_datetime" }, req: true, nul: false }, { name: "webhook_url", d: { k: "string" }, req: false, nul: false }, { name: "status", d: { k: "ref", name: "TaskStatus" }, req: false, nul: false }, { name: "description", d: { k: "string", c: { maxLength: 500 } }, req: false, nul: false }, { name: "requires_inspection", d: { k: "bool" }, req: false, nul: false }, { name: "workflow_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "department_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" }, { name: "assignee_username", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "location_id", d: { k: "int", bits: 64 }, req: false, nul: false }, { name: "user_group_id", d: { k: "int", bits: 64 }, req: false, nul: false }], oneOf: { name: "assignee", variants: [{ name: "user", fields: ["assignee_username"] }, { name: "location", fields: ["location_id"] }, { name: "user_group", fields: ["user_group_id"] }] } },
-  UserUpdate: { k: "object", fields: [{ name: "external_id", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "first_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "last_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] },
+  InspectionSignature: {
+    k: "object",
+    fields: [
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "url", d: { k: "string" }, req: false, nul: false },
+      { name: "label", d: { k: "string" }, req: false, nul: false },
+      { name: "printed_name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  EsignSignature: {
+    k: "object",
+    fields: [
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "url", d: { k: "string" }, req: false, nul: false },
+      { name: "signed_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
+  ShareUrl: {
+    k: "object",
+    fields: [
+      { name: "link", d: { k: "string" }, req: true, nul: false },
+      { name: "expires_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
+  Task: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "object", d: { k: "string" }, req: false, nul: false },
+      { name: "type", d: { k: "ref", name: "TaskType" }, req: false, nul: false },
+      { name: "status", d: { k: "ref", name: "TaskStatus" }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+      { name: "description", d: { k: "string" }, req: false, nul: false },
+      { name: "priority", d: { k: "bool" }, req: false, nul: false },
+      { name: "due_by", d: { k: "datetime" }, req: false, nul: false },
+      { name: "inspection", d: { k: "ref", name: "InspectionRef" }, req: false, nul: false },
+      { name: "assignee", d: { k: "ref", name: "TaskAssigneeRef" }, req: false, nul: false },
+      { name: "unit", d: { k: "ref", name: "UnitRef" }, req: false, nul: false },
+      { name: "workflow", d: { k: "ref", name: "WorkflowRef" }, req: false, nul: false },
+      { name: "department", d: { k: "ref", name: "DepartmentRef" }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+      { name: "completed_at", d: { k: "datetime" }, req: false, nul: true },
+      { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
+      { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
+    ],
+  },
+  Workflow: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  Location: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "external_id", d: { k: "string" }, req: false, nul: true },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  User: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "username", d: { k: "string" }, req: false, nul: false },
+      { name: "external_id", d: { k: "string" }, req: false, nul: false },
+      { name: "first_name", d: { k: "string" }, req: false, nul: false },
+      { name: "last_name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  UserGroup: {
+    k: "object",
+    fields: [
+      { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "name", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  NewUnit: {
+    k: "object",
+    fields: [
+      { name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false },
+      { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false },
+      { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+    ],
+  },
+  UnitPatch: {
+    k: "object",
+    fields: [
+      { name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false },
+      { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false },
+      { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+    ],
+  },
+  UnitAttributes: {
+    k: "object",
+    fields: [
+      { name: "make", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "model", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "year", d: { k: "int", bits: 64, c: { min: 1800, max: 9999 } }, req: false, nul: false },
+      { name: "vin", d: { k: "string", c: { length: 17, chars: { allow: "ascii_alphanumeric", forbid: "IOQioq" } } }, req: false, nul: false },
+      { name: "serial_number", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "hours", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+    ],
+  },
+  TaskRequest: {
+    k: "object",
+    fields: [
+      { name: "name", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "reference_number", d: { k: "string", c: { maxLength: 255 } }, req: true, nul: false },
+      { name: "due_by", d: { k: "date_or_datetime" }, req: true, nul: false },
+      { name: "webhook_url", d: { k: "string" }, req: false, nul: false },
+      { name: "status", d: { k: "ref", name: "TaskStatus" }, req: false, nul: false },
+      { name: "description", d: { k: "string", c: { maxLength: 500 } }, req: false, nul: false },
+      { name: "requires_inspection", d: { k: "bool" }, req: false, nul: false },
+      { name: "workflow_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "department_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
+      { name: "assignee_username", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "location_id", d: { k: "int", bits: 64 }, req: false, nul: false },
+      { name: "user_group_id", d: { k: "int", bits: 64 }, req: false, nul: false },
+    ],
+    oneOf: { name: "assignee", variants: [{ name: "user", fields: ["assignee_username"] }, { name: "location", fields: ["location_id"] }, { name: "user_group", fields: ["user_group_id"] }] },
+  },
+  UserUpdate: {
+    k: "object",
+    fields: [
+      { name: "external_id", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "first_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "last_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
 };
