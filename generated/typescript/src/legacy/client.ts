@@ -161,7 +161,12 @@ export class Client {
       method: "GET",
       path: "/api/assets",
       segments: ["api", "assets"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
     };
     return this.core.paged<m.Asset, m.AssetList>(
       SCHEMA,
@@ -225,7 +230,12 @@ export class Client {
       method: "GET",
       path: "/api/assets/{id}/transactions",
       segments: ["api", "assets", { value: rt.refSegment(id) }, "transactions"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
     };
     return this.core.paged<m.Transaction, m.TransactionList>(
       SCHEMA,
@@ -578,7 +588,12 @@ export class Client {
       method: "GET",
       path: "/api/locations",
       segments: ["api", "locations"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
     };
     return this.core.paged<m.Location, m.LocationList>(
       SCHEMA,
@@ -786,7 +801,12 @@ export class Client {
       method: "GET",
       path: "/api/tasks",
       segments: ["api", "tasks"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
     };
     return this.core.paged<m.Task, m.TaskList>(
       SCHEMA,
@@ -985,7 +1005,12 @@ export class Client {
       method: "GET",
       path: "/api/transactions",
       segments: ["api", "transactions"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
     };
     return this.core.paged<m.Transaction, m.TransactionList>(
       SCHEMA,
@@ -1495,7 +1520,12 @@ export class Client {
       method: "GET",
       path: "/api/users",
       segments: ["api", "users"],
-      query: rt.queryEntries(query, [["after_id", "text"], ["before_id", "text"], ["limit", "text"], ["filter", "json"]]),
+      query: rt.queryEntries(query, [
+        ["after_id", "text"],
+        ["before_id", "text"],
+        ["limit", "text"],
+        ["filter", "json"],
+      ]),
       hint: "only users with the manager role may call it",
     };
     return this.core.paged<m.User, m.UserList>(

@@ -149,7 +149,12 @@ export class Client {
       method: "GET",
       path: "/units",
       segments: ["units"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["referenceNumber", "text"], ["serialNumber", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["referenceNumber", "text"],
+        ["serialNumber", "text"],
+      ]),
     };
     return this.core.paged<m.Unit, m.Page<m.Unit>>(
       SCHEMA,
@@ -392,7 +397,14 @@ export class Client {
       method: "GET",
       path: "/units/{unit_id}/inspections",
       segments: ["units", { value: unitId }, "inspections"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["created_after", "text"], ["created_before", "text"], ["type", "text"], ["department_name", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["created_after", "text"],
+        ["created_before", "text"],
+        ["type", "text"],
+        ["department_name", "text"],
+      ]),
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
@@ -433,7 +445,14 @@ export class Client {
       method: "GET",
       path: "/units/by_reference_number/{reference_number}/inspections",
       segments: ["units", "by_reference_number", { value: referenceNumber }, "inspections"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["created_after", "text"], ["created_before", "text"], ["type", "text"], ["department_name", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["created_after", "text"],
+        ["created_before", "text"],
+        ["type", "text"],
+        ["department_name", "text"],
+      ]),
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
@@ -476,7 +495,14 @@ export class Client {
       method: "GET",
       path: "/inspections",
       segments: ["inspections"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["created_after", "text"], ["created_before", "text"], ["type", "text"], ["department_name", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["created_after", "text"],
+        ["created_before", "text"],
+        ["type", "text"],
+        ["department_name", "text"],
+      ]),
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
@@ -701,7 +727,19 @@ export class Client {
       method: "GET",
       path: "/tasks",
       segments: ["tasks"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["created_after", "text"], ["created_before", "text"], ["updated_after", "text"], ["updated_before", "text"], ["completed_after", "text"], ["completed_before", "text"], ["due_after", "text"], ["due_before", "text"], ["status", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["created_after", "text"],
+        ["created_before", "text"],
+        ["updated_after", "text"],
+        ["updated_before", "text"],
+        ["completed_after", "text"],
+        ["completed_before", "text"],
+        ["due_after", "text"],
+        ["due_before", "text"],
+        ["status", "text"],
+      ]),
     };
     return this.core.paged<m.Task, m.Page<m.Task>>(
       SCHEMA,
@@ -883,7 +921,12 @@ export class Client {
       method: "GET",
       path: "/workflows",
       segments: ["workflows"],
-      query: rt.queryEntries(query, [["page", "text"], ["per_page", "text"], ["location_id", "text"], ["department_name", "text"]]),
+      query: rt.queryEntries(query, [
+        ["page", "text"],
+        ["per_page", "text"],
+        ["location_id", "text"],
+        ["department_name", "text"],
+      ]),
     };
     return this.core.paged<m.Workflow, m.Page<m.Workflow>>(
       SCHEMA,

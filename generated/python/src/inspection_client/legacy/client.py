@@ -51,7 +51,14 @@ _LIST_ASSETS = _rt.Operation(
         json=("filter",),
     ),
 )
-_LIST_ASSETS_PAGES = _rt.PagingPlan("links", _m._w_AssetList, "assets", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_ASSETS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_AssetList,
+    "assets",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _GET_ASSET = _rt.Operation(
     name="get_asset",
@@ -75,7 +82,14 @@ _LIST_ASSET_TRANSACTIONS = _rt.Operation(
         json=("filter",),
     ),
 )
-_LIST_ASSET_TRANSACTIONS_PAGES = _rt.PagingPlan("links", _m._w_TransactionList, "transactions", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_ASSET_TRANSACTIONS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_TransactionList,
+    "transactions",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _FIND_OR_CREATE_ASSET = _rt.Operation(
     name="find_or_create_asset",
@@ -159,7 +173,14 @@ _LIST_LOCATIONS = _rt.Operation(
         json=("filter",),
     ),
 )
-_LIST_LOCATIONS_PAGES = _rt.PagingPlan("links", _m._w_LocationList, "locations", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_LOCATIONS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_LocationList,
+    "locations",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _GET_LOCATION = _rt.Operation(
     name="get_location",
@@ -220,7 +241,14 @@ _LIST_TASKS = _rt.Operation(
         json=("filter",),
     ),
 )
-_LIST_TASKS_PAGES = _rt.PagingPlan("links", _m._w_TaskList, "tasks", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_TASKS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_TaskList,
+    "tasks",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _GET_TASK = _rt.Operation(
     name="get_task",
@@ -277,7 +305,14 @@ _LIST_TRANSACTIONS = _rt.Operation(
         json=("filter",),
     ),
 )
-_LIST_TRANSACTIONS_PAGES = _rt.PagingPlan("links", _m._w_TransactionList, "transactions", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_TRANSACTIONS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_TransactionList,
+    "transactions",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _GET_TRANSACTION = _rt.Operation(
     name="get_transaction",
@@ -398,7 +433,14 @@ _LIST_USERS = _rt.Operation(
     ),
     hint="only users with the manager role may call it",
 )
-_LIST_USERS_PAGES = _rt.PagingPlan("links", _m._w_UserList, "users", links_attr="links", next_attr="next", prev_attr="prev")
+_LIST_USERS_PAGES = _rt.PagingPlan(
+    "links",
+    _m._w_UserList,
+    "users",
+    links_attr="links",
+    next_attr="next",
+    prev_attr="prev",
+)
 
 _GET_USER = _rt.Operation(
     name="get_user",

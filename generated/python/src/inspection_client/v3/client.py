@@ -57,7 +57,17 @@ _LIST_UNITS = _rt.Operation(
         _rt.F("serialNumber", "serialNumber", _rt.Str(_rt.Limits(max_length=255))),
     ),
 )
-_LIST_UNITS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Unit), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_UNITS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Unit),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _CREATE_UNIT = _rt.Operation(
     name="create_unit",
@@ -125,7 +135,17 @@ _LIST_UNIT_INSPECTIONS = _rt.Operation(
         _rt.F("department_name", "department_name", _rt.Str(_rt.Limits(max_length=255))),
     ),
 )
-_LIST_UNIT_INSPECTIONS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Inspection), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_UNIT_INSPECTIONS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Inspection),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER = _rt.Operation(
     name="list_unit_inspections_by_reference_number",
@@ -142,7 +162,17 @@ _LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER = _rt.Operation(
         _rt.F("department_name", "department_name", _rt.Str(_rt.Limits(max_length=255))),
     ),
 )
-_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Inspection), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Inspection),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _LIST_INSPECTIONS = _rt.Operation(
     name="list_inspections",
@@ -158,7 +188,17 @@ _LIST_INSPECTIONS = _rt.Operation(
         _rt.F("department_name", "department_name", _rt.Str(_rt.Limits(max_length=255))),
     ),
 )
-_LIST_INSPECTIONS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Inspection), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_INSPECTIONS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Inspection),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _GET_INSPECTION = _rt.Operation(
     name="get_inspection",
@@ -206,7 +246,17 @@ _LIST_TASKS = _rt.Operation(
         _rt.F("status", "status", _m._w_TaskStatusFilter),
     ),
 )
-_LIST_TASKS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Task), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_TASKS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Task),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _CREATE_TASK = _rt.Operation(
     name="create_task",
@@ -253,7 +303,17 @@ _LIST_WORKFLOWS = _rt.Operation(
         _rt.F("department_name", "department_name", _rt.Str(_rt.Limits(max_length=255))),
     ),
 )
-_LIST_WORKFLOWS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Workflow), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_WORKFLOWS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Workflow),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _LIST_LOCATIONS = _rt.Operation(
     name="list_locations",
@@ -265,7 +325,17 @@ _LIST_LOCATIONS = _rt.Operation(
         _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
-_LIST_LOCATIONS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_Location), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_LOCATIONS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_Location),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _LIST_USERS = _rt.Operation(
     name="list_users",
@@ -277,7 +347,17 @@ _LIST_USERS = _rt.Operation(
         _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
-_LIST_USERS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_User), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_USERS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_User),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 _UPDATE_USER = _rt.Operation(
     name="update_user",
@@ -298,7 +378,17 @@ _LIST_USER_GROUPS = _rt.Operation(
         _rt.F("per_page", "per_page", _rt.Int(32, _rt.Limits(max=100))),
     ),
 )
-_LIST_USER_GROUPS_PAGES = _rt.PagingPlan("cursor", _m._page_wire(_m._w_UserGroup), "data", paging_attr="paging", next_url_attr="next", cursor_attr="cursor", page_param="page", page_size_attr="per_page", per_page_param="per_page")
+_LIST_USER_GROUPS_PAGES = _rt.PagingPlan(
+    "cursor",
+    _m._page_wire(_m._w_UserGroup),
+    "data",
+    paging_attr="paging",
+    next_url_attr="next",
+    cursor_attr="cursor",
+    page_param="page",
+    page_size_attr="per_page",
+    per_page_param="per_page",
+)
 
 
 class ApiKey:
