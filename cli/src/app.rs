@@ -329,18 +329,25 @@ fn describe(interfaces: &[Interface]) -> serde_json::Value {
                         serde_json::json!({
                             "flag": p.flag,
                             "name": p.name,
-                            "place": format!("{:?}", p.place).to_lowercase(),
-                            "kind": format!("{:?}", p.kind),
+                            "place": p.place.name(),
+                            "kind": p.kind.name(),
                             "required": p.required,
                         })
                     })
                     .collect();
+                let (answer, alternative) = op.answer.name();
+                let body = match op.body {
+                    crate::command::Body::None => None,
+                    crate::command::Body::Json { .. } => Some("json"),
+                    crate::command::Body::Bytes => Some("bytes"),
+                };
                 serde_json::json!({
                     "name": op.name,
                     "command": op.command,
                     "params": params,
-                    "body": format!("{:?}", op.body),
-                    "answer": format!("{:?}", op.answer),
+                    "body": body,
+                    "answer": answer,
+                    "alternative": alternative,
                 })
             })
             .collect()

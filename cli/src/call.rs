@@ -3,6 +3,8 @@
 //! here print the answer, save it to a file, or show the request without sending it.
 //! (The Rust conformance runner gives the same names with its own meaning.)
 
+use std::collections::BTreeMap;
+
 use futures_util::StreamExt;
 use inspection_runtime::{BoxStream, Core, Error, Request, Upserted};
 use serde::Serialize;
@@ -40,12 +42,6 @@ pub struct Mode {
 #[derive(Debug)]
 pub struct Outcome(pub Result<(), Failure>);
 
-impl Outcome {
-    fn of(result: Result<(), Failure>) -> Outcome {
-        Outcome(result)
-    }
-}
-
 /// A call's arguments by place, as the command line gave them: `path` and `query` by the
 /// spec's names, the JSON `body`, and the tool's own (`resume`, `body_text`,
 /// `content_type`). Each read takes its value, so `finish` can name leftovers.
@@ -55,13 +51,15 @@ pub struct Args {
     pub query: Map<String, Value>,
     pub body: Option<Value>,
     pub other: Map<String, Value>,
-    /// Flags by spec name, for messages (`--unit-id` for `unit_id`).
-    pub flags: Map<String, Value>,
+    /// Flags by spec name, for messages (`unit-id` for `unit_id`).
+    pub flags: BTreeMap<&'static str, &'static str>,
+    /// The body holds a secret: no message quotes its values.
+    pub secret_body: bool,
 }
 
 impl Args {
     fn flag(&self, name: &str) -> String {
-        match self.flags.get(name).and_then(Value::as_str) {
+        match self.flags.get(name) {
             Some(flag) => format!("--{flag}"),
             None => format!("`{name}`"),
         }
@@ -123,12 +121,8 @@ impl Args {
             .body
             .take()
             .ok_or("this command needs a body: --body FILE")?;
-        let hide = !self
-            .other
-            .get("secret_body")
-            .is_none_or(|v| v == &Value::Bool(false));
         serde_json::from_value(value).map_err(|e| {
-            if hide {
+            if self.secret_body {
                 "the body does not fit the operation (its message is not shown: the body \
                  holds a secret)"
                     .to_string()
@@ -152,8 +146,7 @@ impl Args {
     }
 
     /// Fails when a value was given that the call does not read.
-    pub fn finish(mut self) -> Result<(), String> {
-        self.other.remove("secret_body");
+    pub fn finish(self) -> Result<(), String> {
         let mut left: Vec<String> = Vec::new();
         left.extend(self.path.keys().chain(self.query.keys()).cloned());
         left.extend(self.body.iter().map(|_| "body".to_string()));
@@ -197,14 +190,14 @@ pub fn resumed<B>(
 /// caller sends it.
 pub fn preview(mode: &Mode, request: Result<Request, Error>) -> Option<Outcome> {
     let core = mode.dry_run.as_ref()?;
-    Some(Outcome::of(request.map_err(Failure::from).and_then(|r| {
+    Some(Outcome(request.map_err(Failure::from).and_then(|r| {
         output::print_preview(&mode.printer, &core.preview(&r), mode.secret_paths)
     })))
 }
 
 /// A JSON answer, printed.
 pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
-    Outcome::of(
+    Outcome(
         answer
             .map_err(Failure::from)
             .and_then(|value| mode.printer.print(&value)),
@@ -213,7 +206,7 @@ pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
 
 /// An answer without a body: nothing printed.
 pub fn finished(_mode: &Mode, answer: Result<(), Error>) -> Outcome {
-    Outcome::of(answer.map_err(Failure::from))
+    Outcome(answer.map_err(Failure::from))
 }
 
 /// An upsert's answer: `{"created": bool, "value": record}`.
@@ -242,20 +235,15 @@ pub async fn lines<T: Serialize>(mode: &Mode, mut stream: BoxStream<T>) -> Outco
         match written {
             Ok(true) => count += 1,
             // The reader went away (`| head`): nothing more to do.
-            Ok(false) => return Outcome::of(Ok(())),
+            Ok(false) => return Outcome(Ok(())),
             Err(failure) => {
                 out.flush();
-                return Outcome::of(Err(failure));
+                return Outcome(Err(failure));
             }
         }
     }
     out.flush();
-    Outcome::of(Ok(()))
-}
-
-/// Fails for a mode an operation does not answer to.
-pub fn unsupported<T>(op: &str, what: &str) -> Result<T, String> {
-    Err(format!("`{op}` {what}"))
+    Outcome(Ok(()))
 }
 
 /// One answer, shown (a dry run) or sent and made an outcome by `$answer`.

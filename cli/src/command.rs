@@ -99,6 +99,47 @@ pub enum Answer {
     Paged,
 }
 
+impl Place {
+    /// Its name for tools (`inspection describe`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Place::Path => "path",
+            Place::Query => "query",
+            Place::Body => "body",
+        }
+    }
+}
+
+impl Kind {
+    /// Its name for tools (`inspection describe`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Text => "text",
+            Kind::DateTime => "date_time",
+            Kind::Choice(_) => "choice",
+            Kind::Integer => "integer",
+            Kind::Number => "number",
+            Kind::Boolean => "boolean",
+            Kind::Json => "json",
+            Kind::Ref { .. } => "reference",
+        }
+    }
+}
+
+impl Answer {
+    /// Its name for tools (`inspection describe`), and the flag of an alternative form.
+    pub fn name(self) -> (&'static str, Option<&'static str>) {
+        match self {
+            Answer::Json => ("json", None),
+            Answer::Empty => ("empty", None),
+            Answer::Upsert => ("upsert", None),
+            Answer::Bytes => ("bytes", None),
+            Answer::Alternative(flag) => ("alternative", Some(flag)),
+            Answer::Paged => ("paged", None),
+        }
+    }
+}
+
 /// The subcommand of an interface: one subcommand per operation.
 pub fn interface(name: &'static str, about: &'static str, ops: &'static [Operation]) -> Command {
     Command::new(name)
@@ -219,8 +260,7 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
     let mut args = Args::default();
     let mut fields = Map::new();
     for p in op.params {
-        args.flags
-            .insert(p.name.to_string(), Value::String(p.flag.to_string()));
+        args.flags.insert(p.name, p.flag);
         let Some(value) = value(p, m)? else {
             continue;
         };
@@ -246,9 +286,7 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
                 object.extend(fields);
             }
             args.body = Some(body);
-            if !secrets.is_empty() {
-                args.other.insert("secret_body".into(), Value::Bool(true));
-            }
+            args.secret_body = !secrets.is_empty();
         }
         Body::Bytes => {
             if let Some(path) = m.get_one::<PathBuf>("body") {
@@ -272,8 +310,8 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
     Ok(args)
 }
 
-/// How the command runs: its flags, and the core a dry run previews with.
-pub fn mode(op: &Operation, m: &ArgMatches, dry_core: Option<inspection_runtime::Core>) -> Mode {
+/// How the command runs: its flags, and (for `--dry-run`) the core that previews requests.
+pub fn mode(op: &Operation, m: &ArgMatches, core: &inspection_runtime::Core) -> Mode {
     let flag = |id: &str| {
         m.try_get_one::<bool>(id)
             .ok()
@@ -286,7 +324,7 @@ pub fn mode(op: &Operation, m: &ArgMatches, dry_core: Option<inspection_runtime:
         _ => &[],
     };
     Mode {
-        dry_run: if flag("dry-run") { dry_core } else { None },
+        dry_run: flag("dry-run").then(|| core.clone()),
         all: flag("all"),
         max_items: m.try_get_one::<u64>("max-items").ok().flatten().copied(),
         alternative: flag("alternative"),

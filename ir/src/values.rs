@@ -56,14 +56,6 @@ impl CharClass {
             CharClass::AsciiDigits => ('0'..='9').collect(),
         }
     }
-
-    /// Whether it allows `c`.
-    pub fn allows(self, c: char) -> bool {
-        match self {
-            CharClass::AsciiAlphanumeric => c.is_ascii_alphanumeric(),
-            CharClass::AsciiDigits => c.is_ascii_digit(),
-        }
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]

@@ -75,7 +75,7 @@ impl Folder {
     /// Removes what an interrupted run left half-written: `*.part` documents and a
     /// checkpoint that was never renamed into place. Neither is ever pointed at.
     pub fn remove_partial(&self) -> Result<(), Failure> {
-        let _ = std::fs::remove_file(self.file(&format!("{CHECKPOINT}.tmp")));
+        let _ = std::fs::remove_file(crate::output::part_path(&self.file(CHECKPOINT)));
         let documents = self.file(DOCUMENTS);
         let Ok(entries) = std::fs::read_dir(&documents) else {
             return Ok(());
@@ -93,7 +93,7 @@ impl Folder {
 /// Writes `bytes` to `path` so that after a crash `path` holds either its old content or
 /// all of the new: a temporary file, flushed to disk, renamed over it, the folder synced.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let tmp = path.with_extension("json.tmp");
+    let tmp = crate::output::part_path(path);
     let mut file = File::create(&tmp).map_err(|e| Failure::io("create", &tmp, e))?;
     file.write_all(bytes)
         .and_then(|()| file.sync_all())

@@ -185,7 +185,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         checkpoint.pages,
         source.quota(),
     );
-    let before = (checkpoint.records, 0u64);
+    let records_before = checkpoint.records;
     let mut restarts = 0;
     let outcome = loop {
         match walk(
@@ -220,7 +220,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     })?;
     Ok(Summary {
         folder: folder.path.clone(),
-        records: checkpoint.records - before.0,
+        records: checkpoint.records - records_before,
         documents: progress.documents,
         total_records: checkpoint.records,
         watermark: checkpoint.watermark,

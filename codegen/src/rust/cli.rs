@@ -49,7 +49,7 @@ fn own_flags(op: &Operation) -> Vec<String> {
     let mut flags: Vec<String> = flags.into_iter().map(str::to_string).collect();
     if op.paging.is_none() && op.answer.alternative.is_some() {
         flags.push("output".into());
-        flags.push(operations::alternative_methods(op)[0].to_string());
+        flags.push(alternative_flag(op).to_string());
     }
     flags
 }
@@ -214,7 +214,7 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
                 } else {
                     connect(cx).await?
                 };
-                let mode = cli::command::mode(op, m, Some(client.core().clone()));
+                let mode = cli::command::mode(op, m, client.core());
                 crate::calls::#module::call(&client, op.name, args, mode)
                     .await
                     .map_err(cli::exit::Failure::usage)?
@@ -476,10 +476,9 @@ fn document(i: &Interface, name: &str) -> Result<(TokenStream, TokenStream, Toke
         _ => return Err(format!("generator bug: `{name}` answers no bytes")),
     };
     let extension = media.rsplit('/').next().unwrap_or("bin").to_string();
-    let flag = if op.answer.alternative.is_some() {
-        operations::alternative_methods(op)[0].to_string()
-    } else {
-        "documents".to_string()
+    let flag = match op.answer.alternative {
+        Some(_) => alternative_flag(op),
+        None => "documents",
     };
     Ok((
         quote!(Box::pin(self.0.#method(id.to_string()).#to(out))),
@@ -527,9 +526,7 @@ fn operation_row(i: &Interface, op: &Operation, command: &str) -> TokenStream {
         Some(b) => {
             let fields = flat_fields(i, &b.ty);
             for f in &fields {
-                if let Some(p) = flags.body_field(i, f) {
-                    params.push(p);
-                }
+                params.push(flags.body_field(i, f));
             }
             let required = fields.is_empty();
             let mut secrets = Vec::new();
@@ -561,7 +558,7 @@ fn answer(op: &Operation) -> TokenStream {
         AnswerKind::Bytes { .. } => quote!(Answer::Bytes),
         AnswerKind::Empty => quote!(Answer::Empty),
         AnswerKind::Json { .. } if op.answer.alternative.is_some() => {
-            let flag = operations::alternative_methods(op)[0].to_string();
+            let flag = alternative_flag(op);
             quote!(Answer::Alternative(#flag))
         }
         AnswerKind::Json { .. } => quote!(Answer::Json),
@@ -604,9 +601,9 @@ impl Flags {
     }
 
     /// A flat body's field as a flag (never required: `--body` may give it).
-    fn body_field(&mut self, i: &Interface, f: &Field) -> Option<TokenStream> {
+    fn body_field(&mut self, i: &Interface, f: &Field) -> TokenStream {
         let flag = self.claim(&f.name, "body");
-        Some(row(i, f, &flag, quote!(Place::Body), false))
+        row(i, f, &flag, quote!(Place::Body), false)
     }
 }
 
@@ -694,6 +691,12 @@ fn secret_paths(i: &Interface, ty: &TypeRef, prefix: &str, depth: u8, out: &mut 
             secret_paths(i, &f.ty, &format!("{path}."), depth + 1, out);
         }
     }
+}
+
+/// The flag that asks for an operation's alternative form: the form's name the IR plans
+/// (`pdf`), as the Rust method is named after it too.
+fn alternative_flag(op: &Operation) -> &str {
+    op.call.alternative.as_deref().unwrap_or("bytes")
 }
 
 /// The first sentence of a doc, on one line.

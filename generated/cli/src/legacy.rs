@@ -1409,7 +1409,7 @@ fn run<'a>(
         } else {
             connect(cx).await?
         };
-        let mode = cli::command::mode(op, m, Some(client.core().clone()));
+        let mode = cli::command::mode(op, m, client.core());
         crate::calls::legacy::call(&client, op.name, args, mode)
             .await
             .map_err(cli::exit::Failure::usage)?

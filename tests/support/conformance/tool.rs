@@ -152,12 +152,10 @@ impl Tool {
                 other => return Err(format!("the tool takes no `args.{other}`")),
             }
         }
-        let binary = op["answer"] == "Bytes" || mode == Mode::Pdf;
+        let binary = op["answer"] == "bytes" || mode == Mode::Pdf;
         if mode == Mode::Pdf {
-            let alternative = op["answer"].as_str().unwrap_or_default();
-            let flag = alternative
-                .strip_prefix("Alternative(\"")
-                .and_then(|f| f.strip_suffix("\")"))
+            let flag = op["alternative"]
+                .as_str()
                 .ok_or_else(|| format!("`{call}` has no alternative answer"))?;
             argv.push(format!("--{flag}"));
         }
