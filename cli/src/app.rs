@@ -77,6 +77,25 @@ impl RateLimit {
 }
 
 impl Context {
+    /// A core for a dry run's previews: the base URL from `base_url_var`, and `headers`
+    /// as the credentials (`(name, value, sensitive)`: placeholders for secrets, which a
+    /// dry run never reads); nothing logs in.
+    pub fn dry_core(
+        &self,
+        base_url_var: &str,
+        headers: &[(&'static str, String, bool)],
+        config: inspection_runtime::Config,
+    ) -> Result<inspection_runtime::Core, inspection_runtime::Error> {
+        let base_url = self.vars.get(base_url_var)?;
+        let borrowed: Vec<(&'static str, &str, bool)> = headers
+            .iter()
+            .map(|(name, value, sensitive)| (*name, value.as_str(), *sensitive))
+            .collect();
+        let auth = inspection_runtime::__private::Auth::headers(&borrowed)
+            .map_err(inspection_runtime::Error::Config)?;
+        inspection_runtime::Core::new(&base_url, auth, self.config(config))
+    }
+
     /// `config` with this run's pace.
     pub fn config(&self, config: inspection_runtime::Config) -> inspection_runtime::Config {
         match self.rate_limit {

@@ -58,14 +58,8 @@ pub fn failed(e: serde_json::Error) -> Pages {
 
 /// What an interface exports, as the spec's `export` says.
 pub trait Source {
-    /// The interface (`v3`) and list operation (`list_inspections`).
-    fn interface(&self) -> &'static str;
-    fn list(&self) -> &'static str;
-    /// The records' id property, and the date-time property `--since last` follows.
-    fn id_field(&self) -> &'static str;
-    fn watermark_field(&self) -> &'static str;
-    /// The file extension of a record's document, when the interface has one.
-    fn document_extension(&self) -> Option<&'static str>;
+    /// What is exported: the interface, the list, the records' fields, the document.
+    fn about(&self) -> About;
     /// The client's pace, `(requests, window)`, for the progress line.
     fn quota(&self) -> Option<(u32, Duration)>;
     /// Every page from `resume` (or the first), of records after `since` when given,
@@ -78,6 +72,19 @@ pub trait Source {
     ) -> Pages;
     /// Writes the document of the record `id` to `out`.
     fn document<'a>(&'a self, id: &'a str, out: &'a mut File) -> Writing<'a>;
+}
+
+/// What an export walks, as the spec's `export` says.
+#[derive(Clone, Copy, Debug)]
+pub struct About {
+    /// The interface (`v3`) and list operation (`list_inspections`).
+    pub interface: &'static str,
+    pub list: &'static str,
+    /// The records' id property, and the date-time property `--since last` follows.
+    pub id_field: &'static str,
+    pub watermark_field: &'static str,
+    /// The file extension of a record's document, when the interface has one.
+    pub document_extension: Option<&'static str>,
 }
 
 /// A typed page as JSON records, for [`Source::pages`].
@@ -150,10 +157,10 @@ pub struct Summary {
 
 /// Runs (or resumes) the export described by `options` from `source`.
 pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Failure> {
-    if options.documents && source.document_extension().is_none() {
+    if options.documents && source.about().document_extension.is_none() {
         return Err(Failure::usage(format!(
             "--documents: the {} export has no document per record",
-            source.interface()
+            source.about().interface
         )));
     }
     let folder = Folder::lock(&options.folder)?;
@@ -170,7 +177,11 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
                 folder::CHECKPOINT
             )));
         }
-        None => Checkpoint::new(source.interface(), source.list(), options.documents),
+        None => Checkpoint::new(
+            source.about().interface,
+            source.about().list,
+            options.documents,
+        ),
     };
     start_pass(source, options, &mut checkpoint)?;
     checkpoint.write(&checkpoint_path)?;
@@ -233,13 +244,13 @@ fn start_pass(
     options: &Options,
     checkpoint: &mut Checkpoint,
 ) -> Result<(), Failure> {
-    if checkpoint.interface != source.interface() || checkpoint.list != source.list() {
+    if checkpoint.interface != source.about().interface || checkpoint.list != source.about().list {
         return Err(Failure::usage(format!(
             "this folder holds an export of `{} {}`, not of `{} {}`; use another folder",
             checkpoint.interface,
             checkpoint.list,
-            source.interface(),
-            source.list()
+            source.about().interface,
+            source.about().list
         )));
     }
     let requested = options.since.requested();
@@ -328,7 +339,7 @@ async fn walk(
         let mut lines = Vec::new();
         let mut kept = Vec::new();
         for record in &page {
-            let id = id_of(record, source.id_field())?;
+            let id = id_of(record, source.about().id_field)?;
             if pass.skip_ids.contains(&id) {
                 continue;
             }
@@ -336,7 +347,7 @@ async fn walk(
                 Failure::new(Class::Failure, format!("cannot write record {id}: {e}"))
             })?;
             lines.push(b'\n');
-            kept.push((id, watermark_of(record, source.watermark_field())));
+            kept.push((id, watermark_of(record, source.about().watermark_field)));
         }
         let documents = if checkpoint.documents {
             save_documents(source, folder, kept.iter().map(|(id, _)| id.as_str())).await?
@@ -395,7 +406,7 @@ async fn save_documents<'a>(
     folder: &Folder,
     ids: impl Iterator<Item = &'a str>,
 ) -> Result<u64, Failure> {
-    let extension = source.document_extension().unwrap_or("bin");
+    let extension = source.about().document_extension.unwrap_or("bin");
     let dir = folder.file(folder::DOCUMENTS);
     let missing: Vec<(&str, PathBuf)> = ids
         .map(|id| (id, dir.join(folder::document_name(id, extension))))

@@ -271,13 +271,7 @@ fn clients(i: &Interface) -> Result<(TokenStream, TokenStream), String> {
         fn dry_core(
             cx: &cli::app::Context,
         ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-            let base_url = cx.vars.get(#url_var)?;
-            let pairs: Vec<(&'static str, String, bool)> = vec![#(#placeholders),*];
-            let borrowed: Vec<(&'static str, &str, bool)> =
-                pairs.iter().map(|(k, v, s)| (*k, v.as_str(), *s)).collect();
-            let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
-                .map_err(inspection_client::Error::Config)?;
-            inspection_client::runtime::Core::new(&base_url, auth, cx.config(Client::default_config()))
+            cx.dry_core(#url_var, &[#(#placeholders),*], Client::default_config())
         }
     };
     Ok((connect, dry_core))
@@ -365,11 +359,15 @@ fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStr
         struct Export(Client);
 
         impl cli::export::Source for Export {
-            fn interface(&self) -> &'static str { #interface }
-            fn list(&self) -> &'static str { #list_name }
-            fn id_field(&self) -> &'static str { #id_field }
-            fn watermark_field(&self) -> &'static str { #watermark }
-            fn document_extension(&self) -> Option<&'static str> { #extension }
+            fn about(&self) -> cli::export::About {
+                cli::export::About {
+                    interface: #interface,
+                    list: #list_name,
+                    id_field: #id_field,
+                    watermark_field: #watermark,
+                    document_extension: #extension,
+                }
+            }
             fn quota(&self) -> Option<(u32, std::time::Duration)> {
                 self.0.core().config().pacing_limit()
             }

@@ -1379,20 +1379,10 @@ async fn connect(cx: &cli::app::Context) -> Result<Client, inspection_client::Er
 fn dry_core(
     cx: &cli::app::Context,
 ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-    let base_url = cx.vars.get("INSPECTION_LEGACY_BASE_URL")?;
-    let pairs: Vec<(&'static str, String, bool)> = vec![
-        ("authorization", "Token <token>".to_string(), true)
-    ];
-    let borrowed: Vec<(&'static str, &str, bool)> = pairs
-        .iter()
-        .map(|(k, v, s)| (*k, v.as_str(), *s))
-        .collect();
-    let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
-        .map_err(inspection_client::Error::Config)?;
-    inspection_client::runtime::Core::new(
-        &base_url,
-        auth,
-        cx.config(Client::default_config()),
+    cx.dry_core(
+        "INSPECTION_LEGACY_BASE_URL",
+        &[("authorization", "Token <token>".to_string(), true)],
+        Client::default_config(),
     )
 }
 /// Runs an operation's subcommand: a dry run shows the request without credentials
@@ -1427,20 +1417,14 @@ fn auth_check(cx: &cli::app::Context) -> cli::app::Running<'_> {
 /// What `inspection export` walks (the spec's `export`).
 struct Export(Client);
 impl cli::export::Source for Export {
-    fn interface(&self) -> &'static str {
-        "legacy"
-    }
-    fn list(&self) -> &'static str {
-        "list_transactions"
-    }
-    fn id_field(&self) -> &'static str {
-        "id"
-    }
-    fn watermark_field(&self) -> &'static str {
-        "created_at"
-    }
-    fn document_extension(&self) -> Option<&'static str> {
-        None
+    fn about(&self) -> cli::export::About {
+        cli::export::About {
+            interface: "legacy",
+            list: "list_transactions",
+            id_field: "id",
+            watermark_field: "created_at",
+            document_extension: None,
+        }
     }
     fn quota(&self) -> Option<(u32, std::time::Duration)> {
         self.0.core().config().pacing_limit()

@@ -1186,21 +1186,20 @@ async fn connect(cx: &cli::app::Context) -> Result<Client, inspection_client::Er
 fn dry_core(
     cx: &cli::app::Context,
 ) -> Result<inspection_client::runtime::Core, inspection_client::Error> {
-    let base_url = cx.vars.get("INSPECTION_V3_BASE_URL")?;
-    let pairs: Vec<(&'static str, String, bool)> = vec![
-        ("api-key-id", cx.vars.get("INSPECTION_V3_API_KEY_ID").unwrap_or_else(| _ |
-        "<not set>".into()), false), ("api-key-secret", "<secret>".to_string(), true)
-    ];
-    let borrowed: Vec<(&'static str, &str, bool)> = pairs
-        .iter()
-        .map(|(k, v, s)| (*k, v.as_str(), *s))
-        .collect();
-    let auth = inspection_client::runtime::__private::Auth::headers(&borrowed)
-        .map_err(inspection_client::Error::Config)?;
-    inspection_client::runtime::Core::new(
-        &base_url,
-        auth,
-        cx.config(Client::default_config()),
+    cx.dry_core(
+        "INSPECTION_V3_BASE_URL",
+        &[
+            (
+                "api-key-id",
+                cx
+                    .vars
+                    .get("INSPECTION_V3_API_KEY_ID")
+                    .unwrap_or_else(|_| "<not set>".into()),
+                false,
+            ),
+            ("api-key-secret", "<secret>".to_string(), true),
+        ],
+        Client::default_config(),
     )
 }
 /// Runs an operation's subcommand: a dry run shows the request without credentials
@@ -1235,20 +1234,14 @@ fn auth_check(cx: &cli::app::Context) -> cli::app::Running<'_> {
 /// What `inspection export` walks (the spec's `export`).
 struct Export(Client);
 impl cli::export::Source for Export {
-    fn interface(&self) -> &'static str {
-        "v3"
-    }
-    fn list(&self) -> &'static str {
-        "list_inspections"
-    }
-    fn id_field(&self) -> &'static str {
-        "id"
-    }
-    fn watermark_field(&self) -> &'static str {
-        "created_at"
-    }
-    fn document_extension(&self) -> Option<&'static str> {
-        Some("pdf")
+    fn about(&self) -> cli::export::About {
+        cli::export::About {
+            interface: "v3",
+            list: "list_inspections",
+            id_field: "id",
+            watermark_field: "created_at",
+            document_extension: Some("pdf"),
+        }
     }
     fn quota(&self) -> Option<(u32, std::time::Duration)> {
         self.0.core().config().pacing_limit()
