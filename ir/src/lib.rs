@@ -154,6 +154,19 @@ impl Interface {
         })
     }
 
+    /// A type reference as the spec spells it (`Inspection`, `array<string>`,
+    /// `page<Unit>`): by names, so comparable across two IRs and fit for a registry key.
+    pub fn spelled(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Builtin(b) => b.name().to_string(),
+            TypeRef::Named(id) => self.ty(*id).name.clone(),
+            TypeRef::Array(t) => format!("array<{}>", self.spelled(t)),
+            TypeRef::Map(t) => format!("map<{}>", self.spelled(t)),
+            TypeRef::Page(t) => format!("page<{}>", self.spelled(t)),
+            TypeRef::JsonEncoded(t) => format!("json<{}>", self.spelled(t)),
+        }
+    }
+
     /// Whether `op` may answer `status`, by its own list of errors or the interface's.
     pub fn lists(&self, op: &Operation, status: u16) -> bool {
         op.lists(status) || self.errors.iter().any(|e| e.status == status)

@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{
-    Api, Constraints, Enum, Field, Interface, Object, Operation, TypeDef, TypeKind, TypeRef, Union,
-    Usage,
+    Api, Constraints, Enum, Field, Interface, Object, Operation, TypeDef, TypeKind, Union, Usage,
 };
 
 /// How a change reaches the users of the clients.
@@ -79,21 +78,6 @@ impl Out {
     }
     fn docs(&mut self, what: String) {
         self.push(Impact::Docs, what)
-    }
-}
-
-/// A type reference by names, comparable across two IRs.
-fn shown(i: &Interface, ty: &TypeRef) -> String {
-    match ty {
-        TypeRef::Builtin(b) => serde_json::to_value(b)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default(),
-        TypeRef::Named(id) => i.ty(*id).name.clone(),
-        TypeRef::Array(t) => format!("array<{}>", shown(i, t)),
-        TypeRef::Map(t) => format!("map<{}>", shown(i, t)),
-        TypeRef::Page(t) => format!("page<{}>", shown(i, t)),
-        TypeRef::JsonEncoded(t) => format!("json<{}>", shown(i, t)),
     }
 }
 
@@ -323,7 +307,7 @@ fn field(
     n: &Field,
     usage: Usage,
 ) {
-    let (ot, nt) = (shown(oi, &o.ty), shown(ni, &n.ty));
+    let (ot, nt) = (oi.spelled(&o.ty), ni.spelled(&n.ty));
     if ot != nt {
         out.breaking(format!("{at}: type `{ot}` is now `{nt}`"));
     }
@@ -422,7 +406,7 @@ fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &O
     }
     path_params(out, oi, ni, o, n);
     query(out, oi, ni, o, n);
-    let body = |i: &Interface, op: &Operation| op.body.as_ref().map(|b| shown(i, &b.ty));
+    let body = |i: &Interface, op: &Operation| op.body.as_ref().map(|b| i.spelled(&b.ty));
     if body(oi, o) != body(ni, n) {
         out.breaking(format!("operation `{name}`: request body changed"));
     }
@@ -530,9 +514,9 @@ fn query(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &Opera
 fn answer(i: &Interface, op: &Operation) -> String {
     match &op.answer.kind {
         super::AnswerKind::Json { body, list_shaped } => {
-            format!("json {} {list_shaped}", shown(i, body))
+            format!("json {} {list_shaped}", i.spelled(body))
         }
-        super::AnswerKind::Upsert { body } => format!("upsert {}", shown(i, body)),
+        super::AnswerKind::Upsert { body } => format!("upsert {}", i.spelled(body)),
         super::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
         super::AnswerKind::Empty => "empty".to_string(),
     }
@@ -546,7 +530,7 @@ fn responses(i: &Interface, op: &Operation) -> Vec<(u16, String, Option<String>,
             (
                 r.status,
                 r.content_type.clone(),
-                r.body.as_ref().map(|b| shown(i, b)),
+                r.body.as_ref().map(|b| i.spelled(b)),
                 r.doc.clone(),
             )
         })

@@ -167,15 +167,15 @@ fn key_pair_constructors(i: &Interface, headers: &[Header]) -> Result<TokenStrea
     let (vars, connect) = from_vars(i, &quote!(Self))
         .ok_or("generator bug: a key pair is always read from variables")?;
     let (url_var, vars) = vars.split_first().ok_or("generator bug: no base URL")?;
-    let from_env_doc = format!(
-        " A client with the default configuration from the environment: the base URL \
+    let from_env_doc = docs::attrs(&format!(
+        "A client with the default configuration from the environment: the base URL \
          in `{url_var}`, the key pair in {}. A variable that is missing or not UTF-8 \
          is an `Error::Config` naming it (never a value).",
         vars.iter()
             .map(|v| format!("`{v}`"))
             .collect::<Vec<_>>()
             .join(" and ")
-    );
+    ));
     Ok(quote! {
         /// A client for `base_url` (https, or http on a loopback host such as the
         /// sandbox) with the default configuration.
@@ -183,7 +183,7 @@ fn key_pair_constructors(i: &Interface, headers: &[Header]) -> Result<TokenStrea
             Self::with_config(base_url, credentials, Self::default_config())
         }
 
-        #[doc = #from_env_doc]
+        #from_env_doc
         pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
             use ::inspection_runtime::__private::env_var as var;
             let config = Self::default_config();
@@ -346,16 +346,16 @@ fn login_from_env(i: &Interface) -> TokenStream {
     let Some((url_var, vars)) = vars.split_first() else {
         return quote!();
     };
-    let doc = format!(
-        " [`Client::login`] with the base URL in `{url_var}` and the credentials in {}. A \
+    let doc = docs::attrs(&format!(
+        "[`Client::login`] with the base URL in `{url_var}` and the credentials in {}. A \
          variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).",
         vars.iter()
             .map(|v| format!("`{v}`"))
             .collect::<Vec<_>>()
             .join(" and ")
-    );
+    ));
     quote! {
-        #[doc = #doc]
+        #doc
         pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
             use ::inspection_runtime::__private::env_var as var;
             let config = Self::default_config();

@@ -110,7 +110,10 @@ pub fn desc(i: &Interface, ty: &TypeRef, c: &Constraints) -> String {
             "{{ k: \"map\", of: {} }}",
             desc(i, inner, &Constraints::default())
         ),
-        TypeRef::Page(inner) => page_desc(i, inner),
+        TypeRef::Page(_) if i.cursor_envelope().is_none() => "{ k: \"json\" }".to_string(),
+        // Registered once per item type (see `page_record`), so a list answer's descriptor
+        // is a reference, not the envelope again.
+        TypeRef::Page(_) => format!("{{ k: \"ref\", name: {} }}", names::string(&i.spelled(ty))),
         TypeRef::JsonEncoded(inner) => desc(i, inner, c),
     }
 }
@@ -161,24 +164,10 @@ pub fn field_desc(i: &Interface, f: &Field) -> String {
     )
 }
 
-/// A record's descriptor from its fields (and the `oneOf` groups, when it has some; the
-/// field holding the record, when it is a record envelope that may also arrive bare).
-pub fn object_desc(fields: &[String], one_of: Option<String>, envelope: Option<&str>) -> String {
-    let one_of = one_of.map(|o| format!(", oneOf: {o}")).unwrap_or_default();
-    let envelope = envelope
-        .map(|e| format!(", envelope: {}", names::string(e)))
-        .unwrap_or_default();
-    format!(
-        "{{ k: \"object\", fields: [{}]{one_of}{envelope} }}",
-        fields.join(", ")
-    )
-}
-
-/// The cursor interface's list envelope around records of `item`.
-fn page_desc(i: &Interface, item: &TypeRef) -> String {
-    let Some((items_field, paging_field, paging_type)) = i.cursor_envelope() else {
-        return "{ k: \"json\" }".to_string();
-    };
+/// The registry entry of a page of `item` records (key: [`Interface::spelled`], as a
+/// `page<Item>` reference names it): the cursor interface's list envelope.
+pub fn page_record(i: &Interface, item: &TypeRef) -> Option<RecordDesc> {
+    let (items_field, paging_field, paging_type) = i.cursor_envelope()?;
     let items = format!(
         "{{ name: {}, d: {{ k: \"array\", of: {} }}, req: false, nul: false, fill: \"array\" }}",
         names::string(items_field),
@@ -189,52 +178,96 @@ fn page_desc(i: &Interface, item: &TypeRef) -> String {
         names::string(paging_field),
         names::string(&i.ty(paging_type).name)
     );
-    object_desc(&[items, paging], None, None)
+    Some(RecordDesc {
+        fields: vec![items, paging],
+        one_of: None,
+        envelope: None,
+    })
+}
+
+/// The registry entry of an operation's query parameters (key: [`query_key`]).
+pub fn query_record(i: &Interface, query: &[Field]) -> RecordDesc {
+    RecordDesc {
+        fields: query.iter().map(|f| field_desc(i, f)).collect(),
+        one_of: None,
+        envelope: None,
+    }
+}
+
+/// The registry key of an operation's query parameters: `<operation>?`, which no type's
+/// name can be.
+pub fn query_key(op: &str) -> String {
+    format!("{op}?")
+}
+
+/// A registry entry, in parts a template lays out: a record a field a line, a union a
+/// member a line, anything else on one line.
+#[derive(Debug, serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum EntryDesc {
+    Line { desc: String },
+    Record(RecordDesc),
+    Union(UnionDesc),
 }
 
 /// The registry entry of a declared type.
-pub fn type_desc(i: &Interface, kind: &TypeKind) -> String {
+pub fn type_entry(i: &Interface, kind: &TypeKind) -> EntryDesc {
+    let line = |desc: String| EntryDesc::Line { desc };
     match kind {
-        TypeKind::Object(o) => object_type_desc(i, o),
+        TypeKind::Object(o) => EntryDesc::Record(record_desc(i, o)),
         TypeKind::Enum(e) => {
             let values: Vec<String> = e.values.iter().map(|v| names::string(&v.wire)).collect();
-            format!(
+            line(format!(
                 "{{ k: \"enum\", values: [{}], open: {} }}",
                 values.join(", "),
                 e.open
-            )
+            ))
         }
-        TypeKind::Union(u) => union_desc(i, u),
+        TypeKind::Union(u) => EntryDesc::Union(union_desc(i, u)),
         TypeKind::ScalarUnion(kinds) => {
             let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
-            format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", "))
+            line(format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", ")))
         }
-        TypeKind::Id { max_length } => with_limits(
+        TypeKind::Id { max_length } => line(with_limits(
             "k: \"id\"",
             &constraints(&Constraints {
                 max_length: *max_length,
                 ..Constraints::default()
             }),
-        ),
+        )),
         // Path references are formatted, not decoded.
-        TypeKind::RecordRef(_) => "{ k: \"json\" }".to_string(),
+        TypeKind::RecordRef(_) => line("{ k: \"json\" }".to_string()),
     }
 }
 
-/// A record's descriptor in parts, for a template to lay out a field a line: each field's
-/// descriptor, the exactly-one-of group's, and the envelope field (quoted).
+/// A record's descriptor in parts: each field's descriptor, the exactly-one-of group, and
+/// the envelope field (quoted).
 #[derive(Debug, serde::Serialize)]
 pub struct RecordDesc {
     pub fields: Vec<String>,
-    pub one_of: Option<String>,
+    pub one_of: Option<OneOfDesc>,
     pub envelope: Option<String>,
 }
 
+/// An exactly-one-of group: its name and each variant's `{ name, fields }` (quoted).
+#[derive(Debug, serde::Serialize)]
+pub struct OneOfDesc {
+    pub name: String,
+    pub variants: Vec<String>,
+}
+
+/// A tagged union: its tag (quoted) and each tag value's `value: "Record"` entry.
+#[derive(Debug, serde::Serialize)]
+pub struct UnionDesc {
+    pub tag: String,
+    pub variants: Vec<String>,
+}
+
 /// The registry entry of a record, in parts (see [`RecordDesc`]).
-pub fn record_desc(i: &Interface, o: &Object) -> RecordDesc {
+fn record_desc(i: &Interface, o: &Object) -> RecordDesc {
     let mut fields: Vec<String> = o.fields.iter().map(|f| field_desc(i, f)).collect();
     let one_of = o.one_of.as_ref().map(|one| {
-        let variants: Vec<String> = one
+        let variants = one
             .variants
             .iter()
             .map(|v| {
@@ -252,11 +285,10 @@ pub fn record_desc(i: &Interface, o: &Object) -> RecordDesc {
                 )
             })
             .collect();
-        format!(
-            "{{ name: {}, variants: [{}] }}",
-            names::string(&one.name),
-            variants.join(", ")
-        )
+        OneOfDesc {
+            name: names::string(&one.name),
+            variants,
+        }
     });
     RecordDesc {
         fields,
@@ -265,45 +297,28 @@ pub fn record_desc(i: &Interface, o: &Object) -> RecordDesc {
     }
 }
 
-/// The registry entry of a record on one line.
-fn object_type_desc(i: &Interface, o: &Object) -> String {
-    let desc = record_desc(i, o);
-    let one_of = desc
-        .one_of
-        .map(|o| format!(", oneOf: {o}"))
-        .unwrap_or_default();
-    let envelope = desc
-        .envelope
-        .map(|e| format!(", envelope: {e}"))
-        .unwrap_or_default();
-    format!(
-        "{{ k: \"object\", fields: [{}]{one_of}{envelope} }}",
-        desc.fields.join(", ")
-    )
-}
-
 /// The registry entry of a tagged union: its tag and each tag value's record.
-fn union_desc(i: &Interface, u: &Union) -> String {
-    let variants: Vec<String> = u
-        .variants
-        .iter()
-        .map(|v| {
-            format!(
-                "{}: {}",
-                names::property(&v.tag_value),
-                names::string(&i.ty(v.shape).name)
-            )
-        })
-        .collect();
-    format!(
-        "{{ k: \"union\", tag: {}, common: [], variants: {{ {} }} }}",
-        names::string(&u.tag),
-        variants.join(", ")
-    )
+fn union_desc(i: &Interface, u: &Union) -> UnionDesc {
+    UnionDesc {
+        tag: names::string(&u.tag),
+        variants: u
+            .variants
+            .iter()
+            .map(|v| {
+                format!(
+                    "{}: {}",
+                    names::property(&v.tag_value),
+                    names::string(&i.ty(v.shape).name)
+                )
+            })
+            .collect(),
+    }
 }
 
-/// The paging plan (`rt.PagingPlan`) of a paginated operation.
-pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> String {
+/// The paging plan (`rt.PagingPlan`) of a paginated operation, as `key: value` entries
+/// a template lays out a line each.
+pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> Vec<String> {
+    let entry = |key: &str, v: &str| format!("{key}: {}", names::string(v));
     match paging {
         OperationPaging::Cursor {
             item,
@@ -315,36 +330,39 @@ pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> String {
             page_param,
             per_page_param,
         } => {
-            let optional = |key: &str, v: Option<&String>| {
-                v.map(|v| format!(", {key}: {}", names::string(v)))
-                    .unwrap_or_default()
-            };
-            format!(
-                "{{ style: \"cursor\", itemsField: {}, pagingField: {}{}{}{}, pageParam: {}{}, page: {} }}",
-                names::string(items_field),
-                names::string(paging_field),
-                optional("nextUrlField", next_url_field.as_ref()),
-                optional("cursorField", cursor_field.as_ref()),
-                optional("pageSizeField", page_size_field.as_ref()),
-                names::string(page_param),
-                // Empty in an IR written before the field existed.
-                optional(
-                    "perPageParam",
-                    Some(per_page_param).filter(|p| !p.is_empty())
-                ),
-                page_desc(i, item)
-            )
+            let mut plan = vec![
+                "style: \"cursor\"".to_string(),
+                entry("itemsField", items_field),
+                entry("pagingField", paging_field),
+            ];
+            let optional = [
+                ("nextUrlField", next_url_field.as_deref()),
+                ("cursorField", cursor_field.as_deref()),
+                ("pageSizeField", page_size_field.as_deref()),
+            ];
+            plan.extend(optional.iter().filter_map(|(k, v)| Some(entry(k, (*v)?))));
+            plan.push(entry("pageParam", page_param));
+            // Empty in an IR written before the field existed.
+            if !per_page_param.is_empty() {
+                plan.push(entry("perPageParam", per_page_param));
+            }
+            let page = TypeRef::Page(Box::new(item.clone()));
+            plan.push(format!("page: {}", desc(i, &page, &Constraints::default())));
+            plan
         }
         OperationPaging::Links {
             envelope,
             items_field,
             links_field,
             ..
-        } => format!(
-            "{{ style: \"links\", itemsField: {}, linksField: {}, page: {{ k: \"ref\", name: {} }} }}",
-            names::string(items_field),
-            names::string(links_field),
-            names::string(&i.ty(*envelope).name)
-        ),
+        } => vec![
+            "style: \"links\"".to_string(),
+            entry("itemsField", items_field),
+            entry("linksField", links_field),
+            format!(
+                "page: {{ k: \"ref\", name: {} }}",
+                names::string(&i.ty(*envelope).name)
+            ),
+        ],
     }
 }

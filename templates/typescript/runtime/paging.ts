@@ -225,7 +225,8 @@ function nextOf(
   const n = Array.isArray(records) ? records.length : 0;
   if (n === 0 || isNullAt(paging, plan.nextUrlField) || isNullAt(paging, plan.cursorField)) return undefined;
   const asked = plan.perPageParam === undefined ? undefined : req.query?.find(([name]) => name === plan.perPageParam)?.[1];
-  const size = (plan.pageSizeField === undefined ? undefined : count(field(paging, plan.pageSizeField))) ?? (asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : undefined);
+  const stated = plan.pageSizeField === undefined ? undefined : count(field(paging, plan.pageSizeField));
+  const size = stated ?? (asked !== undefined && /^\d+$/.test(asked) ? Number(asked) : undefined);
   if (size !== undefined && n < size) return undefined;
   throw new PagingStalledError(
     describeRequest(req),

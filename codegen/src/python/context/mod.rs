@@ -116,6 +116,9 @@ pub struct WireDecl {
 pub struct WireDefine {
     pub name: String,
     pub args: Vec<String>,
+    /// A union's `"tag value": descriptor` entries, laid out a line each as its one
+    /// argument (then `args` is empty).
+    pub members: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -515,7 +518,11 @@ impl Models {
                     expr: format!("_rt.RecordDesc({name})"),
                 });
                 let args = record_wire_args(i, o, (&attrs, &extra), tags, local, response_side);
-                self.wire_defines.push(WireDefine { name: wire, args });
+                self.wire_defines.push(WireDefine {
+                    name: wire,
+                    args,
+                    members: Vec::new(),
+                });
             }
             TypeKind::Union(u) => {
                 let unknown = names.unknown[index].clone();
@@ -552,7 +559,8 @@ impl Models {
             .collect();
         self.wire_defines.push(WireDefine {
             name: wire,
-            args: vec![format!("{{{}}}", variants.join(", "))],
+            args: Vec::new(),
+            members: variants,
         });
     }
 }

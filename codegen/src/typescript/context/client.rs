@@ -202,7 +202,7 @@ fn inputs_cx(
         None => (None, None),
     };
     if let Some(query_type) = query {
-        query_input(i, op, query_type, &mut inputs);
+        query_input(op, query_type, &mut inputs);
     }
     // Optional, so after the query (which may be required), just before the options.
     if let Some(name) = &content_type {
@@ -273,12 +273,11 @@ fn body_input(
 
 /// Adds the `query` parameter (of the module's type `query_type`; optional unless a field
 /// is required) and its check.
-fn query_input(i: &Interface, op: &Operation, query_type: &str, inputs: &mut Inputs) {
+fn query_input(op: &Operation, query_type: &str, inputs: &mut Inputs) {
     let required = op.query.iter().any(|f| f.required);
     inputs.param("query", format!("m.{query_type}"), !required);
-    let fields: Vec<String> = op.query.iter().map(|f| types::field_desc(i, f)).collect();
-    let desc = types::object_desc(&fields, None, None);
-    inputs.check("", desc, "query", true);
+    let key = names::string(&types::query_key(&op.name));
+    inputs.check("", format!("{{ k: \"ref\", name: {key} }}"), "query", true);
 }
 
 /// How an operation's answer is read, and the type its method returns.

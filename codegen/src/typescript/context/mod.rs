@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::names::{self, Scope};
 use super::types::{self, TypeNames};
 use crate::doc_text;
-use crate::ir::{Interface, TypeKind};
+use crate::ir::{AnswerKind, Interface, OperationPaging, TypeRef};
 use crate::templates;
 pub use crate::templates::{KeyParamCx, WebhooksCx};
 
@@ -124,13 +124,11 @@ pub struct PageCx {
     pub paging_type: String,
 }
 
-/// A type of the registry: its descriptor on one line, or for a record with fields its
-/// parts, which the template lays out a field a line.
+/// An entry of the registry: its key (a property) and its descriptor in parts.
 #[derive(Serialize)]
 pub struct RegistryEntry {
     pub key: String,
-    pub desc: String,
-    pub record: Option<types::RecordDesc>,
+    pub desc: types::EntryDesc,
 }
 
 #[derive(Serialize)]
@@ -225,7 +223,8 @@ pub enum CallCx {
     Paged {
         item: String,
         page: String,
-        plan: String,
+        /// `key: value` entries of the `rt.PagingPlan` literal.
+        plan: Vec<String>,
     },
 }
 
@@ -375,18 +374,7 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         .filter_map(|(op, name)| Some(query_cx(op, name.as_ref()?, &local)))
         .collect();
     let page = page_cx(i, &local);
-    let registry = i
-        .types
-        .iter()
-        .map(|t| RegistryEntry {
-            key: names::property(&t.name),
-            desc: types::type_desc(i, &t.kind),
-            record: match &t.kind {
-                TypeKind::Object(o) if !o.fields.is_empty() => Some(types::record_desc(i, o)),
-                _ => None,
-            },
-        })
-        .collect();
+    let registry = registry(i);
     Ok(InterfaceCx {
         header: header(&i.source_file),
         name: i.name.clone(),
@@ -397,6 +385,59 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         registry,
         client: client_cx(i, &type_names, &query_names)?,
     })
+}
+
+/// The registry: every declared type by its spec name, then each page of records a list
+/// answer names (`page<Item>`), then each operation's query parameters (`<operation>?`).
+fn registry(i: &Interface) -> Vec<RegistryEntry> {
+    let mut entries: Vec<RegistryEntry> = i
+        .types
+        .iter()
+        .map(|t| RegistryEntry {
+            key: names::property(&t.name),
+            desc: types::type_entry(i, &t.kind),
+        })
+        .collect();
+    let mut pages: Vec<&TypeRef> = Vec::new();
+    for op in &i.operations {
+        let answer = match &op.answer.kind {
+            AnswerKind::Json { body, .. } => Some(body),
+            _ => None,
+        };
+        let paged = match &op.paging {
+            Some(OperationPaging::Cursor { item, .. }) => Some(item),
+            _ => None,
+        };
+        for item in answer.into_iter().filter_map(page_item).chain(paged) {
+            if !pages.contains(&item) {
+                pages.push(item);
+            }
+        }
+    }
+    for item in pages {
+        if let Some(record) = types::page_record(i, item) {
+            let page = TypeRef::Page(Box::new(item.clone()));
+            entries.push(RegistryEntry {
+                key: names::string(&i.spelled(&page)),
+                desc: types::EntryDesc::Record(record),
+            });
+        }
+    }
+    for op in i.operations.iter().filter(|op| !op.query.is_empty()) {
+        entries.push(RegistryEntry {
+            key: names::string(&types::query_key(&op.name)),
+            desc: types::EntryDesc::Record(types::query_record(i, &op.query)),
+        });
+    }
+    entries
+}
+
+/// The records of a list answer (`page<Item>`); a page is only ever an answer's type.
+fn page_item(ty: &TypeRef) -> Option<&TypeRef> {
+    match ty {
+        TypeRef::Page(item) => Some(item),
+        _ => None,
+    }
 }
 
 fn page_cx(i: &Interface, local: &TypeNames) -> Option<PageCx> {

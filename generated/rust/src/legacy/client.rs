@@ -90,7 +90,9 @@ impl Client {
             .await?;
         Ok(Self { core })
     }
-    /// [`Client::login`] with the base URL in `INSPECTION_LEGACY_BASE_URL` and the credentials in `INSPECTION_LEGACY_USERNAME` and `INSPECTION_LEGACY_PASSWORD`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
+    /// [`Client::login`] with the base URL in `INSPECTION_LEGACY_BASE_URL` and the credentials
+    /// in `INSPECTION_LEGACY_USERNAME` and `INSPECTION_LEGACY_PASSWORD`. A variable that is
+    /// missing or not UTF-8 is an `Error::Config` naming it (never a value).
     pub async fn login_from_env() -> Result<Self, ::inspection_runtime::Error> {
         use ::inspection_runtime::__private::env_var as var;
         let config = Self::default_config();

@@ -75,7 +75,10 @@ impl Client {
     ) -> Result<Self, ::inspection_runtime::Error> {
         Self::with_config(base_url, credentials, Self::default_config())
     }
-    /// A client with the default configuration from the environment: the base URL in `INSPECTION_V3_BASE_URL`, the key pair in `INSPECTION_V3_API_KEY_ID` and `INSPECTION_V3_API_KEY_SECRET`. A variable that is missing or not UTF-8 is an `Error::Config` naming it (never a value).
+    /// A client with the default configuration from the environment: the base URL in
+    /// `INSPECTION_V3_BASE_URL`, the key pair in `INSPECTION_V3_API_KEY_ID` and
+    /// `INSPECTION_V3_API_KEY_SECRET`. A variable that is missing or not UTF-8 is an
+    /// `Error::Config` naming it (never a value).
     pub fn from_env() -> Result<Self, ::inspection_runtime::Error> {
         use ::inspection_runtime::__private::env_var as var;
         let config = Self::default_config();

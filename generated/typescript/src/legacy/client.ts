@@ -152,7 +152,7 @@ export class Client {
   ): rt.Paged<m.Asset, m.AssetList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_assets?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -170,7 +170,12 @@ export class Client {
     };
     return this.core.paged<m.Asset, m.AssetList>(
       SCHEMA,
-      { style: "links", itemsField: "assets", linksField: "links", page: { k: "ref", name: "AssetList" } },
+      {
+        style: "links",
+        itemsField: "assets",
+        linksField: "links",
+        page: { k: "ref", name: "AssetList" },
+      },
       request,
       options,
     );
@@ -221,7 +226,7 @@ export class Client {
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "AssetTransactionFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_asset_transactions?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -239,7 +244,12 @@ export class Client {
     };
     return this.core.paged<m.Transaction, m.TransactionList>(
       SCHEMA,
-      { style: "links", itemsField: "transactions", linksField: "links", page: { k: "ref", name: "TransactionList" } },
+      {
+        style: "links",
+        itemsField: "transactions",
+        linksField: "links",
+        page: { k: "ref", name: "TransactionList" },
+      },
       request,
       options,
     );
@@ -579,7 +589,7 @@ export class Client {
   ): rt.Paged<m.Location, m.LocationList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_locations?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -597,7 +607,12 @@ export class Client {
     };
     return this.core.paged<m.Location, m.LocationList>(
       SCHEMA,
-      { style: "links", itemsField: "locations", linksField: "links", page: { k: "ref", name: "LocationList" } },
+      {
+        style: "links",
+        itemsField: "locations",
+        linksField: "links",
+        page: { k: "ref", name: "LocationList" },
+      },
       request,
       options,
     );
@@ -792,7 +807,7 @@ export class Client {
   ): rt.Paged<m.Task, m.TaskList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TaskFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_tasks?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -810,7 +825,12 @@ export class Client {
     };
     return this.core.paged<m.Task, m.TaskList>(
       SCHEMA,
-      { style: "links", itemsField: "tasks", linksField: "links", page: { k: "ref", name: "TaskList" } },
+      {
+        style: "links",
+        itemsField: "tasks",
+        linksField: "links",
+        page: { k: "ref", name: "TaskList" },
+      },
       request,
       options,
     );
@@ -996,7 +1016,7 @@ export class Client {
   ): rt.Paged<m.Transaction, m.TransactionList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "ref", name: "TransactionFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_transactions?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1014,7 +1034,12 @@ export class Client {
     };
     return this.core.paged<m.Transaction, m.TransactionList>(
       SCHEMA,
-      { style: "links", itemsField: "transactions", linksField: "links", page: { k: "ref", name: "TransactionList" } },
+      {
+        style: "links",
+        itemsField: "transactions",
+        linksField: "links",
+        page: { k: "ref", name: "TransactionList" },
+      },
       request,
       options,
     );
@@ -1441,7 +1466,7 @@ export class Client {
     this.core.check(
       [
         ["file_id", { k: "id" }, fileId],
-        ["", { k: "object", fields: [{ name: "part_count", d: { k: "int", bits: 32, c: { min: 1, max: 20 } }, req: true, nul: false }, { name: "content_type", d: { k: "string" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "start_multipart_upload?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1511,7 +1536,7 @@ export class Client {
   ): rt.Paged<m.User, m.UserList> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "after_id", d: { k: "string" }, req: false, nul: false }, { name: "before_id", d: { k: "string" }, req: false, nul: false }, { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false }, { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_users?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1530,7 +1555,12 @@ export class Client {
     };
     return this.core.paged<m.User, m.UserList>(
       SCHEMA,
-      { style: "links", itemsField: "users", linksField: "links", page: { k: "ref", name: "UserList" } },
+      {
+        style: "links",
+        itemsField: "users",
+        linksField: "links",
+        page: { k: "ref", name: "UserList" },
+      },
       request,
       options,
     );

@@ -10,9 +10,19 @@
 
 import type * as rt from "../runtime/index.js";
 
-/** Every declared type of the interface, by its spec name. */
+/**
+ * Every declared type of the interface, by its spec name; then each page of records a list
+ * answers (`page<Item>`) and each operation's query parameters (`<operation>?`).
+ */
 export const SCHEMA: rt.Registry = {
-  Event: { k: "union", tag: "type", common: [], variants: { "task.completed": "TaskCompletedEvent" } },
+  Event: {
+    k: "union",
+    tag: "type",
+    common: [],
+    variants: {
+      "task.completed": "TaskCompletedEvent",
+    },
+  },
   TaskCompletedEvent: {
     k: "object",
     fields: [
@@ -652,6 +662,67 @@ export const SCHEMA: rt.Registry = {
     fields: [
       { name: "upload_id", d: { k: "string" }, req: true, nul: false },
       { name: "parts", d: { k: "array", of: { k: "ref", name: "UploadPart" }, c: { minItems: 1, maxItems: 20 } }, req: true, nul: false },
+    ],
+  },
+  "list_assets?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "ref", name: "AssetFilter" }, req: false, nul: false },
+    ],
+  },
+  "list_asset_transactions?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "ref", name: "AssetTransactionFilter" }, req: false, nul: false },
+    ],
+  },
+  "list_locations?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false },
+    ],
+  },
+  "list_tasks?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "ref", name: "TaskFilter" }, req: false, nul: false },
+    ],
+  },
+  "list_transactions?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "ref", name: "TransactionFilter" }, req: false, nul: false },
+    ],
+  },
+  "start_multipart_upload?": {
+    k: "object",
+    fields: [
+      { name: "part_count", d: { k: "int", bits: 32, c: { min: 1, max: 20 } }, req: true, nul: false },
+      { name: "content_type", d: { k: "string" }, req: false, nul: false },
+    ],
+  },
+  "list_users?": {
+    k: "object",
+    fields: [
+      { name: "after_id", d: { k: "string" }, req: false, nul: false },
+      { name: "before_id", d: { k: "string" }, req: false, nul: false },
+      { name: "limit", d: { k: "int", bits: 32, c: { max: 50 } }, req: false, nul: false },
+      { name: "filter", d: { k: "map", of: { k: "json" } }, req: false, nul: false },
     ],
   },
 };

@@ -140,7 +140,7 @@ export class Client {
   ): rt.Paged<m.Unit, m.Page<m.Unit>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "referenceNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }, { name: "serialNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_units?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -158,7 +158,17 @@ export class Client {
     };
     return this.core.paged<m.Unit, m.Page<m.Unit>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Unit" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Unit>" },
+      },
       request,
       options,
     );
@@ -388,7 +398,7 @@ export class Client {
     this.core.check(
       [
         ["unit_id", { k: "id", c: { maxLength: 255 } }, unitId],
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_unit_inspections?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -408,7 +418,17 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Inspection>" },
+      },
       request,
       options,
     );
@@ -436,7 +456,7 @@ export class Client {
     this.core.check(
       [
         ["reference_number", { k: "string", c: { maxLength: 255 } }, referenceNumber],
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_unit_inspections_by_reference_number?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -456,7 +476,17 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Inspection>" },
+      },
       request,
       options,
     );
@@ -486,7 +516,7 @@ export class Client {
   ): rt.Paged<m.Inspection, m.Page<m.Inspection>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_inspections?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -506,7 +536,17 @@ export class Client {
     };
     return this.core.paged<m.Inspection, m.Page<m.Inspection>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Inspection>" },
+      },
       request,
       options,
     );
@@ -718,7 +758,7 @@ export class Client {
   ): rt.Paged<m.Task, m.Page<m.Task>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "created_after", d: { k: "datetime" }, req: false, nul: false }, { name: "created_before", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_after", d: { k: "datetime" }, req: false, nul: false }, { name: "updated_before", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_after", d: { k: "datetime" }, req: false, nul: false }, { name: "completed_before", d: { k: "datetime" }, req: false, nul: false }, { name: "due_after", d: { k: "datetime" }, req: false, nul: false }, { name: "due_before", d: { k: "datetime" }, req: false, nul: false }, { name: "status", d: { k: "ref", name: "TaskStatusFilter" }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_tasks?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -743,7 +783,17 @@ export class Client {
     };
     return this.core.paged<m.Task, m.Page<m.Task>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Task>" },
+      },
       request,
       options,
     );
@@ -912,7 +962,7 @@ export class Client {
   ): rt.Paged<m.Workflow, m.Page<m.Workflow>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }, { name: "location_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false }, { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_workflows?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -930,7 +980,17 @@ export class Client {
     };
     return this.core.paged<m.Workflow, m.Page<m.Workflow>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Workflow" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Workflow>" },
+      },
       request,
       options,
     );
@@ -956,7 +1016,7 @@ export class Client {
   ): rt.Paged<m.Location, m.Page<m.Location>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_locations?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -969,7 +1029,17 @@ export class Client {
     };
     return this.core.paged<m.Location, m.Page<m.Location>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<Location>" },
+      },
       request,
       options,
     );
@@ -995,7 +1065,7 @@ export class Client {
   ): rt.Paged<m.User, m.Page<m.User>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_users?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1008,7 +1078,17 @@ export class Client {
     };
     return this.core.paged<m.User, m.Page<m.User>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<User>" },
+      },
       request,
       options,
     );
@@ -1050,7 +1130,7 @@ export class Client {
       segments: ["users", { value: userId }],
       body,
     };
-    return this.core.json<m.Page<m.User>>(SCHEMA, { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] }, request, options);
+    return this.core.json<m.Page<m.User>>(SCHEMA, { k: "ref", name: "page<User>" }, request, options);
   }
 
   /**
@@ -1073,7 +1153,7 @@ export class Client {
   ): rt.Paged<m.UserGroup, m.Page<m.UserGroup>> {
     this.core.check(
       [
-        ["", { k: "object", fields: [{ name: "page", d: { k: "string" }, req: false, nul: false }, { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false }] }, query ?? {}],
+        ["", { k: "ref", name: "list_user_groups?" }, query ?? {}],
       ],
       SCHEMA,
     );
@@ -1086,7 +1166,17 @@ export class Client {
     };
     return this.core.paged<m.UserGroup, m.Page<m.UserGroup>>(
       SCHEMA,
-      { style: "cursor", itemsField: "data", pagingField: "paging", nextUrlField: "next", cursorField: "cursor", pageSizeField: "per_page", pageParam: "page", perPageParam: "per_page", page: { k: "object", fields: [{ name: "data", d: { k: "array", of: { k: "ref", name: "UserGroup" } }, req: false, nul: false, fill: "array" }, { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false }] } },
+      {
+        style: "cursor",
+        itemsField: "data",
+        pagingField: "paging",
+        nextUrlField: "next",
+        cursorField: "cursor",
+        pageSizeField: "per_page",
+        pageParam: "page",
+        perPageParam: "per_page",
+        page: { k: "ref", name: "page<UserGroup>" },
+      },
       request,
       options,
     );

@@ -10,9 +10,20 @@
 
 import type * as rt from "../runtime/index.js";
 
-/** Every declared type of the interface, by its spec name. */
+/**
+ * Every declared type of the interface, by its spec name; then each page of records a list
+ * answers (`page<Item>`) and each operation's query parameters (`<operation>?`).
+ */
 export const SCHEMA: rt.Registry = {
-  Event: { k: "union", tag: "type", common: [], variants: { "inspection.created": "InspectionCreatedEvent", "task.completed": "TaskCompletedEvent" } },
+  Event: {
+    k: "union",
+    tag: "type",
+    common: [],
+    variants: {
+      "inspection.created": "InspectionCreatedEvent",
+      "task.completed": "TaskCompletedEvent",
+    },
+  },
   InspectionCreatedEvent: {
     k: "object",
     fields: [
@@ -156,7 +167,17 @@ export const SCHEMA: rt.Registry = {
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
     ],
   },
-  InspectionResult: { k: "union", tag: "object", common: [], variants: { checklist: "ChecklistResult", data_template: "DataTemplateResult", pdf_form: "PdfFormResult", collision_damage_waiver: "CollisionDamageWaiverResult" } },
+  InspectionResult: {
+    k: "union",
+    tag: "object",
+    common: [],
+    variants: {
+      checklist: "ChecklistResult",
+      data_template: "DataTemplateResult",
+      pdf_form: "PdfFormResult",
+      collision_damage_waiver: "CollisionDamageWaiverResult",
+    },
+  },
   ChecklistResult: {
     k: "object",
     fields: [
@@ -197,7 +218,23 @@ export const SCHEMA: rt.Registry = {
       { name: "accepted", d: { k: "bool" }, req: false, nul: false },
     ],
   },
-  ResultField: { k: "union", tag: "type", common: [], variants: { textbox: "ValueField", barcode_scan_textbox: "ValueField", date_selector: "ValueField", radio: "ValueField", single_dropdown_list: "ValueField", single_dropdown_with_id: "ItemField", multi_dropdown_list: "ItemsField", checkbox: "ItemsField", pass_fail: "ItemsField", partner_case: "PartnerCaseField" } },
+  ResultField: {
+    k: "union",
+    tag: "type",
+    common: [],
+    variants: {
+      textbox: "ValueField",
+      barcode_scan_textbox: "ValueField",
+      date_selector: "ValueField",
+      radio: "ValueField",
+      single_dropdown_list: "ValueField",
+      single_dropdown_with_id: "ItemField",
+      multi_dropdown_list: "ItemsField",
+      checkbox: "ItemsField",
+      pass_fail: "ItemsField",
+      partner_case: "PartnerCaseField",
+    },
+  },
   ValueField: {
     k: "object",
     fields: [
@@ -295,7 +332,15 @@ export const SCHEMA: rt.Registry = {
       { name: "url", d: { k: "string" }, req: false, nul: false },
     ],
   },
-  Signature: { k: "union", tag: "type", common: [], variants: { inspection: "InspectionSignature", esign: "EsignSignature" } },
+  Signature: {
+    k: "union",
+    tag: "type",
+    common: [],
+    variants: {
+      inspection: "InspectionSignature",
+      esign: "EsignSignature",
+    },
+  },
   InspectionSignature: {
     k: "object",
     fields: [
@@ -432,7 +477,14 @@ export const SCHEMA: rt.Registry = {
       { name: "location_id", d: { k: "int", bits: 64 }, req: false, nul: false },
       { name: "user_group_id", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
-    oneOf: { name: "assignee", variants: [{ name: "user", fields: ["assignee_username"] }, { name: "location", fields: ["location_id"] }, { name: "user_group", fields: ["user_group_id"] }] },
+    oneOf: {
+      name: "assignee",
+      variants: [
+        { name: "user", fields: ["assignee_username"] },
+        { name: "location", fields: ["location_id"] },
+        { name: "user_group", fields: ["user_group_id"] },
+      ],
+    },
   },
   UserUpdate: {
     k: "object",
@@ -440,6 +492,143 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "first_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "last_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "page<Unit>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "Unit" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<Inspection>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<Task>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<Workflow>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "Workflow" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<Location>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<User>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "page<UserGroup>": {
+    k: "object",
+    fields: [
+      { name: "data", d: { k: "array", of: { k: "ref", name: "UserGroup" } }, req: false, nul: false, fill: "array" },
+      { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
+    ],
+  },
+  "list_units?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "referenceNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "serialNumber", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "list_unit_inspections?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "created_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "created_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false },
+      { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "list_unit_inspections_by_reference_number?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "created_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "created_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false },
+      { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "list_inspections?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "created_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "created_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "type", d: { k: "ref", name: "InspectionTypeFilter" }, req: false, nul: false },
+      { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "list_tasks?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "created_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "created_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "updated_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "updated_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "completed_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "completed_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "due_after", d: { k: "datetime" }, req: false, nul: false },
+      { name: "due_before", d: { k: "datetime" }, req: false, nul: false },
+      { name: "status", d: { k: "ref", name: "TaskStatusFilter" }, req: false, nul: false },
+    ],
+  },
+  "list_workflows?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+      { name: "location_id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
+      { name: "department_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
+    ],
+  },
+  "list_locations?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+    ],
+  },
+  "list_users?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
+    ],
+  },
+  "list_user_groups?": {
+    k: "object",
+    fields: [
+      { name: "page", d: { k: "string" }, req: false, nul: false },
+      { name: "per_page", d: { k: "int", bits: 32, c: { max: 100 } }, req: false, nul: false },
     ],
   },
 };

@@ -582,7 +582,10 @@ class Client:
         return f"Client({self._core!r})"
 
     def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all.
+
+        A body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``).
+        """
         return self._core.fetch_presigned(url, options)
 
     def fetch_presigned_to(
@@ -592,7 +595,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out``.
+
+        ``out`` is a file opened ``"wb"``, or any object with a binary ``write``. The bytes are written as they arrive, in bounded
+        memory whatever the size (``max_response_bytes`` does not apply); returns how many were
+        written.
+        """
         return self._core.fetch_presigned_to(url, out, options)
 
     def put_presigned(
@@ -628,7 +636,11 @@ class Client:
         concurrency: int = 4,
         options: _rt.CallOptions | None = None,
     ) -> list[str]:
-        """Uploads a file in parts of ``part_size`` bytes (the last may be shorter) to the pre-signed part URLs, reading each part only when it is sent; returns the ETags in part order."""
+        """Uploads a file in parts of ``part_size`` bytes to the pre-signed part URLs.
+
+        The last part may be shorter; each is read only when it is sent. Returns the ETags in
+        part order.
+        """
         return self._core.put_file_parts(urls, path, part_size, content_type, concurrency, options)
 
     def list_assets(
@@ -666,7 +678,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Asset, _m.AssetList]",
+            self._core.paged(_LIST_ASSETS_PAGES, request, options, resume),
+        )
 
     def get_asset(
         self,
@@ -729,7 +744,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Transaction, _m.TransactionList]",
+            self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume),
+        )
 
     def find_or_create_asset(
         self,
@@ -1035,7 +1053,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Location, _m.LocationList]",
+            self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume),
+        )
 
     def get_location(
         self,
@@ -1207,7 +1228,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Task, _m.TaskList]",
+            self._core.paged(_LIST_TASKS_PAGES, request, options, resume),
+        )
 
     def get_task(
         self,
@@ -1374,7 +1398,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Transaction, _m.TransactionList]",
+            self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume),
+        )
 
     def get_transaction(
         self,
@@ -1798,7 +1825,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.User, _m.UserList]",
+            self._core.paged(_LIST_USERS_PAGES, request, options, resume),
+        )
 
     def get_user(
         self,
@@ -2097,7 +2127,10 @@ class AsyncClient:
         return f"AsyncClient({self._core!r})"
 
     async def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all.
+
+        A body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``).
+        """
         return await self._core.fetch_presigned(url, options)
 
     async def fetch_presigned_to(
@@ -2107,7 +2140,13 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``; also one whose ``write`` is a coroutine) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out``.
+
+        ``out`` is a file opened ``"wb"``, or any object with a binary ``write``; also one
+        whose ``write`` is a coroutine. The bytes are written as they arrive, in bounded
+        memory whatever the size (``max_response_bytes`` does not apply); returns how many were
+        written.
+        """
         return await self._core.fetch_presigned_to(url, out, options)
 
     async def put_presigned(
@@ -2143,7 +2182,11 @@ class AsyncClient:
         concurrency: int = 4,
         options: _rt.CallOptions | None = None,
     ) -> list[str]:
-        """Uploads a file in parts of ``part_size`` bytes (the last may be shorter) to the pre-signed part URLs, reading each part only when it is sent; returns the ETags in part order."""
+        """Uploads a file in parts of ``part_size`` bytes to the pre-signed part URLs.
+
+        The last part may be shorter; each is read only when it is sent. Returns the ETags in
+        part order.
+        """
         return await self._core.put_file_parts(urls, path, part_size, content_type, concurrency, options)
 
     def list_assets(
@@ -2181,7 +2224,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Asset, _m.AssetList]", self._core.paged(_LIST_ASSETS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Asset, _m.AssetList]",
+            self._core.paged(_LIST_ASSETS_PAGES, request, options, resume),
+        )
 
     async def get_asset(
         self,
@@ -2244,7 +2290,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Transaction, _m.TransactionList]",
+            self._core.paged(_LIST_ASSET_TRANSACTIONS_PAGES, request, options, resume),
+        )
 
     async def find_or_create_asset(
         self,
@@ -2550,7 +2599,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Location, _m.LocationList]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Location, _m.LocationList]",
+            self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume),
+        )
 
     async def get_location(
         self,
@@ -2722,7 +2774,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Task, _m.TaskList]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Task, _m.TaskList]",
+            self._core.paged(_LIST_TASKS_PAGES, request, options, resume),
+        )
 
     async def get_task(
         self,
@@ -2889,7 +2944,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Transaction, _m.TransactionList]", self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Transaction, _m.TransactionList]",
+            self._core.paged(_LIST_TRANSACTIONS_PAGES, request, options, resume),
+        )
 
     async def get_transaction(
         self,
@@ -3313,7 +3371,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.User, _m.UserList]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.User, _m.UserList]",
+            self._core.paged(_LIST_USERS_PAGES, request, options, resume),
+        )
 
     async def get_user(
         self,

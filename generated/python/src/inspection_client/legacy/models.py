@@ -2095,7 +2095,9 @@ _w_OneTimeUserRequest = _rt.RecordDesc(OneTimeUserRequest)
 _w_NewOneTimeUser = _rt.RecordDesc(NewOneTimeUser)
 _w_CompleteMultipartUploadRequest = _rt.RecordDesc(CompleteMultipartUploadRequest)
 _w_Event.define(
-    {"task.completed": _w_TaskCompletedEvent},
+    {
+        "task.completed": _w_TaskCompletedEvent,
+    },
 )
 _w_TaskCompletedEvent.define(
     _rt.F("type", "type", _rt.Str(), req=True),

@@ -444,7 +444,10 @@ class Client:
         return f"Client({self._core!r})"
 
     def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all.
+
+        A body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``).
+        """
         return self._core.fetch_presigned(url, options)
 
     def fetch_presigned_to(
@@ -454,7 +457,12 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out``.
+
+        ``out`` is a file opened ``"wb"``, or any object with a binary ``write``. The bytes are written as they arrive, in bounded
+        memory whatever the size (``max_response_bytes`` does not apply); returns how many were
+        written.
+        """
         return self._core.fetch_presigned_to(url, out, options)
 
     def put_presigned(
@@ -490,7 +498,11 @@ class Client:
         concurrency: int = 4,
         options: _rt.CallOptions | None = None,
     ) -> list[str]:
-        """Uploads a file in parts of ``part_size`` bytes (the last may be shorter) to the pre-signed part URLs, reading each part only when it is sent; returns the ETags in part order."""
+        """Uploads a file in parts of ``part_size`` bytes to the pre-signed part URLs.
+
+        The last part may be shorter; each is read only when it is sent. Returns the ETags in
+        part order.
+        """
         return self._core.put_file_parts(urls, path, part_size, content_type, concurrency, options)
 
     def list_units(
@@ -528,7 +540,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Unit, _m.Page[_m.Unit]]",
+            self._core.paged(_LIST_UNITS_PAGES, request, options, resume),
+        )
 
     def create_unit(
         self,
@@ -735,7 +750,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume),
+        )
 
     def list_unit_inspections_by_reference_number(
         self,
@@ -777,7 +795,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume),
+        )
 
     def list_inspections(
         self,
@@ -822,7 +843,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume),
+        )
 
     def get_inspection(
         self,
@@ -1025,7 +1049,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Task, _m.Page[_m.Task]]",
+            self._core.paged(_LIST_TASKS_PAGES, request, options, resume),
+        )
 
     def create_task(
         self,
@@ -1182,7 +1209,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Workflow, _m.Page[_m.Workflow]]",
+            self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume),
+        )
 
     def list_locations(
         self,
@@ -1215,7 +1245,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.Location, _m.Page[_m.Location]]",
+            self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume),
+        )
 
     def list_users(
         self,
@@ -1248,7 +1281,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.User, _m.Page[_m.User]]",
+            self._core.paged(_LIST_USERS_PAGES, request, options, resume),
+        )
 
     def update_user(
         self,
@@ -1313,7 +1349,10 @@ class Client:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.Paged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.Paged[_m.UserGroup, _m.Page[_m.UserGroup]]",
+            self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume),
+        )
 
 
 class AsyncClient:
@@ -1351,7 +1390,10 @@ class AsyncClient:
         return f"AsyncClient({self._core!r})"
 
     async def fetch_presigned(self, url: str, *, options: _rt.CallOptions | None = None) -> bytes:
-        """Fetches a pre-signed URL (a share link), with no credentials at all; a body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``)."""
+        """Fetches a pre-signed URL (a share link), with no credentials at all.
+
+        A body over ``max_response_bytes`` is a ``TooLargeError`` (see ``fetch_presigned_to``).
+        """
         return await self._core.fetch_presigned(url, options)
 
     async def fetch_presigned_to(
@@ -1361,7 +1403,13 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> int:
-        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out`` (a file opened ``"wb"``, or any object with a binary ``write``; also one whose ``write`` is a coroutine) as they arrive, in bounded memory whatever the size (``max_response_bytes`` does not apply); returns how many were written."""
+        """Downloads a pre-signed URL like ``fetch_presigned``, writing the bytes to ``out``.
+
+        ``out`` is a file opened ``"wb"``, or any object with a binary ``write``; also one
+        whose ``write`` is a coroutine. The bytes are written as they arrive, in bounded
+        memory whatever the size (``max_response_bytes`` does not apply); returns how many were
+        written.
+        """
         return await self._core.fetch_presigned_to(url, out, options)
 
     async def put_presigned(
@@ -1397,7 +1445,11 @@ class AsyncClient:
         concurrency: int = 4,
         options: _rt.CallOptions | None = None,
     ) -> list[str]:
-        """Uploads a file in parts of ``part_size`` bytes (the last may be shorter) to the pre-signed part URLs, reading each part only when it is sent; returns the ETags in part order."""
+        """Uploads a file in parts of ``part_size`` bytes to the pre-signed part URLs.
+
+        The last part may be shorter; each is read only when it is sent. Returns the ETags in
+        part order.
+        """
         return await self._core.put_file_parts(urls, path, part_size, content_type, concurrency, options)
 
     def list_units(
@@ -1435,7 +1487,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Unit, _m.Page[_m.Unit]]", self._core.paged(_LIST_UNITS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Unit, _m.Page[_m.Unit]]",
+            self._core.paged(_LIST_UNITS_PAGES, request, options, resume),
+        )
 
     async def create_unit(
         self,
@@ -1642,7 +1697,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_UNIT_INSPECTIONS_PAGES, request, options, resume),
+        )
 
     def list_unit_inspections_by_reference_number(
         self,
@@ -1684,7 +1742,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, request, options, resume),
+        )
 
     def list_inspections(
         self,
@@ -1729,7 +1790,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]", self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Inspection, _m.Page[_m.Inspection]]",
+            self._core.paged(_LIST_INSPECTIONS_PAGES, request, options, resume),
+        )
 
     async def get_inspection(
         self,
@@ -1932,7 +1996,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Task, _m.Page[_m.Task]]", self._core.paged(_LIST_TASKS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Task, _m.Page[_m.Task]]",
+            self._core.paged(_LIST_TASKS_PAGES, request, options, resume),
+        )
 
     async def create_task(
         self,
@@ -2089,7 +2156,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Workflow, _m.Page[_m.Workflow]]", self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Workflow, _m.Page[_m.Workflow]]",
+            self._core.paged(_LIST_WORKFLOWS_PAGES, request, options, resume),
+        )
 
     def list_locations(
         self,
@@ -2122,7 +2192,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.Location, _m.Page[_m.Location]]", self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.Location, _m.Page[_m.Location]]",
+            self._core.paged(_LIST_LOCATIONS_PAGES, request, options, resume),
+        )
 
     def list_users(
         self,
@@ -2155,7 +2228,10 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.User, _m.Page[_m.User]]", self._core.paged(_LIST_USERS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.User, _m.Page[_m.User]]",
+            self._core.paged(_LIST_USERS_PAGES, request, options, resume),
+        )
 
     async def update_user(
         self,
@@ -2220,4 +2296,7 @@ class AsyncClient:
             },
             _rt.UNSET,
         )
-        return _cast("_rt.AsyncPaged[_m.UserGroup, _m.Page[_m.UserGroup]]", self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume))
+        return _cast(
+            "_rt.AsyncPaged[_m.UserGroup, _m.Page[_m.UserGroup]]",
+            self._core.paged(_LIST_USER_GROUPS_PAGES, request, options, resume),
+        )

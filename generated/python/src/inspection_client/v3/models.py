@@ -1543,7 +1543,10 @@ _w_UnitAttributes = _rt.RecordDesc(UnitAttributes)
 _w_TaskRequest = _rt.RecordDesc(TaskRequest)
 _w_UserUpdate = _rt.RecordDesc(UserUpdate)
 _w_Event.define(
-    {"inspection.created": _w_InspectionCreatedEvent, "task.completed": _w_TaskCompletedEvent},
+    {
+        "inspection.created": _w_InspectionCreatedEvent,
+        "task.completed": _w_TaskCompletedEvent,
+    },
 )
 _w_InspectionCreatedEvent.define(
     _rt.F("type", "type", _rt.Str(), req=True),
@@ -1644,7 +1647,12 @@ _w_Inspection.define(
     extra="extra",
 )
 _w_InspectionResult.define(
-    {"checklist": _w_ChecklistResult, "data_template": _w_DataTemplateResult, "pdf_form": _w_PdfFormResult, "collision_damage_waiver": _w_CollisionDamageWaiverResult},
+    {
+        "checklist": _w_ChecklistResult,
+        "data_template": _w_DataTemplateResult,
+        "pdf_form": _w_PdfFormResult,
+        "collision_damage_waiver": _w_CollisionDamageWaiverResult,
+    },
 )
 _w_ChecklistResult.define(
     _rt.F("object", "object", _rt.Str(), req=True),
@@ -1681,7 +1689,18 @@ _w_CollisionDamageWaiverResult.define(
     extra="extra",
 )
 _w_ResultField.define(
-    {"textbox": _w_ValueField, "barcode_scan_textbox": _w_ValueField, "date_selector": _w_ValueField, "radio": _w_ValueField, "single_dropdown_list": _w_ValueField, "single_dropdown_with_id": _w_ItemField, "multi_dropdown_list": _w_ItemsField, "checkbox": _w_ItemsField, "pass_fail": _w_ItemsField, "partner_case": _w_PartnerCaseField},
+    {
+        "textbox": _w_ValueField,
+        "barcode_scan_textbox": _w_ValueField,
+        "date_selector": _w_ValueField,
+        "radio": _w_ValueField,
+        "single_dropdown_list": _w_ValueField,
+        "single_dropdown_with_id": _w_ItemField,
+        "multi_dropdown_list": _w_ItemsField,
+        "checkbox": _w_ItemsField,
+        "pass_fail": _w_ItemsField,
+        "partner_case": _w_PartnerCaseField,
+    },
 )
 _w_ValueField.define(
     _rt.F("type", "type", _rt.Str(), req=True),
@@ -1761,7 +1780,10 @@ _w_Video.define(
     extra="extra",
 )
 _w_Signature.define(
-    {"inspection": _w_InspectionSignature, "esign": _w_EsignSignature},
+    {
+        "inspection": _w_InspectionSignature,
+        "esign": _w_EsignSignature,
+    },
 )
 _w_InspectionSignature.define(
     _rt.F("type", "type", _rt.Str(), req=True),
