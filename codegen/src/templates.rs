@@ -126,6 +126,58 @@ pub fn key_params(
         .collect()
 }
 
+/// An interface's client: its doc, what the runtime is told, its credentials (a key pair's
+/// constructor parameters, or a login) and one method per operation; `L` and `O` are the
+/// language's login and operation contexts.
+#[derive(serde::Serialize)]
+pub struct ClientCx<L, O> {
+    pub doc: String,
+    pub info: InfoCx,
+    /// `headers` (an API key pair) or `token` (a login).
+    pub auth: &'static str,
+    pub key_params: Vec<KeyParamCx>,
+    pub login: Option<L>,
+    pub operations: Vec<O>,
+    pub webhooks: Option<WebhooksCx>,
+}
+
+/// What the runtime is told about an interface (`rt.InterfaceInfo`,
+/// `_rt.InterfaceInfo(...)`); every string a literal.
+#[derive(serde::Serialize)]
+pub struct InfoCx {
+    pub name: String,
+    pub rate_limit: Option<RateLimitCx>,
+    /// The property of an error answer holding its message.
+    pub error_message_field: Option<String>,
+    /// The `Accept` header sent unless a request asks for another.
+    pub accept: Option<String>,
+}
+
+/// The service's rate limit: `requests` per `window_seconds`, refused with `status` (and
+/// the header telling how long to wait, a literal).
+#[derive(serde::Serialize)]
+pub struct RateLimitCx {
+    pub requests: u32,
+    pub window_seconds: u32,
+    pub status: u16,
+    pub retry_after_header: Option<String>,
+}
+
+/// The interface facts both runtimes are given.
+pub fn info(i: &crate::ir::Interface) -> InfoCx {
+    InfoCx {
+        name: quoted(&i.name),
+        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
+            requests: r.requests,
+            window_seconds: r.window_seconds,
+            status: r.status,
+            retry_after_header: r.retry_after_header.as_deref().map(quoted),
+        }),
+        error_message_field: i.error_message_field.as_deref().map(quoted),
+        accept: i.default_accept.as_deref().map(quoted),
+    }
+}
+
 /// The client's webhook reader (`parse_event` / `parseEvent`), when the interface delivers
 /// webhook events.
 #[derive(serde::Serialize)]
@@ -135,6 +187,30 @@ pub struct WebhooksCx {
     /// Its descriptor expression.
     pub desc: String,
     pub doc: String,
+}
+
+/// The webhook reader of an interface whose service delivers events: the event type's name
+/// (`event`) and descriptor (`desc`) as the language spells them, its doc in the language's
+/// `words` (their `event` is filled in here).
+pub fn webhooks(
+    i: &crate::ir::Interface,
+    event: impl Fn(crate::ir::TypeId) -> String,
+    desc: impl Fn(crate::ir::TypeId) -> String,
+    words: crate::doc_text::WebhookWords,
+) -> Option<WebhooksCx> {
+    let w = i.webhooks.as_ref()?;
+    let what = format!("a `{}`", i.ty(w.event).name);
+    Some(WebhooksCx {
+        event: event(w.event),
+        desc: desc(w.event),
+        doc: crate::doc_text::parse_event(
+            &w.doc,
+            crate::doc_text::WebhookWords {
+                event: &what,
+                ..words
+            },
+        ),
+    })
 }
 
 /// The generated-file header, one `comment` line per sentence.

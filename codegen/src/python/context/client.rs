@@ -8,7 +8,7 @@ use crate::python::types::TypeNames;
 use crate::templates;
 
 use super::operation::operation_cx;
-use super::{ClientCx, InfoCx, LoginCx, ModuleNames, OperationCx, RateLimitCx, WebhooksCx};
+use super::{ClientCx, LoginCx, ModuleNames, OperationCx, WebhooksCx};
 
 pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, String> {
     let m = TypeNames {
@@ -43,7 +43,7 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
             "turn off with `ClientOptions(validate_requests=False)`",
             "shared by every thread or task using this client",
         ),
-        info: info_cx(i),
+        info: templates::info(i),
         auth,
         key_params,
         login,
@@ -96,38 +96,13 @@ fn login_cx(
 }
 
 fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
-    i.webhooks.as_ref().map(|w| {
-        let name = &i.ty(w.event).name;
-        WebhooksCx {
-            event: m.named(w.event),
-            desc: m.wire(w.event),
-            doc: doc_text::parse_event(
-                &w.doc,
-                doc_text::WebhookWords {
-                    event: &format!("a `{name}`"),
-                    unknown: "is its `Unknown` member, kept whole",
-                    failure: "raises `DecodeError`",
-                    verify: "`inspection_client.verify_webhook`",
-                },
-            ),
-        }
-    })
-}
-
-/// What `_rt.InterfaceInfo(...)` is given: the interface's name, rate limit, error
-/// message field and default `Accept`, as Python literals.
-fn info_cx(i: &Interface) -> InfoCx {
-    InfoCx {
-        name: names::string(&i.name),
-        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
-            requests: r.requests,
-            window_seconds: r.window_seconds,
-            status: r.status,
-            retry_after_header: r.retry_after_header.as_deref().map(names::string),
-        }),
-        error_message_field: i.error_message_field.as_deref().map(names::string),
-        default_accept: i.default_accept.as_deref().map(names::string),
-    }
+    let words = doc_text::WebhookWords {
+        event: "",
+        unknown: "is its `Unknown` member, kept whole",
+        failure: "raises `DecodeError`",
+        verify: "`inspection_client.verify_webhook`",
+    };
+    templates::webhooks(i, |t| m.named(t), |t| m.wire(t), words)
 }
 
 /// The attribute name of field `wire` of declared type `id` (a record). A record's

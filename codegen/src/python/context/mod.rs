@@ -12,7 +12,10 @@ use super::types::{self, TypeNames};
 use crate::doc_text;
 use crate::ir::{Interface, Object, TypeDef, TypeId, TypeKind, Union};
 use crate::templates;
-pub use crate::templates::{KeyParamCx, WebhooksCx};
+pub use crate::templates::WebhooksCx;
+
+/// The client of an interface, with this language's login and operations.
+pub type ClientCx = crate::templates::ClientCx<LoginCx, OperationCx>;
 
 use client::client_cx;
 use models::{record_cx, simple_cx, union_cx};
@@ -119,40 +122,6 @@ pub struct WireDefine {
     /// A union's `"tag value": descriptor` entries, laid out a line each as its one
     /// argument (then `args` is empty).
     pub members: Vec<String>,
-}
-
-#[derive(Serialize)]
-pub struct ClientCx {
-    pub doc: String,
-    pub info: InfoCx,
-    /// `headers` (an API key pair) or `token` (a login).
-    pub auth: &'static str,
-    pub key_params: Vec<KeyParamCx>,
-    pub login: Option<LoginCx>,
-    pub operations: Vec<OperationCx>,
-    pub webhooks: Option<WebhooksCx>,
-}
-
-/// What the runtime needs to know about the interface (`_rt.InterfaceInfo`); every string
-/// a Python literal.
-#[derive(Serialize)]
-pub struct InfoCx {
-    pub name: String,
-    pub rate_limit: Option<RateLimitCx>,
-    /// The answer field holding an error's message.
-    pub error_message_field: Option<String>,
-    /// The `Accept` sent by default.
-    pub default_accept: Option<String>,
-}
-
-/// The interface's rate limit: `requests` per `window_seconds`, and the status (and header)
-/// of an answer saying it was hit.
-#[derive(Serialize)]
-pub struct RateLimitCx {
-    pub requests: u32,
-    pub window_seconds: u32,
-    pub status: u16,
-    pub retry_after_header: Option<String>,
 }
 
 #[derive(Serialize)]

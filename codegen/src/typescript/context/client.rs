@@ -13,8 +13,8 @@ use crate::typescript::names::{self, Scope};
 use crate::typescript::types::{self, TypeNames};
 
 use super::{
-    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, InfoCx, LoginCx, OperationCx,
-    ParamCx, QueryParamCx, RateLimitCx, RequestCx, SegmentCx, WebhooksCx,
+    AlternativeCx, BodyCx, CallCx, CheckCx, ClientCx, DownloadCx, LoginCx, OperationCx, ParamCx,
+    QueryParamCx, RequestCx, SegmentCx, WebhooksCx,
 };
 
 /// The client of an interface: its constructor (API key headers) or login, and one
@@ -50,7 +50,7 @@ pub(super) fn client_cx(
             "turn off with `validateRequests: false`",
             "shared by everything using this client",
         ),
-        info: info_cx(i),
+        info: templates::info(i),
         auth,
         key_params,
         login,
@@ -89,36 +89,14 @@ fn login_cx(i: &Interface, m: &TypeNames) -> Result<LoginCx, String> {
 
 /// `parseEvent`, for an interface whose service calls webhooks.
 fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
-    let w = i.webhooks.as_ref()?;
-    let name = &i.ty(w.event).name;
-    Some(WebhooksCx {
-        event: m.named(w.event),
-        desc: types::desc(i, &TypeRef::Named(w.event), &Default::default()),
-        doc: doc_text::parse_event(
-            &w.doc,
-            doc_text::WebhookWords {
-                event: &format!("a `{name}`"),
-                unknown: "is kept whole (`$unknown`)",
-                failure: "throws `DecodeError`",
-                verify: "`verifyWebhook`",
-            },
-        ),
-    })
-}
-
-/// What `rt.InterfaceInfo` tells the runtime about the interface.
-fn info_cx(i: &Interface) -> InfoCx {
-    InfoCx {
-        name: names::string(&i.name),
-        rate_limit: i.rate_limit.as_ref().map(|r| RateLimitCx {
-            requests: r.requests,
-            window_seconds: r.window_seconds,
-            status: r.status,
-            retry_after_header: r.retry_after_header.as_deref().map(names::string),
-        }),
-        error_message_field: i.error_message_field.as_deref().map(names::string),
-        accept: i.default_accept.as_deref().map(names::string),
-    }
+    let words = doc_text::WebhookWords {
+        event: "",
+        unknown: "is kept whole (`$unknown`)",
+        failure: "throws `DecodeError`",
+        verify: "`verifyWebhook`",
+    };
+    let desc = |t| types::desc(i, &TypeRef::Named(t), &Default::default());
+    templates::webhooks(i, |t| m.named(t), desc, words)
 }
 
 /// An operation's method: its parameters, answer plan and request, and the methods

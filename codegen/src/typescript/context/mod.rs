@@ -11,7 +11,10 @@ use super::types::{self, TypeNames};
 use crate::doc_text;
 use crate::ir::{AnswerKind, Interface, OperationPaging, TypeRef};
 use crate::templates;
-pub use crate::templates::{KeyParamCx, WebhooksCx};
+pub use crate::templates::WebhooksCx;
+
+/// The client of an interface, with this language's login and operations.
+pub type ClientCx = crate::templates::ClientCx<LoginCx, OperationCx>;
 
 use client::client_cx;
 use models::{query_cx, type_cx};
@@ -129,39 +132,6 @@ pub struct PageCx {
 pub struct RegistryEntry {
     pub key: String,
     pub desc: types::EntryDesc,
-}
-
-#[derive(Serialize)]
-pub struct ClientCx {
-    pub doc: String,
-    pub info: InfoCx,
-    /// `headers` (an API key pair) or `token` (a login).
-    pub auth: &'static str,
-    pub key_params: Vec<KeyParamCx>,
-    pub login: Option<LoginCx>,
-    pub operations: Vec<OperationCx>,
-    pub webhooks: Option<WebhooksCx>,
-}
-
-/// What `rt.InterfaceInfo` tells the runtime about an interface; strings quoted.
-#[derive(Serialize)]
-pub struct InfoCx {
-    pub name: String,
-    pub rate_limit: Option<RateLimitCx>,
-    /// The property of an error answer holding its message.
-    pub error_message_field: Option<String>,
-    /// The `Accept` header sent unless a request asks for another.
-    pub accept: Option<String>,
-}
-
-/// The service's rate limit: `requests` per `window_seconds`, refused with `status`.
-#[derive(Serialize)]
-pub struct RateLimitCx {
-    pub requests: u32,
-    pub window_seconds: u32,
-    pub status: u16,
-    /// The header telling how long to wait, quoted.
-    pub retry_after_header: Option<String>,
 }
 
 #[derive(Serialize)]
