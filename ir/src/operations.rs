@@ -62,10 +62,28 @@ pub struct CallPlan {
     /// The path after the base URL, segment by segment (each sent as one
     /// percent-encoded segment).
     pub segments: Vec<Segment>,
+    /// The caller's inputs in the order every language takes them: path parameters (as
+    /// the spec declares them), required query parameters, the body, then optional query
+    /// parameters (a language that gathers the query into one object puts it where the
+    /// first query parameter stands).
+    #[serde(default)]
+    pub inputs: Vec<Input>,
     /// The name of the alternative answer's form, which each language spells into its
     /// methods (Rust `pdf`, `pdf_to`, `pdf_stream`; TypeScript `getInspectionPdf`):
     /// `pdf` for `application/pdf`, `bytes` for any other media type.
     pub alternative: Option<String>,
+}
+
+/// One input of a call (see [`CallPlan::inputs`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Input {
+    /// The path parameter at this index of `path_params`.
+    Path { index: usize },
+    /// The query parameter at this index of `query`.
+    Query { index: usize },
+    /// The request body.
+    Body,
 }
 
 /// One segment of an operation's path.

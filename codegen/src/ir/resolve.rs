@@ -4,7 +4,7 @@
 //! are open.
 
 use super::{
-    Answer, AnswerKind, Builtin, CallPlan, Interface, Method, Operation, OperationPaging,
+    Answer, AnswerKind, Builtin, CallPlan, Input, Interface, Method, Operation, OperationPaging,
     Pagination, Segment, TypeKind, TypeRef,
 };
 
@@ -58,8 +58,21 @@ fn call_plan(op: &Operation) -> CallPlan {
         }
         .to_string()
     });
+    let query = |required: bool| {
+        let query = op.query.iter().enumerate();
+        query
+            .filter(move |(_, f)| f.required == required)
+            .map(|(index, _)| Input::Query { index })
+    };
+    let inputs = (0..op.path_params.len())
+        .map(|index| Input::Path { index })
+        .chain(query(true))
+        .chain(op.body.iter().map(|_| Input::Body))
+        .chain(query(false))
+        .collect();
     CallPlan {
         segments,
+        inputs,
         alternative,
     }
 }

@@ -7,8 +7,8 @@ use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
 use crate::ir::{
-    Answer, AnswerKind, Builtin, Field, Interface, Method, Operation, OperationPaging, Segment,
-    TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, Field, Input, Interface, Method, Operation, OperationPaging,
+    Segment, TypeKind, TypeRef,
 };
 
 /// The builder's struct name: the operation's name in UpperCamelCase, or with `Request`
@@ -62,40 +62,55 @@ fn method_tokens(m: Method) -> TokenStream {
     quote!(::inspection_runtime::Method::#method)
 }
 
+/// The body parameter of the method that starts the builder, and the builder fields it
+/// sets (a binary body's content type too).
+fn body_arg(i: &Interface, op: &Operation) -> (Option<TokenStream>, Vec<TokenStream>) {
+    let Some(body) = &op.body else {
+        return (None, Vec::new());
+    };
+    if is_binary(&body.ty) {
+        let ct = body.content_type.as_str();
+        let inits = vec![
+            quote!(body: body.into()),
+            quote!(content_type: #ct.to_string()),
+        ];
+        (Some(quote!(body: impl Into<Vec<u8>>)), inits)
+    } else {
+        let ty = types::rust_type(i, &body.ty);
+        (Some(quote!(body: #ty)), vec![quote!(body)])
+    }
+}
+
 /// The client method that starts the builder.
 pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
     let name = names::method_ident(&op.name);
     let builder = builder_name(i, op);
     let mut params = Vec::new();
     let mut inits = Vec::new();
-    for f in op
-        .path_params
-        .iter()
-        .chain(op.query.iter().filter(|f| f.required))
-    {
-        let (ident, ty, value, into) = types::arg(i, f);
+    for input in &op.call.inputs {
+        let field = match *input {
+            Input::Path { index } => &op.path_params[index],
+            Input::Query { index } => &op.query[index],
+            Input::Body => {
+                let (param, body_inits) = body_arg(i, op);
+                params.extend(param);
+                inits.extend(body_inits);
+                continue;
+            }
+        };
+        if !field.required && matches!(input, Input::Query { .. }) {
+            // Set on the builder.
+            let ident = names::field_ident(&field.name);
+            inits.push(quote!(#ident: None));
+            continue;
+        }
+        let (ident, ty, value, into) = types::arg(i, field);
         params.push(quote!(#ident: #ty));
         inits.push(if into {
             quote!(#ident: #value)
         } else {
             quote!(#ident)
         });
-    }
-    if let Some(body) = &op.body {
-        if is_binary(&body.ty) {
-            let ct = body.content_type.as_str();
-            params.push(quote!(body: impl Into<Vec<u8>>));
-            inits.push(quote!(body: body.into()));
-            inits.push(quote!(content_type: #ct.to_string()));
-        } else {
-            let ty = types::rust_type(i, &body.ty);
-            params.push(quote!(body: #ty));
-            inits.push(quote!(body));
-        }
-    }
-    for f in op.query.iter().filter(|f| !f.required) {
-        let ident = names::field_ident(&f.name);
-        inits.push(quote!(#ident: None));
     }
     if op.paging.is_some() {
         inits.push(quote!(resume: None));

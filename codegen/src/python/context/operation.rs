@@ -3,8 +3,8 @@
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, AuthUse, Body, Builtin, Field, Interface, Operation, OperationPaging, Segment,
-    TypeId, TypeKind, TypeRef,
+    AnswerKind, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
+    Segment, TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
 use crate::python::types::TypeNames;
@@ -90,30 +90,38 @@ struct Signature {
 fn signature(i: &Interface, op: &Operation, m: &TypeNames, scope: &mut Scope) -> Signature {
     let mut params = Vec::new();
     let mut path_values = Vec::new();
-    for f in &op.path_params {
-        let name = scope.claim(&names::snake(&f.name));
-        params.push(ParamCx::positional(&name, m.annotation(i, &f.ty, false)));
-        path_values.push(name);
-    }
-    if let Some(body) = &op.body {
-        let annotation = match binary_body(op) {
-            Some(_) => "bytes | str".to_string(),
-            None => m.annotation(i, &body.ty, false),
-        };
-        params.push(ParamCx::positional("body", annotation));
-    }
-    // Required query parameters first: Python wants them before the defaulted ones.
-    let mut query: Vec<&Field> = op.query.iter().collect();
-    query.sort_by_key(|f| !f.required);
     let mut query_values = Vec::new();
-    for f in query {
-        let name = scope.claim(&names::snake(&f.name));
-        params.push(query_param(i, m, f, &name));
-        query_values.push(QueryValueCx {
-            wire: names::string(&f.name),
-            name,
-        });
+    // Query parameters are keyword-only, after the positional path and body: the plan's
+    // order within each kind (required query parameters before the defaulted ones).
+    let mut keywords = Vec::new();
+    for input in &op.call.inputs {
+        match *input {
+            Input::Path { index } => {
+                let f = &op.path_params[index];
+                let name = scope.claim(&names::snake(&f.name));
+                params.push(ParamCx::positional(&name, m.annotation(i, &f.ty, false)));
+                path_values.push(name);
+            }
+            Input::Body => {
+                let Some(body) = &op.body else { continue };
+                let annotation = match binary_body(op) {
+                    Some(_) => "bytes | str".to_string(),
+                    None => m.annotation(i, &body.ty, false),
+                };
+                params.push(ParamCx::positional("body", annotation));
+            }
+            Input::Query { index } => {
+                let f = &op.query[index];
+                let name = scope.claim(&names::snake(&f.name));
+                keywords.push(query_param(i, m, f, &name));
+                query_values.push(QueryValueCx {
+                    wire: names::string(&f.name),
+                    name,
+                });
+            }
+        }
     }
+    params.extend(keywords);
     // Named after every parameter of the spec's.
     let content_type = binary_body(op).map(|b| {
         let name = scope.claim("content_type");

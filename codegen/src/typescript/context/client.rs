@@ -5,7 +5,7 @@ use heck::ToUpperCamelCase;
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Body, Builtin, Field, Interface, Operation, OperationPaging,
+    AnswerKind, Auth, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
     Segment, TokenLogin, TypeKind, TypeRef,
 };
 use crate::templates;
@@ -174,13 +174,27 @@ fn inputs_cx(
 ) -> (Inputs, RequestCx, Option<String>) {
     let mut scope = names::params_scope();
     let mut inputs = Inputs::default();
-    let values = path_inputs(i, op, m, &mut scope, &mut inputs);
-    let (body, content_type) = match &op.body {
-        Some(body) => body_input(i, body, m, &mut scope, &mut inputs),
-        None => (None, None),
-    };
-    if let Some(query_type) = query {
-        query_input(op, query_type, &mut inputs);
+    let mut values = Vec::new();
+    let (mut body, mut content_type) = (None, None);
+    // The query is one object, where the plan's first query parameter stands.
+    let mut query = query;
+    for input in &op.call.inputs {
+        match *input {
+            Input::Path { index } => {
+                let f = &op.path_params[index];
+                values.push(path_input(i, f, m, &mut scope, &mut inputs));
+            }
+            Input::Body => {
+                if let Some(b) = &op.body {
+                    (body, content_type) = body_input(i, b, m, &mut scope, &mut inputs);
+                }
+            }
+            Input::Query { .. } => {
+                if let Some(query_type) = query.take() {
+                    query_input(op, query_type, &mut inputs);
+                }
+            }
+        }
     }
     // Optional, so after the query (which may be required), just before the options.
     if let Some(name) = &content_type {
@@ -196,28 +210,24 @@ fn inputs_cx(
     (inputs, request, content_type)
 }
 
-/// Adds an operation's path parameters and their checks (record references are checked by
-/// the runtime); returns the segment each is sent as, by spec name.
-fn path_inputs(
+/// Adds a path parameter and its check (record references are checked by the runtime);
+/// returns the segment it is sent as, by spec name.
+fn path_input(
     i: &Interface,
-    op: &Operation,
+    f: &Field,
     m: &TypeNames,
     scope: &mut Scope,
     inputs: &mut Inputs,
-) -> Vec<(String, SegmentCx)> {
-    let mut values = Vec::new();
-    for f in &op.path_params {
-        let name = scope.claim(&names::camel(&f.name));
-        inputs.param(&name, m.ts(&f.ty), false);
-        if !matches!(
-            i.named(&f.ty).map(|t| &t.kind),
-            Some(TypeKind::RecordRef(_))
-        ) {
-            inputs.check(&f.name, types::desc(i, &f.ty, &f.constraints), &name, false);
-        }
-        values.push((f.name.clone(), segment_value(i, f, &name)));
+) -> (String, SegmentCx) {
+    let name = scope.claim(&names::camel(&f.name));
+    inputs.param(&name, m.ts(&f.ty), false);
+    if !matches!(
+        i.named(&f.ty).map(|t| &t.kind),
+        Some(TypeKind::RecordRef(_))
+    ) {
+        inputs.check(&f.name, types::desc(i, &f.ty, &f.constraints), &name, false);
     }
-    values
+    (f.name.clone(), segment_value(i, f, &name))
 }
 
 /// Adds the `body` parameter (and its check, for JSON); returns the request's body and,
