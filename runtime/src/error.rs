@@ -121,6 +121,27 @@ pub enum Error {
 }
 
 impl Error {
+    /// What kind of failure this is, in one word: `api`, `validation`, `transport`,
+    /// `timeout`, `decode`, `not_ready`, `too_large`, `foreign_origin`, `paging_stalled`,
+    /// `config` or `webhook` (an interrupted walk: its cause's). Traces name it as
+    /// `error.type`; metrics can count by it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Api(_) => "api",
+            Error::Validation(_) => "validation",
+            Error::Transport { .. } => "transport",
+            Error::Timeout { .. } => "timeout",
+            Error::Decode { .. } => "decode",
+            Error::NotReady { .. } => "not_ready",
+            Error::TooLarge { .. } => "too_large",
+            Error::Interrupted { source, .. } => source.kind(),
+            Error::ForeignOrigin { .. } => "foreign_origin",
+            Error::PagingStalled { .. } => "paging_stalled",
+            Error::Config(_) => "config",
+            Error::Webhook(_) => "webhook",
+        }
+    }
+
     /// The HTTP status, for API errors.
     pub fn status(&self) -> Option<u16> {
         match self {

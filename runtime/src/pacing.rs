@@ -30,22 +30,29 @@ impl Pacer {
         }
     }
 
-    /// Waits until a request may be sent, and records it as sent.
-    pub async fn acquire(&self) {
+    /// Waits until a request may be sent, and records it as sent. Returns how long it
+    /// waited for the client's own rate limit (a wait after a 429 is the retry's, and not
+    /// counted), for the `pause` event.
+    pub async fn acquire(&self) -> Duration {
+        let mut paced = Duration::ZERO;
         loop {
-            let Err(wait) = self.try_acquire(Instant::now()) else {
-                return;
+            let Err((wait, window)) = self.try_acquire(Instant::now()) else {
+                return paced;
             };
+            if window {
+                paced += wait;
+            }
             tokio::time::sleep(wait).await;
         }
     }
 
-    /// `Ok` when the request may go now (and is recorded); otherwise how long to wait.
-    fn try_acquire(&self, now: Instant) -> Result<(), Duration> {
+    /// `Ok` when the request may go now (and is recorded); otherwise how long to wait, and
+    /// whether for the window (`false`: for a 429's pause).
+    fn try_acquire(&self, now: Instant) -> Result<(), (Duration, bool)> {
         let mut state = self.state.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(until) = state.paused_until {
             if until > now {
-                return Err(until - now);
+                return Err((until - now, false));
             }
             state.paused_until = None;
         }
@@ -66,9 +73,10 @@ impl Pacer {
         let oldest = state.sent.front().copied().unwrap_or(now);
         // A window too long for the clock to hold ends never.
         let free_at = oldest.checked_add(window);
-        Err(free_at
+        let wait = free_at
             .map_or(window, |t| t.saturating_duration_since(now))
-            .max(Duration::from_millis(1)))
+            .max(Duration::from_millis(1));
+        Err((wait, true))
     }
 
     /// Holds every request until `delay` from now (after a 429 with `Retry-After`).
@@ -98,8 +106,16 @@ mod tests {
         assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(1)), Ok(()));
         assert_eq!(
             pacer.try_acquire(t0 + Duration::from_secs(2)),
-            Err(Duration::from_secs(8))
+            Err((Duration::from_secs(8), true))
         );
         assert_eq!(pacer.try_acquire(t0 + Duration::from_secs(10)), Ok(()));
+    }
+
+    #[test]
+    fn a_pause_after_a_429_is_not_the_window() {
+        let pacer = Pacer::new(None);
+        pacer.pause_for(Duration::from_secs(5));
+        let wait = pacer.try_acquire(Instant::now()).unwrap_err();
+        assert!(!wait.1 && wait.0 > Duration::from_secs(4), "{wait:?}");
     }
 }

@@ -95,7 +95,7 @@ pub fn pages_resumable<P: CursorPage>(
     walk(
         core,
         first,
-        P::is_empty,
+        P::len,
         move |core: &Core, req: &Request, page: &P| {
             if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
                 return follow(core, req, link).map(Some);
@@ -156,8 +156,12 @@ pub trait LinksPage: DeserializeOwned + Send + 'static {
     fn prev_link(&self) -> Option<&str>;
     /// The page's records, in order.
     fn into_items(self) -> Vec<Self::Item>;
+    /// How many records the page holds.
+    fn len(&self) -> usize;
     /// Whether the page holds no records.
-    fn is_empty(&self) -> bool;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 /// Which link to follow.
@@ -189,7 +193,7 @@ pub fn links_pages_resumable<P: LinksPage>(
     walk(
         core,
         first,
-        P::is_empty,
+        P::len,
         move |core: &Core, req: &Request, page: &P| {
             let link = match direction {
                 Direction::Forward => page.next_link(),
@@ -231,7 +235,7 @@ fn flatten<P: Send + 'static, T: Send + 'static>(
 fn walk<P, F>(
     core: Core,
     first: Result<Request, Error>,
-    is_empty: fn(&P) -> bool,
+    len: fn(&P) -> usize,
     next: F,
 ) -> BoxStream<(P, Option<Resume>)>
 where
@@ -247,6 +251,7 @@ where
     let start = Walk {
         seen: HashSet::new(),
         empty_in_a_row: 0,
+        pages: 0,
     };
     let s = stream::try_unfold(Step::Fetch(Box::new(first), start), move |step| {
         let core = core.clone();
@@ -270,7 +275,18 @@ where
                     });
                 }
             };
-            walk.empty_in_a_row = if is_empty(&page) {
+            walk.pages += 1;
+            let items = len(&page);
+            tracing::debug!(
+                inspection.event = "page",
+                inspection.operation = req.operation,
+                inspection.page = walk.pages,
+                inspection.items = items,
+                "page {} of {}: {items} records",
+                walk.pages,
+                req.describe()
+            );
+            walk.empty_in_a_row = if items == 0 {
                 walk.empty_in_a_row.saturating_add(1)
             } else {
                 0
@@ -339,4 +355,6 @@ enum Step {
 struct Walk {
     seen: HashSet<Resume>,
     empty_in_a_row: u32,
+    /// Pages read so far, for the `page` event.
+    pages: u64,
 }

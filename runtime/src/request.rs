@@ -11,6 +11,8 @@ use reqwest::Url;
 pub struct Request {
     /// The HTTP method.
     pub method: Method,
+    /// The spec's operation name (`get_unit`), for traces; empty for a request made by hand.
+    pub operation: &'static str,
     /// The spec's path template (`/units/{unit_id}`), for logs and errors.
     pub template: &'static str,
     /// The path after the base URL, one unencoded segment each (an id stays one segment).
@@ -112,6 +114,7 @@ impl Request {
     pub fn new(method: Method, template: &'static str) -> Self {
         Request {
             method,
+            operation: "",
             template,
             segments: Vec::new(),
             query: Vec::new(),
@@ -124,6 +127,12 @@ impl Request {
             resumed: None,
             options: RequestOptions::default(),
         }
+    }
+
+    /// The spec's operation this request calls, named in its traces.
+    pub fn operation(mut self, name: &'static str) -> Self {
+        self.operation = name;
+        self
     }
 
     /// This request's own settings.

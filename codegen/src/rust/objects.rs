@@ -612,8 +612,8 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
                     self.#items
                 }
 
-                fn is_empty(&self) -> bool {
-                    self.#items.is_empty()
+                fn len(&self) -> usize {
+                    self.#items.len()
                 }
             }
         });

@@ -264,6 +264,7 @@ fn to_request(i: &Interface, op: &Operation, page_param: Option<&TokenStream>) -
     let validate = validate_call(i, op);
     let method = method_tokens(op.method);
     let template = op.path.as_str();
+    let name = op.name.as_str();
     let segments = path_segments(i, op);
     let queries = op.query.iter().map(|f| query_pair(i, f));
     let accept = match &op.answer.kind {
@@ -285,6 +286,7 @@ fn to_request(i: &Interface, op: &Operation, page_param: Option<&TokenStream>) -
         pub fn to_request(&self) -> Result<::inspection_runtime::Request, ::inspection_runtime::Error> {
             #validate
             let request = ::inspection_runtime::Request::new(#method, #template)
+                .operation(#name)
                 #(#segments)*
                 #(#queries)*
                 #accept

@@ -86,8 +86,24 @@ struct Answer<B> {
 
 /// What to do after a failed attempt.
 enum Next {
-    Retry(Duration),
+    Retry(Duration, Retry),
     Fail(Error),
+}
+
+/// Why an attempt is sent again, for the `inspection.retry` event.
+struct Retry {
+    /// `status`, `timeout` or `connection`.
+    reason: &'static str,
+    status: Option<u16>,
+    /// How long until the next attempt (a 429's wait is the pacer's pause).
+    wait: Duration,
+    /// Whether the wait is the service's `Retry-After`.
+    retry_after: bool,
+}
+
+/// Whole milliseconds, for trace fields.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Core {
@@ -305,32 +321,104 @@ impl Core {
                 origin: origin::origin(&url),
             });
         }
+        let call = tracing::debug_span!(
+            "inspection.call",
+            otel.name = req.operation,
+            inspection.operation = req.operation,
+            http.request.method = %req.method,
+            url.template = req.template,
+        );
+        let result = self
+            .attempts(req, &url, read)
+            .instrument(call.clone())
+            .await;
+        if let Err(e) = &result {
+            tracing::debug!(
+                parent: &call,
+                inspection.event = "error",
+                inspection.operation = req.operation,
+                error.type = e.kind(),
+                http.response.status_code = e.status(),
+                "{} failed",
+                req.describe()
+            );
+        }
+        result
+    }
+
+    /// The attempts of one call (inside its span): paced, each in a span of its own, retried
+    /// as the policy says, and repeated once after a token's re-login.
+    async fn attempts<B, R: Future<Output = Result<B, Failure>>>(
+        &self,
+        req: &Request,
+        url: &Url,
+        read: &impl Fn(reqwest::Response) -> R,
+    ) -> Result<Answer<B>, Error> {
         let max = self.retry_policy(req).max_attempts.max(1);
-        let mut attempt = 1;
+        let (host, port) = (url.host_str().unwrap_or(""), url.port_or_known_default());
+        // `attempt` counts against the retry budget; `sent` numbers the attempts in traces,
+        // where the repeat after a re-login is one more.
+        let (mut attempt, mut sent) = (1, 0u32);
         let mut renewed = false;
         loop {
-            self.inner.pacer.acquire().await;
+            let paced = self.inner.pacer.acquire().await;
+            if !paced.is_zero() {
+                tracing::debug!(
+                    inspection.event = "pause",
+                    inspection.operation = req.operation,
+                    inspection.reason = "rate_limit",
+                    inspection.wait_ms = millis(paced),
+                    "waited for the client's rate limit"
+                );
+            }
+            sent += 1;
             let token = match &self.inner.auth {
                 Auth::Token(t) if !req.anonymous => Some((t.clone(), t.generation())),
                 _ => None,
             };
             let span = tracing::debug_span!(
-                "inspection_request",
-                method = %req.method,
-                path = req.template,
-                attempt,
-                status = tracing::field::Empty,
+                "inspection.attempt",
+                otel.name = %format_args!("{} {}", req.method, req.template),
+                otel.kind = "client",
+                otel.status_code = tracing::field::Empty,
+                inspection.operation = req.operation,
+                inspection.attempt = sent,
+                http.request.method = %req.method,
+                url.template = req.template,
+                server.address = host,
+                server.port = port,
+                http.request.resend_count = tracing::field::Empty,
+                http.response.status_code = tracing::field::Empty,
+                error.type = tracing::field::Empty,
             );
-            let outcome = self.attempt(req, &url, read).instrument(span.clone()).await;
+            if sent > 1 {
+                span.record("http.request.resend_count", sent - 1);
+            }
+            let started = std::time::Instant::now();
+            let outcome = self.attempt(req, url, read).instrument(span.clone()).await;
+            let status = match &outcome {
+                Ok(answer) => Some((answer.status, &answer.headers)),
+                Err(Failure::Status(api)) => Some((api.status, &api.headers)),
+                Err(_) => None,
+            };
+            if let Some((status, headers)) = status {
+                span.record("http.response.status_code", status);
+                tracing::debug!(
+                    parent: &span,
+                    inspection.event = "response",
+                    inspection.operation = req.operation,
+                    inspection.attempt = sent,
+                    http.response.status_code = status,
+                    inspection.duration_ms = millis(started.elapsed()),
+                    inspection.request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok()),
+                    "answered"
+                );
+            }
             let next = match outcome {
-                Ok(answer) => {
-                    span.record("status", answer.status);
-                    return Ok(answer);
-                }
+                Ok(answer) => return Ok(answer),
                 Err(failure) => {
-                    if let Some(status) = failure.status() {
-                        span.record("status", status);
-                    }
+                    span.record("otel.status_code", "error");
+                    span.record("error.type", failure.error_type());
                     // A 401 with a token in use: log in again once, then repeat the request
                     // (it was refused, so it was not applied).
                     if let (Some(401), Some((auth, seen)), false) =
@@ -346,12 +434,20 @@ impl Core {
             };
             match next {
                 Next::Fail(e) => return Err(e),
-                Next::Retry(delay) => {
+                Next::Retry(delay, why) => {
                     tracing::warn!(
                         parent: &span,
-                        retry_in_ms = u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
-                        "retrying {}",
-                        req.describe()
+                        inspection.event = "retry",
+                        inspection.operation = req.operation,
+                        inspection.attempt = sent,
+                        inspection.reason = why.reason,
+                        http.response.status_code = why.status,
+                        inspection.wait_ms = millis(why.wait),
+                        inspection.retry_after = why.retry_after,
+                        "retrying {} ({}) in {} ms",
+                        req.describe(),
+                        why.reason,
+                        millis(why.wait)
                     );
                     tokio::time::sleep(delay).await;
                     attempt += 1;
@@ -430,6 +526,12 @@ impl Core {
         let backoff = policy.backoff(attempt);
         let idempotent = req.is_idempotent();
         let (method, path) = (req.method.to_string(), req.template.to_string());
+        let retry = |reason, status| Retry {
+            reason,
+            status,
+            wait: backoff,
+            retry_after: false,
+        };
         match failure {
             Failure::Status(api) if api.status == 429 => {
                 // A wait longer than the client allows is reported, not cut short: retrying
@@ -441,13 +543,19 @@ impl Core {
                 // Every request of this client waits, not only this one.
                 self.inner.pacer.pause_for(wait);
                 if may_retry {
-                    Next::Retry(Duration::ZERO)
+                    let why = Retry {
+                        reason: "status",
+                        status: Some(429),
+                        wait,
+                        retry_after: api.retry_after.is_some(),
+                    };
+                    Next::Retry(Duration::ZERO, why)
                 } else {
                     Next::Fail(Error::Api(api))
                 }
             }
             Failure::Status(api) if api.status >= 500 && idempotent && may_retry => {
-                Next::Retry(backoff)
+                Next::Retry(backoff, retry("status", Some(api.status)))
             }
             Failure::Status(api) => Next::Fail(Error::Api(api)),
             Failure::TooLarge => Next::Fail(Error::TooLarge {
@@ -458,10 +566,12 @@ impl Core {
                 what: "a redirect",
                 origin,
             }),
-            Failure::Send(e) if e.is_connect() && may_retry => Next::Retry(backoff),
+            Failure::Send(e) if e.is_connect() && may_retry => {
+                Next::Retry(backoff, retry("connection", None))
+            }
             Failure::Send(e) | Failure::Body(e) if e.is_timeout() => {
                 if idempotent && may_retry {
-                    Next::Retry(backoff)
+                    Next::Retry(backoff, retry("timeout", None))
                 } else {
                     Next::Fail(Error::Timeout {
                         method,
@@ -472,7 +582,7 @@ impl Core {
             }
             Failure::Send(e) | Failure::Body(e) => {
                 if idempotent && may_retry {
-                    Next::Retry(backoff)
+                    Next::Retry(backoff, retry("connection", None))
                 } else {
                     Next::Fail(Error::Transport {
                         method,
@@ -520,6 +630,17 @@ impl Failure {
         match self {
             Failure::Status(api) => Some(api.status),
             _ => None,
+        }
+    }
+
+    /// OpenTelemetry's `error.type` of a failed attempt: the status code, or what broke.
+    fn error_type(&self) -> String {
+        match self {
+            Failure::Status(api) => api.status.to_string(),
+            Failure::Send(e) | Failure::Body(e) if e.is_timeout() => "timeout".into(),
+            Failure::Send(_) | Failure::Body(_) => "transport".into(),
+            Failure::TooLarge => "too_large".into(),
+            Failure::Redirect(_) => "foreign_origin".into(),
         }
     }
 }

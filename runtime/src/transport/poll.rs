@@ -115,7 +115,10 @@ impl Core {
             }
             let wait = asked.unwrap_or(interval).min(longest);
             tracing::debug!(
-                wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                inspection.event = "pause",
+                inspection.operation = req.operation,
+                inspection.reason = "poll",
+                inspection.wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
                 "202: not ready yet"
             );
             tokio::time::sleep(wait).await;

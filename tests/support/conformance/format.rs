@@ -108,6 +108,8 @@ pub struct Step {
     pub expect: Expect,
     /// Every request the sandbox received during the step, in order.
     pub expect_requests: Option<Vec<Value>>,
+    /// Every event the client reported during the step, in order.
+    pub expect_events: Option<Vec<Value>>,
     /// The step took at least / at most this long (measured by the runner).
     pub min_ms: Option<u64>,
     pub max_ms: Option<u64>,

@@ -4,6 +4,7 @@
 //! webhook listener of the `listen` and `deliveries` actions.
 
 pub mod call;
+pub mod events;
 pub mod expect;
 pub mod format;
 pub mod run;

@@ -94,6 +94,18 @@ async fn client(sandbox: &Running, scenario: &Scenario) -> Result<Client, String
 }
 
 /// Runs `scenario`; the error names the step that failed and why.
+/// The scenario's secrets, which no event may hold: the v3 key secret and the legacy
+/// password it uses (given, or the defaults).
+fn secrets(scenario: &Scenario) -> Vec<String> {
+    let given = scenario.client.credentials.as_ref();
+    let secret = given.and_then(|c| c.key_secret.clone());
+    let password = given.and_then(|c| c.password.clone());
+    vec![
+        secret.unwrap_or(V3_KEY.1.into()),
+        password.unwrap_or(LEGACY_LOGIN.1.into()),
+    ]
+}
+
 pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), String> {
     run(sandbox, scenario, None).await
 }
@@ -108,6 +120,7 @@ pub async fn scenario_through_tool(
 }
 
 async fn run(sandbox: &Running, scenario: &Scenario, tool: Option<&Tool>) -> Result<(), String> {
+    super::events::install();
     sandbox.control("POST", "/_sandbox/reset", None).await?;
     if !scenario.script.is_empty() {
         let script = Value::Array(scenario.script.clone());
@@ -185,6 +198,14 @@ async fn run_step(
         .control("DELETE", "/_sandbox/requests", None)
         .await?;
     let args = step.args.as_ref().map(|a| fill(a, vars)).transpose()?;
+    let mut secrets = secrets(scenario);
+    if call == "login"
+        && let Some(password) = args.as_ref().and_then(|a| a["password"].as_str())
+    {
+        secrets.push(password.to_string());
+    }
+    // What came before this step (the scenario's own login) is not its events.
+    super::events::take();
     let started = Instant::now();
     let outcome = match (call.as_str(), &*client) {
         ("login", Client::Legacy(_)) => {
@@ -213,7 +234,13 @@ async fn run_step(
         (_, Client::Legacy(c)) => super::legacy::call(c, call, Args::new(args)?, step.mode).await?,
     };
     let took = started.elapsed();
+    let events = super::events::take();
+    super::events::check_secrets(&events, &secrets)?;
     check_outcome(step, &outcome, vars)?;
+    if let Some(expected) = &step.expect_events {
+        let expected = fill(&Value::Array(expected.clone()), vars)?;
+        super::events::check_events(expected.as_array().map_or(&[], Vec::as_slice), &events)?;
+    }
     if let Some(min) = step.min_ms
         && took < ms(min)
     {

@@ -1090,6 +1090,7 @@ impl ListAssets {
                 ::inspection_runtime::Method::GET,
                 "/api/assets",
             )
+            .operation("list_assets")
             .segment("api")
             .segment("assets")
             .query("after_id", self.after_id.clone())
@@ -1126,6 +1127,7 @@ impl GetAsset {
                 ::inspection_runtime::Method::GET,
                 "/api/assets/{id}",
             )
+            .operation("get_asset")
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
@@ -1207,6 +1209,7 @@ impl ListAssetTransactions {
                 ::inspection_runtime::Method::GET,
                 "/api/assets/{id}/transactions",
             )
+            .operation("list_asset_transactions")
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
@@ -1253,6 +1256,7 @@ impl FindOrCreateAsset {
                 ::inspection_runtime::Method::POST,
                 "/api/assets",
             )
+            .operation("find_or_create_asset")
             .segment("api")
             .segment("assets")
             .options(self.request_options.clone());
@@ -1283,6 +1287,7 @@ impl UpdateAsset {
                 ::inspection_runtime::Method::PATCH,
                 "/api/assets/{id}",
             )
+            .operation("update_asset")
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
@@ -1314,6 +1319,7 @@ impl ReplaceAsset {
                 ::inspection_runtime::Method::PUT,
                 "/api/assets/{id}",
             )
+            .operation("replace_asset")
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
@@ -1340,6 +1346,7 @@ impl DeleteAsset {
                 ::inspection_runtime::Method::DELETE,
                 "/api/assets/{id}",
             )
+            .operation("delete_asset")
             .segment("api")
             .segment("assets")
             .segment(self.id.to_string())
@@ -1374,6 +1381,7 @@ impl UploadDeviceLog {
                 ::inspection_runtime::Method::POST,
                 "/api/devices/{dev_id}/log",
             )
+            .operation("upload_device_log")
             .segment("api")
             .segment("devices")
             .segment(self.dev_id.as_str())
@@ -1400,6 +1408,7 @@ impl ListFormTemplates {
                 ::inspection_runtime::Method::GET,
                 "/api/form_templates",
             )
+            .operation("list_form_templates")
             .segment("api")
             .segment("form_templates")
             .options(self.request_options.clone());
@@ -1427,6 +1436,7 @@ impl GetFormTemplate {
                 ::inspection_runtime::Method::GET,
                 "/api/form_templates/{id}",
             )
+            .operation("get_form_template")
             .segment("api")
             .segment("form_templates")
             .segment(self.id.as_str())
@@ -1460,6 +1470,7 @@ impl ExchangeGuestToken {
                 ::inspection_runtime::Method::POST,
                 "/api/guest_auth/exchange_token",
             )
+            .operation("exchange_guest_token")
             .segment("api")
             .segment("guest_auth")
             .segment("exchange_token")
@@ -1541,6 +1552,7 @@ impl ListLocations {
                 ::inspection_runtime::Method::GET,
                 "/api/locations",
             )
+            .operation("list_locations")
             .segment("api")
             .segment("locations")
             .query("after_id", self.after_id.clone())
@@ -1581,6 +1593,7 @@ impl GetLocation {
                 ::inspection_runtime::Method::GET,
                 "/api/locations/{id}",
             )
+            .operation("get_location")
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
@@ -1611,6 +1624,7 @@ impl CreateLocation {
                 ::inspection_runtime::Method::POST,
                 "/api/locations",
             )
+            .operation("create_location")
             .segment("api")
             .segment("locations")
             .hint("only users with the manager role may call it")
@@ -1642,6 +1656,7 @@ impl UpdateLocation {
                 ::inspection_runtime::Method::PATCH,
                 "/api/locations/{id}",
             )
+            .operation("update_location")
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
@@ -1674,6 +1689,7 @@ impl ReplaceLocation {
                 ::inspection_runtime::Method::PUT,
                 "/api/locations/{id}",
             )
+            .operation("replace_location")
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
@@ -1701,6 +1717,7 @@ impl DeleteLocation {
                 ::inspection_runtime::Method::DELETE,
                 "/api/locations/{id}",
             )
+            .operation("delete_location")
             .segment("api")
             .segment("locations")
             .segment(self.id.as_str())
@@ -1782,6 +1799,7 @@ impl ListTasks {
                 ::inspection_runtime::Method::GET,
                 "/api/tasks",
             )
+            .operation("list_tasks")
             .segment("api")
             .segment("tasks")
             .query("after_id", self.after_id.clone())
@@ -1818,6 +1836,7 @@ impl GetTask {
                 ::inspection_runtime::Method::GET,
                 "/api/tasks/{id}",
             )
+            .operation("get_task")
             .segment("api")
             .segment("tasks")
             .segment(self.id.as_str())
@@ -1848,6 +1867,7 @@ impl CreateTask {
                 ::inspection_runtime::Method::POST,
                 "/api/tasks",
             )
+            .operation("create_task")
             .segment("api")
             .segment("tasks")
             .options(self.request_options.clone());
@@ -1878,6 +1898,7 @@ impl UpdateTask {
                 ::inspection_runtime::Method::PATCH,
                 "/api/tasks/{id}",
             )
+            .operation("update_task")
             .segment("api")
             .segment("tasks")
             .segment(self.id.as_str())
@@ -1909,6 +1930,7 @@ impl ReplaceTask {
                 ::inspection_runtime::Method::PUT,
                 "/api/tasks/{id}",
             )
+            .operation("replace_task")
             .segment("api")
             .segment("tasks")
             .segment(self.id.as_str())
@@ -1935,6 +1957,7 @@ impl DeleteTask {
                 ::inspection_runtime::Method::DELETE,
                 "/api/tasks/{id}",
             )
+            .operation("delete_task")
             .segment("api")
             .segment("tasks")
             .segment(self.id.as_str())
@@ -2015,6 +2038,7 @@ impl ListTransactions {
                 ::inspection_runtime::Method::GET,
                 "/api/transactions",
             )
+            .operation("list_transactions")
             .segment("api")
             .segment("transactions")
             .query("after_id", self.after_id.clone())
@@ -2055,6 +2079,7 @@ impl GetTransaction {
                 ::inspection_runtime::Method::GET,
                 "/api/transactions/{id}",
             )
+            .operation("get_transaction")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2087,6 +2112,7 @@ impl CreateTransaction {
                 ::inspection_runtime::Method::POST,
                 "/api/transactions",
             )
+            .operation("create_transaction")
             .segment("api")
             .segment("transactions")
             .options(self.request_options.clone());
@@ -2119,6 +2145,7 @@ impl UpdateTransaction {
                 ::inspection_runtime::Method::PATCH,
                 "/api/transactions/{id}",
             )
+            .operation("update_transaction")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2152,6 +2179,7 @@ impl ReplaceTransaction {
                 ::inspection_runtime::Method::PUT,
                 "/api/transactions/{id}",
             )
+            .operation("replace_transaction")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2180,6 +2208,7 @@ impl DeleteTransaction {
                 ::inspection_runtime::Method::DELETE,
                 "/api/transactions/{id}",
             )
+            .operation("delete_transaction")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2207,6 +2236,7 @@ impl GetTransactionForm {
                 ::inspection_runtime::Method::GET,
                 "/api/transactions/{id}/forms/{form_id}",
             )
+            .operation("get_transaction_form")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2241,6 +2271,7 @@ impl SendTransactionSummaryEmail {
                 ::inspection_runtime::Method::POST,
                 "/api/transactions/{id}/send_summary_email",
             )
+            .operation("send_transaction_summary_email")
             .segment("api")
             .segment("transactions")
             .segment(self.id.as_str())
@@ -2272,6 +2303,7 @@ impl Authenticate {
                 ::inspection_runtime::Method::POST,
                 "/api/users/authenticate",
             )
+            .operation("authenticate")
             .segment("api")
             .segment("users")
             .segment("authenticate")
@@ -2299,6 +2331,7 @@ impl GetUploadUrl {
                 ::inspection_runtime::Method::GET,
                 "/api/users/uploads/{file_id}",
             )
+            .operation("get_upload_url")
             .segment("api")
             .segment("users")
             .segment("uploads")
@@ -2327,6 +2360,7 @@ impl GetUploadUrlWithNonce {
                 ::inspection_runtime::Method::GET,
                 "/api/users/uploads/{nonce}/{file_id}",
             )
+            .operation("get_upload_url_with_nonce")
             .segment("api")
             .segment("users")
             .segment("uploads")
@@ -2377,6 +2411,7 @@ impl StartMultipartUpload {
                 ::inspection_runtime::Method::POST,
                 "/api/users/multipart_upload_start/{file_id}",
             )
+            .operation("start_multipart_upload")
             .segment("api")
             .segment("users")
             .segment("multipart_upload_start")
@@ -2413,6 +2448,7 @@ impl CompleteMultipartUpload {
                 ::inspection_runtime::Method::POST,
                 "/api/users/multipart_upload_complete/{file_id}",
             )
+            .operation("complete_multipart_upload")
             .segment("api")
             .segment("users")
             .segment("multipart_upload_complete")
@@ -2494,6 +2530,7 @@ impl ListUsers {
                 ::inspection_runtime::Method::GET,
                 "/api/users",
             )
+            .operation("list_users")
             .segment("api")
             .segment("users")
             .query("after_id", self.after_id.clone())
@@ -2531,6 +2568,7 @@ impl GetUser {
                 ::inspection_runtime::Method::GET,
                 "/api/users/{id}",
             )
+            .operation("get_user")
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
@@ -2561,6 +2599,7 @@ impl CreateUser {
                 ::inspection_runtime::Method::POST,
                 "/api/users",
             )
+            .operation("create_user")
             .segment("api")
             .segment("users")
             .hint("only users with the manager role may call it")
@@ -2591,6 +2630,7 @@ impl CreateOneTimeUser {
                 ::inspection_runtime::Method::POST,
                 "/api/users/one_time_user",
             )
+            .operation("create_one_time_user")
             .segment("api")
             .segment("users")
             .segment("one_time_user")
@@ -2625,6 +2665,7 @@ impl UpdateUser {
                 ::inspection_runtime::Method::PATCH,
                 "/api/users/{id}",
             )
+            .operation("update_user")
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
@@ -2656,6 +2697,7 @@ impl ReplaceUser {
                 ::inspection_runtime::Method::PUT,
                 "/api/users/{id}",
             )
+            .operation("replace_user")
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
@@ -2682,6 +2724,7 @@ impl DeleteUser {
                 ::inspection_runtime::Method::DELETE,
                 "/api/users/{id}",
             )
+            .operation("delete_user")
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
@@ -2710,6 +2753,7 @@ impl ResetUserPassword {
                 ::inspection_runtime::Method::POST,
                 "/api/users/{id}/reset_password",
             )
+            .operation("reset_user_password")
             .segment("api")
             .segment("users")
             .segment(self.id.to_string())
@@ -2738,6 +2782,7 @@ impl GetWorkflow {
                 ::inspection_runtime::Method::GET,
                 "/api/workflows/{id}",
             )
+            .operation("get_workflow")
             .segment("api")
             .segment("workflows")
             .segment(self.id.as_str())

@@ -3285,8 +3285,8 @@ impl ::inspection_runtime::__private::LinksPage for AssetList {
     fn into_items(self) -> Vec<Asset> {
         self.assets
     }
-    fn is_empty(&self) -> bool {
-        self.assets.is_empty()
+    fn len(&self) -> usize {
+        self.assets.len()
     }
 }
 impl ::inspection_runtime::__private::LinksPage for TransactionList {
@@ -3300,8 +3300,8 @@ impl ::inspection_runtime::__private::LinksPage for TransactionList {
     fn into_items(self) -> Vec<Transaction> {
         self.transactions
     }
-    fn is_empty(&self) -> bool {
-        self.transactions.is_empty()
+    fn len(&self) -> usize {
+        self.transactions.len()
     }
 }
 impl ::inspection_runtime::__private::LinksPage for LocationList {
@@ -3315,8 +3315,8 @@ impl ::inspection_runtime::__private::LinksPage for LocationList {
     fn into_items(self) -> Vec<Location> {
         self.locations
     }
-    fn is_empty(&self) -> bool {
-        self.locations.is_empty()
+    fn len(&self) -> usize {
+        self.locations.len()
     }
 }
 impl ::inspection_runtime::__private::LinksPage for TaskList {
@@ -3330,8 +3330,8 @@ impl ::inspection_runtime::__private::LinksPage for TaskList {
     fn into_items(self) -> Vec<Task> {
         self.tasks
     }
-    fn is_empty(&self) -> bool {
-        self.tasks.is_empty()
+    fn len(&self) -> usize {
+        self.tasks.len()
     }
 }
 impl ::inspection_runtime::__private::LinksPage for UserList {
@@ -3345,7 +3345,7 @@ impl ::inspection_runtime::__private::LinksPage for UserList {
     fn into_items(self) -> Vec<User> {
         self.users
     }
-    fn is_empty(&self) -> bool {
-        self.users.is_empty()
+    fn len(&self) -> usize {
+        self.users.len()
     }
 }

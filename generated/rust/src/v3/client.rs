@@ -677,6 +677,7 @@ impl ListUnits {
                 ::inspection_runtime::Method::GET,
                 "/units",
             )
+            .operation("list_units")
             .segment("units")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -712,6 +713,7 @@ impl CreateUnit {
                 ::inspection_runtime::Method::POST,
                 "/units",
             )
+            .operation("create_unit")
             .segment("units")
             .options(self.request_options.clone());
         request.json(&self.body)
@@ -740,6 +742,7 @@ impl GetUnit {
                 ::inspection_runtime::Method::GET,
                 "/units/{unit_id}",
             )
+            .operation("get_unit")
             .segment("units")
             .segment(self.unit_id.as_str())
             .options(self.request_options.clone());
@@ -771,6 +774,7 @@ impl UpdateUnit {
                 ::inspection_runtime::Method::PATCH,
                 "/units/{unit_id}",
             )
+            .operation("update_unit")
             .segment("units")
             .segment(self.unit_id.as_str())
             .options(self.request_options.clone());
@@ -804,6 +808,7 @@ impl GetUnitByReferenceNumber {
                 ::inspection_runtime::Method::GET,
                 "/units/by_reference_number/{reference_number}",
             )
+            .operation("get_unit_by_reference_number")
             .segment("units")
             .segment("by_reference_number")
             .segment(self.reference_number.as_str())
@@ -840,6 +845,7 @@ impl UpdateUnitByReferenceNumber {
                 ::inspection_runtime::Method::PATCH,
                 "/units/by_reference_number/{reference_number}",
             )
+            .operation("update_unit_by_reference_number")
             .segment("units")
             .segment("by_reference_number")
             .segment(self.reference_number.as_str())
@@ -876,6 +882,7 @@ impl UpsertUnitByReferenceNumber {
                 ::inspection_runtime::Method::PUT,
                 "/units/by_reference_number/{reference_number}",
             )
+            .operation("upsert_unit_by_reference_number")
             .segment("units")
             .segment("by_reference_number")
             .segment(self.reference_number.as_str())
@@ -974,6 +981,7 @@ impl ListUnitInspections {
                 ::inspection_runtime::Method::GET,
                 "/units/{unit_id}/inspections",
             )
+            .operation("list_unit_inspections")
             .segment("units")
             .segment(self.unit_id.as_str())
             .segment("inspections")
@@ -1097,6 +1105,7 @@ impl ListUnitInspectionsByReferenceNumber {
                 ::inspection_runtime::Method::GET,
                 "/units/by_reference_number/{reference_number}/inspections",
             )
+            .operation("list_unit_inspections_by_reference_number")
             .segment("units")
             .segment("by_reference_number")
             .segment(self.reference_number.as_str())
@@ -1216,6 +1225,7 @@ impl ListInspections {
                 ::inspection_runtime::Method::GET,
                 "/inspections",
             )
+            .operation("list_inspections")
             .segment("inspections")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -1267,6 +1277,7 @@ impl GetInspection {
                 ::inspection_runtime::Method::GET,
                 "/inspections/{inspection_id}",
             )
+            .operation("get_inspection")
             .segment("inspections")
             .segment(self.inspection_id.as_str())
             .options(self.request_options.clone());
@@ -1299,6 +1310,7 @@ impl GetInspectionShareUrl {
                 ::inspection_runtime::Method::GET,
                 "/inspections/{inspection_id}/share_url",
             )
+            .operation("get_inspection_share_url")
             .segment("inspections")
             .segment(self.inspection_id.as_str())
             .segment("share_url")
@@ -1329,6 +1341,7 @@ impl GetForm {
                 ::inspection_runtime::Method::GET,
                 "/forms/{form_id}",
             )
+            .operation("get_form")
             .segment("forms")
             .segment(self.form_id.as_str())
             .accept("application/pdf")
@@ -1472,6 +1485,7 @@ impl ListTasks {
                 ::inspection_runtime::Method::GET,
                 "/tasks",
             )
+            .operation("list_tasks")
             .segment("tasks")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -1562,6 +1576,7 @@ impl CreateTask {
                 ::inspection_runtime::Method::POST,
                 "/tasks",
             )
+            .operation("create_task")
             .segment("tasks")
             .options(self.request_options.clone());
         request.json(&self.body)
@@ -1590,6 +1605,7 @@ impl GetTask {
                 ::inspection_runtime::Method::GET,
                 "/tasks/{task_id}",
             )
+            .operation("get_task")
             .segment("tasks")
             .segment(self.task_id.as_str())
             .options(self.request_options.clone());
@@ -1621,6 +1637,7 @@ impl UpdateTask {
                 ::inspection_runtime::Method::PATCH,
                 "/tasks/{task_id}",
             )
+            .operation("update_task")
             .segment("tasks")
             .segment(self.task_id.as_str())
             .options(self.request_options.clone());
@@ -1650,6 +1667,7 @@ impl DeleteTask {
                 ::inspection_runtime::Method::DELETE,
                 "/tasks/{task_id}",
             )
+            .operation("delete_task")
             .segment("tasks")
             .segment(self.task_id.as_str())
             .options(self.request_options.clone());
@@ -1728,6 +1746,7 @@ impl ListWorkflows {
                 ::inspection_runtime::Method::GET,
                 "/workflows",
             )
+            .operation("list_workflows")
             .segment("workflows")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -1791,6 +1810,7 @@ impl ListLocations {
                 ::inspection_runtime::Method::GET,
                 "/locations",
             )
+            .operation("list_locations")
             .segment("locations")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -1849,6 +1869,7 @@ impl ListUsers {
                 ::inspection_runtime::Method::GET,
                 "/users",
             )
+            .operation("list_users")
             .segment("users")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
@@ -1884,6 +1905,7 @@ impl UpdateUser {
                 ::inspection_runtime::Method::PATCH,
                 "/users/{user_id}",
             )
+            .operation("update_user")
             .segment("users")
             .segment(self.user_id.as_str())
             .options(self.request_options.clone());
@@ -1936,6 +1958,7 @@ impl ListUserGroups {
                 ::inspection_runtime::Method::GET,
                 "/user_groups",
             )
+            .operation("list_user_groups")
             .segment("user_groups")
             .query("page", self.page.clone())
             .query("per_page", self.per_page.as_ref().map(|x| x.to_string()))
