@@ -386,13 +386,14 @@ impl Core {
                 http.request.method = %req.method,
                 url.template = req.template,
                 server.address = host,
-                server.port = port,
+                server.port = port.map(i64::from),
                 http.request.resend_count = tracing::field::Empty,
                 http.response.status_code = tracing::field::Empty,
                 error.type = tracing::field::Empty,
             );
             if sent > 1 {
-                span.record("http.request.resend_count", sent - 1);
+                // OpenTelemetry integers are i64; an unsigned one reaches its bridge as text.
+                span.record("http.request.resend_count", i64::from(sent - 1));
             }
             let started = std::time::Instant::now();
             let outcome = self.attempt(req, url, read).instrument(span.clone()).await;
@@ -402,7 +403,7 @@ impl Core {
                 Err(_) => None,
             };
             if let Some((status, headers)) = status {
-                span.record("http.response.status_code", status);
+                span.record("http.response.status_code", i64::from(status));
                 tracing::debug!(
                     parent: &span,
                     inspection.event = "response",
