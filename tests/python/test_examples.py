@@ -7,13 +7,14 @@ import pathlib
 import subprocess
 import sys
 
+from conformance.sandbox import sandbox_binary
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 
 def run_example(name: str) -> str:
     """Runs `tests/python/examples/<name>` against a fresh sandbox; its standard output."""
-    binary = ROOT / "target" / "debug" / ("sandbox.exe" if os.name == "nt" else "sandbox")
-    sandbox = subprocess.Popen([str(binary), "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
+    sandbox = subprocess.Popen([str(sandbox_binary()), "--addr", "127.0.0.1:0"], stdout=subprocess.PIPE, text=True)
     try:
         assert sandbox.stdout is not None
         first = sandbox.stdout.readline()

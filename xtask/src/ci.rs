@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use super::tools::{TS_TOOLS, npm, python_bin, python_env, step, step_with_env, typescript_tools};
+use super::tools::{
+    TS_TOOLS, npm, python_bin, python_env, step, step_with_env, target_dir, typescript_tools,
+};
 
 pub fn run(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
@@ -64,9 +66,12 @@ pub fn run(root: &Path) -> Result<(), String> {
             "secrecy",
         ],
     )?;
-    typescript(root, &cargo)?;
-    python(root)?;
-    contract(root)?;
+    // The TypeScript and Python tests and the contract run start the sandbox binary.
+    let target = target_dir(root, &cargo)?;
+    let target = target.to_string_lossy();
+    typescript(root, &cargo, &target)?;
+    python(root, &target)?;
+    contract(root, &target)?;
     // Names that are keywords or the client's own must give output that compiles.
     super::output_check::run(
         root,
@@ -82,20 +87,21 @@ pub fn run(root: &Path) -> Result<(), String> {
 /// The TypeScript package: dev tools from the committed lockfile, the strict type check
 /// and build of `generated/typescript`, then its tests on the built output (the
 /// conformance scenarios start the sandbox binary the Rust tests built).
-fn typescript(root: &Path, cargo: &str) -> Result<(), String> {
+fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
     typescript_tools(root, cargo)?;
-    step(
+    step_with_env(
         root,
         "typescript: tests",
         npm(),
         &["test", "--prefix", TS_TOOLS],
+        &[("CARGO_TARGET_DIR", target)],
     )
 }
 
 /// The Python package: a virtual environment under `target/` with the pinned dev tools,
 /// the package installed as a user would, `mypy --strict` on it and its tests, then
 /// pytest (the conformance scenarios, sync and async, against the sandbox binary).
-fn python(root: &Path) -> Result<(), String> {
+fn python(root: &Path, target: &str) -> Result<(), String> {
     python_env(root)?;
     let bin = python_bin(root);
     let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
@@ -125,24 +131,26 @@ fn python(root: &Path) -> Result<(), String> {
             "tests/contract",
         ],
     )?;
-    step(
+    step_with_env(
         root,
         "python: tests",
         &tool("pytest"),
         &["-q", "-p", "no:cacheprovider", "tests/python"],
+        &[("CARGO_TARGET_DIR", target)],
     )
 }
 
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,
 /// against both interfaces of the sandbox the Rust tests built. Fails on any finding
 /// `tests/contract/exceptions.txt` does not keep.
-fn contract(root: &Path) -> Result<(), String> {
+fn contract(root: &Path, target: &str) -> Result<(), String> {
     let st = python_bin(root).join("st").to_string_lossy().into_owned();
+    let sandbox = format!("{target}/debug/sandbox");
     step_with_env(
         root,
         "contract: schemathesis against both sandboxes",
         "bash",
-        &["tests/contract/run.sh", "target/debug/sandbox", "both"],
+        &["tests/contract/run.sh", &sandbox, "both"],
         &[
             ("ST", st.as_str()),
             ("DOCS", "generated/openapi"),

@@ -52,7 +52,7 @@ pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
 fn rust(root: &Path, cargo: &str, work: &Path) -> Result<(), String> {
     let manifest = work.join("Cargo.toml");
     // The repository's target folder: its dependencies are already checked there.
-    let target = root.join("target");
+    let target = tools::target_dir(root, cargo)?;
     tools::step(
         root,
         "check-output: rust (clippy -D warnings)",

@@ -51,6 +51,35 @@ pub fn typescript_compile_tests(root: &Path) -> Result<(), String> {
     )
 }
 
+/// Where cargo puts what it builds, as cargo itself says (`CARGO_TARGET_DIR`, a
+/// `build.target-dir` setting, or `target/`): every step that runs a built binary (the
+/// sandbox) is told this, never assumes `target/`.
+pub fn target_dir(root: &Path, cargo: &str) -> Result<std::path::PathBuf, String> {
+    let mut cargo = Command::new(cargo);
+    cargo.current_dir(root);
+    target_dir_of(cargo)
+}
+
+/// The target directory `cargo metadata` names, run as `cargo` (its folder, environment).
+fn target_dir_of(mut cargo: Command) -> Result<std::path::PathBuf, String> {
+    let out = cargo
+        .args(["metadata", "--no-deps", "--format-version", "1"])
+        .output()
+        .map_err(|e| format!("cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .map_err(|e| format!("cargo metadata: not JSON: {e}"))?;
+    meta["target_directory"]
+        .as_str()
+        .map(std::path::PathBuf::from)
+        .ok_or_else(|| "cargo metadata: no target_directory".to_string())
+}
+
 pub fn python_bin(root: &Path) -> std::path::PathBuf {
     let venv = root.join("target/python-venv");
     venv.join(if cfg!(windows) { "Scripts" } else { "bin" })
@@ -153,5 +182,24 @@ pub fn step_with_env(
         Ok(())
     } else {
         Err(format!("ci: step `{name}` failed ({status})"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A clone whose `CARGO_TARGET_DIR` points elsewhere finds its binaries there.
+    #[test]
+    fn the_target_dir_is_where_cargo_builds() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        let elsewhere = std::env::temp_dir().join("xtask-elsewhere-target");
+        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or("cargo".into()));
+        cargo.current_dir(root).env("CARGO_TARGET_DIR", &elsewhere);
+        assert_eq!(target_dir_of(cargo).unwrap(), elsewhere);
+        let mut cargo = Command::new(std::env::var("CARGO").unwrap_or("cargo".into()));
+        cargo.current_dir(root).env_remove("CARGO_TARGET_DIR");
+        let default = target_dir_of(cargo).unwrap();
+        assert!(default.ends_with("target"), "{}", default.display());
     }
 }

@@ -104,17 +104,11 @@ fn stop(child: Option<Child>) {
     }
 }
 
-/// `inspection`, built in this program's profile (`cargo xtask bench` builds it first).
+/// `inspection`, built in this program's profile (`cargo xtask bench` builds it first):
+/// beside this program, wherever cargo's target directory is.
 fn tool_binary() -> std::path::PathBuf {
-    let profile = if cfg!(debug_assertions) {
-        "debug"
-    } else {
-        "release"
-    };
-    bench::repo_root()
-        .join("target")
-        .join(profile)
-        .join("inspection")
+    let exe = std::env::current_exe().expect("the path of this program");
+    exe.with_file_name(format!("inspection{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// The sandbox's request and 429 counts.
