@@ -240,6 +240,11 @@ fn the_documented_examples_are_the_compiled_ones() {
             "tests/typescript/examples/tour.ts",
             "ts",
         ),
+        (
+            "docs/typescript.md",
+            "tests/typescript/examples/otel.ts",
+            "ts",
+        ),
         ("docs/python.md", "tests/python/examples/tour.py", "python"),
     ] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();

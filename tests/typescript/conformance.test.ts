@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { legacy, v3, type ClientOptions } from "inspection-client";
 
-import { Json, isObject, show } from "./conformance/json.js";
+import { Json, JsonObject, isObject, show } from "./conformance/json.js";
 import { Step, ClientSpec, Scenario, readScenarios } from "./conformance/scenarios.js";
 import { Sandbox, control, sandboxFor } from "./conformance/sandbox.js";
 import { Vars, fill, same, check } from "./conformance/patterns.js";
@@ -27,15 +27,17 @@ import {
   callOperation,
 } from "./conformance/calls.js";
 import { Listener, listen, deliveries } from "./conformance/webhooks.js";
+import { EventLog, checkEvents } from "./conformance/events.js";
 
 // ---------------------------------------------------------------- running a scenario
 
 const V3_KEY = { id: "demo-key", secret: "demo-secret" };
 const LEGACY_LOGIN = { username: "user@example.com", password: "user-pass" };
 
-/** The scenario's client settings over the defaults every runner uses. */
-function options(spec: ClientSpec): ClientOptions {
+/** The scenario's client settings over the defaults every runner uses, reporting to `log`. */
+function options(spec: ClientSpec, log: EventLog): ClientOptions {
   return {
+    hooks: log.hooks,
     rateLimit: spec.rateLimit === undefined ? null : { requests: spec.rateLimit.requests, windowSeconds: spec.rateLimit.windowMs / 1000 },
     retry: {
       maxAttempts: spec.maxAttempts ?? 4,
@@ -52,22 +54,22 @@ function options(spec: ClientSpec): ClientOptions {
   };
 }
 
-function login(sandbox: Sandbox, spec: ClientSpec, username: string, password: string): Promise<legacy.Client> {
-  return legacy.Client.login(sandbox.origin, { user: { username, password } }, options(spec));
+function login(sandbox: Sandbox, spec: ClientSpec, log: EventLog, username: string, password: string): Promise<legacy.Client> {
+  return legacy.Client.login(sandbox.origin, { user: { username, password } }, options(spec, log));
 }
 
-async function makeClient(sandbox: Sandbox, scenario: Scenario): Promise<AnyClient> {
+async function makeClient(sandbox: Sandbox, scenario: Scenario, log: EventLog): Promise<AnyClient> {
   const c = scenario.client.credentials;
   if (scenario.interface === "v3") {
     try {
       const key = new v3.ApiKey(c.key_id ?? V3_KEY.id, c.key_secret ?? V3_KEY.secret);
-      return new v3.Client(`${sandbox.origin}/v3`, key, options(scenario.client));
+      return new v3.Client(`${sandbox.origin}/v3`, key, options(scenario.client, log));
     } catch (e) {
       throw new Error(`cannot make the v3 client: ${String(e)}`);
     }
   }
   try {
-    return await login(sandbox, scenario.client, c.username ?? LEGACY_LOGIN.username, c.password ?? LEGACY_LOGIN.password);
+    return await login(sandbox, scenario.client, log, c.username ?? LEGACY_LOGIN.username, c.password ?? LEGACY_LOGIN.password);
   } catch (e) {
     throw new Error(`cannot log in before the first step: ${String(e)}`);
   }
@@ -120,6 +122,10 @@ function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
 interface State {
   client: AnyClient;
   vars: Vars;
+  /** What the hooks of the scenario's clients report. */
+  log: EventLog;
+  /** What no event may hold: the scenario's v3 key secret and legacy passwords. */
+  secrets: readonly string[];
   /** The scenario's webhook listener, once a `listen` step made it. */
   listener?: Listener;
 }
@@ -130,11 +136,14 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     const space = request.indexOf(" ");
     if (space < 0) throw new Error("`sandbox` is `METHOD /_sandbox/...`");
     await control(sandbox, request.slice(0, space), request.slice(space + 1), body === undefined ? undefined : fill(body, state.vars));
+    checkEvents(state.log.take(), state.secrets, step.expectEvents === undefined ? undefined : (fill(step.expectEvents, state.vars) as Json[]));
     return;
   }
   const call = step.call ?? "";
   await control(sandbox, "DELETE", "/_sandbox/requests");
   const args = new Args(step.args === undefined ? undefined : fill(step.args, state.vars));
+  // Only what this step's call reports.
+  state.log.take();
   const started = performance.now();
   let outcome: Outcome;
   if (call === "login" && scenario.interface === "legacy") {
@@ -142,7 +151,7 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     const password = args.string("password", true);
     args.finish();
     try {
-      state.client = await login(sandbox, scenario.client, username, password);
+      state.client = await login(sandbox, scenario.client, state.log, username, password);
       outcome = { result: null };
     } catch (error) {
       outcome = { error };
@@ -155,6 +164,7 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     outcome = await callOperation(state.client, scenario.interface, call, args, step.mode);
   }
   const took = performance.now() - started;
+  const events = state.log.take();
   checkOutcome(step, outcome, state.vars);
   if (step.minMs !== undefined && took < step.minMs) throw new Error(`took ${took.toFixed(0)} ms, expected at least ${step.minMs} ms`);
   if (step.maxMs !== undefined && took > step.maxMs) throw new Error(`took ${took.toFixed(0)} ms, expected at most ${step.maxMs} ms`);
@@ -164,9 +174,24 @@ async function runStep(sandbox: Sandbox, scenario: Scenario, step: Step, state: 
     if (!Array.isArray(recorded)) throw new Error(`GET /_sandbox/requests gave ${show(recorded)}`);
     checkRequests(expected, recorded.filter(isObject));
   }
+  checkEvents(events, state.secrets, step.expectEvents === undefined ? undefined : (fill(step.expectEvents, state.vars) as Json[]));
   // A call that failed as expected saves its error's description (a walk's `resume`); else its result.
   const saved = Object.hasOwn(outcome, "error") ? describeError(outcome.error) : outcome.result;
   if (step.save !== undefined && saved !== undefined) state.vars.set(step.save, saved);
+}
+
+/**
+ * What no event of the scenario may hold: its v3 key secret and legacy password (or the
+ * defaults), and the password of each `login` step.
+ */
+function scenarioSecrets(scenario: Scenario): string[] {
+  const c = scenario.client.credentials;
+  const secrets = new Set([c.key_secret ?? V3_KEY.secret, c.password ?? LEGACY_LOGIN.password]);
+  for (const step of scenario.steps) {
+    const password = step.call === "login" && isObject(step.args ?? null) ? (step.args as JsonObject)["password"] : undefined;
+    if (typeof password === "string") secrets.add(password);
+  }
+  return [...secrets].filter((s) => s !== "");
 }
 
 /** Runs `scenario`; a failure names the file, the scenario and the step (1-based). */
@@ -174,7 +199,12 @@ async function runScenario(scenario: Scenario): Promise<void> {
   const sandbox = await sandboxFor(scenario.sandbox);
   await control(sandbox, "POST", "/_sandbox/reset");
   if (scenario.script.length > 0) await control(sandbox, "POST", "/_sandbox/script", scenario.script);
-  const state: State = { client: await makeClient(sandbox, scenario), vars: new Map([["origin", sandbox.origin]]) };
+  const log = new EventLog();
+  const secrets = scenarioSecrets(scenario);
+  const client = await makeClient(sandbox, scenario, log);
+  // The login before step 1 is checked for secrets too.
+  checkEvents(log.take(), secrets, undefined);
+  const state: State = { client, vars: new Map([["origin", sandbox.origin]]), log, secrets };
   try {
     for (const [i, step] of scenario.steps.entries()) {
       const label = step.call !== undefined ? `call ${step.call}` : `sandbox ${step.sandbox?.request ?? ""}`;

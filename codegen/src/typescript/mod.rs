@@ -41,6 +41,7 @@ const RUNTIME: &[Embedded] = templates::embed!("typescript/runtime":
     "decode.ts",
     "download.ts",
     "errors.ts",
+    "hooks.ts",
     "http.ts",
     "index.ts",
     "options.ts",

@@ -74,12 +74,18 @@ export class Pacer {
       limit === undefined ? undefined : { requests: Math.max(1, Math.floor(limit.requests)), windowMs: limit.windowMs };
   }
 
-  /** Waits until a request may be sent, and records it as sent. */
-  async acquire(signal?: AbortSignal): Promise<void> {
+  /**
+   * Waits until a request may be sent, and records it as sent. `onWait` is told of each
+   * wait before it starts: how long, and whether a 429's pause (rather than the window)
+   * holds the request.
+   */
+  async acquire(signal?: AbortSignal, onWait?: (ms: number, held: boolean) => void): Promise<void> {
     for (;;) {
       if (signal?.aborted) throw signal.reason;
-      const wait = this.#tryAcquire(Date.now());
+      const now = Date.now();
+      const wait = this.#tryAcquire(now);
       if (wait === 0) return;
+      onWait?.(wait, this.#pausedUntil > now);
       await sleep(wait, signal);
     }
   }

@@ -50,6 +50,8 @@ export interface Step {
   save?: string;
   expect: Expect;
   expectRequests?: Json[];
+  /** Every event the client reports during the step, in order (README: `expect_events`). */
+  expectEvents?: Json[];
   minMs?: number;
   maxMs?: number;
 }
@@ -141,6 +143,7 @@ function readStep(value: Json | undefined, what: string): Step {
     "save",
     "expect",
     "expect_requests",
+    "expect_events",
     "min_ms",
     "max_ms",
   ]);
@@ -172,6 +175,11 @@ function readStep(value: Json | undefined, what: string): Step {
   if (requests !== undefined && requests !== null) {
     if (!Array.isArray(requests)) throw new Error(`${what}.expect_requests is a list, not ${show(requests)}`);
     step.expectRequests = requests;
+  }
+  const events = m["expect_events"];
+  if (events !== undefined && events !== null) {
+    if (!Array.isArray(events)) throw new Error(`${what}.expect_events is a list, not ${show(events)}`);
+    step.expectEvents = events;
   }
   const minMs = optNumber(m, "min_ms", what);
   if (minMs !== undefined) step.minMs = minMs;

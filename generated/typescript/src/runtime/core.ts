@@ -23,10 +23,12 @@ import {
   TransportError,
   ValidationError,
   errorMessage,
+  scrub as scrubText,
   scrubError,
   type Resume,
   type Violation,
 } from "./errors.js";
+import { Observer, TRACE, notify, now, reportError, type ClientHooks, type Trace, type Traced } from "./hooks.js";
 import { cancelQuietly, exchange, isNode, type NetFailure, type OpenBody, type ReadPlan } from "./http.js";
 import { parseSecureUrl, sameOrigin } from "./origin.js";
 import { Pacer, sleep } from "./pacing.js";
@@ -87,6 +89,13 @@ export interface ClientOptions {
    * (default 10); one more ends the walk with `PagingStalledError`.
    */
   maxEmptyPages?: number;
+  /**
+   * What the client reports as it works (observability): each hook is called with an event
+   * for every attempt sent and answered, retry, wait, page of a walk and failure. Events
+   * hold no credential, body, path value or query; a hook that throws is ignored; with no
+   * hooks, no event is built. Pre-signed transfers report nothing.
+   */
+  hooks?: ClientHooks;
 }
 
 export type { CallOptions, PageOptions } from "./options.js";
@@ -138,8 +147,12 @@ type Outcome =
   | { kind: "fatal"; error: InspectionError }
   | NetFailure;
 
-/** What to do after a failed attempt. */
-type Next = { retryInMs: number } | { error: InspectionError };
+/**
+ * What to do after a failed attempt: sleep `retryInMs`, then try again (`waitMs`: the whole
+ * wait, `held`: most of it is the pacer's pause after a 429, `retryAfter`: the service asked
+ * for it), or fail.
+ */
+type Next = { retryInMs: number; waitMs: number; held: boolean; retryAfter: boolean } | { error: InspectionError };
 
 const MAX_REDIRECTS = 5;
 const DEFAULT_USER_AGENT = "inspection-client (typescript)";
@@ -174,6 +187,8 @@ export class Core {
   readonly #errorField: string;
   readonly #limitStatus: number;
   readonly #retryAfterHeader: string;
+  readonly #observer: Observer | undefined;
+  readonly #server: { readonly address: string; readonly port: number };
 
   /**
    * A core for `baseUrl`, which must be https (plain http only on a loopback host).
@@ -215,6 +230,9 @@ export class Core {
     this.#errorField = info.errorMessageField ?? "errors";
     this.#limitStatus = info.rateLimit?.status ?? 429;
     this.#retryAfterHeader = (info.rateLimit?.retryAfterHeader ?? "retry-after").toLowerCase();
+    this.#observer = options.hooks === undefined ? undefined : new Observer(options.hooks);
+    const port = this.#base.port === "" ? (this.#base.protocol === "https:" ? 443 : 80) : Number(this.#base.port);
+    this.#server = { address: this.#base.hostname.replace(/^\[(.*)\]$/, "$1"), port };
   }
 
   /**
@@ -247,12 +265,17 @@ export class Core {
    * Every error the core throws has been through it.
    */
   scrub<E>(error: E, hidden: readonly Secret[] = []): E {
+    return scrubError(error, this.#secrets(hidden));
+  }
+
+  /** The texts of this core's secrets (see {@link Core.scrub}) and of `hidden`. */
+  #secrets(hidden: readonly Secret[] = []): string[] {
     const secrets: string[] = hidden.map((s) => s.expose());
     if (this.#auth.kind === "headers") {
       for (const { value } of this.#auth.headers) if (typeof value !== "string") secrets.push(value.expose());
     }
     if (this.#token !== undefined) secrets.push(...this.#token.secrets());
-    return scrubError(error, secrets);
+    return secrets;
   }
 
   /**
@@ -262,7 +285,7 @@ export class Core {
    * @throws {@link ApiError} for an error status; see the other error classes for the rest
    */
   send(req: RequestSpec, call: CallOptions = {}): Promise<RawResponse> {
-    return this.#scrubbed(this.#sendReady(req, call, false) as Promise<RawResponse>, req.hidden);
+    return this.#observed(req, call, (trace) => this.#sendReady(req, call, false, trace) as Promise<RawResponse>);
   }
 
   /**
@@ -270,23 +293,19 @@ export class Core {
    *
    * @throws {@link DecodeError} with the JSON path, for a body that is not JSON or not of the documented shape
    */
-  async json<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<T> {
-    const response = await this.send(req, call);
-    try {
+  json<T>(reg: Registry, d: Desc, req: RequestSpec, call: CallOptions = {}): Promise<T> {
+    return this.#observed(req, call, async (trace) => {
+      const response = (await this.#sendReady(req, call, false, trace)) as RawResponse;
       return decodeBody<T>(reg, d, response);
-    } catch (e) {
-      throw this.scrub(e, req.hidden);
-    }
+    });
   }
 
   /** Sends an upsert (PUT): `created` is `true` for a 201, `false` for a 200. */
-  async upsert<T>(reg: Registry, d: Desc, req: RequestSpec, call?: CallOptions): Promise<Upserted<T>> {
-    const response = await this.send(req, call);
-    try {
+  upsert<T>(reg: Registry, d: Desc, req: RequestSpec, call: CallOptions = {}): Promise<Upserted<T>> {
+    return this.#observed(req, call, async (trace) => {
+      const response = (await this.#sendReady(req, call, false, trace)) as RawResponse;
       return { created: response.status === 201, value: decodeBody<T>(reg, d, response) };
-    } catch (e) {
-      throw this.scrub(e, req.hidden);
-    }
+    });
   }
 
   /** Sends `req` and returns its body's bytes (a PDF), within `maxResponseBytes`. */
@@ -301,15 +320,12 @@ export class Core {
    * `out` is left open.
    */
   download(req: RequestSpec, out: ByteSink, call: CallOptions = {}): Promise<number> {
-    return this.#scrubbed(
-      (async () => {
-        const answer = await this.#sendReady(req, call, true);
-        const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
-        if (answer.open === undefined) throw new TransportError(req.method, req.path, "the body was read before the download");
-        return copyBody(answer.open, out, timeoutMs, req.method, req.path, call.signal);
-      })(),
-      req.hidden,
-    );
+    return this.#observed(req, call, async (trace) => {
+      const answer = await this.#sendReady(req, call, true, trace);
+      const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
+      if (answer.open === undefined) throw new TransportError(req.method, req.path, "the body was read before the download");
+      return copyBody(answer.open, out, timeoutMs, req.method, req.path, call.signal);
+    });
   }
 
   /** Sends `req`, whose answer has no body worth reading (a DELETE). */
@@ -324,7 +340,7 @@ export class Core {
    * @throws {@link ConfigError} for a `resume` that is not a resume point of this list
    */
   paged<T, P>(reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
-    return paged<T, P>(this, reg, plan, req, call);
+    return paged<T, P>(this, reg, plan, req, call, this.#observer);
   }
 
   /** GETs a pre-signed URL (a share link) with no credentials and no default headers; paced; within `maxResponseBytes`. */
@@ -376,6 +392,23 @@ export class Core {
     };
   }
 
+  /**
+   * Runs one call (`run`, given the call's trace when hooks are set): its failure scrubbed
+   * of secrets (and of `req.hidden`), and reported to the hooks after at least one attempt.
+   * A walk's page request carries the walk's trace in `call`, so a walk is one call.
+   */
+  async #observed<T>(req: RequestSpec, call: Traced<CallOptions>, run: (trace: Trace | undefined) => Promise<T>): Promise<T> {
+    const observer = this.#observer;
+    const trace = observer === undefined ? undefined : (call[TRACE] ?? observer.begin());
+    try {
+      return await run(trace);
+    } catch (e) {
+      const error = this.scrub(e, req.hidden);
+      if (observer !== undefined && trace !== undefined) reportError(observer, req.op, trace, error, call.signal?.aborted === true);
+      throw error;
+    }
+  }
+
   /** `promise`, its rejection scrubbed of secrets (and of `hidden`). */
   async #scrubbed<T>(promise: Promise<T>, hidden?: readonly Secret[]): Promise<T> {
     try {
@@ -391,13 +424,13 @@ export class Core {
    * (`retry.maxBackoffMs`; a huge or unreadable-as-a-number one included) ends the polling
    * at once with a `NotReadyError` naming it. `open`: the final answer's body is left open.
    */
-  async #sendReady(req: RequestSpec, call: CallOptions, open: boolean): Promise<Answer> {
-    if (req.poll !== true) return this.#execute(req, call, open);
+  async #sendReady(req: RequestSpec, call: CallOptions, open: boolean, trace: Trace | undefined): Promise<Answer> {
+    if (req.poll !== true) return this.#execute(req, call, open, trace);
     const { maxPolls, retry } = this.#settings;
     let interval = this.#settings.pollIntervalMs;
     let waited = 0;
     for (let polls = 1; ; polls++) {
-      const response = await this.#execute(req, call, open);
+      const response = await this.#execute(req, call, open, trace);
       if (response.status !== 202) return response;
       if (response.open !== undefined) {
         cancelQuietly(response.open.stream);
@@ -408,38 +441,118 @@ export class Core {
       const tooLong = asked !== undefined && !(asked <= retry.maxBackoffMs) ? asked : undefined;
       if (polls > maxPolls || tooLong !== undefined) throw new NotReadyError(describeRequest(req), polls, waited, tooLong);
       const wait = Math.min(asked ?? interval, retry.maxBackoffMs);
+      const hooks = this.#observer?.hooks;
+      if (trace !== undefined && hooks?.onPause !== undefined) {
+        notify(hooks, hooks.onPause, { operation: req.op, callId: trace.id, reason: "poll", waitMs: wait });
+      }
       await sleep(wait, call.signal);
       waited += wait;
       interval = Math.min(interval * 2, retry.maxBackoffMs);
     }
   }
 
-  /** Sends `req` until it succeeds or fails for good; a 202 is a success here. */
-  async #execute(req: RequestSpec, call: CallOptions, open: boolean): Promise<Answer> {
+  /**
+   * Sends `req` until it succeeds or fails for good; a 202 is a success here. `attempt`
+   * counts against `retry.maxAttempts`; `sent` (what events call the attempt) also counts
+   * the resend after a re-login, which the policy does not.
+   */
+  async #execute(req: RequestSpec, call: CallOptions, open: boolean, trace: Trace | undefined): Promise<Answer> {
     const url = requestUrl(this.#base, req);
     const body = requestBody(req);
     const token = req.anonymous === true ? undefined : this.#token;
     const timeoutMs = call.timeoutMs ?? this.#settings.timeoutMs;
     const max = this.#settings.retry.maxAttempts;
     let renewed = false;
-    for (let attempt = 1; ; ) {
+    // After a 429 the pacer's pause is this request's retry wait, already reported as such.
+    let held = false;
+    for (let attempt = 1, sent = 1; ; sent++) {
       if (token !== undefined) await token.ensure(this);
       const seen = token?.generation ?? 0;
-      await this.#pacer.acquire(call.signal);
-      const outcome = await this.#attempt(req, url, body, timeoutMs, open, call.signal);
+      await this.#pacer.acquire(call.signal, this.#pacing(req, trace, held));
+      const started = trace === undefined ? 0 : this.#sending(req, trace, sent);
+      const outcome = await this.#attempt(req, url, body, timeoutMs, open, call.signal, trace, started);
       if (outcome.kind === "ok") return outcome.response;
       // A 401 with a token in use: log in again once and repeat the request (it was
       // refused, so it was not applied).
       if (outcome.kind === "status" && outcome.error.status === 401 && token !== undefined && !renewed) {
         await token.renew(seen, this);
         renewed = true;
+        held = false;
         continue;
       }
       const next = this.#next(req, outcome, attempt, attempt < max, timeoutMs);
       if ("error" in next) throw next.error;
+      if (trace !== undefined) this.#retrying(req, trace, outcome, next);
+      held = next.held;
       await sleep(next.retryInMs, call.signal);
       attempt += 1;
     }
+  }
+
+  /** Records attempt `sent` of `trace`'s call and reports it; returns when it starts. */
+  #sending(req: RequestSpec, trace: Trace, sent: number): number {
+    trace.attempt = sent;
+    const hooks = this.#observer?.hooks;
+    if (hooks?.onRequest !== undefined) {
+      notify(hooks, hooks.onRequest, {
+        operation: req.op,
+        callId: trace.id,
+        method: req.method,
+        urlTemplate: req.path,
+        attempt: sent,
+        serverAddress: this.#server.address,
+        serverPort: this.#server.port,
+      });
+    }
+    return now();
+  }
+
+  /** Reports the answer to the attempt in flight. */
+  #answered(req: RequestSpec, trace: Trace | undefined, started: number, status: number, headers: Headers): void {
+    const hooks = this.#observer?.hooks;
+    if (trace === undefined || hooks?.onResponse === undefined) return;
+    const id = headers.get("x-request-id");
+    notify(hooks, hooks.onResponse, {
+      operation: req.op,
+      callId: trace.id,
+      method: req.method,
+      urlTemplate: req.path,
+      attempt: trace.attempt,
+      status,
+      durationMs: now() - started,
+      // An id is the service's; one that echoes a credential is not passed on.
+      requestId: id === null ? null : scrubText(id, this.#secrets(req.hidden)),
+    });
+  }
+
+  /** Reports that the failed attempt in flight will be sent again. */
+  #retrying(req: RequestSpec, trace: Trace, outcome: Exclude<Outcome, { kind: "ok" }>, next: Exclude<Next, { error: InspectionError }>): void {
+    const hooks = this.#observer?.hooks;
+    if (hooks?.onRetry === undefined) return;
+    notify(hooks, hooks.onRetry, {
+      operation: req.op,
+      callId: trace.id,
+      attempt: trace.attempt,
+      reason: outcome.kind === "status" ? "status" : outcome.kind === "timeout" ? "timeout" : "connection",
+      status: outcome.kind === "status" ? outcome.error.status : null,
+      waitMs: next.waitMs,
+      retryAfter: next.retryAfter,
+    });
+  }
+
+  /**
+   * What the pacer tells of its waits before an attempt, when a pause hook is set: the
+   * first wait, once (`excuseHold`: not a 429's pause, the retry's own wait).
+   */
+  #pacing(req: RequestSpec, trace: Trace | undefined, excuseHold: boolean): ((ms: number, held: boolean) => void) | undefined {
+    const hooks = this.#observer?.hooks;
+    if (trace === undefined || hooks?.onPause === undefined) return undefined;
+    let told = false;
+    return (ms, held) => {
+      if (told || (held && excuseHold)) return;
+      told = true;
+      notify(hooks, hooks.onPause, { operation: req.op, callId: trace.id, reason: "rate_limit", waitMs: ms });
+    };
   }
 
   /** One attempt, same-origin redirects included. */
@@ -450,6 +563,8 @@ export class Core {
     timeoutMs: number,
     open: boolean,
     signal: AbortSignal | undefined,
+    trace: Trace | undefined,
+    started: number,
   ): Promise<Outcome> {
     let method: Method = req.method;
     let current = url;
@@ -466,7 +581,11 @@ export class Core {
         plan,
         signal,
       );
-      if (!ex.ok) return ex.failure;
+      if (!ex.ok) {
+        // Answered, but with more than the client reads.
+        if (ex.failure.kind === "too_large") this.#answered(req, trace, started, ex.failure.status, ex.failure.headers);
+        return ex.failure;
+      }
       const { response } = ex;
       // A browser hides a manual redirect's target, so it cannot be checked: not followed.
       if (response.type === "opaqueredirect") {
@@ -482,8 +601,12 @@ export class Core {
           return { kind: "fatal", error: new ForeignOriginError("a redirect", "an unreadable Location") };
         }
         // Credentials go only to the base URL's origin.
-        if (!sameOrigin(target, this.#base)) return { kind: "fatal", error: new ForeignOriginError("a redirect", target.origin) };
+        if (!sameOrigin(target, this.#base)) {
+          this.#answered(req, trace, started, status, response.headers);
+          return { kind: "fatal", error: new ForeignOriginError("a redirect", target.origin) };
+        }
         if (hop >= MAX_REDIRECTS) {
+          this.#answered(req, trace, started, status, response.headers);
           return { kind: "fatal", error: new TransportError(req.method, req.path, `more than ${MAX_REDIRECTS} redirects`) };
         }
         // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
@@ -492,9 +615,10 @@ export class Core {
           body = undefined;
         }
         current = target;
-        await this.#pacer.acquire(signal);
+        await this.#pacer.acquire(signal, this.#pacing(req, trace, false));
         continue;
       }
+      this.#answered(req, trace, started, status, response.headers);
       if (ex.open !== undefined) {
         return { kind: "ok", response: { status, headers: response.headers, open: ex.open, url: current.href } };
       }
@@ -548,21 +672,22 @@ export class Core {
           // would only meet another 429.
           if (api.retryAfterMs !== undefined && api.retryAfterMs > policy.maxBackoffMs) return { error: api };
           // Every request of this core waits, not only this one.
-          this.#pacer.pauseFor(Math.min(api.retryAfterMs ?? backoff, policy.maxBackoffMs));
-          return mayRetry ? { retryInMs: 0 } : { error: api };
+          const pause = Math.min(api.retryAfterMs ?? backoff, policy.maxBackoffMs);
+          this.#pacer.pauseFor(pause);
+          return mayRetry ? { retryInMs: 0, waitMs: pause, held: true, retryAfter: api.retryAfterMs !== undefined } : { error: api };
         }
-        if (api.status >= 500 && idempotent && mayRetry) return { retryInMs: backoff };
+        if (api.status >= 500 && idempotent && mayRetry) return { retryInMs: backoff, waitMs: backoff, held: false, retryAfter: false };
         return { error: api };
       }
       case "refused":
-        if (mayRetry) return { retryInMs: backoff };
+        if (mayRetry) return { retryInMs: backoff, waitMs: backoff, held: false, retryAfter: false };
         return { error: new TransportError(req.method, req.path, outcome.detail, outcome.cause) };
       case "timeout":
-        if (idempotent && mayRetry) return { retryInMs: backoff };
+        if (idempotent && mayRetry) return { retryInMs: backoff, waitMs: backoff, held: false, retryAfter: false };
         return { error: new TimeoutError(req.method, req.path, timeoutMs) };
       case "network":
       case "body":
-        if (idempotent && mayRetry) return { retryInMs: backoff };
+        if (idempotent && mayRetry) return { retryInMs: backoff, waitMs: backoff, held: false, retryAfter: false };
         return { error: new TransportError(req.method, req.path, outcome.detail, outcome.cause) };
       case "too_large":
         // The same answer would come again: not retried.

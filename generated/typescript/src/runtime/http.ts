@@ -21,8 +21,8 @@ export type NetFailure =
   | { kind: "network"; detail: string; cause: unknown }
   /** The answer's body broke off. */
   | { kind: "body"; detail: string; cause: unknown }
-  /** A success body larger than the limit: refused by its length, or cut at the limit. */
-  | { kind: "too_large"; limit: number };
+  /** A success body larger than the limit: refused by its length, or cut at the limit (`status`, `headers`: the answer's). */
+  | { kind: "too_large"; limit: number; status: number; headers: Headers };
 
 /**
  * How much of an answer's body is read: a success (2xx) body whole up to `successLimit`
@@ -139,7 +139,10 @@ export async function exchange(
         : await readPrefix(response, plan.errorLimit);
       // What was left unread is dropped with its connection, never drained.
       if (read.cut) controller.abort();
-      if (read.body === undefined) return { ok: false, failure: { kind: "too_large", limit: plan.successLimit as number } };
+      if (read.body === undefined) {
+        const limit = plan.successLimit as number;
+        return { ok: false, failure: { kind: "too_large", limit, status: response.status, headers: response.headers } };
+      }
       return { ok: true, response, body: read.body };
     } catch (error) {
       return failed(error, "body");

@@ -23,6 +23,16 @@ export {
   type Upserted,
 } from "./core.js";
 export type { ByteSink } from "./download.js";
+export type {
+  CallEvent,
+  ClientHooks,
+  ErrorEvent,
+  PageEvent,
+  PauseEvent,
+  RequestEvent,
+  ResponseEvent,
+  RetryEvent,
+} from "./hooks.js";
 export type { Method, RequestSpec } from "./request.js";
 export type { Paged, PagingPlan } from "./paging.js";
 export type { RetryPolicy } from "./retry.js";

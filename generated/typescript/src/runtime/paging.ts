@@ -12,6 +12,7 @@
  */
 
 import { ConfigError, ForeignOriginError, InspectionError, InterruptedError, PagingStalledError, Resume } from "./errors.js";
+import { TRACE, notify, reportError, type Observer, type Traced } from "./hooks.js";
 import type { CallOptions, PageOptions } from "./options.js";
 import { sameOrigin } from "./origin.js";
 import { describeRequest, type RequestSpec } from "./request.js";
@@ -125,10 +126,20 @@ async function fetchPage<P>(core: PageSource, reg: Registry, plan: PagingPlan, a
   }
 }
 
-/** Builds the paged list of `req` on `core` (what `Core.paged` returns). */
-export function paged<T, P>(core: PageSource, reg: Registry, plan: PagingPlan, req: RequestSpec, call?: PageOptions): Paged<T, P> {
+/**
+ * Builds the paged list of `req` on `core` (what `Core.paged` returns). With `observer`,
+ * each walk is one call to its hooks, and reports each page it reads.
+ */
+export function paged<T, P>(
+  core: PageSource,
+  reg: Registry,
+  plan: PagingPlan,
+  req: RequestSpec,
+  call?: PageOptions,
+  observer?: Observer,
+): Paged<T, P> {
   const start: PageRequest = call?.resume === undefined ? { req, resume: undefined } : resumedAt(core, plan, req, call.resume);
-  const walk = (backward: boolean): AsyncGenerator<Step<T, P>> => walkPages<T, P>(core, reg, plan, start, call, backward);
+  const walk = (backward: boolean): AsyncGenerator<Step<T, P>> => walkPages<T, P>(core, reg, plan, start, call, backward, observer);
   const linksOnly = (): void => {
     if (plan.style !== "links") {
       throw new ConfigError(`${describeRequest(req)} pages by cursor, which only goes forward; use pages() or iterate`);
@@ -245,16 +256,26 @@ async function* walkPages<T, P>(
   first: PageRequest,
   call: PageOptions | undefined,
   backward: boolean,
+  observer: Observer | undefined,
 ): AsyncGenerator<Step<T, P>> {
   // The links or cursors followed so far: a few bytes per page, and what stops A -> B -> A.
   const seen = new Set<string>();
   const maxEmpty = core.maxEmptyPages;
+  // With hooks, the walk is one call: its page requests carry its trace.
+  const trace = observer?.begin();
+  const pageCall: Traced<PageOptions> | undefined = trace === undefined ? call : { ...call, [TRACE]: trace };
   let emptyInARow = 0;
+  let pages = 0;
   let at: PageRequest | undefined = first;
   while (at !== undefined) {
-    const page: P = await fetchPage<P>(core, reg, plan, at, call);
+    const page: P = await fetchPage<P>(core, reg, plan, at, pageCall);
     const raw = field(page, plan.itemsField);
     const items = (Array.isArray(raw) ? raw : []) as T[];
+    pages += 1;
+    const hooks = observer?.hooks;
+    if (trace !== undefined && hooks?.onPage !== undefined) {
+      notify(hooks, hooks.onPage, { operation: at.req.op, callId: trace.id, page: pages, items: items.length });
+    }
     emptyInARow = items.length === 0 ? emptyInARow + 1 : 0;
     let next: PageRequest | undefined;
     let error: unknown;
@@ -275,6 +296,8 @@ async function* walkPages<T, P>(
         error = e;
       }
     }
+    // The page requests report their own failures; the walk, what it found wrong itself.
+    if (error !== undefined && observer !== undefined && trace !== undefined) reportError(observer, at.req.op, trace, error, false);
     // A bad next step is reported after this page, so its records are not lost.
     yield { page, items, error };
     at = next;
