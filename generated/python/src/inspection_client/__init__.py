@@ -49,6 +49,7 @@ from ._runtime import (
     ValidationError,
     Violation,
     WebhookError,
+    error_type,
     verify_webhook,
 )
 
@@ -93,5 +94,6 @@ __all__ = [
     "ValidationError",
     "Violation",
     "WebhookError",
+    "error_type",
     "verify_webhook",
 ]
