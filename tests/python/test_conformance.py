@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections.abc import Iterator
 
 import pytest
 
@@ -26,15 +25,6 @@ from conformance.json_values import RunnerError
 from conformance.runner import ScenarioFailed, run_blocking, run_scenario
 from conformance.sandbox import Sandboxes
 from conformance.scenarios import Scenario, read_scenarios
-
-
-@pytest.fixture(scope="session")
-def sandboxes() -> Iterator[Sandboxes]:
-    running = Sandboxes()
-    try:
-        yield running
-    finally:
-        running.stop_all()
 
 
 SCENARIOS = read_scenarios()

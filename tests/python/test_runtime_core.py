@@ -44,7 +44,7 @@ def test_credentials_and_headers(runner: Runner, caplog: pytest.LogCaptureFixtur
     assert first.headers["x-request-id"] == "r1" and first.headers["user-agent"] == "inspection-client (python)"
     assert "api-key-secret" not in second.headers and second.headers["accept"] == "application/pdf"
     assert second.headers["content-type"] == "application/json" and json.loads(second.content) == {"a": 1}
-    assert "GET /units/{unit_id} -> 200 (attempt 1)" in caplog.text
+    assert "GET /units/{unit_id} attempt 1: 200 in " in caplog.text
     assert KEY_SECRET not in caplog.text and "demo-key" not in caplog.text
     assert KEY_SECRET not in repr(core) and "api.example.test" in repr(core)
     with pytest.raises(ConfigError):

@@ -49,6 +49,7 @@ const RUNTIME: &[Embedded] = templates::embed!("python/runtime":
     "dates.py",
     "descriptor.py",
     "errors.py",
+    "events.py",
     "operation.py",
     "options.py",
     "origin.py",

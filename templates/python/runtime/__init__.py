@@ -45,6 +45,17 @@ from .codec import (
     Unknown,
     Unset,
 )
+from .events import (
+    ErrorEvent,
+    Event,
+    Hooks,
+    PageEvent,
+    PauseEvent,
+    RequestEvent,
+    ResponseEvent,
+    RetryEvent,
+    error_type,
+)
 from .errors import (
     ApiError,
     ConfigError,
@@ -70,6 +81,15 @@ from .webhook import parse_delivery, verify_webhook
 __all__ = [
     "parse_delivery",
     "verify_webhook",
+    "ErrorEvent",
+    "Event",
+    "Hooks",
+    "PageEvent",
+    "PauseEvent",
+    "RequestEvent",
+    "ResponseEvent",
+    "RetryEvent",
+    "error_type",
     "ApiError",
     "Array",
     "Binary",

@@ -13,6 +13,7 @@ from inspection_client._runtime import codec
 
 from conformance.calls import AnyClient, Args, call_operation
 from conformance.driver import Driver, Flavour
+from conformance.events import EventLog, check_events, check_no_secrets
 from conformance.json_values import ABSENT, Json, RunnerError, show
 from conformance.patterns import Vars, check, check_requests, fill, same
 from conformance.results import Outcome, describe_error, error_text, traceback_of
@@ -25,8 +26,9 @@ V3_KEY = ("demo-key", "demo-secret")
 LEGACY_LOGIN = ("user@example.com", "user-pass")
 
 
-def options(spec: ClientSpec) -> ClientOptions:
-    """The scenario's client settings over the defaults every runner uses."""
+def options(spec: ClientSpec, log: EventLog) -> ClientOptions:
+    """The scenario's client settings over the defaults every runner uses, with hooks that
+    report to `log`."""
 
     def seconds(ms: float | None, default_ms: float) -> float:
         return (default_ms if ms is None else ms) / 1000
@@ -51,6 +53,7 @@ def options(spec: ClientSpec) -> ClientOptions:
         max_response_bytes=whole(spec.max_response_bytes, 64 << 20),
         max_error_bytes=whole(spec.max_error_bytes, 64 << 10),
         max_empty_pages=whole(spec.max_empty_pages, 10),
+        hooks=log.hooks(),
     )
 
 
@@ -64,9 +67,11 @@ def login_body(username: str, password: str) -> object:
     return body_type.from_json({"user": {"username": username, "password": password}})
 
 
-async def login(driver: Driver, sandbox: Sandbox, spec: ClientSpec, username: str, password: str) -> AnyClient:
+async def login(
+    driver: Driver, sandbox: Sandbox, spec: ClientSpec, log: EventLog, username: str, password: str
+) -> AnyClient:
     body = login_body(username, password)
-    opts = options(spec)
+    opts = options(spec, log)
     if driver.is_async:
         made = await driver.value(legacy.AsyncClient.login(sandbox.origin, typing.cast(typing.Any, body), options=opts))
     else:
@@ -77,19 +82,28 @@ async def login(driver: Driver, sandbox: Sandbox, spec: ClientSpec, username: st
     return made
 
 
-async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario) -> AnyClient:
+def secrets_of(scenario: Scenario) -> set[str]:
+    """What no event may show: the v3 key secret, or the legacy password (those of `login`
+    steps are added as they come)."""
+    c = scenario.client.credentials
+    if scenario.interface == "v3":
+        return {c.get("key_secret", V3_KEY[1])}
+    return {c.get("password", LEGACY_LOGIN[1])}
+
+
+async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog) -> AnyClient:
     c = scenario.client.credentials
     if scenario.interface == "v3":
         key = v3.ApiKey(c.get("key_id", V3_KEY[0]), c.get("key_secret", V3_KEY[1]))
         try:
             if driver.is_async:
-                return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client))
-            return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client))
+                return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
+            return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
         except Exception as e:
             raise RunnerError(f"cannot make the v3 client: {e!r}") from e
     try:
         username = c.get("username", LEGACY_LOGIN[0])
-        return await login(driver, sandbox, scenario.client, username, c.get("password", LEGACY_LOGIN[1]))
+        return await login(driver, sandbox, scenario.client, log, username, c.get("password", LEGACY_LOGIN[1]))
     except RunnerError:
         raise
     except Exception as e:
@@ -144,11 +158,18 @@ def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
 class State:
     client: AnyClient
     variables: Vars
+    #: The events every client of the scenario reported, since the last step took them.
+    log: EventLog
+    #: What no event may show.
+    secrets: set[str]
     #: The scenario's webhook listener, once a `listen` step made it.
     listener: Listener | None = None
 
 
 async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: Step, state: State) -> None:
+    # Whatever came before the step (the first login, a background request) holds no secret
+    # either; the step's own events are those reported from here on.
+    check_no_secrets(state.log.take(), state.secrets)
     if step.control is not None:
         method, space, path = step.control.partition(" ")
         if not space:
@@ -164,8 +185,9 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
         username = args.string("username")
         password = args.string("password")
         args.finish()
+        state.secrets.add(password)
         try:
-            client = await login(driver, sandbox, scenario.client, username, password)
+            client = await login(driver, sandbox, scenario.client, state.log, username, password)
         except RunnerError:
             raise
         except Exception as e:
@@ -184,6 +206,8 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
     else:
         outcome = await call_operation(driver, state.client, scenario.interface, call, args, step.mode)
     took = (time.perf_counter() - started) * 1000
+    events = state.log.take()
+    check_no_secrets(events, state.secrets)
     check_outcome(step, outcome, state.variables)
     if step.min_ms is not None and took < step.min_ms:
         raise RunnerError(f"took {took:.0f} ms, expected at least {step.min_ms:g} ms")
@@ -195,6 +219,11 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
         if not isinstance(recorded, list) or not isinstance(expected, list):
             raise RunnerError(f"GET /_sandbox/requests gave {show(recorded)}")
         check_requests(expected, [r for r in recorded if isinstance(r, dict)])
+    if step.expect_events is not None:
+        wanted = fill(step.expect_events, state.variables)
+        if not isinstance(wanted, list):
+            raise RunnerError(f"`expect_events` is a list, not {show(wanted)}")
+        check_events(wanted, events)
     # A call that failed as expected saves its error's description (a walk's `resume`);
     # else its result.
     if step.save is not None:
@@ -216,10 +245,11 @@ async def run_scenario(sandbox: Sandbox, scenario: Scenario, flavour: Flavour) -
         sandbox.control("POST", "/_sandbox/reset")
         if scenario.script:
             sandbox.control("POST", "/_sandbox/script", scenario.script)
-        client = await make_client(driver, sandbox, scenario)
+        log = EventLog()
+        client = await make_client(driver, sandbox, scenario, log)
     except RunnerError as e:
         raise ScenarioFailed(f"{where}: {e}") from None
-    state = State(client=client, variables={"origin": sandbox.origin})
+    state = State(client=client, variables={"origin": sandbox.origin}, log=log, secrets=secrets_of(scenario))
     try:
         for i, step in enumerate(scenario.steps, start=1):
             label = f"call {step.call}" if step.call is not None else f"sandbox {step.control}"
@@ -227,6 +257,10 @@ async def run_scenario(sandbox: Sandbox, scenario: Scenario, flavour: Flavour) -
                 await run_step(driver, sandbox, scenario, step, state)
             except RunnerError as e:
                 raise ScenarioFailed(f"{where}: step {i} ({label}): {e}") from None
+        try:
+            check_no_secrets(state.log.take(), state.secrets)
+        except RunnerError as e:
+            raise ScenarioFailed(f"{where}: after the last step: {e}") from None
         pending = sandbox.control("GET", "/_sandbox/script")
         if not isinstance(pending, dict) or not same(pending.get("pending"), 0):
             raise ScenarioFailed(f"{where}: canned answers were left unused at the end: {show(pending)}")

@@ -44,6 +44,8 @@ class Step:
     #: `ok`, `equals`, `count`, `error`: only the keys given (`equals: null` is given).
     expect: JsonObject
     expect_requests: list[Json] | None
+    #: Every event the client reports during the step, when given.
+    expect_events: list[Json] | None
     min_ms: float | None
     max_ms: float | None
 
@@ -155,7 +157,18 @@ def read_client(value: Json, what: str) -> ClientSpec:
     )
 
 
-STEP_KEYS = ("call", "sandbox", "args", "mode", "save", "expect", "expect_requests", "min_ms", "max_ms")
+STEP_KEYS = (
+    "call",
+    "sandbox",
+    "args",
+    "mode",
+    "save",
+    "expect",
+    "expect_requests",
+    "expect_events",
+    "min_ms",
+    "max_ms",
+)
 
 
 def read_step(value: Json, what: str) -> Step:
@@ -192,6 +205,14 @@ def read_step(value: Json, what: str) -> Step:
     requests = m.get("expect_requests")
     if requests is not None and not isinstance(requests, list):
         raise RunnerError(f"{what}.expect_requests is a list, not {show(requests)}")
+    events: list[Json] | None = None
+    if "expect_events" in m:
+        given_events = m["expect_events"]
+        if not isinstance(given_events, list):
+            raise RunnerError(f"{what}.expect_events is a list, not {show(given_events)}")
+        if call is None:
+            raise RunnerError(f"{what}: `expect_events` goes with `call`")
+        events = given_events
     return Step(
         call=call,
         control=control,
@@ -201,6 +222,7 @@ def read_step(value: Json, what: str) -> Step:
         save=opt_string(m, "save", what),
         expect=expect,
         expect_requests=requests,
+        expect_events=events,
         min_ms=opt_number(m, "min_ms", what),
         max_ms=opt_number(m, "max_ms", what),
     )

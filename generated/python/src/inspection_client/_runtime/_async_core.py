@@ -15,12 +15,11 @@ import asyncio
 import builtins
 import contextlib
 import dataclasses
-import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from http.cookiejar import CookieJar, DefaultCookiePolicy
 from time import monotonic
-from typing import Any, BinaryIO, Union
+from typing import Any, BinaryIO, NamedTuple, Union
 
 import httpx
 
@@ -39,6 +38,7 @@ from .errors import (
     InspectionError,
     NotReadyError,
     RequestTimeoutError,
+    TooLargeError,
     TransportError,
     ValidationError,
     Violation,
@@ -46,6 +46,7 @@ from .errors import (
     kept_headers,
     scrub_error,
 )
+from .events import Reporter, RetryReason
 from .operation import PagingPlan
 from .options import CallOptions, ClientOptions, InterfaceInfo, Upserted
 from .origin import origin_of, parse_secure_url, same_origin
@@ -56,14 +57,32 @@ from .tls import tls_context
 
 __all__ = ["AsyncCore"]
 
-_log = logging.getLogger("inspection_client")
-
 MAX_REDIRECTS = 5
 _NO_CALL = CallOptions()
 
 # Why an attempt did not succeed: an error status, a failure on the way, or an error
 # that ends the call at once (a redirect elsewhere).
 _Outcome = Union[RawResponse, ApiError, Failure, InspectionError]
+
+
+class _Trace:
+    """One call's attempts, for its events: the number of the last attempt sent (0 before
+    the first), so a failure before sending reports nothing."""
+
+    __slots__ = ("attempt",)
+
+    def __init__(self) -> None:
+        self.attempt = 0
+
+
+class _Retry(NamedTuple):
+    """How a failed attempt is retried: seconds to sleep here, the wait to report (a 429's
+    is a pause of the pacer, not a sleep here) and whether it is the service's
+    ``Retry-After``."""
+
+    sleep: float
+    wait: float
+    retry_after: bool
 
 
 def _no_cookies() -> CookieJar:
@@ -132,6 +151,8 @@ class AsyncCore:
         self._credential_names = header_names(auth)
         limit = info.rate_limit if self._options.rate_limit == "documented" else self._options.rate_limit
         self._pacer = AsyncPacer(limit)
+        self.reporter = Reporter(self._options.hooks)
+        """Hands the events of this core's calls to the hooks and the logger."""
         self._error_field = info.error_message_field or "errors"
         self._retry_after_header = info.retry_after_header.lower()
         transport = self._options.transport
@@ -219,18 +240,32 @@ class AsyncCore:
         (``RawResponse.written``). Raises ApiError for an error status, TooLargeError for
         a body over the limit; see the other InspectionError classes for the rest.
         """
-        with self.scrubbing():
-            return await self._send(req, call if call is not None else _NO_CALL, sink)
+        with self.scrubbing(), self._reporting(req) as trace:
+            return await self._send(req, call if call is not None else _NO_CALL, sink, trace)
 
-    async def _send(self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None) -> RawResponse:
+    @contextlib.contextmanager
+    def _reporting(self, req: RequestSpec) -> Iterator[_Trace]:
+        """One call: an error that ends it after at least one attempt is reported (an
+        ``ErrorEvent``); one before sending (validation) is not."""
+        trace = _Trace()
+        try:
+            yield trace
+        except Exception as e:
+            if trace.attempt > 0:
+                self.reporter.error(req.op, req.method, req.path, e, trace.attempt)
+            raise
+
+    async def _send(
+        self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None, trace: _Trace
+    ) -> RawResponse:
         if not req.poll:
-            return await self._execute(req, call, sink)
+            return await self._execute(req, call, sink, trace)
         options = self._options
         interval = options.poll_interval
         waited = 0.0
         polls = 1
         while True:
-            response = await self._execute(req, call, sink)
+            response = await self._execute(req, call, sink, trace)
             if response.status != 202:
                 return response
             asked = retry_after(response.headers, self._retry_after_header)
@@ -240,7 +275,7 @@ class AsyncCore:
             if polls > options.max_polls or too_long is not None:
                 raise NotReadyError(describe(req), polls, waited, too_long)
             wait = min(asked if asked is not None else interval, options.max_backoff)
-            _log.debug("%s is not ready yet; asking again in %.3f s", describe(req), wait)
+            self.reporter.pause(req.op, req.method, req.path, "poll", wait)
             await pause(wait)
             waited += wait
             interval = min(interval * 2, options.max_backoff)
@@ -252,15 +287,22 @@ class AsyncCore:
         Raises DecodeError with the status and JSON path for a body that is empty, not
         JSON, or not of the documented shape.
         """
-        with self.scrubbing():
-            return _decode_body(desc, await self.send(req, call))
+        with self.scrubbing(), self._reporting(req) as trace:
+            return _decode_body(desc, await self._send(req, call if call is not None else _NO_CALL, None, trace))
+
+    async def fetch_page(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> tuple[Any, int]:
+        """A page of a walk: ``json``, and the number of the attempt that fetched it (for
+        an error the walk itself reports)."""
+        with self.scrubbing(), self._reporting(req) as trace:
+            response = await self._send(req, call if call is not None else _NO_CALL, None, trace)
+            return _decode_body(desc, response), trace.attempt
 
     async def upsert(
         self, desc: Desc, req: RequestSpec, call: CallOptions | None = None
     ) -> Upserted[Any]:
         """Sends an upsert (PUT): ``created`` is true for a 201, false for a 200."""
-        with self.scrubbing():
-            response = await self.send(req, call)
+        with self.scrubbing(), self._reporting(req) as trace:
+            response = await self._send(req, call if call is not None else _NO_CALL, None, trace)
             return Upserted(created=response.status == 201, value=_decode_body(desc, response))
 
     async def bytes(self, req: RequestSpec, call: CallOptions | None = None) -> builtins.bytes:
@@ -376,16 +418,19 @@ class AsyncCore:
     async def _log_in(self, auth: TokenAuth) -> Secret:
         """Sends the login request and takes the token from its answer."""
         req = dataclasses.replace(auth.login_request(), anonymous=True)
-        response = await self.send(req)
-        answer = _decode_body(auth.login_desc, response)
-        token = getattr(answer, auth.token_attr, None)
-        if isinstance(token, Secret) and token.expose() != "":
-            return token
-        if isinstance(token, str) and token != "":
-            return Secret(token)
-        raise DecodeError(auth.token_field, "the login answer holds no token", response.status)
+        with self.scrubbing(), self._reporting(req) as trace:
+            response = await self._send(req, _NO_CALL, None, trace)
+            answer = _decode_body(auth.login_desc, response)
+            token = getattr(answer, auth.token_attr, None)
+            if isinstance(token, Secret) and token.expose() != "":
+                return token
+            if isinstance(token, str) and token != "":
+                return Secret(token)
+            raise DecodeError(auth.token_field, "the login answer holds no token", response.status)
 
-    async def _execute(self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None = None) -> RawResponse:
+    async def _execute(
+        self, req: RequestSpec, call: CallOptions, sink: AsyncSink | None, trace: _Trace
+    ) -> RawResponse:
         """Sends ``req`` until it succeeds or fails for good; a 202 is a success here."""
         url = request_url(self._base, req)
         body: builtins.bytes | None = None
@@ -404,24 +449,49 @@ class AsyncCore:
         timeout = call.timeout or self._options.timeout
         max_attempts = call.max_attempts or self._options.max_attempts
         renewed = False
+        # Attempts as the retry policy counts them (a resend after a re-login is not one)...
+        tries = 1
+        # ... and as events number them (it is).
         attempt = 1
+        # After a 429, the pacer's hold is the retry's wait, reported as such.
+        held_by_retry = False
         while True:
             if token is not None:
                 await token.ensure(self)
             seen = token.generation if token is not None else 0
-            await self._pacer.acquire()
-            outcome = await self._attempt(req, url, body, timeout, call, attempt, sink)
+            await self._pacer.acquire(self._on_wait(req, held_by_retry))
+            outcome = await self._attempt(req, url, body, timeout, call, attempt, trace, sink)
             if isinstance(outcome, RawResponse):
                 return outcome
+            failed = attempt
+            attempt += 1
             # A 401 with a token in use: log in again, once, and repeat the request (it was
             # refused, so it was not applied).
             if isinstance(outcome, ApiError) and outcome.status == 401 and token is not None and not renewed:
                 await token.renew(seen, self)
                 renewed = True
+                held_by_retry = False
                 continue
-            wait = await self._retry_in(req, outcome, attempt, attempt < max_attempts, timeout)
-            await pause(wait)
-            attempt += 1
+            retry = await self._retry_in(req, outcome, tries, tries < max_attempts, timeout)
+            reason, status = _retry_reason(outcome)
+            self.reporter.retry(
+                req.op, req.method, req.path, failed, reason, status, retry.wait, retry.retry_after
+            )
+            held_by_retry = retry.sleep < retry.wait
+            await pause(retry.sleep)
+            tries += 1
+
+    def _on_wait(self, req: RequestSpec, held_by_retry: bool) -> Callable[[float, bool], None] | None:
+        """What the pacer tells of its waits before ``req`` is sent: a ``rate_limit`` pause
+        (not the hold of a 429 this request is retrying after: its retry says that wait)."""
+        if not self.reporter.pauses():
+            return None
+
+        def on_wait(seconds: float, held: bool) -> None:
+            if not (held and held_by_retry):
+                self.reporter.pause(req.op, req.method, req.path, "rate_limit", seconds)
+
+        return on_wait
 
     async def _attempt(
         self,
@@ -431,13 +501,20 @@ class AsyncCore:
         timeout: float,
         call: CallOptions,
         attempt: int,
+        trace: _Trace,
         sink: AsyncSink | None = None,
     ) -> _Outcome:
         """One attempt, same-origin redirects included, within ``timeout`` seconds in all
         (a server that drips its answer cannot hold an attempt longer). A success body is
         read up to ``max_response_bytes`` (or with ``sink`` written there), an error body's
-        first ``max_error_bytes`` only, a redirect's not at all."""
-        deadline = monotonic() + timeout
+        first ``max_error_bytes`` only, a redirect's not at all.
+
+        Reports the attempt (a ``RequestEvent``), and its answer once read (a
+        ``ResponseEvent``; a redirect followed is part of the attempt, not an answer)."""
+        started = monotonic()
+        deadline = started + timeout
+        trace.attempt = attempt
+        self.reporter.request(req.op, req.method, req.path, attempt, url)
         method = req.method
         current = url
         hop = 0
@@ -463,40 +540,50 @@ class AsyncCore:
                     content: builtins.bytes | None = b""
                     if success and sink is not None and not (status == 202 and req.poll):
                         # The document itself: once bytes are written, a failure is final.
-                        return await self._copy(req, current, response, sink, deadline, timeout)
+                        copied = await self._copy(req, current, response, sink, deadline, timeout)
+                        if isinstance(copied, RawResponse):
+                            self._answered(req, attempt, started, status, response.headers)
+                        return copied
                     if success:
                         limit = self._options.max_response_bytes
-                        content = await read_limited(response, limit, describe(req), deadline)
+                        try:
+                            content = await read_limited(response, limit, describe(req), deadline)
+                        except TooLargeError:
+                            # Answered, and refused by the client.
+                            self._answered(req, attempt, started, status, response.headers)
+                            raise
                     elif not (300 <= status < 400 and location is not None):
                         content = await read_prefix(response, self._options.max_error_bytes, deadline)
                 finally:
                     await response.aclose()
             except httpx.RequestError as e:
-                failure = classify(e)
-                _log.debug("%s %s failed: %s (attempt %d)", method, req.path, failure.kind, attempt)
-                return failure
+                return classify(e)
             if content is None:
-                _log.debug("%s %s failed: timeout (attempt %d)", method, req.path, attempt)
                 return Failure("timeout", "no whole answer in time")
-            _log.debug("%s %s -> %d (attempt %d)", method, req.path, status, attempt)
             if 300 <= status < 400 and location is not None:
+                refused: InspectionError | None = None
                 try:
                     target = current.join(location)
                 except (httpx.InvalidURL, ValueError):
-                    return ForeignOriginError("a redirect", "an unreadable Location")
-                # Credentials go only to the base URL's origin.
-                if not same_origin(target, self._base):
-                    return ForeignOriginError("a redirect", origin_of(target))
-                if hop >= MAX_REDIRECTS:
-                    return TransportError(req.method, req.path, f"more than {MAX_REDIRECTS} redirects")
+                    refused = ForeignOriginError("a redirect", "an unreadable Location")
+                else:
+                    # Credentials go only to the base URL's origin.
+                    if not same_origin(target, self._base):
+                        refused = ForeignOriginError("a redirect", origin_of(target))
+                    elif hop >= MAX_REDIRECTS:
+                        refused = TransportError(req.method, req.path, f"more than {MAX_REDIRECTS} redirects")
+                if refused is not None:
+                    self._answered(req, attempt, started, status, response.headers)
+                    return refused
                 # As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
                 if status == 303 or (status in (301, 302) and method == "POST"):
                     method = "GET"
                     body = None
                 current = target
                 hop += 1
-                await self._pacer.acquire()
+                await self._pacer.acquire(self._on_wait(req, False))
                 continue
+            self._answered(req, attempt, started, status, response.headers)
             if 200 <= status < 300:
                 return RawResponse(status, response.headers, content, str(current))
             return ApiError(
@@ -509,6 +596,11 @@ class AsyncCore:
                 kept_headers(response.headers),
                 content.decode("utf-8", errors="replace"),
             )
+
+    def _answered(
+        self, req: RequestSpec, attempt: int, started: float, status: int, headers: httpx.Headers
+    ) -> None:
+        self.reporter.response(req.op, req.method, req.path, attempt, status, monotonic() - started, headers)
 
     async def _copy(
         self,
@@ -553,8 +645,8 @@ class AsyncCore:
         attempt: int,
         may_retry: bool,
         timeout: float,
-    ) -> float:
-        """Seconds to wait before the next attempt, or raises the error that ends the call.
+    ) -> _Retry:
+        """How to wait before the next attempt, or raises the error that ends the call.
 
         A 429 is retried for any method (it was refused, so not applied), after its
         Retry-After, and pauses every request of the core meanwhile; a 5xx, a timeout or
@@ -573,22 +665,32 @@ class AsyncCore:
                 if asked is not None and asked > options.max_backoff:
                     raise outcome
                 # Every request of this core waits, not only this one.
-                await self._pacer.pause_for(min(asked if asked is not None else wait, options.max_backoff))
+                hold = min(asked if asked is not None else wait, options.max_backoff)
+                await self._pacer.pause_for(hold)
                 if may_retry:
-                    return 0.0
+                    return _Retry(0.0, hold, asked is not None)
                 raise outcome
             if outcome.status >= 500 and idempotent and may_retry:
-                return wait
+                return _Retry(wait, wait, False)
             raise outcome
         if isinstance(outcome, Failure):
             if outcome.kind == "refused" and may_retry:
-                return wait
+                return _Retry(wait, wait, False)
             if outcome.kind != "refused" and idempotent and may_retry:
-                return wait
+                return _Retry(wait, wait, False)
             if outcome.kind == "timeout":
                 raise RequestTimeoutError(req.method, req.path, timeout)
             raise TransportError(req.method, req.path, outcome.detail)
         raise outcome
+
+
+def _retry_reason(outcome: ApiError | Failure | InspectionError) -> tuple[RetryReason, int | None]:
+    """Why an attempt is retried, as a ``RetryEvent`` says it, and the status (or None)."""
+    if isinstance(outcome, ApiError):
+        return "status", outcome.status
+    if isinstance(outcome, Failure) and outcome.kind == "timeout":
+        return "timeout", None
+    return "connection", None
 
 
 def _decode_body(desc: Desc, response: RawResponse) -> Any:

@@ -56,13 +56,19 @@ class AsyncPacer:
         # Guards the log and the pause; never held while sleeping.
         self._lock = asyncio.Lock()
 
-    async def acquire(self) -> None:
-        """Waits until a request may be sent, and records it as sent."""
+    async def acquire(self, on_wait: Callable[[float, bool], None] | None = None) -> None:
+        """Waits until a request may be sent, and records it as sent. Before each wait,
+        ``on_wait(seconds, held)`` is told how long it is, and whether a 429's pause holds
+        the request (``held``) rather than the window."""
         while True:
             async with self._lock:
-                wait = self.reserve(self._clock())
+                now = self._clock()
+                wait = self.reserve(now)
+                held = self._paused_until > now
             if wait <= 0:
                 return
+            if on_wait is not None:
+                on_wait(wait, held)
             await pause(wait)
 
     def reserve(self, now: float) -> float:

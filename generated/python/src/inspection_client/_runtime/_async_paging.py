@@ -19,6 +19,7 @@ import httpx
 
 from .codec import Desc
 from .errors import ConfigError, InspectionError, PagingInterruptedError, PagingStalledError
+from .events import Reporter
 from .operation import PagingPlan
 from .options import CallOptions
 from .paging import items_of, next_step, resumed_at
@@ -31,8 +32,11 @@ class AsyncPageSource(Protocol):
 
     base_url: str
     max_empty_pages: int
+    reporter: Reporter
 
     async def json(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> Any: ...
+
+    async def fetch_page(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> tuple[Any, int]: ...
 
 __all__ = ["AsyncPaged", "PagingPlan"]
 
@@ -48,6 +52,9 @@ class _Step:
     page: Any
     items: list[Any]
     error: InspectionError | None
+    #: The request that fetched the page, and the number of its attempt that did.
+    req: RequestSpec
+    attempt: int
 
 
 class AsyncPaged(Generic[T, P]):
@@ -124,13 +131,20 @@ class AsyncPaged(Generic[T, P]):
             for item in step.items:
                 yield cast(T, item)
             if step.error is not None:
-                raise step.error
+                raise self._failed(step, step.error)
 
     async def _pages(self, steps: AsyncIterator[_Step]) -> AsyncIterator[P]:
         async for step in steps:
             yield cast(P, step.page)
             if step.error is not None:
-                raise step.error
+                raise self._failed(step, step.error)
+
+    def _failed(self, step: _Step, error: InspectionError) -> InspectionError:
+        """``error``, which ends the walk after ``step``'s records, reported (the errors of
+        fetching a page are reported by the core)."""
+        req = step.req
+        self._core.reporter.error(req.op, req.method, req.path, error, step.attempt)
+        return error
 
     async def _walk(self, backward: bool) -> AsyncIterator[_Step]:
         base = httpx.URL(self._core.base_url)
@@ -141,14 +155,17 @@ class AsyncPaged(Generic[T, P]):
         req: RequestSpec | None = self._req
         # Where the page being fetched can be fetched again; None for the walk's start.
         resume = self._resume
+        number = 0
         while req is not None:
             try:
-                page = await self._core.json(self._plan.page, req, self._call)
+                page, attempt = await self._core.fetch_page(self._plan.page, req, self._call)
             except InspectionError as e:
                 if resume is None:
                     raise
                 raise PagingInterruptedError(resume, e) from e
             items = items_of(self._plan, page)
+            number += 1
+            self._core.reporter.page(req.op, req.method, req.path, number, len(items))
             empty_in_a_row = 0 if items else empty_in_a_row + 1
             following: RequestSpec | None = None
             error: InspectionError | None = None
@@ -170,5 +187,5 @@ class AsyncPaged(Generic[T, P]):
                     elif step is not None:
                         seen.add(step[1])
                         following, resume = step
-            yield _Step(page, items, error)
+            yield _Step(page, items, error, req, attempt)
             req = following

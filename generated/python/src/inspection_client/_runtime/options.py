@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Literal, TypeVar
 
 from .errors import ConfigError
+from .events import Hooks
 
 __all__ = ["CallOptions", "ClientOptions", "InterfaceInfo", "RateLimit", "Upserted"]
 
@@ -84,6 +85,10 @@ class ClientOptions:
     proxy: str | None = field(default=None, repr=False)
     """A proxy URL for every request (otherwise the ``HTTPS_PROXY`` environment is used);
     left out of ``repr``, as it may carry the proxy's password."""
+    hooks: Hooks | None = None
+    """Callables the client hands the events of its calls to (requests, responses,
+    retries, pauses, pages, failures); see ``Hooks``. The ``inspection_client`` logger
+    gets the same events as records, whether or not hooks are set."""
 
     def __post_init__(self) -> None:
         if not (self.rate_limit is None or self.rate_limit == "documented"):
@@ -100,6 +105,8 @@ class ClientOptions:
         _check_count(self.max_response_bytes, "max_response_bytes", allow_zero=True)
         _check_count(self.max_error_bytes, "max_error_bytes", allow_zero=True)
         _check_count(self.max_empty_pages, "max_empty_pages", allow_zero=True)
+        if self.hooks is not None and not isinstance(self.hooks, Hooks):
+            raise ConfigError(f"hooks must be a Hooks or None, got {type(self.hooks).__name__}")
         if self.transport is not None and self.proxy is not None:
             raise ConfigError("give either a transport or a proxy, not both")
 
