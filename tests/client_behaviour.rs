@@ -216,11 +216,11 @@ async fn secrets_never_reach_debug_logs_or_errors() {
         "{debug}"
     );
     assert!(!debug.contains(SECRET), "Debug leaked the secret: {debug}");
-    // The span carries method, path template, attempt and status.
-    assert!(logs.contains("inspection_request"), "{logs}");
-    assert!(logs.contains("path=\"/units/{unit_id}\""), "{logs}");
-    assert!(logs.contains("attempt=2"), "{logs}");
-    assert!(logs.contains("status=500"), "{logs}");
+    // The attempt's span carries method, path template, attempt and status.
+    assert!(logs.contains("inspection.attempt{"), "{logs}");
+    assert!(logs.contains("url.template=\"/units/{unit_id}\""), "{logs}");
+    assert!(logs.contains("inspection.attempt=2"), "{logs}");
+    assert!(logs.contains("http.response.status_code=500"), "{logs}");
     assert!(!logs.contains(SECRET), "logs leaked the secret");
     // The secret did go on the wire, where it belongs.
     assert_eq!(server.recorded()[0].header("api-key-secret"), Some(SECRET));

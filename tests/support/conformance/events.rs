@@ -1,7 +1,8 @@
 //! `expect_events` for the Rust client: a `tracing` layer that turns the runtime's spans
 //! and events into the scenario format's event JSON (`tests/conformance/README.md`), kept
-//! until the runner takes them after a step. Scenarios run one at a time, so one global
-//! record is enough.
+//! until the runner takes them after a step. Only what happens inside a [`STEP`] span is
+//! recorded: other tests of the same binary run clients too. Scenarios run one at a time,
+//! so one global record is enough.
 
 use std::sync::{Mutex, Once};
 
@@ -10,9 +11,27 @@ use tracing::field::{Field, Visit};
 use tracing::span::Attributes;
 use tracing::{Event, Id, Subscriber};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
+use tracing_subscriber::registry::LookupSpan;
 use tracing_subscriber::util::SubscriberInitExt;
 
 static RECORD: Mutex<Vec<Value>> = Mutex::new(Vec::new());
+
+/// The name of the span the runner runs a step's call in.
+pub const STEP: &str = "conformance.step";
+
+/// The span a step's call runs in, so that its events are the step's.
+pub fn step_span() -> tracing::Span {
+    tracing::info_span!("conformance.step")
+}
+
+/// Whether `span` is a step's span or inside one.
+fn in_step<S: Subscriber + for<'a> LookupSpan<'a>>(
+    ctx: &Context<'_, S>,
+    span: Option<&Id>,
+) -> bool {
+    span.and_then(|id| ctx.span(id))
+        .is_some_and(|s| s.scope().any(|s| s.name() == STEP))
+}
 
 /// Starts recording (once per process; the first call installs the layer).
 pub fn install() {
@@ -30,10 +49,10 @@ pub fn take() -> Vec<Value> {
 /// Every event the runtime reports, as the scenario format writes it.
 struct Recorder;
 
-impl<S: Subscriber> Layer<S> for Recorder {
-    fn on_new_span(&self, attrs: &Attributes<'_>, _: &Id, _: Context<'_, S>) {
+impl<S: Subscriber + for<'a> LookupSpan<'a>> Layer<S> for Recorder {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
         // An attempt's span opening is its `request` event.
-        if attrs.metadata().name() != "inspection.attempt" {
+        if attrs.metadata().name() != "inspection.attempt" || !in_step(&ctx, Some(id)) {
             return;
         }
         let mut fields = Fields::default();
@@ -48,7 +67,13 @@ impl<S: Subscriber> Layer<S> for Recorder {
         }));
     }
 
-    fn on_event(&self, event: &Event<'_>, _: Context<'_, S>) {
+    fn on_event(&self, event: &Event<'_>, ctx: Context<'_, S>) {
+        let in_step = ctx
+            .event_scope(event)
+            .is_some_and(|mut scope| scope.any(|s| s.name() == STEP));
+        if !in_step {
+            return;
+        }
         let mut fields = Fields::default();
         event.record(&mut fields);
         let f = fields.0;

@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use inspection_client::{Config, Error, RetryPolicy, legacy, v3};
 use serde_json::{Value, json};
+use tracing::Instrument;
 
 use super::call::{Args, Outcome, describe, failed};
 use super::expect::{check, check_requests, fill, same};
@@ -207,32 +208,40 @@ async fn run_step(
     // What came before this step (the scenario's own login) is not its events.
     super::events::take();
     let started = Instant::now();
-    let outcome = match (call.as_str(), &*client) {
-        ("login", Client::Legacy(_)) => {
-            let mut args = Args::new(args)?;
-            let username: String = args.required("username")?;
-            let password: String = args.required("password")?;
-            args.finish()?;
-            match login(sandbox, &scenario.client, &username, &password).await {
-                Ok(fresh) => {
-                    *client = Client::Legacy(fresh);
-                    Outcome {
-                        result: Some(Value::Null),
-                        error: None,
+    // In the step's span, so that the events recorded are this step's alone.
+    let outcome = async {
+        Ok::<Outcome, String>(match (call.as_str(), &*client) {
+            ("login", Client::Legacy(_)) => {
+                let mut args = Args::new(args)?;
+                let username: String = args.required("username")?;
+                let password: String = args.required("password")?;
+                args.finish()?;
+                match login(sandbox, &scenario.client, &username, &password).await {
+                    Ok(fresh) => {
+                        *client = Client::Legacy(fresh);
+                        Outcome {
+                            result: Some(Value::Null),
+                            error: None,
+                        }
                     }
+                    Err(e) => failed(e),
                 }
-                Err(e) => failed(e),
             }
-        }
-        ("listen", _) => {
-            webhooks::listen(sandbox, scenario.interface, listener, Args::new(args)?).await?
-        }
-        ("deliveries", _) => {
-            webhooks::deliveries(scenario.interface, listener.as_ref(), Args::new(args)?).await?
-        }
-        (_, Client::V3(c)) => super::v3::call(c, call, Args::new(args)?, step.mode).await?,
-        (_, Client::Legacy(c)) => super::legacy::call(c, call, Args::new(args)?, step.mode).await?,
-    };
+            ("listen", _) => {
+                webhooks::listen(sandbox, scenario.interface, listener, Args::new(args)?).await?
+            }
+            ("deliveries", _) => {
+                webhooks::deliveries(scenario.interface, listener.as_ref(), Args::new(args)?)
+                    .await?
+            }
+            (_, Client::V3(c)) => super::v3::call(c, call, Args::new(args)?, step.mode).await?,
+            (_, Client::Legacy(c)) => {
+                super::legacy::call(c, call, Args::new(args)?, step.mode).await?
+            }
+        })
+    }
+    .instrument(super::events::step_span())
+    .await?;
     let took = started.elapsed();
     let events = super::events::take();
     super::events::check_secrets(&events, &secrets)?;
