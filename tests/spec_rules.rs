@@ -71,7 +71,29 @@ fn every_other_check_names_the_problem() {
         ),
         (
             with_types("  E:\n    enum: { doc: E., open: true, values: { unknown: U. } }\n"),
-            "an open enum cannot have a value named `unknown`",
+            "a value of an open enum cannot be named `unknown`",
+        ),
+        // Names the generated code introduces: a union's catch-all member, a one_of's
+        // types (its enum, and a struct per variant in Rust).
+        (
+            with_types("  R:\n    union: { doc: R., tag: kind, variants: { unknown: { shape: Unit, doc: U. } } }\n"),
+            "a union member cannot be named `unknown`",
+        ),
+        (
+            with_types("  R:\n    union: { doc: R., tag: kind, variants: { a_b: { shape: Unit, doc: U. }, aB: { shape: Unit, doc: U. } } }\n"),
+            "union members `a_b` and `aB` map to the same identifier `AB`",
+        ),
+        (
+            with_types("  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Unit\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n          team: { doc: T., fields: { t: { type: string, doc: T., required: true } } }\n"),
+            "the one_of type name `Unit` is also a declared type",
+        ),
+        (
+            with_types(&format!("{}{}", "  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n          team: { doc: T., fields: { t: { type: string, doc: T., required: true } } }\n", "  S:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n          team: { doc: T., fields: { t: { type: string, doc: T., required: true } } }\n")),
+            "the one_of type name `Who` is also the one_of `who` at 20:20",
+        ),
+        (
+            with_types(&format!("{}  WhoUser:\n    object: {{ doc: W., fields: {{ x: {{ type: string, doc: X. }} }} }}\n", "  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Who\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n          team: { doc: T., fields: { t: { type: string, doc: T., required: true } } }\n")),
+            "the one_of `who` gives the rust type `WhoUser` for a variant, which is also a declared type",
         ),
         (
             with_types("  R1:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n  R2:\n    union: { doc: R., tag: kind, variants: { u: { shape: Unit, doc: U. } } }\n"),

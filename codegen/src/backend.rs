@@ -12,6 +12,40 @@ pub struct Backend {
     /// Interface names this language cannot give a module (keywords, its own modules):
     /// `check` refuses them, with their place in the spec.
     pub reserved_module: fn(&str) -> bool,
+    /// The names of the types this language declares for a `one_of` (its `type_name`,
+    /// its variants by name) beside the spec's own types; none when it declares none or
+    /// escapes them itself. `check` refuses one that meets a declared type or another's.
+    pub one_of_types: fn(&str, &[&str]) -> Vec<String>,
+    /// Whether a union member or open-enum value of this wire name would take the name
+    /// of the catch-all member the language adds for what the client does not know.
+    pub catch_all_member: fn(&str) -> bool,
+}
+
+/// Neither introduces nor escapes: for the backends that declare no such names.
+fn none(_: &str, _: &[&str]) -> Vec<String> {
+    Vec::new()
+}
+
+fn never(_: &str) -> bool {
+    false
+}
+
+/// Each backend's types for a `one_of`, by backend name.
+pub fn one_of_types(type_name: &str, variants: &[&str]) -> Vec<(&'static str, String)> {
+    ALL.iter()
+        .flat_map(|b| {
+            (b.one_of_types)(type_name, variants)
+                .into_iter()
+                .map(|t| (b.name, t))
+        })
+        .collect()
+}
+
+/// The language whose catch-all member a member named `wire` would meet, if one.
+pub fn refusing_member_name(wire: &str) -> Option<&'static str> {
+    ALL.iter()
+        .find(|b| (b.catch_all_member)(wire))
+        .map(|b| b.name)
 }
 
 /// The language that cannot name a module `name`, if one cannot.
@@ -33,25 +67,40 @@ pub const ALL: &[Backend] = &[
         name: "rust",
         render: crate::rust::render,
         reserved_module: crate::rust::reserved_module,
+        one_of_types: crate::rust::one_of_types,
+        catch_all_member: crate::rust::catch_all_member,
     },
     Backend {
         name: "typescript",
         render: crate::typescript::render,
         reserved_module: crate::typescript::reserved_module,
+        // Its module scope escapes a choice's type name that is taken.
+        one_of_types: none,
+        // The catch-all member is `$unknown`, which no wire name gives.
+        catch_all_member: never,
     },
     Backend {
         name: "python",
         render: crate::python::render,
         reserved_module: crate::python::reserved_module,
+        // A choice's fields are attributes of its record; the unknown member's class is
+        // claimed in the module scope, which escapes it.
+        one_of_types: none,
+        catch_all_member: never,
     },
     Backend {
         name: "cli",
         render: crate::rust::cli::render,
         reserved_module: crate::rust::cli::reserved_module,
+        // It uses the Rust crate's types.
+        one_of_types: none,
+        catch_all_member: never,
     },
     Backend {
         name: "openapi",
         render: crate::openapi::render,
         reserved_module: crate::openapi::reserved_module,
+        one_of_types: none,
+        catch_all_member: never,
     },
 ];

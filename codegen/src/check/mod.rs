@@ -30,6 +30,7 @@ pub fn check(file: &str, spec: &spec::SpecFile) -> Result<ir::Interface, Diagnos
         ids: BTreeMap::new(),
         kinds: Vec::new(),
         scalars: BTreeMap::new(),
+        introduced: BTreeMap::new(),
     };
     let interface = cx.interface(spec);
     if cx.diags.is_empty() {
@@ -86,6 +87,9 @@ struct Checker<'a> {
     kinds: Vec<Option<Kind>>,
     /// The named scalars, by name (a field whose type names one takes its builtin and limits).
     scalars: BTreeMap<String, spec::ScalarDef>,
+    /// The types a language declares for the `one_of`s seen so far, and where each came
+    /// from (`the one_of \`owner\` at 12:9`).
+    introduced: BTreeMap<String, String>,
 }
 
 impl<'a> Checker<'a> {

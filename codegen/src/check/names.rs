@@ -1,11 +1,13 @@
-//! Names: each key listed once, each name a distinct identifier in generated code.
+//! Names: each key listed once, each name a distinct identifier in generated code, and
+//! none meeting a name the generated code introduces itself (a `one_of`'s types, the
+//! catch-all member of a union or open enum), as each backend states them.
 
 use std::collections::BTreeMap;
 
 use heck::ToSnakeCase;
 use serde_saphyr::Spanned;
 
-use crate::spec::OrderedMap;
+use crate::spec::{OneOfDef, OrderedMap};
 
 use super::Checker;
 
@@ -50,6 +52,54 @@ impl<'a> Checker<'a> {
             } else {
                 seen.insert(ident, name);
             }
+        }
+    }
+
+    /// The types each language declares for `one`: none may be a declared type or one
+    /// another `one_of` already declared.
+    pub(super) fn one_of_types(&mut self, one: &OneOfDef) {
+        let variants: Vec<&str> = one.variants.iter().map(|(k, _)| k.value.as_str()).collect();
+        let here = format!(
+            "the one_of `{}` at {}",
+            one.name.value,
+            place(&one.type_name)
+        );
+        for (language, ty) in crate::backend::one_of_types(&one.type_name.value, &variants) {
+            let clash = if self.ids.contains_key(&ty) {
+                Some("a declared type".to_string())
+            } else {
+                self.introduced.get(&ty).filter(|w| **w != here).cloned()
+            };
+            if let Some(other) = clash {
+                let what = if ty == one.type_name.value {
+                    format!("the one_of type name `{ty}` is also {other}")
+                } else {
+                    format!(
+                        "the one_of `{}` gives the {language} type `{ty}` for a variant, which is also {other}",
+                        one.name.value
+                    )
+                };
+                self.error(
+                    &one.type_name,
+                    what,
+                    "choose another `type_name`: the generated code declares a type by it and by it followed by each variant's name",
+                );
+                return;
+            }
+            self.introduced.insert(ty, here.clone());
+        }
+    }
+
+    /// A union member or open-enum value that a language's catch-all member would meet.
+    pub(super) fn catch_all_member(&mut self, name: &Spanned<String>, what: &str) {
+        if let Some(language) = crate::backend::refusing_member_name(&name.value) {
+            self.error(
+                name,
+                format!("{what} cannot be named `{}`", name.value),
+                format!(
+                    "the generated {language} code keeps what the client does not know in a member of that name; rename it"
+                ),
+            );
         }
     }
 

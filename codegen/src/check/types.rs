@@ -166,6 +166,7 @@ impl<'a> Checker<'a> {
                     "add variants, or make the fields ordinary fields",
                 );
             }
+            self.one_of_types(one);
             ir::OneOf {
                 name: one.name.value.clone(),
                 type_name: one.type_name.value.clone(),
@@ -241,12 +242,8 @@ impl<'a> Checker<'a> {
                 );
                 self.error(value, msg, "rename one of the values");
             }
-            if ident == "Unknown" && e.open {
-                self.error(
-                    value,
-                    "an open enum cannot have a value named `unknown`",
-                    "the generated `Unknown` variant keeps values the client does not know",
-                );
+            if e.open {
+                self.catch_all_member(value, "a value of an open enum");
             }
             idents.insert(ident, value);
         }
@@ -266,6 +263,23 @@ impl<'a> Checker<'a> {
 
     fn union(&mut self, name: &str, u: &spec::UnionDef) -> ir::Union {
         let mut variants = Vec::new();
+        // Members become variants (Rust) and classes (Python) named after the tag value.
+        let mut idents: BTreeMap<String, &Spanned<String>> = BTreeMap::new();
+        for (tag_value, _) in u.variants.iter() {
+            let ident = tag_value.value.to_upper_camel_case();
+            match idents.get(&ident) {
+                Some(prev) if prev.value != tag_value.value => {
+                    let msg = format!(
+                        "union members `{}` and `{}` map to the same identifier `{ident}`",
+                        prev.value, tag_value.value
+                    );
+                    self.error(tag_value, msg, "rename one of the tag values");
+                }
+                _ => {
+                    idents.insert(ident, tag_value);
+                }
+            }
+        }
         for ((tag_value, v), first) in u.variants.iter().zip(repeated(&u.variants)) {
             if let Some(first) = first {
                 self.error(
@@ -279,6 +293,7 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
+            self.catch_all_member(tag_value, "a union member");
             match self.kind_named(&v.shape.value) {
                 Some(Kind::Object) => {}
                 Some(other) => self.error(

@@ -153,6 +153,26 @@ pub const TAKEN_TYPES: &[&str] = &[
     "Vec",
 ];
 
+/// The types the Rust crate declares for a `one_of`: the choice enum (`type_name`) and a
+/// struct per variant (`type_name` then the variant's name). Unescaped, as `check` compares
+/// them with the spec's type names (escaping maps distinct names to distinct names).
+pub fn one_of_types(type_name: &str, variants: &[&str]) -> Vec<String> {
+    std::iter::once(type_name.to_string())
+        .chain(variants.iter().map(|v| one_of_variant_type(type_name, v)))
+        .collect()
+}
+
+/// The struct of the `one_of` variant `variant`.
+pub fn one_of_variant_type(type_name: &str, variant: &str) -> String {
+    format!("{type_name}{}", variant_name(variant))
+}
+
+/// Whether a union member or open-enum value named `wire` would be the variant `Unknown`,
+/// which keeps what the client does not know.
+pub fn catch_all_member(wire: &str) -> bool {
+    variant_name(wire) == "Unknown"
+}
+
 pub fn type_ident(name: &str) -> Ident {
     if TAKEN_TYPES.contains(&name) {
         Ident::new(&format!("{name}_"), Span::call_site())

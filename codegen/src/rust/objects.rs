@@ -296,7 +296,7 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
 
 /// The name of a `one_of` variant's struct: the choice's name, then the variant's.
 fn variant_struct_name(one: &OneOf, v: &OneOfVariant) -> proc_macro2::Ident {
-    format_ident!("{}{}", one.type_name, names::variant_name(&v.name))
+    format_ident!("{}", names::one_of_variant_type(&one.type_name, &v.name))
 }
 
 /// The struct holding the fields of one `one_of` variant.
