@@ -1,6 +1,7 @@
 //! A bounded mutation fuzzer of the spec loader and every backend, on stable Rust: real
 //! specs mutated line by line (deleted, repeated, swapped, a value replaced by a keyword, a
-//! long name, a deep type, odd YAML) with a fixed seed. The contract: nothing panics or
+//! long name, a deep type, odd YAML, a name renamed to one a backend reserves or
+//! introduces itself) with a fixed seed. The contract: nothing panics or
 //! hangs, and a spec that is accepted renders in every language (each backend checks its
 //! own output, the Rust one by parsing it). `FUZZ_ITERATIONS=N` runs longer; `FUZZ_SEED=S`
 //! another seed; `FUZZ_SAMPLE_DIR=D FUZZ_SAMPLE=K` writes K accepted specs, spread over
@@ -61,14 +62,77 @@ const VALUES: &[&str] = &[
     "x-y",
 ];
 
-fn mutate(rng: &mut Rng, base: &str) -> String {
+/// Names a spec name may be renamed to: every backend's own (keywords, its types, members
+/// and parameters) and the names the generated code derives from the base spec's (a
+/// union's catch-all member, a one_of's types, an operation's builder and query types),
+/// each also in the other case styles.
+fn names(base: &str) -> Vec<String> {
+    use heck::{ToLowerCamelCase, ToSnakeCase, ToUpperCamelCase};
+    let mut names: Vec<String> = codegen::backend::ALL
+        .iter()
+        .flat_map(|b| (b.own_names)())
+        .map(str::to_string)
+        .collect();
+    let interface = codegen::load_str("base.yaml", base).unwrap_or_else(|d| panic!("{d}"));
+    for t in &interface.types {
+        names.push(format!("{}Unknown", t.name));
+        if let codegen::ir::TypeKind::Object(o) = &t.kind
+            && let Some(one) = &o.one_of
+        {
+            let variants: Vec<&str> = one.variants.iter().map(|v| v.name.as_str()).collect();
+            names.extend(
+                codegen::backend::one_of_types(&one.type_name, &variants)
+                    .into_iter()
+                    .map(|(_, n)| n),
+            );
+        }
+    }
+    for op in &interface.operations {
+        let camel = op.name.to_upper_camel_case();
+        names.extend([format!("{camel}Query"), format!("{camel}Request"), camel]);
+    }
+    let cased: Vec<String> = names
+        .iter()
+        .flat_map(|n| {
+            [
+                n.to_snake_case(),
+                n.to_upper_camel_case(),
+                n.to_lower_camel_case(),
+            ]
+        })
+        .collect();
+    names.extend(cased);
+    names.retain(|n| !n.is_empty() && !n.contains(char::is_whitespace));
+    names.sort();
+    names.dedup();
+    names
+}
+
+fn mutate(rng: &mut Rng, base: &str, names: &[String]) -> String {
     let mut lines: Vec<String> = base.lines().map(str::to_string).collect();
     for _ in 0..=rng.below(3) {
         if lines.is_empty() {
             break;
         }
         let at = rng.below(lines.len());
-        match rng.below(7) {
+        match rng.below(9) {
+            7 | 8 => {
+                // Rename a key (a type, member, field, group or operation) or a
+                // `type_name` to a name the generated code already uses.
+                let name = &names[rng.below(names.len())];
+                let line = &lines[at];
+                let indent = line.len() - line.trim_start().len();
+                if line.trim_start().starts_with("type_name: ") {
+                    lines[at] = format!("{}type_name: {name}", &line[..indent]);
+                } else if let Some(colon) = line.find(':')
+                    && colon > indent
+                    && line[indent..colon]
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                {
+                    lines[at] = format!("{}{name}{}", &line[..indent], &line[colon..]);
+                }
+            }
             0 => {
                 lines.remove(at);
             }
@@ -130,6 +194,7 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
     for base in &bases {
         codegen::load_str("base.yaml", base).unwrap_or_else(|d| panic!("{d}"));
     }
+    let names = [names(&bases[0]), names(&bases[1])];
     let sample_dir = std::env::var_os("FUZZ_SAMPLE_DIR").map(std::path::PathBuf::from);
     let sample: usize = std::env::var("FUZZ_SAMPLE")
         .ok()
@@ -147,8 +212,8 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
     let mut failures = Vec::new();
     for n in 0..iterations {
         // The large spec is slow to render: one case in eight.
-        let base = if n % 8 == 7 { &bases[1] } else { &bases[0] };
-        let text = mutate(&mut rng, base);
+        let which = if n % 8 == 7 { 1 } else { 0 };
+        let text = mutate(&mut rng, &bases[which], &names[which]);
         let started = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             match codegen::load_str("fuzz.yaml", &text) {

@@ -19,6 +19,9 @@ pub struct Backend {
     /// Whether a union member or open-enum value of this wire name would take the name
     /// of the catch-all member the language adds for what the client does not know.
     pub catch_all_member: fn(&str) -> bool,
+    /// Every name the language reserves or declares whatever the spec (keywords, its
+    /// own types, members and parameters), for the fuzzer to rename spec names to.
+    pub own_names: fn() -> Vec<&'static str>,
 }
 
 /// Neither introduces nor escapes: for the backends that declare no such names.
@@ -28,6 +31,10 @@ fn none(_: &str, _: &[&str]) -> Vec<String> {
 
 fn never(_: &str) -> bool {
     false
+}
+
+fn no_names() -> Vec<&'static str> {
+    Vec::new()
 }
 
 /// Each backend's types for a `one_of`, by backend name.
@@ -69,6 +76,7 @@ pub const ALL: &[Backend] = &[
         reserved_module: crate::rust::reserved_module,
         one_of_types: crate::rust::one_of_types,
         catch_all_member: crate::rust::catch_all_member,
+        own_names: crate::rust::own_names,
     },
     Backend {
         name: "typescript",
@@ -78,6 +86,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         // The catch-all member is `$unknown`, which no wire name gives.
         catch_all_member: never,
+        own_names: crate::typescript::own_names,
     },
     Backend {
         name: "python",
@@ -87,6 +96,7 @@ pub const ALL: &[Backend] = &[
         // claimed in the module scope, which escapes it.
         one_of_types: none,
         catch_all_member: never,
+        own_names: crate::python::own_names,
     },
     Backend {
         name: "cli",
@@ -95,6 +105,7 @@ pub const ALL: &[Backend] = &[
         // It uses the Rust crate's types.
         one_of_types: none,
         catch_all_member: never,
+        own_names: crate::rust::cli::own_names,
     },
     Backend {
         name: "openapi",
@@ -102,5 +113,6 @@ pub const ALL: &[Backend] = &[
         reserved_module: crate::openapi::reserved_module,
         one_of_types: none,
         catch_all_member: never,
+        own_names: no_names,
     },
 ];

@@ -130,6 +130,18 @@ fn identifier(text: &str, prefix: &str) -> String {
     }
 }
 
+/// Every name the package reserves or declares whatever the spec.
+pub fn own_names() -> Vec<&'static str> {
+    [
+        KEYWORDS,
+        USED_BUILTINS,
+        MODULE_NAMES,
+        CLIENT_MEMBERS,
+        OWN_PARAMS,
+    ]
+    .concat()
+}
+
 /// A Python string literal.
 pub use crate::templates::quoted as string;
 

@@ -59,6 +59,11 @@ const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
 const ROOT_COMMANDS: &[&str] = &["export", "completions", "help", "calls"];
 
 /// Interface names the tool cannot use: its own subcommands and modules, and Rust's.
+/// The tool's own commands, which no interface may be named.
+pub fn own_names() -> Vec<&'static str> {
+    ROOT_COMMANDS.to_vec()
+}
+
 pub fn reserved_module(name: &str) -> bool {
     ROOT_COMMANDS.contains(&name) || super::reserved_module(name)
 }

@@ -173,6 +173,11 @@ pub fn catch_all_member(wire: &str) -> bool {
     variant_name(wire) == "Unknown"
 }
 
+/// Every name the crate reserves or declares whatever the spec.
+pub fn own_names() -> Vec<&'static str> {
+    [NOT_RAW, KEYWORDS, CLIENT_MEMBERS, TAKEN_TYPES, &["Unknown"]].concat()
+}
+
 pub fn type_ident(name: &str) -> Ident {
     if TAKEN_TYPES.contains(&name) {
         Ident::new(&format!("{name}_"), Span::call_site())

@@ -64,7 +64,7 @@ pub fn runtime_files() -> Vec<&'static str> {
     RUNTIME.iter().map(|(name, _)| *name).collect()
 }
 
-pub use names::reserved_module;
+pub use names::{own_names, reserved_module};
 
 /// Where the package puts what.
 const LAYOUT: Layout = Layout {
