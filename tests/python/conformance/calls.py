@@ -18,7 +18,7 @@ from inspection_client import SELF, DecodeError, ExternalId, legacy, v3
 from inspection_client._runtime import codec
 from inspection_client._runtime.operation import Operation, PagingPlan
 
-from conformance.driver import Driver, attempt, collect, settle
+from conformance.driver import Driver, attempt, collect, settle, walk_resumed
 from conformance.json_values import ABSENT, Json, JsonObject, RunnerError, _Absent, show
 from conformance.results import Outcome
 from conformance.scenarios import Interface, Mode
@@ -256,6 +256,14 @@ async def call_operation(
             return await collect(driver, lambda: listing.pages_backward())
         if mode == "items_backward":
             return await collect(driver, lambda: listing.backward())
+        if mode == "items_resumed":
+
+            def start(resume: str | None) -> object:
+                if resume is None:
+                    return method(*positional, **keywords)
+                return method(*positional, **{**keywords, "resume": resume})
+
+            return await walk_resumed(driver, start)
         raise unsupported
     if mode == "send":
         return await settle(driver, invoke(method))

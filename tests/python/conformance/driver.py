@@ -7,10 +7,11 @@ directly)."""
 from __future__ import annotations
 
 import inspect
+import json
 from collections.abc import AsyncIterable, Awaitable, Callable, Iterable
 from typing import Literal
 
-from inspection_client import AsyncPaged, Paged
+from inspection_client import AsyncPaged, Paged, PagingInterruptedError
 
 from conformance.json_values import Json, RunnerError
 from conformance.results import Outcome, written_back
@@ -78,6 +79,38 @@ async def settle(driver: Driver, call: Callable[[], object]) -> Outcome:
         return await driver.value(call())
 
     return await attempt(work)
+
+
+async def walk_resumed(driver: Driver, start: Callable[[str | None], object]) -> Outcome:
+    """Mode ``items_resumed``: every record; a walk that fails past its start is started
+    again at its error's resume point, a fresh walk's failed first page from the start
+    (each at most 500 times). The result: ``{records, distinct_ids, interruptions}``."""
+    records, interruptions, restarts = 0, 0, 0
+    ids: set[str] = set()
+    resume: str | None = None
+    while True:
+        items: list[Json] = []
+        failure: Exception | None = None
+        try:
+            await driver.walk(start(resume), items)
+        except RunnerError:
+            raise
+        except Exception as e:
+            failure = e
+        resume = None
+        records += len(items)
+        ids.update(json.dumps(i.get("id") if isinstance(i, dict) else i) for i in items)
+        result: Json = {"records": records, "distinct_ids": len(ids), "interruptions": interruptions}
+        if failure is None:
+            return Outcome(result=result)
+        if isinstance(failure, PagingInterruptedError) and interruptions < 500:
+            interruptions += 1
+            resume = failure.resume
+            continue
+        if records == 0 and restarts < 500:
+            restarts += 1
+            continue
+        return Outcome(result=result, error=failure)
 
 
 async def collect(driver: Driver, walk: Callable[[], object]) -> Outcome:

@@ -101,6 +101,13 @@ def check(pattern: Json, actual: Json | _Absent, at: str) -> None:
             matched = actual is ABSENT
         elif name == "$any":
             matched = actual is not ABSENT
+        elif name == "$at_least":
+            matched = (
+                isinstance(actual, (int, float))
+                and not isinstance(actual, bool)
+                and isinstance(arg, (int, float))
+                and actual >= arg
+            )
         elif name == "$starts_with":
             matched = isinstance(actual, str) and isinstance(arg, str) and actual.startswith(arg)
         elif name == "$json":

@@ -27,8 +27,8 @@ from conformance.yaml_core import load_yaml
 SCENARIO_DIR = ROOT / "tests" / "conformance"
 
 
-Mode = Literal["send", "pdf", "pages", "items", "pages_backward", "items_backward"]
-MODES: tuple[Mode, ...] = ("send", "pdf", "pages", "items", "pages_backward", "items_backward")
+Mode = Literal["send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed"]
+MODES: tuple[Mode, ...] = ("send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed")
 Interface = Literal["v3", "legacy"]
 
 

@@ -200,6 +200,51 @@ pub async fn collect<T: Serialize>(mut stream: BoxStream<T>) -> Outcome {
     }
 }
 
+/// Mode `items_resumed`: walks every record; a walk that fails past its start is started
+/// again at its error's resume point, a fresh walk's failed first page from the start
+/// (each at most 500 times). The result: `{records, distinct_ids, interruptions}`; an error
+/// is the failure that came with no resume point, or the last when it never ends.
+pub async fn walk_resumed<T: Serialize>(
+    start: impl Fn(Option<inspection_client::runtime::Resume>) -> BoxStream<T>,
+) -> Outcome {
+    let (mut records, mut ids) = (0u64, std::collections::BTreeSet::new());
+    let (mut interruptions, mut restarts) = (0u64, 0u64);
+    let mut from = None;
+    loop {
+        let mut stream = start(from.take());
+        let failure = loop {
+            match stream.next().await {
+                Some(Ok(item)) => {
+                    let item = serde_json::to_value(item).expect("results serialise");
+                    records += 1;
+                    ids.insert(item["id"].to_string());
+                }
+                Some(Err(e)) => break Some(e),
+                None => break None,
+            }
+        };
+        let error = match failure {
+            None => None,
+            Some(Error::Interrupted { resume, .. }) if interruptions < 500 => {
+                interruptions += 1;
+                from = Some(resume);
+                continue;
+            }
+            Some(e) if e.resume().is_none() && records == 0 && restarts < 500 => {
+                restarts += 1;
+                continue;
+            }
+            Some(e) => Some(e),
+        };
+        let result =
+            json!({"records": records, "distinct_ids": ids.len(), "interruptions": interruptions});
+        return Outcome {
+            result: Some(result),
+            error,
+        };
+    }
+}
+
 pub fn unsupported<T>(op: &str, mode: Mode) -> Result<T, String> {
     Err(format!("`{op}` cannot be called in mode {mode:?}"))
 }
@@ -305,6 +350,13 @@ macro_rules! list {
             Mode::Send => done(builder.send().await),
             Mode::Pages => collect(builder.pages()).await,
             Mode::Items => collect(builder.stream()).await,
+            Mode::ItemsResumed => {
+                $crate::conformance::call::walk_resumed(|from| match from {
+                    Some(from) => builder.clone().resume(from).stream(),
+                    None => builder.clone().stream(),
+                })
+                .await
+            }
             mode => return unsupported($op, mode),
         }
     }};
@@ -318,6 +370,13 @@ macro_rules! list {
             Mode::Items => collect(builder.stream()).await,
             Mode::PagesBackward => collect(builder.pages_backward()).await,
             Mode::ItemsBackward => collect(builder.stream_backward()).await,
+            Mode::ItemsResumed => {
+                $crate::conformance::call::walk_resumed(|from| match from {
+                    Some(from) => builder.clone().resume(from).stream(),
+                    None => builder.clone().stream(),
+                })
+                .await
+            }
             Mode::Pdf => return $crate::conformance::call::unsupported($op, Mode::Pdf),
         }
     }};

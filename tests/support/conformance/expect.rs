@@ -92,6 +92,10 @@ pub fn check(pattern: &Value, actual: Option<&Value>, at: &str) -> Result<(), St
                 .and_then(Value::as_str)
                 .zip(arg.as_str())
                 .is_some_and(|(s, prefix)| s.starts_with(prefix)),
+            "$at_least" => actual
+                .and_then(Value::as_f64)
+                .zip(arg.as_f64())
+                .is_some_and(|(n, least)| n >= least),
             "$json" => actual
                 .and_then(Value::as_str)
                 .and_then(|s| serde_json::from_str::<Value>(s).ok())

@@ -158,6 +158,8 @@ pub enum Mode {
     PagesBackward,
     ItemsBackward,
     Pdf,
+    /// Every record, the walk started again at each interruption's resume point.
+    ItemsResumed,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -106,6 +106,44 @@ async function collect(walk: () => AsyncIterable<unknown>): Promise<Outcome> {
   return { result: items };
 }
 
+/**
+ * Mode `items_resumed`: every record; a walk that fails past its start is started again
+ * at its error's resume point, a fresh walk's failed first page from the start (each at
+ * most 500 times). The result: `{records, distinct_ids, interruptions}`.
+ */
+async function walkResumed(start: (from: unknown) => AsyncIterable<unknown>): Promise<Outcome> {
+  let records = 0;
+  const ids = new Set<string>();
+  let interruptions = 0;
+  let restarts = 0;
+  let from: unknown = undefined;
+  for (;;) {
+    let failure: unknown = undefined;
+    try {
+      for await (const item of start(from)) {
+        records += 1;
+        const json = toJson(item) as Json;
+        ids.add(JSON.stringify(isObject(json) ? json["id"] : json));
+      }
+    } catch (error) {
+      failure = error ?? new Error("a walk failed with nothing");
+    }
+    from = undefined;
+    const result = { records, distinct_ids: ids.size, interruptions };
+    if (failure === undefined) return { result };
+    if (failure instanceof InterruptedError && interruptions < 500) {
+      interruptions += 1;
+      from = failure.resume;
+      continue;
+    }
+    if (records === 0 && restarts < 500) {
+      restarts += 1;
+      continue;
+    }
+    return { result, error: failure };
+  }
+}
+
 /** A step's `args`, taken key by key, so leftovers can be named. */
 export class Args {
   readonly path: JsonObject;
@@ -301,6 +339,10 @@ export async function callOperation(client: AnyClient, iface: "v3" | "legacy", n
         return collect(() => list.pagesBackward());
       case "items_backward":
         return collect(() => list.backward());
+      case "items_resumed":
+        return walkResumed((from) =>
+          from === undefined ? invoke(method) as Walk : ((method as (...args: unknown[]) => unknown).apply(client, [...positional, { resume: from }]) as Walk),
+        );
       case "pdf":
         throw unsupported();
     }

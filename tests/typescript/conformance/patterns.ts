@@ -78,6 +78,9 @@ export function check(pattern: Json, actual: Json | undefined, at: string): void
       case "$any":
         matched = actual !== undefined;
         break;
+      case "$at_least":
+        matched = typeof actual === "number" && typeof arg === "number" && actual >= arg;
+        break;
       case "$starts_with":
         matched = typeof actual === "string" && typeof arg === "string" && actual.startsWith(arg);
         break;

@@ -26,8 +26,8 @@ function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
   return { args, proxy: optBool(m, "proxy", what) ?? false };
 }
 
-export type Mode = "send" | "pdf" | "pages" | "items" | "pages_backward" | "items_backward";
-const MODES: readonly Mode[] = ["send", "pdf", "pages", "items", "pages_backward", "items_backward"];
+export type Mode = "send" | "pdf" | "pages" | "items" | "pages_backward" | "items_backward" | "items_resumed";
+const MODES: readonly Mode[] = ["send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed"];
 
 interface Expect {
   ok?: Json;
