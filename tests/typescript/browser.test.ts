@@ -44,11 +44,16 @@ const BROWSER_SKIPPED: ReadonlyMap<string, string> = new Map<string, string>([
   ["a redirect within the origin is followed with the keys", OPAQUE_REDIRECT],
 ]);
 
+/** `CHROMIUM_BIN` when set (it must exist), else Debian's; fails saying how to get one. */
 function chromiumPath(): string {
   const given = process.env["CHROMIUM_BIN"];
-  const found = [given, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => p !== undefined && p !== "" && existsSync(p));
+  if (given !== undefined && given !== "") {
+    if (!existsSync(given)) throw new Error(`CHROMIUM_BIN names ${given}, which does not exist`);
+    return given;
+  }
+  const found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].find((p) => existsSync(p));
   if (found === undefined) {
-    throw new Error("no Chromium: install Debian's `chromium` (apt-get install -y chromium) or set CHROMIUM_BIN");
+    throw new Error("no Chromium at /usr/bin/chromium: install Debian's (apt-get install -y chromium; .ci/run does) or set CHROMIUM_BIN");
   }
   return found;
 }
