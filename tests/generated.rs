@@ -483,3 +483,25 @@ fn the_readme_dependency_snippet_matches_the_crate() {
         );
     }
 }
+
+/// The TypeScript package builds itself when installed from its folder or packed (its
+/// `prepare` script), with the compiler the tests pin: the two versions are one.
+#[test]
+fn the_typescript_package_builds_with_the_pinned_compiler() {
+    let read = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(root().join(path)).unwrap()).unwrap()
+    };
+    let package = read("generated/typescript/package.json");
+    let tools = read("tests/typescript/package.json");
+    let pinned = tools["devDependencies"]["typescript"].as_str().unwrap();
+    assert_eq!(package["devDependencies"]["typescript"], pinned);
+    let prepare = package["scripts"]["prepare"].as_str().unwrap();
+    assert!(
+        prepare.contains(&format!("typescript@{pinned} ")),
+        "{prepare}"
+    );
+    // No runtime dependency, also none brought in as a peer or an optional one.
+    for field in ["dependencies", "peerDependencies", "optionalDependencies"] {
+        assert!(package.get(field).is_none(), "{field}: {package}");
+    }
+}

@@ -52,6 +52,9 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         take each request's public address from its Forwarded or
                         X-Forwarded-Host/-Proto headers (only behind a proxy that sets
                         them: anyone can send them)
+  --cors-origin ORIGIN  let pages from ORIGIN (http://127.0.0.1:5173: scheme, host, port)
+                        call the sandbox from a browser: preflights answered, the
+                        clients' headers allowed and exposed; repeatable (default: none)
 
   sandbox forward --to ADDR [--listen ADDR]
                         a small reverse proxy in front of a sandbox at ADDR (listening on
@@ -214,6 +217,11 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     Some(crate::public_url::parse(&v).map_err(|e| format!("--public-url: {e}"))?);
             }
             "--trust-forwarded-headers" => o.trust_forwarded = true,
+            "--cors-origin" => {
+                let v = value("--cors-origin")?;
+                o.cors_origins
+                    .push(crate::cors::parse(&v).map_err(|e| format!("--cors-origin: {e}"))?);
+            }
             other => return Err(format!("unknown flag `{other}`")),
         }
     }

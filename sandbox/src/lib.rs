@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod clock;
 mod controls;
+pub mod cors;
 mod cursor;
 mod demo;
 pub mod faults;
@@ -91,6 +92,10 @@ pub struct Options {
     /// Take the public origin of each request from its `Forwarded` / `X-Forwarded-*`
     /// headers (only behind a proxy that sets them: anyone can send them).
     pub trust_forwarded: bool,
+    /// Origins (`http://127.0.0.1:5173`, as [`cors::parse`] gives them) whose pages may call
+    /// the sandbox from a browser: preflights answered, answers marked for them (see
+    /// `cors.rs`). Empty (the default): no CORS at all.
+    pub cors_origins: Vec<String>,
     /// The spec the routes and request checks follow, as the generator's IR; `None` for
     /// the one built in (`generated/ir.json`). An operation another spec adds is routed
     /// and checked, and answers 501 until the sandbox implements it.
@@ -124,6 +129,7 @@ impl Default for Options {
             header_timeout: DEFAULT_HEADER_TIMEOUT,
             public_url: None,
             trust_forwarded: false,
+            cors_origins: Vec::new(),
             ir: None,
         }
     }
@@ -309,6 +315,14 @@ impl Sandbox {
             // Outside even that: canned answers' `{origin}` links are rewritten too.
             .layer(from_fn_with_state(app.clone(), public_url::rewrite))
             .with_state(app.clone());
+        // Outermost: preflights are answered before anything records or checks them.
+        let router = match options.cors_origins.is_empty() {
+            true => router,
+            false => {
+                let cors = Arc::new(cors::Cors::new(options.cors_origins, &ir));
+                router.layer(from_fn_with_state(cors, cors::answer))
+            }
+        };
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let limits = serve::Limits {
             max_connections: options.max_connections,

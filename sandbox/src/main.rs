@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         let keys = options.keys.clone();
         let legacy_users = options.legacy_users.clone();
         let webhooks = options.webhooks.clone();
+        let cors = options.cors_origins.clone();
         let sandbox = match Sandbox::start(options).await {
             Ok(s) => s,
             Err(e) => {
@@ -50,6 +51,9 @@ fn main() -> ExitCode {
         }
         for url in &webhooks {
             println!("sandbox: webhook events (v3 and legacy) to {url}");
+        }
+        for origin in &cors {
+            println!("sandbox: browser pages from {origin} may call it (CORS)");
         }
         stopped().await;
         ExitCode::SUCCESS

@@ -14,7 +14,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { ApiError, legacy, v3 } from "inspection-client";
 
 import { tracingHooks } from "./examples/otel.js";
-import { ROOT, isObject } from "./conformance/json.js";
+import { isObject } from "./conformance/json.js";
+import { ROOT } from "./conformance/files.js";
 import { control, sandboxFor } from "./conformance/sandbox.js";
 
 const KEY_SECRET = "demo-secret";

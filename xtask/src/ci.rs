@@ -86,7 +86,9 @@ pub fn run(root: &Path) -> Result<(), String> {
 
 /// The TypeScript package: dev tools from the committed lockfile, the strict type check
 /// and build of `generated/typescript`, then its tests on the built output (the
-/// conformance scenarios start the sandbox binary the Rust tests built).
+/// conformance scenarios start the sandbox binary the Rust tests built), then the package
+/// as users get it: packed, linted (publint, attw), installed into fresh projects,
+/// type-checked there and run on Node 18, 20 and 22; and the scenarios in a browser.
 fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
     typescript_tools(root, cargo)?;
     step_with_env(
@@ -94,6 +96,22 @@ fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
         "typescript: tests",
         npm(),
         &["test", "--prefix", TS_TOOLS],
+        &[("CARGO_TARGET_DIR", target)],
+    )?;
+    step_with_env(
+        root,
+        "typescript: the package as users get it",
+        "bash",
+        &["tests/typescript/packaging/check.sh"],
+        &[("CARGO_TARGET_DIR", target)],
+    )?;
+    // The conformance scenarios in headless Chromium (Debian's, which `.ci/run` installs
+    // when missing; CHROMIUM_BIN names another) against sandboxes with --cors-origin.
+    step_with_env(
+        root,
+        "typescript: conformance in Chromium",
+        npm(),
+        &["run", "test:browser", "--prefix", TS_TOOLS],
         &[("CARGO_TARGET_DIR", target)],
     )
 }

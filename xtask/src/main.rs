@@ -32,7 +32,8 @@ commands:
                     hang, and K accepted specs (default 10) compiled in every language
   ci                everything CI checks, in this order: fmt, codegen --check, clippy,
                     the Rust tests, cargo doc, each interface and feature alone, the
-                    TypeScript and Python checks, schemathesis against both sandboxes,
+                    TypeScript checks (tests, the packed package on Node 18/20/22, the
+                    scenarios in Chromium), the Python checks, schemathesis against both sandboxes,
                     check-output on tests/specs, bench --quick
   bench             every benchmark (release builds, several minutes), then the
                     performance table in docs/performance.md

@@ -58,8 +58,16 @@ async function transfer(
   const plan: ReadPlan = { successLimit: open ? "open" : ctx.maxResponseBytes, errorLimit: ctx.maxErrorBytes };
   for (let attempt = 1; ; attempt++) {
     if (paced) await ctx.pacer.acquire(signal);
-    // No credentials at all: not even the browser's cookies.
-    const ex = await exchange(ctx.fetch, url, { ...init, method, credentials: "omit", redirect: "follow" }, ctx.timeoutMs, plan, signal);
+    // No credentials at all: not even the browser's cookies; and in a browser no Referer
+    // (the page's address) to the storage or wherever it redirects.
+    const ex = await exchange(
+      ctx.fetch,
+      url,
+      { ...init, method, credentials: "omit", redirect: "follow", referrerPolicy: "no-referrer" },
+      ctx.timeoutMs,
+      plan,
+      signal,
+    );
     let failure: InspectionError;
     let wait = backoffMs(ctx.retry, attempt);
     if (ex.ok && ex.response.ok) return { headers: ex.response.headers, body: ex.body, open: ex.open };

@@ -1,6 +1,6 @@
-// A step's call through the generated client, and its outcome as JSON.
+// A step's call through the generated client, and its outcome as JSON. No Node API: the
+// browser runner loads it too.
 
-import { inspect } from "node:util";
 import {
   ApiError,
   ConfigError,
@@ -21,8 +21,42 @@ import {
 } from "inspection-client";
 
 import { Json, JsonObject, isObject, show } from "./json.js";
-import { Mode } from "./scenarios.js";
-import { OPERATIONS } from "./operations.js";
+import type { Mode } from "./scenarios.js";
+import type { Operations } from "./operations.js";
+
+/**
+ * How a value is shown in full (an error with its fields, stack and causes): Node's
+ * `util.inspect` where the runner has it (`useInspect`), else `showAll`.
+ */
+let inspectValue: (value: unknown) => string = (value) => showAll(value);
+
+export function useInspect(inspect: (value: unknown) => string): void {
+  inspectValue = inspect;
+}
+
+/**
+ * Every own property of `value` (enumerable or not: an error's `message`, `stack`, `cause`
+ * and fields), as text, to `depth` levels: what `util.inspect` shows, where there is none.
+ */
+export function showAll(value: unknown, depth = 6, seen = new Set<unknown>()): string {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (typeof value !== "object" || value === null) return String(value);
+  if (seen.has(value) || depth < 0) return "[...]";
+  seen.add(value);
+  const parts: string[] = [];
+  for (const key of Reflect.ownKeys(value)) {
+    let field: unknown;
+    try {
+      field = (value as Record<string | symbol, unknown>)[key];
+    } catch {
+      continue;
+    }
+    if (typeof field === "function") continue;
+    parts.push(`${String(key)}: ${showAll(field, depth - 1, seen)}`);
+  }
+  const name = (value as { constructor?: { name?: string } }).constructor?.name ?? "Object";
+  return `${name} { ${parts.join(", ")} }`;
+}
 
 /** What a call gave: a result, an error, or for a paging walk both. */
 export interface Outcome {
@@ -64,7 +98,7 @@ export function describeError(e: unknown): Json {
   if (e instanceof PagingStalledError) return { kind: "paging_stalled" };
   if (e instanceof ConfigError) return { kind: "config" };
   if (e instanceof WebhookError) return { kind: "webhook" };
-  return { kind: "unknown", debug: inspect(e) };
+  return { kind: "unknown", debug: inspectValue(e) };
 }
 
 /** What a user sees of an error: its text, its inspection and its JSON. */
@@ -75,7 +109,7 @@ export function errorText(e: unknown): string {
   } catch {
     json = "";
   }
-  return `${String(e)} ${inspect(e, { depth: 6 })} ${json}`;
+  return `${String(e)} ${inspectValue(e)} ${json}`;
 }
 
 const utf8 = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -271,8 +305,15 @@ function withUnlisted(schema: Registry, type: string | undefined, body: Json): u
 }
 
 /** A step's call of an operation (or a client action) on the generated client. */
-export async function callOperation(client: AnyClient, iface: "v3" | "legacy", name: string, a: Args, mode: Mode): Promise<Outcome> {
-  const op = OPERATIONS[iface].get(name);
+export async function callOperation(
+  operations: Operations,
+  client: AnyClient,
+  iface: "v3" | "legacy",
+  name: string,
+  a: Args,
+  mode: Mode,
+): Promise<Outcome> {
+  const op = operations[iface].get(name);
   if (op === undefined) {
     const outcome = await presignedAction(client, name, a);
     if (outcome === undefined) throw new Error(`\`${name}\` is no ${iface} operation or client action`);

@@ -1,11 +1,8 @@
-// JSON values, the checks of a scenario file's mappings, and the repository's root.
-
-import { fileURLToPath } from "node:url";
+// JSON values and the checks of a scenario file's mappings (no Node API: the browser
+// runner loads it too).
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
-
-export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 export function isObject(v: Json | undefined): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,13 +1,9 @@
-// The spec's operations, from the IR: how a scenario's `call` finds a client method.
+// The spec's operations (spec/*.yaml, read by files.ts): how a scenario's `call` finds a
+// client method. No Node API: the browser runner loads it too.
 
-import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
+import { Json, JsonObject, isObject } from "./json.js";
 
-import { Json, JsonObject, ROOT, isObject } from "./json.js";
-
-interface Operation {
+export interface Operation {
   name: string;
   method: string;
   /** Path parameters in the spec's order, each with whether its type names a record (`record_ref`). */
@@ -34,11 +30,15 @@ function bodyOf(body: Json | undefined): Operation["body"] {
   return { binary: false, type: typeof type === "string" ? type : undefined };
 }
 
-function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
-  const spec = parse(readFileSync(join(ROOT, "spec", `${iface}.yaml`), "utf8")) as JsonObject;
+/** Each interface's operations by their spec name. */
+export type Operations = Record<"v3" | "legacy", Map<string, Operation>>;
+
+/** The operations of an interface's spec file (`spec/<iface>.yaml` as parsed). */
+export function operationsOf(iface: "v3" | "legacy", spec: Json): Map<string, Operation> {
+  if (!isObject(spec)) throw new Error(`spec/${iface}.yaml is not a mapping`);
   const types = isObject(spec["types"]) ? spec["types"] : {};
   const ops = spec["operations"];
-  assert.ok(isObject(ops), `spec/${iface}.yaml has no operations`);
+  if (!isObject(ops)) throw new Error(`spec/${iface}.yaml has no operations`);
   const out = new Map<string, Operation>();
   for (const [name, raw] of Object.entries(ops)) {
     if (!isObject(raw)) continue;
@@ -62,5 +62,3 @@ function readOperations(iface: "v3" | "legacy"): Map<string, Operation> {
   }
   return out;
 }
-
-export const OPERATIONS = { v3: readOperations("v3"), legacy: readOperations("legacy") };

@@ -5,15 +5,12 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after } from "node:test";
 
-import { Json, ROOT } from "./json.js";
+import { type Sandbox } from "./control.js";
+import { ROOT } from "./files.js";
 import { SandboxSpec } from "./scenarios.js";
 
-export interface Sandbox {
-  /** Where the clients reach it, and `${origin}`: the sandbox, or the proxy in front of it. */
-  origin: string;
-  /** The sandbox itself, for the `/_sandbox/` controls. */
-  direct: string;
-}
+export { type Sandbox, control } from "./control.js";
+
 
 function sandboxBinary(): string {
   const given = process.env["SANDBOX_BIN"];
@@ -88,20 +85,6 @@ async function startSandbox(spec: SandboxSpec): Promise<Sandbox> {
   const to = new URL(direct).host;
   const origin = await startChild(bin, ["forward", "--to", to], `the proxy (sandbox forward --to ${to}) in front of ${what}`, FORWARDING);
   return { origin, direct };
-}
-
-/** `METHOD /_sandbox/...` with an optional JSON body: its JSON answer (null when empty); fails unless 2xx. */
-export async function control(sandbox: Sandbox, method: string, path: string, body?: Json): Promise<Json> {
-  const init: RequestInit = { method };
-  if (body !== undefined) {
-    init.headers = { "content-type": "application/json" };
-    init.body = JSON.stringify(body);
-  }
-  const response = await fetch(`${sandbox.direct}${path}`, init);
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text}`);
-  if (text === "") return null;
-  return JSON.parse(text) as Json;
 }
 
 /** One sandbox per set of flags and proxy or not, started on first use and reused. */

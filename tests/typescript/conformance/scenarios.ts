@@ -1,14 +1,7 @@
-// The scenario files (tests/conformance/*.yaml), read and checked against the format in
-// tests/conformance/README.md.
+// The scenarios of a file (tests/conformance/*.yaml, read by files.ts), checked against
+// the format in tests/conformance/README.md. No Node API: the browser runner loads it too.
 
-import assert from "node:assert/strict";
-import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { parse } from "yaml";
-
-import { Json, ROOT, show, mapping, optString, optNumber, optBool } from "./json.js";
-
-const SCENARIO_DIR = join(ROOT, "tests", "conformance");
+import { Json, show, mapping, optString, optNumber, optBool } from "./json.js";
 
 /** A file's or a scenario's `sandbox:`: the sandbox's flags, and whether a proxy is put in front. */
 export interface SandboxSpec {
@@ -200,48 +193,42 @@ function readControl(value: Json | undefined, what: string): Control | undefined
   return control;
 }
 
-/** Every scenario of every file, in file order; a malformed file fails the whole run. */
-export function readScenarios(): Scenario[] {
-  const files = readdirSync(SCENARIO_DIR)
-    .filter((f) => f.endsWith(".yaml"))
-    .sort();
-  assert.ok(files.length > 0, `no scenario files in ${SCENARIO_DIR}`);
+/**
+ * The scenarios of one file, `doc` as parsed (YAML 1.2 core schema); `names` holds the
+ * names seen so far, across files, and gets these. A malformed file throws, naming it.
+ */
+export function scenariosOf(file: string, doc: Json, names: Set<string>): Scenario[] {
   const scenarios: Scenario[] = [];
-  const names = new Set<string>();
-  for (const file of files) {
-    try {
-      // YAML 1.2 core schema (the package's default): `yes`, `on` are strings.
-      const doc = parse(readFileSync(join(SCENARIO_DIR, file), "utf8"), { schema: "core" }) as Json;
-      const top = mapping(doc, "the file", ["description", "sandbox", "definitions", "scenarios"]);
-      const fileSandbox = sandboxSpec(top["sandbox"], "sandbox");
-      const list = top["scenarios"];
-      if (!Array.isArray(list)) throw new Error("`scenarios` is a list");
-      list.forEach((entry, i) => {
-        const at = `scenario ${i + 1}`;
-        const s = mapping(entry, at, ["name", "interface", "sandbox", "client", "script", "steps"]);
-        const name = optString(s, "name", at);
-        if (name === undefined) throw new Error(`${at} has no name`);
-        if (names.has(name)) throw new Error(`the scenario name \`${name}\` is used twice`);
-        names.add(name);
-        const iface = s["interface"];
-        if (iface !== "v3" && iface !== "legacy") throw new Error(`${name}: interface is v3 or legacy, not ${show(iface)}`);
-        const script = s["script"] ?? [];
-        if (!Array.isArray(script)) throw new Error(`${name}: script is a list`);
-        const steps = s["steps"];
-        if (!Array.isArray(steps) || steps.length === 0) throw new Error(`${name}: has no steps`);
-        scenarios.push({
-          file,
-          name,
-          interface: iface,
-          sandbox: s["sandbox"] === undefined || s["sandbox"] === null ? fileSandbox : sandboxSpec(s["sandbox"], `${name}: sandbox`),
-          client: readClient(s["client"], `${name}: client`),
-          script,
-          steps: steps.map((step, j) => readStep(step, `${name}: step ${j + 1}`)),
-        });
+  try {
+    const top = mapping(doc, "the file", ["description", "sandbox", "definitions", "scenarios"]);
+    const fileSandbox = sandboxSpec(top["sandbox"], "sandbox");
+    const list = top["scenarios"];
+    if (!Array.isArray(list)) throw new Error("`scenarios` is a list");
+    list.forEach((entry, i) => {
+      const at = `scenario ${i + 1}`;
+      const s = mapping(entry, at, ["name", "interface", "sandbox", "client", "script", "steps"]);
+      const name = optString(s, "name", at);
+      if (name === undefined) throw new Error(`${at} has no name`);
+      if (names.has(name)) throw new Error(`the scenario name \`${name}\` is used twice`);
+      names.add(name);
+      const iface = s["interface"];
+      if (iface !== "v3" && iface !== "legacy") throw new Error(`${name}: interface is v3 or legacy, not ${show(iface)}`);
+      const script = s["script"] ?? [];
+      if (!Array.isArray(script)) throw new Error(`${name}: script is a list`);
+      const steps = s["steps"];
+      if (!Array.isArray(steps) || steps.length === 0) throw new Error(`${name}: has no steps`);
+      scenarios.push({
+        file,
+        name,
+        interface: iface,
+        sandbox: s["sandbox"] === undefined || s["sandbox"] === null ? fileSandbox : sandboxSpec(s["sandbox"], `${name}: sandbox`),
+        client: readClient(s["client"], `${name}: client`),
+        script,
+        steps: steps.map((step, j) => readStep(step, `${name}: step ${j + 1}`)),
       });
-    } catch (e) {
-      throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    });
+  } catch (e) {
+    throw new Error(`${file}: ${e instanceof Error ? e.message : String(e)}`);
   }
   return scenarios;
 }

@@ -5,9 +5,10 @@ import { type AddressInfo } from "node:net";
 import { legacy, v3, verifyWebhook } from "inspection-client";
 
 import { JsonObject, show, mapping, optString } from "./json.js";
-import { Scenario } from "./scenarios.js";
-import { Sandbox, control } from "./sandbox.js";
+import type { Scenario } from "./scenarios.js";
+import { type Sandbox, control } from "./control.js";
 import { Outcome, settle, Args } from "./calls.js";
+import type { WebhookSteps } from "./runner.js";
 
 /** One POST the listener received: its headers (lowercase names, as node gives them) and raw body. */
 interface Delivery {
@@ -73,11 +74,6 @@ export class Listener {
 }
 
 /** `{name, value}` of `args.<key>` (a header), or undefined when not given. */
-/** Where a scenario keeps its listener between the `listen` and `deliveries` steps. */
-interface ListenerSlot {
-  listener?: Listener;
-}
-
 function headerArg(a: Args, key: string): { name: string; value: string } | undefined {
   const v = a.take(key);
   if (v === undefined) return undefined;
@@ -88,8 +84,30 @@ function headerArg(a: Args, key: string): { name: string; value: string } | unde
   return { name, value };
 }
 
+/** A scenario's webhook steps in Node: its listener, from `listen` until the scenario ends. */
+export class NodeWebhooks implements WebhookSteps {
+  private readonly slot: ListenerSlot = { listener: undefined };
+
+  listen(sandbox: Sandbox, scenario: Scenario, a: Args): Promise<Outcome> {
+    return listen(sandbox, scenario, this.slot, a);
+  }
+
+  deliveries(scenario: Scenario, a: Args): Promise<Outcome> {
+    return deliveries(scenario, this.slot, a);
+  }
+
+  async close(): Promise<void> {
+    await this.slot.listener?.close();
+  }
+}
+
+/** Where a scenario keeps its listener between the `listen` and `deliveries` steps. */
+interface ListenerSlot {
+  listener: Listener | undefined;
+}
+
 /** `listen {header}`: a listener, registered with the sandbox for the scenario's interface. */
-export async function listen(sandbox: Sandbox, scenario: Scenario, state: ListenerSlot, a: Args): Promise<Outcome> {
+async function listen(sandbox: Sandbox, scenario: Scenario, state: ListenerSlot, a: Args): Promise<Outcome> {
   const header = headerArg(a, "header");
   a.finish();
   if (state.listener !== undefined) throw new Error("a scenario has one listener: `listen` came twice");
@@ -102,7 +120,7 @@ export async function listen(sandbox: Sandbox, scenario: Scenario, state: Listen
 }
 
 /** `deliveries {count, timeout_ms, verify}`: waits for the deliveries, verifies and parses each. */
-export async function deliveries(scenario: Scenario, state: ListenerSlot, a: Args): Promise<Outcome> {
+async function deliveries(scenario: Scenario, state: ListenerSlot, a: Args): Promise<Outcome> {
   const count = a.take("count");
   if (typeof count !== "number" || !Number.isInteger(count) || count < 0) {
     throw new Error(`\`args.count\` is a whole number, not ${show(count)}`);

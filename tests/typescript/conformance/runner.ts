@@ -1,0 +1,229 @@
+// Runs a conformance scenario (tests/conformance/*.yaml, format in
+// tests/conformance/README.md) with the generated TypeScript client against the sandbox.
+// The Rust runner (tests/conformance.rs) is the reference: the same defaults, the same
+// matching rules, the same error kinds. No Node API: what differs between Node
+// (conformance.test.ts) and the browser (browser/page.ts) is the `Platform`.
+
+import { legacy, v3, type ClientOptions } from "inspection-client";
+
+import { Json, JsonObject, isObject, show } from "./json.js";
+import type { Step, ClientSpec, Scenario, SandboxSpec } from "./scenarios.js";
+import { type Sandbox, control } from "./control.js";
+import { Vars, fill, same, check } from "./patterns.js";
+import { checkRequests } from "./requests.js";
+import { Outcome, describeError, errorText, Args, AnyClient, callOperation } from "./calls.js";
+import { EventLog, checkEvents } from "./events.js";
+import type { Operations } from "./operations.js";
+
+/** What a runner brings: the spec's operations, sandboxes, and webhook listeners if it can. */
+export interface Platform {
+  operations: Operations;
+  /** The sandbox (and proxy) for these flags, started once and reused. */
+  sandboxFor(spec: SandboxSpec): Promise<Sandbox>;
+  /** A scenario's `listen` and `deliveries` steps; absent where nothing can listen (a browser). */
+  webhooks?: () => WebhookSteps;
+}
+
+/** A scenario's webhook listener: made by `listen`, read by `deliveries`, closed at the end. */
+export interface WebhookSteps {
+  listen(sandbox: Sandbox, scenario: Scenario, args: Args): Promise<Outcome>;
+  deliveries(scenario: Scenario, args: Args): Promise<Outcome>;
+  close(): Promise<void>;
+}
+
+/** Why a scenario cannot run where nothing can listen for webhooks, or undefined. */
+export function needsListener(scenario: Scenario): string | undefined {
+  const step = scenario.steps.find((s) => s.call === "listen" || s.call === "deliveries");
+  return step === undefined ? undefined : `a \`${step.call ?? ""}\` step: webhook deliveries need an HTTP listener`;
+}
+
+const V3_KEY = { id: "demo-key", secret: "demo-secret" };
+const LEGACY_LOGIN = { username: "user@example.com", password: "user-pass" };
+
+/** The scenario's client settings over the defaults every runner uses, reporting to `log`. */
+function options(spec: ClientSpec, log: EventLog): ClientOptions {
+  return {
+    hooks: log.hooks,
+    rateLimit: spec.rateLimit === undefined ? null : { requests: spec.rateLimit.requests, windowSeconds: spec.rateLimit.windowMs / 1000 },
+    retry: {
+      maxAttempts: spec.maxAttempts ?? 4,
+      initialBackoffMs: spec.initialBackoffMs ?? 10,
+      maxBackoffMs: spec.maxBackoffMs ?? 5_000,
+    },
+    timeoutMs: spec.timeoutMs ?? 10_000,
+    validateRequests: spec.validate ?? true,
+    maxPolls: spec.maxPolls ?? 10,
+    pollIntervalMs: spec.pollIntervalMs ?? 20,
+    maxResponseBytes: spec.maxResponseBytes ?? 64 * 2 ** 20,
+    maxErrorBytes: spec.maxErrorBytes ?? 64 * 2 ** 10,
+    maxEmptyPages: spec.maxEmptyPages ?? 10,
+  };
+}
+
+function login(sandbox: Sandbox, spec: ClientSpec, log: EventLog, username: string, password: string): Promise<legacy.Client> {
+  return legacy.Client.login(sandbox.origin, { user: { username, password } }, options(spec, log));
+}
+
+async function makeClient(sandbox: Sandbox, scenario: Scenario, log: EventLog): Promise<AnyClient> {
+  const c = scenario.client.credentials;
+  if (scenario.interface === "v3") {
+    try {
+      const key = new v3.ApiKey(c.key_id ?? V3_KEY.id, c.key_secret ?? V3_KEY.secret);
+      return new v3.Client(`${sandbox.origin}/v3`, key, options(scenario.client, log));
+    } catch (e) {
+      throw new Error(`cannot make the v3 client: ${String(e)}`);
+    }
+  }
+  try {
+    return await login(sandbox, scenario.client, log, c.username ?? LEGACY_LOGIN.username, c.password ?? LEGACY_LOGIN.password);
+  } catch (e) {
+    throw new Error(`cannot log in before the first step: ${String(e)}`);
+  }
+}
+
+function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
+  const expect = step.expect;
+  const failed = Object.hasOwn(outcome, "error");
+  if (failed && expect.error === undefined) {
+    throw new Error(`failed: ${String(outcome.error)} (${show(describeError(outcome.error))})`);
+  }
+  if (!failed && expect.error !== undefined) {
+    throw new Error(`expected an error matching ${show(expect.error)}, got ${show(outcome.result ?? null)}`);
+  }
+  if (failed && expect.error !== undefined) {
+    const pattern = fill(expect.error, vars);
+    let excluded: Json | undefined;
+    if (isObject(pattern)) {
+      excluded = pattern["text_excludes"];
+      delete pattern["text_excludes"];
+    }
+    try {
+      check(pattern, describeError(outcome.error), "the error");
+    } catch (e) {
+      throw new Error(`${e instanceof Error ? e.message : String(e)} (the error: ${String(outcome.error)})`);
+    }
+    const shown = errorText(outcome.error);
+    const words = excluded ?? [];
+    // A misspelt list must fail, not turn the secrecy check off.
+    if (!Array.isArray(words) || !words.every((w) => typeof w === "string")) {
+      throw new Error(`\`text_excludes\` must be a list of strings, got ${show(excluded ?? null)}`);
+    }
+    for (const word of words) {
+      if (shown.includes(word as string)) throw new Error(`the error's text shows \`${String(word)}\`: ${shown}`);
+    }
+  }
+  const result = outcome.result;
+  if (expect.ok !== undefined) check(fill(expect.ok, vars), result, "");
+  if (expect.equals !== undefined) {
+    const want = fill(expect.equals, vars);
+    if (result === undefined || !same(want, result)) throw new Error(`expected exactly ${show(want)}, got ${show(result ?? null)}`);
+  }
+  if (expect.count !== undefined) {
+    if (!Array.isArray(result) || result.length !== expect.count) {
+      throw new Error(`expected ${expect.count} entries, got ${show(result ?? null)}`);
+    }
+  }
+}
+
+interface State {
+  client: AnyClient;
+  vars: Vars;
+  /** What the hooks of the scenario's clients report. */
+  log: EventLog;
+  /** What no event may hold: the scenario's v3 key secret and legacy passwords. */
+  secrets: readonly string[];
+  /** The scenario's `listen` and `deliveries` steps, where the runner can listen. */
+  webhooks: WebhookSteps | undefined;
+}
+
+async function runStep(platform: Platform, sandbox: Sandbox, scenario: Scenario, step: Step, state: State): Promise<void> {
+  if (step.sandbox !== undefined) {
+    const { request, body } = step.sandbox;
+    const space = request.indexOf(" ");
+    if (space < 0) throw new Error("`sandbox` is `METHOD /_sandbox/...`");
+    await control(sandbox, request.slice(0, space), request.slice(space + 1), body === undefined ? undefined : fill(body, state.vars));
+    checkEvents(state.log.take(), state.secrets, step.expectEvents === undefined ? undefined : (fill(step.expectEvents, state.vars) as Json[]));
+    return;
+  }
+  const call = step.call ?? "";
+  await control(sandbox, "DELETE", "/_sandbox/requests");
+  const args = new Args(step.args === undefined ? undefined : fill(step.args, state.vars));
+  // Only what this step's call reports.
+  state.log.take();
+  const started = performance.now();
+  let outcome: Outcome;
+  if (call === "login" && scenario.interface === "legacy") {
+    const username = args.string("username", true);
+    const password = args.string("password", true);
+    args.finish();
+    try {
+      state.client = await login(sandbox, scenario.client, state.log, username, password);
+      outcome = { result: null };
+    } catch (error) {
+      outcome = { error };
+    }
+  } else if (call === "listen" || call === "deliveries") {
+    if (state.webhooks === undefined) throw new Error(`this runner cannot listen for webhooks (\`${call}\`)`);
+    outcome = call === "listen" ? await state.webhooks.listen(sandbox, scenario, args) : await state.webhooks.deliveries(scenario, args);
+  } else {
+    outcome = await callOperation(platform.operations, state.client, scenario.interface, call, args, step.mode);
+  }
+  const took = performance.now() - started;
+  const events = state.log.take();
+  checkOutcome(step, outcome, state.vars);
+  if (step.minMs !== undefined && took < step.minMs) throw new Error(`took ${took.toFixed(0)} ms, expected at least ${step.minMs} ms`);
+  if (step.maxMs !== undefined && took > step.maxMs) throw new Error(`took ${took.toFixed(0)} ms, expected at most ${step.maxMs} ms`);
+  if (step.expectRequests !== undefined) {
+    const expected = fill(step.expectRequests, state.vars) as Json[];
+    const recorded = await control(sandbox, "GET", "/_sandbox/requests");
+    if (!Array.isArray(recorded)) throw new Error(`GET /_sandbox/requests gave ${show(recorded)}`);
+    checkRequests(expected, recorded.filter(isObject));
+  }
+  checkEvents(events, state.secrets, step.expectEvents === undefined ? undefined : (fill(step.expectEvents, state.vars) as Json[]));
+  // A call that failed as expected saves its error's description (a walk's `resume`); else its result.
+  const saved = Object.hasOwn(outcome, "error") ? describeError(outcome.error) : outcome.result;
+  if (step.save !== undefined && saved !== undefined) state.vars.set(step.save, saved);
+}
+
+/**
+ * What no event of the scenario may hold: its v3 key secret and legacy password (or the
+ * defaults), and the password of each `login` step.
+ */
+function scenarioSecrets(scenario: Scenario): string[] {
+  const c = scenario.client.credentials;
+  const secrets = new Set([c.key_secret ?? V3_KEY.secret, c.password ?? LEGACY_LOGIN.password]);
+  for (const step of scenario.steps) {
+    const password = step.call === "login" && isObject(step.args ?? null) ? (step.args as JsonObject)["password"] : undefined;
+    if (typeof password === "string") secrets.add(password);
+  }
+  return [...secrets].filter((s) => s !== "");
+}
+
+/** Runs `scenario`; a failure names the file, the scenario and the step (1-based). */
+export async function runScenario(scenario: Scenario, platform: Platform): Promise<void> {
+  const sandbox = await platform.sandboxFor(scenario.sandbox);
+  await control(sandbox, "POST", "/_sandbox/reset");
+  if (scenario.script.length > 0) await control(sandbox, "POST", "/_sandbox/script", scenario.script);
+  const log = new EventLog();
+  const secrets = scenarioSecrets(scenario);
+  const client = await makeClient(sandbox, scenario, log);
+  // The login before step 1 is checked for secrets too.
+  checkEvents(log.take(), secrets, undefined);
+  const state: State = { client, vars: new Map([["origin", sandbox.origin]]), log, secrets, webhooks: platform.webhooks?.() };
+  try {
+    for (const [i, step] of scenario.steps.entries()) {
+      const label = step.call !== undefined ? `call ${step.call}` : `sandbox ${step.sandbox?.request ?? ""}`;
+      try {
+        await runStep(platform, sandbox, scenario, step, state);
+      } catch (e) {
+        throw new Error(`${scenario.file}: ${scenario.name}: step ${i + 1} (${label}): ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+  } finally {
+    await state.webhooks?.close();
+  }
+  const pending = await control(sandbox, "GET", "/_sandbox/script");
+  if (!isObject(pending) || pending["pending"] !== 0) {
+    throw new Error(`${scenario.file}: ${scenario.name}: canned answers were left unused at the end: ${show(pending)}`);
+  }
+}
