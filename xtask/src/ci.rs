@@ -40,6 +40,9 @@ pub fn run(root: &Path) -> Result<(), String> {
         ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    // The crates as a registry gets them: packed together, each built from its `.crate`
+    // outside the workspace (doctests, docs with docs.rs's features).
+    super::package::run(root, &cargo)?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
     // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
     let combinations: [&[&str]; 3] = [

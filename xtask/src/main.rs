@@ -7,6 +7,7 @@ mod ci;
 mod codegen_task;
 mod fuzz;
 mod output_check;
+mod package;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,9 @@ commands:
                     generate from the specs in DIR (into target/check-output/, or DIR)
                     and check that every language's output compiles: clippy -D warnings,
                     tsc --noEmit, mypy --strict
+  package           cargo package of the runtime and the client; each .crate unpacked
+                    and built outside the workspace: its registry metadata, doctests,
+                    and docs with docs.rs's features (-D warnings)
   fuzz [--cases N] [--seed S] [--compile K]
                     the long fuzz run (default 1,000,000 cases, seed 7): no panic or
                     hang, and K accepted specs (default 10) compiled in every language
@@ -65,6 +69,7 @@ fn main() -> ExitCode {
         }),
         ["check-output", "--spec", spec, "--out", out] => repo_root()
             .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
+        ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
