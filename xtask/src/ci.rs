@@ -102,12 +102,33 @@ fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
 }
 
 /// The Python package: a virtual environment under `target/` with the pinned dev tools,
-/// the package installed as a user would, `mypy --strict` on it and its tests, then
-/// pytest (the conformance scenarios, sync and async, against the sandbox binary).
-fn python(root: &Path, target: &str) -> Result<(), String> {
-    python_env(root)?;
+/// the sdist and the wheel built and checked as PyPI would take them, the wheel installed,
+/// `mypy --strict` on the package and its tests, then pytest (the conformance scenarios,
+/// sync and async, against the sandbox binary).
+pub fn python(root: &Path, target: &str) -> Result<(), String> {
+    let env = python_env(root)?;
     let bin = python_bin(root);
     let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
+    let dist = &env.dist;
+    let files: Vec<String> = std::fs::read_dir(&dist.dir)
+        .map_err(|e| format!("python: cannot read {}: {e}", dist.dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path().to_string_lossy().into_owned()))
+        .collect();
+    let mut twine = vec!["check", "--strict"];
+    twine.extend(files.iter().map(String::as_str));
+    step(root, "python: twine check --strict", &tool("twine"), &twine)?;
+    // The wheel holds exactly the package's files (W101/W102 against the sources).
+    let package = dist.source.join("src/inspection_client");
+    step(
+        root,
+        "python: check-wheel-contents",
+        &tool("check-wheel-contents"),
+        &[
+            "--package",
+            &package.to_string_lossy(),
+            &dist.wheel.to_string_lossy(),
+        ],
+    )?;
     let mypy = tool("mypy");
     // The package promises Python 3.10: checked against 3.10's standard library too.
     step(
@@ -141,6 +162,15 @@ fn python(root: &Path, target: &str) -> Result<(), String> {
         &["-q", "-p", "no:cacheprovider", "tests/python"],
         &[("CARGO_TARGET_DIR", target)],
     )
+}
+
+/// `cargo xtask python`: the Python checks of CI alone, after building the sandbox their
+/// tests start.
+pub fn python_only(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    step(root, "python: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let target = target_dir(root, &cargo)?;
+    python(root, &target.to_string_lossy())
 }
 
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,

@@ -28,6 +28,8 @@ commands:
                     generate from the specs in DIR (into target/check-output/, or DIR)
                     and check that every language's output compiles: clippy -D warnings,
                     tsc --noEmit, mypy --strict
+  python            CI's Python checks alone (the sandbox built first): the sdist and
+                    wheel built and checked (twine, check-wheel-contents), mypy, pytest
   package           cargo package of the runtime and the client; each .crate unpacked
                     and built outside the workspace: its registry metadata, doctests,
                     and docs with docs.rs's features (-D warnings)
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         }),
         ["check-output", "--spec", spec, "--out", out] => repo_root()
             .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
+        ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
         ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
