@@ -104,7 +104,7 @@ fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
 /// The Python package: a virtual environment under `target/` with the pinned dev tools,
 /// the sdist and the wheel built and checked as PyPI would take them, the wheel installed,
 /// `mypy --strict` on the package and its tests, then pytest (the conformance scenarios,
-/// sync and async, against the sandbox binary).
+/// sync and async, against the sandbox binary), then the wheel on every Python it promises.
 pub fn python(root: &Path, target: &str) -> Result<(), String> {
     let env = python_env(root)?;
     let bin = python_bin(root);
@@ -161,7 +161,8 @@ pub fn python(root: &Path, target: &str) -> Result<(), String> {
         &tool("pytest"),
         &["-q", "-p", "no:cacheprovider", "tests/python"],
         &[("CARGO_TARGET_DIR", target)],
-    )
+    )?;
+    super::python_versions::run(root, &dist.wheel, target)
 }
 
 /// `cargo xtask python`: the Python checks of CI alone, after building the sandbox their

@@ -8,6 +8,7 @@ mod codegen_task;
 mod fuzz;
 mod output_check;
 mod package;
+mod python_versions;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -29,7 +30,8 @@ commands:
                     and check that every language's output compiles: clippy -D warnings,
                     tsc --noEmit, mypy --strict
   python            CI's Python checks alone (the sandbox built first): the sdist and
-                    wheel built and checked (twine, check-wheel-contents), mypy, pytest
+                    wheel built and checked (twine, check-wheel-contents), mypy, pytest,
+                    then the conformance suite from the wheel on Python 3.10 to 3.13
   package           cargo package of the runtime and the client; each .crate unpacked
                     and built outside the workspace: its registry metadata, doctests,
                     and docs with docs.rs's features (-D warnings)
