@@ -11,6 +11,8 @@ pub fn run(root: &Path) -> Result<(), String> {
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
     println!("==> codegen --check");
     super::codegen_task::run(root, true)?;
+    // The dependency tree: licenses, duplicate versions, sources (deny.toml).
+    super::deny::run(root, &cargo)?;
     step(
         root,
         "clippy",

@@ -5,6 +5,7 @@ mod bench;
 mod changes;
 mod ci;
 mod codegen_task;
+mod deny;
 mod fuzz;
 mod output_check;
 mod package;
@@ -32,6 +33,8 @@ commands:
   python            CI's Python checks alone (the sandbox built first): the sdist and
                     wheel built and checked (twine, check-wheel-contents), mypy, pytest,
                     then the conformance suite from the wheel on Python 3.10 to 3.13
+  deny              cargo-deny (installed at the pinned version if missing) on the
+                    dependency tree: licenses, duplicate versions, sources (deny.toml)
   package           cargo package of the runtime and the client; each .crate unpacked
                     and built outside the workspace: its registry metadata, doctests,
                     and docs with docs.rs's features (-D warnings)
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         ["check-output", "--spec", spec, "--out", out] => repo_root()
             .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
+        ["deny"] => repo_root().and_then(|root| deny::run(&root, &cargo())),
         ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
