@@ -112,10 +112,25 @@ struct Case {
     edit: Edit,
     names: &'static str,
     impact: Impact,
+    semver: Semver,
+}
+
+/// What cargo-semver-checks says of the Rust crate the edited spec generates, against the
+/// base spec's crate (the ignored `semver_checks_on_every_case` test checks it; the table in
+/// docs/maintainers.md is what it prints).
+#[derive(Debug, PartialEq)]
+enum Semver {
+    /// It asks for a major release, naming these lints.
+    Major(&'static [&'static str]),
+    /// It asks for nothing, and rightly: an addition or a docs change.
+    Nothing,
+    /// It asks for nothing, but the change breaks users: this is why it cannot see it.
+    Blind(&'static str),
 }
 
 use Edit::{Append, CutFrom, Replace};
 use Impact::{Additive, Breaking, Docs};
+use Semver::{Blind, Major, Nothing};
 
 const CASES: &[Case] = &[
     Case {
@@ -126,6 +141,7 @@ const CASES: &[Case] = &[
         ),
         names: "NewItem.color",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a new required request field is breaking",
@@ -135,15 +151,29 @@ const CASES: &[Case] = &[
         ),
         names: "NewItem.color",
         impact: Breaking,
+        semver: Major(&["method_parameter_count_changed"]),
     },
     Case {
-        rule: "a new response field is additive",
+        rule: "a new optional response field is additive",
+        edit: Replace(
+            "        shape: { type: Shape, doc: Its shape. }\n",
+            "        shape: { type: Shape, doc: Its shape. }\n        size: { type: integer, doc: New. }\n",
+        ),
+        names: "Item.size",
+        impact: Additive,
+        semver: Nothing,
+    },
+    // Found by cargo-semver-checks (the `semver` test below): reading answers is not
+    // affected, but the record's constructor takes the new field in every language.
+    Case {
+        rule: "a new required response field is breaking: code that builds the record",
         edit: Replace(
             "        shape: { type: Shape, doc: Its shape. }\n",
             "        shape: { type: Shape, doc: Its shape. }\n        size: { type: integer, doc: New., required: true }\n",
         ),
-        names: "Item.size",
-        impact: Additive,
+        names: "required field `Item.size` added (code that builds the record must give it)",
+        impact: Breaking,
+        semver: Major(&["method_parameter_count_changed"]),
     },
     Case {
         rule: "a new union member is additive",
@@ -153,6 +183,7 @@ const CASES: &[Case] = &[
         ),
         names: "member `square` added",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a new enum value is additive",
@@ -162,18 +193,23 @@ const CASES: &[Case] = &[
         ),
         names: "value `huge` added",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a looser request limit is additive",
         edit: Replace("max_length: 9 }", "max_length: 20 }"),
         names: "limit is looser",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a tighter request limit is breaking",
         edit: Replace("max_length: 50 }", "max_length: 40 }"),
         names: "limit is tighter",
         impact: Breaking,
+        semver: Blind(
+            "the limit is checked when a request is sent, in the generated validator; no signature changes",
+        ),
     },
     Case {
         rule: "a new operation is additive",
@@ -183,6 +219,7 @@ const CASES: &[Case] = &[
         ),
         names: "operation `list_items` added",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a new optional query parameter is additive",
@@ -192,24 +229,28 @@ const CASES: &[Case] = &[
         ),
         names: "query parameter `size` added",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a removed operation is breaking",
         edit: CutFrom("  find_item:"),
         names: "operation `find_item` removed",
         impact: Breaking,
+        semver: Major(&["inherent_method_missing", "struct_missing"]),
     },
     Case {
         rule: "a removed field is breaking",
         edit: Replace("        note: { type: string, doc: A note. }\n", ""),
         names: "NewItem.note` removed",
         impact: Breaking,
+        semver: Major(&["inherent_method_missing", "struct_pub_field_missing"]),
     },
     Case {
         rule: "a removed enum value is breaking",
         edit: Replace("        large: Large.\n", ""),
         names: "value `large` removed",
         impact: Breaking,
+        semver: Major(&["enum_variant_missing", "inherent_method_missing"]),
     },
     Case {
         rule: "a changed type is breaking",
@@ -219,6 +260,9 @@ const CASES: &[Case] = &[
         ),
         names: "type `integer` is now `string`",
         impact: Breaking,
+        semver: Blind(
+            "a public field's type changed (`Option<i64>` to `Option<String>`): no lint compares the types of fields",
+        ),
     },
     Case {
         rule: "a rename is breaking: the old name is removed",
@@ -228,6 +272,7 @@ const CASES: &[Case] = &[
         ),
         names: "NewItem.note` removed",
         impact: Breaking,
+        semver: Major(&["inherent_method_missing", "struct_pub_field_missing"]),
     },
     Case {
         rule: "a rename is breaking: the new name is added",
@@ -237,12 +282,14 @@ const CASES: &[Case] = &[
         ),
         names: "NewItem.remark` added",
         impact: Additive,
+        semver: Major(&["inherent_method_missing", "struct_pub_field_missing"]),
     },
     Case {
         rule: "a docs change is docs only",
         edit: Replace("doc: Finds an item.", "doc: Finds one item by its code."),
         names: "operation `find_item`: docs changed",
         impact: Docs,
+        semver: Nothing,
     },
     // The auth's own doc and its headers' docs say nothing about how the clients behave.
     Case {
@@ -250,6 +297,7 @@ const CASES: &[Case] = &[
         edit: Replace("      doc: Keys.\n", "      doc: The key pair.\n"),
         names: "authentication",
         impact: Docs,
+        semver: Nothing,
     },
     Case {
         rule: "an auth header's doc changed is docs only",
@@ -259,12 +307,16 @@ const CASES: &[Case] = &[
         ),
         names: "authentication",
         impact: Docs,
+        semver: Nothing,
     },
     Case {
         rule: "another unauthorized status is breaking",
         edit: Replace("unauthorized_status: 401", "unauthorized_status: 403"),
         names: "authentication",
         impact: Breaking,
+        semver: Blind(
+            "which status means the credentials were refused is behaviour: no signature changes",
+        ),
     },
     Case {
         rule: "a changed rate limit is additive",
@@ -274,6 +326,7 @@ const CASES: &[Case] = &[
         ),
         names: "rate limit",
         impact: Additive,
+        semver: Nothing,
     },
     Case {
         rule: "a response field no longer promised is breaking",
@@ -283,18 +336,25 @@ const CASES: &[Case] = &[
         ),
         names: "Item.id` is now optional",
         impact: Breaking,
+        semver: Major(&["inherent_method_missing"]),
     },
     Case {
         rule: "a changed method is breaking",
         edit: Replace("    method: POST\n", "    method: PUT\n"),
         names: "method or path changed",
         impact: Breaking,
+        semver: Blind("the HTTP method is behaviour: no signature changes"),
     },
     Case {
         rule: "a closed enum is breaking",
         edit: Replace("      open: true\n", "      open: false\n"),
         names: "enum `Kind` closed",
         impact: Breaking,
+        semver: Major(&[
+            "copy_impl_added",
+            "enum_variant_missing",
+            "inherent_method_missing",
+        ]),
     },
     Case {
         rule: "a new type is additive",
@@ -304,6 +364,7 @@ const CASES: &[Case] = &[
         ),
         names: "type `Color` added",
         impact: Additive,
+        semver: Nothing,
     },
 ];
 
@@ -348,4 +409,263 @@ fn every_rule_classifies_its_change() {
         })
         .collect();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// cargo-semver-checks on the Rust crate that each case's spec generates, against the base
+/// spec's crate: where the Rust API shows the change, it must see what the IR report says.
+/// Not in CI (cargo-semver-checks took 22 minutes to build here): install it with
+/// `cargo install --locked cargo-semver-checks`, then
+/// `cargo test -p tests --test changes -- --ignored --nocapture`. docs/maintainers.md
+/// has the table this prints, and what each disagreement means.
+mod semver {
+    use std::collections::BTreeMap;
+    use std::path::{Path, PathBuf};
+    use std::process::Command;
+
+    use super::*;
+
+    /// What cargo-semver-checks said of a crate against the baseline: the lints that
+    /// failed, and the release its summary asks for.
+    #[derive(Clone, Debug, PartialEq)]
+    pub struct Verdict {
+        pub release: &'static str,
+        pub lints: Vec<String>,
+        /// What it printed.
+        pub text: String,
+    }
+
+    /// The workspace of one generated crate: the crate under `generated/rust`, the runtime
+    /// beside it (the crate's manifest points at `../../runtime`), and the repository's
+    /// dependency versions and lockfile.
+    pub fn write_crate(work: &Path, api: &Api) -> PathBuf {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let _ = std::fs::remove_dir_all(work);
+        for file in codegen::generate(api).unwrap() {
+            if file.path.starts_with("generated/rust/") {
+                let path = work.join(&file.path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, file.contents).unwrap();
+            }
+        }
+        copy_dir(&root.join("runtime"), &work.join("runtime"));
+        std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).unwrap();
+        let manifest = std::fs::read_to_string(root.join("Cargo.toml")).unwrap();
+        let manifest: Vec<&str> = manifest
+            .split("\n[profile")
+            .next()
+            .unwrap()
+            .lines()
+            .map(|l| match l.starts_with("members = ") {
+                true => r#"members = ["runtime", "generated/rust"]"#,
+                false => l,
+            })
+            .collect();
+        std::fs::write(work.join("Cargo.toml"), manifest.join("\n") + "\n").unwrap();
+        work.to_path_buf()
+    }
+
+    fn copy_dir(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            match entry.file_type().unwrap().is_dir() {
+                true => copy_dir(&entry.path(), &to.join(entry.file_name())),
+                false => {
+                    std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+                }
+            }
+        }
+    }
+
+    /// `cargo semver-checks` of the crate in `current` against the one in `baseline`
+    /// (both at the same version, so every change is judged), all their builds in one
+    /// target folder.
+    pub fn check(current: &Path, baseline: &Path, target: &Path) -> Verdict {
+        let cargo = std::env::var("CARGO").unwrap_or("cargo".into());
+        let out = Command::new(cargo)
+            .args(["semver-checks", "check-release", "-p", "inspection-client"])
+            .arg("--manifest-path")
+            .arg(current.join("Cargo.toml"))
+            .arg("--baseline-root")
+            .arg(baseline)
+            .env("CARGO_TARGET_DIR", target)
+            .env("CARGO_TERM_COLOR", "never")
+            .output()
+            .expect("cargo semver-checks runs (cargo install --locked cargo-semver-checks)");
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lints = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("--- failure "))
+            .filter_map(|l| l.split(':').next())
+            .map(str::to_string)
+            .collect();
+        let release = if text.contains("semver requires new major version") {
+            "major"
+        } else if text.contains("semver requires new minor version") {
+            "minor"
+        } else if out.status.success() {
+            "none"
+        } else {
+            panic!("cargo semver-checks failed:\n{text}")
+        };
+        Verdict {
+            release,
+            lints,
+            text,
+        }
+    }
+
+    /// The spec at version 1.0.0 on both sides: at one version cargo-semver-checks judges
+    /// every change as if for a patch release, and a break reads as "major".
+    pub fn at_1_0(mut api: Api) -> Api {
+        api.version = "1.0.0".to_string();
+        api
+    }
+
+    pub fn work() -> PathBuf {
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("semver")
+    }
+
+    /// Every case's verdict, each edit checked once (the two sides of the rename share
+    /// one).
+    pub fn every_case() -> BTreeMap<&'static str, Verdict> {
+        let work = work();
+        let target = work.join("target");
+        let base = write_crate(&work.join("base"), &at_1_0(load(BASE)));
+        let mut done: Vec<(String, &'static str)> = Vec::new();
+        let mut found: BTreeMap<&'static str, Verdict> = BTreeMap::new();
+        for (n, case) in CASES.iter().enumerate() {
+            let edited = case.edit.apply(BASE).unwrap();
+            if let Some((_, first)) = done.iter().find(|(text, _)| *text == edited) {
+                let again: Verdict = found[first].clone();
+                found.insert(case.rule, again);
+                continue;
+            }
+            let dir = write_crate(&work.join(format!("case-{n}")), &at_1_0(load(&edited)));
+            let verdict = check(&dir, &base, &target);
+            done.push((edited, case.rule));
+            found.insert(case.rule, verdict);
+        }
+        found
+    }
+}
+
+/// The strongest impact among the changes an edit makes (the verdict of cargo-semver-checks
+/// is about the whole edit: a rename is a removal and an addition).
+fn strongest(found: &[Change]) -> Option<Impact> {
+    found.iter().map(|c| c.impact).min()
+}
+
+/// The semver column agrees with the classification: cargo-semver-checks fails exactly the
+/// edits that break users, or the case says why it cannot see the break.
+#[test]
+fn the_semver_column_follows_the_impact() {
+    let base = load(BASE);
+    let failures: Vec<String> = CASES
+        .iter()
+        .filter_map(|case| {
+            let edited = case.edit.apply(BASE).ok()?;
+            let impact = strongest(&diff(&base, &load(&edited)));
+            let consistent = match (&case.semver, impact) {
+                (Major(lints), Some(Breaking)) => !lints.is_empty(),
+                (Blind(why), Some(Breaking)) => !why.is_empty(),
+                (Nothing, Some(Additive | Docs)) => true,
+                _ => false,
+            };
+            (!consistent).then(|| format!("{}: {:?} for {impact:?}", case.rule, case.semver))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[ignore = "needs cargo-semver-checks (docs/maintainers.md)"]
+fn semver_checks_on_every_case() {
+    let found = semver::every_case();
+    println!("| Mutation | IR report | cargo-semver-checks |\n|---|---|---|");
+    let mut failures = Vec::new();
+    for case in CASES {
+        let verdict = &found[case.rule];
+        let mut lints = verdict.lints.clone();
+        lints.sort();
+        let shown = match &case.semver {
+            Major(_) => format!("major: {}", lints.join(", ")),
+            Nothing => "nothing".to_string(),
+            Blind(why) => format!("nothing (blind: {why})"),
+        };
+        println!("| {} | {:?} | {shown} |", case.rule, case.impact);
+        let agrees = match &case.semver {
+            Major(expected) => verdict.release == "major" && lints == *expected,
+            Nothing | Blind(_) => verdict.release == "none" && lints.is_empty(),
+        };
+        if !agrees {
+            failures.push(format!(
+                "{}: expected {:?}, found {verdict:?}",
+                case.rule, case.semver
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The spec of the last release as today's loader reads it: the spec files of the commit
+/// that last wrote `spec/released.json`, less the `keep_unknown` keys (since removed from
+/// the format: every record keeps unknown properties now). Not the released IR itself:
+/// an IR written by an older generator lacks what today's backends read (the call plans),
+/// so today's generator would render it wrong.
+fn released_spec(root: &std::path::Path) -> Api {
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .current_dir(root)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let rev = git(&["log", "-1", "--format=%H", "--", "spec/released.json"]);
+    let rev = rev.trim();
+    let interfaces = git(&["ls-tree", "--name-only", rev, "spec/"])
+        .lines()
+        .filter(|f| f.ends_with(".yaml"))
+        .map(|file| {
+            let text: String = git(&["show", &format!("{rev}:{file}")])
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("keep_unknown:"))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            codegen::load_str(file, &text).unwrap_or_else(|d| panic!("{d}"))
+        })
+        .collect();
+    Api::new(interfaces)
+}
+
+/// The crate of the last release's spec against today's, both generated by today's
+/// generator so that only the spec's changes show: prints what cargo-semver-checks finds
+/// beside the IR report's breaking changes (docs/maintainers.md compares them).
+#[test]
+#[ignore = "needs cargo-semver-checks (docs/maintainers.md)"]
+fn semver_checks_from_the_last_release() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let released = released_spec(&root);
+    let today = codegen::load_dir(&root, &root.join("spec")).unwrap();
+    let breaking: Vec<Change> = diff(&released, &today)
+        .into_iter()
+        .filter(|c| c.impact == Breaking)
+        .collect();
+    let work = semver::work();
+    let old = semver::write_crate(&work.join("released"), &semver::at_1_0(released));
+    let new = semver::write_crate(&work.join("today"), &semver::at_1_0(today));
+    let verdict = semver::check(&new, &old, &work.join("target"));
+    println!("{}", verdict.text);
+    println!("The IR report's breaking changes:");
+    for c in &breaking {
+        println!("  {}: {}", c.interface, c.what);
+    }
+    assert!(!breaking.is_empty());
+    assert_eq!(verdict.release, "major", "{}", verdict.text);
 }

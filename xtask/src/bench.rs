@@ -86,7 +86,7 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
             .to_string_lossy()
             .into_owned()
     } else {
-        tools::python_env(root)?
+        tools::python_env(root)?.python
     };
     let mut py = vec!["tests/python/bench/parse_speed.py", &page_arg];
     if quick {

@@ -11,6 +11,8 @@ pub fn run(root: &Path) -> Result<(), String> {
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
     println!("==> codegen --check");
     super::codegen_task::run(root, true)?;
+    // The dependency tree: licenses, duplicate versions, sources (deny.toml).
+    super::deny::run(root, &cargo)?;
     step(
         root,
         "clippy",
@@ -40,6 +42,9 @@ pub fn run(root: &Path) -> Result<(), String> {
         ],
         &[("RUSTDOCFLAGS", "-D warnings")],
     )?;
+    // The crates as a registry gets them: packed together, each built from its `.crate`
+    // outside the workspace (doctests, docs with docs.rs's features).
+    super::package::run(root, &cargo)?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
     // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
     let combinations: [&[&str]; 3] = [
@@ -117,12 +122,33 @@ fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
 }
 
 /// The Python package: a virtual environment under `target/` with the pinned dev tools,
-/// the package installed as a user would, `mypy --strict` on it and its tests, then
-/// pytest (the conformance scenarios, sync and async, against the sandbox binary).
-fn python(root: &Path, target: &str) -> Result<(), String> {
-    python_env(root)?;
+/// the sdist and the wheel built and checked as PyPI would take them, the wheel installed,
+/// `mypy --strict` on the package and its tests, then pytest (the conformance scenarios,
+/// sync and async, against the sandbox binary), then the wheel on every Python it promises.
+pub fn python(root: &Path, target: &str) -> Result<(), String> {
+    let env = python_env(root)?;
     let bin = python_bin(root);
     let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
+    let dist = &env.dist;
+    let files: Vec<String> = std::fs::read_dir(&dist.dir)
+        .map_err(|e| format!("python: cannot read {}: {e}", dist.dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path().to_string_lossy().into_owned()))
+        .collect();
+    let mut twine = vec!["check", "--strict"];
+    twine.extend(files.iter().map(String::as_str));
+    step(root, "python: twine check --strict", &tool("twine"), &twine)?;
+    // The wheel holds exactly the package's files (W101/W102 against the sources).
+    let package = dist.source.join("src/inspection_client");
+    step(
+        root,
+        "python: check-wheel-contents",
+        &tool("check-wheel-contents"),
+        &[
+            "--package",
+            &package.to_string_lossy(),
+            &dist.wheel.to_string_lossy(),
+        ],
+    )?;
     let mypy = tool("mypy");
     // The package promises Python 3.10: checked against 3.10's standard library too.
     step(
@@ -155,7 +181,17 @@ fn python(root: &Path, target: &str) -> Result<(), String> {
         &tool("pytest"),
         &["-q", "-p", "no:cacheprovider", "tests/python"],
         &[("CARGO_TARGET_DIR", target)],
-    )
+    )?;
+    super::python_versions::run(root, &dist.wheel, target)
+}
+
+/// `cargo xtask python`: the Python checks of CI alone, after building the sandbox their
+/// tests start.
+pub fn python_only(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    step(root, "python: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let target = target_dir(root, &cargo)?;
+    python(root, &target.to_string_lossy())
 }
 
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,

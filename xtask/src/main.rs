@@ -5,8 +5,11 @@ mod bench;
 mod changes;
 mod ci;
 mod codegen_task;
+mod deny;
 mod fuzz;
 mod output_check;
+mod package;
+mod python_versions;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +30,14 @@ commands:
                     generate from the specs in DIR (into target/check-output/, or DIR)
                     and check that every language's output compiles: clippy -D warnings,
                     tsc --noEmit, mypy --strict
+  python            CI's Python checks alone (the sandbox built first): the sdist and
+                    wheel built and checked (twine, check-wheel-contents), mypy, pytest,
+                    then the conformance suite from the wheel on Python 3.10 to 3.13
+  deny              cargo-deny (installed at the pinned version if missing) on the
+                    dependency tree: licenses, duplicate versions, sources (deny.toml)
+  package           cargo package of the runtime and the client; each .crate unpacked
+                    and built outside the workspace: its registry metadata, doctests,
+                    and docs with docs.rs's features (-D warnings)
   fuzz [--cases N] [--seed S] [--compile K]
                     the long fuzz run (default 1,000,000 cases, seed 7): no panic or
                     hang, and K accepted specs (default 10) compiled in every language
@@ -66,6 +77,9 @@ fn main() -> ExitCode {
         }),
         ["check-output", "--spec", spec, "--out", out] => repo_root()
             .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
+        ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
+        ["deny"] => repo_root().and_then(|root| deny::run(&root, &cargo())),
+        ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),

@@ -86,8 +86,8 @@ pub fn python_bin(root: &Path) -> std::path::PathBuf {
 }
 
 /// The virtual environment under `target/` with the pinned dev tools and the package
-/// installed as a user would; returns its `python`.
-pub fn python_env(root: &Path) -> Result<String, String> {
+/// installed as a user gets it: the wheel [`python_build`] makes.
+pub fn python_env(root: &Path) -> Result<PythonEnv, String> {
     let venv = root.join("target/python-venv");
     let bin = python_bin(root);
     let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
@@ -101,6 +101,7 @@ pub fn python_env(root: &Path) -> Result<String, String> {
         )?;
     }
     let pip = tool("pip");
+    // Every file pip fetches is checked against its hash in the requirements file.
     step(
         root,
         "python: dev tools",
@@ -109,35 +110,93 @@ pub fn python_env(root: &Path) -> Result<String, String> {
             "install",
             "--quiet",
             "--disable-pip-version-check",
+            "--require-hashes",
             "-r",
             "tests/python/requirements.txt",
         ],
     )?;
-    // Installed from a copy: building writes `build/` and `*.egg-info` beside the sources,
-    // and generated/ holds generated files only.
-    let package = root.join("target/python-package");
-    let _ = std::fs::remove_dir_all(&package);
-    copy_dir(&root.join("generated/python"), &package).map_err(|e| {
-        format!(
-            "python: cannot copy the package to {}: {e}",
-            package.display()
-        )
-    })?;
+    let built = python_build(root, &tool("python"))?;
     step(
         root,
-        "python: install the package",
+        "python: install the wheel",
         &pip,
         &[
             "install",
             "--quiet",
             "--disable-pip-version-check",
-            "--no-build-isolation",
             "--no-deps",
             "--force-reinstall",
-            &package.to_string_lossy(),
+            &built.wheel.to_string_lossy(),
         ],
     )?;
-    Ok(tool("python"))
+    Ok(PythonEnv {
+        python: tool("python"),
+        dist: built,
+    })
+}
+
+/// The dev tools' virtual environment: its `python`, and the package it has installed.
+pub struct PythonEnv {
+    pub python: String,
+    pub dist: PythonDist,
+}
+
+/// What [`python_build`] made.
+pub struct PythonDist {
+    /// The copy of `generated/python` it was built from.
+    pub source: std::path::PathBuf,
+    /// The folder holding the sdist and the wheel (and nothing else).
+    pub dir: std::path::PathBuf,
+    pub wheel: std::path::PathBuf,
+}
+
+/// The sdist and the wheel of the Python package, as `python -m build` makes them for a
+/// release (the wheel built from the sdist), into `target/python-dist/`. Built from a copy
+/// (building writes `build/` and `*.egg-info` beside the sources, and generated/ holds
+/// generated files only), without isolation: the pinned setuptools of the dev tools builds.
+pub fn python_build(root: &Path, python: &str) -> Result<PythonDist, String> {
+    let source = root.join("target/python-package");
+    let dir = root.join("target/python-dist");
+    for old in [&source, &dir] {
+        let _ = std::fs::remove_dir_all(old);
+    }
+    copy_dir(&root.join("generated/python"), &source).map_err(|e| {
+        format!(
+            "python: cannot copy the package to {}: {e}",
+            source.display()
+        )
+    })?;
+    step(
+        root,
+        "python: build the sdist and the wheel",
+        python,
+        &[
+            "-m",
+            "build",
+            "--quiet",
+            "--no-isolation",
+            "--outdir",
+            &dir.to_string_lossy(),
+            &source.to_string_lossy(),
+        ],
+    )?;
+    let wheels: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("python: cannot read {}: {e}", dir.display()))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .filter(|path| path.extension().is_some_and(|ext| ext == "whl"))
+        .collect();
+    match wheels.as_slice() {
+        [wheel] => Ok(PythonDist {
+            wheel: wheel.clone(),
+            source,
+            dir,
+        }),
+        _ => Err(format!(
+            "python: expected one wheel in {}, found {}",
+            dir.display(),
+            wheels.len()
+        )),
+    }
 }
 
 /// Copies the files of `from` into `to`, folders included (caches left out).

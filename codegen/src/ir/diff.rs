@@ -288,6 +288,13 @@ fn object(
         let at = format!("`{name}.{}`", f.name);
         if f.required && usage.request {
             out.breaking(format!("required field {at} added to a request"));
+        } else if f.required {
+            // Reading an answer with a new field breaks nothing, but every language's
+            // record requires it when built (Rust's `new`, Python's keyword, a TypeScript
+            // literal): code that builds the record, a test's fake answer, stops compiling.
+            out.breaking(format!(
+                "required field {at} added (code that builds the record must give it)"
+            ));
         } else {
             out.additive(format!("field {at} added"));
         }

@@ -112,6 +112,16 @@ rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 description = "Typed client for the inspection service, generated from its spec."
 readme = "README.md"
+documentation = "https://docs.rs/inspection-client"
+keywords = ["inspection", "api-client", "sdk", "fleet", "generated"]
+categories = ["api-bindings", "web-programming::http-client", "asynchronous"]
+
+# docs.rs documents every interface (the default features) and the one optional feature
+# that adds API (`secrecy`); the TLS features change what is linked, not the API.
+# `cargo xtask package` builds these docs from the packaged crate.
+[package.metadata.docs.rs]
+features = ["secrecy"]
+targets = ["x86_64-unknown-linux-gnu"]
 
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
