@@ -6,7 +6,7 @@
 //! own output, the Rust one by parsing it). `FUZZ_ITERATIONS=N` runs longer; `FUZZ_SEED=S`
 //! another seed; `FUZZ_SAMPLE_DIR=D FUZZ_SAMPLE=K` writes K accepted specs, spread over
 //! the run, to `D/case-<n>/` for `cargo xtask check-output` to compile (`cargo xtask fuzz`
-//! does all of it).
+//! does all of it). `FUZZ_FAIL_DIR=D` writes every failing case to `D/case-<n>.yaml`.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
@@ -196,6 +196,7 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
     }
     let names = [names(&bases[0]), names(&bases[1])];
     let sample_dir = std::env::var_os("FUZZ_SAMPLE_DIR").map(std::path::PathBuf::from);
+    let fail_dir = std::env::var_os("FUZZ_FAIL_DIR").map(std::path::PathBuf::from);
     let sample: usize = std::env::var("FUZZ_SAMPLE")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -243,8 +244,18 @@ fn mutated_specs_never_panic_and_accepted_ones_render() {
             }
             Ok(None) => refused += 1,
         }
-        if failures.len() == 1 && failures[0].starts_with(&format!("case {n}:")) {
-            std::fs::write(std::env::temp_dir().join("fuzz-failure.yaml"), &text).ok();
+        if failures
+            .last()
+            .is_some_and(|f| f.starts_with(&format!("case {n}:")))
+        {
+            if failures.len() == 1 {
+                std::fs::write(std::env::temp_dir().join("fuzz-failure.yaml"), &text).ok();
+            }
+            // Every failing case, for a long run's report.
+            if let Some(dir) = &fail_dir {
+                std::fs::create_dir_all(dir).ok();
+                std::fs::write(dir.join(format!("case-{n}.yaml")), &text).ok();
+            }
         }
     }
     std::panic::set_hook(hook);

@@ -19,6 +19,8 @@ pub struct Backend {
     /// Whether a union member or open-enum value of this wire name would take the name
     /// of the catch-all member the language adds for what the client does not know.
     pub catch_all_member: fn(&str) -> bool,
+    /// Operation names this output cannot use (the command-line tool's own subcommands).
+    pub reserved_operation: fn(&str) -> bool,
     /// Every name the language reserves or declares whatever the spec (keywords, its
     /// own types, members and parameters), for the fuzzer to rename spec names to.
     pub own_names: fn() -> Vec<&'static str>,
@@ -35,6 +37,13 @@ fn never(_: &str) -> bool {
 
 fn no_names() -> Vec<&'static str> {
     Vec::new()
+}
+
+/// The output that cannot name an operation `name`, if one cannot.
+pub fn refusing_operation_name(name: &str) -> Option<&'static str> {
+    ALL.iter()
+        .find(|b| (b.reserved_operation)(name))
+        .map(|b| b.name)
 }
 
 /// Each backend's types for a `one_of`, by backend name.
@@ -76,6 +85,7 @@ pub const ALL: &[Backend] = &[
         reserved_module: crate::rust::reserved_module,
         one_of_types: crate::rust::one_of_types,
         catch_all_member: crate::rust::catch_all_member,
+        reserved_operation: never,
         own_names: crate::rust::own_names,
     },
     Backend {
@@ -86,6 +96,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         // The catch-all member is `$unknown`, which no wire name gives.
         catch_all_member: never,
+        reserved_operation: never,
         own_names: crate::typescript::own_names,
     },
     Backend {
@@ -96,6 +107,7 @@ pub const ALL: &[Backend] = &[
         // claimed in the module scope, which escapes it.
         one_of_types: none,
         catch_all_member: never,
+        reserved_operation: never,
         own_names: crate::python::own_names,
     },
     Backend {
@@ -105,6 +117,7 @@ pub const ALL: &[Backend] = &[
         // It uses the Rust crate's types.
         one_of_types: none,
         catch_all_member: never,
+        reserved_operation: crate::rust::cli::reserved_operation,
         own_names: crate::rust::cli::own_names,
     },
     Backend {
@@ -113,6 +126,7 @@ pub const ALL: &[Backend] = &[
         reserved_module: crate::openapi::reserved_module,
         one_of_types: none,
         catch_all_member: never,
+        reserved_operation: never,
         own_names: no_names,
     },
 ];

@@ -65,6 +65,15 @@ impl<'a> Checker<'a> {
                     format!("operation name `{}` is not snake_case", name.value),
                     format!("rename it `{}`", name.value.to_snake_case()),
                 );
+            } else if let Some(language) = crate::backend::refusing_operation_name(&name.value) {
+                self.error(
+                    name,
+                    format!(
+                        "operation name `{}` is one the {language} output uses itself",
+                        name.value
+                    ),
+                    "rename it",
+                );
             }
             let route = (format!("{:?}", op.method), normalize_path(&op.path.value));
             if let Some(prev) = routes.get(&route) {

@@ -59,6 +59,11 @@ const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
 const ROOT_COMMANDS: &[&str] = &["export", "completions", "help", "calls"];
 
 /// Interface names the tool cannot use: its own subcommands and modules, and Rust's.
+/// Whether an operation named `name` would be one of an interface's own subcommands.
+pub fn reserved_operation(name: &str) -> bool {
+    TAKEN_COMMANDS.contains(&name.to_kebab_case().as_str())
+}
+
 /// The tool's own commands, which no interface may be named.
 pub fn own_names() -> Vec<&'static str> {
     ROOT_COMMANDS.to_vec()
@@ -235,12 +240,20 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
 /// `connect` (the client from the credentials, logging in where the interface does) and
 /// `dry_core` (a core for previews: the base URL, and credentials as placeholders).
 fn clients(i: &Interface) -> Result<(TokenStream, TokenStream), String> {
-    let Some((vars, connect)) = client::from_vars(i, &quote!(Client)) else {
-        return Err(format!(
-            "the `{}` login body cannot be read from variables (each required field a string)",
+    // A login whose body is not all text cannot come from variables: the tool still
+    // builds, and says so when asked to log in.
+    let (vars, connect) = client::from_vars(i, &quote!(Client)).unwrap_or_else(|| {
+        let message = format!(
+            "the `{}` login cannot be made from variables (its body holds more than text); \
+             use the library's `Client::login`",
             i.name
-        ));
-    };
+        );
+        let connect = quote! {
+            let _ = (var, config);
+            Err(inspection_client::Error::Config(#message.to_string()))
+        };
+        (vec![client::base_url_var(i)], connect)
+    });
     let url_var = vars.first().ok_or("generator bug: no base URL variable")?;
     let placeholders: Vec<TokenStream> = match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => headers

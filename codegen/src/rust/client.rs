@@ -295,9 +295,14 @@ fn env_prefix(i: &Interface) -> String {
 /// scope. A key pair is two variables; a login one per required string field of its body
 /// (through nested objects), named after the field; `None` when the login body has
 /// another shape or two fields of one name. The block is `async` for a login.
+/// The variable holding the interface's base URL (`INSPECTION_V3_BASE_URL`).
+pub fn base_url_var(i: &Interface) -> String {
+    format!("{}_BASE_URL", env_prefix(i))
+}
+
 pub fn from_vars(i: &Interface, client: &TokenStream) -> Option<(Vec<String>, TokenStream)> {
     let prefix = env_prefix(i);
-    let url_var = format!("{prefix}_BASE_URL");
+    let url_var = base_url_var(i);
     match &i.auth {
         Auth::ApiKeyHeaders { headers, .. } => {
             let vars: Vec<String> = headers
