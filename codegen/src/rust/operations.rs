@@ -15,7 +15,8 @@ use crate::ir::{
 /// appended when a model type, the module's own names or an earlier operation's builder
 /// has it (a builder `Login` beside a body type `Login` would shadow it in client.rs).
 pub fn builder_name(i: &Interface, op: &Operation) -> Ident {
-    let mut scope = crate::scope::Scope::new(names::TAKEN_TYPES, |_| false);
+    // `Self` is the one keyword an UpperCamelCase name can be (an operation `self`).
+    let mut scope = crate::scope::Scope::new(names::TAKEN_TYPES, |n| n == "Self");
     for t in &i.types {
         scope.reserve(&names::type_ident(&t.name).to_string());
     }
