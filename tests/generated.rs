@@ -439,7 +439,10 @@ fn a_login_body_that_is_not_all_text_still_renders_the_tool() {
     let files = codegen::generate(&codegen::ir::Api::new(vec![interface])).unwrap();
     let tool = files
         .iter()
-        .find(|f| f.path.starts_with("generated/cli/src/") && f.contents.contains("cannot be made from variables"))
+        .find(|f| {
+            f.path.starts_with("generated/cli/src/")
+                && f.contents.contains("cannot be made from variables")
+        })
         .expect("the tool's connect says the login cannot come from variables");
     assert!(tool.contents.contains("Client::login"), "{}", tool.contents);
 }

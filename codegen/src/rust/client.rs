@@ -220,6 +220,18 @@ fn login_constructors(
     // The login's sensitive fields (the password), scrubbed from errors like the token.
     let mut hidden = Vec::new();
     sensitive_values(i, &body.ty, &quote!(Some(&credentials)), 0, &mut hidden);
+    // A login with no secret in its body hides nothing (and an empty list has no type).
+    let hidden_secrets = if hidden.is_empty() {
+        quote!(let hidden: Vec<::inspection_runtime::Secret> = Vec::new();)
+    } else {
+        quote! {
+            let hidden: Vec<::inspection_runtime::Secret> = [#(#hidden),*]
+                .into_iter()
+                .flatten()
+                .map(::inspection_runtime::Secret::from)
+                .collect();
+        }
+    };
     let header = header.to_ascii_lowercase();
     let doc = docs::attrs(&format!(
         "Logs in (`{}`) and keeps the token, sent as `{}: {} <token>` on every \
@@ -242,11 +254,7 @@ fn login_constructors(
             credentials: #body_ty,
             config: ::inspection_runtime::Config,
         ) -> Result<Self, ::inspection_runtime::Error> {
-            let hidden: Vec<::inspection_runtime::Secret> = [#(#hidden),*]
-                .into_iter()
-                .flatten()
-                .map(::inspection_runtime::Secret::from)
-                .collect();
+            #hidden_secrets
             #login
             let token = ::inspection_runtime::__private::TokenAuth::new(#header, #scheme, hidden);
             let config = config.for_interface(&Self::DEFAULTS);
