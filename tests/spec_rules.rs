@@ -88,6 +88,10 @@ fn every_other_check_names_the_problem() {
             "operation name `auth_check` is one the cli output uses itself",
         ),
         (
+            spec(UNIT, GET_UNIT).replace("headers: { k: { doc: Key. } }", "headers: { _: { doc: Key. } }"),
+            "key header `_` gives no identifier (``)",
+        ),
+        (
             with_types("  T:\n    object:\n      doc: T.\n      one_of:\n        name: who\n        type_name: Unit\n        doc: W.\n        variants:\n          user: { doc: U., fields: { u: { type: string, doc: U., required: true } } }\n          team: { doc: T., fields: { t: { type: string, doc: T., required: true } } }\n"),
             "the one_of type name `Unit` is also a declared type",
         ),

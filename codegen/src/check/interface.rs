@@ -295,7 +295,12 @@ impl<'a> Checker<'a> {
                 unauthorized_status,
             } => ir::Auth::ApiKeyHeaders {
                 doc: doc.clone(),
-                headers: self.headers(h),
+                headers: {
+                    // Each key is a parameter of the client's constructor, named after it.
+                    let names: Vec<_> = h.iter().map(|(k, _)| k).collect();
+                    self.identifiers(&names, "key header", &[]);
+                    self.headers(h)
+                },
                 unauthorized_status: *unauthorized_status,
             },
             spec::AuthDef::TokenLogin {
