@@ -30,6 +30,7 @@ export type {
   ResponseEvent,
   RetryEvent,
 } from "./hooks.js";
+export { errorKind } from "./hooks.js";
 export type { Method, RequestSpec } from "./request.js";
 export type { Paged, PagingPlan } from "./paging.js";
 export type { RetryPolicy } from "./retry.js";

@@ -11,21 +11,17 @@ from dataclasses import dataclass
 
 from inspection_client import (
     ApiError,
-    ConfigError,
     DecodeError,
     ForeignOriginError,
     InspectionError,
     NotReadyError,
     PagingInterruptedError,
-    PagingStalledError,
-    RequestTimeoutError,
     Secret,
     TooLargeError,
-    TransportError,
     Unknown,
     Upserted,
     ValidationError,
-    WebhookError,
+    error_type,
 )
 from inspection_client._runtime import codec
 
@@ -53,43 +49,31 @@ def whole_seconds(seconds: float | None) -> int | None:
 
 def describe_error(e: BaseException) -> JsonObject:
     """The error as the JSON the `error` expectation is matched against (as the Rust
-    runner's call.rs)."""
+    runner's call.rs): its kind as the client names it (``error_type``, also its events'),
+    and what each kind carries."""
     if isinstance(e, PagingInterruptedError):
         # The page's error, and where the walk can start again.
         inner = describe_error(e.error)
         inner["resume"] = e.resume
         return inner
+    if not isinstance(e, InspectionError):
+        return {"kind": "unknown", "debug": repr(e)}
+    described: JsonObject = {"kind": error_type(e)}
     if isinstance(e, ApiError):
-        return {
-            "kind": "api",
-            "status": e.status,
-            "message": e.message,
-            "retry_after_s": whole_seconds(e.retry_after),
-        }
-    if isinstance(e, ValidationError):
+        described.update(status=e.status, message=e.message, retry_after_s=whole_seconds(e.retry_after))
+    elif isinstance(e, ValidationError):
         paths: list[Json] = []
         paths.extend(sorted(v.path for v in e.violations))
-        return {"kind": "validation", "paths": paths}
-    # A timeout is a transport error too: the narrower kind first.
-    if isinstance(e, RequestTimeoutError):
-        return {"kind": "timeout"}
-    if isinstance(e, TransportError):
-        return {"kind": "transport"}
-    if isinstance(e, DecodeError):
-        return {"kind": "decode", "status": e.status, "path": e.path}
-    if isinstance(e, NotReadyError):
-        return {"kind": "not_ready", "attempts": e.attempts, "retry_after_s": whole_seconds(e.retry_after)}
-    if isinstance(e, TooLargeError):
-        return {"kind": "too_large", "limit": e.limit}
-    if isinstance(e, ForeignOriginError):
-        return {"kind": "foreign_origin", "origin": e.origin, "via": e.via}
-    if isinstance(e, PagingStalledError):
-        return {"kind": "paging_stalled"}
-    if isinstance(e, ConfigError):
-        return {"kind": "config"}
-    if isinstance(e, WebhookError):
-        return {"kind": "webhook"}
-    return {"kind": "unknown", "debug": repr(e)}
+        described["paths"] = paths
+    elif isinstance(e, DecodeError):
+        described.update(status=e.status, path=e.path)
+    elif isinstance(e, NotReadyError):
+        described.update(attempts=e.attempts, retry_after_s=whole_seconds(e.retry_after))
+    elif isinstance(e, TooLargeError):
+        described["limit"] = e.limit
+    elif isinstance(e, ForeignOriginError):
+        described.update(origin=e.origin, via=e.via)
+    return described
 
 
 def traceback_of(e: BaseException) -> str:

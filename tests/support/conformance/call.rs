@@ -249,11 +249,18 @@ pub fn unsupported<T>(op: &str, mode: Mode) -> Result<T, String> {
     Err(format!("`{op}` cannot be called in mode {mode:?}"))
 }
 
-/// The error as the JSON the `error` expectation is matched against.
+/// The error as the JSON the `error` expectation is matched against: its kind, as the
+/// client names it (`Error::kind`, also its events' `error.type`), and what each kind
+/// carries.
 pub fn describe(error: &Error) -> Value {
-    match error {
+    if let Error::Interrupted { resume, source } = error {
+        let mut inner = describe(source);
+        inner["resume"] = json!(resume.to_string());
+        return inner;
+    }
+    let mut described = json!({"kind": error.kind()});
+    let more = match error {
         Error::Api(api) => json!({
-            "kind": "api",
             "status": api.status,
             "message": api.message,
             "retry_after_s": api.retry_after.map(|d| d.as_secs()),
@@ -261,38 +268,28 @@ pub fn describe(error: &Error) -> Value {
         Error::Validation(violations) => {
             let mut paths: Vec<&str> = violations.0.iter().map(|v| v.path.as_str()).collect();
             paths.sort();
-            json!({"kind": "validation", "paths": paths})
+            json!({"paths": paths})
         }
-        Error::Transport { .. } => json!({"kind": "transport"}),
-        Error::Timeout { .. } => json!({"kind": "timeout"}),
-        Error::Decode { status, path, .. } => {
-            json!({"kind": "decode", "status": status, "path": path})
-        }
+        Error::Decode { status, path, .. } => json!({"status": status, "path": path}),
         Error::NotReady {
             attempts,
             retry_after,
             ..
         } => json!({
-            "kind": "not_ready",
             "attempts": attempts,
             "retry_after_s": retry_after.map(|d| d.as_secs()),
         }),
-        Error::TooLarge { limit, .. } => json!({"kind": "too_large", "limit": limit}),
-        Error::Interrupted { resume, source } => {
-            let mut inner = describe(source);
-            inner["resume"] = json!(resume.to_string());
-            inner
-        }
+        Error::TooLarge { limit, .. } => json!({"limit": limit}),
         Error::ForeignOrigin { what, origin } => json!({
-            "kind": "foreign_origin",
             "origin": origin,
             "via": if *what == "a redirect" { "redirect" } else { "link" },
         }),
-        Error::PagingStalled { .. } => json!({"kind": "paging_stalled"}),
-        Error::Config(_) => json!({"kind": "config"}),
-        Error::Webhook(_) => json!({"kind": "webhook"}),
-        other => json!({"kind": "unknown", "debug": format!("{other:?}")}),
+        _ => json!({}),
+    };
+    if let (Some(described), Value::Object(more)) = (described.as_object_mut(), more) {
+        described.extend(more);
     }
+    described
 }
 
 /// The client actions both interfaces have, called on the generated client:

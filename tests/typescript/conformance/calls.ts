@@ -3,17 +3,13 @@
 
 import {
   ApiError,
-  ConfigError,
   DecodeError,
   ForeignOriginError,
   InterruptedError,
   NotReadyError,
-  PagingStalledError,
-  TimeoutError,
   TooLargeError,
-  TransportError,
   ValidationError,
-  WebhookError,
+  errorKind,
   legacy,
   v3,
   withAdditional,
@@ -64,41 +60,37 @@ export interface Outcome {
   error?: unknown;
 }
 
-/** The error as the JSON the `error` expectation is matched against (as the Rust runner's call.rs). */
+/**
+ * The error as the JSON the `error` expectation is matched against (as the Rust runner's
+ * call.rs): its kind as the client names it (`errorKind`, also its events'), and what each
+ * kind carries.
+ */
 export function describeError(e: unknown): Json {
   // A walk interrupted past its start: the page's own error, and where to resume.
   if (e instanceof InterruptedError) {
     const inner = describeError(e.cause);
     return isObject(inner) ? { ...inner, resume: e.resume.toString() } : inner;
   }
+  const kind = errorKind(e);
   if (e instanceof ApiError) {
-    return {
-      kind: "api",
-      status: e.status,
-      message: e.serviceMessage ?? null,
-      retry_after_s: e.retryAfterMs === undefined ? null : Math.floor(e.retryAfterMs / 1000),
-    };
+    const retryAfterS = e.retryAfterMs === undefined ? null : Math.floor(e.retryAfterMs / 1000);
+    return { kind, status: e.status, message: e.serviceMessage ?? null, retry_after_s: retryAfterS };
   }
-  if (e instanceof ValidationError) return { kind: "validation", paths: e.violations.map((v) => v.path).sort() };
-  if (e instanceof TimeoutError) return { kind: "timeout" };
-  if (e instanceof TransportError) return { kind: "transport" };
-  if (e instanceof DecodeError) return { kind: "decode", status: e.status ?? null, path: e.path };
+  if (e instanceof ValidationError) return { kind, paths: e.violations.map((v) => v.path).sort() };
+  if (e instanceof DecodeError) return { kind, status: e.status ?? null, path: e.path };
   if (e instanceof NotReadyError) {
     const asked = e.retryAfterMs;
     return {
-      kind: "not_ready",
+      kind,
       attempts: e.attempts,
       retry_after_s: asked === undefined ? null : Number.isFinite(asked) ? Math.floor(asked / 1000) : Number.MAX_VALUE,
     };
   }
-  if (e instanceof TooLargeError) return { kind: "too_large", limit: e.limit };
+  if (e instanceof TooLargeError) return { kind, limit: e.limit };
   if (e instanceof ForeignOriginError) {
-    return { kind: "foreign_origin", origin: e.origin, via: e.what === "a redirect" ? "redirect" : "link" };
+    return { kind, origin: e.origin, via: e.what === "a redirect" ? "redirect" : "link" };
   }
-  if (e instanceof PagingStalledError) return { kind: "paging_stalled" };
-  if (e instanceof ConfigError) return { kind: "config" };
-  if (e instanceof WebhookError) return { kind: "webhook" };
-  return { kind: "unknown", debug: inspectValue(e) };
+  return kind === "unknown" ? { kind, debug: inspectValue(e) } : { kind };
 }
 
 /** What a user sees of an error: its text, its inspection and its JSON. */

@@ -213,6 +213,16 @@ export function errorType(error: unknown, aborted: boolean): string {
   return aborted ? "aborted" : "unknown";
 }
 
+/**
+ * What kind of failure `error` is, in one word, as the `onError` hook's `errorType` and
+ * the other clients name it (`api`, `validation`, `timeout`, `transport`, `decode`,
+ * `not_ready`, `too_large`, `foreign_origin`, `paging_stalled`, `config`, `webhook`; an
+ * interrupted walk's is its page's error's): for a user's own metrics.
+ */
+export function errorKind(error: unknown): string {
+  return errorType(error, false);
+}
+
 /** The HTTP status of an `api` error (also inside an interrupted walk's error), else `null`. */
 export function errorStatus(error: unknown): number | null {
   if (error instanceof InterruptedError) return errorStatus(error.cause);
