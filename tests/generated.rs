@@ -429,64 +429,6 @@ operations:
     );
 }
 
-/// A login whose body is not all text cannot be read from variables: every output still
-/// renders (the command-line tool says so when asked to log in, rather than refusing the
-/// spec), as the fuzzer found it did not.
-#[test]
-fn a_login_body_that_is_not_all_text_still_renders_the_tool() {
-    let text = spec_with_login("        pin: { type: integer, doc: A PIN., required: true }\n");
-    let interface = codegen::load_str("spec/t.yaml", &text).unwrap_or_else(|d| panic!("{d}"));
-    let files = codegen::generate(&codegen::ir::Api::new(vec![interface])).unwrap();
-    let tool = files
-        .iter()
-        .find(|f| {
-            f.path.starts_with("generated/cli/src/")
-                && f.contents.contains("cannot be made from variables")
-        })
-        .expect("the tool's connect says the login cannot come from variables");
-    assert!(tool.contents.contains("Client::login"), "{}", tool.contents);
-}
-
-/// A token-login interface whose login body has `username` and these fields.
-fn spec_with_login(fields: &str) -> String {
-    format!(
-        "interface:
-  name: t
-  title: T
-  doc: A test interface.
-  base_url: {{ placeholder: \"{{base_url}}\", example: \"https://example.test\", doc: Root. }}
-  auth:
-    token_login:
-      doc: Log in.
-      login_operation: login
-      token_field: auth_token
-      header: Authorization
-      scheme: Token
-  versioning: One version.
-types:
-  Credentials:
-    object:
-      doc: Who logs in.
-      fields:
-        username: {{ type: string, doc: Name., required: true }}
-{fields}  Session:
-    object:
-      doc: A session.
-      fields:
-        auth_token: {{ type: string, doc: The token., required: true }}
-operations:
-  login:
-    doc: Logs in.
-    method: POST
-    path: /login
-    body: {{ type: Credentials }}
-    responses:
-      - {{ status: 200, body: Session, doc: The session. }}
-    auth: none
-"
-    )
-}
-
 /// The OpenAPI export labels a webhook's provenance as it labels everything else.
 #[test]
 fn openapi_webhooks_carry_their_own_provenance() {
