@@ -214,7 +214,8 @@ fn the_other_rows_of_the_limits_table() {
             matches!(
                 declared(&i, id).kind,
                 TypeKind::Id {
-                    max_length: Some(255)
+                    max_length: Some(255),
+                    accepts_integers: false
                 }
             ),
             "{id}"

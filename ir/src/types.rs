@@ -41,7 +41,14 @@ pub enum TypeKind {
     Enum(Enum),
     Union(Union),
     ScalarUnion(Vec<ScalarKind>),
-    Id { max_length: Option<u32> },
+    /// An opaque id, sent as a string. `accepts_integers`: the interface also takes one
+    /// written as a JSON integer (the legacy examples show both); otherwise a number is
+    /// not an id.
+    Id {
+        max_length: Option<u32>,
+        #[serde(default)]
+        accepts_integers: bool,
+    },
     RecordRef(RecordRef),
 }
 

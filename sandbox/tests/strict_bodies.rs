@@ -180,6 +180,19 @@ async fn a_wrong_type_at_any_depth_is_refused_naming_its_path() {
             task(json!({"user_group_id": [1]})),
             "user_group_id: expected an integer, got an array",
         ),
+        // ... and its `workflow_id` and `department_id` as strings: v3 ids are opaque text.
+        (
+            "POST",
+            "/tasks",
+            task(json!({"assignee_username": "a@example.com", "workflow_id": 4099})),
+            "workflow_id: expected an id (a string), got an integer",
+        ),
+        (
+            "PATCH",
+            "/tasks/tsk_idle",
+            task(json!({"assignee_username": "a@example.com", "department_id": 7})),
+            "department_id: expected an id (a string), got an integer",
+        ),
         (
             "POST",
             "/tasks",
@@ -342,6 +355,10 @@ async fn legacy_bodies_are_held_to_the_spec_too() {
     let token = login(&sandbox, LEGACY_MANAGER).await;
     // A nullable field takes null.
     let body = json!({"transaction": {"check_in": null}});
+    let (status, answer) = legacy(&sandbox, &token, "PATCH", "/api/transactions/100", body).await;
+    assert_eq!(status, 200, "{answer}");
+    // A legacy id may be written as a number (`accepts_integers` in the spec).
+    let body = json!({"transaction": {"asset_id": 43}});
     let (status, answer) = legacy(&sandbox, &token, "PATCH", "/api/transactions/100", body).await;
     assert_eq!(status, 200, "{answer}");
     let before = state(&sandbox, &token).await;

@@ -99,6 +99,7 @@ impl<'a> Checker<'a> {
                 i.doc.clone(),
                 ir::TypeKind::Id {
                     max_length: i.max_length,
+                    accepts_integers: i.accepts_integers,
                 },
             ),
             spec::TypeDef::RecordRef(r) => {

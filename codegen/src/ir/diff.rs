@@ -163,7 +163,22 @@ fn type_kind(out: &mut Out, name: &str, o: &Interface, n: &Interface, ot: &TypeD
         (TypeKind::Object(oo), TypeKind::Object(no)) => object(out, name, o, n, oo, no, nt.usage),
         (TypeKind::Enum(oe), TypeKind::Enum(ne)) => enumeration(out, name, oe, ne),
         (TypeKind::Union(ou), TypeKind::Union(nu)) => union(out, name, o, n, ou, nu),
-        (TypeKind::Id { max_length: a }, TypeKind::Id { max_length: b }) if a != b => {
+        (
+            TypeKind::Id {
+                max_length: a,
+                accepts_integers: ai,
+            },
+            TypeKind::Id {
+                max_length: b,
+                accepts_integers: bi,
+            },
+        ) if a != b || ai != bi => {
+            // Clients send ids as strings and read either form, so only the export and the
+            // sandbox see whether an integer is taken.
+            if ai != bi {
+                let now = if *bi { "takes" } else { "no longer takes" };
+                out.docs(format!("id `{name}` {now} a JSON integer"));
+            }
             limit_change(
                 out,
                 &format!("id `{name}`"),

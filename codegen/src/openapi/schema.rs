@@ -214,7 +214,10 @@ pub fn components(i: &Interface) -> Node {
                 let types: Vec<Node> = kinds.iter().map(|k| Node::str(k.json_type())).collect();
                 Node::map().with("type", Node::Seq(types))
             }
-            TypeKind::Id { max_length } => id(*max_length),
+            TypeKind::Id {
+                max_length,
+                accepts_integers,
+            } => id(*max_length, *accepts_integers),
             TypeKind::RecordRef(r) => record_ref(i, r),
         };
         let schema = if has_key(&schema, "description") {
@@ -384,12 +387,14 @@ fn unknown_member(t: &TypeDef, u: &Union) -> Node {
 }
 
 /// An id: some answers carry ids as numbers; the clients read them as their text.
-fn id(max_length: Option<u32>) -> Node {
+/// An id: a string, or either form where the interface also takes an integer.
+fn id(max_length: Option<u32>, accepts_integers: bool) -> Node {
+    let ty = match accepts_integers {
+        true => Node::Seq(vec![Node::str("string"), Node::str("integer")]),
+        false => Node::str("string"),
+    };
     limits(
-        Node::map().with(
-            "type",
-            Node::Seq(vec![Node::str("string"), Node::str("integer")]),
-        ),
+        Node::map().with("type", ty),
         &Constraints {
             max_length,
             ..Constraints::default()

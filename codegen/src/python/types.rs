@@ -74,7 +74,7 @@ impl TypeNames<'_> {
             }
             TypeRef::Named(id) => match &i.ty(*id).kind {
                 // Ids are inlined so a field's own limit and the id's merge into one.
-                TypeKind::Id { max_length } => {
+                TypeKind::Id { max_length, .. } => {
                     let merged = Constraints {
                         max_length: c.max_length.or(*max_length),
                         ..c.clone()
@@ -208,7 +208,7 @@ pub fn simple_desc(kind: &TypeKind, class: &str) -> Option<String> {
             let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
             format!("_rt.Scalar({})", kinds.join(", "))
         }
-        TypeKind::Id { max_length } => call(
+        TypeKind::Id { max_length, .. } => call(
             "_rt.Id",
             limits(&Constraints {
                 max_length: *max_length,

@@ -219,7 +219,7 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
     let (mut ids, mut enums, mut unions, mut models) = Default::default();
     for t in &i.types {
         match &t.kind {
-            TypeKind::Id { max_length } => extend(&mut ids, ids::id(t, *max_length)),
+            TypeKind::Id { max_length, .. } => extend(&mut ids, ids::id(t, *max_length)),
             TypeKind::RecordRef(r) => extend(&mut ids, ids::record_ref(i, t, r)),
             TypeKind::Enum(e) => extend(&mut enums, enums::enumeration(t, e)),
             TypeKind::Union(u) => extend(&mut unions, unions::union(i, t, u)),

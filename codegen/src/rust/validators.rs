@@ -145,7 +145,7 @@ fn text_checks(i: &Interface, f: &Field, access: &Access) -> TokenStream {
     let c = &f.constraints;
     let named = i.named(&f.ty);
     let id_max = match named.map(|t| &t.kind) {
-        Some(TypeKind::Id { max_length }) => *max_length,
+        Some(TypeKind::Id { max_length, .. }) => *max_length,
         _ => None,
     };
     let is_string = matches!(f.ty, TypeRef::Builtin(Builtin::String | Builtin::Url));

@@ -510,6 +510,10 @@ pub struct IdDef {
     /// Longest id accepted on input.
     #[serde(default)]
     pub max_length: Option<u32>,
+    /// The interface also takes the id written as a JSON integer (`true` where its examples
+    /// show both); by default an id is a string and a number in its place is refused.
+    #[serde(default)]
+    pub accepts_integers: bool,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

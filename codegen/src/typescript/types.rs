@@ -90,7 +90,7 @@ pub fn desc(i: &Interface, ty: &TypeRef, c: &Constraints) -> String {
         }
         TypeRef::Named(id) => match &i.ty(*id).kind {
             // Ids are inlined so a field's own limit and the id's merge into one.
-            TypeKind::Id { max_length } => {
+            TypeKind::Id { max_length, .. } => {
                 let merged = Constraints {
                     max_length: c.max_length.or(*max_length),
                     ..c.clone()
@@ -228,7 +228,7 @@ pub fn type_entry(i: &Interface, kind: &TypeKind) -> EntryDesc {
             let kinds: Vec<String> = kinds.iter().map(|k| names::string(k.json_type())).collect();
             line(format!("{{ k: \"scalar\", of: [{}] }}", kinds.join(", ")))
         }
-        TypeKind::Id { max_length } => line(with_limits(
+        TypeKind::Id { max_length, .. } => line(with_limits(
             "k: \"id\"",
             &constraints(&Constraints {
                 max_length: *max_length,

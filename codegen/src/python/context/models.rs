@@ -228,7 +228,7 @@ pub(super) fn simple_cx(t: &TypeDef, name: &str, local: &TypeNames) -> TypeCx {
     let name = name.to_string();
     match &t.kind {
         TypeKind::Enum(e) => enum_cx(t, e, name),
-        TypeKind::Id { max_length } => TypeCx::Id {
+        TypeKind::Id { max_length, .. } => TypeCx::Id {
             doc: doc_text::opaque_id(
                 &t.doc,
                 *max_length,

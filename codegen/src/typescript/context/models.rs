@@ -17,7 +17,7 @@ pub(super) fn type_cx(t: &TypeDef, name: &str, local: &TypeNames, scope: &mut Sc
         TypeKind::Enum(e) => enum_cx(t, e, name),
         TypeKind::Union(u) => union_cx(t, u, name, local, scope),
         TypeKind::ScalarUnion(kinds) => scalar_cx(t, kinds, name),
-        TypeKind::Id { max_length } => TypeCx::Id {
+        TypeKind::Id { max_length, .. } => TypeCx::Id {
             doc: doc_text::opaque_id(
                 &t.doc,
                 *max_length,

@@ -313,11 +313,16 @@ impl Walk<'_> {
                     self.expected(at, &format!("one of {}", names.join(", ")), value);
                 }
             }
-            // Ids are opaque strings; a number is taken as its text, as every client reads
-            // one (the OpenAPI export declares `string` or `integer`).
-            TypeKind::Id { .. } => {
-                if !(value.is_string() || value.is_i64() || value.is_u64()) {
+            // Ids are opaque strings; an interface whose examples also show them as numbers
+            // (`accepts_integers`) takes an integer as its text.
+            TypeKind::Id {
+                accepts_integers, ..
+            } => {
+                let integer = value.is_i64() || value.is_u64();
+                if *accepts_integers && !(value.is_string() || integer) {
                     self.expected(at, "an id (a string or an integer)", value);
+                } else if !accepts_integers && !value.is_string() {
+                    self.expected(at, "an id (a string)", value);
                 }
             }
             TypeKind::RecordRef(_) => {

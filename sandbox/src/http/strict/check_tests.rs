@@ -44,11 +44,13 @@ fn interface() -> Interface {
                     field("when", json!({"builtin": "date-time-or-range"}), false, false),
                     field("due", json!({"builtin": "date-time"}), false, false),
                     field("on", json!({"builtin": "date-or-date-time"}), false, false),
+                    field("workflow_id", json!({"named": 4}), false, false),
                 ],
                 one_of(vec![assignee("user_id"), assignee("group_id")]),
             ),
             object(vec![field("etag", json!({"builtin": "string"}), true, false)], Value::Null),
             declared(json!({ "enum": { "open": true, "values": [{"wire": "idle", "doc": ""}, {"wire": "done", "doc": ""}] } })),
+            declared(json!({ "id": { "max_length": 255, "accepts_integers": true } })),
             declared(json!({ "id": { "max_length": 255 } })),
         ],
     }))
@@ -64,7 +66,7 @@ fn walk(style: PathStyle, mut value: Value) -> (Vec<String>, Value) {
 fn a_conforming_body_passes_unknown_properties_and_all() {
     let body = json!({
         "name": "a", "user_id": 1, "note": null, "data": {"x": null, "y": [1]},
-        "parts": [{"etag": "e", "later": true}], "status": "done", "owner": 7,
+        "parts": [{"etag": "e", "later": true}], "status": "done", "owner": 7, "workflow_id": "7",
         "when": ["2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"], "not_in_the_spec": {"a": 1},
     });
     let (problems, after) = walk(PathStyle::Dotted, body.clone());
@@ -102,6 +104,7 @@ fn every_problem_is_named_by_its_path() {
     let body = json!({
         "hours": "5", "note": 3, "data": "x", "parts": [{"etag": null}, 4],
         "status": "snoozed", "owner": true, "when": ["2026-01-01T00:00:00Z"], "user_id": null,
+        "workflow_id": 7,
     });
     let (problems, _) = walk(PathStyle::Dotted, body);
     assert_eq!(
@@ -116,6 +119,7 @@ fn every_problem_is_named_by_its_path() {
             "status: `snoozed` is not one of idle, done",
             "owner: expected an id (a string or an integer), got a boolean",
             "when: expected a date-time or an array of two date-times, got an array",
+            "workflow_id: expected an id (a string), got an integer",
             "user_id: null is not allowed (the field is not nullable)",
         ]
     );
