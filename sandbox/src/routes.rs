@@ -49,8 +49,15 @@ pub struct Routes {
     pub authed: Router<Arc<App>>,
 }
 
-/// The routes of `interface` in `ir` (its paths as the IR writes them).
-pub fn of(ir: &Arc<Ir>, interface: &str, style: strict::PathStyle, handlers: Handlers) -> Routes {
+/// The routes of `interface` in `ir` (its paths as the IR writes them), each write asking
+/// `probe` whether the record its path names exists before its body is checked.
+pub fn of(
+    ir: &Arc<Ir>,
+    interface: &str,
+    style: strict::PathStyle,
+    handlers: Handlers,
+    probe: strict::Probe,
+) -> Routes {
     let mut open = BTreeMap::<&str, MethodRouter<Arc<App>>>::new();
     let mut authed = BTreeMap::<&str, MethodRouter<Arc<App>>>::new();
     let Some((index, found)) = ir
@@ -70,6 +77,7 @@ pub fn of(ir: &Arc<Ir>, interface: &str, style: strict::PathStyle, handlers: Han
             interface: index,
             operation: n,
             style,
+            probe: Some(probe.clone()),
         };
         let route = route(found, served, handlers);
         let table = if op.is_open() { &mut open } else { &mut authed };

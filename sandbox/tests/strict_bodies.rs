@@ -353,6 +353,9 @@ async fn properties_the_spec_does_not_list_are_accepted_and_ignored() {
 async fn legacy_bodies_are_held_to_the_spec_too() {
     let sandbox = start().await;
     let token = login(&sandbox, LEGACY_MANAGER).await;
+    let path = "/api/users/multipart_upload_start/f-1?part_count=1";
+    let (status, answer) = legacy(&sandbox, &token, "POST", path, Value::Null).await;
+    assert_eq!(status, 200, "{answer}");
     // A nullable field takes null.
     let body = json!({"transaction": {"check_in": null}});
     let (status, answer) = legacy(&sandbox, &token, "PATCH", "/api/transactions/100", body).await;
@@ -472,16 +475,67 @@ async fn a_legacy_page_after_an_id_that_names_no_record_is_empty() {
     assert_eq!(page["assets"][0]["id"], "43", "a numeric id still pages");
 }
 
+/// A record the sandbox is seeded with, by what names it in a path (a path parameter's
+/// type, or the unit's reference number); a write's path is filled with these so that its
+/// body is what is checked. A new kind of path reference fails here until it has one.
+fn seeded(interface: &str, named: &str) -> &'static str {
+    match (interface, named) {
+        ("v3", "UnitId") => "unt_001",
+        ("v3", "reference_number") => "EX-0117",
+        ("v3", "TaskId") => "tsk_idle",
+        ("v3", "UserId") => "usr_1",
+        ("legacy", "AssetRef") => "43",
+        ("legacy", "LocationId") => "89",
+        ("legacy", "TaskId") => "42",
+        ("legacy", "TransactionId") => "100",
+        ("legacy", "UserPathRef") => "self",
+        ("legacy", "FileId") => "f-started",
+        other => panic!("no seeded record for a path parameter of {other:?}"),
+    }
+}
+
+/// The path parameters of `op` that name a record (an id, a record reference, a unit's
+/// reference number), each with what names it.
+fn records(interface: &Value, op: &Value) -> Vec<(String, String)> {
+    let types = interface["types"].as_array().unwrap();
+    let params = op["path_params"].as_array().into_iter().flatten();
+    params
+        .filter_map(|p| {
+            let name = p["name"].as_str().unwrap().to_string();
+            if name == "reference_number" {
+                return Some((name.clone(), name));
+            }
+            let ty = &types[p["ty"]["named"].as_u64()? as usize];
+            let kind = ty["kind"].as_object().unwrap();
+            (kind.contains_key("id") || kind.contains_key("record_ref"))
+                .then(|| (name, ty["name"].as_str().unwrap().to_string()))
+        })
+        .collect()
+}
+
+/// `template` with each record parameter replaced by `id(what names it)`, any other by `x1`.
+fn path_of(template: &str, records: &[(String, String)], id: impl Fn(&str) -> String) -> String {
+    let mut path = template.to_string();
+    for (name, named) in records {
+        path = path.replace(&format!("{{{name}}}"), &id(named));
+    }
+    fill(&path)
+}
+
 /// The proof that a new operation is covered with no hand edit: every operation with a
 /// JSON body in the IR refuses an array where its body type is not any JSON, with the status
-/// the IR lists for it.
+/// the IR lists for it; and before that, a write naming a record that does not exist is a
+/// 404 whatever its body (a write that may create its record, one answering 201, apart).
 #[tokio::test]
-async fn every_operation_with_a_json_body_refuses_an_array() {
+async fn every_operation_with_a_json_body_refuses_an_array_after_finding_its_record() {
     let ir: Value = serde_json::from_str(IR).unwrap();
     let sandbox = start().await;
     let token = login(&sandbox, LEGACY_MANAGER).await;
+    let path = "/api/users/multipart_upload_start/f-started?part_count=1";
+    let (status, answer) = legacy(&sandbox, &token, "POST", path, Value::Null).await;
+    assert_eq!(status, 200, "{answer}");
     let before = state(&sandbox, &token).await;
-    let mut checked = Vec::new();
+    let (mut checked, mut missing) = (Vec::new(), Vec::new());
     for interface in ir["interfaces"].as_array().unwrap() {
         let name = interface["name"].as_str().unwrap();
         let everywhere: Vec<u64> = statuses(&interface["errors"]);
@@ -490,23 +544,49 @@ async fn every_operation_with_a_json_body_refuses_an_array() {
             if body.is_null() || body["content_type"] != "application/json" {
                 continue;
             }
+            let method = op["method"].as_str().unwrap();
+            let op_name = op["name"].as_str().unwrap();
+            let records = records(interface, op);
+            let creates = op["responses"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|r| r["status"] == 201);
+            let send = |path: String| {
+                let (sandbox, token) = (&sandbox, &token);
+                async move {
+                    match name {
+                        "v3" => v3(sandbox, method, &path, json!([])).await,
+                        _ => legacy(sandbox, token, method, &path, json!([])).await,
+                    }
+                }
+            };
+            if !records.is_empty() && !creates {
+                let path = path_of(op["path"].as_str().unwrap(), &records, |_| {
+                    "gone-404".into()
+                });
+                let (status, answer) = send(path.clone()).await;
+                assert_eq!(status, 404, "{name} {op_name} {method} {path}: {answer}");
+                assert!(
+                    errors(&answer).ends_with("gone-404 could not be found"),
+                    "{answer}"
+                );
+                missing.push(format!("{name} {op_name}"));
+            }
             // A body of any JSON takes an array too.
             if body["ty"] == json!({"builtin": "json"}) {
                 continue;
             }
-            let method = op["method"].as_str().unwrap();
-            let path = fill(op["path"].as_str().unwrap());
-            let (status, answer) = match name {
-                "v3" => v3(&sandbox, method, &path, json!([])).await,
-                _ => legacy(&sandbox, &token, method, &path, json!([])).await,
-            };
+            let path = path_of(op["path"].as_str().unwrap(), &records, |n| {
+                seeded(name, n).into()
+            });
+            let (status, answer) = send(path.clone()).await;
             let listed: Vec<u64> = statuses(&op["errors"]);
             let allowed: Vec<u64> = listed.iter().chain(&everywhere).copied().collect();
             // 422 where the operation or its interface lists it, else 400, which both
             // interfaces list for every operation.
             assert!(allowed.contains(&400), "{op}");
             let expected = if allowed.contains(&422) { 422 } else { 400 };
-            let op_name = op["name"].as_str().unwrap();
             assert_eq!(
                 status, expected,
                 "{name} {op_name} {method} {path}: {answer}"
@@ -521,6 +601,27 @@ async fn every_operation_with_a_json_body_refuses_an_array() {
     }
     for name in ["v3 ", "legacy "] {
         assert!(checked.iter().any(|c| c.starts_with(name)), "{checked:#?}");
+        assert!(missing.iter().any(|c| c.starts_with(name)), "{missing:#?}");
     }
+    // The case among them: a missing unit with a taken reference number.
+    assert!(
+        missing.contains(&"v3 update_unit".to_string()),
+        "{missing:#?}"
+    );
     assert_eq!(state(&sandbox, &token).await, before);
+}
+
+/// A missing unit is a 404 before its new reference number is found taken (a 422 for a
+/// unit that exists).
+#[tokio::test]
+async fn a_missing_unit_is_not_found_before_its_reference_number_is_taken() {
+    let sandbox = start().await;
+    let taken = json!({"reference_number": "EX-0117"});
+    let (status, answer) = v3(&sandbox, "PATCH", "/units/unt_gone", taken.clone()).await;
+    assert_eq!(
+        (status, errors(&answer)),
+        (404, "The Unit unt_gone could not be found")
+    );
+    let (status, answer) = v3(&sandbox, "PATCH", "/units/unt_002", taken).await;
+    assert_eq!(status, 422, "{answer}");
 }

@@ -32,7 +32,7 @@ use axum::routing::put;
 use serde_json::{Map, Value};
 
 use crate::App;
-use crate::http::strict::{self, PathStyle};
+use crate::http::strict::{self, PathStyle, Probe};
 use crate::http::{Reject, error, legacy_rate_limit};
 use crate::ir::Ir;
 use crate::routes::{self, handlers};
@@ -97,7 +97,12 @@ handlers! {
 /// The legacy operations of `ir` (their paths start with `/api`), and the pre-signed
 /// upload URLs the sandbox serves in the storage service's place.
 pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
-    let routes = routes::of(ir, "legacy", PathStyle::Bracketed, handler);
+    let probe = app.clone();
+    let probe = Probe(Arc::new(move |extensions, named, id| {
+        let app = probe.clone();
+        Box::pin(async move { missing(&app, extensions.get::<Caller>(), &named, &id).await })
+    }));
+    let routes = routes::of(ir, "legacy", PathStyle::Bracketed, handler, probe);
     // The token first (401); each route then checks its body's content type (415), then
     // its request's shape.
     let api = routes.open.merge(
@@ -192,6 +197,35 @@ fn wrapped(bytes: &[u8], key: &str) -> Result<Map<String, Value>, Reject> {
 /// A delete's answer: 200, the status the spec lists (its body is not shown; none here).
 fn deleted() -> Response {
     StatusCode::OK.into_response()
+}
+
+/// The record a write's path names, if the sandbox keeps none by that reference (see
+/// [`Probe`]), by the parameter's type.
+async fn missing(
+    app: &App,
+    caller: Option<&Caller>,
+    named: &str,
+    id: &str,
+) -> Option<&'static str> {
+    let store = app.legacy.lock().await;
+    let (label, found) = match named {
+        "AssetRef" => ("Asset", store::asset_by_ref(&store, id).is_some()),
+        "LocationId" => ("Location", store.find("locations", id).is_some()),
+        "TaskId" => ("Task", store.find("tasks", id).is_some()),
+        "TransactionId" => ("Transaction", store.find("transactions", id).is_some()),
+        // A file's multipart upload, which only its owner may complete.
+        "FileId" => {
+            let mut started = store.multiparts.values();
+            let found = caller.is_some_and(|c| started.any(|m| m.owner == c.id && m.file_id == id));
+            ("upload of file", found)
+        }
+        "UserPathRef" => {
+            let found = caller.is_some_and(|c| users::account_by_ref(&store, c, id).is_some());
+            ("User", found)
+        }
+        _ => return None,
+    };
+    (!found).then_some(label)
 }
 
 fn not_found(what: &str, id: &str) -> Response {

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 
-use crate::http::strict::PathStyle;
+use crate::http::strict::{PathStyle, Probe};
 use crate::ir::Ir;
 use crate::routes::{self, handlers};
 use crate::{App, http};
@@ -46,7 +46,12 @@ handlers! {
 
 /// The v3 operations of `ir`, at their paths (relative to `/v3`).
 pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
-    let routes = routes::of(ir, "v3", PathStyle::Dotted, handler);
+    let probe = app.clone();
+    let probe = Probe(Arc::new(move |_, named, id| {
+        let app = probe.clone();
+        Box::pin(async move { missing(&app, &named, &id).await })
+    }));
+    let routes = routes::of(ir, "v3", PathStyle::Dotted, handler, probe);
     // Outermost last: the rate limit counts every request, then faults, then keys; each
     // route then checks its body's content type and its request's shape.
     routes
@@ -58,4 +63,30 @@ pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
         )
         .layer(from_fn_with_state(app.clone(), http::faults))
         .layer(from_fn_with_state(app, http::rate_limit))
+}
+
+/// The record a write's path names, if the sandbox keeps none by that id (see
+/// [`Probe`]): by the parameter's type, or a unit's reference number.
+async fn missing(app: &App, named: &str, id: &str) -> Option<&'static str> {
+    let store = app.store.lock().await;
+    let (label, found) = match named {
+        "UnitId" => (
+            "Unit",
+            store.units.iter().any(|r| r.record.id.as_str() == id),
+        ),
+        "reference_number" => (
+            "Unit",
+            (store.units.iter()).any(|r| r.record.reference_number.as_deref() == Some(id)),
+        ),
+        "TaskId" => (
+            "Task",
+            store.tasks.iter().any(|r| r.record.task.id.as_str() == id),
+        ),
+        "UserId" => (
+            "User",
+            (store.users.iter()).any(|r| r.record.id.as_ref().is_some_and(|u| u.as_str() == id)),
+        ),
+        _ => return None,
+    };
+    (!found).then_some(label)
 }

@@ -82,6 +82,11 @@ pub async fn patch(
 ) -> Result<Response, Reject> {
     let changes: UnitPatch = body(&bytes)?;
     let mut store = app.store.lock().await;
+    // A missing unit is a 404 before its reference number is looked at (the strict layer
+    // already answered it; this keeps the handler's order the service's).
+    if store.unit_by_id(&id).is_none() {
+        return Ok(not_found(&id));
+    }
     if let Some(reference) = &changes.reference_number {
         let taken = store.units.iter().any(|r| {
             r.record.reference_number.as_ref() == Some(reference) && r.record.id.as_str() != id

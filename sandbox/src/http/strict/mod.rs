@@ -2,7 +2,8 @@
 //! them: an operation marked manager-only is refused (403) to a caller without the role;
 //! each query parameter the operation declares must be of its type and within its
 //! documented limits (a JSON-encoded one is walked like a body), required ones present;
-//! a JSON body must be a value of the operation's body type (its JSON kinds at any depth,
+//! a record the path names must exist (404, asked of the interface's [`Probe`]: a service
+//! answers a missing record whatever the body holds); a JSON body must be a value of the operation's body type (its JSON kinds at any depth,
 //! `null` only where the spec allows it, required fields present). The route table
 //! (`routes`), read from the IR too, hands each route its operation, so an operation
 //! added to the spec is checked with no edit here. A refused request reaches no
@@ -10,11 +11,14 @@
 
 mod check;
 
+use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{Query, Request, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::extract::{Query, RawPathParams, Request, State};
+use axum::http::{Extensions, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
@@ -32,6 +36,36 @@ pub struct Served {
     pub interface: usize,
     pub operation: usize,
     pub style: PathStyle,
+    pub probe: Option<Probe>,
+}
+
+/// What a path parameter names, for [`Probe`]: its type's name in the IR (`UnitId`,
+/// `AssetRef`), or the parameter's own name when its type is a builtin
+/// (`reference_number`).
+pub type Named = String;
+
+/// An interface's answer to "does the record this path parameter names exist?", given the
+/// request's extensions (who is calling, for `self`): `Some(label)` when it does not
+/// (`Unit`, answered `The Unit <id> could not be found`), `None` when it does or the
+/// parameter names no record the interface keeps.
+#[derive(Clone)]
+pub struct Probe(
+    #[allow(clippy::type_complexity)]
+    pub  Arc<
+        dyn Fn(
+                Extensions,
+                Named,
+                String,
+            ) -> Pin<Box<dyn Future<Output = Option<&'static str>> + Send>>
+            + Send
+            + Sync,
+    >,
+);
+
+impl fmt::Debug for Probe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Probe")
+    }
 }
 
 impl Served {
@@ -47,11 +81,17 @@ impl Served {
 #[derive(Debug, Clone, Copy)]
 pub struct MayManage(pub bool);
 
-/// Refuses a manager-only operation to a caller without the role (403), then a query or a
-/// body that is not of its operation's types (400 for the query, the spec's rule for both
-/// interfaces); passes anything else on, with a whole-number float in the body rewritten
-/// as the integer it is.
-pub async fn requests(State(served): State<Served>, req: Request, next: Next) -> Response {
+/// Refuses a manager-only operation to a caller without the role (403), then a query that
+/// is not of its operation's types (400, the spec's rule for both interfaces), then a
+/// write to a record that does not exist (404), then a body that is not of its type;
+/// passes anything else on, with a whole-number float in the body rewritten as the
+/// integer it is.
+pub async fn requests(
+    State(served): State<Served>,
+    path: RawPathParams,
+    req: Request,
+    next: Next,
+) -> Response {
     let (interface, op) = served.parts();
     let may_manage = req.extensions().get::<MayManage>().is_none_or(|m| m.0);
     if op.manager_only && !may_manage {
@@ -63,6 +103,9 @@ pub async fn requests(State(served): State<Served>, req: Request, next: Next) ->
     }
     if let Err(refused) = query(interface, served.style, op, req.uri()) {
         return refused.into_response();
+    }
+    if let Some(missing) = missing(&served, &path, req.extensions()).await {
+        return missing;
     }
     if op.body.is_some() && no_body(req.headers()) {
         return Reject::new(StatusCode::BAD_REQUEST, "the request body is required")
@@ -86,6 +129,33 @@ pub async fn requests(State(served): State<Served>, req: Request, next: Next) ->
         }
     };
     next.run(Request::from_parts(parts, body)).await
+}
+
+/// The 404 of a write whose path names a record that does not exist, asked before its
+/// body is looked at. Reads need no probe (nothing is checked before their handler looks
+/// the record up), nor does a write that may create its record (one that answers 201).
+async fn missing(
+    served: &Served,
+    path: &RawPathParams,
+    extensions: &Extensions,
+) -> Option<Response> {
+    let (interface, op) = served.parts();
+    let probe = served.probe.as_ref()?;
+    if op.body.is_none() || op.responses.iter().any(|r| r.status == 201) {
+        return None;
+    }
+    for (name, value) in path.iter() {
+        let param = op.path_params.iter().find(|p| p.name == name)?;
+        let named = match &param.ty {
+            TypeRef::Named(id) => interface.ty(*id).name.clone(),
+            _ => param.name.clone(),
+        };
+        if let Some(label) = (probe.0)(extensions.clone(), named, value.to_string()).await {
+            let why = format!("The {label} {value} could not be found");
+            return Some(super::error(StatusCode::NOT_FOUND, why));
+        }
+    }
+    None
 }
 
 /// Whether a request came with no body at all: nothing says what or how long it is. An
