@@ -125,6 +125,13 @@ fn every_other_check_names_the_problem() {
             "`binary` is only a whole request or response body",
         ),
         (
+            spec(UNIT, &GET_UNIT.replace(
+                "    responses:",
+                "    body: { type: binary, content_type: text/plain, optional: true }\n    responses:",
+            )),
+            "a `text/plain` body cannot be optional",
+        ),
+        (
             with_types("  R:\n    record_ref: { doc: R., id_type: Unit }\n"),
             "`id_type` of `R` is `Unit`, which is an object, not an id",
         ),

@@ -117,11 +117,16 @@ impl Args {
     /// The request body, read as the operation's body type. The message names what does
     /// not fit; for a body that holds a secret it quotes no value.
     pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
-        let value = self
-            .body
-            .take()
-            .ok_or("this command needs a body: --body FILE")?;
-        serde_json::from_value(value).map_err(|e| {
+        self.optional_body()?
+            .ok_or_else(|| "this command needs a body: --body FILE".to_string())
+    }
+
+    /// The body of an operation that may go without one: `None` when none is given.
+    pub fn optional_body<T: DeserializeOwned>(&mut self) -> Result<Option<T>, String> {
+        let Some(value) = self.body.take() else {
+            return Ok(None);
+        };
+        serde_json::from_value(value).map(Some).map_err(|e| {
             if self.secret_body {
                 "the body does not fit the operation (its message is not shown: the body \
                  holds a secret)"

@@ -76,10 +76,12 @@ pub enum Kind {
 pub enum Body {
     None,
     /// JSON from `--body FILE|-`, with the fields of [`Place::Body`] flags over it;
-    /// `required` when no field flag exists (the body cannot be made from flags alone).
+    /// `required` when no field flag exists (the body cannot be made from flags alone);
+    /// `optional`: the request goes without a body when neither gives one.
     /// `secrets`: JSON paths of values a dry run hides and no message quotes.
     Json {
         required: bool,
+        optional: bool,
         secrets: &'static [&'static str],
     },
     /// The bytes of `--body FILE|-` (text), sent with `--content-type`.
@@ -272,6 +274,8 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
     }
     match op.body {
         Body::None => {}
+        Body::Json { optional: true, .. }
+            if fields.is_empty() && m.get_one::<PathBuf>("body").is_none() => {}
         Body::Json { secrets, .. } => {
             let mut body = match m.get_one::<PathBuf>("body") {
                 Some(path) => json_file(path)?,

@@ -49,9 +49,7 @@ impl Operation {
     /// taken as sent).
     pub fn json_body(&self) -> Option<&TypeRef> {
         let body = self.body.as_ref()?;
-        let media = body.content_type.split(';').next().unwrap_or("").trim();
-        let json = media == "application/json" || media.ends_with("+json");
-        json.then_some(&body.ty)
+        body.is_json().then_some(&body.ty)
     }
 }
 
@@ -156,6 +154,18 @@ pub struct Body {
     pub ty: TypeRef,
     pub content_type: String,
     pub doc: Option<String>,
+    /// The service also takes the request with no body at all; a client then sends none
+    /// unless given one.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+impl Body {
+    /// Whether the body is sent as JSON (its media type `application/json` or `*+json`).
+    pub fn is_json(&self) -> bool {
+        let media = self.content_type.split(';').next().unwrap_or("").trim();
+        media == "application/json" || media.ends_with("+json")
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

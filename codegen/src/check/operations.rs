@@ -118,6 +118,22 @@ impl<'a> Checker<'a> {
         out
     }
 
+    /// Only a JSON body may be optional: a client sends bytes as given, so a body of bytes
+    /// has no absent form to offer.
+    fn optional_body(&mut self, def: &spec::BodyDef, body: &ir::Body) {
+        let Some(optional) = def.optional.as_ref().filter(|o| o.value) else {
+            return;
+        };
+        if !matches!(body.ty, ir::TypeRef::Builtin(ir::Builtin::Binary)) && body.is_json() {
+            return;
+        }
+        self.error(
+            optional,
+            format!("a `{}` body cannot be optional", body.content_type),
+            "only a JSON body may be `optional: true`; drop the key",
+        );
+    }
+
     fn operation(
         &mut self,
         name: &Spanned<String>,
@@ -127,11 +143,14 @@ impl<'a> Checker<'a> {
     ) -> Option<ir::Operation> {
         self.operation_path(name, op);
         let body = op.body.as_ref().and_then(|b| {
-            Some(ir::Body {
+            let body = ir::Body {
                 ty: self.type_expr(&b.ty, Position::Body)?,
                 content_type: b.content_type.clone().unwrap_or_else(json),
                 doc: b.doc.clone(),
-            })
+                optional: b.optional.as_ref().is_some_and(|o| o.value),
+            };
+            self.optional_body(b, &body);
+            Some(body)
         });
         self.parameter_names(op, body.as_ref());
         let path_params = self.fields_at(&op.path_params, Position::Field);

@@ -431,6 +431,13 @@ fn operation(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &O
     let body = |i: &Interface, op: &Operation| op.body.as_ref().map(|b| i.spelled(&b.ty));
     if body(oi, o) != body(ni, n) {
         out.breaking(format!("operation `{name}`: request body changed"));
+    } else if let (Some(ob), Some(nb)) = (&o.body, &n.body)
+        && ob.optional != nb.optional
+    {
+        // Either way the Rust builder's signature changes (a constructor argument becomes
+        // a setter, or the reverse).
+        let now = if nb.optional { "optional" } else { "required" };
+        out.breaking(format!("operation `{name}`: request body now {now}"));
     }
     if answer(oi, o) != answer(ni, n) || o.answer.polls != n.answer.polls {
         out.breaking(format!("operation `{name}`: answer changed"));

@@ -246,13 +246,15 @@ fn operation(i: &Interface, op: &Operation) -> Node {
         node.set("parameters", Node::Seq(parameters));
     }
     if let Some(body) = &op.body {
-        let mut request = Node::map().with("required", Node::Bool(true)).with(
-            "content",
-            Node::map().with(
-                &body.content_type,
-                Node::map().with("schema", schema::of(i, &body.ty, &Default::default())),
-            ),
-        );
+        let mut request = Node::map()
+            .with("required", Node::Bool(!body.optional))
+            .with(
+                "content",
+                Node::map().with(
+                    &body.content_type,
+                    Node::map().with("schema", schema::of(i, &body.ty, &Default::default())),
+                ),
+            );
         if let Some(doc) = &body.doc {
             request.set("description", Node::str(doc.trim()));
         }

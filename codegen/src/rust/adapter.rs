@@ -84,8 +84,8 @@ fn arm(i: &Interface, op: &Operation) -> TokenStream {
             reads.push(quote!(let text: String = a.required("body_text")?;));
             args.push(quote!(text.into_bytes()));
         }
-        Some(_) => args.push(quote!(a.body()?)),
-        None => {}
+        Some(b) if !b.optional => args.push(quote!(a.body()?)),
+        _ => {}
     }
     let mut setters: Vec<TokenStream> = op
         .query
@@ -98,6 +98,9 @@ fn arm(i: &Interface, op: &Operation) -> TokenStream {
             quote!(let b = cx::set_if(b, a.query(#wire)?, |b, v: #ty| b.#setter(v));)
         })
         .collect();
+    if op.body.as_ref().is_some_and(|b| b.optional) {
+        setters.push(quote!(let b = cx::set_if(b, a.optional_body()?, |b, v| b.body(v));));
+    }
     if binary_body {
         setters.push(
             quote!(let b = cx::set_if(b, a.take("content_type")?, |b, v: String| b.content_type(v));),

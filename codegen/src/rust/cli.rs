@@ -544,10 +544,10 @@ fn operation_row(i: &Interface, op: &Operation, command: &str) -> TokenStream {
             for f in &fields {
                 params.push(flags.body_field(i, f));
             }
-            let required = fields.is_empty();
+            let (required, optional) = (fields.is_empty() && !b.optional, b.optional);
             let mut secrets = Vec::new();
             secret_paths(i, &b.ty, "", 0, &mut secrets);
-            quote!(Body::Json { required: #required, secrets: &[#(#secrets),*] })
+            quote!(Body::Json { required: #required, optional: #optional, secrets: &[#(#secrets),*] })
         }
     };
     let answer = answer(op);

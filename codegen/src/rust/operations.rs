@@ -6,6 +6,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::{docs, names, types, validators};
+use crate::doc_text::Doc;
 use crate::ir::{
     Answer, AnswerKind, Builtin, Field, Input, Interface, Method, Operation, OperationPaging,
     Segment, TypeKind, TypeRef,
@@ -69,6 +70,10 @@ fn body_arg(i: &Interface, op: &Operation) -> (Option<TokenStream>, Vec<TokenStr
     let Some(body) = &op.body else {
         return (None, Vec::new());
     };
+    if body.optional {
+        // Set on the builder.
+        return (None, vec![quote!(body: None)]);
+    }
     if is_binary(&body.ty) {
         let ct = body.content_type.as_str();
         let inits = vec![
@@ -136,6 +141,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
     let page_param = page_param(op);
     let builder_struct = builder_struct(i, op, &name);
     let setters = query_setters(i, op);
+    let body_setter = body_setter(i, op);
     let content_type_setter = content_type_setter(op);
     let to_request = to_request(i, op, page_param.as_ref());
     let resume = page_param.is_some().then(|| quote!(resume,));
@@ -147,6 +153,7 @@ pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
 
         impl #name {
             #(#setters)*
+            #body_setter
             #content_type_setter
             #to_request
         }
@@ -210,7 +217,10 @@ fn builder_fields(i: &Interface, op: &Operation) -> Vec<TokenStream> {
     }
     if let Some(body) = &op.body {
         let ty = types::rust_type(i, &body.ty);
-        fields.push(quote!(body: #ty,));
+        fields.push(match body.optional {
+            true => quote!(body: Option<#ty>,),
+            false => quote!(body: #ty,),
+        });
         if is_binary(&body.ty) {
             fields.push(quote!(content_type: String,));
         }
@@ -220,6 +230,23 @@ fn builder_fields(i: &Interface, op: &Operation) -> Vec<TokenStream> {
         fields.push(quote!(resume: Option<::inspection_runtime::Resume>,));
     }
     fields
+}
+
+/// The setter of an optional body (sent only when set).
+fn body_setter(i: &Interface, op: &Operation) -> Option<TokenStream> {
+    op.body.as_ref().filter(|b| b.optional).map(|b| {
+        let ty = types::rust_type(i, &b.ty);
+        let mut doc = Doc::new(b.doc.as_deref().unwrap_or("The request body."));
+        doc.push("Optional: the request goes without a body unless this is set.".into());
+        let doc = doc.attrs();
+        quote! {
+            #doc
+            pub fn body(mut self, body: #ty) -> Self {
+                self.body = Some(body);
+                self
+            }
+        }
+    })
 }
 
 /// The setter of a binary body's media type, when the body is binary.
@@ -324,7 +351,14 @@ fn validate_call(i: &Interface, op: &Operation) -> TokenStream {
     if let Some(body) = &op.body
         && i.named(&body.ty).is_some_and(validators::has_validate)
     {
-        checks.push(quote!(::inspection_runtime::Validate::collect_violations(&self.body, v);));
+        checks.push(match body.optional {
+            true => quote! {
+                if let Some(body) = &self.body {
+                    ::inspection_runtime::Validate::collect_violations(body, v);
+                }
+            },
+            false => quote!(::inspection_runtime::Validate::collect_violations(&self.body, v);),
+        });
     }
     let checks: Vec<TokenStream> = checks.into_iter().filter(|c| !c.is_empty()).collect();
     if checks.is_empty() {
@@ -384,6 +418,17 @@ fn query_pair(i: &Interface, f: &Field) -> TokenStream {
 
 /// The end of `to_request`: the page to resume at and the body, each when there is one.
 fn finish_request(op: &Operation, page_param: Option<&TokenStream>) -> TokenStream {
+    if op.body.as_ref().is_some_and(|b| b.optional) {
+        let resumed =
+            page_param.map(|p| quote!(let request = request.resume_at(self.resume.as_ref(), #p)?;));
+        return quote! {
+            #resumed
+            match &self.body {
+                Some(body) => request.json(body),
+                None => Ok(request),
+            }
+        };
+    }
     let attach = if op.body.as_ref().is_some_and(|b| is_binary(&b.ty)) {
         quote!(.bytes(self.body.clone(), &self.content_type))
     } else {

@@ -172,6 +172,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -201,6 +202,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -231,6 +233,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -342,6 +345,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &["guest_token"],
         },
         answer: Answer::Json,
@@ -433,6 +437,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -460,6 +465,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -487,6 +493,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -597,6 +604,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -623,6 +631,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -649,6 +658,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -760,6 +770,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -786,6 +797,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -813,6 +825,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -895,6 +908,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Empty,
@@ -917,6 +931,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &["user.password"],
         },
         answer: Answer::Json,
@@ -1070,6 +1085,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -1167,6 +1183,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &["user.password"],
         },
         answer: Answer::Json,
@@ -1211,6 +1228,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -1241,6 +1259,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &["user.password"],
         },
         answer: Answer::Json,
@@ -1271,6 +1290,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &["user.password"],
         },
         answer: Answer::Json,
@@ -1328,7 +1348,8 @@ const OPERATIONS: &[Operation] = &[
             },
         ],
         body: Body::Json {
-            required: true,
+            required: false,
+            optional: true,
             secrets: &[],
         },
         answer: Answer::Empty,

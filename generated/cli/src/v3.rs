@@ -150,6 +150,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -269,6 +270,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -378,6 +380,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -469,6 +472,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Upsert,
@@ -904,6 +908,7 @@ const OPERATIONS: &[Operation] = &[
         params: &[],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -956,6 +961,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: true,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,
@@ -1132,6 +1138,7 @@ const OPERATIONS: &[Operation] = &[
         ],
         body: Body::Json {
             required: false,
+            optional: false,
             secrets: &[],
         },
         answer: Answer::Json,

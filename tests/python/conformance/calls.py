@@ -142,6 +142,12 @@ def operation_of(iface: Interface, name: str) -> tuple[Operation, bool] | None:
     return op, paged
 
 
+def body_is_optional(method: Callable[..., object]) -> bool:
+    """Whether the client's method lets the body be left out (its `body` has a default)."""
+    body = inspect.signature(method).parameters.get("body")
+    return body is not None and body.default is not inspect.Parameter.empty
+
+
 def python_name(name: str) -> str:
     """A spec or wire name as the generated code spells it: snake_case, `_` after a keyword."""
     snake = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", name).lower()
@@ -209,9 +215,10 @@ async def call_operation(
         if content_type is not None:
             keywords["content_type"] = content_type
     elif op.body is not None:
-        if a.body is ABSENT:
+        if a.body is not ABSENT:
+            positional.append(decode_input(op.body, a.body, "body"))
+        elif not body_is_optional(method):
             raise RunnerError("`args.body` is required")
-        positional.append(decode_input(op.body, a.body, "body"))
         a.body = ABSENT
     if op.query is not None:
         for f in op.query.fields:

@@ -108,8 +108,13 @@ impl Args {
 
     /// The request body, read as the operation's body type.
     pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
-        let value = self.body.take().ok_or("`args.body` is required")?;
-        typed(value, "args.body")
+        self.optional_body()?
+            .ok_or_else(|| "`args.body` is required".to_string())
+    }
+
+    /// The body of an operation that may go without one: `None` when `args` has none.
+    pub fn optional_body<T: DeserializeOwned>(&mut self) -> Result<Option<T>, String> {
+        self.body.take().map(|v| typed(v, "args.body")).transpose()
     }
 
     /// A key of a client action's args.

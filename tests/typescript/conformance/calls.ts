@@ -325,8 +325,8 @@ export async function callOperation(
     positional.push(encoder.encode(a.string("body_text", true)));
     contentType = a.string("content_type", false);
   } else if (op.body !== undefined) {
-    if (a.body === undefined) throw new Error("`args.body` is required");
-    positional.push(withUnlisted(SCHEMAS[iface], op.body.type, a.body));
+    if (a.body === undefined && !op.body.optional) throw new Error("`args.body` is required");
+    positional.push(a.body === undefined ? undefined : withUnlisted(SCHEMAS[iface], op.body.type, a.body));
     a.body = undefined;
   }
   if (op.query.length > 0) {

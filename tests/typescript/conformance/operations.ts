@@ -10,10 +10,11 @@ export interface Operation {
   pathParams: { name: string; ref: boolean }[];
   query: { name: string; required: boolean }[];
   /**
-   * The body: a JSON one (`args.body`) of the named type, when the spec names one, or
+   * The body: a JSON one (`args.body`) of the named type, when the spec names one (which
+   *   `optional` lets a step leave out), or
    * bytes sent as they are (`args.body_text`, and an optional `args.content_type`).
    */
-  body: { binary: false; type: string | undefined } | { binary: true } | undefined;
+  body: { binary: false; type: string | undefined; optional: boolean } | { binary: true } | undefined;
   paginated: boolean;
   /** The only 2xx answers are binary (a PDF): `send` and `pdf` are the same. */
   binaryOnly: boolean;
@@ -27,7 +28,8 @@ function bodyOf(body: Json | undefined): Operation["body"] {
   if (body === undefined || body === null) return undefined;
   const type = isObject(body) ? body["type"] : body;
   if (type === "binary") return { binary: true };
-  return { binary: false, type: typeof type === "string" ? type : undefined };
+  const optional = isObject(body) && body["optional"] === true;
+  return { binary: false, type: typeof type === "string" ? type : undefined, optional };
 }
 
 /** Each interface's operations by their spec name. */

@@ -149,6 +149,8 @@ pub struct OperationCx {
     pub path_values: Vec<String>,
     pub query_values: Vec<QueryValueCx>,
     pub has_body: bool,
+    /// The body may be left out (`None`): the request then goes without one.
+    pub optional_body: bool,
     /// The parameter naming a binary body's media type, when the body is sent as it is.
     pub content_type: Option<String>,
     pub call: CallKind,

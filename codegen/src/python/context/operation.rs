@@ -63,6 +63,7 @@ pub(super) fn operation_cx(
         path_values: signature.path_values,
         query_values: signature.query_values,
         has_body: op.body.is_some(),
+        optional_body: op.body.as_ref().is_some_and(|b| b.optional),
         content_type: signature.content_type,
         call: answer.call,
         answer_desc: answer.desc,
@@ -108,7 +109,14 @@ fn signature(i: &Interface, op: &Operation, m: &TypeNames, scope: &mut Scope) ->
                     Some(_) => "bytes | str".to_string(),
                     None => m.annotation(i, &body.ty, false),
                 };
-                params.push(ParamCx::positional("body", annotation));
+                // After every required input (the plan's order), so it may have a default.
+                params.push(match body.optional {
+                    true => ParamCx {
+                        default: Some("None".into()),
+                        ..ParamCx::positional("body", format!("{annotation} | None"))
+                    },
+                    false => ParamCx::positional("body", annotation),
+                });
             }
             Input::Query { index } => {
                 let f = &op.query[index];

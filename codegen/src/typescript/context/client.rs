@@ -249,7 +249,9 @@ fn body_input(
         };
         return (Some(request_body), Some(name));
     }
-    inputs.param("body", m.ts(&body.ty), false);
+    // An optional body comes after every required input (the call plan's order), so it
+    // can be an optional parameter; `undefined` sends none.
+    inputs.param("body", m.ts(&body.ty), body.optional);
     let desc = types::desc(i, &body.ty, &Default::default());
     inputs.check("", desc, "body", false);
     let hidden = hidden_literal(i, &body.ty);

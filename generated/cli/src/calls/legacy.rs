@@ -274,7 +274,8 @@ pub async fn call(
         "reset_user_password" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
-            let b = client.reset_user_password(p0, a.body()?);
+            let b = client.reset_user_password(p0);
+            let b = cx::set_if(b, a.optional_body()?, |b, v| b.body(v));
             cx::empty!(op, a, b, mode)
         }
         "get_workflow" => {

@@ -986,16 +986,12 @@ impl Client {
     ///
     /// *Not shown by the interface document:* The request and response bodies, and whether the
     /// new password is set, generated or sent to the user.
-    pub fn reset_user_password(
-        &self,
-        id: impl Into<UserPathRef>,
-        body: serde_json::Value,
-    ) -> ResetUserPassword {
+    pub fn reset_user_password(&self, id: impl Into<UserPathRef>) -> ResetUserPassword {
         ResetUserPassword {
             core: self.core.clone(),
             request_options: Default::default(),
             id: id.into(),
-            body,
+            body: None,
         }
     }
     /// Shows a workflow.
@@ -2741,9 +2737,17 @@ pub struct ResetUserPassword {
     core: ::inspection_runtime::Core,
     request_options: ::inspection_runtime::RequestOptions,
     id: UserPathRef,
-    body: serde_json::Value,
+    body: Option<serde_json::Value>,
 }
 impl ResetUserPassword {
+    /// Not shown (for example a new password). The seed lists the route with no body, so the
+    /// request may go without one.
+    ///
+    /// Optional: the request goes without a body unless this is set.
+    pub fn body(mut self, body: serde_json::Value) -> Self {
+        self.body = Some(body);
+        self
+    }
     /// The request exactly as `send` puts it on the wire, after the documented limits
     /// are checked (unless the client turned validation off).
     pub fn to_request(
@@ -2760,7 +2764,10 @@ impl ResetUserPassword {
             .segment("reset_password")
             .hint("only users with the manager role may call it")
             .options(self.request_options.clone());
-        request.json(&self.body)
+        match &self.body {
+            Some(body) => request.json(body),
+            None => Ok(request),
+        }
     }
 }
 ::inspection_runtime::__private::impl_request!(ResetUserPassword, empty);

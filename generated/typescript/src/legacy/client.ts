@@ -1781,7 +1781,7 @@ export class Client {
    */
   async resetUserPassword(
     id: m.UserPathRef,
-    body: rt.JsonValue,
+    body?: rt.JsonValue,
     options?: rt.CallOptions,
   ): Promise<void> {
     this.core.check(

@@ -107,7 +107,12 @@ pub async fn requests(
     if let Some(missing) = missing(&served, &path, req.extensions()).await {
         return missing;
     }
-    if op.body.is_some() && no_body(req.headers()) {
+    if let Some(body) = &op.body
+        && no_body(req.headers())
+    {
+        if body.optional {
+            return next.run(req).await;
+        }
         return Reject::new(StatusCode::BAD_REQUEST, "the request body is required")
             .into_response();
     }
@@ -206,9 +211,12 @@ fn conforming(
     ty: &TypeRef,
     bytes: &[u8],
 ) -> Result<Option<Vec<u8>>, Reject> {
-    // Every request body the spec declares is required (the OpenAPI export says so too),
-    // even one of any JSON ("send `{}` when nothing is needed").
+    // A request body the spec declares is required unless it says `optional` (the OpenAPI
+    // export says which), even one of any JSON; a body sent must be JSON.
     if bytes.iter().all(u8::is_ascii_whitespace) {
+        if op.body.as_ref().is_some_and(|b| b.optional) {
+            return Ok(None);
+        }
         return Err(Reject::new(
             StatusCode::BAD_REQUEST,
             "malformed JSON: the request body is required",

@@ -2003,7 +2003,7 @@ class Client:
     def reset_user_password(
         self,
         id: _m.UserPathRef,
-        body: JsonValue,
+        body: JsonValue | None = None,
         *,
         options: _rt.CallOptions | None = None,
     ) -> None:
@@ -2026,7 +2026,7 @@ class Client:
             _RESET_USER_PASSWORD,
             (id,),
             None,
-            body,
+            _rt.UNSET if body is None else body,
         )
         self._core.empty(request, options)
 
@@ -3549,7 +3549,7 @@ class AsyncClient:
     async def reset_user_password(
         self,
         id: _m.UserPathRef,
-        body: JsonValue,
+        body: JsonValue | None = None,
         *,
         options: _rt.CallOptions | None = None,
     ) -> None:
@@ -3572,7 +3572,7 @@ class AsyncClient:
             _RESET_USER_PASSWORD,
             (id,),
             None,
-            body,
+            _rt.UNSET if body is None else body,
         )
         await self._core.empty(request, options)
 
