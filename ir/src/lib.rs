@@ -16,12 +16,14 @@
 //! in `values` (all re-exported).
 
 mod operations;
+mod positions;
 mod types;
 mod values;
 
 use serde::{Deserialize, Serialize};
 
 pub use operations::*;
+pub use positions::*;
 pub use types::*;
 pub use values::*;
 
@@ -91,6 +93,10 @@ pub struct Interface {
     /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
+    /// Where the spec file declares each type, field, member and operation (see
+    /// [`Interface::position`]).
+    #[serde(default, skip_serializing_if = "Positions::is_empty")]
+    pub positions: Positions,
 }
 
 /// A token login, resolved: the operation that logs in (and its index), the body it sends

@@ -52,6 +52,7 @@ impl<'a> Checker<'a> {
             export: None, // checked below, once the answers are resolved
             types,
             operations,
+            positions: super::positions::positions(spec),
         };
         mark_usage(&mut interface);
         self.resolve_checked(spec, &mut interface);

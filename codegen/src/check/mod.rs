@@ -6,6 +6,7 @@ mod fields;
 mod interface;
 mod names;
 mod operations;
+mod positions;
 mod scalars;
 mod suggest;
 mod type_expr;
