@@ -56,10 +56,23 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         call the sandbox from a browser: preflights answered, the
                         clients' headers allowed and exposed; repeatable (default: none)
 
+  --drift               depart from the spec on purpose, once in each way a drift watch
+                        must see (sandbox/src/drift.rs lists them): to test a watch
+
   sandbox forward --to ADDR [--listen ADDR]
                         a small reverse proxy in front of a sandbox at ADDR (listening on
                         127.0.0.1 and a free port by default) that adds the forwarding
-                        headers: to try --trust-forwarded-headers";
+                        headers: to try --trust-forwarded-headers
+
+  sandbox watch --upstream URL [--listen ADDR] [--report FILE] [--record DIR] [--enforce]
+                        the drift watch: a proxy in front of the service at URL (its
+                        origin, https://host) that passes all traffic on unchanged and
+                        holds it to the spec; each departure is a JSON line on stdout when
+                        first seen (with the spec line to change and its class); on
+                        Ctrl-C a summary on stderr and the report as JSON in FILE;
+                        --record writes each exchange, redacted, to DIR; --enforce answers
+                        502 naming the departure instead (a CI job against staging);
+                        GET /_watch/report shows the report while it runs";
 
 /// `N/SECS` (N requests per SECS seconds) or `off`.
 fn rate_limit(flag: &str, v: String) -> Result<Option<(u32, Duration)>, String> {
@@ -217,6 +230,7 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     Some(crate::public_url::parse(&v).map_err(|e| format!("--public-url: {e}"))?);
             }
             "--trust-forwarded-headers" => o.trust_forwarded = true,
+            "--drift" => o.drift = true,
             "--cors-origin" => {
                 let v = value("--cors-origin")?;
                 o.cors_origins

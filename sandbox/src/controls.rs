@@ -242,8 +242,12 @@ pub async fn record_and_script(State(app): State<Arc<App>>, req: Request, next: 
         if canned.delay_ms > 0 {
             tokio::time::sleep(Duration::from_millis(canned.delay_ms)).await;
         }
-        let response = canned.respond(&app.origin);
+        let mut response = canned.respond(&app.origin);
         app.controls.answered(id, response.status(), true);
+        let canned = axum::http::HeaderValue::from_static("canned");
+        response
+            .headers_mut()
+            .insert(crate::http::SYNTHETIC, canned);
         return response;
     }
     let response = next.run(Request::from_parts(parts, body)).await;

@@ -12,10 +12,10 @@ use axum::http::{HeaderName, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// The largest request body passed on (the proxy holds it whole; answers stream).
-const MAX_REQUEST: usize = 64 << 20;
+pub(crate) const MAX_REQUEST: usize = 64 << 20;
 
 /// Headers of one hop only (RFC 9110 7.6.1), never passed on.
-const HOP_BY_HOP: &[HeaderName] = &[
+pub(crate) const HOP_BY_HOP: &[HeaderName] = &[
     header::CONNECTION,
     header::TE,
     header::TRAILER,

@@ -10,6 +10,7 @@ mod controls;
 pub mod cors;
 mod cursor;
 mod demo;
+mod drift;
 pub mod faults;
 pub mod forward;
 mod http;
@@ -22,6 +23,7 @@ mod routes;
 mod serve;
 mod store;
 mod v3;
+pub mod watch;
 mod webhooks;
 
 /// Locks, surviving a panic elsewhere (the data stays usable for tests).
@@ -100,6 +102,9 @@ pub struct Options {
     /// the one built in (`generated/ir.json`). An operation another spec adds is routed
     /// and checked, and answers 501 until the sandbox implements it.
     pub ir: Option<Arc<ir::Ir>>,
+    /// Depart from the spec on purpose, in the ways `drift.rs` lists (for testing a drift
+    /// watch).
+    pub drift: bool,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -131,6 +136,7 @@ impl Default for Options {
             trust_forwarded: false,
             cors_origins: Vec::new(),
             ir: None,
+            drift: false,
         }
     }
 }
@@ -315,6 +321,10 @@ impl Sandbox {
             // Outside even that: canned answers' `{origin}` links are rewritten too.
             .layer(from_fn_with_state(app.clone(), public_url::rewrite))
             .with_state(app.clone());
+        let router = match options.drift {
+            true => router.layer(from_fn(drift::depart)),
+            false => router,
+        };
         // Outermost: preflights are answered before anything records or checks them.
         let router = match options.cors_origins.is_empty() {
             true => router,

@@ -10,6 +10,9 @@ fn main() -> ExitCode {
     if args.first().is_some_and(|a| a == "forward") {
         return forward(&args[1..]);
     }
+    if args.first().is_some_and(|a| a == "watch") {
+        return watch(&args[1..]);
+    }
     let options = match parse(args) {
         Ok(Some(o)) => o,
         Ok(None) => {
@@ -92,6 +95,39 @@ fn forward(args: &[String]) -> ExitCode {
                 }
             }
             _ = stopped() => {}
+        }
+        ExitCode::SUCCESS
+    })
+}
+
+/// `sandbox watch --upstream URL ...`: the drift watch, until stopped; then its summary
+/// on stderr and, with `--report FILE`, the whole report as JSON.
+fn watch(args: &[String]) -> ExitCode {
+    let (options, listen, report) = match sandbox::watch::parse_args(args) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("sandbox: {e}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    run(async move {
+        let upstream = options.upstream.clone();
+        let watch = match sandbox::watch::Watch::start(listen, options).await {
+            Ok(w) => w,
+            Err(e) => {
+                eprintln!("sandbox watch: cannot start on {listen}: {e}");
+                return ExitCode::FAILURE;
+            }
+        };
+        eprintln!("sandbox watch: http://{} -> {upstream}", watch.addr);
+        stopped().await;
+        eprint!("{}", watch.table());
+        if let Some(path) = report {
+            let text = serde_json::to_string_pretty(&watch.report()).unwrap_or_default();
+            if let Err(e) = std::fs::write(&path, text + "\n") {
+                eprintln!("sandbox watch: cannot write {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
         }
         ExitCode::SUCCESS
     })

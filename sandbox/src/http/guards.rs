@@ -160,7 +160,7 @@ pub async fn faults(State(app): State<Arc<App>>, req: Request, next: Next) -> Re
         return next.run(req).await;
     };
     app.stats.faults.fetch_add(1, Ordering::Relaxed);
-    match fault {
+    let mut resp = match fault {
         Fault::ServerError(code) => error(
             StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),
             "Injected fault",
@@ -204,5 +204,15 @@ pub async fn faults(State(app): State<Arc<App>>, req: Request, next: Next) -> Re
             );
             resp
         }
+    };
+    // Marked, so that a drift watch in front knows it for the sandbox's own doing.
+    if fault != Fault::Slow {
+        resp.headers_mut()
+            .insert(SYNTHETIC, HeaderValue::from_static("fault"));
     }
+    resp
 }
+
+/// The header marking an answer the sandbox made up (an injected fault, a canned answer),
+/// which a drift watch passes on unchecked: it is not the service's.
+pub const SYNTHETIC: &str = "x-sandbox-synthetic";

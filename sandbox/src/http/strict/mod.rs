@@ -163,6 +163,29 @@ async fn missing(
     None
 }
 
+/// Why the strict layer would refuse this request (its query, or its body), for the drift
+/// watch, which asks it of a request the real service accepted; `None` when it conforms.
+pub fn refusal(
+    interface: &Interface,
+    op: &Operation,
+    uri: &axum::http::Uri,
+    headers: &axum::http::HeaderMap,
+    body: &[u8],
+) -> Option<String> {
+    let style = PathStyle::Dotted;
+    if let Err(refused) = query(interface, style, op, uri) {
+        return Some(refused.1);
+    }
+    let ty = op.json_body()?;
+    if no_body(headers) && body.is_empty() {
+        let optional = op.body.as_ref().is_some_and(|b| b.optional);
+        return (!optional).then(|| "the request body is required".to_string());
+    }
+    conforming(interface, style, op, ty, body)
+        .err()
+        .map(|refused| refused.1)
+}
+
 /// Whether a request came with no body at all: nothing says what or how long it is. An
 /// empty body with a content type is a body (an empty device log, say).
 fn no_body(headers: &axum::http::HeaderMap) -> bool {

@@ -1,0 +1,494 @@
+//! One exchange through the watch: the request passed on, the answer passed back, and
+//! both held to the operation they match.
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+// A request is held whole (to be checked), up to the forwarding proxy's limit.
+use crate::forward::{HOP_BY_HOP, MAX_REQUEST};
+use crate::http::{SYNTHETIC, strict};
+use crate::ir::{Element, Interface, Operation, OperationPaging, TypeRef, position_key};
+use crate::lock;
+
+use super::answer::{self, Found, ROOT};
+use super::report::{Departure, Kind};
+use super::routes::{self, Matched};
+use super::{MAX_CHECKED, Shared};
+
+/// What the checks and the record need of an exchange.
+struct Seen {
+    sequence: u64,
+    method: String,
+    path: String,
+    query: Option<String>,
+    uri: axum::http::Uri,
+    request_headers: HeaderMap,
+    request_body: Bytes,
+    status: u16,
+    headers: HeaderMap,
+}
+
+pub async fn run(state: Arc<Shared>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let Ok(request_body) = axum::body::to_bytes(body, MAX_REQUEST).await else {
+        let why = "watch: the request body is over 64 MiB";
+        return (StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
+    };
+    let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let url = format!("{}{path_and_query}", state.options.upstream);
+    let mut out = state
+        .http
+        .request(parts.method.clone(), url)
+        .body(request_body.clone());
+    for (name, value) in &parts.headers {
+        let own = name == header::HOST || name == header::CONTENT_LENGTH;
+        if !HOP_BY_HOP.contains(name) && !own && name != header::ACCEPT_ENCODING {
+            out = out.header(name, value);
+        }
+    }
+    let answer = match out.send().await {
+        Ok(a) => a,
+        Err(e) => {
+            let why = format!("watch: the upstream did not answer: {}", e.without_url());
+            return (StatusCode::BAD_GATEWAY, why).into_response();
+        }
+    };
+    let seen = Seen {
+        sequence: state.next_sequence(),
+        method: parts.method.to_string(),
+        path: parts.uri.path().to_string(),
+        query: parts.uri.query().map(str::to_string),
+        uri: parts.uri.clone(),
+        request_headers: parts.headers,
+        request_body,
+        status: answer.status().as_u16(),
+        headers: answer.headers().clone(),
+    };
+    let mut response = Response::builder().status(seen.status);
+    for (name, value) in &seen.headers {
+        if !HOP_BY_HOP.contains(name) {
+            response = response.header(name, value);
+        }
+    }
+    let plan = Plan::of(&state, &seen);
+    if state.options.enforce && plan.reads_body() {
+        let bytes = match read_whole(answer).await {
+            Ok(bytes) => bytes,
+            Err(e) => return (StatusCode::BAD_GATEWAY, format!("watch: {e}")).into_response(),
+        };
+        let found = finish(&state, &seen, &plan, Some(&bytes));
+        if let Some(first) = found.first() {
+            return enforced(first);
+        }
+        return response
+            .body(Body::from(bytes))
+            .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response());
+    }
+    // Checked on its head alone (nothing to read): now, before it passes, when enforcing;
+    // else once it has passed, with the body the record keeps.
+    let after = match state.options.enforce {
+        true => {
+            if let Some(first) = finish(&state, &seen, &plan, None).first() {
+                return enforced(first);
+            }
+            None
+        }
+        false => Some((state, seen, plan)),
+    };
+    let stream = tee(answer, after);
+    response
+        .body(Body::from_stream(stream))
+        .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
+}
+
+/// What to check of an exchange, decided from its head.
+struct Plan {
+    /// The operation matched, by interface and index.
+    matched: Option<(usize, usize)>,
+    /// Findings of the head: status, headers, media type, the request, the route.
+    head: Vec<Found>,
+    /// The type the body is held to, when it is JSON to read.
+    body: Option<TypeRef>,
+    /// Why the answer is passed on unchecked, when it is.
+    unchecked: Option<String>,
+}
+
+impl Plan {
+    fn of(state: &Shared, seen: &Seen) -> Plan {
+        let mut plan = Plan {
+            matched: None,
+            head: Vec::new(),
+            body: None,
+            unchecked: None,
+        };
+        if let Some(kind) = seen.headers.get(SYNTHETIC) {
+            let kind = String::from_utf8_lossy(kind.as_bytes());
+            plan.unchecked = Some(format!("the sandbox's own ({kind})"));
+            return plan;
+        }
+        let Some(Matched {
+            interface,
+            operation,
+        }) = routes::operation(&state.ir, &seen.method, &seen.path)
+        else {
+            if (200..300).contains(&seen.status) {
+                plan.head.push(unknown_route(seen));
+            }
+            return plan;
+        };
+        plan.matched = index_of(&state.ir, interface, operation);
+        plan.head = head(interface, operation, seen);
+        let media = media_type(&seen.headers);
+        let encoded = seen
+            .headers
+            .get(header::CONTENT_ENCODING)
+            .is_some_and(|e| e.as_bytes() != b"identity");
+        let json = media == "application/json" || media.ends_with("+json");
+        let expected = expected_body(interface, operation, seen.status);
+        match (json, expected) {
+            (true, Some(_)) if encoded => plan.unchecked = Some("compressed".into()),
+            (true, Some(ty)) => plan.body = Some(ty),
+            _ => {}
+        }
+        plan
+    }
+
+    fn reads_body(&self) -> bool {
+        self.body.is_some()
+    }
+}
+
+/// The status listed, the header promised, the media type declared, and a request the
+/// spec refuses that the service took.
+fn head(interface: &Interface, op: &Operation, seen: &Seen) -> Vec<Found> {
+    let mut found = Vec::new();
+    let at_op = |kind: Kind, path: &str, detail: String| Found {
+        kind,
+        element: position_key(&Element::Operation(&op.name)),
+        position: interface.position(&Element::Operation(&op.name)),
+        path: path.to_string(),
+        detail,
+    };
+    let status = seen.status;
+    let rate_limit = interface.rate_limit.as_ref();
+    let listed = op.responses.iter().any(|r| r.status == status)
+        || interface.lists(op, status)
+        || rate_limit.is_some_and(|r| r.status == status)
+        || (status == 202 && op.answer.polls);
+    if !listed {
+        let detail = format!("{status} is not listed for {} or its interface", op.name);
+        found.push(at_op(Kind::UnlistedStatus, "status", detail));
+    }
+    if let Some(limit) = rate_limit
+        && status == limit.status
+        && let Some(name) = &limit.retry_after_header
+        && !seen.headers.contains_key(name.as_str())
+    {
+        let detail = format!("a {status} without `{name}`, which the clients wait on");
+        found.push(at_op(Kind::MissingHeader, name, detail));
+    }
+    if (200..300).contains(&status) {
+        let media = media_type(&seen.headers);
+        let declared: Vec<&str> = op
+            .responses
+            .iter()
+            .filter(|r| r.status == status && r.body.is_some())
+            .map(|r| r.content_type.as_str())
+            .collect();
+        if !declared.is_empty() && !declared.contains(&media.as_str()) {
+            let detail = format!("`{media}` where the spec has {}", declared.join(" or "));
+            found.push(at_op(Kind::WrongContentType, "content-type", detail));
+        }
+        let refused = strict::refusal(
+            interface,
+            op,
+            &seen.uri,
+            &seen.request_headers,
+            &seen.request_body,
+        );
+        if let Some(why) = refused {
+            let detail = format!("the service took a request the spec refuses: {why}");
+            found.push(at_op(Kind::RequestAccepted, "request", detail));
+        }
+    }
+    found
+}
+
+fn unknown_route(seen: &Seen) -> Found {
+    Found {
+        kind: Kind::UnknownRoute,
+        element: format!("route {} {}", seen.method, seen.path),
+        position: None,
+        path: "request".into(),
+        detail: format!(
+            "{} {} matches no operation of the spec",
+            seen.method, seen.path
+        ),
+    }
+}
+
+/// The type of a JSON answer with this status: the operation's for a success, the
+/// interface's error body for an error.
+fn expected_body(interface: &Interface, op: &Operation, status: u16) -> Option<TypeRef> {
+    if (200..300).contains(&status) {
+        op.responses
+            .iter()
+            .filter(|r| r.status == status)
+            .find_map(|r| r.body.clone())
+    } else if status >= 400 {
+        interface.error_body.clone()
+    } else {
+        None
+    }
+}
+
+/// The departures of a body from `ty`; a page is its envelope around the records.
+fn body_findings(interface: &Interface, op: &Operation, ty: &TypeRef, value: &Value) -> Vec<Found> {
+    let TypeRef::Page(item) = ty else {
+        return answer::walk(interface, ty, value);
+    };
+    match &op.paging {
+        Some(OperationPaging::Links { envelope, .. }) => {
+            answer::walk(interface, &TypeRef::Named(*envelope), value)
+        }
+        _ => {
+            let Some((items, paging, paging_type)) = interface.cursor_envelope() else {
+                return answer::walk(interface, &TypeRef::Array(item.clone()), value);
+            };
+            let mut found = Vec::new();
+            let list = TypeRef::Array(item.clone());
+            for (key, ty) in [(items, list), (paging, TypeRef::Named(paging_type))] {
+                match value.get(key) {
+                    Some(v) => {
+                        found.extend(answer::walk(interface, &ty, v).into_iter().map(|mut f| {
+                            f.path = if f.path == "body" {
+                                key.to_string()
+                            } else if f.path.starts_with('[') {
+                                format!("{key}{}", f.path)
+                            } else {
+                                format!("{key}.{}", f.path)
+                            };
+                            f
+                        }))
+                    }
+                    None => found.push(Found {
+                        kind: Kind::MissingField,
+                        element: ROOT.into(),
+                        position: None,
+                        path: key.to_string(),
+                        detail: format!("the page has no `{key}`"),
+                    }),
+                }
+            }
+            found
+        }
+    }
+}
+
+/// Checks the body (when read) and reports every finding of the exchange; answers them.
+fn finish(state: &Shared, seen: &Seen, plan: &Plan, body: Option<&[u8]>) -> Vec<Found> {
+    let mut found = plan.head.clone();
+    let matched = plan.matched.map(|(i, o)| {
+        (
+            &state.ir.interfaces[i],
+            &state.ir.interfaces[i].operations[o],
+        )
+    });
+    if let (Some((interface, op)), Some(ty), Some(bytes)) = (matched, &plan.body, body) {
+        if bytes.len() >= MAX_CHECKED {
+            note_unchecked(state, "over the size checked");
+        } else {
+            match serde_json::from_slice::<Value>(bytes) {
+                Ok(value) => found.extend(body_findings(interface, op, ty, &value)),
+                Err(e) => found.push(Found {
+                    kind: Kind::WrongContentType,
+                    element: position_key(&Element::Operation(&op.name)),
+                    position: interface.position(&Element::Operation(&op.name)),
+                    path: "body".into(),
+                    detail: format!("the body is not JSON: {e}"),
+                }),
+            }
+        }
+    }
+    if let Some(why) = &plan.unchecked {
+        note_unchecked(state, why);
+    }
+    // A departure of the whole answer is the operation's.
+    for f in &mut found {
+        if f.element == ROOT
+            && let Some((interface, op)) = matched
+        {
+            f.element = position_key(&Element::Operation(&op.name));
+            f.position = interface.position(&Element::Operation(&op.name));
+        }
+    }
+    report(state, seen, matched, &found);
+    if let Some((sequence, record)) = seen_record(state, seen, body) {
+        super::record::write(state, sequence, &record);
+    }
+    found
+}
+
+fn note_unchecked(state: &Shared, why: &str) {
+    *lock(&state.report)
+        .unchecked
+        .entry(why.to_string())
+        .or_default() += 1;
+}
+
+fn report(state: &Shared, seen: &Seen, matched: Option<(&Interface, &Operation)>, found: &[Found]) {
+    let request = state
+        .secrets
+        .path_and_query(&seen.path, seen.query.as_deref());
+    let mut report = lock(&state.report);
+    report.exchanges += 1;
+    for f in found {
+        let departure = Departure {
+            kind: f.kind,
+            class: f.kind.class(),
+            edit: f.kind.edit(),
+            interface: matched.map_or_else(String::new, |(i, _)| i.name.clone()),
+            operation: matched.map(|(_, op)| op.name.clone()),
+            element: f.element.clone(),
+            position: f.position.clone(),
+            detail: f.detail.clone(),
+            example: json!({
+                "request": format!("{} {request}", seen.method),
+                "status": seen.status,
+                "at": f.path,
+            }),
+            count: 1,
+        };
+        if report.add(departure.clone()) && state.options.json_lines {
+            println!("{}", serde_json::to_string(&departure).unwrap_or_default());
+        }
+    }
+}
+
+/// The exchange as `--record` writes it, redacted.
+fn seen_record(state: &Shared, seen: &Seen, body: Option<&[u8]>) -> Option<(u64, Value)> {
+    state.options.record.as_ref()?;
+    let secrets = &state.secrets;
+    let shown = |bytes: &[u8], headers: &HeaderMap| -> Value {
+        match serde_json::from_slice::<Value>(bytes) {
+            Ok(v) if media_type(headers).contains("json") => secrets.json(&v),
+            _ if bytes.is_empty() => Value::Null,
+            _ => json!({ "bytes": bytes.len(), "content_type": media_type(headers) }),
+        }
+    };
+    let login = seen.path.ends_with("/authenticate");
+    let request_body = match login {
+        // A login body is the password's: never written, whatever its shape.
+        true => json!(super::redact::REDACTED),
+        false => shown(&seen.request_body, &seen.request_headers),
+    };
+    let record = json!({
+        "method": seen.method,
+        "path": secrets.path_and_query(&seen.path, seen.query.as_deref()),
+        "request": {"headers": secrets.headers(&seen.request_headers), "body": request_body},
+        "status": seen.status,
+        "response": {
+            "headers": secrets.headers(&seen.headers),
+            "body": body.map_or(Value::Null, |b| shown(b, &seen.headers)),
+        },
+    });
+    Some((seen.sequence, record))
+}
+
+fn enforced(first: &Found) -> Response {
+    let position = first.position.as_deref().unwrap_or("no position");
+    let why = format!(
+        "drift watch: {} at {} ({position}): {}",
+        serde_json::to_value(first.kind)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default(),
+        first.element,
+        first.detail
+    );
+    crate::http::error(StatusCode::BAD_GATEWAY, why)
+}
+
+fn media_type(headers: &HeaderMap) -> String {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn index_of(ir: &crate::ir::Ir, interface: &Interface, op: &Operation) -> Option<(usize, usize)> {
+    let i = ir
+        .interfaces
+        .iter()
+        .position(|x| x.name == interface.name)?;
+    let o = interface
+        .operations
+        .iter()
+        .position(|x| x.name == op.name)?;
+    Some((i, o))
+}
+
+async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, String> {
+    let mut out = Vec::new();
+    while let Some(chunk) = answer
+        .chunk()
+        .await
+        .map_err(|e| format!("the upstream's answer broke off: {}", e.without_url()))?
+    {
+        out.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(out))
+}
+
+/// The answer's chunks as they come, a copy of the first [`MAX_CHECKED`] bytes kept when
+/// the body is to be checked or recorded; the checks (`after`) run once the last chunk
+/// has passed. A broken-off answer breaks off for the caller too, and is not checked.
+fn tee(
+    answer: reqwest::Response,
+    after: Option<(Arc<Shared>, Seen, Plan)>,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
+    let keep = after
+        .as_ref()
+        .is_some_and(|(state, _, plan)| plan.reads_body() || state.options.record.is_some());
+    // A body of known length is not polled past its last byte: it ends there.
+    let length = answer.content_length();
+    let start = (Some(answer), Vec::new(), 0u64, after);
+    futures_util::stream::unfold(
+        start,
+        move |(answer, mut kept, mut total, mut after)| async move {
+            let mut answer = answer?;
+            match answer.chunk().await {
+                Ok(Some(chunk)) => {
+                    if keep && kept.len() < MAX_CHECKED {
+                        kept.extend_from_slice(&chunk);
+                    }
+                    total += chunk.len() as u64;
+                    if length == Some(total)
+                        && let Some((state, seen, plan)) = after.take()
+                    {
+                        finish(&state, &seen, &plan, Some(&kept));
+                    }
+                    Some((Ok(chunk), (Some(answer), kept, total, after)))
+                }
+                Ok(None) => {
+                    if let Some((state, seen, plan)) = after.take() {
+                        finish(&state, &seen, &plan, Some(&kept));
+                    }
+                    None
+                }
+                Err(e) => {
+                    let e = std::io::Error::other(e.without_url());
+                    Some((Err(e), (None, kept, total, None)))
+                }
+            }
+        },
+    )
+}
