@@ -85,21 +85,68 @@ async fn every_scenario_passes() {
             );
         }
     }
-    // One sandbox per set of flags, reset before every scenario.
+    let (passed, failures, _) = run_all(&files, only.as_deref(), false).await;
+    eprintln!(
+        "conformance: {passed} scenarios passed, {} failed",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    assert!(passed > 0, "no scenario ran");
+}
+
+/// Every scenario with the drift watch (`sandbox watch`) between the client and the
+/// sandbox: each still passes, and the watch finds no departure from the spec in any of
+/// their traffic (the sandbox's injected faults and canned answers apart, which it marks).
+/// The files whose scenarios put a proxy of their own in front are left out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_scenario_passes_through_the_drift_watch_which_finds_nothing() {
+    let only = std::env::var("CONFORMANCE_ONLY").ok();
+    let files: Vec<(PathBuf, File)> = files()
+        .into_iter()
+        .filter(|(_, file)| {
+            !file.sandbox.proxy
+                && file
+                    .scenarios
+                    .iter()
+                    .all(|s| s.sandbox.as_ref().is_none_or(|s| !s.proxy))
+        })
+        .collect();
+    let (passed, failures, sandboxes) = run_all(&files, only.as_deref(), true).await;
+    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
+    let mut exchanges = 0;
+    for running in sandboxes.values() {
+        let watch = running.watch.as_ref().unwrap();
+        let report = watch.report();
+        exchanges += report["exchanges"].as_u64().unwrap();
+        assert!(watch.departures().is_empty(), "{}", watch.table());
+    }
+    eprintln!(
+        "conformance through the drift watch: {passed} scenarios, {exchanges} exchanges checked"
+    );
+    assert!(passed > 0 && exchanges > 0, "no scenario ran");
+}
+
+/// Runs the scenarios of `files` (those whose name holds `only`), one sandbox per set of
+/// flags, reset before every scenario: how many passed, the failures, and the sandboxes.
+async fn run_all(
+    files: &[(PathBuf, File)],
+    only: Option<&str>,
+    watched: bool,
+) -> (usize, Vec<String>, HashMap<SandboxSpec, Running>) {
+    // One scenario at a time in this binary: `expect_events` records the process's events.
+    static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    let _one = ONE_AT_A_TIME.lock().await;
     let mut sandboxes: HashMap<SandboxSpec, Running> = HashMap::new();
     let (mut passed, mut failures) = (0, Vec::new());
-    for (path, file) in &files {
+    for (path, file) in files {
         let file_name = path.file_name().unwrap().to_string_lossy();
         for scenario in &file.scenarios {
-            if only
-                .as_ref()
-                .is_some_and(|o| !scenario.name.contains(o.as_str()))
-            {
+            if only.is_some_and(|o| !scenario.name.contains(o)) {
                 continue;
             }
             let spec = scenario.sandbox.as_ref().unwrap_or(&file.sandbox).clone();
             if !sandboxes.contains_key(&spec) {
-                let running = Running::start(&spec).await.unwrap();
+                let running = Running::start_with(&spec, watched).await.unwrap();
                 sandboxes.insert(spec.clone(), running);
             }
             match conformance::run::scenario(&sandboxes[&spec], scenario).await {
@@ -108,12 +155,7 @@ async fn every_scenario_passes() {
             }
         }
     }
-    eprintln!(
-        "conformance: {passed} scenarios passed, {} failed",
-        failures.len()
-    );
-    assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
-    assert!(passed > 0, "no scenario ran");
+    (passed, failures, sandboxes)
 }
 
 /// The command-line tool as one more runner: every wire scenario it can run (its calls are

@@ -1013,7 +1013,7 @@ const OPERATIONS: &[Operation] = &[
             "/api/users/multipart_upload_start/{file_id}`\n\nAnswers:\n\n- 200 ",
             "(application/json): The upload id and the presigned part URLs. *Not shown:* The ",
             "success status (assumed 200).\n\nErrors beyond those of every operation (400, ",
-            "401, 403, 404, 422):\n\n- 400: The `content_type` is not a supported MIME ",
+            "401, 403, 404, 422, 429):\n\n- 400: The `content_type` is not a supported MIME ",
             "type.\n\n*Source: the service's public documentation.*"
         ),
         params: &[
@@ -1203,10 +1203,11 @@ const OPERATIONS: &[Operation] = &[
             "rate limited.\n\n`POST /api/users/one_time_user`\n\nOnly users with the manager ",
             "role may call it; others get a 403.\n\nAnswers:\n\n- 201 (application/json): The ",
             "one-time user and the launch URL.\n\nErrors beyond those of every operation (400, ",
-            "401, 403, 404, 422):\n\n- 402: Sending messages by SMS is a paid feature that the ",
-            "account does not have enabled.\n- 429: The endpoint is rate limited and the ",
-            "allowed limits were exceeded; the request was not processed (the limits and any ",
-            "retry header are not documented).\n\n*Source: the service's public documentation.*"
+            "401, 403, 404, 422, 429):\n\n- 402: Sending messages by SMS is a paid feature ",
+            "that the account does not have enabled.\n- 429: The endpoint is rate limited and ",
+            "the allowed limits were exceeded; the request was not processed (the limits and ",
+            "any retry header are not documented).\n\n*Source: the service's public ",
+            "documentation.*"
         ),
         params: &[
             Param {

@@ -36,16 +36,21 @@ pub struct OneTime {
 impl Account {
     /// The record as the users pages show it.
     pub fn record(&self, location: &Value) -> Value {
-        json!({
+        let mut record = json!({
             "id": self.id, "username": self.username, "first_name": self.first_name,
             "last_name": self.last_name, "phone_number": self.phone_number(),
             "role": if self.manager { "manager" } else { "user" },
             "external_id": self.external_id, "location": location,
             "created_at": "2016-05-23T22:16:43.000Z", "updated_at": "2016-05-23T22:16:43.000Z",
-        })
+        });
+        // What a user does not have is left out: the spec gives these fields no null.
+        if let Value::Object(fields) = &mut record {
+            fields.retain(|_, v| !v.is_null());
+        }
+        record
     }
 
-    /// A one-time user's own (null when none was sent); the seeded one otherwise.
+    /// A one-time user's own (none when none was sent); the seeded one otherwise.
     fn phone_number(&self) -> Value {
         match &self.one_time {
             Some(one_time) => one_time.phone_number.clone().unwrap_or(Value::Null),

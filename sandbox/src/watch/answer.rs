@@ -203,11 +203,12 @@ impl<'a> Walker<'a> {
         let Value::Object(given) = value else {
             return self.wrong(holder, path, &format!("an object ({name})"), value);
         };
+        // An answer without its inferred envelope is the bare record.
         if let Some(envelope) = &o.envelope
-            && given.len() == 1
-            && let Some(inner) = given.get(envelope)
+            && !given.contains_key(envelope)
+            && let Some(record) = o.fields.iter().find(|f| f.name == *envelope)
         {
-            return self.object(name, o, inner, &join(path, envelope), holder, tag);
+            return self.value(&record.ty, value, path, holder);
         }
         for field in o.wire_fields() {
             self.field(name, field, given.get(&field.name), path);

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 // A request is held whole (to be checked), up to the forwarding proxy's limit.
 use crate::forward::{HOP_BY_HOP, MAX_REQUEST};
 use crate::http::{SYNTHETIC, strict};
-use crate::ir::{Element, Interface, Operation, OperationPaging, TypeRef, position_key};
+use crate::ir::{Auth, Element, Interface, Operation, OperationPaging, TypeRef, position_key};
 use crate::lock;
 
 use super::answer::{self, Found, ROOT};
@@ -136,7 +136,11 @@ impl Plan {
             operation,
         }) = routes::operation(&state.ir, &seen.method, &seen.path)
         else {
-            if (200..300).contains(&seen.status) {
+            // Without credentials, a pre-signed URL (a share link, an upload): the spec
+            // describes those by the fields that hold them, not as operations.
+            if !has_credentials(&state.ir, &seen.request_headers) {
+                plan.unchecked = Some("no operation and no credentials (a pre-signed URL)".into());
+            } else if (200..300).contains(&seen.status) {
                 plan.head.push(unknown_route(seen));
             }
             return plan;
@@ -217,6 +221,16 @@ fn head(interface: &Interface, op: &Operation, seen: &Seen) -> Vec<Found> {
         }
     }
     found
+}
+
+/// Whether a request carries any interface's credentials (its key headers, or the token's).
+fn has_credentials(ir: &crate::ir::Ir, headers: &HeaderMap) -> bool {
+    ir.interfaces.iter().any(|i| match &i.auth {
+        Auth::ApiKeyHeaders { headers: keys, .. } => {
+            keys.iter().any(|k| headers.contains_key(k.name.as_str()))
+        }
+        Auth::TokenLogin { header, .. } => headers.contains_key(header.as_str()),
+    })
 }
 
 fn unknown_route(seen: &Seen) -> Found {

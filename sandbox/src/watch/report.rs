@@ -34,8 +34,8 @@ pub enum Kind {
     UnknownRoute,
     /// A request the spec refuses, which the service accepted.
     RequestAccepted,
-    /// A property of a record whose fields the spec says are not shown: no departure
-    /// (the spec admits the gap), but what fills it.
+    /// A property of a record whose fields the spec says are not shown: no departure (the
+    /// spec admits the gap), but what fills it.
     FillsGap,
 }
 

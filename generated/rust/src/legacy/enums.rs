@@ -82,14 +82,19 @@ impl ArchiveStatus {
 /// Open: a value this version does not know is kept in `Unknown` and written back
 /// unchanged. Match with a wildcard arm, since new values may appear at any time.
 ///
-/// *Not shown by the interface document:* The other status values and the transitions
-/// between them. The service's internal API hints at `started` and `completed`, which is
-/// not documented for this interface.
+/// *Not shown by the interface document:* Other status values, and the transitions between
+/// them.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum LegacyTaskStatus {
     /// `idle`: Not started (the state of a newly created task).
     Idle,
+    /// `started`: Under way. Not documented for this interface: the service's internal API
+    /// shows it.
+    Started,
+    /// `completed`: Done; a task's webhook is called with `task.completed`. Not documented for
+    /// this interface: the service's internal API shows it.
+    Completed,
     /// A value this version of the client does not know, kept as sent.
     Unknown(::inspection_runtime::UnknownValue),
 }
@@ -98,6 +103,8 @@ impl LegacyTaskStatus {
     pub fn as_str(&self) -> &str {
         match self {
             Self::Idle => "idle",
+            Self::Started => "started",
+            Self::Completed => "completed",
             Self::Unknown(value) => value.as_str(),
         }
     }
@@ -105,6 +112,8 @@ impl LegacyTaskStatus {
     pub fn try_parse(value: &str) -> Option<Self> {
         match value {
             "idle" => Some(Self::Idle),
+            "started" => Some(Self::Started),
+            "completed" => Some(Self::Completed),
             _ => None,
         }
     }
@@ -112,10 +121,18 @@ impl LegacyTaskStatus {
 ::inspection_runtime::__private::impl_enum!(LegacyTaskStatus, open);
 impl LegacyTaskStatus {
     ///Every value this version of the client knows, as sent on the wire.
-    pub const VALUES: &'static [&'static str] = &["idle"];
+    pub const VALUES: &'static [&'static str] = &["idle", "started", "completed"];
     /// Whether this is `idle`.
     pub fn is_idle(&self) -> bool {
         matches!(self, Self::Idle)
+    }
+    /// Whether this is `started`.
+    pub fn is_started(&self) -> bool {
+        matches!(self, Self::Started)
+    }
+    /// Whether this is `completed`.
+    pub fn is_completed(&self) -> bool {
+        matches!(self, Self::Completed)
     }
 }
 /// Role of a user. Users with the manager role may call the manager-only operations and

@@ -70,6 +70,10 @@
 //! - 422: Assumed (error statuses are not documented): the body is JSON but not of the
 //!   operation's type (a value of the wrong type, a required field missing, a value not in
 //!   its list), or it names a record that does not exist.
+//! - 429: Assumed: the public docs say only that the one-time user endpoint is rate limited
+//!   (429), with no numbers or headers; a client treats a 429 from any operation the same
+//!   way (it waits `Retry-After` if given, then retries), so this spec lists it for every
+//!   operation.
 //!
 //! Versioning: The login request selects interface version 1 through the `version=1`
 //! parameter of the `Accept` header. Per the public docs every request sends `Accept:

@@ -258,13 +258,18 @@ export type ArchiveStatus =
  * Values:
  *
  * - `idle`: Not started (the state of a newly created task).
+ * - `started`: Under way. Not documented for this interface: the service's internal API
+ *   shows it.
+ * - `completed`: Done; a task's webhook is called with `task.completed`. Not documented
+ *   for this interface: the service's internal API shows it.
  *
- * *Not shown by the interface document:* The other status values and the transitions
- * between them. The service's internal API hints at `started` and `completed`, which is
- * not documented for this interface.
+ * *Not shown by the interface document:* Other status values, and the transitions between
+ * them.
  */
 export type LegacyTaskStatus =
   | "idle"
+  | "started"
+  | "completed"
   | (string & {});
 
 /**

@@ -44,7 +44,7 @@ export const SCHEMA: rt.Registry = {
   AssetRef: { k: "json" },
   UserPathRef: { k: "json" },
   ArchiveStatus: { k: "enum", values: ["active", "archived", "restoring", "restored"], open: true },
-  LegacyTaskStatus: { k: "enum", values: ["idle"], open: true },
+  LegacyTaskStatus: { k: "enum", values: ["idle", "started", "completed"], open: true },
   UserRole: { k: "enum", values: ["user", "manager"], open: true },
   Links: {
     k: "object",

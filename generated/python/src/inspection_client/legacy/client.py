@@ -1743,7 +1743,7 @@ class Client:
         - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
           success status (assumed 200).
 
-        Errors beyond those of every operation (400, 401, 403, 404, 422):
+        Errors beyond those of every operation (400, 401, 403, 404, 422, 429):
 
         - 400: The `content_type` is not a supported MIME type.
 
@@ -1902,7 +1902,7 @@ class Client:
 
         - 201 (application/json): The one-time user and the launch URL.
 
-        Errors beyond those of every operation (400, 401, 403, 404, 422):
+        Errors beyond those of every operation (400, 401, 403, 404, 422, 429):
 
         - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
         - 429: The endpoint is rate limited and the allowed limits were exceeded; the request
@@ -3289,7 +3289,7 @@ class AsyncClient:
         - 200 (application/json): The upload id and the presigned part URLs. *Not shown:* The
           success status (assumed 200).
 
-        Errors beyond those of every operation (400, 401, 403, 404, 422):
+        Errors beyond those of every operation (400, 401, 403, 404, 422, 429):
 
         - 400: The `content_type` is not a supported MIME type.
 
@@ -3448,7 +3448,7 @@ class AsyncClient:
 
         - 201 (application/json): The one-time user and the launch URL.
 
-        Errors beyond those of every operation (400, 401, 403, 404, 422):
+        Errors beyond those of every operation (400, 401, 403, 404, 422, 429):
 
         - 402: Sending messages by SMS is a paid feature that the account does not have enabled.
         - 429: The endpoint is rate limited and the allowed limits were exceeded; the request

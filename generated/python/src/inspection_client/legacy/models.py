@@ -296,13 +296,18 @@ class LegacyTaskStatus(str, _enum.Enum):
     Open: the service may send values this spec does not list; fields typed with this enum
     then hold the value as a plain `str`.
 
-    *Not shown by the interface document:* The other status values and the transitions
-    between them. The service's internal API hints at `started` and `completed`, which is
-    not documented for this interface.
+    *Not shown by the interface document:* Other status values, and the transitions between
+    them.
     """
 
     IDLE = "idle"
     """Not started (the state of a newly created task)."""
+    STARTED = "started"
+    """Under way. Not documented for this interface: the service's internal API shows it."""
+    COMPLETED = "completed"
+    """Done; a task's webhook is called with `task.completed`. Not documented for this
+    interface: the service's internal API shows it.
+    """
 
 
 class UserRole(str, _enum.Enum):
