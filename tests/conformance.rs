@@ -85,7 +85,7 @@ async fn every_scenario_passes() {
             );
         }
     }
-    let (passed, failures, _) = run_all(&files, only.as_deref(), false).await;
+    let (passed, failures, _) = run_all(&files, only.as_deref(), Through::Nothing).await;
     eprintln!(
         "conformance: {passed} scenarios passed, {} failed",
         failures.len()
@@ -101,17 +101,8 @@ async fn every_scenario_passes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_scenario_passes_through_the_drift_watch_which_finds_nothing() {
     let only = std::env::var("CONFORMANCE_ONLY").ok();
-    let files: Vec<(PathBuf, File)> = files()
-        .into_iter()
-        .filter(|(_, file)| {
-            !file.sandbox.proxy
-                && file
-                    .scenarios
-                    .iter()
-                    .all(|s| s.sandbox.as_ref().is_none_or(|s| !s.proxy))
-        })
-        .collect();
-    let (passed, failures, sandboxes) = run_all(&files, only.as_deref(), true).await;
+    let files = without_proxies();
+    let (passed, failures, sandboxes) = run_all(&files, only.as_deref(), Through::Watch).await;
     assert!(failures.is_empty(), "\n{}", failures.join("\n\n"));
     let mut exchanges = 0;
     for running in sandboxes.values() {
@@ -126,12 +117,86 @@ async fn every_scenario_passes_through_the_drift_watch_which_finds_nothing() {
     assert!(passed > 0 && exchanges > 0, "no scenario ran");
 }
 
+/// Every scenario through the drift watch in front of a sandbox that drifts on purpose
+/// (`--drift`): the watch reports only the drift's departures, each element once, and a
+/// scenario fails only when its traffic met a drifting answer (the rest reaches the client
+/// as the sandbox sent it).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn through_the_watch_a_drifting_sandbox_fails_only_the_scenarios_it_touches() {
+    let only = std::env::var("CONFORMANCE_ONLY").ok();
+    let files = without_proxies();
+    let (passed, failures, sandboxes) = run_all(&files, only.as_deref(), Through::Drift).await;
+    let untouched: Vec<&String> = failures.iter().filter(|f| !f.contains("[drift]")).collect();
+    assert!(
+        untouched.is_empty(),
+        "failed without meeting the drift:\n{untouched:#?}"
+    );
+    let drift = [
+        "Unit.colour",
+        "TaskStatus:archived",
+        "InspectionResult:thermal_image",
+        "ShareUrl.link",
+        "Unit.year",
+        "Unit.make",
+        "operation list_user_groups",
+        "operation list_workflows",
+    ];
+    let mut seen = BTreeSet::new();
+    for running in sandboxes.values() {
+        let departures = running.watch.as_ref().unwrap().departures();
+        for d in &departures {
+            assert!(
+                drift.contains(&d.element.as_str()),
+                "not the drift's: {d:#?}"
+            );
+            let twice = departures
+                .iter()
+                .filter(|o| o.element == d.element && o.kind == d.kind);
+            assert_eq!(twice.count(), 1, "{d:#?}");
+            seen.insert(d.element.clone());
+        }
+    }
+    eprintln!(
+        "drift through the watch: {passed} scenarios passed, {} met the drift; departures seen: {seen:?}",
+        failures.len()
+    );
+    if only.is_none() {
+        assert!(seen.len() >= 6, "the scenarios met only {seen:?}");
+    }
+}
+
+/// The files whose scenarios do not put a proxy of their own in front of the sandbox.
+fn without_proxies() -> Vec<(PathBuf, File)> {
+    let proxied = |s: &SandboxSpec| s.proxy;
+    files()
+        .into_iter()
+        .filter(|(_, file)| {
+            !proxied(&file.sandbox)
+                && file
+                    .scenarios
+                    .iter()
+                    .all(|s| !s.sandbox.as_ref().is_some_and(proxied))
+        })
+        .collect()
+}
+
+/// What stands between the clients and the sandbox.
+#[derive(Clone, Copy, PartialEq)]
+enum Through {
+    Nothing,
+    /// The drift watch.
+    Watch,
+    /// The drift watch, and the sandbox drifts (`--drift`).
+    Drift,
+}
+
 /// Runs the scenarios of `files` (those whose name holds `only`), one sandbox per set of
-/// flags, reset before every scenario: how many passed, the failures, and the sandboxes.
+/// flags, reset before every scenario: how many passed, the failures (with `[drift]` when
+/// the scenario's traffic met a drifting answer), and the sandboxes.
 async fn run_all(
     files: &[(PathBuf, File)],
     only: Option<&str>,
-    watched: bool,
+    through: Through,
 ) -> (usize, Vec<String>, HashMap<SandboxSpec, Running>) {
     // One scenario at a time in this binary: `expect_events` records the process's events.
     static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -144,14 +209,31 @@ async fn run_all(
             if only.is_some_and(|o| !scenario.name.contains(o)) {
                 continue;
             }
-            let spec = scenario.sandbox.as_ref().unwrap_or(&file.sandbox).clone();
+            let mut spec = scenario.sandbox.as_ref().unwrap_or(&file.sandbox).clone();
+            if through == Through::Drift {
+                spec.args.push("--drift".into());
+            }
             if !sandboxes.contains_key(&spec) {
+                let watched = through != Through::Nothing;
                 let running = Running::start_with(&spec, watched).await.unwrap();
                 sandboxes.insert(spec.clone(), running);
             }
-            match conformance::run::scenario(&sandboxes[&spec], scenario).await {
+            let running = &sandboxes[&spec];
+            match conformance::run::scenario(running, scenario).await {
                 Ok(()) => passed += 1,
-                Err(e) => failures.push(format!("{file_name}: {}: {e}", scenario.name)),
+                Err(e) => {
+                    let met = running
+                        .requests()
+                        .await
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|r| {
+                            let (method, path) = (r["method"].as_str(), r["path"].as_str());
+                            sandbox::drift::departs(method.unwrap_or(""), path.unwrap_or(""))
+                        });
+                    let mark = if met { " [drift]" } else { "" };
+                    failures.push(format!("{file_name}: {}{mark}: {e}", scenario.name));
+                }
             }
         }
     }

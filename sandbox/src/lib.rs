@@ -10,7 +10,7 @@ mod controls;
 pub mod cors;
 mod cursor;
 mod demo;
-mod drift;
+pub mod drift;
 pub mod faults;
 pub mod forward;
 mod http;
@@ -313,7 +313,13 @@ impl Sandbox {
             .merge(controls::router())
             .merge(webhooks::router())
             .fallback(not_found)
-            .layer(DefaultBodyLimit::max(http::BODY_LIMIT))
+            .layer(DefaultBodyLimit::max(http::BODY_LIMIT));
+        // Inside the record: the requests a drifting answer met are recorded as ever.
+        let router = match options.drift {
+            true => router.layer(from_fn(drift::depart)),
+            false => router,
+        };
+        let router = router
             // JSON bodies for the framework's own errors; canned answers stay as scripted.
             .layer(from_fn(http::framework_errors))
             // Outermost: every request is recorded, and a canned answer comes first.
@@ -321,10 +327,6 @@ impl Sandbox {
             // Outside even that: canned answers' `{origin}` links are rewritten too.
             .layer(from_fn_with_state(app.clone(), public_url::rewrite))
             .with_state(app.clone());
-        let router = match options.drift {
-            true => router.layer(from_fn(drift::depart)),
-            false => router,
-        };
         // Outermost: preflights are answered before anything records or checks them.
         let router = match options.cors_origins.is_empty() {
             true => router,
