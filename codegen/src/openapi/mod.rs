@@ -65,12 +65,10 @@ fn document(api: &Api, i: &Interface) -> Node {
             ),
         );
     }
+    // `jsonSchemaDialect` is left at its default (OpenAPI 3.1's own dialect): written out,
+    // it made Prism 5.14 skip every body check, silently.
     let mut doc = Node::map()
         .with("openapi", Node::str("3.1.0"))
-        .with(
-            "jsonSchemaDialect",
-            Node::str("https://spec.openapis.org/oas/3.1/dialect/base"),
-        )
         .with("info", info)
         .with("servers", Node::Seq(vec![server(i)]));
     let (schemes, requirement) = security(i);
