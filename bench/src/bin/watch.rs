@@ -64,7 +64,8 @@ fn start_watch(upstream: &str) -> Result<(Child, String), Box<dyn std::error::Er
 }
 
 fn rss_kib(child: &Child) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
+    let status =
+        std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
     status
         .lines()
         .find_map(|l| l.strip_prefix("VmRSS:"))
@@ -100,7 +101,12 @@ async fn measure() -> Result<(), Box<dyn std::error::Error>> {
     for n in 0..450 {
         for (origin, times) in [(&direct, &mut straight), (&via, &mut through)] {
             let started = Instant::now();
-            let body = get(origin).send().await?.error_for_status()?.bytes().await?;
+            let body = get(origin)
+                .send()
+                .await?
+                .error_for_status()?
+                .bytes()
+                .await?;
             // The first 50 of each warm the connections up.
             if n >= 50 {
                 times.push(started.elapsed());

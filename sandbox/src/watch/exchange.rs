@@ -146,7 +146,7 @@ impl Plan {
             return plan;
         };
         plan.matched = index_of(&state.ir, interface, operation);
-        plan.head = head(interface, operation, seen);
+        plan.head = head(state, interface, operation, seen);
         let media = media_type(&seen.headers);
         let encoded = seen
             .headers
@@ -169,7 +169,7 @@ impl Plan {
 
 /// The status listed, the header promised, the media type declared, and a request the
 /// spec refuses that the service took.
-fn head(interface: &Interface, op: &Operation, seen: &Seen) -> Vec<Found> {
+fn head(state: &Shared, interface: &Interface, op: &Operation, seen: &Seen) -> Vec<Found> {
     let mut found = Vec::new();
     let at_op = |kind: Kind, path: &str, detail: String| Found {
         kind,
@@ -216,6 +216,10 @@ fn head(interface: &Interface, op: &Operation, seen: &Seen) -> Vec<Found> {
             &seen.request_body,
         );
         if let Some(why) = refused {
+            // The refusal may quote the request: never a secret of it.
+            let why = state
+                .secrets
+                .scrub(&why, &seen.request_headers, &seen.request_body);
             let detail = format!("the service took a request the spec refuses: {why}");
             found.push(at_op(Kind::RequestAccepted, "request", detail));
         }

@@ -72,6 +72,43 @@ impl Secrets {
         format!("{path}?{}", pairs.join("&"))
     }
 
+    /// `text` with every secret the request carries (its secret headers' values, its
+    /// body's secret properties' values) replaced: a message that quotes the request.
+    pub fn scrub(&self, text: &str, headers: &HeaderMap, body: &[u8]) -> String {
+        let mut secrets: Vec<String> = headers
+            .iter()
+            .filter(|(name, _)| self.is_secret(name.as_str()))
+            .map(|(_, v)| String::from_utf8_lossy(v.as_bytes()).into_owned())
+            .collect();
+        if let Ok(value) = serde_json::from_slice::<Value>(body) {
+            self.secret_values(&value, false, &mut secrets);
+        }
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        let mut out = text.to_string();
+        for secret in secrets.iter().filter(|s| !s.is_empty()) {
+            out = out.replace(secret.as_str(), REDACTED);
+        }
+        out
+    }
+
+    /// The string values under secret properties, at any depth.
+    fn secret_values(&self, value: &Value, secret: bool, out: &mut Vec<String>) {
+        match value {
+            Value::String(s) if secret => out.push(s.clone()),
+            Value::Object(map) => {
+                for (k, v) in map {
+                    self.secret_values(v, secret || self.is_secret(k), out);
+                }
+            }
+            Value::Array(items) => {
+                for v in items {
+                    self.secret_values(v, secret, out);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// A JSON value with every secret property's value replaced, at any depth.
     pub fn json(&self, value: &Value) -> Value {
         match value {
@@ -140,9 +177,15 @@ mod tests {
             "/_uploads/t?X-Amz-Signature=<redacted>&X-Amz-Credential=<redacted>&partNumber=1"
         );
         let body = serde_json::json!({"user": {"username": "a", "password": "pw"},
-            "auth_token": "eyJ", "list": [{"pin": "1234"}]});
+            "auth_token": "eyJ", "list": [{"secret_code": "1234"}]});
         let shown = secrets.json(&body).to_string();
         assert!(!shown.contains("pw") && !shown.contains("eyJ"), "{shown}");
         assert!(shown.contains("\"username\":\"a\""), "{shown}");
+        let quoted = "user.password: `pw` is too short; pin `1234`; key s3cret; name `a`";
+        let scrubbed = secrets.scrub(quoted, &headers, body.to_string().as_bytes());
+        assert_eq!(
+            scrubbed,
+            "user.password: `<redacted>` is too short; pin `<redacted>`; key <redacted>; name `a`"
+        );
     }
 }
