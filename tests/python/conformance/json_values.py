@@ -35,11 +35,12 @@ def show(value: Json | _Absent) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def mapping(value: Json | _Absent, what: str, allowed: Sequence[str]) -> JsonObject:
-    """``value`` as a mapping with only ``allowed`` keys, or a RunnerError."""
+def mapping(value: Json | _Absent, what: str, allowed: Sequence[str] | None = None) -> JsonObject:
+    """``value`` as a mapping, with only ``allowed`` keys when given (a scenario file's keys
+    are format.json's, checked as the file is read), or a RunnerError."""
     if not isinstance(value, dict):
         raise RunnerError(f"{what} is a mapping, not {show(value)}")
-    unknown = [k for k in value if k not in allowed]
+    unknown = [k for k in value if allowed is not None and k not in allowed]
     if unknown:
         raise RunnerError(f"unknown key `{'`, `'.join(unknown)}` in {what}")
     return value

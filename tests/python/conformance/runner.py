@@ -22,37 +22,28 @@ from conformance.scenarios import ClientSpec, Scenario, Step
 from conformance.webhooks import Listener, deliveries, listen
 
 
-V3_KEY = ("demo-key", "demo-secret")
-LEGACY_LOGIN = ("user@example.com", "user-pass")
-
-
 def options(spec: ClientSpec, log: EventLog) -> ClientOptions:
-    """The scenario's client settings over the defaults every runner uses, with hooks that
+    """The scenario's client settings (format.json's defaults filled in), with hooks that
     report to `log`."""
 
-    def seconds(ms: float | None, default_ms: float) -> float:
-        return (default_ms if ms is None else ms) / 1000
-
-    def whole(v: float | None, default: int) -> int:
-        if v is None:
-            return default
+    def whole(v: float) -> int:
         if not float(v).is_integer():
             raise RunnerError(f"{v} is not a whole number")
         return int(v)
 
     rate = spec.rate_limit
     return ClientOptions(
-        rate_limit=None if rate is None else RateLimit(whole(rate.requests, 0), rate.window_ms / 1000),
-        max_attempts=whole(spec.max_attempts, 4),
-        initial_backoff=seconds(spec.initial_backoff_ms, 10),
-        max_backoff=seconds(spec.max_backoff_ms, 5_000),
-        timeout=seconds(spec.timeout_ms, 10_000),
-        validate_requests=True if spec.validate is None else spec.validate,
-        max_polls=whole(spec.max_polls, 10),
-        poll_interval=seconds(spec.poll_interval_ms, 20),
-        max_response_bytes=whole(spec.max_response_bytes, 64 << 20),
-        max_error_bytes=whole(spec.max_error_bytes, 64 << 10),
-        max_empty_pages=whole(spec.max_empty_pages, 10),
+        rate_limit=None if rate is None else RateLimit(whole(rate.requests), rate.window_ms / 1000),
+        max_attempts=whole(spec.max_attempts),
+        initial_backoff=spec.initial_backoff_ms / 1000,
+        max_backoff=spec.max_backoff_ms / 1000,
+        timeout=spec.timeout_ms / 1000,
+        validate_requests=spec.validate,
+        max_polls=whole(spec.max_polls),
+        poll_interval=spec.poll_interval_ms / 1000,
+        max_response_bytes=whole(spec.max_response_bytes),
+        max_error_bytes=whole(spec.max_error_bytes),
+        max_empty_pages=whole(spec.max_empty_pages),
         hooks=log.hooks(),
     )
 
@@ -86,15 +77,13 @@ def secrets_of(scenario: Scenario) -> set[str]:
     """What no event may show: the v3 key secret, or the legacy password (those of `login`
     steps are added as they come)."""
     c = scenario.client.credentials
-    if scenario.interface == "v3":
-        return {c.get("key_secret", V3_KEY[1])}
-    return {c.get("password", LEGACY_LOGIN[1])}
+    return {c[key] for key in ("key_secret", "password") if key in c}
 
 
 async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog) -> AnyClient:
     c = scenario.client.credentials
     if scenario.interface == "v3":
-        key = v3.ApiKey(c.get("key_id", V3_KEY[0]), c.get("key_secret", V3_KEY[1]))
+        key = v3.ApiKey(c.get("key_id", ""), c.get("key_secret", ""))
         try:
             if driver.is_async:
                 return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
@@ -102,8 +91,7 @@ async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log:
         except Exception as e:
             raise RunnerError(f"cannot make the v3 client: {e!r}") from e
     try:
-        username = c.get("username", LEGACY_LOGIN[0])
-        return await login(driver, sandbox, scenario.client, log, username, c.get("password", LEGACY_LOGIN[1]))
+        return await login(driver, sandbox, scenario.client, log, c.get("username", ""), c.get("password", ""))
     except RunnerError:
         raise
     except Exception as e:

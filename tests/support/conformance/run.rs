@@ -15,10 +15,6 @@ use super::sandbox::Running;
 use super::tool::{self, Tool};
 use super::webhooks::{self, Listener};
 
-/// The accounts a scenario uses unless its `client.credentials` name others.
-const V3_KEY: (&str, &str) = ("demo-key", "demo-secret");
-const LEGACY_LOGIN: (&str, &str) = ("user@example.com", "user-pass");
-
 enum Client {
     V3(v3::Client),
     Legacy(legacy::Client),
@@ -28,8 +24,7 @@ fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
-/// The scenario's client settings over the interface's defaults; the README lists the
-/// defaults every runner uses.
+/// The scenario's client settings (the defaults of `format.json` filled in).
 fn config(base: Config, spec: &ClientSpec) -> Config {
     let mut config = base.no_pacing();
     if let Some(limit) = &spec.rate_limit {
@@ -37,17 +32,17 @@ fn config(base: Config, spec: &ClientSpec) -> Config {
     }
     config
         .retry(RetryPolicy::new(
-            spec.max_attempts.unwrap_or(4),
-            ms(spec.initial_backoff_ms.unwrap_or(10)),
-            ms(spec.max_backoff_ms.unwrap_or(5_000)),
+            spec.max_attempts,
+            ms(spec.initial_backoff_ms),
+            ms(spec.max_backoff_ms),
         ))
-        .timeout(ms(spec.timeout_ms.unwrap_or(10_000)))
-        .validate_requests(spec.validate.unwrap_or(true))
-        .max_polls(spec.max_polls.unwrap_or(10))
-        .poll_interval(ms(spec.poll_interval_ms.unwrap_or(20)))
-        .max_response_bytes(spec.max_response_bytes.unwrap_or(64 << 20))
-        .max_error_bytes(spec.max_error_bytes.unwrap_or(64 << 10))
-        .max_empty_pages(spec.max_empty_pages.unwrap_or(10))
+        .timeout(ms(spec.timeout_ms))
+        .validate_requests(spec.validate)
+        .max_polls(spec.max_polls)
+        .poll_interval(ms(spec.poll_interval_ms))
+        .max_response_bytes(spec.max_response_bytes)
+        .max_error_bytes(spec.max_error_bytes)
+        .max_empty_pages(spec.max_empty_pages)
 }
 
 async fn login(
@@ -64,49 +59,40 @@ async fn login(
 
 async fn client(sandbox: &Running, scenario: &Scenario) -> Result<Client, String> {
     let spec = &scenario.client;
-    let given = spec.credentials.as_ref();
+    let c = &spec.credentials;
     match scenario.interface {
         Interface::V3 => {
-            let id = given.and_then(|c| c.key_id.clone());
-            let secret = given.and_then(|c| c.key_secret.clone());
-            let key = v3::ApiKey::new(
-                id.unwrap_or(V3_KEY.0.into()),
-                secret.unwrap_or(V3_KEY.1.into()),
-            );
+            let key = v3::ApiKey::new(text(&c.key_id), text(&c.key_secret));
             let config = config(v3::Client::default_config(), spec);
             v3::Client::with_config(&format!("{}/v3", sandbox.origin), key, config)
                 .map(Client::V3)
                 .map_err(|e| format!("cannot make the v3 client: {e}"))
         }
-        Interface::Legacy => {
-            let username = given.and_then(|c| c.username.clone());
-            let password = given.and_then(|c| c.password.clone());
-            login(
-                sandbox,
-                spec,
-                &username.unwrap_or(LEGACY_LOGIN.0.into()),
-                &password.unwrap_or(LEGACY_LOGIN.1.into()),
-            )
+        Interface::Legacy => login(sandbox, spec, &text(&c.username), &text(&c.password))
             .await
             .map(Client::Legacy)
-            .map_err(|e| format!("cannot log in before the first step: {e}"))
-        }
+            .map_err(|e| format!("cannot log in before the first step: {e}")),
     }
 }
 
-/// Runs `scenario`; the error names the step that failed and why.
-/// The scenario's secrets, which no event may hold: the v3 key secret and the legacy
-/// password it uses (given, or the defaults).
-fn secrets(scenario: &Scenario) -> Vec<String> {
-    let given = scenario.client.credentials.as_ref();
-    let secret = given.and_then(|c| c.key_secret.clone());
-    let password = given.and_then(|c| c.password.clone());
-    vec![
-        secret.unwrap_or(V3_KEY.1.into()),
-        password.unwrap_or(LEGACY_LOGIN.1.into()),
-    ]
+/// A credential of the scenario (its interface's are always there, `format.json` gives
+/// their defaults).
+fn text(credential: &Option<String>) -> String {
+    credential.clone().unwrap_or_default()
 }
 
+/// The scenario's secrets, which no event may hold: the v3 key secret or the legacy
+/// password it uses.
+fn secrets(scenario: &Scenario) -> Vec<String> {
+    let c = &scenario.client.credentials;
+    [&c.key_secret, &c.password]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// Runs `scenario`; the error names the step that failed and why.
 pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), String> {
     run(sandbox, scenario, None).await
 }

@@ -37,26 +37,24 @@ export function needsListener(scenario: Scenario): string | undefined {
   return step === undefined ? undefined : `a \`${step.call ?? ""}\` step: webhook deliveries need an HTTP listener`;
 }
 
-const V3_KEY = { id: "demo-key", secret: "demo-secret" };
-const LEGACY_LOGIN = { username: "user@example.com", password: "user-pass" };
-
-/** The scenario's client settings over the defaults every runner uses, reporting to `log`. */
+/** The scenario's client settings (format.json's defaults filled in), reporting to `log`. */
 function options(spec: ClientSpec, log: EventLog): ClientOptions {
+  const rate = spec.rate_limit;
   return {
     hooks: log.hooks,
-    rateLimit: spec.rateLimit === undefined ? null : { requests: spec.rateLimit.requests, windowSeconds: spec.rateLimit.windowMs / 1000 },
+    rateLimit: rate === null ? null : { requests: rate.requests, windowSeconds: rate.window_ms / 1000 },
     retry: {
-      maxAttempts: spec.maxAttempts ?? 4,
-      initialBackoffMs: spec.initialBackoffMs ?? 10,
-      maxBackoffMs: spec.maxBackoffMs ?? 5_000,
+      maxAttempts: spec.max_attempts,
+      initialBackoffMs: spec.initial_backoff_ms,
+      maxBackoffMs: spec.max_backoff_ms,
     },
-    timeoutMs: spec.timeoutMs ?? 10_000,
-    validateRequests: spec.validate ?? true,
-    maxPolls: spec.maxPolls ?? 10,
-    pollIntervalMs: spec.pollIntervalMs ?? 20,
-    maxResponseBytes: spec.maxResponseBytes ?? 64 * 2 ** 20,
-    maxErrorBytes: spec.maxErrorBytes ?? 64 * 2 ** 10,
-    maxEmptyPages: spec.maxEmptyPages ?? 10,
+    timeoutMs: spec.timeout_ms,
+    validateRequests: spec.validate,
+    maxPolls: spec.max_polls,
+    pollIntervalMs: spec.poll_interval_ms,
+    maxResponseBytes: spec.max_response_bytes,
+    maxErrorBytes: spec.max_error_bytes,
+    maxEmptyPages: spec.max_empty_pages,
   };
 }
 
@@ -68,14 +66,14 @@ async function makeClient(sandbox: Sandbox, scenario: Scenario, log: EventLog): 
   const c = scenario.client.credentials;
   if (scenario.interface === "v3") {
     try {
-      const key = new v3.ApiKey(c.key_id ?? V3_KEY.id, c.key_secret ?? V3_KEY.secret);
+      const key = new v3.ApiKey(c["key_id"] ?? "", c["key_secret"] ?? "");
       return new v3.Client(`${sandbox.origin}/v3`, key, options(scenario.client, log));
     } catch (e) {
       throw new Error(`cannot make the v3 client: ${String(e)}`);
     }
   }
   try {
-    return await login(sandbox, scenario.client, log, c.username ?? LEGACY_LOGIN.username, c.password ?? LEGACY_LOGIN.password);
+    return await login(sandbox, scenario.client, log, c["username"] ?? "", c["password"] ?? "");
   } catch (e) {
     throw new Error(`cannot log in before the first step: ${String(e)}`);
   }
@@ -186,12 +184,12 @@ async function runStep(platform: Platform, sandbox: Sandbox, scenario: Scenario,
 }
 
 /**
- * What no event of the scenario may hold: its v3 key secret and legacy password (or the
- * defaults), and the password of each `login` step.
+ * What no event of the scenario may hold: its v3 key secret or legacy password, and the
+ * password of each `login` step.
  */
 function scenarioSecrets(scenario: Scenario): string[] {
   const c = scenario.client.credentials;
-  const secrets = new Set([c.key_secret ?? V3_KEY.secret, c.password ?? LEGACY_LOGIN.password]);
+  const secrets = new Set([c["key_secret"], c["password"]].filter((s) => s !== undefined));
   for (const step of scenario.steps) {
     const password = step.call === "login" && isObject(step.args ?? null) ? (step.args as JsonObject)["password"] : undefined;
     if (typeof password === "string") secrets.add(password);
