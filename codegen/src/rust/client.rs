@@ -454,8 +454,8 @@ fn webhooks(i: &Interface) -> TokenStream {
     let name = &event.name;
     let doc = docs::attrs(&doc_text::parse_event(
         &w.doc,
+        &format!("an [`{name}`]"),
         doc_text::WebhookWords {
-            event: &format!("an [`{name}`]"),
             unknown: &format!("is `{name}::Unknown`, kept whole"),
             failure: "is `Error::Decode` (status 0)",
             verify: "[`crate::verify_webhook`]",

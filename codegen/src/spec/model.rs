@@ -12,7 +12,7 @@ use serde_saphyr::Spanned;
 use super::ordered::OrderedMap;
 
 /// The value types the IR shares (`inspection-ir`), with their JSON Schema derives.
-pub use inspection_ir::{AuthUse, CharClass, Method, ScalarKind, Source};
+pub use inspection_ir::{AuthUse, CharClass, LinksPaging, Method, ScalarKind, Source};
 
 /// One interface of the service: its transport facts, its types and its operations.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -193,21 +193,7 @@ pub enum PaginationDef {
     /// An opaque cursor passed back as a query parameter; lists answer `{items, paging}`.
     Cursor(Box<CursorPagingDef>),
     /// Next/previous links in the body; lists are `{<items_field>: [...], links: {prev, next}}`.
-    Links {
-        doc: String,
-        /// Envelope field holding the links object.
-        links_field: String,
-        /// Query parameter: records after this id.
-        after_param: String,
-        /// Query parameter: records before this id.
-        before_param: String,
-        /// Query parameter: page size.
-        limit_param: String,
-        /// Largest page size.
-        max_limit: u32,
-        #[serde(default)]
-        source: Source,
-    },
+    Links(LinksPaging),
 }
 
 /// Cursor paging: an opaque cursor passed back as a query parameter.
