@@ -14,7 +14,7 @@ from inspection_client._runtime import codec
 from conformance.calls import AnyClient, Args, call_operation
 from conformance.driver import Driver, Flavour
 from conformance.events import EventLog, check_events, check_no_secrets
-from conformance.json_values import ABSENT, Json, RunnerError, show
+from conformance.json_values import ABSENT, RunnerError, show
 from conformance.patterns import Vars, check, check_requests, fill, same
 from conformance.results import Outcome, describe_error, error_text, traceback_of
 from conformance.sandbox import Sandbox
@@ -80,22 +80,39 @@ def secrets_of(scenario: Scenario) -> set[str]:
     return {c[key] for key in ("key_secret", "password") if key in c}
 
 
-async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog) -> AnyClient:
-    c = scenario.client.credentials
+async def new_client(
+    driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog, credentials: dict[str, str]
+) -> AnyClient:
+    """A client of the scenario's interface with its settings and ``credentials``; a legacy
+    one logs in. A client that cannot be made raises the client's own error."""
+    c = credentials
     if scenario.interface == "v3":
         key = v3.ApiKey(c.get("key_id", ""), c.get("key_secret", ""))
-        try:
-            if driver.is_async:
-                return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
-            return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
-        except Exception as e:
-            raise RunnerError(f"cannot make the v3 client: {e!r}") from e
+        if driver.is_async:
+            return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
+        return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
+    return await login(driver, sandbox, scenario.client, log, c.get("username", ""), c.get("password", ""))
+
+
+async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog) -> AnyClient:
     try:
-        return await login(driver, sandbox, scenario.client, log, c.get("username", ""), c.get("password", ""))
+        return await new_client(driver, sandbox, scenario, log, scenario.client.credentials)
     except RunnerError:
         raise
     except Exception as e:
-        raise RunnerError(f"cannot log in before the first step: {e!r}") from e
+        raise RunnerError(f"cannot make the client before the first step: {e!r}") from e
+
+
+def step_credentials(scenario: Scenario, call: str, args: Args) -> dict[str, str]:
+    """The credentials of a `login` (legacy; `username` and `password` required) or
+    `make_client` step: each the step's `args` give, else the scenario's."""
+    credentials = dict(scenario.client.credentials)
+    for key in credentials:
+        given = args.string(key) if call == "login" else args.opt_string(key)
+        if given is not None:
+            credentials[key] = given
+    args.finish()
+    return credentials
 
 
 async def close_client(client: AnyClient) -> None:
@@ -114,22 +131,27 @@ def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
         raise RunnerError(f"expected an error matching {show(expect['error'])}, got {show(outcome.result)}")
     if error is not None and "error" in expect:
         pattern = fill(expect["error"], variables)
-        excluded: Json = None
-        if isinstance(pattern, dict):
-            excluded = pattern.pop("text_excludes", None)
+
+        def words(key: str) -> list[str]:
+            listed = pattern.pop(key, None) if isinstance(pattern, dict) else None
+            listed = [] if listed is None else listed
+            # A misspelt list must fail, not turn the check off.
+            if not isinstance(listed, list) or not all(isinstance(w, str) for w in listed):
+                raise RunnerError(f"`{key}` must be a list of strings, got {show(listed)}")
+            return [w for w in listed if isinstance(w, str)]
+
+        excluded, included = words("text_excludes"), words("text_includes")
         try:
             check(pattern, describe_error(error), "the error")
         except RunnerError as e:
             raise RunnerError(f"{e} (the error: {error!r}){traceback_of(error)}") from None
         shown = error_text(error)
-        listed = excluded if excluded is not None else []
-        words = [w for w in listed if isinstance(w, str)] if isinstance(listed, list) else []
-        # A misspelt list must fail, not turn the secrecy check off.
-        if not isinstance(listed, list) or len(words) != len(listed):
-            raise RunnerError(f"`text_excludes` must be a list of strings, got {excluded!r}")
-        for word in words:
+        for word in excluded:
             if word in shown:
                 raise RunnerError(f"the error's text shows `{word}`: {shown}")
+        for word in included:
+            if word not in shown:
+                raise RunnerError(f"the error's text does not show `{word}`: {shown}")
     result = outcome.result
     if "ok" in expect:
         check(fill(expect["ok"], variables), result, "")
@@ -169,13 +191,11 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
     sandbox.control("DELETE", "/_sandbox/requests")
     args = Args(ABSENT if step.args is ABSENT else fill(step.args, state.variables))
     started = time.perf_counter()
-    if call == "login" and scenario.interface == "legacy":
-        username = args.string("username")
-        password = args.string("password")
-        args.finish()
-        state.secrets.add(password)
+    if call == "make_client" or (call == "login" and scenario.interface == "legacy"):
+        credentials = step_credentials(scenario, call, args)
+        state.secrets.update(credentials[key] for key in ("key_secret", "password") if key in credentials)
         try:
-            client = await login(driver, sandbox, scenario.client, state.log, username, password)
+            client = await new_client(driver, sandbox, scenario, state.log, credentials)
         except RunnerError:
             raise
         except Exception as e:

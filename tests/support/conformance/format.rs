@@ -233,7 +233,8 @@ pub struct RateLimit {
 #[serde(deny_unknown_fields)]
 pub struct Step {
     /// An operation of the spec (snake_case), or a client action (`login`,
-    /// `fetch_presigned`, `put_presigned`, `put_parts`, `listen`, `deliveries`).
+    /// `make_client`, `fetch_presigned`, `put_presigned`, `put_parts`, `listen`,
+    /// `deliveries`).
     pub call: Option<String>,
     /// A control request that must answer 2xx.
     pub sandbox: Option<Control>,
