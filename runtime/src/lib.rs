@@ -53,7 +53,7 @@ pub mod __private {
         read_tag, serialize_tagged,
     };
     pub use crate::paging::{
-        CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages,
+        CursorPage, Direction, LinksPage, Page, describe_held, items, links_items, links_pages,
         links_pages_resumable, pages, pages_resumable,
     };
     pub use crate::request::format_date_time;
