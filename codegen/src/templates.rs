@@ -99,6 +99,45 @@ impl Layout {
     }
 }
 
+/// One interface's modules as a template backend renders them: the generated-file header,
+/// the interface's name and doc, its declared types, the page type of its lists and its
+/// client, and what the language's templates need besides (`more`, its keys beside these);
+/// `T`, `P`, `M`, `L` and `O` are the language's type, page, extra, login and operation
+/// contexts.
+#[derive(serde::Serialize)]
+pub struct InterfaceCx<T, P, M, L, O> {
+    pub header: String,
+    pub name: String,
+    pub doc: String,
+    pub types: Vec<T>,
+    pub page: Option<P>,
+    #[serde(flatten)]
+    pub more: M,
+    pub client: ClientCx<L, O>,
+}
+
+impl<T, P, M, L, O> InterfaceCx<T, P, M, L, O> {
+    /// The modules of `i`, the header in the language's `comment` syntax.
+    pub fn new(
+        i: &crate::ir::Interface,
+        comment: &str,
+        types: Vec<T>,
+        page: Option<P>,
+        more: M,
+        client: ClientCx<L, O>,
+    ) -> Self {
+        InterfaceCx {
+            header: header(comment, &i.source_file),
+            name: i.name.clone(),
+            doc: crate::doc_text::interface(i),
+            types,
+            page,
+            more,
+            client,
+        }
+    }
+}
+
 /// A parameter of an API-key client's constructor: one key header.
 #[derive(serde::Serialize)]
 pub struct KeyParamCx {
