@@ -16,9 +16,14 @@ use std::time::Duration;
 use serde_json::Value;
 
 /// A sandbox on a free port, with these flags.
-async fn sandbox(flags: &[&str]) -> sandbox::Sandbox {
-    let mut args: Vec<String> = flags.iter().map(|f| f.to_string()).collect();
-    args.extend(["--addr".into(), "127.0.0.1:0".into()]);
+/// A sandbox without its rate limit (`--rate-limit off`), started with `flags` as its
+/// command line would give them.
+async fn sandbox(flags: &str) -> sandbox::Sandbox {
+    let args = ["--rate-limit", "off", "--addr", "127.0.0.1:0"]
+        .into_iter()
+        .chain(flags.split_whitespace())
+        .map(String::from)
+        .collect();
     let options = sandbox::cli::parse(args).unwrap().unwrap();
     sandbox::Sandbox::start(options).await.unwrap()
 }
@@ -113,19 +118,7 @@ async fn export_to_end(args: &[String], env: &[(String, String)]) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
-    let sandbox = sandbox(&[
-        "--rate-limit",
-        "off",
-        "--inspections",
-        "150",
-        "--faults",
-        "0.1",
-        "--fault-seed",
-        "7",
-        "--slow-ms",
-        "200",
-    ])
-    .await;
+    let sandbox = sandbox("--inspections 150 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
     let env = v3_env(&sandbox);
     let dir = scratch("kill");
     let whole = dir.join("uninterrupted");
@@ -207,7 +200,7 @@ async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn since_last_fetches_exactly_what_came_after() {
-    let sandbox = sandbox(&["--rate-limit", "off", "--inspections", "40"]).await;
+    let sandbox = sandbox("--inspections 40").await;
     let env = v3_env(&sandbox);
     let dir = scratch("since");
     let folder = dir.join("export").display().to_string();
@@ -273,17 +266,7 @@ async fn since_last_fetches_exactly_what_came_after() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_folder_held_by_a_running_export_is_refused_and_taken_over_once_it_dies() {
     // Slow answers keep the first export running while the second tries.
-    let sandbox = sandbox(&[
-        "--rate-limit",
-        "off",
-        "--inspections",
-        "200",
-        "--fault-slow",
-        "1",
-        "--slow-ms",
-        "300",
-    ])
-    .await;
+    let sandbox = sandbox("--inspections 200 --fault-slow 1 --slow-ms 300").await;
     let env = v3_env(&sandbox);
     let dir = scratch("lock");
     let folder = dir.join("export").display().to_string();
@@ -341,7 +324,7 @@ fn bad(args: &[&str], names: &[&str], code: i32) -> Bad {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
-    let sandbox = sandbox(&["--rate-limit", "off"]).await;
+    let sandbox = sandbox("").await;
     let dir = scratch("bad");
     let body = dir.join("body.json");
     std::fs::write(&body, "{\"reference_number\": \"A-1\",").unwrap();
@@ -488,7 +471,7 @@ async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dry_run_shows_the_request_without_a_secret_and_sends_nothing() {
-    let sandbox = sandbox(&["--rate-limit", "off"]).await;
+    let sandbox = sandbox("").await;
     let env = v3_env(&sandbox);
     let ran = tool::run(
         &strings(&[
@@ -561,7 +544,7 @@ async fn completions_name_every_subcommand() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_keys_work() {
-    let sandbox = sandbox(&["--rate-limit", "off", "--inspections", "30"]).await;
+    let sandbox = sandbox("--inspections 30").await;
     let env = v3_env(&sandbox);
     let page = tool::run(
         &strings(&["v3", "list-inspections", "--per-page", "5"]),
@@ -638,15 +621,7 @@ async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_k
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_legacy_export_goes_on_from_its_watermark_through_the_json_filter() {
-    let sandbox = sandbox(&[
-        "--rate-limit",
-        "off",
-        "--legacy-rate-limit",
-        "off",
-        "--legacy-transactions",
-        "60",
-    ])
-    .await;
+    let sandbox = sandbox("--legacy-rate-limit off --legacy-transactions 60").await;
     let env = vec![
         (
             "INSPECTION_LEGACY_BASE_URL".to_string(),

@@ -275,9 +275,7 @@ async fn an_api_error_carries_headers_request_id_and_the_scrubbed_body() {
         .send()
         .await
         .unwrap_err();
-    let Error::Api(api) = &err else {
-        panic!("{err:?}")
-    };
+    let api = support::api_error(&err);
     assert_eq!(api.status, 422);
     assert_eq!(api.request_id.as_deref(), Some("req-42"));
     assert_eq!(

@@ -7,7 +7,7 @@ mod conformance;
 use std::collections::{BTreeSet, HashMap};
 use std::path::PathBuf;
 
-use conformance::format::{File, SandboxSpec};
+use conformance::format::{ClientSpec, FORMAT, File, Interface, SandboxSpec};
 use conformance::sandbox::Running;
 
 fn files() -> Vec<(PathBuf, File)> {
@@ -23,9 +23,8 @@ fn files() -> Vec<(PathBuf, File)> {
         .into_iter()
         .map(|path| {
             let text = std::fs::read_to_string(&path).unwrap();
-            // YAML 1.2 core, as every runner reads it: `on`, `yes` are strings.
-            let options = serde_saphyr::options! { strict_booleans: true };
-            let file: File = serde_saphyr::from_str_with_options(&text, options)
+            let file: File = FORMAT
+                .read(&text)
                 .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             (path, file)
         })
@@ -62,6 +61,52 @@ fn every_operation_has_a_wire_scenario() {
         let missing: Vec<String> = operations(interface).difference(&called).cloned().collect();
         assert!(missing.is_empty(), "{wire} calls no {missing:?}");
     }
+}
+
+/// `format.json` as this runner reads it: a key it does not list is refused wherever it
+/// stands, and so is a value outside a `one_of`; a setting a scenario leaves out is the
+/// default, one given is kept, credentials are filled in one by one.
+#[test]
+fn the_format_refuses_unknown_keys_and_fills_in_the_defaults() {
+    let refused = |yaml: &str| FORMAT.read(yaml).unwrap_err();
+    let scenario = |step: &str| {
+        format!(
+            "scenarios:\n  - {{name: s, interface: v3, steps: [{{call: list_units, {step}}}]}}\n"
+        )
+    };
+    assert_eq!(
+        refused(&scenario("expect: {oks: 1}")),
+        "unknown key `oks` in scenarios[0].steps[0].expect"
+    );
+    assert_eq!(
+        refused(&scenario(
+            "expect_requests: [{method: GET, path: /v3/units, header: {}}]"
+        )),
+        "unknown key `header` in scenarios[0].steps[0].expect_requests[0]"
+    );
+    assert_eq!(
+        refused(&scenario("mode: page")),
+        "scenarios[0].steps[0].mode is one of send, pdf, pages, items, pages_backward, \
+         items_backward, items_resumed, not \"page\""
+    );
+    assert_eq!(
+        refused("scenario: []\n"),
+        "unknown key `scenario` in the file"
+    );
+
+    let file = FORMAT
+        .read(&scenario("expect: {ok: {}}").replace(
+            "interface: v3,",
+            "interface: v3, client: {timeout_ms: 50, credentials: {key_secret: s3cr3t}},",
+        ))
+        .unwrap();
+    let client = &file.scenarios[0].client;
+    let defaults = ClientSpec::defaults(Interface::V3);
+    assert_eq!((client.timeout_ms, defaults.timeout_ms), (50, 10_000));
+    assert_eq!(client.max_attempts, 4);
+    assert_eq!(client.credentials.key_id.as_deref(), Some("demo-key"));
+    assert_eq!(client.credentials.key_secret.as_deref(), Some("s3cr3t"));
+    assert_eq!(client.credentials.password, None);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

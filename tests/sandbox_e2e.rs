@@ -128,9 +128,7 @@ async fn the_sandbox_checks_every_limit_too() {
         .send()
         .await
         .unwrap_err();
-    let Error::Api(api) = &err else {
-        panic!("{err:?}")
-    };
+    let api = support::api_error(&err);
     assert_eq!(api.status, 422);
     assert_eq!(
         api.message.as_deref(),

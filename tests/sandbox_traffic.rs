@@ -30,9 +30,7 @@ async fn the_rate_limit_answers_429_with_retry_after() {
         client.list_locations().send().await.unwrap();
     }
     let err = client.list_locations().send().await.unwrap_err();
-    let Error::Api(api) = &err else {
-        panic!("{err:?}")
-    };
+    let api = support::api_error(&err);
     assert_eq!(api.status, 429);
     let retry = api.retry_after.unwrap();
     assert!(

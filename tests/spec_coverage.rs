@@ -2,7 +2,8 @@
 //! and the odd cases. Each assertion names a fact of the seed document.
 
 use codegen::ir::{
-    Builtin, CharClass, Field, Interface, Method, Operation, Pagination, TypeKind, TypeRef,
+    Builtin, CharClass, Field, Interface, LinksPaging, Method, Operation, Pagination, TypeKind,
+    TypeRef,
 };
 
 fn v3() -> Interface {
@@ -447,12 +448,12 @@ fn legacy_auth_accept_paging_and_archive_status() {
             |h| h.name == "Accept" && h.value.as_deref() == Some("application/json; version=1")
         )
     );
-    let Some(Pagination::Links {
+    let Some(Pagination::Links(LinksPaging {
         max_limit,
         after_param,
         before_param,
         ..
-    }) = &i.pagination
+    })) = &i.pagination
     else {
         panic!("legacy lists page by links");
     };

@@ -15,9 +15,8 @@ use crate::exit::Failure;
 use crate::output::{self, Printer};
 
 pub use crate::{
-    __cli_alternative as alternative, __cli_bytes as bytes, __cli_empty as empty,
-    __cli_json as json_answer, __cli_list as list, __cli_presigned_action as presigned_action,
-    __cli_upsert as upsert,
+    __cli_alternative as alternative, __cli_answer as answer, __cli_list as list,
+    __cli_presigned_action as presigned_action,
 };
 
 /// How a command runs: shown or sent, every page or one, where bytes go.
@@ -36,6 +35,30 @@ pub struct Mode {
     pub printer: Printer,
     /// JSON paths (`user.password`) of body values a dry run must not show.
     pub secret_paths: &'static [&'static str],
+}
+
+/// A record reference given as JSON, as the generated adapters take one: an id (text, or
+/// a number), `{"external": "<id>"}` where the reference has an external form (`external`
+/// makes it), `{"self": true}` where it can name the caller (`me`); `None` for any other
+/// value. The command line writes these (`external:ID`, `self`); the Rust conformance
+/// runner reads the scenarios' `args` with it too.
+pub fn record_ref_of<T: From<String>>(
+    value: Value,
+    external: Option<fn(String) -> T>,
+    me: Option<T>,
+) -> Option<T> {
+    let only = |m: &Map<String, Value>, key: &str| m.len() == 1 && m.contains_key(key);
+    match (value, external, me) {
+        (Value::Object(m), _, Some(me)) if only(&m, "self") && m["self"] == Value::Bool(true) => {
+            Some(me)
+        }
+        (Value::Object(m), Some(external), _) if only(&m, "external") => {
+            m["external"].as_str().map(|id| external(id.to_string()))
+        }
+        (Value::String(id), _, _) => Some(T::from(id)),
+        (Value::Number(n), _, _) => Some(T::from(n.to_string())),
+        _ => None,
+    }
 }
 
 /// What a command came to: printed, or failed.
@@ -88,17 +111,9 @@ impl Args {
             .path
             .remove(name)
             .ok_or_else(|| format!("{flag} is required"))?;
-        match (value, external, me) {
-            (Value::Object(m), _, Some(me)) if m.contains_key("self") => Ok(me),
-            (Value::Object(mut m), Some(external), _) => match m.remove("external") {
-                Some(Value::String(id)) => Ok(external(id)),
-                _ => Err(format!("{flag}: an id, `external:ID` or `self`")),
-            },
-            (Value::String(id), _, _) => Ok(T::from(id)),
-            _ => Err(format!(
-                "{flag}: an id here (this path takes no `external:` or `self` form)"
-            )),
-        }
+        record_ref_of(value, external, me).ok_or_else(|| {
+            format!("{flag}: an id, or `external:ID` or `self` where the path takes them")
+        })
     }
 
     /// An optional query parameter.
@@ -251,45 +266,28 @@ pub async fn lines<T: Serialize>(mode: &Mode, mut stream: BoxStream<T>) -> Outco
     Outcome(Ok(()))
 }
 
-/// One answer, shown (a dry run) or sent and made an outcome by `$answer`.
+/// One answer, shown (a dry run) or sent and made an outcome as `outcome_of::$kind` says.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __cli_sent {
-    ($builder:expr, $mode:expr, $answer:ident) => {{
+    ($builder:expr, $mode:expr, $kind:ident) => {{
         let builder = $builder;
         let mode = $mode;
         match $crate::call::preview(&mode, builder.to_request()) {
             Some(outcome) => outcome,
-            None => $crate::call::$answer(&mode, builder.send().await),
+            None => $crate::call::outcome_of::$kind(&mode, builder.send().await),
         }
     }};
 }
 
-/// An operation with a JSON answer.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __cli_json {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::__cli_sent!($builder, $mode, printed)
-    };
-}
-
-/// An operation whose success has no body.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __cli_empty {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::__cli_sent!($builder, $mode, finished)
-    };
-}
-
-/// An upsert: `{"created": ..., "value": ...}`.
-#[doc(hidden)]
-#[macro_export]
-macro_rules! __cli_upsert {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::__cli_sent!($builder, $mode, upserted)
-    };
+/// An operation's one answer as an outcome, by the kind the adapter names.
+pub mod outcome_of {
+    /// No content: nothing printed.
+    pub use super::finished as empty;
+    /// A JSON answer: printed.
+    pub use super::printed as json;
+    /// An upsert: `{"created": ..., "value": ...}`.
+    pub use super::upserted as upsert;
 }
 
 /// Bytes written by `$builder.$to(writer)` to `--output` (or standard output when it is
@@ -313,15 +311,19 @@ macro_rules! __cli_download {
     }};
 }
 
-/// An operation answering bytes.
+/// An operation with one answer: bytes saved like a download, any other kind sent (or
+/// shown, in a dry run) and made an outcome as `outcome_of::$kind` says.
 #[doc(hidden)]
 #[macro_export]
-macro_rules! __cli_bytes {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+macro_rules! __cli_answer {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, bytes) => {{
         let builder = $builder;
         let request = builder.to_request();
         $crate::__cli_download!(builder, $mode, request, send_to)
     }};
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, $kind:ident) => {
+        $crate::__cli_sent!($builder, $mode, $kind)
+    };
 }
 
 /// A JSON answer with a binary alternative (`--pdf`), written like bytes.
@@ -335,7 +337,7 @@ macro_rules! __cli_alternative {
             let request = builder.to_request().map(|r| r.accept($media));
             $crate::__cli_download!(builder, mode, request, $to)
         } else {
-            $crate::__cli_sent!(builder, mode, printed)
+            $crate::__cli_sent!(builder, mode, json)
         }
     }};
 }

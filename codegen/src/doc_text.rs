@@ -1,7 +1,9 @@
 //! Doc text for generated items, in every language: the spec's doc plus what a user must
 //! know about its provenance, gaps and limits. Backends only wrap it in their comment syntax.
 
-use crate::ir::{Auth, Constraints, Interface, Operation, Pagination, RateLimit, Source};
+use crate::ir::{
+    Auth, Constraints, Interface, LinksPaging, Operation, Pagination, RateLimit, Source,
+};
 
 /// What an error of a manager-only operation adds to the service's message, in every client.
 pub const MANAGER_ONLY_HINT: &str = "only users with the manager role may call it";
@@ -155,8 +157,6 @@ pub fn client(i: &Interface, about: &str, turn_off: &str, pacing: &str) -> Strin
 
 /// How a language names what the doc of its webhook reader mentions.
 pub struct WebhookWords<'a> {
-    /// The event type, as a link where the language has them: ``an [`Event`]``.
-    pub event: &'a str,
     /// What an unknown event type becomes: ``is `Event::Unknown`, kept whole``.
     pub unknown: &'a str,
     /// What a body that does not fit gives: ``raises `DecodeError` ``.
@@ -165,11 +165,11 @@ pub struct WebhookWords<'a> {
     pub verify: &'a str,
 }
 
-/// The doc of a client's webhook reader: what it reads, the spec's doc of the deliveries,
-/// and what it never fails on.
-pub fn parse_event(doc: &str, words: WebhookWords) -> String {
+/// The doc of a client's webhook reader: what it reads (`event`, the event type, as a link
+/// where the language has them: ``an [`Event`]``), the spec's doc of the deliveries, and
+/// what it never fails on.
+pub fn parse_event(doc: &str, event: &str, words: WebhookWords) -> String {
     let WebhookWords {
-        event,
         unknown,
         failure,
         verify,
@@ -208,7 +208,7 @@ pub fn interface(i: &Interface) -> String {
     d.push(authentication(&i.auth));
     if let Some(p) = &i.pagination {
         let text = match p {
-            Pagination::Cursor { doc, .. } | Pagination::Links { doc, .. } => doc,
+            Pagination::Cursor { doc, .. } | Pagination::Links(LinksPaging { doc, .. }) => doc,
         };
         d.push(format!("Paging: {}", text.trim()));
     }

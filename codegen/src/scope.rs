@@ -64,4 +64,18 @@ mod tests {
         assert_eq!(scope.claim("x"), "x_");
         assert_eq!(scope.claim_private("class"), "class");
     }
+
+    /// A spec type named like the client class of a template backend's modules gets
+    /// another name there, and so does a second type of the same name.
+    #[test]
+    fn a_template_backends_module_keeps_its_client_name() {
+        for mut scope in [
+            crate::python::names::module_scope(),
+            crate::typescript::names::module_scope(),
+        ] {
+            assert_eq!(scope.claim("Client"), "Client_");
+            assert_eq!(scope.claim("Unit"), "Unit");
+            assert_eq!(scope.claim("Unit"), "Unit_");
+        }
+    }
 }

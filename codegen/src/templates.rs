@@ -99,6 +99,45 @@ impl Layout {
     }
 }
 
+/// One interface's modules as a template backend renders them: the generated-file header,
+/// the interface's name and doc, its declared types, the page type of its lists and its
+/// client, and what the language's templates need besides (`more`, its keys beside these);
+/// `T`, `P`, `M`, `L` and `O` are the language's type, page, extra, login and operation
+/// contexts.
+#[derive(serde::Serialize)]
+pub struct InterfaceCx<T, P, M, L, O> {
+    pub header: String,
+    pub name: String,
+    pub doc: String,
+    pub types: Vec<T>,
+    pub page: Option<P>,
+    #[serde(flatten)]
+    pub more: M,
+    pub client: ClientCx<L, O>,
+}
+
+impl<T, P, M, L, O> InterfaceCx<T, P, M, L, O> {
+    /// The modules of `i`, the header in the language's `comment` syntax.
+    pub fn new(
+        i: &crate::ir::Interface,
+        comment: &str,
+        types: Vec<T>,
+        page: Option<P>,
+        more: M,
+        client: ClientCx<L, O>,
+    ) -> Self {
+        InterfaceCx {
+            header: header(comment, &i.source_file),
+            name: i.name.clone(),
+            doc: crate::doc_text::interface(i),
+            types,
+            page,
+            more,
+            client,
+        }
+    }
+}
+
 /// A parameter of an API-key client's constructor: one key header.
 #[derive(serde::Serialize)]
 pub struct KeyParamCx {
@@ -111,7 +150,7 @@ pub struct KeyParamCx {
 
 /// The constructor parameters of `headers`, named by `name` (which claims each in the
 /// constructor's scope).
-pub fn key_params(
+fn key_params(
     headers: &[crate::ir::Header],
     mut name: impl FnMut(&str) -> String,
 ) -> Vec<KeyParamCx> {
@@ -141,6 +180,38 @@ pub struct ClientCx<L, O> {
     pub webhooks: Option<WebhooksCx>,
 }
 
+impl<L, O> ClientCx<L, O> {
+    /// The client of `i`: its doc, with how the language turns validation off and what
+    /// shares the pacing (`turn_off`, `pacing`, as `doc_text::client` takes them); the
+    /// runtime's facts; the credentials, a key pair's constructor parameters each named by
+    /// `param`, or the login `login` describes (from the operations' contexts); the
+    /// operations and the webhook reader.
+    pub fn new(
+        i: &crate::ir::Interface,
+        [turn_off, pacing]: [&str; 2],
+        param: impl FnMut(&str) -> String,
+        login: impl FnOnce(&[O]) -> Result<L, String>,
+        operations: Vec<O>,
+        webhooks: Option<WebhooksCx>,
+    ) -> Result<Self, String> {
+        let (auth, key_params, login) = match &i.auth {
+            crate::ir::Auth::ApiKeyHeaders { headers, .. } => {
+                ("headers", key_params(headers, param), None)
+            }
+            crate::ir::Auth::TokenLogin { .. } => ("token", Vec::new(), Some(login(&operations)?)),
+        };
+        Ok(ClientCx {
+            doc: crate::doc_text::client(i, "", turn_off, pacing),
+            info: info(i),
+            auth,
+            key_params,
+            login,
+            operations,
+            webhooks,
+        })
+    }
+}
+
 /// What the runtime is told about an interface (`rt.InterfaceInfo`,
 /// `_rt.InterfaceInfo(...)`); every string a literal.
 #[derive(serde::Serialize)]
@@ -161,6 +232,21 @@ pub struct RateLimitCx {
     pub window_seconds: u32,
     pub status: u16,
     pub retry_after_header: Option<String>,
+}
+
+/// How a module of a template backend refers to the interface's declared types: their
+/// names in the language, and the prefix (`_m.`, `m.`) of a module that imports the models
+/// as a namespace. Each backend adds its own methods (annotations, descriptors).
+pub struct TypeNames<'a> {
+    pub names: &'a [String],
+    pub prefix: &'a str,
+}
+
+impl TypeNames<'_> {
+    /// A declared type's name, with the prefix.
+    pub fn named(&self, id: crate::ir::TypeId) -> String {
+        format!("{}{}", self.prefix, self.names[id.index()])
+    }
 }
 
 /// The interface facts both runtimes are given.
@@ -191,7 +277,7 @@ pub struct WebhooksCx {
 
 /// The webhook reader of an interface whose service delivers events: the event type's name
 /// (`event`) and descriptor (`desc`) as the language spells them, its doc in the language's
-/// `words` (their `event` is filled in here).
+/// `words` (the event type named as the spec does).
 pub fn webhooks(
     i: &crate::ir::Interface,
     event: impl Fn(crate::ir::TypeId) -> String,
@@ -203,13 +289,7 @@ pub fn webhooks(
     Some(WebhooksCx {
         event: event(w.event),
         desc: desc(w.event),
-        doc: crate::doc_text::parse_event(
-            &w.doc,
-            crate::doc_text::WebhookWords {
-                event: &what,
-                ..words
-            },
-        ),
+        doc: crate::doc_text::parse_event(&w.doc, &what, words),
     })
 }
 

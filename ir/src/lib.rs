@@ -100,13 +100,19 @@ pub struct Interface {
 }
 
 /// A token login, resolved: the operation that logs in (and its index), the body it sends
-/// and the JSON record it answers, which holds the token.
+/// and the JSON record it answers, which holds the token; and from the interface's auth,
+/// the answer's field that holds it, how it is sent (`<header>: <scheme> <token>`) and the
+/// login's doc.
 #[derive(Debug)]
 pub struct TokenLogin<'a> {
     pub index: usize,
     pub op: &'a Operation,
     pub body: &'a Body,
     pub answer: &'a TypeRef,
+    pub token_field: &'a str,
+    pub header: &'a str,
+    pub scheme: &'a str,
+    pub doc: &'a str,
 }
 
 impl Interface {
@@ -129,7 +135,12 @@ impl Interface {
     /// error only when the interface does not log in; a backend passes the error on.
     pub fn token_login(&self) -> Result<TokenLogin<'_>, String> {
         let Auth::TokenLogin {
-            login_operation, ..
+            login_operation,
+            token_field,
+            header,
+            scheme,
+            doc,
+            ..
         } = &self.auth
         else {
             return Err(format!(
@@ -157,6 +168,10 @@ impl Interface {
             op,
             body,
             answer,
+            token_field,
+            header,
+            scheme,
+            doc,
         })
     }
 
@@ -291,15 +306,29 @@ pub enum Pagination {
         #[serde(default)]
         source: Source,
     },
-    Links {
-        doc: String,
-        links_field: String,
-        after_param: String,
-        before_param: String,
-        limit_param: String,
-        max_limit: u32,
-        source: Source,
-    },
+    Links(LinksPaging),
+}
+
+// The spec writes links paging exactly as the IR holds it (`pagination: {links: ...}`), so
+// the spec format reads this type as it is.
+/// Next/previous links in the body; lists are `{<items_field>: [...], links: {prev, next}}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct LinksPaging {
+    pub doc: String,
+    /// Envelope field holding the links object.
+    pub links_field: String,
+    /// Query parameter: records after this id.
+    pub after_param: String,
+    /// Query parameter: records before this id.
+    pub before_param: String,
+    /// Query parameter: page size.
+    pub limit_param: String,
+    /// Largest page size.
+    pub max_limit: u32,
+    #[serde(default)]
+    pub source: Source,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -62,6 +62,37 @@ mod secrecy_tests {
     }
 }
 
+/// Whether every client of the service can send `value` in a header as it is: visible
+/// ASCII, spaces and tabs. (`HeaderValue` would take other bytes too, which a browser sends
+/// as Latin-1 and Python's HTTP client not at all, so no client does.)
+fn header_safe(value: &str) -> bool {
+    value
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..=b'~').contains(&b))
+}
+
+/// The token of a login `answer`, its string member `field`. A token a header cannot carry
+/// (anything but visible ASCII, spaces and tabs: a line break, a non-ASCII character) is
+/// refused here, when the login answers, rather than when a request would send it. Either
+/// failure is a decode error of the answer at `field`, quoting nothing of the token.
+pub fn login_token(answer: &serde_json::Value, field: &str) -> Result<Secret, Error> {
+    let refused = |message: &str| Error::Decode {
+        status: 200,
+        path: field.to_string(),
+        message: message.to_string(),
+    };
+    let token = answer
+        .get(field)
+        .and_then(|t| t.as_str())
+        .ok_or_else(|| refused("the login answer carries no token"))?;
+    if !header_safe(token) {
+        return Err(refused(
+            "the token holds characters a header cannot carry (it is not shown)",
+        ));
+    }
+    Ok(Secret::from(token))
+}
+
 /// How requests authenticate.
 #[derive(Clone)]
 pub enum Auth {
@@ -148,9 +179,12 @@ impl Auth {
         let mut out = Vec::with_capacity(pairs.len());
         for (name, value, sensitive) in pairs {
             let name = HeaderName::from_static(name);
-            let mut value = HeaderValue::from_str(value).map_err(|_| {
-                format!("the `{name}` credential holds characters a header cannot carry")
-            })?;
+            let refused =
+                || format!("the `{name}` credential holds characters a header cannot carry");
+            if !header_safe(value) {
+                return Err(refused());
+            }
+            let mut value = HeaderValue::from_str(value).map_err(|_| refused())?;
             value.set_sensitive(*sensitive);
             out.push((name, value));
         }
@@ -209,5 +243,44 @@ impl fmt::Debug for Auth {
                 list.finish()
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_a_header_cannot_carry_is_a_decode_error_that_shows_none_of_it() {
+        let token = |t: &str| login_token(&serde_json::json!({"auth_token": t}), "auth_token");
+        assert_eq!(token("abc.DEF-1 2").unwrap().expose(), "abc.DEF-1 2");
+        for bad in [
+            "Zq9\r\nX-Evil: 1",
+            "Zq9\u{20ac}x",
+            "Zq9\u{fc}x",
+            "Zq9\u{7f}",
+        ] {
+            let err = token(bad).unwrap_err();
+            let Error::Decode { path, .. } = &err else {
+                panic!("{err:?}")
+            };
+            assert_eq!(path, "auth_token");
+            let shown = format!("{err} {err:?}");
+            for part in ["Zq9", "Evil", "\u{20ac}", "\u{fc}", "\\r", "20ac", "8364"] {
+                assert!(!shown.contains(part), "{part} in {shown}");
+            }
+        }
+        let missing = login_token(&serde_json::json!({}), "auth_token").unwrap_err();
+        assert!(missing.to_string().contains("no token"), "{missing}");
+    }
+
+    #[test]
+    fn a_header_credential_a_header_cannot_carry_is_a_config_error_naming_the_header() {
+        for bad in ["s3cr3t\r\nX-Evil: 1", "s3cr3t-\u{fc}"] {
+            let err = Auth::headers(&[("api-key-secret", bad, true)]).unwrap_err();
+            assert!(err.contains("`api-key-secret`"), "{err}");
+            assert!(!err.contains("s3cr3t") && !err.contains("Evil"), "{err}");
+        }
+        assert!(Auth::headers(&[("api-key-secret", "s3cr3t", true)]).is_ok());
     }
 }

@@ -45,7 +45,7 @@ pub use {bytes, chrono, futures_util as futures};
 /// validator, auth plumbing. Not part of the API; it changes with the generator.
 #[doc(hidden)]
 pub mod __private {
-    pub use crate::auth::{Auth, TokenAuth};
+    pub use crate::auth::{Auth, TokenAuth, login_token};
     pub use crate::config::{InterfaceDefaults, env_var};
     pub use crate::model::{
         FromStrVisitor, capture, date_time, date_time_nullable, date_time_opt, decode_variant,
@@ -53,7 +53,7 @@ pub mod __private {
         read_tag, serialize_tagged,
     };
     pub use crate::paging::{
-        CursorPage, Direction, LinksPage, describe_held, items, links_items, links_pages,
+        CursorPage, Direction, LinksPage, Page, describe_held, items, links_items, links_pages,
         links_pages_resumable, pages, pages_resumable,
     };
     pub use crate::request::format_date_time;

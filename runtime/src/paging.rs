@@ -17,10 +17,22 @@ use crate::transport::Core;
 /// A stream of results, boxed so that callers can name it and call `try_next` on it.
 pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
 
-/// A page of a cursor-paged list, as the generated envelope type describes it.
-pub trait CursorPage: DeserializeOwned + Send + 'static {
+/// A page of a list, however it pages: its records.
+pub trait Page: DeserializeOwned + Send + 'static {
     /// The type of the records the page lists.
     type Item: Send + 'static;
+    /// The page's records, in order.
+    fn into_items(self) -> Vec<Self::Item>;
+    /// How many records the page holds.
+    fn len(&self) -> usize;
+    /// Whether the page holds no records.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// A page of a cursor-paged list, as the generated envelope type describes it.
+pub trait CursorPage: Page {
     /// An absolute (or base-relative) URL of the next page, when the service gives one.
     fn next_url(&self) -> Option<&str>;
     /// The raw cursor, sent back as the page parameter, when the service gives one.
@@ -32,14 +44,6 @@ pub trait CursorPage: DeserializeOwned + Send + 'static {
     fn page_size(&self) -> Option<u64>;
     /// What the page held, for an error: how many records, and the paging object.
     fn held(&self) -> String;
-    /// The page's records, in order.
-    fn into_items(self) -> Vec<Self::Item>;
-    /// How many records the page holds.
-    fn len(&self) -> usize;
-    /// Whether the page holds no records.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// The record count and the paging object's property names, as [`CursorPage::held`] says
@@ -92,45 +96,40 @@ pub fn pages_resumable<P: CursorPage>(
     page_param: &'static str,
     per_page_param: &'static str,
 ) -> BoxStream<(P, Option<Resume>)> {
-    walk(
-        core,
-        first,
-        P::len,
-        move |core: &Core, req: &Request, page: &P| {
-            if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
-                return follow(core, req, link).map(Some);
-            }
-            if let Some(cursor) = page.next_cursor().filter(|c| !c.is_empty()) {
-                let resume = Resume::Cursor(cursor.to_string());
-                let mut next = req.clone();
-                next.absolute = None;
-                next.query.retain(|(k, _)| *k != page_param);
-                next.query.push((page_param, cursor.to_string()));
-                next.resumed = Some(resume.clone());
-                return Ok(Some((next, resume)));
-            }
-            if page.is_empty() || page.marked_last() {
-                return Ok(None);
-            }
-            let requested = req
-                .query
-                .iter()
-                .find(|(k, _)| *k == per_page_param)
-                .and_then(|(_, v)| v.parse::<u64>().ok());
-            match page.page_size().or(requested) {
-                Some(size) if (page.len() as u64) < size => Ok(None),
-                _ => Err(Error::PagingStalled {
-                    path: req.describe(),
-                    reason: format!(
-                        "the page held {}, but no next link, no cursor, and nothing saying it \
+    walk(core, first, move |core: &Core, req: &Request, page: &P| {
+        if let Some(link) = page.next_url().filter(|l| !l.is_empty()) {
+            return follow(core, req, link).map(Some);
+        }
+        if let Some(cursor) = page.next_cursor().filter(|c| !c.is_empty()) {
+            let resume = Resume::Cursor(cursor.to_string());
+            let mut next = req.clone();
+            next.absolute = None;
+            next.query.retain(|(k, _)| *k != page_param);
+            next.query.push((page_param, cursor.to_string()));
+            next.resumed = Some(resume.clone());
+            return Ok(Some((next, resume)));
+        }
+        if page.is_empty() || page.marked_last() {
+            return Ok(None);
+        }
+        let requested = req
+            .query
+            .iter()
+            .find(|(k, _)| *k == per_page_param)
+            .and_then(|(_, v)| v.parse::<u64>().ok());
+        match page.page_size().or(requested) {
+            Some(size) if (page.len() as u64) < size => Ok(None),
+            _ => Err(Error::PagingStalled {
+                path: req.describe(),
+                reason: format!(
+                    "the page held {}, but no next link, no cursor, and nothing saying it \
                          is the last (a null link, or fewer records than the page size); the \
                          list may go on, so the walk stops rather than end as if complete",
-                        page.held()
-                    ),
-                }),
-            }
-        },
-    )
+                    page.held()
+                ),
+            }),
+        }
+    })
 }
 
 /// Every item of every page.
@@ -140,28 +139,15 @@ pub fn items<P: CursorPage>(
     page_param: &'static str,
     per_page_param: &'static str,
 ) -> BoxStream<P::Item> {
-    flatten(
-        pages::<P>(core, first, page_param, per_page_param),
-        P::into_items,
-    )
+    flatten(pages::<P>(core, first, page_param, per_page_param))
 }
 
 /// A page of a list with `next` / `prev` links (the legacy interface).
-pub trait LinksPage: DeserializeOwned + Send + 'static {
-    /// The type of the records the page lists.
-    type Item: Send + 'static;
+pub trait LinksPage: Page {
     /// The `next` link (later records), when there is one.
     fn next_link(&self) -> Option<&str>;
     /// The `prev` link (earlier records), when there is one.
     fn prev_link(&self) -> Option<&str>;
-    /// The page's records, in order.
-    fn into_items(self) -> Vec<Self::Item>;
-    /// How many records the page holds.
-    fn len(&self) -> usize;
-    /// Whether the page holds no records.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 /// Which link to follow.
@@ -190,21 +176,16 @@ pub fn links_pages_resumable<P: LinksPage>(
     first: Result<Request, Error>,
     direction: Direction,
 ) -> BoxStream<(P, Option<Resume>)> {
-    walk(
-        core,
-        first,
-        P::len,
-        move |core: &Core, req: &Request, page: &P| {
-            let link = match direction {
-                Direction::Forward => page.next_link(),
-                Direction::Backward => page.prev_link(),
-            };
-            match link.filter(|l| !l.is_empty() && !page.is_empty()) {
-                Some(link) => follow(core, req, link).map(Some),
-                None => Ok(None),
-            }
-        },
-    )
+    walk(core, first, move |core: &Core, req: &Request, page: &P| {
+        let link = match direction {
+            Direction::Forward => page.next_link(),
+            Direction::Backward => page.prev_link(),
+        };
+        match link.filter(|l| !l.is_empty() && !page.is_empty()) {
+            Some(link) => follow(core, req, link).map(Some),
+            None => Ok(None),
+        }
+    })
 }
 
 /// Every item of every linked page, in the order the pages come.
@@ -213,33 +194,25 @@ pub fn links_items<P: LinksPage>(
     first: Result<Request, Error>,
     direction: Direction,
 ) -> BoxStream<P::Item> {
-    flatten(links_pages::<P>(core, first, direction), P::into_items)
+    flatten(links_pages::<P>(core, first, direction))
 }
 
 fn without_resume<P: Send + 'static>(pages: BoxStream<(P, Option<Resume>)>) -> BoxStream<P> {
     Box::pin(pages.map_ok(|(page, _)| page))
 }
 
-fn flatten<P: Send + 'static, T: Send + 'static>(
-    pages: BoxStream<P>,
-    into_items: fn(P) -> Vec<T>,
-) -> BoxStream<T> {
+fn flatten<P: Page>(pages: BoxStream<P>) -> BoxStream<P::Item> {
     let s = pages
-        .map_ok(move |page| stream::iter(into_items(page).into_iter().map(Ok)))
+        .map_ok(|page| stream::iter(page.into_items().into_iter().map(Ok)))
         .try_flatten();
     Box::pin(s.boxed())
 }
 
 /// Fetches page after page; `next` says what comes after a page (a request and where it
 /// resumes from), or `None` at the end.
-fn walk<P, F>(
-    core: Core,
-    first: Result<Request, Error>,
-    len: fn(&P) -> usize,
-    next: F,
-) -> BoxStream<(P, Option<Resume>)>
+fn walk<P, F>(core: Core, first: Result<Request, Error>, next: F) -> BoxStream<(P, Option<Resume>)>
 where
-    P: DeserializeOwned + Send + 'static,
+    P: Page,
     F: Fn(&Core, &Request, &P) -> Result<Option<(Request, Resume)>, Error> + Send + Sync + 'static,
 {
     let first = match first {
@@ -276,7 +249,7 @@ where
                 }
             };
             walk.pages += 1;
-            let items = len(&page);
+            let items = page.len();
             tracing::debug!(
                 inspection.event = "page",
                 inspection.operation = req.operation,

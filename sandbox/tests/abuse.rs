@@ -48,6 +48,13 @@ impl Answer {
             .unwrap_or_else(|| panic!("no `errors` text: {self:?}"))
             .to_string()
     }
+
+    /// Asserts the answer is `status` with a JSON error whose text holds `naming`.
+    #[track_caller]
+    fn refused(&self, status: u16, naming: &str) {
+        assert_eq!(self.status, status, "{self:?}");
+        assert!(self.errors().contains(naming), "{self:?}");
+    }
 }
 
 /// `METHOD PATH`, the headers and body, as one HTTP/1.1 request (keep-alive).
@@ -264,32 +271,18 @@ async fn bodies_not_json_too_large_or_malformed_get_json_errors() {
     let sandbox = Sandbox::start(Options::default()).await.unwrap();
     let v3 = [KEYS[0], KEYS[1], JSON];
 
-    let malformed = send(&sandbox, "POST /v3/units", &v3, "{bad").await;
-    assert_eq!(malformed.status, 400);
-    assert!(
-        malformed.errors().contains("malformed JSON"),
-        "{malformed:?}"
-    );
+    send(&sandbox, "POST /v3/units", &v3, "{bad")
+        .await
+        .refused(400, "malformed JSON");
 
     let text = [KEYS[0], KEYS[1], "Content-Type: text/plain"];
-    let wrong = send(
-        &sandbox,
-        "POST /v3/units",
-        &text,
-        r#"{"reference_number": "T-1"}"#,
-    )
-    .await;
-    assert_eq!(wrong.status, 415);
-    assert!(wrong.errors().contains("`text/plain`"), "{wrong:?}");
-    let none = send(
-        &sandbox,
-        "POST /v3/units",
-        &KEYS,
-        r#"{"reference_number": "T-1"}"#,
-    )
-    .await;
-    assert_eq!(none.status, 415);
-    assert!(none.errors().contains("application/json"), "{none:?}");
+    let unit = r#"{"reference_number": "T-1"}"#;
+    send(&sandbox, "POST /v3/units", &text, unit)
+        .await
+        .refused(415, "`text/plain`");
+    send(&sandbox, "POST /v3/units", &KEYS, unit)
+        .await
+        .refused(415, "application/json");
     // No body, no content type needed: the handler answers (nothing to create from).
     assert_eq!(
         send(&sandbox, "POST /v3/units", &KEYS, "").await.status,
@@ -348,9 +341,7 @@ async fn bodies_not_json_too_large_or_malformed_get_json_errors() {
         }
         head.push_str("\r\n");
         stream.write_all(head.as_bytes()).await.unwrap();
-        let answer = read_answer(&mut stream).await;
-        assert_eq!(answer.status, 413, "{line}: {answer:?}");
-        assert!(answer.errors().contains("limit"), "{line}: {answer:?}");
+        read_answer(&mut stream).await.refused(413, "limit");
     }
 
     // Over the limit in chunks, with no length announced: refused once the limit is
@@ -376,9 +367,7 @@ async fn bodies_not_json_too_large_or_malformed_get_json_errors() {
             writer
         });
         let mut whole = reader.reunite(feeder.await.unwrap()).unwrap();
-        let answer = read_answer(&mut whole).await;
-        assert_eq!(answer.status, 413, "{line}: {answer:?}");
-        assert!(answer.errors().contains("limit"), "{line}: {answer:?}");
+        read_answer(&mut whole).await.refused(413, "limit");
     }
 
     let recorded = send(&sandbox, "GET /_sandbox/requests", &[], "").await;
@@ -400,17 +389,17 @@ async fn bodies_not_json_too_large_or_malformed_get_json_errors() {
 async fn path_query_and_method_rejections_get_json_errors() {
     let sandbox = Sandbox::start(Options::default()).await.unwrap();
 
-    let path = send(&sandbox, "GET /v3/units/%FF", &KEYS, "").await;
-    assert_eq!(path.status, 400);
-    assert!(path.errors().contains("unit_id"), "{path:?}");
+    send(&sandbox, "GET /v3/units/%FF", &KEYS, "")
+        .await
+        .refused(400, "unit_id");
 
     let part = send(&sandbox, "PUT /_uploads/multipart/up-1/first", &[], "x").await;
     assert_eq!(part.status, 400);
     part.errors();
 
-    let query = send(&sandbox, "POST /_sandbox/advance?seconds=soon", &[], "").await;
-    assert_eq!(query.status, 400);
-    assert!(query.errors().contains("seconds"), "{query:?}");
+    send(&sandbox, "POST /_sandbox/advance?seconds=soon", &[], "")
+        .await
+        .refused(400, "seconds");
 
     let method = send(&sandbox, "DELETE /_sandbox/stats", &[], "").await;
     assert_eq!(method.status, 405);
@@ -448,31 +437,23 @@ async fn path_query_and_method_rejections_get_json_errors() {
 async fn a_query_that_is_not_utf8_is_a_400_naming_the_parameter() {
     let sandbox = Sandbox::start(Options::default()).await.unwrap();
 
-    let v3 = send(&sandbox, "GET /v3/units?referenceNumber=%FF", &KEYS, "").await;
-    assert_eq!(v3.status, 400, "{v3:?}");
-    assert!(v3.errors().contains("`referenceNumber`"), "{v3:?}");
-
-    let listed = send(
-        &sandbox,
-        "GET /v3/inspections?per_page=5&type=%C3%28",
-        &KEYS,
-        "",
-    )
-    .await;
-    assert_eq!(listed.status, 400, "{listed:?}");
-    assert!(listed.errors().contains("`type`"), "{listed:?}");
-
-    let name = send(&sandbox, "GET /v3/units?%E9t%E9=1", &KEYS, "").await;
-    assert_eq!(name.status, 400, "{name:?}");
-    assert!(name.errors().contains("name"), "{name:?}");
-
-    let legacy = send(&sandbox, "GET /api/assets?name=caf%E9", &[LEGACY], "").await;
-    assert_eq!(legacy.status, 400, "{legacy:?}");
-    assert!(legacy.errors().contains("`name`"), "{legacy:?}");
-
-    let control = send(&sandbox, "POST /_sandbox/advance?seconds=%FF", &[], "").await;
-    assert_eq!(control.status, 400, "{control:?}");
-    assert!(control.errors().contains("`seconds`"), "{control:?}");
+    for (line, headers, naming) in [
+        (
+            "GET /v3/units?referenceNumber=%FF",
+            &KEYS[..],
+            "`referenceNumber`",
+        ),
+        (
+            "GET /v3/inspections?per_page=5&type=%C3%28",
+            &KEYS,
+            "`type`",
+        ),
+        ("GET /v3/units?%E9t%E9=1", &KEYS, "name"),
+        ("GET /api/assets?name=caf%E9", &[LEGACY], "`name`"),
+        ("POST /_sandbox/advance?seconds=%FF", &[], "`seconds`"),
+    ] {
+        send(&sandbox, line, headers, "").await.refused(400, naming);
+    }
 
     // UTF-8 escapes, a `+` and a lone `%` are fine: the filter simply matches nothing.
     for query in [

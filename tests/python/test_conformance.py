@@ -21,10 +21,10 @@ import os
 import pytest
 
 from conformance.driver import Flavour
-from conformance.json_values import RunnerError
+from conformance.json_values import Json, RunnerError
 from conformance.runner import ScenarioFailed, run_blocking, run_scenario
 from conformance.sandbox import Sandboxes
-from conformance.scenarios import Scenario, read_scenarios
+from conformance.scenarios import Scenario, read_scenarios, scenarios_of
 
 
 SCENARIOS = read_scenarios()
@@ -53,3 +53,20 @@ def test_scenario(sandboxes: Sandboxes, scenario: Scenario, flavour: Flavour) ->
         failure = str(e)
     if failure is not None:
         pytest.fail(failure, pytrace=False)
+
+
+def test_a_file_is_refused_for_a_key_or_mode_format_json_lacks_and_gets_its_defaults() -> None:
+    def file(step: dict[str, Json], client: Json = None) -> list[Scenario]:
+        doc: Json = {"scenarios": [{"name": "s", "interface": "v3", "client": client, "steps": [{"call": "list_units", **step}]}]}
+        return scenarios_of("f", doc, set())
+
+    with pytest.raises(RunnerError, match=r"^unknown key `oks` in scenarios\[0\]\.steps\[0\]\.expect$"):
+        file({"expect": {"oks": 1}})
+    with pytest.raises(RunnerError, match=r"^unknown key `header` in scenarios\[0\]\.steps\[0\]\.expect_requests\[0\]$"):
+        file({"expect_requests": [{"method": "GET", "path": "/v3/units", "header": {}}]})
+    with pytest.raises(RunnerError, match=r'^scenarios\[0\]\.steps\[0\]\.mode is one of send, pdf, .*, not "page"$'):
+        file({"mode": "page"})
+    [scenario] = file({}, {"timeout_ms": 50, "credentials": {"key_secret": "s3cr3t"}})
+    assert scenario.client.timeout_ms == 50
+    assert scenario.client.max_attempts == 4
+    assert scenario.client.credentials == {"key_id": "demo-key", "key_secret": "s3cr3t"}

@@ -223,11 +223,23 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
             .as_f64()
             .ok_or_else(|| format!("bench: the export printed no `{key}`: {v}"))
     };
-    let rss_small = number(small, "peak_rss_kib")?;
-    let rss_large = number(large, "peak_rss_kib")?;
     let (tool_small, tool_large) = (&small["tool"], &large["tool"]);
-    let tool_rss_small = number(tool_small, "peak_rss_kib")?;
-    let tool_rss_large = number(tool_large, "peak_rss_kib")?;
+    // The peak RSS of `who` over 10,000 records, against that over 1,000.
+    let rss = |who: &str, small: &serde_json::Value, large: &serde_json::Value, target: &str| {
+        let (small, large) = (
+            number(small, "peak_rss_kib")?,
+            number(large, "peak_rss_kib")?,
+        );
+        Ok::<Row, String>(Row {
+            what: format!("{who} peak RSS, 10,000 records"),
+            figure: format!("{:.1} MiB", large / 1024.0),
+            against: format!(
+                "1,000 records {:.1} MiB: {:+.1} % ({target})",
+                small / 1024.0,
+                100.0 * (large / small - 1.0)
+            ),
+        })
+    };
     Ok(vec![
         Row {
             what: format!(
@@ -247,15 +259,7 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
                 number(large, "ideal_ms")?
             ),
         },
-        Row {
-            what: "export: the client's peak RSS, 10,000 records".into(),
-            figure: format!("{:.1} MiB", rss_large / 1024.0),
-            against: format!(
-                "1,000 records {:.1} MiB: {:+.1} % (target within 10 %)",
-                rss_small / 1024.0,
-                100.0 * (rss_large / rss_small - 1.0)
-            ),
-        },
+        rss("export: the client's", small, large, "target within 10 %")?,
         Row {
             what: format!(
                 "`inspection export v3` of {} records, the same quota and page size, written to a folder",
@@ -272,15 +276,12 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
                 number(large, "elapsed_ms")?
             ),
         },
-        Row {
-            what: "`inspection export v3`: the tool's peak RSS, 10,000 records".into(),
-            figure: format!("{:.1} MiB", tool_rss_large / 1024.0),
-            against: format!(
-                "1,000 records {:.1} MiB: {:+.1} % (flat in the number of records)",
-                tool_rss_small / 1024.0,
-                100.0 * (tool_rss_large / tool_rss_small - 1.0)
-            ),
-        },
+        rss(
+            "`inspection export v3`: the tool's",
+            tool_small,
+            tool_large,
+            "flat in the number of records",
+        )?,
     ])
 }
 
@@ -434,6 +435,35 @@ mod tests {
         assert_eq!(civil_date(0), (1970, 1, 1));
         assert_eq!(civil_date(11_016), (2000, 2, 29));
         assert_eq!(civil_date(20_780), (2026, 11, 23));
+    }
+
+    #[test]
+    fn the_peak_rss_rows_compare_10000_records_with_1000() {
+        let run = |kib: f64, tool_kib: f64| {
+            serde_json::json!({
+                "records": 10000, "quota": "q", "requests": 500, "share_of_ceiling": 0.98,
+                "rate_limited": 0, "elapsed_ms": 1000, "ideal_ms": 990, "peak_rss_kib": kib,
+                "tool": {"records": 10000, "elapsed_ms": 1005, "rate_limited": 0, "peak_rss_kib": tool_kib},
+            })
+        };
+        let rows = export_rows(&[run(6144.0, 8192.0), run(6656.0, 8192.0)]).unwrap();
+        assert_eq!(
+            rows[1].what,
+            "export: the client's peak RSS, 10,000 records"
+        );
+        assert_eq!(rows[1].figure, "6.5 MiB");
+        assert_eq!(
+            rows[1].against,
+            "1,000 records 6.0 MiB: +8.3 % (target within 10 %)"
+        );
+        assert_eq!(
+            rows[3].what,
+            "`inspection export v3`: the tool's peak RSS, 10,000 records"
+        );
+        assert_eq!(
+            rows[3].against,
+            "1,000 records 8.0 MiB: +0.0 % (flat in the number of records)"
+        );
     }
 
     #[test]

@@ -183,23 +183,7 @@ impl<'a> Checker<'a> {
                     source: c.source,
                 }
             }
-            spec::PaginationDef::Links {
-                doc,
-                links_field,
-                after_param,
-                before_param,
-                limit_param,
-                max_limit,
-                source,
-            } => ir::Pagination::Links {
-                doc: doc.clone(),
-                links_field: links_field.clone(),
-                after_param: after_param.clone(),
-                before_param: before_param.clone(),
-                limit_param: limit_param.clone(),
-                max_limit: *max_limit,
-                source: *source,
-            },
+            spec::PaginationDef::Links(links) => ir::Pagination::Links(links.clone()),
         }
     }
 
@@ -234,7 +218,7 @@ impl<'a> Checker<'a> {
     /// A links-paged operation answers an object whose `items_field` is a list and which
     /// holds the interface's links field: else its pages could not be walked.
     fn links_envelopes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
-        let Some(ir::Pagination::Links { links_field, .. }) = &i.pagination else {
+        let Some(ir::Pagination::Links(ir::LinksPaging { links_field, .. })) = &i.pagination else {
             return;
         };
         for (name, op) in ops.iter() {

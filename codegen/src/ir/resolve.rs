@@ -4,8 +4,8 @@
 //! are open.
 
 use super::{
-    Answer, AnswerKind, Builtin, CallPlan, Input, Interface, Method, Operation, OperationPaging,
-    Pagination, Segment, TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, CallPlan, Input, Interface, LinksPaging, Method, Operation,
+    OperationPaging, Pagination, Segment, TypeKind, TypeRef,
 };
 
 /// Fills the resolved parts of a checked interface.
@@ -174,7 +174,7 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
                 per_page_param: per_page_param.clone(),
             })
         }
-        Pagination::Links { links_field, .. } => {
+        Pagination::Links(LinksPaging { links_field, .. }) => {
             let items_field = op.items_field.clone()?;
             let TypeRef::Named(envelope) = success_body()? else {
                 return None;

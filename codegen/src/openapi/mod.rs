@@ -12,8 +12,8 @@ use yaml::Node;
 
 use crate::doc_text;
 use crate::ir::{
-    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, Method, Operation, OperationPaging,
-    Pagination,
+    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, LinksPaging, Method, Operation,
+    OperationPaging, Pagination,
 };
 use crate::output::OutputFile;
 
@@ -383,13 +383,13 @@ fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
                 .with("style", Node::str("links"))
                 .with("items", Node::str(items_field))
                 .with("links", Node::str(links_field));
-            if let Some(Pagination::Links {
+            if let Some(Pagination::Links(LinksPaging {
                 after_param,
                 before_param,
                 limit_param,
                 max_limit,
                 ..
-            }) = &i.pagination
+            })) = &i.pagination
             {
                 node.set("after_param", Node::str(after_param));
                 node.set("before_param", Node::str(before_param));

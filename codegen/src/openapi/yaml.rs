@@ -127,6 +127,22 @@ fn key(text: &str) -> String {
     if plain { text.to_string() } else { quote(text) }
 }
 
+/// `node` as it goes after its key or dash on the same line (`column`: where it starts; a
+/// long string wraps, its later lines at `indent`), or `None` for a block of lines below.
+fn inline(node: &Node, column: usize, indent: usize) -> Option<String> {
+    match node {
+        Node::Str(text) => Some(quote_wrapped(text, column, indent)),
+        other => scalar(other),
+    }
+}
+
+/// Ends the line of a key or dash with `text`.
+fn end_line(out: &mut String, text: &str) {
+    out.push(' ');
+    out.push_str(text);
+    out.push('\n');
+}
+
 fn block(node: &Node, indent: usize, out: &mut String) {
     let pad = " ".repeat(indent);
     match node {
@@ -135,18 +151,8 @@ fn block(node: &Node, indent: usize, out: &mut String) {
                 out.push_str(&pad);
                 out.push_str(&key(k));
                 out.push(':');
-                let text = match v {
-                    Node::Str(text) => {
-                        Some(quote_wrapped(text, indent + key(k).len() + 2, indent + 2))
-                    }
-                    other => scalar(other),
-                };
-                match text {
-                    Some(s) => {
-                        out.push(' ');
-                        out.push_str(&s);
-                        out.push('\n');
-                    }
+                match inline(v, indent + key(k).len() + 2, indent + 2) {
+                    Some(s) => end_line(out, &s),
                     None => {
                         out.push('\n');
                         // Sequences sit at their key's indentation, as most YAML does.
@@ -164,16 +170,8 @@ fn block(node: &Node, indent: usize, out: &mut String) {
             for item in items {
                 out.push_str(&pad);
                 out.push('-');
-                let text = match item {
-                    Node::Str(text) => Some(quote_wrapped(text, indent + 2, indent + 2)),
-                    other => scalar(other),
-                };
-                match text {
-                    Some(s) => {
-                        out.push(' ');
-                        out.push_str(&s);
-                        out.push('\n');
-                    }
+                match inline(item, indent + 2, indent + 2) {
+                    Some(s) => end_line(out, &s),
                     None => {
                         // The item's first line goes on the dash's line.
                         let mut inner = String::new();

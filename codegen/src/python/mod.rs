@@ -5,7 +5,7 @@
 //! its async I/O modules are turned into their sync twins (`unasync`).
 
 mod context;
-mod names;
+pub(crate) mod names;
 mod types;
 mod unasync;
 

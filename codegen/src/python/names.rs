@@ -149,12 +149,9 @@ pub use crate::templates::quoted as string;
 mod tests {
     use super::*;
 
+    // A module's own names (`Client`) and claiming a name twice: `scope.rs`'s tests.
     #[test]
     fn names_are_escaped_and_distinct() {
-        let mut scope = module_scope();
-        assert_eq!(scope.claim("Client"), "Client_");
-        assert_eq!(scope.claim("Unit"), "Unit");
-        assert_eq!(scope.claim("Unit"), "Unit_");
         let mut fields = fields_scope(&["Unit".to_string()]);
         assert_eq!(fields.claim(&snake("class")), "class_");
         assert_eq!(fields.claim(&snake("str")), "str_");

@@ -5,19 +5,10 @@ use crate::ir::{Builtin, Constraints, Field, Interface, TypeKind, TypeRef};
 
 use super::names;
 
-/// How a module refers to the interface's declared types: their Python names, the
-/// attribute names of each record, and the prefix (`_m.`) of a module that imports the
-/// models as a namespace.
-pub struct TypeNames<'a> {
-    pub names: &'a [String],
-    pub prefix: &'a str,
-}
+pub use crate::templates::TypeNames;
 
+/// What the Python modules say of the declared types besides their names.
 impl TypeNames<'_> {
-    pub fn named(&self, id: crate::ir::TypeId) -> String {
-        format!("{}{}", self.prefix, self.names[id.index()])
-    }
-
     /// The wire descriptor variable of a declared type.
     pub fn wire(&self, id: crate::ir::TypeId) -> String {
         format!("{}_w_{}", self.prefix, self.names[id.index()])

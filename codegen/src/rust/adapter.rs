@@ -151,19 +151,21 @@ fn record_ref(i: &Interface, f: &Field) -> Option<TokenStream> {
 
 /// The call, by what the operation answers: a macro of the includer's `cx` module, which
 /// decides what `mode` may ask for and what becomes of the answer (the conformance runner
-/// collects it for its expectations, the command-line tool prints or saves it).
+/// collects it for its expectations, the command-line tool prints or saves it): `list`
+/// for a paged list, `alternative` for a JSON answer with a binary one, else `answer`,
+/// told the kind (`json`, `empty`, `upsert`, `bytes`).
 fn answer(op: &Operation) -> TokenStream {
     match (&op.paging, &op.answer.kind) {
         (Some(OperationPaging::Links { .. }), _) => quote!(cx::list!(op, a, b, mode, backward)),
         (Some(OperationPaging::Cursor { .. }), _) => quote!(cx::list!(op, a, b, mode)),
-        (None, AnswerKind::Upsert { .. }) => quote!(cx::upsert!(op, a, b, mode)),
-        (None, AnswerKind::Bytes { .. }) => quote!(cx::bytes!(op, a, b, mode)),
-        (None, AnswerKind::Empty) => quote!(cx::empty!(op, a, b, mode)),
+        (None, AnswerKind::Upsert { .. }) => quote!(cx::answer!(op, a, b, mode, upsert)),
+        (None, AnswerKind::Bytes { .. }) => quote!(cx::answer!(op, a, b, mode, bytes)),
+        (None, AnswerKind::Empty) => quote!(cx::answer!(op, a, b, mode, empty)),
         (None, _) if let Some(media) = &op.answer.alternative => {
             let [plain, to, _] = operations::alternative_methods(op);
             quote!(cx::alternative!(op, a, b, mode, #plain, #to, #media))
         }
-        (None, AnswerKind::Json { .. }) => quote!(cx::json_answer!(op, a, b, mode)),
+        (None, AnswerKind::Json { .. }) => quote!(cx::answer!(op, a, b, mode, json)),
     }
 }
 

@@ -14,8 +14,8 @@ use quote::{format_ident, quote};
 use super::{adapter, client, names, operations};
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Api, Auth, Builtin, Field, Interface, Operation, OperationPaging, Pagination,
-    TypeKind, TypeRef,
+    AnswerKind, Api, Auth, Builtin, Field, Interface, LinksPaging, Operation, OperationPaging,
+    Pagination, TypeKind, TypeRef,
 };
 use crate::output::OutputFile;
 
@@ -332,11 +332,11 @@ fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::Ident, u32)>
             Some(OperationPaging::Cursor { per_page_param, .. }),
         ) => (per_page_param.as_str(), *max_per_page),
         (
-            Some(Pagination::Links {
+            Some(Pagination::Links(LinksPaging {
                 limit_param,
                 max_limit,
                 ..
-            }),
+            })),
             _,
         ) => (limit_param.as_str(), *max_limit),
         _ => return None,

@@ -267,7 +267,8 @@ fn login_constructors(
 }
 
 /// The `login` closure the client calls to log in (again): it sends the login request
-/// (the `builder`'s) and takes the token from the answer's `token_field`.
+/// (the `builder`'s) and takes the token from the answer's `token_field` (refused there if
+/// a header cannot carry it).
 fn login_fn(builder: &proc_macro2::Ident, token_field: &str) -> TokenStream {
     quote! {
         let login: ::inspection_runtime::__private::LoginFn = std::sync::Arc::new(move |core| {
@@ -275,15 +276,7 @@ fn login_fn(builder: &proc_macro2::Ident, token_field: &str) -> TokenStream {
             let request = #builder { core, request_options: Default::default(), body: credentials.clone() };
             Box::pin(async move {
                 let answer: serde_json::Value = request.core.json(&request.to_request()?).await?;
-                answer
-                    .get(#token_field)
-                    .and_then(|t| t.as_str())
-                    .map(::inspection_runtime::Secret::from)
-                    .ok_or_else(|| ::inspection_runtime::Error::Decode {
-                        status: 200,
-                        path: #token_field.to_string(),
-                        message: "the login answer carries no token".to_string(),
-                    })
+                ::inspection_runtime::__private::login_token(&answer, #token_field)
             })
         });
     }
@@ -454,8 +447,8 @@ fn webhooks(i: &Interface) -> TokenStream {
     let name = &event.name;
     let doc = docs::attrs(&doc_text::parse_event(
         &w.doc,
+        &format!("an [`{name}`]"),
         doc_text::WebhookWords {
-            event: &format!("an [`{name}`]"),
             unknown: &format!("is `{name}::Unknown`, kept whole"),
             failure: "is `Error::Decode` (status 0)",
             verify: "[`crate::verify_webhook`]",

@@ -429,9 +429,19 @@ pub fn page(interface: &Interface) -> TokenStream {
     quote! {
         #page_struct
 
-        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::CursorPage for Page<T> {
+        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::Page for Page<T> {
             type Item = T;
 
+            fn into_items(self) -> Vec<T> {
+                self.#items
+            }
+
+            fn len(&self) -> usize {
+                self.#items.len()
+            }
+        }
+
+        impl<T: serde::de::DeserializeOwned + Send + 'static> ::inspection_runtime::__private::CursorPage for Page<T> {
             #next_page
 
             fn held(&self) -> String {
@@ -440,14 +450,6 @@ pub fn page(interface: &Interface) -> TokenStream {
                     #paging_field,
                     self.#paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
                 )
-            }
-
-            fn into_items(self) -> Vec<T> {
-                self.#items
-            }
-
-            fn len(&self) -> usize {
-                self.#items.len()
             }
         }
     }
@@ -568,7 +570,7 @@ fn page_size(paging: &proc_macro2::Ident, field: Option<&Field>) -> TokenStream 
     }
 }
 
-/// `LinksPage` for the envelope of every links-paginated list (each envelope once).
+/// `Page` and `LinksPage` for the envelope of every links-paginated list (each envelope once).
 pub fn links_envelopes(i: &Interface) -> TokenStream {
     let mut seen: Vec<TypeId> = Vec::new();
     let mut out = TokenStream::new();
@@ -597,16 +599,8 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
         let name = names::type_ident(&i.ty(*envelope).name);
         let item = types::rust_type(i, item);
         out.extend(quote! {
-            impl ::inspection_runtime::__private::LinksPage for #name {
+            impl ::inspection_runtime::__private::Page for #name {
                 type Item = #item;
-
-                fn next_link(&self) -> Option<&str> {
-                    #next
-                }
-
-                fn prev_link(&self) -> Option<&str> {
-                    #prev
-                }
 
                 fn into_items(self) -> Vec<#item> {
                     self.#items
@@ -614,6 +608,16 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
 
                 fn len(&self) -> usize {
                     self.#items.len()
+                }
+            }
+
+            impl ::inspection_runtime::__private::LinksPage for #name {
+                fn next_link(&self) -> Option<&str> {
+                    #next
+                }
+
+                fn prev_link(&self) -> Option<&str> {
+                    #prev
                 }
             }
         });

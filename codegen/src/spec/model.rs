@@ -12,7 +12,7 @@ use serde_saphyr::Spanned;
 use super::ordered::OrderedMap;
 
 /// The value types the IR shares (`inspection-ir`), with their JSON Schema derives.
-pub use inspection_ir::{AuthUse, CharClass, Method, ScalarKind, Source};
+pub use inspection_ir::{AuthUse, CharClass, LinksPaging, Method, ScalarKind, Source};
 
 /// One interface of the service: its transport facts, its types and its operations.
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -193,21 +193,7 @@ pub enum PaginationDef {
     /// An opaque cursor passed back as a query parameter; lists answer `{items, paging}`.
     Cursor(Box<CursorPagingDef>),
     /// Next/previous links in the body; lists are `{<items_field>: [...], links: {prev, next}}`.
-    Links {
-        doc: String,
-        /// Envelope field holding the links object.
-        links_field: String,
-        /// Query parameter: records after this id.
-        after_param: String,
-        /// Query parameter: records before this id.
-        before_param: String,
-        /// Query parameter: page size.
-        limit_param: String,
-        /// Largest page size.
-        max_limit: u32,
-        #[serde(default)]
-        source: Source,
-    },
+    Links(LinksPaging),
 }
 
 /// Cursor paging: an opaque cursor passed back as a query parameter.
@@ -359,93 +345,89 @@ pub struct OneOfVariantDef {
     pub fields: OrderedMap<FieldDef>,
 }
 
-/// A builtin type with its limits, named so that many fields share them; a field whose
-/// `type` names it is of the builtin with these limits (and may not restate one).
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct ScalarDef {
-    /// The builtin it is: `string`, `url`, `integer`, `int32`, `int64` or `number`.
-    #[serde(rename = "type")]
-    #[schemars(with = "String")]
-    pub ty: Spanned<String>,
-    /// What values of it are, for readers of the spec (each field keeps its own doc).
-    pub doc: String,
-    /// Longest string accepted (characters).
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub max_length: Option<Spanned<u32>>,
-    /// Exact string length (characters).
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub length: Option<Spanned<u32>>,
-    /// Smallest number accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<i64>")]
-    pub min: Option<Spanned<i64>>,
-    /// Largest number accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<i64>")]
-    pub max: Option<Spanned<i64>>,
-    /// Which characters a string may hold.
-    #[serde(default)]
-    #[schemars(with = "Option<CharRuleDef>")]
-    pub chars: Option<Spanned<CharRuleDef>>,
+/// Declares a struct of the spec with the limits of a single value after its own fields: a
+/// named scalar and a field take the same ones (`Checker::with_scalar` moves a scalar's
+/// onto each field of its type), written once here.
+macro_rules! with_value_limits {
+    ($(#[$attr:meta])* pub struct $name:ident { $($fields:tt)* }) => {
+        $(#[$attr])*
+        pub struct $name {
+            $($fields)*
+            /// Longest string accepted (characters).
+            #[serde(default)]
+            #[schemars(with = "Option<u32>")]
+            pub max_length: Option<Spanned<u32>>,
+            /// Exact string length (characters).
+            #[serde(default)]
+            #[schemars(with = "Option<u32>")]
+            pub length: Option<Spanned<u32>>,
+            /// Smallest number accepted.
+            #[serde(default)]
+            #[schemars(with = "Option<i64>")]
+            pub min: Option<Spanned<i64>>,
+            /// Largest number accepted.
+            #[serde(default)]
+            #[schemars(with = "Option<i64>")]
+            pub max: Option<Spanned<i64>>,
+            /// Which characters a string may hold.
+            #[serde(default)]
+            #[schemars(with = "Option<CharRuleDef>")]
+            pub chars: Option<Spanned<CharRuleDef>>,
+        }
+    };
 }
 
-/// A field of an object, a query parameter or a path parameter.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct FieldDef {
-    /// A type expression: a builtin (`string`, `integer`, `int32`, `int64`, `boolean`,
-    /// `number`, `date`, `date-time`, `date-or-date-time`, `date-time-or-range`, `url`,
-    /// `json`, `binary`), a named type, `array<T>`, `map<T>`, or for query parameters
-    /// `json<T>` (the value sent as JSON text).
-    #[serde(rename = "type")]
-    #[schemars(with = "String")]
-    pub ty: Spanned<String>,
-    pub doc: String,
-    /// Always present (responses) or must be given (requests).
-    #[serde(default)]
-    pub required: bool,
-    /// May be `null` (distinct from absent).
-    #[serde(default)]
-    pub nullable: bool,
-    /// A secret: redacted from Debug output, logs and errors.
-    #[serde(default)]
-    pub sensitive: bool,
-    /// Longest string accepted (characters).
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub max_length: Option<Spanned<u32>>,
-    /// Exact string length (characters).
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub length: Option<Spanned<u32>>,
-    /// Smallest number accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<i64>")]
-    pub min: Option<Spanned<i64>>,
-    /// Largest number accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<i64>")]
-    pub max: Option<Spanned<i64>>,
-    /// Which characters a string may hold.
-    #[serde(default)]
-    #[schemars(with = "Option<CharRuleDef>")]
-    pub chars: Option<Spanned<CharRuleDef>>,
-    /// Longest array accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub max_items: Option<Spanned<u32>>,
-    /// Fewest array items accepted.
-    #[serde(default)]
-    #[schemars(with = "Option<u32>")]
-    pub min_items: Option<Spanned<u32>>,
-    /// What the document leaves out about this field.
-    #[serde(default)]
-    pub not_shown: Option<String>,
-    #[serde(default)]
-    pub source: Source,
+with_value_limits! {
+    /// A builtin type with its limits, named so that many fields share them; a field whose
+    /// `type` names it is of the builtin with these limits (and may not restate one).
+    #[derive(Debug, Clone, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct ScalarDef {
+        /// The builtin it is: `string`, `url`, `integer`, `int32`, `int64` or `number`.
+        #[serde(rename = "type")]
+        #[schemars(with = "String")]
+        pub ty: Spanned<String>,
+        /// What values of it are, for readers of the spec (each field keeps its own doc).
+        pub doc: String,
+    }
+}
+
+with_value_limits! {
+    /// A field of an object, a query parameter or a path parameter.
+    #[derive(Debug, Clone, Deserialize, JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    pub struct FieldDef {
+        /// A type expression: a builtin (`string`, `integer`, `int32`, `int64`, `boolean`,
+        /// `number`, `date`, `date-time`, `date-or-date-time`, `date-time-or-range`, `url`,
+        /// `json`, `binary`), a named type, `array<T>`, `map<T>`, or for query parameters
+        /// `json<T>` (the value sent as JSON text).
+        #[serde(rename = "type")]
+        #[schemars(with = "String")]
+        pub ty: Spanned<String>,
+        pub doc: String,
+        /// Always present (responses) or must be given (requests).
+        #[serde(default)]
+        pub required: bool,
+        /// May be `null` (distinct from absent).
+        #[serde(default)]
+        pub nullable: bool,
+        /// A secret: redacted from Debug output, logs and errors.
+        #[serde(default)]
+        pub sensitive: bool,
+        /// Longest array accepted.
+        #[serde(default)]
+        #[schemars(with = "Option<u32>")]
+        pub max_items: Option<Spanned<u32>>,
+        /// Fewest array items accepted.
+        #[serde(default)]
+        #[schemars(with = "Option<u32>")]
+        pub min_items: Option<Spanned<u32>>,
+        /// What the document leaves out about this field.
+        #[serde(default)]
+        pub not_shown: Option<String>,
+        #[serde(default)]
+        pub source: Source,
+    }
 }
 
 /// A character rule, such as the VIN's: letters and digits, but never I, O or Q.

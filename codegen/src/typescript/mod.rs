@@ -3,7 +3,7 @@
 //! contexts (`context`); the templates in `templates/typescript/` lay them out.
 
 mod context;
-mod names;
+pub(crate) mod names;
 mod types;
 
 use std::borrow::Cow;

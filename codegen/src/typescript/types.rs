@@ -7,18 +7,10 @@ use crate::ir::{
 
 use super::names;
 
-/// How a module refers to the interface's declared types: their TypeScript names, and
-/// the prefix (`m.`) a module that imports them as a namespace puts before them.
-pub struct TypeNames<'a> {
-    pub names: &'a [String],
-    pub prefix: &'a str,
-}
+pub use crate::templates::TypeNames;
 
+/// What the TypeScript modules say of the declared types besides their names.
 impl TypeNames<'_> {
-    pub fn named(&self, id: crate::ir::TypeId) -> String {
-        format!("{}{}", self.prefix, self.names[id.index()])
-    }
-
     /// The TypeScript type of a reference.
     pub fn ts(&self, ty: &TypeRef) -> String {
         match ty {

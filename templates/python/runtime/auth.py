@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Union
 
 from .codec import Desc
+from .errors import ConfigError, DecodeError
 from .request import RequestSpec
 from .secret import Secret, reveal
 
@@ -16,9 +17,11 @@ __all__ = [
     "HeaderAuth",
     "NoAuth",
     "TokenAuth",
+    "check_headers",
     "credential_headers",
     "fixed_secrets",
     "header_names",
+    "login_token",
 ]
 
 
@@ -67,6 +70,35 @@ def header_names(auth: Auth) -> frozenset[str]:
     if isinstance(auth, TokenAuth):
         return frozenset([auth.header.lower()])
     return frozenset()
+
+
+def _header_safe(value: str) -> bool:
+    """Whether every client of the service can send ``value`` in a header as it is: visible
+    ASCII, spaces and tabs (httpx would refuse anything else with a message quoting it)."""
+    return all(c == "\t" or " " <= c <= "~" for c in value)
+
+
+def check_headers(auth: Auth) -> None:
+    """Refuses fixed credential headers a header cannot carry, when the client is made
+    rather than at the first request: a ConfigError naming the header, never its value or
+    a character of it."""
+    if isinstance(auth, HeaderAuth):
+        for name, value in auth.headers:
+            if not _header_safe(reveal(value)):
+                raise ConfigError(f"the `{name.lower()}` credential holds characters a header cannot carry")
+
+
+def login_token(auth: TokenAuth, answer: object, status: int) -> Secret:
+    """The token of a login's decoded ``answer`` (its ``token_attr``), refused when the
+    login answers (rather than when a request would send it) if a header cannot carry it:
+    a DecodeError at the wire member ``token_field``, quoting nothing of the token."""
+    token = getattr(answer, auth.token_attr, None)
+    text = token.expose() if isinstance(token, Secret) else token
+    if not isinstance(text, str) or text == "":
+        raise DecodeError(auth.token_field, "the login answer holds no token", status)
+    if not _header_safe(text):
+        raise DecodeError(auth.token_field, "the token holds characters a header cannot carry (it is not shown)", status)
+    return Secret(text)
 
 
 def credential_headers(auth: Auth) -> dict[str, str]:

@@ -8,7 +8,7 @@
  */
 
 export { Secret } from "./secret.js";
-export { secretsAt } from "./auth.js";
+export { loginToken, secretsAt } from "./auth.js";
 export {
   Core,
   type Auth,

@@ -3,7 +3,8 @@ tests/python/test_conformance.py:
 
 * json_values: JSON as the runner holds it, the marker of an absent key, RunnerError;
 * yaml_core: reading the files with the YAML 1.2 core schema;
-* scenarios: the scenario format, read and checked;
+* format: the scenario format as data (tests/conformance/format.json), every runner's;
+* scenarios: the scenario files, read and checked against it;
 * sandbox: the sandbox processes, the proxies in front of some, and the control endpoints;
 * patterns: `${...}` references, expectation patterns and the expected requests;
 * results: a call's outcome, its errors and answers as JSON;

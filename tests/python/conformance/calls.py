@@ -19,7 +19,7 @@ from inspection_client._runtime import codec
 from inspection_client._runtime.operation import Operation, PagingPlan
 
 from conformance.driver import Driver, attempt, collect, settle, walk_resumed
-from conformance.json_values import ABSENT, Json, JsonObject, RunnerError, _Absent, show
+from conformance.json_values import ABSENT, Json, JsonObject, RunnerError, _Absent, opt_string, show
 from conformance.results import Outcome
 from conformance.scenarios import Interface, Mode
 
@@ -53,20 +53,14 @@ class Args:
         return ABSENT if v is None else v
 
     def string(self, name: str) -> str:
-        v = self.take(name)
-        if v is ABSENT:
+        v = self.opt_string(name)
+        if v is None:
             raise RunnerError(f"`args.{name}` is required")
-        if not isinstance(v, str):
-            raise RunnerError(f"`args.{name}` is a string, not {show(v)}")
         return v
 
     def opt_string(self, name: str) -> str | None:
         v = self.take(name)
-        if v is ABSENT:
-            return None
-        if not isinstance(v, str):
-            raise RunnerError(f"`args.{name}` is a string, not {show(v)}")
-        return v
+        return None if v is ABSENT else opt_string({name: v}, name, "args")
 
     def strings(self, name: str) -> list[str]:
         v = self.take(name)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import enum
 import json
 import typing
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Union
 
 
@@ -35,11 +35,12 @@ def show(value: Json | _Absent) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def mapping(value: Json | _Absent, what: str, allowed: Sequence[str]) -> JsonObject:
-    """``value`` as a mapping with only ``allowed`` keys, or a RunnerError."""
+def mapping(value: Json | _Absent, what: str, allowed: Sequence[str] | None = None) -> JsonObject:
+    """``value`` as a mapping, with only ``allowed`` keys when given (a scenario file's keys
+    are format.json's, checked as the file is read), or a RunnerError."""
     if not isinstance(value, dict):
         raise RunnerError(f"{what} is a mapping, not {show(value)}")
-    unknown = [k for k in value if k not in allowed]
+    unknown = [k for k in value if allowed is not None and k not in allowed]
     if unknown:
         raise RunnerError(f"unknown key `{'`, `'.join(unknown)}` in {what}")
     return value
@@ -49,31 +50,39 @@ def is_number(value: object) -> typing.TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def opt_string(m: JsonObject, key: str, what: str) -> str | None:
+_T = typing.TypeVar("_T")
+
+
+def _optional(
+    m: JsonObject, key: str, what: str, fits: Callable[[object], typing.TypeGuard[_T]], kind: str
+) -> _T | None:
+    """``m[key]``, None when it is absent or null, a RunnerError when it is not ``kind``."""
     v = m.get(key)
     if v is None:
         return None
-    if not isinstance(v, str):
-        raise RunnerError(f"{what}.{key} is a string, not {show(v)}")
+    if not fits(v):
+        raise RunnerError(f"{what}.{key} is {kind}, not {show(v)}")
     return v
+
+
+def _is_str(v: object) -> typing.TypeGuard[str]:
+    return isinstance(v, str)
+
+
+def _is_bool(v: object) -> typing.TypeGuard[bool]:
+    return isinstance(v, bool)
+
+
+def opt_string(m: JsonObject, key: str, what: str) -> str | None:
+    return _optional(m, key, what, _is_str, "a string")
 
 
 def opt_number(m: JsonObject, key: str, what: str) -> float | None:
-    v = m.get(key)
-    if v is None:
-        return None
-    if not is_number(v):
-        raise RunnerError(f"{what}.{key} is a number, not {show(v)}")
-    return v
+    return _optional(m, key, what, is_number, "a number")
 
 
 def opt_bool(m: JsonObject, key: str, what: str) -> bool | None:
-    v = m.get(key)
-    if v is None:
-        return None
-    if not isinstance(v, bool):
-        raise RunnerError(f"{what}.{key} is a boolean, not {show(v)}")
-    return v
+    return _optional(m, key, what, _is_bool, "a boolean")
 
 
 def as_json(value: object, at: str = "") -> Json:

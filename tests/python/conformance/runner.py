@@ -14,7 +14,7 @@ from inspection_client._runtime import codec
 from conformance.calls import AnyClient, Args, call_operation
 from conformance.driver import Driver, Flavour
 from conformance.events import EventLog, check_events, check_no_secrets
-from conformance.json_values import ABSENT, Json, RunnerError, show
+from conformance.json_values import ABSENT, RunnerError, show
 from conformance.patterns import Vars, check, check_requests, fill, same
 from conformance.results import Outcome, describe_error, error_text, traceback_of
 from conformance.sandbox import Sandbox
@@ -22,37 +22,28 @@ from conformance.scenarios import ClientSpec, Scenario, Step
 from conformance.webhooks import Listener, deliveries, listen
 
 
-V3_KEY = ("demo-key", "demo-secret")
-LEGACY_LOGIN = ("user@example.com", "user-pass")
-
-
 def options(spec: ClientSpec, log: EventLog) -> ClientOptions:
-    """The scenario's client settings over the defaults every runner uses, with hooks that
+    """The scenario's client settings (format.json's defaults filled in), with hooks that
     report to `log`."""
 
-    def seconds(ms: float | None, default_ms: float) -> float:
-        return (default_ms if ms is None else ms) / 1000
-
-    def whole(v: float | None, default: int) -> int:
-        if v is None:
-            return default
+    def whole(v: float) -> int:
         if not float(v).is_integer():
             raise RunnerError(f"{v} is not a whole number")
         return int(v)
 
     rate = spec.rate_limit
     return ClientOptions(
-        rate_limit=None if rate is None else RateLimit(whole(rate.requests, 0), rate.window_ms / 1000),
-        max_attempts=whole(spec.max_attempts, 4),
-        initial_backoff=seconds(spec.initial_backoff_ms, 10),
-        max_backoff=seconds(spec.max_backoff_ms, 5_000),
-        timeout=seconds(spec.timeout_ms, 10_000),
-        validate_requests=True if spec.validate is None else spec.validate,
-        max_polls=whole(spec.max_polls, 10),
-        poll_interval=seconds(spec.poll_interval_ms, 20),
-        max_response_bytes=whole(spec.max_response_bytes, 64 << 20),
-        max_error_bytes=whole(spec.max_error_bytes, 64 << 10),
-        max_empty_pages=whole(spec.max_empty_pages, 10),
+        rate_limit=None if rate is None else RateLimit(whole(rate.requests), rate.window_ms / 1000),
+        max_attempts=whole(spec.max_attempts),
+        initial_backoff=spec.initial_backoff_ms / 1000,
+        max_backoff=spec.max_backoff_ms / 1000,
+        timeout=spec.timeout_ms / 1000,
+        validate_requests=spec.validate,
+        max_polls=whole(spec.max_polls),
+        poll_interval=spec.poll_interval_ms / 1000,
+        max_response_bytes=whole(spec.max_response_bytes),
+        max_error_bytes=whole(spec.max_error_bytes),
+        max_empty_pages=whole(spec.max_empty_pages),
         hooks=log.hooks(),
     )
 
@@ -86,28 +77,42 @@ def secrets_of(scenario: Scenario) -> set[str]:
     """What no event may show: the v3 key secret, or the legacy password (those of `login`
     steps are added as they come)."""
     c = scenario.client.credentials
+    return {c[key] for key in ("key_secret", "password") if key in c}
+
+
+async def new_client(
+    driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog, credentials: dict[str, str]
+) -> AnyClient:
+    """A client of the scenario's interface with its settings and ``credentials``; a legacy
+    one logs in. A client that cannot be made raises the client's own error."""
+    c = credentials
     if scenario.interface == "v3":
-        return {c.get("key_secret", V3_KEY[1])}
-    return {c.get("password", LEGACY_LOGIN[1])}
+        key = v3.ApiKey(c.get("key_id", ""), c.get("key_secret", ""))
+        if driver.is_async:
+            return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
+        return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
+    return await login(driver, sandbox, scenario.client, log, c.get("username", ""), c.get("password", ""))
 
 
 async def make_client(driver: Driver, sandbox: Sandbox, scenario: Scenario, log: EventLog) -> AnyClient:
-    c = scenario.client.credentials
-    if scenario.interface == "v3":
-        key = v3.ApiKey(c.get("key_id", V3_KEY[0]), c.get("key_secret", V3_KEY[1]))
-        try:
-            if driver.is_async:
-                return v3.AsyncClient(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
-            return v3.Client(f"{sandbox.origin}/v3", key, options=options(scenario.client, log))
-        except Exception as e:
-            raise RunnerError(f"cannot make the v3 client: {e!r}") from e
     try:
-        username = c.get("username", LEGACY_LOGIN[0])
-        return await login(driver, sandbox, scenario.client, log, username, c.get("password", LEGACY_LOGIN[1]))
+        return await new_client(driver, sandbox, scenario, log, scenario.client.credentials)
     except RunnerError:
         raise
     except Exception as e:
-        raise RunnerError(f"cannot log in before the first step: {e!r}") from e
+        raise RunnerError(f"cannot make the client before the first step: {e!r}") from e
+
+
+def step_credentials(scenario: Scenario, call: str, args: Args) -> dict[str, str]:
+    """The credentials of a `login` (legacy; `username` and `password` required) or
+    `make_client` step: each the step's `args` give, else the scenario's."""
+    credentials = dict(scenario.client.credentials)
+    for key in credentials:
+        given = args.string(key) if call == "login" else args.opt_string(key)
+        if given is not None:
+            credentials[key] = given
+    args.finish()
+    return credentials
 
 
 async def close_client(client: AnyClient) -> None:
@@ -126,22 +131,27 @@ def check_outcome(step: Step, outcome: Outcome, variables: Vars) -> None:
         raise RunnerError(f"expected an error matching {show(expect['error'])}, got {show(outcome.result)}")
     if error is not None and "error" in expect:
         pattern = fill(expect["error"], variables)
-        excluded: Json = None
-        if isinstance(pattern, dict):
-            excluded = pattern.pop("text_excludes", None)
+
+        def words(key: str) -> list[str]:
+            listed = pattern.pop(key, None) if isinstance(pattern, dict) else None
+            listed = [] if listed is None else listed
+            # A misspelt list must fail, not turn the check off.
+            if not isinstance(listed, list) or not all(isinstance(w, str) for w in listed):
+                raise RunnerError(f"`{key}` must be a list of strings, got {show(listed)}")
+            return [w for w in listed if isinstance(w, str)]
+
+        excluded, included = words("text_excludes"), words("text_includes")
         try:
             check(pattern, describe_error(error), "the error")
         except RunnerError as e:
             raise RunnerError(f"{e} (the error: {error!r}){traceback_of(error)}") from None
         shown = error_text(error)
-        listed = excluded if excluded is not None else []
-        words = [w for w in listed if isinstance(w, str)] if isinstance(listed, list) else []
-        # A misspelt list must fail, not turn the secrecy check off.
-        if not isinstance(listed, list) or len(words) != len(listed):
-            raise RunnerError(f"`text_excludes` must be a list of strings, got {excluded!r}")
-        for word in words:
+        for word in excluded:
             if word in shown:
                 raise RunnerError(f"the error's text shows `{word}`: {shown}")
+        for word in included:
+            if word not in shown:
+                raise RunnerError(f"the error's text does not show `{word}`: {shown}")
     result = outcome.result
     if "ok" in expect:
         check(fill(expect["ok"], variables), result, "")
@@ -181,13 +191,11 @@ async def run_step(driver: Driver, sandbox: Sandbox, scenario: Scenario, step: S
     sandbox.control("DELETE", "/_sandbox/requests")
     args = Args(ABSENT if step.args is ABSENT else fill(step.args, state.variables))
     started = time.perf_counter()
-    if call == "login" and scenario.interface == "legacy":
-        username = args.string("username")
-        password = args.string("password")
-        args.finish()
-        state.secrets.add(password)
+    if call == "make_client" or (call == "login" and scenario.interface == "legacy"):
+        credentials = step_credentials(scenario, call, args)
+        state.secrets.update(credentials[key] for key in ("key_secret", "password") if key in credentials)
         try:
-            client = await login(driver, sandbox, scenario.client, state.log, username, password)
+            client = await new_client(driver, sandbox, scenario, state.log, credentials)
         except RunnerError:
             raise
         except Exception as e:

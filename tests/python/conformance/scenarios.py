@@ -1,14 +1,16 @@
-"""The scenario format of tests/conformance/README.md: every file read and checked into
-`Scenario`s, a malformed one failing the whole run."""
+"""The scenario format of tests/conformance/README.md: every file read and checked (against
+format.json) into `Scenario`s, a malformed one failing the whole run."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import typing
+from dataclasses import dataclass
 from typing import Literal
 
 import yaml
 
 from conformance import ROOT
+from conformance.format import read_format
 from conformance.json_values import (
     ABSENT,
     Json,
@@ -27,9 +29,10 @@ from conformance.yaml_core import load_yaml
 SCENARIO_DIR = ROOT / "tests" / "conformance"
 
 
+#: A step's `mode` (format.json has the values every runner accepts).
 Mode = Literal["send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed"]
-MODES: tuple[Mode, ...] = ("send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed")
 Interface = Literal["v3", "legacy"]
+_T = typing.TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -58,18 +61,21 @@ class RateLimitSpec:
 
 @dataclass(frozen=True)
 class ClientSpec:
-    credentials: dict[str, str] = field(default_factory=dict)
-    rate_limit: RateLimitSpec | None = None
-    max_attempts: float | None = None
-    initial_backoff_ms: float | None = None
-    max_backoff_ms: float | None = None
-    timeout_ms: float | None = None
-    validate: bool | None = None
-    max_polls: float | None = None
-    poll_interval_ms: float | None = None
-    max_response_bytes: float | None = None
-    max_error_bytes: float | None = None
-    max_empty_pages: float | None = None
+    """Client settings: the scenario's, else the defaults of format.json."""
+
+    #: The interface's credentials by their names in the file (`key_id`, `password`, ...).
+    credentials: dict[str, str]
+    rate_limit: RateLimitSpec | None
+    max_attempts: float
+    initial_backoff_ms: float
+    max_backoff_ms: float
+    timeout_ms: float
+    validate: bool
+    max_polls: float
+    poll_interval_ms: float
+    max_response_bytes: float
+    max_error_bytes: float
+    max_empty_pages: float
 
 
 @dataclass(frozen=True)
@@ -95,7 +101,7 @@ class Scenario:
 def sandbox_spec(value: Json, what: str) -> SandboxSpec:
     if value is None:
         return SandboxSpec()
-    m = mapping(value, what, ["args", "proxy"])
+    m = mapping(value, what)
     args = m.get("args")
     args = [] if args is None else args
     if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
@@ -104,84 +110,53 @@ def sandbox_spec(value: Json, what: str) -> SandboxSpec:
     return SandboxSpec(args=tuple(a for a in args if isinstance(a, str)), proxy=proxy is True)
 
 
-CLIENT_KEYS = (
-    "credentials",
-    "rate_limit",
-    "max_attempts",
-    "initial_backoff_ms",
-    "max_backoff_ms",
-    "timeout_ms",
-    "validate",
-    "max_polls",
-    "poll_interval_ms",
-    "max_response_bytes",
-    "max_error_bytes",
-    "max_empty_pages",
-)
+def read_client(m: JsonObject, what: str) -> ClientSpec:
+    """The client settings, the defaults already filled in (`Format.client`)."""
 
+    def needed(v: _T | None, key: str, at: str) -> _T:
+        if v is None:
+            raise RunnerError(f"{at} needs {key}")
+        return v
 
-def read_client(value: Json, what: str) -> ClientSpec:
-    if value is None:
-        return ClientSpec()
-    m = mapping(value, what, CLIENT_KEYS)
-    credentials: dict[str, str] = {}
-    if m.get("credentials") is not None:
-        at = f"{what}.credentials"
-        c = mapping(m["credentials"], at, ["key_id", "key_secret", "username", "password"])
-        for key in ("key_id", "key_secret", "username", "password"):
-            v = opt_string(c, key, at)
-            if v is not None:
-                credentials[key] = v
+    def setting(key: str) -> float:
+        return needed(opt_number(m, key, what), key, what)
+
+    at = f"{what}.credentials"
+    given = mapping(m.get("credentials"), at)
+    credentials = {key: needed(opt_string(given, key, at), key, at) for key in given}
     rate_limit: RateLimitSpec | None = None
     if m.get("rate_limit") is not None:
         at = f"{what}.rate_limit"
-        r = mapping(m["rate_limit"], at, ["requests", "window_ms"])
-        requests = opt_number(r, "requests", at)
-        window_ms = opt_number(r, "window_ms", at)
-        if requests is None or window_ms is None:
-            raise RunnerError(f"{at} needs requests and window_ms")
-        rate_limit = RateLimitSpec(requests, window_ms)
+        r = mapping(m["rate_limit"], at)
+        rate_limit = RateLimitSpec(
+            needed(opt_number(r, "requests", at), "requests", at), needed(opt_number(r, "window_ms", at), "window_ms", at)
+        )
     return ClientSpec(
         credentials=credentials,
         rate_limit=rate_limit,
-        max_attempts=opt_number(m, "max_attempts", what),
-        initial_backoff_ms=opt_number(m, "initial_backoff_ms", what),
-        max_backoff_ms=opt_number(m, "max_backoff_ms", what),
-        timeout_ms=opt_number(m, "timeout_ms", what),
-        validate=opt_bool(m, "validate", what),
-        max_polls=opt_number(m, "max_polls", what),
-        poll_interval_ms=opt_number(m, "poll_interval_ms", what),
-        max_response_bytes=opt_number(m, "max_response_bytes", what),
-        max_error_bytes=opt_number(m, "max_error_bytes", what),
-        max_empty_pages=opt_number(m, "max_empty_pages", what),
+        max_attempts=setting("max_attempts"),
+        initial_backoff_ms=setting("initial_backoff_ms"),
+        max_backoff_ms=setting("max_backoff_ms"),
+        timeout_ms=setting("timeout_ms"),
+        validate=needed(opt_bool(m, "validate", what), "validate", what),
+        max_polls=setting("max_polls"),
+        poll_interval_ms=setting("poll_interval_ms"),
+        max_response_bytes=setting("max_response_bytes"),
+        max_error_bytes=setting("max_error_bytes"),
+        max_empty_pages=setting("max_empty_pages"),
     )
 
 
-STEP_KEYS = (
-    "call",
-    "sandbox",
-    "args",
-    "mode",
-    "save",
-    "expect",
-    "expect_requests",
-    "expect_events",
-    "min_ms",
-    "max_ms",
-)
-
-
 def read_step(value: Json, what: str) -> Step:
-    m = mapping(value, what, STEP_KEYS)
-    mode = m.get("mode", "send")
-    if mode not in MODES or not isinstance(mode, str):
-        raise RunnerError(f"{what}.mode is one of {', '.join(MODES)}, not {show(mode)}")
+    m = mapping(value, what)
+    # format.json allows only the modes there are.
+    mode = typing.cast(Mode, opt_string(m, "mode", what) or "send")
     call = opt_string(m, "call", what)
     control: str | None = None
     control_body: Json | _Absent = ABSENT
     given = m.get("sandbox")
     if isinstance(given, dict):
-        c = mapping(given, f"{what}.sandbox", ["request", "body"])
+        c = mapping(given, f"{what}.sandbox")
         control = opt_string(c, "request", f"{what}.sandbox")
         if control is None:
             raise RunnerError(f"{what}.sandbox needs `request`")
@@ -192,7 +167,7 @@ def read_step(value: Json, what: str) -> Step:
         raise RunnerError(f"{what} has exactly one of `call` and `sandbox`")
     expect: JsonObject = {}
     if m.get("expect") is not None:
-        e = mapping(m["expect"], f"{what}.expect", ["ok", "equals", "count", "error"])
+        e = mapping(m["expect"], f"{what}.expect")
         # A key that is there counts, even with the value null (`equals: null`).
         for key in ("ok", "equals"):
             if key in e:
@@ -232,48 +207,55 @@ def read_scenarios() -> list[Scenario]:
     """Every scenario of every file, in file order; a malformed file fails the whole run."""
     files = sorted(SCENARIO_DIR.glob("*.yaml"))
     assert files, f"no scenario files in {SCENARIO_DIR}"
-    scenarios: list[Scenario] = []
     names: set[str] = set()
+    scenarios: list[Scenario] = []
     for path in files:
         try:
-            top = mapping(load_yaml(path), "the file", ["description", "sandbox", "definitions", "scenarios"])
-            file_sandbox = sandbox_spec(top.get("sandbox"), "sandbox")
-            entries = top.get("scenarios")
-            if not isinstance(entries, list):
-                raise RunnerError("`scenarios` is a list")
-            for i, entry in enumerate(entries):
-                at = f"scenario {i + 1}"
-                s = mapping(entry, at, ["name", "interface", "sandbox", "client", "script", "steps"])
-                name = opt_string(s, "name", at)
-                if name is None:
-                    raise RunnerError(f"{at} has no name")
-                if name in names:
-                    raise RunnerError(f"the scenario name `{name}` is used twice")
-                names.add(name)
-                iface = s.get("interface")
-                if iface != "v3" and iface != "legacy":
-                    raise RunnerError(f"{name}: interface is v3 or legacy, not {show(iface)}")
-                interface: Interface = "v3" if iface == "v3" else "legacy"
-                script = s.get("script")
-                script = [] if script is None else script
-                if not isinstance(script, list):
-                    raise RunnerError(f"{name}: script is a list")
-                steps = s.get("steps")
-                if not isinstance(steps, list) or not steps:
-                    raise RunnerError(f"{name}: has no steps")
-                scenarios.append(
-                    Scenario(
-                        file=path.stem,
-                        name=name,
-                        interface=interface,
-                        sandbox=file_sandbox
-                        if s.get("sandbox") is None
-                        else sandbox_spec(s["sandbox"], f"{name}: sandbox"),
-                        client=read_client(s.get("client"), f"{name}: client"),
-                        script=script,
-                        steps=[read_step(step, f"{name}: step {j + 1}") for j, step in enumerate(steps)],
-                    )
-                )
+            scenarios += scenarios_of(path.stem, load_yaml(path), names)
         except (RunnerError, yaml.YAMLError) as e:
             raise RunnerError(f"{path.name}: {e}") from None
+    return scenarios
+
+
+def scenarios_of(file: str, doc: Json, names: set[str]) -> list[Scenario]:
+    """The scenarios of the file ``file`` (its stem), ``doc`` as parsed, checked against
+    format.json; ``names`` holds the names seen so far, across files, and gets these."""
+    read_format().check(doc, "file", "")
+    top = mapping(doc, "the file")
+    file_sandbox = sandbox_spec(top.get("sandbox"), "sandbox")
+    entries = top.get("scenarios")
+    if not isinstance(entries, list):
+        raise RunnerError("`scenarios` is a list")
+    scenarios: list[Scenario] = []
+    for i, entry in enumerate(entries):
+        at = f"scenario {i + 1}"
+        s = mapping(entry, at)
+        name = opt_string(s, "name", at)
+        if name is None:
+            raise RunnerError(f"{at} has no name")
+        if name in names:
+            raise RunnerError(f"the scenario name `{name}` is used twice")
+        names.add(name)
+        iface = s.get("interface")
+        if iface != "v3" and iface != "legacy":
+            raise RunnerError(f"{name}: interface is v3 or legacy, not {show(iface)}")
+        interface: Interface = "v3" if iface == "v3" else "legacy"
+        script = s.get("script")
+        script = [] if script is None else script
+        if not isinstance(script, list):
+            raise RunnerError(f"{name}: script is a list")
+        steps = s.get("steps")
+        if not isinstance(steps, list) or not steps:
+            raise RunnerError(f"{name}: has no steps")
+        scenarios.append(
+            Scenario(
+                file=file,
+                name=name,
+                interface=interface,
+                sandbox=file_sandbox if s.get("sandbox") is None else sandbox_spec(s["sandbox"], f"{name}: sandbox"),
+                client=read_client(read_format().client(interface, s.get("client")), f"{name}: client"),
+                script=script,
+                steps=[read_step(step, f"{name}: step {j + 1}") for j, step in enumerate(steps)],
+            )
+        )
     return scenarios

@@ -2,6 +2,7 @@
 //! call returned into the JSON result (or error description) the expectations compare.
 
 use futures_util::StreamExt;
+use inspection_cli_runtime::call::record_ref_of;
 use inspection_client::Error;
 use inspection_client::runtime::{BoxStream, Bytes, Upserted};
 use serde::Serialize;
@@ -61,8 +62,9 @@ impl Args {
     }
 
     /// A path parameter that names a record by id, by external id or as `self`: a string
-    /// or number is the id, `{external: X}` the external id, `{self: true}` the caller.
-    /// `external` and `me` are the reference's other forms, where it has them.
+    /// or number is the id, `{external: X}` the external id, `{self: true}` the caller
+    /// (read as the command-line tool reads them). `external` and `me` are the reference's
+    /// other forms, where it has them.
     pub fn record_ref<T: From<String>>(
         &mut self,
         name: &str,
@@ -73,23 +75,13 @@ impl Args {
             .path
             .remove(name)
             .ok_or_else(|| format!("`args.path.{name}` is required"))?;
-        let only = |m: &Map<String, Value>, key: &str| m.len() == 1 && m.contains_key(key);
-        match (&value, external, me) {
-            (Value::Object(m), _, Some(me))
-                if only(m, "self") && m["self"] == Value::Bool(true) =>
-            {
-                Ok(me)
-            }
-            (Value::Object(m), Some(external), _) if only(m, "external") => {
-                Ok(external(typed(m["external"].clone(), name)?))
-            }
-            (Value::String(s), _, _) => Ok(T::from(s.clone())),
-            (Value::Number(n), _, _) => Ok(T::from(n.to_string())),
-            (other, _, _) => Err(format!(
+        let shown = value.to_string();
+        record_ref_of(value, external, me).ok_or_else(|| {
+            format!(
                 "`args.path.{name}`: an id, {{external: ...}} or {{self: true}} where the \
-                 path takes them, not {other}"
-            )),
-        }
+                 path takes them, not {shown}"
+            )
+        })
     }
 
     /// An optional query parameter, by its wire name.
@@ -342,89 +334,64 @@ macro_rules! presigned_action {
 }
 pub(crate) use presigned_action;
 
-/// A list operation in `send`, `pages` or `items` mode (and backward, for link paging).
+/// A list operation in `send`, `pages`, `items` or `items_resumed` mode, and for link
+/// paging (`backward`) `pages_backward` and `items_backward` too.
 macro_rules! list {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {{
+    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
+        $crate::conformance::call::list!(@modes $op, $args, $builder, $mode, b, {})
+    };
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, backward) => {
+        $crate::conformance::call::list!(@modes $op, $args, $builder, $mode, b, {
+            $crate::conformance::format::Mode::PagesBackward => {
+                $crate::conformance::call::collect(b.pages_backward()).await
+            }
+            $crate::conformance::format::Mode::ItemsBackward => {
+                $crate::conformance::call::collect(b.stream_backward()).await
+            }
+        })
+    };
+    // The modes every list has, then `$more` (which calls the builder `$b`).
+    (@modes $op:expr, $args:ident, $builder:expr, $mode:expr, $b:ident, { $($more:tt)* }) => {{
         use $crate::conformance::call::{collect, done, unsupported};
         use $crate::conformance::format::Mode;
-        let builder = $crate::conformance::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
+        let $b = $crate::conformance::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
         match $mode {
-            Mode::Send => done(builder.send().await),
-            Mode::Pages => collect(builder.pages()).await,
-            Mode::Items => collect(builder.stream()).await,
+            Mode::Send => done($b.send().await),
+            Mode::Pages => collect($b.pages()).await,
+            Mode::Items => collect($b.stream()).await,
             Mode::ItemsResumed => {
                 $crate::conformance::call::walk_resumed(|from| match from {
-                    Some(from) => builder.clone().resume(from).stream(),
-                    None => builder.clone().stream(),
+                    Some(from) => $b.clone().resume(from).stream(),
+                    None => $b.clone().stream(),
                 })
                 .await
             }
+            $($more)*
             mode => return unsupported($op, mode),
-        }
-    }};
-    ($op:expr, $args:ident, $builder:expr, $mode:expr, backward) => {{
-        use $crate::conformance::call::{collect, done};
-        use $crate::conformance::format::Mode;
-        let builder = $crate::conformance::call::resumed(&mut $args, $builder, |b, r| b.resume(r))?;
-        match $mode {
-            Mode::Send => done(builder.send().await),
-            Mode::Pages => collect(builder.pages()).await,
-            Mode::Items => collect(builder.stream()).await,
-            Mode::PagesBackward => collect(builder.pages_backward()).await,
-            Mode::ItemsBackward => collect(builder.stream_backward()).await,
-            Mode::ItemsResumed => {
-                $crate::conformance::call::walk_resumed(|from| match from {
-                    Some(from) => builder.clone().resume(from).stream(),
-                    None => builder.clone().stream(),
-                })
-                .await
-            }
-            Mode::Pdf => return $crate::conformance::call::unsupported($op, Mode::Pdf),
         }
     }};
 }
 pub(crate) use list;
 
-/// An operation with one answer, in `send` mode only, made a result by `$read`.
-macro_rules! sent {
-    ($op:expr, $builder:expr, $mode:expr, $read:ident) => {{
+/// An operation with one answer, in `send` mode only, made a result as `result_of::$kind`
+/// says.
+macro_rules! answer {
+    ($op:expr, $args:ident, $builder:expr, $mode:expr, $kind:ident) => {{
         $crate::conformance::call::send_only($op, $mode)?;
-        $crate::conformance::call::$read($builder.send().await)
+        $crate::conformance::call::result_of::$kind($builder.send().await)
     }};
 }
-pub(crate) use sent;
+pub(crate) use answer;
 
-/// An operation with a JSON answer.
-macro_rules! json_answer {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::conformance::call::sent!($op, $builder, $mode, done)
-    };
+/// An operation's one answer as a result, by the kind the adapter names.
+pub mod result_of {
+    /// Bytes: `{size, text}`.
+    pub use super::binary as bytes;
+    /// An upsert: `{created, value}`.
+    pub use super::upserted as upsert;
+    /// A JSON answer: the value; no content: `null`.
+    pub use super::{done as json, done as empty};
 }
-pub(crate) use json_answer;
-
-/// An operation whose success has no body (the result is `null`).
-macro_rules! empty {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::conformance::call::sent!($op, $builder, $mode, done)
-    };
-}
-pub(crate) use empty;
-
-/// An upsert: `{created, value}`.
-macro_rules! upsert {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::conformance::call::sent!($op, $builder, $mode, upserted)
-    };
-}
-pub(crate) use upsert;
-
-/// An operation answering bytes: `{size, text}`.
-macro_rules! bytes {
-    ($op:expr, $args:ident, $builder:expr, $mode:expr) => {
-        $crate::conformance::call::sent!($op, $builder, $mode, binary)
-    };
-}
-pub(crate) use bytes;
 
 /// A JSON answer with a binary alternative: `send` the JSON, `pdf` the alternative.
 macro_rules! alternative {

@@ -10,14 +10,10 @@ use tracing::Instrument;
 
 use super::call::{Args, Outcome, describe, failed};
 use super::expect::{check, check_requests, fill, same};
-use super::format::{ClientSpec, Interface, Scenario, Step};
+use super::format::{ClientSpec, Credentials, Interface, Scenario, Step};
 use super::sandbox::Running;
 use super::tool::{self, Tool};
 use super::webhooks::{self, Listener};
-
-/// The accounts a scenario uses unless its `client.credentials` name others.
-const V3_KEY: (&str, &str) = ("demo-key", "demo-secret");
-const LEGACY_LOGIN: (&str, &str) = ("user@example.com", "user-pass");
 
 enum Client {
     V3(v3::Client),
@@ -28,8 +24,7 @@ fn ms(n: u64) -> Duration {
     Duration::from_millis(n)
 }
 
-/// The scenario's client settings over the interface's defaults; the README lists the
-/// defaults every runner uses.
+/// The scenario's client settings (the defaults of `format.json` filled in).
 fn config(base: Config, spec: &ClientSpec) -> Config {
     let mut config = base.no_pacing();
     if let Some(limit) = &spec.rate_limit {
@@ -37,17 +32,17 @@ fn config(base: Config, spec: &ClientSpec) -> Config {
     }
     config
         .retry(RetryPolicy::new(
-            spec.max_attempts.unwrap_or(4),
-            ms(spec.initial_backoff_ms.unwrap_or(10)),
-            ms(spec.max_backoff_ms.unwrap_or(5_000)),
+            spec.max_attempts,
+            ms(spec.initial_backoff_ms),
+            ms(spec.max_backoff_ms),
         ))
-        .timeout(ms(spec.timeout_ms.unwrap_or(10_000)))
-        .validate_requests(spec.validate.unwrap_or(true))
-        .max_polls(spec.max_polls.unwrap_or(10))
-        .poll_interval(ms(spec.poll_interval_ms.unwrap_or(20)))
-        .max_response_bytes(spec.max_response_bytes.unwrap_or(64 << 20))
-        .max_error_bytes(spec.max_error_bytes.unwrap_or(64 << 10))
-        .max_empty_pages(spec.max_empty_pages.unwrap_or(10))
+        .timeout(ms(spec.timeout_ms))
+        .validate_requests(spec.validate)
+        .max_polls(spec.max_polls)
+        .poll_interval(ms(spec.poll_interval_ms))
+        .max_response_bytes(spec.max_response_bytes)
+        .max_error_bytes(spec.max_error_bytes)
+        .max_empty_pages(spec.max_empty_pages)
 }
 
 async fn login(
@@ -62,51 +57,70 @@ async fn login(
     legacy::Client::login_with_config(&sandbox.origin, credentials, config).await
 }
 
-async fn client(sandbox: &Running, scenario: &Scenario) -> Result<Client, String> {
+/// A client of the scenario's interface with its settings and `c`; a legacy one logs in.
+async fn client(sandbox: &Running, scenario: &Scenario, c: &Credentials) -> Result<Client, Error> {
     let spec = &scenario.client;
-    let given = spec.credentials.as_ref();
     match scenario.interface {
         Interface::V3 => {
-            let id = given.and_then(|c| c.key_id.clone());
-            let secret = given.and_then(|c| c.key_secret.clone());
-            let key = v3::ApiKey::new(
-                id.unwrap_or(V3_KEY.0.into()),
-                secret.unwrap_or(V3_KEY.1.into()),
-            );
+            let key = v3::ApiKey::new(text(&c.key_id), text(&c.key_secret));
             let config = config(v3::Client::default_config(), spec);
-            v3::Client::with_config(&format!("{}/v3", sandbox.origin), key, config)
-                .map(Client::V3)
-                .map_err(|e| format!("cannot make the v3 client: {e}"))
+            v3::Client::with_config(&format!("{}/v3", sandbox.origin), key, config).map(Client::V3)
         }
-        Interface::Legacy => {
-            let username = given.and_then(|c| c.username.clone());
-            let password = given.and_then(|c| c.password.clone());
-            login(
-                sandbox,
-                spec,
-                &username.unwrap_or(LEGACY_LOGIN.0.into()),
-                &password.unwrap_or(LEGACY_LOGIN.1.into()),
-            )
+        Interface::Legacy => login(sandbox, spec, &text(&c.username), &text(&c.password))
             .await
-            .map(Client::Legacy)
-            .map_err(|e| format!("cannot log in before the first step: {e}"))
-        }
+            .map(Client::Legacy),
     }
 }
 
-/// Runs `scenario`; the error names the step that failed and why.
-/// The scenario's secrets, which no event may hold: the v3 key secret and the legacy
-/// password it uses (given, or the defaults).
-fn secrets(scenario: &Scenario) -> Vec<String> {
-    let given = scenario.client.credentials.as_ref();
-    let secret = given.and_then(|c| c.key_secret.clone());
-    let password = given.and_then(|c| c.password.clone());
-    vec![
-        secret.unwrap_or(V3_KEY.1.into()),
-        password.unwrap_or(LEGACY_LOGIN.1.into()),
-    ]
+/// The credentials of a `login` (legacy; `username` and `password` required) or
+/// `make_client` step: each the step's `args` give, else the scenario's.
+fn step_credentials(
+    scenario: &Scenario,
+    call: &str,
+    args: Option<Value>,
+) -> Result<Credentials, String> {
+    let mut args = Args::new(args)?;
+    let mut c = scenario.client.credentials.clone();
+    for (key, slot) in [
+        ("key_id", &mut c.key_id),
+        ("key_secret", &mut c.key_secret),
+        ("username", &mut c.username),
+        ("password", &mut c.password),
+    ] {
+        // Only the interface's own: the scenario's are all there (format.json's defaults).
+        if slot.is_none() {
+            continue;
+        }
+        let given: Option<String> = match call {
+            "login" => Some(args.required(key)?),
+            _ => args.take(key)?,
+        };
+        if given.is_some() {
+            *slot = given;
+        }
+    }
+    args.finish()?;
+    Ok(c)
 }
 
+/// A credential of the scenario (its interface's are always there, `format.json` gives
+/// their defaults).
+fn text(credential: &Option<String>) -> String {
+    credential.clone().unwrap_or_default()
+}
+
+/// The scenario's secrets, which no event may hold: the v3 key secret or the legacy
+/// password it uses.
+fn secrets(scenario: &Scenario) -> Vec<String> {
+    let c = &scenario.client.credentials;
+    [&c.key_secret, &c.password]
+        .into_iter()
+        .flatten()
+        .cloned()
+        .collect()
+}
+
+/// Runs `scenario`; the error names the step that failed and why.
 pub async fn scenario(sandbox: &Running, scenario: &Scenario) -> Result<(), String> {
     run(sandbox, scenario, None).await
 }
@@ -130,7 +144,9 @@ async fn run(sandbox: &Running, scenario: &Scenario, tool: Option<&Tool>) -> Res
             .await?;
     }
     let mut vars = BTreeMap::from([("origin".to_string(), json!(sandbox.origin))]);
-    let mut client = client(sandbox, scenario).await?;
+    let mut client = client(sandbox, scenario, &scenario.client.credentials)
+        .await
+        .map_err(|e| format!("cannot make the client before the first step: {e}"))?;
     // The scenario's webhook listener, once a `listen` step made it; closed at the end.
     let mut listener: Option<Listener> = None;
     let mut outcome = Ok(());
@@ -200,10 +216,14 @@ async fn run_step(
         .await?;
     let args = step.args.as_ref().map(|a| fill(a, vars)).transpose()?;
     let mut secrets = secrets(scenario);
-    if call == "login"
-        && let Some(password) = args.as_ref().and_then(|a| a["password"].as_str())
-    {
-        secrets.push(password.to_string());
+    if call == "login" || call == "make_client" {
+        let given = |key: &str| args.as_ref().and_then(|a| a[key].as_str());
+        secrets.extend(
+            ["key_secret", "password"]
+                .into_iter()
+                .filter_map(given)
+                .map(String::from),
+        );
     }
     // What came before this step (the scenario's own login) is not its events.
     super::events::take();
@@ -211,14 +231,11 @@ async fn run_step(
     // In the step's span, so that the events recorded are this step's alone.
     let outcome = async {
         Ok::<Outcome, String>(match (call.as_str(), &*client) {
-            ("login", Client::Legacy(_)) => {
-                let mut args = Args::new(args)?;
-                let username: String = args.required("username")?;
-                let password: String = args.required("password")?;
-                args.finish()?;
-                match login(sandbox, &scenario.client, &username, &password).await {
+            ("login", Client::Legacy(_)) | ("make_client", _) => {
+                let c = step_credentials(scenario, call, args)?;
+                match self::client(sandbox, scenario, &c).await {
                     Ok(fresh) => {
-                        *client = Client::Legacy(fresh);
+                        *client = fresh;
                         Outcome {
                             result: Some(Value::Null),
                             error: None,
@@ -292,26 +309,25 @@ fn check_outcome(
         }
         (Some(e), Some(pattern)) => {
             let mut pattern = fill(pattern, vars)?;
-            let excluded = pattern
-                .as_object_mut()
-                .and_then(|p| p.remove("text_excludes"));
+            let mut words = |key: &str| -> Result<Vec<String>, String> {
+                match pattern.as_object_mut().and_then(|p| p.remove(key)) {
+                    None => Ok(Vec::new()),
+                    // A misspelt list must fail, not turn the check off.
+                    Some(list) => list
+                        .as_array()
+                        .and_then(|l| l.iter().map(|w| w.as_str().map(String::from)).collect())
+                        .ok_or(format!("`{key}` must be a list of strings, got {list}")),
+                }
+            };
+            let (excluded, included) = (words("text_excludes")?, words("text_includes")?);
             check(&pattern, Some(&describe(e)), "the error")
                 .map_err(|m| format!("{m} (the error: {e})"))?;
             let text = format!("{e} {e:?}");
-            // A misspelt list must fail, not turn the secrecy check off.
-            let words: Vec<&str> = match &excluded {
-                None => Vec::new(),
-                Some(list) => list
-                    .as_array()
-                    .and_then(|l| l.iter().map(Value::as_str).collect())
-                    .ok_or(format!(
-                        "`text_excludes` must be a list of strings, got {list}"
-                    ))?,
-            };
-            for word in words {
-                if text.contains(word) {
-                    return Err(format!("the error's text shows `{word}`: {text}"));
-                }
+            if let Some(word) = excluded.iter().find(|w| text.contains(w.as_str())) {
+                return Err(format!("the error's text shows `{word}`: {text}"));
+            }
+            if let Some(word) = included.iter().find(|w| !text.contains(w.as_str())) {
+                return Err(format!("the error's text does not show `{word}`: {text}"));
             }
         }
         (None, None) => {}

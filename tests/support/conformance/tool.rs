@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::format::{Interface, Mode, Scenario};
+use super::format::{ClientSpec, Interface, Mode, Scenario};
 pub use super::process::{Ran, run};
 
 /// The tool's operations and flags, as `inspection describe` prints them.
@@ -39,31 +39,21 @@ impl Tool {
     }
 
     fn operation(&self, interface: Interface, call: &str) -> Option<&Value> {
-        let name = match interface {
-            Interface::V3 => "v3",
-            Interface::Legacy => "legacy",
-        };
-        self.table[name]
+        self.table[interface.name()]
             .as_array()?
             .iter()
             .find(|op| op["name"] == call)
     }
 
-    /// Whether the tool can run every step of `scenario` as the scenario means it.
+    /// Whether the tool can run every step of `scenario` as the scenario means it: its
+    /// client settings are the defaults (but for the credentials, which the tool is given).
     pub fn runs(&self, scenario: &Scenario) -> bool {
-        let c = &scenario.client;
-        let defaults = c.rate_limit.is_none()
-            && c.max_attempts.is_none()
-            && c.initial_backoff_ms.is_none()
-            && c.max_backoff_ms.is_none()
-            && c.timeout_ms.is_none()
-            && c.validate.is_none()
-            && c.max_polls.is_none()
-            && c.poll_interval_ms.is_none()
-            && c.max_response_bytes.is_none()
-            && c.max_error_bytes.is_none()
-            && c.max_empty_pages.is_none();
-        defaults
+        let defaults = ClientSpec::defaults(scenario.interface);
+        let settings = ClientSpec {
+            credentials: defaults.credentials.clone(),
+            ..scenario.client.clone()
+        };
+        settings == defaults
             && scenario.steps.iter().all(|step| match &step.call {
                 None => true,
                 Some(call) => {
@@ -75,33 +65,22 @@ impl Tool {
 
     /// The credentials and base URL of `scenario`'s client, as the environment.
     pub fn env(&self, origin: &str, scenario: &Scenario) -> Vec<(String, String)> {
-        let given = scenario.client.credentials.as_ref();
-        let pick = |v: Option<&String>, default: &str| v.cloned().unwrap_or(default.into());
+        let c = &scenario.client.credentials;
         let vars = match scenario.interface {
             Interface::V3 => [
-                ("INSPECTION_V3_BASE_URL", format!("{origin}/v3")),
-                (
-                    "INSPECTION_V3_API_KEY_ID",
-                    pick(given.and_then(|c| c.key_id.as_ref()), "demo-key"),
-                ),
-                (
-                    "INSPECTION_V3_API_KEY_SECRET",
-                    pick(given.and_then(|c| c.key_secret.as_ref()), "demo-secret"),
-                ),
+                ("INSPECTION_V3_BASE_URL", Some(format!("{origin}/v3"))),
+                ("INSPECTION_V3_API_KEY_ID", c.key_id.clone()),
+                ("INSPECTION_V3_API_KEY_SECRET", c.key_secret.clone()),
             ],
             Interface::Legacy => [
-                ("INSPECTION_LEGACY_BASE_URL", origin.to_string()),
-                (
-                    "INSPECTION_LEGACY_USERNAME",
-                    pick(given.and_then(|c| c.username.as_ref()), "user@example.com"),
-                ),
-                (
-                    "INSPECTION_LEGACY_PASSWORD",
-                    pick(given.and_then(|c| c.password.as_ref()), "user-pass"),
-                ),
+                ("INSPECTION_LEGACY_BASE_URL", Some(origin.to_string())),
+                ("INSPECTION_LEGACY_USERNAME", c.username.clone()),
+                ("INSPECTION_LEGACY_PASSWORD", c.password.clone()),
             ],
         };
-        vars.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        vars.into_iter()
+            .map(|(k, v)| (k.to_string(), v.unwrap_or_default()))
+            .collect()
     }
 
     /// The command line of a call with the step's `args` (filled in).
@@ -115,11 +94,7 @@ impl Tool {
         let op = self
             .operation(interface, call)
             .ok_or_else(|| format!("the tool has no `{call}`"))?;
-        let name = if interface == Interface::V3 {
-            "v3"
-        } else {
-            "legacy"
-        };
+        let name = interface.name();
         let mut argv = vec![
             "--rate-limit".to_string(),
             "off".to_string(),

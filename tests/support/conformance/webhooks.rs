@@ -133,10 +133,7 @@ pub async fn listen(
     }
     let listener = slot.insert(Listener::start().await?);
     let mut registration = json!({
-        "interface": match interface {
-            Interface::V3 => "v3",
-            Interface::Legacy => "legacy",
-        },
+        "interface": interface.name(),
         "url": listener.url,
     });
     if let Some(h) = header {

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
+import type { Format } from "./format.js";
 import { Json } from "./json.js";
 import { Operations, operationsOf } from "./operations.js";
 import { Scenario, scenariosOf } from "./scenarios.js";
@@ -18,6 +19,11 @@ function readYaml(path: string): Json {
   return parse(readFileSync(path, "utf8"), { schema: "core" }) as Json;
 }
 
+/** The scenario format as data, tests/conformance/format.json. */
+export function readFormat(): Format {
+  return JSON.parse(readFileSync(join(SCENARIO_DIR, "format.json"), "utf8")) as Format;
+}
+
 /** Every scenario of every file, in file order; a malformed file fails the whole run. */
 export function readScenarios(): Scenario[] {
   const files = readdirSync(SCENARIO_DIR)
@@ -25,7 +31,8 @@ export function readScenarios(): Scenario[] {
     .sort();
   if (files.length === 0) throw new Error(`no scenario files in ${SCENARIO_DIR}`);
   const names = new Set<string>();
-  return files.flatMap((file) => scenariosOf(file, readYaml(join(SCENARIO_DIR, file)), names));
+  const format = readFormat();
+  return files.flatMap((file) => scenariosOf(file, readYaml(join(SCENARIO_DIR, file)), names, format));
 }
 
 /** The spec files as JSON, for a runner that cannot read files (the browser's). */

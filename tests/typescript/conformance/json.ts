@@ -12,10 +12,13 @@ export function show(v: Json | undefined): string {
   return v === undefined ? "nothing" : JSON.stringify(v);
 }
 
-/** Fails (as the scenario's error) unless `value` is a mapping with only `allowed` keys. */
-export function mapping(value: Json | undefined, what: string, allowed: readonly string[]): JsonObject {
+/**
+ * Fails (as the scenario's error) unless `value` is a mapping, with only `allowed` keys when
+ * given (a scenario file's keys are format.json's, checked as the file is read).
+ */
+export function mapping(value: Json | undefined, what: string, allowed?: readonly string[]): JsonObject {
   if (!isObject(value)) throw new Error(`${what} is a mapping, not ${show(value)}`);
-  const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
+  const unknown = Object.keys(value).filter((k) => allowed !== undefined && !allowed.includes(k));
   if (unknown.length > 0) throw new Error(`unknown key \`${unknown.join("`, `")}\` in ${what}`);
   return value;
 }

@@ -37,26 +37,24 @@ export function needsListener(scenario: Scenario): string | undefined {
   return step === undefined ? undefined : `a \`${step.call ?? ""}\` step: webhook deliveries need an HTTP listener`;
 }
 
-const V3_KEY = { id: "demo-key", secret: "demo-secret" };
-const LEGACY_LOGIN = { username: "user@example.com", password: "user-pass" };
-
-/** The scenario's client settings over the defaults every runner uses, reporting to `log`. */
+/** The scenario's client settings (format.json's defaults filled in), reporting to `log`. */
 function options(spec: ClientSpec, log: EventLog): ClientOptions {
+  const rate = spec.rate_limit;
   return {
     hooks: log.hooks,
-    rateLimit: spec.rateLimit === undefined ? null : { requests: spec.rateLimit.requests, windowSeconds: spec.rateLimit.windowMs / 1000 },
+    rateLimit: rate === null ? null : { requests: rate.requests, windowSeconds: rate.window_ms / 1000 },
     retry: {
-      maxAttempts: spec.maxAttempts ?? 4,
-      initialBackoffMs: spec.initialBackoffMs ?? 10,
-      maxBackoffMs: spec.maxBackoffMs ?? 5_000,
+      maxAttempts: spec.max_attempts,
+      initialBackoffMs: spec.initial_backoff_ms,
+      maxBackoffMs: spec.max_backoff_ms,
     },
-    timeoutMs: spec.timeoutMs ?? 10_000,
-    validateRequests: spec.validate ?? true,
-    maxPolls: spec.maxPolls ?? 10,
-    pollIntervalMs: spec.pollIntervalMs ?? 20,
-    maxResponseBytes: spec.maxResponseBytes ?? 64 * 2 ** 20,
-    maxErrorBytes: spec.maxErrorBytes ?? 64 * 2 ** 10,
-    maxEmptyPages: spec.maxEmptyPages ?? 10,
+    timeoutMs: spec.timeout_ms,
+    validateRequests: spec.validate,
+    maxPolls: spec.max_polls,
+    pollIntervalMs: spec.poll_interval_ms,
+    maxResponseBytes: spec.max_response_bytes,
+    maxErrorBytes: spec.max_error_bytes,
+    maxEmptyPages: spec.max_empty_pages,
   };
 }
 
@@ -64,21 +62,35 @@ function login(sandbox: Sandbox, spec: ClientSpec, log: EventLog, username: stri
   return legacy.Client.login(sandbox.origin, { user: { username, password } }, options(spec, log));
 }
 
-async function makeClient(sandbox: Sandbox, scenario: Scenario, log: EventLog): Promise<AnyClient> {
-  const c = scenario.client.credentials;
+/** A client of the scenario's interface with its settings and `credentials`; a legacy one logs in. */
+async function newClient(sandbox: Sandbox, scenario: Scenario, log: EventLog, credentials: Record<string, string>): Promise<AnyClient> {
+  const c = credentials;
   if (scenario.interface === "v3") {
-    try {
-      const key = new v3.ApiKey(c.key_id ?? V3_KEY.id, c.key_secret ?? V3_KEY.secret);
-      return new v3.Client(`${sandbox.origin}/v3`, key, options(scenario.client, log));
-    } catch (e) {
-      throw new Error(`cannot make the v3 client: ${String(e)}`);
-    }
+    return new v3.Client(`${sandbox.origin}/v3`, new v3.ApiKey(c["key_id"] ?? "", c["key_secret"] ?? ""), options(scenario.client, log));
   }
+  return await login(sandbox, scenario.client, log, c["username"] ?? "", c["password"] ?? "");
+}
+
+async function makeClient(sandbox: Sandbox, scenario: Scenario, log: EventLog): Promise<AnyClient> {
   try {
-    return await login(sandbox, scenario.client, log, c.username ?? LEGACY_LOGIN.username, c.password ?? LEGACY_LOGIN.password);
+    return await newClient(sandbox, scenario, log, scenario.client.credentials);
   } catch (e) {
-    throw new Error(`cannot log in before the first step: ${String(e)}`);
+    throw new Error(`cannot make the client before the first step: ${String(e)}`);
   }
+}
+
+/**
+ * The credentials of a `login` (legacy; `username` and `password` required) or
+ * `make_client` step: each the step's `args` give, else the scenario's.
+ */
+function stepCredentials(scenario: Scenario, call: string, args: Args): Record<string, string> {
+  const credentials = { ...scenario.client.credentials };
+  for (const key of Object.keys(credentials)) {
+    const given = call === "login" ? args.string(key, true) : args.string(key, false);
+    if (given !== undefined) credentials[key] = given;
+  }
+  args.finish();
+  return credentials;
 }
 
 function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
@@ -92,24 +104,27 @@ function checkOutcome(step: Step, outcome: Outcome, vars: Vars): void {
   }
   if (failed && expect.error !== undefined) {
     const pattern = fill(expect.error, vars);
-    let excluded: Json | undefined;
-    if (isObject(pattern)) {
-      excluded = pattern["text_excludes"];
-      delete pattern["text_excludes"];
-    }
+    const words = (key: string): string[] => {
+      const list = isObject(pattern) ? (pattern[key] ?? []) : [];
+      if (isObject(pattern)) delete pattern[key];
+      // A misspelt list must fail, not turn the check off.
+      if (!Array.isArray(list) || !list.every((w): w is string => typeof w === "string")) {
+        throw new Error(`\`${key}\` must be a list of strings, got ${show(list)}`);
+      }
+      return list;
+    };
+    const [excluded, included] = [words("text_excludes"), words("text_includes")];
     try {
       check(pattern, describeError(outcome.error), "the error");
     } catch (e) {
       throw new Error(`${e instanceof Error ? e.message : String(e)} (the error: ${String(outcome.error)})`);
     }
     const shown = errorText(outcome.error);
-    const words = excluded ?? [];
-    // A misspelt list must fail, not turn the secrecy check off.
-    if (!Array.isArray(words) || !words.every((w) => typeof w === "string")) {
-      throw new Error(`\`text_excludes\` must be a list of strings, got ${show(excluded ?? null)}`);
+    for (const word of excluded) {
+      if (shown.includes(word)) throw new Error(`the error's text shows \`${word}\`: ${shown}`);
     }
-    for (const word of words) {
-      if (shown.includes(word as string)) throw new Error(`the error's text shows \`${String(word)}\`: ${shown}`);
+    for (const word of included) {
+      if (!shown.includes(word)) throw new Error(`the error's text does not show \`${word}\`: ${shown}`);
     }
   }
   const result = outcome.result;
@@ -152,12 +167,10 @@ async function runStep(platform: Platform, sandbox: Sandbox, scenario: Scenario,
   state.log.take();
   const started = performance.now();
   let outcome: Outcome;
-  if (call === "login" && scenario.interface === "legacy") {
-    const username = args.string("username", true);
-    const password = args.string("password", true);
-    args.finish();
+  if (call === "make_client" || (call === "login" && scenario.interface === "legacy")) {
+    const credentials = stepCredentials(scenario, call, args);
     try {
-      state.client = await login(sandbox, scenario.client, state.log, username, password);
+      state.client = await newClient(sandbox, scenario, state.log, credentials);
       outcome = { result: null };
     } catch (error) {
       outcome = { error };
@@ -186,17 +199,19 @@ async function runStep(platform: Platform, sandbox: Sandbox, scenario: Scenario,
 }
 
 /**
- * What no event of the scenario may hold: its v3 key secret and legacy password (or the
- * defaults), and the password of each `login` step.
+ * What no event of the scenario may hold: its v3 key secret or legacy password, and those
+ * of each `login` or `make_client` step.
  */
 function scenarioSecrets(scenario: Scenario): string[] {
-  const c = scenario.client.credentials;
-  const secrets = new Set([c.key_secret ?? V3_KEY.secret, c.password ?? LEGACY_LOGIN.password]);
-  for (const step of scenario.steps) {
-    const password = step.call === "login" && isObject(step.args ?? null) ? (step.args as JsonObject)["password"] : undefined;
-    if (typeof password === "string") secrets.add(password);
+  const secrets = new Set<string>();
+  const steps = scenario.steps.filter((s) => s.call === "login" || s.call === "make_client");
+  for (const given of [scenario.client.credentials, ...steps.map((s) => (isObject(s.args ?? null) ? (s.args as JsonObject) : {}))]) {
+    for (const key of ["key_secret", "password"]) {
+      const secret = given[key];
+      if (typeof secret === "string" && secret !== "") secrets.add(secret);
+    }
   }
-  return [...secrets].filter((s) => s !== "");
+  return [...secrets];
 }
 
 /** Runs `scenario`; a failure names the file, the scenario and the step (1-based). */

@@ -1,7 +1,8 @@
 // The scenarios of a file (tests/conformance/*.yaml, read by files.ts), checked against
-// the format in tests/conformance/README.md. No Node API: the browser runner loads it too.
+// the format (tests/conformance/README.md; as data, format.json). No Node API.
 
-import { Json, show, mapping, optString, optNumber, optBool } from "./json.js";
+import { Json, JsonObject, show, mapping, optString, optNumber, optBool } from "./json.js";
+import { type Format, checkFormat, clientSettings } from "./format.js";
 
 /** A file's or a scenario's `sandbox:`: the sandbox's flags, and whether a proxy is put in front. */
 export interface SandboxSpec {
@@ -11,7 +12,7 @@ export interface SandboxSpec {
 
 function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
   if (value === undefined || value === null) return { args: [], proxy: false };
-  const m = mapping(value, what, ["args", "proxy"]);
+  const m = mapping(value, what);
   const args = m["args"] ?? [];
   if (!Array.isArray(args) || !args.every((a): a is string => typeof a === "string")) {
     throw new Error(`${what}.args is a list of strings, not ${show(args)}`);
@@ -19,8 +20,8 @@ function sandboxSpec(value: Json | undefined, what: string): SandboxSpec {
   return { args, proxy: optBool(m, "proxy", what) ?? false };
 }
 
+/** A step's `mode` (format.json has the values every runner accepts). */
 export type Mode = "send" | "pdf" | "pages" | "items" | "pages_backward" | "items_backward" | "items_resumed";
-const MODES: readonly Mode[] = ["send", "pdf", "pages", "items", "pages_backward", "items_backward", "items_resumed"];
 
 interface Expect {
   ok?: Json;
@@ -49,19 +50,21 @@ export interface Step {
   maxMs?: number;
 }
 
+/** Client settings: the scenario's, else the defaults of format.json. */
 export interface ClientSpec {
-  credentials: { key_id?: string; key_secret?: string; username?: string; password?: string };
-  rateLimit?: { requests: number; windowMs: number };
-  maxAttempts?: number;
-  initialBackoffMs?: number;
-  maxBackoffMs?: number;
-  timeoutMs?: number;
-  validate?: boolean;
-  maxPolls?: number;
-  pollIntervalMs?: number;
-  maxResponseBytes?: number;
-  maxErrorBytes?: number;
-  maxEmptyPages?: number;
+  /** The interface's credentials by their names in the file (`key_id`, `password`, ...). */
+  credentials: Record<string, string>;
+  rate_limit: { requests: number; window_ms: number } | null;
+  max_attempts: number;
+  initial_backoff_ms: number;
+  max_backoff_ms: number;
+  timeout_ms: number;
+  validate: boolean;
+  max_polls: number;
+  poll_interval_ms: number;
+  max_response_bytes: number;
+  max_error_bytes: number;
+  max_empty_pages: number;
 }
 
 export interface Scenario {
@@ -74,77 +77,43 @@ export interface Scenario {
   steps: Step[];
 }
 
-function readClient(value: Json | undefined, what: string): ClientSpec {
-  if (value === undefined || value === null) return { credentials: {} };
-  const m = mapping(value, what, [
-    "credentials",
-    "rate_limit",
-    "max_attempts",
-    "initial_backoff_ms",
-    "max_backoff_ms",
-    "timeout_ms",
-    "validate",
-    "max_polls",
-    "poll_interval_ms",
-    "max_response_bytes",
-    "max_error_bytes",
-    "max_empty_pages",
-  ]);
-  const spec: ClientSpec = { credentials: {} };
-  if (m["credentials"] !== undefined && m["credentials"] !== null) {
-    const at = `${what}.credentials`;
-    const c = mapping(m["credentials"], at, ["key_id", "key_secret", "username", "password"]);
-    for (const key of ["key_id", "key_secret", "username", "password"] as const) {
-      const v = optString(c, key, at);
-      if (v !== undefined) spec.credentials[key] = v;
-    }
-  }
-  if (m["rate_limit"] !== undefined && m["rate_limit"] !== null) {
+/** The client settings, the defaults already filled in (`clientSettings`). */
+function readClient(m: JsonObject, what: string): ClientSpec {
+  const needed = <T>(v: T | undefined, key: string, at: string): T => {
+    if (v === undefined) throw new Error(`${at} needs ${key}`);
+    return v;
+  };
+  const setting = (key: string): number => needed(optNumber(m, key, what), key, what);
+  const at = `${what}.credentials`;
+  const given = mapping(m["credentials"], at);
+  const credentials: Record<string, string> = {};
+  for (const key of Object.keys(given)) credentials[key] = needed(optString(given, key, at), key, at);
+  let rate_limit: ClientSpec["rate_limit"] = null;
+  if (m["rate_limit"] !== null && m["rate_limit"] !== undefined) {
     const at = `${what}.rate_limit`;
-    const r = mapping(m["rate_limit"], at, ["requests", "window_ms"]);
-    const requests = optNumber(r, "requests", at);
-    const windowMs = optNumber(r, "window_ms", at);
-    if (requests === undefined || windowMs === undefined) throw new Error(`${at} needs requests and window_ms`);
-    spec.rateLimit = { requests, windowMs };
+    const r = mapping(m["rate_limit"], at);
+    rate_limit = { requests: needed(optNumber(r, "requests", at), "requests", at), window_ms: needed(optNumber(r, "window_ms", at), "window_ms", at) };
   }
-  const numbers = [
-    ["max_attempts", "maxAttempts"],
-    ["initial_backoff_ms", "initialBackoffMs"],
-    ["max_backoff_ms", "maxBackoffMs"],
-    ["timeout_ms", "timeoutMs"],
-    ["max_polls", "maxPolls"],
-    ["poll_interval_ms", "pollIntervalMs"],
-    ["max_response_bytes", "maxResponseBytes"],
-    ["max_error_bytes", "maxErrorBytes"],
-    ["max_empty_pages", "maxEmptyPages"],
-  ] as const;
-  for (const [key, field] of numbers) {
-    const v = optNumber(m, key, what);
-    if (v !== undefined) spec[field] = v;
-  }
-  const validate = optBool(m, "validate", what);
-  if (validate !== undefined) spec.validate = validate;
-  return spec;
+  return {
+    credentials,
+    rate_limit,
+    max_attempts: setting("max_attempts"),
+    initial_backoff_ms: setting("initial_backoff_ms"),
+    max_backoff_ms: setting("max_backoff_ms"),
+    timeout_ms: setting("timeout_ms"),
+    validate: needed(optBool(m, "validate", what), "validate", what),
+    max_polls: setting("max_polls"),
+    poll_interval_ms: setting("poll_interval_ms"),
+    max_response_bytes: setting("max_response_bytes"),
+    max_error_bytes: setting("max_error_bytes"),
+    max_empty_pages: setting("max_empty_pages"),
+  };
 }
 
 function readStep(value: Json | undefined, what: string): Step {
-  const m = mapping(value, what, [
-    "call",
-    "sandbox",
-    "args",
-    "mode",
-    "save",
-    "expect",
-    "expect_requests",
-    "expect_events",
-    "min_ms",
-    "max_ms",
-  ]);
-  const mode = m["mode"] ?? "send";
-  if (typeof mode !== "string" || !(MODES as readonly string[]).includes(mode)) {
-    throw new Error(`${what}.mode is one of ${MODES.join(", ")}, not ${show(mode)}`);
-  }
-  const step: Step = { mode: mode as Mode, expect: {} };
+  const m = mapping(value, what);
+  // format.json allows only the modes there are.
+  const step: Step = { mode: (optString(m, "mode", what) ?? "send") as Mode, expect: {} };
   const call = optString(m, "call", what);
   const control = readControl(m["sandbox"], `${what}.sandbox`);
   if ((call === undefined) === (control === undefined)) {
@@ -156,7 +125,7 @@ function readStep(value: Json | undefined, what: string): Step {
   const save = optString(m, "save", what);
   if (save !== undefined) step.save = save;
   if (m["expect"] !== undefined && m["expect"] !== null) {
-    const e = mapping(m["expect"], `${what}.expect`, ["ok", "equals", "count", "error"]);
+    const e = mapping(m["expect"], `${what}.expect`);
     // A key that is there counts, even with the value null (`equals: null`).
     if ("ok" in e) step.expect.ok = e["ok"] ?? null;
     if ("equals" in e) step.expect.equals = e["equals"] ?? null;
@@ -185,7 +154,7 @@ function readStep(value: Json | undefined, what: string): Step {
 function readControl(value: Json | undefined, what: string): Control | undefined {
   if (value === undefined || value === null) return undefined;
   if (typeof value === "string") return { request: value };
-  const m = mapping(value, what, ["request", "body"]);
+  const m = mapping(value, what);
   const request = optString(m, "request", what);
   if (request === undefined) throw new Error(`${what} needs \`request\``);
   const control: Control = { request };
@@ -194,19 +163,21 @@ function readControl(value: Json | undefined, what: string): Control | undefined
 }
 
 /**
- * The scenarios of one file, `doc` as parsed (YAML 1.2 core schema); `names` holds the
- * names seen so far, across files, and gets these. A malformed file throws, naming it.
+ * The scenarios of one file, `doc` as parsed (YAML 1.2 core schema), checked against
+ * `format`; `names` holds the names seen so far, across files, and gets these. A malformed
+ * file throws, naming it.
  */
-export function scenariosOf(file: string, doc: Json, names: Set<string>): Scenario[] {
+export function scenariosOf(file: string, doc: Json, names: Set<string>, format: Format): Scenario[] {
   const scenarios: Scenario[] = [];
   try {
-    const top = mapping(doc, "the file", ["description", "sandbox", "definitions", "scenarios"]);
+    checkFormat(format, doc, "file", "");
+    const top = mapping(doc, "the file");
     const fileSandbox = sandboxSpec(top["sandbox"], "sandbox");
     const list = top["scenarios"];
     if (!Array.isArray(list)) throw new Error("`scenarios` is a list");
     list.forEach((entry, i) => {
       const at = `scenario ${i + 1}`;
-      const s = mapping(entry, at, ["name", "interface", "sandbox", "client", "script", "steps"]);
+      const s = mapping(entry, at);
       const name = optString(s, "name", at);
       if (name === undefined) throw new Error(`${at} has no name`);
       if (names.has(name)) throw new Error(`the scenario name \`${name}\` is used twice`);
@@ -222,7 +193,7 @@ export function scenariosOf(file: string, doc: Json, names: Set<string>): Scenar
         name,
         interface: iface,
         sandbox: s["sandbox"] === undefined || s["sandbox"] === null ? fileSandbox : sandboxSpec(s["sandbox"], `${name}: sandbox`),
-        client: readClient(s["client"], `${name}: client`),
+        client: readClient(clientSettings(format, iface, s["client"]), `${name}: client`),
         script,
         steps: steps.map((step, j) => readStep(step, `${name}: step ${j + 1}`)),
       });

@@ -2,7 +2,7 @@
 //! and paging plans; each operation's is `operation`'s.
 
 use crate::doc_text;
-use crate::ir::{Auth, Interface, TokenLogin, TypeId, TypeKind};
+use crate::ir::{Interface, TypeId, TypeKind};
 use crate::python::names;
 use crate::python::types::TypeNames;
 use crate::templates;
@@ -24,32 +24,18 @@ pub(super) fn client_cx(i: &Interface, names: &ModuleNames) -> Result<ClientCx, 
     for op in &i.operations {
         operations.push(operation_cx(i, op, names, &m, &mut members, &mut constants));
     }
-    let (auth, key_params, login) = match &i.auth {
-        Auth::ApiKeyHeaders { headers, .. } => {
-            let mut scope = names::params_scope();
-            let params = templates::key_params(headers, |h| scope.claim(&names::snake(h)));
-            ("headers", params, None)
-        }
-        Auth::TokenLogin { .. } => (
-            "token",
-            Vec::new(),
-            Some(login_cx(i, names, &m, &operations)?),
-        ),
-    };
-    Ok(ClientCx {
-        doc: doc_text::client(
-            i,
-            "",
+    let mut params = names::params_scope();
+    ClientCx::new(
+        i,
+        [
             "turn off with `ClientOptions(validate_requests=False)`",
             "shared by every thread or task using this client",
-        ),
-        info: templates::info(i),
-        auth,
-        key_params,
-        login,
+        ],
+        |h| params.claim(&names::snake(h)),
+        |operations| login_cx(i, names, &m, operations),
         operations,
-        webhooks: webhooks_cx(i, &m),
-    })
+        webhooks_cx(i, &m),
+    )
 }
 
 /// A token login: the operation's constant, what it sends and answers, the answer's
@@ -60,44 +46,31 @@ fn login_cx(
     m: &TypeNames,
     operations: &[OperationCx],
 ) -> Result<LoginCx, String> {
-    let TokenLogin {
-        index,
-        body,
-        answer,
-        ..
-    } = i.token_login()?;
-    let Auth::TokenLogin {
-        login_operation,
-        token_field,
-        header,
-        scheme,
-        doc,
-        ..
-    } = &i.auth
-    else {
-        unreachable!("`token_login` answers only for a token login")
-    };
-    let token_attr = answer
+    let login = i.token_login()?;
+    let token_attr = login
+        .answer
         .named()
-        .and_then(|id| attr_of(i, names, id, token_field))
+        .and_then(|id| attr_of(i, names, id, login.token_field))
         .ok_or_else(|| {
-            format!("the login answer of `{login_operation}` has no field `{token_field}`")
+            format!(
+                "the login answer of `{}` has no field `{}`",
+                login.op.name, login.token_field
+            )
         })?;
     Ok(LoginCx {
-        body_type: m.annotation(i, &body.ty, false),
-        answer_desc: m.desc(i, answer, &Default::default(), false),
-        constant: operations[index].constant.clone(),
-        token_field: names::string(token_field),
+        body_type: m.annotation(i, &login.body.ty, false),
+        answer_desc: m.desc(i, login.answer, &Default::default(), false),
+        constant: operations[login.index].constant.clone(),
+        token_field: names::string(login.token_field),
         token_attr: names::string(&token_attr),
-        header: names::string(header),
-        scheme: names::string(scheme),
-        doc: crate::doc_text::login(doc),
+        header: names::string(login.header),
+        scheme: names::string(login.scheme),
+        doc: crate::doc_text::login(login.doc),
     })
 }
 
 fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     let words = doc_text::WebhookWords {
-        event: "",
         unknown: "is its `Unknown` member, kept whole",
         failure: "raises `DecodeError`",
         verify: "`inspection_client.verify_webhook`",

@@ -9,9 +9,7 @@ use serde::Serialize;
 
 use super::names;
 use super::types::{self, TypeNames};
-use crate::doc_text;
 use crate::ir::{Interface, Object, TypeDef, TypeId, TypeKind, Union};
-use crate::templates;
 pub use crate::templates::WebhooksCx;
 
 /// The client of an interface, with this language's login and operations.
@@ -19,26 +17,10 @@ pub type ClientCx = crate::templates::ClientCx<LoginCx, OperationCx>;
 
 use client::client_cx;
 use models::{record_cx, simple_cx, union_cx};
-pub fn header(source: &str) -> String {
-    templates::header("#", source)
-}
 
 /// One interface package (`inspection_client/v3/`).
-#[derive(Serialize)]
-pub struct InterfaceCx {
-    pub header: String,
-    pub name: String,
-    pub doc: String,
-    pub types: Vec<TypeCx>,
-    pub page: Option<PageCx>,
-    /// Descriptor variables, declared before any is defined (types refer to each other).
-    pub wire_decls: Vec<WireDecl>,
-    /// `_w_X.define(...)` calls of records and unions.
-    pub wire_defines: Vec<WireDefine>,
-    /// Every public name of the models module, for `__all__`.
-    pub exports: Vec<String>,
-    pub client: ClientCx,
-}
+pub type InterfaceCx =
+    crate::templates::InterfaceCx<TypeCx, PageCx, DescriptorsCx, LoginCx, OperationCx>;
 
 #[derive(Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
@@ -431,30 +413,37 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
     }
     let page = page_cx(i, &names, &local);
     if page.is_some() {
-        models.exports.push("Page".into());
+        models.descriptors.exports.push("Page".into());
     }
-    models.exports.sort();
-    Ok(InterfaceCx {
-        header: header(&i.source_file),
-        name: i.name.clone(),
-        doc: doc_text::interface(i),
-        types: models.types,
+    models.descriptors.exports.sort();
+    let client = client_cx(i, &names)?;
+    Ok(InterfaceCx::new(
+        i,
+        "#",
+        models.types,
         page,
-        wire_decls: models.wire_decls,
-        wire_defines: models.wire_defines,
-        exports: models.exports,
-        client: client_cx(i, &names)?,
-    })
+        models.descriptors,
+        client,
+    ))
 }
 
-/// What the models module declares, type by type: the contexts, the wire descriptors
-/// (declared, then defined) and the public names.
+/// What the models module declares, type by type: the contexts, and the wire descriptors
+/// and public names.
 #[derive(Default)]
 struct Models {
     types: Vec<TypeCx>,
-    wire_decls: Vec<WireDecl>,
-    wire_defines: Vec<WireDefine>,
-    exports: Vec<String>,
+    descriptors: DescriptorsCx,
+}
+
+/// The wire descriptors of the models module and its public names.
+#[derive(Default, Serialize)]
+pub struct DescriptorsCx {
+    /// Descriptor variables, declared before any is defined (types refer to each other).
+    pub wire_decls: Vec<WireDecl>,
+    /// `_w_X.define(...)` calls of records and unions.
+    pub wire_defines: Vec<WireDefine>,
+    /// Every public name of the models module, for `__all__`.
+    pub exports: Vec<String>,
 }
 
 impl Models {
@@ -468,7 +457,7 @@ impl Models {
         local: &TypeNames,
     ) {
         let name = &names.types[index];
-        self.exports.push(name.clone());
+        self.descriptors.exports.push(name.clone());
         let wire = local.wire(TypeId(index as u32));
         match &t.kind {
             TypeKind::Object(o) => {
@@ -484,12 +473,12 @@ impl Models {
                     local,
                     response_side,
                 )));
-                self.wire_decls.push(WireDecl {
+                self.descriptors.wire_decls.push(WireDecl {
                     name: wire.clone(),
                     expr: format!("_rt.RecordDesc({name})"),
                 });
                 let args = record_wire_args(i, o, (&attrs, &extra), tags, local, response_side);
-                self.wire_defines.push(WireDefine {
+                self.descriptors.wire_defines.push(WireDefine {
                     name: wire,
                     args,
                     members: Vec::new(),
@@ -498,7 +487,7 @@ impl Models {
             TypeKind::Union(u) => {
                 let unknown = names.unknown[index].clone();
                 if let Some(unknown) = &unknown {
-                    self.exports.push(unknown.clone());
+                    self.descriptors.exports.push(unknown.clone());
                 }
                 self.types
                     .push(union_cx(t, name, u, unknown.as_deref(), local));
@@ -507,7 +496,9 @@ impl Models {
             kind => {
                 self.types.push(simple_cx(t, name, local));
                 if let Some(expr) = types::simple_desc(kind, name) {
-                    self.wire_decls.push(WireDecl { name: wire, expr });
+                    self.descriptors
+                        .wire_decls
+                        .push(WireDecl { name: wire, expr });
                 }
             }
         }
@@ -515,7 +506,7 @@ impl Models {
 
     /// A union's descriptor: its tag and unknown-member class, then its members by tag value.
     fn union_wire(&mut self, u: &Union, wire: String, unknown: Option<&str>, local: &TypeNames) {
-        self.wire_decls.push(WireDecl {
+        self.descriptors.wire_decls.push(WireDecl {
             name: wire.clone(),
             expr: format!(
                 "_rt.UnionDesc({}, {})",
@@ -528,7 +519,7 @@ impl Models {
             .iter()
             .map(|v| format!("{}: {}", names::string(&v.tag_value), local.wire(v.shape)))
             .collect();
-        self.wire_defines.push(WireDefine {
+        self.descriptors.wire_defines.push(WireDefine {
             name: wire,
             args: Vec::new(),
             members: variants,

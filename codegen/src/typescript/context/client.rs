@@ -5,8 +5,8 @@ use heck::ToUpperCamelCase;
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, Auth, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
-    Segment, TokenLogin, TypeKind, TypeRef,
+    AnswerKind, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
+    Segment, TypeKind, TypeRef,
 };
 use crate::templates;
 use crate::typescript::names::{self, Scope};
@@ -33,64 +33,39 @@ pub(super) fn client_cx(
     for (op, query) in i.operations.iter().zip(query_names) {
         operations.push(operation_cx(i, op, query.as_deref(), &m, &mut members));
     }
-    let (auth, key_params, login) = match &i.auth {
-        Auth::ApiKeyHeaders { headers, .. } => {
-            let mut scope = names::params_scope();
-            let params = templates::key_params(headers, |h| {
-                scope.claim(&names::camel(&h.replace('-', "_")))
-            });
-            ("headers", params, None)
-        }
-        Auth::TokenLogin { .. } => ("token", Vec::new(), Some(login_cx(i, &m)?)),
-    };
-    Ok(ClientCx {
-        doc: doc_text::client(
-            i,
-            "",
+    let mut params = names::params_scope();
+    ClientCx::new(
+        i,
+        [
             "turn off with `validateRequests: false`",
             "shared by everything using this client",
-        ),
-        info: templates::info(i),
-        auth,
-        key_params,
-        login,
+        ],
+        |h| params.claim(&names::camel(&h.replace('-', "_"))),
+        |_| login_cx(i, &m),
         operations,
-        webhooks: webhooks_cx(i, &m),
-    })
+        webhooks_cx(i, &m),
+    )
 }
 
 /// `Client.login` of an interface whose auth is a token login.
 fn login_cx(i: &Interface, m: &TypeNames) -> Result<LoginCx, String> {
-    let Auth::TokenLogin {
-        token_field,
-        header,
-        scheme,
-        doc,
-        ..
-    } = &i.auth
-    else {
-        return Err(format!("{}: no token login", i.name));
-    };
-    let TokenLogin {
-        op, body, answer, ..
-    } = i.token_login()?;
+    let login = i.token_login()?;
     Ok(LoginCx {
-        body_type: m.ts(&body.ty),
-        answer_type: m.ts(answer),
-        answer_desc: types::desc(i, answer, &Default::default()),
-        token_field: names::string(token_field),
-        header: names::string(header),
-        scheme: names::string(scheme),
-        request: request_cx(op, None, Some(BodyCx::Json { hidden: None })),
-        hidden: hidden_literal(i, &body.ty),
-        doc: doc_text::login(doc),
+        body_type: m.ts(&login.body.ty),
+        answer_type: m.ts(login.answer),
+        answer_desc: types::desc(i, login.answer, &Default::default()),
+        token_field: names::string(login.token_field),
+        header: names::string(login.header),
+        scheme: names::string(login.scheme),
+        request: request_cx(login.op, None, Some(BodyCx::Json { hidden: None })),
+        hidden: hidden_literal(i, &login.body.ty),
+        doc: doc_text::login(login.doc),
     })
 }
 
 /// `parseEvent`, for an interface whose service calls webhooks.
 fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     let words = doc_text::WebhookWords {
-        event: "",
         unknown: "is kept whole (`$unknown`)",
         failure: "throws `DecodeError`",
         verify: "`verifyWebhook`",

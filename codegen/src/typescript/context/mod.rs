@@ -8,9 +8,7 @@ use serde::Serialize;
 
 use super::names::{self, Scope};
 use super::types::{self, TypeNames};
-use crate::doc_text;
 use crate::ir::{AnswerKind, Interface, OperationPaging, TypeRef};
-use crate::templates;
 pub use crate::templates::WebhooksCx;
 
 /// The client of an interface, with this language's login and operations.
@@ -18,21 +16,17 @@ pub type ClientCx = crate::templates::ClientCx<LoginCx, OperationCx>;
 
 use client::client_cx;
 use models::{query_cx, type_cx};
-fn header(source: &str) -> String {
-    templates::header("//", source)
-}
 
 /// One interface module (`src/v3/`).
+pub type InterfaceCx =
+    crate::templates::InterfaceCx<TypeCx, PageCx, QueriesCx, LoginCx, OperationCx>;
+
+/// The query records of list operations (their parameters as one object), and the registry
+/// of descriptors by name.
 #[derive(Serialize)]
-pub struct InterfaceCx {
-    pub header: String,
-    pub name: String,
-    pub doc: String,
-    pub types: Vec<TypeCx>,
+pub struct QueriesCx {
     pub queries: Vec<RecordCx>,
-    pub page: Option<PageCx>,
     pub registry: Vec<RegistryEntry>,
-    pub client: ClientCx,
 }
 
 #[derive(Serialize)]
@@ -345,16 +339,15 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         .collect();
     let page = page_cx(i, &local);
     let registry = registry(i);
-    Ok(InterfaceCx {
-        header: header(&i.source_file),
-        name: i.name.clone(),
-        doc: doc_text::interface(i),
+    let client = client_cx(i, &type_names, &query_names)?;
+    Ok(InterfaceCx::new(
+        i,
+        "//",
         types,
-        queries,
         page,
-        registry,
-        client: client_cx(i, &type_names, &query_names)?,
-    })
+        QueriesCx { queries, registry },
+        client,
+    ))
 }
 
 /// The registry: every declared type by its spec name, then each page of records a list

@@ -23,7 +23,7 @@ pub async fn call(
         "get_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.get_asset(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "list_asset_transactions" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
@@ -40,22 +40,22 @@ pub async fn call(
         }
         "find_or_create_asset" => {
             let b = client.find_or_create_asset(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.update_asset(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "replace_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.replace_asset(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_asset" => {
             let p0: AssetRef = a.record_ref("id", Some(AssetRef::external), None)?;
             let b = client.delete_asset(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "upload_device_log" => {
             let p0: String = a.path("dev_id")?;
@@ -66,11 +66,11 @@ pub async fn call(
                 a.take("content_type")?,
                 |b, v: String| b.content_type(v),
             );
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "list_form_templates" => {
             let b = client.list_form_templates();
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_form_template" => {
             let p0: FormTemplateId = a.path("id")?;
@@ -79,7 +79,7 @@ pub async fn call(
         }
         "exchange_guest_token" => {
             let b = client.exchange_guest_token(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "list_locations" => {
             let b = client.list_locations();
@@ -96,26 +96,26 @@ pub async fn call(
         "get_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.get_location(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "create_location" => {
             let b = client.create_location(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.update_location(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "replace_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.replace_location(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_location" => {
             let p0: LocationId = a.path("id")?;
             let b = client.delete_location(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "list_tasks" => {
             let b = client.list_tasks();
@@ -128,26 +128,26 @@ pub async fn call(
         "get_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.get_task(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "replace_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.replace_task(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_task" => {
             let p0: TaskId = a.path("id")?;
             let b = client.delete_task(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "list_transactions" => {
             let b = client.list_transactions();
@@ -164,26 +164,26 @@ pub async fn call(
         "get_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.get_transaction(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "create_transaction" => {
             let b = client.create_transaction(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.update_transaction(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "replace_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.replace_transaction(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_transaction" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.delete_transaction(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "get_transaction_form" => {
             let p0: TransactionId = a.path("id")?;
@@ -194,22 +194,22 @@ pub async fn call(
         "send_transaction_summary_email" => {
             let p0: TransactionId = a.path("id")?;
             let b = client.send_transaction_summary_email(p0, a.body()?);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "authenticate" => {
             let b = client.authenticate(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_upload_url" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.get_upload_url(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_upload_url_with_nonce" => {
             let p0: String = a.path("nonce")?;
             let p1: FileId = a.path("file_id")?;
             let b = client.get_upload_url_with_nonce(p0, p1);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "start_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
@@ -220,12 +220,12 @@ pub async fn call(
                 a.query("content_type")?,
                 |b, v: String| b.content_type(v),
             );
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "complete_multipart_upload" => {
             let p0: FileId = a.path("file_id")?;
             let b = client.complete_multipart_upload(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "list_users" => {
             let b = client.list_users();
@@ -243,45 +243,45 @@ pub async fn call(
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.get_user(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "create_user" => {
             let b = client.create_user(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "create_one_time_user" => {
             let b = client.create_one_time_user(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.update_user(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "replace_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.replace_user(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_user" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.delete_user(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "reset_user_password" => {
             let p0: UserPathRef = a
                 .record_ref("id", Some(UserPathRef::external), Some(UserPathRef::Me))?;
             let b = client.reset_user_password(p0);
             let b = cx::set_if(b, a.optional_body()?, |b, v| b.body(v));
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "get_workflow" => {
             let p0: WorkflowId = a.path("id")?;
             let b = client.get_workflow(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         other => {
             match cx::presigned_action!(client, other, a) {

@@ -30,32 +30,32 @@ pub async fn call(
         }
         "create_unit" => {
             let b = client.create_unit(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.get_unit(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_unit" => {
             let p0: UnitId = a.path("unit_id")?;
             let b = client.update_unit(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.get_unit_by_reference_number(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.update_unit_by_reference_number(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "upsert_unit_by_reference_number" => {
             let p0: String = a.path("reference_number")?;
             let b = client.upsert_unit_by_reference_number(p0, a.body()?);
-            cx::upsert!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, upsert)
         }
         "list_unit_inspections" => {
             let p0: UnitId = a.path("unit_id")?;
@@ -145,12 +145,12 @@ pub async fn call(
         "get_inspection_share_url" => {
             let p0: InspectionId = a.path("inspection_id")?;
             let b = client.get_inspection_share_url(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_form" => {
             let p0: FormId = a.path("form_id")?;
             let b = client.get_form(p0);
-            cx::bytes!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, bytes)
         }
         "list_tasks" => {
             let b = client.list_tasks();
@@ -205,22 +205,22 @@ pub async fn call(
         }
         "create_task" => {
             let b = client.create_task(a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "get_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.get_task(p0);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "update_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.update_task(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "delete_task" => {
             let p0: TaskId = a.path("task_id")?;
             let b = client.delete_task(p0);
-            cx::empty!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, empty)
         }
         "list_workflows" => {
             let b = client.list_workflows();
@@ -253,7 +253,7 @@ pub async fn call(
         "update_user" => {
             let p0: UserId = a.path("user_id")?;
             let b = client.update_user(p0, a.body()?);
-            cx::json_answer!(op, a, b, mode)
+            cx::answer!(op, a, b, mode, json)
         }
         "list_user_groups" => {
             let b = client.list_user_groups();

@@ -69,15 +69,7 @@ impl Client {
                     .core
                     .json(&request.to_request()?)
                     .await?;
-                answer
-                    .get("auth_token")
-                    .and_then(|t| t.as_str())
-                    .map(::inspection_runtime::Secret::from)
-                    .ok_or_else(|| ::inspection_runtime::Error::Decode {
-                        status: 200,
-                        path: "auth_token".to_string(),
-                        message: "the login answer carries no token".to_string(),
-                    })
+                ::inspection_runtime::__private::login_token(&answer, "auth_token")
             })
         });
         let token = ::inspection_runtime::__private::TokenAuth::new(

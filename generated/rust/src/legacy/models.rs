@@ -3274,14 +3274,8 @@ impl CompleteMultipartUploadRequest {
         }
     }
 }
-impl ::inspection_runtime::__private::LinksPage for AssetList {
+impl ::inspection_runtime::__private::Page for AssetList {
     type Item = Asset;
-    fn next_link(&self) -> Option<&str> {
-        self.links.as_ref()?.next.as_ref()?.as_deref()
-    }
-    fn prev_link(&self) -> Option<&str> {
-        self.links.as_ref()?.prev.as_ref()?.as_deref()
-    }
     fn into_items(self) -> Vec<Asset> {
         self.assets
     }
@@ -3289,14 +3283,16 @@ impl ::inspection_runtime::__private::LinksPage for AssetList {
         self.assets.len()
     }
 }
-impl ::inspection_runtime::__private::LinksPage for TransactionList {
-    type Item = Transaction;
+impl ::inspection_runtime::__private::LinksPage for AssetList {
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
     }
     fn prev_link(&self) -> Option<&str> {
         self.links.as_ref()?.prev.as_ref()?.as_deref()
     }
+}
+impl ::inspection_runtime::__private::Page for TransactionList {
+    type Item = Transaction;
     fn into_items(self) -> Vec<Transaction> {
         self.transactions
     }
@@ -3304,14 +3300,16 @@ impl ::inspection_runtime::__private::LinksPage for TransactionList {
         self.transactions.len()
     }
 }
-impl ::inspection_runtime::__private::LinksPage for LocationList {
-    type Item = Location;
+impl ::inspection_runtime::__private::LinksPage for TransactionList {
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
     }
     fn prev_link(&self) -> Option<&str> {
         self.links.as_ref()?.prev.as_ref()?.as_deref()
     }
+}
+impl ::inspection_runtime::__private::Page for LocationList {
+    type Item = Location;
     fn into_items(self) -> Vec<Location> {
         self.locations
     }
@@ -3319,14 +3317,16 @@ impl ::inspection_runtime::__private::LinksPage for LocationList {
         self.locations.len()
     }
 }
-impl ::inspection_runtime::__private::LinksPage for TaskList {
-    type Item = Task;
+impl ::inspection_runtime::__private::LinksPage for LocationList {
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
     }
     fn prev_link(&self) -> Option<&str> {
         self.links.as_ref()?.prev.as_ref()?.as_deref()
     }
+}
+impl ::inspection_runtime::__private::Page for TaskList {
+    type Item = Task;
     fn into_items(self) -> Vec<Task> {
         self.tasks
     }
@@ -3334,18 +3334,28 @@ impl ::inspection_runtime::__private::LinksPage for TaskList {
         self.tasks.len()
     }
 }
-impl ::inspection_runtime::__private::LinksPage for UserList {
-    type Item = User;
+impl ::inspection_runtime::__private::LinksPage for TaskList {
     fn next_link(&self) -> Option<&str> {
         self.links.as_ref()?.next.as_ref()?.as_deref()
     }
     fn prev_link(&self) -> Option<&str> {
         self.links.as_ref()?.prev.as_ref()?.as_deref()
     }
+}
+impl ::inspection_runtime::__private::Page for UserList {
+    type Item = User;
     fn into_items(self) -> Vec<User> {
         self.users
     }
     fn len(&self) -> usize {
         self.users.len()
+    }
+}
+impl ::inspection_runtime::__private::LinksPage for UserList {
+    fn next_link(&self) -> Option<&str> {
+        self.links.as_ref()?.next.as_ref()?.as_deref()
+    }
+    fn prev_link(&self) -> Option<&str> {
+        self.links.as_ref()?.prev.as_ref()?.as_deref()
     }
 }

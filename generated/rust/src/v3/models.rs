@@ -1883,8 +1883,18 @@ pub struct Page<T> {
 }
 impl<
     T: serde::de::DeserializeOwned + Send + 'static,
-> ::inspection_runtime::__private::CursorPage for Page<T> {
+> ::inspection_runtime::__private::Page for Page<T> {
     type Item = T;
+    fn into_items(self) -> Vec<T> {
+        self.data
+    }
+    fn len(&self) -> usize {
+        self.data.len()
+    }
+}
+impl<
+    T: serde::de::DeserializeOwned + Send + 'static,
+> ::inspection_runtime::__private::CursorPage for Page<T> {
     fn next_url(&self) -> Option<&str> {
         self.paging.as_ref()?.next.as_ref()?.as_deref()
     }
@@ -1905,11 +1915,5 @@ impl<
             "paging",
             self.paging.as_ref().and_then(|p| serde_json::to_value(p).ok()),
         )
-    }
-    fn into_items(self) -> Vec<T> {
-        self.data
-    }
-    fn len(&self) -> usize {
-        self.data.len()
     }
 }

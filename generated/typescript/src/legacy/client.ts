@@ -89,7 +89,7 @@ export class Client {
             anonymous: true,
           },
         );
-        return new rt.Secret(String(answer["auth_token"]));
+        return rt.loginToken(answer, "auth_token");
       },
     };
     const core = new rt.Core(baseUrl, INFO, auth, options);

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { ConfigError, DecodeError } from "./errors.js";
 import { Secret, reveal } from "./secret.js";
 
 /** How a core of type `C` carries credentials (`Auth` in `core.ts` is this for `Core`). */
@@ -78,6 +79,42 @@ export class TokenState<C> {
       headers[this.#auth.header.toLowerCase()] = `${this.#auth.scheme} ${this.#token.expose()}`;
     }
   }
+}
+
+/**
+ * Whether every client of the service can send `value` in a header as it is: visible ASCII,
+ * spaces and tabs. (`fetch` would send other characters up to U+00FF as Latin-1 bytes, and
+ * refuse the rest with a message quoting them; the other clients send neither.)
+ */
+function headerSafe(value: string): boolean {
+  return /^[\t\x20-\x7e]*$/.test(value);
+}
+
+/**
+ * Refuses fixed credential headers a header cannot carry, when the client is made rather
+ * than at the first request.
+ *
+ * @throws {@link ConfigError} naming the header, never its value or a character of it
+ */
+export function checkHeaders<C>(auth: AuthOf<C>): void {
+  if (auth.kind !== "headers") return;
+  for (const { name, value } of auth.headers) {
+    if (!headerSafe(reveal(value))) throw new ConfigError(`the \`${name.toLowerCase()}\` credential holds characters a header cannot carry`);
+  }
+}
+
+/**
+ * The token of a login `answer`, its string property `field`, refused when the login
+ * answers (rather than when a request would send it) if a header cannot carry it.
+ *
+ * @throws {@link DecodeError} at `field`, quoting nothing of the token
+ */
+export function loginToken(answer: unknown, field: string): Secret {
+  const token = typeof answer === "object" && answer !== null ? (answer as Record<string, unknown>)[field] : undefined;
+  const text = token instanceof Secret ? token.expose() : token;
+  if (typeof text !== "string" || text === "") throw new DecodeError(field, "the login answer carries no token", 200);
+  if (!headerSafe(text)) throw new DecodeError(field, "the token holds characters a header cannot carry (it is not shown)", 200);
+  return new Secret(text);
 }
 
 /** Adds the fixed credential headers of `auth` to `headers`. */

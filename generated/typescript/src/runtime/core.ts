@@ -9,7 +9,7 @@
  * @module
  */
 
-import { TokenState, applyHeaders, type AuthOf } from "./auth.js";
+import { TokenState, applyHeaders, checkHeaders, type AuthOf } from "./auth.js";
 import { copyBody, type ByteSink } from "./download.js";
 import {
   ApiError,
@@ -193,9 +193,11 @@ export class Core {
   /**
    * A core for `baseUrl`, which must be https (plain http only on a loopback host).
    *
-   * @throws {@link ConfigError} for a base URL that is not allowed, or a nonsensical option
+   * @throws {@link ConfigError} for a base URL that is not allowed, a credential a header
+   * cannot carry (naming the header, never its value), or a nonsensical option
    */
   constructor(baseUrl: string, info: InterfaceInfo, auth: Auth, options: ClientOptions = {}) {
+    checkHeaders(auth);
     this.#base = parseSecureUrl(baseUrl, "the base URL");
     this.#base.hash = "";
     this.baseUrl = this.#base.href;

@@ -28,12 +28,20 @@ from ._sync_pacing import Pacer, pause
 from ._sync_paging import Paged
 from ._sync_presigned import Transfers
 from ._twins import BinaryWriter, Sink, BinaryWriter
-from .auth import Auth, TokenAuth, credential_headers, fixed_secrets, header_names, token_header
+from .auth import (
+    Auth,
+    TokenAuth,
+    check_headers,
+    credential_headers,
+    fixed_secrets,
+    header_names,
+    login_token,
+    token_header,
+)
 from .codec import Desc, Unset, decode_json, dumps, validate
 from .errors import (
     ApiError,
     ConfigError,
-    DecodeError,
     ForeignOriginError,
     InspectionError,
     NotReadyError,
@@ -123,7 +131,8 @@ class Core:
     as a ``RequestSpec``.
 
     Raises ConfigError for a base URL that is not https (plain http is allowed for
-    loopback hosts only) or a transport of the wrong kind.
+    loopback hosts only), a credential a header cannot carry (naming the header, never its
+    value) or a transport of the wrong kind.
     """
 
     def __init__(
@@ -143,6 +152,7 @@ class Core:
         """Whether documented limits are checked before sending."""
         self.max_empty_pages = self._options.max_empty_pages
         """Empty pages in a row a walk accepts while the service points onwards."""
+        check_headers(auth)
         self._auth = auth
         # What errors never show: the key secret, or the login's password (the token is
         # added as it comes).
@@ -420,13 +430,7 @@ class Core:
         req = dataclasses.replace(auth.login_request(), anonymous=True)
         with self.scrubbing(), self._reporting(req) as trace:
             response = self._send(req, _NO_CALL, None, trace)
-            answer = _decode_body(auth.login_desc, response)
-            token = getattr(answer, auth.token_attr, None)
-            if isinstance(token, Secret) and token.expose() != "":
-                return token
-            if isinstance(token, str) and token != "":
-                return Secret(token)
-            raise DecodeError(auth.token_field, "the login answer holds no token", response.status)
+            return login_token(auth, _decode_body(auth.login_desc, response), response.status)
 
     def _execute(
         self, req: RequestSpec, call: CallOptions, sink: Sink | None, trace: _Trace

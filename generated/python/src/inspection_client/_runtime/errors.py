@@ -18,7 +18,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 __all__ = [
     "ApiError",
@@ -69,12 +69,19 @@ class Violation:
 class InspectionError(Exception):
     """The base of every error the client raises; ``except InspectionError`` catches them all."""
 
+    kind: ClassVar[str] = ""
+    """What kind of failure it is, in one word, as the events (``error_type``) and the other
+    clients name it: ``api``, ``validation``, ``timeout``, ... (empty here: each error class
+    says its own)."""
+
 
 class ApiError(InspectionError):
     """The service answered with an error status.
 
     ``str(e)`` reads ``GET /units/{unit_id} answered 404: <the service's message>``.
     """
+
+    kind: ClassVar[str] = "api"
 
     status: int
     """The HTTP status."""
@@ -141,6 +148,8 @@ class ApiError(InspectionError):
 class ValidationError(InspectionError):
     """The request broke documented limits; nothing was sent. Lists every violation."""
 
+    kind: ClassVar[str] = "validation"
+
     violations: tuple[Violation, ...]
     """Every broken limit, in the order found."""
 
@@ -154,6 +163,8 @@ class ValidationError(InspectionError):
 
 class TransportError(InspectionError):
     """The connection failed, or the response body could not be read."""
+
+    kind: ClassVar[str] = "transport"
 
     method: str
     """The request method."""
@@ -178,6 +189,8 @@ class RequestTimeoutError(TransportError, builtins.TimeoutError):
     Also a built-in ``TimeoutError``, so ``except TimeoutError`` catches it.
     """
 
+    kind: ClassVar[str] = "timeout"
+
     timeout: float
     """The timeout of one attempt, in seconds."""
 
@@ -196,6 +209,8 @@ class RequestTimeoutError(TransportError, builtins.TimeoutError):
 
 class DecodeError(InspectionError):
     """A response body (or a value) did not match the documented shape."""
+
+    kind: ClassVar[str] = "decode"
 
     path: str
     """The JSON path of the failure, e.g. ``data[0].results[1]`` (empty: the whole body)."""
@@ -220,6 +235,8 @@ class NotReadyError(InspectionError):
     """The service kept answering 202 (still preparing) past the polling limit, or asked
     (``Retry-After``) to wait longer than the client's longest wait (``max_backoff``); then
     no more polls were made."""
+
+    kind: ClassVar[str] = "not_ready"
 
     operation: str
     """The polled operation, e.g. ``GET /inspections/{inspection_id}``."""
@@ -255,6 +272,8 @@ class TooLargeError(InspectionError):
     (a ``Content-Length`` over it is refused before reading). Large downloads can be
     written to a file instead (the ``..._to`` methods), which has no limit."""
 
+    kind: ClassVar[str] = "too_large"
+
     operation: str
     """The operation, e.g. ``GET /units`` (a pre-signed URL: origin and path)."""
     limit: int
@@ -277,6 +296,8 @@ class ForeignOriginError(InspectionError):
 
     It was not followed, so no credential went there.
     """
+
+    kind: ClassVar[str] = "foreign_origin"
 
     what: str
     """What pointed away: ``a redirect``, ``a next-page link``, ``a link``."""
@@ -302,6 +323,8 @@ class PagingStalledError(InspectionError):
     empty pages in a row than ``max_empty_pages`` each pointed to another, or a page with
     records had neither a way on nor a sign that it is the last (``reason`` says what it
     held)."""
+
+    kind: ClassVar[str] = "paging_stalled"
 
     operation: str
     """The paged operation, e.g. ``GET /units``."""
@@ -350,6 +373,8 @@ class PagingInterruptedError(InspectionError):
 class ConfigError(InspectionError, ValueError):
     """The client was set up or called wrongly (a plain-http base URL, a bad option)."""
 
+    kind: ClassVar[str] = "config"
+
     detail: str
     """What is wrong and how to fix it."""
 
@@ -364,6 +389,8 @@ class ConfigError(InspectionError, ValueError):
 class WebhookError(InspectionError):
     """A webhook delivery's authentication header is missing or wrong (its value is never
     shown)."""
+
+    kind: ClassVar[str] = "webhook"
 
     detail: str
     """What is wrong with the header, naming it but not its value."""

@@ -27,21 +27,7 @@ from typing import Literal, TypeVar, Union
 
 import httpx
 
-from .errors import (
-    ApiError,
-    ConfigError,
-    DecodeError,
-    ForeignOriginError,
-    InspectionError,
-    NotReadyError,
-    PagingInterruptedError,
-    PagingStalledError,
-    RequestTimeoutError,
-    TooLargeError,
-    TransportError,
-    ValidationError,
-    WebhookError,
-)
+from .errors import ApiError, ConfigError, InspectionError, PagingInterruptedError
 
 __all__ = [
     "ErrorEvent",
@@ -197,32 +183,16 @@ _NO_HOOKS = Hooks()
 
 
 def error_type(error: BaseException) -> str:
-    """The kind of an error as events (and the conformance scenarios) name it: ``api``,
-    ``validation``, ``timeout``, ``transport``, ``decode``, ``not_ready``, ``too_large``,
-    ``foreign_origin``, ``paging_stalled``, ``config``, ``webhook``; an interrupted walk
-    has its page's error's kind; any other error its class name."""
+    """The kind of an error as events (and the conformance scenarios) name it: the client's
+    own errors say it (``kind``: ``api``, ``validation``, ``timeout``, ``transport``,
+    ``decode``, ``not_ready``, ``too_large``, ``foreign_origin``, ``paging_stalled``,
+    ``config``, ``webhook``); an interrupted walk has its page's error's kind; any other
+    error its class name."""
     if isinstance(error, PagingInterruptedError):
         return error_type(error.error)
-    for cls, kind in _KINDS:
-        if isinstance(error, cls):
-            return kind
+    if isinstance(error, InspectionError) and error.kind:
+        return error.kind
     return type(error).__qualname__
-
-
-# A timeout is a transport error too: the narrower class first.
-_KINDS: tuple[tuple[type[InspectionError], str], ...] = (
-    (ApiError, "api"),
-    (ValidationError, "validation"),
-    (RequestTimeoutError, "timeout"),
-    (TransportError, "transport"),
-    (DecodeError, "decode"),
-    (NotReadyError, "not_ready"),
-    (TooLargeError, "too_large"),
-    (ForeignOriginError, "foreign_origin"),
-    (PagingStalledError, "paging_stalled"),
-    (ConfigError, "config"),
-    (WebhookError, "webhook"),
-)
 
 
 def _port(url: httpx.URL) -> int:
