@@ -85,6 +85,14 @@ pub fn inspections_page(n: usize) -> Vec<u8> {
         .expect("a Value always serialises")
 }
 
+/// The runtime the benchmark binaries run on: two workers, as the machine has two cores.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+}
+
 /// Peak resident memory of this process so far (`VmHWM` of /proc/self/status), in KiB;
 /// `None` where the platform has no such file.
 pub fn peak_rss_kib() -> Option<u64> {

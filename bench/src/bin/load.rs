@@ -18,10 +18,7 @@ use serde_json::{Value, json};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let rt = bench::runtime()?;
     match args.first().map(String::as_str) {
         Some("serve") => rt.block_on(serve()),
         _ => {

@@ -1,8 +1,8 @@
 //! What the drift watch (`sandbox watch`) costs: the latency it adds to a page of 100
 //! inspections on loopback (the same request alternately straight to the sandbox and
 //! through the watch, 400 of each: p50 and p99 of both), and its resident memory while
-//! large answers stream through (ten 64 MiB PDFs: its RSS after the first and after the
-//! tenth). Each watch runs in a child process (this program with `watch UPSTREAM`), so the
+//! large answers stream through (twenty 64 MiB PDFs: its peak RSS after the first, the
+//! tenth and the twentieth). Each watch runs in a child process (this program with `watch UPSTREAM`), so the
 //! memory measured is the watch's own.
 //!
 //! `cargo run --release -p bench --bin watch` prints one JSON line.
@@ -20,14 +20,11 @@ const KEYS: [(&str, &str); 2] = [
 
 /// The size of each large answer, and how many pass.
 const LARGE: usize = 64 << 20;
-const LARGE_ANSWERS: usize = 10;
+const LARGE_ANSWERS: usize = 20;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let rt = bench::runtime()?;
     match (args.first().map(String::as_str), args.get(1)) {
         (Some("watch"), Some(upstream)) => rt.block_on(watch(upstream.clone())),
         _ => rt.block_on(measure()),
@@ -63,14 +60,9 @@ fn start_watch(upstream: &str) -> Result<(Child, String), Box<dyn std::error::Er
     Ok((child, line.trim().to_string()))
 }
 
+/// The child's peak resident memory so far (`VmHWM`), in KiB.
 fn rss_kib(child: &Child) -> u64 {
-    let status =
-        std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
+    bench::peak_rss_kib_of(&child.id().to_string()).unwrap_or(0)
 }
 
 fn percentile(sorted: &[Duration], p: f64) -> f64 {
@@ -136,7 +128,7 @@ async fn measure() -> Result<(), Box<dyn std::error::Error>> {
             got += chunk.len();
         }
         assert_eq!(got, LARGE);
-        if n == 0 || n == LARGE_ANSWERS - 1 {
+        if n == 0 || n == LARGE_ANSWERS / 2 - 1 || n == LARGE_ANSWERS - 1 {
             rss.push(rss_kib(&pdf_watch));
         }
     }
@@ -153,8 +145,7 @@ async fn measure() -> Result<(), Box<dyn std::error::Error>> {
             "added_p50_ms": percentile(&through, 0.5) - percentile(&straight, 0.5),
             "large_answers": LARGE_ANSWERS,
             "large_answer_mib": LARGE >> 20,
-            "watch_rss_kib_after_first": rss[0],
-            "watch_rss_kib_after_last": rss[1],
+            "watch_peak_rss_kib_after": {"1": rss[0], "10": rss[1], "20": rss[2]},
             "no_departure": page_ok && pdf_ok,
         })
     );
