@@ -2,6 +2,7 @@
 //! from the IR, so a template only lays them out.
 
 mod client;
+mod decoders;
 mod models;
 mod operation;
 
@@ -35,6 +36,10 @@ pub struct InterfaceCx {
     pub wire_decls: Vec<WireDecl>,
     /// `_w_X.define(...)` calls of records and unions.
     pub wire_defines: Vec<WireDefine>,
+    /// The generated decoders, read with before the descriptors.
+    pub decoders: Vec<decoders::DecoderCx>,
+    /// `Page`'s decoder, given its items' decoder.
+    pub page_decoder: Option<decoders::RecordDecoderCx>,
     /// Every public name of the models module, for `__all__`.
     pub exports: Vec<String>,
     pub client: ClientCx,
@@ -434,6 +439,13 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         models.exports.push("Page".into());
     }
     models.exports.sort();
+    let page_decoder = i.cursor_envelope().map(|envelope| {
+        decoders::page(
+            envelope,
+            names.page_attrs.clone().unwrap_or_default(),
+            &local,
+        )
+    });
     Ok(InterfaceCx {
         header: header(&i.source_file),
         name: i.name.clone(),
@@ -442,6 +454,8 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         page,
         wire_decls: models.wire_decls,
         wire_defines: models.wire_defines,
+        decoders: decoders::decoders(i, &names, &local),
+        page_decoder,
         exports: models.exports,
         client: client_cx(i, &names)?,
     })

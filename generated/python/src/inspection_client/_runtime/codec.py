@@ -23,9 +23,18 @@ import datetime as _dt
 import enum
 import json
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Final, TypeVar
+from typing import Any, Callable, ClassVar, Final, NoReturn, TypeVar
 
-from .dates import Date, DateOrDateTime, DateTime, DateTimeOrRange, format_datetime, parse_date, parse_datetime
+from .dates import (
+    Date,
+    DateOrDateTime,
+    DateTime,
+    DateTimeOrRange,
+    format_datetime,
+    parse_date,
+    parse_date_or_datetime,
+    parse_datetime,
+)
 from .descriptor import (
     Binary,
     Bool,
@@ -68,6 +77,7 @@ __all__ = [
     "JsonValue",
     "Limits",
     "Map",
+    "Mismatch",
     "Num",
     "OneOf",
     "Record",
@@ -85,8 +95,13 @@ __all__ = [
     "encode",
     "encode_value",
     "format_datetime",
+    "mismatch",
     "parse_date",
+    "parse_date_or_datetime",
     "parse_datetime",
+    "read_datetime_or_range",
+    "read_id",
+    "read_int",
     "ref_segment",
     "validate",
 ]
@@ -260,10 +275,11 @@ class RecordDesc(Desc):
     the property holding the record, e.g. ``asset``) whose wrapping is inferred is also
     read from the bare record, as if it had been wrapped."""
 
-    __slots__ = ("by_wire", "cls", "envelope", "extra", "fields", "fills", "known", "one_of", "required")
+    __slots__ = ("by_wire", "cls", "envelope", "extra", "fast", "fields", "fills", "known", "one_of", "required")
 
     def __init__(self, cls: type[Any], *, register: bool = True) -> None:
         self.cls = cls
+        self.fast: Callable[[Any], Any] | None = None
         self.fields: tuple[F, ...] = ()
         self.known: frozenset[str] = frozenset()
         self.extra: str | None = None
@@ -459,10 +475,11 @@ class UnionDesc(Desc):
     """A discriminated union: the ``tag`` property picks the member's dataclass (which holds
     the tag as an attribute of its own, since one dataclass may serve several tags)."""
 
-    __slots__ = ("by_class", "tag", "unknown", "variants")
+    __slots__ = ("by_class", "fast", "tag", "unknown", "variants")
 
     def __init__(self, tag: str, unknown: type[Unknown] | None) -> None:
         self.tag = tag
+        self.fast: Callable[[Any], Any] | None = None
         self.unknown = unknown
         self.variants: dict[str, RecordDesc] = {}
         self.by_class: dict[type[Any], RecordDesc] = {}
@@ -513,13 +530,58 @@ class UnionDesc(Desc):
 # ---------------------------------------------------------------- entry points
 
 
+class Mismatch(Exception):
+    """Raised by a generated decoder on what it does not read itself: the descriptors then
+    read the value again, and name what does not fit."""
+
+
+def mismatch() -> NoReturn:
+    """Gives up a generated decoder's reading (an expression, for items of arrays)."""
+    raise Mismatch
+
+
+def read_int(v: Any) -> int:
+    """An integer sent as a number with a fraction of zero (``3.0``), as ``Int`` reads it."""
+    if type(v) is float and v.is_integer():
+        return int(v)
+    raise Mismatch
+
+
+def read_id(v: Any) -> str:
+    """An id sent as a number, kept as its decimal text, as ``Id`` reads it."""
+    if type(v) is int:
+        return str(v)
+    raise Mismatch
+
+
+_DATE_TIME_OR_RANGE: Final = DateTimeOrRange()
+
+
+def read_datetime_or_range(v: Any) -> Any:
+    """A date-time or a ``(from, to)`` pair, as ``DateTimeOrRange`` reads it."""
+    return _DATE_TIME_OR_RANGE.decode(v)
+
+
+def _read(desc: Desc, value: object) -> Any:
+    """``value`` read by the generated decoder of ``desc`` if it has one, and again by the
+    descriptors when that gives up (they raise ``DecodeFailure`` naming what does not fit,
+    and read whatever the decoder leaves to them, such as an integer sent as ``3.0``)."""
+    fast = desc.fast
+    if fast is not None:
+        try:
+            return fast(value)
+        except Exception:  # any failure: read again, and named, below
+            pass
+    return desc.decode(value)
+
+
 def decode(desc: Desc, value: object, path: str = "") -> Any:
     """``value`` (parsed JSON) read as ``desc``.
 
     Raises ``DecodeError`` naming the JSON path, what was found, and the union members
     passed through (``results[0]: object `checklist`: data[0]: expected an object, ...``)."""
     try:
-        return desc.decode(value)
+        return _read(desc, value)
     except DecodeFailure as e:
         raise DecodeError(format_path(path, e.segments), e.detail, None) from None
     except RecursionError:
@@ -540,7 +602,7 @@ def decode_json(
         shown = "" if content_type is None else f" (Content-Type {content_type.split(';')[0].strip()})"
         raise DecodeError("", f"the body is not JSON{shown}", status) from None
     try:
-        return desc.decode(parsed)
+        return _read(desc, parsed)
     except DecodeFailure as e:
         raise DecodeError(format_path("", e.segments), e.detail, status) from None
     except RecursionError:
