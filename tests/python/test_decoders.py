@@ -15,7 +15,9 @@ import datetime as dt
 import enum
 import json
 import pathlib
+import pickle
 import random
+import threading
 from typing import Any, Callable
 
 import pytest
@@ -206,3 +208,37 @@ def test_a_failure_is_named_by_the_descriptors_with_its_path() -> None:
     with pytest.raises(DecodeError) as caught:
         v3.Inspection.from_json(raw)
     assert (caught.value.path, caught.value.detail) == ("photos[1].tags[0].label", "expected a string, got number 7")
+
+
+def test_unlisted_properties_are_a_dict_of_each_record_made_when_first_read() -> None:
+    raw = json.loads((FIXTURES / "inspection.json").read_text())
+    first, second = (v3.Inspection.from_json(copy.deepcopy(raw)) for _ in range(2))
+    assert first.extra == {} and first.extra is first.extra
+    assert first.extra is not second.extra
+    first.extra["reviewed_by"] = "ops"
+    assert first.to_json()["reviewed_by"] == "ops" and "reviewed_by" not in second.to_json()
+    assert first != second
+    second.extra = {"reviewed_by": "ops"}
+    assert first == second
+    # Copies and pickles carry them, read or not.
+    third = v3.Inspection.from_json(copy.deepcopy(raw))
+    assert copy.deepcopy(third) == third and pickle.loads(pickle.dumps(third)) == third
+    assert pickle.loads(pickle.dumps(first)).extra == {"reviewed_by": "ops"}
+    # A record built by hand has its own from the start.
+    assert v3.UnitRef().extra == {} and v3.UnitRef().extra is not v3.UnitRef().extra
+
+
+def test_threads_reading_the_unlisted_properties_first_share_one_dict() -> None:
+    raw = json.loads((FIXTURES / "inspection.json").read_text())
+    records = [v3.Inspection.from_json(copy.deepcopy(raw)) for _ in range(200)]
+    seen: list[list[int]] = [[], []]
+
+    def read(out: list[int]) -> None:
+        out.extend(id(r.extra) for r in records)
+
+    workers = [threading.Thread(target=read, args=(out,)) for out in seen]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert seen[0] == seen[1] == [id(r.extra) for r in records]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as _dt
 import enum
 import json
+import threading
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Final, NoReturn, TypeVar
 
@@ -300,6 +301,8 @@ class RecordDesc(Desc):
         self.by_wire = {f.wire: (f, _fast_kind(f.desc)) for f in fields}
         self.fills = tuple(f for f in fields if f.fill is not None)
         self.required = tuple(f for f in fields if f.req and f.fill is None)
+        if extra is not None:
+            _LazyDict.install(self.cls, extra)
 
     def decode(self, v: Any) -> Any:
         if type(v) is not dict:
@@ -403,6 +406,48 @@ class RecordDesc(Desc):
                         f"not as an additional property (`{v.extra_attr}`)",
                     )
                 )
+
+
+class _LazyDict:
+    """A record's attribute of unlisted properties (``extra``), which a generated decoder
+    leaves unset when there are none (most records): the empty dict is made when the
+    attribute is first read, once (under a lock, so that threads reading it first share
+    it). An empty dict per record was a sixth of the time a page of records took to read.
+    Setting, deleting and reading it once made are the slot's own."""
+
+    __slots__ = ("get", "slot")
+    _lock: ClassVar = threading.Lock()
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+        self.get: Callable[[Any, Any], Any] = slot.__get__
+
+    @classmethod
+    def install(cls, record: type[Any], attr: str) -> None:
+        """Puts it in front of ``record``'s slot ``attr`` (once)."""
+        slot = record.__dict__.get(attr)
+        if slot is not None and not isinstance(slot, cls):
+            setattr(record, attr, cls(slot))
+
+    def __get__(self, obj: Any, owner: Any = None) -> Any:
+        if obj is None:
+            return self
+        try:
+            return self.get(obj, owner)
+        except AttributeError:
+            with self._lock:
+                try:
+                    return self.get(obj, owner)
+                except AttributeError:
+                    made: dict[str, JsonValue] = {}
+                    self.slot.__set__(obj, made)
+                    return made
+
+    def __set__(self, obj: Any, value: Any) -> None:
+        self.slot.__set__(obj, value)
+
+    def __delete__(self, obj: Any) -> None:
+        self.slot.__delete__(obj)
 
 
 class _Clashing(dict):  # type: ignore[type-arg]

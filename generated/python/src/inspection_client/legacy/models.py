@@ -2652,8 +2652,10 @@ def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
         o.created_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
     return r
 
 
@@ -2701,8 +2703,10 @@ def _d_Links(v: _Any) -> Links:
         o.next = None
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_Links}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Links}
     return r
 
 
@@ -2740,8 +2744,10 @@ def _d_LocationRef(v: _Any) -> LocationRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_LocationRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRef}
     return r
 
 
@@ -2799,8 +2805,10 @@ def _d_UserRef(v: _Any) -> UserRef:
         o.last_name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_UserRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserRef}
     return r
 
 
@@ -2840,8 +2848,10 @@ def _d_AssetSummary(v: _Any) -> AssetSummary:
         o.external_id = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_AssetSummary}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetSummary}
     return r
 
 
@@ -2889,8 +2899,10 @@ def _d_TaskUserRef(v: _Any) -> TaskUserRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TaskUserRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskUserRef}
     return r
 
 
@@ -2979,8 +2991,10 @@ def _d_Photo(v: _Any) -> Photo:
         o.instruction_id = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 7 else {k: y for k, y in v.items() if k not in _K_Photo}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Photo}
     return r
 
 
@@ -3053,8 +3067,10 @@ def _d_Video(v: _Any) -> Video:
         o.thumbnail_url = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_Video}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Video}
     return r
 
 
@@ -3115,8 +3131,10 @@ def _d_Signature(v: _Any) -> Signature:
         o.byte_size = UNSET
     else:
         o.byte_size = _rt.read_int(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_Signature}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Signature}
     return r
 
 
@@ -3166,8 +3184,10 @@ def _d_Damage(v: _Any) -> Damage:
         o.photos = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_Damage}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Damage}
     return r
 
 
@@ -3341,8 +3361,10 @@ def _d_Asset(v: _Any) -> Asset:
         o.extended = {}
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 16 else {k: y for k, y in v.items() if k not in _K_Asset}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 16:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Asset}
     return r
 
 
@@ -3615,8 +3637,10 @@ def _d_Transaction(v: _Any) -> Transaction:
         o.transaction = UNSET
     else:
         o.transaction = _d_NestedTransaction(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 25 else {k: y for k, y in v.items() if k not in _K_Transaction}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 25:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Transaction}
     return r
 
 
@@ -3861,8 +3885,10 @@ def _d_NestedTransaction(v: _Any) -> NestedTransaction:
         o.videos = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 21 else {k: y for k, y in v.items() if k not in _K_NestedTransaction}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 21:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NestedTransaction}
     return r
 
 
@@ -4006,8 +4032,10 @@ def _d_Location(v: _Any) -> Location:
         o.workflow = UNSET
     else:
         o.workflow = _d_Workflow(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 11 else {k: y for k, y in v.items() if k not in _K_Location}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 11:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Location}
     return r
 
 
@@ -4131,8 +4159,10 @@ def _d_AuthenticatedUser(v: _Any) -> AuthenticatedUser:
         o.location = UNSET
     else:
         o.location = _d_Location(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 10 else {k: y for k, y in v.items() if k not in _K_AuthenticatedUser}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 10:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticatedUser}
     return r
 
 
@@ -4255,8 +4285,10 @@ def _d_User(v: _Any) -> User:
         o.location = UNSET
     else:
         o.location = _d_Location(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 10 else {k: y for k, y in v.items() if k not in _K_User}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 10:
+        o.extra = {k: y for k, y in v.items() if k not in _K_User}
     return r
 
 
@@ -4331,8 +4363,10 @@ def _d_OneTimeUser(v: _Any) -> OneTimeUser:
         o.transaction_limit = UNSET
     else:
         o.transaction_limit = _rt.read_int(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_OneTimeUser}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUser}
     return r
 
 
@@ -4464,8 +4498,10 @@ def _d_Task(v: _Any) -> Task:
         o.activities = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 12 else {k: y for k, y in v.items() if k not in _K_Task}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 12:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Task}
     return r
 
 
@@ -4521,8 +4557,10 @@ def _d_TaskActivity(v: _Any) -> TaskActivity:
         o.created_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TaskActivity}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskActivity}
     return r
 
 
@@ -4551,8 +4589,10 @@ def _d_Workflow(v: _Any) -> Workflow:
         o.id = UNSET
     else:
         o.id = _rt.read_id(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_Workflow}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Workflow}
     return r
 
 
@@ -4579,8 +4619,10 @@ def _d_FormTemplate(v: _Any) -> FormTemplate:
         o.id = UNSET
     else:
         o.id = _rt.read_id(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_FormTemplate}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_FormTemplate}
     return r
 
 
@@ -4637,8 +4679,10 @@ def _d_MediaUpload(v: _Any) -> MediaUpload:
         o.size = UNSET
     else:
         o.size = _rt.read_int(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_MediaUpload}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_MediaUpload}
     return r
 
 
@@ -4693,8 +4737,10 @@ def _d_MultipartUpload(v: _Any) -> MultipartUpload:
         o.presigned_urls = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_MultipartUpload}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_MultipartUpload}
     return r
 
 
@@ -4728,8 +4774,10 @@ def _d_UploadPart(v: _Any) -> UploadPart:
         o.etag = x
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_UploadPart}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UploadPart}
     return r
 
 
@@ -4797,8 +4845,10 @@ def _d_CompletedUpload(v: _Any) -> CompletedUpload:
         o.checksum = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_CompletedUpload}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CompletedUpload}
     return r
 
 
@@ -4897,8 +4947,10 @@ def _d_TransactionFilter(v: _Any) -> TransactionFilter:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 8 else {k: y for k, y in v.items() if k not in _K_TransactionFilter}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 8:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionFilter}
     return r
 
 
@@ -4990,8 +5042,10 @@ def _d_AssetTransactionFilter(v: _Any) -> AssetTransactionFilter:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 7 else {k: y for k, y in v.items() if k not in _K_AssetTransactionFilter}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetTransactionFilter}
     return r
 
 
@@ -5072,8 +5126,10 @@ def _d_AssetFilter(v: _Any) -> AssetFilter:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 6 else {k: y for k, y in v.items() if k not in _K_AssetFilter}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 6:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetFilter}
     return r
 
 
@@ -5123,8 +5179,10 @@ def _d_TaskFilter(v: _Any) -> TaskFilter:
         o.created_at = UNSET
     else:
         o.created_at = _rt.read_datetime_or_range(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TaskFilter}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskFilter}
     return r
 
 
@@ -5161,8 +5219,10 @@ def _d_AssetList(v: _Any) -> AssetList:
         o.links = UNSET
     else:
         o.links = _d_Links(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_AssetList}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetList}
     return r
 
 
@@ -5198,8 +5258,10 @@ def _d_TransactionList(v: _Any) -> TransactionList:
         o.links = UNSET
     else:
         o.links = _d_Links(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_TransactionList}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionList}
     return r
 
 
@@ -5235,8 +5297,10 @@ def _d_LocationList(v: _Any) -> LocationList:
         o.links = UNSET
     else:
         o.links = _d_Links(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_LocationList}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationList}
     return r
 
 
@@ -5272,8 +5336,10 @@ def _d_TaskList(v: _Any) -> TaskList:
         o.links = UNSET
     else:
         o.links = _d_Links(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_TaskList}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskList}
     return r
 
 
@@ -5309,8 +5375,10 @@ def _d_UserList(v: _Any) -> UserList:
         o.links = UNSET
     else:
         o.links = _d_Links(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_UserList}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserList}
     return r
 
 
@@ -5337,8 +5405,10 @@ def _d_AssetResponse(v: _Any) -> AssetResponse:
         raise _rt.Mismatch
     else:
         o.asset = _d_Asset(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_AssetResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetResponse}
     return r
 
 
@@ -5364,8 +5434,10 @@ def _d_TransactionResponse(v: _Any) -> TransactionResponse:
         raise _rt.Mismatch
     else:
         o.transaction = _d_Transaction(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_TransactionResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionResponse}
     return r
 
 
@@ -5391,8 +5463,10 @@ def _d_LocationResponse(v: _Any) -> LocationResponse:
         raise _rt.Mismatch
     else:
         o.location = _d_Location(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_LocationResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationResponse}
     return r
 
 
@@ -5418,8 +5492,10 @@ def _d_TaskResponse(v: _Any) -> TaskResponse:
         raise _rt.Mismatch
     else:
         o.task = _d_Task(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_TaskResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskResponse}
     return r
 
 
@@ -5445,8 +5521,10 @@ def _d_UserResponse(v: _Any) -> UserResponse:
         raise _rt.Mismatch
     else:
         o.user = _d_User(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_UserResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserResponse}
     return r
 
 
@@ -5481,8 +5559,10 @@ def _d_CreatedUser(v: _Any) -> CreatedUser:
         o.user = UNSET
     else:
         o.user = _d_User(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_CreatedUser}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CreatedUser}
     return r
 
 
@@ -5518,8 +5598,10 @@ def _d_OneTimeUserResponse(v: _Any) -> OneTimeUserResponse:
         o.url = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_OneTimeUserResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUserResponse}
     return r
 
 
@@ -5544,8 +5626,10 @@ def _d_AuthenticateRequest(v: _Any) -> AuthenticateRequest:
         raise _rt.Mismatch
     else:
         o.user = _d_Credentials(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_AuthenticateRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticateRequest}
     return r
 
 
@@ -5572,8 +5656,10 @@ def _d_Credentials(v: _Any) -> Credentials:
         o.password = _rt.Secret(x)
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_Credentials}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Credentials}
     return r
 
 
@@ -5596,8 +5682,10 @@ def _d_GuestTokenExchange(v: _Any) -> GuestTokenExchange:
         o.guest_token = _rt.Secret(x)
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_GuestTokenExchange}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_GuestTokenExchange}
     return r
 
 
@@ -5626,8 +5714,10 @@ def _d_AuthenticateResponse(v: _Any) -> AuthenticateResponse:
         raise _rt.Mismatch
     else:
         o.user = _d_AuthenticatedUser(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_AuthenticateResponse}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticateResponse}
     return r
 
 
@@ -5652,8 +5742,10 @@ def _d_NewAssetRequest(v: _Any) -> NewAssetRequest:
         raise _rt.Mismatch
     else:
         o.asset = _d_NewAsset(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_NewAssetRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewAssetRequest}
     return r
 
 
@@ -5685,8 +5777,10 @@ def _d_NewAsset(v: _Any) -> NewAsset:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_NewAsset}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewAsset}
     return r
 
 
@@ -5711,8 +5805,10 @@ def _d_AssetUpdateRequest(v: _Any) -> AssetUpdateRequest:
         raise _rt.Mismatch
     else:
         o.asset = _d_AssetUpdate(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_AssetUpdateRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetUpdateRequest}
     return r
 
 
@@ -5749,8 +5845,10 @@ def _d_AssetUpdate(v: _Any) -> AssetUpdate:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_AssetUpdate}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetUpdate}
     return r
 
 
@@ -5775,8 +5873,10 @@ def _d_LocationRequest(v: _Any) -> LocationRequest:
         raise _rt.Mismatch
     else:
         o.location = _d_LocationInput(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_LocationRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRequest}
     return r
 
 
@@ -5863,8 +5963,10 @@ def _d_LocationInput(v: _Any) -> LocationInput:
         o.timezone = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 7 else {k: y for k, y in v.items() if k not in _K_LocationInput}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationInput}
     return r
 
 
@@ -5894,8 +5996,10 @@ def _d_TaskRequest(v: _Any) -> TaskRequest:
         raise _rt.Mismatch
     else:
         o.task = _d_TaskInput(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_TaskRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskRequest}
     return r
 
 
@@ -5952,8 +6056,10 @@ def _d_TaskInput(v: _Any) -> TaskInput:
         o.webhook_url = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_TaskInput}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskInput}
     return r
 
 
@@ -5980,8 +6086,10 @@ def _d_NewTransactionRequest(v: _Any) -> NewTransactionRequest:
         raise _rt.Mismatch
     else:
         o.transaction = _d_NewTransaction(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_NewTransactionRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewTransactionRequest}
     return r
 
 
@@ -6138,8 +6246,10 @@ def _d_NewTransaction(v: _Any) -> NewTransaction:
         o.ident_docs = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 14 else {k: y for k, y in v.items() if k not in _K_NewTransaction}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 14:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewTransaction}
     return r
 
 
@@ -6188,8 +6298,10 @@ def _d_SignatureUpload(v: _Any) -> SignatureUpload:
         o.created_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_SignatureUpload}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_SignatureUpload}
     return r
 
 
@@ -6214,8 +6326,10 @@ def _d_TransactionUpdateRequest(v: _Any) -> TransactionUpdateRequest:
         raise _rt.Mismatch
     else:
         o.transaction = _d_TransactionUpdate(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_TransactionUpdateRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionUpdateRequest}
     return r
 
 
@@ -6378,8 +6492,10 @@ def _d_TransactionUpdate(v: _Any) -> TransactionUpdate:
         o.extended = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 15 else {k: y for k, y in v.items() if k not in _K_TransactionUpdate}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 15:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionUpdate}
     return r
 
 
@@ -6417,8 +6533,10 @@ def _d_NewUserRequest(v: _Any) -> NewUserRequest:
         raise _rt.Mismatch
     else:
         o.user = _d_NewUser(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_NewUserRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUserRequest}
     return r
 
 
@@ -6510,8 +6628,10 @@ def _d_NewUser(v: _Any) -> NewUser:
         o.role = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 9 else {k: y for k, y in v.items() if k not in _K_NewUser}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUser}
     return r
 
 
@@ -6543,8 +6663,10 @@ def _d_UserUpdateRequest(v: _Any) -> UserUpdateRequest:
         raise _rt.Mismatch
     else:
         o.user = _d_UserUpdate(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_UserUpdateRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdateRequest}
     return r
 
 
@@ -6651,8 +6773,10 @@ def _d_UserUpdate(v: _Any) -> UserUpdate:
         o.role = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 9 else {k: y for k, y in v.items() if k not in _K_UserUpdate}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdate}
     return r
 
 
@@ -6704,8 +6828,10 @@ def _d_OneTimeUserRequest(v: _Any) -> OneTimeUserRequest:
         o.notify_user = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_OneTimeUserRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUserRequest}
     return r
 
 
@@ -6768,8 +6894,10 @@ def _d_NewOneTimeUser(v: _Any) -> NewOneTimeUser:
         o.transaction_limit = UNSET
     else:
         o.transaction_limit = _rt.read_int(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_NewOneTimeUser}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewOneTimeUser}
     return r
 
 
@@ -6800,8 +6928,10 @@ def _d_CompleteMultipartUploadRequest(v: _Any) -> CompleteMultipartUploadRequest
         o.parts = [_d_UploadPart(i) for i in x]
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_CompleteMultipartUploadRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CompleteMultipartUploadRequest}
     return r
 
 

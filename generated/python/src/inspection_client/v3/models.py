@@ -1964,8 +1964,10 @@ def _d_InspectionCreatedEvent(v: _Any) -> InspectionCreatedEvent:
         o.created_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_InspectionCreatedEvent}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionCreatedEvent}
     return r
 
 
@@ -2007,8 +2009,10 @@ def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
         o.created_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
     return r
 
 
@@ -2075,8 +2079,10 @@ def _d_Paging(v: _Any) -> Paging:
         o.cursor = None
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_Paging}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Paging}
     return r
 
 
@@ -2103,8 +2109,10 @@ def _d_ErrorBody(v: _Any) -> ErrorBody:
         o.errors = UNSET
     else:
         o.errors = x
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_ErrorBody}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ErrorBody}
     return r
 
 
@@ -2250,8 +2258,10 @@ def _d_Unit(v: _Any) -> Unit:
         o.extended_data = {}
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 13 else {k: y for k, y in v.items() if k not in _K_Unit}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 13:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Unit}
     return r
 
 
@@ -2310,8 +2320,10 @@ def _d_LocationRef(v: _Any) -> LocationRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_LocationRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRef}
     return r
 
 
@@ -2350,8 +2362,10 @@ def _d_UnitRef(v: _Any) -> UnitRef:
         o.reference_number = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_UnitRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitRef}
     return r
 
 
@@ -2389,8 +2403,10 @@ def _d_UserRef(v: _Any) -> UserRef:
         o.username = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_UserRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserRef}
     return r
 
 
@@ -2428,8 +2444,10 @@ def _d_RegionRef(v: _Any) -> RegionRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_RegionRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_RegionRef}
     return r
 
 
@@ -2467,8 +2485,10 @@ def _d_DepartmentRef(v: _Any) -> DepartmentRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_DepartmentRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DepartmentRef}
     return r
 
 
@@ -2506,8 +2526,10 @@ def _d_WorkflowRef(v: _Any) -> WorkflowRef:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_WorkflowRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_WorkflowRef}
     return r
 
 
@@ -2535,8 +2557,10 @@ def _d_InspectionRef(v: _Any) -> InspectionRef:
         o.id = UNSET
     else:
         o.id = _rt.read_id(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_InspectionRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionRef}
     return r
 
 
@@ -2573,8 +2597,10 @@ def _d_TaskAssigneeRef(v: _Any) -> TaskAssigneeRef:
         o.username = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_TaskAssigneeRef}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskAssigneeRef}
     return r
 
 
@@ -2749,8 +2775,10 @@ def _d_Inspection(v: _Any) -> Inspection:
         o.updated_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 17 else {k: y for k, y in v.items() if k not in _K_Inspection}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 17:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Inspection}
     return r
 
 
@@ -2817,8 +2845,10 @@ def _d_ChecklistResult(v: _Any) -> ChecklistResult:
         o.data = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_ChecklistResult}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ChecklistResult}
     return r
 
 
@@ -2892,8 +2922,10 @@ def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
         o.data = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 6 else {k: y for k, y in v.items() if k not in _K_DataTemplateResult}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 6:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DataTemplateResult}
     return r
 
 
@@ -2945,8 +2977,10 @@ def _d_TemplateError(v: _Any) -> TemplateError:
         o.severity = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_TemplateError}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TemplateError}
     return r
 
 
@@ -3000,8 +3034,10 @@ def _d_PdfFormResult(v: _Any) -> PdfFormResult:
         o.data = {}
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_PdfFormResult}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PdfFormResult}
     return r
 
 
@@ -3046,8 +3082,10 @@ def _d_CollisionDamageWaiverResult(v: _Any) -> CollisionDamageWaiverResult:
         o.accepted = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_CollisionDamageWaiverResult}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CollisionDamageWaiverResult}
     return r
 
 
@@ -3118,8 +3156,10 @@ def _d_ValueField(v: _Any) -> ValueField:
         o.value = UNSET
     else:
         o.value = x
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_ValueField}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ValueField}
     return r
 
 
@@ -3183,8 +3223,10 @@ def _d_ItemField(v: _Any) -> ItemField:
         o.item = UNSET
     else:
         o.item = _d_DropdownItem(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_ItemField}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ItemField}
     return r
 
 
@@ -3223,8 +3265,10 @@ def _d_DropdownItem(v: _Any) -> DropdownItem:
         o.value = UNSET
     else:
         o.value = x
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_DropdownItem}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DropdownItem}
     return r
 
 
@@ -3287,8 +3331,10 @@ def _d_ItemsField(v: _Any) -> ItemsField:
         o.items = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_ItemsField}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ItemsField}
     return r
 
 
@@ -3337,8 +3383,10 @@ def _d_ListItem(v: _Any) -> ListItem:
         o.value = UNSET
     else:
         o.value = x
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_ListItem}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ListItem}
     return r
 
 
@@ -3400,8 +3448,10 @@ def _d_PartnerCaseField(v: _Any) -> PartnerCaseField:
         o.value = UNSET
     else:
         o.value = _d_PartnerCase(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_PartnerCaseField}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PartnerCaseField}
     return r
 
 
@@ -3452,8 +3502,10 @@ def _d_PartnerCase(v: _Any) -> PartnerCase:
         o.service_provider_id = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_PartnerCase}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PartnerCase}
     return r
 
 
@@ -3518,8 +3570,10 @@ def _d_Photo(v: _Any) -> Photo:
         o.tags = []
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_Photo}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Photo}
     return r
 
 
@@ -3560,8 +3614,10 @@ def _d_PhotoInstruction(v: _Any) -> PhotoInstruction:
         o.label = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_PhotoInstruction}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoInstruction}
     return r
 
 
@@ -3609,8 +3665,10 @@ def _d_PhotoField(v: _Any) -> PhotoField:
         o.result_object_name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_PhotoField}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoField}
     return r
 
 
@@ -3639,8 +3697,10 @@ def _d_PhotoTag(v: _Any) -> PhotoTag:
         o.label = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 1 else {k: y for k, y in v.items() if k not in _K_PhotoTag}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoTag}
     return r
 
 
@@ -3677,8 +3737,10 @@ def _d_Video(v: _Any) -> Video:
         o.url = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_Video}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Video}
     return r
 
 
@@ -3750,8 +3812,10 @@ def _d_InspectionSignature(v: _Any) -> InspectionSignature:
         o.printed_name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_InspectionSignature}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionSignature}
     return r
 
 
@@ -3807,8 +3871,10 @@ def _d_EsignSignature(v: _Any) -> EsignSignature:
         o.signed_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 4 else {k: y for k, y in v.items() if k not in _K_EsignSignature}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_EsignSignature}
     return r
 
 
@@ -3843,8 +3909,10 @@ def _d_ShareUrl(v: _Any) -> ShareUrl:
         o.expires_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_ShareUrl}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ShareUrl}
     return r
 
 
@@ -4021,8 +4089,10 @@ def _d_Task(v: _Any) -> Task:
         o.updated_at = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 17 else {k: y for k, y in v.items() if k not in _K_Task}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 17:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Task}
     return r
 
 
@@ -4075,8 +4145,10 @@ def _d_Workflow(v: _Any) -> Workflow:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_Workflow}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Workflow}
     return r
 
 
@@ -4124,8 +4196,10 @@ def _d_Location(v: _Any) -> Location:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_Location}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Location}
     return r
 
 
@@ -4194,8 +4268,10 @@ def _d_User(v: _Any) -> User:
         o.last_name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 5 else {k: y for k, y in v.items() if k not in _K_User}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_User}
     return r
 
 
@@ -4236,8 +4312,10 @@ def _d_UserGroup(v: _Any) -> UserGroup:
         o.name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_UserGroup}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserGroup}
     return r
 
 
@@ -4340,8 +4418,10 @@ def _d_NewUnit(v: _Any) -> NewUnit:
         o.extended_data = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 9 else {k: y for k, y in v.items() if k not in _K_NewUnit}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUnit}
     return r
 
 
@@ -4456,8 +4536,10 @@ def _d_UnitPatch(v: _Any) -> UnitPatch:
         o.extended_data = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 9 else {k: y for k, y in v.items() if k not in _K_UnitPatch}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitPatch}
     return r
 
 
@@ -4562,8 +4644,10 @@ def _d_UnitAttributes(v: _Any) -> UnitAttributes:
         o.extended_data = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 8 else {k: y for k, y in v.items() if k not in _K_UnitAttributes}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 8:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitAttributes}
     return r
 
 
@@ -4702,8 +4786,10 @@ def _d_TaskRequest(v: _Any) -> TaskRequest:
         o.user_group_id = UNSET
     else:
         o.user_group_id = _rt.read_int(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 13 else {k: y for k, y in v.items() if k not in _K_TaskRequest}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 13:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskRequest}
     return r
 
 
@@ -4762,8 +4848,10 @@ def _d_UserUpdate(v: _Any) -> UserUpdate:
         o.last_name = UNSET
     else:
         raise _rt.Mismatch
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 3 else {k: y for k, y in v.items() if k not in _K_UserUpdate}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdate}
     return r
 
 
@@ -4800,8 +4888,10 @@ def _d_Page(v: _Any, item: _Callable[[_Any], T]) -> Page[T]:
         o.paging = UNSET
     else:
         o.paging = _d_Paging(x)
-    # No property is unlisted when those present and those absent make all the fields.
-    o.extra = {} if len(v) + absent == 2 else {k: y for k, y in v.items() if k not in _K_Page}
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Page}
     return r
 
 
