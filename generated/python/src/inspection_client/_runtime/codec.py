@@ -305,7 +305,7 @@ class RecordDesc(Desc):
         self.fills = tuple(f for f in fields if f.fill is not None)
         self.required = tuple(f for f in fields if f.req and f.fill is None)
         if extra is not None:
-            _LazyDict.install(self.cls, extra)
+            _lazy_extra(self.cls, extra)
 
     def decode(self, v: Any) -> Any:
         if type(v) is not dict:
@@ -411,46 +411,33 @@ class RecordDesc(Desc):
                 )
 
 
-class _LazyDict:
-    """A record's attribute of unlisted properties (``extra``), which a generated decoder
-    leaves unset when there are none (most records): the empty dict is made when the
-    attribute is first read, once (under a lock, so that threads reading it first share
-    it). An empty dict per record was a sixth of the time a page of records took to read.
-    Setting, deleting and reading it once made are the slot's own."""
+_LAZY_LOCK: Final = threading.Lock()
 
-    __slots__ = ("get", "slot")
-    _lock: ClassVar = threading.Lock()
 
-    def __init__(self, slot: Any) -> None:
-        self.slot = slot
-        self.get: Callable[[Any, Any], Any] = slot.__get__
+def _lazy_extra(record: type[Any], attr: str) -> None:
+    """Puts a property in front of ``record``'s slot ``attr`` (its unlisted properties, which
+    a generated decoder leaves unset when there are none, as in most records): reading it
+    unset makes the empty dict, once (under a lock, so that threads reading it first share
+    it); setting and deleting are the slot's own (called from C, as before). An empty dict
+    per record was a sixth of the time a page of records took to read."""
+    slot = record.__dict__.get(attr)
+    if slot is None or isinstance(slot, property):
+        return
+    read = slot.__get__
 
-    @classmethod
-    def install(cls, record: type[Any], attr: str) -> None:
-        """Puts it in front of ``record``'s slot ``attr`` (once)."""
-        slot = record.__dict__.get(attr)
-        if slot is not None and not isinstance(slot, cls):
-            setattr(record, attr, cls(slot))
-
-    def __get__(self, obj: Any, owner: Any = None) -> Any:
-        if obj is None:
-            return self
+    def get(obj: Any) -> Any:
         try:
-            return self.get(obj, owner)
+            return read(obj, None)
         except AttributeError:
-            with self._lock:
+            with _LAZY_LOCK:
                 try:
-                    return self.get(obj, owner)
+                    return read(obj, None)
                 except AttributeError:
                     made: dict[str, JsonValue] = {}
-                    self.slot.__set__(obj, made)
+                    slot.__set__(obj, made)
                     return made
 
-    def __set__(self, obj: Any, value: Any) -> None:
-        self.slot.__set__(obj, value)
-
-    def __delete__(self, obj: Any) -> None:
-        self.slot.__delete__(obj)
+    setattr(record, attr, property(get, slot.__set__, slot.__delete__, doc=slot.__doc__))
 
 
 class _Clashing(dict):  # type: ignore[type-arg]
