@@ -98,8 +98,10 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
             "TypeScript: typed decode of the page",
             "JSON.parse",
             &ts,
+            1.5,
         )?);
-        let mut row = parse_row("Python: typed decode of the page", "json.loads", &py)?;
+        // Issue 35: pure Python (httpx the only dependency), at most twice `json.loads`.
+        let mut row = parse_row("Python: typed decode of the page", "json.loads", &py, 2.0)?;
         if let (Some(records), Some(construct)) =
             (py["records"].as_u64(), py["construct_ms"].as_f64())
         {
@@ -285,7 +287,12 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
     ])
 }
 
-fn parse_row(what: &str, plain: &str, figures: &serde_json::Value) -> Result<Row, String> {
+fn parse_row(
+    what: &str,
+    plain: &str,
+    figures: &serde_json::Value,
+    target: f64,
+) -> Result<Row, String> {
     let typed = figures["typed_ms"].as_f64();
     let base = figures["plain_ms"].as_f64();
     let (Some(typed), Some(base)) = (typed, base) else {
@@ -295,7 +302,7 @@ fn parse_row(what: &str, plain: &str, figures: &serde_json::Value) -> Result<Row
         what: what.into(),
         figure: format!("{typed:.2} ms"),
         against: format!(
-            "{plain} alone {base:.2} ms: {:.2}× (target ≤ 1.5×)",
+            "{plain} alone {base:.2} ms: {:.2}× (target ≤ {target}×)",
             typed / base
         ),
     })

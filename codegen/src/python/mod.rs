@@ -26,6 +26,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("python":
     "record" = "record.py.jinja",
     "enum" = "enum.py.jinja",
     "union" = "union.py.jinja",
+    "decoder" = "decoder.py.jinja",
     // Ids and aliases (record references, scalar unions) are one line each: one template.
     "id" = "alias.py.jinja",
     "alias" = "alias.py.jinja",

@@ -211,3 +211,166 @@ pub fn simple_desc(kind: &TypeKind, class: &str) -> Option<String> {
         TypeKind::Object(_) | TypeKind::Union(_) => return None,
     })
 }
+
+/// How a generated decoder reads a value of some type (its straight-line fast path): the
+/// test of the common case, the value then, and what reads any other value. Every
+/// expression is written over the variable the value is in.
+pub struct Read {
+    /// The test of the common case (`type(x) is str`), or none when `value` reads any value.
+    pub test: Option<String>,
+    /// The value when `test` holds (every value when there is no test).
+    pub value: String,
+    /// What reads a value that fails `test` (`_rt.read_int(x)`), or none: the decoder gives
+    /// up and the descriptors read the whole answer again, naming what does not fit.
+    pub other: Option<String>,
+}
+
+impl Read {
+    fn test(test: String, value: String) -> Read {
+        Read {
+            test: Some(test),
+            value,
+            other: None,
+        }
+    }
+
+    fn any(value: String) -> Read {
+        Read {
+            test: None,
+            value,
+            other: None,
+        }
+    }
+
+    /// One expression reading the value or raising (an item of an array or a map).
+    pub fn expr(&self) -> String {
+        match &self.test {
+            None => self.value.clone(),
+            Some(test) => format!(
+                "({} if {test} else {})",
+                self.value,
+                self.other.as_deref().unwrap_or("_rt.mismatch()")
+            ),
+        }
+    }
+}
+
+impl TypeNames<'_> {
+    /// The generated decoder function of a declared record or union.
+    pub fn reader(&self, id: crate::ir::TypeId) -> String {
+        format!("{}_d_{}", self.prefix, self.names[id.index()])
+    }
+
+    /// The member table (wire value to member) of a declared enum.
+    pub fn enum_table(&self, id: crate::ir::TypeId) -> String {
+        format!("{}_E_{}", self.prefix, self.names[id.index()])
+    }
+
+    /// How the generated decoders read a value of `ty` held in the variable `var` (`depth`:
+    /// how many arrays and maps it is inside, which names the item variables). Exactly what
+    /// the descriptor of `ty` accepts is read, into the same value.
+    pub fn read(
+        &self,
+        i: &Interface,
+        ty: &TypeRef,
+        sensitive: bool,
+        var: &str,
+        depth: usize,
+    ) -> Read {
+        let is = |t: &str| format!("type({var}) is {t}");
+        match ty {
+            TypeRef::Builtin(b) => match b {
+                Builtin::String | Builtin::Url if sensitive => {
+                    Read::test(is("str"), format!("_rt.Secret({var})"))
+                }
+                Builtin::String | Builtin::Url => Read::test(is("str"), var.to_string()),
+                Builtin::Integer | Builtin::Int32 => Read {
+                    other: Some(format!("_rt.read_int({var})")),
+                    ..Read::test(is("int"), var.to_string())
+                },
+                Builtin::Number => Read::test(
+                    format!("({} or {})", is("float"), is("int")),
+                    var.to_string(),
+                ),
+                Builtin::Boolean => Read::test(is("bool"), var.to_string()),
+                Builtin::Date => Read::test(is("str"), format!("_rt.parse_date({var})")),
+                Builtin::DateTime => Read::test(is("str"), format!("_rt.parse_datetime({var})")),
+                Builtin::DateOrDateTime => {
+                    Read::test(is("str"), format!("_rt.parse_date_or_datetime({var})"))
+                }
+                Builtin::DateTimeOrRange => Read::any(format!("_rt.read_datetime_or_range({var})")),
+                Builtin::Json => Read::any(var.to_string()),
+                // Never read from an answer.
+                Builtin::Binary => Read::any("_rt.mismatch()".to_string()),
+            },
+            TypeRef::Named(id) => match &i.ty(*id).kind {
+                TypeKind::Object(_) | TypeKind::Union(_) => {
+                    Read::any(format!("{}({var})", self.reader(*id)))
+                }
+                // An unknown value stays a `str`; a closed enum's unknown value is left to
+                // the descriptor (it keeps it too), so its read has the enum's own type.
+                TypeKind::Enum(e) if e.open => Read::test(
+                    is("str"),
+                    format!("{}.get({var}, {var})", self.enum_table(*id)),
+                ),
+                TypeKind::Enum(_) => {
+                    Read::test(is("str"), format!("{}[{var}]", self.enum_table(*id)))
+                }
+                TypeKind::Id { .. } => Read {
+                    other: Some(format!("_rt.read_id({var})")),
+                    ..Read::test(is("str"), var.to_string())
+                },
+                // Passed through untouched, as their descriptors do.
+                TypeKind::ScalarUnion(_) | TypeKind::RecordRef(_) => Read::any(var.to_string()),
+            },
+            TypeRef::Array(inner) => {
+                let item = item_var(depth);
+                let read = self.read(i, inner, sensitive, &item, depth + 1);
+                if read.test.is_none() && read.value == item {
+                    // Kept as parsed, as `Array` keeps a list of JSON values.
+                    Read::test(is("list"), var.to_string())
+                } else {
+                    Read::test(is("list"), format!("[{} for {item} in {var}]", read.expr()))
+                }
+            }
+            TypeRef::Map(inner) => {
+                let item = item_var(depth);
+                let read = self.read(i, inner, sensitive, &item, depth + 1);
+                if read.test.is_none() && read.value == item {
+                    Read::test(is("dict"), format!("dict({var})"))
+                } else {
+                    let key = format!(
+                        "k{}",
+                        if depth == 0 {
+                            String::new()
+                        } else {
+                            depth.to_string()
+                        }
+                    );
+                    Read::test(
+                        is("dict"),
+                        format!(
+                            "{{{key}: {} for {key}, {item} in {var}.items()}}",
+                            read.expr()
+                        ),
+                    )
+                }
+            }
+            // Not a property's type in any spec: read by the descriptor.
+            TypeRef::Page(_) => Read::any(format!(
+                "{}.decode({var})",
+                self.desc(i, ty, &Constraints::default(), false)
+            )),
+            TypeRef::JsonEncoded(inner) => self.read(i, inner, sensitive, var, depth),
+        }
+    }
+}
+
+/// The variable of an array's or a map's items, `depth` containers deep.
+fn item_var(depth: usize) -> String {
+    if depth == 0 {
+        "i".to_string()
+    } else {
+        format!("i{depth}")
+    }
+}

@@ -7,7 +7,7 @@ import enum
 import json
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from .errors import Violation
 from .secret import Secret
@@ -131,6 +131,9 @@ class Desc:
     """Describes one type: how its values are read, written and checked."""
 
     __slots__ = ()
+    #: The generated decoder that reads first (records and unions have one): straight-line
+    #: code that gives up on anything unusual, which ``decode`` then reads again.
+    fast: Callable[[Any], Any] | None = None
 
     def decode(self, v: Any) -> Any:
         """The typed value of the parsed JSON ``v`` (raises ``DecodeFailure``)."""

@@ -6,8 +6,13 @@ and runs this in the virtual environment ``cargo xtask ci`` builds::
     target/python-venv/bin/python tests/python/bench/parse_speed.py PAGE.json [--quick]
 
 Prints the median time of each over several rounds and their ratio, and the time of
-building the page's dataclass instances alone (the floor of any decoder into them), then
+building the page's dataclass instances alone (the cost of ``__init__`` for them), then
 one JSON line for ``cargo xtask bench``.
+
+Times are the thread's CPU time, and the rounds of the two alternate: on a machine busy
+with other work, wall time counts the time the process waits for a core, which hits a
+long round more often than a short one, and a stretch of heavier load would land on one
+side only.
 """
 
 from __future__ import annotations
@@ -26,13 +31,15 @@ from inspection_client._runtime import codec
 PAGE_WIRE = v3.models._page_wire(v3.models._w_Inspection)
 
 
-def median_seconds(run: Callable[[], object], rounds: int) -> float:
-    samples = []
+def median_seconds(runs: list[Callable[[], object]], rounds: int) -> list[float]:
+    """The median CPU time of each of ``runs``, their rounds alternating."""
+    samples: list[list[float]] = [[] for _ in runs]
     for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
+        for run, out in zip(runs, samples):
+            start = time.thread_time()
+            run()
+            out.append(time.thread_time() - start)
+    return [statistics.median(s) for s in samples]
 
 
 def records_of(value: object) -> list[tuple[type, dict[str, object]]]:
@@ -71,17 +78,16 @@ def main(argv: list[str]) -> None:
         plain()
         typed()
     rounds = 3 if quick else 200
-    t_plain = median_seconds(plain, rounds)
-    t_typed = median_seconds(typed, rounds)
+    t_plain, t_typed = median_seconds([plain, typed], rounds)
     # The least any decoder into these dataclasses pays: building the instances alone.
     records = records_of(page)
 
     def construct() -> object:
         return [cls(**kwargs) for cls, kwargs in records]
 
-    t_construct = median_seconds(construct, rounds)
+    (t_construct,) = median_seconds([construct], rounds)
     print(
-        f"page of 100 inspections ({len(raw) // 1024} KiB): typed (json.loads + decode) "
+        f"page of 100 inspections ({len(raw) // 1024} KiB), CPU time: typed (json.loads + decode) "
         f"{t_typed * 1e3:.2f} ms, json.loads {t_plain * 1e3:.2f} ms "
         f"(typed/plain = {t_typed / t_plain:.2f})"
     )

@@ -2,6 +2,7 @@
 //! from the IR, so a template only lays them out.
 
 mod client;
+mod decoders;
 mod models;
 mod operation;
 
@@ -416,6 +417,14 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         models.descriptors.exports.push("Page".into());
     }
     models.descriptors.exports.sort();
+    models.descriptors.page_decoder = i.cursor_envelope().map(|envelope| {
+        decoders::page(
+            envelope,
+            names.page_attrs.clone().unwrap_or_default(),
+            &local,
+        )
+    });
+    models.descriptors.decoders = decoders::decoders(i, &names, &local);
     let client = client_cx(i, &names)?;
     Ok(InterfaceCx::new(
         i,
@@ -442,6 +451,10 @@ pub struct DescriptorsCx {
     pub wire_decls: Vec<WireDecl>,
     /// `_w_X.define(...)` calls of records and unions.
     pub wire_defines: Vec<WireDefine>,
+    /// The generated decoders, read with before the descriptors.
+    pub decoders: Vec<decoders::DecoderCx>,
+    /// `Page`'s decoder, given its items' decoder.
+    pub page_decoder: Option<decoders::RecordDecoderCx>,
     /// Every public name of the models module, for `__all__`.
     pub exports: Vec<String>,
 }

@@ -69,6 +69,11 @@ def parse_datetime(text: str) -> _dt.datetime:
     )
 
 
+def parse_date_or_datetime(text: str) -> _dt.date:
+    """A date when the text is one (``YYYY-MM-DD``), else a date-time (raises ``ValueError``)."""
+    return parse_date(text) if len(text) == 10 else parse_datetime(text)
+
+
 def format_datetime(v: _dt.datetime) -> str:
     """RFC 3339 text: ``Z`` for UTC, milliseconds or microseconds only when there are some;
     a naive value is written without an offset (and refused by validation)."""
@@ -159,7 +164,7 @@ class DateOrDateTime(Desc):
     def decode(self, v: Any) -> Any:
         if type(v) is str:
             try:
-                return parse_date(v) if len(v) == 10 else parse_datetime(v)
+                return parse_date_or_datetime(v)
             except ValueError:
                 pass
         raise DecodeFailure(f"expected an ISO 8601 date or date-time, got {describe(v)}")

@@ -14,6 +14,9 @@ import enum as _enum
 import functools as _functools
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
+from typing import Any as _Any
+from typing import Callable as _Callable
+from typing import Final as _Final
 from typing import Generic, Literal, NewType, TypeAlias, TypeVar, Union
 
 from .. import _runtime as _rt
@@ -2600,3 +2603,4411 @@ _w_CompleteMultipartUploadRequest.define(
     _rt.F("parts", "parts", _rt.Array(_w_UploadPart, _rt.Limits(min_items=1, max_items=20)), req=True),
     extra="extra",
 )
+
+
+# Generated decoders: each reads exactly what its descriptor reads, into the same values,
+# and gives up on anything unusual; `_rt.decode` then reads the answer again with the
+# descriptors, which name what does not fit. A record is made without `__init__` and its
+# every attribute set (`o` is the record typed `Any`: each value comes from parsed JSON,
+# tested as its descriptor tests it).
+_ABSENT: _Final = object()
+_new: _Final = object.__new__
+
+
+def _d_Event(v: _Any) -> Event:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    read = _U_Event.get(v.get("type"))
+    if read is None:
+        return UnknownEvent(v)
+    return read(v)
+
+
+def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskCompletedEvent)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if x is _ABSENT:
+        o.data = UNSET
+        absent += 1
+    elif x is None:
+        o.data = UNSET
+    else:
+        o.data = _d_Task(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
+    return r
+
+
+_K_TaskCompletedEvent: _Final = frozenset(
+    (
+        "type",
+        "data",
+        "created_at",
+    )
+)
+
+
+_E_ArchiveStatus: dict[str, ArchiveStatus] = {m.value: m for m in ArchiveStatus}
+
+
+_E_LegacyTaskStatus: dict[str, LegacyTaskStatus] = {m.value: m for m in LegacyTaskStatus}
+
+
+_E_UserRole: dict[str, UserRole] = {m.value: m for m in UserRole}
+
+
+def _d_Links(v: _Any) -> Links:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Links)
+    o: _Any = r
+    absent = 0
+    x = v.get("prev", _ABSENT)
+    if type(x) is str:
+        o.prev = x
+    elif x is _ABSENT:
+        o.prev = UNSET
+        absent += 1
+    elif x is None:
+        o.prev = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("next", _ABSENT)
+    if type(x) is str:
+        o.next = x
+    elif x is _ABSENT:
+        o.next = UNSET
+        absent += 1
+    elif x is None:
+        o.next = None
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Links}
+    return r
+
+
+_K_Links: _Final = frozenset(
+    (
+        "prev",
+        "next",
+    )
+)
+
+
+def _d_LocationRef(v: _Any) -> LocationRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(LocationRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRef}
+    return r
+
+
+_K_LocationRef: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_UserRef(v: _Any) -> UserRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserRef}
+    return r
+
+
+_K_UserRef: _Final = frozenset(
+    (
+        "id",
+        "username",
+        "first_name",
+        "last_name",
+    )
+)
+
+
+def _d_AssetSummary(v: _Any) -> AssetSummary:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetSummary)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetSummary}
+    return r
+
+
+_K_AssetSummary: _Final = frozenset(
+    (
+        "id",
+        "external_id",
+    )
+)
+
+
+def _d_TaskUserRef(v: _Any) -> TaskUserRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskUserRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("email", _ABSENT)
+    if type(x) is str:
+        o.email = x
+    elif x is _ABSENT:
+        o.email = UNSET
+        absent += 1
+    elif x is None:
+        o.email = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskUserRef}
+    return r
+
+
+_K_TaskUserRef: _Final = frozenset(
+    (
+        "id",
+        "email",
+        "name",
+    )
+)
+
+
+def _d_Photo(v: _Any) -> Photo:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Photo)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("byte_size", _ABSENT)
+    if type(x) is int:
+        o.byte_size = x
+    elif x is _ABSENT:
+        o.byte_size = UNSET
+        absent += 1
+    elif x is None:
+        o.byte_size = UNSET
+    else:
+        o.byte_size = _rt.read_int(x)
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = []
+        absent += 1
+    elif x is None:
+        o.geo_coord = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("notation", _ABSENT)
+    if type(x) is str:
+        o.notation = x
+    elif x is _ABSENT:
+        o.notation = UNSET
+        absent += 1
+    elif x is None:
+        o.notation = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("instruction_id", _ABSENT)
+    if type(x) is str:
+        o.instruction_id = x
+    elif x is _ABSENT:
+        o.instruction_id = UNSET
+        absent += 1
+    elif x is None:
+        o.instruction_id = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Photo}
+    return r
+
+
+_K_Photo: _Final = frozenset(
+    (
+        "id",
+        "created_at",
+        "url",
+        "byte_size",
+        "geo_coord",
+        "notation",
+        "instruction_id",
+    )
+)
+
+
+def _d_Video(v: _Any) -> Video:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Video)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("byte_size", _ABSENT)
+    if type(x) is int:
+        o.byte_size = x
+    elif x is _ABSENT:
+        o.byte_size = UNSET
+        absent += 1
+    elif x is None:
+        o.byte_size = UNSET
+    else:
+        o.byte_size = _rt.read_int(x)
+    x = v.get("thumbnail_url", _ABSENT)
+    if type(x) is str:
+        o.thumbnail_url = x
+    elif x is _ABSENT:
+        o.thumbnail_url = UNSET
+        absent += 1
+    elif x is None:
+        o.thumbnail_url = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Video}
+    return r
+
+
+_K_Video: _Final = frozenset(
+    (
+        "id",
+        "created_at",
+        "url",
+        "byte_size",
+        "thumbnail_url",
+    )
+)
+
+
+def _d_Signature(v: _Any) -> Signature:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Signature)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("byte_size", _ABSENT)
+    if type(x) is int:
+        o.byte_size = x
+    elif x is _ABSENT:
+        o.byte_size = UNSET
+        absent += 1
+    elif x is None:
+        o.byte_size = UNSET
+    else:
+        o.byte_size = _rt.read_int(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Signature}
+    return r
+
+
+_K_Signature: _Final = frozenset(
+    (
+        "id",
+        "created_at",
+        "url",
+        "byte_size",
+    )
+)
+
+
+def _d_Damage(v: _Any) -> Damage:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Damage)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = [_d_Photo(i) for i in x]
+    elif x is _ABSENT:
+        o.photos = []
+        absent += 1
+    elif x is None:
+        o.photos = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Damage}
+    return r
+
+
+_K_Damage: _Final = frozenset(
+    (
+        "id",
+        "created_at",
+        "photos",
+    )
+)
+
+
+def _d_Asset(v: _Any) -> Asset:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Asset)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("make", _ABSENT)
+    if type(x) is str:
+        o.make = x
+    elif x is _ABSENT:
+        o.make = UNSET
+        absent += 1
+    elif x is None:
+        o.make = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("model", _ABSENT)
+    if type(x) is str:
+        o.model = x
+    elif x is _ABSENT:
+        o.model = UNSET
+        absent += 1
+    elif x is None:
+        o.model = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("year", _ABSENT)
+    if type(x) is int:
+        o.year = x
+    elif x is _ABSENT:
+        o.year = UNSET
+        absent += 1
+    elif x is None:
+        o.year = UNSET
+    else:
+        o.year = _rt.read_int(x)
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations", _ABSENT)
+    if type(x) is dict:
+        o.notations = dict(x)
+    elif x is _ABSENT:
+        o.notations = {}
+        absent += 1
+    elif x is None:
+        o.notations = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = []
+        absent += 1
+    elif x is None:
+        o.geo_coord = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("email_sent_to", _ABSENT)
+    if type(x) is list:
+        o.email_sent_to = x
+    elif x is _ABSENT:
+        o.email_sent_to = []
+        absent += 1
+    elif x is None:
+        o.email_sent_to = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_LocationRef(x)
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        o.transaction = UNSET
+        absent += 1
+    elif x is None:
+        o.transaction = UNSET
+    else:
+        o.transaction = _d_NestedTransaction(x)
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = [_d_Photo(i) for i in x]
+    elif x is _ABSENT:
+        o.photos = []
+        absent += 1
+    elif x is None:
+        o.photos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("videos", _ABSENT)
+    if type(x) is list:
+        o.videos = [_d_Video(i) for i in x]
+    elif x is _ABSENT:
+        o.videos = []
+        absent += 1
+    elif x is None:
+        o.videos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("damages", _ABSENT)
+    if type(x) is list:
+        o.damages = [_d_Damage(i) for i in x]
+    elif x is _ABSENT:
+        o.damages = []
+        absent += 1
+    elif x is None:
+        o.damages = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("signatures", _ABSENT)
+    if type(x) is list:
+        o.signatures = [_d_Signature(i) for i in x]
+    elif x is _ABSENT:
+        o.signatures = []
+        absent += 1
+    elif x is None:
+        o.signatures = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = {}
+        absent += 1
+    elif x is None:
+        o.extended = {}
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 16:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Asset}
+    return r
+
+
+_K_Asset: _Final = frozenset(
+    (
+        "id",
+        "external_id",
+        "make",
+        "model",
+        "year",
+        "check_in",
+        "notations",
+        "geo_coord",
+        "email_sent_to",
+        "location",
+        "transaction",
+        "photos",
+        "videos",
+        "damages",
+        "signatures",
+        "extended",
+    )
+)
+
+
+def _d_Transaction(v: _Any) -> Transaction:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Transaction)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage_cost", _ABSENT)
+    if (type(x) is float or type(x) is int):
+        o.damage_cost = x
+    elif x is _ABSENT:
+        o.damage_cost = UNSET
+        absent += 1
+    elif x is None:
+        o.damage_cost = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("draft", _ABSENT)
+    if type(x) is bool:
+        o.draft = x
+    elif x is _ABSENT:
+        o.draft = UNSET
+        absent += 1
+    elif x is None:
+        o.draft = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("group_id", _ABSENT)
+    if type(x) is str:
+        o.group_id = x
+    elif x is _ABSENT:
+        o.group_id = UNSET
+        absent += 1
+    elif x is None:
+        o.group_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("department_id", _ABSENT)
+    if type(x) is str:
+        o.department_id = x
+    elif x is _ABSENT:
+        o.department_id = UNSET
+        absent += 1
+    elif x is None:
+        o.department_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations", _ABSENT)
+    if type(x) is dict:
+        o.notations = dict(x)
+    elif x is _ABSENT:
+        o.notations = {}
+        absent += 1
+    elif x is None:
+        o.notations = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = {}
+        absent += 1
+    elif x is None:
+        o.extended = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = []
+        absent += 1
+    elif x is None:
+        o.geo_coord = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("email_sent_to", _ABSENT)
+    if type(x) is list:
+        o.email_sent_to = x
+    elif x is _ABSENT:
+        o.email_sent_to = []
+        absent += 1
+    elif x is None:
+        o.email_sent_to = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("sms_summary_numbers", _ABSENT)
+    if type(x) is list:
+        o.sms_summary_numbers = [(i if type(i) is str else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.sms_summary_numbers = []
+        absent += 1
+    elif x is None:
+        o.sms_summary_numbers = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_id", _ABSENT)
+    if type(x) is str:
+        o.workflow_id = x
+    elif x is _ABSENT:
+        o.workflow_id = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_id = UNSET
+    else:
+        o.workflow_id = _rt.read_id(x)
+    x = v.get("workflow_name", _ABSENT)
+    if type(x) is str:
+        o.workflow_name = x
+    elif x is _ABSENT:
+        o.workflow_name = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_modules", _ABSENT)
+    if type(x) is list:
+        o.workflow_modules = [(i if type(i) is str else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.workflow_modules = []
+        absent += 1
+    elif x is None:
+        o.workflow_modules = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("archive_status", _ABSENT)
+    if type(x) is str:
+        o.archive_status = _E_ArchiveStatus.get(x, x)
+    elif x is _ABSENT:
+        o.archive_status = UNSET
+        absent += 1
+    elif x is None:
+        o.archive_status = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("view_url", _ABSENT)
+    if type(x) is str:
+        o.view_url = x
+    elif x is _ABSENT:
+        o.view_url = UNSET
+        absent += 1
+    elif x is None:
+        o.view_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        o.asset = UNSET
+        absent += 1
+    elif x is None:
+        o.asset = UNSET
+    else:
+        o.asset = _d_AssetSummary(x)
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_UserRef(x)
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_LocationRef(x)
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = [_d_Photo(i) for i in x]
+    elif x is _ABSENT:
+        o.photos = []
+        absent += 1
+    elif x is None:
+        o.photos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("videos", _ABSENT)
+    if type(x) is list:
+        o.videos = [_d_Video(i) for i in x]
+    elif x is _ABSENT:
+        o.videos = []
+        absent += 1
+    elif x is None:
+        o.videos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        o.transaction = UNSET
+        absent += 1
+    elif x is None:
+        o.transaction = UNSET
+    else:
+        o.transaction = _d_NestedTransaction(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 25:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Transaction}
+    return r
+
+
+_K_Transaction: _Final = frozenset(
+    (
+        "id",
+        "external_id",
+        "check_in",
+        "damage",
+        "damage_cost",
+        "draft",
+        "group_id",
+        "department_id",
+        "notations",
+        "extended",
+        "geo_coord",
+        "email_sent_to",
+        "sms_summary_numbers",
+        "workflow_id",
+        "workflow_name",
+        "workflow_modules",
+        "archive_status",
+        "view_url",
+        "created_at",
+        "asset",
+        "user",
+        "location",
+        "photos",
+        "videos",
+        "transaction",
+    )
+)
+
+
+def _d_NestedTransaction(v: _Any) -> NestedTransaction:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NestedTransaction)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("draft", _ABSENT)
+    if type(x) is bool:
+        o.draft = x
+    elif x is _ABSENT:
+        o.draft = UNSET
+        absent += 1
+    elif x is None:
+        o.draft = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("group_id", _ABSENT)
+    if type(x) is str:
+        o.group_id = x
+    elif x is _ABSENT:
+        o.group_id = UNSET
+        absent += 1
+    elif x is None:
+        o.group_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("department_id", _ABSENT)
+    if type(x) is str:
+        o.department_id = x
+    elif x is _ABSENT:
+        o.department_id = UNSET
+        absent += 1
+    elif x is None:
+        o.department_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations", _ABSENT)
+    if type(x) is dict:
+        o.notations = dict(x)
+    elif x is _ABSENT:
+        o.notations = {}
+        absent += 1
+    elif x is None:
+        o.notations = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = {}
+        absent += 1
+    elif x is None:
+        o.extended = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = []
+        absent += 1
+    elif x is None:
+        o.geo_coord = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("email_sent_to", _ABSENT)
+    if type(x) is list:
+        o.email_sent_to = x
+    elif x is _ABSENT:
+        o.email_sent_to = []
+        absent += 1
+    elif x is None:
+        o.email_sent_to = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_id", _ABSENT)
+    if type(x) is str:
+        o.workflow_id = x
+    elif x is _ABSENT:
+        o.workflow_id = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_id = UNSET
+    else:
+        o.workflow_id = _rt.read_id(x)
+    x = v.get("workflow_name", _ABSENT)
+    if type(x) is str:
+        o.workflow_name = x
+    elif x is _ABSENT:
+        o.workflow_name = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_modules", _ABSENT)
+    if type(x) is list:
+        o.workflow_modules = [(i if type(i) is str else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.workflow_modules = []
+        absent += 1
+    elif x is None:
+        o.workflow_modules = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("archive_status", _ABSENT)
+    if type(x) is str:
+        o.archive_status = _E_ArchiveStatus.get(x, x)
+    elif x is _ABSENT:
+        o.archive_status = UNSET
+        absent += 1
+    elif x is None:
+        o.archive_status = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("view_url", _ABSENT)
+    if type(x) is str:
+        o.view_url = x
+    elif x is _ABSENT:
+        o.view_url = UNSET
+        absent += 1
+    elif x is None:
+        o.view_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        o.asset = UNSET
+        absent += 1
+    elif x is None:
+        o.asset = UNSET
+    else:
+        o.asset = _d_AssetSummary(x)
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_UserRef(x)
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_LocationRef(x)
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = [_d_Photo(i) for i in x]
+    elif x is _ABSENT:
+        o.photos = []
+        absent += 1
+    elif x is None:
+        o.photos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("videos", _ABSENT)
+    if type(x) is list:
+        o.videos = [_d_Video(i) for i in x]
+    elif x is _ABSENT:
+        o.videos = []
+        absent += 1
+    elif x is None:
+        o.videos = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 21:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NestedTransaction}
+    return r
+
+
+_K_NestedTransaction: _Final = frozenset(
+    (
+        "id",
+        "check_in",
+        "damage",
+        "draft",
+        "group_id",
+        "department_id",
+        "notations",
+        "extended",
+        "geo_coord",
+        "email_sent_to",
+        "workflow_id",
+        "workflow_name",
+        "workflow_modules",
+        "archive_status",
+        "view_url",
+        "created_at",
+        "asset",
+        "user",
+        "location",
+        "photos",
+        "videos",
+    )
+)
+
+
+def _d_Location(v: _Any) -> Location:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Location)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("address1", _ABSENT)
+    if type(x) is str:
+        o.address1 = x
+    elif x is _ABSENT:
+        o.address1 = UNSET
+        absent += 1
+    elif x is None:
+        o.address1 = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("address2", _ABSENT)
+    if type(x) is str:
+        o.address2 = x
+    elif x is _ABSENT:
+        o.address2 = UNSET
+        absent += 1
+    elif x is None:
+        o.address2 = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("city", _ABSENT)
+    if type(x) is str:
+        o.city = x
+    elif x is _ABSENT:
+        o.city = UNSET
+        absent += 1
+    elif x is None:
+        o.city = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("state", _ABSENT)
+    if type(x) is str:
+        o.state = x
+    elif x is _ABSENT:
+        o.state = UNSET
+        absent += 1
+    elif x is None:
+        o.state = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("zipcode", _ABSENT)
+    if type(x) is str:
+        o.zipcode = x
+    elif x is _ABSENT:
+        o.zipcode = UNSET
+        absent += 1
+    elif x is None:
+        o.zipcode = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("timezone", _ABSENT)
+    if type(x) is str:
+        o.timezone = x
+    elif x is _ABSENT:
+        o.timezone = UNSET
+        absent += 1
+    elif x is None:
+        o.timezone = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow", _ABSENT)
+    if x is _ABSENT:
+        o.workflow = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow = UNSET
+    else:
+        o.workflow = _d_Workflow(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 11:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Location}
+    return r
+
+
+_K_Location: _Final = frozenset(
+    (
+        "id",
+        "name",
+        "address1",
+        "address2",
+        "city",
+        "state",
+        "zipcode",
+        "timezone",
+        "created_at",
+        "updated_at",
+        "workflow",
+    )
+)
+
+
+def _d_AuthenticatedUser(v: _Any) -> AuthenticatedUser:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AuthenticatedUser)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("role", _ABSENT)
+    if type(x) is str:
+        o.role = _E_UserRole.get(x, x)
+    elif x is _ABSENT:
+        o.role = UNSET
+        absent += 1
+    elif x is None:
+        o.role = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_Location(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 10:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticatedUser}
+    return r
+
+
+_K_AuthenticatedUser: _Final = frozenset(
+    (
+        "id",
+        "username",
+        "first_name",
+        "last_name",
+        "phone_number",
+        "role",
+        "external_id",
+        "created_at",
+        "updated_at",
+        "location",
+    )
+)
+
+
+def _d_User(v: _Any) -> User:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(User)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("role", _ABSENT)
+    if type(x) is str:
+        o.role = _E_UserRole.get(x, x)
+    elif x is _ABSENT:
+        o.role = UNSET
+        absent += 1
+    elif x is None:
+        o.role = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_Location(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 10:
+        o.extra = {k: y for k, y in v.items() if k not in _K_User}
+    return r
+
+
+_K_User: _Final = frozenset(
+    (
+        "id",
+        "username",
+        "first_name",
+        "last_name",
+        "phone_number",
+        "role",
+        "external_id",
+        "created_at",
+        "updated_at",
+        "location",
+    )
+)
+
+
+def _d_OneTimeUser(v: _Any) -> OneTimeUser:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(OneTimeUser)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("email", _ABSENT)
+    if type(x) is str:
+        o.email = x
+    elif x is _ABSENT:
+        o.email = UNSET
+        absent += 1
+    elif x is None:
+        o.email = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("transaction_limit", _ABSENT)
+    if type(x) is int:
+        o.transaction_limit = x
+    elif x is _ABSENT:
+        o.transaction_limit = UNSET
+        absent += 1
+    elif x is None:
+        o.transaction_limit = UNSET
+    else:
+        o.transaction_limit = _rt.read_int(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUser}
+    return r
+
+
+_K_OneTimeUser: _Final = frozenset(
+    (
+        "id",
+        "username",
+        "email",
+        "phone_number",
+        "transaction_limit",
+    )
+)
+
+
+def _d_Task(v: _Any) -> Task:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Task)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("status", _ABSENT)
+    if type(x) is str:
+        o.status = _E_LegacyTaskStatus.get(x, x)
+    elif x is _ABSENT:
+        o.status = UNSET
+        absent += 1
+    elif x is None:
+        o.status = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("due_by", _ABSENT)
+    if type(x) is str:
+        o.due_by = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.due_by = UNSET
+        absent += 1
+    elif x is None:
+        o.due_by = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("high_priority", _ABSENT)
+    if type(x) is bool:
+        o.high_priority = x
+    elif x is _ABSENT:
+        o.high_priority = UNSET
+        absent += 1
+    elif x is None:
+        o.high_priority = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        o.asset = UNSET
+        absent += 1
+    elif x is None:
+        o.asset = UNSET
+    else:
+        o.asset = _d_AssetSummary(x)
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_LocationRef(x)
+    x = v.get("assignee", _ABSENT)
+    if x is _ABSENT:
+        o.assignee = UNSET
+        absent += 1
+    elif x is None:
+        o.assignee = UNSET
+    else:
+        o.assignee = _d_TaskUserRef(x)
+    x = v.get("requester", _ABSENT)
+    if x is _ABSENT:
+        o.requester = UNSET
+        absent += 1
+    elif x is None:
+        o.requester = UNSET
+    else:
+        o.requester = _d_TaskUserRef(x)
+    x = v.get("activities", _ABSENT)
+    if type(x) is list:
+        o.activities = [_d_TaskActivity(i) for i in x]
+    elif x is _ABSENT:
+        o.activities = []
+        absent += 1
+    elif x is None:
+        o.activities = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 12:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Task}
+    return r
+
+
+_K_Task: _Final = frozenset(
+    (
+        "id",
+        "name",
+        "status",
+        "due_by",
+        "high_priority",
+        "created_at",
+        "updated_at",
+        "asset",
+        "location",
+        "assignee",
+        "requester",
+        "activities",
+    )
+)
+
+
+def _d_TaskActivity(v: _Any) -> TaskActivity:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskActivity)
+    o: _Any = r
+    absent = 0
+    x = v.get("event", _ABSENT)
+    if type(x) is str:
+        o.event = x
+    elif x is _ABSENT:
+        o.event = UNSET
+        absent += 1
+    elif x is None:
+        o.event = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_TaskUserRef(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskActivity}
+    return r
+
+
+_K_TaskActivity: _Final = frozenset(
+    (
+        "event",
+        "user",
+        "created_at",
+    )
+)
+
+
+def _d_Workflow(v: _Any) -> Workflow:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Workflow)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Workflow}
+    return r
+
+
+_K_Workflow: _Final = frozenset(
+    (
+        "id",
+    )
+)
+
+
+def _d_FormTemplate(v: _Any) -> FormTemplate:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(FormTemplate)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_FormTemplate}
+    return r
+
+
+_K_FormTemplate: _Final = frozenset(
+    (
+        "id",
+    )
+)
+
+
+def _d_MediaUpload(v: _Any) -> MediaUpload:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(MediaUpload)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("upload_url", _ABSENT)
+    if type(x) is str:
+        o.upload_url = x
+    elif x is _ABSENT:
+        o.upload_url = UNSET
+        absent += 1
+    elif x is None:
+        o.upload_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    elif x is _ABSENT:
+        o.type = UNSET
+        absent += 1
+    elif x is None:
+        o.type = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("size", _ABSENT)
+    if type(x) is int:
+        o.size = x
+    elif x is _ABSENT:
+        o.size = UNSET
+        absent += 1
+    elif x is None:
+        o.size = UNSET
+    else:
+        o.size = _rt.read_int(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_MediaUpload}
+    return r
+
+
+_K_MediaUpload: _Final = frozenset(
+    (
+        "id",
+        "upload_url",
+        "type",
+        "size",
+    )
+)
+
+
+def _d_MultipartUpload(v: _Any) -> MultipartUpload:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(MultipartUpload)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("upload_id", _ABSENT)
+    if type(x) is str:
+        o.upload_id = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("key", _ABSENT)
+    if type(x) is str:
+        o.key = x
+    elif x is _ABSENT:
+        o.key = UNSET
+        absent += 1
+    elif x is None:
+        o.key = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("presigned_urls", _ABSENT)
+    if type(x) is list:
+        o.presigned_urls = [(i if type(i) is str else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.presigned_urls = []
+        absent += 1
+    elif x is None:
+        o.presigned_urls = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_MultipartUpload}
+    return r
+
+
+_K_MultipartUpload: _Final = frozenset(
+    (
+        "id",
+        "upload_id",
+        "key",
+        "presigned_urls",
+    )
+)
+
+
+def _d_UploadPart(v: _Any) -> UploadPart:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UploadPart)
+    o: _Any = r
+    absent = 0
+    x = v.get("part_number", _ABSENT)
+    if type(x) is int:
+        o.part_number = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.part_number = _rt.read_int(x)
+    x = v.get("etag", _ABSENT)
+    if type(x) is str:
+        o.etag = x
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UploadPart}
+    return r
+
+
+_K_UploadPart: _Final = frozenset(
+    (
+        "part_number",
+        "etag",
+    )
+)
+
+
+def _d_CompletedUpload(v: _Any) -> CompletedUpload:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(CompletedUpload)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("location", _ABSENT)
+    if type(x) is str:
+        o.location = x
+    elif x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("etag", _ABSENT)
+    if type(x) is str:
+        o.etag = x
+    elif x is _ABSENT:
+        o.etag = UNSET
+        absent += 1
+    elif x is None:
+        o.etag = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("filesize", _ABSENT)
+    if type(x) is int:
+        o.filesize = x
+    elif x is _ABSENT:
+        o.filesize = UNSET
+        absent += 1
+    elif x is None:
+        o.filesize = UNSET
+    else:
+        o.filesize = _rt.read_int(x)
+    x = v.get("checksum", _ABSENT)
+    if type(x) is str:
+        o.checksum = x
+    elif x is _ABSENT:
+        o.checksum = UNSET
+        absent += 1
+    elif x is None:
+        o.checksum = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CompletedUpload}
+    return r
+
+
+_K_CompletedUpload: _Final = frozenset(
+    (
+        "id",
+        "location",
+        "etag",
+        "filesize",
+        "checksum",
+    )
+)
+
+
+def _d_TransactionFilter(v: _Any) -> TransactionFilter:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TransactionFilter)
+    o: _Any = r
+    absent = 0
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        o.created_at = _rt.read_datetime_or_range(x)
+    x = v.get("user_id", _ABSENT)
+    if type(x) is str:
+        o.user_id = x
+    elif x is _ABSENT:
+        o.user_id = UNSET
+        absent += 1
+    elif x is None:
+        o.user_id = UNSET
+    else:
+        o.user_id = _rt.read_id(x)
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("group_id", _ABSENT)
+    if type(x) is str:
+        o.group_id = x
+    elif x is _ABSENT:
+        o.group_id = UNSET
+        absent += 1
+    elif x is None:
+        o.group_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 8:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionFilter}
+    return r
+
+
+_K_TransactionFilter: _Final = frozenset(
+    (
+        "reference_number",
+        "check_in",
+        "damage",
+        "created_at",
+        "user_id",
+        "location_id",
+        "group_id",
+        "extended",
+    )
+)
+
+
+def _d_AssetTransactionFilter(v: _Any) -> AssetTransactionFilter:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetTransactionFilter)
+    o: _Any = r
+    absent = 0
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        o.created_at = _rt.read_datetime_or_range(x)
+    x = v.get("user_id", _ABSENT)
+    if type(x) is str:
+        o.user_id = x
+    elif x is _ABSENT:
+        o.user_id = UNSET
+        absent += 1
+    elif x is None:
+        o.user_id = UNSET
+    else:
+        o.user_id = _rt.read_id(x)
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetTransactionFilter}
+    return r
+
+
+_K_AssetTransactionFilter: _Final = frozenset(
+    (
+        "reference_number",
+        "check_in",
+        "damage",
+        "created_at",
+        "user_id",
+        "location_id",
+        "extended",
+    )
+)
+
+
+def _d_AssetFilter(v: _Any) -> AssetFilter:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetFilter)
+    o: _Any = r
+    absent = 0
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        o.created_at = _rt.read_datetime_or_range(x)
+    x = v.get("user_id", _ABSENT)
+    if type(x) is str:
+        o.user_id = x
+    elif x is _ABSENT:
+        o.user_id = UNSET
+        absent += 1
+    elif x is None:
+        o.user_id = UNSET
+    else:
+        o.user_id = _rt.read_id(x)
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 6:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetFilter}
+    return r
+
+
+_K_AssetFilter: _Final = frozenset(
+    (
+        "external_id",
+        "check_in",
+        "created_at",
+        "user_id",
+        "location_id",
+        "extended",
+    )
+)
+
+
+def _d_TaskFilter(v: _Any) -> TaskFilter:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskFilter)
+    o: _Any = r
+    absent = 0
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        o.created_at = _rt.read_datetime_or_range(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskFilter}
+    return r
+
+
+_K_TaskFilter: _Final = frozenset(
+    (
+        "location_id",
+        "reference_number",
+        "created_at",
+    )
+)
+
+
+def _d_AssetList(v: _Any) -> AssetList:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetList)
+    o: _Any = r
+    absent = 0
+    x = v.get("assets", _ABSENT)
+    if type(x) is list:
+        o.assets = [_d_Asset(i) for i in x]
+    elif x is _ABSENT:
+        o.assets = []
+        absent += 1
+    elif x is None:
+        o.assets = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("links", _ABSENT)
+    if x is _ABSENT:
+        o.links = UNSET
+        absent += 1
+    elif x is None:
+        o.links = UNSET
+    else:
+        o.links = _d_Links(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetList}
+    return r
+
+
+_K_AssetList: _Final = frozenset(
+    (
+        "assets",
+        "links",
+    )
+)
+
+
+def _d_TransactionList(v: _Any) -> TransactionList:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TransactionList)
+    o: _Any = r
+    absent = 0
+    x = v.get("transactions", _ABSENT)
+    if type(x) is list:
+        o.transactions = [_d_Transaction(i) for i in x]
+    elif x is _ABSENT:
+        o.transactions = []
+        absent += 1
+    elif x is None:
+        o.transactions = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("links", _ABSENT)
+    if x is _ABSENT:
+        o.links = UNSET
+        absent += 1
+    elif x is None:
+        o.links = UNSET
+    else:
+        o.links = _d_Links(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionList}
+    return r
+
+
+_K_TransactionList: _Final = frozenset(
+    (
+        "transactions",
+        "links",
+    )
+)
+
+
+def _d_LocationList(v: _Any) -> LocationList:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(LocationList)
+    o: _Any = r
+    absent = 0
+    x = v.get("locations", _ABSENT)
+    if type(x) is list:
+        o.locations = [_d_Location(i) for i in x]
+    elif x is _ABSENT:
+        o.locations = []
+        absent += 1
+    elif x is None:
+        o.locations = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("links", _ABSENT)
+    if x is _ABSENT:
+        o.links = UNSET
+        absent += 1
+    elif x is None:
+        o.links = UNSET
+    else:
+        o.links = _d_Links(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationList}
+    return r
+
+
+_K_LocationList: _Final = frozenset(
+    (
+        "locations",
+        "links",
+    )
+)
+
+
+def _d_TaskList(v: _Any) -> TaskList:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskList)
+    o: _Any = r
+    absent = 0
+    x = v.get("tasks", _ABSENT)
+    if type(x) is list:
+        o.tasks = [_d_Task(i) for i in x]
+    elif x is _ABSENT:
+        o.tasks = []
+        absent += 1
+    elif x is None:
+        o.tasks = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("links", _ABSENT)
+    if x is _ABSENT:
+        o.links = UNSET
+        absent += 1
+    elif x is None:
+        o.links = UNSET
+    else:
+        o.links = _d_Links(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskList}
+    return r
+
+
+_K_TaskList: _Final = frozenset(
+    (
+        "tasks",
+        "links",
+    )
+)
+
+
+def _d_UserList(v: _Any) -> UserList:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserList)
+    o: _Any = r
+    absent = 0
+    x = v.get("users", _ABSENT)
+    if type(x) is list:
+        o.users = [_d_User(i) for i in x]
+    elif x is _ABSENT:
+        o.users = []
+        absent += 1
+    elif x is None:
+        o.users = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("links", _ABSENT)
+    if x is _ABSENT:
+        o.links = UNSET
+        absent += 1
+    elif x is None:
+        o.links = UNSET
+    else:
+        o.links = _d_Links(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserList}
+    return r
+
+
+_K_UserList: _Final = frozenset(
+    (
+        "users",
+        "links",
+    )
+)
+
+
+def _d_AssetResponse(v: _Any) -> AssetResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    if "asset" not in v:
+        v = {"asset": v}
+    r = _new(AssetResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.asset = _d_Asset(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetResponse}
+    return r
+
+
+_K_AssetResponse: _Final = frozenset(
+    (
+        "asset",
+    )
+)
+
+
+def _d_TransactionResponse(v: _Any) -> TransactionResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    if "transaction" not in v:
+        v = {"transaction": v}
+    r = _new(TransactionResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.transaction = _d_Transaction(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionResponse}
+    return r
+
+
+_K_TransactionResponse: _Final = frozenset(
+    (
+        "transaction",
+    )
+)
+
+
+def _d_LocationResponse(v: _Any) -> LocationResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    if "location" not in v:
+        v = {"location": v}
+    r = _new(LocationResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.location = _d_Location(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationResponse}
+    return r
+
+
+_K_LocationResponse: _Final = frozenset(
+    (
+        "location",
+    )
+)
+
+
+def _d_TaskResponse(v: _Any) -> TaskResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    if "task" not in v:
+        v = {"task": v}
+    r = _new(TaskResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("task", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.task = _d_Task(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskResponse}
+    return r
+
+
+_K_TaskResponse: _Final = frozenset(
+    (
+        "task",
+    )
+)
+
+
+def _d_UserResponse(v: _Any) -> UserResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    if "user" not in v:
+        v = {"user": v}
+    r = _new(UserResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_User(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserResponse}
+    return r
+
+
+_K_UserResponse: _Final = frozenset(
+    (
+        "user",
+    )
+)
+
+
+def _d_CreatedUser(v: _Any) -> CreatedUser:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(CreatedUser)
+    o: _Any = r
+    absent = 0
+    x = v.get("auth_token", _ABSENT)
+    if type(x) is str:
+        o.auth_token = _rt.Secret(x)
+    elif x is _ABSENT:
+        o.auth_token = UNSET
+        absent += 1
+    elif x is None:
+        o.auth_token = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_User(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CreatedUser}
+    return r
+
+
+_K_CreatedUser: _Final = frozenset(
+    (
+        "auth_token",
+        "user",
+    )
+)
+
+
+def _d_OneTimeUserResponse(v: _Any) -> OneTimeUserResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(OneTimeUserResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_OneTimeUser(x)
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUserResponse}
+    return r
+
+
+_K_OneTimeUserResponse: _Final = frozenset(
+    (
+        "user",
+        "url",
+    )
+)
+
+
+def _d_AuthenticateRequest(v: _Any) -> AuthenticateRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AuthenticateRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_Credentials(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticateRequest}
+    return r
+
+
+_K_AuthenticateRequest: _Final = frozenset(
+    (
+        "user",
+    )
+)
+
+
+def _d_Credentials(v: _Any) -> Credentials:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Credentials)
+    o: _Any = r
+    absent = 0
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("password", _ABSENT)
+    if type(x) is str:
+        o.password = _rt.Secret(x)
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Credentials}
+    return r
+
+
+_K_Credentials: _Final = frozenset(
+    (
+        "username",
+        "password",
+    )
+)
+
+
+def _d_GuestTokenExchange(v: _Any) -> GuestTokenExchange:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(GuestTokenExchange)
+    o: _Any = r
+    absent = 0
+    x = v.get("guest_token", _ABSENT)
+    if type(x) is str:
+        o.guest_token = _rt.Secret(x)
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_GuestTokenExchange}
+    return r
+
+
+_K_GuestTokenExchange: _Final = frozenset(
+    (
+        "guest_token",
+    )
+)
+
+
+def _d_AuthenticateResponse(v: _Any) -> AuthenticateResponse:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AuthenticateResponse)
+    o: _Any = r
+    absent = 0
+    x = v.get("auth_token", _ABSENT)
+    if type(x) is str:
+        o.auth_token = _rt.Secret(x)
+    else:
+        raise _rt.Mismatch
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_AuthenticatedUser(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AuthenticateResponse}
+    return r
+
+
+_K_AuthenticateResponse: _Final = frozenset(
+    (
+        "auth_token",
+        "user",
+    )
+)
+
+
+def _d_NewAssetRequest(v: _Any) -> NewAssetRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewAssetRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.asset = _d_NewAsset(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewAssetRequest}
+    return r
+
+
+_K_NewAssetRequest: _Final = frozenset(
+    (
+        "asset",
+    )
+)
+
+
+def _d_NewAsset(v: _Any) -> NewAsset:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewAsset)
+    o: _Any = r
+    absent = 0
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewAsset}
+    return r
+
+
+_K_NewAsset: _Final = frozenset(
+    (
+        "external_id",
+        "extended",
+    )
+)
+
+
+def _d_AssetUpdateRequest(v: _Any) -> AssetUpdateRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetUpdateRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.asset = _d_AssetUpdate(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetUpdateRequest}
+    return r
+
+
+_K_AssetUpdateRequest: _Final = frozenset(
+    (
+        "asset",
+    )
+)
+
+
+def _d_AssetUpdate(v: _Any) -> AssetUpdate:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(AssetUpdate)
+    o: _Any = r
+    absent = 0
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_AssetUpdate}
+    return r
+
+
+_K_AssetUpdate: _Final = frozenset(
+    (
+        "external_id",
+        "extended",
+    )
+)
+
+
+def _d_LocationRequest(v: _Any) -> LocationRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(LocationRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.location = _d_LocationInput(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRequest}
+    return r
+
+
+_K_LocationRequest: _Final = frozenset(
+    (
+        "location",
+    )
+)
+
+
+def _d_LocationInput(v: _Any) -> LocationInput:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(LocationInput)
+    o: _Any = r
+    absent = 0
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("address1", _ABSENT)
+    if type(x) is str:
+        o.address1 = x
+    elif x is _ABSENT:
+        o.address1 = UNSET
+        absent += 1
+    elif x is None:
+        o.address1 = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("address2", _ABSENT)
+    if type(x) is str:
+        o.address2 = x
+    elif x is _ABSENT:
+        o.address2 = UNSET
+        absent += 1
+    elif x is None:
+        o.address2 = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("city", _ABSENT)
+    if type(x) is str:
+        o.city = x
+    elif x is _ABSENT:
+        o.city = UNSET
+        absent += 1
+    elif x is None:
+        o.city = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("state", _ABSENT)
+    if type(x) is str:
+        o.state = x
+    elif x is _ABSENT:
+        o.state = UNSET
+        absent += 1
+    elif x is None:
+        o.state = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("zipcode", _ABSENT)
+    if type(x) is str:
+        o.zipcode = x
+    elif x is _ABSENT:
+        o.zipcode = UNSET
+        absent += 1
+    elif x is None:
+        o.zipcode = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("timezone", _ABSENT)
+    if type(x) is str:
+        o.timezone = x
+    elif x is _ABSENT:
+        o.timezone = UNSET
+        absent += 1
+    elif x is None:
+        o.timezone = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 7:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationInput}
+    return r
+
+
+_K_LocationInput: _Final = frozenset(
+    (
+        "name",
+        "address1",
+        "address2",
+        "city",
+        "state",
+        "zipcode",
+        "timezone",
+    )
+)
+
+
+def _d_TaskRequest(v: _Any) -> TaskRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("task", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.task = _d_TaskInput(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskRequest}
+    return r
+
+
+_K_TaskRequest: _Final = frozenset(
+    (
+        "task",
+    )
+)
+
+
+def _d_TaskInput(v: _Any) -> TaskInput:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskInput)
+    o: _Any = r
+    absent = 0
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("due_by", _ABSENT)
+    if type(x) is str:
+        o.due_by = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.due_by = UNSET
+        absent += 1
+    elif x is None:
+        o.due_by = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("high_priority", _ABSENT)
+    if type(x) is bool:
+        o.high_priority = x
+    elif x is _ABSENT:
+        o.high_priority = UNSET
+        absent += 1
+    elif x is None:
+        o.high_priority = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("webhook_url", _ABSENT)
+    if type(x) is str:
+        o.webhook_url = x
+    elif x is _ABSENT:
+        o.webhook_url = UNSET
+        absent += 1
+    elif x is None:
+        o.webhook_url = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskInput}
+    return r
+
+
+_K_TaskInput: _Final = frozenset(
+    (
+        "name",
+        "due_by",
+        "high_priority",
+        "webhook_url",
+    )
+)
+
+
+def _d_NewTransactionRequest(v: _Any) -> NewTransactionRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewTransactionRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.transaction = _d_NewTransaction(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewTransactionRequest}
+    return r
+
+
+_K_NewTransactionRequest: _Final = frozenset(
+    (
+        "transaction",
+    )
+)
+
+
+def _d_NewTransaction(v: _Any) -> NewTransaction:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewTransaction)
+    o: _Any = r
+    absent = 0
+    x = v.get("asset_id", _ABSENT)
+    if type(x) is str:
+        o.asset_id = x
+    elif x is _ABSENT:
+        o.asset_id = UNSET
+        absent += 1
+    elif x is None:
+        o.asset_id = UNSET
+    else:
+        o.asset_id = _rt.read_id(x)
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("work_order_id", _ABSENT)
+    if type(x) is str:
+        o.work_order_id = x
+    elif x is _ABSENT:
+        o.work_order_id = UNSET
+        absent += 1
+    elif x is None:
+        o.work_order_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("department_id", _ABSENT)
+    if type(x) is str:
+        o.department_id = x
+    elif x is _ABSENT:
+        o.department_id = UNSET
+        absent += 1
+    elif x is None:
+        o.department_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("group_id", _ABSENT)
+    if type(x) is str:
+        o.group_id = x
+    elif x is _ABSENT:
+        o.group_id = UNSET
+        absent += 1
+    elif x is None:
+        o.group_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations", _ABSENT)
+    if type(x) is dict:
+        o.notations = dict(x)
+    elif x is _ABSENT:
+        o.notations = UNSET
+        absent += 1
+    elif x is None:
+        o.notations = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations_extended", _ABSENT)
+    if type(x) is dict:
+        o.notations_extended = dict(x)
+    elif x is _ABSENT:
+        o.notations_extended = UNSET
+        absent += 1
+    elif x is None:
+        o.notations_extended = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = UNSET
+        absent += 1
+    elif x is None:
+        o.geo_coord = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = x
+    elif x is _ABSENT:
+        o.photos = UNSET
+        absent += 1
+    elif x is None:
+        o.photos = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("videos", _ABSENT)
+    if type(x) is list:
+        o.videos = x
+    elif x is _ABSENT:
+        o.videos = UNSET
+        absent += 1
+    elif x is None:
+        o.videos = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("signatures", _ABSENT)
+    if type(x) is list:
+        o.signatures = [_d_SignatureUpload(i) for i in x]
+    elif x is _ABSENT:
+        o.signatures = UNSET
+        absent += 1
+    elif x is None:
+        o.signatures = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("ident_docs", _ABSENT)
+    if type(x) is list:
+        o.ident_docs = x
+    elif x is _ABSENT:
+        o.ident_docs = UNSET
+        absent += 1
+    elif x is None:
+        o.ident_docs = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 14:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewTransaction}
+    return r
+
+
+_K_NewTransaction: _Final = frozenset(
+    (
+        "asset_id",
+        "location_id",
+        "work_order_id",
+        "department_id",
+        "group_id",
+        "notations",
+        "notations_extended",
+        "check_in",
+        "damage",
+        "geo_coord",
+        "photos",
+        "videos",
+        "signatures",
+        "ident_docs",
+    )
+)
+
+
+def _d_SignatureUpload(v: _Any) -> SignatureUpload:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(SignatureUpload)
+    o: _Any = r
+    absent = 0
+    x = v.get("image", _ABSENT)
+    if type(x) is str:
+        o.image = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.image = _rt.read_id(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_SignatureUpload}
+    return r
+
+
+_K_SignatureUpload: _Final = frozenset(
+    (
+        "image",
+        "created_at",
+    )
+)
+
+
+def _d_TransactionUpdateRequest(v: _Any) -> TransactionUpdateRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TransactionUpdateRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.transaction = _d_TransactionUpdate(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionUpdateRequest}
+    return r
+
+
+_K_TransactionUpdateRequest: _Final = frozenset(
+    (
+        "transaction",
+    )
+)
+
+
+def _d_TransactionUpdate(v: _Any) -> TransactionUpdate:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TransactionUpdate)
+    o: _Any = r
+    absent = 0
+    x = v.get("asset_id", _ABSENT)
+    if type(x) is str:
+        o.asset_id = x
+    elif x is _ABSENT:
+        o.asset_id = UNSET
+        absent += 1
+    elif x is None:
+        o.asset_id = None
+    else:
+        o.asset_id = _rt.read_id(x)
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = None
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("department_id", _ABSENT)
+    if type(x) is str:
+        o.department_id = x
+    elif x is _ABSENT:
+        o.department_id = UNSET
+        absent += 1
+    elif x is None:
+        o.department_id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("work_order_id", _ABSENT)
+    if type(x) is str:
+        o.work_order_id = x
+    elif x is _ABSENT:
+        o.work_order_id = UNSET
+        absent += 1
+    elif x is None:
+        o.work_order_id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("task_id", _ABSENT)
+    if type(x) is str:
+        o.task_id = x
+    elif x is _ABSENT:
+        o.task_id = UNSET
+        absent += 1
+    elif x is None:
+        o.task_id = None
+    else:
+        o.task_id = _rt.read_id(x)
+    x = v.get("check_in", _ABSENT)
+    if type(x) is bool:
+        o.check_in = x
+    elif x is _ABSENT:
+        o.check_in = UNSET
+        absent += 1
+    elif x is None:
+        o.check_in = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("draft", _ABSENT)
+    if type(x) is bool:
+        o.draft = x
+    elif x is _ABSENT:
+        o.draft = UNSET
+        absent += 1
+    elif x is None:
+        o.draft = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("damage", _ABSENT)
+    if type(x) is bool:
+        o.damage = x
+    elif x is _ABSENT:
+        o.damage = UNSET
+        absent += 1
+    elif x is None:
+        o.damage = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("email_recipients", _ABSENT)
+    if x is _ABSENT:
+        o.email_recipients = UNSET
+        absent += 1
+    elif x is None:
+        o.email_recipients = None
+    else:
+        o.email_recipients = x
+    x = v.get("sms_recipients", _ABSENT)
+    if x is _ABSENT:
+        o.sms_recipients = UNSET
+        absent += 1
+    elif x is None:
+        o.sms_recipients = None
+    else:
+        o.sms_recipients = x
+    x = v.get("geo_coord", _ABSENT)
+    if type(x) is list:
+        o.geo_coord = [(i if (type(i) is float or type(i) is int) else _rt.mismatch()) for i in x]
+    elif x is _ABSENT:
+        o.geo_coord = UNSET
+        absent += 1
+    elif x is None:
+        o.geo_coord = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations", _ABSENT)
+    if type(x) is dict:
+        o.notations = dict(x)
+    elif x is _ABSENT:
+        o.notations = UNSET
+        absent += 1
+    elif x is None:
+        o.notations = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("notations_extended", _ABSENT)
+    if type(x) is dict:
+        o.notations_extended = dict(x)
+    elif x is _ABSENT:
+        o.notations_extended = UNSET
+        absent += 1
+    elif x is None:
+        o.notations_extended = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_id", _ABSENT)
+    if type(x) is str:
+        o.workflow_id = x
+    elif x is _ABSENT:
+        o.workflow_id = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_id = None
+    else:
+        o.workflow_id = _rt.read_id(x)
+    x = v.get("extended", _ABSENT)
+    if type(x) is dict:
+        o.extended = dict(x)
+    elif x is _ABSENT:
+        o.extended = UNSET
+        absent += 1
+    elif x is None:
+        o.extended = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 15:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TransactionUpdate}
+    return r
+
+
+_K_TransactionUpdate: _Final = frozenset(
+    (
+        "asset_id",
+        "location_id",
+        "department_id",
+        "work_order_id",
+        "task_id",
+        "check_in",
+        "draft",
+        "damage",
+        "email_recipients",
+        "sms_recipients",
+        "geo_coord",
+        "notations",
+        "notations_extended",
+        "workflow_id",
+        "extended",
+    )
+)
+
+
+def _d_NewUserRequest(v: _Any) -> NewUserRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewUserRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_NewUser(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUserRequest}
+    return r
+
+
+_K_NewUserRequest: _Final = frozenset(
+    (
+        "user",
+    )
+)
+
+
+def _d_NewUser(v: _Any) -> NewUser:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewUser)
+    o: _Any = r
+    absent = 0
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("password", _ABSENT)
+    if type(x) is str:
+        o.password = _rt.Secret(x)
+    elif x is _ABSENT:
+        o.password = UNSET
+        absent += 1
+    elif x is None:
+        o.password = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("active", _ABSENT)
+    if type(x) is bool:
+        o.active = x
+    elif x is _ABSENT:
+        o.active = UNSET
+        absent += 1
+    elif x is None:
+        o.active = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("role", _ABSENT)
+    if type(x) is str:
+        o.role = _E_UserRole.get(x, x)
+    elif x is _ABSENT:
+        o.role = UNSET
+        absent += 1
+    elif x is None:
+        o.role = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUser}
+    return r
+
+
+_K_NewUser: _Final = frozenset(
+    (
+        "username",
+        "password",
+        "first_name",
+        "last_name",
+        "phone_number",
+        "active",
+        "location_id",
+        "external_id",
+        "role",
+    )
+)
+
+
+def _d_UserUpdateRequest(v: _Any) -> UserUpdateRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserUpdateRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_UserUpdate(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdateRequest}
+    return r
+
+
+_K_UserUpdateRequest: _Final = frozenset(
+    (
+        "user",
+    )
+)
+
+
+def _d_UserUpdate(v: _Any) -> UserUpdate:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserUpdate)
+    o: _Any = r
+    absent = 0
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("password", _ABSENT)
+    if type(x) is str:
+        o.password = _rt.Secret(x)
+    elif x is _ABSENT:
+        o.password = UNSET
+        absent += 1
+    elif x is None:
+        o.password = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("active", _ABSENT)
+    if type(x) is bool:
+        o.active = x
+    elif x is _ABSENT:
+        o.active = UNSET
+        absent += 1
+    elif x is None:
+        o.active = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("role", _ABSENT)
+    if type(x) is str:
+        o.role = _E_UserRole.get(x, x)
+    elif x is _ABSENT:
+        o.role = UNSET
+        absent += 1
+    elif x is None:
+        o.role = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdate}
+    return r
+
+
+_K_UserUpdate: _Final = frozenset(
+    (
+        "username",
+        "password",
+        "first_name",
+        "last_name",
+        "phone_number",
+        "active",
+        "location_id",
+        "external_id",
+        "role",
+    )
+)
+
+
+def _d_OneTimeUserRequest(v: _Any) -> OneTimeUserRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(OneTimeUserRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.user = _d_NewOneTimeUser(x)
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("notify_user", _ABSENT)
+    if type(x) is bool:
+        o.notify_user = x
+    elif x is _ABSENT:
+        o.notify_user = UNSET
+        absent += 1
+    elif x is None:
+        o.notify_user = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_OneTimeUserRequest}
+    return r
+
+
+_K_OneTimeUserRequest: _Final = frozenset(
+    (
+        "user",
+        "reference_number",
+        "notify_user",
+    )
+)
+
+
+def _d_NewOneTimeUser(v: _Any) -> NewOneTimeUser:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewOneTimeUser)
+    o: _Any = r
+    absent = 0
+    x = v.get("email", _ABSENT)
+    if type(x) is str:
+        o.email = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("phone_number", _ABSENT)
+    if type(x) is str:
+        o.phone_number = x
+    elif x is _ABSENT:
+        o.phone_number = UNSET
+        absent += 1
+    elif x is None:
+        o.phone_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location_id", _ABSENT)
+    if type(x) is str:
+        o.location_id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.location_id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("transaction_limit", _ABSENT)
+    if type(x) is int:
+        o.transaction_limit = x
+    elif x is _ABSENT:
+        o.transaction_limit = UNSET
+        absent += 1
+    elif x is None:
+        o.transaction_limit = UNSET
+    else:
+        o.transaction_limit = _rt.read_int(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewOneTimeUser}
+    return r
+
+
+_K_NewOneTimeUser: _Final = frozenset(
+    (
+        "email",
+        "phone_number",
+        "location_id",
+        "external_id",
+        "transaction_limit",
+    )
+)
+
+
+def _d_CompleteMultipartUploadRequest(v: _Any) -> CompleteMultipartUploadRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(CompleteMultipartUploadRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("upload_id", _ABSENT)
+    if type(x) is str:
+        o.upload_id = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("parts", _ABSENT)
+    if type(x) is list:
+        o.parts = [_d_UploadPart(i) for i in x]
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CompleteMultipartUploadRequest}
+    return r
+
+
+_K_CompleteMultipartUploadRequest: _Final = frozenset(
+    (
+        "upload_id",
+        "parts",
+    )
+)
+_U_Event: dict[object, _Callable[[_Any], Event]] = {
+    "task.completed": _d_TaskCompletedEvent,
+}
+
+_w_Event.fast = _d_Event
+_w_TaskCompletedEvent.fast = _d_TaskCompletedEvent
+_w_Links.fast = _d_Links
+_w_LocationRef.fast = _d_LocationRef
+_w_UserRef.fast = _d_UserRef
+_w_AssetSummary.fast = _d_AssetSummary
+_w_TaskUserRef.fast = _d_TaskUserRef
+_w_Photo.fast = _d_Photo
+_w_Video.fast = _d_Video
+_w_Signature.fast = _d_Signature
+_w_Damage.fast = _d_Damage
+_w_Asset.fast = _d_Asset
+_w_Transaction.fast = _d_Transaction
+_w_NestedTransaction.fast = _d_NestedTransaction
+_w_Location.fast = _d_Location
+_w_AuthenticatedUser.fast = _d_AuthenticatedUser
+_w_User.fast = _d_User
+_w_OneTimeUser.fast = _d_OneTimeUser
+_w_Task.fast = _d_Task
+_w_TaskActivity.fast = _d_TaskActivity
+_w_Workflow.fast = _d_Workflow
+_w_FormTemplate.fast = _d_FormTemplate
+_w_MediaUpload.fast = _d_MediaUpload
+_w_MultipartUpload.fast = _d_MultipartUpload
+_w_UploadPart.fast = _d_UploadPart
+_w_CompletedUpload.fast = _d_CompletedUpload
+_w_TransactionFilter.fast = _d_TransactionFilter
+_w_AssetTransactionFilter.fast = _d_AssetTransactionFilter
+_w_AssetFilter.fast = _d_AssetFilter
+_w_TaskFilter.fast = _d_TaskFilter
+_w_AssetList.fast = _d_AssetList
+_w_TransactionList.fast = _d_TransactionList
+_w_LocationList.fast = _d_LocationList
+_w_TaskList.fast = _d_TaskList
+_w_UserList.fast = _d_UserList
+_w_AssetResponse.fast = _d_AssetResponse
+_w_TransactionResponse.fast = _d_TransactionResponse
+_w_LocationResponse.fast = _d_LocationResponse
+_w_TaskResponse.fast = _d_TaskResponse
+_w_UserResponse.fast = _d_UserResponse
+_w_CreatedUser.fast = _d_CreatedUser
+_w_OneTimeUserResponse.fast = _d_OneTimeUserResponse
+_w_AuthenticateRequest.fast = _d_AuthenticateRequest
+_w_Credentials.fast = _d_Credentials
+_w_GuestTokenExchange.fast = _d_GuestTokenExchange
+_w_AuthenticateResponse.fast = _d_AuthenticateResponse
+_w_NewAssetRequest.fast = _d_NewAssetRequest
+_w_NewAsset.fast = _d_NewAsset
+_w_AssetUpdateRequest.fast = _d_AssetUpdateRequest
+_w_AssetUpdate.fast = _d_AssetUpdate
+_w_LocationRequest.fast = _d_LocationRequest
+_w_LocationInput.fast = _d_LocationInput
+_w_TaskRequest.fast = _d_TaskRequest
+_w_TaskInput.fast = _d_TaskInput
+_w_NewTransactionRequest.fast = _d_NewTransactionRequest
+_w_NewTransaction.fast = _d_NewTransaction
+_w_SignatureUpload.fast = _d_SignatureUpload
+_w_TransactionUpdateRequest.fast = _d_TransactionUpdateRequest
+_w_TransactionUpdate.fast = _d_TransactionUpdate
+_w_NewUserRequest.fast = _d_NewUserRequest
+_w_NewUser.fast = _d_NewUser
+_w_UserUpdateRequest.fast = _d_UserUpdateRequest
+_w_UserUpdate.fast = _d_UserUpdate
+_w_OneTimeUserRequest.fast = _d_OneTimeUserRequest
+_w_NewOneTimeUser.fast = _d_NewOneTimeUser
+_w_CompleteMultipartUploadRequest.fast = _d_CompleteMultipartUploadRequest

@@ -14,6 +14,9 @@ import enum as _enum
 import functools as _functools
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
+from typing import Any as _Any
+from typing import Callable as _Callable
+from typing import Final as _Final
 from typing import Generic, Literal, NewType, TypeAlias, TypeVar, Union
 
 from .. import _runtime as _rt
@@ -1470,6 +1473,8 @@ def _page_wire(item: _rt.Desc, *, register: bool = False) -> _rt.RecordDesc:
         _rt.F("paging", "paging", _w_Paging),
         extra="extra",
     )
+    if item.fast is not None:
+        wire.fast = _functools.partial(_d_Page, item=item.fast)
     return wire
 
 
@@ -1910,3 +1915,3064 @@ _w_UserUpdate.define(
 # `Page.from_json` / `.to_json`: items as parsed JSON, written back by their Python type
 # (the client decodes each list's pages with its own item type).
 _page_wire(_rt.Dynamic(), register=True)
+
+
+# Generated decoders: each reads exactly what its descriptor reads, into the same values,
+# and gives up on anything unusual; `_rt.decode` then reads the answer again with the
+# descriptors, which name what does not fit. A record is made without `__init__` and its
+# every attribute set (`o` is the record typed `Any`: each value comes from parsed JSON,
+# tested as its descriptor tests it).
+_ABSENT: _Final = object()
+_new: _Final = object.__new__
+
+
+def _d_Event(v: _Any) -> Event:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    read = _U_Event.get(v.get("type"))
+    if read is None:
+        return UnknownEvent(v)
+    return read(v)
+
+
+def _d_InspectionCreatedEvent(v: _Any) -> InspectionCreatedEvent:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(InspectionCreatedEvent)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if x is _ABSENT:
+        o.data = UNSET
+        absent += 1
+    elif x is None:
+        o.data = UNSET
+    else:
+        o.data = _d_Inspection(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionCreatedEvent}
+    return r
+
+
+_K_InspectionCreatedEvent: _Final = frozenset(
+    (
+        "type",
+        "data",
+        "created_at",
+    )
+)
+
+
+def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskCompletedEvent)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if x is _ABSENT:
+        o.data = UNSET
+        absent += 1
+    elif x is None:
+        o.data = UNSET
+    else:
+        o.data = _d_Task(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskCompletedEvent}
+    return r
+
+
+_K_TaskCompletedEvent: _Final = frozenset(
+    (
+        "type",
+        "data",
+        "created_at",
+    )
+)
+
+
+_E_InspectionType: dict[str, InspectionType] = {m.value: m for m in InspectionType}
+
+
+_E_InspectionTypeFilter: dict[str, InspectionTypeFilter] = {m.value: m for m in InspectionTypeFilter}
+
+
+_E_TaskType: dict[str, TaskType] = {m.value: m for m in TaskType}
+
+
+_E_TaskStatus: dict[str, TaskStatus] = {m.value: m for m in TaskStatus}
+
+
+_E_TaskStatusFilter: dict[str, TaskStatusFilter] = {m.value: m for m in TaskStatusFilter}
+
+
+_E_ErrorSeverity: dict[str, ErrorSeverity] = {m.value: m for m in ErrorSeverity}
+
+
+def _d_Paging(v: _Any) -> Paging:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Paging)
+    o: _Any = r
+    absent = 0
+    x = v.get("next", _ABSENT)
+    if type(x) is str:
+        o.next = x
+    elif x is _ABSENT:
+        o.next = UNSET
+        absent += 1
+    elif x is None:
+        o.next = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("per_page", _ABSENT)
+    if type(x) is int:
+        o.per_page = x
+    elif x is _ABSENT:
+        o.per_page = UNSET
+        absent += 1
+    elif x is None:
+        o.per_page = UNSET
+    else:
+        o.per_page = _rt.read_int(x)
+    x = v.get("cursor", _ABSENT)
+    if type(x) is str:
+        o.cursor = x
+    elif x is _ABSENT:
+        o.cursor = UNSET
+        absent += 1
+    elif x is None:
+        o.cursor = None
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Paging}
+    return r
+
+
+_K_Paging: _Final = frozenset(
+    (
+        "next",
+        "per_page",
+        "cursor",
+    )
+)
+
+
+def _d_ErrorBody(v: _Any) -> ErrorBody:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ErrorBody)
+    o: _Any = r
+    absent = 0
+    x = v.get("errors", _ABSENT)
+    if x is _ABSENT:
+        o.errors = UNSET
+        absent += 1
+    elif x is None:
+        o.errors = UNSET
+    else:
+        o.errors = x
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ErrorBody}
+    return r
+
+
+_K_ErrorBody: _Final = frozenset(
+    (
+        "errors",
+    )
+)
+
+
+def _d_Unit(v: _Any) -> Unit:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Unit)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("make", _ABSENT)
+    if type(x) is str:
+        o.make = x
+    elif x is _ABSENT:
+        o.make = UNSET
+        absent += 1
+    elif x is None:
+        o.make = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("model", _ABSENT)
+    if type(x) is str:
+        o.model = x
+    elif x is _ABSENT:
+        o.model = UNSET
+        absent += 1
+    elif x is None:
+        o.model = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("year", _ABSENT)
+    if type(x) is int:
+        o.year = x
+    elif x is _ABSENT:
+        o.year = UNSET
+        absent += 1
+    elif x is None:
+        o.year = UNSET
+    else:
+        o.year = _rt.read_int(x)
+    x = v.get("vin", _ABSENT)
+    if type(x) is str:
+        o.vin = x
+    elif x is _ABSENT:
+        o.vin = UNSET
+        absent += 1
+    elif x is None:
+        o.vin = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("serial_number", _ABSENT)
+    if type(x) is str:
+        o.serial_number = x
+    elif x is _ABSENT:
+        o.serial_number = UNSET
+        absent += 1
+    elif x is None:
+        o.serial_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("hours", _ABSENT)
+    if type(x) is int:
+        o.hours = x
+    elif x is _ABSENT:
+        o.hours = UNSET
+        absent += 1
+    elif x is None:
+        o.hours = UNSET
+    else:
+        o.hours = _rt.read_int(x)
+    x = v.get("odometer", _ABSENT)
+    if type(x) is int:
+        o.odometer = x
+    elif x is _ABSENT:
+        o.odometer = UNSET
+        absent += 1
+    elif x is None:
+        o.odometer = UNSET
+    else:
+        o.odometer = _rt.read_int(x)
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = {}
+        absent += 1
+    elif x is None:
+        o.extended_data = {}
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 13:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Unit}
+    return r
+
+
+_K_Unit: _Final = frozenset(
+    (
+        "id",
+        "object",
+        "reference_number",
+        "make",
+        "model",
+        "year",
+        "vin",
+        "serial_number",
+        "hours",
+        "odometer",
+        "created_at",
+        "updated_at",
+        "extended_data",
+    )
+)
+
+
+def _d_LocationRef(v: _Any) -> LocationRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(LocationRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_LocationRef}
+    return r
+
+
+_K_LocationRef: _Final = frozenset(
+    (
+        "id",
+        "external_id",
+        "name",
+    )
+)
+
+
+def _d_UnitRef(v: _Any) -> UnitRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UnitRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitRef}
+    return r
+
+
+_K_UnitRef: _Final = frozenset(
+    (
+        "id",
+        "reference_number",
+    )
+)
+
+
+def _d_UserRef(v: _Any) -> UserRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserRef}
+    return r
+
+
+_K_UserRef: _Final = frozenset(
+    (
+        "id",
+        "username",
+    )
+)
+
+
+def _d_RegionRef(v: _Any) -> RegionRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(RegionRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_RegionRef}
+    return r
+
+
+_K_RegionRef: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_DepartmentRef(v: _Any) -> DepartmentRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(DepartmentRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DepartmentRef}
+    return r
+
+
+_K_DepartmentRef: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_WorkflowRef(v: _Any) -> WorkflowRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(WorkflowRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_WorkflowRef}
+    return r
+
+
+_K_WorkflowRef: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_InspectionRef(v: _Any) -> InspectionRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(InspectionRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionRef}
+    return r
+
+
+_K_InspectionRef: _Final = frozenset(
+    (
+        "id",
+    )
+)
+
+
+def _d_TaskAssigneeRef(v: _Any) -> TaskAssigneeRef:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskAssigneeRef)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskAssigneeRef}
+    return r
+
+
+_K_TaskAssigneeRef: _Final = frozenset(
+    (
+        "id",
+        "username",
+    )
+)
+
+
+def _d_Inspection(v: _Any) -> Inspection:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Inspection)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = _E_InspectionType.get(x, x)
+    elif x is _ABSENT:
+        o.type = UNSET
+        absent += 1
+    elif x is None:
+        o.type = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        o.location = UNSET
+        absent += 1
+    elif x is None:
+        o.location = UNSET
+    else:
+        o.location = _d_LocationRef(x)
+    x = v.get("damage_present", _ABSENT)
+    if type(x) is bool:
+        o.damage_present = x
+    elif x is _ABSENT:
+        o.damage_present = UNSET
+        absent += 1
+    elif x is None:
+        o.damage_present = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("unit", _ABSENT)
+    if x is _ABSENT:
+        o.unit = UNSET
+        absent += 1
+    elif x is None:
+        o.unit = UNSET
+    else:
+        o.unit = _d_UnitRef(x)
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        o.user = UNSET
+        absent += 1
+    elif x is None:
+        o.user = UNSET
+    else:
+        o.user = _d_UserRef(x)
+    x = v.get("region", _ABSENT)
+    if x is _ABSENT:
+        o.region = UNSET
+        absent += 1
+    elif x is None:
+        o.region = UNSET
+    else:
+        o.region = _d_RegionRef(x)
+    x = v.get("department", _ABSENT)
+    if x is _ABSENT:
+        o.department = UNSET
+        absent += 1
+    elif x is None:
+        o.department = UNSET
+    else:
+        o.department = _d_DepartmentRef(x)
+    x = v.get("workflow", _ABSENT)
+    if x is _ABSENT:
+        o.workflow = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow = UNSET
+    else:
+        o.workflow = _d_WorkflowRef(x)
+    x = v.get("dashboard_url", _ABSENT)
+    if type(x) is str:
+        o.dashboard_url = x
+    elif x is _ABSENT:
+        o.dashboard_url = UNSET
+        absent += 1
+    elif x is None:
+        o.dashboard_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("pdf_share_url", _ABSENT)
+    if type(x) is str:
+        o.pdf_share_url = x
+    elif x is _ABSENT:
+        o.pdf_share_url = UNSET
+        absent += 1
+    elif x is None:
+        o.pdf_share_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("results", _ABSENT)
+    if type(x) is list:
+        o.results = [_d_InspectionResult(i) for i in x]
+    elif x is _ABSENT:
+        o.results = []
+        absent += 1
+    elif x is None:
+        o.results = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("photos", _ABSENT)
+    if type(x) is list:
+        o.photos = [_d_Photo(i) for i in x]
+    elif x is _ABSENT:
+        o.photos = []
+        absent += 1
+    elif x is None:
+        o.photos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("videos", _ABSENT)
+    if type(x) is list:
+        o.videos = [_d_Video(i) for i in x]
+    elif x is _ABSENT:
+        o.videos = []
+        absent += 1
+    elif x is None:
+        o.videos = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("signatures", _ABSENT)
+    if type(x) is list:
+        o.signatures = [_d_Signature(i) for i in x]
+    elif x is _ABSENT:
+        o.signatures = []
+        absent += 1
+    elif x is None:
+        o.signatures = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 17:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Inspection}
+    return r
+
+
+_K_Inspection: _Final = frozenset(
+    (
+        "id",
+        "type",
+        "location",
+        "damage_present",
+        "unit",
+        "user",
+        "region",
+        "department",
+        "workflow",
+        "dashboard_url",
+        "pdf_share_url",
+        "results",
+        "photos",
+        "videos",
+        "signatures",
+        "created_at",
+        "updated_at",
+    )
+)
+
+
+def _d_InspectionResult(v: _Any) -> InspectionResult:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    read = _U_InspectionResult.get(v.get("object"))
+    if read is None:
+        return UnknownInspectionResult(v)
+    return read(v)
+
+
+def _d_ChecklistResult(v: _Any) -> ChecklistResult:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ChecklistResult)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if type(x) is list:
+        o.data = [_d_ResultField(i) for i in x]
+    elif x is _ABSENT:
+        o.data = []
+        absent += 1
+    elif x is None:
+        o.data = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ChecklistResult}
+    return r
+
+
+_K_ChecklistResult: _Final = frozenset(
+    (
+        "object",
+        "name",
+        "data",
+    )
+)
+
+
+def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(DataTemplateResult)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("version", _ABSENT)
+    if type(x) is int:
+        o.version = x
+    elif x is _ABSENT:
+        o.version = UNSET
+        absent += 1
+    elif x is None:
+        o.version = UNSET
+    else:
+        o.version = _rt.read_int(x)
+    x = v.get("slug", _ABSENT)
+    if type(x) is str:
+        o.slug = x
+    elif x is _ABSENT:
+        o.slug = UNSET
+        absent += 1
+    elif x is None:
+        o.slug = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("errors", _ABSENT)
+    if type(x) is list:
+        o.errors = [_d_TemplateError(i) for i in x]
+    elif x is _ABSENT:
+        o.errors = []
+        absent += 1
+    elif x is None:
+        o.errors = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if type(x) is list:
+        o.data = [_d_ResultField(i) for i in x]
+    elif x is _ABSENT:
+        o.data = []
+        absent += 1
+    elif x is None:
+        o.data = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 6:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DataTemplateResult}
+    return r
+
+
+_K_DataTemplateResult: _Final = frozenset(
+    (
+        "object",
+        "name",
+        "version",
+        "slug",
+        "errors",
+        "data",
+    )
+)
+
+
+def _d_TemplateError(v: _Any) -> TemplateError:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TemplateError)
+    o: _Any = r
+    absent = 0
+    x = v.get("error", _ABSENT)
+    if type(x) is str:
+        o.error = x
+    elif x is _ABSENT:
+        o.error = UNSET
+        absent += 1
+    elif x is None:
+        o.error = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("field_id", _ABSENT)
+    if type(x) is str:
+        o.field_id = x
+    elif x is _ABSENT:
+        o.field_id = UNSET
+        absent += 1
+    elif x is None:
+        o.field_id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("severity", _ABSENT)
+    if type(x) is str:
+        o.severity = _E_ErrorSeverity.get(x, x)
+    elif x is _ABSENT:
+        o.severity = UNSET
+        absent += 1
+    elif x is None:
+        o.severity = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TemplateError}
+    return r
+
+
+_K_TemplateError: _Final = frozenset(
+    (
+        "error",
+        "field_id",
+        "severity",
+    )
+)
+
+
+def _d_PdfFormResult(v: _Any) -> PdfFormResult:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PdfFormResult)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("link", _ABSENT)
+    if type(x) is str:
+        o.link = x
+    elif x is _ABSENT:
+        o.link = UNSET
+        absent += 1
+    elif x is None:
+        o.link = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("data", _ABSENT)
+    if type(x) is dict:
+        o.data = dict(x)
+    elif x is _ABSENT:
+        o.data = {}
+        absent += 1
+    elif x is None:
+        o.data = {}
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PdfFormResult}
+    return r
+
+
+_K_PdfFormResult: _Final = frozenset(
+    (
+        "object",
+        "name",
+        "link",
+        "data",
+    )
+)
+
+
+def _d_CollisionDamageWaiverResult(v: _Any) -> CollisionDamageWaiverResult:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(CollisionDamageWaiverResult)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("accepted", _ABSENT)
+    if type(x) is bool:
+        o.accepted = x
+    elif x is _ABSENT:
+        o.accepted = UNSET
+        absent += 1
+    elif x is None:
+        o.accepted = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_CollisionDamageWaiverResult}
+    return r
+
+
+_K_CollisionDamageWaiverResult: _Final = frozenset(
+    (
+        "object",
+        "name",
+        "accepted",
+    )
+)
+
+
+def _d_ResultField(v: _Any) -> ResultField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    read = _U_ResultField.get(v.get("type"))
+    if read is None:
+        return UnknownResultField(v)
+    return read(v)
+
+
+def _d_ValueField(v: _Any) -> ValueField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ValueField)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("value", _ABSENT)
+    if x is _ABSENT:
+        o.value = UNSET
+        absent += 1
+    elif x is None:
+        o.value = UNSET
+    else:
+        o.value = x
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ValueField}
+    return r
+
+
+_K_ValueField: _Final = frozenset(
+    (
+        "type",
+        "id",
+        "object",
+        "label",
+        "value",
+    )
+)
+
+
+def _d_ItemField(v: _Any) -> ItemField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ItemField)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("item", _ABSENT)
+    if x is _ABSENT:
+        o.item = UNSET
+        absent += 1
+    elif x is None:
+        o.item = UNSET
+    else:
+        o.item = _d_DropdownItem(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ItemField}
+    return r
+
+
+_K_ItemField: _Final = frozenset(
+    (
+        "type",
+        "id",
+        "object",
+        "label",
+        "item",
+    )
+)
+
+
+def _d_DropdownItem(v: _Any) -> DropdownItem:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(DropdownItem)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("value", _ABSENT)
+    if x is _ABSENT:
+        o.value = UNSET
+        absent += 1
+    elif x is None:
+        o.value = UNSET
+    else:
+        o.value = x
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_DropdownItem}
+    return r
+
+
+_K_DropdownItem: _Final = frozenset(
+    (
+        "id",
+        "value",
+    )
+)
+
+
+def _d_ItemsField(v: _Any) -> ItemsField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ItemsField)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("items", _ABSENT)
+    if type(x) is list:
+        o.items = [_d_ListItem(i) for i in x]
+    elif x is _ABSENT:
+        o.items = []
+        absent += 1
+    elif x is None:
+        o.items = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ItemsField}
+    return r
+
+
+_K_ItemsField: _Final = frozenset(
+    (
+        "type",
+        "id",
+        "object",
+        "label",
+        "items",
+    )
+)
+
+
+def _d_ListItem(v: _Any) -> ListItem:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ListItem)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("value", _ABSENT)
+    if x is _ABSENT:
+        o.value = UNSET
+        absent += 1
+    elif x is None:
+        o.value = UNSET
+    else:
+        o.value = x
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ListItem}
+    return r
+
+
+_K_ListItem: _Final = frozenset(
+    (
+        "id",
+        "label",
+        "value",
+    )
+)
+
+
+def _d_PartnerCaseField(v: _Any) -> PartnerCaseField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PartnerCaseField)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("value", _ABSENT)
+    if x is _ABSENT:
+        o.value = UNSET
+        absent += 1
+    elif x is None:
+        o.value = UNSET
+    else:
+        o.value = _d_PartnerCase(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PartnerCaseField}
+    return r
+
+
+_K_PartnerCaseField: _Final = frozenset(
+    (
+        "type",
+        "id",
+        "object",
+        "label",
+        "value",
+    )
+)
+
+
+def _d_PartnerCase(v: _Any) -> PartnerCase:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PartnerCase)
+    o: _Any = r
+    absent = 0
+    x = v.get("case_id", _ABSENT)
+    if type(x) is str:
+        o.case_id = x
+    elif x is _ABSENT:
+        o.case_id = UNSET
+        absent += 1
+    elif x is None:
+        o.case_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("case_reference_number", _ABSENT)
+    if type(x) is str:
+        o.case_reference_number = x
+    elif x is _ABSENT:
+        o.case_reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.case_reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("service_provider_id", _ABSENT)
+    if type(x) is str:
+        o.service_provider_id = x
+    elif x is _ABSENT:
+        o.service_provider_id = UNSET
+        absent += 1
+    elif x is None:
+        o.service_provider_id = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PartnerCase}
+    return r
+
+
+_K_PartnerCase: _Final = frozenset(
+    (
+        "case_id",
+        "case_reference_number",
+        "service_provider_id",
+    )
+)
+
+
+def _d_Photo(v: _Any) -> Photo:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Photo)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("instruction", _ABSENT)
+    if x is _ABSENT:
+        o.instruction = UNSET
+        absent += 1
+    elif x is None:
+        o.instruction = None
+    else:
+        o.instruction = _d_PhotoInstruction(x)
+    x = v.get("field", _ABSENT)
+    if x is _ABSENT:
+        o.field = UNSET
+        absent += 1
+    elif x is None:
+        o.field = None
+    else:
+        o.field = _d_PhotoField(x)
+    x = v.get("tags", _ABSENT)
+    if type(x) is list:
+        o.tags = [_d_PhotoTag(i) for i in x]
+    elif x is _ABSENT:
+        o.tags = []
+        absent += 1
+    elif x is None:
+        o.tags = []
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Photo}
+    return r
+
+
+_K_Photo: _Final = frozenset(
+    (
+        "object",
+        "url",
+        "instruction",
+        "field",
+        "tags",
+    )
+)
+
+
+def _d_PhotoInstruction(v: _Any) -> PhotoInstruction:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PhotoInstruction)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoInstruction}
+    return r
+
+
+_K_PhotoInstruction: _Final = frozenset(
+    (
+        "id",
+        "label",
+    )
+)
+
+
+def _d_PhotoField(v: _Any) -> PhotoField:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PhotoField)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("result_object_name", _ABSENT)
+    if type(x) is str:
+        o.result_object_name = x
+    elif x is _ABSENT:
+        o.result_object_name = UNSET
+        absent += 1
+    elif x is None:
+        o.result_object_name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoField}
+    return r
+
+
+_K_PhotoField: _Final = frozenset(
+    (
+        "id",
+        "label",
+        "result_object_name",
+    )
+)
+
+
+def _d_PhotoTag(v: _Any) -> PhotoTag:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(PhotoTag)
+    o: _Any = r
+    absent = 0
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 1:
+        o.extra = {k: y for k, y in v.items() if k not in _K_PhotoTag}
+    return r
+
+
+_K_PhotoTag: _Final = frozenset(
+    (
+        "label",
+    )
+)
+
+
+def _d_Video(v: _Any) -> Video:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Video)
+    o: _Any = r
+    absent = 0
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Video}
+    return r
+
+
+_K_Video: _Final = frozenset(
+    (
+        "object",
+        "url",
+    )
+)
+
+
+def _d_Signature(v: _Any) -> Signature:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    read = _U_Signature.get(v.get("type"))
+    if read is None:
+        return UnknownSignature(v)
+    return read(v)
+
+
+def _d_InspectionSignature(v: _Any) -> InspectionSignature:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(InspectionSignature)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("label", _ABSENT)
+    if type(x) is str:
+        o.label = x
+    elif x is _ABSENT:
+        o.label = UNSET
+        absent += 1
+    elif x is None:
+        o.label = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("printed_name", _ABSENT)
+    if type(x) is str:
+        o.printed_name = x
+    elif x is _ABSENT:
+        o.printed_name = UNSET
+        absent += 1
+    elif x is None:
+        o.printed_name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_InspectionSignature}
+    return r
+
+
+_K_InspectionSignature: _Final = frozenset(
+    (
+        "type",
+        "object",
+        "url",
+        "label",
+        "printed_name",
+    )
+)
+
+
+def _d_EsignSignature(v: _Any) -> EsignSignature:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(EsignSignature)
+    o: _Any = r
+    absent = 0
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("url", _ABSENT)
+    if type(x) is str:
+        o.url = x
+    elif x is _ABSENT:
+        o.url = UNSET
+        absent += 1
+    elif x is None:
+        o.url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("signed_at", _ABSENT)
+    if type(x) is str:
+        o.signed_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.signed_at = UNSET
+        absent += 1
+    elif x is None:
+        o.signed_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 4:
+        o.extra = {k: y for k, y in v.items() if k not in _K_EsignSignature}
+    return r
+
+
+_K_EsignSignature: _Final = frozenset(
+    (
+        "type",
+        "object",
+        "url",
+        "signed_at",
+    )
+)
+
+
+def _d_ShareUrl(v: _Any) -> ShareUrl:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(ShareUrl)
+    o: _Any = r
+    absent = 0
+    x = v.get("link", _ABSENT)
+    if type(x) is str:
+        o.link = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("expires_at", _ABSENT)
+    if type(x) is str:
+        o.expires_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.expires_at = UNSET
+        absent += 1
+    elif x is None:
+        o.expires_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_ShareUrl}
+    return r
+
+
+_K_ShareUrl: _Final = frozenset(
+    (
+        "link",
+        "expires_at",
+    )
+)
+
+
+def _d_Task(v: _Any) -> Task:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Task)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
+        raise _rt.Mismatch
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("object", _ABSENT)
+    if type(x) is str:
+        o.object = x
+    elif x is _ABSENT:
+        o.object = UNSET
+        absent += 1
+    elif x is None:
+        o.object = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("type", _ABSENT)
+    if type(x) is str:
+        o.type = _E_TaskType.get(x, x)
+    elif x is _ABSENT:
+        o.type = UNSET
+        absent += 1
+    elif x is None:
+        o.type = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("status", _ABSENT)
+    if type(x) is str:
+        o.status = _E_TaskStatus.get(x, x)
+    elif x is _ABSENT:
+        o.status = UNSET
+        absent += 1
+    elif x is None:
+        o.status = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("description", _ABSENT)
+    if type(x) is str:
+        o.description = x
+    elif x is _ABSENT:
+        o.description = UNSET
+        absent += 1
+    elif x is None:
+        o.description = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("priority", _ABSENT)
+    if type(x) is bool:
+        o.priority = x
+    elif x is _ABSENT:
+        o.priority = UNSET
+        absent += 1
+    elif x is None:
+        o.priority = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("due_by", _ABSENT)
+    if type(x) is str:
+        o.due_by = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.due_by = UNSET
+        absent += 1
+    elif x is None:
+        o.due_by = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("inspection", _ABSENT)
+    if x is _ABSENT:
+        o.inspection = UNSET
+        absent += 1
+    elif x is None:
+        o.inspection = UNSET
+    else:
+        o.inspection = _d_InspectionRef(x)
+    x = v.get("assignee", _ABSENT)
+    if x is _ABSENT:
+        o.assignee = UNSET
+        absent += 1
+    elif x is None:
+        o.assignee = UNSET
+    else:
+        o.assignee = _d_TaskAssigneeRef(x)
+    x = v.get("unit", _ABSENT)
+    if x is _ABSENT:
+        o.unit = UNSET
+        absent += 1
+    elif x is None:
+        o.unit = UNSET
+    else:
+        o.unit = _d_UnitRef(x)
+    x = v.get("workflow", _ABSENT)
+    if x is _ABSENT:
+        o.workflow = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow = UNSET
+    else:
+        o.workflow = _d_WorkflowRef(x)
+    x = v.get("department", _ABSENT)
+    if x is _ABSENT:
+        o.department = UNSET
+        absent += 1
+    elif x is None:
+        o.department = UNSET
+    else:
+        o.department = _d_DepartmentRef(x)
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = {}
+        absent += 1
+    elif x is None:
+        o.extended_data = {}
+    else:
+        raise _rt.Mismatch
+    x = v.get("completed_at", _ABSENT)
+    if type(x) is str:
+        o.completed_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.completed_at = UNSET
+        absent += 1
+    elif x is None:
+        o.completed_at = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("created_at", _ABSENT)
+    if type(x) is str:
+        o.created_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.created_at = UNSET
+        absent += 1
+    elif x is None:
+        o.created_at = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("updated_at", _ABSENT)
+    if type(x) is str:
+        o.updated_at = _rt.parse_datetime(x)
+    elif x is _ABSENT:
+        o.updated_at = UNSET
+        absent += 1
+    elif x is None:
+        o.updated_at = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 17:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Task}
+    return r
+
+
+_K_Task: _Final = frozenset(
+    (
+        "id",
+        "object",
+        "type",
+        "status",
+        "name",
+        "description",
+        "priority",
+        "due_by",
+        "inspection",
+        "assignee",
+        "unit",
+        "workflow",
+        "department",
+        "extended_data",
+        "completed_at",
+        "created_at",
+        "updated_at",
+    )
+)
+
+
+def _d_Workflow(v: _Any) -> Workflow:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Workflow)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Workflow}
+    return r
+
+
+_K_Workflow: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_Location(v: _Any) -> Location:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Location)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = None
+    else:
+        raise _rt.Mismatch
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Location}
+    return r
+
+
+_K_Location: _Final = frozenset(
+    (
+        "id",
+        "external_id",
+        "name",
+    )
+)
+
+
+def _d_User(v: _Any) -> User:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(User)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("username", _ABSENT)
+    if type(x) is str:
+        o.username = x
+    elif x is _ABSENT:
+        o.username = UNSET
+        absent += 1
+    elif x is None:
+        o.username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 5:
+        o.extra = {k: y for k, y in v.items() if k not in _K_User}
+    return r
+
+
+_K_User: _Final = frozenset(
+    (
+        "id",
+        "username",
+        "external_id",
+        "first_name",
+        "last_name",
+    )
+)
+
+
+def _d_UserGroup(v: _Any) -> UserGroup:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserGroup)
+    o: _Any = r
+    absent = 0
+    x = v.get("id", _ABSENT)
+    if type(x) is str:
+        o.id = x
+    elif x is _ABSENT:
+        o.id = UNSET
+        absent += 1
+    elif x is None:
+        o.id = UNSET
+    else:
+        o.id = _rt.read_id(x)
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    elif x is _ABSENT:
+        o.name = UNSET
+        absent += 1
+    elif x is None:
+        o.name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserGroup}
+    return r
+
+
+_K_UserGroup: _Final = frozenset(
+    (
+        "id",
+        "name",
+    )
+)
+
+
+def _d_NewUnit(v: _Any) -> NewUnit:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(NewUnit)
+    o: _Any = r
+    absent = 0
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("make", _ABSENT)
+    if type(x) is str:
+        o.make = x
+    elif x is _ABSENT:
+        o.make = UNSET
+        absent += 1
+    elif x is None:
+        o.make = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("model", _ABSENT)
+    if type(x) is str:
+        o.model = x
+    elif x is _ABSENT:
+        o.model = UNSET
+        absent += 1
+    elif x is None:
+        o.model = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("year", _ABSENT)
+    if type(x) is int:
+        o.year = x
+    elif x is _ABSENT:
+        o.year = UNSET
+        absent += 1
+    elif x is None:
+        o.year = UNSET
+    else:
+        o.year = _rt.read_int(x)
+    x = v.get("vin", _ABSENT)
+    if type(x) is str:
+        o.vin = x
+    elif x is _ABSENT:
+        o.vin = UNSET
+        absent += 1
+    elif x is None:
+        o.vin = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("serial_number", _ABSENT)
+    if type(x) is str:
+        o.serial_number = x
+    elif x is _ABSENT:
+        o.serial_number = UNSET
+        absent += 1
+    elif x is None:
+        o.serial_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("hours", _ABSENT)
+    if type(x) is int:
+        o.hours = x
+    elif x is _ABSENT:
+        o.hours = UNSET
+        absent += 1
+    elif x is None:
+        o.hours = UNSET
+    else:
+        o.hours = _rt.read_int(x)
+    x = v.get("odometer", _ABSENT)
+    if type(x) is int:
+        o.odometer = x
+    elif x is _ABSENT:
+        o.odometer = UNSET
+        absent += 1
+    elif x is None:
+        o.odometer = UNSET
+    else:
+        o.odometer = _rt.read_int(x)
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = UNSET
+        absent += 1
+    elif x is None:
+        o.extended_data = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_NewUnit}
+    return r
+
+
+_K_NewUnit: _Final = frozenset(
+    (
+        "reference_number",
+        "make",
+        "model",
+        "year",
+        "vin",
+        "serial_number",
+        "hours",
+        "odometer",
+        "extended_data",
+    )
+)
+
+
+def _d_UnitPatch(v: _Any) -> UnitPatch:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UnitPatch)
+    o: _Any = r
+    absent = 0
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    elif x is _ABSENT:
+        o.reference_number = UNSET
+        absent += 1
+    elif x is None:
+        o.reference_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("make", _ABSENT)
+    if type(x) is str:
+        o.make = x
+    elif x is _ABSENT:
+        o.make = UNSET
+        absent += 1
+    elif x is None:
+        o.make = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("model", _ABSENT)
+    if type(x) is str:
+        o.model = x
+    elif x is _ABSENT:
+        o.model = UNSET
+        absent += 1
+    elif x is None:
+        o.model = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("year", _ABSENT)
+    if type(x) is int:
+        o.year = x
+    elif x is _ABSENT:
+        o.year = UNSET
+        absent += 1
+    elif x is None:
+        o.year = UNSET
+    else:
+        o.year = _rt.read_int(x)
+    x = v.get("vin", _ABSENT)
+    if type(x) is str:
+        o.vin = x
+    elif x is _ABSENT:
+        o.vin = UNSET
+        absent += 1
+    elif x is None:
+        o.vin = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("serial_number", _ABSENT)
+    if type(x) is str:
+        o.serial_number = x
+    elif x is _ABSENT:
+        o.serial_number = UNSET
+        absent += 1
+    elif x is None:
+        o.serial_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("hours", _ABSENT)
+    if type(x) is int:
+        o.hours = x
+    elif x is _ABSENT:
+        o.hours = UNSET
+        absent += 1
+    elif x is None:
+        o.hours = UNSET
+    else:
+        o.hours = _rt.read_int(x)
+    x = v.get("odometer", _ABSENT)
+    if type(x) is int:
+        o.odometer = x
+    elif x is _ABSENT:
+        o.odometer = UNSET
+        absent += 1
+    elif x is None:
+        o.odometer = UNSET
+    else:
+        o.odometer = _rt.read_int(x)
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = UNSET
+        absent += 1
+    elif x is None:
+        o.extended_data = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 9:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitPatch}
+    return r
+
+
+_K_UnitPatch: _Final = frozenset(
+    (
+        "reference_number",
+        "make",
+        "model",
+        "year",
+        "vin",
+        "serial_number",
+        "hours",
+        "odometer",
+        "extended_data",
+    )
+)
+
+
+def _d_UnitAttributes(v: _Any) -> UnitAttributes:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UnitAttributes)
+    o: _Any = r
+    absent = 0
+    x = v.get("make", _ABSENT)
+    if type(x) is str:
+        o.make = x
+    elif x is _ABSENT:
+        o.make = UNSET
+        absent += 1
+    elif x is None:
+        o.make = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("model", _ABSENT)
+    if type(x) is str:
+        o.model = x
+    elif x is _ABSENT:
+        o.model = UNSET
+        absent += 1
+    elif x is None:
+        o.model = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("year", _ABSENT)
+    if type(x) is int:
+        o.year = x
+    elif x is _ABSENT:
+        o.year = UNSET
+        absent += 1
+    elif x is None:
+        o.year = UNSET
+    else:
+        o.year = _rt.read_int(x)
+    x = v.get("vin", _ABSENT)
+    if type(x) is str:
+        o.vin = x
+    elif x is _ABSENT:
+        o.vin = UNSET
+        absent += 1
+    elif x is None:
+        o.vin = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("serial_number", _ABSENT)
+    if type(x) is str:
+        o.serial_number = x
+    elif x is _ABSENT:
+        o.serial_number = UNSET
+        absent += 1
+    elif x is None:
+        o.serial_number = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("hours", _ABSENT)
+    if type(x) is int:
+        o.hours = x
+    elif x is _ABSENT:
+        o.hours = UNSET
+        absent += 1
+    elif x is None:
+        o.hours = UNSET
+    else:
+        o.hours = _rt.read_int(x)
+    x = v.get("odometer", _ABSENT)
+    if type(x) is int:
+        o.odometer = x
+    elif x is _ABSENT:
+        o.odometer = UNSET
+        absent += 1
+    elif x is None:
+        o.odometer = UNSET
+    else:
+        o.odometer = _rt.read_int(x)
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = UNSET
+        absent += 1
+    elif x is None:
+        o.extended_data = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 8:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UnitAttributes}
+    return r
+
+
+_K_UnitAttributes: _Final = frozenset(
+    (
+        "make",
+        "model",
+        "year",
+        "vin",
+        "serial_number",
+        "hours",
+        "odometer",
+        "extended_data",
+    )
+)
+
+
+def _d_TaskRequest(v: _Any) -> TaskRequest:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(TaskRequest)
+    o: _Any = r
+    absent = 0
+    x = v.get("name", _ABSENT)
+    if type(x) is str:
+        o.name = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("reference_number", _ABSENT)
+    if type(x) is str:
+        o.reference_number = x
+    else:
+        raise _rt.Mismatch
+    x = v.get("due_by", _ABSENT)
+    if type(x) is str:
+        o.due_by = _rt.parse_date_or_datetime(x)
+    else:
+        raise _rt.Mismatch
+    x = v.get("webhook_url", _ABSENT)
+    if type(x) is str:
+        o.webhook_url = x
+    elif x is _ABSENT:
+        o.webhook_url = UNSET
+        absent += 1
+    elif x is None:
+        o.webhook_url = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("status", _ABSENT)
+    if type(x) is str:
+        o.status = _E_TaskStatus.get(x, x)
+    elif x is _ABSENT:
+        o.status = UNSET
+        absent += 1
+    elif x is None:
+        o.status = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("description", _ABSENT)
+    if type(x) is str:
+        o.description = x
+    elif x is _ABSENT:
+        o.description = UNSET
+        absent += 1
+    elif x is None:
+        o.description = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("requires_inspection", _ABSENT)
+    if type(x) is bool:
+        o.requires_inspection = x
+    elif x is _ABSENT:
+        o.requires_inspection = UNSET
+        absent += 1
+    elif x is None:
+        o.requires_inspection = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("workflow_id", _ABSENT)
+    if type(x) is str:
+        o.workflow_id = x
+    elif x is _ABSENT:
+        o.workflow_id = UNSET
+        absent += 1
+    elif x is None:
+        o.workflow_id = UNSET
+    else:
+        o.workflow_id = _rt.read_id(x)
+    x = v.get("department_id", _ABSENT)
+    if type(x) is str:
+        o.department_id = x
+    elif x is _ABSENT:
+        o.department_id = UNSET
+        absent += 1
+    elif x is None:
+        o.department_id = UNSET
+    else:
+        o.department_id = _rt.read_id(x)
+    x = v.get("extended_data", _ABSENT)
+    if type(x) is dict:
+        o.extended_data = dict(x)
+    elif x is _ABSENT:
+        o.extended_data = UNSET
+        absent += 1
+    elif x is None:
+        o.extended_data = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("assignee_username", _ABSENT)
+    if type(x) is str:
+        o.assignee_username = x
+    elif x is _ABSENT:
+        o.assignee_username = UNSET
+        absent += 1
+    elif x is None:
+        o.assignee_username = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("location_id", _ABSENT)
+    if type(x) is int:
+        o.location_id = x
+    elif x is _ABSENT:
+        o.location_id = UNSET
+        absent += 1
+    elif x is None:
+        o.location_id = UNSET
+    else:
+        o.location_id = _rt.read_int(x)
+    x = v.get("user_group_id", _ABSENT)
+    if type(x) is int:
+        o.user_group_id = x
+    elif x is _ABSENT:
+        o.user_group_id = UNSET
+        absent += 1
+    elif x is None:
+        o.user_group_id = UNSET
+    else:
+        o.user_group_id = _rt.read_int(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 13:
+        o.extra = {k: y for k, y in v.items() if k not in _K_TaskRequest}
+    return r
+
+
+_K_TaskRequest: _Final = frozenset(
+    (
+        "name",
+        "reference_number",
+        "due_by",
+        "webhook_url",
+        "status",
+        "description",
+        "requires_inspection",
+        "workflow_id",
+        "department_id",
+        "extended_data",
+        "assignee_username",
+        "location_id",
+        "user_group_id",
+    )
+)
+
+
+def _d_UserUpdate(v: _Any) -> UserUpdate:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(UserUpdate)
+    o: _Any = r
+    absent = 0
+    x = v.get("external_id", _ABSENT)
+    if type(x) is str:
+        o.external_id = x
+    elif x is _ABSENT:
+        o.external_id = UNSET
+        absent += 1
+    elif x is None:
+        o.external_id = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("first_name", _ABSENT)
+    if type(x) is str:
+        o.first_name = x
+    elif x is _ABSENT:
+        o.first_name = UNSET
+        absent += 1
+    elif x is None:
+        o.first_name = UNSET
+    else:
+        raise _rt.Mismatch
+    x = v.get("last_name", _ABSENT)
+    if type(x) is str:
+        o.last_name = x
+    elif x is _ABSENT:
+        o.last_name = UNSET
+        absent += 1
+    elif x is None:
+        o.last_name = UNSET
+    else:
+        raise _rt.Mismatch
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 3:
+        o.extra = {k: y for k, y in v.items() if k not in _K_UserUpdate}
+    return r
+
+
+_K_UserUpdate: _Final = frozenset(
+    (
+        "external_id",
+        "first_name",
+        "last_name",
+    )
+)
+
+
+def _d_Page(v: _Any, item: _Callable[[_Any], T]) -> Page[T]:
+    if type(v) is not dict:
+        raise _rt.Mismatch
+    r = _new(Page)
+    o: _Any = r
+    absent = 0
+    x = v.get("data", _ABSENT)
+    if type(x) is list:
+        o.data = [item(i) for i in x]
+    elif x is _ABSENT:
+        o.data = []
+        absent += 1
+    elif x is None:
+        o.data = []
+    else:
+        raise _rt.Mismatch
+    x = v.get("paging", _ABSENT)
+    if x is _ABSENT:
+        o.paging = UNSET
+        absent += 1
+    elif x is None:
+        o.paging = UNSET
+    else:
+        o.paging = _d_Paging(x)
+    # Unlisted properties, if those present and those absent make more than the fields (left
+    # unset when there are none: reading the attribute makes the empty dict).
+    if len(v) + absent != 2:
+        o.extra = {k: y for k, y in v.items() if k not in _K_Page}
+    return r
+
+
+_K_Page: _Final = frozenset(
+    (
+        "data",
+        "paging",
+    )
+)
+_U_Event: dict[object, _Callable[[_Any], Event]] = {
+    "inspection.created": _d_InspectionCreatedEvent,
+    "task.completed": _d_TaskCompletedEvent,
+}
+_U_InspectionResult: dict[object, _Callable[[_Any], InspectionResult]] = {
+    "checklist": _d_ChecklistResult,
+    "data_template": _d_DataTemplateResult,
+    "pdf_form": _d_PdfFormResult,
+    "collision_damage_waiver": _d_CollisionDamageWaiverResult,
+}
+_U_ResultField: dict[object, _Callable[[_Any], ResultField]] = {
+    "textbox": _d_ValueField,
+    "barcode_scan_textbox": _d_ValueField,
+    "date_selector": _d_ValueField,
+    "radio": _d_ValueField,
+    "single_dropdown_list": _d_ValueField,
+    "single_dropdown_with_id": _d_ItemField,
+    "multi_dropdown_list": _d_ItemsField,
+    "checkbox": _d_ItemsField,
+    "pass_fail": _d_ItemsField,
+    "partner_case": _d_PartnerCaseField,
+}
+_U_Signature: dict[object, _Callable[[_Any], Signature]] = {
+    "inspection": _d_InspectionSignature,
+    "esign": _d_EsignSignature,
+}
+
+_w_Event.fast = _d_Event
+_w_InspectionCreatedEvent.fast = _d_InspectionCreatedEvent
+_w_TaskCompletedEvent.fast = _d_TaskCompletedEvent
+_w_Paging.fast = _d_Paging
+_w_ErrorBody.fast = _d_ErrorBody
+_w_Unit.fast = _d_Unit
+_w_LocationRef.fast = _d_LocationRef
+_w_UnitRef.fast = _d_UnitRef
+_w_UserRef.fast = _d_UserRef
+_w_RegionRef.fast = _d_RegionRef
+_w_DepartmentRef.fast = _d_DepartmentRef
+_w_WorkflowRef.fast = _d_WorkflowRef
+_w_InspectionRef.fast = _d_InspectionRef
+_w_TaskAssigneeRef.fast = _d_TaskAssigneeRef
+_w_Inspection.fast = _d_Inspection
+_w_InspectionResult.fast = _d_InspectionResult
+_w_ChecklistResult.fast = _d_ChecklistResult
+_w_DataTemplateResult.fast = _d_DataTemplateResult
+_w_TemplateError.fast = _d_TemplateError
+_w_PdfFormResult.fast = _d_PdfFormResult
+_w_CollisionDamageWaiverResult.fast = _d_CollisionDamageWaiverResult
+_w_ResultField.fast = _d_ResultField
+_w_ValueField.fast = _d_ValueField
+_w_ItemField.fast = _d_ItemField
+_w_DropdownItem.fast = _d_DropdownItem
+_w_ItemsField.fast = _d_ItemsField
+_w_ListItem.fast = _d_ListItem
+_w_PartnerCaseField.fast = _d_PartnerCaseField
+_w_PartnerCase.fast = _d_PartnerCase
+_w_Photo.fast = _d_Photo
+_w_PhotoInstruction.fast = _d_PhotoInstruction
+_w_PhotoField.fast = _d_PhotoField
+_w_PhotoTag.fast = _d_PhotoTag
+_w_Video.fast = _d_Video
+_w_Signature.fast = _d_Signature
+_w_InspectionSignature.fast = _d_InspectionSignature
+_w_EsignSignature.fast = _d_EsignSignature
+_w_ShareUrl.fast = _d_ShareUrl
+_w_Task.fast = _d_Task
+_w_Workflow.fast = _d_Workflow
+_w_Location.fast = _d_Location
+_w_User.fast = _d_User
+_w_UserGroup.fast = _d_UserGroup
+_w_NewUnit.fast = _d_NewUnit
+_w_UnitPatch.fast = _d_UnitPatch
+_w_UnitAttributes.fast = _d_UnitAttributes
+_w_TaskRequest.fast = _d_TaskRequest
+_w_UserUpdate.fast = _d_UserUpdate
