@@ -355,3 +355,20 @@ fn positions_name_the_spec_line_of_each_element() {
         .unwrap();
     assert_eq!(spec_line(&at), "  TaskStatus:");
 }
+
+/// An answer with no body is checked on its head: a DELETE's 204 counts, and an unlisted
+/// status without a body is still a departure.
+#[tokio::test]
+async fn an_answer_without_a_body_is_checked_too() {
+    let upstream = sandbox(false).await;
+    let watch = watch(options(&upstream)).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut request = client.delete(format!("http://{}/v3/tasks/tsk_idle", watch.addr));
+    for (name, value) in KEYS {
+        request = request.header(name, value);
+    }
+    let answer = request.send().await.unwrap();
+    assert_eq!(answer.status(), 204);
+    assert_eq!(watch.report()["exchanges"], 1, "{:#}", watch.report());
+    assert!(watch.departures().is_empty(), "{:#}", watch.report());
+}

@@ -89,9 +89,11 @@ pub async fn run(state: Arc<Shared>, request: Request) -> Response {
             .body(Body::from(bytes))
             .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response());
     }
-    // Checked on its head alone (nothing to read): now, before it passes, when enforcing;
-    // else once it has passed, with the body the record keeps.
-    let after = match state.options.enforce {
+    // Checked on its head alone (nothing to read): now, before it passes, when enforcing
+    // or when there is no body (which is never polled); else once it has passed, with the
+    // body the record keeps.
+    let bodiless = answer.content_length() == Some(0) || seen.method == "HEAD";
+    let after = match state.options.enforce || bodiless {
         true => {
             if let Some(first) = finish(&state, &seen, &plan, None).first() {
                 return enforced(first);
