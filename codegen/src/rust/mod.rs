@@ -3,6 +3,7 @@
 mod adapter;
 pub mod cli;
 mod client;
+mod decode;
 mod docs;
 mod enums;
 mod ids;

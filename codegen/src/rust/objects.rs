@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{docs, names, types};
+use super::{decode, docs, names, types};
 use crate::ir::{
     Builtin, Field, Interface, Object, OneOf, OneOfVariant, OperationPaging, Pagination, TypeDef,
     TypeId, TypeKind, TypeRef,
@@ -12,6 +12,14 @@ use crate::ir::{
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response_side();
     let mut out = object_struct(i, t, o, response_side);
+    // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
+    if o.envelope.is_none() {
+        out.extend(decode::record(
+            &names::type_ident(&t.name),
+            o,
+            response_side,
+        ));
+    }
     out.extend(impl_record(t, o, response_side));
     out.extend(envelope_impl(i, t, o));
     if o.fields.iter().any(|f| f.sensitive) {
@@ -33,7 +41,7 @@ fn object_struct(i: &Interface, t: &TypeDef, o: &Object, response_side: bool) ->
     let fields: Vec<TokenStream> = o
         .fields
         .iter()
-        .map(|f| field(i, f, response_side, !response_side))
+        .map(|f| written_field(i, f, response_side))
         .collect();
     let one_of = o.one_of.as_ref().map(|one| {
         let ident = names::field_ident(&one.name);
@@ -58,15 +66,10 @@ fn object_struct(i: &Interface, t: &TypeDef, o: &Object, response_side: bool) ->
     } else {
         quote!()
     };
-    // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
-    let deserialize = if o.envelope.is_some() {
-        quote!()
-    } else {
-        quote!(serde::Deserialize,)
-    };
+    // `Deserialize` is `decode::record`'s, or an envelope's own.
     quote! {
         #doc
-        #[derive(Clone, #debug #default PartialEq, serde::Serialize, #deserialize)]
+        #[derive(Clone, #debug #default PartialEq, serde::Serialize)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -214,6 +217,20 @@ fn field(i: &Interface, f: &Field, response_side: bool, show_limits: bool) -> To
     let doc = docs::field(f, show_limits).attrs();
     let rename = types::rename(&f.name);
     let (ty, attrs) = types::field_type(i, f, response_side);
+    quote! {
+        #doc
+        #rename
+        #attrs
+        pub #ident: #ty,
+    }
+}
+
+/// A field of a record whose `Deserialize` is generated: only writing needs attributes.
+fn written_field(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
+    let ident = names::field_ident(&f.name);
+    let doc = docs::field(f, !response_side).attrs();
+    let rename = types::rename(&f.name);
+    let (ty, attrs) = types::written_field_type(i, f, response_side);
     quote! {
         #doc
         #rename
@@ -473,20 +490,48 @@ fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> 
     );
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         #[non_exhaustive]
         pub struct Page<T> {
             /// The records of this page, in the order the service sent them.
             #items_rename
-            #[serde(default = "Vec::new")]
             pub #items: Vec<T>,
             /// Where the next page is, if there is one.
             #paging_rename
-            #[serde(default, skip_serializing_if = "Option::is_none")]
+            #[serde(skip_serializing_if = "Option::is_none")]
             pub #paging: Option<#paging_ty>,
             /// Properties of the list answer the spec does not list, as the service sent them.
             #[serde(flatten)]
             pub #extras: serde_json::Map<String, serde_json::Value>,
+        }
+
+        // Read in one pass, as every record is (`decode::record`); absent lists are empty.
+        impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Page<T> {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::inspection_runtime::__private::decode_record(deserializer)
+            }
+        }
+
+        impl<'de, T: serde::Deserialize<'de>> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
+            const NAME: &'static str = "Page";
+
+            fn visit<A: serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+                let mut #items = None;
+                let mut #paging = None;
+                let mut #extras = serde_json::Map::new();
+                while let Some(__key) = __map.next_key::<::inspection_runtime::__private::Key<'de>>()? {
+                    match __key.as_str() {
+                        #items_field => ::inspection_runtime::__private::field(&mut #items, #items_field, __map.next_value())?,
+                        #paging_field => ::inspection_runtime::__private::field(&mut #paging, #paging_field, __map.next_value())?,
+                        _ => __key.keep(&mut #extras, &mut __map)?,
+                    }
+                }
+                Ok(Self {
+                    #items: #items.unwrap_or_default(),
+                    #paging: #paging.unwrap_or_default(),
+                    #extras,
+                })
+            }
         }
     }
 }

@@ -102,6 +102,52 @@ pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream
     }
 }
 
+/// How a record's generated `Deserialize` reads a field's value (see `decode.rs`); the
+/// counterpart of the serde attributes of `field_type`.
+pub enum Read {
+    /// The field's type as serde reads it.
+    Value,
+    /// A response's collection: `null` reads as empty.
+    NullAsEmpty,
+    /// May be absent or null: a present property is `Some`, `null` included.
+    Present,
+    /// A response's required date-time, read tolerantly.
+    DateTime,
+    /// A response's optional (or nullable) date-time, read tolerantly.
+    DateTimeOpt,
+    /// A response's optional, nullable date-time: present is `Some`, `null` included.
+    DateTimePresent,
+}
+
+pub fn read(f: &Field, response_side: bool) -> Read {
+    let date_time = response_side && matches!(f.ty, TypeRef::Builtin(Builtin::DateTime));
+    match (shape(f, response_side), date_time) {
+        (Shape::Collection, _) => Read::NullAsEmpty,
+        (Shape::OptionalNullable, false) => Read::Present,
+        (Shape::OptionalNullable, true) => Read::DateTimePresent,
+        (Shape::Plain, true) => Read::DateTime,
+        (_, true) => Read::DateTimeOpt,
+        _ => Read::Value,
+    }
+}
+
+/// The field's Rust type and the serde attributes that writing it needs, for a record
+/// whose `Deserialize` is generated (reading needs none).
+pub fn written_field_type(
+    i: &Interface,
+    f: &Field,
+    response_side: bool,
+) -> (TokenStream, TokenStream) {
+    let (ty, _) = field_type(i, f, response_side);
+    let attrs = match shape(f, response_side) {
+        Shape::Optional | Shape::OptionalNullable => {
+            quote!(#[serde(skip_serializing_if = "Option::is_none")])
+        }
+        _ => quote!(),
+    };
+    (ty, attrs)
+}
+
 /// A response's date-time, read in any ISO 8601 form the service may send.
 fn tolerant_date_time(ty: TokenStream, shape: Shape) -> (TokenStream, TokenStream) {
     let with = |f: &str| format!("::inspection_runtime::__private::{f}");

@@ -32,7 +32,19 @@ pub fn parse_date_time(text: &str) -> Result<DateTime<Utc>, String> {
 }
 
 /// A date-time read with [`parse_date_time`].
-struct Tolerant(DateTime<Utc>);
+pub struct Tolerant(DateTime<Utc>);
+
+impl Tolerant {
+    /// The instant read.
+    pub fn get(self) -> DateTime<Utc> {
+        self.0
+    }
+
+    /// The instant of an optional date-time, as generated records hold it.
+    pub fn opt(t: Option<Tolerant>) -> Option<DateTime<Utc>> {
+        t.map(Tolerant::get)
+    }
+}
 
 impl<'de> Deserialize<'de> for Tolerant {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

@@ -10,23 +10,23 @@ use super::*;
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task record.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Task>,
     /// When the event happened (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskCompletedEvent, additional_properties, [(data, "data", value, default),
+    (created_at, "created_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
 /// The links of an index page, such as
 /// `https://{host}/api/transactions?after_id=43&limit=2`; `prev` carries `before_id` with
@@ -39,31 +39,27 @@ pub struct TaskCompletedEvent {
 /// the ends of the list.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Links {
     /// URL of the previous page; null or absent when there is none.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<Option<String>>,
     /// URL of the next page; null or absent on the last page.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Links, additional_properties, [(prev, "prev", present, default), (next, "next",
+    present, default)]
+);
 ::inspection_runtime::__private::impl_record!(Links, additional_properties);
 /// The location of a record, as nested in assets, transactions and tasks.
 ///
@@ -73,19 +69,23 @@ pub struct Links {
 /// *Not shown by the interface document:* Other fields of the nested location.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// Name of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    LocationRef, additional_properties, [(id, "id", value, default), (name, "name",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The user who performed a transaction.
 ///
@@ -95,25 +95,30 @@ pub struct LocationRef {
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user; a login or an e-mail address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserRef, additional_properties, [(id, "id", value, default), (username, "username",
+    value, default), (first_name, "first_name", value, default), (last_name, "last_name",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The asset of a transaction or task.
 ///
@@ -123,19 +128,23 @@ pub struct UserRef {
 /// *Not shown by the interface document:* Other fields of the nested asset.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetSummary {
     /// Identifier of the asset.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<AssetId>,
     /// External id of the asset (reference number, VIN, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetSummary, additional_properties, [(id, "id", value, default), (external_id,
+    "external_id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(AssetSummary, additional_properties);
 /// A user as nested in a task (assignee, requester, activity author).
 ///
@@ -145,22 +154,26 @@ pub struct AssetSummary {
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskUserRef {
     /// Identifier of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// E-mail address of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Full name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskUserRef, additional_properties, [(id, "id", value, default), (email, "email",
+    value, default), (name, "name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskUserRef, additional_properties);
 /// A photo of an asset, a transaction or a damage.
 ///
@@ -170,41 +183,39 @@ pub struct TaskUserRef {
 /// *Not shown by the interface document:* Other fields of photos.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Photo {
     /// Identifier of the photo.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the photo was taken.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the image; it may be a short link such as `https://{host}/m/JqS0`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the image in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// Where the photo was taken, as `[longitude, latitude]`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub geo_coord: Vec<f64>,
     /// A note on the photo, such as `scratch`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notation: Option<String>,
     /// The photo instruction the photo answers, such as `front-fender`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Photo, additional_properties, [(id, "id", value, default), (created_at, "created_at",
+    date_time_opt, default), (url, "url", value, default), (byte_size, "byte_size",
+    value, default), (geo_coord, "geo_coord", null_as_empty, default), (notation,
+    "notation", value, default), (instruction_id, "instruction_id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A video of an asset or a transaction.
 ///
@@ -214,32 +225,33 @@ pub struct Photo {
 /// *Not shown by the interface document:* Other fields of videos.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Video {
     /// Identifier of the video.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the video was taken.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the video.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the video in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// URL of a thumbnail image of the video.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Video, additional_properties, [(id, "id", value, default), (created_at, "created_at",
+    date_time_opt, default), (url, "url", value, default), (byte_size, "byte_size",
+    value, default), (thumbnail_url, "thumbnail_url", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature image of an asset or a transaction.
 ///
@@ -249,29 +261,30 @@ pub struct Video {
 /// *Not shown by the interface document:* Other fields of signatures.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Signature {
     /// Identifier of the signature.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the signature was made.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the signature image.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the image in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Signature, additional_properties, [(id, "id", value, default), (created_at,
+    "created_at", date_time_opt, default), (url, "url", value, default), (byte_size,
+    "byte_size", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Signature, additional_properties);
 /// A damage recorded on an asset, with its photos.
 ///
@@ -281,29 +294,25 @@ pub struct Signature {
 /// *Not shown by the interface document:* Other fields of damages.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Damage {
     /// Identifier of the damage.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<DamageId>,
     /// When the damage was recorded.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Photos of the damage, each with its notation.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub photos: Vec<Photo>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Damage, additional_properties, [(id, "id", value, default), (created_at,
+    "created_at", date_time_opt, default), (photos, "photos", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(Damage, additional_properties);
 /// An asset (a vehicle or other unit) identified by a domain-specific external id. The
 /// index may return sparse items holding only `id` and `external_id`.
@@ -315,84 +324,63 @@ pub struct Damage {
 /// here are from the public docs' examples, which do not say which are always present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Asset {
     /// Identifier of the asset.
     pub id: AssetId,
     /// Domain-specific external id (reference number, VIN, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Make; filled from the VIN when the external id is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model; filled from the VIN when the external id is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year; filled from the VIN when the external id is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Whether the asset is checked in (true) or checked out (false).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<bool>,
     /// Notations of the asset; their shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Last known position, as `[longitude, latitude]`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of e-mails about the asset; the item shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// The location of the asset.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// The asset's latest transaction; the docs elide its fields.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Photos of the asset.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub photos: Vec<Photo>,
     /// Videos of the asset.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub videos: Vec<Video>,
     /// Damages recorded on the asset.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub damages: Vec<Damage>,
     /// Signatures collected for the asset.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub signatures: Vec<Signature>,
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Asset, additional_properties, [(id, "id", value, required), (external_id,
+    "external_id", value, default), (make, "make", value, default), (model, "model",
+    value, default), (year, "year", value, default), (check_in, "check_in", value,
+    default), (notations, "notations", null_as_empty, default), (geo_coord, "geo_coord",
+    null_as_empty, default), (email_sent_to, "email_sent_to", null_as_empty, default),
+    (location, "location", value, default), (transaction, "transaction", value, default),
+    (photos, "photos", null_as_empty, default), (videos, "videos", null_as_empty,
+    default), (damages, "damages", null_as_empty, default), (signatures, "signatures",
+    null_as_empty, default), (extended, "extended", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(Asset, additional_properties);
 impl Asset {
     /// The record with its required fields; the others are unset.
@@ -432,123 +420,100 @@ impl Asset {
 /// present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Transaction {
     /// Identifier of the transaction.
     pub id: TransactionId,
     /// An external id, seen only in the index example (where it equals the nested asset's
     /// external id).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// True for a check-in, false for a check-out, null when media was added.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Cost of the damage, such as `0.0`; seen only in the index example.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage_cost: Option<f64>,
     /// Whether the transaction is a draft.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<bool>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Identifier of the department of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Free-form extended data, such as `{"contract_id": 78923}`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Where the transaction took place, as `[longitude, latitude]`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of the summary e-mail; the item shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// Phone numbers the summary was sent to by SMS, such as `+1425555555`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub sms_summary_numbers: Vec<String>,
     /// Identifier of the workflow the transaction followed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// Name of the workflow, such as `Pickup`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub archive_status: Option<ArchiveStatus>,
     /// Link to the transaction in the dashboard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The user who performed the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The location of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub photos: Vec<Photo>,
     /// Videos of the transaction.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub videos: Vec<Video>,
     /// A nested transaction, seen only in the index example (possibly a documentation error in
     /// which each element is asset-shaped and holds its latest transaction).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Transaction, additional_properties, [(id, "id", value, required), (external_id,
+    "external_id", value, default), (check_in, "check_in", present, default), (damage,
+    "damage", value, default), (damage_cost, "damage_cost", value, default), (draft,
+    "draft", value, default), (group_id, "group_id", value, default), (department_id,
+    "department_id", value, default), (notations, "notations", null_as_empty, default),
+    (extended, "extended", null_as_empty, default), (geo_coord, "geo_coord",
+    null_as_empty, default), (email_sent_to, "email_sent_to", null_as_empty, default),
+    (sms_summary_numbers, "sms_summary_numbers", null_as_empty, default), (workflow_id,
+    "workflow_id", value, default), (workflow_name, "workflow_name", value, default),
+    (workflow_modules, "workflow_modules", null_as_empty, default), (archive_status,
+    "archive_status", value, default), (view_url, "view_url", value, default),
+    (created_at, "created_at", date_time_opt, default), (asset, "asset", value, default),
+    (user, "user", value, default), (location, "location", value, default), (photos,
+    "photos", null_as_empty, default), (videos, "videos", null_as_empty, default),
+    (transaction, "transaction", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Transaction, additional_properties);
 impl Transaction {
     /// The record with its required fields; the others are unset.
@@ -594,107 +559,86 @@ impl Transaction {
 /// from the index example.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NestedTransaction {
     /// Identifier of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<TransactionId>,
     /// True for a check-in, false for a check-out, null when media was added.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Whether the transaction is a draft.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<bool>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Identifier of the department of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub notations: serde_json::Map<String, serde_json::Value>,
     /// Free-form extended data.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Where the transaction took place, as `[longitude, latitude]`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub geo_coord: Vec<f64>,
     /// Recipients of the summary e-mail; the item shape is not shown.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub email_sent_to: Vec<serde_json::Value>,
     /// Identifier of the workflow the transaction followed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// Name of the workflow.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub archive_status: Option<ArchiveStatus>,
     /// Link to the transaction in the dashboard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The user who performed the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The location of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub photos: Vec<Photo>,
     /// Videos of the transaction.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub videos: Vec<Video>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NestedTransaction, additional_properties, [(id, "id", value, default), (check_in,
+    "check_in", present, default), (damage, "damage", value, default), (draft, "draft",
+    value, default), (group_id, "group_id", value, default), (department_id,
+    "department_id", value, default), (notations, "notations", null_as_empty, default),
+    (extended, "extended", null_as_empty, default), (geo_coord, "geo_coord",
+    null_as_empty, default), (email_sent_to, "email_sent_to", null_as_empty, default),
+    (workflow_id, "workflow_id", value, default), (workflow_name, "workflow_name", value,
+    default), (workflow_modules, "workflow_modules", null_as_empty, default),
+    (archive_status, "archive_status", value, default), (view_url, "view_url", value,
+    default), (created_at, "created_at", date_time_opt, default), (asset, "asset", value,
+    default), (user, "user", value, default), (location, "location", value, default),
+    (photos, "photos", null_as_empty, default), (videos, "videos", null_as_empty,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(NestedTransaction, additional_properties);
 /// A location of the company, such as an office, with its address and workflow. Nested in
 /// users, it may hold only `id` and `name` (the users index).
@@ -704,53 +648,53 @@ pub struct NestedTransaction {
 ///
 /// *Not shown by the interface document:* The fields of the nested `workflow` object; which
 /// fields are always present.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Location {
     /// Identifier of the location; a number in the users index example.
     pub id: LocationId,
     /// Name of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// First address line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address1: Option<String>,
     /// Second address line; omitted when empty in the public docs' examples.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address2: Option<String>,
     /// City.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// State, such as `WA`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// ZIP code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
     /// Time zone, such as `PST`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// When the location was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the location was last updated.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The workflow of the location; its fields are not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<Workflow>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Location, additional_properties, [(id, "id", value, required), (name, "name", value,
+    default), (address1, "address1", value, default), (address2, "address2", value,
+    default), (city, "city", value, default), (state, "state", value, default), (zipcode,
+    "zipcode", value, default), (timezone, "timezone", value, default), (created_at,
+    "created_at", date_time_opt, default), (updated_at, "updated_at", date_time_opt,
+    default), (workflow, "workflow", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Location, additional_properties);
 impl Location {
     /// The record with its required fields; the others are unset.
@@ -777,50 +721,50 @@ impl Location {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Which fields are always present.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AuthenticatedUser {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user; a login or an e-mail address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user, in free form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Role of the user, such as `user`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location, with its address and nested workflow.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AuthenticatedUser, additional_properties, [(id, "id", value, required), (username,
+    "username", value, default), (first_name, "first_name", value, default), (last_name,
+    "last_name", value, default), (phone_number, "phone_number", value, default), (role,
+    "role", value, default), (external_id, "external_id", value, default), (created_at,
+    "created_at", date_time_opt, default), (updated_at, "updated_at", date_time_opt,
+    default), (location, "location", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(AuthenticatedUser, additional_properties);
 impl AuthenticatedUser {
     /// The record with its required fields; the others are unset.
@@ -850,50 +794,50 @@ impl AuthenticatedUser {
 /// always present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user; a login or an e-mail address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user, in free form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Role of the user, such as `user`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location (only `id` and `name` in the index).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    User, additional_properties, [(id, "id", value, required), (username, "username",
+    value, default), (first_name, "first_name", value, default), (last_name, "last_name",
+    value, default), (phone_number, "phone_number", value, default), (role, "role",
+    value, default), (external_id, "external_id", value, default), (created_at,
+    "created_at", date_time_opt, default), (updated_at, "updated_at", date_time_opt,
+    default), (location, "location", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(User, additional_properties);
 impl User {
     /// The record with its required fields; the others are unset.
@@ -921,27 +865,33 @@ impl User {
 /// *Not shown by the interface document:* Other fields of one-time users.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct OneTimeUser {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user (the e-mail address in the example).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// E-mail address of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Phone number of the user; returned only if it was sent in the request.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// How many inspections the user may create.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    OneTimeUser, additional_properties, [(id, "id", value, required), (username,
+    "username", value, default), (email, "email", value, default), (phone_number,
+    "phone_number", value, default), (transaction_limit, "transaction_limit", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(OneTimeUser, additional_properties);
 impl OneTimeUser {
     /// The record with its required fields; the others are unset.
@@ -966,63 +916,56 @@ impl OneTimeUser {
 /// field that holds the webhook url called on completion.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
     /// Name of the task, such as `Inspect Bulldozer`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// State of the task; `idle` when newly created.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<LegacyTaskStatus>,
     /// When the task is due.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
     /// When the task was created.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The location of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// The user the task is assigned to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub assignee: Option<TaskUserRef>,
     /// The user who requested the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub requester: Option<TaskUserRef>,
     /// The activity log of the task, such as its creation.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub activities: Vec<TaskActivity>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Task, additional_properties, [(id, "id", value, required), (name, "name", value,
+    default), (status, "status", value, default), (due_by, "due_by", date_time_opt,
+    default), (high_priority, "high_priority", value, default), (created_at,
+    "created_at", date_time_opt, default), (updated_at, "updated_at", date_time_opt,
+    default), (asset, "asset", value, default), (location, "location", value, default),
+    (assignee, "assignee", value, default), (requester, "requester", value, default),
+    (activities, "activities", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(Task, additional_properties);
 impl Task {
     /// The record with its required fields; the others are unset.
@@ -1052,26 +995,26 @@ impl Task {
 /// *Not shown by the interface document:* The list of event names.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskActivity {
     /// What happened, such as `Created Task`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     /// The user who caused the event.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<TaskUserRef>,
     /// When the event happened.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskActivity, additional_properties, [(event, "event", value, default), (user,
+    "user", value, default), (created_at, "created_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskActivity, additional_properties);
 /// A workflow: the modules an inspection goes through. Transactions name theirs by
 /// `workflow_id`, `workflow_name` and `workflow_modules`.
@@ -1081,18 +1024,21 @@ pub struct TaskActivity {
 ///
 /// *Not shown by the interface document:* The fields of workflows (not found in the public
 /// docs either).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow (assumed; the fields are not shown).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Workflow, additional_properties, [(id, "id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A form template.
 ///
@@ -1101,18 +1047,21 @@ pub struct Workflow {
 ///
 /// *Not shown by the interface document:* The fields of form templates and whether show
 /// wraps the record (not found in the public docs either).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct FormTemplate {
     /// Identifier of the form template (assumed; the fields are not shown).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FormTemplateId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    FormTemplate, additional_properties, [(id, "id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(FormTemplate, additional_properties);
 /// The upload slot of a media file. For a new file it holds an `upload_url`; upload the
 /// file there with a plain HTTP PUT, then reference it by id (for example when creating a
@@ -1126,26 +1075,31 @@ pub struct FormTemplate {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct MediaUpload {
     /// The file id the client chose.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// Presigned URL to PUT the file to, without further authentication; absent for a file of a
     /// completed transaction. It probably lasts about 15 minutes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub upload_url: Option<String>,
     /// Content type of an existing file, such as `image/png`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Size of an existing file in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    MediaUpload, additional_properties, [(id, "id", value, default), (upload_url,
+    "upload_url", value, default), (r#type, "type", value, default), (size, "size",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(MediaUpload, additional_properties);
 /// A started multipart upload: PUT each part (in any order, in parallel if wished) to its
 /// presigned URL, then call `complete_multipart_upload` with the upload id and the ETag of
@@ -1157,17 +1111,17 @@ pub struct MediaUpload {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct MultipartUpload {
     /// The file id the client chose.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// Identifier of the upload (generated by the storage service), separate from the file id
     /// to allow retrying failed uploads.
     pub upload_id: String,
     /// Storage key of the file, such as `users/42/new_file_42`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24
     /// hours.
@@ -1176,6 +1130,11 @@ pub struct MultipartUpload {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    MultipartUpload, additional_properties, [(id, "id", value, default), (upload_id,
+    "upload_id", value, required), (key, "key", value, default), (presigned_urls,
+    "presigned_urls", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(MultipartUpload, additional_properties);
 impl MultipartUpload {
     /// The record with its required fields; the others are unset.
@@ -1195,7 +1154,7 @@ impl MultipartUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UploadPart {
     /// Part number, 1-based.
@@ -1208,6 +1167,10 @@ pub struct UploadPart {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UploadPart, additional_properties, [(part_number, "part_number", value, required),
+    (etag, "etag", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     UploadPart, additional_properties, additional_property
 );
@@ -1229,28 +1192,33 @@ impl UploadPart {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CompletedUpload {
     /// The file id the client chose.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// URL of the assembled file in storage.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// ETag of the assembled file.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub etag: Option<String>,
     /// Size of the assembled file in bytes.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub filesize: Option<i64>,
     /// Checksum of the file; present in one version of the public docs only.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub checksum: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    CompletedUpload, additional_properties, [(id, "id", value, default), (location,
+    "location", value, default), (etag, "etag", value, default), (filesize, "filesize",
+    value, default), (checksum, "checksum", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(CompletedUpload, additional_properties);
 /// Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are
 /// optional. Unlisted filters may be added as extra properties.
@@ -1259,45 +1227,48 @@ pub struct CompletedUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TransactionFilter {
     /// Only transactions of the asset with this reference number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// True for check-ins, false for check-outs, null for added-media transactions.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
     /// array.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only transactions of this location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Only this group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TransactionFilter, additional_properties, [(reference_number, "reference_number",
+    value, default), (check_in, "check_in", present, default), (damage, "damage", value,
+    default), (created_at, "created_at", value, default), (user_id, "user_id", value,
+    default), (location_id, "location_id", value, default), (group_id, "group_id", value,
+    default), (extended, "extended", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     TransactionFilter, additional_properties, additional_property
 );
@@ -1361,42 +1332,45 @@ impl TransactionFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetTransactionFilter {
     /// Only transactions of the asset with this reference number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// True for check-ins, false for check-outs, null for added-media transactions.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
     /// array.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only transactions of this location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetTransactionFilter, additional_properties, [(reference_number,
+    "reference_number", value, default), (check_in, "check_in", present, default),
+    (damage, "damage", value, default), (created_at, "created_at", value, default),
+    (user_id, "user_id", value, default), (location_id, "location_id", value, default),
+    (extended, "extended", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     AssetTransactionFilter, additional_properties, additional_property
 );
@@ -1454,32 +1428,38 @@ impl AssetTransactionFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetFilter {
     /// Only the asset with this external id (reference number, VIN, ...).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Only checked-in (true) or checked-out (false) assets.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<bool>,
     /// A time (ISO 8601): only assets at or after it; or a range of two times, as an array.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only assets of this user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only assets of this location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetFilter, additional_properties, [(external_id, "external_id", value, default),
+    (check_in, "check_in", value, default), (created_at, "created_at", value, default),
+    (user_id, "user_id", value, default), (location_id, "location_id", value, default),
+    (extended, "extended", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     AssetFilter, additional_properties, additional_property
 );
@@ -1529,22 +1509,27 @@ impl AssetFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskFilter {
     /// Only tasks of this location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Only tasks of the asset with this reference number.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// A time (ISO 8601): only tasks at or after it; or a range of two times, as an array.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskFilter, additional_properties, [(location_id, "location_id", value, default),
+    (reference_number, "reference_number", value, default), (created_at, "created_at",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     TaskFilter, additional_properties, additional_property
 );
@@ -1574,22 +1559,22 @@ impl TaskFilter {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetList {
     /// The assets of the page.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub assets: Vec<Asset>,
     /// Links to the previous and next pages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetList, additional_properties, [(assets, "assets", null_as_empty, default),
+    (links, "links", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(AssetList, additional_properties);
 /// A page of the transaction index or of an asset's transaction index.
 ///
@@ -1597,22 +1582,22 @@ pub struct AssetList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TransactionList {
     /// The transactions of the page.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub transactions: Vec<Transaction>,
     /// Links to the previous and next pages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TransactionList, additional_properties, [(transactions, "transactions",
+    null_as_empty, default), (links, "links", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(TransactionList, additional_properties);
 /// A page of the location index.
 ///
@@ -1620,22 +1605,22 @@ pub struct TransactionList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LocationList {
     /// The locations of the page.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub locations: Vec<Location>,
     /// Links to the previous and next pages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    LocationList, additional_properties, [(locations, "locations", null_as_empty,
+    default), (links, "links", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(LocationList, additional_properties);
 /// A page of the task index.
 ///
@@ -1643,22 +1628,22 @@ pub struct LocationList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskList {
     /// The tasks of the page.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub tasks: Vec<Task>,
     /// Links to the previous and next pages (the task index example does not show them).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskList, additional_properties, [(tasks, "tasks", null_as_empty, default), (links,
+    "links", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskList, additional_properties);
 /// A page of the user index.
 ///
@@ -1666,22 +1651,22 @@ pub struct TaskList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserList {
     /// The users of the page.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub users: Vec<User>,
     /// Links to the previous and next pages.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserList, additional_properties, [(users, "users", null_as_empty, default), (links,
+    "links", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(UserList, additional_properties);
 /// An asset wrapped as `{asset: ...}`.
 ///
@@ -1850,19 +1835,23 @@ impl UserResponse {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CreatedUser {
     /// Authentication token (a JWT) of the new user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub auth_token: Option<String>,
     /// The created user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<User>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    CreatedUser, additional_properties, [(auth_token, "auth_token", value, default),
+    (user, "user", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(CreatedUser, additional_properties);
 impl std::fmt::Debug for CreatedUser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -1879,20 +1868,24 @@ impl std::fmt::Debug for CreatedUser {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct OneTimeUserResponse {
     /// The created (or updated) one-time user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<OneTimeUser>,
     /// A URL that, opened on a mobile device, downloads and launches the service's application
     /// for the one-time user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    OneTimeUserResponse, additional_properties, [(user, "user", value, default), (url,
+    "url", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     OneTimeUserResponse, additional_properties
 );
@@ -1900,7 +1893,7 @@ pub struct OneTimeUserResponse {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The credentials.
@@ -1909,6 +1902,9 @@ pub struct AuthenticateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AuthenticateRequest, additional_properties, [(user, "user", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     AuthenticateRequest, additional_properties, additional_property
 );
@@ -1925,7 +1921,7 @@ impl AuthenticateRequest {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Credentials {
     /// Login or e-mail address of the user.
@@ -1936,6 +1932,10 @@ pub struct Credentials {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Credentials, additional_properties, [(username, "username", value, required),
+    (password, "password", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     Credentials, additional_properties, additional_property
 );
@@ -1966,7 +1966,7 @@ impl Credentials {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct GuestTokenExchange {
     /// The guest token to exchange (a secret, never logged).
@@ -1975,6 +1975,10 @@ pub struct GuestTokenExchange {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    GuestTokenExchange, additional_properties, [(guest_token, "guest_token", value,
+    required)]
+);
 ::inspection_runtime::__private::impl_record!(
     GuestTokenExchange, additional_properties, additional_property
 );
@@ -1999,7 +2003,7 @@ impl GuestTokenExchange {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization:
@@ -2011,6 +2015,10 @@ pub struct AuthenticateResponse {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AuthenticateResponse, additional_properties, [(auth_token, "auth_token", value,
+    required), (user, "user", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     AuthenticateResponse, additional_properties
 );
@@ -2039,7 +2047,7 @@ impl AuthenticateResponse {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewAssetRequest {
     /// The asset to find or create.
@@ -2048,6 +2056,9 @@ pub struct NewAssetRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewAssetRequest, additional_properties, [(asset, "asset", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewAssetRequest, additional_properties, additional_property
 );
@@ -2067,18 +2078,22 @@ impl NewAssetRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewAsset {
     /// Domain-specific external id (reference number, VIN, ...).
     pub external_id: String,
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewAsset, additional_properties, [(external_id, "external_id", value, required),
+    (extended, "extended", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewAsset, additional_properties, additional_property
 );
@@ -2106,7 +2121,7 @@ impl NewAsset {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetUpdateRequest {
     /// The fields to change.
@@ -2115,6 +2130,9 @@ pub struct AssetUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetUpdateRequest, additional_properties, [(asset, "asset", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     AssetUpdateRequest, additional_properties, additional_property
 );
@@ -2136,19 +2154,23 @@ impl AssetUpdateRequest {
 /// *Not shown by the interface document:* The updatable fields of an asset.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct AssetUpdate {
     /// Domain-specific external id (assumed updatable).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Free-form extended data (assumed updatable).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    AssetUpdate, additional_properties, [(external_id, "external_id", value, default),
+    (extended, "extended", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     AssetUpdate, additional_properties, additional_property
 );
@@ -2173,7 +2195,7 @@ impl AssetUpdate {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LocationRequest {
     /// The fields of the location.
@@ -2182,6 +2204,9 @@ pub struct LocationRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    LocationRequest, additional_properties, [(location, "location", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     LocationRequest, additional_properties, additional_property
 );
@@ -2204,34 +2229,40 @@ impl LocationRequest {
 /// create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LocationInput {
     /// Name of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// First address line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address1: Option<String>,
     /// Second address line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub address2: Option<String>,
     /// City.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// State.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// ZIP code.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
     /// Time zone, such as `PST`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    LocationInput, additional_properties, [(name, "name", value, default), (address1,
+    "address1", value, default), (address2, "address2", value, default), (city, "city",
+    value, default), (state, "state", value, default), (zipcode, "zipcode", value,
+    default), (timezone, "timezone", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     LocationInput, additional_properties, additional_property
 );
@@ -2278,7 +2309,7 @@ impl LocationInput {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskRequest {
     /// The fields of the task.
@@ -2287,6 +2318,9 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskRequest, additional_properties, [(task, "task", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     TaskRequest, additional_properties, additional_property
 );
@@ -2309,26 +2343,31 @@ impl TaskRequest {
 /// webhook url, ...) and which are required on create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskInput {
     /// Name of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// When the task is due.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
     /// A URL the service calls with the `task.completed` event when this task is completed (the
     /// seed says a task can have one; the field's name is inferred).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskInput, additional_properties, [(name, "name", value, default), (due_by, "due_by",
+    value, default), (high_priority, "high_priority", value, default), (webhook_url,
+    "webhook_url", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     TaskInput, additional_properties, additional_property
 );
@@ -2361,7 +2400,7 @@ impl TaskInput {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewTransactionRequest {
     /// The transaction to create.
@@ -2370,6 +2409,10 @@ pub struct NewTransactionRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewTransactionRequest, additional_properties, [(transaction, "transaction", value,
+    required)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewTransactionRequest, additional_properties, additional_property
 );
@@ -2392,64 +2435,70 @@ impl NewTransactionRequest {
 /// notations, photos, videos and identity documents.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewTransaction {
     /// The asset of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<AssetId>,
     /// The location of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Identifier of the work order.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub work_order_id: Option<String>,
     /// Identifier of the department.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Notations of the transaction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations: Option<serde_json::Map<String, serde_json::Value>>,
     /// Extended notations, for inline data such as media.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations_extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// True for a check-in, false for a check-out, null when adding media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Where the transaction took place, as `[longitude, latitude]`.
     ///
     /// Limits: at least 2 items; at most 2 items.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub geo_coord: Option<Vec<f64>>,
     /// Photos, referencing uploaded files; the item shape is not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub photos: Option<Vec<serde_json::Value>>,
     /// Videos, referencing uploaded files; the item shape is not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub videos: Option<Vec<serde_json::Value>>,
     /// Signatures, referencing uploaded images.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub signatures: Option<Vec<SignatureUpload>>,
     /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
     /// shape is not shown beyond that example.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ident_docs: Option<Vec<serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewTransaction, additional_properties, [(asset_id, "asset_id", value, default),
+    (location_id, "location_id", value, default), (work_order_id, "work_order_id", value,
+    default), (department_id, "department_id", value, default), (group_id, "group_id",
+    value, default), (notations, "notations", value, default), (notations_extended,
+    "notations_extended", value, default), (check_in, "check_in", present, default),
+    (damage, "damage", value, default), (geo_coord, "geo_coord", value, default),
+    (photos, "photos", value, default), (videos, "videos", value, default), (signatures,
+    "signatures", value, default), (ident_docs, "ident_docs", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewTransaction, additional_properties, additional_property
 );
@@ -2542,18 +2591,22 @@ impl NewTransaction {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct SignatureUpload {
     /// File id of the uploaded signature image.
     pub image: FileId,
     /// When the signature was made.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    SignatureUpload, additional_properties, [(image, "image", value, required),
+    (created_at, "created_at", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     SignatureUpload, additional_properties, additional_property
 );
@@ -2578,7 +2631,7 @@ impl SignatureUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TransactionUpdateRequest {
     /// The fields to change.
@@ -2587,6 +2640,10 @@ pub struct TransactionUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TransactionUpdateRequest, additional_properties, [(transaction, "transaction", value,
+    required)]
+);
 ::inspection_runtime::__private::impl_record!(
     TransactionUpdateRequest, additional_properties, additional_property
 );
@@ -2610,143 +2667,99 @@ impl TransactionUpdateRequest {
 /// lists.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TransactionUpdate {
     /// The asset of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<Option<AssetId>>,
     /// The location of the transaction. Manager only; required, even for a draft, when the
     /// transaction was created by a manager.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<Option<LocationId>>,
     /// Identifier of the department.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<Option<String>>,
     /// Identifier of the work order.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub work_order_id: Option<Option<String>>,
     /// The task the transaction belongs to.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub task_id: Option<Option<TaskId>>,
     /// True for a check-in, false for a check-out, null for added media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether the transaction is a draft.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<Option<bool>>,
     /// Whether damage was found.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<Option<bool>>,
     /// E-mail recipients of the summary; the shape is not shown.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub email_recipients: Option<Option<serde_json::Value>>,
     /// SMS recipients of the summary, in the format `+12065554321`; the shape is not shown.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sms_recipients: Option<Option<serde_json::Value>>,
     /// Where the transaction took place, as `[longitude, latitude]`.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub geo_coord: Option<Option<Vec<f64>>>,
     /// Notations of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// Extended notations, for inline data such as media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations_extended: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// The workflow of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<Option<WorkflowId>>,
     /// Free-form extended data, such as `{"contract_id": 78923}`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TransactionUpdate, additional_properties, [(asset_id, "asset_id", present, default),
+    (location_id, "location_id", present, default), (department_id, "department_id",
+    present, default), (work_order_id, "work_order_id", present, default), (task_id,
+    "task_id", present, default), (check_in, "check_in", present, default), (draft,
+    "draft", present, default), (damage, "damage", present, default), (email_recipients,
+    "email_recipients", present, default), (sms_recipients, "sms_recipients", present,
+    default), (geo_coord, "geo_coord", present, default), (notations, "notations",
+    present, default), (notations_extended, "notations_extended", present, default),
+    (workflow_id, "workflow_id", present, default), (extended, "extended", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(
     TransactionUpdate, additional_properties, additional_property
 );
@@ -2874,7 +2887,7 @@ impl TransactionUpdate {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewUserRequest {
     /// The user to create.
@@ -2883,6 +2896,9 @@ pub struct NewUserRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewUserRequest, additional_properties, [(user, "user", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewUserRequest, additional_properties, additional_property
 );
@@ -2901,37 +2917,44 @@ impl NewUserRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewUser {
     /// Username or e-mail address; must be globally unique.
     pub username: String,
     /// Password of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     /// First name of the user.
     pub first_name: String,
     /// Last name of the user.
     pub last_name: String,
     /// Phone number of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Whether the user is active (manager only; the service also accepts 1 and 0).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// The user's location (manager only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// External id of the user, unique within the integrator's users (manager only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Role of the user (manager only).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewUser, additional_properties, [(username, "username", value, required), (password,
+    "password", value, default), (first_name, "first_name", value, required), (last_name,
+    "last_name", value, required), (phone_number, "phone_number", value, default),
+    (active, "active", value, default), (location_id, "location_id", value, default),
+    (external_id, "external_id", value, default), (role, "role", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewUser, additional_properties, additional_property
 );
@@ -3008,7 +3031,7 @@ impl NewUser {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserUpdateRequest {
     /// The fields to change.
@@ -3017,6 +3040,9 @@ pub struct UserUpdateRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserUpdateRequest, additional_properties, [(user, "user", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     UserUpdateRequest, additional_properties, additional_property
 );
@@ -3038,40 +3064,48 @@ impl UserUpdateRequest {
 /// *Not shown by the interface document:* The updatable fields of a user.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserUpdate {
     /// Username or e-mail address; must be globally unique.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Password of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     /// First name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Whether the user is active (manager only on create).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// The user's location (manager only on create).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Role of the user (manager only on create).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserUpdate, additional_properties, [(username, "username", value, default),
+    (password, "password", value, default), (first_name, "first_name", value, default),
+    (last_name, "last_name", value, default), (phone_number, "phone_number", value,
+    default), (active, "active", value, default), (location_id, "location_id", value,
+    default), (external_id, "external_id", value, default), (role, "role", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(
     UserUpdate, additional_properties, additional_property
 );
@@ -3144,21 +3178,26 @@ impl UserUpdate {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct OneTimeUserRequest {
     /// The one-time user.
     pub user: NewOneTimeUser,
     /// Reference number of the asset the user is to inspect, such as `12345`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Whether to send the user the launch URL (by SMS, a paid feature, or e-mail).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub notify_user: Option<bool>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    OneTimeUserRequest, additional_properties, [(user, "user", value, required),
+    (reference_number, "reference_number", value, default), (notify_user, "notify_user",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     OneTimeUserRequest, additional_properties, additional_property
 );
@@ -3189,27 +3228,33 @@ impl OneTimeUserRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewOneTimeUser {
     /// E-mail address of the user.
     pub email: String,
     /// Phone number of the user, such as `+12345678900`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// The user's location.
     pub location_id: LocationId,
     /// External id of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// How many inspections the user may create; the public help center recommends a full user
     /// beyond 5.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewOneTimeUser, additional_properties, [(email, "email", value, required),
+    (phone_number, "phone_number", value, default), (location_id, "location_id", value,
+    required), (external_id, "external_id", value, default), (transaction_limit,
+    "transaction_limit", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewOneTimeUser, additional_properties, additional_property
 );
@@ -3248,7 +3293,7 @@ impl NewOneTimeUser {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CompleteMultipartUploadRequest {
     /// The upload id answered by `start_multipart_upload`.
@@ -3261,6 +3306,10 @@ pub struct CompleteMultipartUploadRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    CompleteMultipartUploadRequest, additional_properties, [(upload_id, "upload_id",
+    value, required), (parts, "parts", value, required)]
+);
 ::inspection_runtime::__private::impl_record!(
     CompleteMultipartUploadRequest, additional_properties, additional_property
 );

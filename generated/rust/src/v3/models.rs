@@ -10,23 +10,23 @@ use super::*;
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct InspectionCreatedEvent {
     /// The inspection, as `get_inspection` answers it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Inspection>,
     /// When the event happened (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    InspectionCreatedEvent, additional_properties, [(data, "data", value, default),
+    (created_at, "created_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     InspectionCreatedEvent, additional_properties
 );
@@ -36,23 +36,23 @@ pub struct InspectionCreatedEvent {
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task, as `get_task` answers it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Task>,
     /// When the event happened (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskCompletedEvent, additional_properties, [(data, "data", value, default),
+    (created_at, "created_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskCompletedEvent, additional_properties);
 /// The paging object of a list response. It includes a base64 encoded cursor used as the
 /// `page` parameter of the next request.
@@ -63,7 +63,7 @@ pub struct TaskCompletedEvent {
 /// *Not shown by the interface document:* The fields of Paging, including the property name
 /// of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a
 /// placeholder name.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Paging {
     /// Absolute URL of the next page, null or absent on the last page. Seen only in third-party
@@ -72,16 +72,12 @@ pub struct Paging {
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<Option<String>>,
     /// The page size of this response. Seen only in third-party code.
     ///
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_page: Option<i64>,
     /// The seed only says that the paging object includes a base64 encoded cursor used as the
     /// `page` parameter; the property name that holds it is not shown. `null` or absent on the
@@ -90,95 +86,95 @@ pub struct Paging {
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Paging, additional_properties, [(next, "next", present, default), (per_page,
+    "per_page", value, default), (cursor, "cursor", present, default)]
+);
 ::inspection_runtime::__private::impl_record!(Paging, additional_properties);
 /// The JSON body of an error response.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ErrorBody {
     /// The error message, such as "The Unit A-001 could not be found". Documented as a string;
     /// parsed as any JSON because the public docs do not say whether it is ever an array or
     /// object (for example for validation errors).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ErrorBody, additional_properties, [(errors, "errors", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(ErrorBody, additional_properties);
 /// An individual asset in a company's inventory.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Unit {
     /// Unique database identifier of the unit.
     pub id: UnitId,
     /// Always `unit`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// External reference of the unit, unique within a company.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Make of the unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
     /// O or Q.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i64>,
     /// When the unit was created (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the unit was last updated (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Free-form custom fields, any number of keys.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub extended_data: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Unit, additional_properties, [(id, "id", value, required), (object, "object", value,
+    default), (reference_number, "reference_number", value, default), (make, "make",
+    value, default), (model, "model", value, default), (year, "year", value, default),
+    (vin, "vin", value, default), (serial_number, "serial_number", value, default),
+    (hours, "hours", value, default), (odometer, "odometer", value, default),
+    (created_at, "created_at", date_time_opt, default), (updated_at, "updated_at",
+    date_time_opt, default), (extended_data, "extended_data", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(Unit, additional_properties);
 impl Unit {
     /// The record with its required fields; the others are unset.
@@ -205,236 +201,251 @@ impl Unit {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// External identifier of the location, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<Option<String>>,
     /// Name of the location.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    LocationRef, additional_properties, [(id, "id", value, default), (external_id,
+    "external_id", present, default), (name, "name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(LocationRef, additional_properties);
 /// The unit a record is about.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UnitRef {
     /// Identifier of the unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UnitId>,
     /// External reference of the unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UnitRef, additional_properties, [(id, "id", value, default), (reference_number,
+    "reference_number", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(UnitRef, additional_properties);
 /// The user who performed an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserRef, additional_properties, [(id, "id", value, default), (username, "username",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(UserRef, additional_properties);
 /// The region the inspection's location belongs to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct RegionRef {
     /// Identifier of the region.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<RegionId>,
     /// Name of the region.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    RegionRef, additional_properties, [(id, "id", value, default), (name, "name", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(RegionRef, additional_properties);
 /// The department of an inspection or task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct DepartmentRef {
     /// Identifier of the department.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<DepartmentId>,
     /// Name of the department.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    DepartmentRef, additional_properties, [(id, "id", value, default), (name, "name",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(DepartmentRef, additional_properties);
 /// The workflow of an inspection or task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct WorkflowRef {
     /// Identifier of the workflow.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Name of the workflow.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    WorkflowRef, additional_properties, [(id, "id", value, default), (name, "name",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(WorkflowRef, additional_properties);
 /// The inspection of a task: the completing inspection, or the draft inspection for an
 /// uncompleted task.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct InspectionRef {
     /// Identifier of the inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<InspectionId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    InspectionRef, additional_properties, [(id, "id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(InspectionRef, additional_properties);
 /// The user a task is assigned to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskAssigneeRef {
     /// Identifier of the assignee.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the assignee; usually an e-mail address, but may be another name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskAssigneeRef, additional_properties, [(id, "id", value, default), (username,
+    "username", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(TaskAssigneeRef, additional_properties);
 /// An inspection performed on a unit.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Inspection {
     /// Identifier of the inspection.
     pub id: InspectionId,
     /// Where the inspection lands in a business process.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<InspectionType>,
     /// The location of the inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// High-level declaration that damage is present.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage_present: Option<bool>,
     /// The inspected unit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<UnitRef>,
     /// The user who performed the inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The region the location belongs to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<RegionRef>,
     /// The department of the inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
     /// The workflow of the inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<WorkflowRef>,
     /// Fully qualified link to the inspection's record in the dashboard.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub dashboard_url: Option<String>,
     /// Pre-signed link to a PDF summary of the inspection, usable without further
     /// authentication; its token expires after 48 hours.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pdf_share_url: Option<String>,
     /// The results of the inspection; each is a checklist, data template, PDF form or collision
     /// damage waiver.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub results: Vec<InspectionResult>,
     /// Photos taken during the inspection.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub photos: Vec<Photo>,
     /// Videos taken during the inspection.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub videos: Vec<Video>,
     /// Signatures collected for the inspection (in-inspection or e-sign).
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub signatures: Vec<Signature>,
     /// Upload time of the inspection (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the inspection was last updated (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Inspection, additional_properties, [(id, "id", value, required), (r#type, "type",
+    value, default), (location, "location", value, default), (damage_present,
+    "damage_present", value, default), (unit, "unit", value, default), (user, "user",
+    value, default), (region, "region", value, default), (department, "department",
+    value, default), (workflow, "workflow", value, default), (dashboard_url,
+    "dashboard_url", value, default), (pdf_share_url, "pdf_share_url", value, default),
+    (results, "results", null_as_empty, default), (photos, "photos", null_as_empty,
+    default), (videos, "videos", null_as_empty, default), (signatures, "signatures",
+    null_as_empty, default), (created_at, "created_at", date_time_opt, default),
+    (updated_at, "updated_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(Inspection, additional_properties);
 impl Inspection {
     /// The record with its required fields; the others are unset.
@@ -465,124 +476,125 @@ impl Inspection {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ChecklistResult {
     /// Name of the result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The fields of the checklist.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ChecklistResult, additional_properties, [(name, "name", value, default), (data,
+    "data", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(ChecklistResult, additional_properties);
 /// A data template result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct DataTemplateResult {
     /// Name of the result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Version of the template, incremented on every template change.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
     /// Slug of the template.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
     /// Errors found in the template data.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub errors: Vec<TemplateError>,
     /// The fields of the data template.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    DataTemplateResult, additional_properties, [(name, "name", value, default), (version,
+    "version", value, default), (slug, "slug", value, default), (errors, "errors",
+    null_as_empty, default), (data, "data", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(DataTemplateResult, additional_properties);
 /// An error of a data template.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TemplateError {
     /// The error message.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Id of the field in error, or null when the error is template-level.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_id: Option<Option<String>>,
     /// Severity of the error.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<ErrorSeverity>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TemplateError, additional_properties, [(error, "error", value, default), (field_id,
+    "field_id", present, default), (severity, "severity", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(TemplateError, additional_properties);
 /// A PDF form result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PdfFormResult {
     /// Name of the result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// URL of the form in the forms endpoint; the form id for `get_form` is found in this link.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
     /// Custom key/value pairs of the form; values are strings, integers, booleans or null.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub data: std::collections::BTreeMap<String, FormDataValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PdfFormResult, additional_properties, [(name, "name", value, default), (link, "link",
+    value, default), (data, "data", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(PdfFormResult, additional_properties);
 /// A collision damage waiver result.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct CollisionDamageWaiverResult {
     /// Name of the result.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Whether the waiver was accepted.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    CollisionDamageWaiverResult, additional_properties, [(name, "name", value, default),
+    (accepted, "accepted", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     CollisionDamageWaiverResult, additional_properties
 );
@@ -590,335 +602,351 @@ pub struct CollisionDamageWaiverResult {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ValueField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The value, a string or an integer; dates are in ISO format.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ValueField, additional_properties, [(id, "id", present, default), (object, "object",
+    value, default), (label, "label", value, default), (value, "value", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(ValueField, additional_properties);
 /// A field holding one chosen item.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ItemField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The chosen item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<DropdownItem>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ItemField, additional_properties, [(id, "id", present, default), (object, "object",
+    value, default), (label, "label", value, default), (item, "item", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(ItemField, additional_properties);
 /// The chosen item of a single dropdown with id.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct DropdownItem {
     /// Id of the item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Value of the item, a string or an integer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    DropdownItem, additional_properties, [(id, "id", value, default), (value, "value",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(DropdownItem, additional_properties);
 /// A field holding a list of items.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ItemsField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The items.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub items: Vec<ListItem>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ItemsField, additional_properties, [(id, "id", present, default), (object, "object",
+    value, default), (label, "label", value, default), (items, "items", null_as_empty,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(ItemsField, additional_properties);
 /// One item of a multi-select, checkbox or pass/fail field.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ListItem {
     /// Id of the item, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Label of the item.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Value of the item, a string, an integer or a boolean.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<ItemValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ListItem, additional_properties, [(id, "id", present, default), (label, "label",
+    value, default), (value, "value", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(ListItem, additional_properties);
 /// A field holding a partner case.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PartnerCaseField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The partner case.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<PartnerCase>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PartnerCaseField, additional_properties, [(id, "id", present, default), (object,
+    "object", value, default), (label, "label", value, default), (value, "value", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(PartnerCaseField, additional_properties);
 /// A case with a partner service provider.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PartnerCase {
     /// Id of the case, a UUID string of 32 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub case_id: Option<String>,
     /// Reference number of the case.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub case_reference_number: Option<String>,
     /// Id of the service provider, a UUID string of 32 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_provider_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PartnerCase, additional_properties, [(case_id, "case_id", value, default),
+    (case_reference_number, "case_reference_number", value, default),
+    (service_provider_id, "service_provider_id", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(PartnerCase, additional_properties);
 /// A photo of an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Photo {
     /// Always `photo`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the photo.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The photo instruction the photo answers, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction: Option<Option<PhotoInstruction>>,
     /// The field the photo belongs to, or null. Present only for inline photos (photos taken
     /// within a checklist or data template field).
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<Option<PhotoField>>,
     /// Tags of the photo.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub tags: Vec<PhotoTag>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Photo, additional_properties, [(object, "object", value, default), (url, "url",
+    value, default), (instruction, "instruction", present, default), (field, "field",
+    present, default), (tags, "tags", null_as_empty, default)]
+);
 ::inspection_runtime::__private::impl_record!(Photo, additional_properties);
 /// A photo instruction.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PhotoInstruction {
     /// Persistent id of the instruction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Label of the instruction.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PhotoInstruction, additional_properties, [(id, "id", value, default), (label,
+    "label", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(PhotoInstruction, additional_properties);
 /// The field an inline photo belongs to.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PhotoField {
     /// Id of the field, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Label of the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Name of the checklist or data template that contains the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub result_object_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PhotoField, additional_properties, [(id, "id", present, default), (label, "label",
+    value, default), (result_object_name, "result_object_name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(PhotoField, additional_properties);
 /// A tag of a photo.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct PhotoTag {
     /// Label of the tag.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    PhotoTag, additional_properties, [(label, "label", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(PhotoTag, additional_properties);
 /// A video of an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Video {
     /// Always `video`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the video.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Video, additional_properties, [(object, "object", value, default), (url, "url",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Video, additional_properties);
 /// A signature collected during the inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct InspectionSignature {
     /// Always `signature`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the signature image or PDF.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Label of the signature; defaults to a signed-by label.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Printed name of the signer.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub printed_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    InspectionSignature, additional_properties, [(object, "object", value, default),
+    (url, "url", value, default), (label, "label", value, default), (printed_name,
+    "printed_name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     InspectionSignature, additional_properties
 );
@@ -926,47 +954,47 @@ pub struct InspectionSignature {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct EsignSignature {
     /// Always `signature`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the signature image or PDF.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// When the signature request was completed.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    EsignSignature, additional_properties, [(object, "object", value, default), (url,
+    "url", value, default), (signed_at, "signed_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(EsignSignature, additional_properties);
 /// A pre-signed link to an inspection.
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct ShareUrl {
     /// Pre-signed URL, usable without further authentication.
     pub link: String,
     /// When the link expires (48 hours after it was issued).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    ShareUrl, additional_properties, [(link, "link", value, required), (expires_at,
+    "expires_at", date_time_opt, default)]
+);
 ::inspection_runtime::__private::impl_record!(ShareUrl, additional_properties);
 impl ShareUrl {
     /// The record with its required fields; the others are unset.
@@ -983,86 +1011,78 @@ impl ShareUrl {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
     /// Always `task`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// How the task gets completed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<TaskType>,
     /// State of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TaskStatus>,
     /// Name of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Description of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the task has priority.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<bool>,
     /// When the task is due (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// The inspection that completed the task, or the draft inspection of an uncompleted task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub inspection: Option<InspectionRef>,
     /// The user the task is assigned to.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub assignee: Option<TaskAssigneeRef>,
     /// The unit of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<UnitRef>,
     /// The workflow loaded for the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<WorkflowRef>,
     /// The department of the task.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
     /// Custom fields mapped into the workflow checklist when the assignee starts the inspection
     /// (by field id, then by label). Keys that match no field are kept here and pre-fill
     /// nothing. Managed only through the API.
-    #[serde(
-        default,
-        deserialize_with = "::inspection_runtime::__private::null_as_default"
-    )]
     pub extended_data: serde_json::Map<String, serde_json::Value>,
     /// Last time the task was marked complete, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<Option<chrono::DateTime<chrono::Utc>>>,
     /// When the task was created (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated (UTC).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::date_time_opt"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Task, additional_properties, [(id, "id", value, required), (object, "object", value,
+    default), (r#type, "type", value, default), (status, "status", value, default),
+    (name, "name", value, default), (description, "description", value, default),
+    (priority, "priority", value, default), (due_by, "due_by", date_time_opt, default),
+    (inspection, "inspection", value, default), (assignee, "assignee", value, default),
+    (unit, "unit", value, default), (workflow, "workflow", value, default), (department,
+    "department", value, default), (extended_data, "extended_data", null_as_empty,
+    default), (completed_at, "completed_at", date_time_present, default), (created_at,
+    "created_at", date_time_opt, default), (updated_at, "updated_at", date_time_opt,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(Task, additional_properties);
 impl Task {
     /// The record with its required fields; the others are unset.
@@ -1095,23 +1115,27 @@ impl Task {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Workflow record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Name of the workflow, as seen on the workflow references of inspections and tasks.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Workflow, additional_properties, [(id, "id", value, default), (name, "name", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(Workflow, additional_properties);
 /// A location.
 ///
@@ -1119,34 +1143,34 @@ pub struct Workflow {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Location record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Location {
     /// Identifier of the location.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// External identifier of the location, or null, as seen on inspection locations.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "::inspection_runtime::__private::nullable"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<Option<String>>,
     /// Name of the location, as seen on inspection locations.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    Location, additional_properties, [(id, "id", value, default), (external_id,
+    "external_id", present, default), (name, "name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(Location, additional_properties);
 /// A user.
 ///
@@ -1155,28 +1179,33 @@ pub struct Location {
 ///
 /// *Not shown by the interface document:* Fields of the User record beyond the update
 /// fields and the `id`/`username` seen elsewhere.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user; usually an e-mail address.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// External identifier of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// First name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    User, additional_properties, [(id, "id", value, default), (username, "username",
+    value, default), (external_id, "external_id", value, default), (first_name,
+    "first_name", value, default), (last_name, "last_name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(User, additional_properties);
 /// A group of users that tasks can be assigned to.
 ///
@@ -1184,29 +1213,33 @@ pub struct User {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the UserGroup record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserGroup {
     /// Identifier of the user group.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserGroupId>,
     /// Name of the user group (hinted by the service's internal API only).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserGroup, additional_properties, [(id, "id", value, default), (name, "name", value,
+    default)]
+);
 ::inspection_runtime::__private::impl_record!(UserGroup, additional_properties);
 /// The body that creates a unit.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct NewUnit {
     /// External reference of the unit, unique within a company.
@@ -1216,47 +1249,54 @@ pub struct NewUnit {
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    NewUnit, additional_properties, [(reference_number, "reference_number", value,
+    required), (make, "make", value, default), (model, "model", value, default), (year,
+    "year", value, default), (vin, "vin", value, default), (serial_number,
+    "serial_number", value, default), (hours, "hours", value, default), (odometer,
+    "odometer", value, default), (extended_data, "extended_data", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     NewUnit, additional_properties, additional_property
 );
@@ -1340,58 +1380,65 @@ impl NewUnit {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UnitPatch {
     /// External reference of the unit, unique within a company.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UnitPatch, additional_properties, [(reference_number, "reference_number", value,
+    default), (make, "make", value, default), (model, "model", value, default), (year,
+    "year", value, default), (vin, "vin", value, default), (serial_number,
+    "serial_number", value, default), (hours, "hours", value, default), (odometer,
+    "odometer", value, default), (extended_data, "extended_data", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     UnitPatch, additional_properties, additional_property
 );
@@ -1468,53 +1515,60 @@ impl UnitPatch {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UnitAttributes {
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UnitAttributes, additional_properties, [(make, "make", value, default), (model,
+    "model", value, default), (year, "year", value, default), (vin, "vin", value,
+    default), (serial_number, "serial_number", value, default), (hours, "hours", value,
+    default), (odometer, "odometer", value, default), (extended_data, "extended_data",
+    value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     UnitAttributes, additional_properties, additional_property
 );
@@ -1584,7 +1638,7 @@ impl UnitAttributes {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct TaskRequest {
     /// Name of the task.
@@ -1601,32 +1655,32 @@ pub struct TaskRequest {
     /// interface document says a task can have one but does not show the field's name.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
     /// Moves the task to this status on an update (to `completed` or `complete`: the task is
     /// completed, which sends the `task.completed` event). The interface document lists the
     /// statuses but not how a client moves a task between them.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TaskStatus>,
     /// Description of the task.
     ///
     /// Limits: at most 500 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the task requires an inspection.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_inspection: Option<bool>,
     /// The workflow to load for the task.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// The department of the task; only needed when the instance uses departments.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<DepartmentId>,
     /// Optional custom key/value pairs, managed only through the API. When the assignee starts
     /// the inspection, each key fills every checklist field matched by field id, or by label if
@@ -1637,7 +1691,7 @@ pub struct TaskRequest {
     /// ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
     /// are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
     /// to a task that has a draft inspection attached (a 4xx error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Who the task is assigned to; exactly one variant applies.
     #[serde(flatten)]
@@ -1646,6 +1700,16 @@ pub struct TaskRequest {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    TaskRequest, additional_properties, [(name, "name", value, required),
+    (reference_number, "reference_number", value, required), (due_by, "due_by", value,
+    required), (webhook_url, "webhook_url", value, default), (status, "status", value,
+    default), (description, "description", value, default), (requires_inspection,
+    "requires_inspection", value, default), (workflow_id, "workflow_id", value, default),
+    (department_id, "department_id", value, default), (extended_data, "extended_data",
+    value, default)], one_of(assignee, TaskAssignee, ["assignee_username", "location_id",
+    "user_group_id"])
+);
 ::inspection_runtime::__private::impl_record!(
     TaskRequest, additional_properties, additional_property
 );
@@ -1819,28 +1883,32 @@ pub struct TaskAssigneeUserGroup {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct UserUpdate {
     /// External identifier of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// First name of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_decode!(
+    UserUpdate, additional_properties, [(external_id, "external_id", value, default),
+    (first_name, "first_name", value, default), (last_name, "last_name", value, default)]
+);
 ::inspection_runtime::__private::impl_record!(
     UserUpdate, additional_properties, additional_property
 );
@@ -1868,18 +1936,59 @@ impl UserUpdate {
     }
 }
 ///One page of a list: the records (`data`) and the paging object (`paging`) that leads to the next page.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 #[non_exhaustive]
 pub struct Page<T> {
     /// The records of this page, in the order the service sent them.
-    #[serde(default = "Vec::new")]
     pub data: Vec<T>,
     /// Where the next page is, if there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
     /// Properties of the list answer the spec does not list, as the service sent them.
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
+}
+impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Page<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        ::inspection_runtime::__private::decode_record(deserializer)
+    }
+}
+impl<'de, T: serde::Deserialize<'de>> ::inspection_runtime::__private::DecodeRecord<'de>
+for Page<T> {
+    const NAME: &'static str = "Page";
+    fn visit<A: serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+        let mut data = None;
+        let mut paging = None;
+        let mut additional_properties = serde_json::Map::new();
+        while let Some(__key) = __map
+            .next_key::<::inspection_runtime::__private::Key<'de>>()?
+        {
+            match __key.as_str() {
+                "data" => {
+                    ::inspection_runtime::__private::field(
+                        &mut data,
+                        "data",
+                        __map.next_value(),
+                    )?
+                }
+                "paging" => {
+                    ::inspection_runtime::__private::field(
+                        &mut paging,
+                        "paging",
+                        __map.next_value(),
+                    )?
+                }
+                _ => __key.keep(&mut additional_properties, &mut __map)?,
+            }
+        }
+        Ok(Self {
+            data: data.unwrap_or_default(),
+            paging: paging.unwrap_or_default(),
+            additional_properties,
+        })
+    }
 }
 impl<
     T: serde::de::DeserializeOwned + Send + 'static,
