@@ -89,12 +89,13 @@ async fn a_decode_error_explains_the_failing_member() {
                           "data": [{"type": "pass_fail", "label": "Lights", "items": [{"label": 5}]}]}]}]}"#,
     ));
     let err = client.list_inspections().send().await.unwrap_err();
-    let Error::Decode { message, .. } = &err else {
+    let Error::Decode { message, path, .. } = &err else {
         panic!("{err:?}")
     };
+    assert_eq!(path, "data[0].results[0].data[0].items[0].label");
     assert_eq!(
         message,
-        "object `checklist`: data[0]: type `pass_fail`: items[0].label: invalid type: integer `5`, expected a string"
+        "object `checklist`: type `pass_fail`: invalid type: integer `5`, expected a string"
     );
 }
 

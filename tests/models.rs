@@ -215,18 +215,32 @@ fn open_enums_parse_strictly_on_request() {
 }
 
 #[test]
-fn a_bad_union_member_names_its_tag_and_field() {
-    let err = serde_json::from_value::<InspectionResult>(json!({
-        "object": "checklist", "name": "Walkaround",
-        "data": [{"type": "textbox", "label": "Notes", "value": "ok"},
-                 {"type": "checkbox", "label": "Lights", "items": "not a list"}]
-    }))
-    .unwrap_err()
-    .to_string();
-    assert!(err.contains("object `checklist`"), "{err}");
-    assert!(err.contains("type `checkbox`"), "{err}");
-    assert!(err.contains("items"), "{err}");
-    assert!(!err.contains("did not match any variant"), "{err}");
+fn a_bad_union_member_names_its_tags_and_the_client_the_whole_path() {
+    // Tags first (read as they stream by) and last (the properties before them kept aside).
+    let first = r#"[{"object": "checklist", "name": "Walkaround", "data": [
+        {"type": "textbox", "label": "Notes", "value": "ok"},
+        {"type": "checkbox", "label": "Lights", "items": "not a list"}]}]"#;
+    let last = r#"[{"name": "Walkaround", "data": [
+        {"label": "Notes", "value": "ok", "type": "textbox"},
+        {"label": "Lights", "items": "not a list", "type": "checkbox"}], "object": "checklist"}]"#;
+    for text in [first, last] {
+        // serde alone: the message names each member's tag on the way down.
+        let err = serde_json::from_str::<Vec<InspectionResult>>(text)
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("object `checklist`: "), "{err}");
+        assert!(err.contains("type `checkbox`: "), "{err}");
+        assert!(err.contains("invalid type: string \"not a list\""), "{err}");
+        // As the client decodes an answer: the JSON path to the failing value as well.
+        let err =
+            inspection_runtime::__private::decode::<Vec<InspectionResult>>(200, text.as_bytes())
+                .unwrap_err();
+        let inspection_client::Error::Decode { path, message, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(path, "[0].data[1].items", "{text}");
+        assert!(message.contains("type `checkbox`"), "{message}");
+    }
 }
 
 #[test]
@@ -286,11 +300,14 @@ fn request_bodies_omit_unset_fields() {
 }
 
 #[test]
-fn an_unknown_member_is_written_back_byte_for_byte() {
-    let text = r#"{"zeta": 1,   "object":"damage_map", "alpha": [1.50, {"b":2,"a":1}]}"#;
+fn an_unknown_member_is_written_back_in_order_with_its_values_as_sent() {
+    let text = r#"{"zeta": 1,   "object":"damage_map", "alpha": [1.50, {"b":2, "a":1}]}"#;
+    // Read in one pass, the member is rebuilt from its properties: only the space between
+    // them goes; their order and every value's text stay.
+    let kept = r#"{"zeta":1,"object":"damage_map","alpha":[1.50, {"b":2, "a":1}]}"#;
     let result: InspectionResult = serde_json::from_str(text).unwrap();
-    assert!(matches!(&result, InspectionResult::Unknown(m) if m.raw_json() == text));
-    assert_eq!(serde_json::to_string(&result).unwrap(), text);
+    assert!(matches!(&result, InspectionResult::Unknown(m) if m.raw_json() == kept));
+    assert_eq!(serde_json::to_string(&result).unwrap(), kept);
 }
 
 #[test]

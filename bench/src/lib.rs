@@ -67,22 +67,55 @@ pub fn generate(specs: &[(String, String)]) -> (usize, usize) {
 }
 
 /// A page of `n` inspections as the service sends it (compact JSON), every result kind and
-/// field type included: the fixture `tests/fixtures/v3/inspection.json` with distinct ids.
-/// `--bin page` writes it to a file the TypeScript and Python benchmarks read.
+/// field type included: the fixture `tests/fixtures/v3/inspection.json` with distinct ids,
+/// its properties in the fixture's order (the documented one: a result's `name`, then its
+/// `object` tag, then its `data`). `--bin page` writes it to a file the TypeScript and
+/// Python benchmarks read.
 pub fn inspections_page(n: usize) -> Vec<u8> {
     let path = repo_root().join("tests/fixtures/v3/inspection.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let one: serde_json::Value = serde_json::from_str(&text).expect("the fixture is JSON");
-    let data: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            let mut record = one.clone();
-            record["id"] = serde_json::json!(format!("ins_{i:04}"));
-            record
-        })
+    let one = compact(&text);
+    let id: String = serde_json::from_str::<serde_json::Value>(&one).expect("the fixture is JSON")
+        ["id"]
+        .as_str()
+        .expect("the fixture has an id")
+        .to_string();
+    let own_id = format!(r#"{{"id":"{id}","#);
+    assert!(one.starts_with(&own_id), "the fixture starts with its id");
+    let records: Vec<String> = (0..n)
+        .map(|i| one.replacen(&own_id, &format!(r#"{{"id":"ins_{i:04}","#), 1))
         .collect();
-    serde_json::to_vec(&serde_json::json!({"data": data, "paging": {"next": null}}))
-        .expect("a Value always serialises")
+    format!(
+        r#"{{"data":[{}],"paging":{{"next":null}}}}"#,
+        records.join(",")
+    )
+    .into_bytes()
+}
+
+/// The same page with every object's properties sorted by name, as a `serde_json::Value`
+/// writes them (and as the sandbox answers): each union's tag then comes after the
+/// properties whose names sort before it (a result's `data`, a field's `label`).
+pub fn sorted_keys(page: &[u8]) -> Vec<u8> {
+    let value: serde_json::Value = serde_json::from_slice(page).expect("the page is JSON");
+    serde_json::to_vec(&value).expect("a Value always serialises")
+}
+
+/// JSON text without the white space between its tokens, properties in their order.
+fn compact(text: &str) -> String {
+    let (mut out, mut in_string, mut escaped) = (String::with_capacity(text.len()), false, false);
+    for c in text.chars() {
+        if in_string {
+            in_string = escaped || c != '"';
+            escaped = !escaped && c == '\\';
+        } else if c.is_whitespace() {
+            continue;
+        } else {
+            in_string = c == '"';
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The runtime the benchmark binaries run on: two workers, as the machine has two cores.
@@ -123,9 +156,20 @@ mod tests {
     }
 
     #[test]
-    fn the_page_holds_the_records_asked_for() {
-        let page: serde_json::Value = serde_json::from_slice(&inspections_page(7)).unwrap();
+    fn the_page_holds_the_records_asked_for_in_the_fixtures_order() {
+        let bytes = inspections_page(7);
+        let page: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
         assert_eq!(page["data"].as_array().map(Vec::len), Some(7));
         assert_eq!(page["data"][6]["id"], "ins_0006");
+        let text = String::from_utf8(bytes).unwrap();
+        assert!(text.contains(r#"{"name":"Return Walkaround","object":"checklist","data":["#));
+        // Sorted, the same values, the tag after `data`.
+        let sorted = sorted_keys(text.as_bytes());
+        assert_eq!(
+            serde_json::from_slice::<serde_json::Value>(&sorted).unwrap(),
+            page
+        );
+        let sorted = String::from_utf8(sorted).unwrap();
+        assert!(sorted.contains(r#"],"name":"Return Walkaround","object":"checklist"}"#));
     }
 }

@@ -506,23 +506,23 @@ fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> 
         }
 
         // Read in one pass, as every record is (`decode::record`); absent lists are empty.
-        impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Page<T> {
+        impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Page<T> {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 ::inspection_runtime::__private::decode_record(deserializer)
             }
         }
 
-        impl<'de, T: serde::Deserialize<'de>> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
+        impl<'de, T: serde::de::DeserializeOwned> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
             const NAME: &'static str = "Page";
 
-            fn visit<A: serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+            fn visit<F: ::inspection_runtime::__private::Fields<'de>>(mut __map: F) -> Result<Self, F::Error> {
                 let mut #items = None;
                 let mut #paging = None;
                 let mut #extras = serde_json::Map::new();
-                while let Some(__key) = __map.next_key::<::inspection_runtime::__private::Key<'de>>()? {
+                while let Some(__key) = __map.key()? {
                     match __key.as_str() {
-                        #items_field => ::inspection_runtime::__private::field(&mut #items, #items_field, __map.next_value())?,
-                        #paging_field => ::inspection_runtime::__private::field(&mut #paging, #paging_field, __map.next_value())?,
+                        #items_field => ::inspection_runtime::__private::field(&mut #items, #items_field, __map.value())?,
+                        #paging_field => ::inspection_runtime::__private::field(&mut #paging, #paging_field, __map.value())?,
                         _ => __key.keep(&mut #extras, &mut __map)?,
                     }
                 }

@@ -11,8 +11,73 @@ pub fn union(i: &Interface, t: &TypeDef, u: &Union) -> TokenStream {
     let mut out = union_enum(i, t, u);
     out.extend(union_tag(&name, u));
     out.extend(union_serialize(&name, u));
-    out.extend(union_deserialize(&name, u));
+    if streams(i, u) {
+        out.extend(union_decode(i, &name, &t.name, u));
+    } else {
+        out.extend(union_deserialize(&name, u));
+    }
     out
+}
+
+/// Whether every member is a record with a generated `DecodeRecord` (not an envelope),
+/// so the union reads its members in one pass (`union_decode`).
+fn streams(i: &Interface, u: &Union) -> bool {
+    u.variants
+        .iter()
+        .all(|v| matches!(&i.ty(v.shape).kind, TypeKind::Object(o) if o.envelope.is_none()))
+}
+
+/// `Deserialize` in one pass (the runtime's `decode_union`): the tag selects the member,
+/// whose record then reads the rest of the object as it streams by.
+fn union_decode(i: &Interface, name: &Ident, label: &str, u: &Union) -> TokenStream {
+    let tag = u.tag.as_str();
+    let values = tag_values(u);
+    let arms = u.variants.iter().map(|v| {
+        let ident = names::variant_ident(&v.tag_value);
+        let value = v.tag_value.as_str();
+        let shape = names::type_ident(&i.ty(v.shape).name);
+        let wrap = if holds_record(i, v.shape) {
+            quote!(|m| Self::#ident(Box::new(m)))
+        } else {
+            quote!(Self::#ident)
+        };
+        quote! {
+            #value => Ok(<#shape as ::inspection_runtime::__private::DecodeRecord>::visit(map).map(#wrap)),
+        }
+    });
+    // A closed union refuses a member it does not know.
+    let (member, unknown) = if u.open {
+        (quote!(member), quote!(Some(Self::Unknown(member))))
+    } else {
+        (quote!(_member), quote!(None))
+    };
+    quote! {
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                ::inspection_runtime::__private::decode_union(deserializer)
+            }
+        }
+
+        impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for #name {
+            const NAME: &'static str = #label;
+            const TAG: &'static str = #tag;
+
+            fn member<F: ::inspection_runtime::__private::Fields<'de>>(tag: &str, map: F) -> Result<Result<Self, F::Error>, F> {
+                match tag {
+                    #(#arms)*
+                    _ => Err(map),
+                }
+            }
+
+            fn unknown(#member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+                #unknown
+            }
+
+            fn known() -> &'static [&'static str] {
+                &[#(#values),*]
+            }
+        }
+    }
 }
 
 /// The enum's variant names, one per tag value.

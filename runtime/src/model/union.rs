@@ -1,8 +1,8 @@
-//! Tag dispatch for discriminated unions.
-//!
-//! A union member is captured as raw JSON, its tag is read, and only the variant that tag
-//! names is decoded. So a bad member yields an error naming the tag and the failing
-//! field, and a member with a tag this client does not know is kept byte for byte.
+//! What discriminated unions share: the member kept whole when its tag is unknown, and
+//! writing a member back with its tag. Generated unions read their members in one pass
+//! (`tagged.rs`); a union with a member that is not a plain record (an envelope) reads it
+//! the older way kept here: captured as raw JSON, its tag read, then only the variant that
+//! tag names decoded.
 
 use std::fmt;
 
@@ -13,8 +13,8 @@ use serde_json::value::RawValue;
 
 /// A union member whose tag this version of the client does not know, kept whole.
 ///
-/// It serialises back exactly as received, so a record read and written again loses
-/// nothing. Like [`UnknownValue`](super::UnknownValue), it is opaque on purpose.
+/// It serialises back as received (its properties in the order sent, each value's text as
+/// sent), so a record read and written again loses nothing. Like [`UnknownValue`](super::UnknownValue), it is opaque on purpose.
 #[derive(Clone)]
 pub struct UnknownMember {
     tag: String,

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// `Deserialize` for a generated record: one line per field in the generated code,
@@ -38,13 +38,13 @@ macro_rules! impl_decode {
         impl<'de> $crate::__private::DecodeRecord<'de> for $ty {
             const NAME: &'static str = stringify!($ty);
 
-            fn visit<__A: ::serde::de::MapAccess<'de>>(
-                mut map: __A,
-            ) -> ::core::result::Result<Self, __A::Error> {
+            fn visit<__F: $crate::__private::Fields<'de>>(
+                mut map: __F,
+            ) -> ::core::result::Result<Self, __F::Error> {
                 $(let mut $field = None;)*
                 $(let mut $group = ::serde_json::Map::new();)?
                 let mut $extras = ::serde_json::Map::new();
-                while let ::core::option::Option::Some(key) = map.next_key::<$crate::__private::Key<'de>>()? {
+                while let ::core::option::Option::Some(key) = map.key()? {
                     match key.as_str() {
                         $($wire => $crate::__private::field(
                             &mut $field,
@@ -60,7 +60,7 @@ macro_rules! impl_decode {
                     $($group: <$group_ty as ::serde::Deserialize>::deserialize(
                         ::serde_json::Value::Object($group),
                     )
-                    .map_err(<__A::Error as ::serde::de::Error>::custom)?,)?
+                    .map_err(<__F::Error as ::serde::de::Error>::custom)?,)?
                     $extras,
                 })
             }
@@ -74,26 +74,26 @@ macro_rules! impl_decode {
 #[macro_export]
 macro_rules! read_value {
     (value, $map:ident) => {
-        $map.next_value()
+        $map.value()
     };
     // A response's collection: `null` reads as empty.
     (null_as_empty, $map:ident) => {
-        $map.next_value::<::core::option::Option<_>>()
+        $map.value::<::core::option::Option<_>>()
             .map(::core::option::Option::unwrap_or_default)
     };
     // May be absent or null: a present property is `Some`, `null` included.
     (present, $map:ident) => {
-        $map.next_value().map(::core::option::Option::Some)
+        $map.value().map(::core::option::Option::Some)
     };
     // A response's date-times, read in any ISO 8601 form the service may send.
     (date_time, $map:ident) => {
-        $map.next_value().map($crate::__private::Tolerant::get)
+        $map.value().map($crate::__private::Tolerant::get)
     };
     (date_time_opt, $map:ident) => {
-        $map.next_value().map($crate::__private::Tolerant::opt)
+        $map.value().map($crate::__private::Tolerant::opt)
     };
     (date_time_present, $map:ident) => {
-        $map.next_value()
+        $map.value()
             .map(|t| ::core::option::Option::Some($crate::__private::Tolerant::opt(t)))
     };
     (@required $field:ident, $wire:literal) => {
@@ -110,7 +110,36 @@ pub trait DecodeRecord<'de>: Sized {
     const NAME: &'static str;
 
     /// Reads the record from the object's properties.
-    fn visit<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
+    fn visit<F: Fields<'de>>(map: F) -> Result<Self, F::Error>;
+}
+
+/// The properties of an object as a generated record reads them: those of a union
+/// member may come partly from properties kept aside before its tag (see `tagged.rs`).
+/// Every generated type owns its data, hence `DeserializeOwned` values.
+pub trait Fields<'de> {
+    /// The input's error.
+    type Error: de::Error;
+
+    /// The next property's name, `None` at the end of the object.
+    fn key(&mut self) -> Result<Option<Key<'de>>, Self::Error>;
+
+    /// The value of the property whose name `key` just gave.
+    fn value<T: DeserializeOwned>(&mut self) -> Result<T, Self::Error>;
+}
+
+/// An object's properties as the input yields them.
+pub struct Live<A>(pub A);
+
+impl<'de, A: MapAccess<'de>> Fields<'de> for Live<A> {
+    type Error = A::Error;
+
+    fn key(&mut self) -> Result<Option<Key<'de>>, A::Error> {
+        self.0.next_key()
+    }
+
+    fn value<T: DeserializeOwned>(&mut self) -> Result<T, A::Error> {
+        self.0.next_value()
+    }
 }
 
 /// `Deserialize::deserialize` of every generated record.
@@ -127,7 +156,7 @@ pub fn decode_record<'de, D: Deserializer<'de>, T: DecodeRecord<'de>>(
         }
 
         fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-            T::visit(map)
+            T::visit(Live(map))
         }
     }
 
@@ -144,15 +173,26 @@ impl<'de> Key<'de> {
         &self.0
     }
 
+    /// The name, borrowed from the input where it could be.
+    pub fn into_cow(self) -> Cow<'de, str> {
+        self.0
+    }
+
     /// Keeps an unlisted property: its value is read as JSON into `extras`.
-    pub fn keep<A: MapAccess<'de>>(
+    pub fn keep<F: Fields<'de>>(
         self,
         extras: &mut Map<String, Value>,
-        map: &mut A,
-    ) -> Result<(), A::Error> {
-        let value = map.next_value::<Value>()?;
+        map: &mut F,
+    ) -> Result<(), F::Error> {
+        let value = map.value::<Value>()?;
         extras.insert(self.0.into_owned(), value);
         Ok(())
+    }
+}
+
+impl<'de> From<Cow<'de, str>> for Key<'de> {
+    fn from(name: Cow<'de, str>) -> Self {
+        Key(name)
     }
 }
 
@@ -225,13 +265,13 @@ mod tests {
     impl<'de> DecodeRecord<'de> for Note {
         const NAME: &'static str = "Note";
 
-        fn visit<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+        fn visit<F: Fields<'de>>(mut map: F) -> Result<Self, F::Error> {
             let (mut id, mut note) = (None, None);
             let mut extras = Map::new();
-            while let Some(key) = map.next_key::<Key<'de>>()? {
+            while let Some(key) = map.key()? {
                 match key.as_str() {
-                    "id" => field(&mut id, "id", map.next_value())?,
-                    "note" => field(&mut note, "note", map.next_value())?,
+                    "id" => field(&mut id, "id", map.value())?,
+                    "note" => field(&mut note, "note", map.value())?,
                     _ => key.keep(&mut extras, &mut map)?,
                 }
             }

@@ -34,27 +34,33 @@ pub fn decode<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, Error>
     }
     let mut de = serde_json::Deserializer::from_slice(body);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let message = crate::model::without_position(&e.inner().to_string());
+        let inner = crate::model::without_position(&e.inner().to_string());
+        let (path, message) = through_unions(&e.path().to_string(), &inner);
         Error::Decode {
             status,
-            path: through_unions(&e.path().to_string(), &message),
+            path,
             message,
         }
     })
 }
 
-/// The whole JSON path of a failure: serde stops at the first union member it passes
-/// through, whose message names the rest (`type `pass_fail`: items[0].label: ...`, one
-/// union after another); those steps are joined to the outer path.
-fn through_unions(outer: &str, message: &str) -> String {
+/// The whole JSON path of a failure, and its message naming the union members on the way
+/// (`object `checklist`: type `pass_fail`: invalid type: ...`). serde tracks the path as
+/// far as it read the answer straight; a union member's properties that came before its
+/// tag were read apart, and their message names the rest of the path after the member
+/// (`data[0]: ...`): those steps are joined to the path and left out of the message.
+fn through_unions(outer: &str, message: &str) -> (String, String) {
     let mut path = if outer == "." {
         String::new()
     } else {
         outer.to_string()
     };
+    let mut members = String::new();
     let mut rest = message;
     // Each union member's message starts "<tag> `<value>`: ", then its inner path, if any.
     while let Some(after) = member_prefix(rest) {
+        members.push_str(&rest[..rest.len() - after.len()]);
+        rest = after;
         let Some((step, tail)) = after.split_once(": ") else {
             break;
         };
@@ -63,7 +69,7 @@ fn through_unions(outer: &str, message: &str) -> String {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
         {
-            break;
+            continue;
         }
         if !path.is_empty() && !step.starts_with('[') {
             path.push('.');
@@ -72,10 +78,9 @@ fn through_unions(outer: &str, message: &str) -> String {
         rest = tail;
     }
     if path.is_empty() {
-        ".".to_string()
-    } else {
-        path
+        path.push('.');
     }
+    (path, format!("{members}{rest}"))
 }
 
 /// What follows a leading "<word> `<value>`: ", if the text starts so.
@@ -93,17 +98,38 @@ mod path_tests {
     use super::through_unions;
 
     #[test]
-    fn union_steps_join_the_outer_path() {
+    fn union_steps_join_the_outer_path_and_leave_the_message() {
         let message = "object `checklist`: data[0]: type `pass_fail`: items[0].label: invalid type: integer `5`, expected a string";
         assert_eq!(
             through_unions("data[0].results[0]", message),
-            "data[0].results[0].data[0].items[0].label"
+            (
+                "data[0].results[0].data[0].items[0].label".to_string(),
+                "object `checklist`: type `pass_fail`: invalid type: integer `5`, expected a string"
+                    .to_string()
+            )
+        );
+        // Read straight, the path is whole already and the message has no steps.
+        let streamed = "object `checklist`: type `pass_fail`: invalid type: null";
+        assert_eq!(
+            through_unions("data[0].items[0].label", streamed),
+            ("data[0].items[0].label".to_string(), streamed.to_string())
         );
         assert_eq!(
             through_unions(".", "type `inspection.created`: data: invalid type: string"),
-            "data"
+            (
+                "data".to_string(),
+                "type `inspection.created`: invalid type: string".to_string()
+            )
         );
-        assert_eq!(through_unions(".", "type `x`: missing field `id`"), ".");
-        assert_eq!(through_unions("a.b", "invalid type: null"), "a.b");
+        let missing = "type `x`: missing field `id`";
+        assert_eq!(
+            through_unions(".", missing),
+            (".".to_string(), missing.to_string())
+        );
+        let plain = "invalid type: null";
+        assert_eq!(
+            through_unions("a.b", plain),
+            ("a.b".to_string(), plain.to_string())
+        );
     }
 }

@@ -48,31 +48,32 @@ impl<'de> serde::Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let raw = ::inspection_runtime::__private::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
-            .map_err(D::Error::custom)? else {
-            return Ok(
-                Self::Unknown(
-                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
-                ),
-            );
-        };
-        let decoded = match tag.as_str() {
+        ::inspection_runtime::__private::decode_union(deserializer)
+    }
+}
+impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Event {
+    const NAME: &'static str = "Event";
+    const TAG: &'static str = "type";
+    fn member<F: ::inspection_runtime::__private::Fields<'de>>(
+        tag: &str,
+        map: F,
+    ) -> Result<Result<Self, F::Error>, F> {
+        match tag {
             "task.completed" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "task.completed",
-                    )
-                    .map(Self::TaskCompleted)
+                Ok(
+                    <TaskCompletedEvent as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(|m| Self::TaskCompleted(Box::new(m))),
+                )
             }
-            _ => {
-                return Ok(
-                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
-                );
-            }
-        };
-        decoded.map_err(D::Error::custom)
+            _ => Err(map),
+        }
+    }
+    fn unknown(member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+        Some(Self::Unknown(member))
+    }
+    fn known() -> &'static [&'static str] {
+        &["task.completed"]
     }
 }

@@ -1948,36 +1948,38 @@ pub struct Page<T> {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-impl<'de, T: serde::Deserialize<'de>> serde::Deserialize<'de> for Page<T> {
+impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Page<T> {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
         ::inspection_runtime::__private::decode_record(deserializer)
     }
 }
-impl<'de, T: serde::Deserialize<'de>> ::inspection_runtime::__private::DecodeRecord<'de>
-for Page<T> {
+impl<
+    'de,
+    T: serde::de::DeserializeOwned,
+> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
     const NAME: &'static str = "Page";
-    fn visit<A: serde::de::MapAccess<'de>>(mut __map: A) -> Result<Self, A::Error> {
+    fn visit<F: ::inspection_runtime::__private::Fields<'de>>(
+        mut __map: F,
+    ) -> Result<Self, F::Error> {
         let mut data = None;
         let mut paging = None;
         let mut additional_properties = serde_json::Map::new();
-        while let Some(__key) = __map
-            .next_key::<::inspection_runtime::__private::Key<'de>>()?
-        {
+        while let Some(__key) = __map.key()? {
             match __key.as_str() {
                 "data" => {
                     ::inspection_runtime::__private::field(
                         &mut data,
                         "data",
-                        __map.next_value(),
+                        __map.value(),
                     )?
                 }
                 "paging" => {
                     ::inspection_runtime::__private::field(
                         &mut paging,
                         "paging",
-                        __map.next_value(),
+                        __map.value(),
                     )?
                 }
                 _ => __key.keep(&mut additional_properties, &mut __map)?,

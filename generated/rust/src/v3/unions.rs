@@ -59,40 +59,41 @@ impl<'de> serde::Deserialize<'de> for Event {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let raw = ::inspection_runtime::__private::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
-            .map_err(D::Error::custom)? else {
-            return Ok(
-                Self::Unknown(
-                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
-                ),
-            );
-        };
-        let decoded = match tag.as_str() {
+        ::inspection_runtime::__private::decode_union(deserializer)
+    }
+}
+impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Event {
+    const NAME: &'static str = "Event";
+    const TAG: &'static str = "type";
+    fn member<F: ::inspection_runtime::__private::Fields<'de>>(
+        tag: &str,
+        map: F,
+    ) -> Result<Result<Self, F::Error>, F> {
+        match tag {
             "inspection.created" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "inspection.created",
-                    )
-                    .map(Self::InspectionCreated)
+                Ok(
+                    <InspectionCreatedEvent as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(|m| Self::InspectionCreated(Box::new(m))),
+                )
             }
             "task.completed" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "task.completed",
-                    )
-                    .map(Self::TaskCompleted)
+                Ok(
+                    <TaskCompletedEvent as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(|m| Self::TaskCompleted(Box::new(m))),
+                )
             }
-            _ => {
-                return Ok(
-                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
-                );
-            }
-        };
-        decoded.map_err(D::Error::custom)
+            _ => Err(map),
+        }
+    }
+    fn unknown(member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+        Some(Self::Unknown(member))
+    }
+    fn known() -> &'static [&'static str] {
+        &["inspection.created", "task.completed"]
     }
 }
 /// A field value, a string or an integer; dates are ISO format strings.
@@ -294,56 +295,57 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let raw = ::inspection_runtime::__private::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "object")
-            .map_err(D::Error::custom)? else {
-            return Ok(
-                Self::Unknown(
-                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
-                ),
-            );
-        };
-        let decoded = match tag.as_str() {
+        ::inspection_runtime::__private::decode_union(deserializer)
+    }
+}
+impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for InspectionResult {
+    const NAME: &'static str = "InspectionResult";
+    const TAG: &'static str = "object";
+    fn member<F: ::inspection_runtime::__private::Fields<'de>>(
+        tag: &str,
+        map: F,
+    ) -> Result<Result<Self, F::Error>, F> {
+        match tag {
             "checklist" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "object",
-                        "checklist",
-                    )
-                    .map(Self::Checklist)
+                Ok(
+                    <ChecklistResult as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Checklist),
+                )
             }
             "data_template" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "object",
-                        "data_template",
-                    )
-                    .map(Self::DataTemplate)
+                Ok(
+                    <DataTemplateResult as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::DataTemplate),
+                )
             }
             "pdf_form" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "object",
-                        "pdf_form",
-                    )
-                    .map(Self::PdfForm)
+                Ok(
+                    <PdfFormResult as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::PdfForm),
+                )
             }
             "collision_damage_waiver" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "object",
-                        "collision_damage_waiver",
-                    )
-                    .map(Self::CollisionDamageWaiver)
+                Ok(
+                    <CollisionDamageWaiverResult as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::CollisionDamageWaiver),
+                )
             }
-            _ => {
-                return Ok(
-                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
-                );
-            }
-        };
-        decoded.map_err(D::Error::custom)
+            _ => Err(map),
+        }
+    }
+    fn unknown(member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+        Some(Self::Unknown(member))
+    }
+    fn known() -> &'static [&'static str] {
+        &["checklist", "data_template", "pdf_form", "collision_damage_waiver"]
     }
 }
 /// One field of a checklist or data template, discriminated by `type`. New field types may
@@ -490,92 +492,116 @@ impl<'de> serde::Deserialize<'de> for ResultField {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let raw = ::inspection_runtime::__private::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
-            .map_err(D::Error::custom)? else {
-            return Ok(
-                Self::Unknown(
-                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
-                ),
-            );
-        };
-        let decoded = match tag.as_str() {
+        ::inspection_runtime::__private::decode_union(deserializer)
+    }
+}
+impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for ResultField {
+    const NAME: &'static str = "ResultField";
+    const TAG: &'static str = "type";
+    fn member<F: ::inspection_runtime::__private::Fields<'de>>(
+        tag: &str,
+        map: F,
+    ) -> Result<Result<Self, F::Error>, F> {
+        match tag {
             "textbox" => {
-                ::inspection_runtime::__private::decode_variant(&raw, "type", "textbox")
-                    .map(Self::Textbox)
+                Ok(
+                    <ValueField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Textbox),
+                )
             }
             "barcode_scan_textbox" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "barcode_scan_textbox",
-                    )
-                    .map(Self::BarcodeScanTextbox)
+                Ok(
+                    <ValueField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::BarcodeScanTextbox),
+                )
             }
             "date_selector" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "date_selector",
-                    )
-                    .map(Self::DateSelector)
+                Ok(
+                    <ValueField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::DateSelector),
+                )
             }
             "radio" => {
-                ::inspection_runtime::__private::decode_variant(&raw, "type", "radio")
-                    .map(Self::Radio)
+                Ok(
+                    <ValueField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Radio),
+                )
             }
             "single_dropdown_list" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "single_dropdown_list",
-                    )
-                    .map(Self::SingleDropdownList)
+                Ok(
+                    <ValueField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::SingleDropdownList),
+                )
             }
             "single_dropdown_with_id" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "single_dropdown_with_id",
-                    )
-                    .map(Self::SingleDropdownWithId)
+                Ok(
+                    <ItemField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::SingleDropdownWithId),
+                )
             }
             "multi_dropdown_list" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "multi_dropdown_list",
-                    )
-                    .map(Self::MultiDropdownList)
+                Ok(
+                    <ItemsField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::MultiDropdownList),
+                )
             }
             "checkbox" => {
-                ::inspection_runtime::__private::decode_variant(&raw, "type", "checkbox")
-                    .map(Self::Checkbox)
+                Ok(
+                    <ItemsField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Checkbox),
+                )
             }
             "pass_fail" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "pass_fail",
-                    )
-                    .map(Self::PassFail)
+                Ok(
+                    <ItemsField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::PassFail),
+                )
             }
             "partner_case" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "partner_case",
-                    )
-                    .map(Self::PartnerCase)
+                Ok(
+                    <PartnerCaseField as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::PartnerCase),
+                )
             }
-            _ => {
-                return Ok(
-                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
-                );
-            }
-        };
-        decoded.map_err(D::Error::custom)
+            _ => Err(map),
+        }
+    }
+    fn unknown(member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+        Some(Self::Unknown(member))
+    }
+    fn known() -> &'static [&'static str] {
+        &[
+            "textbox",
+            "barcode_scan_textbox",
+            "date_selector",
+            "radio",
+            "single_dropdown_list",
+            "single_dropdown_with_id",
+            "multi_dropdown_list",
+            "checkbox",
+            "pass_fail",
+            "partner_case",
+        ]
     }
 }
 /// A signature collected for an inspection, discriminated by `type`.
@@ -632,35 +658,40 @@ impl<'de> serde::Deserialize<'de> for Signature {
     fn deserialize<D: serde::Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Self, D::Error> {
-        use serde::de::Error as _;
-        let raw = ::inspection_runtime::__private::capture(deserializer)?;
-        let Some(tag) = ::inspection_runtime::__private::read_tag(&raw, "type")
-            .map_err(D::Error::custom)? else {
-            return Ok(
-                Self::Unknown(
-                    ::inspection_runtime::UnknownMember::new(String::new(), raw),
-                ),
-            );
-        };
-        let decoded = match tag.as_str() {
+        ::inspection_runtime::__private::decode_union(deserializer)
+    }
+}
+impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Signature {
+    const NAME: &'static str = "Signature";
+    const TAG: &'static str = "type";
+    fn member<F: ::inspection_runtime::__private::Fields<'de>>(
+        tag: &str,
+        map: F,
+    ) -> Result<Result<Self, F::Error>, F> {
+        match tag {
             "inspection" => {
-                ::inspection_runtime::__private::decode_variant(
-                        &raw,
-                        "type",
-                        "inspection",
-                    )
-                    .map(Self::Inspection)
+                Ok(
+                    <InspectionSignature as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Inspection),
+                )
             }
             "esign" => {
-                ::inspection_runtime::__private::decode_variant(&raw, "type", "esign")
-                    .map(Self::Esign)
+                Ok(
+                    <EsignSignature as ::inspection_runtime::__private::DecodeRecord>::visit(
+                            map,
+                        )
+                        .map(Self::Esign),
+                )
             }
-            _ => {
-                return Ok(
-                    Self::Unknown(::inspection_runtime::UnknownMember::new(tag, raw)),
-                );
-            }
-        };
-        decoded.map_err(D::Error::custom)
+            _ => Err(map),
+        }
+    }
+    fn unknown(member: ::inspection_runtime::UnknownMember) -> Option<Self> {
+        Some(Self::Unknown(member))
+    }
+    fn known() -> &'static [&'static str] {
+        &["inspection", "esign"]
     }
 }
