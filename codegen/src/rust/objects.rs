@@ -212,25 +212,28 @@ fn derives_default(o: &Object) -> bool {
     o.one_of.is_none() && o.fields.iter().all(|f| !f.required)
 }
 
+/// A field of a `one_of` variant's struct, read and written by serde's derive.
 fn field(i: &Interface, f: &Field, response_side: bool, show_limits: bool) -> TokenStream {
-    let ident = names::field_ident(&f.name);
-    let doc = docs::field(f, show_limits).attrs();
-    let rename = types::rename(&f.name);
-    let (ty, attrs) = types::field_type(i, f, response_side);
-    quote! {
-        #doc
-        #rename
-        #attrs
-        pub #ident: #ty,
-    }
+    field_decl(f, show_limits, types::field_type(i, f, response_side))
 }
 
 /// A field of a record whose `Deserialize` is generated: only writing needs attributes.
 fn written_field(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
+    field_decl(
+        f,
+        !response_side,
+        types::written_field_type(i, f, response_side),
+    )
+}
+
+fn field_decl(
+    f: &Field,
+    show_limits: bool,
+    (ty, attrs): (TokenStream, TokenStream),
+) -> TokenStream {
     let ident = names::field_ident(&f.name);
-    let doc = docs::field(f, !response_side).attrs();
+    let doc = docs::field(f, show_limits).attrs();
     let rename = types::rename(&f.name);
-    let (ty, attrs) = types::written_field_type(i, f, response_side);
     quote! {
         #doc
         #rename
