@@ -29,7 +29,11 @@ impl Response {
 pub fn decode<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, Error> {
     // The JSON path is tracked only to explain a failure (decoding again): tracking it on
     // every answer costs ~15 % of the decode.
-    if let Ok(value) = serde_json::from_slice(body) {
+    // UTF-8 is checked once for the whole body (one fast pass), so that the parser need not
+    // check each string apart; a body that is not UTF-8 fails below, with its path.
+    if let Ok(text) = std::str::from_utf8(body)
+        && let Ok(value) = serde_json::from_str(text)
+    {
         return Ok(value);
     }
     let mut de = serde_json::Deserializer::from_slice(body);
