@@ -27,16 +27,20 @@ impl Response {
 
 /// Decodes `body` as `T`, naming the JSON path of a failure.
 pub fn decode<T: DeserializeOwned>(status: u16, body: &[u8]) -> Result<T, Error> {
+    // UTF-8 is checked once for the whole body (one fast pass), so that the parser need not
+    // check each string apart. Only text is parsed, so each type's decoder is compiled for
+    // one reader, not two.
+    let text = std::str::from_utf8(body).map_err(|e| Error::Decode {
+        status,
+        path: ".".to_string(),
+        message: format!("the body is not UTF-8 text: {e}"),
+    })?;
     // The JSON path is tracked only to explain a failure (decoding again): tracking it on
     // every answer costs ~15 % of the decode.
-    // UTF-8 is checked once for the whole body (one fast pass), so that the parser need not
-    // check each string apart; a body that is not UTF-8 fails below, with its path.
-    if let Ok(text) = std::str::from_utf8(body)
-        && let Ok(value) = serde_json::from_str(text)
-    {
+    if let Ok(value) = serde_json::from_str(text) {
         return Ok(value);
     }
-    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut de = serde_json::Deserializer::from_str(text);
     serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let inner = crate::model::without_position(&e.inner().to_string());
         let (path, message) = through_unions(&e.path().to_string(), &inner);
@@ -99,7 +103,20 @@ fn member_prefix(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod path_tests {
-    use super::through_unions;
+    use super::{Error, decode, through_unions};
+
+    #[test]
+    fn a_body_that_is_not_utf8_is_a_decode_error_at_the_root() {
+        let err = decode::<serde_json::Value>(200, b"{\"a\": \"\xff\"}").unwrap_err();
+        let Error::Decode { path, message, .. } = &err else {
+            panic!("{err:?}")
+        };
+        assert_eq!(path, ".");
+        assert!(
+            message.starts_with("the body is not UTF-8 text: invalid utf-8"),
+            "{message}"
+        );
+    }
 
     #[test]
     fn union_steps_join_the_outer_path_and_leave_the_message() {
