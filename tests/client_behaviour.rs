@@ -254,7 +254,7 @@ async fn a_default_config_keeps_the_interfaces_pacing_and_accept() {
     .unwrap();
     assert_eq!(
         v3.core().config().pacing_limit(),
-        Some((100, Duration::from_millis(10_200)))
+        Some((100, Duration::from_millis(10_040)))
     );
     let off = Client::with_config(
         &server.base(),

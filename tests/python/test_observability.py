@@ -304,7 +304,8 @@ def test_the_client_s_own_pacing_is_a_pause_only_when_it_waits(runner: Runner) -
     runner.run(core.json, JSON, get())
     assert seen.kinds() == ["request", "response", "pause", "request", "response"]
     pause = seen.events[2]
-    assert isinstance(pause, PauseEvent) and pause.reason == "rate_limit" and 100 < pause.wait_ms <= 204
+    # The window of 200 ms with its margin (0.2 % and 20 ms): 220.4 ms at most.
+    assert isinstance(pause, PauseEvent) and pause.reason == "rate_limit" and 100 < pause.wait_ms <= 221
 
 
 def test_a_walk_reports_its_pages_and_the_stall_that_ends_it(runner: Runner) -> None:

@@ -65,15 +65,16 @@ class FakeClock:
 def test_pacing_is_a_sliding_window_with_margin(pacer_class: Any) -> None:
     clock = FakeClock()
     pacer = pacer_class(RateLimit(3, 10), clock=clock)
-    window = 10 * 1.02
+    window = 10 * 1.002 + 0.020
     assert [pacer.reserve(100.0), pacer.reserve(101.0), pacer.reserve(102.0)] == [0, 0, 0]
-    # The fourth waits for the first to leave the (2 % longer) window.
+    # The fourth waits for the first to leave the (0.2 % and 20 ms longer) window.
     assert pacer.reserve(103.0) == pytest.approx(100 + window - 103)
     assert pacer.reserve(100 + window - 0.001) == pytest.approx(0.001)
-    assert pacer.reserve(100 + window) == 0
+    # (A nanosecond later: `100 + window - 100` need not be `window` in floating point.)
+    assert pacer.reserve(100 + window + 1e-9) == 0
     # The window slides: the second send (101) still counts.
     assert pacer.reserve(100 + window) == pytest.approx(101 + window - (100 + window))
-    assert pacer.reserve(102 + window) == 0
+    assert pacer.reserve(102 + window + 1e-9) == 0
 
 
 def test_pause_holds_every_request_and_only_grows() -> None:

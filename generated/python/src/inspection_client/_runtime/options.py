@@ -50,8 +50,9 @@ class ClientOptions:
     """How a client behaves; every field has a default."""
 
     rate_limit: RateLimit | None | Literal["documented"] = "documented"
-    """Pacing: the documented limit (default), a raised quota (a 2 % margin is added to
-    the window), or ``None`` for none (a 429's ``Retry-After`` is still honoured)."""
+    """Pacing: the documented limit (default), a raised quota (a margin of 0.2 % and 20 ms
+    is added to the window), or ``None`` for none (a 429's ``Retry-After`` is still
+    honoured)."""
     max_attempts: int = 4
     """Attempts in all, the first included (1 = never retry)."""
     initial_backoff: float = 0.25
