@@ -27,6 +27,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("typescript":
     "record_ref" = "id.ts.jinja",
     "scalar" = "id.ts.jinja",
     "schema.ts" = "schema.ts.jinja",
+    "decoders.ts" = "decoders.ts.jinja",
     "client.ts" = "client.ts.jinja",
     "operation" = "operation.ts.jinja",
     "request" = "request.ts.jinja",
@@ -82,6 +83,7 @@ const LAYOUT: Layout = Layout {
         ("index.ts", "interface_index.ts"),
         ("models.ts", "models.ts"),
         ("schema.ts", "schema.ts"),
+        ("decoders.ts", "decoders.ts"),
         ("client.ts", "client.ts"),
     ],
 };

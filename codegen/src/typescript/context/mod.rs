@@ -2,13 +2,14 @@
 //! from the IR, so a template only lays them out.
 
 mod client;
+mod decoders;
 mod models;
 
 use serde::Serialize;
 
 use super::names::{self, Scope};
 use super::types::{self, TypeNames};
-use crate::ir::{AnswerKind, Interface, OperationPaging, TypeRef};
+use crate::ir::{AnswerKind, Interface, OperationPaging, TypeId, TypeRef};
 pub use crate::templates::WebhooksCx;
 
 /// The client of an interface, with this language's login and operations.
@@ -21,12 +22,13 @@ use models::{query_cx, type_cx};
 pub type InterfaceCx =
     crate::templates::InterfaceCx<TypeCx, PageCx, QueriesCx, LoginCx, OperationCx>;
 
-/// The query records of list operations (their parameters as one object), and the registry
-/// of descriptors by name.
+/// The query records of list operations (their parameters as one object), the registry
+/// of descriptors by name, and the generated decoders the registry names.
 #[derive(Serialize)]
 pub struct QueriesCx {
     pub queries: Vec<RecordCx>,
     pub registry: Vec<RegistryEntry>,
+    pub decoders: decoders::DecodersCx,
 }
 
 #[derive(Serialize)]
@@ -121,11 +123,13 @@ pub struct PageCx {
     pub paging_type: String,
 }
 
-/// An entry of the registry: its key (a property) and its descriptor in parts.
+/// An entry of the registry: its key (a property), its descriptor in parts, and the
+/// generated decoder of a record, union or page (its name in `decoders.ts`).
 #[derive(Serialize)]
 pub struct RegistryEntry {
     pub key: String,
     pub desc: types::EntryDesc,
+    pub fast: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -338,29 +342,62 @@ pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
         .filter_map(|(op, name)| Some(query_cx(op, name.as_ref()?, &local)))
         .collect();
     let page = page_cx(i, &local);
-    let registry = registry(i);
+    let pages = pages(i);
+    let decoder_names = decoders::DecoderNames::new(i, &type_names, &pages);
+    let registry = registry(i, &decoder_names, &pages);
+    let decoders = decoders::decoders(i, &decoder_names, &pages);
     let client = client_cx(i, &type_names, &query_names)?;
     Ok(InterfaceCx::new(
         i,
         "//",
         types,
         page,
-        QueriesCx { queries, registry },
+        QueriesCx {
+            queries,
+            registry,
+            decoders,
+        },
         client,
     ))
 }
 
 /// The registry: every declared type by its spec name, then each page of records a list
-/// answer names (`page<Item>`), then each operation's query parameters (`<operation>?`).
-fn registry(i: &Interface) -> Vec<RegistryEntry> {
+/// answer names (`page<Item>`, `pages` its items), then each operation's query parameters
+/// (`<operation>?`). Records, unions and pages name their generated decoder.
+fn registry(i: &Interface, dn: &decoders::DecoderNames, pages: &[&TypeRef]) -> Vec<RegistryEntry> {
     let mut entries: Vec<RegistryEntry> = i
         .types
         .iter()
-        .map(|t| RegistryEntry {
+        .enumerate()
+        .map(|(index, t)| RegistryEntry {
             key: names::property(&t.name),
             desc: types::type_entry(i, &t.kind),
+            fast: dn.decoder(TypeId(index as u32)).map(str::to_string),
         })
         .collect();
+    for (n, item) in pages.iter().enumerate() {
+        if let Some(record) = types::page_record(i, item) {
+            let page = TypeRef::Page(Box::new((*item).clone()));
+            entries.push(RegistryEntry {
+                key: names::string(&i.spelled(&page)),
+                desc: types::EntryDesc::Record(record),
+                fast: dn.page(n).map(str::to_string),
+            });
+        }
+    }
+    for op in i.operations.iter().filter(|op| !op.query.is_empty()) {
+        entries.push(RegistryEntry {
+            key: names::string(&types::query_key(&op.name)),
+            desc: types::EntryDesc::Record(types::query_record(i, &op.query)),
+            fast: None,
+        });
+    }
+    entries
+}
+
+/// The item types of the pages of records the list answers name, each once, in the
+/// operations' order.
+fn pages(i: &Interface) -> Vec<&TypeRef> {
     let mut pages: Vec<&TypeRef> = Vec::new();
     for op in &i.operations {
         let answer = match &op.answer.kind {
@@ -377,22 +414,7 @@ fn registry(i: &Interface) -> Vec<RegistryEntry> {
             }
         }
     }
-    for item in pages {
-        if let Some(record) = types::page_record(i, item) {
-            let page = TypeRef::Page(Box::new(item.clone()));
-            entries.push(RegistryEntry {
-                key: names::string(&i.spelled(&page)),
-                desc: types::EntryDesc::Record(record),
-            });
-        }
-    }
-    for op in i.operations.iter().filter(|op| !op.query.is_empty()) {
-        entries.push(RegistryEntry {
-            key: names::string(&types::query_key(&op.name)),
-            desc: types::EntryDesc::Record(types::query_record(i, &op.query)),
-        });
-    }
-    entries
+    pages
 }
 
 /// The records of a list answer (`page<Item>`); a page is only ever an answer's type.

@@ -9,6 +9,7 @@
  */
 
 import type * as rt from "../runtime/index.js";
+import * as dec from "./decoders.js";
 
 /**
  * Every declared type of the interface, by its spec name; then each page of records a list
@@ -22,6 +23,7 @@ export const SCHEMA: rt.Registry = {
     variants: {
       "task.completed": "TaskCompletedEvent",
     },
+    fast: dec.d_Event,
   },
   TaskCompletedEvent: {
     k: "object",
@@ -29,6 +31,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "ref", name: "Task" }, req: false, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskCompletedEvent,
   },
   AssetId: { k: "id" },
   TransactionId: { k: "id" },
@@ -52,6 +55,7 @@ export const SCHEMA: rt.Registry = {
       { name: "prev", d: { k: "string" }, req: false, nul: true },
       { name: "next", d: { k: "string" }, req: false, nul: true },
     ],
+    fast: dec.d_Links,
   },
   LocationRef: {
     k: "object",
@@ -59,6 +63,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id" }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_LocationRef,
   },
   UserRef: {
     k: "object",
@@ -68,6 +73,7 @@ export const SCHEMA: rt.Registry = {
       { name: "first_name", d: { k: "string" }, req: false, nul: false },
       { name: "last_name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_UserRef,
   },
   AssetSummary: {
     k: "object",
@@ -75,6 +81,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id" }, req: false, nul: false },
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_AssetSummary,
   },
   TaskUserRef: {
     k: "object",
@@ -83,6 +90,7 @@ export const SCHEMA: rt.Registry = {
       { name: "email", d: { k: "string" }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskUserRef,
   },
   Photo: {
     k: "object",
@@ -95,6 +103,7 @@ export const SCHEMA: rt.Registry = {
       { name: "notation", d: { k: "string" }, req: false, nul: false },
       { name: "instruction_id", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_Photo,
   },
   Video: {
     k: "object",
@@ -105,6 +114,7 @@ export const SCHEMA: rt.Registry = {
       { name: "byte_size", d: { k: "int", bits: 64 }, req: false, nul: false },
       { name: "thumbnail_url", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_Video,
   },
   Signature: {
     k: "object",
@@ -114,6 +124,7 @@ export const SCHEMA: rt.Registry = {
       { name: "url", d: { k: "string" }, req: false, nul: false },
       { name: "byte_size", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
+    fast: dec.d_Signature,
   },
   Damage: {
     k: "object",
@@ -122,6 +133,7 @@ export const SCHEMA: rt.Registry = {
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "photos", d: { k: "array", of: { k: "ref", name: "Photo" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_Damage,
   },
   Asset: {
     k: "object",
@@ -143,6 +155,7 @@ export const SCHEMA: rt.Registry = {
       { name: "signatures", d: { k: "array", of: { k: "ref", name: "Signature" } }, req: false, nul: false, fill: "array" },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_Asset,
   },
   Transaction: {
     k: "object",
@@ -173,6 +186,7 @@ export const SCHEMA: rt.Registry = {
       { name: "videos", d: { k: "array", of: { k: "ref", name: "Video" } }, req: false, nul: false, fill: "array" },
       { name: "transaction", d: { k: "ref", name: "NestedTransaction" }, req: false, nul: false },
     ],
+    fast: dec.d_Transaction,
   },
   NestedTransaction: {
     k: "object",
@@ -199,6 +213,7 @@ export const SCHEMA: rt.Registry = {
       { name: "photos", d: { k: "array", of: { k: "ref", name: "Photo" } }, req: false, nul: false, fill: "array" },
       { name: "videos", d: { k: "array", of: { k: "ref", name: "Video" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_NestedTransaction,
   },
   Location: {
     k: "object",
@@ -215,6 +230,7 @@ export const SCHEMA: rt.Registry = {
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "workflow", d: { k: "ref", name: "Workflow" }, req: false, nul: false },
     ],
+    fast: dec.d_Location,
   },
   AuthenticatedUser: {
     k: "object",
@@ -230,6 +246,7 @@ export const SCHEMA: rt.Registry = {
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "location", d: { k: "ref", name: "Location" }, req: false, nul: false },
     ],
+    fast: dec.d_AuthenticatedUser,
   },
   User: {
     k: "object",
@@ -245,6 +262,7 @@ export const SCHEMA: rt.Registry = {
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "location", d: { k: "ref", name: "Location" }, req: false, nul: false },
     ],
+    fast: dec.d_User,
   },
   OneTimeUser: {
     k: "object",
@@ -255,6 +273,7 @@ export const SCHEMA: rt.Registry = {
       { name: "phone_number", d: { k: "string" }, req: false, nul: false },
       { name: "transaction_limit", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
+    fast: dec.d_OneTimeUser,
   },
   Task: {
     k: "object",
@@ -272,6 +291,7 @@ export const SCHEMA: rt.Registry = {
       { name: "requester", d: { k: "ref", name: "TaskUserRef" }, req: false, nul: false },
       { name: "activities", d: { k: "array", of: { k: "ref", name: "TaskActivity" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_Task,
   },
   TaskActivity: {
     k: "object",
@@ -280,18 +300,21 @@ export const SCHEMA: rt.Registry = {
       { name: "user", d: { k: "ref", name: "TaskUserRef" }, req: false, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskActivity,
   },
   Workflow: {
     k: "object",
     fields: [
       { name: "id", d: { k: "id" }, req: false, nul: false },
     ],
+    fast: dec.d_Workflow,
   },
   FormTemplate: {
     k: "object",
     fields: [
       { name: "id", d: { k: "id" }, req: false, nul: false },
     ],
+    fast: dec.d_FormTemplate,
   },
   MediaUpload: {
     k: "object",
@@ -301,6 +324,7 @@ export const SCHEMA: rt.Registry = {
       { name: "type", d: { k: "string" }, req: false, nul: false },
       { name: "size", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
+    fast: dec.d_MediaUpload,
   },
   MultipartUpload: {
     k: "object",
@@ -310,6 +334,7 @@ export const SCHEMA: rt.Registry = {
       { name: "key", d: { k: "string" }, req: false, nul: false },
       { name: "presigned_urls", d: { k: "array", of: { k: "string" } }, req: true, nul: false },
     ],
+    fast: dec.d_MultipartUpload,
   },
   UploadPart: {
     k: "object",
@@ -317,6 +342,7 @@ export const SCHEMA: rt.Registry = {
       { name: "part_number", d: { k: "int", bits: 32, c: { min: 1, max: 20 } }, req: true, nul: false },
       { name: "etag", d: { k: "string" }, req: true, nul: false },
     ],
+    fast: dec.d_UploadPart,
   },
   CompletedUpload: {
     k: "object",
@@ -327,6 +353,7 @@ export const SCHEMA: rt.Registry = {
       { name: "filesize", d: { k: "int", bits: 64 }, req: false, nul: false },
       { name: "checksum", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_CompletedUpload,
   },
   TransactionFilter: {
     k: "object",
@@ -340,6 +367,7 @@ export const SCHEMA: rt.Registry = {
       { name: "group_id", d: { k: "string" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_TransactionFilter,
   },
   AssetTransactionFilter: {
     k: "object",
@@ -352,6 +380,7 @@ export const SCHEMA: rt.Registry = {
       { name: "location_id", d: { k: "id" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_AssetTransactionFilter,
   },
   AssetFilter: {
     k: "object",
@@ -363,6 +392,7 @@ export const SCHEMA: rt.Registry = {
       { name: "location_id", d: { k: "id" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_AssetFilter,
   },
   TaskFilter: {
     k: "object",
@@ -371,6 +401,7 @@ export const SCHEMA: rt.Registry = {
       { name: "reference_number", d: { k: "string" }, req: false, nul: false },
       { name: "created_at", d: { k: "json" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskFilter,
   },
   AssetList: {
     k: "object",
@@ -378,6 +409,7 @@ export const SCHEMA: rt.Registry = {
       { name: "assets", d: { k: "array", of: { k: "ref", name: "Asset" } }, req: false, nul: false, fill: "array" },
       { name: "links", d: { k: "ref", name: "Links" }, req: false, nul: false },
     ],
+    fast: dec.d_AssetList,
   },
   TransactionList: {
     k: "object",
@@ -385,6 +417,7 @@ export const SCHEMA: rt.Registry = {
       { name: "transactions", d: { k: "array", of: { k: "ref", name: "Transaction" } }, req: false, nul: false, fill: "array" },
       { name: "links", d: { k: "ref", name: "Links" }, req: false, nul: false },
     ],
+    fast: dec.d_TransactionList,
   },
   LocationList: {
     k: "object",
@@ -392,6 +425,7 @@ export const SCHEMA: rt.Registry = {
       { name: "locations", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" },
       { name: "links", d: { k: "ref", name: "Links" }, req: false, nul: false },
     ],
+    fast: dec.d_LocationList,
   },
   TaskList: {
     k: "object",
@@ -399,6 +433,7 @@ export const SCHEMA: rt.Registry = {
       { name: "tasks", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" },
       { name: "links", d: { k: "ref", name: "Links" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskList,
   },
   UserList: {
     k: "object",
@@ -406,6 +441,7 @@ export const SCHEMA: rt.Registry = {
       { name: "users", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" },
       { name: "links", d: { k: "ref", name: "Links" }, req: false, nul: false },
     ],
+    fast: dec.d_UserList,
   },
   AssetResponse: {
     k: "object",
@@ -413,6 +449,7 @@ export const SCHEMA: rt.Registry = {
       { name: "asset", d: { k: "ref", name: "Asset" }, req: true, nul: false },
     ],
     envelope: "asset",
+    fast: dec.d_AssetResponse,
   },
   TransactionResponse: {
     k: "object",
@@ -420,6 +457,7 @@ export const SCHEMA: rt.Registry = {
       { name: "transaction", d: { k: "ref", name: "Transaction" }, req: true, nul: false },
     ],
     envelope: "transaction",
+    fast: dec.d_TransactionResponse,
   },
   LocationResponse: {
     k: "object",
@@ -427,6 +465,7 @@ export const SCHEMA: rt.Registry = {
       { name: "location", d: { k: "ref", name: "Location" }, req: true, nul: false },
     ],
     envelope: "location",
+    fast: dec.d_LocationResponse,
   },
   TaskResponse: {
     k: "object",
@@ -434,6 +473,7 @@ export const SCHEMA: rt.Registry = {
       { name: "task", d: { k: "ref", name: "Task" }, req: true, nul: false },
     ],
     envelope: "task",
+    fast: dec.d_TaskResponse,
   },
   UserResponse: {
     k: "object",
@@ -441,6 +481,7 @@ export const SCHEMA: rt.Registry = {
       { name: "user", d: { k: "ref", name: "User" }, req: true, nul: false },
     ],
     envelope: "user",
+    fast: dec.d_UserResponse,
   },
   CreatedUser: {
     k: "object",
@@ -448,6 +489,7 @@ export const SCHEMA: rt.Registry = {
       { name: "auth_token", d: { k: "string", sec: true }, req: false, nul: false },
       { name: "user", d: { k: "ref", name: "User" }, req: false, nul: false },
     ],
+    fast: dec.d_CreatedUser,
   },
   OneTimeUserResponse: {
     k: "object",
@@ -455,12 +497,14 @@ export const SCHEMA: rt.Registry = {
       { name: "user", d: { k: "ref", name: "OneTimeUser" }, req: false, nul: false },
       { name: "url", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_OneTimeUserResponse,
   },
   AuthenticateRequest: {
     k: "object",
     fields: [
       { name: "user", d: { k: "ref", name: "Credentials" }, req: true, nul: false },
     ],
+    fast: dec.d_AuthenticateRequest,
   },
   Credentials: {
     k: "object",
@@ -468,12 +512,14 @@ export const SCHEMA: rt.Registry = {
       { name: "username", d: { k: "string" }, req: true, nul: false },
       { name: "password", d: { k: "string", sec: true }, req: true, nul: false },
     ],
+    fast: dec.d_Credentials,
   },
   GuestTokenExchange: {
     k: "object",
     fields: [
       { name: "guest_token", d: { k: "string", sec: true }, req: true, nul: false },
     ],
+    fast: dec.d_GuestTokenExchange,
   },
   AuthenticateResponse: {
     k: "object",
@@ -481,12 +527,14 @@ export const SCHEMA: rt.Registry = {
       { name: "auth_token", d: { k: "string", sec: true }, req: true, nul: false },
       { name: "user", d: { k: "ref", name: "AuthenticatedUser" }, req: true, nul: false },
     ],
+    fast: dec.d_AuthenticateResponse,
   },
   NewAssetRequest: {
     k: "object",
     fields: [
       { name: "asset", d: { k: "ref", name: "NewAsset" }, req: true, nul: false },
     ],
+    fast: dec.d_NewAssetRequest,
   },
   NewAsset: {
     k: "object",
@@ -494,12 +542,14 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: true, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_NewAsset,
   },
   AssetUpdateRequest: {
     k: "object",
     fields: [
       { name: "asset", d: { k: "ref", name: "AssetUpdate" }, req: true, nul: false },
     ],
+    fast: dec.d_AssetUpdateRequest,
   },
   AssetUpdate: {
     k: "object",
@@ -507,12 +557,14 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_AssetUpdate,
   },
   LocationRequest: {
     k: "object",
     fields: [
       { name: "location", d: { k: "ref", name: "LocationInput" }, req: true, nul: false },
     ],
+    fast: dec.d_LocationRequest,
   },
   LocationInput: {
     k: "object",
@@ -525,12 +577,14 @@ export const SCHEMA: rt.Registry = {
       { name: "zipcode", d: { k: "string" }, req: false, nul: false },
       { name: "timezone", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_LocationInput,
   },
   TaskRequest: {
     k: "object",
     fields: [
       { name: "task", d: { k: "ref", name: "TaskInput" }, req: true, nul: false },
     ],
+    fast: dec.d_TaskRequest,
   },
   TaskInput: {
     k: "object",
@@ -540,12 +594,14 @@ export const SCHEMA: rt.Registry = {
       { name: "high_priority", d: { k: "bool" }, req: false, nul: false },
       { name: "webhook_url", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskInput,
   },
   NewTransactionRequest: {
     k: "object",
     fields: [
       { name: "transaction", d: { k: "ref", name: "NewTransaction" }, req: true, nul: false },
     ],
+    fast: dec.d_NewTransactionRequest,
   },
   NewTransaction: {
     k: "object",
@@ -565,6 +621,7 @@ export const SCHEMA: rt.Registry = {
       { name: "signatures", d: { k: "array", of: { k: "ref", name: "SignatureUpload" } }, req: false, nul: false, fill: "array" },
       { name: "ident_docs", d: { k: "array", of: { k: "json" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_NewTransaction,
   },
   SignatureUpload: {
     k: "object",
@@ -572,12 +629,14 @@ export const SCHEMA: rt.Registry = {
       { name: "image", d: { k: "id" }, req: true, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_SignatureUpload,
   },
   TransactionUpdateRequest: {
     k: "object",
     fields: [
       { name: "transaction", d: { k: "ref", name: "TransactionUpdate" }, req: true, nul: false },
     ],
+    fast: dec.d_TransactionUpdateRequest,
   },
   TransactionUpdate: {
     k: "object",
@@ -598,12 +657,14 @@ export const SCHEMA: rt.Registry = {
       { name: "workflow_id", d: { k: "id" }, req: false, nul: true },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_TransactionUpdate,
   },
   NewUserRequest: {
     k: "object",
     fields: [
       { name: "user", d: { k: "ref", name: "NewUser" }, req: true, nul: false },
     ],
+    fast: dec.d_NewUserRequest,
   },
   NewUser: {
     k: "object",
@@ -618,12 +679,14 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "role", d: { k: "ref", name: "UserRole" }, req: false, nul: false },
     ],
+    fast: dec.d_NewUser,
   },
   UserUpdateRequest: {
     k: "object",
     fields: [
       { name: "user", d: { k: "ref", name: "UserUpdate" }, req: true, nul: false },
     ],
+    fast: dec.d_UserUpdateRequest,
   },
   UserUpdate: {
     k: "object",
@@ -638,6 +701,7 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "role", d: { k: "ref", name: "UserRole" }, req: false, nul: false },
     ],
+    fast: dec.d_UserUpdate,
   },
   OneTimeUserRequest: {
     k: "object",
@@ -646,6 +710,7 @@ export const SCHEMA: rt.Registry = {
       { name: "reference_number", d: { k: "string" }, req: false, nul: false },
       { name: "notify_user", d: { k: "bool" }, req: false, nul: false },
     ],
+    fast: dec.d_OneTimeUserRequest,
   },
   NewOneTimeUser: {
     k: "object",
@@ -656,6 +721,7 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "transaction_limit", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
+    fast: dec.d_NewOneTimeUser,
   },
   CompleteMultipartUploadRequest: {
     k: "object",
@@ -663,6 +729,7 @@ export const SCHEMA: rt.Registry = {
       { name: "upload_id", d: { k: "string" }, req: true, nul: false },
       { name: "parts", d: { k: "array", of: { k: "ref", name: "UploadPart" }, c: { minItems: 1, maxItems: 20 } }, req: true, nul: false },
     ],
+    fast: dec.d_CompleteMultipartUploadRequest,
   },
   "list_assets?": {
     k: "object",

@@ -57,6 +57,17 @@ function formatPath(prefix: string, reversed: readonly (string | number)[]): str
  *   passed through (``object `checklist`: type `checkbox`: expected a string, got number 5``)
  */
 export function decode(reg: Registry, d: Desc, value: unknown, path = ""): unknown {
+  const target = d.k === "ref" ? reg[d.name] : d;
+  const fast = target?.k === "object" || target?.k === "union" ? target.fast : undefined;
+  if (typeof fast === "function") {
+    try {
+      return fast(value);
+    } catch {
+      // The generated decoder gave up (or met what it does not read itself): the walk
+      // reads the value again, from what the decoder left (its changes are the walk's own,
+      // so reading them twice changes nothing), and names what does not fit.
+    }
+  }
   try {
     return dec(reg, d, value);
   } catch (e) {
@@ -186,6 +197,25 @@ function decUnion(reg: Registry, d: Extract<Desc, { k: "union" }>, v: unknown): 
     throw e;
   }
   return v;
+}
+
+// ---------------------------------------------------------------- for the generated decoders
+
+/** What a generated decoder throws to give up: a value, not an `Error` (no stack to capture). */
+const GIVE_UP: unique symbol = Symbol("the generated decoder gives up");
+
+/**
+ * Gives up a generated decoder's reading: the descriptors' walk reads the answer again and
+ * names what does not fit. Not part of the package's API.
+ */
+export function mismatch(): never {
+  throw GIVE_UP;
+}
+
+/** An id sent as an integer, kept as its decimal text (as the walk reads `id`); else gives up. */
+export function readId(v: unknown): string {
+  if (typeof v === "number" && Number.isInteger(v)) return String(v);
+  throw GIVE_UP;
 }
 
 const textDecoder = new TextDecoder();

@@ -75,12 +75,19 @@ export type Desc =
    * record envelope (`{asset: {...}}`) whose wrapping is not documented for every answer;
    * an answer without that property is the bare record, read as if it were wrapped.
    */
-  | { k: "object"; fields: readonly FieldDesc[]; oneOf?: OneOfDesc; envelope?: string }
+  | { k: "object"; fields: readonly FieldDesc[]; oneOf?: OneOfDesc; envelope?: string; fast?: Fast }
   /**
    * A discriminated union: an object whose `tag` property picks the shape. `variants` maps a
    * tag value to the registry name of an object shape (which does not list the tag).
    */
-  | { k: "union"; tag: string; common: readonly FieldDesc[]; variants: Readonly<Record<string, string>> };
+  | { k: "union"; tag: string; common: readonly FieldDesc[]; variants: Readonly<Record<string, string>>; fast?: Fast };
+
+/**
+ * The generated decoder of a registry's record or union: reads a value exactly as the
+ * walk over its descriptor does, straight-line, and throws on anything else; the walk
+ * then reads the value again and names what does not fit.
+ */
+export type Fast = (value: unknown) => unknown;
 
 /**
  * One property of a record.

@@ -9,6 +9,7 @@
  */
 
 import type * as rt from "../runtime/index.js";
+import * as dec from "./decoders.js";
 
 /**
  * Every declared type of the interface, by its spec name; then each page of records a list
@@ -23,6 +24,7 @@ export const SCHEMA: rt.Registry = {
       "inspection.created": "InspectionCreatedEvent",
       "task.completed": "TaskCompletedEvent",
     },
+    fast: dec.d_Event,
   },
   InspectionCreatedEvent: {
     k: "object",
@@ -30,6 +32,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "ref", name: "Inspection" }, req: false, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_InspectionCreatedEvent,
   },
   TaskCompletedEvent: {
     k: "object",
@@ -37,6 +40,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "ref", name: "Task" }, req: false, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskCompletedEvent,
   },
   UnitId: { k: "id", c: { maxLength: 255 } },
   InspectionId: { k: "id", c: { maxLength: 255 } },
@@ -64,12 +68,14 @@ export const SCHEMA: rt.Registry = {
       { name: "per_page", d: { k: "int", bits: 64 }, req: false, nul: false },
       { name: "cursor", d: { k: "string" }, req: false, nul: true },
     ],
+    fast: dec.d_Paging,
   },
   ErrorBody: {
     k: "object",
     fields: [
       { name: "errors", d: { k: "json" }, req: false, nul: false },
     ],
+    fast: dec.d_ErrorBody,
   },
   Unit: {
     k: "object",
@@ -88,6 +94,7 @@ export const SCHEMA: rt.Registry = {
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_Unit,
   },
   LocationRef: {
     k: "object",
@@ -96,6 +103,7 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: true },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_LocationRef,
   },
   UnitRef: {
     k: "object",
@@ -103,6 +111,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "reference_number", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_UnitRef,
   },
   UserRef: {
     k: "object",
@@ -110,6 +119,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "username", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_UserRef,
   },
   RegionRef: {
     k: "object",
@@ -117,6 +127,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_RegionRef,
   },
   DepartmentRef: {
     k: "object",
@@ -124,6 +135,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_DepartmentRef,
   },
   WorkflowRef: {
     k: "object",
@@ -131,12 +143,14 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_WorkflowRef,
   },
   InspectionRef: {
     k: "object",
     fields: [
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
     ],
+    fast: dec.d_InspectionRef,
   },
   TaskAssigneeRef: {
     k: "object",
@@ -144,6 +158,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "username", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_TaskAssigneeRef,
   },
   Inspection: {
     k: "object",
@@ -166,6 +181,7 @@ export const SCHEMA: rt.Registry = {
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_Inspection,
   },
   InspectionResult: {
     k: "union",
@@ -177,6 +193,7 @@ export const SCHEMA: rt.Registry = {
       pdf_form: "PdfFormResult",
       collision_damage_waiver: "CollisionDamageWaiverResult",
     },
+    fast: dec.d_InspectionResult,
   },
   ChecklistResult: {
     k: "object",
@@ -184,6 +201,7 @@ export const SCHEMA: rt.Registry = {
       { name: "name", d: { k: "string" }, req: false, nul: false },
       { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_ChecklistResult,
   },
   DataTemplateResult: {
     k: "object",
@@ -194,6 +212,7 @@ export const SCHEMA: rt.Registry = {
       { name: "errors", d: { k: "array", of: { k: "ref", name: "TemplateError" } }, req: false, nul: false, fill: "array" },
       { name: "data", d: { k: "array", of: { k: "ref", name: "ResultField" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_DataTemplateResult,
   },
   TemplateError: {
     k: "object",
@@ -202,6 +221,7 @@ export const SCHEMA: rt.Registry = {
       { name: "field_id", d: { k: "string" }, req: false, nul: true },
       { name: "severity", d: { k: "ref", name: "ErrorSeverity" }, req: false, nul: false },
     ],
+    fast: dec.d_TemplateError,
   },
   PdfFormResult: {
     k: "object",
@@ -210,6 +230,7 @@ export const SCHEMA: rt.Registry = {
       { name: "link", d: { k: "string" }, req: false, nul: false },
       { name: "data", d: { k: "map", of: { k: "ref", name: "FormDataValue" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_PdfFormResult,
   },
   CollisionDamageWaiverResult: {
     k: "object",
@@ -217,6 +238,7 @@ export const SCHEMA: rt.Registry = {
       { name: "name", d: { k: "string" }, req: false, nul: false },
       { name: "accepted", d: { k: "bool" }, req: false, nul: false },
     ],
+    fast: dec.d_CollisionDamageWaiverResult,
   },
   ResultField: {
     k: "union",
@@ -234,6 +256,7 @@ export const SCHEMA: rt.Registry = {
       pass_fail: "ItemsField",
       partner_case: "PartnerCaseField",
     },
+    fast: dec.d_ResultField,
   },
   ValueField: {
     k: "object",
@@ -243,6 +266,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false },
     ],
+    fast: dec.d_ValueField,
   },
   ItemField: {
     k: "object",
@@ -252,6 +276,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "item", d: { k: "ref", name: "DropdownItem" }, req: false, nul: false },
     ],
+    fast: dec.d_ItemField,
   },
   DropdownItem: {
     k: "object",
@@ -259,6 +284,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "string" }, req: false, nul: false },
       { name: "value", d: { k: "ref", name: "FieldValue" }, req: false, nul: false },
     ],
+    fast: dec.d_DropdownItem,
   },
   ItemsField: {
     k: "object",
@@ -268,6 +294,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "items", d: { k: "array", of: { k: "ref", name: "ListItem" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_ItemsField,
   },
   ListItem: {
     k: "object",
@@ -276,6 +303,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "value", d: { k: "ref", name: "ItemValue" }, req: false, nul: false },
     ],
+    fast: dec.d_ListItem,
   },
   PartnerCaseField: {
     k: "object",
@@ -285,6 +313,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "value", d: { k: "ref", name: "PartnerCase" }, req: false, nul: false },
     ],
+    fast: dec.d_PartnerCaseField,
   },
   PartnerCase: {
     k: "object",
@@ -293,6 +322,7 @@ export const SCHEMA: rt.Registry = {
       { name: "case_reference_number", d: { k: "string" }, req: false, nul: false },
       { name: "service_provider_id", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_PartnerCase,
   },
   Photo: {
     k: "object",
@@ -303,6 +333,7 @@ export const SCHEMA: rt.Registry = {
       { name: "field", d: { k: "ref", name: "PhotoField" }, req: false, nul: true },
       { name: "tags", d: { k: "array", of: { k: "ref", name: "PhotoTag" } }, req: false, nul: false, fill: "array" },
     ],
+    fast: dec.d_Photo,
   },
   PhotoInstruction: {
     k: "object",
@@ -310,6 +341,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "string" }, req: false, nul: false },
       { name: "label", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_PhotoInstruction,
   },
   PhotoField: {
     k: "object",
@@ -318,12 +350,14 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "result_object_name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_PhotoField,
   },
   PhotoTag: {
     k: "object",
     fields: [
       { name: "label", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_PhotoTag,
   },
   Video: {
     k: "object",
@@ -331,6 +365,7 @@ export const SCHEMA: rt.Registry = {
       { name: "object", d: { k: "string" }, req: false, nul: false },
       { name: "url", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_Video,
   },
   Signature: {
     k: "union",
@@ -340,6 +375,7 @@ export const SCHEMA: rt.Registry = {
       inspection: "InspectionSignature",
       esign: "EsignSignature",
     },
+    fast: dec.d_Signature,
   },
   InspectionSignature: {
     k: "object",
@@ -349,6 +385,7 @@ export const SCHEMA: rt.Registry = {
       { name: "label", d: { k: "string" }, req: false, nul: false },
       { name: "printed_name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_InspectionSignature,
   },
   EsignSignature: {
     k: "object",
@@ -357,6 +394,7 @@ export const SCHEMA: rt.Registry = {
       { name: "url", d: { k: "string" }, req: false, nul: false },
       { name: "signed_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_EsignSignature,
   },
   ShareUrl: {
     k: "object",
@@ -364,6 +402,7 @@ export const SCHEMA: rt.Registry = {
       { name: "link", d: { k: "string" }, req: true, nul: false },
       { name: "expires_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_ShareUrl,
   },
   Task: {
     k: "object",
@@ -386,6 +425,7 @@ export const SCHEMA: rt.Registry = {
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
       { name: "updated_at", d: { k: "datetime" }, req: false, nul: false },
     ],
+    fast: dec.d_Task,
   },
   Workflow: {
     k: "object",
@@ -393,6 +433,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_Workflow,
   },
   Location: {
     k: "object",
@@ -401,6 +442,7 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: true },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_Location,
   },
   User: {
     k: "object",
@@ -411,6 +453,7 @@ export const SCHEMA: rt.Registry = {
       { name: "first_name", d: { k: "string" }, req: false, nul: false },
       { name: "last_name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_User,
   },
   UserGroup: {
     k: "object",
@@ -418,6 +461,7 @@ export const SCHEMA: rt.Registry = {
       { name: "id", d: { k: "id", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "name", d: { k: "string" }, req: false, nul: false },
     ],
+    fast: dec.d_UserGroup,
   },
   NewUnit: {
     k: "object",
@@ -432,6 +476,7 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_NewUnit,
   },
   UnitPatch: {
     k: "object",
@@ -446,6 +491,7 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_UnitPatch,
   },
   UnitAttributes: {
     k: "object",
@@ -459,6 +505,7 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
+    fast: dec.d_UnitAttributes,
   },
   TaskRequest: {
     k: "object",
@@ -485,6 +532,7 @@ export const SCHEMA: rt.Registry = {
         { name: "user_group", fields: ["user_group_id"] },
       ],
     },
+    fast: dec.d_TaskRequest,
   },
   UserUpdate: {
     k: "object",
@@ -493,6 +541,7 @@ export const SCHEMA: rt.Registry = {
       { name: "first_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "last_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
     ],
+    fast: dec.d_UserUpdate,
   },
   "page<Unit>": {
     k: "object",
@@ -500,6 +549,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "Unit" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_Unit,
   },
   "page<Inspection>": {
     k: "object",
@@ -507,6 +557,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "Inspection" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_Inspection,
   },
   "page<Task>": {
     k: "object",
@@ -514,6 +565,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "Task" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_Task,
   },
   "page<Workflow>": {
     k: "object",
@@ -521,6 +573,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "Workflow" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_Workflow,
   },
   "page<Location>": {
     k: "object",
@@ -528,6 +581,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "Location" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_Location,
   },
   "page<User>": {
     k: "object",
@@ -535,6 +589,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "User" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_User,
   },
   "page<UserGroup>": {
     k: "object",
@@ -542,6 +597,7 @@ export const SCHEMA: rt.Registry = {
       { name: "data", d: { k: "array", of: { k: "ref", name: "UserGroup" } }, req: false, nul: false, fill: "array" },
       { name: "paging", d: { k: "ref", name: "Paging" }, req: false, nul: false },
     ],
+    fast: dec.d_page_UserGroup,
   },
   "list_units?": {
     k: "object",
