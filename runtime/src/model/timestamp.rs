@@ -31,7 +31,7 @@ pub fn parse_date_time(text: &str) -> Result<DateTime<Utc>, String> {
     Err(format!("expected an ISO 8601 date-time, got `{text}`"))
 }
 
-/// A date-time read with [`parse_date_time`].
+/// A date-time read tolerantly (any ISO 8601 form the service may send, as above).
 pub struct Tolerant(DateTime<Utc>);
 
 impl Tolerant {
