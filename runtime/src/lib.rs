@@ -48,10 +48,9 @@ pub mod __private {
     pub use crate::auth::{Auth, TokenAuth, login_token};
     pub use crate::config::{InterfaceDefaults, env_var};
     pub use crate::model::{
-        DecodeRecord, DecodeUnion, Fields, FromStrVisitor, Key, Tolerant, capture, date_time,
-        date_time_nullable, date_time_opt, decode_record, decode_union, decode_variant,
-        deserialize_id, enveloped, field, null_as_default, nullable, one_of_properties,
-        pick_one_of, read_tag, required, serialize_tagged,
+        DecodeRecord, DecodeUnion, Fields, FromStrVisitor, Key, Tolerant, capture, decode_record,
+        decode_union, decode_variant, deserialize_id, enveloped, field, nullable,
+        one_of_properties, pick_one_of, read_tag, required, serialize_tagged,
     };
     pub use crate::paging::{
         CursorPage, Direction, LinksPage, Page, describe_held, items, links_items, links_pages,

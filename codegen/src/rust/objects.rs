@@ -213,8 +213,8 @@ fn derives_default(o: &Object) -> bool {
 }
 
 /// A field of a `one_of` variant's struct, read and written by serde's derive.
-fn field(i: &Interface, f: &Field, response_side: bool, show_limits: bool) -> TokenStream {
-    field_decl(f, show_limits, types::field_type(i, f, response_side))
+fn field(i: &Interface, f: &Field) -> TokenStream {
+    field_decl(f, true, types::derived_field_type(i, f))
 }
 
 /// A field of a record whose `Deserialize` is generated: only writing needs attributes.
@@ -322,7 +322,7 @@ fn variant_struct_name(one: &OneOf, v: &OneOfVariant) -> proc_macro2::Ident {
 /// The struct holding the fields of one `one_of` variant.
 fn variant_struct(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStream {
     let sname = variant_struct_name(one, v);
-    let fields = v.fields.iter().map(|f| field(i, f, false, true));
+    let fields = v.fields.iter().map(|f| field(i, f));
     let sdoc = docs::attrs(&format!(
         "The fields of [`{}::{}`]. {}",
         one.type_name,
@@ -352,7 +352,7 @@ fn variant_constructor(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStr
         if takes_into(f) {
             quote!(#id: impl Into<String>)
         } else {
-            let (ty, _) = types::field_type(i, f, false);
+            let ty = types::held_type(i, f, false);
             quote!(#id: #ty)
         }
     });
@@ -509,33 +509,10 @@ fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> 
         }
 
         // Read in one pass, as every record is (`decode::record`); absent lists are empty.
-        impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Page<T> {
-            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                ::inspection_runtime::__private::decode_record(deserializer)
-            }
-        }
-
-        impl<'de, T: serde::de::DeserializeOwned> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
-            const NAME: &'static str = "Page";
-
-            fn visit<F: ::inspection_runtime::__private::Fields<'de>>(mut __map: F) -> Result<Self, F::Error> {
-                let mut #items = None;
-                let mut #paging = None;
-                let mut #extras = serde_json::Map::new();
-                while let Some(__key) = __map.key()? {
-                    match __key.as_str() {
-                        #items_field => ::inspection_runtime::__private::field(&mut #items, #items_field, __map.value())?,
-                        #paging_field => ::inspection_runtime::__private::field(&mut #paging, #paging_field, __map.value())?,
-                        _ => __key.keep(&mut #extras, &mut __map)?,
-                    }
-                }
-                Ok(Self {
-                    #items: #items.unwrap_or_default(),
-                    #paging: #paging.unwrap_or_default(),
-                    #extras,
-                })
-            }
-        }
+        ::inspection_runtime::__private::impl_decode!(Page<T>, #extras, [
+            (#items, #items_field, value, default),
+            (#paging, #paging_field, value, default),
+        ]);
     }
 }
 

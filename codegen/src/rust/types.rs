@@ -75,31 +75,30 @@ pub fn shape(f: &Field, response_side: bool) -> Shape {
     }
 }
 
-/// The field's Rust type and its serde attributes.
-pub fn field_type(i: &Interface, f: &Field, response_side: bool) -> (TokenStream, TokenStream) {
+/// The Rust type a struct holds for field `f`: its type, wrapped as its shape says.
+pub fn held_type(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
     let ty = rust_type(i, &f.ty);
-    if response_side && matches!(f.ty, TypeRef::Builtin(Builtin::DateTime)) {
-        return tolerant_date_time(ty, shape(f, response_side));
-    }
     match shape(f, response_side) {
-        Shape::Plain => (ty, quote!()),
-        Shape::NullablePresent => (quote!(Option<#ty>), quote!()),
-        Shape::Collection => {
-            let with = "::inspection_runtime::__private::null_as_default";
-            (ty, quote!(#[serde(default, deserialize_with = #with)]))
-        }
-        Shape::Optional => (
-            quote!(Option<#ty>),
-            quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
-        ),
+        Shape::Plain | Shape::Collection => ty,
+        Shape::NullablePresent | Shape::Optional => quote!(Option<#ty>),
+        Shape::OptionalNullable => quote!(Option<Option<#ty>>),
+    }
+}
+
+/// The field's Rust type and its serde attributes, for a struct that derives both
+/// `Serialize` and `Deserialize` (a `one_of` variant's fields, which only requests send).
+pub fn derived_field_type(i: &Interface, f: &Field) -> (TokenStream, TokenStream) {
+    let ty = held_type(i, f, false);
+    let attrs = match shape(f, false) {
+        Shape::Optional => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
         Shape::OptionalNullable => {
             let with = "::inspection_runtime::__private::nullable";
-            (
-                quote!(Option<Option<#ty>>),
-                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
-            )
+            quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)])
         }
-    }
+        // A request has no `Collection` shape (that is a response's empty-for-null).
+        Shape::Plain | Shape::NullablePresent | Shape::Collection => quote!(),
+    };
+    (ty, attrs)
 }
 
 /// How a record's generated `Deserialize` reads a field's value (see `decode.rs`); the
@@ -138,7 +137,7 @@ pub fn written_field_type(
     f: &Field,
     response_side: bool,
 ) -> (TokenStream, TokenStream) {
-    let (ty, _) = field_type(i, f, response_side);
+    let ty = held_type(i, f, response_side);
     let attrs = match shape(f, response_side) {
         Shape::Optional | Shape::OptionalNullable => {
             quote!(#[serde(skip_serializing_if = "Option::is_none")])
@@ -146,38 +145,6 @@ pub fn written_field_type(
         _ => quote!(),
     };
     (ty, attrs)
-}
-
-/// A response's date-time, read in any ISO 8601 form the service may send.
-fn tolerant_date_time(ty: TokenStream, shape: Shape) -> (TokenStream, TokenStream) {
-    let with = |f: &str| format!("::inspection_runtime::__private::{f}");
-    match shape {
-        Shape::Plain | Shape::Collection => {
-            let with = with("date_time");
-            (ty, quote!(#[serde(deserialize_with = #with)]))
-        }
-        Shape::NullablePresent => {
-            let with = with("date_time_opt");
-            (
-                quote!(Option<#ty>),
-                quote!(#[serde(deserialize_with = #with)]),
-            )
-        }
-        Shape::Optional => {
-            let with = with("date_time_opt");
-            (
-                quote!(Option<#ty>),
-                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
-            )
-        }
-        Shape::OptionalNullable => {
-            let with = with("date_time_nullable");
-            (
-                quote!(Option<Option<#ty>>),
-                quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)]),
-            )
-        }
-    }
 }
 
 /// `#[serde(rename = "...")]` when the Rust name differs from the wire name.

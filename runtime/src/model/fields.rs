@@ -15,15 +15,6 @@ where
     Option::<T>::deserialize(deserializer).map(Some)
 }
 
-/// For collections in responses: `null` reads as empty, like an absent property.
-pub fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de> + Default,
-{
-    Option::<T>::deserialize(deserializer).map(Option::unwrap_or_default)
-}
-
 /// Reads an id that the service documents as a string. Some callers have seen numbers,
 /// so an integer is accepted and kept as its decimal text.
 pub fn deserialize_id<'de, D: Deserializer<'de>>(deserializer: D) -> Result<String, D::Error> {

@@ -13,12 +13,12 @@ mod union;
 mod visit;
 
 pub use date::DateOrDateTime;
-pub use fields::{deserialize_id, null_as_default, nullable, pick_one_of};
+pub use fields::{deserialize_id, nullable, pick_one_of};
 pub use open_enum::{FromStrVisitor, UnknownValue};
 pub use record::{Record, enveloped, one_of_properties};
 pub use tagged::{DecodeUnion, decode_union};
 pub use time_range::TimeOrRange;
-pub use timestamp::{Tolerant, date_time, date_time_nullable, date_time_opt};
+pub use timestamp::Tolerant;
 pub(crate) use union::without_position;
 pub use union::{UnknownMember, capture, decode_variant, read_tag, serialize_tagged};
 pub use visit::{DecodeRecord, Fields, Key, decode_record, field, required};

@@ -62,25 +62,6 @@ impl<'de> Deserialize<'de> for Tolerant {
     }
 }
 
-/// `#[serde(deserialize_with)]` for a required date-time of a response.
-pub fn date_time<'de, D: Deserializer<'de>>(deserializer: D) -> Result<DateTime<Utc>, D::Error> {
-    Tolerant::deserialize(deserializer).map(|t| t.0)
-}
-
-/// For an optional (or required but nullable) date-time of a response.
-pub fn date_time_opt<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<DateTime<Utc>>, D::Error> {
-    Option::<Tolerant>::deserialize(deserializer).map(|t| t.map(|t| t.0))
-}
-
-/// For an optional, nullable date-time of a response: absent `None`, `null` `Some(None)`.
-pub fn date_time_nullable<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Option<DateTime<Utc>>>, D::Error> {
-    date_time_opt(deserializer).map(Some)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

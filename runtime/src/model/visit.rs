@@ -16,18 +16,21 @@ use serde_json::{Map, Value};
 /// `null_as_empty`, `present`, `date_time`, `date_time_opt`, `date_time_present`, see
 /// [`read_value!`](crate::read_value)) and `finish` what an absent property gives
 /// (`required`: an error naming it; `default`). An exactly-one-of group is gathered from
-/// its properties, then read as its choice type.
+/// its properties, then read as its choice type. A generic record (`Page<T>`) names its
+/// one item type parameter.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! impl_decode {
     (
-        $ty:ident,
+        $ty:ident $(<$item:ident>)?,
         $extras:ident,
         [$(($field:ident, $wire:literal, $read:ident, $finish:ident)),* $(,)?]
         $(, one_of($group:ident, $group_ty:ty, [$($group_key:literal),+ $(,)?]))?
         $(,)?
     ) => {
-        impl<'de> ::serde::Deserialize<'de> for $ty {
+        impl<'de $(, $item: ::serde::de::DeserializeOwned)?> ::serde::Deserialize<'de>
+            for $ty $(<$item>)?
+        {
             fn deserialize<__D: ::serde::Deserializer<'de>>(
                 deserializer: __D,
             ) -> ::core::result::Result<Self, __D::Error> {
@@ -35,7 +38,9 @@ macro_rules! impl_decode {
             }
         }
 
-        impl<'de> $crate::__private::DecodeRecord<'de> for $ty {
+        impl<'de $(, $item: ::serde::de::DeserializeOwned)?> $crate::__private::DecodeRecord<'de>
+            for $ty $(<$item>)?
+        {
             const NAME: &'static str = stringify!($ty);
 
             fn visit<__F: $crate::__private::Fields<'de>>(

@@ -1948,50 +1948,10 @@ pub struct Page<T> {
     #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
-impl<'de, T: serde::de::DeserializeOwned> serde::Deserialize<'de> for Page<T> {
-    fn deserialize<D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        ::inspection_runtime::__private::decode_record(deserializer)
-    }
-}
-impl<
-    'de,
-    T: serde::de::DeserializeOwned,
-> ::inspection_runtime::__private::DecodeRecord<'de> for Page<T> {
-    const NAME: &'static str = "Page";
-    fn visit<F: ::inspection_runtime::__private::Fields<'de>>(
-        mut __map: F,
-    ) -> Result<Self, F::Error> {
-        let mut data = None;
-        let mut paging = None;
-        let mut additional_properties = serde_json::Map::new();
-        while let Some(__key) = __map.key()? {
-            match __key.as_str() {
-                "data" => {
-                    ::inspection_runtime::__private::field(
-                        &mut data,
-                        "data",
-                        __map.value(),
-                    )?
-                }
-                "paging" => {
-                    ::inspection_runtime::__private::field(
-                        &mut paging,
-                        "paging",
-                        __map.value(),
-                    )?
-                }
-                _ => __key.keep(&mut additional_properties, &mut __map)?,
-            }
-        }
-        Ok(Self {
-            data: data.unwrap_or_default(),
-            paging: paging.unwrap_or_default(),
-            additional_properties,
-        })
-    }
-}
+::inspection_runtime::__private::impl_decode!(
+    Page<T>, additional_properties, [(data, "data", value, default), (paging,
+    "paging", value, default),]
+);
 impl<
     T: serde::de::DeserializeOwned + Send + 'static,
 > ::inspection_runtime::__private::Page for Page<T> {
