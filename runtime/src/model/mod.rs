@@ -4,6 +4,7 @@
 
 mod date;
 mod fields;
+mod kept;
 mod open_enum;
 mod record;
 mod tagged;

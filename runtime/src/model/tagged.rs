@@ -1,6 +1,8 @@
 //! A tagged union's `Deserialize` in one pass: the properties before the tag are kept
-//! aside as raw JSON (skimmed, not decoded), and once the tag names a member, that
-//! member's record reads them and then the rest of the object straight from the input.
+//! aside, and once the tag names a member, that member's record reads them and then the
+//! rest of the object straight from the input. A property every member reads as a scalar
+//! (an id, a label, a constant) is kept as read (see `kept.rs`); any other as raw JSON
+//! (skimmed, not decoded), as it may be large (a result's `data`).
 //! A member that sends its tag first is read exactly once; capturing each member as raw
 //! JSON first and decoding it again, as the unions did before, read every member's bytes
 //! two or three times, and a nested member's more.
@@ -12,6 +14,7 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::kept::{Kept, Scalar, decode_kept};
 use super::union::{UnknownMember, without_position};
 use super::visit::{Fields, Key, Live};
 
@@ -21,6 +24,9 @@ pub trait DecodeUnion<'de>: Sized {
     const NAME: &'static str;
     /// The discriminating property.
     const TAG: &'static str;
+    /// The properties every member that lists them reads as a scalar: kept as read when
+    /// sent before the tag, rather than as raw JSON read twice.
+    const SCALARS: &'static [&'static str];
 
     /// Reads the member `tag` names from the rest of the object; the properties back
     /// when this version knows no such member.
@@ -48,18 +54,26 @@ pub fn decode_union<'de, D: Deserializer<'de>, T: DecodeUnion<'de>>(
         }
 
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
-            let mut before: Vec<(Cow<'de, str>, Box<RawValue>)> = Vec::new();
+            let mut before: Vec<(Cow<'de, str>, Kept<'de>)> = Vec::new();
             while let Some(key) = map.next_key::<Key<'de>>()? {
-                let value = map.next_value::<Box<RawValue>>()?;
-                let tag = match key.as_str() == T::TAG {
-                    true => serde_json::from_str::<String>(value.get()).ok(),
-                    false => None,
+                let value = if key.as_str() == T::TAG {
+                    match map.next_value::<Scalar<'de>>()? {
+                        Scalar::Text(tag) => Ok(tag),
+                        Scalar::Other(other) => Err(Kept::Value(other)),
+                    }
+                } else if T::SCALARS.contains(&key.as_str()) {
+                    Err(Kept::from(map.next_value::<Scalar<'de>>()?))
+                } else {
+                    Err(Kept::Raw(map.next_value()?))
                 };
-                let Some(tag) = tag else {
+                let tag = match value {
+                    Ok(tag) => tag,
                     // Not the tag, or a tag that is not a string: passed over, as a
                     // property of the member.
-                    before.push((key.into_cow(), value));
-                    continue;
+                    Err(kept) => {
+                        before.push((key.into_cow(), kept));
+                        continue;
+                    }
                 };
                 let chained = Chained {
                     before: before.into_iter(),
@@ -71,10 +85,10 @@ pub fn decode_union<'de, D: Deserializer<'de>, T: DecodeUnion<'de>>(
                         let inner = without_position(&e.to_string());
                         de::Error::custom(format_args!("{} `{tag}`: {inner}", T::TAG))
                     }),
-                    Err(chained) => unknown::<T, A>(tag, value, chained),
+                    Err(chained) => unknown::<T, A>(tag.into_owned(), chained),
                 };
             }
-            let raw = object_text(before.iter().map(|(k, v)| (&**k, v.get())));
+            let raw = object_text(before.iter().map(|(k, v)| (&**k, v.text())));
             T::unknown(UnknownMember::new(String::new(), raw))
                 .ok_or_else(|| de::Error::custom(format_args!("missing `{}` property", T::TAG)))
         }
@@ -84,10 +98,10 @@ pub fn decode_union<'de, D: Deserializer<'de>, T: DecodeUnion<'de>>(
 }
 
 /// A member with a tag this version does not know: kept whole by an open union (its
-/// properties in the order sent, each value as sent), refused by a closed one.
+/// properties in the order sent, each value as sent, or equal as JSON for those kept as
+/// read: the tag and the members' shared scalars), refused by a closed one.
 fn unknown<'de, T: DecodeUnion<'de>, A: MapAccess<'de>>(
     tag: String,
-    tag_value: Box<RawValue>,
     chained: Chained<'de, A>,
 ) -> Result<T, A::Error> {
     let Chained {
@@ -95,13 +109,13 @@ fn unknown<'de, T: DecodeUnion<'de>, A: MapAccess<'de>>(
         value: _,
         rest: Live(mut rest),
     } = chained;
-    let mut entries: Vec<(Cow<'de, str>, Box<RawValue>)> = before.collect();
-    entries.push((Cow::Borrowed(T::TAG), tag_value));
+    let mut entries: Vec<(Cow<'de, str>, Kept<'de>)> = before.collect();
+    entries.push((Cow::Borrowed(T::TAG), Kept::Text(Cow::Owned(tag.clone()))));
     while let Some(key) = rest.next_key::<Key<'de>>()? {
         let value = rest.next_value::<Box<RawValue>>()?;
-        entries.push((key.into_cow(), value));
+        entries.push((key.into_cow(), Kept::Raw(value)));
     }
-    let raw = object_text(entries.iter().map(|(k, v)| (&**k, v.get())));
+    let raw = object_text(entries.iter().map(|(k, v)| (&**k, v.text())));
     let refused = || {
         let known = T::known().join(", ");
         de::Error::custom(format_args!(
@@ -112,8 +126,8 @@ fn unknown<'de, T: DecodeUnion<'de>, A: MapAccess<'de>>(
     T::unknown(UnknownMember::new(tag.clone(), raw)).ok_or_else(refused)
 }
 
-/// The JSON text of an object with these properties, each value's text as it was sent.
-fn object_text<'a>(entries: impl Iterator<Item = (&'a str, &'a str)>) -> Box<RawValue> {
+/// The JSON text of an object with these properties and values' texts.
+fn object_text<'a>(entries: impl Iterator<Item = (&'a str, Cow<'a, str>)>) -> Box<RawValue> {
     let mut text = String::from("{");
     for (i, (key, value)) in entries.enumerate() {
         if i > 0 {
@@ -122,7 +136,7 @@ fn object_text<'a>(entries: impl Iterator<Item = (&'a str, &'a str)>) -> Box<Raw
         // A string always serialises; its text is a valid JSON string.
         text.push_str(&serde_json::to_string(key).unwrap_or_default());
         text.push(':');
-        text.push_str(value);
+        text.push_str(&value);
     }
     text.push('}');
     // Valid JSON: each value's text was read as JSON, each key written by serde_json.
@@ -136,9 +150,9 @@ fn empty_object() -> Box<RawValue> {
 /// The object's properties for a member: those kept aside before the tag, then the rest
 /// as they stream by.
 struct Chained<'de, A> {
-    before: std::vec::IntoIter<(Cow<'de, str>, Box<RawValue>)>,
+    before: std::vec::IntoIter<(Cow<'de, str>, Kept<'de>)>,
     /// The property kept aside whose name was last handed out.
-    value: Option<(Cow<'de, str>, Box<RawValue>)>,
+    value: Option<(Cow<'de, str>, Kept<'de>)>,
     rest: Live<A>,
 }
 
@@ -147,8 +161,8 @@ impl<'de, A: MapAccess<'de>> Fields<'de> for Chained<'de, A> {
 
     fn key(&mut self) -> Result<Option<Key<'de>>, A::Error> {
         match self.before.next() {
-            Some((name, raw)) => {
-                self.value = Some((name.clone(), raw));
+            Some((name, kept)) => {
+                self.value = Some((name.clone(), kept));
                 Ok(Some(Key::from(name)))
             }
             None => self.rest.key(),
@@ -157,32 +171,10 @@ impl<'de, A: MapAccess<'de>> Fields<'de> for Chained<'de, A> {
 
     fn value<T: DeserializeOwned>(&mut self) -> Result<T, A::Error> {
         match self.value.take() {
-            Some((name, raw)) => decode_kept(&name, &raw),
+            Some((name, kept)) => decode_kept(&name, kept),
             None => self.rest.value(),
         }
     }
-}
-
-/// Decodes a property kept aside before the tag. Its text is read apart from the input,
-/// so a failure is explained here, by reading it again to find the JSON path: the message
-/// starts with the property and that path (`data[1]: ...`), which the client's decode
-/// joins to the path it tracked up to the member.
-fn decode_kept<T: DeserializeOwned, E: de::Error>(name: &str, raw: &RawValue) -> Result<T, E> {
-    if let Ok(value) = serde_json::from_str(raw.get()) {
-        return Ok(value);
-    }
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(value) => return Ok(value),
-        Err(err) => err,
-    };
-    let inner = without_position(&err.inner().to_string());
-    let path = err.path().to_string();
-    Err(E::custom(match path.as_str() {
-        "." => format!("{name}: {inner}"),
-        p if p.starts_with('[') => format!("{name}{p}: {inner}"),
-        p => format!("{name}.{p}: {inner}"),
-    }))
 }
 
 #[cfg(test)]
@@ -195,6 +187,7 @@ mod tests {
     #[derive(Debug, PartialEq)]
     struct Circle {
         r: i64,
+        name: Option<String>,
         extras: Map<String, Value>,
     }
 
@@ -202,16 +195,18 @@ mod tests {
         const NAME: &'static str = "Circle";
 
         fn visit<F: Fields<'de>>(mut map: F) -> Result<Self, F::Error> {
-            let mut r = None;
+            let (mut r, mut name) = (None, None);
             let mut extras = Map::new();
             while let Some(key) = map.key()? {
                 match key.as_str() {
                     "r" => field(&mut r, "r", map.value())?,
+                    "name" => field(&mut name, "name", map.value())?,
                     _ => key.keep(&mut extras, &mut map)?,
                 }
             }
             Ok(Circle {
                 r: r.unwrap_or_default(),
+                name: name.unwrap_or_default(),
                 extras,
             })
         }
@@ -233,6 +228,7 @@ mod tests {
     impl<'de> DecodeUnion<'de> for Shape {
         const NAME: &'static str = "Shape";
         const TAG: &'static str = "kind";
+        const SCALARS: &'static [&'static str] = &["name", "r"];
 
         fn member<F: Fields<'de>>(tag: &str, map: F) -> Result<Result<Self, F::Error>, F> {
             match tag {
@@ -264,6 +260,7 @@ mod tests {
     fn the_tag_first_or_late_selects_the_member_with_every_property() {
         let want = Shape::Circle(Circle {
             r: 2,
+            name: None,
             extras: Map::from_iter([("x".to_string(), json!([1, {"b": 2, "a": 1}]))]),
         });
         assert_eq!(
@@ -274,6 +271,39 @@ mod tests {
             panic!("a late tag");
         };
         assert_eq!((late.r, &late.extras["x"]), (2, &json!([1])));
+    }
+
+    #[test]
+    fn shared_scalars_before_the_tag_are_read_as_sent() {
+        let Ok(Shape::Circle(c)) = read(r#"{"name":"c\u00e9","r":2,"x":{"a":1},"kind":"circle"}"#)
+        else {
+            panic!("scalars before the tag");
+        };
+        assert_eq!((c.r, c.name.as_deref()), (2, Some("cé")));
+        assert_eq!(c.extras["x"], json!({"a": 1}));
+        let Ok(Shape::Circle(c)) = read(r#"{"name":null,"kind":"circle"}"#) else {
+            panic!("null before the tag");
+        };
+        assert_eq!(c.name, None);
+        let err = read(r#"{"r":"big","kind":"circle"}"#).unwrap_err();
+        assert!(
+            err.starts_with("kind `circle`: r: invalid type: string \"big\", expected i64"),
+            "{err}"
+        );
+        // A departure: an object where the members read a scalar keeps its path.
+        let err = read(r#"{"name":{"first":[1]},"kind":"circle"}"#).unwrap_err();
+        assert!(
+            err.starts_with("kind `circle`: name: invalid type: map"),
+            "{err}"
+        );
+        let Ok(Shape::Unknown(member)) = read(r#"{"name":"é\n","r":1.50,"kind":"square"}"#) else {
+            panic!("an unknown member");
+        };
+        // Equal as JSON to what was sent: the scalars are written again.
+        assert_eq!(
+            member.raw_json(),
+            r#"{"name":"é\n","r":1.5,"kind":"square"}"#
+        );
     }
 
     #[test]

@@ -54,6 +54,7 @@ impl<'de> serde::Deserialize<'de> for Event {
 impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Event {
     const NAME: &'static str = "Event";
     const TAG: &'static str = "type";
+    const SCALARS: &'static [&'static str] = &["created_at"];
     fn member<F: ::inspection_runtime::__private::Fields<'de>>(
         tag: &str,
         map: F,

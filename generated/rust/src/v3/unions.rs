@@ -65,6 +65,7 @@ impl<'de> serde::Deserialize<'de> for Event {
 impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Event {
     const NAME: &'static str = "Event";
     const TAG: &'static str = "type";
+    const SCALARS: &'static [&'static str] = &["created_at"];
     fn member<F: ::inspection_runtime::__private::Fields<'de>>(
         tag: &str,
         map: F,
@@ -301,6 +302,13 @@ impl<'de> serde::Deserialize<'de> for InspectionResult {
 impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for InspectionResult {
     const NAME: &'static str = "InspectionResult";
     const TAG: &'static str = "object";
+    const SCALARS: &'static [&'static str] = &[
+        "accepted",
+        "link",
+        "name",
+        "slug",
+        "version",
+    ];
     fn member<F: ::inspection_runtime::__private::Fields<'de>>(
         tag: &str,
         map: F,
@@ -498,6 +506,7 @@ impl<'de> serde::Deserialize<'de> for ResultField {
 impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for ResultField {
     const NAME: &'static str = "ResultField";
     const TAG: &'static str = "type";
+    const SCALARS: &'static [&'static str] = &["id", "label", "object"];
     fn member<F: ::inspection_runtime::__private::Fields<'de>>(
         tag: &str,
         map: F,
@@ -664,6 +673,13 @@ impl<'de> serde::Deserialize<'de> for Signature {
 impl<'de> ::inspection_runtime::__private::DecodeUnion<'de> for Signature {
     const NAME: &'static str = "Signature";
     const TAG: &'static str = "type";
+    const SCALARS: &'static [&'static str] = &[
+        "label",
+        "object",
+        "printed_name",
+        "signed_at",
+        "url",
+    ];
     fn member<F: ::inspection_runtime::__private::Fields<'de>>(
         tag: &str,
         map: F,

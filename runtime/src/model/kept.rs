@@ -1,0 +1,194 @@
+//! The values a tagged union keeps aside when they come before its tag, and how a member
+//! reads them once the tag is known. A scalar (the tag, an id, a label) is kept as read:
+//! a string borrowed from the input where it has no escapes, so the member copies it once,
+//! as it would from the input; anything else as raw JSON text, skimmed and read later.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use super::union::without_position;
+
+/// A property's value kept aside before the tag.
+pub(crate) enum Kept<'de> {
+    /// A string, borrowed from the input where it could be.
+    Text(Cow<'de, str>),
+    /// Any other value of a property read as a scalar (a number, `null`; an object or an
+    /// array only when the service departs from the spec).
+    Value(Value),
+    /// Any other property's JSON text, as sent.
+    Raw(Box<RawValue>),
+}
+
+impl<'de> From<Scalar<'de>> for Kept<'de> {
+    fn from(scalar: Scalar<'de>) -> Self {
+        match scalar {
+            Scalar::Text(text) => Kept::Text(text),
+            Scalar::Other(value) => Kept::Value(value),
+        }
+    }
+}
+
+impl Kept<'_> {
+    /// The value's JSON text.
+    pub(crate) fn text(&self) -> Cow<'_, str> {
+        match self {
+            // A string and a `Value` always serialise.
+            Kept::Text(text) => Cow::Owned(serde_json::to_string(text).unwrap_or_default()),
+            Kept::Value(value) => Cow::Owned(value.to_string()),
+            Kept::Raw(raw) => Cow::Borrowed(raw.get()),
+        }
+    }
+}
+
+/// A value read where a scalar is expected: a string as text, anything else as a `Value`.
+pub(crate) enum Scalar<'de> {
+    Text(Cow<'de, str>),
+    Other(Value),
+}
+
+impl<'de> Deserialize<'de> for Scalar<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ScalarVisitor;
+
+        impl<'de> Visitor<'de> for ScalarVisitor {
+            type Value = Scalar<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Text(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Text(Cow::Owned(v.to_string())))
+            }
+
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Text(Cow::Owned(v)))
+            }
+
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Other(Value::Bool(v)))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Other(Value::from(v)))
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Other(Value::from(v)))
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Other(Value::from(v)))
+            }
+
+            fn visit_unit<E: de::Error>(self) -> Result<Scalar<'de>, E> {
+                Ok(Scalar::Other(Value::Null))
+            }
+
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Scalar<'de>, A::Error> {
+                Value::deserialize(MapAccessDeserializer::new(map)).map(Scalar::Other)
+            }
+
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Scalar<'de>, A::Error> {
+                Value::deserialize(SeqAccessDeserializer::new(seq)).map(Scalar::Other)
+            }
+        }
+
+        deserializer.deserialize_any(ScalarVisitor)
+    }
+}
+
+/// Decodes a property kept aside before the tag. It is read apart from the input, so a
+/// failure is explained here, with the JSON path inside it: the message starts with the
+/// property and that path (`data[1]: ...`), which the client's decode joins to the path
+/// it tracked up to the member.
+pub(crate) fn decode_kept<T: DeserializeOwned, E: de::Error>(
+    name: &str,
+    kept: Kept<'_>,
+) -> Result<T, E> {
+    let (inner, path) = match kept {
+        // A string or a scalar has no path inside it.
+        Kept::Text(text) => {
+            let read = T::deserialize(Text::<serde_json::Error>(text, PhantomData));
+            return read.map_err(|e| E::custom(format_args!("{name}: {e}")));
+        }
+        Kept::Value(value) if !(value.is_object() || value.is_array()) => {
+            return T::deserialize(value).map_err(|e| E::custom(format_args!("{name}: {e}")));
+        }
+        Kept::Value(value) => match serde_path_to_error::deserialize::<_, T>(value) {
+            Ok(value) => return Ok(value),
+            Err(err) => (err.inner().to_string(), err.path().to_string()),
+        },
+        Kept::Raw(raw) => {
+            if let Ok(value) = serde_json::from_str(raw.get()) {
+                return Ok(value);
+            }
+            let mut de = serde_json::Deserializer::from_str(raw.get());
+            match serde_path_to_error::deserialize::<_, T>(&mut de) {
+                Ok(value) => return Ok(value),
+                Err(err) => (
+                    without_position(&err.inner().to_string()),
+                    err.path().to_string(),
+                ),
+            }
+        }
+    };
+    Err(E::custom(match path.as_str() {
+        "." => format!("{name}: {inner}"),
+        p if p.starts_with('[') => format!("{name}{p}: {inner}"),
+        p => format!("{name}.{p}: {inner}"),
+    }))
+}
+
+/// A kept string as a deserializer, read as JSON's own deserializer reads a string: a
+/// string, an `Option`'s `Some`, a newtype's content (serde's `CowStrDeserializer` refuses
+/// the last two).
+struct Text<'a, E>(Cow<'a, str>, PhantomData<E>);
+
+impl<'de, 'a, E: de::Error> Deserializer<'de> for Text<'a, E> {
+    type Error = E;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.0 {
+            Cow::Borrowed(text) => visitor.visit_str(text),
+            Cow::Owned(text) => visitor.visit_string(text),
+        }
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        visitor.visit_enum(de::value::CowStrDeserializer::new(self.0))
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier ignored_any
+    }
+}
