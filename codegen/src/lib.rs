@@ -7,6 +7,7 @@ pub mod doc_text;
 pub mod ir;
 pub mod openapi;
 pub mod output;
+mod parallel;
 pub mod python;
 pub mod rust;
 pub mod scope;
@@ -111,10 +112,14 @@ pub const RELEASED_FILE: &str = "released.json";
 pub const SCHEMA_PATH: &str = "spec/spec.schema.json";
 
 /// Every generated file for `api`: each backend's in turn, then the spec format's schema.
+///
+/// The backends render side by side, a thread each (they share nothing but the IR they
+/// read); their files are then listed in the backends' order, so the output does not
+/// depend on which finished first.
 pub fn generate(api: &ir::Api) -> Result<Vec<output::OutputFile>, String> {
     let mut files = Vec::new();
-    for backend in backend::ALL {
-        files.extend(backend.render(api)?);
+    for backend_files in parallel::map_in_order(backend::ALL, |backend| backend.render(api)) {
+        files.extend(backend_files?);
     }
     files.push(output::OutputFile::new(IR_PATH, ir_json(api)));
     files.push(output::OutputFile::new(SCHEMA_PATH, spec_schema()));

@@ -37,6 +37,7 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
         tools::step(root, "bench: rust", &cargo, &["bench", "-p", "bench"])?;
         rows.extend(rust_rows(&root.join("target/criterion"))?);
         rows.push(codegen_row(root)?);
+        rows.push(progenitor_row(root, &cargo)?);
     }
 
     // The page every language's parse benchmark reads.
@@ -127,6 +128,14 @@ pub fn builds(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// `cargo xtask bench --codegen`: only the codegen rows as users run it (`--check` in
+/// this process, then as a process beside progenitor).
+pub fn codegen(root: &Path) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    print_table(&[codegen_row(root)?, progenitor_row(root, &cargo)?]);
+    Ok(())
+}
+
 /// The figures criterion kept (median of each benchmark, in nanoseconds).
 fn rust_rows(criterion: &Path) -> Result<Vec<Row>, String> {
     let median = |id: &str| criterion_median(&criterion.join(id));
@@ -210,6 +219,78 @@ fn codegen_row(root: &Path) -> Result<Row, String> {
             "median of 7, {:.0}–{:.0} ms (target < 100 ms)",
             times[0] * 1e3,
             times[times.len() - 1] * 1e3
+        ),
+    })
+}
+
+/// `cargo xtask codegen --check` as a user runs it (a process of the binary `cargo xtask`
+/// built, which is this one), beside progenitor generating a client for the v3 interface
+/// alone from its OpenAPI export (`bench/progenitor`, a release build in a workspace of
+/// its own): seven runs of each, alternated so that other work on the machine weighs on
+/// both alike, after one of each to warm the file cache.
+fn progenitor_row(root: &Path, cargo: &str) -> Result<Row, String> {
+    let manifest = root.join("bench/progenitor/Cargo.toml");
+    let target = root.join("target/progenitor");
+    let (manifest, target) = (manifest.to_string_lossy(), target.to_string_lossy());
+    tools::step(
+        root,
+        "bench: progenitor, for the side-by-side codegen row",
+        cargo,
+        &[
+            "build",
+            "--release",
+            "--quiet",
+            "--manifest-path",
+            &manifest,
+            "--target-dir",
+            &target,
+        ],
+    )?;
+    let ours = std::env::current_exe().map_err(|e| format!("bench: which xtask is this: {e}"))?;
+    let theirs = root.join("target/progenitor/release/progenitor-side");
+    let spec = root.join("generated/openapi/v3.yaml");
+    let out = root.join("target/bench/progenitor-v3.rs");
+    let time = |program: &Path, args: &[&std::ffi::OsStr]| -> Result<f64, String> {
+        let start = Instant::now();
+        let status = Command::new(program)
+            .args(args)
+            .current_dir(root)
+            .stdout(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("bench: cannot run {}: {e}", program.display()))?;
+        let elapsed = start.elapsed().as_secs_f64();
+        match status.success() {
+            true => Ok(elapsed),
+            false => Err(format!("bench: {} failed ({status})", program.display())),
+        }
+    };
+    let check = ["codegen".as_ref(), "--check".as_ref()];
+    let generate = [spec.as_os_str(), out.as_os_str()];
+    let (mut ours_times, mut theirs_times) = (Vec::new(), Vec::new());
+    for round in 0..8 {
+        let (a, b) = (time(&ours, &check)?, time(&theirs, &generate)?);
+        if round > 0 {
+            ours_times.push(a);
+            theirs_times.push(b);
+        }
+    }
+    let median = |times: &mut Vec<f64>| {
+        times.sort_by(f64::total_cmp);
+        times[times.len() / 2]
+    };
+    let (ours_ms, theirs_ms) = (
+        median(&mut ours_times) * 1e3,
+        median(&mut theirs_times) * 1e3,
+    );
+    Ok(Row {
+        what: "`cargo xtask codegen --check` as a process (both interfaces, every output), \
+               beside progenitor generating a Rust client for the v3 interface alone"
+            .into(),
+        figure: format!("{ours_ms:.0} ms"),
+        against: format!(
+            "progenitor {theirs_ms:.0} ms: {:.2}× its speed (target ≥ 3×); medians of 7 \
+             alternated runs",
+            theirs_ms / ours_ms
         ),
     })
 }

@@ -50,7 +50,9 @@ commands:
                     performance table in docs/performance.md
   bench --quick     check that every benchmark runs (debug builds, one iteration each)
   bench --builds    only the build figures: the generated crate's cold build, a one-line
-                    spec change rebuilt";
+                    spec change rebuilt
+  bench --codegen   only the codegen figures: `codegen --check` in this process, and as a
+                    process beside progenitor (bench/progenitor) on the v3 interface";
 
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
@@ -85,6 +87,7 @@ fn main() -> ExitCode {
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
         ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
         ["bench", "--builds"] => repo_root().and_then(|root| bench::builds(&root)),
+        ["bench", "--codegen"] => repo_root().and_then(|root| bench::codegen(&root)),
         _ => Err(USAGE.to_string()),
     };
     match result {

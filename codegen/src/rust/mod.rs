@@ -36,16 +36,24 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
         "spec/",
         lib_rs(api),
     )?);
-    for interface in &api.interfaces {
-        files.extend(interface_files(interface)?);
-    }
-    for interface in &api.interfaces {
+    // An interface's files are the backend's largest part; each is rendered on a thread of
+    // its own (tokens never cross threads), and listed in the interfaces' order.
+    let rendered = crate::parallel::map_in_order(&api.interfaces, |interface| {
+        let mut files = interface_files(interface)?;
         files.push(rust_file(
             format!("{}/{}.rs", adapter::ADAPTER_DIR, interface.name),
             &interface.source_file,
             adapter::adapter(interface),
         )?);
+        Ok::<_, String>(files)
+    });
+    let mut adapters = Vec::new();
+    for interface_files in rendered {
+        let mut interface_files = interface_files?;
+        adapters.extend(interface_files.pop());
+        files.extend(interface_files);
     }
+    files.extend(adapters);
     Ok(files)
 }
 
