@@ -11,11 +11,17 @@ use crate::ir::{Auth, Builtin, Header, Interface, TokenLogin, TypeKind, TypeRef}
 
 pub fn client(i: &Interface) -> Result<TokenStream, String> {
     let credentials = credentials(i);
+    let names = operations::builder_names(i);
     let methods = i
         .operations
         .iter()
-        .map(|op| operations::client_method(i, op));
-    let builders = i.operations.iter().map(|op| operations::builder(i, op));
+        .zip(&names)
+        .map(|(op, name)| operations::client_method(i, op, name));
+    let builders = i
+        .operations
+        .iter()
+        .zip(&names)
+        .map(|(op, name)| operations::builder(i, op, name));
     let rate = match &i.rate_limit {
         Some(r) => {
             let (n, w) = (r.requests, u64::from(r.window_seconds));
@@ -215,7 +221,12 @@ fn login_constructors(
 ) -> Result<TokenStream, String> {
     let TokenLogin { op, body, .. } = i.token_login()?;
     let body_ty = super::types::rust_type(i, &body.ty);
-    let login = login_fn(&super::operations::builder_name(i, op), token_field);
+    let index = i.operations.iter().position(|o| o.name == op.name);
+    let names = super::operations::builder_names(i);
+    let builder = index
+        .and_then(|k| names.get(k))
+        .ok_or("the login operation is missing")?;
+    let login = login_fn(builder, token_field);
     let from_env = login_from_env(i);
     // The login's sensitive fields (the password), scrubbed from errors like the token.
     let mut hidden = Vec::new();

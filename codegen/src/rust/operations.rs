@@ -12,27 +12,29 @@ use crate::ir::{
     Segment, TypeKind, TypeRef,
 };
 
-/// The builder's struct name: the operation's name in UpperCamelCase, or with `Request`
-/// appended when a model type, the module's own names or an earlier operation's builder
-/// has it (a builder `Login` beside a body type `Login` would shadow it in client.rs).
-pub fn builder_name(i: &Interface, op: &Operation) -> Ident {
+/// The builders' struct names, in the operations' order: each operation's name in
+/// UpperCamelCase, or with `Request` appended when a model type, the module's own names or
+/// an earlier operation's builder has it (a builder `Login` beside a body type `Login`
+/// would shadow it in client.rs). Computed once per interface: each name depends on those
+/// before it.
+pub fn builder_names(i: &Interface) -> Vec<Ident> {
     // `Self` is the one keyword an UpperCamelCase name can be (an operation `self`).
     let mut scope = crate::scope::Scope::new(names::TAKEN_TYPES, |n| n == "Self");
     for t in &i.types {
         scope.reserve(&names::type_ident(&t.name).to_string());
     }
-    for o in &i.operations {
-        let wanted = o.name.to_upper_camel_case();
-        let name = if scope.is_free(&wanted) {
-            scope.claim(&wanted)
-        } else {
-            scope.claim(&format!("{wanted}Request"))
-        };
-        if o.name == op.name {
-            return format_ident!("{name}");
-        }
-    }
-    format_ident!("{}", op.name.to_upper_camel_case())
+    i.operations
+        .iter()
+        .map(|o| {
+            let wanted = o.name.to_upper_camel_case();
+            let name = if scope.is_free(&wanted) {
+                scope.claim(&wanted)
+            } else {
+                scope.claim(&format!("{wanted}Request"))
+            };
+            format_ident!("{name}")
+        })
+        .collect()
 }
 
 /// The text form of a query value `expr: &T`.
@@ -88,9 +90,8 @@ fn body_arg(i: &Interface, op: &Operation) -> (Option<TokenStream>, Vec<TokenStr
 }
 
 /// The client method that starts the builder.
-pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
+pub fn client_method(i: &Interface, op: &Operation, builder: &Ident) -> TokenStream {
     let name = names::method_ident(&op.name);
-    let builder = builder_name(i, op);
     let mut params = Vec::new();
     let mut inits = Vec::new();
     for input in &op.call.inputs {
@@ -136,10 +137,9 @@ pub fn client_method(i: &Interface, op: &Operation) -> TokenStream {
 
 /// An operation's request builder: its struct, setters, `to_request`, and the `send`
 /// methods `impl_request!` adds.
-pub fn builder(i: &Interface, op: &Operation) -> TokenStream {
-    let name = builder_name(i, op);
+pub fn builder(i: &Interface, op: &Operation, name: &Ident) -> TokenStream {
     let page_param = page_param(op);
-    let builder_struct = builder_struct(i, op, &name);
+    let builder_struct = builder_struct(i, op, name);
     let setters = query_setters(i, op);
     let body_setter = body_setter(i, op);
     let content_type_setter = content_type_setter(op);
