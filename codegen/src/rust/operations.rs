@@ -146,8 +146,8 @@ pub fn builder(i: &Interface, op: &Operation, name: &Ident) -> TokenStream {
     let to_request = to_request(i, op, page_param.as_ref());
     let resume = page_param.is_some().then(|| quote!(resume,));
     let send = send_kind(i, &op.answer);
-    let alternative = alternative_impl(op, &name);
-    let paging = paging_methods(i, op, &name);
+    let alternative = alternative_impl(op, name);
+    let paging = paging_methods(i, op, name);
     quote! {
         #builder_struct
 
