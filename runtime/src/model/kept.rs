@@ -19,7 +19,8 @@ pub(crate) enum Kept<'de> {
     /// A string, borrowed from the input where it could be.
     Text(Cow<'de, str>),
     /// Any other value of a property read as a scalar (a number, `null`; an object or an
-    /// array only when the service departs from the spec).
+    /// array only when the service departs from the spec), or of a tag that is not a
+    /// string.
     Value(Value),
     /// Any other property's JSON text, as sent.
     Raw(Box<RawValue>),
@@ -112,38 +113,40 @@ impl<'de> Deserialize<'de> for Scalar<'de> {
 /// failure is explained here, with the JSON path inside it: the message starts with the
 /// property and that path (`data[1]: ...`), which the client's decode joins to the path
 /// it tracked up to the member.
+///
+/// A value that is not a string is read from its JSON text, as raw JSON is: `T` is then
+/// instantiated for one more deserializer only (two, with the string's), which keeps the
+/// generated crate's build from growing with every type a member holds.
 pub(crate) fn decode_kept<T: DeserializeOwned, E: de::Error>(
     name: &str,
     kept: Kept<'_>,
 ) -> Result<T, E> {
-    let (inner, path) = match kept {
-        // A string or a scalar has no path inside it.
+    let (written, raw);
+    let text = match kept {
+        // A string has no path inside it.
         Kept::Text(text) => {
-            let read = T::deserialize(Text::<serde_json::Error>(text, PhantomData));
-            return read.map_err(|e| E::custom(format_args!("{name}: {e}")));
+            let text = Text::<serde_json::Error>(text, PhantomData);
+            return T::deserialize(text).map_err(|e| E::custom(format_args!("{name}: {e}")));
         }
-        Kept::Value(value) if !(value.is_object() || value.is_array()) => {
-            return T::deserialize(value).map_err(|e| E::custom(format_args!("{name}: {e}")));
+        Kept::Value(value) => {
+            written = value.to_string();
+            written.as_str()
         }
-        Kept::Value(value) => match serde_path_to_error::deserialize::<_, T>(value) {
-            Ok(value) => return Ok(value),
-            Err(err) => (err.inner().to_string(), err.path().to_string()),
-        },
-        Kept::Raw(raw) => {
-            if let Ok(value) = serde_json::from_str(raw.get()) {
-                return Ok(value);
-            }
-            let mut de = serde_json::Deserializer::from_str(raw.get());
-            match serde_path_to_error::deserialize::<_, T>(&mut de) {
-                Ok(value) => return Ok(value),
-                Err(err) => (
-                    without_position(&err.inner().to_string()),
-                    err.path().to_string(),
-                ),
-            }
+        Kept::Raw(kept) => {
+            raw = kept;
+            raw.get()
         }
     };
-    Err(E::custom(match path.as_str() {
+    if let Ok(value) = serde_json::from_str(text) {
+        return Ok(value);
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
+        Ok(value) => return Ok(value),
+        Err(err) => err,
+    };
+    let inner = without_position(&err.inner().to_string());
+    Err(E::custom(match err.path().to_string().as_str() {
         "." => format!("{name}: {inner}"),
         p if p.starts_with('[') => format!("{name}{p}: {inner}"),
         p => format!("{name}.{p}: {inner}"),
