@@ -102,10 +102,8 @@ fn tight_generics(source: &str) -> String {
 fn cargo_toml(api: &Api) -> String {
     let names: Vec<&str> = api.interfaces.iter().map(|i| i.name.as_str()).collect();
     let quoted: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-    // A feature's name has a hyphen where an interface's (snake_case) cannot.
     let mut features = format!(
-        "[features]\n# One per interface, all by default: compile only those you use.\n\
-         default = [{}, \"unicode-rs-idna\"]\n",
+        "[features]\n# One per interface, all by default: compile only those you use.\ndefault = [{}]\n",
         quoted.join(", ")
     );
     for name in &names {
@@ -150,10 +148,6 @@ native-roots = ["inspection-runtime/native-roots"]
 # Secrets accepted as `secrecy::SecretString` too.
 secrecy = ["inspection-runtime/secrecy"]
 native-tls = ["inspection-runtime/native-tls"]
-# Unicode host names (IDNA) through the unicode-rs crates rather than ICU4X: the same
-# processing, a third fewer crates to build. Without it, the application's lockfile
-# chooses (see the idna_adapter crate).
-unicode-rs-idna = ["inspection-runtime/unicode-rs-idna"]
 "#
         .replacen("VERSION", &api.version, 1)
         .replacen("FEATURES", &features, 1)
