@@ -195,3 +195,63 @@ impl<'de, 'a, E: de::Error> Deserializer<'de> for Text<'a, E> {
         tuple_struct map struct identifier ignored_any
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum Kind {
+        Textbox,
+        Radio,
+    }
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[serde(transparent)]
+    struct FieldId(String);
+
+    fn text(t: &str) -> Kept<'_> {
+        Kept::Text(Cow::Borrowed(t))
+    }
+
+    fn read<T: DeserializeOwned>(kept: Kept<'_>) -> Result<T, String> {
+        decode_kept::<T, serde_json::Error>("p", kept).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_kept_string_reads_as_every_type_a_string_fills() {
+        assert_eq!(read::<String>(text("a")), Ok("a".to_string()));
+        assert_eq!(
+            read::<Option<Option<String>>>(text("a")),
+            Ok(Some(Some("a".to_string())))
+        );
+        assert_eq!(read::<Kind>(text("radio")), Ok(Kind::Radio));
+        assert_eq!(
+            read::<Option<FieldId>>(Kept::Text(Cow::Owned("f_1".into()))),
+            Ok(Some(FieldId("f_1".into())))
+        );
+        let err = read::<Kind>(text("dial")).unwrap_err();
+        assert!(err.starts_with("p: unknown variant `dial`"), "{err}");
+        let err = read::<i64>(text("7")).unwrap_err();
+        assert!(err.starts_with("p: invalid type: string \"7\""), "{err}");
+    }
+
+    #[test]
+    fn other_kept_values_read_from_their_text_with_the_path_inside() {
+        assert_eq!(read::<Option<String>>(Kept::Value(Value::Null)), Ok(None));
+        assert_eq!(read::<i64>(Kept::Value(Value::from(4))), Ok(4));
+        let raw = RawValue::from_string(r#"[1,"x"]"#.to_string()).unwrap();
+        let err = read::<Vec<i64>>(Kept::Raw(raw)).unwrap_err();
+        assert!(err.starts_with("p[1]: invalid type: string \"x\""), "{err}");
+        let value = serde_json::json!({"a": [true]});
+        let err = read::<std::collections::BTreeMap<String, Vec<i64>>>(Kept::Value(value));
+        assert!(
+            err.as_ref()
+                .unwrap_err()
+                .starts_with("p.a[0]: invalid type: boolean"),
+            "{err:?}"
+        );
+    }
+}
