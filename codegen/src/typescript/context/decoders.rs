@@ -101,7 +101,10 @@ impl DecoderNames {
             .iter()
             .zip(type_names)
             .map(|(t, name)| {
-                matches!(t.kind, TypeKind::Object(_) | TypeKind::Union(_)).then(|| both(name))
+                // A type only ever sent is never decoded: it gets no decoder.
+                let decoded = t.usage.response_side()
+                    && matches!(t.kind, TypeKind::Object(_) | TypeKind::Union(_));
+                decoded.then(|| both(name))
             })
             .collect();
         let pages = pages
@@ -138,6 +141,9 @@ pub fn decoders(i: &Interface, dn: &DecoderNames, pages: &[&TypeRef]) -> Decoder
     let mut out = DecodersCx::default();
     for (index, t) in i.types.iter().enumerate() {
         let id = TypeId(index as u32);
+        if dn.decoder(id).is_none() {
+            continue;
+        }
         match &t.kind {
             TypeKind::Object(o) => out.records.push(record(i, dn, id, o)),
             TypeKind::Union(u) => out.unions.push(UnionDecoderCx {

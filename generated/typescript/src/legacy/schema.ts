@@ -342,7 +342,6 @@ export const SCHEMA: rt.Registry = {
       { name: "part_number", d: { k: "int", bits: 32, c: { min: 1, max: 20 } }, req: true, nul: false },
       { name: "etag", d: { k: "string" }, req: true, nul: false },
     ],
-    fast: dec.d_UploadPart,
   },
   CompletedUpload: {
     k: "object",
@@ -367,7 +366,6 @@ export const SCHEMA: rt.Registry = {
       { name: "group_id", d: { k: "string" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_TransactionFilter,
   },
   AssetTransactionFilter: {
     k: "object",
@@ -380,7 +378,6 @@ export const SCHEMA: rt.Registry = {
       { name: "location_id", d: { k: "id" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_AssetTransactionFilter,
   },
   AssetFilter: {
     k: "object",
@@ -392,7 +389,6 @@ export const SCHEMA: rt.Registry = {
       { name: "location_id", d: { k: "id" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_AssetFilter,
   },
   TaskFilter: {
     k: "object",
@@ -401,7 +397,6 @@ export const SCHEMA: rt.Registry = {
       { name: "reference_number", d: { k: "string" }, req: false, nul: false },
       { name: "created_at", d: { k: "json" }, req: false, nul: false },
     ],
-    fast: dec.d_TaskFilter,
   },
   AssetList: {
     k: "object",
@@ -504,7 +499,6 @@ export const SCHEMA: rt.Registry = {
     fields: [
       { name: "user", d: { k: "ref", name: "Credentials" }, req: true, nul: false },
     ],
-    fast: dec.d_AuthenticateRequest,
   },
   Credentials: {
     k: "object",
@@ -512,14 +506,12 @@ export const SCHEMA: rt.Registry = {
       { name: "username", d: { k: "string" }, req: true, nul: false },
       { name: "password", d: { k: "string", sec: true }, req: true, nul: false },
     ],
-    fast: dec.d_Credentials,
   },
   GuestTokenExchange: {
     k: "object",
     fields: [
       { name: "guest_token", d: { k: "string", sec: true }, req: true, nul: false },
     ],
-    fast: dec.d_GuestTokenExchange,
   },
   AuthenticateResponse: {
     k: "object",
@@ -534,7 +526,6 @@ export const SCHEMA: rt.Registry = {
     fields: [
       { name: "asset", d: { k: "ref", name: "NewAsset" }, req: true, nul: false },
     ],
-    fast: dec.d_NewAssetRequest,
   },
   NewAsset: {
     k: "object",
@@ -542,14 +533,12 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: true, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_NewAsset,
   },
   AssetUpdateRequest: {
     k: "object",
     fields: [
       { name: "asset", d: { k: "ref", name: "AssetUpdate" }, req: true, nul: false },
     ],
-    fast: dec.d_AssetUpdateRequest,
   },
   AssetUpdate: {
     k: "object",
@@ -557,14 +546,12 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_AssetUpdate,
   },
   LocationRequest: {
     k: "object",
     fields: [
       { name: "location", d: { k: "ref", name: "LocationInput" }, req: true, nul: false },
     ],
-    fast: dec.d_LocationRequest,
   },
   LocationInput: {
     k: "object",
@@ -577,14 +564,12 @@ export const SCHEMA: rt.Registry = {
       { name: "zipcode", d: { k: "string" }, req: false, nul: false },
       { name: "timezone", d: { k: "string" }, req: false, nul: false },
     ],
-    fast: dec.d_LocationInput,
   },
   TaskRequest: {
     k: "object",
     fields: [
       { name: "task", d: { k: "ref", name: "TaskInput" }, req: true, nul: false },
     ],
-    fast: dec.d_TaskRequest,
   },
   TaskInput: {
     k: "object",
@@ -594,14 +579,12 @@ export const SCHEMA: rt.Registry = {
       { name: "high_priority", d: { k: "bool" }, req: false, nul: false },
       { name: "webhook_url", d: { k: "string" }, req: false, nul: false },
     ],
-    fast: dec.d_TaskInput,
   },
   NewTransactionRequest: {
     k: "object",
     fields: [
       { name: "transaction", d: { k: "ref", name: "NewTransaction" }, req: true, nul: false },
     ],
-    fast: dec.d_NewTransactionRequest,
   },
   NewTransaction: {
     k: "object",
@@ -621,7 +604,6 @@ export const SCHEMA: rt.Registry = {
       { name: "signatures", d: { k: "array", of: { k: "ref", name: "SignatureUpload" } }, req: false, nul: false, fill: "array" },
       { name: "ident_docs", d: { k: "array", of: { k: "json" } }, req: false, nul: false, fill: "array" },
     ],
-    fast: dec.d_NewTransaction,
   },
   SignatureUpload: {
     k: "object",
@@ -629,14 +611,12 @@ export const SCHEMA: rt.Registry = {
       { name: "image", d: { k: "id" }, req: true, nul: false },
       { name: "created_at", d: { k: "datetime" }, req: false, nul: false },
     ],
-    fast: dec.d_SignatureUpload,
   },
   TransactionUpdateRequest: {
     k: "object",
     fields: [
       { name: "transaction", d: { k: "ref", name: "TransactionUpdate" }, req: true, nul: false },
     ],
-    fast: dec.d_TransactionUpdateRequest,
   },
   TransactionUpdate: {
     k: "object",
@@ -657,14 +637,12 @@ export const SCHEMA: rt.Registry = {
       { name: "workflow_id", d: { k: "id" }, req: false, nul: true },
       { name: "extended", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_TransactionUpdate,
   },
   NewUserRequest: {
     k: "object",
     fields: [
       { name: "user", d: { k: "ref", name: "NewUser" }, req: true, nul: false },
     ],
-    fast: dec.d_NewUserRequest,
   },
   NewUser: {
     k: "object",
@@ -679,14 +657,12 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "role", d: { k: "ref", name: "UserRole" }, req: false, nul: false },
     ],
-    fast: dec.d_NewUser,
   },
   UserUpdateRequest: {
     k: "object",
     fields: [
       { name: "user", d: { k: "ref", name: "UserUpdate" }, req: true, nul: false },
     ],
-    fast: dec.d_UserUpdateRequest,
   },
   UserUpdate: {
     k: "object",
@@ -701,7 +677,6 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "role", d: { k: "ref", name: "UserRole" }, req: false, nul: false },
     ],
-    fast: dec.d_UserUpdate,
   },
   OneTimeUserRequest: {
     k: "object",
@@ -710,7 +685,6 @@ export const SCHEMA: rt.Registry = {
       { name: "reference_number", d: { k: "string" }, req: false, nul: false },
       { name: "notify_user", d: { k: "bool" }, req: false, nul: false },
     ],
-    fast: dec.d_OneTimeUserRequest,
   },
   NewOneTimeUser: {
     k: "object",
@@ -721,7 +695,6 @@ export const SCHEMA: rt.Registry = {
       { name: "external_id", d: { k: "string" }, req: false, nul: false },
       { name: "transaction_limit", d: { k: "int", bits: 64 }, req: false, nul: false },
     ],
-    fast: dec.d_NewOneTimeUser,
   },
   CompleteMultipartUploadRequest: {
     k: "object",
@@ -729,7 +702,6 @@ export const SCHEMA: rt.Registry = {
       { name: "upload_id", d: { k: "string" }, req: true, nul: false },
       { name: "parts", d: { k: "array", of: { k: "ref", name: "UploadPart" }, c: { minItems: 1, maxItems: 20 } }, req: true, nul: false },
     ],
-    fast: dec.d_CompleteMultipartUploadRequest,
   },
   "list_assets?": {
     k: "object",

@@ -476,7 +476,6 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_NewUnit,
   },
   UnitPatch: {
     k: "object",
@@ -491,7 +490,6 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_UnitPatch,
   },
   UnitAttributes: {
     k: "object",
@@ -505,7 +503,6 @@ export const SCHEMA: rt.Registry = {
       { name: "odometer", d: { k: "int", bits: 32, c: { min: 0 } }, req: false, nul: false },
       { name: "extended_data", d: { k: "map", of: { k: "json" } }, req: false, nul: false, fill: "map" },
     ],
-    fast: dec.d_UnitAttributes,
   },
   TaskRequest: {
     k: "object",
@@ -532,7 +529,6 @@ export const SCHEMA: rt.Registry = {
         { name: "user_group", fields: ["user_group_id"] },
       ],
     },
-    fast: dec.d_TaskRequest,
   },
   UserUpdate: {
     k: "object",
@@ -541,7 +537,6 @@ export const SCHEMA: rt.Registry = {
       { name: "first_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
       { name: "last_name", d: { k: "string", c: { maxLength: 255 } }, req: false, nul: false },
     ],
-    fast: dec.d_UserUpdate,
   },
   "page<Unit>": {
     k: "object",
