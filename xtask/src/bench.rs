@@ -188,7 +188,9 @@ fn rust_rows(criterion: &Path) -> Result<Vec<Row>, String> {
     let client = median("requests_cpu/client_sequential")?;
     let bare = median("requests_cpu/bare_sequential")?;
     rows.push(Row {
-        what: "the client's own CPU per request (process CPU, client minus bare reqwest)".into(),
+        what:
+            "the client's own CPU per request (the calling thread's CPU, client minus bare reqwest)"
+                .into(),
         figure: format!("{:.1} µs", (client - bare) / 1e3),
         against: format!(
             "{:.1} µs with the client, {:.1} µs bare (target < 20 µs)",
