@@ -38,6 +38,8 @@ fn every_other_check_names_the_problem() {
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: class\n"), "interface name `class` cannot name a module in typescript"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: runtime\n"), "interface name `runtime` cannot name a module in rust"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lib\n"), "interface name `lib` cannot name a module in rust"),
+        // A cargo feature of the crate already (`secrecy = [...]` twice would not parse).
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: secrecy\n"), "interface name `secrecy` cannot name a module in rust"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lambda\n"), "interface name `lambda` cannot name a module in python"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: 3d\n"), "interface name `3d` does not start with a letter"),
         (

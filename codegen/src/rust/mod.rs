@@ -298,3 +298,34 @@ fn module_rs(i: &Interface, parts: &[&str]) -> TokenStream {
         #(#uses)*
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An interface may not take the name of a feature the crate declares besides the
+    /// interfaces': every such feature is in `names::OWN_FEATURES`, which `check` refuses.
+    #[test]
+    fn every_feature_but_the_interfaces_is_reserved() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let api = crate::load_dir(&root, &root.join("spec")).expect("the spec loads");
+        let toml = cargo_toml(&api);
+        let features = toml
+            .split("[features]\n")
+            .nth(1)
+            .expect("a [features] table");
+        let declared: Vec<&str> = features
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.starts_with('['))
+            .filter_map(|l| l.split_once(" = ").map(|(name, _)| name))
+            .collect();
+        assert!(declared.len() > api.interfaces.len(), "{declared:?}");
+        for name in declared {
+            let interface = api.interfaces.iter().any(|i| i.name == name);
+            assert!(
+                interface || names::OWN_FEATURES.contains(&name),
+                "feature `{name}` is neither an interface nor in names::OWN_FEATURES"
+            );
+        }
+    }
+}

@@ -15,12 +15,16 @@ const KEYWORDS: &[&str] = &[
     "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
 ];
 
+/// The crate's cargo features besides the interfaces' (`cargo_toml` writes them): each
+/// interface is a feature of its name, so none may take one of these.
+pub const OWN_FEATURES: &[&str] = &["default", "native-roots", "native-tls", "secrecy"];
+
 /// Whether an interface cannot be named `name` in the crate: a keyword, `lib` (the
-/// crate root's own file), or a cargo feature of the crate other than its own (each
-/// interface is a feature).
+/// crate root's own file), or a cargo feature of the crate other than its own.
 pub fn reserved_module(name: &str) -> bool {
     KEYWORDS.contains(&name)
-        || ["lib", "main", "default", "runtime"].contains(&name)
+        || ["lib", "main", "runtime"].contains(&name)
+        || OWN_FEATURES.contains(&name)
         || name.starts_with("native")
 }
 
