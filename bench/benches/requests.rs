@@ -28,19 +28,7 @@ fn requests(c: &mut Criterion) {
         }))
         .expect("the sandbox starts");
     let base = sandbox.base_url();
-    let client = Client::with_config(
-        &base,
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        Client::default_config().no_pacing(),
-    )
-    .expect("a client");
-    // The same HTTP stack settings as the client's (its default timeouts): what reqwest
-    // costs for them is the HTTP stack's, not the client's.
-    let bare = reqwest::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .connect_timeout(Duration::from_secs(10))
-        .build()
-        .expect("a reqwest client");
+    let (client, bare) = clients(&base);
     let url = format!("{base}/units/unt_001");
     // The bare baseline does what any client must: send with the key headers, read the
     // body and parse it into the same type.
@@ -95,17 +83,7 @@ fn requests(c: &mut Criterion) {
         .enable_all()
         .build()
         .expect("a tokio runtime on this thread");
-    let client = Client::with_config(
-        &base,
-        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
-        Client::default_config().no_pacing(),
-    )
-    .expect("a client");
-    let bare = reqwest::Client::builder()
-        .timeout(Duration::from_secs(60))
-        .connect_timeout(Duration::from_secs(10))
-        .build()
-        .expect("a reqwest client");
+    let (client, bare) = clients(&base);
     let mut cpu = Criterion::default()
         .with_measurement(ThreadCpu)
         .configure_from_args();
@@ -118,6 +96,24 @@ fn requests(c: &mut Criterion) {
     });
     group.finish();
     black_box(sandbox);
+}
+
+/// The client (pacing off) and a bare reqwest with the same HTTP stack settings as the
+/// client's (its default timeouts): what reqwest costs for them is the HTTP stack's, not
+/// the client's.
+fn clients(base: &str) -> (Client, reqwest::Client) {
+    let client = Client::with_config(
+        base,
+        ApiKey::new(DEMO_KEY.0, DEMO_KEY.1),
+        Client::default_config().no_pacing(),
+    )
+    .expect("a client");
+    let bare = reqwest::Client::builder()
+        .timeout(Duration::from_secs(60))
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .expect("a reqwest client");
+    (client, bare)
 }
 
 /// CPU time used by this thread, in nanoseconds.
