@@ -15,18 +15,15 @@ pub(crate) fn http_cause(e: reqwest::Error) -> Option<Cause> {
 
 /// Everything that can go wrong with a call. Never carries a credential: secrets live only
 /// in request headers, which no variant holds, and URLs are shown without their query.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum Error {
     /// The service answered with an error status (boxed: it holds the headers and body,
     /// and every `Result` of the client stays small).
-    #[error(transparent)]
     Api(Box<ApiError>),
     /// The request broke a documented limit; nothing was sent.
-    #[error("invalid request: {0}")]
     Validation(Violations),
     /// The connection failed, or the body could not be read.
-    #[error("transport error on {method} {path}: {message}")]
     Transport {
         /// The HTTP method of the call.
         method: String,
@@ -36,22 +33,18 @@ pub enum Error {
         message: String,
         /// The underlying error (an HTTP error has its URL removed: a pre-signed URL's
         /// query is a credential).
-        #[source]
         source: Option<Cause>,
     },
     /// No answer within the configured timeout.
-    #[error("{method} {path} timed out")]
     Timeout {
         /// The HTTP method of the call.
         method: String,
         /// The path template of the call, or a pre-signed URL without its query.
         path: String,
         /// The underlying error, if any (an HTTP error has its URL removed).
-        #[source]
         source: Option<Cause>,
     },
     /// A response body (status 0: a webhook delivery) did not match the expected type.
-    #[error("cannot decode the {status} response at `{path}`: {message}")]
     Decode {
         /// The HTTP status of the answer; 0 for a webhook delivery.
         status: u16,
@@ -62,7 +55,6 @@ pub enum Error {
     },
     /// The service kept answering 202 (still preparing) past the polling limit, or asked
     /// (`Retry-After`) to wait longer than the client's longest wait.
-    #[error("{path} was still not ready after {attempts} attempts ({waited:?}){}", asked_too_long(*retry_after))]
     NotReady {
         /// The call that kept answering 202 (method and path template).
         path: String,
@@ -75,9 +67,6 @@ pub enum Error {
     },
     /// A response body was larger than `Config::max_response_bytes`; no more than that
     /// was read.
-    #[error(
-        "the answer to {operation} is larger than the client's limit of {limit} bytes (Config::max_response_bytes; downloads can be streamed instead)"
-    )]
     TooLarge {
         /// The call (method and path template, or a pre-signed URL without its query).
         operation: String,
@@ -86,7 +75,6 @@ pub enum Error {
     },
     /// A page of a walk could not be fetched; the walk can start again at that page with
     /// the list builder's `resume(..)`, so nothing is fetched twice.
-    #[error("{source} (the walk can resume at this page: {resume})")]
     Interrupted {
         /// Where to start again.
         resume: Resume,
@@ -95,7 +83,6 @@ pub enum Error {
     },
     /// A next-page link or a redirect pointed at another origin; it was not followed, so
     /// no credential left for it.
-    #[error("refused to follow {what} to another origin ({origin})")]
     ForeignOrigin {
         /// What was refused: `a link`, `a next-page link` or `a redirect`.
         what: &'static str,
@@ -105,7 +92,6 @@ pub enum Error {
     /// Paging did not advance: the service returned a next page it had already given,
     /// more empty pages in a row than `Config::max_empty_pages`, or a full page with
     /// neither a way on nor a sign that it is the last.
-    #[error("paging did not advance at {path}: {reason}")]
     PagingStalled {
         /// The call of the page where the walk stopped (method and path template).
         path: String,
@@ -113,11 +99,75 @@ pub enum Error {
         reason: String,
     },
     /// The client was configured wrongly (e.g. a plain-http base URL that is not loopback).
-    #[error("configuration error: {0}")]
     Config(String),
     /// A webhook delivery's authentication header is missing or wrong.
-    #[error("webhook delivery refused: {0}")]
     Webhook(String),
+}
+
+// Display and source by hand rather than by thiserror's derive: its proc macro (and syn)
+// was in the build of every application using the client, for this one enum.
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Api(api) => api.fmt(f),
+            Error::Validation(violations) => write!(f, "invalid request: {violations}"),
+            Error::Transport {
+                method,
+                path,
+                message,
+                ..
+            } => write!(f, "transport error on {method} {path}: {message}"),
+            Error::Timeout { method, path, .. } => write!(f, "{method} {path} timed out"),
+            Error::Decode {
+                status,
+                path,
+                message,
+            } => write!(
+                f,
+                "cannot decode the {status} response at `{path}`: {message}"
+            ),
+            Error::NotReady {
+                path,
+                attempts,
+                waited,
+                retry_after,
+            } => write!(
+                f,
+                "{path} was still not ready after {attempts} attempts ({waited:?}){}",
+                asked_too_long(*retry_after)
+            ),
+            Error::TooLarge { operation, limit } => write!(
+                f,
+                "the answer to {operation} is larger than the client's limit of {limit} bytes \
+                 (Config::max_response_bytes; downloads can be streamed instead)"
+            ),
+            Error::Interrupted { resume, source } => {
+                write!(f, "{source} (the walk can resume at this page: {resume})")
+            }
+            Error::ForeignOrigin { what, origin } => {
+                write!(f, "refused to follow {what} to another origin ({origin})")
+            }
+            Error::PagingStalled { path, reason } => {
+                write!(f, "paging did not advance at {path}: {reason}")
+            }
+            Error::Config(message) => write!(f, "configuration error: {message}"),
+            Error::Webhook(message) => write!(f, "webhook delivery refused: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            // Shown as the API error itself, so its cause is the API error's.
+            Error::Api(api) => api.source(),
+            Error::Transport { source, .. } | Error::Timeout { source, .. } => {
+                source.as_deref().map(|e| e as _)
+            }
+            Error::Interrupted { source, .. } => Some(&**source),
+            _ => None,
+        }
+    }
 }
 
 impl Error {
@@ -397,6 +447,107 @@ impl std::str::FromStr for Resume {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_error_has_its_message_and_its_cause() {
+        use std::error::Error as _;
+        let (method, path) = ("GET".to_string(), "/units/{unit_id}".to_string());
+        let cause = || -> Option<Cause> { Some("connection reset".into()) };
+        let config = || Error::Config("no base URL".into());
+        let cases: Vec<(Error, &str, Option<&str>)> = vec![
+            (
+                Error::Validation(Violations(vec![crate::validate::Violation {
+                    path: "name".into(),
+                    message: "is empty".into(),
+                }])),
+                "invalid request: name: is empty",
+                None,
+            ),
+            (
+                Error::Transport {
+                    method: method.clone(),
+                    path: path.clone(),
+                    message: "reset".into(),
+                    source: cause(),
+                },
+                "transport error on GET /units/{unit_id}: reset",
+                Some("connection reset"),
+            ),
+            (
+                Error::Timeout {
+                    method,
+                    path: path.clone(),
+                    source: None,
+                },
+                "GET /units/{unit_id} timed out",
+                None,
+            ),
+            (
+                Error::Decode {
+                    status: 200,
+                    path: "data[3].id".into(),
+                    message: "invalid type".into(),
+                },
+                "cannot decode the 200 response at `data[3].id`: invalid type",
+                None,
+            ),
+            (
+                Error::NotReady {
+                    path: path.clone(),
+                    attempts: 3,
+                    waited: Duration::from_secs(2),
+                    retry_after: Some(Duration::from_secs(90)),
+                },
+                "/units/{unit_id} was still not ready after 3 attempts (2s); the service asked \
+                 to wait 90 s more, longer than the client waits (RetryPolicy::max_backoff)",
+                None,
+            ),
+            (
+                Error::TooLarge {
+                    operation: path.clone(),
+                    limit: 10,
+                },
+                "the answer to /units/{unit_id} is larger than the client's limit of 10 bytes \
+                 (Config::max_response_bytes; downloads can be streamed instead)",
+                None,
+            ),
+            (
+                Error::Interrupted {
+                    resume: Resume::Cursor("c2".into()),
+                    source: Box::new(config()),
+                },
+                "configuration error: no base URL (the walk can resume at this page: cursor:c2)",
+                Some("configuration error: no base URL"),
+            ),
+            (
+                Error::ForeignOrigin {
+                    what: "a redirect",
+                    origin: "https://other.example".into(),
+                },
+                "refused to follow a redirect to another origin (https://other.example)",
+                None,
+            ),
+            (
+                Error::PagingStalled {
+                    path,
+                    reason: "the same page again".into(),
+                },
+                "paging did not advance at /units/{unit_id}: the same page again",
+                None,
+            ),
+            (config(), "configuration error: no base URL", None),
+            (
+                Error::Webhook("bad signature".into()),
+                "webhook delivery refused: bad signature",
+                None,
+            ),
+        ];
+        for (error, message, source) in cases {
+            assert_eq!(error.to_string(), message, "the message of {error:?}");
+            let cause = error.source().map(|e| e.to_string());
+            assert_eq!(cause.as_deref(), source, "the cause of {error:?}");
+        }
+    }
 
     #[test]
     fn error_bodies_are_read_tolerantly() {
