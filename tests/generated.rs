@@ -161,11 +161,12 @@ fn keyword_names_are_escaped() {
     assert!(models.contents.contains("pub self_: Option<String>"));
     assert!(models.contents.contains("pub r#abstract: Option<String>"));
     assert!(models.contents.contains("pub r#become: Option<String>"));
-    assert!(models.contents.contains("#[serde(rename = \"self\")]"));
+    // Written under their wire names.
+    assert!(models.contents.contains("optional(self_, \"self\")"));
     assert!(
         models
             .contents
-            .contains("#[serde(rename = \"camelCaseName\")]")
+            .contains("optional(camel_case_name, \"camelCaseName\")")
     );
     assert!(enums.contents.contains("V3d"));
     // Python: keywords and the builtins the annotations use get a trailing `_`; the wire

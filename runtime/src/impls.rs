@@ -5,7 +5,8 @@
 //! is given is said on the macro.
 
 /// An id newtype `$ty(String)`: `new`, `as_str`, `into_inner`, `Display`, `AsRef<str>`,
-/// `From<String>`, `From<&str>`, and a `Deserialize` that takes the id as sent.
+/// `From<String>`, `From<&str>`, `Serialize` as its text, and a `Deserialize` that takes the
+/// id as sent.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! impl_id {
@@ -58,15 +59,37 @@ macro_rules! impl_id {
                 $crate::__private::deserialize_id(deserializer).map(Self)
             }
         }
+
+        impl ::serde::Serialize for $ty {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
     };
 }
 
 /// A string enum with `as_str` and `try_parse`: `Display` and `Serialize` as its wire
 /// value. With `open`, the enum also has `Unknown(UnknownValue)`, and gets `is_unknown`,
 /// `From<&str>` (an unknown value kept) and a `Deserialize` that never refuses a string.
+/// With `closed` and its wire values, a `Deserialize` that refuses any other, naming them.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! impl_enum {
+    ($ty:ident, closed, [$($wire:literal),+ $(,)?]) => {
+        $crate::impl_enum!($ty);
+
+        impl<'de> ::serde::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                deserializer.deserialize_str($crate::__private::ClosedVisitor::new(
+                    concat!("a ", stringify!($ty), " value"),
+                    &[$($wire),+],
+                    Self::try_parse,
+                ))
+            }
+        }
+    };
     ($ty:ident, open) => {
         $crate::impl_enum!($ty);
 
@@ -494,7 +517,7 @@ mod tests {
 
     use crate::{Core, Error, Request, RequestOptions, Resume};
 
-    #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+    #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
     struct ThingId(String);
     crate::impl_id!(ThingId);
 
@@ -516,17 +539,19 @@ mod tests {
     }
     crate::impl_enum!(Color, open);
 
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
     enum Size {
-        #[serde(rename = "small")]
         Small,
     }
     impl Size {
         fn as_str(&self) -> &'static str {
             "small"
         }
+        fn try_parse(value: &str) -> Option<Self> {
+            (value == "small").then_some(Self::Small)
+        }
     }
-    crate::impl_enum!(Size);
+    crate::impl_enum!(Size, closed, ["small"]);
 
     /// A request builder of each answer kind.
     macro_rules! builders {
@@ -590,6 +615,17 @@ mod tests {
         assert!(refused.contains("expected a Color value"), "{refused}");
         assert_eq!(Size::Small.to_string(), "small");
         assert_eq!(serde_json::to_string(&Size::Small).unwrap(), "\"small\"");
+        let small: Size = serde_json::from_str("\"small\"").unwrap();
+        assert_eq!(small, Size::Small);
+        let refused = serde_json::from_str::<Size>("\"huge\"")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            refused.starts_with("unknown variant `huge`, expected `small`"),
+            "{refused}"
+        );
+        let refused = serde_json::from_str::<Size>("3").unwrap_err().to_string();
+        assert!(refused.contains("expected a Size value"), "{refused}");
     }
 
     #[test]

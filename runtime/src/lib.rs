@@ -48,9 +48,10 @@ pub mod __private {
     pub use crate::auth::{Auth, TokenAuth, login_token};
     pub use crate::config::{InterfaceDefaults, env_var};
     pub use crate::model::{
-        DecodeRecord, DecodeUnion, Fields, FromStrVisitor, Key, Tolerant, capture, decode_record,
-        decode_union, decode_variant, deserialize_id, enveloped, field, nullable,
-        one_of_properties, pick_one_of, read_tag, required, serialize_tagged,
+        ClosedVisitor, DecodeRecord, DecodeUnion, EncodeFields, Fields, FromStrVisitor, Key,
+        Tolerant, capture, decode_record, decode_union, decode_variant, deserialize_id,
+        encode_present, encode_record, enveloped, field, nullable, one_of_properties, pick_one_of,
+        read_tag, required, serialize_tagged,
     };
     pub use crate::paging::{
         CursorPage, Direction, LinksPage, Page, describe_held, items, links_items, links_pages,
@@ -61,8 +62,8 @@ pub mod __private {
     pub use crate::validate::{CharClass, Validator};
     pub use crate::webhook::parse_event;
     pub use crate::{
-        __request_send, impl_alternative, impl_client, impl_decode, impl_enum, impl_envelope,
-        impl_id, impl_pages, impl_record, impl_request,
+        __request_send, impl_alternative, impl_client, impl_decode, impl_encode, impl_enum,
+        impl_envelope, impl_id, impl_pages, impl_record, impl_request,
     };
 }
 

@@ -13,17 +13,7 @@ use crate::ir::{Field, Object};
 /// `impl_decode!` for the record `name` with fields `o`.
 pub fn record(name: &Ident, o: &Object, response_side: bool) -> TokenStream {
     let extras = names::record_member(o, "additional_properties");
-    let fields = o.fields.iter().map(|f| {
-        let local = names::field_ident(&f.name);
-        let wire = f.name.as_str();
-        let read = read(f, response_side);
-        let finish = if matches!(types::shape(f, response_side), types::Shape::Plain) {
-            quote!(required)
-        } else {
-            quote!(default)
-        };
-        quote!((#local, #wire, #read, #finish))
-    });
+    let fields = o.fields.iter().map(|f| entry(f, response_side));
     let one_of = o.one_of.as_ref().map(|one| {
         let keys = one
             .variants
@@ -36,6 +26,29 @@ pub fn record(name: &Ident, o: &Object, response_side: bool) -> TokenStream {
     quote! {
         ::inspection_runtime::__private::impl_decode!(#name, #extras, [#(#fields),*] #one_of);
     }
+}
+
+/// `impl_decode!` for a struct holding the fields of one variant of an exactly-one-of
+/// choice: it has no unlisted properties (`_`), the record holding the choice keeps them.
+pub fn variant(name: &Ident, fields: &[Field]) -> TokenStream {
+    let fields = fields.iter().map(|f| entry(f, false));
+    quote! {
+        ::inspection_runtime::__private::impl_decode!(#name, _, [#(#fields),*]);
+    }
+}
+
+/// `(field, "wire", read, finish)`: how the field's value is read, and what its absence
+/// gives (an error for a field always present).
+fn entry(f: &Field, response_side: bool) -> TokenStream {
+    let local = names::field_ident(&f.name);
+    let wire = f.name.as_str();
+    let read = read(f, response_side);
+    let finish = if matches!(types::shape(f, response_side), types::Shape::Plain) {
+        quote!(required)
+    } else {
+        quote!(default)
+    };
+    quote!((#local, #wire, #read, #finish))
 }
 
 /// The name of the runtime's `read_value!` rule that reads the field's value.

@@ -124,10 +124,10 @@ fn closed_enum(t: &TypeDef, e: &Enum) -> TokenStream {
     let doc = doc.attrs();
     quote! {
         #doc
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[non_exhaustive]
         pub enum #name {
-            #(#variant_docs #[serde(rename = #wires)] #idents,)*
+            #(#variant_docs #idents,)*
         }
 
         impl #name {
@@ -147,6 +147,6 @@ fn closed_enum(t: &TypeDef, e: &Enum) -> TokenStream {
             }
         }
 
-        ::inspection_runtime::__private::impl_enum!(#name);
+        ::inspection_runtime::__private::impl_enum!(#name, closed, [#(#wires),*]);
     }
 }

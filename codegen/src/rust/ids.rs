@@ -20,8 +20,7 @@ pub fn id(t: &TypeDef, max_length: Option<u32>) -> TokenStream {
     let doc = doc.attrs();
     quote! {
         #doc
-        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-        #[serde(transparent)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub struct #name(String);
 
         ::inspection_runtime::__private::impl_id!(#name);

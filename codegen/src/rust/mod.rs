@@ -5,6 +5,7 @@ pub mod cli;
 mod client;
 mod decode;
 mod docs;
+mod encode;
 mod enums;
 mod ids;
 mod names;
@@ -135,7 +136,7 @@ targets = ["x86_64-unknown-linux-gnu"]
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
 inspection-runtime = { path = "../../runtime", version = "0.1.0" }
-serde = { version = "1.0.229", features = ["derive"] }
+serde = "1.0.229"
 serde_json = { version = "1.0.154", features = ["raw_value"] }
 
 [dev-dependencies]

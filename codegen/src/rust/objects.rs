@@ -3,7 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{decode, docs, names, types};
+use super::{decode, docs, encode, names, types};
 use crate::ir::{
     Builtin, Field, Interface, Object, OneOf, OneOfVariant, OperationPaging, Pagination, TypeDef,
     TypeId, TypeKind, TypeRef,
@@ -12,6 +12,11 @@ use crate::ir::{
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
     let response_side = t.usage.response_side();
     let mut out = object_struct(i, t, o, response_side);
+    out.extend(encode::record(
+        &names::type_ident(&t.name),
+        o,
+        response_side,
+    ));
     // An envelope reads its record wrapped or bare, so it has a `Deserialize` of its own.
     if o.envelope.is_none() {
         out.extend(decode::record(
@@ -49,13 +54,11 @@ fn object_struct(i: &Interface, t: &TypeDef, o: &Object, response_side: bool) ->
         let doc = docs::attrs(&one.doc);
         quote! {
             #doc
-            #[serde(flatten)]
             pub #ident: #ty,
         }
     });
     let extra = quote! {
         /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-        #[serde(flatten)]
         pub #extras: serde_json::Map<String, serde_json::Value>,
     };
     // A record with a sensitive field gets the redacting `Debug` of `redacted_debug`.
@@ -66,10 +69,11 @@ fn object_struct(i: &Interface, t: &TypeDef, o: &Object, response_side: bool) ->
     } else {
         quote!()
     };
-    // `Deserialize` is `decode::record`'s, or an envelope's own.
+    // `Serialize` is `encode::record`'s; `Deserialize` `decode::record`'s, or an
+    // envelope's own.
     quote! {
         #doc
-        #[derive(Clone, #debug #default PartialEq, serde::Serialize)]
+        #[derive(Clone, #debug #default PartialEq)]
         #[non_exhaustive]
         pub struct #name {
             #(#fields)*
@@ -212,32 +216,23 @@ fn derives_default(o: &Object) -> bool {
     o.one_of.is_none() && o.fields.iter().all(|f| !f.required)
 }
 
-/// A field of a `one_of` variant's struct, read and written by serde's derive.
+/// A field of a `one_of` variant's struct (only requests send those).
 fn field(i: &Interface, f: &Field) -> TokenStream {
-    field_decl(f, true, types::derived_field_type(i, f))
+    field_decl(f, true, types::held_type(i, f, false))
 }
 
-/// A field of a record whose `Deserialize` is generated: only writing needs attributes.
+/// A field of a record.
 fn written_field(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
-    field_decl(
-        f,
-        !response_side,
-        types::written_field_type(i, f, response_side),
-    )
+    field_decl(f, !response_side, types::held_type(i, f, response_side))
 }
 
-fn field_decl(
-    f: &Field,
-    show_limits: bool,
-    (ty, attrs): (TokenStream, TokenStream),
-) -> TokenStream {
+/// The field's declaration: its `Serialize` and `Deserialize` are the record's
+/// (`encode.rs`, `decode.rs`), so it needs no attributes.
+fn field_decl(f: &Field, show_limits: bool, ty: TokenStream) -> TokenStream {
     let ident = names::field_ident(&f.name);
     let doc = docs::field(f, show_limits).attrs();
-    let rename = types::rename(&f.name);
     quote! {
         #doc
-        #rename
-        #attrs
         pub #ident: #ty,
     }
 }
@@ -295,14 +290,17 @@ fn one_of_types(i: &Interface, one: &OneOf) -> TokenStream {
     let constructors = one.variants.iter().map(|v| variant_constructor(i, one, v));
     let deserialize = one_of_deserialize(one);
     let structs = one.variants.iter().map(|v| variant_struct(i, one, v));
+    let variant_idents = one.variants.iter().map(|v| names::variant_ident(&v.name));
     quote! {
         #enum_doc
-        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-        #[serde(untagged)]
+        #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub enum #enum_name {
             #(#variants)*
         }
+
+        // Written as the chosen variant's properties.
+        ::inspection_runtime::__private::impl_encode!(enum #enum_name, [#(#variant_idents),*]);
 
         impl #enum_name {
             #(#constructors)*
@@ -329,13 +327,18 @@ fn variant_struct(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStream {
         names::variant_name(&v.name),
         v.doc.trim()
     ));
+    let encode = encode::variant(&sname, &v.fields);
+    let decode = decode::variant(&sname, &v.fields);
     quote! {
         #sdoc
-        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub struct #sname {
             #(#fields)*
         }
+
+        #encode
+        #decode
     }
 }
 
@@ -478,9 +481,7 @@ pub fn page(interface: &Interface) -> TokenStream {
 /// `Page<T>`: the records, the paging object, and the properties the spec does not list.
 fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> TokenStream {
     let items = names::field_ident(items_field);
-    let items_rename = types::rename(items_field);
     let paging = names::field_ident(paging_field);
-    let paging_rename = types::rename(paging_field);
     let paging_ty = names::type_ident(&paging_type.name);
     let extras = if [items_field, paging_field].contains(&"additional_properties") {
         format_ident!("additional_properties_")
@@ -493,20 +494,22 @@ fn page_struct(items_field: &str, paging_field: &str, paging_type: &TypeDef) -> 
     );
     quote! {
         #[doc = #doc]
-        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        #[derive(Clone, Debug, PartialEq)]
         #[non_exhaustive]
         pub struct Page<T> {
             /// The records of this page, in the order the service sent them.
-            #items_rename
             pub #items: Vec<T>,
             /// Where the next page is, if there is one.
-            #paging_rename
-            #[serde(skip_serializing_if = "Option::is_none")]
             pub #paging: Option<#paging_ty>,
             /// Properties of the list answer the spec does not list, as the service sent them.
-            #[serde(flatten)]
             pub #extras: serde_json::Map<String, serde_json::Value>,
         }
+
+        ::inspection_runtime::__private::impl_encode!(Page<T>, [
+            field(#items, #items_field),
+            optional(#paging, #paging_field),
+            flatten(#extras),
+        ]);
 
         // Read in one pass, as every record is (`decode::record`); absent lists are empty.
         ::inspection_runtime::__private::impl_decode!(Page<T>, #extras, [

@@ -85,24 +85,7 @@ pub fn held_type(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
     }
 }
 
-/// The field's Rust type and its serde attributes, for a struct that derives both
-/// `Serialize` and `Deserialize` (a `one_of` variant's fields, which only requests send).
-pub fn derived_field_type(i: &Interface, f: &Field) -> (TokenStream, TokenStream) {
-    let ty = held_type(i, f, false);
-    let attrs = match shape(f, false) {
-        Shape::Optional => quote!(#[serde(default, skip_serializing_if = "Option::is_none")]),
-        Shape::OptionalNullable => {
-            let with = "::inspection_runtime::__private::nullable";
-            quote!(#[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = #with)])
-        }
-        // A request has no `Collection` shape (that is a response's empty-for-null).
-        Shape::Plain | Shape::NullablePresent | Shape::Collection => quote!(),
-    };
-    (ty, attrs)
-}
-
-/// How a record's generated `Deserialize` reads a field's value (see `decode.rs`); the
-/// counterpart of the serde attributes of `field_type`.
+/// How a record's generated `Deserialize` reads a field's value (see `decode.rs`).
 pub enum Read {
     /// The field's type as serde reads it.
     Value,
@@ -127,32 +110,6 @@ pub fn read(f: &Field, response_side: bool) -> Read {
         (Shape::Plain, true) => Read::DateTime,
         (_, true) => Read::DateTimeOpt,
         _ => Read::Value,
-    }
-}
-
-/// The field's Rust type and the serde attributes that writing it needs, for a record
-/// whose `Deserialize` is generated (reading needs none).
-pub fn written_field_type(
-    i: &Interface,
-    f: &Field,
-    response_side: bool,
-) -> (TokenStream, TokenStream) {
-    let ty = held_type(i, f, response_side);
-    let attrs = match shape(f, response_side) {
-        Shape::Optional | Shape::OptionalNullable => {
-            quote!(#[serde(skip_serializing_if = "Option::is_none")])
-        }
-        _ => quote!(),
-    };
-    (ty, attrs)
-}
-
-/// `#[serde(rename = "...")]` when the Rust name differs from the wire name.
-pub fn rename(wire: &str) -> TokenStream {
-    if names::field_serde_name(wire) == wire {
-        quote!()
-    } else {
-        quote!(#[serde(rename = #wire)])
     }
 }
 

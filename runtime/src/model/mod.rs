@@ -3,6 +3,7 @@
 //! and the properties a record keeps beyond those the spec lists.
 
 mod date;
+mod encode;
 mod fields;
 mod kept;
 mod open_enum;
@@ -14,8 +15,9 @@ mod union;
 mod visit;
 
 pub use date::DateOrDateTime;
+pub use encode::{EncodeFields, encode_present, encode_record};
 pub use fields::{deserialize_id, nullable, pick_one_of};
-pub use open_enum::{FromStrVisitor, UnknownValue};
+pub use open_enum::{ClosedVisitor, FromStrVisitor, UnknownValue};
 pub use record::{Record, enveloped, one_of_properties};
 pub use tagged::{DecodeUnion, decode_union};
 pub use time_range::TimeOrRange;

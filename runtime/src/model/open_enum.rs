@@ -1,4 +1,5 @@
-//! Support for open enums: the unknown value is kept, opaque, and written back unchanged.
+//! Support for string enums: an open enum keeps an unknown value, opaque, and writes it back
+//! unchanged; a closed one refuses it, naming the values it knows.
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -57,5 +58,40 @@ impl<T: for<'a> From<&'a str>> Visitor<'_> for FromStrVisitor<T> {
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
         Ok(T::from(v))
+    }
+}
+
+/// Deserializes a closed enum from a JSON string: `parse` gives the variant of a known
+/// value, and any other is refused with the values it could be.
+pub struct ClosedVisitor<T> {
+    expecting: &'static str,
+    known: &'static [&'static str],
+    parse: fn(&str) -> Option<T>,
+}
+
+impl<T> ClosedVisitor<T> {
+    /// `expecting` completes "invalid type: ..., expected {expecting}".
+    pub fn new(
+        expecting: &'static str,
+        known: &'static [&'static str],
+        parse: fn(&str) -> Option<T>,
+    ) -> Self {
+        ClosedVisitor {
+            expecting,
+            known,
+            parse,
+        }
+    }
+}
+
+impl<T> Visitor<'_> for ClosedVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.expecting)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        (self.parse)(v).ok_or_else(|| E::unknown_variant(v, self.known))
     }
 }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde_json::{Map, Value};
 
 /// A record that keeps the properties its spec does not list (`additional_properties`),
@@ -64,17 +64,11 @@ macro_rules! impl_envelope {
             fn deserialize<D: ::serde::Deserializer<'de>>(
                 deserializer: D,
             ) -> Result<Self, D::Error> {
-                #[derive(::serde::Deserialize)]
-                struct Wrapped {
-                    #[serde(rename = $wire)]
-                    $field: $inner,
-                    #[serde(flatten)]
-                    $extras: ::serde_json::Map<String, ::serde_json::Value>,
-                }
-                let w: Wrapped = $crate::__private::enveloped(deserializer, $wire)?;
+                let (value, extras) = $crate::__private::enveloped(deserializer, $wire)?;
                 Ok(Self {
-                    $field: w.$field,
-                    $extras: w.$extras,
+                    $field: <$inner as ::serde::Deserialize>::deserialize(value)
+                        .map_err(<D::Error as ::serde::de::Error>::custom)?,
+                    $extras: extras,
                 })
             }
         }
@@ -116,19 +110,17 @@ pub fn one_of_properties<'de, D: Deserializer<'de>>(
 }
 
 /// Reads a record envelope (`{location: {...}}`) whose wrapping is inferred, not
-/// documented: an object without the `field` property is taken as the bare record and
-/// read as if it had been wrapped.
-pub fn enveloped<'de, D: Deserializer<'de>, T: DeserializeOwned>(
+/// documented: the value of its `field` property and its other properties; an object
+/// without that property is taken as the bare record, as if it had been wrapped.
+pub fn enveloped<'de, D: Deserializer<'de>>(
     deserializer: D,
     field: &str,
-) -> Result<T, D::Error> {
-    let map = <Map<String, Value> as de::Deserialize>::deserialize(deserializer)?;
-    let map = if map.contains_key(field) {
-        map
-    } else {
-        Map::from_iter([(field.to_string(), Value::Object(map))])
-    };
-    serde_json::from_value(Value::Object(map)).map_err(de::Error::custom)
+) -> Result<(Value, Map<String, Value>), D::Error> {
+    let mut map = <Map<String, Value> as de::Deserialize>::deserialize(deserializer)?;
+    Ok(match map.remove(field) {
+        Some(value) => (value, map),
+        None => (Value::Object(map), Map::new()),
+    })
 }
 
 #[cfg(test)]
@@ -141,24 +133,33 @@ mod tests {
         id: String,
     }
 
-    #[derive(Debug, PartialEq, serde::Deserialize)]
+    #[derive(Debug, PartialEq)]
     struct Envelope {
         location: Inner,
+        extras: Map<String, Value>,
     }
+    crate::impl_envelope!(Envelope {
+        location: Inner = "location",
+        extras
+    });
 
     fn read(v: Value) -> Result<Envelope, serde_json::Error> {
-        enveloped(v, "location")
+        serde_json::from_value(v)
     }
 
     #[test]
     fn an_envelope_reads_wrapped_and_bare() {
         let want = Envelope {
             location: Inner { id: "4".into() },
+            extras: Map::new(),
         };
         assert_eq!(read(json!({"location": {"id": "4"}})).unwrap(), want);
         assert_eq!(read(json!({"id": "4"})).unwrap(), want);
+        // Beside the wrapped record, the envelope's own unlisted properties are kept.
+        let wrapped = read(json!({"location": {"id": "4"}, "total": 1})).unwrap();
+        assert_eq!(Value::Object(wrapped.extras), json!({"total": 1}));
         let err = read(json!({"name": "x"})).unwrap_err().to_string();
-        assert!(err.contains("id"), "{err}");
+        assert!(err.contains("missing field `id`"), "{err}");
     }
 
     #[test]

@@ -17,13 +17,20 @@ use serde_json::{Map, Value};
 /// [`read_value!`](crate::read_value)) and `finish` what an absent property gives
 /// (`required`: an error naming it; `default`). An exactly-one-of group is gathered from
 /// its properties, then read as its choice type. A generic record (`Page<T>`) names its
-/// one item type parameter.
+/// one item type parameter. A record without unlisted properties (the variant of an
+/// exactly-one-of choice) names `_` for them: any other property is read and dropped.
 #[doc(hidden)]
 #[macro_export]
 macro_rules! impl_decode {
+    ($ty:ident $(<$item:ident>)?, _, $($rest:tt)*) => {
+        $crate::impl_decode!(@impl $ty $(<$item>)?, [], $($rest)*);
+    };
+    ($ty:ident $(<$item:ident>)?, $extras:ident, $($rest:tt)*) => {
+        $crate::impl_decode!(@impl $ty $(<$item>)?, [$extras], $($rest)*);
+    };
     (
-        $ty:ident $(<$item:ident>)?,
-        $extras:ident,
+        @impl $ty:ident $(<$item:ident>)?,
+        [$($extras:ident)?],
         [$(($field:ident, $wire:literal, $read:ident, $finish:ident)),* $(,)?]
         $(, one_of($group:ident, $group_ty:ty, [$($group_key:literal),+ $(,)?]))?
         $(,)?
@@ -48,7 +55,7 @@ macro_rules! impl_decode {
             ) -> ::core::result::Result<Self, __F::Error> {
                 $(let mut $field = None;)*
                 $(let mut $group = ::serde_json::Map::new();)?
-                let mut $extras = ::serde_json::Map::new();
+                let mut __extras = ::serde_json::Map::new();
                 while let ::core::option::Option::Some(key) = map.key()? {
                     match key.as_str() {
                         $($wire => $crate::__private::field(
@@ -57,7 +64,7 @@ macro_rules! impl_decode {
                             $crate::read_value!($read, map),
                         )?,)*
                         $($($group_key)|+ => key.keep(&mut $group, &mut map)?,)?
-                        _ => key.keep(&mut $extras, &mut map)?,
+                        _ => key.keep(&mut __extras, &mut map)?,
                     }
                 }
                 ::core::result::Result::Ok(Self {
@@ -66,7 +73,7 @@ macro_rules! impl_decode {
                         ::serde_json::Value::Object($group),
                     )
                     .map_err(<__F::Error as ::serde::de::Error>::custom)?,)?
-                    $extras,
+                    $($extras: __extras,)?
                 })
             }
         }

@@ -9,8 +9,7 @@ use super::*;
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AssetId(String);
 ::inspection_runtime::__private::impl_id!(AssetId);
 /// Identifier of a transaction (inspection). A string in the examples (often numeric);
@@ -18,8 +17,7 @@ pub struct AssetId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TransactionId(String);
 ::inspection_runtime::__private::impl_id!(TransactionId);
 /// Identifier of a location. A string in most examples, but a number in the users index
@@ -27,8 +25,7 @@ pub struct TransactionId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocationId(String);
 ::inspection_runtime::__private::impl_id!(LocationId);
 /// Identifier of a user. A string in the examples (often numeric, such as `"42"`); numbers
@@ -36,16 +33,14 @@ pub struct LocationId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UserId(String);
 ::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a task. A string in the examples (often numeric); numbers are accepted.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TaskId(String);
 ::inspection_runtime::__private::impl_id!(TaskId);
 /// Identifier of a workflow. A string in the examples (such as `"4099"`); numbers are
@@ -53,24 +48,21 @@ pub struct TaskId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WorkflowId(String);
 ::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a form template; its format is not shown.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormTemplateId(String);
 ::inspection_runtime::__private::impl_id!(FormTemplateId);
 /// Identifier of a form of a transaction; its format is not shown.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormId(String);
 ::inspection_runtime::__private::impl_id!(FormId);
 /// Identifier of an uploaded media file, chosen by the client and unique to the user;
@@ -79,8 +71,7 @@ pub struct FormId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FileId(String);
 ::inspection_runtime::__private::impl_id!(FileId);
 /// Identifier of a photo, video or signature of a record, such as `"58"`; numbers are
@@ -88,16 +79,14 @@ pub struct FileId(String);
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct MediaId(String);
 ::inspection_runtime::__private::impl_id!(MediaId);
 /// Identifier of a damage record of an asset; numbers are accepted too.
 ///
 /// Opaque and case-sensitive: compare it whole, never parse it. Its length and format may
 /// change.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DamageId(String);
 ::inspection_runtime::__private::impl_id!(DamageId);
 /// How a path names an asset: its numeric service id (e.g. `42`), or an external id (a

@@ -10,19 +10,20 @@ use super::*;
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task record.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Task>,
     /// When the event happened (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskCompletedEvent, [optional(data, "data"), optional(created_at, "created_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskCompletedEvent, additional_properties, [(data, "data", value, default),
     (created_at, "created_at", date_time_opt, default)]
@@ -39,23 +40,24 @@ pub struct TaskCompletedEvent {
 /// the ends of the list.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Links {
     /// URL of the previous page; null or absent when there is none.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub prev: Option<Option<String>>,
     /// URL of the next page; null or absent on the last page.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Links, [optional(prev, "prev"), optional(next, "next"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Links, additional_properties, [(prev, "prev", present, default), (next, "next",
     present, default)]
@@ -69,19 +71,20 @@ pub struct Links {
 /// *Not shown by the interface document:* Other fields of the nested location.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// Name of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationRef, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     LocationRef, additional_properties, [(id, "id", value, default), (name, "name",
     value, default)]
@@ -95,25 +98,24 @@ pub struct LocationRef {
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user; a login or an e-mail address.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserRef, [optional(id, "id"), optional(username, "username"), optional(first_name,
+    "first_name"), optional(last_name, "last_name"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserRef, additional_properties, [(id, "id", value, default), (username, "username",
     value, default), (first_name, "first_name", value, default), (last_name, "last_name",
@@ -128,19 +130,20 @@ pub struct UserRef {
 /// *Not shown by the interface document:* Other fields of the nested asset.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AssetSummary {
     /// Identifier of the asset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<AssetId>,
     /// External id of the asset (reference number, VIN, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetSummary, [optional(id, "id"), optional(external_id, "external_id"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetSummary, additional_properties, [(id, "id", value, default), (external_id,
     "external_id", value, default)]
@@ -154,22 +157,22 @@ pub struct AssetSummary {
 /// *Not shown by the interface document:* Other fields of the nested user.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskUserRef {
     /// Identifier of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// E-mail address of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Full name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskUserRef, [optional(id, "id"), optional(email, "email"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskUserRef, additional_properties, [(id, "id", value, default), (email, "email",
     value, default), (name, "name", value, default)]
@@ -183,33 +186,32 @@ pub struct TaskUserRef {
 /// *Not shown by the interface document:* Other fields of photos.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Photo {
     /// Identifier of the photo.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the photo was taken.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the image; it may be a short link such as `https://{host}/m/JqS0`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the image in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// Where the photo was taken, as `[longitude, latitude]`.
     pub geo_coord: Vec<f64>,
     /// A note on the photo, such as `scratch`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notation: Option<String>,
     /// The photo instruction the photo answers, such as `front-fender`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Photo, [optional(id, "id"), optional(created_at, "created_at"), optional(url, "url"),
+    optional(byte_size, "byte_size"), field(geo_coord, "geo_coord"), optional(notation,
+    "notation"), optional(instruction_id, "instruction_id"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Photo, additional_properties, [(id, "id", value, default), (created_at, "created_at",
     date_time_opt, default), (url, "url", value, default), (byte_size, "byte_size",
@@ -225,28 +227,27 @@ pub struct Photo {
 /// *Not shown by the interface document:* Other fields of videos.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Video {
     /// Identifier of the video.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the video was taken.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the video.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the video in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// URL of a thumbnail image of the video.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub thumbnail_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Video, [optional(id, "id"), optional(created_at, "created_at"), optional(url, "url"),
+    optional(byte_size, "byte_size"), optional(thumbnail_url, "thumbnail_url"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Video, additional_properties, [(id, "id", value, default), (created_at, "created_at",
     date_time_opt, default), (url, "url", value, default), (byte_size, "byte_size",
@@ -261,25 +262,24 @@ pub struct Video {
 /// *Not shown by the interface document:* Other fields of signatures.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Signature {
     /// Identifier of the signature.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<MediaId>,
     /// When the signature was made.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// URL of the signature image.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Size of the image in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub byte_size: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Signature, [optional(id, "id"), optional(created_at, "created_at"), optional(url,
+    "url"), optional(byte_size, "byte_size"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Signature, additional_properties, [(id, "id", value, default), (created_at,
     "created_at", date_time_opt, default), (url, "url", value, default), (byte_size,
@@ -294,21 +294,22 @@ pub struct Signature {
 /// *Not shown by the interface document:* Other fields of damages.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Damage {
     /// Identifier of the damage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<DamageId>,
     /// When the damage was recorded.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Photos of the damage, each with its notation.
     pub photos: Vec<Photo>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Damage, [optional(id, "id"), optional(created_at, "created_at"), field(photos,
+    "photos"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Damage, additional_properties, [(id, "id", value, default), (created_at,
     "created_at", date_time_opt, default), (photos, "photos", null_as_empty, default)]
@@ -324,25 +325,20 @@ pub struct Damage {
 /// here are from the public docs' examples, which do not say which are always present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Asset {
     /// Identifier of the asset.
     pub id: AssetId,
     /// Domain-specific external id (reference number, VIN, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Make; filled from the VIN when the external id is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model; filled from the VIN when the external id is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year; filled from the VIN when the external id is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Whether the asset is checked in (true) or checked out (false).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<bool>,
     /// Notations of the asset; their shape is not shown.
     pub notations: serde_json::Map<String, serde_json::Value>,
@@ -351,10 +347,8 @@ pub struct Asset {
     /// Recipients of e-mails about the asset; the item shape is not shown.
     pub email_sent_to: Vec<serde_json::Value>,
     /// The location of the asset.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// The asset's latest transaction; the docs elide its fields.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Photos of the asset.
     pub photos: Vec<Photo>,
@@ -367,9 +361,17 @@ pub struct Asset {
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
     pub extended: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Asset, [field(id, "id"), optional(external_id, "external_id"), optional(make,
+    "make"), optional(model, "model"), optional(year, "year"), optional(check_in,
+    "check_in"), field(notations, "notations"), field(geo_coord, "geo_coord"),
+    field(email_sent_to, "email_sent_to"), optional(location, "location"),
+    optional(transaction, "transaction"), field(photos, "photos"), field(videos,
+    "videos"), field(damages, "damages"), field(signatures, "signatures"),
+    field(extended, "extended"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Asset, additional_properties, [(id, "id", value, required), (external_id,
     "external_id", value, default), (make, "make", value, default), (model, "model",
@@ -420,34 +422,27 @@ impl Asset {
 /// present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Transaction {
     /// Identifier of the transaction.
     pub id: TransactionId,
     /// An external id, seen only in the index example (where it equals the nested asset's
     /// external id).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// True for a check-in, false for a check-out, null when media was added.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Cost of the damage, such as `0.0`; seen only in the index example.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage_cost: Option<f64>,
     /// Whether the transaction is a draft.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<bool>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Identifier of the department of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
     pub notations: serde_json::Map<String, serde_json::Value>,
@@ -460,30 +455,22 @@ pub struct Transaction {
     /// Phone numbers the summary was sent to by SMS, such as `+1425555555`.
     pub sms_summary_numbers: Vec<String>,
     /// Identifier of the workflow the transaction followed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// Name of the workflow, such as `Pickup`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub archive_status: Option<ArchiveStatus>,
     /// Link to the transaction in the dashboard.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The user who performed the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The location of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
     pub photos: Vec<Photo>,
@@ -491,12 +478,24 @@ pub struct Transaction {
     pub videos: Vec<Video>,
     /// A nested transaction, seen only in the index example (possibly a documentation error in
     /// which each element is asset-shaped and holds its latest transaction).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction: Option<NestedTransaction>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Transaction, [field(id, "id"), optional(external_id, "external_id"),
+    optional(check_in, "check_in"), optional(damage, "damage"), optional(damage_cost,
+    "damage_cost"), optional(draft, "draft"), optional(group_id, "group_id"),
+    optional(department_id, "department_id"), field(notations, "notations"),
+    field(extended, "extended"), field(geo_coord, "geo_coord"), field(email_sent_to,
+    "email_sent_to"), field(sms_summary_numbers, "sms_summary_numbers"),
+    optional(workflow_id, "workflow_id"), optional(workflow_name, "workflow_name"),
+    field(workflow_modules, "workflow_modules"), optional(archive_status,
+    "archive_status"), optional(view_url, "view_url"), optional(created_at,
+    "created_at"), optional(asset, "asset"), optional(user, "user"), optional(location,
+    "location"), field(photos, "photos"), field(videos, "videos"), optional(transaction,
+    "transaction"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Transaction, additional_properties, [(id, "id", value, required), (external_id,
     "external_id", value, default), (check_in, "check_in", present, default), (damage,
@@ -559,28 +558,22 @@ impl Transaction {
 /// from the index example.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct NestedTransaction {
     /// Identifier of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<TransactionId>,
     /// True for a check-in, false for a check-out, null when media was added.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Whether the transaction is a draft.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<bool>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Identifier of the department of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Notations of the transaction; their shape is not shown.
     pub notations: serde_json::Map<String, serde_json::Value>,
@@ -591,39 +584,42 @@ pub struct NestedTransaction {
     /// Recipients of the summary e-mail; the item shape is not shown.
     pub email_sent_to: Vec<serde_json::Value>,
     /// Identifier of the workflow the transaction followed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// Name of the workflow.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_name: Option<String>,
     /// Module codes of the workflow, such as `RC2`, `LB1`, `M1`.
     pub workflow_modules: Vec<String>,
     /// Archive state of the transaction's files.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub archive_status: Option<ArchiveStatus>,
     /// Link to the transaction in the dashboard.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub view_url: Option<String>,
     /// When the transaction was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The user who performed the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The location of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// Photos of the transaction.
     pub photos: Vec<Photo>,
     /// Videos of the transaction.
     pub videos: Vec<Video>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NestedTransaction, [optional(id, "id"), optional(check_in, "check_in"),
+    optional(damage, "damage"), optional(draft, "draft"), optional(group_id, "group_id"),
+    optional(department_id, "department_id"), field(notations, "notations"),
+    field(extended, "extended"), field(geo_coord, "geo_coord"), field(email_sent_to,
+    "email_sent_to"), optional(workflow_id, "workflow_id"), optional(workflow_name,
+    "workflow_name"), field(workflow_modules, "workflow_modules"),
+    optional(archive_status, "archive_status"), optional(view_url, "view_url"),
+    optional(created_at, "created_at"), optional(asset, "asset"), optional(user, "user"),
+    optional(location, "location"), field(photos, "photos"), field(videos, "videos"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NestedTransaction, additional_properties, [(id, "id", value, default), (check_in,
     "check_in", present, default), (damage, "damage", value, default), (draft, "draft",
@@ -648,45 +644,41 @@ pub struct NestedTransaction {
 ///
 /// *Not shown by the interface document:* The fields of the nested `workflow` object; which
 /// fields are always present.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Location {
     /// Identifier of the location; a number in the users index example.
     pub id: LocationId,
     /// Name of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// First address line.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address1: Option<String>,
     /// Second address line; omitted when empty in the public docs' examples.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address2: Option<String>,
     /// City.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// State, such as `WA`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// ZIP code.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
     /// Time zone, such as `PST`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// When the location was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the location was last updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The workflow of the location; its fields are not shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<Workflow>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Location, [field(id, "id"), optional(name, "name"), optional(address1, "address1"),
+    optional(address2, "address2"), optional(city, "city"), optional(state, "state"),
+    optional(zipcode, "zipcode"), optional(timezone, "timezone"), optional(created_at,
+    "created_at"), optional(updated_at, "updated_at"), optional(workflow, "workflow"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Location, additional_properties, [(id, "id", value, required), (name, "name", value,
     default), (address1, "address1", value, default), (address2, "address2", value,
@@ -721,42 +713,39 @@ impl Location {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Which fields are always present.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticatedUser {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user; a login or an e-mail address.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user, in free form.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Role of the user, such as `user`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location, with its address and nested workflow.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AuthenticatedUser, [field(id, "id"), optional(username, "username"),
+    optional(first_name, "first_name"), optional(last_name, "last_name"),
+    optional(phone_number, "phone_number"), optional(role, "role"), optional(external_id,
+    "external_id"), optional(created_at, "created_at"), optional(updated_at,
+    "updated_at"), optional(location, "location"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AuthenticatedUser, additional_properties, [(id, "id", value, required), (username,
     "username", value, default), (first_name, "first_name", value, default), (last_name,
@@ -794,42 +783,39 @@ impl AuthenticatedUser {
 /// always present.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user; a login or an e-mail address.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// First name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user, in free form.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Role of the user, such as `user`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// When the user was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the user was last updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The user's location (only `id` and `name` in the index).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    User, [field(id, "id"), optional(username, "username"), optional(first_name,
+    "first_name"), optional(last_name, "last_name"), optional(phone_number,
+    "phone_number"), optional(role, "role"), optional(external_id, "external_id"),
+    optional(created_at, "created_at"), optional(updated_at, "updated_at"),
+    optional(location, "location"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     User, additional_properties, [(id, "id", value, required), (username, "username",
     value, default), (first_name, "first_name", value, default), (last_name, "last_name",
@@ -865,27 +851,27 @@ impl User {
 /// *Not shown by the interface document:* Other fields of one-time users.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct OneTimeUser {
     /// Identifier of the user.
     pub id: UserId,
     /// Username of the user (the e-mail address in the example).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// E-mail address of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
     /// Phone number of the user; returned only if it was sent in the request.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// How many inspections the user may create.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    OneTimeUser, [field(id, "id"), optional(username, "username"), optional(email,
+    "email"), optional(phone_number, "phone_number"), optional(transaction_limit,
+    "transaction_limit"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     OneTimeUser, additional_properties, [(id, "id", value, required), (username,
     "username", value, default), (email, "email", value, default), (phone_number,
@@ -916,47 +902,44 @@ impl OneTimeUser {
 /// field that holds the webhook url called on completion.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
     /// Name of the task, such as `Inspect Bulldozer`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// State of the task; `idle` when newly created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<LegacyTaskStatus>,
     /// When the task is due.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
     /// When the task was created.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// The asset of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset: Option<AssetSummary>,
     /// The location of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// The user the task is assigned to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub assignee: Option<TaskUserRef>,
     /// The user who requested the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub requester: Option<TaskUserRef>,
     /// The activity log of the task, such as its creation.
     pub activities: Vec<TaskActivity>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Task, [field(id, "id"), optional(name, "name"), optional(status, "status"),
+    optional(due_by, "due_by"), optional(high_priority, "high_priority"),
+    optional(created_at, "created_at"), optional(updated_at, "updated_at"),
+    optional(asset, "asset"), optional(location, "location"), optional(assignee,
+    "assignee"), optional(requester, "requester"), field(activities, "activities"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Task, additional_properties, [(id, "id", value, required), (name, "name", value,
     default), (status, "status", value, default), (due_by, "due_by", date_time_opt,
@@ -995,22 +978,22 @@ impl Task {
 /// *Not shown by the interface document:* The list of event names.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskActivity {
     /// What happened, such as `Created Task`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub event: Option<String>,
     /// The user who caused the event.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<TaskUserRef>,
     /// When the event happened.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskActivity, [optional(event, "event"), optional(user, "user"), optional(created_at,
+    "created_at"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskActivity, additional_properties, [(event, "event", value, default), (user,
     "user", value, default), (created_at, "created_at", date_time_opt, default)]
@@ -1024,18 +1007,19 @@ pub struct TaskActivity {
 ///
 /// *Not shown by the interface document:* The fields of workflows (not found in the public
 /// docs either).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow (assumed; the fields are not shown).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Workflow, [optional(id, "id"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Workflow, additional_properties, [(id, "id", value, default)]
 );
@@ -1047,18 +1031,19 @@ pub struct Workflow {
 ///
 /// *Not shown by the interface document:* The fields of form templates and whether show
 /// wraps the record (not found in the public docs either).
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct FormTemplate {
     /// Identifier of the form template (assumed; the fields are not shown).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FormTemplateId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    FormTemplate, [optional(id, "id"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     FormTemplate, additional_properties, [(id, "id", value, default)]
 );
@@ -1075,26 +1060,25 @@ pub struct FormTemplate {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct MediaUpload {
     /// The file id the client chose.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// Presigned URL to PUT the file to, without further authentication; absent for a file of a
     /// completed transaction. It probably lasts about 15 minutes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub upload_url: Option<String>,
     /// Content type of an existing file, such as `image/png`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<String>,
     /// Size of an existing file in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    MediaUpload, [optional(id, "id"), optional(upload_url, "upload_url"),
+    optional(r#type, "type"), optional(size, "size"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     MediaUpload, additional_properties, [(id, "id", value, default), (upload_url,
     "upload_url", value, default), (r#type, "type", value, default), (size, "size",
@@ -1111,25 +1095,26 @@ pub struct MediaUpload {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct MultipartUpload {
     /// The file id the client chose.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// Identifier of the upload (generated by the storage service), separate from the file id
     /// to allow retrying failed uploads.
     pub upload_id: String,
     /// Storage key of the file, such as `users/42/new_file_42`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// One presigned URL per part, for part numbers 1 to `part_count`; they expire after 24
     /// hours.
     pub presigned_urls: Vec<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    MultipartUpload, [optional(id, "id"), field(upload_id, "upload_id"), optional(key,
+    "key"), field(presigned_urls, "presigned_urls"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     MultipartUpload, additional_properties, [(id, "id", value, default), (upload_id,
     "upload_id", value, required), (key, "key", value, default), (presigned_urls,
@@ -1154,7 +1139,7 @@ impl MultipartUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UploadPart {
     /// Part number, 1-based.
@@ -1164,9 +1149,12 @@ pub struct UploadPart {
     /// The ETag the storage service answered for the part's PUT.
     pub etag: String,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UploadPart, [field(part_number, "part_number"), field(etag, "etag"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UploadPart, additional_properties, [(part_number, "part_number", value, required),
     (etag, "etag", value, required)]
@@ -1192,28 +1180,27 @@ impl UploadPart {
 /// *Not shown by the interface document:* Other fields of the response.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct CompletedUpload {
     /// The file id the client chose.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<FileId>,
     /// URL of the assembled file in storage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
     /// ETag of the assembled file.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub etag: Option<String>,
     /// Size of the assembled file in bytes.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub filesize: Option<i64>,
     /// Checksum of the file; present in one version of the public docs only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub checksum: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    CompletedUpload, [optional(id, "id"), optional(location, "location"), optional(etag,
+    "etag"), optional(filesize, "filesize"), optional(checksum, "checksum"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     CompletedUpload, additional_properties, [(id, "id", value, default), (location,
     "location", value, default), (etag, "etag", value, default), (filesize, "filesize",
@@ -1227,41 +1214,39 @@ pub struct CompletedUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TransactionFilter {
     /// Only transactions of the asset with this reference number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// True for check-ins, false for check-outs, null for added-media transactions.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
     /// array.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only transactions of this location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Only this group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TransactionFilter, [optional(reference_number, "reference_number"),
+    optional(check_in, "check_in"), optional(damage, "damage"), optional(created_at,
+    "created_at"), optional(user_id, "user_id"), optional(location_id, "location_id"),
+    optional(group_id, "group_id"), optional(extended, "extended"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TransactionFilter, additional_properties, [(reference_number, "reference_number",
     value, default), (check_in, "check_in", present, default), (damage, "damage", value,
@@ -1332,38 +1317,36 @@ impl TransactionFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AssetTransactionFilter {
     /// Only transactions of the asset with this reference number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// True for check-ins, false for check-outs, null for added-media transactions.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Only transactions with (true) or without (false) damage.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// A time (ISO 8601): only transactions at or after it; or a range of two times, as an
     /// array.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only transactions of this user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only transactions of this location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetTransactionFilter, [optional(reference_number, "reference_number"),
+    optional(check_in, "check_in"), optional(damage, "damage"), optional(created_at,
+    "created_at"), optional(user_id, "user_id"), optional(location_id, "location_id"),
+    optional(extended, "extended"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetTransactionFilter, additional_properties, [(reference_number,
     "reference_number", value, default), (check_in, "check_in", present, default),
@@ -1428,32 +1411,31 @@ impl AssetTransactionFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AssetFilter {
     /// Only the asset with this external id (reference number, VIN, ...).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Only checked-in (true) or checked-out (false) assets.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<bool>,
     /// A time (ISO 8601): only assets at or after it; or a range of two times, as an array.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Only assets of this user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user_id: Option<UserId>,
     /// Only assets of this location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Matches fields of the extended data; keys support dot notation to match nested objects
     /// and arrays.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetFilter, [optional(external_id, "external_id"), optional(check_in, "check_in"),
+    optional(created_at, "created_at"), optional(user_id, "user_id"),
+    optional(location_id, "location_id"), optional(extended, "extended"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetFilter, additional_properties, [(external_id, "external_id", value, default),
     (check_in, "check_in", value, default), (created_at, "created_at", value, default),
@@ -1509,22 +1491,23 @@ impl AssetFilter {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskFilter {
     /// Only tasks of this location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Only tasks of the asset with this reference number.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// A time (ISO 8601): only tasks at or after it; or a range of two times, as an array.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<::inspection_runtime::TimeOrRange>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskFilter, [optional(location_id, "location_id"), optional(reference_number,
+    "reference_number"), optional(created_at, "created_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskFilter, additional_properties, [(location_id, "location_id", value, default),
     (reference_number, "reference_number", value, default), (created_at, "created_at",
@@ -1559,18 +1542,20 @@ impl TaskFilter {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AssetList {
     /// The assets of the page.
     pub assets: Vec<Asset>,
     /// Links to the previous and next pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetList, [field(assets, "assets"), optional(links, "links"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetList, additional_properties, [(assets, "assets", null_as_empty, default),
     (links, "links", value, default)]
@@ -1582,18 +1567,20 @@ pub struct AssetList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TransactionList {
     /// The transactions of the page.
     pub transactions: Vec<Transaction>,
     /// Links to the previous and next pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TransactionList, [field(transactions, "transactions"), optional(links, "links"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TransactionList, additional_properties, [(transactions, "transactions",
     null_as_empty, default), (links, "links", value, default)]
@@ -1605,18 +1592,20 @@ pub struct TransactionList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LocationList {
     /// The locations of the page.
     pub locations: Vec<Location>,
     /// Links to the previous and next pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationList, [field(locations, "locations"), optional(links, "links"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     LocationList, additional_properties, [(locations, "locations", null_as_empty,
     default), (links, "links", value, default)]
@@ -1628,18 +1617,20 @@ pub struct LocationList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskList {
     /// The tasks of the page.
     pub tasks: Vec<Task>,
     /// Links to the previous and next pages (the task index example does not show them).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskList, [field(tasks, "tasks"), optional(links, "links"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskList, additional_properties, [(tasks, "tasks", null_as_empty, default), (links,
     "links", value, default)]
@@ -1651,18 +1642,20 @@ pub struct TaskList {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserList {
     /// The users of the page.
     pub users: Vec<User>,
     /// Links to the previous and next pages.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub links: Option<Links>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserList, [field(users, "users"), optional(links, "links"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserList, additional_properties, [(users, "users", null_as_empty, default), (links,
     "links", value, default)]
@@ -1677,15 +1670,17 @@ pub struct UserList {
 /// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AssetResponse {
     /// The asset.
     pub asset: Asset,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetResponse, [field(asset, "asset"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_record!(AssetResponse, additional_properties);
 ::inspection_runtime::__private::impl_envelope!(
     AssetResponse { asset : Asset = "asset", additional_properties }
@@ -1708,15 +1703,18 @@ impl AssetResponse {
 /// as if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TransactionResponse {
     /// The transaction.
     pub transaction: Transaction,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TransactionResponse, [field(transaction, "transaction"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_record!(
     TransactionResponse, additional_properties
 );
@@ -1743,15 +1741,17 @@ impl TransactionResponse {
 /// if wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LocationResponse {
     /// The location.
     pub location: Location,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationResponse, [field(location, "location"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_record!(LocationResponse, additional_properties);
 ::inspection_runtime::__private::impl_envelope!(
     LocationResponse { location : Location = "location", additional_properties }
@@ -1775,15 +1775,17 @@ impl LocationResponse {
 /// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskResponse {
     /// The task.
     pub task: Task,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskResponse, [field(task, "task"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_record!(TaskResponse, additional_properties);
 ::inspection_runtime::__private::impl_envelope!(
     TaskResponse { task : Task = "task", additional_properties }
@@ -1806,15 +1808,17 @@ impl TaskResponse {
 /// wrapped, since the wrapping is not documented for every answer.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UserResponse {
     /// The user.
     pub user: User,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserResponse, [field(user, "user"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_record!(UserResponse, additional_properties);
 ::inspection_runtime::__private::impl_envelope!(
     UserResponse { user : User = "user", additional_properties }
@@ -1835,19 +1839,20 @@ impl UserResponse {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct CreatedUser {
     /// Authentication token (a JWT) of the new user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub auth_token: Option<String>,
     /// The created user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<User>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    CreatedUser, [optional(auth_token, "auth_token"), optional(user, "user"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     CreatedUser, additional_properties, [(auth_token, "auth_token", value, default),
     (user, "user", value, default)]
@@ -1868,20 +1873,21 @@ impl std::fmt::Debug for CreatedUser {
 /// so nothing the service sends is lost.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct OneTimeUserResponse {
     /// The created (or updated) one-time user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<OneTimeUser>,
     /// A URL that, opened on a mobile device, downloads and launches the service's application
     /// for the one-time user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    OneTimeUserResponse, [optional(user, "user"), optional(url, "url"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     OneTimeUserResponse, additional_properties, [(user, "user", value, default), (url,
     "url", value, default)]
@@ -1893,15 +1899,17 @@ pub struct OneTimeUserResponse {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticateRequest {
     /// The credentials.
     pub user: Credentials,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AuthenticateRequest, [field(user, "user"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AuthenticateRequest, additional_properties, [(user, "user", value, required)]
 );
@@ -1921,7 +1929,7 @@ impl AuthenticateRequest {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, PartialEq, serde::Serialize)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct Credentials {
     /// Login or e-mail address of the user.
@@ -1929,9 +1937,12 @@ pub struct Credentials {
     /// Password of the user.
     pub password: String,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Credentials, [field(username, "username"), field(password, "password"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Credentials, additional_properties, [(username, "username", value, required),
     (password, "password", value, required)]
@@ -1966,15 +1977,18 @@ impl Credentials {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, PartialEq, serde::Serialize)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct GuestTokenExchange {
     /// The guest token to exchange (a secret, never logged).
     pub guest_token: String,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    GuestTokenExchange, [field(guest_token, "guest_token"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     GuestTokenExchange, additional_properties, [(guest_token, "guest_token", value,
     required)]
@@ -2003,7 +2017,7 @@ impl GuestTokenExchange {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, PartialEq, serde::Serialize)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct AuthenticateResponse {
     /// Authentication token (a JWT), to be sent with all subsequent requests as `Authorization:
@@ -2012,9 +2026,12 @@ pub struct AuthenticateResponse {
     /// The logged-in user, with its location.
     pub user: AuthenticatedUser,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AuthenticateResponse, [field(auth_token, "auth_token"), field(user, "user"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AuthenticateResponse, additional_properties, [(auth_token, "auth_token", value,
     required), (user, "user", value, required)]
@@ -2047,15 +2064,17 @@ impl AuthenticateResponse {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewAssetRequest {
     /// The asset to find or create.
     pub asset: NewAsset,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewAssetRequest, [field(asset, "asset"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewAssetRequest, additional_properties, [(asset, "asset", value, required)]
 );
@@ -2078,18 +2097,20 @@ impl NewAssetRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewAsset {
     /// Domain-specific external id (reference number, VIN, ...).
     pub external_id: String,
     /// Free-form extended data, such as `{"fleet_id": 4279}`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewAsset, [field(external_id, "external_id"), optional(extended, "extended"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewAsset, additional_properties, [(external_id, "external_id", value, required),
     (extended, "extended", value, default)]
@@ -2121,15 +2142,17 @@ impl NewAsset {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct AssetUpdateRequest {
     /// The fields to change.
     pub asset: AssetUpdate,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetUpdateRequest, [field(asset, "asset"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetUpdateRequest, additional_properties, [(asset, "asset", value, required)]
 );
@@ -2154,19 +2177,20 @@ impl AssetUpdateRequest {
 /// *Not shown by the interface document:* The updatable fields of an asset.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct AssetUpdate {
     /// Domain-specific external id (assumed updatable).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Free-form extended data (assumed updatable).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    AssetUpdate, [optional(external_id, "external_id"), optional(extended, "extended"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     AssetUpdate, additional_properties, [(external_id, "external_id", value, default),
     (extended, "extended", value, default)]
@@ -2195,15 +2219,17 @@ impl AssetUpdate {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct LocationRequest {
     /// The fields of the location.
     pub location: LocationInput,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationRequest, [field(location, "location"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     LocationRequest, additional_properties, [(location, "location", value, required)]
 );
@@ -2229,34 +2255,32 @@ impl LocationRequest {
 /// create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LocationInput {
     /// Name of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// First address line.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address1: Option<String>,
     /// Second address line.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub address2: Option<String>,
     /// City.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub city: Option<String>,
     /// State.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub state: Option<String>,
     /// ZIP code.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub zipcode: Option<String>,
     /// Time zone, such as `PST`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub timezone: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationInput, [optional(name, "name"), optional(address1, "address1"),
+    optional(address2, "address2"), optional(city, "city"), optional(state, "state"),
+    optional(zipcode, "zipcode"), optional(timezone, "timezone"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     LocationInput, additional_properties, [(name, "name", value, default), (address1,
     "address1", value, default), (address2, "address2", value, default), (city, "city",
@@ -2309,15 +2333,17 @@ impl LocationInput {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskRequest {
     /// The fields of the task.
     pub task: TaskInput,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskRequest, [field(task, "task"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskRequest, additional_properties, [(task, "task", value, required)]
 );
@@ -2343,26 +2369,26 @@ impl TaskRequest {
 /// webhook url, ...) and which are required on create.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskInput {
     /// Name of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// When the task is due.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// Whether the task has high priority.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub high_priority: Option<bool>,
     /// A URL the service calls with the `task.completed` event when this task is completed (the
     /// seed says a task can have one; the field's name is inferred).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskInput, [optional(name, "name"), optional(due_by, "due_by"),
+    optional(high_priority, "high_priority"), optional(webhook_url, "webhook_url"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskInput, additional_properties, [(name, "name", value, default), (due_by, "due_by",
     value, default), (high_priority, "high_priority", value, default), (webhook_url,
@@ -2400,15 +2426,18 @@ impl TaskInput {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewTransactionRequest {
     /// The transaction to create.
     pub transaction: NewTransaction,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewTransactionRequest, [field(transaction, "transaction"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewTransactionRequest, additional_properties, [(transaction, "transaction", value,
     required)]
@@ -2435,60 +2464,54 @@ impl NewTransactionRequest {
 /// notations, photos, videos and identity documents.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct NewTransaction {
     /// The asset of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<AssetId>,
     /// The location of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// Identifier of the work order.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub work_order_id: Option<String>,
     /// Identifier of the department.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<String>,
     /// Group of inspections in a checkout-update-checkin transaction cycle.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
     /// Notations of the transaction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations: Option<serde_json::Map<String, serde_json::Value>>,
     /// Extended notations, for inline data such as media.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations_extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// True for a check-in, false for a check-out, null when adding media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether damage was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<bool>,
     /// Where the transaction took place, as `[longitude, latitude]`.
     ///
     /// Limits: at least 2 items; at most 2 items.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub geo_coord: Option<Vec<f64>>,
     /// Photos, referencing uploaded files; the item shape is not shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub photos: Option<Vec<serde_json::Value>>,
     /// Videos, referencing uploaded files; the item shape is not shown.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub videos: Option<Vec<serde_json::Value>>,
     /// Signatures, referencing uploaded images.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signatures: Option<Vec<SignatureUpload>>,
     /// Identity documents, such as `{"front_image": "<file id>", "identity": {}}`; the item
     /// shape is not shown beyond that example.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ident_docs: Option<Vec<serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewTransaction, [optional(asset_id, "asset_id"), optional(location_id,
+    "location_id"), optional(work_order_id, "work_order_id"), optional(department_id,
+    "department_id"), optional(group_id, "group_id"), optional(notations, "notations"),
+    optional(notations_extended, "notations_extended"), optional(check_in, "check_in"),
+    optional(damage, "damage"), optional(geo_coord, "geo_coord"), optional(photos,
+    "photos"), optional(videos, "videos"), optional(signatures, "signatures"),
+    optional(ident_docs, "ident_docs"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewTransaction, additional_properties, [(asset_id, "asset_id", value, default),
     (location_id, "location_id", value, default), (work_order_id, "work_order_id", value,
@@ -2591,18 +2614,20 @@ impl NewTransaction {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct SignatureUpload {
     /// File id of the uploaded signature image.
     pub image: FileId,
     /// When the signature was made.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    SignatureUpload, [field(image, "image"), optional(created_at, "created_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     SignatureUpload, additional_properties, [(image, "image", value, required),
     (created_at, "created_at", value, default)]
@@ -2631,15 +2656,18 @@ impl SignatureUpload {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TransactionUpdateRequest {
     /// The fields to change.
     pub transaction: TransactionUpdate,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TransactionUpdateRequest, [field(transaction, "transaction"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TransactionUpdateRequest, additional_properties, [(transaction, "transaction", value,
     required)]
@@ -2667,87 +2695,81 @@ impl TransactionUpdateRequest {
 /// lists.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TransactionUpdate {
     /// The asset of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub asset_id: Option<Option<AssetId>>,
     /// The location of the transaction. Manager only; required, even for a draft, when the
     /// transaction was created by a manager.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<Option<LocationId>>,
     /// Identifier of the department.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<Option<String>>,
     /// Identifier of the work order.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub work_order_id: Option<Option<String>>,
     /// The task the transaction belongs to.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub task_id: Option<Option<TaskId>>,
     /// True for a check-in, false for a check-out, null for added media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub check_in: Option<Option<bool>>,
     /// Whether the transaction is a draft.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub draft: Option<Option<bool>>,
     /// Whether damage was found.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage: Option<Option<bool>>,
     /// E-mail recipients of the summary; the shape is not shown.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub email_recipients: Option<Option<serde_json::Value>>,
     /// SMS recipients of the summary, in the format `+12065554321`; the shape is not shown.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub sms_recipients: Option<Option<serde_json::Value>>,
     /// Where the transaction took place, as `[longitude, latitude]`.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub geo_coord: Option<Option<Vec<f64>>>,
     /// Notations of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// Extended notations, for inline data such as media.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notations_extended: Option<Option<serde_json::Map<String, serde_json::Value>>>,
     /// The workflow of the transaction.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<Option<WorkflowId>>,
     /// Free-form extended data, such as `{"contract_id": 78923}`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TransactionUpdate, [optional(asset_id, "asset_id"), optional(location_id,
+    "location_id"), optional(department_id, "department_id"), optional(work_order_id,
+    "work_order_id"), optional(task_id, "task_id"), optional(check_in, "check_in"),
+    optional(draft, "draft"), optional(damage, "damage"), optional(email_recipients,
+    "email_recipients"), optional(sms_recipients, "sms_recipients"), optional(geo_coord,
+    "geo_coord"), optional(notations, "notations"), optional(notations_extended,
+    "notations_extended"), optional(workflow_id, "workflow_id"), optional(extended,
+    "extended"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TransactionUpdate, additional_properties, [(asset_id, "asset_id", present, default),
     (location_id, "location_id", present, default), (department_id, "department_id",
@@ -2887,15 +2909,17 @@ impl TransactionUpdate {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewUserRequest {
     /// The user to create.
     pub user: NewUser,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewUserRequest, [field(user, "user"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewUserRequest, additional_properties, [(user, "user", value, required)]
 );
@@ -2917,37 +2941,37 @@ impl NewUserRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, PartialEq, serde::Serialize)]
+#[derive(Clone, PartialEq)]
 #[non_exhaustive]
 pub struct NewUser {
     /// Username or e-mail address; must be globally unique.
     pub username: String,
     /// Password of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     /// First name of the user.
     pub first_name: String,
     /// Last name of the user.
     pub last_name: String,
     /// Phone number of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Whether the user is active (manager only; the service also accepts 1 and 0).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// The user's location (manager only).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// External id of the user, unique within the integrator's users (manager only).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Role of the user (manager only).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewUser, [field(username, "username"), optional(password, "password"),
+    field(first_name, "first_name"), field(last_name, "last_name"),
+    optional(phone_number, "phone_number"), optional(active, "active"),
+    optional(location_id, "location_id"), optional(external_id, "external_id"),
+    optional(role, "role"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewUser, additional_properties, [(username, "username", value, required), (password,
     "password", value, default), (first_name, "first_name", value, required), (last_name,
@@ -3031,15 +3055,17 @@ impl NewUser {
 /// through `additional_properties`.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct UserUpdateRequest {
     /// The fields to change.
     pub user: UserUpdate,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserUpdateRequest, [field(user, "user"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserUpdateRequest, additional_properties, [(user, "user", value, required)]
 );
@@ -3064,40 +3090,37 @@ impl UserUpdateRequest {
 /// *Not shown by the interface document:* The updatable fields of a user.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserUpdate {
     /// Username or e-mail address; must be globally unique.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Password of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub password: Option<String>,
     /// First name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Phone number of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// Whether the user is active (manager only on create).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub active: Option<bool>,
     /// The user's location (manager only on create).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location_id: Option<LocationId>,
     /// External id of the user, unique within the integrator's users.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// Role of the user (manager only on create).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub role: Option<UserRole>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserUpdate, [optional(username, "username"), optional(password, "password"),
+    optional(first_name, "first_name"), optional(last_name, "last_name"),
+    optional(phone_number, "phone_number"), optional(active, "active"),
+    optional(location_id, "location_id"), optional(external_id, "external_id"),
+    optional(role, "role"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserUpdate, additional_properties, [(username, "username", value, default),
     (password, "password", value, default), (first_name, "first_name", value, default),
@@ -3178,21 +3201,23 @@ impl UserUpdate {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct OneTimeUserRequest {
     /// The one-time user.
     pub user: NewOneTimeUser,
     /// Reference number of the asset the user is to inspect, such as `12345`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Whether to send the user the launch URL (by SMS, a paid feature, or e-mail).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub notify_user: Option<bool>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    OneTimeUserRequest, [field(user, "user"), optional(reference_number,
+    "reference_number"), optional(notify_user, "notify_user"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     OneTimeUserRequest, additional_properties, [(user, "user", value, required),
     (reference_number, "reference_number", value, default), (notify_user, "notify_user",
@@ -3228,27 +3253,28 @@ impl OneTimeUserRequest {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewOneTimeUser {
     /// E-mail address of the user.
     pub email: String,
     /// Phone number of the user, such as `+12345678900`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub phone_number: Option<String>,
     /// The user's location.
     pub location_id: LocationId,
     /// External id of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// How many inspections the user may create; the public help center recommends a full user
     /// beyond 5.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub transaction_limit: Option<i64>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewOneTimeUser, [field(email, "email"), optional(phone_number, "phone_number"),
+    field(location_id, "location_id"), optional(external_id, "external_id"),
+    optional(transaction_limit, "transaction_limit"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewOneTimeUser, additional_properties, [(email, "email", value, required),
     (phone_number, "phone_number", value, default), (location_id, "location_id", value,
@@ -3293,7 +3319,7 @@ impl NewOneTimeUser {
 /// through `additional_properties`.
 ///
 /// *Source: the service's public documentation.*
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct CompleteMultipartUploadRequest {
     /// The upload id answered by `start_multipart_upload`.
@@ -3303,9 +3329,12 @@ pub struct CompleteMultipartUploadRequest {
     /// Limits: at least 1 items; at most 20 items.
     pub parts: Vec<UploadPart>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    CompleteMultipartUploadRequest, [field(upload_id, "upload_id"), field(parts,
+    "parts"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     CompleteMultipartUploadRequest, additional_properties, [(upload_id, "upload_id",
     value, required), (parts, "parts", value, required)]

@@ -61,17 +61,14 @@ impl InspectionType {
     }
 }
 /// Inspection type to filter a list of inspections by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum InspectionTypeFilter {
     /// `open`: Only `open` inspections.
-    #[serde(rename = "open")]
     Open,
     /// `update`: Only `update` inspections.
-    #[serde(rename = "update")]
     Update,
     /// `close`: Only `close` inspections.
-    #[serde(rename = "close")]
     Close,
 }
 impl InspectionTypeFilter {
@@ -93,7 +90,9 @@ impl InspectionTypeFilter {
         }
     }
 }
-::inspection_runtime::__private::impl_enum!(InspectionTypeFilter);
+::inspection_runtime::__private::impl_enum!(
+    InspectionTypeFilter, closed, ["open", "update", "close"]
+);
 impl InspectionTypeFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["open", "update", "close"];
@@ -242,14 +241,12 @@ impl TaskStatus {
     }
 }
 /// Task status to filter a list of tasks by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum TaskStatusFilter {
     /// `incomplete`: Only tasks that are not complete.
-    #[serde(rename = "incomplete")]
     Incomplete,
     /// `complete`: Only complete tasks.
-    #[serde(rename = "complete")]
     Complete,
 }
 impl TaskStatusFilter {
@@ -269,7 +266,9 @@ impl TaskStatusFilter {
         }
     }
 }
-::inspection_runtime::__private::impl_enum!(TaskStatusFilter);
+::inspection_runtime::__private::impl_enum!(
+    TaskStatusFilter, closed, ["incomplete", "complete"]
+);
 impl TaskStatusFilter {
     ///Every value this version of the client knows, as sent on the wire.
     pub const VALUES: &'static [&'static str] = &["incomplete", "complete"];

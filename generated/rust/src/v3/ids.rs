@@ -11,8 +11,7 @@ use super::*;
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UnitId(String);
 ::inspection_runtime::__private::impl_id!(UnitId);
 /// Identifier of an inspection; an opaque, case-sensitive string of up to 255 characters.
@@ -21,8 +20,7 @@ pub struct UnitId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct InspectionId(String);
 ::inspection_runtime::__private::impl_id!(InspectionId);
 /// Identifier of a PDF form, found in the `link` of a `pdf_form` result; up to 255
@@ -32,8 +30,7 @@ pub struct InspectionId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FormId(String);
 ::inspection_runtime::__private::impl_id!(FormId);
 /// Identifier of a task; an opaque, case-sensitive string of up to 255 characters.
@@ -42,8 +39,7 @@ pub struct FormId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct TaskId(String);
 ::inspection_runtime::__private::impl_id!(TaskId);
 /// Identifier of a user; an opaque, case-sensitive string of up to 255 characters.
@@ -52,8 +48,7 @@ pub struct TaskId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UserId(String);
 ::inspection_runtime::__private::impl_id!(UserId);
 /// Identifier of a workflow; an opaque, case-sensitive string of up to 255 characters.
@@ -62,8 +57,7 @@ pub struct UserId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct WorkflowId(String);
 ::inspection_runtime::__private::impl_id!(WorkflowId);
 /// Identifier of a location; an opaque, case-sensitive string of up to 255 characters.
@@ -72,8 +66,7 @@ pub struct WorkflowId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LocationId(String);
 ::inspection_runtime::__private::impl_id!(LocationId);
 /// Identifier of a department; an opaque, case-sensitive string of up to 255 characters.
@@ -82,8 +75,7 @@ pub struct LocationId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct DepartmentId(String);
 ::inspection_runtime::__private::impl_id!(DepartmentId);
 /// Identifier of a region; an opaque, case-sensitive string of up to 255 characters.
@@ -92,8 +84,7 @@ pub struct DepartmentId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RegionId(String);
 ::inspection_runtime::__private::impl_id!(RegionId);
 /// Identifier of a user group; an opaque, case-sensitive string of up to 255 characters.
@@ -102,7 +93,6 @@ pub struct RegionId(String);
 /// change.
 ///
 /// At most 255 characters.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct UserGroupId(String);
 ::inspection_runtime::__private::impl_id!(UserGroupId);

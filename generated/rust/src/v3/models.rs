@@ -10,19 +10,20 @@ use super::*;
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct InspectionCreatedEvent {
     /// The inspection, as `get_inspection` answers it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Inspection>,
     /// When the event happened (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    InspectionCreatedEvent, [optional(data, "data"), optional(created_at, "created_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     InspectionCreatedEvent, additional_properties, [(data, "data", value, default),
     (created_at, "created_at", date_time_opt, default)]
@@ -36,19 +37,20 @@ pub struct InspectionCreatedEvent {
 /// so nothing the service sends is lost.
 ///
 /// *Inferred, not documented: the client only tolerates it, never requires it.*
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskCompletedEvent {
     /// The task, as `get_task` answers it.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub data: Option<Task>,
     /// When the event happened (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskCompletedEvent, [optional(data, "data"), optional(created_at, "created_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskCompletedEvent, additional_properties, [(data, "data", value, default),
     (created_at, "created_at", date_time_opt, default)]
@@ -63,7 +65,7 @@ pub struct TaskCompletedEvent {
 /// *Not shown by the interface document:* The fields of Paging, including the property name
 /// of the cursor. `next` and `per_page` are seen only in third-party code; `cursor` is a
 /// placeholder name.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Paging {
     /// Absolute URL of the next page, null or absent on the last page. Seen only in third-party
@@ -72,12 +74,10 @@ pub struct Paging {
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub next: Option<Option<String>>,
     /// The page size of this response. Seen only in third-party code.
     ///
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub per_page: Option<i64>,
     /// The seed only says that the paging object includes a base64 encoded cursor used as the
     /// `page` parameter; the property name that holds it is not shown. `null` or absent on the
@@ -86,12 +86,14 @@ pub struct Paging {
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<Option<String>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Paging, [optional(next, "next"), optional(per_page, "per_page"), optional(cursor,
+    "cursor"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Paging, additional_properties, [(next, "next", present, default), (per_page,
     "per_page", value, default), (cursor, "cursor", present, default)]
@@ -101,18 +103,19 @@ pub struct Paging {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ErrorBody {
     /// The error message, such as "The Unit A-001 could not be found". Documented as a string;
     /// parsed as any JSON because the public docs do not say whether it is ever an array or
     /// object (for example for validation errors).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub errors: Option<serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ErrorBody, [optional(errors, "errors"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ErrorBody, additional_properties, [(errors, "errors", value, default)]
 );
@@ -121,51 +124,47 @@ pub struct ErrorBody {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Unit {
     /// Unique database identifier of the unit.
     pub id: UnitId,
     /// Always `unit`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// External reference of the unit, unique within a company.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Make of the unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
     /// O or Q.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i64>,
     /// When the unit was created (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the unit was last updated (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Free-form custom fields, any number of keys.
     pub extended_data: serde_json::Map<String, serde_json::Value>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Unit, [field(id, "id"), optional(object, "object"), optional(reference_number,
+    "reference_number"), optional(make, "make"), optional(model, "model"), optional(year,
+    "year"), optional(vin, "vin"), optional(serial_number, "serial_number"),
+    optional(hours, "hours"), optional(odometer, "odometer"), optional(created_at,
+    "created_at"), optional(updated_at, "updated_at"), field(extended_data,
+    "extended_data"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Unit, additional_properties, [(id, "id", value, required), (object, "object", value,
     default), (reference_number, "reference_number", value, default), (make, "make",
@@ -201,24 +200,24 @@ impl Unit {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LocationRef {
     /// Identifier of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// External identifier of the location, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<Option<String>>,
     /// Name of the location.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    LocationRef, [optional(id, "id"), optional(external_id, "external_id"),
+    optional(name, "name"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     LocationRef, additional_properties, [(id, "id", value, default), (external_id,
     "external_id", present, default), (name, "name", value, default)]
@@ -228,19 +227,20 @@ pub struct LocationRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UnitRef {
     /// Identifier of the unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UnitId>,
     /// External reference of the unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UnitRef, [optional(id, "id"), optional(reference_number, "reference_number"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UnitRef, additional_properties, [(id, "id", value, default), (reference_number,
     "reference_number", value, default)]
@@ -250,19 +250,20 @@ pub struct UnitRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserRef {
     /// Identifier of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserRef, [optional(id, "id"), optional(username, "username"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserRef, additional_properties, [(id, "id", value, default), (username, "username",
     value, default)]
@@ -272,19 +273,20 @@ pub struct UserRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct RegionRef {
     /// Identifier of the region.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<RegionId>,
     /// Name of the region.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    RegionRef, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     RegionRef, additional_properties, [(id, "id", value, default), (name, "name", value,
     default)]
@@ -294,19 +296,20 @@ pub struct RegionRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DepartmentRef {
     /// Identifier of the department.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<DepartmentId>,
     /// Name of the department.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    DepartmentRef, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     DepartmentRef, additional_properties, [(id, "id", value, default), (name, "name",
     value, default)]
@@ -316,19 +319,20 @@ pub struct DepartmentRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct WorkflowRef {
     /// Identifier of the workflow.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Name of the workflow.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    WorkflowRef, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     WorkflowRef, additional_properties, [(id, "id", value, default), (name, "name",
     value, default)]
@@ -339,16 +343,17 @@ pub struct WorkflowRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct InspectionRef {
     /// Identifier of the inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<InspectionId>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    InspectionRef, [optional(id, "id"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     InspectionRef, additional_properties, [(id, "id", value, default)]
 );
@@ -357,19 +362,20 @@ pub struct InspectionRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAssigneeRef {
     /// Identifier of the assignee.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the assignee; usually an e-mail address, but may be another name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskAssigneeRef, [optional(id, "id"), optional(username, "username"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskAssigneeRef, additional_properties, [(id, "id", value, default), (username,
     "username", value, default)]
@@ -379,41 +385,31 @@ pub struct TaskAssigneeRef {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Inspection {
     /// Identifier of the inspection.
     pub id: InspectionId,
     /// Where the inspection lands in a business process.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<InspectionType>,
     /// The location of the inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<LocationRef>,
     /// High-level declaration that damage is present.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub damage_present: Option<bool>,
     /// The inspected unit.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<UnitRef>,
     /// The user who performed the inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub user: Option<UserRef>,
     /// The region the location belongs to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub region: Option<RegionRef>,
     /// The department of the inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
     /// The workflow of the inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<WorkflowRef>,
     /// Fully qualified link to the inspection's record in the dashboard.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub dashboard_url: Option<String>,
     /// Pre-signed link to a PDF summary of the inspection, usable without further
     /// authentication; its token expires after 48 hours.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub pdf_share_url: Option<String>,
     /// The results of the inspection; each is a checklist, data template, PDF form or collision
     /// damage waiver.
@@ -425,15 +421,22 @@ pub struct Inspection {
     /// Signatures collected for the inspection (in-inspection or e-sign).
     pub signatures: Vec<Signature>,
     /// Upload time of the inspection (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the inspection was last updated (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Inspection, [field(id, "id"), optional(r#type, "type"), optional(location,
+    "location"), optional(damage_present, "damage_present"), optional(unit, "unit"),
+    optional(user, "user"), optional(region, "region"), optional(department,
+    "department"), optional(workflow, "workflow"), optional(dashboard_url,
+    "dashboard_url"), optional(pdf_share_url, "pdf_share_url"), field(results,
+    "results"), field(photos, "photos"), field(videos, "videos"), field(signatures,
+    "signatures"), optional(created_at, "created_at"), optional(updated_at,
+    "updated_at"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Inspection, additional_properties, [(id, "id", value, required), (r#type, "type",
     value, default), (location, "location", value, default), (damage_present,
@@ -476,18 +479,20 @@ impl Inspection {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ChecklistResult {
     /// Name of the result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// The fields of the checklist.
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ChecklistResult, [optional(name, "name"), field(data, "data"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ChecklistResult, additional_properties, [(name, "name", value, default), (data,
     "data", null_as_empty, default)]
@@ -497,26 +502,27 @@ pub struct ChecklistResult {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DataTemplateResult {
     /// Name of the result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Version of the template, incremented on every template change.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<i64>,
     /// Slug of the template.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub slug: Option<String>,
     /// Errors found in the template data.
     pub errors: Vec<TemplateError>,
     /// The fields of the data template.
     pub data: Vec<ResultField>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    DataTemplateResult, [optional(name, "name"), optional(version, "version"),
+    optional(slug, "slug"), field(errors, "errors"), field(data, "data"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     DataTemplateResult, additional_properties, [(name, "name", value, default), (version,
     "version", value, default), (slug, "slug", value, default), (errors, "errors",
@@ -527,24 +533,24 @@ pub struct DataTemplateResult {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct TemplateError {
     /// The error message.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     /// Id of the field in error, or null when the error is template-level.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field_id: Option<Option<String>>,
     /// Severity of the error.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub severity: Option<ErrorSeverity>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TemplateError, [optional(error, "error"), optional(field_id, "field_id"),
+    optional(severity, "severity"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TemplateError, additional_properties, [(error, "error", value, default), (field_id,
     "field_id", present, default), (severity, "severity", value, default)]
@@ -554,21 +560,22 @@ pub struct TemplateError {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PdfFormResult {
     /// Name of the result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// URL of the form in the forms endpoint; the form id for `get_form` is found in this link.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub link: Option<String>,
     /// Custom key/value pairs of the form; values are strings, integers, booleans or null.
     pub data: std::collections::BTreeMap<String, FormDataValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PdfFormResult, [optional(name, "name"), optional(link, "link"), field(data, "data"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PdfFormResult, additional_properties, [(name, "name", value, default), (link, "link",
     value, default), (data, "data", null_as_empty, default)]
@@ -578,19 +585,20 @@ pub struct PdfFormResult {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct CollisionDamageWaiverResult {
     /// Name of the result.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Whether the waiver was accepted.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    CollisionDamageWaiverResult, [optional(name, "name"), optional(accepted, "accepted"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     CollisionDamageWaiverResult, additional_properties, [(name, "name", value, default),
     (accepted, "accepted", value, default)]
@@ -602,27 +610,26 @@ pub struct CollisionDamageWaiverResult {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ValueField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The value, a string or an integer; dates are in ISO format.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ValueField, [optional(id, "id"), optional(object, "object"), optional(label,
+    "label"), optional(value, "value"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ValueField, additional_properties, [(id, "id", present, default), (object, "object",
     value, default), (label, "label", value, default), (value, "value", value, default)]
@@ -632,27 +639,26 @@ pub struct ValueField {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ItemField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The chosen item.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub item: Option<DropdownItem>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ItemField, [optional(id, "id"), optional(object, "object"), optional(label, "label"),
+    optional(item, "item"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ItemField, additional_properties, [(id, "id", present, default), (object, "object",
     value, default), (label, "label", value, default), (item, "item", value, default)]
@@ -662,19 +668,20 @@ pub struct ItemField {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct DropdownItem {
     /// Id of the item.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Value of the item, a string or an integer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<FieldValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    DropdownItem, [optional(id, "id"), optional(value, "value"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     DropdownItem, additional_properties, [(id, "id", value, default), (value, "value",
     value, default)]
@@ -684,26 +691,26 @@ pub struct DropdownItem {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ItemsField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The items.
     pub items: Vec<ListItem>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ItemsField, [optional(id, "id"), optional(object, "object"), optional(label,
+    "label"), field(items, "items"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ItemsField, additional_properties, [(id, "id", present, default), (object, "object",
     value, default), (label, "label", value, default), (items, "items", null_as_empty,
@@ -714,24 +721,24 @@ pub struct ItemsField {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct ListItem {
     /// Id of the item, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Label of the item.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Value of the item, a string, an integer or a boolean.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<ItemValue>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ListItem, [optional(id, "id"), optional(label, "label"), optional(value, "value"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ListItem, additional_properties, [(id, "id", present, default), (label, "label",
     value, default), (value, "value", value, default)]
@@ -741,27 +748,26 @@ pub struct ListItem {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PartnerCaseField {
     /// Persistent id of the field, or null; not every field has one.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Always `field`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// Label of the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// The partner case.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub value: Option<PartnerCase>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PartnerCaseField, [optional(id, "id"), optional(object, "object"), optional(label,
+    "label"), optional(value, "value"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PartnerCaseField, additional_properties, [(id, "id", present, default), (object,
     "object", value, default), (label, "label", value, default), (value, "value", value,
@@ -772,22 +778,23 @@ pub struct PartnerCaseField {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PartnerCase {
     /// Id of the case, a UUID string of 32 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub case_id: Option<String>,
     /// Reference number of the case.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub case_reference_number: Option<String>,
     /// Id of the service provider, a UUID string of 32 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub service_provider_id: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PartnerCase, [optional(case_id, "case_id"), optional(case_reference_number,
+    "case_reference_number"), optional(service_provider_id, "service_provider_id"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PartnerCase, additional_properties, [(case_id, "case_id", value, default),
     (case_reference_number, "case_reference_number", value, default),
@@ -798,32 +805,32 @@ pub struct PartnerCase {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Photo {
     /// Always `photo`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the photo.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// The photo instruction the photo answers, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub instruction: Option<Option<PhotoInstruction>>,
     /// The field the photo belongs to, or null. Present only for inline photos (photos taken
     /// within a checklist or data template field).
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<Option<PhotoField>>,
     /// Tags of the photo.
     pub tags: Vec<PhotoTag>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Photo, [optional(object, "object"), optional(url, "url"), optional(instruction,
+    "instruction"), optional(field, "field"), field(tags, "tags"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Photo, additional_properties, [(object, "object", value, default), (url, "url",
     value, default), (instruction, "instruction", present, default), (field, "field",
@@ -834,19 +841,20 @@ pub struct Photo {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PhotoInstruction {
     /// Persistent id of the instruction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// Label of the instruction.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PhotoInstruction, [optional(id, "id"), optional(label, "label"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PhotoInstruction, additional_properties, [(id, "id", value, default), (label,
     "label", value, default)]
@@ -856,24 +864,24 @@ pub struct PhotoInstruction {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PhotoField {
     /// Id of the field, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<Option<String>>,
     /// Label of the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Name of the checklist or data template that contains the field.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub result_object_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PhotoField, [optional(id, "id"), optional(label, "label"),
+    optional(result_object_name, "result_object_name"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PhotoField, additional_properties, [(id, "id", present, default), (label, "label",
     value, default), (result_object_name, "result_object_name", value, default)]
@@ -883,16 +891,17 @@ pub struct PhotoField {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct PhotoTag {
     /// Label of the tag.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    PhotoTag, [optional(label, "label"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     PhotoTag, additional_properties, [(label, "label", value, default)]
 );
@@ -901,19 +910,20 @@ pub struct PhotoTag {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Video {
     /// Always `video`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the video.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Video, [optional(object, "object"), optional(url, "url"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Video, additional_properties, [(object, "object", value, default), (url, "url",
     value, default)]
@@ -923,25 +933,25 @@ pub struct Video {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct InspectionSignature {
     /// Always `signature`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the signature image or PDF.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// Label of the signature; defaults to a signed-by label.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     /// Printed name of the signer.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub printed_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    InspectionSignature, [optional(object, "object"), optional(url, "url"),
+    optional(label, "label"), optional(printed_name, "printed_name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     InspectionSignature, additional_properties, [(object, "object", value, default),
     (url, "url", value, default), (label, "label", value, default), (printed_name,
@@ -954,22 +964,22 @@ pub struct InspectionSignature {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct EsignSignature {
     /// Always `signature`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// URL of the signature image or PDF.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// When the signature request was completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub signed_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    EsignSignature, [optional(object, "object"), optional(url, "url"),
+    optional(signed_at, "signed_at"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     EsignSignature, additional_properties, [(object, "object", value, default), (url,
     "url", value, default), (signed_at, "signed_at", date_time_opt, default)]
@@ -979,18 +989,20 @@ pub struct EsignSignature {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct ShareUrl {
     /// Pre-signed URL, usable without further authentication.
     pub link: String,
     /// When the link expires (48 hours after it was issued).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub expires_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    ShareUrl, [field(link, "link"), optional(expires_at, "expires_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     ShareUrl, additional_properties, [(link, "link", value, required), (expires_at,
     "expires_at", date_time_opt, default)]
@@ -1011,46 +1023,34 @@ impl ShareUrl {
 ///
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Task {
     /// Identifier of the task.
     pub id: TaskId,
     /// Always `task`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub object: Option<String>,
     /// How the task gets completed.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub r#type: Option<TaskType>,
     /// State of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TaskStatus>,
     /// Name of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Description of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the task has priority.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub priority: Option<bool>,
     /// When the task is due (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub due_by: Option<chrono::DateTime<chrono::Utc>>,
     /// The inspection that completed the task, or the draft inspection of an uncompleted task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub inspection: Option<InspectionRef>,
     /// The user the task is assigned to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub assignee: Option<TaskAssigneeRef>,
     /// The unit of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub unit: Option<UnitRef>,
     /// The workflow loaded for the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow: Option<WorkflowRef>,
     /// The department of the task.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department: Option<DepartmentRef>,
     /// Custom fields mapped into the workflow checklist when the assignee starts the inspection
     /// (by field id, then by label). Keys that match no field are kept here and pre-fill
@@ -1059,18 +1059,24 @@ pub struct Task {
     /// Last time the task was marked complete, or null.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<Option<chrono::DateTime<chrono::Utc>>>,
     /// When the task was created (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<chrono::DateTime<chrono::Utc>>,
     /// When the task was last updated (UTC).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub updated_at: Option<chrono::DateTime<chrono::Utc>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Task, [field(id, "id"), optional(object, "object"), optional(r#type, "type"),
+    optional(status, "status"), optional(name, "name"), optional(description,
+    "description"), optional(priority, "priority"), optional(due_by, "due_by"),
+    optional(inspection, "inspection"), optional(assignee, "assignee"), optional(unit,
+    "unit"), optional(workflow, "workflow"), optional(department, "department"),
+    field(extended_data, "extended_data"), optional(completed_at, "completed_at"),
+    optional(created_at, "created_at"), optional(updated_at, "updated_at"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Task, additional_properties, [(id, "id", value, required), (object, "object", value,
     default), (r#type, "type", value, default), (status, "status", value, default),
@@ -1115,23 +1121,24 @@ impl Task {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Workflow record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Workflow {
     /// Identifier of the workflow.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<WorkflowId>,
     /// Name of the workflow, as seen on the workflow references of inspections and tasks.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Workflow, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Workflow, additional_properties, [(id, "id", value, default), (name, "name", value,
     default)]
@@ -1143,30 +1150,30 @@ pub struct Workflow {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the Location record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct Location {
     /// Identifier of the location.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<LocationId>,
     /// External identifier of the location, or null, as seen on inspection locations.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<Option<String>>,
     /// Name of the location, as seen on inspection locations.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Location, [optional(id, "id"), optional(external_id, "external_id"), optional(name,
+    "name"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     Location, additional_properties, [(id, "id", value, default), (external_id,
     "external_id", present, default), (name, "name", value, default)]
@@ -1179,28 +1186,27 @@ pub struct Location {
 ///
 /// *Not shown by the interface document:* Fields of the User record beyond the update
 /// fields and the `id`/`username` seen elsewhere.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct User {
     /// Identifier of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserId>,
     /// Username of the user; usually an e-mail address.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub username: Option<String>,
     /// External identifier of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// First name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    User, [optional(id, "id"), optional(username, "username"), optional(external_id,
+    "external_id"), optional(first_name, "first_name"), optional(last_name, "last_name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     User, additional_properties, [(id, "id", value, default), (username, "username",
     value, default), (external_id, "external_id", value, default), (first_name,
@@ -1213,23 +1219,24 @@ pub struct User {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* Fields of the UserGroup record.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserGroup {
     /// Identifier of the user group.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<UserGroupId>,
     /// Name of the user group (hinted by the service's internal API only).
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserGroup, [optional(id, "id"), optional(name, "name"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserGroup, additional_properties, [(id, "id", value, default), (name, "name", value,
     default)]
@@ -1239,7 +1246,7 @@ pub struct UserGroup {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct NewUnit {
     /// External reference of the unit, unique within a company.
@@ -1249,47 +1256,45 @@ pub struct NewUnit {
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    NewUnit, [field(reference_number, "reference_number"), optional(make, "make"),
+    optional(model, "model"), optional(year, "year"), optional(vin, "vin"),
+    optional(serial_number, "serial_number"), optional(hours, "hours"),
+    optional(odometer, "odometer"), optional(extended_data, "extended_data"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     NewUnit, additional_properties, [(reference_number, "reference_number", value,
     required), (make, "make", value, default), (model, "model", value, default), (year,
@@ -1380,58 +1385,55 @@ impl NewUnit {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UnitPatch {
     /// External reference of the unit, unique within a company.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub reference_number: Option<String>,
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UnitPatch, [optional(reference_number, "reference_number"), optional(make, "make"),
+    optional(model, "model"), optional(year, "year"), optional(vin, "vin"),
+    optional(serial_number, "serial_number"), optional(hours, "hours"),
+    optional(odometer, "odometer"), optional(extended_data, "extended_data"),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UnitPatch, additional_properties, [(reference_number, "reference_number", value,
     default), (make, "make", value, default), (model, "model", value, default), (year,
@@ -1515,53 +1517,50 @@ impl UnitPatch {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UnitAttributes {
     /// Make of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub make: Option<String>,
     /// Model of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
     /// Model year, 1800 to 9999.
     ///
     /// Limits: from 1800 to 9999.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub year: Option<i64>,
     /// Vehicle identification number: exactly 17 alphanumeric characters; the letters I, O and
     /// Q are prohibited.
     ///
     /// Limits: exactly 17 characters; only ASCII letters and digits, never `I`, `O`, `Q`, `i`,
     /// `o`, `q`.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub vin: Option<String>,
     /// Serial number of the unit.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub serial_number: Option<String>,
     /// Hours meter reading, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub hours: Option<i32>,
     /// Odometer reading in statute miles, minimum 0.
     ///
     /// Limits: at least 0.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub odometer: Option<i32>,
     /// Free-form custom fields, any number of keys.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UnitAttributes, [optional(make, "make"), optional(model, "model"), optional(year,
+    "year"), optional(vin, "vin"), optional(serial_number, "serial_number"),
+    optional(hours, "hours"), optional(odometer, "odometer"), optional(extended_data,
+    "extended_data"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UnitAttributes, additional_properties, [(make, "make", value, default), (model,
     "model", value, default), (year, "year", value, default), (vin, "vin", value,
@@ -1638,7 +1637,7 @@ impl UnitAttributes {
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskRequest {
     /// Name of the task.
@@ -1655,32 +1654,26 @@ pub struct TaskRequest {
     /// interface document says a task can have one but does not show the field's name.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub webhook_url: Option<String>,
     /// Moves the task to this status on an update (to `completed` or `complete`: the task is
     /// completed, which sends the `task.completed` event). The interface document lists the
     /// statuses but not how a client moves a task between them.
     ///
     /// *Inferred, not documented: the client only tolerates it, never requires it.*
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub status: Option<TaskStatus>,
     /// Description of the task.
     ///
     /// Limits: at most 500 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Whether the task requires an inspection.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub requires_inspection: Option<bool>,
     /// The workflow to load for the task.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub workflow_id: Option<WorkflowId>,
     /// The department of the task; only needed when the instance uses departments.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub department_id: Option<DepartmentId>,
     /// Optional custom key/value pairs, managed only through the API. When the assignee starts
     /// the inspection, each key fills every checklist field matched by field id, or by label if
@@ -1691,15 +1684,20 @@ pub struct TaskRequest {
     /// ISO 8601 date. Non-matching values are not added as items; checkbox and pass/fail fields
     /// are not auto-mapped; unmatched keys are kept on the task. Extended data cannot be added
     /// to a task that has a draft inspection attached (a 4xx error).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub extended_data: Option<serde_json::Map<String, serde_json::Value>>,
     /// Who the task is assigned to; exactly one variant applies.
-    #[serde(flatten)]
     pub assignee: TaskAssignee,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskRequest, [field(name, "name"), field(reference_number, "reference_number"),
+    field(due_by, "due_by"), optional(webhook_url, "webhook_url"), optional(status,
+    "status"), optional(description, "description"), optional(requires_inspection,
+    "requires_inspection"), optional(workflow_id, "workflow_id"), optional(department_id,
+    "department_id"), optional(extended_data, "extended_data"), flatten(assignee),
+    flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     TaskRequest, additional_properties, [(name, "name", value, required),
     (reference_number, "reference_number", value, required), (due_by, "due_by", value,
@@ -1799,8 +1797,7 @@ impl TaskRequest {
 /// Who the task is assigned to; exactly one variant applies.
 ///
 /// Exactly one variant applies, so "none" and "two at once" cannot be written.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum TaskAssignee {
     /// Assign the task to a user (AssignTaskToUser).
@@ -1810,6 +1807,9 @@ pub enum TaskAssignee {
     /// Assign the task to a user group (AssignTaskToUserGroup).
     UserGroup(TaskAssigneeUserGroup),
 }
+::inspection_runtime::__private::impl_encode!(
+    enum TaskAssignee, [User, Location, UserGroup]
+);
 impl TaskAssignee {
     /// Builds [`TaskAssignee::User`].
     pub fn user(assignee_username: impl Into<String>) -> Self {
@@ -1855,7 +1855,7 @@ impl<'de> serde::Deserialize<'de> for TaskAssignee {
     }
 }
 /// The fields of [`TaskAssignee::User`]. Assign the task to a user (AssignTaskToUser).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAssigneeUser {
     /// Username of the assignee.
@@ -1863,48 +1863,66 @@ pub struct TaskAssigneeUser {
     /// Limits: at most 255 characters.
     pub assignee_username: String,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskAssigneeUser, [field(assignee_username, "assignee_username")]
+);
+::inspection_runtime::__private::impl_decode!(
+    TaskAssigneeUser, _, [(assignee_username, "assignee_username", value, required)]
+);
 /// The fields of [`TaskAssignee::Location`]. Assign the task to a location, when the user
 /// is unknown (AssignTaskToLocation).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAssigneeLocation {
     /// Id of the location, sent as an integer.
     pub location_id: i64,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskAssigneeLocation, [field(location_id, "location_id")]
+);
+::inspection_runtime::__private::impl_decode!(
+    TaskAssigneeLocation, _, [(location_id, "location_id", value, required)]
+);
 /// The fields of [`TaskAssignee::UserGroup`]. Assign the task to a user group
 /// (AssignTaskToUserGroup).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct TaskAssigneeUserGroup {
     /// Id of the user group, sent as an integer.
     pub user_group_id: i64,
 }
+::inspection_runtime::__private::impl_encode!(
+    TaskAssigneeUserGroup, [field(user_group_id, "user_group_id")]
+);
+::inspection_runtime::__private::impl_decode!(
+    TaskAssigneeUserGroup, _, [(user_group_id, "user_group_id", value, required)]
+);
 /// The updatable fields of a user; only the fields given are changed.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 #[non_exhaustive]
 pub struct UserUpdate {
     /// External identifier of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub external_id: Option<String>,
     /// First name of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub first_name: Option<String>,
     /// Last name of the user.
     ///
     /// Limits: at most 255 characters.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_name: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    UserUpdate, [optional(external_id, "external_id"), optional(first_name,
+    "first_name"), optional(last_name, "last_name"), flatten(additional_properties)]
+);
 ::inspection_runtime::__private::impl_decode!(
     UserUpdate, additional_properties, [(external_id, "external_id", value, default),
     (first_name, "first_name", value, default), (last_name, "last_name", value, default)]
@@ -1936,18 +1954,20 @@ impl UserUpdate {
     }
 }
 ///One page of a list: the records (`data`) and the paging object (`paging`) that leads to the next page.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Page<T> {
     /// The records of this page, in the order the service sent them.
     pub data: Vec<T>,
     /// Where the next page is, if there is one.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub paging: Option<Paging>,
     /// Properties of the list answer the spec does not list, as the service sent them.
-    #[serde(flatten)]
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
 }
+::inspection_runtime::__private::impl_encode!(
+    Page<T>, [field(data, "data"), optional(paging, "paging"),
+    flatten(additional_properties),]
+);
 ::inspection_runtime::__private::impl_decode!(
     Page<T>, additional_properties, [(data, "data", value, default), (paging,
     "paging", value, default),]
