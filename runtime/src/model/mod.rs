@@ -1,6 +1,7 @@
-//! What generated models need beyond plain serde derives: forward-compatible enums and
-//! unions, tolerant ids and date-times, absent-versus-null fields, date-or-date-time values,
-//! and the properties a record keeps beyond those the spec lists.
+//! Every generated model's serde impls (written out, not derived): records read in one pass
+//! and written field by field, forward-compatible enums and unions, tolerant ids and
+//! date-times, absent-versus-null fields, date-or-date-time values, and the properties a
+//! record keeps beyond those the spec lists.
 
 mod date;
 mod encode;
