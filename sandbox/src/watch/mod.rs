@@ -1,7 +1,8 @@
 //! `sandbox watch --upstream URL`: a proxy that holds live traffic to the spec. Every
 //! request goes on to the upstream (the real service, or a sandbox) and every answer back
 //! to the caller as it came (bodies streamed; a JSON answer is also kept, up to a cap, to
-//! be checked once it has passed). Each exchange is matched to its operation in the IR and
+//! be checked once its last byte has gone to the caller, so that checking adds nothing
+//! to the caller's wait; reading the report waits for those checks). Each exchange is matched to its operation in the IR and
 //! held to it: the status listed, the media type, the body against the answer's type, the
 //! `Retry-After` of a 429; a request the spec refuses but the service accepted, and a
 //! route the spec does not know that the service answered, are departures too. Each
@@ -13,6 +14,7 @@
 //! naming the departure instead of a departing answer (which it then reads whole first).
 
 mod answer;
+mod checks;
 mod exchange;
 mod record;
 pub mod redact;
@@ -69,6 +71,8 @@ struct Shared {
     report: Mutex<Report>,
     sequence: AtomicU64,
     secrets: redact::Secrets,
+    /// The checks of answers already passed on.
+    checks: Arc<checks::Checks>,
 }
 
 impl Watch {
@@ -97,6 +101,7 @@ impl Watch {
             http,
             report: Mutex::new(Report::default()),
             sequence: AtomicU64::new(0),
+            checks: Arc::default(),
         });
         let addr = listener.local_addr()?;
         let app = axum::Router::new()
@@ -119,24 +124,35 @@ impl Watch {
         })
     }
 
+    /// Waits for the checks of the answers already passed on, which run once an answer
+    /// has gone to its caller: then the report and the record hold every one of them.
+    /// The readers below wait so themselves.
+    pub fn settle(&self) {
+        self.state.checks.settle();
+    }
+
     /// The report so far, as JSON.
     pub fn report(&self) -> Value {
+        self.settle();
         lock(&self.state.report).json()
     }
 
     /// The departures so far.
     pub fn departures(&self) -> Vec<Departure> {
+        self.settle();
         lock(&self.state.report).departures.clone()
     }
 
     /// What filled a gap the spec admits so far (properties of records it says are not
     /// shown).
     pub fn gaps(&self) -> Vec<Departure> {
+        self.settle();
         lock(&self.state.report).gaps.clone()
     }
 
     /// The summary table a maintainer reads on exit.
     pub fn table(&self) -> String {
+        self.settle();
         lock(&self.state.report).table()
     }
 
@@ -155,7 +171,14 @@ impl Drop for Watch {
 }
 
 async fn report_json(State(state): State<Arc<Shared>>) -> axum::Json<Value> {
-    axum::Json(lock(&state.report).json())
+    // Waiting for the checks under way blocks: not on a thread that serves exchanges.
+    let report = tokio::task::spawn_blocking(move || {
+        state.checks.settle();
+        lock(&state.report).json()
+    })
+    .await
+    .unwrap_or_default();
+    axum::Json(report)
 }
 
 async fn pass_on(State(state): State<Arc<Shared>>, request: Request) -> Response {
