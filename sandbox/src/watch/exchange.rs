@@ -474,12 +474,17 @@ async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, String> {
 /// Checks an answer whose bytes have all been handed on, on a thread of its own: the last
 /// chunk goes to the caller as the check begins, not once it is done (the check of a page
 /// of 100 inspections took 1 ms, all of it added to the caller's wait). The check is
-/// counted as under way from here, so a reader of the report waits for it.
-fn check_after((state, seen, plan): (Arc<Shared>, Seen, Plan), kept: Vec<u8>) {
+/// counted as under way from here, so a reader of the report waits for it. At most
+/// `CHECKS_AT_ONCE` run at a time: past that, an answer's last chunk waits for a slot, as
+/// it waited for its own check before, so the bodies held for checking stay bounded.
+async fn check_after((state, seen, plan): (Arc<Shared>, Seen, Plan), kept: Vec<u8>) {
+    let Ok(slot) = state.check_slots.clone().acquire_owned().await else {
+        return; // never closed
+    };
     let ticket = state.checks.begin();
     tokio::task::spawn_blocking(move || {
         finish(&state, &seen, &plan, Some(&kept));
-        drop(ticket);
+        drop((ticket, slot));
     });
 }
 
@@ -506,13 +511,13 @@ fn tee(
                     if length == Some(total)
                         && let Some(after) = after.take()
                     {
-                        check_after(after, std::mem::take(&mut kept));
+                        check_after(after, std::mem::take(&mut kept)).await;
                     }
                     Some((Ok(chunk), (Some(answer), kept, total, after)))
                 }
                 Ok(None) => {
                     if let Some(after) = after.take() {
-                        check_after(after, kept);
+                        check_after(after, kept).await;
                     }
                     None
                 }

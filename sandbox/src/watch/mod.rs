@@ -54,6 +54,10 @@ pub struct Options {
 /// Answers larger than this are passed on unchecked (and counted as such).
 pub const MAX_CHECKED: usize = 16 << 20;
 
+/// Checks of answers already passed on that run at once: each holds its answer's body
+/// (up to `MAX_CHECKED`), so this bounds what the watch holds for checking.
+const CHECKS_AT_ONCE: usize = 8;
+
 /// The watch's own paths, never passed on: `GET /_watch/report`.
 pub const PREFIX: &str = "/_watch/";
 
@@ -73,6 +77,8 @@ struct Shared {
     secrets: redact::Secrets,
     /// The checks of answers already passed on.
     checks: Arc<checks::Checks>,
+    /// Room for the checks running at once (`CHECKS_AT_ONCE`).
+    check_slots: Arc<tokio::sync::Semaphore>,
 }
 
 impl Watch {
@@ -102,6 +108,7 @@ impl Watch {
             report: Mutex::new(Report::default()),
             sequence: AtomicU64::new(0),
             checks: Arc::default(),
+            check_slots: Arc::new(tokio::sync::Semaphore::new(CHECKS_AT_ONCE)),
         });
         let addr = listener.local_addr()?;
         let app = axum::Router::new()
