@@ -261,6 +261,16 @@ impl TypeNames<'_> {
         format!("{}_d_{}", self.prefix, self.names[id.index()])
     }
 
+    /// The member table (tag value to member decoder) of a union.
+    pub fn union_table(&self, id: crate::ir::TypeId) -> String {
+        format!("{}_U_{}", self.prefix, self.names[id.index()])
+    }
+
+    /// What reads a member of a union whose tag is not in its table.
+    pub fn union_other(&self, id: crate::ir::TypeId) -> String {
+        format!("{}_X_{}", self.prefix, self.names[id.index()])
+    }
+
     /// The member table (wire value to member) of a declared enum.
     pub fn enum_table(&self, id: crate::ir::TypeId) -> String {
         format!("{}_E_{}", self.prefix, self.names[id.index()])
@@ -304,9 +314,14 @@ impl TypeNames<'_> {
                 Builtin::Binary => Read::any("_rt.mismatch()".to_string()),
             },
             TypeRef::Named(id) => match &i.ty(*id).kind {
-                TypeKind::Object(_) | TypeKind::Union(_) => {
-                    Read::any(format!("{}({var})", self.reader(*id)))
-                }
+                TypeKind::Object(_) => Read::any(format!("{}({var})", self.reader(*id))),
+                // The member's decoder, from the table, without the union's own call.
+                TypeKind::Union(u) => Read::any(format!(
+                    "{}.get({var}.get({}), {})({var})",
+                    self.union_table(*id),
+                    crate::python::names::string(&u.tag),
+                    self.union_other(*id)
+                )),
                 // An unknown value stays a `str`; a closed enum's unknown value is left to
                 // the descriptor (it keeps it too), so its read has the enum's own type.
                 TypeKind::Enum(e) if e.open => Read::test(

@@ -50,6 +50,7 @@ from .codec import (
     parse_date_or_datetime,
     parse_datetime,
     read_datetime_or_range,
+    refuse,
     read_id,
     read_int,
 )
@@ -173,6 +174,7 @@ __all__ = [
     "parse_datetime",
     "prepare",
     "read_datetime_or_range",
+    "refuse",
     "read_id",
     "read_int",
 ]

@@ -98,6 +98,7 @@ __all__ = [
     "parse_date_or_datetime",
     "parse_datetime",
     "read_datetime_or_range",
+    "refuse",
     "read_id",
     "read_int",
     "ref_segment",
@@ -566,6 +567,12 @@ class Mismatch(Exception):
 
 def mismatch() -> NoReturn:
     """Gives up a generated decoder's reading (an expression, for items of arrays)."""
+    raise Mismatch
+
+
+def refuse(v: Any) -> NoReturn:
+    """A closed union's reading of a member with a tag it does not know: it gives up, and
+    the descriptors name the tag."""
     raise Mismatch
 
 

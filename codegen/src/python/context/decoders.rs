@@ -30,6 +30,9 @@ pub enum DecoderCx {
         members: Vec<(String, String)>,
         /// The class keeping a member with an unknown tag; none: the union is closed.
         unknown: Option<String>,
+        /// What reads a member with a tag not in the table (`_X_Signature`): the unknown
+        /// class, or a refusal.
+        other: String,
     },
     Enum {
         /// The table (`_E_TaskStatus`) from wire value to member.
@@ -228,7 +231,8 @@ fn union(
     DecoderCx::Union {
         name: local.reader(id),
         wire: local.wire(id),
-        table: format!("_U_{}", names.types[index]),
+        table: local.union_table(id),
+        other: local.union_other(id),
         returns: class,
         tag: names::string(&u.tag),
         members: u

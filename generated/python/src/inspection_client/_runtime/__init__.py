@@ -53,6 +53,7 @@ from .codec import (
     parse_date_or_datetime,
     parse_datetime,
     read_datetime_or_range,
+    refuse,
     read_id,
     read_int,
 )
@@ -176,6 +177,7 @@ __all__ = [
     "parse_datetime",
     "prepare",
     "read_datetime_or_range",
+    "refuse",
     "read_id",
     "read_int",
 ]

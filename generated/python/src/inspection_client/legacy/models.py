@@ -2609,23 +2609,19 @@ _w_CompleteMultipartUploadRequest.define(
 # and gives up on anything unusual; `_rt.decode` then reads the answer again with the
 # descriptors, which name what does not fit. A record is made without `__init__` and its
 # every attribute set (`o` is the record typed `Any`: each value comes from parsed JSON,
-# tested as its descriptor tests it).
+# tested as its descriptor tests it). A value that is not an object gives up at its first
+# `v.get` (no test of its own: one less per record). Where a field holds a union, the
+# member's decoder is looked up in the union's table (`_U_`) right there, its tag unknown
+# giving `_X_` (the unknown member, or a refusal): one call less per member.
 _ABSENT: _Final = object()
 _new: _Final = object.__new__
 
 
 def _d_Event(v: _Any) -> Event:
-    if type(v) is not dict:
-        raise _rt.Mismatch
-    read = _U_Event.get(v.get("type"))
-    if read is None:
-        return UnknownEvent(v)
-    return read(v)
+    return _U_Event.get(v.get("type"), _X_Event)(v)
 
 
 def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskCompletedEvent)
     o: _Any = r
     absent = 0
@@ -2678,8 +2674,6 @@ _E_UserRole: dict[str, UserRole] = {m.value: m for m in UserRole}
 
 
 def _d_Links(v: _Any) -> Links:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Links)
     o: _Any = r
     absent = 0
@@ -2719,8 +2713,6 @@ _K_Links: _Final = frozenset(
 
 
 def _d_LocationRef(v: _Any) -> LocationRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(LocationRef)
     o: _Any = r
     absent = 0
@@ -2760,8 +2752,6 @@ _K_LocationRef: _Final = frozenset(
 
 
 def _d_UserRef(v: _Any) -> UserRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserRef)
     o: _Any = r
     absent = 0
@@ -2823,8 +2813,6 @@ _K_UserRef: _Final = frozenset(
 
 
 def _d_AssetSummary(v: _Any) -> AssetSummary:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetSummary)
     o: _Any = r
     absent = 0
@@ -2864,8 +2852,6 @@ _K_AssetSummary: _Final = frozenset(
 
 
 def _d_TaskUserRef(v: _Any) -> TaskUserRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskUserRef)
     o: _Any = r
     absent = 0
@@ -2916,8 +2902,6 @@ _K_TaskUserRef: _Final = frozenset(
 
 
 def _d_Photo(v: _Any) -> Photo:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Photo)
     o: _Any = r
     absent = 0
@@ -3012,8 +2996,6 @@ _K_Photo: _Final = frozenset(
 
 
 def _d_Video(v: _Any) -> Video:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Video)
     o: _Any = r
     absent = 0
@@ -3086,8 +3068,6 @@ _K_Video: _Final = frozenset(
 
 
 def _d_Signature(v: _Any) -> Signature:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Signature)
     o: _Any = r
     absent = 0
@@ -3149,8 +3129,6 @@ _K_Signature: _Final = frozenset(
 
 
 def _d_Damage(v: _Any) -> Damage:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Damage)
     o: _Any = r
     absent = 0
@@ -3201,8 +3179,6 @@ _K_Damage: _Final = frozenset(
 
 
 def _d_Asset(v: _Any) -> Asset:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Asset)
     o: _Any = r
     absent = 0
@@ -3391,8 +3367,6 @@ _K_Asset: _Final = frozenset(
 
 
 def _d_Transaction(v: _Any) -> Transaction:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Transaction)
     o: _Any = r
     absent = 0
@@ -3676,8 +3650,6 @@ _K_Transaction: _Final = frozenset(
 
 
 def _d_NestedTransaction(v: _Any) -> NestedTransaction:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NestedTransaction)
     o: _Any = r
     absent = 0
@@ -3920,8 +3892,6 @@ _K_NestedTransaction: _Final = frozenset(
 
 
 def _d_Location(v: _Any) -> Location:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Location)
     o: _Any = r
     absent = 0
@@ -4057,8 +4027,6 @@ _K_Location: _Final = frozenset(
 
 
 def _d_AuthenticatedUser(v: _Any) -> AuthenticatedUser:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AuthenticatedUser)
     o: _Any = r
     absent = 0
@@ -4183,8 +4151,6 @@ _K_AuthenticatedUser: _Final = frozenset(
 
 
 def _d_User(v: _Any) -> User:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(User)
     o: _Any = r
     absent = 0
@@ -4309,8 +4275,6 @@ _K_User: _Final = frozenset(
 
 
 def _d_OneTimeUser(v: _Any) -> OneTimeUser:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(OneTimeUser)
     o: _Any = r
     absent = 0
@@ -4382,8 +4346,6 @@ _K_OneTimeUser: _Final = frozenset(
 
 
 def _d_Task(v: _Any) -> Task:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Task)
     o: _Any = r
     absent = 0
@@ -4524,8 +4486,6 @@ _K_Task: _Final = frozenset(
 
 
 def _d_TaskActivity(v: _Any) -> TaskActivity:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskActivity)
     o: _Any = r
     absent = 0
@@ -4574,8 +4534,6 @@ _K_TaskActivity: _Final = frozenset(
 
 
 def _d_Workflow(v: _Any) -> Workflow:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Workflow)
     o: _Any = r
     absent = 0
@@ -4604,8 +4562,6 @@ _K_Workflow: _Final = frozenset(
 
 
 def _d_FormTemplate(v: _Any) -> FormTemplate:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(FormTemplate)
     o: _Any = r
     absent = 0
@@ -4634,8 +4590,6 @@ _K_FormTemplate: _Final = frozenset(
 
 
 def _d_MediaUpload(v: _Any) -> MediaUpload:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(MediaUpload)
     o: _Any = r
     absent = 0
@@ -4697,8 +4651,6 @@ _K_MediaUpload: _Final = frozenset(
 
 
 def _d_MultipartUpload(v: _Any) -> MultipartUpload:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(MultipartUpload)
     o: _Any = r
     absent = 0
@@ -4755,8 +4707,6 @@ _K_MultipartUpload: _Final = frozenset(
 
 
 def _d_UploadPart(v: _Any) -> UploadPart:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UploadPart)
     o: _Any = r
     absent = 0
@@ -4790,8 +4740,6 @@ _K_UploadPart: _Final = frozenset(
 
 
 def _d_CompletedUpload(v: _Any) -> CompletedUpload:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(CompletedUpload)
     o: _Any = r
     absent = 0
@@ -4864,8 +4812,6 @@ _K_CompletedUpload: _Final = frozenset(
 
 
 def _d_TransactionFilter(v: _Any) -> TransactionFilter:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TransactionFilter)
     o: _Any = r
     absent = 0
@@ -4969,8 +4915,6 @@ _K_TransactionFilter: _Final = frozenset(
 
 
 def _d_AssetTransactionFilter(v: _Any) -> AssetTransactionFilter:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetTransactionFilter)
     o: _Any = r
     absent = 0
@@ -5063,8 +5007,6 @@ _K_AssetTransactionFilter: _Final = frozenset(
 
 
 def _d_AssetFilter(v: _Any) -> AssetFilter:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetFilter)
     o: _Any = r
     absent = 0
@@ -5146,8 +5088,6 @@ _K_AssetFilter: _Final = frozenset(
 
 
 def _d_TaskFilter(v: _Any) -> TaskFilter:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskFilter)
     o: _Any = r
     absent = 0
@@ -5196,8 +5136,6 @@ _K_TaskFilter: _Final = frozenset(
 
 
 def _d_AssetList(v: _Any) -> AssetList:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetList)
     o: _Any = r
     absent = 0
@@ -5235,8 +5173,6 @@ _K_AssetList: _Final = frozenset(
 
 
 def _d_TransactionList(v: _Any) -> TransactionList:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TransactionList)
     o: _Any = r
     absent = 0
@@ -5274,8 +5210,6 @@ _K_TransactionList: _Final = frozenset(
 
 
 def _d_LocationList(v: _Any) -> LocationList:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(LocationList)
     o: _Any = r
     absent = 0
@@ -5313,8 +5247,6 @@ _K_LocationList: _Final = frozenset(
 
 
 def _d_TaskList(v: _Any) -> TaskList:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskList)
     o: _Any = r
     absent = 0
@@ -5352,8 +5284,6 @@ _K_TaskList: _Final = frozenset(
 
 
 def _d_UserList(v: _Any) -> UserList:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserList)
     o: _Any = r
     absent = 0
@@ -5391,8 +5321,6 @@ _K_UserList: _Final = frozenset(
 
 
 def _d_AssetResponse(v: _Any) -> AssetResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     if "asset" not in v:
         v = {"asset": v}
     r = _new(AssetResponse)
@@ -5420,8 +5348,6 @@ _K_AssetResponse: _Final = frozenset(
 
 
 def _d_TransactionResponse(v: _Any) -> TransactionResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     if "transaction" not in v:
         v = {"transaction": v}
     r = _new(TransactionResponse)
@@ -5449,8 +5375,6 @@ _K_TransactionResponse: _Final = frozenset(
 
 
 def _d_LocationResponse(v: _Any) -> LocationResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     if "location" not in v:
         v = {"location": v}
     r = _new(LocationResponse)
@@ -5478,8 +5402,6 @@ _K_LocationResponse: _Final = frozenset(
 
 
 def _d_TaskResponse(v: _Any) -> TaskResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     if "task" not in v:
         v = {"task": v}
     r = _new(TaskResponse)
@@ -5507,8 +5429,6 @@ _K_TaskResponse: _Final = frozenset(
 
 
 def _d_UserResponse(v: _Any) -> UserResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     if "user" not in v:
         v = {"user": v}
     r = _new(UserResponse)
@@ -5536,8 +5456,6 @@ _K_UserResponse: _Final = frozenset(
 
 
 def _d_CreatedUser(v: _Any) -> CreatedUser:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(CreatedUser)
     o: _Any = r
     absent = 0
@@ -5575,8 +5493,6 @@ _K_CreatedUser: _Final = frozenset(
 
 
 def _d_OneTimeUserResponse(v: _Any) -> OneTimeUserResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(OneTimeUserResponse)
     o: _Any = r
     absent = 0
@@ -5614,8 +5530,6 @@ _K_OneTimeUserResponse: _Final = frozenset(
 
 
 def _d_AuthenticateRequest(v: _Any) -> AuthenticateRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AuthenticateRequest)
     o: _Any = r
     absent = 0
@@ -5641,8 +5555,6 @@ _K_AuthenticateRequest: _Final = frozenset(
 
 
 def _d_Credentials(v: _Any) -> Credentials:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Credentials)
     o: _Any = r
     absent = 0
@@ -5672,8 +5584,6 @@ _K_Credentials: _Final = frozenset(
 
 
 def _d_GuestTokenExchange(v: _Any) -> GuestTokenExchange:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(GuestTokenExchange)
     o: _Any = r
     absent = 0
@@ -5697,8 +5607,6 @@ _K_GuestTokenExchange: _Final = frozenset(
 
 
 def _d_AuthenticateResponse(v: _Any) -> AuthenticateResponse:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AuthenticateResponse)
     o: _Any = r
     absent = 0
@@ -5730,8 +5638,6 @@ _K_AuthenticateResponse: _Final = frozenset(
 
 
 def _d_NewAssetRequest(v: _Any) -> NewAssetRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewAssetRequest)
     o: _Any = r
     absent = 0
@@ -5757,8 +5663,6 @@ _K_NewAssetRequest: _Final = frozenset(
 
 
 def _d_NewAsset(v: _Any) -> NewAsset:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewAsset)
     o: _Any = r
     absent = 0
@@ -5793,8 +5697,6 @@ _K_NewAsset: _Final = frozenset(
 
 
 def _d_AssetUpdateRequest(v: _Any) -> AssetUpdateRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetUpdateRequest)
     o: _Any = r
     absent = 0
@@ -5820,8 +5722,6 @@ _K_AssetUpdateRequest: _Final = frozenset(
 
 
 def _d_AssetUpdate(v: _Any) -> AssetUpdate:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(AssetUpdate)
     o: _Any = r
     absent = 0
@@ -5861,8 +5761,6 @@ _K_AssetUpdate: _Final = frozenset(
 
 
 def _d_LocationRequest(v: _Any) -> LocationRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(LocationRequest)
     o: _Any = r
     absent = 0
@@ -5888,8 +5786,6 @@ _K_LocationRequest: _Final = frozenset(
 
 
 def _d_LocationInput(v: _Any) -> LocationInput:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(LocationInput)
     o: _Any = r
     absent = 0
@@ -5984,8 +5880,6 @@ _K_LocationInput: _Final = frozenset(
 
 
 def _d_TaskRequest(v: _Any) -> TaskRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskRequest)
     o: _Any = r
     absent = 0
@@ -6011,8 +5905,6 @@ _K_TaskRequest: _Final = frozenset(
 
 
 def _d_TaskInput(v: _Any) -> TaskInput:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskInput)
     o: _Any = r
     absent = 0
@@ -6074,8 +5966,6 @@ _K_TaskInput: _Final = frozenset(
 
 
 def _d_NewTransactionRequest(v: _Any) -> NewTransactionRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewTransactionRequest)
     o: _Any = r
     absent = 0
@@ -6101,8 +5991,6 @@ _K_NewTransactionRequest: _Final = frozenset(
 
 
 def _d_NewTransaction(v: _Any) -> NewTransaction:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewTransaction)
     o: _Any = r
     absent = 0
@@ -6274,8 +6162,6 @@ _K_NewTransaction: _Final = frozenset(
 
 
 def _d_SignatureUpload(v: _Any) -> SignatureUpload:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(SignatureUpload)
     o: _Any = r
     absent = 0
@@ -6314,8 +6200,6 @@ _K_SignatureUpload: _Final = frozenset(
 
 
 def _d_TransactionUpdateRequest(v: _Any) -> TransactionUpdateRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TransactionUpdateRequest)
     o: _Any = r
     absent = 0
@@ -6341,8 +6225,6 @@ _K_TransactionUpdateRequest: _Final = frozenset(
 
 
 def _d_TransactionUpdate(v: _Any) -> TransactionUpdate:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TransactionUpdate)
     o: _Any = r
     absent = 0
@@ -6521,8 +6403,6 @@ _K_TransactionUpdate: _Final = frozenset(
 
 
 def _d_NewUserRequest(v: _Any) -> NewUserRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewUserRequest)
     o: _Any = r
     absent = 0
@@ -6548,8 +6428,6 @@ _K_NewUserRequest: _Final = frozenset(
 
 
 def _d_NewUser(v: _Any) -> NewUser:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewUser)
     o: _Any = r
     absent = 0
@@ -6651,8 +6529,6 @@ _K_NewUser: _Final = frozenset(
 
 
 def _d_UserUpdateRequest(v: _Any) -> UserUpdateRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserUpdateRequest)
     o: _Any = r
     absent = 0
@@ -6678,8 +6554,6 @@ _K_UserUpdateRequest: _Final = frozenset(
 
 
 def _d_UserUpdate(v: _Any) -> UserUpdate:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserUpdate)
     o: _Any = r
     absent = 0
@@ -6796,8 +6670,6 @@ _K_UserUpdate: _Final = frozenset(
 
 
 def _d_OneTimeUserRequest(v: _Any) -> OneTimeUserRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(OneTimeUserRequest)
     o: _Any = r
     absent = 0
@@ -6845,8 +6717,6 @@ _K_OneTimeUserRequest: _Final = frozenset(
 
 
 def _d_NewOneTimeUser(v: _Any) -> NewOneTimeUser:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewOneTimeUser)
     o: _Any = r
     absent = 0
@@ -6913,8 +6783,6 @@ _K_NewOneTimeUser: _Final = frozenset(
 
 
 def _d_CompleteMultipartUploadRequest(v: _Any) -> CompleteMultipartUploadRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(CompleteMultipartUploadRequest)
     o: _Any = r
     absent = 0
@@ -6944,6 +6812,7 @@ _K_CompleteMultipartUploadRequest: _Final = frozenset(
 _U_Event: dict[object, _Callable[[_Any], Event]] = {
     "task.completed": _d_TaskCompletedEvent,
 }
+_X_Event: _Final = UnknownEvent
 
 _w_Event.fast = _d_Event
 _w_TaskCompletedEvent.fast = _d_TaskCompletedEvent

@@ -1921,23 +1921,19 @@ _page_wire(_rt.Dynamic(), register=True)
 # and gives up on anything unusual; `_rt.decode` then reads the answer again with the
 # descriptors, which name what does not fit. A record is made without `__init__` and its
 # every attribute set (`o` is the record typed `Any`: each value comes from parsed JSON,
-# tested as its descriptor tests it).
+# tested as its descriptor tests it). A value that is not an object gives up at its first
+# `v.get` (no test of its own: one less per record). Where a field holds a union, the
+# member's decoder is looked up in the union's table (`_U_`) right there, its tag unknown
+# giving `_X_` (the unknown member, or a refusal): one call less per member.
 _ABSENT: _Final = object()
 _new: _Final = object.__new__
 
 
 def _d_Event(v: _Any) -> Event:
-    if type(v) is not dict:
-        raise _rt.Mismatch
-    read = _U_Event.get(v.get("type"))
-    if read is None:
-        return UnknownEvent(v)
-    return read(v)
+    return _U_Event.get(v.get("type"), _X_Event)(v)
 
 
 def _d_InspectionCreatedEvent(v: _Any) -> InspectionCreatedEvent:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(InspectionCreatedEvent)
     o: _Any = r
     absent = 0
@@ -1981,8 +1977,6 @@ _K_InspectionCreatedEvent: _Final = frozenset(
 
 
 def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskCompletedEvent)
     o: _Any = r
     absent = 0
@@ -2044,8 +2038,6 @@ _E_ErrorSeverity: dict[str, ErrorSeverity] = {m.value: m for m in ErrorSeverity}
 
 
 def _d_Paging(v: _Any) -> Paging:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Paging)
     o: _Any = r
     absent = 0
@@ -2096,8 +2088,6 @@ _K_Paging: _Final = frozenset(
 
 
 def _d_ErrorBody(v: _Any) -> ErrorBody:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ErrorBody)
     o: _Any = r
     absent = 0
@@ -2124,8 +2114,6 @@ _K_ErrorBody: _Final = frozenset(
 
 
 def _d_Unit(v: _Any) -> Unit:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Unit)
     o: _Any = r
     absent = 0
@@ -2285,8 +2273,6 @@ _K_Unit: _Final = frozenset(
 
 
 def _d_LocationRef(v: _Any) -> LocationRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(LocationRef)
     o: _Any = r
     absent = 0
@@ -2337,8 +2323,6 @@ _K_LocationRef: _Final = frozenset(
 
 
 def _d_UnitRef(v: _Any) -> UnitRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UnitRef)
     o: _Any = r
     absent = 0
@@ -2378,8 +2362,6 @@ _K_UnitRef: _Final = frozenset(
 
 
 def _d_UserRef(v: _Any) -> UserRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserRef)
     o: _Any = r
     absent = 0
@@ -2419,8 +2401,6 @@ _K_UserRef: _Final = frozenset(
 
 
 def _d_RegionRef(v: _Any) -> RegionRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(RegionRef)
     o: _Any = r
     absent = 0
@@ -2460,8 +2440,6 @@ _K_RegionRef: _Final = frozenset(
 
 
 def _d_DepartmentRef(v: _Any) -> DepartmentRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(DepartmentRef)
     o: _Any = r
     absent = 0
@@ -2501,8 +2479,6 @@ _K_DepartmentRef: _Final = frozenset(
 
 
 def _d_WorkflowRef(v: _Any) -> WorkflowRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(WorkflowRef)
     o: _Any = r
     absent = 0
@@ -2542,8 +2518,6 @@ _K_WorkflowRef: _Final = frozenset(
 
 
 def _d_InspectionRef(v: _Any) -> InspectionRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(InspectionRef)
     o: _Any = r
     absent = 0
@@ -2572,8 +2546,6 @@ _K_InspectionRef: _Final = frozenset(
 
 
 def _d_TaskAssigneeRef(v: _Any) -> TaskAssigneeRef:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskAssigneeRef)
     o: _Any = r
     absent = 0
@@ -2613,8 +2585,6 @@ _K_TaskAssigneeRef: _Final = frozenset(
 
 
 def _d_Inspection(v: _Any) -> Inspection:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Inspection)
     o: _Any = r
     absent = 0
@@ -2717,7 +2687,7 @@ def _d_Inspection(v: _Any) -> Inspection:
         raise _rt.Mismatch
     x = v.get("results", _ABSENT)
     if type(x) is list:
-        o.results = [_d_InspectionResult(i) for i in x]
+        o.results = [_U_InspectionResult.get(i.get("object"), _X_InspectionResult)(i) for i in x]
     elif x is _ABSENT:
         o.results = []
         absent += 1
@@ -2747,7 +2717,7 @@ def _d_Inspection(v: _Any) -> Inspection:
         raise _rt.Mismatch
     x = v.get("signatures", _ABSENT)
     if type(x) is list:
-        o.signatures = [_d_Signature(i) for i in x]
+        o.signatures = [_U_Signature.get(i.get("type"), _X_Signature)(i) for i in x]
     elif x is _ABSENT:
         o.signatures = []
         absent += 1
@@ -2806,17 +2776,10 @@ _K_Inspection: _Final = frozenset(
 
 
 def _d_InspectionResult(v: _Any) -> InspectionResult:
-    if type(v) is not dict:
-        raise _rt.Mismatch
-    read = _U_InspectionResult.get(v.get("object"))
-    if read is None:
-        return UnknownInspectionResult(v)
-    return read(v)
+    return _U_InspectionResult.get(v.get("object"), _X_InspectionResult)(v)
 
 
 def _d_ChecklistResult(v: _Any) -> ChecklistResult:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ChecklistResult)
     o: _Any = r
     absent = 0
@@ -2837,7 +2800,7 @@ def _d_ChecklistResult(v: _Any) -> ChecklistResult:
         raise _rt.Mismatch
     x = v.get("data", _ABSENT)
     if type(x) is list:
-        o.data = [_d_ResultField(i) for i in x]
+        o.data = [_U_ResultField.get(i.get("type"), _X_ResultField)(i) for i in x]
     elif x is _ABSENT:
         o.data = []
         absent += 1
@@ -2862,8 +2825,6 @@ _K_ChecklistResult: _Final = frozenset(
 
 
 def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(DataTemplateResult)
     o: _Any = r
     absent = 0
@@ -2914,7 +2875,7 @@ def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
         raise _rt.Mismatch
     x = v.get("data", _ABSENT)
     if type(x) is list:
-        o.data = [_d_ResultField(i) for i in x]
+        o.data = [_U_ResultField.get(i.get("type"), _X_ResultField)(i) for i in x]
     elif x is _ABSENT:
         o.data = []
         absent += 1
@@ -2942,8 +2903,6 @@ _K_DataTemplateResult: _Final = frozenset(
 
 
 def _d_TemplateError(v: _Any) -> TemplateError:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TemplateError)
     o: _Any = r
     absent = 0
@@ -2994,8 +2953,6 @@ _K_TemplateError: _Final = frozenset(
 
 
 def _d_PdfFormResult(v: _Any) -> PdfFormResult:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PdfFormResult)
     o: _Any = r
     absent = 0
@@ -3052,8 +3009,6 @@ _K_PdfFormResult: _Final = frozenset(
 
 
 def _d_CollisionDamageWaiverResult(v: _Any) -> CollisionDamageWaiverResult:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(CollisionDamageWaiverResult)
     o: _Any = r
     absent = 0
@@ -3099,17 +3054,10 @@ _K_CollisionDamageWaiverResult: _Final = frozenset(
 
 
 def _d_ResultField(v: _Any) -> ResultField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
-    read = _U_ResultField.get(v.get("type"))
-    if read is None:
-        return UnknownResultField(v)
-    return read(v)
+    return _U_ResultField.get(v.get("type"), _X_ResultField)(v)
 
 
 def _d_ValueField(v: _Any) -> ValueField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ValueField)
     o: _Any = r
     absent = 0
@@ -3175,8 +3123,6 @@ _K_ValueField: _Final = frozenset(
 
 
 def _d_ItemField(v: _Any) -> ItemField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ItemField)
     o: _Any = r
     absent = 0
@@ -3242,8 +3188,6 @@ _K_ItemField: _Final = frozenset(
 
 
 def _d_DropdownItem(v: _Any) -> DropdownItem:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(DropdownItem)
     o: _Any = r
     absent = 0
@@ -3281,8 +3225,6 @@ _K_DropdownItem: _Final = frozenset(
 
 
 def _d_ItemsField(v: _Any) -> ItemsField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ItemsField)
     o: _Any = r
     absent = 0
@@ -3350,8 +3292,6 @@ _K_ItemsField: _Final = frozenset(
 
 
 def _d_ListItem(v: _Any) -> ListItem:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ListItem)
     o: _Any = r
     absent = 0
@@ -3400,8 +3340,6 @@ _K_ListItem: _Final = frozenset(
 
 
 def _d_PartnerCaseField(v: _Any) -> PartnerCaseField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PartnerCaseField)
     o: _Any = r
     absent = 0
@@ -3467,8 +3405,6 @@ _K_PartnerCaseField: _Final = frozenset(
 
 
 def _d_PartnerCase(v: _Any) -> PartnerCase:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PartnerCase)
     o: _Any = r
     absent = 0
@@ -3519,8 +3455,6 @@ _K_PartnerCase: _Final = frozenset(
 
 
 def _d_Photo(v: _Any) -> Photo:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Photo)
     o: _Any = r
     absent = 0
@@ -3589,8 +3523,6 @@ _K_Photo: _Final = frozenset(
 
 
 def _d_PhotoInstruction(v: _Any) -> PhotoInstruction:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PhotoInstruction)
     o: _Any = r
     absent = 0
@@ -3630,8 +3562,6 @@ _K_PhotoInstruction: _Final = frozenset(
 
 
 def _d_PhotoField(v: _Any) -> PhotoField:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PhotoField)
     o: _Any = r
     absent = 0
@@ -3682,8 +3612,6 @@ _K_PhotoField: _Final = frozenset(
 
 
 def _d_PhotoTag(v: _Any) -> PhotoTag:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(PhotoTag)
     o: _Any = r
     absent = 0
@@ -3712,8 +3640,6 @@ _K_PhotoTag: _Final = frozenset(
 
 
 def _d_Video(v: _Any) -> Video:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Video)
     o: _Any = r
     absent = 0
@@ -3753,17 +3679,10 @@ _K_Video: _Final = frozenset(
 
 
 def _d_Signature(v: _Any) -> Signature:
-    if type(v) is not dict:
-        raise _rt.Mismatch
-    read = _U_Signature.get(v.get("type"))
-    if read is None:
-        return UnknownSignature(v)
-    return read(v)
+    return _U_Signature.get(v.get("type"), _X_Signature)(v)
 
 
 def _d_InspectionSignature(v: _Any) -> InspectionSignature:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(InspectionSignature)
     o: _Any = r
     absent = 0
@@ -3831,8 +3750,6 @@ _K_InspectionSignature: _Final = frozenset(
 
 
 def _d_EsignSignature(v: _Any) -> EsignSignature:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(EsignSignature)
     o: _Any = r
     absent = 0
@@ -3889,8 +3806,6 @@ _K_EsignSignature: _Final = frozenset(
 
 
 def _d_ShareUrl(v: _Any) -> ShareUrl:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(ShareUrl)
     o: _Any = r
     absent = 0
@@ -3925,8 +3840,6 @@ _K_ShareUrl: _Final = frozenset(
 
 
 def _d_Task(v: _Any) -> Task:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Task)
     o: _Any = r
     absent = 0
@@ -4120,8 +4033,6 @@ _K_Task: _Final = frozenset(
 
 
 def _d_Workflow(v: _Any) -> Workflow:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Workflow)
     o: _Any = r
     absent = 0
@@ -4161,8 +4072,6 @@ _K_Workflow: _Final = frozenset(
 
 
 def _d_Location(v: _Any) -> Location:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Location)
     o: _Any = r
     absent = 0
@@ -4213,8 +4122,6 @@ _K_Location: _Final = frozenset(
 
 
 def _d_User(v: _Any) -> User:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(User)
     o: _Any = r
     absent = 0
@@ -4287,8 +4194,6 @@ _K_User: _Final = frozenset(
 
 
 def _d_UserGroup(v: _Any) -> UserGroup:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserGroup)
     o: _Any = r
     absent = 0
@@ -4328,8 +4233,6 @@ _K_UserGroup: _Final = frozenset(
 
 
 def _d_NewUnit(v: _Any) -> NewUnit:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(NewUnit)
     o: _Any = r
     absent = 0
@@ -4441,8 +4344,6 @@ _K_NewUnit: _Final = frozenset(
 
 
 def _d_UnitPatch(v: _Any) -> UnitPatch:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UnitPatch)
     o: _Any = r
     absent = 0
@@ -4559,8 +4460,6 @@ _K_UnitPatch: _Final = frozenset(
 
 
 def _d_UnitAttributes(v: _Any) -> UnitAttributes:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UnitAttributes)
     o: _Any = r
     absent = 0
@@ -4666,8 +4565,6 @@ _K_UnitAttributes: _Final = frozenset(
 
 
 def _d_TaskRequest(v: _Any) -> TaskRequest:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(TaskRequest)
     o: _Any = r
     absent = 0
@@ -4813,8 +4710,6 @@ _K_TaskRequest: _Final = frozenset(
 
 
 def _d_UserUpdate(v: _Any) -> UserUpdate:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(UserUpdate)
     o: _Any = r
     absent = 0
@@ -4865,8 +4760,6 @@ _K_UserUpdate: _Final = frozenset(
 
 
 def _d_Page(v: _Any, item: _Callable[[_Any], T]) -> Page[T]:
-    if type(v) is not dict:
-        raise _rt.Mismatch
     r = _new(Page)
     o: _Any = r
     absent = 0
@@ -4905,12 +4798,14 @@ _U_Event: dict[object, _Callable[[_Any], Event]] = {
     "inspection.created": _d_InspectionCreatedEvent,
     "task.completed": _d_TaskCompletedEvent,
 }
+_X_Event: _Final = UnknownEvent
 _U_InspectionResult: dict[object, _Callable[[_Any], InspectionResult]] = {
     "checklist": _d_ChecklistResult,
     "data_template": _d_DataTemplateResult,
     "pdf_form": _d_PdfFormResult,
     "collision_damage_waiver": _d_CollisionDamageWaiverResult,
 }
+_X_InspectionResult: _Final = UnknownInspectionResult
 _U_ResultField: dict[object, _Callable[[_Any], ResultField]] = {
     "textbox": _d_ValueField,
     "barcode_scan_textbox": _d_ValueField,
@@ -4923,10 +4818,12 @@ _U_ResultField: dict[object, _Callable[[_Any], ResultField]] = {
     "pass_fail": _d_ItemsField,
     "partner_case": _d_PartnerCaseField,
 }
+_X_ResultField: _Final = UnknownResultField
 _U_Signature: dict[object, _Callable[[_Any], Signature]] = {
     "inspection": _d_InspectionSignature,
     "esign": _d_EsignSignature,
 }
+_X_Signature: _Final = UnknownSignature
 
 _w_Event.fast = _d_Event
 _w_InspectionCreatedEvent.fast = _d_InspectionCreatedEvent
