@@ -468,9 +468,6 @@ async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, String> {
     Ok(Bytes::from(out))
 }
 
-/// The answer's chunks as they come, a copy of the first [`MAX_CHECKED`] bytes kept when
-/// the body is to be checked or recorded; the checks (`after`) run once the last chunk
-/// has passed. A broken-off answer breaks off for the caller too, and is not checked.
 /// Checks an answer whose bytes have all been handed on, on a thread of its own: the last
 /// chunk goes to the caller as the check begins, not once it is done (the check of a page
 /// of 100 inspections took 1 ms, all of it added to the caller's wait). The check is
@@ -488,6 +485,9 @@ async fn check_after((state, seen, plan): (Arc<Shared>, Seen, Plan), kept: Vec<u
     });
 }
 
+/// The answer's chunks as they come, a copy of the first [`MAX_CHECKED`] bytes kept when
+/// the body is to be checked or recorded; the checks (`after`) run once the last chunk
+/// has passed. A broken-off answer breaks off for the caller too, and is not checked.
 fn tee(
     answer: reqwest::Response,
     after: Option<(Arc<Shared>, Seen, Plan)>,

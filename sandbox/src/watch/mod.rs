@@ -1,10 +1,10 @@
 //! `sandbox watch --upstream URL`: a proxy that holds live traffic to the spec. Every
 //! request goes on to the upstream (the real service, or a sandbox) and every answer back
 //! to the caller as it came (bodies streamed; a JSON answer is also kept, up to a cap, to
-//! be checked once its last byte has gone to the caller, so that checking adds nothing
-//! to the caller's wait; reading the report waits for those checks). Each exchange is matched to its operation in the IR and
-//! held to it: the status listed, the media type, the body against the answer's type, the
-//! `Retry-After` of a 429; a request the spec refuses but the service accepted, and a
+//! be checked once its last byte has gone to the caller, so that checking adds nothing to
+//! the caller's wait; reading the report waits for those checks). Each exchange is
+//! matched to its operation in the IR and held to it: the status listed, the media type,
+//! the body against the answer's type, the `Retry-After` of a 429; a request the spec refuses but the service accepted, and a
 //! route the spec does not know that the service answered, are departures too. Each
 //! departure is reported once per (operation, spec element, kind) with a count, a first
 //! example (secrets redacted), the spec position to change and the class of that change.
