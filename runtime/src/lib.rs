@@ -50,8 +50,8 @@ pub mod __private {
     pub use crate::model::{
         ClosedVisitor, DecodeRecord, DecodeUnion, EncodeFields, Fields, FromStrVisitor, Key,
         Tolerant, capture, decode_record, decode_union, decode_variant, deserialize_id,
-        encode_present, encode_record, enveloped, field, nullable, one_of_properties, pick_one_of,
-        read_tag, required, serialize_tagged,
+        encode_present, encode_record, enveloped, field, pick_one_of, read_tag, required,
+        serialize_tagged,
     };
     pub use crate::paging::{
         CursorPage, Direction, LinksPage, Page, describe_held, items, links_items, links_pages,

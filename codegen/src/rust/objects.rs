@@ -216,12 +216,8 @@ fn derives_default(o: &Object) -> bool {
     o.one_of.is_none() && o.fields.iter().all(|f| !f.required)
 }
 
-/// A field of a `one_of` variant's struct (only requests send those).
-fn field(i: &Interface, f: &Field) -> TokenStream {
-    field_decl(f, true, types::held_type(i, f, false))
-}
-
-/// A field of a record.
+/// A field of a record (a `one_of` variant's struct is request-side: only requests send
+/// those).
 fn written_field(i: &Interface, f: &Field, response_side: bool) -> TokenStream {
     field_decl(f, !response_side, types::held_type(i, f, response_side))
 }
@@ -320,7 +316,7 @@ fn variant_struct_name(one: &OneOf, v: &OneOfVariant) -> proc_macro2::Ident {
 /// The struct holding the fields of one `one_of` variant.
 fn variant_struct(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStream {
     let sname = variant_struct_name(one, v);
-    let fields = v.fields.iter().map(|f| field(i, f));
+    let fields = v.fields.iter().map(|f| written_field(i, f, false));
     let sdoc = docs::attrs(&format!(
         "The fields of [`{}::{}`]. {}",
         one.type_name,
@@ -384,11 +380,6 @@ fn variant_constructor(i: &Interface, one: &OneOf, v: &OneOfVariant) -> TokenStr
 /// none, or two at once, is an error.
 fn one_of_deserialize(one: &OneOf) -> TokenStream {
     let enum_name = names::type_ident(&one.type_name);
-    let enum_label = one.type_name.as_str();
-    let all_keys = one
-        .variants
-        .iter()
-        .flat_map(|v| v.fields.iter().map(|f| f.name.as_str()));
     let groups = one.variants.iter().map(|v| {
         let keys = v.fields.iter().map(|f| f.name.as_str());
         quote!(&[#(#keys),*])
@@ -409,7 +400,7 @@ fn one_of_deserialize(one: &OneOf) -> TokenStream {
         impl<'de> serde::Deserialize<'de> for #enum_name {
             fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
                 use serde::de::Error as _;
-                let map = ::inspection_runtime::__private::one_of_properties(deserializer, #enum_label, &[#(#all_keys),*])?;
+                let map = <serde_json::Map<String, serde_json::Value> as serde::Deserialize>::deserialize(deserializer)?;
                 let index = ::inspection_runtime::__private::pick_one_of(&map, &[#(#groups),*])
                     .map_err(D::Error::custom)?;
                 let value = serde_json::Value::Object(map);

@@ -1,19 +1,10 @@
-//! Field-level serde helpers used through `#[serde(deserialize_with = ...)]`.
+//! Field-level helpers of the generated models: an id read as sent, and which of an
+//! exactly-one-of choice's variants is present.
 
 use std::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::de::{self, Deserializer, Visitor};
 use serde_json::{Map, Value};
-
-/// For `Option<Option<T>>` fields: absent is `None`, `null` is `Some(None)`. Used with
-/// `#[serde(default)]`, which supplies the `None` when the property is missing.
-pub fn nullable<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
-}
 
 /// Reads an id that the service documents as a string. Some callers have seen numbers,
 /// so an integer is accepted and kept as its decimal text.

@@ -17,9 +17,9 @@ mod visit;
 
 pub use date::DateOrDateTime;
 pub use encode::{EncodeFields, encode_present, encode_record};
-pub use fields::{deserialize_id, nullable, pick_one_of};
+pub use fields::{deserialize_id, pick_one_of};
 pub use open_enum::{ClosedVisitor, FromStrVisitor, UnknownValue};
-pub use record::{Record, enveloped, one_of_properties};
+pub use record::{Record, enveloped};
 pub use tagged::{DecodeUnion, decode_union};
 pub use time_range::TimeOrRange;
 pub use timestamp::Tolerant;

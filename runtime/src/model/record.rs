@@ -1,10 +1,7 @@
-//! What every generated record shares: the properties the spec does not list, an
-//! exactly-one-of group read out of a flattened record, and record envelopes that may
-//! also arrive bare.
+//! What every generated record shares: the properties the spec does not list, and record
+//! envelopes that may also arrive bare.
 
-use std::fmt;
-
-use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserializer};
 use serde_json::{Map, Value};
 
 /// A record that keeps the properties its spec does not list (`additional_properties`),
@@ -84,31 +81,6 @@ impl<T: Record> Record for Box<T> {
     }
 }
 
-/// Reads the properties of an exactly-one-of group out of a record. Asked for by name
-/// (as a struct), so that inside a flattened record serde hands over, and takes away, only
-/// these properties: the record's `additional_properties` never repeats them.
-pub fn one_of_properties<'de, D: Deserializer<'de>>(
-    deserializer: D,
-    name: &'static str,
-    properties: &'static [&'static str],
-) -> Result<Map<String, Value>, D::Error> {
-    struct Collect;
-    impl<'de> Visitor<'de> for Collect {
-        type Value = Map<String, Value>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-            let mut map = Map::new();
-            while let Some((key, value)) = access.next_entry::<String, Value>()? {
-                map.insert(key, value);
-            }
-            Ok(map)
-        }
-    }
-    deserializer.deserialize_struct(name, properties, Collect)
-}
-
 /// Reads a record envelope (`{location: {...}}`) whose wrapping is inferred, not
 /// documented: the value of its `field` property and its other properties; an object
 /// without that property is taken as the bare record, as if it had been wrapped.
@@ -160,23 +132,5 @@ mod tests {
         assert_eq!(Value::Object(wrapped.extras), json!({"total": 1}));
         let err = read(json!({"name": "x"})).unwrap_err().to_string();
         assert!(err.contains("missing field `id`"), "{err}");
-    }
-
-    #[test]
-    fn a_one_of_group_takes_only_its_properties_from_a_flattened_record() {
-        #[derive(Debug, serde::Deserialize)]
-        struct Outer {
-            #[serde(flatten)]
-            #[serde(deserialize_with = "group")]
-            group: Map<String, Value>,
-            #[serde(flatten)]
-            rest: Map<String, Value>,
-        }
-        fn group<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
-            one_of_properties(d, "Group", &["a", "b"])
-        }
-        let o: Outer = serde_json::from_value(json!({"a": 1, "x": 2})).unwrap();
-        assert_eq!(Value::Object(o.group), json!({"a": 1}));
-        assert_eq!(Value::Object(o.rest), json!({"x": 2}));
     }
 }

@@ -1835,11 +1835,10 @@ impl<'de> serde::Deserialize<'de> for TaskAssignee {
         deserializer: D,
     ) -> Result<Self, D::Error> {
         use serde::de::Error as _;
-        let map = ::inspection_runtime::__private::one_of_properties(
-            deserializer,
-            "TaskAssignee",
-            &["assignee_username", "location_id", "user_group_id"],
-        )?;
+        let map = <serde_json::Map<
+            String,
+            serde_json::Value,
+        > as serde::Deserialize>::deserialize(deserializer)?;
         let index = ::inspection_runtime::__private::pick_one_of(
                 &map,
                 &[&["assignee_username"], &["location_id"], &["user_group_id"]],
