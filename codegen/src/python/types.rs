@@ -271,6 +271,17 @@ impl TypeNames<'_> {
         format!("{}_X_{}", self.prefix, self.names[id.index()])
     }
 
+    /// How the member of the union `id` (tagged by `tag`) held in `var` is read: its
+    /// decoder looked up in the table by its tag, `_X_` for a tag not there.
+    pub fn union_read(&self, id: crate::ir::TypeId, tag: &str, var: &str) -> String {
+        format!(
+            "{}.get({var}.get({}), {})({var})",
+            self.union_table(id),
+            crate::python::names::string(tag),
+            self.union_other(id)
+        )
+    }
+
     /// The member table (wire value to member) of a declared enum.
     pub fn enum_table(&self, id: crate::ir::TypeId) -> String {
         format!("{}_E_{}", self.prefix, self.names[id.index()])
@@ -316,12 +327,7 @@ impl TypeNames<'_> {
             TypeRef::Named(id) => match &i.ty(*id).kind {
                 TypeKind::Object(_) => Read::any(format!("{}({var})", self.reader(*id))),
                 // The member's decoder, from the table, without the union's own call.
-                TypeKind::Union(u) => Read::any(format!(
-                    "{}.get({var}.get({}), {})({var})",
-                    self.union_table(*id),
-                    crate::python::names::string(&u.tag),
-                    self.union_other(*id)
-                )),
+                TypeKind::Union(u) => Read::any(self.union_read(*id, &u.tag, var)),
                 // An unknown value stays a `str`; a closed enum's unknown value is left to
                 // the descriptor (it keeps it too), so its read has the enum's own type.
                 TypeKind::Enum(e) if e.open => Read::test(

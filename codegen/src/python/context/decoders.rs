@@ -24,8 +24,8 @@ pub enum DecoderCx {
         table: String,
         /// The union's annotation.
         returns: String,
-        /// The tag property (a literal).
-        tag: String,
+        /// The member read from the value `v` (`TypeNames::union_read`).
+        read: String,
         /// Tag value (a literal) and member decoder, in the spec's order.
         members: Vec<(String, String)>,
         /// The class keeping a member with an unknown tag; none: the union is closed.
@@ -234,7 +234,7 @@ fn union(
         table: local.union_table(id),
         other: local.union_other(id),
         returns: class,
-        tag: names::string(&u.tag),
+        read: local.union_read(id, &u.tag, "v"),
         members: u
             .variants
             .iter()
