@@ -105,8 +105,11 @@ mod tests {
         let later = checks.begin();
         end.send(()).unwrap();
         running.join().unwrap();
-        // ... and is let go once the earlier one ends.
-        wait_settled.recv().unwrap();
+        // ... and is let go once the earlier one ends (a reader that waited for the later
+        // check too would never be: the test fails rather than hangs).
+        wait_settled
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .expect("the reader is let go once the checks begun before it have ended");
         reader.join().unwrap();
         drop(later);
         checks.settle();

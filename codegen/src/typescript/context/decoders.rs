@@ -141,14 +141,15 @@ pub fn decoders(i: &Interface, dn: &DecoderNames, pages: &[&TypeRef]) -> Decoder
     let mut out = DecodersCx::default();
     for (index, t) in i.types.iter().enumerate() {
         let id = TypeId(index as u32);
-        if dn.decoder(id).is_none() {
+        // A type only ever sent has no decoder.
+        let Some(name) = dn.decoder(id) else {
             continue;
-        }
+        };
         match &t.kind {
             TypeKind::Object(o) => out.records.push(record(i, dn, id, o)),
             TypeKind::Union(u) => out.unions.push(UnionDecoderCx {
                 what: format!("`{}`", t.name),
-                name: dn.decoder(id).unwrap_or_default().to_string(),
+                name: name.to_string(),
                 tag: read(&u.tag),
                 members: u
                     .variants
