@@ -1937,7 +1937,7 @@ def _d_InspectionCreatedEvent(v: _Any) -> InspectionCreatedEvent:
     r = _new(InspectionCreatedEvent)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -1980,7 +1980,7 @@ def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
     r = _new(TaskCompletedEvent)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -2117,11 +2117,9 @@ def _d_Unit(v: _Any) -> Unit:
     r = _new(Unit)
     o: _Any = r
     absent = 0
-    x = v.get("id", _ABSENT)
+    x = v["id"]
     if type(x) is str:
         o.id = x
-    elif x is _ABSENT:
-        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -2588,11 +2586,9 @@ def _d_Inspection(v: _Any) -> Inspection:
     r = _new(Inspection)
     o: _Any = r
     absent = 0
-    x = v.get("id", _ABSENT)
+    x = v["id"]
     if type(x) is str:
         o.id = x
-    elif x is _ABSENT:
-        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -2783,7 +2779,7 @@ def _d_ChecklistResult(v: _Any) -> ChecklistResult:
     r = _new(ChecklistResult)
     o: _Any = r
     absent = 0
-    x = v.get("object", _ABSENT)
+    x = v["object"]
     if type(x) is str:
         o.object = x
     else:
@@ -2828,7 +2824,7 @@ def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
     r = _new(DataTemplateResult)
     o: _Any = r
     absent = 0
-    x = v.get("object", _ABSENT)
+    x = v["object"]
     if type(x) is str:
         o.object = x
     else:
@@ -2956,7 +2952,7 @@ def _d_PdfFormResult(v: _Any) -> PdfFormResult:
     r = _new(PdfFormResult)
     o: _Any = r
     absent = 0
-    x = v.get("object", _ABSENT)
+    x = v["object"]
     if type(x) is str:
         o.object = x
     else:
@@ -3012,7 +3008,7 @@ def _d_CollisionDamageWaiverResult(v: _Any) -> CollisionDamageWaiverResult:
     r = _new(CollisionDamageWaiverResult)
     o: _Any = r
     absent = 0
-    x = v.get("object", _ABSENT)
+    x = v["object"]
     if type(x) is str:
         o.object = x
     else:
@@ -3061,7 +3057,7 @@ def _d_ValueField(v: _Any) -> ValueField:
     r = _new(ValueField)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3126,7 +3122,7 @@ def _d_ItemField(v: _Any) -> ItemField:
     r = _new(ItemField)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3228,7 +3224,7 @@ def _d_ItemsField(v: _Any) -> ItemsField:
     r = _new(ItemsField)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3343,7 +3339,7 @@ def _d_PartnerCaseField(v: _Any) -> PartnerCaseField:
     r = _new(PartnerCaseField)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3686,7 +3682,7 @@ def _d_InspectionSignature(v: _Any) -> InspectionSignature:
     r = _new(InspectionSignature)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3753,7 +3749,7 @@ def _d_EsignSignature(v: _Any) -> EsignSignature:
     r = _new(EsignSignature)
     o: _Any = r
     absent = 0
-    x = v.get("type", _ABSENT)
+    x = v["type"]
     if type(x) is str:
         o.type = x
     else:
@@ -3809,7 +3805,7 @@ def _d_ShareUrl(v: _Any) -> ShareUrl:
     r = _new(ShareUrl)
     o: _Any = r
     absent = 0
-    x = v.get("link", _ABSENT)
+    x = v["link"]
     if type(x) is str:
         o.link = x
     else:
@@ -3843,11 +3839,9 @@ def _d_Task(v: _Any) -> Task:
     r = _new(Task)
     o: _Any = r
     absent = 0
-    x = v.get("id", _ABSENT)
+    x = v["id"]
     if type(x) is str:
         o.id = x
-    elif x is _ABSENT:
-        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4236,7 +4230,7 @@ def _d_NewUnit(v: _Any) -> NewUnit:
     r = _new(NewUnit)
     o: _Any = r
     absent = 0
-    x = v.get("reference_number", _ABSENT)
+    x = v["reference_number"]
     if type(x) is str:
         o.reference_number = x
     else:
@@ -4568,17 +4562,17 @@ def _d_TaskRequest(v: _Any) -> TaskRequest:
     r = _new(TaskRequest)
     o: _Any = r
     absent = 0
-    x = v.get("name", _ABSENT)
+    x = v["name"]
     if type(x) is str:
         o.name = x
     else:
         raise _rt.Mismatch
-    x = v.get("reference_number", _ABSENT)
+    x = v["reference_number"]
     if type(x) is str:
         o.reference_number = x
     else:
         raise _rt.Mismatch
-    x = v.get("due_by", _ABSENT)
+    x = v["due_by"]
     if type(x) is str:
         o.due_by = _rt.parse_date_or_datetime(x)
     else:
