@@ -300,7 +300,7 @@ macro_rules! __cli_download {
         let mode = $mode;
         match $crate::call::preview(&mode, $request) {
             Some(outcome) => outcome,
-            None => match $crate::output::Download::open(&mode).await {
+            None => match $crate::output::Download::open(mode.output.as_deref()).await {
                 Err(failure) => $crate::call::Outcome(Err(failure)),
                 Ok(mut download) => {
                     let written = builder.$to(download.writer()).await;

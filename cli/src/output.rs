@@ -9,7 +9,6 @@ use inspection_runtime::{AsyncWrite, Error, Preview};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::call::Mode;
 use crate::exit::{Class, Failure};
 
 /// How JSON is printed on standard output.
@@ -87,10 +86,10 @@ pub struct Download {
 }
 
 impl Download {
-    /// Opens the destination before anything is sent; refuses to write bytes to a
-    /// terminal.
-    pub async fn open(mode: &Mode) -> Result<Download, Failure> {
-        match mode.output.as_deref() {
+    /// Opens the destination (`--output`: a file, or `-` for standard output) before
+    /// anything is sent; refuses to write bytes to a terminal.
+    pub async fn open(output: Option<&Path>) -> Result<Download, Failure> {
+        match output {
             Some(path) if path != Path::new("-") => {
                 let part = part_path(path);
                 let file = tokio::fs::File::create(&part)

@@ -2,7 +2,7 @@
 //! and paging plans; each operation's is `operation`'s.
 
 use crate::doc_text;
-use crate::ir::{Interface, TypeId, TypeKind};
+use crate::ir::Interface;
 use crate::python::names;
 use crate::python::types::TypeNames;
 use crate::templates;
@@ -50,7 +50,7 @@ fn login_cx(
     let token_attr = login
         .answer
         .named()
-        .and_then(|id| attr_of(i, names, id, login.token_field))
+        .and_then(|id| names.attr_of(i, id, login.token_field))
         .ok_or_else(|| {
             format!(
                 "the login answer of `{}` has no field `{}`",
@@ -76,24 +76,4 @@ fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
         verify: "`inspection_client.verify_webhook`",
     };
     templates::webhooks(i, |t| m.named(t), |t| m.wire(t), words)
-}
-
-/// The attribute name of field `wire` of declared type `id` (a record). A record's
-/// attributes are its union tags first, then its fields.
-pub(super) fn attr_of(
-    i: &Interface,
-    module: &ModuleNames,
-    id: TypeId,
-    wire: &str,
-) -> Option<String> {
-    let TypeKind::Object(o) = &i.ty(id).kind else {
-        return None;
-    };
-    let pos = o.fields.iter().position(|f| f.name == wire)?;
-    let tags = module.tags[id.index()].len();
-    module.attrs[id.index()]
-        .as_ref()?
-        .0
-        .get(tags + pos)
-        .cloned()
 }

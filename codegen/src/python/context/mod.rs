@@ -299,6 +299,19 @@ pub(super) struct ModuleNames {
     page_attrs: Option<(String, String, String)>,
 }
 
+impl ModuleNames {
+    /// The attribute name of field `wire` of declared type `id` (a record). A record's
+    /// attributes are its union tags first, then its fields.
+    fn attr_of(&self, i: &Interface, id: TypeId, wire: &str) -> Option<String> {
+        let TypeKind::Object(o) = &i.ty(id).kind else {
+            return None;
+        };
+        let pos = o.fields.iter().position(|f| f.name == wire)?;
+        let tags = self.tags[id.index()].len();
+        self.attrs[id.index()].as_ref()?.0.get(tags + pos).cloned()
+    }
+}
+
 fn module_names(i: &Interface) -> ModuleNames {
     let mut scope = names::module_scope();
     let has_page = i.cursor_envelope().is_some();

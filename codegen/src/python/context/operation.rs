@@ -9,7 +9,6 @@ use crate::ir::{
 use crate::python::names::{self, Scope};
 use crate::python::types::TypeNames;
 
-use super::client::attr_of;
 use super::{
     AlternativeCx, CallKind, DownloadCx, ModuleNames, OperationCx, PagingCx, PagingPlanCx, ParamCx,
     PathParamCx, QueryValueCx, RtOperationCx,
@@ -281,7 +280,7 @@ fn cursor_plan(
     let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
     let attr = |wire: &Option<String>| {
         wire.as_ref()
-            .and_then(|w| attr_of(i, module, paging_type?, w))
+            .and_then(|w| module.attr_of(i, paging_type?, w))
             .map(|a| names::string(&a))
     };
     let page = TypeRef::Page(Box::new(item.clone()));
@@ -316,10 +315,10 @@ fn links_plan(
     };
     let link = |wire: &str| {
         links_type
-            .and_then(|t| attr_of(i, module, t, wire))
+            .and_then(|t| module.attr_of(i, t, wire))
             .unwrap_or_else(|| wire.to_string())
     };
-    let attr = |wire: &str| attr_of(i, module, envelope, wire).map(|a| names::string(&a));
+    let attr = |wire: &str| module.attr_of(i, envelope, wire).map(|a| names::string(&a));
     PagingPlanCx::Links {
         envelope: m.wire(envelope),
         items_attr: attr(items_field),
