@@ -101,6 +101,106 @@ pub fn sorted_keys(page: &[u8]) -> Vec<u8> {
     serde_json::to_vec(&value).expect("a Value always serialises")
 }
 
+/// The same page with each union member's tag moved to the front of its object (`type`,
+/// then `object`, where present: the v3 unions' tags), the rest in their order: no
+/// property is kept aside before a tag, the most any work on the unions could give.
+pub fn tags_first(page: &[u8]) -> Vec<u8> {
+    let node: Node = serde_json::from_slice(page).expect("the page is JSON");
+    serde_json::to_vec(&node.tags_first()).expect("a node always serialises")
+}
+
+/// A JSON value whose objects keep their properties' order (a `Value` sorts them here:
+/// serde_json's `preserve_order` would reach the client's build too).
+enum Node {
+    Object(Vec<(String, Node)>),
+    Array(Vec<Node>),
+    Scalar(serde_json::Value),
+}
+
+impl Node {
+    fn tags_first(self) -> Node {
+        match self {
+            Node::Object(entries) => {
+                let mut entries: Vec<(String, Node)> = entries
+                    .into_iter()
+                    .map(|(k, v)| (k, v.tags_first()))
+                    .collect();
+                // Stable: the tags first (`type` before `object`), the others as they were.
+                entries.sort_by_key(|(k, _)| match k.as_str() {
+                    "type" => 0,
+                    "object" => 1,
+                    _ => 2,
+                });
+                Node::Object(entries)
+            }
+            Node::Array(items) => Node::Array(items.into_iter().map(Node::tags_first).collect()),
+            scalar => scalar,
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("JSON")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Node, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = m.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(Node::Object(entries))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut s: A) -> Result<Node, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = s.next_element()? {
+                    items.push(item);
+                }
+                Ok(Node::Array(items))
+            }
+            fn visit_bool<E>(self, v: bool) -> Result<Node, E> {
+                Ok(Node::Scalar(v.into()))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Node, E> {
+                Ok(Node::Scalar(v.into()))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Node, E> {
+                Ok(Node::Scalar(v.into()))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Node, E> {
+                Ok(Node::Scalar(v.into()))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Node, E> {
+                Ok(Node::Scalar(v.into()))
+            }
+            fn visit_unit<E>(self) -> Result<Node, E> {
+                Ok(Node::Scalar(serde_json::Value::Null))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl serde::Serialize for Node {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            Node::Object(entries) => {
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+            Node::Array(items) => s.collect_seq(items),
+            Node::Scalar(v) => v.serialize(s),
+        }
+    }
+}
+
 /// JSON text without the white space between its tokens, properties in their order.
 fn compact(text: &str) -> String {
     let (mut out, mut in_string, mut escaped) = (String::with_capacity(text.len()), false, false);

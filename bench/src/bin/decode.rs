@@ -1,7 +1,8 @@
 //! Decodes the page of 100 inspections N times, typed (as the client decodes an answer) or
 //! as a `serde_json::Value`, for a profiler to count where the decode's work goes:
 //! `valgrind --tool=callgrind target/release/decode typed 10` (or `value`, `ignored`; add
-//! `--sorted` for the page with every object's keys sorted). Criterion's `parse` benchmark
+//! `--sorted` for the page with every object's keys sorted, `--tags-first` for it with each
+//! union member's tag first). Criterion's `parse` benchmark
 //! gives the times; this gives instruction counts that do not move with the machine's load.
 
 use inspection_client::v3::{Inspection, Page};
@@ -9,7 +10,7 @@ use inspection_runtime::__private::decode;
 
 fn main() -> Result<(), String> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let usage = "usage: decode typed|value|ignored N [--sorted]";
+    let usage = "usage: decode typed|value|ignored N [--sorted|--tags-first]";
     let (how, times) = match args.as_slice() {
         [how, n] | [how, n, _] => (how.as_str(), n.parse::<usize>().map_err(|_| usage)?),
         _ => return Err(usage.into()),
@@ -18,6 +19,7 @@ fn main() -> Result<(), String> {
     let page = match args.get(2).map(String::as_str) {
         None => page,
         Some("--sorted") => bench::sorted_keys(&page),
+        Some("--tags-first") => bench::tags_first(&page),
         Some(other) => return Err(format!("unknown option {other}; {usage}")),
     };
     for _ in 0..times {
