@@ -87,7 +87,9 @@ impl Layout {
             );
         }
         for i in &api.interfaces {
-            let cx = interface(i)?;
+            // Made into the engine's value once, not once per file: the conversion (and
+            // dropping its result) cost more than rendering the templates themselves.
+            let cx = minijinja::Value::from_serialize(interface(i)?);
             for (file, template) in self.interface_files {
                 out(
                     format!("{}/{}/{file}", self.interfaces_dir, i.name),
