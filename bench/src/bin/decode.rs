@@ -2,8 +2,8 @@
 //! as a `serde_json::Value`, for a profiler to count where the decode's work goes:
 //! `valgrind --tool=callgrind target/release/decode typed 10` (or `value`, `ignored`; add
 //! `--sorted` for the page with every object's keys sorted, `--tags-first` for it with each
-//! union member's tag first). Criterion's `parse` benchmark
-//! gives the times; this gives instruction counts that do not move with the machine's load.
+//! union member's tag first). Criterion's `parse` benchmark gives the times; this gives
+//! instruction counts that do not move with the machine's load.
 
 use inspection_client::v3::{Inspection, Page};
 use inspection_runtime::__private::decode;
