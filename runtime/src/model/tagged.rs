@@ -290,6 +290,14 @@ mod tests {
             err.starts_with("kind `circle`: r: invalid type: string \"big\", expected i64"),
             "{err}"
         );
+        // A value that quotes serde_json's position words is not cut there.
+        let err = read(r#"{"r":"meet at line 5","kind":"circle"}"#).unwrap_err();
+        assert!(
+            err.starts_with(
+                "kind `circle`: r: invalid type: string \"meet at line 5\", expected i64"
+            ),
+            "{err}"
+        );
         // A departure: an object where the members read a scalar keeps its path.
         let err = read(r#"{"name":{"first":[1]},"kind":"circle"}"#).unwrap_err();
         assert!(
