@@ -137,6 +137,16 @@ pub(crate) fn decode_kept<T: DeserializeOwned, E: de::Error>(
             raw.get()
         }
     };
+    decode_text(text, name)
+}
+
+/// `T` read from JSON text apart from the input: a failure's message starts with the path
+/// to it, `step` and the path inside the text (`data[1]: ...`), which the client's decode
+/// joins to the path it tracked; with neither, the message alone.
+pub(crate) fn decode_text<T: DeserializeOwned, E: de::Error>(
+    text: &str,
+    step: &str,
+) -> Result<T, E> {
     if let Ok(value) = serde_json::from_str(text) {
         return Ok(value);
     }
@@ -146,10 +156,16 @@ pub(crate) fn decode_kept<T: DeserializeOwned, E: de::Error>(
         Err(err) => err,
     };
     let inner = without_position(&err.inner().to_string());
-    Err(E::custom(match err.path().to_string().as_str() {
-        "." => format!("{name}: {inner}"),
-        p if p.starts_with('[') => format!("{name}{p}: {inner}"),
-        p => format!("{name}.{p}: {inner}"),
+    let path = match (step, err.path().to_string()) {
+        (step, p) if p == "." => step.to_string(),
+        ("", p) => p,
+        (step, p) if p.starts_with('[') => format!("{step}{p}"),
+        (step, p) => format!("{step}.{p}"),
+    };
+    Err(E::custom(if path.is_empty() {
+        inner
+    } else {
+        format!("{path}: {inner}")
     }))
 }
 

@@ -193,6 +193,7 @@ mod tests {
 
     impl<'de> DecodeRecord<'de> for Circle {
         const NAME: &'static str = "Circle";
+        const FIELDS: &'static [&'static str] = &["r", "name"];
 
         fn visit<F: Fields<'de>>(mut map: F) -> Result<Self, F::Error> {
             let (mut r, mut name) = (None, None);

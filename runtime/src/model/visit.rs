@@ -49,6 +49,7 @@ macro_rules! impl_decode {
             for $ty $(<$item>)?
         {
             const NAME: &'static str = stringify!($ty);
+            const FIELDS: &'static [&'static str] = &[$($wire,)* $($($group_key,)+)?];
 
             fn visit<__F: $crate::__private::Fields<'de>>(
                 mut map: __F,
@@ -120,6 +121,9 @@ macro_rules! read_value {
 pub trait DecodeRecord<'de>: Sized {
     /// The record's name, for "expected struct Unit" when the JSON is not an object.
     const NAME: &'static str;
+    /// The properties the record lists (its fields' and its one-of choice's), by which a
+    /// bare record is told from its envelope.
+    const FIELDS: &'static [&'static str];
 
     /// Reads the record from the object's properties.
     fn visit<F: Fields<'de>>(map: F) -> Result<Self, F::Error>;
@@ -276,6 +280,7 @@ mod tests {
 
     impl<'de> DecodeRecord<'de> for Note {
         const NAME: &'static str = "Note";
+        const FIELDS: &'static [&'static str] = &["id", "note"];
 
         fn visit<F: Fields<'de>>(mut map: F) -> Result<Self, F::Error> {
             let (mut id, mut note) = (None, None);

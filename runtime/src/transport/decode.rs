@@ -142,6 +142,17 @@ mod path_tests {
                 "type `inspection.created`: invalid type: string".to_string()
             )
         );
+        // An envelope read apart names the steps inside it the same way.
+        assert_eq!(
+            through_unions(
+                ".",
+                "envelope `transaction`: transaction.count: invalid type"
+            ),
+            (
+                "transaction.count".to_string(),
+                "envelope `transaction`: invalid type".to_string()
+            )
+        );
         let missing = "type `x`: missing field `id`";
         assert_eq!(
             through_unions(".", missing),
