@@ -66,9 +66,6 @@ pub struct RecordDecoderCx {
 pub struct FieldReadCx {
     pub attr: String,
     pub key: String,
-    /// The property must be present: it is read as `v[key]`, whose `KeyError` gives up
-    /// (faster than `v.get` where the property is there, and it always is but in error).
-    pub must: bool,
     pub branches: Vec<BranchCx>,
     /// What any other value reads as; none: the decoder gives up.
     pub otherwise: Option<String>,
@@ -121,7 +118,6 @@ fn record(
         fields.push(FieldReadCx {
             attr: a,
             key: names::string(tag),
-            must: true,
             branches: vec![BranchCx {
                 test: "type(x) is str".into(),
                 value: Some("x".into()),
@@ -183,14 +179,15 @@ fn field(
             absent: false,
         });
     }
-    let must = required && fill.is_none();
-    if !must {
-        branches.push(BranchCx {
-            test: "x is _ABSENT".into(),
-            value: Some(fill.unwrap_or("UNSET").into()),
-            absent: true,
-        });
-    }
+    branches.push(BranchCx {
+        test: "x is _ABSENT".into(),
+        value: match (required, fill) {
+            (_, Some(fill)) => Some(fill.into()),
+            (true, None) => None,
+            (false, None) => Some("UNSET".into()),
+        },
+        absent: true,
+    });
     let null = if f.nullable {
         Some("None")
     } else if fill.is_some() {
@@ -218,7 +215,6 @@ fn field(
     FieldReadCx {
         attr,
         key: names::string(&f.name),
-        must,
         branches,
         otherwise,
     }
@@ -276,7 +272,6 @@ pub(super) fn page(
             FieldReadCx {
                 attr: items_attr,
                 key: names::string(items),
-                must: false,
                 branches: vec![
                     BranchCx {
                         test: "type(x) is list".into(),
@@ -291,7 +286,6 @@ pub(super) fn page(
             FieldReadCx {
                 attr: paging_attr,
                 key: names::string(paging),
-                must: false,
                 branches: vec![absent("UNSET"), null("UNSET")],
                 otherwise: Some(format!("{}(x)", local.reader(paging_type))),
             },

@@ -2625,7 +2625,7 @@ def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
     r = _new(TaskCompletedEvent)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3182,9 +3182,11 @@ def _d_Asset(v: _Any) -> Asset:
     r = _new(Asset)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -3368,9 +3370,11 @@ def _d_Transaction(v: _Any) -> Transaction:
     r = _new(Transaction)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -3891,9 +3895,11 @@ def _d_Location(v: _Any) -> Location:
     r = _new(Location)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4024,9 +4030,11 @@ def _d_AuthenticatedUser(v: _Any) -> AuthenticatedUser:
     r = _new(AuthenticatedUser)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4146,9 +4154,11 @@ def _d_User(v: _Any) -> User:
     r = _new(User)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4268,9 +4278,11 @@ def _d_OneTimeUser(v: _Any) -> OneTimeUser:
     r = _new(OneTimeUser)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4337,9 +4349,11 @@ def _d_Task(v: _Any) -> Task:
     r = _new(Task)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4650,7 +4664,7 @@ def _d_MultipartUpload(v: _Any) -> MultipartUpload:
         o.id = UNSET
     else:
         o.id = _rt.read_id(x)
-    x = v["upload_id"]
+    x = v.get("upload_id", _ABSENT)
     if type(x) is str:
         o.upload_id = x
     else:
@@ -4696,14 +4710,16 @@ def _d_UploadPart(v: _Any) -> UploadPart:
     r = _new(UploadPart)
     o: _Any = r
     absent = 0
-    x = v["part_number"]
+    x = v.get("part_number", _ABSENT)
     if type(x) is int:
         o.part_number = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
         o.part_number = _rt.read_int(x)
-    x = v["etag"]
+    x = v.get("etag", _ABSENT)
     if type(x) is str:
         o.etag = x
     else:
@@ -5310,8 +5326,10 @@ def _d_AssetResponse(v: _Any) -> AssetResponse:
     r = _new(AssetResponse)
     o: _Any = r
     absent = 0
-    x = v["asset"]
-    if x is None:
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.asset = _d_Asset(x)
@@ -5335,8 +5353,10 @@ def _d_TransactionResponse(v: _Any) -> TransactionResponse:
     r = _new(TransactionResponse)
     o: _Any = r
     absent = 0
-    x = v["transaction"]
-    if x is None:
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.transaction = _d_Transaction(x)
@@ -5360,8 +5380,10 @@ def _d_LocationResponse(v: _Any) -> LocationResponse:
     r = _new(LocationResponse)
     o: _Any = r
     absent = 0
-    x = v["location"]
-    if x is None:
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.location = _d_Location(x)
@@ -5385,8 +5407,10 @@ def _d_TaskResponse(v: _Any) -> TaskResponse:
     r = _new(TaskResponse)
     o: _Any = r
     absent = 0
-    x = v["task"]
-    if x is None:
+    x = v.get("task", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.task = _d_Task(x)
@@ -5410,8 +5434,10 @@ def _d_UserResponse(v: _Any) -> UserResponse:
     r = _new(UserResponse)
     o: _Any = r
     absent = 0
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_User(x)
@@ -5507,8 +5533,10 @@ def _d_AuthenticateRequest(v: _Any) -> AuthenticateRequest:
     r = _new(AuthenticateRequest)
     o: _Any = r
     absent = 0
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_Credentials(x)
@@ -5530,12 +5558,12 @@ def _d_Credentials(v: _Any) -> Credentials:
     r = _new(Credentials)
     o: _Any = r
     absent = 0
-    x = v["username"]
+    x = v.get("username", _ABSENT)
     if type(x) is str:
         o.username = x
     else:
         raise _rt.Mismatch
-    x = v["password"]
+    x = v.get("password", _ABSENT)
     if type(x) is str:
         o.password = _rt.Secret(x)
     else:
@@ -5559,7 +5587,7 @@ def _d_GuestTokenExchange(v: _Any) -> GuestTokenExchange:
     r = _new(GuestTokenExchange)
     o: _Any = r
     absent = 0
-    x = v["guest_token"]
+    x = v.get("guest_token", _ABSENT)
     if type(x) is str:
         o.guest_token = _rt.Secret(x)
     else:
@@ -5582,13 +5610,15 @@ def _d_AuthenticateResponse(v: _Any) -> AuthenticateResponse:
     r = _new(AuthenticateResponse)
     o: _Any = r
     absent = 0
-    x = v["auth_token"]
+    x = v.get("auth_token", _ABSENT)
     if type(x) is str:
         o.auth_token = _rt.Secret(x)
     else:
         raise _rt.Mismatch
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_AuthenticatedUser(x)
@@ -5611,8 +5641,10 @@ def _d_NewAssetRequest(v: _Any) -> NewAssetRequest:
     r = _new(NewAssetRequest)
     o: _Any = r
     absent = 0
-    x = v["asset"]
-    if x is None:
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.asset = _d_NewAsset(x)
@@ -5634,7 +5666,7 @@ def _d_NewAsset(v: _Any) -> NewAsset:
     r = _new(NewAsset)
     o: _Any = r
     absent = 0
-    x = v["external_id"]
+    x = v.get("external_id", _ABSENT)
     if type(x) is str:
         o.external_id = x
     else:
@@ -5668,8 +5700,10 @@ def _d_AssetUpdateRequest(v: _Any) -> AssetUpdateRequest:
     r = _new(AssetUpdateRequest)
     o: _Any = r
     absent = 0
-    x = v["asset"]
-    if x is None:
+    x = v.get("asset", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.asset = _d_AssetUpdate(x)
@@ -5730,8 +5764,10 @@ def _d_LocationRequest(v: _Any) -> LocationRequest:
     r = _new(LocationRequest)
     o: _Any = r
     absent = 0
-    x = v["location"]
-    if x is None:
+    x = v.get("location", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.location = _d_LocationInput(x)
@@ -5847,8 +5883,10 @@ def _d_TaskRequest(v: _Any) -> TaskRequest:
     r = _new(TaskRequest)
     o: _Any = r
     absent = 0
-    x = v["task"]
-    if x is None:
+    x = v.get("task", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.task = _d_TaskInput(x)
@@ -5931,8 +5969,10 @@ def _d_NewTransactionRequest(v: _Any) -> NewTransactionRequest:
     r = _new(NewTransactionRequest)
     o: _Any = r
     absent = 0
-    x = v["transaction"]
-    if x is None:
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.transaction = _d_NewTransaction(x)
@@ -6125,9 +6165,11 @@ def _d_SignatureUpload(v: _Any) -> SignatureUpload:
     r = _new(SignatureUpload)
     o: _Any = r
     absent = 0
-    x = v["image"]
+    x = v.get("image", _ABSENT)
     if type(x) is str:
         o.image = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -6161,8 +6203,10 @@ def _d_TransactionUpdateRequest(v: _Any) -> TransactionUpdateRequest:
     r = _new(TransactionUpdateRequest)
     o: _Any = r
     absent = 0
-    x = v["transaction"]
-    if x is None:
+    x = v.get("transaction", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.transaction = _d_TransactionUpdate(x)
@@ -6362,8 +6406,10 @@ def _d_NewUserRequest(v: _Any) -> NewUserRequest:
     r = _new(NewUserRequest)
     o: _Any = r
     absent = 0
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_NewUser(x)
@@ -6385,7 +6431,7 @@ def _d_NewUser(v: _Any) -> NewUser:
     r = _new(NewUser)
     o: _Any = r
     absent = 0
-    x = v["username"]
+    x = v.get("username", _ABSENT)
     if type(x) is str:
         o.username = x
     else:
@@ -6400,12 +6446,12 @@ def _d_NewUser(v: _Any) -> NewUser:
         o.password = UNSET
     else:
         raise _rt.Mismatch
-    x = v["first_name"]
+    x = v.get("first_name", _ABSENT)
     if type(x) is str:
         o.first_name = x
     else:
         raise _rt.Mismatch
-    x = v["last_name"]
+    x = v.get("last_name", _ABSENT)
     if type(x) is str:
         o.last_name = x
     else:
@@ -6486,8 +6532,10 @@ def _d_UserUpdateRequest(v: _Any) -> UserUpdateRequest:
     r = _new(UserUpdateRequest)
     o: _Any = r
     absent = 0
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_UserUpdate(x)
@@ -6625,8 +6673,10 @@ def _d_OneTimeUserRequest(v: _Any) -> OneTimeUserRequest:
     r = _new(OneTimeUserRequest)
     o: _Any = r
     absent = 0
-    x = v["user"]
-    if x is None:
+    x = v.get("user", _ABSENT)
+    if x is _ABSENT:
+        raise _rt.Mismatch
+    elif x is None:
         raise _rt.Mismatch
     else:
         o.user = _d_NewOneTimeUser(x)
@@ -6670,7 +6720,7 @@ def _d_NewOneTimeUser(v: _Any) -> NewOneTimeUser:
     r = _new(NewOneTimeUser)
     o: _Any = r
     absent = 0
-    x = v["email"]
+    x = v.get("email", _ABSENT)
     if type(x) is str:
         o.email = x
     else:
@@ -6685,9 +6735,11 @@ def _d_NewOneTimeUser(v: _Any) -> NewOneTimeUser:
         o.phone_number = UNSET
     else:
         raise _rt.Mismatch
-    x = v["location_id"]
+    x = v.get("location_id", _ABSENT)
     if type(x) is str:
         o.location_id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -6734,12 +6786,12 @@ def _d_CompleteMultipartUploadRequest(v: _Any) -> CompleteMultipartUploadRequest
     r = _new(CompleteMultipartUploadRequest)
     o: _Any = r
     absent = 0
-    x = v["upload_id"]
+    x = v.get("upload_id", _ABSENT)
     if type(x) is str:
         o.upload_id = x
     else:
         raise _rt.Mismatch
-    x = v["parts"]
+    x = v.get("parts", _ABSENT)
     if type(x) is list:
         o.parts = [_d_UploadPart(i) for i in x]
     else:

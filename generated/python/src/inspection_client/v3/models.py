@@ -1937,7 +1937,7 @@ def _d_InspectionCreatedEvent(v: _Any) -> InspectionCreatedEvent:
     r = _new(InspectionCreatedEvent)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -1980,7 +1980,7 @@ def _d_TaskCompletedEvent(v: _Any) -> TaskCompletedEvent:
     r = _new(TaskCompletedEvent)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -2117,9 +2117,11 @@ def _d_Unit(v: _Any) -> Unit:
     r = _new(Unit)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -2586,9 +2588,11 @@ def _d_Inspection(v: _Any) -> Inspection:
     r = _new(Inspection)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -2779,7 +2783,7 @@ def _d_ChecklistResult(v: _Any) -> ChecklistResult:
     r = _new(ChecklistResult)
     o: _Any = r
     absent = 0
-    x = v["object"]
+    x = v.get("object", _ABSENT)
     if type(x) is str:
         o.object = x
     else:
@@ -2824,7 +2828,7 @@ def _d_DataTemplateResult(v: _Any) -> DataTemplateResult:
     r = _new(DataTemplateResult)
     o: _Any = r
     absent = 0
-    x = v["object"]
+    x = v.get("object", _ABSENT)
     if type(x) is str:
         o.object = x
     else:
@@ -2952,7 +2956,7 @@ def _d_PdfFormResult(v: _Any) -> PdfFormResult:
     r = _new(PdfFormResult)
     o: _Any = r
     absent = 0
-    x = v["object"]
+    x = v.get("object", _ABSENT)
     if type(x) is str:
         o.object = x
     else:
@@ -3008,7 +3012,7 @@ def _d_CollisionDamageWaiverResult(v: _Any) -> CollisionDamageWaiverResult:
     r = _new(CollisionDamageWaiverResult)
     o: _Any = r
     absent = 0
-    x = v["object"]
+    x = v.get("object", _ABSENT)
     if type(x) is str:
         o.object = x
     else:
@@ -3057,7 +3061,7 @@ def _d_ValueField(v: _Any) -> ValueField:
     r = _new(ValueField)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3122,7 +3126,7 @@ def _d_ItemField(v: _Any) -> ItemField:
     r = _new(ItemField)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3224,7 +3228,7 @@ def _d_ItemsField(v: _Any) -> ItemsField:
     r = _new(ItemsField)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3339,7 +3343,7 @@ def _d_PartnerCaseField(v: _Any) -> PartnerCaseField:
     r = _new(PartnerCaseField)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3682,7 +3686,7 @@ def _d_InspectionSignature(v: _Any) -> InspectionSignature:
     r = _new(InspectionSignature)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3749,7 +3753,7 @@ def _d_EsignSignature(v: _Any) -> EsignSignature:
     r = _new(EsignSignature)
     o: _Any = r
     absent = 0
-    x = v["type"]
+    x = v.get("type", _ABSENT)
     if type(x) is str:
         o.type = x
     else:
@@ -3805,7 +3809,7 @@ def _d_ShareUrl(v: _Any) -> ShareUrl:
     r = _new(ShareUrl)
     o: _Any = r
     absent = 0
-    x = v["link"]
+    x = v.get("link", _ABSENT)
     if type(x) is str:
         o.link = x
     else:
@@ -3839,9 +3843,11 @@ def _d_Task(v: _Any) -> Task:
     r = _new(Task)
     o: _Any = r
     absent = 0
-    x = v["id"]
+    x = v.get("id", _ABSENT)
     if type(x) is str:
         o.id = x
+    elif x is _ABSENT:
+        raise _rt.Mismatch
     elif x is None:
         raise _rt.Mismatch
     else:
@@ -4230,7 +4236,7 @@ def _d_NewUnit(v: _Any) -> NewUnit:
     r = _new(NewUnit)
     o: _Any = r
     absent = 0
-    x = v["reference_number"]
+    x = v.get("reference_number", _ABSENT)
     if type(x) is str:
         o.reference_number = x
     else:
@@ -4562,17 +4568,17 @@ def _d_TaskRequest(v: _Any) -> TaskRequest:
     r = _new(TaskRequest)
     o: _Any = r
     absent = 0
-    x = v["name"]
+    x = v.get("name", _ABSENT)
     if type(x) is str:
         o.name = x
     else:
         raise _rt.Mismatch
-    x = v["reference_number"]
+    x = v.get("reference_number", _ABSENT)
     if type(x) is str:
         o.reference_number = x
     else:
         raise _rt.Mismatch
-    x = v["due_by"]
+    x = v.get("due_by", _ABSENT)
     if type(x) is str:
         o.due_by = _rt.parse_date_or_datetime(x)
     else:
