@@ -70,7 +70,8 @@ export type Desc =
   /**
    * A record: the described fields, and any other property kept untouched. `envelope`: a
    * record envelope (`{asset: {...}}`) whose wrapping is not documented for every answer;
-   * an answer without that property is the bare record, read as if it were wrapped.
+   * an answer without that property, or with another its record lists, is the bare
+   * record, read as if it were wrapped.
    */
   | { k: "object"; fields: readonly FieldDesc[]; oneOf?: OneOfDesc; envelope?: string; fast?: Fast }
   /**
@@ -134,6 +135,16 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 export function own(obj: Record<string, unknown>, name: string): unknown {
   const v = obj[name];
   return typeof v === "function" ? undefined : v;
+}
+
+/**
+ * Whether `v` is the bare record rather than its inferred envelope `key`: it lacks the
+ * envelope's property, or has another that the record lists (`listed`), as a bare
+ * transaction holds its nested `transaction`.
+ */
+export function isBare(v: Record<string, unknown>, key: string, listed: ReadonlySet<string>): boolean {
+  if (own(v, key) === undefined) return true;
+  return Object.keys(v).some((name) => name !== key && listed.has(name));
 }
 
 /** The registry name of the shape a union tag selects, if the tag is known. */

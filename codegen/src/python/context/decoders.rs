@@ -50,8 +50,9 @@ pub struct RecordDecoderCx {
     pub params: String,
     pub returns: String,
     pub class: String,
-    /// The inferred envelope's property (a literal): a bare record is read as wrapped.
-    pub envelope: Option<String>,
+    /// The inferred envelope's property (a literal) and the set of the properties its record
+    /// lists (`_K_Transaction`): a bare record is read as wrapped.
+    pub envelope: Option<(String, String)>,
     pub fields: Vec<FieldReadCx>,
     /// The attribute of the properties the spec does not list.
     pub extra: String,
@@ -146,11 +147,23 @@ fn record(
         params: String::new(),
         returns: name.clone(),
         class: name.clone(),
-        envelope: o.envelope.as_deref().map(names::string),
+        envelope: envelope(o, names),
         fields,
         extra,
         known: format!("_K_{name}"),
     }
+}
+
+/// An inferred envelope's property and the known-properties set of the record it wraps:
+/// an object with another property that record lists is the bare record (a transaction
+/// holds its nested `transaction`).
+fn envelope(o: &Object, names: &ModuleNames) -> Option<(String, String)> {
+    let key = o.envelope.as_deref()?;
+    let inner = o.fields.iter().find(|f| f.name == key)?.ty.named()?;
+    Some((
+        names::string(key),
+        format!("_K_{}", names.types[inner.index()]),
+    ))
 }
 
 /// How the attribute `attr` of the field `f` is read, as `RecordDesc.decode` reads it: a

@@ -16,6 +16,8 @@ use crate::typescript::names::{self, Scope};
 pub struct DecodersCx {
     pub records: Vec<RecordDecoderCx>,
     pub unions: Vec<UnionDecoderCx>,
+    /// Some record is an inferred envelope (its decoder then tells a bare record).
+    pub envelopes: bool,
 }
 
 /// A record's decoder (`d_Unit`) and the function reading its fields in place (`f_Unit`),
@@ -26,8 +28,9 @@ pub struct RecordDecoderCx {
     pub what: String,
     pub name: String,
     pub fields_name: String,
-    /// The envelope property (a literal): a bare record is read as wrapped.
-    pub envelope: Option<String>,
+    /// The envelope property (a literal) and the properties its record lists (literals):
+    /// a bare record is read as wrapped.
+    pub envelope: Option<(String, Vec<String>)>,
     pub fields: Vec<FieldReadCx>,
 }
 
@@ -189,6 +192,7 @@ pub fn decoders(i: &Interface, dn: &DecoderNames, pages: &[&TypeRef]) -> Decoder
             });
         }
     }
+    out.envelopes = out.records.iter().any(|r| r.envelope.is_some());
     out
 }
 
@@ -228,9 +232,30 @@ fn record(i: &Interface, dn: &DecoderNames, id: TypeId, o: &Object) -> RecordDec
         what: format!("`{}`", i.ty(id).name),
         name: dn.decoder(id).unwrap_or_default().to_string(),
         fields_name: dn.fields(id).to_string(),
-        envelope: o.envelope.as_deref().map(names::string),
+        envelope: envelope(i, o),
         fields,
     }
+}
+
+/// An inferred envelope's property and the properties of the record it wraps: an object
+/// with another property that record lists is the bare record (a transaction holds its
+/// nested `transaction`).
+fn envelope(i: &Interface, o: &Object) -> Option<(String, Vec<String>)> {
+    let key = o.envelope.as_deref()?;
+    let inner = o.fields.iter().find(|f| f.name == key)?.ty.named()?;
+    let TypeKind::Object(inner) = &i.ty(inner).kind else {
+        return None;
+    };
+    let groups = inner.one_of.iter().flat_map(|one| {
+        one.variants
+            .iter()
+            .flat_map(|v| v.fields.iter().map(|f| &f.name))
+    });
+    let listed = inner.fields.iter().map(|f| &f.name).chain(groups);
+    Some((
+        names::string(key),
+        listed.map(|n| names::string(n)).collect(),
+    ))
 }
 
 /// How the property `name` of `v` is fetched.

@@ -10,7 +10,7 @@
  */
 
 import { mismatch, readId } from "../runtime/decode.js";
-import { isObject, markUnknown, own } from "../runtime/schema.js";
+import { isBare, isObject, markUnknown, own } from "../runtime/schema.js";
 
 /** Decodes `TaskCompletedEvent`. */
 export function d_TaskCompletedEvent(v: unknown): unknown {
@@ -1556,10 +1556,30 @@ function f_UserList(v: Record<string, unknown>): void {
   }
 }
 
+/** The properties the record in `AssetResponse` lists: an object with one is that record, bare. */
+const d_AssetResponse_listed: ReadonlySet<string> = new Set([
+  "id",
+  "external_id",
+  "make",
+  "model",
+  "year",
+  "check_in",
+  "notations",
+  "geo_coord",
+  "email_sent_to",
+  "location",
+  "transaction",
+  "photos",
+  "videos",
+  "damages",
+  "signatures",
+  "extended",
+]);
+
 /** Decodes `AssetResponse`. */
 export function d_AssetResponse(v: unknown): unknown {
   if (!isObject(v)) mismatch();
-  const o = own(v, "asset") === undefined ? { ["asset"]: v } : v;
+  const o = isBare(v, "asset", d_AssetResponse_listed) ? { ["asset"]: v } : v;
   f_AssetResponse(o);
   return o;
 }
@@ -1577,10 +1597,39 @@ function f_AssetResponse(v: Record<string, unknown>): void {
   }
 }
 
+/** The properties the record in `TransactionResponse` lists: an object with one is that record, bare. */
+const d_TransactionResponse_listed: ReadonlySet<string> = new Set([
+  "id",
+  "external_id",
+  "check_in",
+  "damage",
+  "damage_cost",
+  "draft",
+  "group_id",
+  "department_id",
+  "notations",
+  "extended",
+  "geo_coord",
+  "email_sent_to",
+  "sms_summary_numbers",
+  "workflow_id",
+  "workflow_name",
+  "workflow_modules",
+  "archive_status",
+  "view_url",
+  "created_at",
+  "asset",
+  "user",
+  "location",
+  "photos",
+  "videos",
+  "transaction",
+]);
+
 /** Decodes `TransactionResponse`. */
 export function d_TransactionResponse(v: unknown): unknown {
   if (!isObject(v)) mismatch();
-  const o = own(v, "transaction") === undefined ? { ["transaction"]: v } : v;
+  const o = isBare(v, "transaction", d_TransactionResponse_listed) ? { ["transaction"]: v } : v;
   f_TransactionResponse(o);
   return o;
 }
@@ -1598,10 +1647,25 @@ function f_TransactionResponse(v: Record<string, unknown>): void {
   }
 }
 
+/** The properties the record in `LocationResponse` lists: an object with one is that record, bare. */
+const d_LocationResponse_listed: ReadonlySet<string> = new Set([
+  "id",
+  "name",
+  "address1",
+  "address2",
+  "city",
+  "state",
+  "zipcode",
+  "timezone",
+  "created_at",
+  "updated_at",
+  "workflow",
+]);
+
 /** Decodes `LocationResponse`. */
 export function d_LocationResponse(v: unknown): unknown {
   if (!isObject(v)) mismatch();
-  const o = own(v, "location") === undefined ? { ["location"]: v } : v;
+  const o = isBare(v, "location", d_LocationResponse_listed) ? { ["location"]: v } : v;
   f_LocationResponse(o);
   return o;
 }
@@ -1619,10 +1683,26 @@ function f_LocationResponse(v: Record<string, unknown>): void {
   }
 }
 
+/** The properties the record in `TaskResponse` lists: an object with one is that record, bare. */
+const d_TaskResponse_listed: ReadonlySet<string> = new Set([
+  "id",
+  "name",
+  "status",
+  "due_by",
+  "high_priority",
+  "created_at",
+  "updated_at",
+  "asset",
+  "location",
+  "assignee",
+  "requester",
+  "activities",
+]);
+
 /** Decodes `TaskResponse`. */
 export function d_TaskResponse(v: unknown): unknown {
   if (!isObject(v)) mismatch();
-  const o = own(v, "task") === undefined ? { ["task"]: v } : v;
+  const o = isBare(v, "task", d_TaskResponse_listed) ? { ["task"]: v } : v;
   f_TaskResponse(o);
   return o;
 }
@@ -1640,10 +1720,24 @@ function f_TaskResponse(v: Record<string, unknown>): void {
   }
 }
 
+/** The properties the record in `UserResponse` lists: an object with one is that record, bare. */
+const d_UserResponse_listed: ReadonlySet<string> = new Set([
+  "id",
+  "username",
+  "first_name",
+  "last_name",
+  "phone_number",
+  "role",
+  "external_id",
+  "created_at",
+  "updated_at",
+  "location",
+]);
+
 /** Decodes `UserResponse`. */
 export function d_UserResponse(v: unknown): unknown {
   if (!isObject(v)) mismatch();
-  const o = own(v, "user") === undefined ? { ["user"]: v } : v;
+  const o = isBare(v, "user", d_UserResponse_listed) ? { ["user"]: v } : v;
   f_UserResponse(o);
   return o;
 }

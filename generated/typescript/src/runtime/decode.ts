@@ -11,6 +11,7 @@
 import { DecodeError } from "./errors.js";
 import {
   describe,
+  isBare,
   isObject,
   isUnknownMember,
   keyPath,
@@ -113,13 +114,22 @@ function dec(reg: Registry, d: Desc, v: unknown): unknown {
     case "object": {
       if (!isObject(v)) throw new Failure(`expected an object, got ${describe(v)}`);
       // The bare record where an envelope was expected: read as if it had been wrapped.
-      const obj = d.envelope !== undefined && own(v, d.envelope) === undefined ? { [d.envelope]: v } : v;
+      const obj = d.envelope !== undefined && isBare(v, d.envelope, listed(reg, d.fields, d.envelope)) ? { [d.envelope]: v } : v;
       decFields(reg, d.fields, obj);
       return obj;
     }
     case "union":
       return decUnion(reg, d, v);
   }
+}
+
+/** The properties the record in an envelope's property `key` lists, fields and choices. */
+function listed(reg: Registry, fields: readonly FieldDesc[], key: string): ReadonlySet<string> {
+  let inner = fields.find((f) => f.name === key)?.d;
+  if (inner?.k === "ref") inner = resolve(reg, inner.name);
+  if (inner?.k !== "object") return new Set();
+  const choices = inner.oneOf?.variants.flatMap((v) => v.fields) ?? [];
+  return new Set([...inner.fields.map((f) => f.name), ...choices]);
 }
 
 function decArray(reg: Registry, of: Desc, v: unknown): unknown[] {

@@ -96,6 +96,7 @@ __all__ = [
     "encode",
     "encode_value",
     "format_datetime",
+    "is_bare",
     "mismatch",
     "parse_date",
     "parse_date_or_datetime",
@@ -311,9 +312,12 @@ class RecordDesc(Desc):
     def decode(self, v: Any) -> Any:
         if type(v) is not dict:
             raise DecodeFailure(f"expected an object, got {describe(v)}")
-        if self.envelope is not None and self.envelope not in v:
-            # The bare record: read as if it had come wrapped.
-            v = {self.envelope: v}
+        envelope = self.envelope
+        if envelope is not None:
+            inner = self.by_wire[envelope][0].desc
+            if is_bare(v, envelope, inner.known if isinstance(inner, RecordDesc) else frozenset()):
+                # The bare record: read as if it had come wrapped.
+                v = {envelope: v}
         kw: dict[str, Any] = {}
         extra: dict[str, Any] | None = None
         by_wire = self.by_wire
@@ -561,6 +565,13 @@ class UnionDesc(Desc):
 
 
 # ---------------------------------------------------------------- entry points
+
+
+def is_bare(v: dict[str, Any], envelope: str, known: frozenset[str]) -> bool:
+    """Whether ``v`` is the bare record rather than its inferred envelope: it lacks the
+    envelope's property, or has another that the record lists (``known``), as a bare
+    transaction holds its nested ``transaction``."""
+    return envelope not in v or any(k != envelope and k in known for k in v)
 
 
 class Mismatch(Exception):

@@ -5321,7 +5321,7 @@ _K_UserList: _Final = frozenset(
 
 
 def _d_AssetResponse(v: _Any) -> AssetResponse:
-    if "asset" not in v:
+    if _rt.is_bare(v, "asset", _K_Asset):
         v = {"asset": v}
     r = _new(AssetResponse)
     o: _Any = r
@@ -5348,7 +5348,7 @@ _K_AssetResponse: _Final = frozenset(
 
 
 def _d_TransactionResponse(v: _Any) -> TransactionResponse:
-    if "transaction" not in v:
+    if _rt.is_bare(v, "transaction", _K_Transaction):
         v = {"transaction": v}
     r = _new(TransactionResponse)
     o: _Any = r
@@ -5375,7 +5375,7 @@ _K_TransactionResponse: _Final = frozenset(
 
 
 def _d_LocationResponse(v: _Any) -> LocationResponse:
-    if "location" not in v:
+    if _rt.is_bare(v, "location", _K_Location):
         v = {"location": v}
     r = _new(LocationResponse)
     o: _Any = r
@@ -5402,7 +5402,7 @@ _K_LocationResponse: _Final = frozenset(
 
 
 def _d_TaskResponse(v: _Any) -> TaskResponse:
-    if "task" not in v:
+    if _rt.is_bare(v, "task", _K_Task):
         v = {"task": v}
     r = _new(TaskResponse)
     o: _Any = r
@@ -5429,7 +5429,7 @@ _K_TaskResponse: _Final = frozenset(
 
 
 def _d_UserResponse(v: _Any) -> UserResponse:
-    if "user" not in v:
+    if _rt.is_bare(v, "user", _K_User):
         v = {"user": v}
     r = _new(UserResponse)
     o: _Any = r
