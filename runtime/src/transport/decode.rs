@@ -72,11 +72,9 @@ fn through_unions(outer: &str, message: &str) -> (String, String) {
         let Some((step, tail)) = after.split_once(": ") else {
             break;
         };
-        if step.is_empty()
-            || !step
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_.[]".contains(c))
-        {
+        // A path has no space (a message's words do) and no backquote (a value does);
+        // map keys may hold any other character (`tags.a-b`, `données`).
+        if step.is_empty() || step.contains(|c: char| c.is_whitespace() || c == '`') {
             continue;
         }
         if !path.is_empty() && !step.starts_with('[') {
@@ -140,6 +138,14 @@ mod path_tests {
             (
                 "data".to_string(),
                 "type `inspection.created`: invalid type: string".to_string()
+            )
+        );
+        // A map's key may hold any character but a space.
+        assert_eq!(
+            through_unions("results[0]", "kind `circle`: tags.a-b.é: invalid type: map"),
+            (
+                "results[0].tags.a-b.é".to_string(),
+                "kind `circle`: invalid type: map".to_string()
             )
         );
         // An envelope read apart names the steps inside it the same way.
