@@ -198,6 +198,20 @@ def test_every_fixture_is_read_by_the_generated_decoders_alone(name: str, monkey
     assert codec.dumps(codec.encode(desc, got)) == codec.dumps(codec.encode(desc, expected))
 
 
+def test_objects_parsed_as_a_dict_subclass_read_as_plain_ones() -> None:
+    # `json.loads(..., object_pairs_hook=OrderedDict)` gives every object as a subclass:
+    # both walks read it (a map field's test gives the generated decoder up to the
+    # descriptors), to what plain dicts give.
+    from collections import OrderedDict
+
+    text = (FIXTURES / "inspection.json").read_text()
+    plain = v3.Inspection.from_json(json.loads(text))
+    ordered = v3.Inspection.from_json(json.loads(text, object_pairs_hook=OrderedDict))
+    # Equal (a JSON value passed through stays the caller's `OrderedDict`) and written alike.
+    assert ordered == plain
+    assert codec.dumps(ordered.to_json()) == codec.dumps(plain.to_json())
+
+
 def test_a_failure_is_named_by_the_descriptors_with_its_path() -> None:
     raw = json.loads((FIXTURES / "inspection.json").read_text())
     raw["photos"][1]["tags"][0]["label"] = 7

@@ -193,7 +193,8 @@ class Map(Desc):
         self.of = of
 
     def decode(self, v: Any) -> Any:
-        if type(v) is not dict:
+        # Any dict: `json.loads(..., object_pairs_hook=OrderedDict)` gives a subclass.
+        if not isinstance(v, dict):
             raise DecodeFailure(f"expected an object (a map), got {describe(v)}")
         out = {}
         for key, item in v.items():
@@ -307,7 +308,7 @@ class RecordDesc(Desc):
             _lazy_extra(self.cls, extra)
 
     def decode(self, v: Any) -> Any:
-        if type(v) is not dict:
+        if not isinstance(v, dict):
             raise DecodeFailure(f"expected an object, got {describe(v)}")
         envelope = self.envelope
         if envelope is not None:
@@ -524,7 +525,7 @@ class UnionDesc(Desc):
         self.by_class = {d.cls: d for d in variants.values()}
 
     def decode(self, v: Any) -> Any:
-        if type(v) is not dict:
+        if not isinstance(v, dict):
             raise DecodeFailure(f"expected an object, got {describe(v)}")
         tag = v.get(self.tag)
         shape = self.variants.get(tag) if type(tag) is str else None
