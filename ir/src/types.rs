@@ -73,6 +73,12 @@ pub struct Object {
 }
 
 impl Object {
+    /// The field a record envelope holds its record in (`asset` of `{asset: ...}`).
+    pub fn envelope_field(&self) -> Option<&Field> {
+        let key = self.envelope.as_deref()?;
+        self.fields.iter().find(|f| f.name == key)
+    }
+
     /// Every property of the record on the wire: its fields, then the fields of each
     /// exactly-one-of variant (flattened into the record).
     pub fn wire_fields(&self) -> impl Iterator<Item = &Field> {

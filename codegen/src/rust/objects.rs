@@ -124,12 +124,10 @@ fn impl_record(t: &TypeDef, o: &Object, response_side: bool) -> TokenStream {
 
 /// `impl_envelope!` for a record that an answer wraps in one of its fields (or sends bare).
 fn envelope_impl(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
-    let Some(env) = &o.envelope else {
+    let Some(f) = o.envelope_field() else {
         return quote!();
     };
-    let Some(f) = o.fields.iter().find(|f| &f.name == env) else {
-        return quote!();
-    };
+    let env = f.name.as_str();
     let name = names::type_ident(&t.name);
     let extras = names::record_member(o, "additional_properties");
     let field = names::field_ident(&f.name);

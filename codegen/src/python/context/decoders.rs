@@ -158,12 +158,10 @@ fn record(
 /// an object with another property that record lists is the bare record (a transaction
 /// holds its nested `transaction`).
 fn envelope(o: &Object, names: &ModuleNames) -> Option<(String, String)> {
-    let key = o.envelope.as_deref()?;
-    let inner = o.fields.iter().find(|f| f.name == key)?.ty.named()?;
-    Some((
-        names::string(key),
-        format!("_K_{}", names.types[inner.index()]),
-    ))
+    let field = o.envelope_field()?;
+    let inner = field.ty.named()?;
+    let known = format!("_K_{}", names.types[inner.index()]);
+    Some((names::string(&field.name), known))
 }
 
 /// How the attribute `attr` of the field `f` is read, as `RecordDesc.decode` reads it: a

@@ -241,21 +241,12 @@ fn record(i: &Interface, dn: &DecoderNames, id: TypeId, o: &Object) -> RecordDec
 /// with another property that record lists is the bare record (a transaction holds its
 /// nested `transaction`).
 fn envelope(i: &Interface, o: &Object) -> Option<(String, Vec<String>)> {
-    let key = o.envelope.as_deref()?;
-    let inner = o.fields.iter().find(|f| f.name == key)?.ty.named()?;
-    let TypeKind::Object(inner) = &i.ty(inner).kind else {
+    let field = o.envelope_field()?;
+    let TypeKind::Object(inner) = &i.ty(field.ty.named()?).kind else {
         return None;
     };
-    let groups = inner.one_of.iter().flat_map(|one| {
-        one.variants
-            .iter()
-            .flat_map(|v| v.fields.iter().map(|f| &f.name))
-    });
-    let listed = inner.fields.iter().map(|f| &f.name).chain(groups);
-    Some((
-        names::string(key),
-        listed.map(|n| names::string(n)).collect(),
-    ))
+    let listed = inner.wire_fields().map(|f| names::string(&f.name));
+    Some((names::string(&field.name), listed.collect()))
 }
 
 /// How the property `name` of `v` is fetched.
