@@ -11,6 +11,8 @@ use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
+use super::kept::decode_text;
+
 /// A union member whose tag this version of the client does not know, kept whole.
 ///
 /// It serialises back as received (its properties in the order sent, each value's text as
@@ -120,23 +122,11 @@ pub fn decode_variant<T: DeserializeOwned + super::Record>(
     tag: &str,
     tag_value: &str,
 ) -> Result<T, String> {
-    // Most members decode: tracking the path costs ~15 %, so it is done only to explain a
-    // failure, by decoding the member again.
-    if let Ok(mut value) = serde_json::from_str::<T>(raw.get()) {
-        // The tag is the union's, written back by `serialize_tagged`, not an unknown property.
-        value.additional_properties_mut().remove(tag);
-        return Ok(value);
-    }
-    let mut de = serde_json::Deserializer::from_str(raw.get());
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = without_position(&e.inner().to_string());
-        if path == "." {
-            format!("{tag} `{tag_value}`: {inner}")
-        } else {
-            format!("{tag} `{tag_value}`: {path}: {inner}")
-        }
-    })
+    let mut value: T = decode_text::<_, serde_json::Error>(raw.get(), "")
+        .map_err(|e| format!("{tag} `{tag_value}`: {e}"))?;
+    // The tag is the union's, written back by `serialize_tagged`, not an unknown property.
+    value.additional_properties_mut().remove(tag);
+    Ok(value)
 }
 
 /// Captures a union member as raw JSON; the first step of every union's `Deserialize`.
@@ -164,6 +154,7 @@ pub fn serialize_tagged<S: Serializer, T: Serialize>(
 
 /// serde_json appends ` at line L column C`, which means nothing to a reader of a nested
 /// member; the JSON path replaces it.
+///
 /// Only a position serde_json wrote is cut: the message may quote a value that holds the
 /// words " at line " itself.
 pub(crate) fn without_position(message: &str) -> String {
@@ -197,6 +188,31 @@ mod tests {
         assert_eq!(
             without_position("a: string \"at line 5\" at line 2 column 14"),
             "a: string \"at line 5\""
+        );
+    }
+
+    #[derive(Debug)]
+    struct Circle {
+        r: i64,
+        extras: serde_json::Map<String, serde_json::Value>,
+    }
+    crate::impl_decode!(Circle, extras, [(r, "r", value, required)]);
+    crate::impl_record!(Circle, extras);
+
+    #[test]
+    fn a_captured_member_decodes_without_its_tag_or_names_its_failure() {
+        let read = |json: &str| {
+            decode_variant::<Circle>(&RawValue::from_string(json.into()).unwrap(), "kind", "c")
+        };
+        let circle = read(r#"{"kind":"c","r":2,"x":1}"#).unwrap();
+        assert_eq!((circle.r, circle.extras.len()), (2, 1));
+        assert_eq!(
+            read(r#"{"kind":"c","r":"big"}"#).unwrap_err(),
+            "kind `c`: r: invalid type: string \"big\", expected i64"
+        );
+        assert_eq!(
+            read(r#"{"kind":"c"}"#).unwrap_err(),
+            "kind `c`: missing field `r`"
         );
     }
 
