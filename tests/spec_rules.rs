@@ -373,6 +373,58 @@ fn an_export_names_a_date_filter_a_date_field_and_a_document_operation() {
     }
 }
 
+/// The export's document link: a url field of the records, a lifetime, no credentials,
+/// and the document operation to fall back on; each refusal at its own line and column.
+#[test]
+fn a_document_link_names_a_url_field_a_lifetime_and_no_credentials() {
+    let v3 = include_str!("../spec/v3.yaml");
+    let place_in = |text: &str, line: &str| {
+        let n = text.lines().position(|l| l == line).unwrap() + 1;
+        let column = line.find(':').unwrap() + 3;
+        format!("spec/v3.yaml:{n}:{column}")
+    };
+    let cases = [
+        (
+            "      field: pdf_share_url",
+            "      field: damage_present",
+            "the exported records have no url field `damage_present`",
+        ),
+        (
+            "      lifetime: 48 hours",
+            "      lifetime: 2 weeks",
+            "`2 weeks` is not a lifetime",
+        ),
+        (
+            "      credentials: none",
+            "      credentials: api-key",
+            "`credentials: api-key`: a document link is fetched with no credential",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        let text = v3.replacen(&format!("{from}\n"), &format!("{to}\n"), 1);
+        assert_ne!(text, v3, "`{from}` is not in spec/v3.yaml's export");
+        let all = codegen::load_str("spec/v3.yaml", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            all.starts_with(&format!("{}:", place_in(v3, from))) && all.contains(expected),
+            "{from} -> {to}: {all}"
+        );
+    }
+    // Without the document operation a failed link has nowhere to fall back to.
+    let text = v3.replacen("    document: get_inspection\n", "", 1);
+    let all = codegen::load_str("spec/v3.yaml", &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        all.starts_with(&format!(
+            "{}:",
+            place_in(&text, "      field: pdf_share_url")
+        )) && all.contains("a document link needs the export's `document` operation"),
+        "{all}"
+    );
+}
+
 /// A named scalar: its limits once, taken by every field whose type names it; misuse is
 /// refused where it is written.
 #[test]

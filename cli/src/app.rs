@@ -36,6 +36,8 @@ pub struct Export {
     pub about: &'static str,
     /// The flag that saves each record's document too (`pdf`), when there is one.
     pub document_flag: Option<&'static str>,
+    /// Whether records carry a pre-signed link to their document (`--documents-from`).
+    pub document_link: bool,
     pub run: for<'a> fn(&'a Context, &'a export::Options) -> Running<'a>,
 }
 
@@ -183,6 +185,9 @@ pub fn command(
                     .help(format!("Save each record's {flag} too")),
             );
         }
+        if e.document_link {
+            cmd = link_flags(cmd);
+        }
         export = export.subcommand(cmd);
     }
     root.subcommand(export)
@@ -200,6 +205,54 @@ pub fn command(
                         .value_parser(value_parser!(clap_complete::Shell)),
                 ),
         )
+}
+
+/// The flags of an export whose records carry a pre-signed link to their document.
+fn link_flags(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("documents-from")
+            .long("documents-from")
+            .value_name("WAY")
+            .value_parser(["auto", "link", "api"])
+            .default_value("auto")
+            .help("Where documents come from: the record's pre-signed link while it lives, else the API (auto), only links (link), only the API (api)"),
+    )
+    .arg(
+        Arg::new("link-rate")
+            .long("link-rate")
+            .value_name("N/SECS")
+            .help("The pace of link requests (e.g. 50/1), apart from the API's quota; unpaced unless given"),
+    )
+    .arg(
+        Arg::new("link-concurrency")
+            .long("link-concurrency")
+            .value_name("N")
+            .value_parser(value_parser!(u16).range(1..=256))
+            .help(format!(
+                "Links fetched at once (default {})",
+                export::documents::LINKS_AT_ONCE
+            )),
+    )
+}
+
+/// `--documents-from`, `--link-rate` and `--link-concurrency`, where the export has them.
+fn link_options(m: &ArgMatches) -> Result<export::documents::LinkOptions, Failure> {
+    let mut options = export::documents::LinkOptions::default();
+    if let Ok(Some(way)) = m.try_get_one::<String>("documents-from") {
+        options.from = export::documents::DocumentsFrom::parse(way)
+            .map_err(|e| Failure::usage(format!("--documents-from: {e}")))?;
+    }
+    if let Ok(Some(rate)) = m.try_get_one::<String>("link-rate") {
+        options.rate = match RateLimit::parse(rate) {
+            Ok(RateLimit::Off) => None,
+            Ok(RateLimit::Limit(n, window)) => Some((n, window)),
+            Err(e) => return Err(Failure::usage(format!("--link-rate: {e}"))),
+        };
+    }
+    if let Ok(Some(n)) = m.try_get_one::<u16>("link-concurrency") {
+        options.concurrency = usize::from(*n);
+    }
+    Ok(options)
 }
 
 /// Runs the command line of this process and gives its exit code.
@@ -305,6 +358,7 @@ async fn dispatch(
                 },
                 max_restarts: 5,
                 page_size: m.get_one::<u32>("page-size").copied(),
+                links: link_options(m)?,
             };
             (e.run)(cx, &options).await
         }

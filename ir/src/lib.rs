@@ -243,6 +243,20 @@ pub struct Export {
     pub watermark_field: String,
     /// The operation answering a record's document.
     pub document: Option<String>,
+    /// The records' pre-signed link to the same document, when they carry one.
+    #[serde(default)]
+    pub document_link: Option<DocumentLink>,
+}
+
+/// A record's field holding a pre-signed link to its document (checked: a url field of
+/// the records; the export also names the document operation, its fallback). The link
+/// needs no credential: the tool fetches it with none.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DocumentLink {
+    pub doc: String,
+    pub field: String,
+    /// Seconds a link lives from the answer that carried it.
+    pub lifetime_secs: u64,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -27,6 +27,7 @@ pub use config::{Config, HttpSetup, Pacing};
 pub use error::{ApiError, Cause, Error, Resume};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use model::{DateOrDateTime, Record, TimeOrRange, UnknownMember, UnknownValue};
+pub use pacing::Pacer;
 pub use paging::BoxStream;
 pub use request::{Request, RequestOptions};
 /// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
@@ -34,7 +35,7 @@ pub use reqwest;
 pub use reqwest::Method;
 pub use retry::RetryPolicy;
 pub use tokio::io::{AsyncRead, AsyncWrite};
-pub use transport::{Core, Preview, Response};
+pub use transport::{Core, Fetched, Preview, Response};
 pub use validate::{Validate, Violation, Violations};
 pub use webhook::verify_webhook;
 /// The versions of the ecosystem crates the client's types use, so a user needs no

@@ -2,6 +2,7 @@
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -13,6 +14,8 @@ use tokio::time::Instant;
 pub struct Pacer {
     limit: Option<(usize, Duration)>,
     state: Mutex<State>,
+    /// Requests let through so far, for a progress display's pace.
+    granted: AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -27,7 +30,13 @@ impl Pacer {
         Pacer {
             limit: limit.map(|(n, w)| (n.max(1) as usize, w)),
             state: Mutex::new(State::default()),
+            granted: AtomicU64::new(0),
         }
+    }
+
+    /// How many requests [`Pacer::acquire`] has let through.
+    pub fn granted(&self) -> u64 {
+        self.granted.load(Ordering::Relaxed)
     }
 
     /// Waits until a request may be sent, and records it as sent. Returns how long it
@@ -37,6 +46,7 @@ impl Pacer {
         let mut paced = Duration::ZERO;
         loop {
             let Err((wait, window)) = self.try_acquire(Instant::now()) else {
+                self.granted.fetch_add(1, Ordering::Relaxed);
                 return paced;
             };
             if window {

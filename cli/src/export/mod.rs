@@ -10,6 +10,7 @@
 //! exports ([`Source`]); nothing here knows a record of the service.
 
 pub mod checkpoint;
+pub mod documents;
 pub mod folder;
 pub mod progress;
 
@@ -17,16 +18,17 @@ use std::future::Future;
 use std::io::Write;
 use std::path::PathBuf;
 use std::pin::Pin;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
-use inspection_runtime::{BoxStream, Error, Resume};
+use inspection_runtime::{BoxStream, Core, Error, Pacer, Resume};
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::exit::{Class, Failure};
 use checkpoint::{Checkpoint, Completed, Pass};
+use documents::{ByPath, LinkOptions, Saver, Wanted};
 use folder::Folder;
 use progress::Progress;
 
@@ -72,6 +74,9 @@ pub trait Source {
     ) -> Pages;
     /// Writes the document of the record `id` to `out`.
     fn document<'a>(&'a self, id: &'a str, out: &'a mut File) -> Writing<'a>;
+    /// The client's core: pre-signed links are fetched through it (with no credential),
+    /// and it counts the requests sent to the service.
+    fn core(&self) -> &Core;
 }
 
 /// What an export walks, as the spec's `export` says.
@@ -85,6 +90,19 @@ pub struct About {
     pub watermark_field: &'static str,
     /// The file extension of a record's document, when the interface has one.
     pub document_extension: Option<&'static str>,
+    /// The records' pre-signed link to their document, when they carry one.
+    pub document_link: Option<Link>,
+}
+
+/// A records' field holding a pre-signed link to its document (the spec's
+/// `export.document_link`): fetched with no credential while it lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Link {
+    pub field: &'static str,
+    /// How long a link lives from the answer that carried it.
+    pub lifetime: Duration,
+    /// What the link must answer (`application/pdf`).
+    pub media_type: &'static str,
 }
 
 /// A typed page as JSON records, for [`Source::pages`].
@@ -113,6 +131,8 @@ pub struct Options {
     pub page_size: Option<u32>,
     /// Walks resumed in this run after a page could not be fetched, before giving up.
     pub max_restarts: u32,
+    /// Where documents come from, and how links are fetched.
+    pub links: LinkOptions,
 }
 
 /// Which records: all, those after a time, or those after the last finished export.
@@ -150,6 +170,11 @@ pub struct Summary {
     /// Records and documents written by this run.
     pub records: u64,
     pub documents: u64,
+    /// Those documents by the way they came: a link, the API, a link then the API.
+    pub documents_by: ByPath,
+    /// Requests this run sent to the service (the list's pages, the API's documents,
+    /// retries); links are not counted.
+    pub api_requests: u64,
     /// Records in the folder, over every run.
     pub total_records: u64,
     pub watermark: Option<DateTime<Utc>>,
@@ -196,12 +221,19 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         checkpoint.pages,
         source.quota(),
     );
+    let requests_before = source.core().requests_sent();
+    let pacer = Pacer::new(options.links.rate);
+    let saver = Saver {
+        source,
+        folder: &folder,
+        options: &options.links,
+        pacer: &pacer,
+    };
     let records_before = checkpoint.records;
     let mut restarts = 0;
     let outcome = loop {
         match walk(
-            source,
-            &folder,
+            &saver,
             &mut checkpoint,
             &mut records,
             &mut progress,
@@ -232,7 +264,9 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     Ok(Summary {
         folder: folder.path.clone(),
         records: checkpoint.records - records_before,
-        documents: progress.documents,
+        documents: progress.documents.total(),
+        documents_by: progress.documents,
+        api_requests: source.core().requests_sent() - requests_before,
         total_records: checkpoint.records,
         watermark: checkpoint.watermark,
     })
@@ -318,8 +352,7 @@ fn start_pass(
 
 /// Walks the pass under way from its checkpoint to its end.
 async fn walk(
-    source: &dyn Source,
-    folder: &Folder,
+    saver: &Saver<'_>,
     checkpoint: &mut Checkpoint,
     records: &mut std::fs::File,
     progress: &mut Progress,
@@ -332,14 +365,18 @@ async fn walk(
         Some(text) => Some(text.parse::<Resume>().map_err(Failure::from)?),
         None => None,
     };
+    let (source, folder) = (saver.source, saver.folder);
+    let about = source.about();
     let mut pages = source.pages(pass.since, resume, page_size);
     let checkpoint_path = folder.file(folder::CHECKPOINT);
     while let Some(page) = pages.next().await {
         let (page, next) = page.map_err(Failure::from)?;
+        let received = Instant::now();
         let mut lines = Vec::new();
         let mut kept = Vec::new();
+        let mut wanted = Vec::new();
         for record in &page {
-            let id = id_of(record, source.about().id_field)?;
+            let id = id_of(record, about.id_field)?;
             if pass.skip_ids.contains(&id) {
                 continue;
             }
@@ -347,13 +384,13 @@ async fn walk(
                 Failure::new(Class::Failure, format!("cannot write record {id}: {e}"))
             })?;
             lines.push(b'\n');
-            kept.push((id, watermark_of(record, source.about().watermark_field)));
+            if checkpoint.documents {
+                wanted.push(Wanted::of(id.clone(), record, about.document_link.as_ref()));
+            }
+            kept.push((id, watermark_of(record, about.watermark_field)));
         }
-        let documents = if checkpoint.documents {
-            save_documents(source, folder, kept.iter().map(|(id, _)| id.as_str())).await?
-        } else {
-            0
-        };
+        progress.received(kept.len() as u64, source.core().requests_sent());
+        saver.page(wanted, received, progress).await?;
         let records_path = folder.file(folder::RECORDS);
         records
             .write_all(&lines)
@@ -377,7 +414,7 @@ async fn walk(
             }
         }
         checkpoint.write(&checkpoint_path)?;
-        progress.page(kept.len() as u64, documents);
+        progress.page(kept.len() as u64);
         if next.is_none() {
             return Ok(());
         }
@@ -392,61 +429,6 @@ async fn walk(
         checkpoint.write(&checkpoint_path)?;
     }
     Ok(())
-}
-
-/// Documents fetched at once: a document that is still being prepared (a 202) is waited
-/// out while others are fetched; the client's pacing still holds every request to the quota.
-pub const DOCUMENTS_AT_ONCE: usize = 4;
-
-/// Writes each record's document whole (`.part`, synced, renamed), a few at once; a
-/// document already there from an interrupted run is whole, so it is kept. Returns how
-/// many were written.
-async fn save_documents<'a>(
-    source: &dyn Source,
-    folder: &Folder,
-    ids: impl Iterator<Item = &'a str>,
-) -> Result<u64, Failure> {
-    let extension = source.about().document_extension.unwrap_or("bin");
-    let dir = folder.file(folder::DOCUMENTS);
-    let missing: Vec<(&str, PathBuf)> = ids
-        .map(|id| (id, dir.join(folder::document_name(id, extension))))
-        .filter(|(_, path)| !path.exists())
-        .collect();
-    let written = missing.len() as u64;
-    let mut saving = futures_util::stream::iter(missing)
-        .map(|(id, path)| save_document(source, id, path))
-        .buffer_unordered(DOCUMENTS_AT_ONCE);
-    let mut first_error = None;
-    while let Some(saved) = saving.next().await {
-        if let Err(e) = saved {
-            first_error.get_or_insert(e);
-        }
-    }
-    if let Some(e) = first_error {
-        return Err(e);
-    }
-    if written > 0 {
-        folder::sync_dir(&dir)?;
-    }
-    Ok(written)
-}
-
-async fn save_document(source: &dyn Source, id: &str, path: PathBuf) -> Result<(), Failure> {
-    let part = crate::output::part_path(&path);
-    let mut file = File::create(&part)
-        .await
-        .map_err(|e| Failure::io("create", &part, e))?;
-    let saved = source.document(id, &mut file).await;
-    if let Err(e) = saved {
-        drop(file);
-        let _ = std::fs::remove_file(&part);
-        return Err(Failure::from(e));
-    }
-    file.sync_all()
-        .await
-        .map_err(|e| Failure::io("write", &part, e))?;
-    drop(file);
-    std::fs::rename(&part, &path).map_err(|e| Failure::io("create", &path, e))
 }
 
 /// A record's id as text (a number is its digits); a record without one cannot be

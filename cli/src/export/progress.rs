@@ -1,8 +1,11 @@
-//! What an export shows while it runs: a progress bar on a terminal, a JSON line every
-//! few seconds when stderr is a file or a pipe, nothing with `--quiet`.
+//! What an export shows while it runs: a progress line on a terminal that moves with each
+//! page received and each document written, a JSON line every few seconds when stderr is
+//! a file or a pipe, nothing with `--quiet`.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
+
+use super::documents::{ByPath, Way};
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,12 +19,19 @@ pub enum Style {
 pub struct Progress {
     shown: Shown,
     started: Instant,
-    /// Counts at the start of this run (a resumed export goes on from them).
+    /// Records written at the start of this run (a resumed export goes on from them).
     base_records: u64,
+    /// Records durable in the folder, over every run.
     pub records: u64,
+    /// Records received in this run (written once their page's documents are).
+    pub received: u64,
     pub pages: u64,
-    pub documents: u64,
-    /// The quota the client keeps to, for the bar's "at the quota" rate.
+    /// Documents written in this run, by the way they came.
+    pub documents: ByPath,
+    /// Requests sent to the service in this run, as last told.
+    requests: u64,
+    requests_base: Option<u64>,
+    /// The quota the client keeps to, for the line's "paced to".
     quota_per_s: Option<f64>,
 }
 
@@ -54,35 +64,54 @@ impl Progress {
             started: Instant::now(),
             base_records: records,
             records,
+            received: 0,
             pages,
-            documents: 0,
+            documents: ByPath::default(),
+            requests: 0,
+            requests_base: None,
             quota_per_s: quota.map(|(n, window)| f64::from(n) / window.as_secs_f64()),
         }
     }
 
-    /// Records per second in this run.
-    fn rate(&self) -> f64 {
-        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
-        (self.records - self.base_records) as f64 / secs
+    /// A page of `records` has arrived; `requests` the client's count of requests sent.
+    pub fn received(&mut self, records: u64, requests: u64) {
+        self.received += records;
+        self.requests(requests);
+        self.show();
     }
 
-    /// After each durable page.
-    pub fn page(&mut self, records: u64, documents: u64) {
+    /// A document is written, by `way`.
+    pub fn document(&mut self, way: Way, requests: u64) {
+        self.documents.add(way);
+        self.requests(requests);
+        self.show();
+    }
+
+    /// A page of `records` is durable (its documents, its records, the checkpoint).
+    pub fn page(&mut self, records: u64) {
         self.records += records;
         self.pages += 1;
-        self.documents += documents;
-        let rate = self.rate();
+        self.show();
+    }
+
+    fn requests(&mut self, sent: u64) {
+        let base = *self.requests_base.get_or_insert(sent);
+        self.requests = sent.saturating_sub(base);
+    }
+
+    /// Per second since this run started.
+    fn per_s(&self, count: u64) -> f64 {
+        let secs = self.started.elapsed().as_secs_f64().max(1e-3);
+        count as f64 / secs
+    }
+
+    fn show(&mut self) {
+        let message = match &self.shown {
+            Shown::Bar(_) => Some(self.message()),
+            _ => None,
+        };
         match &mut self.shown {
-            Shown::Bar(bar) => {
-                let quota = self
-                    .quota_per_s
-                    .map(|q| format!(" (client paced to {q:.0} requests/s)"))
-                    .unwrap_or_default();
-                bar.set_message(format!(
-                    "{} records, {} pages, {} documents, {rate:.1} records/s{quota}",
-                    self.records, self.pages, self.documents,
-                ));
-            }
+            Shown::Bar(bar) => bar.set_message(message.unwrap_or_default()),
             Shown::Lines { every, last } => {
                 if last.elapsed() >= *every {
                     *last = Instant::now();
@@ -93,14 +122,42 @@ impl Progress {
         }
     }
 
+    /// The terminal line: records, documents by way, and the paces.
+    fn message(&self) -> String {
+        let d = &self.documents;
+        let quota = self
+            .quota_per_s
+            .map(|q| format!(", paced to {q:.0}/s"))
+            .unwrap_or_default();
+        format!(
+            "{} records received, {} written, {} pages | {} documents (link {}, API {}, \
+             fallback {}), {:.1}/s | API {:.1} requests/s{quota}",
+            self.received,
+            self.records,
+            self.pages,
+            d.total(),
+            d.link,
+            d.api,
+            d.fallback,
+            self.per_s(d.total()),
+            self.per_s(self.requests),
+        )
+    }
+
     fn line(&self, event: &str) {
+        let tenth = |x: f64| (x * 10.0).round() / 10.0;
         let line = serde_json::json!({
             "event": event,
             "records": self.records,
+            "records_received": self.received,
             "pages": self.pages,
-            "documents": self.documents,
-            "elapsed_s": (self.started.elapsed().as_secs_f64() * 10.0).round() / 10.0,
-            "records_per_s": (self.rate() * 10.0).round() / 10.0,
+            "documents": self.documents.total(),
+            "documents_by": self.documents,
+            "api_requests": self.requests,
+            "elapsed_s": tenth(self.started.elapsed().as_secs_f64()),
+            "records_per_s": tenth(self.per_s(self.records - self.base_records)),
+            "documents_per_s": tenth(self.per_s(self.documents.total())),
+            "api_requests_per_s": tenth(self.per_s(self.requests)),
         });
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "{line}");
@@ -115,10 +172,8 @@ impl Progress {
                 let mut err = std::io::stderr().lock();
                 let _ = writeln!(
                     err,
-                    "{what} {} records, {} pages, {} documents in {:.1} s",
-                    self.records,
-                    self.pages,
-                    self.documents,
+                    "{what}: {}; {:.1} s",
+                    self.message(),
                     self.started.elapsed().as_secs_f64()
                 );
             }

@@ -62,6 +62,10 @@ impl Checker<'_> {
             Some(name) => Some(self.export_document(name, i)?.name.clone()),
             None => None,
         };
+        let document_link = match &def.document_link {
+            Some(link) => Some(self.export_link(link, def, fields)?),
+            None => None,
+        };
         Some(ir::Export {
             doc: def.doc.clone(),
             list: list.name.clone(),
@@ -70,6 +74,64 @@ impl Checker<'_> {
             id_field: id_field.to_string(),
             watermark_field: def.watermark.value.clone(),
             document,
+            document_link,
+        })
+    }
+
+    /// A url field of the records, a lifetime, no credentials; and a `document` operation
+    /// to fall back on when a link fails.
+    fn export_link(
+        &mut self,
+        def: &spec::DocumentLinkDef,
+        export: &spec::ExportDef,
+        fields: &[ir::Field],
+    ) -> Option<ir::DocumentLink> {
+        if export.document.is_none() {
+            self.error(
+                &def.field,
+                "a document link needs the export's `document` operation, its fallback when a link fails",
+                "name the operation answering the same document with `document:`",
+            );
+            return None;
+        }
+        let url = |ty: &TypeRef| matches!(ty, TypeRef::Builtin(Builtin::Url | Builtin::String));
+        if !fields
+            .iter()
+            .any(|f| f.name == def.field.value && url(&f.ty))
+        {
+            self.error(
+                &def.field,
+                format!(
+                    "the exported records have no url field `{}`",
+                    def.field.value
+                ),
+                "name the records' field holding the pre-signed link, such as `pdf_share_url`",
+            );
+            return None;
+        }
+        if def.credentials.value != "none" {
+            self.error(
+                &def.credentials,
+                format!(
+                    "`credentials: {}`: a document link is fetched with no credential",
+                    def.credentials.value
+                ),
+                "write `credentials: none` (a link that needs the key is not a pre-signed link)",
+            );
+            return None;
+        }
+        let Some(lifetime_secs) = lifetime(&def.lifetime.value) else {
+            self.error(
+                &def.lifetime,
+                format!("`{}` is not a lifetime", def.lifetime.value),
+                "write a whole number above 0 and a unit: `48 hours` (seconds, minutes, hours, days)",
+            );
+            return None;
+        };
+        Some(ir::DocumentLink {
+            doc: def.doc.clone(),
+            field: def.field.value.clone(),
+            lifetime_secs,
         })
     }
 
@@ -178,5 +240,40 @@ impl Checker<'_> {
             return None;
         }
         Some(op)
+    }
+}
+
+/// `48 hours` in seconds: a whole number above 0 and a unit (singular or plural).
+fn lifetime(text: &str) -> Option<u64> {
+    let (count, unit) = text.trim().split_once(' ')?;
+    let count: u64 = count.parse().ok().filter(|n| *n > 0)?;
+    let unit = match unit.trim().trim_end_matches('s') {
+        "second" => 1,
+        "minute" => 60,
+        "hour" => 3_600,
+        "day" => 86_400,
+        _ => return None,
+    };
+    count.checked_mul(unit)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_lifetime_is_a_whole_number_and_a_unit() {
+        assert_eq!(super::lifetime("48 hours"), Some(172_800));
+        assert_eq!(super::lifetime("1 day"), Some(86_400));
+        assert_eq!(super::lifetime("90 seconds"), Some(90));
+        for bad in [
+            "48",
+            "hours",
+            "0 hours",
+            "-1 hours",
+            "1.5 hours",
+            "2 weeks",
+            "",
+        ] {
+            assert_eq!(super::lifetime(bad), None, "{bad}");
+        }
     }
 }

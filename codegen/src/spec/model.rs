@@ -103,6 +103,30 @@ pub struct ExportDef {
     #[serde(default)]
     #[schemars(with = "Option<String>")]
     pub document: Option<Spanned<String>>,
+    /// Where a record carries a pre-signed link to the same document, fetched instead of
+    /// `document` while it lives (`document` stays the fallback, so it is required).
+    #[serde(default)]
+    pub document_link: Option<DocumentLinkDef>,
+}
+
+/// A record's field holding a pre-signed link to its document: fetched with no
+/// credential, before its lifetime ends.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentLinkDef {
+    /// What the link is and what is inferred about it, for the tool's docs.
+    pub doc: String,
+    /// The records' url field holding the link (`pdf_share_url`).
+    #[schemars(with = "String")]
+    pub field: Spanned<String>,
+    /// How long a link lives from the answer that carried it: a whole number and a unit,
+    /// `48 hours` (`seconds`, `minutes`, `hours`, `days`).
+    #[schemars(with = "String")]
+    pub lifetime: Spanned<String>,
+    /// The credentials the link needs: `none` (a pre-signed link; the tool never sends
+    /// the key off the base URL's origin).
+    #[schemars(with = "String")]
+    pub credentials: Spanned<String>,
 }
 
 /// What a webhook listener receives.

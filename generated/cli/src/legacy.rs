@@ -15,6 +15,7 @@ pub const INTERFACE: cli::app::Interface = cli::app::Interface {
     export: Some(cli::app::Export {
         about: "Every transaction, following `links.next`.",
         document_flag: None,
+        document_link: false,
         run: export,
     }),
 };
@@ -1446,6 +1447,7 @@ impl cli::export::Source for Export {
             id_field: "id",
             watermark_field: "created_at",
             document_extension: None,
+            document_link: None,
         }
     }
     fn quota(&self) -> Option<(u32, std::time::Duration)> {
@@ -1488,6 +1490,9 @@ impl cli::export::Source for Export {
     ) -> cli::export::Writing<'a> {
         let _ = (&id, &out);
         Box::pin(async { Ok(0) })
+    }
+    fn core(&self) -> &inspection_client::runtime::Core {
+        self.0.core()
     }
 }
 /// Runs `inspection export`, then prints what it did.

@@ -15,6 +15,7 @@ pub const INTERFACE: cli::app::Interface = cli::app::Interface {
     export: Some(cli::app::Export {
         about: "Every inspection, with its PDF if asked.",
         document_flag: Some("pdf"),
+        document_link: true,
         run: export,
     }),
 };
@@ -1248,6 +1249,11 @@ impl cli::export::Source for Export {
             id_field: "id",
             watermark_field: "created_at",
             document_extension: Some("pdf"),
+            document_link: Some(cli::export::Link {
+                field: "pdf_share_url",
+                lifetime: std::time::Duration::from_secs(172800u64),
+                media_type: "application/pdf",
+            }),
         }
     }
     fn quota(&self) -> Option<(u32, std::time::Duration)> {
@@ -1280,6 +1286,9 @@ impl cli::export::Source for Export {
     ) -> cli::export::Writing<'a> {
         let _ = (&id, &out);
         Box::pin(self.0.get_inspection(id.to_string()).pdf_to(out))
+    }
+    fn core(&self) -> &inspection_client::runtime::Core {
+        self.0.core()
     }
 }
 /// Runs `inspection export`, then prints what it did.

@@ -9,6 +9,7 @@ mod poll;
 mod presigned;
 
 pub use decode::{Response, decode};
+pub use presigned::Fetched;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -209,6 +210,12 @@ impl Core {
     /// The base URL every request's path is joined to.
     pub fn base_url(&self) -> &Url {
         &self.inner.base
+    }
+
+    /// Requests this client (and its clones) has sent to the service so far, retries
+    /// included: for a progress display's request pace.
+    pub fn requests_sent(&self) -> u64 {
+        self.inner.pacer.granted()
     }
 
     /// Checks `value`'s documented limits, unless validation is turned off.

@@ -14,7 +14,18 @@ use super::body::{self, CopyError, ReadError, ReaderBody};
 use super::{Core, describe};
 use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
+use crate::pacing::Pacer;
 use crate::paging::BoxStream;
+
+/// What [`Core::fetch_presigned_paced_to`] wrote.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Fetched {
+    /// The bytes written.
+    pub bytes: u64,
+    /// The answer's `Content-Type`, when it had one, for the caller to check.
+    pub content_type: Option<String>,
+}
 
 impl Core {
     /// Fetches a pre-signed URL (a share link, `pdf_share_url`) without any credential,
@@ -42,7 +53,14 @@ impl Core {
         out: &mut W,
     ) -> Result<u64, Error> {
         let (resp, shown) = self.open_presigned(url).await?;
-        body::copy_to(resp, out).await.map_err(|e| match e {
+        body::copy_to(resp, out)
+            .await
+            .map_err(|e| self.copy_failed(shown, e))
+    }
+
+    /// A download that broke: reading the answer (scrubbed) or writing it out.
+    fn copy_failed(&self, shown: String, e: CopyError) -> Error {
+        match e {
             CopyError::Read(e) => self.scrub(transport_error("GET", shown, e)),
             CopyError::Write(e) => Error::Transport {
                 method: "GET".into(),
@@ -50,6 +68,60 @@ impl Core {
                 message: format!("cannot write the download: {e}"),
                 source: Some(Box::new(e)),
             },
+        }
+    }
+
+    /// Fetches a pre-signed URL to `out` with no credential, on `pacer` (a pace of the
+    /// link's host, not the service's quota). A 429 is waited out (its `Retry-After`, or the
+    /// retry policy's backoff; a wait longer than the policy's longest backoff is not),
+    /// up to the policy's attempts; any other failure is returned at once, so a caller
+    /// with another way to the same bytes takes it instead of retrying a dead link.
+    pub async fn fetch_presigned_paced_to<W: AsyncWrite + Unpin + ?Sized>(
+        &self,
+        url: &str,
+        out: &mut W,
+        pacer: &Pacer,
+    ) -> Result<Fetched, Error> {
+        let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
+        let policy = &self.inner.config.retry;
+        let mut attempt = 1;
+        let resp = loop {
+            pacer.acquire().await;
+            let span = tracing::debug_span!("inspection_presigned", path = %parsed.path(), attempt);
+            let sent = self
+                .inner
+                .bare
+                .get(parsed.clone())
+                .send()
+                .instrument(span)
+                .await;
+            let resp = sent.map_err(|e| self.scrub(transport_error("GET", shown.clone(), e)))?;
+            let status = resp.status().as_u16();
+            if (200..300).contains(&status) {
+                break resp;
+            }
+            let headers = resp.headers().clone();
+            let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
+            let field = self.inner.config.message_field();
+            let api = ApiError::from_answer(status, format!("GET {shown}"), headers, &body, field);
+            let wait = api.retry_after.unwrap_or_else(|| policy.backoff(attempt));
+            if status != 429 || attempt >= policy.max_attempts || wait > policy.max_backoff {
+                return Err(self.scrub(api.into()));
+            }
+            pacer.pause_for(wait);
+            attempt += 1;
+        };
+        let content_type = resp
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        let bytes = body::copy_to(resp, out)
+            .await
+            .map_err(|e| self.copy_failed(shown, e))?;
+        Ok(Fetched {
+            bytes,
+            content_type,
         })
     }
 

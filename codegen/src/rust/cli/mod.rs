@@ -9,7 +9,9 @@ use std::collections::BTreeSet;
 
 use heck::ToKebabCase;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
+
+mod export;
 
 use super::{adapter, client, names, operations};
 use crate::doc_text;
@@ -183,7 +185,7 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
     let auth_check = auth_check(i);
     let (export_field, export_items) = match &i.export {
         Some(e) => {
-            let (field, items) = export(i, e)?;
+            let (field, items) = export::export(i, e)?;
             (quote!(Some(#field)), items)
         }
         None => (quote!(None), quote!()),
@@ -325,7 +327,7 @@ fn auth_check(i: &Interface) -> TokenStream {
 }
 
 /// The setter of a list's page size and the largest it takes, from the interface's paging.
-fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::Ident, u32)> {
+pub(super) fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::Ident, u32)> {
     let (param, max) = match (&i.pagination, &op.paging) {
         (
             Some(Pagination::Cursor { max_per_page, .. }),
@@ -345,162 +347,6 @@ fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::Ident, u32)>
         .iter()
         .any(|q| q.name == param)
         .then(|| (names::field_ident(param), max))
-}
-
-/// The export: an `Export` field of the interface, and the items behind it (a `Source`
-/// over the client and the function that runs it).
-fn export(i: &Interface, e: &crate::ir::Export) -> Result<(TokenStream, TokenStream), String> {
-    let op = i
-        .operations
-        .iter()
-        .find(|o| o.name == e.list)
-        .ok_or_else(|| format!("generator bug: no export list `{}`", e.list))?;
-    let pages = export_pages(i, e, op)?;
-    let (document, extension, flag) = match &e.document {
-        Some(name) => document(i, name)?,
-        None => (
-            quote!(Box::pin(async { Ok(0) })),
-            quote!(None),
-            quote!(None),
-        ),
-    };
-    let (interface, list_name, id_field, watermark) = (
-        i.name.as_str(),
-        e.list.as_str(),
-        e.id_field.as_str(),
-        e.watermark_field.as_str(),
-    );
-    let about = first_sentence(&e.doc);
-    let field = quote!(cli::app::Export { about: #about, document_flag: #flag, run: export });
-    let items = quote! {
-        /// What `inspection export` walks (the spec's `export`).
-        struct Export(Client);
-
-        impl cli::export::Source for Export {
-            fn about(&self) -> cli::export::About {
-                cli::export::About {
-                    interface: #interface,
-                    list: #list_name,
-                    id_field: #id_field,
-                    watermark_field: #watermark,
-                    document_extension: #extension,
-                }
-            }
-            fn quota(&self) -> Option<(u32, std::time::Duration)> {
-                self.0.core().config().pacing_limit()
-            }
-            fn pages(
-                &self,
-                since: Option<chrono::DateTime<chrono::Utc>>,
-                resume: Option<inspection_client::runtime::Resume>,
-                page_size: Option<u32>,
-            ) -> cli::export::Pages {
-                #pages
-            }
-            fn document<'a>(&'a self, id: &'a str, out: &'a mut cli::export::File) -> cli::export::Writing<'a> {
-                let _ = (&id, &out);
-                #document
-            }
-        }
-
-        /// Runs `inspection export`, then prints what it did.
-        fn export<'a>(
-            cx: &'a cli::app::Context,
-            options: &'a cli::export::Options,
-        ) -> cli::app::Running<'a> {
-            Box::pin(async move {
-                let source = Export(connect(cx).await?);
-                let summary = cli::export::run(&source, options).await?;
-                cli::output::Printer::for_stdout().print(&summary)
-            })
-        }
-    };
-    Ok((field, items))
-}
-
-/// The body of the export's `pages`: the list from `resume`, after `since`, `page_size`
-/// records a page, its records as JSON.
-fn export_pages(
-    i: &Interface,
-    e: &crate::ir::Export,
-    op: &Operation,
-) -> Result<TokenStream, String> {
-    let list = names::method_ident(&op.name);
-    let (page_ty, items_field) = match &op.paging {
-        Some(OperationPaging::Cursor { items_field, .. }) => match &op.answer.kind {
-            AnswerKind::Json { body, .. } => (super::types::rust_type(i, body), items_field),
-            _ => return Err(format!("generator bug: `{}` answers no page", op.name)),
-        },
-        Some(OperationPaging::Links {
-            envelope,
-            items_field,
-            ..
-        }) => (
-            super::types::rust_type(i, &TypeRef::Named(*envelope)),
-            items_field,
-        ),
-        None => return Err(format!("generator bug: `{}` is not paged", op.name)),
-    };
-    let items = names::field_ident(items_field);
-    let size = page_size(i, op).map(|(setter, max)| {
-        let max = proc_macro2::Literal::u32_unsuffixed(max);
-        quote!(.#setter(page_size.unwrap_or(#max).try_into().unwrap_or(#max)))
-    });
-    // A list without a page size parameter takes none.
-    let unsized_list = size.is_none().then(|| quote!(let _ = page_size;));
-    let since_setter = names::field_ident(&e.since_param);
-    let since_param = op.query.iter().find(|q| q.name == e.since_param);
-    let range =
-        since_param.is_some_and(|q| matches!(q.ty, TypeRef::Builtin(Builtin::DateTimeOrRange)));
-    let since = match &e.since_field {
-        // A time-or-range parameter takes the time as "since"; a date-time one as it is.
-        None if range => quote!(b.#since_setter(t.into())),
-        None => quote!(b.#since_setter(t)),
-        Some(field) => quote! {
-            match cli::serde_json::from_value(cli::serde_json::json!({ #field: t })) {
-                Ok(value) => b.#since_setter(value),
-                Err(e) => return cli::export::failed(e),
-            }
-        },
-    };
-    Ok(quote! {
-        #unsized_list
-        let b = self.0.#list() #size;
-        let b = match since { Some(t) => #since, None => b };
-        let b = match resume { Some(at) => b.resume(at), None => b };
-        cli::export::pages_of(b.pages_resumable(), |page: #page_ty| page.#items)
-    })
-}
-
-/// A record's document: the call that writes it, its file extension and the flag that
-/// asks for it (the name of the builder method of a binary alternative, or `document`).
-fn document(i: &Interface, name: &str) -> Result<(TokenStream, TokenStream, TokenStream), String> {
-    let op = i
-        .operations
-        .iter()
-        .find(|o| o.name == name)
-        .ok_or_else(|| format!("generator bug: no document operation `{name}`"))?;
-    let method = names::method_ident(&op.name);
-    let (to, media) = match (&op.answer.alternative, &op.answer.kind) {
-        (Some(media), _) => (
-            operations::alternative_methods(op)[1].clone(),
-            media.clone(),
-        ),
-        (None, AnswerKind::Bytes { content_type }) => {
-            (format_ident!("send_to"), content_type.clone())
-        }
-        _ => return Err(format!("generator bug: `{name}` answers no bytes")),
-    };
-    let extension = media.rsplit('/').next().unwrap_or("bin").to_string();
-    let flag = match op.answer.alternative {
-        Some(_) => alternative_flag(op),
-        None => "documents",
-    };
-    Ok((
-        quote!(Box::pin(self.0.#method(id.to_string()).#to(out))),
-        quote!(Some(#extension)),
-        quote!(Some(#flag)),
-    ))
 }
 
 /// The rows of the operation table, with flags made distinct.
@@ -711,12 +557,12 @@ fn secret_paths(i: &Interface, ty: &TypeRef, prefix: &str, depth: u8, out: &mut 
 
 /// The flag that asks for an operation's alternative form: the form's name the IR plans
 /// (`pdf`), as the Rust method is named after it too.
-fn alternative_flag(op: &Operation) -> &str {
+pub(super) fn alternative_flag(op: &Operation) -> &str {
     op.call.alternative.as_deref().unwrap_or("bytes")
 }
 
 /// The first sentence of a doc, on one line.
-fn first_sentence(doc: &str) -> String {
+pub(super) fn first_sentence(doc: &str) -> String {
     let line = doc.split_whitespace().collect::<Vec<_>>().join(" ");
     match line.find(". ") {
         Some(end) => line[..=end].to_string(),
