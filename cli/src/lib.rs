@@ -11,6 +11,7 @@ pub mod credentials;
 pub mod exit;
 pub mod export;
 pub mod output;
+pub mod state;
 
 pub use clap;
 pub use serde_json;

@@ -8,8 +8,8 @@ use std::path::Path;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::folder;
-use crate::exit::{Class, Failure};
+use crate::exit::Failure;
+use crate::state::{self, Versioned};
 
 /// The format written today; an older tool refuses a newer one.
 pub const FORMAT: u32 = 1;
@@ -61,6 +61,14 @@ pub struct Completed {
     pub records: u64,
 }
 
+impl Versioned for Checkpoint {
+    const WHAT: &'static str = "an export checkpoint";
+    const FORMAT: u32 = FORMAT;
+}
+
+/// What to do with a checkpoint this tool cannot trust: nothing here is removed for it.
+const WAY_OUT: &str = "export into a new folder (this one is left as it is)";
+
 /// How far before the last watermark `--since last` asks again: a record made in the
 /// same second as the last one exported is found whether the service's filter is
 /// "after" or "at or after", and its id tells whether it was exported already.
@@ -83,43 +91,15 @@ impl Checkpoint {
         }
     }
 
-    /// The checkpoint at `path`, `None` when there is none; one that cannot be read is an
-    /// error naming the file.
+    /// The checkpoint at `path`, `None` when there is none; one that is damaged, foreign
+    /// or newer is refused, naming the file and the way out.
     pub fn read(path: &Path) -> Result<Option<Checkpoint>, Failure> {
-        let text = match std::fs::read(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(Failure::io("read", path, e)),
-        };
-        let checkpoint: Checkpoint = serde_json::from_slice(&text).map_err(|e| {
-            Failure::new(
-                Class::Failure,
-                format!(
-                    "{} is not a checkpoint this tool wrote: {e}",
-                    path.display()
-                ),
-            )
-        })?;
-        if checkpoint.format > FORMAT {
-            return Err(Failure::new(
-                Class::Failure,
-                format!(
-                    "{} is of format {}, newer than this tool's {FORMAT}: use a newer tool",
-                    path.display(),
-                    checkpoint.format
-                ),
-            ));
-        }
-        Ok(Some(checkpoint))
+        state::read(path, WAY_OUT)
     }
 
-    /// Writes the checkpoint atomically (see [`folder::write_atomically`]).
+    /// Writes the checkpoint atomically (see [`state::write_atomically`]).
     pub fn write(&self, path: &Path) -> Result<(), Failure> {
-        let mut text = serde_json::to_vec_pretty(self).map_err(|e| {
-            Failure::new(Class::Failure, format!("cannot write the checkpoint: {e}"))
-        })?;
-        text.push(b'\n');
-        folder::write_atomically(path, &text)
+        state::write(path, self)
     }
 
     /// Takes a record's watermark and id into account.
@@ -164,7 +144,7 @@ mod tests {
     fn a_checkpoint_reads_back_what_was_written_and_refuses_a_stranger() {
         let dir = std::env::temp_dir().join(format!("inspection-cli-cp-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(super::folder::CHECKPOINT);
+        let path = dir.join(super::super::folder::CHECKPOINT);
         let mut c = Checkpoint::new("v3", "list_inspections", true);
         c.pass = Some(Pass {
             requested: Some("last".into()),
@@ -176,7 +156,12 @@ mod tests {
         assert_eq!(Checkpoint::read(&path).unwrap(), Some(c));
         std::fs::write(&path, "{\"format\": 1}").unwrap();
         let refused = Checkpoint::read(&path).unwrap_err();
-        assert!(refused.message.contains("not a checkpoint"), "{refused}");
+        assert!(
+            refused
+                .message
+                .contains("is not an export checkpoint this tool wrote"),
+            "{refused}"
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 }

@@ -172,7 +172,7 @@ impl Saver<'_> {
             return Err(e);
         }
         if written {
-            folder::sync_dir(&dir)?;
+            crate::state::sync_dir(&dir)?;
         }
         Ok(())
     }

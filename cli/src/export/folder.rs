@@ -2,74 +2,35 @@
 //! writes that are durable before anything points at them.
 
 use std::fs::{File, OpenOptions};
-use std::io::{Read, Seek, SeekFrom, Write};
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 use crate::exit::{Class, Failure};
+use crate::state::Held;
 
 pub const RECORDS: &str = "records.jsonl";
 pub const CHECKPOINT: &str = "checkpoint.json";
 pub const DOCUMENTS: &str = "documents";
-pub const LOCK: &str = ".lock";
 
-/// A folder held by this process: its lock is released when this is dropped, or by the
-/// operating system when the process dies (so a lock left by a killed export is free).
+/// An export folder held by this process (see [`Held`]).
 pub struct Folder {
     pub path: PathBuf,
-    _lock: File,
+    held: Held,
 }
 
 impl Folder {
     /// Creates the folder if needed and takes its lock; refuses (busy) when an export
     /// that is running holds it, naming its process.
     pub fn lock(path: &Path) -> Result<Folder, Failure> {
-        std::fs::create_dir_all(path).map_err(|e| Failure::io("create the folder", path, e))?;
-        let lock_path = path.join(LOCK);
-        let mut lock = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .map_err(|e| Failure::io("open the lock file", &lock_path, e))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = lock.read_to_string(&mut holder);
-                let holder = holder.trim();
-                let by = if holder.is_empty() {
-                    String::new()
-                } else {
-                    format!(" by process {holder}")
-                };
-                return Err(Failure::new(
-                    Class::Busy,
-                    format!(
-                        "{} is held{by}, an export that is still running (lock file {}); \
-                         wait for it to end, or stop it and run this again to resume",
-                        path.display(),
-                        lock_path.display()
-                    ),
-                ));
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(Failure::io("lock", &lock_path, e));
-            }
-        }
-        // Who holds it, for the message above; the lock itself is the OS's.
-        let _ = lock
-            .set_len(0)
-            .and_then(|()| lock.seek(SeekFrom::Start(0)).map(drop))
-            .and_then(|()| write!(lock, "{}", std::process::id()));
+        let held = Held::take(path, "an export")?;
         Ok(Folder {
-            path: path.to_path_buf(),
-            _lock: lock,
+            path: held.path.clone(),
+            held,
         })
     }
 
     pub fn file(&self, name: &str) -> PathBuf {
-        self.path.join(name)
+        self.held.file(name)
     }
 
     /// Removes what an interrupted run left half-written: `*.part` documents and a
@@ -88,32 +49,6 @@ impl Folder {
         }
         Ok(())
     }
-}
-
-/// Writes `bytes` to `path` so that after a crash `path` holds either its old content or
-/// all of the new: a temporary file, flushed to disk, renamed over it, the folder synced.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), Failure> {
-    let tmp = crate::output::part_path(path);
-    let mut file = File::create(&tmp).map_err(|e| Failure::io("create", &tmp, e))?;
-    file.write_all(bytes)
-        .and_then(|()| file.sync_all())
-        .map_err(|e| Failure::io("write", &tmp, e))?;
-    drop(file);
-    std::fs::rename(&tmp, path).map_err(|e| Failure::io("replace", path, e))?;
-    sync_dir(path.parent().unwrap_or(Path::new(".")))
-}
-
-/// Makes a rename or a new file in `dir` durable (a no-op where folders cannot be opened).
-pub fn sync_dir(dir: &Path) -> Result<(), Failure> {
-    #[cfg(unix)]
-    {
-        File::open(dir)
-            .and_then(|d| d.sync_all())
-            .map_err(|e| Failure::io("sync the folder", dir, e))?;
-    }
-    #[cfg(not(unix))]
-    let _ = dir;
-    Ok(())
 }
 
 /// The records file opened for appending after its first `durable` bytes: whatever an
@@ -170,6 +105,7 @@ pub fn document_name(id: &str, extension: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
 
     fn temp(name: &str) -> PathBuf {
         let dir =
@@ -185,23 +121,6 @@ mod tests {
         assert_eq!(document_name("a.b", "pdf"), "a%2Eb.pdf");
         assert_ne!(document_name("a b", "pdf"), document_name("a_b", "pdf"));
         assert_eq!(document_name("", "pdf"), "%00.pdf");
-    }
-
-    #[test]
-    fn a_second_lock_on_a_held_folder_is_refused_and_taken_once_free() {
-        let dir = temp("lock");
-        let first = Folder::lock(&dir).unwrap();
-        let refused = Folder::lock(&dir).err().expect("the folder is held");
-        assert_eq!(refused.class, Class::Busy);
-        assert!(
-            refused
-                .message
-                .contains(&format!("by process {}", std::process::id())),
-            "{refused}"
-        );
-        drop(first);
-        Folder::lock(&dir).expect("a released lock is taken over");
-        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]
