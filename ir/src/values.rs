@@ -4,13 +4,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Where a fact comes from. Anything not from the seed document is marked, and only
+/// Where a fact comes from. Anything not from the interface document is marked, and only
 /// `public_docs` facts may make the client stricter.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Source {
-    /// The interface document (seed). The default.
+    /// The interface document (the mark `seed`). The default.
     #[default]
     Seed,
     /// STATED in the service's public documentation.

@@ -579,8 +579,8 @@ pub struct BodyDef {
     pub content_type: Option<String>,
     #[serde(default)]
     pub doc: Option<String>,
-    /// The request may come with no body at all (a body the seeds do not show); clients
-    /// then take it as an optional input. JSON bodies only.
+    /// The request may come with no body at all (a body the interface document does not
+    /// show); clients then take it as an optional input. JSON bodies only.
     #[serde(default)]
     #[schemars(with = "bool")]
     pub optional: Option<Spanned<bool>>,

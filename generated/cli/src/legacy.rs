@@ -213,8 +213,8 @@ const OPERATIONS: &[Operation] = &[
         command: "replace-asset",
         about: "Updates an asset (PUT).",
         doc: concat!(
-            "Updates an asset (PUT). The seed lists PATCH and PUT for the same update; ",
-            "whether PUT replaces the whole record is not shown.\n\n`PUT ",
+            "Updates an asset (PUT). The interface document lists PATCH and PUT for the same ",
+            "update; whether PUT replaces the whole record is not shown.\n\n`PUT ",
             "/api/assets/{id}`\n\nAnswers:\n\n- 200 (application/json): The updated asset ",
             "(assumed; the response is not shown).\n\n*Not shown by the interface document:* ",
             "The request and response bodies, and how PUT differs from PATCH."
@@ -861,9 +861,9 @@ const OPERATIONS: &[Operation] = &[
             "Shows a form of a transaction.\n\n`GET /api/transactions/{id}/forms/{form_id}`\n\nAn",
             "swers:\n\n- 200 (application/json): The form; its shape is not shown. *Not ",
             "shown:* The response shape.\n- 200 (application/pdf): The form as a PDF document ",
-            "(assumed from form templates, which the seed says show as JSON or PDF).\n\n*Not ",
-            "shown by the interface document:* The response shape, and whether a PDF is ",
-            "offered (assumed: `Accept: application/pdf`, as for form templates)."
+            "(assumed from form templates, which the interface document says show as JSON or ",
+            "PDF).\n\n*Not shown by the interface document:* The response shape, and whether a ",
+            "PDF is offered (assumed: `Accept: application/pdf`, as for form templates)."
         ),
         params: &[
             Param {

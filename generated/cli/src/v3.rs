@@ -44,7 +44,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "reference-number",
@@ -510,7 +513,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "created-after",
@@ -589,7 +595,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "created-after",
@@ -660,7 +669,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "created-after",
@@ -810,7 +822,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "created-after",
@@ -1013,7 +1028,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
             Param {
                 flag: "location-id",
@@ -1058,7 +1076,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
         ],
         body: Body::None,
@@ -1084,7 +1105,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
         ],
         body: Body::None,
@@ -1167,7 +1191,10 @@ const OPERATIONS: &[Operation] = &[
                 place: Place::Query,
                 kind: Kind::Integer,
                 required: false,
-                help: "Page size, at most 100 (the seed states no minimum). Limits: at most 100.",
+                help: concat!(
+                    "Page size, at most 100 (the interface document states no minimum). Limits: at ",
+                    "most 100."
+                ),
             },
         ],
         body: Body::None,

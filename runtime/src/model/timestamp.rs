@@ -1,5 +1,5 @@
-//! Date-times as the service may send them. Both seeds say ISO 8601 in UTC, not which of
-//! its forms, so a response is read tolerantly: with or without an offset (none means UTC),
+//! Date-times as the service may send them. Both interface documents say ISO 8601 in UTC,
+//! not which of its forms, so a response is read tolerantly: with or without an offset (none means UTC),
 //! with or without fractional seconds, `T`, `t` or a space between date and time, and a
 //! bare date (midnight UTC). Requests always send RFC 3339 with `Z`.
 

@@ -206,8 +206,8 @@ impl Client {
             body,
         }
     }
-    /// Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
-    /// replaces the whole record is not shown.
+    /// Updates an asset (PUT). The interface document lists PATCH and PUT for the same update;
+    /// whether PUT replaces the whole record is not shown.
     ///
     /// `PUT /api/assets/{id}`
     ///
@@ -667,7 +667,7 @@ impl Client {
     /// - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
     ///   shape.
     /// - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
-    ///   the seed says show as JSON or PDF).
+    ///   the interface document says show as JSON or PDF).
     ///
     /// *Not shown by the interface document:* The response shape, and whether a PDF is offered
     /// (assumed: `Accept: application/pdf`, as for form templates).
@@ -2732,8 +2732,8 @@ pub struct ResetUserPassword {
     body: Option<serde_json::Value>,
 }
 impl ResetUserPassword {
-    /// Not shown (for example a new password). The seed lists the route with no body, so the
-    /// request may go without one.
+    /// Not shown (for example a new password). The interface document lists the route with no
+    /// body, so the request may go without one.
     ///
     /// Optional: the request goes without a body unless this is set.
     pub fn body(mut self, body: serde_json::Value) -> Self {

@@ -147,8 +147,8 @@ impl LegacyTaskStatus {
 pub enum UserRole {
     /// `user`: An ordinary user (the role seen in the examples).
     User,
-    /// `manager`: A manager. The seed names the role; its wire value is assumed to be
-    /// `manager`.
+    /// `manager`: A manager. The interface document names the role; its wire value is assumed
+    /// to be `manager`.
     Manager,
     /// A value this version of the client does not know, kept as sent.
     Unknown(::inspection_runtime::UnknownValue),

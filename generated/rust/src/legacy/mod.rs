@@ -21,11 +21,11 @@
 //!
 //! Authentication: `Authorization: Token <token>`. Log in with `authenticate` (username and
 //! password) to obtain `auth_token`, a JWT that must be included in all subsequent
-//! requests. The seed does not show the header that carries it; per the public docs every
-//! authenticated example sends `Authorization: Token <auth_token>` (the scheme word is
-//! `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as "log in again".
-//! Manager-only operations need a user with the manager role; reading or updating another
-//! user needs a manager.
+//! requests. The interface document does not show the header that carries it; per the
+//! public docs every authenticated example sends `Authorization: Token <auth_token>` (the
+//! scheme word is `Token`, not `Bearer`). Token expiry is not documented: treat a 401 as
+//! "log in again". Manager-only operations need a user with the manager role; reading or
+//! updating another user needs a manager.
 //!
 //! Paging: Index endpoints answer `{<records>: [...], links: {prev, next}}`, where
 //! `links.next` and `links.prev` are the URLs of the next and previous pages. Per the

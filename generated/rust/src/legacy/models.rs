@@ -321,8 +321,9 @@ pub struct Damage {
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of assets (the seed shows none); those
-/// here are from the public docs' examples, which do not say which are always present.
+/// *Not shown by the interface document:* The fields of assets (the interface document
+/// shows none); those here are from the public docs' examples, which do not say which are
+/// always present.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq)]
@@ -417,9 +418,9 @@ impl Asset {
 /// so nothing the service sends is lost.
 ///
 /// *Not shown by the interface document:* The fields of transactions beyond
-/// `archive_status` (the seed shows none); those here are from the public docs' examples
-/// (the create response is cut off after `videos`), which do not say which are always
-/// present.
+/// `archive_status` (the interface document shows none); those here are from the public
+/// docs' examples (the create response is cut off after `videos`), which do not say which
+/// are always present.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq)]
@@ -897,9 +898,9 @@ impl OneTimeUser {
 /// Properties this spec does not list are kept in `additional_properties` and written back,
 /// so nothing the service sends is lost.
 ///
-/// *Not shown by the interface document:* The fields of tasks (the seed shows none; those
-/// here are from the public docs' index example), the status values beyond `idle`, and the
-/// field that holds the webhook url called on completion.
+/// *Not shown by the interface document:* The fields of tasks (the interface document shows
+/// none; those here are from the public docs' index example), the status values beyond
+/// `idle`, and the field that holds the webhook url called on completion.
 ///
 /// *Source: the service's public documentation.*
 #[derive(Clone, Debug, PartialEq)]
@@ -1969,9 +1970,9 @@ impl Credentials {
         }
     }
 }
-/// The body of a guest-token exchange: the seed says only that a guest token is exchanged
-/// for a JWT; the property name is assumed. Send any other shape through the additional
-/// properties.
+/// The body of a guest-token exchange: the interface document says only that a guest token
+/// is exchanged for a JWT; the property name is assumed. Send any other shape through the
+/// additional properties.
 ///
 /// A property the spec does not list yet (the service may add optional ones) can be sent
 /// through `additional_properties`.
@@ -2379,7 +2380,7 @@ pub struct TaskInput {
     /// Whether the task has high priority.
     pub high_priority: Option<bool>,
     /// A URL the service calls with the `task.completed` event when this task is completed (the
-    /// seed says a task can have one; the field's name is inferred).
+    /// interface document says a task can have one; the field's name is inferred).
     pub webhook_url: Option<String>,
     /// Properties the spec does not list, as the service sent them (or as they are to be sent).
     pub additional_properties: serde_json::Map<String, serde_json::Value>,
@@ -2414,7 +2415,7 @@ impl TaskInput {
         self
     }
     /// A URL the service calls with the `task.completed` event when this task is completed (the
-    /// seed says a task can have one; the field's name is inferred).
+    /// interface document says a task can have one; the field's name is inferred).
     pub fn webhook_url(mut self, webhook_url: impl Into<String>) -> Self {
         self.webhook_url = Some(webhook_url.into());
         self

@@ -630,7 +630,7 @@ impl ListUnits {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -916,7 +916,7 @@ impl ListUnitInspections {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1036,7 +1036,7 @@ impl ListUnitInspectionsByReferenceNumber {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1161,7 +1161,7 @@ impl ListInspections {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1377,7 +1377,7 @@ impl ListTasks {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1695,7 +1695,7 @@ impl ListWorkflows {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1783,7 +1783,7 @@ impl ListLocations {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1842,7 +1842,7 @@ impl ListUsers {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///
@@ -1931,7 +1931,7 @@ impl ListUserGroups {
         self.page = Some(page.into());
         self
     }
-    /// Page size, at most 100 (the seed states no minimum).
+    /// Page size, at most 100 (the interface document states no minimum).
     ///
     /// Limits: at most 100.
     ///

@@ -46,9 +46,9 @@
 //! Errors every operation may answer:
 //!
 //! - 400: Bad request: a query parameter of the wrong type or beyond its documented limits,
-//!   or a body that is not JSON. The seed lists 400 for some operations only and says
-//!   standard status codes are used; a bad query parameter of an operation that lists no
-//!   400 is left open, so this spec rules it a 400 for every operation (inferred).
+//!   or a body that is not JSON. The interface document lists 400 for some operations only
+//!   and says standard status codes are used; a bad query parameter of an operation that
+//!   lists no 400 is left open, so this spec rules it a 400 for every operation (inferred).
 //! - 401: The `api-key-id` or `api-key-secret` header is missing, or the pair is not valid.
 //! - 403: Forbidden. The meaning of this status is not shown.
 //! - 404: The record was not found; the error message names the missing record.

@@ -79,9 +79,9 @@ pub struct Paging {
     ///
     /// *Seen in third-party code only: the client tolerates it, never requires it.*
     pub per_page: Option<i64>,
-    /// The seed only says that the paging object includes a base64 encoded cursor used as the
-    /// `page` parameter; the property name that holds it is not shown. `null` or absent on the
-    /// last page.
+    /// The interface document only says that the paging object includes a base64 encoded cursor
+    /// used as the `page` parameter; the property name that holds it is not shown. `null` or
+    /// absent on the last page.
     ///
     /// `None` when absent, `Some(None)` when the service sent `null`.
     ///

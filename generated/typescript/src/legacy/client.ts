@@ -56,11 +56,11 @@ export class Client {
    * once, when the service answers 401.
    *
    * Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
-   * must be included in all subsequent requests. The seed does not show the header that
-   * carries it; per the public docs every authenticated example sends `Authorization: Token
-   * <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
-   * documented: treat a 401 as "log in again". Manager-only operations need a user with the
-   * manager role; reading or updating another user needs a manager.
+   * must be included in all subsequent requests. The interface document does not show the
+   * header that carries it; per the public docs every authenticated example sends
+   * `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token
+   * expiry is not documented: treat a 401 as "log in again". Manager-only operations need a
+   * user with the manager role; reading or updating another user needs a manager.
    */
   static async login(
     baseUrl: string,
@@ -321,8 +321,8 @@ export class Client {
   }
 
   /**
-   * Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
-   * replaces the whole record is not shown.
+   * Updates an asset (PUT). The interface document lists PATCH and PUT for the same update;
+   * whether PUT replaces the whole record is not shown.
    *
    * `PUT /api/assets/{id}`
    *
@@ -1215,7 +1215,7 @@ export class Client {
    * - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
    *   shape.
    * - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
-   *   the seed says show as JSON or PDF).
+   *   the interface document says show as JSON or PDF).
    *
    * *Not shown by the interface document:* The response shape, and whether a PDF is offered
    * (assumed: `Accept: application/pdf`, as for form templates).

@@ -281,8 +281,8 @@ export type LegacyTaskStatus =
  * Values:
  *
  * - `user`: An ordinary user (the role seen in the examples).
- * - `manager`: A manager. The seed names the role; its wire value is assumed to be
- *   `manager`.
+ * - `manager`: A manager. The interface document names the role; its wire value is assumed
+ *   to be `manager`.
  *
  * *Not shown by the interface document:* The full list of roles and their wire values.
  */
@@ -526,8 +526,9 @@ export interface Damage {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of assets (the seed shows none); those
- * here are from the public docs' examples, which do not say which are always present.
+ * *Not shown by the interface document:* The fields of assets (the interface document
+ * shows none); those here are from the public docs' examples, which do not say which are
+ * always present.
  *
  * *Source: the service's public documentation.*
  */
@@ -581,9 +582,9 @@ export interface Asset {
  * Properties this spec does not list are kept as the service sent them.
  *
  * *Not shown by the interface document:* The fields of transactions beyond
- * `archive_status` (the seed shows none); those here are from the public docs' examples
- * (the create response is cut off after `videos`), which do not say which are always
- * present.
+ * `archive_status` (the interface document shows none); those here are from the public
+ * docs' examples (the create response is cut off after `videos`), which do not say which
+ * are always present.
  *
  * *Source: the service's public documentation.*
  */
@@ -884,9 +885,9 @@ export interface OneTimeUser {
  *
  * Properties this spec does not list are kept as the service sent them.
  *
- * *Not shown by the interface document:* The fields of tasks (the seed shows none; those
- * here are from the public docs' index example), the status values beyond `idle`, and the
- * field that holds the webhook url called on completion.
+ * *Not shown by the interface document:* The fields of tasks (the interface document shows
+ * none; those here are from the public docs' index example), the status values beyond
+ * `idle`, and the field that holds the webhook url called on completion.
  *
  * *Source: the service's public documentation.*
  */
@@ -1464,9 +1465,9 @@ export interface Credentials {
 }
 
 /**
- * The body of a guest-token exchange: the seed says only that a guest token is exchanged
- * for a JWT; the property name is assumed. Send any other shape through the additional
- * properties.
+ * The body of a guest-token exchange: the interface document says only that a guest token
+ * is exchanged for a JWT; the property name is assumed. Send any other shape through the
+ * additional properties.
  *
  * A property this spec does not list yet (the service may add optional ones) is sent with
  * `withAdditional(record, { name: value })`; validation refuses one this spec lists.
@@ -1635,7 +1636,7 @@ export interface TaskInput {
   high_priority?: boolean;
   /**
    * A URL the service calls with the `task.completed` event when this task is completed (the
-   * seed says a task can have one; the field's name is inferred).
+   * interface document says a task can have one; the field's name is inferred).
    */
   webhook_url?: string;
 }

@@ -363,9 +363,9 @@ export interface Paging {
    */
   per_page?: number;
   /**
-   * The seed only says that the paging object includes a base64 encoded cursor used as the
-   * `page` parameter; the property name that holds it is not shown. `null` or absent on the
-   * last page.
+   * The interface document only says that the paging object includes a base64 encoded cursor
+   * used as the `page` parameter; the property name that holds it is not shown. `null` or
+   * absent on the last page.
    *
    * Absent (`undefined`) is not the same as `null`.
    *
@@ -1618,7 +1618,7 @@ export interface ListUnitsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1642,7 +1642,7 @@ export interface ListUnitInspectionsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1677,7 +1677,7 @@ export interface ListUnitInspectionsByReferenceNumberQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1709,7 +1709,7 @@ export interface ListInspectionsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1741,7 +1741,7 @@ export interface ListTasksQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1803,7 +1803,7 @@ export interface ListWorkflowsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1827,7 +1827,7 @@ export interface ListLocationsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1839,7 +1839,7 @@ export interface ListUsersQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */
@@ -1851,7 +1851,7 @@ export interface ListUserGroupsQuery {
   /** Cursor from the previous page. */
   page?: string;
   /**
-   * Page size, at most 100 (the seed states no minimum).
+   * Page size, at most 100 (the interface document states no minimum).
    *
    * Limits: at most 100.
    */

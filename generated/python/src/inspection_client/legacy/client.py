@@ -545,11 +545,11 @@ class Client:
         once, when the service answers 401.
 
         Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
-        must be included in all subsequent requests. The seed does not show the header that
-        carries it; per the public docs every authenticated example sends `Authorization: Token
-        <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
-        documented: treat a 401 as "log in again". Manager-only operations need a user with the
-        manager role; reading or updating another user needs a manager.
+        must be included in all subsequent requests. The interface document does not show the
+        header that carries it; per the public docs every authenticated example sends
+        `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token
+        expiry is not documented: treat a 401 as "log in again". Manager-only operations need a
+        user with the manager role; reading or updating another user needs a manager.
         """
 
         auth = _rt.TokenAuth(
@@ -809,8 +809,8 @@ class Client:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
-        replaces the whole record is not shown.
+        """Updates an asset (PUT). The interface document lists PATCH and PUT for the same update;
+        whether PUT replaces the whole record is not shown.
 
         `PUT /api/assets/{id}`
 
@@ -1549,7 +1549,7 @@ class Client:
         - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
           shape.
         - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
-          the seed says show as JSON or PDF).
+          the interface document says show as JSON or PDF).
 
         *Not shown by the interface document:* The response shape, and whether a PDF is offered
         (assumed: `Accept: application/pdf`, as for form templates).
@@ -2090,11 +2090,11 @@ class AsyncClient:
         once, when the service answers 401.
 
         Log in with `authenticate` (username and password) to obtain `auth_token`, a JWT that
-        must be included in all subsequent requests. The seed does not show the header that
-        carries it; per the public docs every authenticated example sends `Authorization: Token
-        <auth_token>` (the scheme word is `Token`, not `Bearer`). Token expiry is not
-        documented: treat a 401 as "log in again". Manager-only operations need a user with the
-        manager role; reading or updating another user needs a manager.
+        must be included in all subsequent requests. The interface document does not show the
+        header that carries it; per the public docs every authenticated example sends
+        `Authorization: Token <auth_token>` (the scheme word is `Token`, not `Bearer`). Token
+        expiry is not documented: treat a 401 as "log in again". Manager-only operations need a
+        user with the manager role; reading or updating another user needs a manager.
         """
 
         auth = _rt.TokenAuth(
@@ -2355,8 +2355,8 @@ class AsyncClient:
         *,
         options: _rt.CallOptions | None = None,
     ) -> _m.AssetResponse:
-        """Updates an asset (PUT). The seed lists PATCH and PUT for the same update; whether PUT
-        replaces the whole record is not shown.
+        """Updates an asset (PUT). The interface document lists PATCH and PUT for the same update;
+        whether PUT replaces the whole record is not shown.
 
         `PUT /api/assets/{id}`
 
@@ -3095,7 +3095,7 @@ class AsyncClient:
         - 200 (application/json): The form; its shape is not shown. *Not shown:* The response
           shape.
         - 200 (application/pdf): The form as a PDF document (assumed from form templates, which
-          the seed says show as JSON or PDF).
+          the interface document says show as JSON or PDF).
 
         *Not shown by the interface document:* The response shape, and whether a PDF is offered
         (assumed: `Accept: application/pdf`, as for form templates).

@@ -326,7 +326,9 @@ class UserRole(str, _enum.Enum):
     USER = "user"
     """An ordinary user (the role seen in the examples)."""
     MANAGER = "manager"
-    """A manager. The seed names the role; its wire value is assumed to be `manager`."""
+    """A manager. The interface document names the role; its wire value is assumed to be
+    `manager`.
+    """
 
 
 @_dataclass(slots=True, kw_only=True)
@@ -540,8 +542,9 @@ class Asset(_rt.Record):
     """An asset (a vehicle or other unit) identified by a domain-specific external id. The
     index may return sparse items holding only `id` and `external_id`.
 
-    *Not shown by the interface document:* The fields of assets (the seed shows none); those
-    here are from the public docs' examples, which do not say which are always present.
+    *Not shown by the interface document:* The fields of assets (the interface document
+    shows none); those here are from the public docs' examples, which do not say which are
+    always present.
 
     *Source: the service's public documentation.*
     """
@@ -590,9 +593,9 @@ class Transaction(_rt.Record):
     wrapper (possibly a documentation error); both shapes parse.
 
     *Not shown by the interface document:* The fields of transactions beyond
-    `archive_status` (the seed shows none); those here are from the public docs' examples
-    (the create response is cut off after `videos`), which do not say which are always
-    present.
+    `archive_status` (the interface document shows none); those here are from the public
+    docs' examples (the create response is cut off after `videos`), which do not say which
+    are always present.
 
     *Source: the service's public documentation.*
     """
@@ -879,9 +882,9 @@ class OneTimeUser(_rt.Record):
 class Task(_rt.Record):
     """An assignable piece of work on an asset, with its activity log.
 
-    *Not shown by the interface document:* The fields of tasks (the seed shows none; those
-    here are from the public docs' index example), the status values beyond `idle`, and the
-    field that holds the webhook url called on completion.
+    *Not shown by the interface document:* The fields of tasks (the interface document shows
+    none; those here are from the public docs' index example), the status values beyond
+    `idle`, and the field that holds the webhook url called on completion.
 
     *Source: the service's public documentation.*
     """
@@ -1443,9 +1446,9 @@ class Credentials(_rt.Record):
 
 @_dataclass(slots=True, kw_only=True)
 class GuestTokenExchange(_rt.Record):
-    """The body of a guest-token exchange: the seed says only that a guest token is exchanged
-    for a JWT; the property name is assumed. Send any other shape through the additional
-    properties.
+    """The body of a guest-token exchange: the interface document says only that a guest token
+    is exchanged for a JWT; the property name is assumed. Send any other shape through the
+    additional properties.
 
     *Inferred, not documented: the client only tolerates it, never requires it.*
     """
@@ -1637,7 +1640,7 @@ class TaskInput(_rt.Record):
     """Whether the task has high priority."""
     webhook_url: str | Unset = UNSET
     """A URL the service calls with the `task.completed` event when this task is completed (the
-    seed says a task can have one; the field's name is inferred).
+    interface document says a task can have one; the field's name is inferred).
     """
     extra: dict[str, JsonValue] = _field(default_factory=dict)
     """Properties this spec does not list yet, sent as they are (the service may accept new

@@ -378,9 +378,9 @@ class Paging(_rt.Record):
     *Seen in third-party code only: the client tolerates it, never requires it.*
     """
     cursor: str | None | Unset = UNSET
-    """The seed only says that the paging object includes a base64 encoded cursor used as the
-    `page` parameter; the property name that holds it is not shown. `null` or absent on the
-    last page.
+    """The interface document only says that the paging object includes a base64 encoded cursor
+    used as the `page` parameter; the property name that holds it is not shown. `null` or
+    absent on the last page.
 
     Absent (`UNSET`) is not the same as `None` (a JSON `null`).
 
