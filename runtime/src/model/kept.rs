@@ -12,7 +12,7 @@ use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Se
 use serde_json::Value;
 use serde_json::value::RawValue;
 
-use super::union::without_position;
+use super::text::decode_text;
 
 /// A property's value kept aside before the tag.
 pub(crate) enum Kept<'de> {
@@ -138,35 +138,6 @@ pub(crate) fn decode_kept<T: DeserializeOwned, E: de::Error>(
         }
     };
     decode_text(text, name)
-}
-
-/// `T` read from JSON text apart from the input: a failure's message starts with the path
-/// to it, `step` and the path inside the text (`data[1]: ...`), which the client's decode
-/// joins to the path it tracked; with neither, the message alone.
-pub(crate) fn decode_text<T: DeserializeOwned, E: de::Error>(
-    text: &str,
-    step: &str,
-) -> Result<T, E> {
-    if let Ok(value) = serde_json::from_str(text) {
-        return Ok(value);
-    }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let err = match serde_path_to_error::deserialize::<_, T>(&mut de) {
-        Ok(value) => return Ok(value),
-        Err(err) => err,
-    };
-    let inner = without_position(&err.inner().to_string());
-    let path = match (step, err.path().to_string()) {
-        (step, p) if p == "." => step.to_string(),
-        ("", p) => p,
-        (step, p) if p.starts_with('[') => format!("{step}{p}"),
-        (step, p) => format!("{step}.{p}"),
-    };
-    Err(E::custom(if path.is_empty() {
-        inner
-    } else {
-        format!("{path}: {inner}")
-    }))
 }
 
 /// A kept string as a deserializer, read as JSON's own deserializer reads a string: a

@@ -7,8 +7,7 @@ use serde::de::{Deserialize, DeserializeOwned, Deserializer, Error as _, MapAcce
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
-use super::kept::decode_text;
-use super::union::without_position;
+use super::text::{decode_text, without_position};
 
 /// A record that keeps the properties its spec does not list (`additional_properties`),
 /// so that nothing the service sends is lost and a request can carry a property the spec

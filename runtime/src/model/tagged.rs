@@ -15,7 +15,8 @@ use serde::de::{self, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 
 use super::kept::{Kept, Scalar, decode_kept};
-use super::union::{UnknownMember, without_position};
+use super::text::without_position;
+use super::union::UnknownMember;
 use super::visit::{Fields, Key, Live};
 
 /// A union whose members a generated `member` reads from the object after its tag.

@@ -11,7 +11,7 @@ use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 use serde_json::value::RawValue;
 
-use super::kept::decode_text;
+use super::text::{decode_text, without_position};
 
 /// A union member whose tag this version of the client does not know, kept whole.
 ///
@@ -152,44 +152,9 @@ pub fn serialize_tagged<S: Serializer, T: Serialize>(
     }
 }
 
-/// serde_json appends ` at line L column C`, which means nothing to a reader of a nested
-/// member; the JSON path replaces it.
-///
-/// Only a position serde_json wrote is cut: the message may quote a value that holds the
-/// words " at line " itself.
-pub(crate) fn without_position(message: &str) -> String {
-    let Some(i) = message.rfind(" at line ") else {
-        return message.to_string();
-    };
-    let is_number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let position = message[i + " at line ".len()..]
-        .split_once(" column ")
-        .is_some_and(|(line, column)| is_number(line) && is_number(column));
-    if position {
-        message[..i].to_string()
-    } else {
-        message.to_string()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_a_position_serde_json_wrote_is_cut() {
-        assert_eq!(
-            without_position("invalid type: string \"x\" at line 1 column 9"),
-            "invalid type: string \"x\""
-        );
-        // A value quoting the words, read apart from the input (no position after it).
-        let quoted = "invalid type: string \"meet at line 5\", expected i64";
-        assert_eq!(without_position(quoted), quoted);
-        assert_eq!(
-            without_position("a: string \"at line 5\" at line 2 column 14"),
-            "a: string \"at line 5\""
-        );
-    }
 
     #[derive(Debug)]
     struct Circle {
