@@ -166,15 +166,14 @@ fn sandbox_runtime_and_cli_modules_use_only_what_the_code_map_allows() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The rules themselves allow no cycle in codegen, the sandbox and the command-line tool:
-/// whatever the modules use within them, their imports run one way (the crate roots, which
-/// may use everything, aside). The runtime's transport and paging use each other, as its
-/// rows say.
+/// The rules themselves allow no cycle in codegen, the sandbox, the runtime and the
+/// command-line tool: whatever the modules use within them, their imports run one way (the
+/// crate roots, which may use everything, aside).
 #[test]
 fn the_code_map_allows_no_import_cycle() {
     let root = root();
     let doc = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    for krate in ["codegen", "sandbox", "cli"] {
+    for krate in ["codegen", "sandbox", "runtime", "cli"] {
         let known: BTreeSet<String> = modules(&root.join(krate).join("src"))
             .keys()
             .cloned()
@@ -256,5 +255,239 @@ fn the_reader_sees_uses_and_rows() {
     assert_eq!(
         cycle(&looped),
         Some(["ir", "templates", "ir"].map(String::from).to_vec())
+    );
+}
+
+/// A crate's files by module path (`export/mod.rs` is `["export"]`, `lib.rs` is `[]`).
+fn file_modules(src: &Path) -> BTreeMap<Vec<String>, PathBuf> {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    files
+        .into_iter()
+        .map(|file| {
+            let relative = file.strip_prefix(src).unwrap().with_extension("");
+            let mut path: Vec<String> = relative
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().to_string())
+                .collect();
+            if matches!(
+                path.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
+                path.pop();
+            }
+            (path, file)
+        })
+        .collect()
+}
+
+/// The modules of the crate a file's code names by a path (`crate::a::b`, `super::c`,
+/// `self::d`, or a child module's name), outside its unit tests: the deepest module each
+/// path reaches.
+fn file_uses(text: &str, at: &[String], modules: &BTreeSet<Vec<String>>) -> BTreeSet<Vec<String>> {
+    let code = text
+        .split("#[cfg(test)]\nmod tests")
+        .next()
+        .unwrap_or_default();
+    let chars: Vec<char> = code.chars().collect();
+    let mut found = BTreeSet::new();
+    let word = |i: usize| -> String {
+        chars[i..]
+            .iter()
+            .take_while(|c| c.is_alphanumeric() || **c == '_')
+            .collect()
+    };
+    let mut i = 0;
+    while i < chars.len() {
+        let boundary =
+            i == 0 || !(chars[i - 1].is_alphanumeric() || matches!(chars[i - 1], '_' | '$' | ':'));
+        let first = if boundary { word(i) } else { String::new() };
+        if first.is_empty() {
+            i += 1;
+            continue;
+        }
+        let start = match first.as_str() {
+            "crate" => Some(Vec::new()),
+            "self" => Some(at.to_vec()),
+            "super" => at.split_last().map(|(_, parent)| parent.to_vec()),
+            child => {
+                let mut path = at.to_vec();
+                path.push(child.to_string());
+                modules.contains(&path).then_some(path)
+            }
+        };
+        let end = i + first.chars().count();
+        if let Some(start) = start {
+            resolve(&chars[end..], start, modules, &mut found);
+        }
+        i = end;
+    }
+    found
+}
+
+/// Follows `::name` segments (and `::{a, b::c}` groups) from `module` while they name
+/// modules, recording the deepest reached.
+fn resolve(
+    rest: &[char],
+    mut module: Vec<String>,
+    modules: &BTreeSet<Vec<String>>,
+    found: &mut BTreeSet<Vec<String>>,
+) {
+    let mut i = 0;
+    while let Some(after) = rest
+        .get(i..i + 2)
+        .filter(|s| *s == [':', ':'])
+        .map(|_| i + 2)
+    {
+        if rest.get(after) == Some(&'{') {
+            // Each item of the group at its own depth, from this module.
+            let (mut depth, mut item) = (0, true);
+            for j in after + 1..rest.len() {
+                match rest[j] {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => item = true,
+                    c if item && depth == 0 && (c.is_alphanumeric() || c == '_') => {
+                        item = false;
+                        resolve(&rest[j..], module.clone(), modules, found);
+                    }
+                    _ => {}
+                }
+            }
+            // The group's items name what is used, not the module before it.
+            return;
+        }
+        let name: String = rest[after..]
+            .iter()
+            .take_while(|c| c.is_alphanumeric() || **c == '_')
+            .collect();
+        let name = match name.as_str() {
+            "super" => {
+                module.pop();
+                i = after + name.len();
+                continue;
+            }
+            "self" => {
+                i = after + name.len();
+                continue;
+            }
+            _ => name,
+        };
+        let mut deeper = module.clone();
+        deeper.push(name.clone());
+        if name.is_empty() || !modules.contains(&deeper) {
+            break;
+        }
+        module = deeper;
+        i = after + name.len();
+    }
+    // A group's item starts with a name, not `::`: take it as a segment.
+    let lead: String = rest
+        .iter()
+        .take_while(|c| c.is_alphanumeric() || **c == '_')
+        .collect();
+    if i == 0 && !lead.is_empty() {
+        let mut deeper = module.clone();
+        deeper.push(lead.clone());
+        if modules.contains(&deeper) {
+            resolve(&rest[lead.len()..], deeper, modules, found);
+            return;
+        }
+    }
+    found.insert(module);
+}
+
+/// Within every folder of the hand-written crates, the files and subfolders use each
+/// other one way only: no import circle between two files of a folder (nor between a
+/// file and a subfolder, or two subfolders). The folder's own root (`mod.rs`, `lib.rs`,
+/// `main.rs`) declares the rest and may use them, as the crate roots may, so it is left
+/// out, as in the code map's rule.
+#[test]
+fn no_import_circle_between_the_files_of_a_folder() {
+    let root = root();
+    let mut circles = Vec::new();
+    for krate in [
+        "codegen", "sandbox", "runtime", "cli", "ir", "xtask", "bench",
+    ] {
+        let src = root.join(krate).join("src");
+        let files = file_modules(&src);
+        let modules: BTreeSet<Vec<String>> = files.keys().cloned().collect();
+        let folders: BTreeSet<Vec<String>> = files
+            .iter()
+            .filter(|(_, file)| {
+                file.file_name()
+                    .is_some_and(|n| n == "mod.rs" || n == "lib.rs" || n == "main.rs")
+            })
+            .map(|(m, _)| m.clone())
+            .collect();
+        for folder in &folders {
+            // Each file below the folder is the node of its first segment below it.
+            let mut edges: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+            for (module, file) in &files {
+                let Some(from) = module
+                    .strip_prefix(folder.as_slice())
+                    .and_then(|m| m.first())
+                else {
+                    continue;
+                };
+                let text = fs::read_to_string(file).unwrap();
+                for used in file_uses(&text, module, &modules) {
+                    let Some(to) = used.strip_prefix(folder.as_slice()).and_then(|m| m.first())
+                    else {
+                        continue;
+                    };
+                    if to != from {
+                        edges.entry(from.clone()).or_default().insert(to.clone());
+                    }
+                }
+            }
+            if let Some(circle) = cycle(&edges) {
+                circles.push(format!(
+                    "{krate}/src/{}: {}",
+                    folder.join("/"),
+                    circle.join(" -> ")
+                ));
+            }
+        }
+    }
+    assert!(circles.is_empty(), "{}", circles.join("\n"));
+}
+
+/// The file reader finds what it must: paths from the crate, a parent, itself or a child,
+/// groups, and the deepest module a path reaches (an item's name is not a module).
+#[test]
+fn the_file_reader_resolves_paths_to_modules() {
+    let m = |p: &str| -> Vec<String> {
+        p.split('/')
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let modules: BTreeSet<Vec<String>> = [
+        "",
+        "model",
+        "model/kept",
+        "model/union",
+        "model/text",
+        "error",
+    ]
+    .map(m)
+    .into();
+    let kept = m("model/kept");
+    let text = "use super::union::without_position;\nuse crate::{error::Error, model::{text, x}};\n\
+                fn f() { self::g(); super::super::error::h(); }\n\
+                #[cfg(test)]\nmod tests {\n    use super::super::text::y;\n}\n";
+    assert_eq!(
+        file_uses(text, &kept, &modules),
+        ["model/union", "error", "model/text", "model", "model/kept"]
+            .map(m)
+            .into()
+    );
+    // From the folder's root, a child's name is a path too.
+    let model = m("model");
+    assert_eq!(
+        file_uses("use union::UnknownMember; kept::read();", &model, &modules),
+        ["model/union", "model/kept"].map(m).into()
     );
 }

@@ -28,14 +28,13 @@ pub use error::{ApiError, Cause, Error, Resume};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use model::{DateOrDateTime, Record, TimeOrRange, UnknownMember, UnknownValue};
 pub use pacing::Pacer;
-pub use paging::BoxStream;
 pub use request::{Request, RequestOptions};
 /// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
 pub use reqwest;
 pub use reqwest::Method;
 pub use retry::RetryPolicy;
 pub use tokio::io::{AsyncRead, AsyncWrite};
-pub use transport::{Core, Fetched, Preview, Response};
+pub use transport::{BoxStream, Core, Fetched, Preview, Response};
 pub use validate::{Validate, Violation, Violations};
 pub use webhook::verify_webhook;
 /// The versions of the ecosystem crates the client's types use, so a user needs no

@@ -3,19 +3,15 @@
 //! is an error; and a walk that fails part-way can resume at the page that failed.
 
 use std::collections::HashSet;
-use std::pin::Pin;
 
-use futures_util::{Stream, StreamExt, TryStreamExt, stream};
+use futures_util::{StreamExt, TryStreamExt, stream};
 use reqwest::Url;
 use serde::de::DeserializeOwned;
 
 use crate::error::{Error, Resume};
 use crate::origin;
 use crate::request::Request;
-use crate::transport::Core;
-
-/// A stream of results, boxed so that callers can name it and call `try_next` on it.
-pub type BoxStream<T> = Pin<Box<dyn Stream<Item = Result<T, Error>> + Send>>;
+use crate::transport::{BoxStream, Core};
 
 /// A page of a list, however it pages: its records.
 pub trait Page: DeserializeOwned + Send + 'static {

@@ -9,11 +9,10 @@ use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
 use inspection_runtime::Pacer;
-use serde::Serialize;
 use serde_json::Value;
 
 use super::folder::{self, Folder};
-use super::progress::Progress;
+use super::progress::{Progress, Way};
 use super::{File, Link, Source};
 use crate::exit::{Class, Failure};
 
@@ -71,37 +70,6 @@ pub const API_AT_ONCE: usize = 4;
 
 /// A link is taken for dead this long before its lifetime ends (clocks and queues).
 const LINK_MARGIN: Duration = Duration::from_secs(300);
-
-/// The way a document came, counted in the progress and the summary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Way {
-    Link,
-    Api,
-    /// A link that failed, then the API.
-    Fallback,
-}
-
-/// Documents written by each way.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct ByPath {
-    pub link: u64,
-    pub api: u64,
-    pub fallback: u64,
-}
-
-impl ByPath {
-    pub fn add(&mut self, way: Way) {
-        match way {
-            Way::Link => self.link += 1,
-            Way::Api => self.api += 1,
-            Way::Fallback => self.fallback += 1,
-        }
-    }
-
-    pub fn total(&self) -> u64 {
-        self.link + self.api + self.fallback
-    }
-}
 
 /// One record's document to write: its id, and its link when it carries one.
 pub struct Wanted {

@@ -28,9 +28,9 @@ use serde_json::Value;
 
 use crate::exit::{Class, Failure};
 use checkpoint::{Checkpoint, Completed, Pass};
-use documents::{ByPath, LinkOptions, Saver, Wanted};
+use documents::{LinkOptions, Saver, Wanted};
 use folder::Folder;
-use progress::Progress;
+use progress::{ByPath, Progress};
 
 /// A page of records as JSON, with where the walk goes after it.
 pub type Pages = BoxStream<(Vec<Value>, Option<Resume>)>;

@@ -5,7 +5,7 @@
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-use super::documents::{ByPath, Way};
+use serde::Serialize;
 
 /// How progress is shown.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +13,37 @@ pub enum Style {
     /// A bar on a terminal, JSON lines otherwise.
     Auto,
     Quiet,
+}
+
+/// The way a document came, counted in the progress and the summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Way {
+    Link,
+    Api,
+    /// A link that failed, then the API.
+    Fallback,
+}
+
+/// Documents written by each way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ByPath {
+    pub link: u64,
+    pub api: u64,
+    pub fallback: u64,
+}
+
+impl ByPath {
+    pub fn add(&mut self, way: Way) {
+        match way {
+            Way::Link => self.link += 1,
+            Way::Api => self.api += 1,
+            Way::Fallback => self.fallback += 1,
+        }
+    }
+
+    pub fn total(&self) -> u64 {
+        self.link + self.api + self.fallback
+    }
 }
 
 /// Counts of a run, and where they are shown.

@@ -9,6 +9,11 @@ mod poll;
 mod presigned;
 
 pub use decode::{Response, decode};
+
+/// A stream of results, boxed so that callers can name it and call `try_next` on it
+/// (a walk's pages, a download's chunks).
+pub type BoxStream<T> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<T, Error>> + Send>>;
 pub use presigned::Fetched;
 
 use std::sync::Arc;

@@ -9,10 +9,10 @@ use futures_util::TryStreamExt;
 use serde::de::DeserializeOwned;
 use tokio::io::AsyncWrite;
 
+use super::BoxStream;
 use super::body::{self, CopyError};
 use super::{Answer, Core, Failure, Response, describe, read_whole};
 use crate::error::{Error, http_cause};
-use crate::paging::BoxStream;
 use crate::request::Request;
 use crate::retry::retry_after;
 

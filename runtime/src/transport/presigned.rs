@@ -10,12 +10,12 @@ use reqwest::{Method, Url};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tracing::Instrument;
 
+use super::BoxStream;
 use super::body::{self, CopyError, ReadError, ReaderBody};
 use super::{Core, describe};
 use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
 use crate::pacing::Pacer;
-use crate::paging::BoxStream;
 
 /// What [`Core::fetch_presigned_paced_to`] wrote.
 #[derive(Clone, Debug, PartialEq, Eq)]
