@@ -3,16 +3,26 @@
 use std::path::Path;
 
 use super::tools::{
-    TS_TOOLS, npm, python_bin, python_env, step, step_with_env, target_dir, typescript_tools,
+    TS_TOOLS, npm, python_bin, python_env, step, step_with_env, target_dir, time_table, timed,
+    typescript_tools,
 };
 
+/// Every check, then each step's wall time (also when a step failed): where the time goes.
 pub fn run(root: &Path) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let outcome = checks(root);
+    print!("{}", time_table());
+    println!("ci: {:.1} s in all", started.elapsed().as_secs_f64());
+    outcome
+}
+
+fn checks(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
     println!("==> codegen --check");
-    super::codegen_task::run(root, true)?;
+    timed("codegen --check", || super::codegen_task::run(root, true))?;
     // The dependency tree: licenses, duplicate versions, sources (deny.toml).
-    super::deny::run(root, &cargo)?;
+    timed("cargo-deny", || super::deny::run(root, &cargo))?;
     step(
         root,
         "clippy",
@@ -44,7 +54,7 @@ pub fn run(root: &Path) -> Result<(), String> {
     )?;
     // The crates as a registry gets them: packed together, each built from its `.crate`
     // outside the workspace (doctests, docs with docs.rs's features).
-    super::package::run(root, &cargo)?;
+    timed("package", || super::package::run(root, &cargo))?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
     // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
     let combinations: [&[&str]; 3] = [
@@ -78,13 +88,15 @@ pub fn run(root: &Path) -> Result<(), String> {
     python(root, &target)?;
     contract(root, &target)?;
     // Names that are keywords or the client's own must give output that compiles.
-    super::output_check::run(
-        root,
-        &cargo,
-        &root.join("tests/specs"),
-        &root.join("target/keywords"),
-    )?;
-    super::bench::run(root, true, true)?;
+    timed("small specs in every language", || {
+        super::output_check::run(
+            root,
+            &cargo,
+            &root.join("tests/specs"),
+            &root.join("target/keywords"),
+        )
+    })?;
+    timed("bench --quick", || super::bench::run(root, true, true))?;
     println!("ci: all checks passed");
     Ok(())
 }

@@ -3,6 +3,39 @@
 
 use std::path::Path;
 use std::process::Command;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Each step's name and wall time in this run, in order, for `cargo xtask ci`'s table.
+static TIMES: Mutex<Vec<(String, Duration)>> = Mutex::new(Vec::new());
+
+/// Records a step's wall time, and says it.
+pub fn record_time(name: &str, took: Duration) {
+    println!("<== {name}: {:.1} s", took.as_secs_f64());
+    TIMES
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((name.to_string(), took));
+}
+
+/// Runs `f` as one timed stage named `name`, which may hold steps of its own (listed
+/// before it in the table, its time including theirs).
+pub fn timed<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    let started = Instant::now();
+    let out = f();
+    record_time(&format!("{name} (the whole stage)"), started.elapsed());
+    out
+}
+
+/// The steps timed so far, in order: where CI's time goes.
+pub fn time_table() -> String {
+    let times = TIMES.lock().unwrap_or_else(|p| p.into_inner());
+    let mut table = String::from("step times (wall, s):\n");
+    for (name, took) in times.iter() {
+        table.push_str(&format!("{:>8.1}  {name}\n", took.as_secs_f64()));
+    }
+    table
+}
 
 /// Where the TypeScript dev tools and tests live.
 pub const TS_TOOLS: &str = "tests/typescript";
@@ -231,12 +264,14 @@ pub fn step_with_env(
 ) -> Result<(), String> {
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?} ")).collect();
     println!("==> {name}: {}{program} {}", shown.concat(), args.join(" "));
+    let started = Instant::now();
     let status = Command::new(program)
         .args(args)
         .envs(env.iter().copied())
         .current_dir(root)
         .status()
         .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
+    record_time(name, started.elapsed());
     if status.success() {
         Ok(())
     } else {
