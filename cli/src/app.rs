@@ -14,6 +14,7 @@ use crate::command::{self, Operation};
 use crate::credentials::Vars;
 use crate::exit::{Class, Failure};
 use crate::export;
+use crate::flags;
 
 /// A command under way.
 pub type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Failure>> + 'a>>;
@@ -125,22 +126,22 @@ pub fn command(
         .subcommand_required(true)
         .arg_required_else_help(true)
         .arg(
-            Arg::new("profile")
-                .long("profile")
+            Arg::new(flags::PROFILE)
+                .long(flags::PROFILE)
                 .global(true)
                 .value_name("NAME")
                 .help("Read credentials from this profile (see docs/cli.md) before the environment"),
         )
         .arg(
-            Arg::new("rate-limit")
-                .long("rate-limit")
+            Arg::new(flags::RATE_LIMIT)
+                .long(flags::RATE_LIMIT)
                 .global(true)
                 .value_name("N/SECS")
                 .help("Pace requests to N per SECS seconds (the documented quota unless given; `off` for none)"),
         )
         .arg(
-            Arg::new("quiet")
-                .long("quiet")
+            Arg::new(flags::QUIET)
+                .long(flags::QUIET)
                 .short('q')
                 .global(true)
                 .action(ArgAction::SetTrue)
@@ -280,7 +281,7 @@ pub fn main(
         Err(e) => return fail(name, &Failure::new(Class::Failure, e.to_string())),
     };
     let rate_limit = match matches
-        .get_one::<String>("rate-limit")
+        .get_one::<String>(flags::RATE_LIMIT)
         .map(|t| RateLimit::parse(t))
     {
         None => None,
@@ -288,7 +289,11 @@ pub fn main(
         Some(Err(e)) => return fail(name, &Failure::usage(format!("--rate-limit: {e}"))),
     };
     let cx = Context {
-        vars: Vars::from_process(matches.get_one::<String>("profile").map(String::as_str)),
+        vars: Vars::from_process(
+            matches
+                .get_one::<String>(flags::PROFILE)
+                .map(String::as_str),
+        ),
         rate_limit,
     };
     match runtime.block_on(dispatch(name, version, interfaces, &cx, &matches)) {
@@ -351,7 +356,7 @@ async fn dispatch(
                     .copied()
                     .unwrap_or(false),
                 since,
-                progress: if matches.get_flag("quiet") {
+                progress: if matches.get_flag(flags::QUIET) {
                     export::progress::Style::Quiet
                 } else {
                     export::progress::Style::Auto

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::call::{Args, Mode};
 use crate::exit::Failure;
+use crate::flags;
 use crate::output::Printer;
 
 /// One operation as a subcommand.
@@ -159,8 +160,8 @@ fn operation(op: &'static Operation) -> Command {
     cmd = match op.body {
         Body::None => cmd,
         Body::Json { required, .. } => cmd.arg(
-            Arg::new("body")
-                .long("body")
+            Arg::new(flags::BODY)
+                .long(flags::BODY)
                 .value_name("FILE")
                 .value_parser(value_parser!(PathBuf))
                 .required(required)
@@ -168,16 +169,16 @@ fn operation(op: &'static Operation) -> Command {
         ),
         Body::Bytes => cmd
             .arg(
-                Arg::new("body")
-                    .long("body")
+                Arg::new(flags::BODY)
+                    .long(flags::BODY)
                     .value_name("FILE")
                     .value_parser(value_parser!(PathBuf))
                     .required(true)
                     .help("The body, from FILE or `-` (standard input), sent as it is"),
             )
             .arg(
-                Arg::new("content-type")
-                    .long("content-type")
+                Arg::new(flags::CONTENT_TYPE)
+                    .long(flags::CONTENT_TYPE)
                     .value_name("MEDIA")
                     .help("The body's media type"),
             ),
@@ -188,45 +189,45 @@ fn operation(op: &'static Operation) -> Command {
             Arg::new("alternative")
                 .long(flag)
                 .action(ArgAction::SetTrue)
-                .requires("output")
+                .requires(flags::OUTPUT)
                 .help(format!(
                     "Ask for the {flag} form instead of JSON (with --output)"
                 )),
         ),
         Answer::Paged => cmd
             .arg(
-                Arg::new("all")
-                    .long("all")
+                Arg::new(flags::ALL)
+                    .long(flags::ALL)
                     .action(ArgAction::SetTrue)
                     .help("Follow every page; print one record per line (JSON Lines)"),
             )
             .arg(
-                Arg::new("max-items")
-                    .long("max-items")
+                Arg::new(flags::MAX_ITEMS)
+                    .long(flags::MAX_ITEMS)
                     .value_name("N")
                     .value_parser(value_parser!(u64))
-                    .requires("all")
+                    .requires(flags::ALL)
                     .help("With --all, stop after N records"),
             )
             .arg(
-                Arg::new("resume")
-                    .long("resume")
+                Arg::new(flags::RESUME)
+                    .long(flags::RESUME)
                     .value_name("AT")
                     .help("Start at a page a failed walk named (`cursor:...` or `link:...`)"),
             ),
         Answer::Json | Answer::Empty | Answer::Upsert => cmd,
     };
     cmd.arg(
-        Arg::new("dry-run")
-            .long("dry-run")
+        Arg::new(flags::DRY_RUN)
+            .long(flags::DRY_RUN)
             .action(ArgAction::SetTrue)
             .help("Print the request (secrets redacted) instead of sending it"),
     )
 }
 
 fn output_arg() -> Arg {
-    Arg::new("output")
-        .long("output")
+    Arg::new(flags::OUTPUT)
+        .long(flags::OUTPUT)
         .short('o')
         .value_name("FILE")
         .value_parser(value_parser!(PathBuf))
@@ -275,9 +276,9 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
     match op.body {
         Body::None => {}
         Body::Json { optional: true, .. }
-            if fields.is_empty() && m.get_one::<PathBuf>("body").is_none() => {}
+            if fields.is_empty() && m.get_one::<PathBuf>(flags::BODY).is_none() => {}
         Body::Json { secrets, .. } => {
-            let mut body = match m.get_one::<PathBuf>("body") {
+            let mut body = match m.get_one::<PathBuf>(flags::BODY) {
                 Some(path) => json_file(path)?,
                 None => Value::Object(Map::new()),
             };
@@ -293,20 +294,20 @@ pub fn args(op: &Operation, m: &ArgMatches) -> Result<Args, Failure> {
             args.secret_body = !secrets.is_empty();
         }
         Body::Bytes => {
-            if let Some(path) = m.get_one::<PathBuf>("body") {
+            if let Some(path) = m.get_one::<PathBuf>(flags::BODY) {
                 let text = String::from_utf8(read_file(path)?).map_err(|_| {
                     Failure::usage(format!("--body {}: not UTF-8 text", path.display()))
                 })?;
                 args.other.insert("body_text".into(), Value::String(text));
             }
-            if let Some(media) = m.get_one::<String>("content-type") {
+            if let Some(media) = m.get_one::<String>(flags::CONTENT_TYPE) {
                 args.other
                     .insert("content_type".into(), Value::String(media.clone()));
             }
         }
     }
     if op.answer == Answer::Paged
-        && let Some(at) = m.get_one::<String>("resume")
+        && let Some(at) = m.get_one::<String>(flags::RESUME)
     {
         args.other
             .insert("resume".into(), Value::String(at.clone()));
@@ -328,11 +329,19 @@ pub fn mode(op: &Operation, m: &ArgMatches, core: &inspection_runtime::Core) -> 
         _ => &[],
     };
     Mode {
-        dry_run: flag("dry-run").then(|| core.clone()),
-        all: flag("all"),
-        max_items: m.try_get_one::<u64>("max-items").ok().flatten().copied(),
+        dry_run: flag(flags::DRY_RUN).then(|| core.clone()),
+        all: flag(flags::ALL),
+        max_items: m
+            .try_get_one::<u64>(flags::MAX_ITEMS)
+            .ok()
+            .flatten()
+            .copied(),
         alternative: flag("alternative"),
-        output: m.try_get_one::<PathBuf>("output").ok().flatten().cloned(),
+        output: m
+            .try_get_one::<PathBuf>(flags::OUTPUT)
+            .ok()
+            .flatten()
+            .cloned(),
         printer: Printer::for_stdout(),
         secret_paths: secrets,
     }
@@ -340,7 +349,7 @@ pub fn mode(op: &Operation, m: &ArgMatches, core: &inspection_runtime::Core) -> 
 
 /// Whether the command line asks for a dry run.
 pub fn is_dry_run(m: &ArgMatches) -> bool {
-    m.try_get_one::<bool>("dry-run")
+    m.try_get_one::<bool>(flags::DRY_RUN)
         .ok()
         .flatten()
         .copied()
@@ -436,4 +445,62 @@ fn json_file(path: &std::path::Path) -> Result<Value, Failure> {
     let bytes = read_file(path)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Failure::usage(format!("--body {}: not JSON: {e}", path.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every flag a subcommand gets beyond its parameters is one the flags table gives it,
+    /// which the generator renames parameters off: no other flag can clash with one.
+    #[test]
+    fn a_subcommand_adds_only_the_flags_the_table_states() {
+        let bodies = [
+            (Body::None, flags::Sends::Nothing),
+            (
+                Body::Json {
+                    required: false,
+                    optional: true,
+                    secrets: &[],
+                },
+                flags::Sends::Json,
+            ),
+            (Body::Bytes, flags::Sends::Bytes),
+        ];
+        let answers = [
+            (Answer::Json, flags::Answers::Json),
+            (Answer::Empty, flags::Answers::Json),
+            (Answer::Upsert, flags::Answers::Json),
+            (Answer::Bytes, flags::Answers::Bytes),
+            (Answer::Alternative("pdf"), flags::Answers::Alternative),
+            (Answer::Paged, flags::Answers::Paged),
+        ];
+        for (body, sends) in bodies {
+            for (answer, answers) in answers {
+                let op: &'static Operation = Box::leak(Box::new(Operation {
+                    name: "op",
+                    command: "op",
+                    about: "",
+                    doc: "",
+                    params: &[],
+                    body,
+                    answer,
+                }));
+                let mut cmd = operation(op);
+                cmd.build();
+                let got: std::collections::BTreeSet<String> = cmd
+                    .get_arguments()
+                    .filter_map(|a| a.get_long())
+                    .map(str::to_string)
+                    .collect();
+                let mut stated: Vec<&str> = flags::for_operation(sends, answers);
+                stated.extend([flags::DRY_RUN, flags::HELP]);
+                if let Answer::Alternative(flag) = answer {
+                    stated.push(flag);
+                }
+                let stated = stated.into_iter().map(str::to_string).collect();
+                assert_eq!(got, stated, "{body:?} {answer:?}");
+            }
+        }
+    }
 }

@@ -10,6 +10,7 @@ pub mod command;
 pub mod credentials;
 pub mod exit;
 pub mod export;
+pub mod flags;
 pub mod output;
 pub mod state;
 

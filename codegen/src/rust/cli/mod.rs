@@ -23,37 +23,41 @@ use crate::output::OutputFile;
 
 pub const CRATE_DIR: &str = "generated/cli";
 
-/// The tool's flags on every subcommand (its global ones, and `--dry-run`): an
-/// operation's own flag is renamed off them (`--query-quiet`), and off those its kind of
-/// body and answer adds ([`own_flags`]).
-const GLOBAL_FLAGS: &[&str] = &[
-    "help",
-    "version",
-    "profile",
-    "quiet",
-    "rate-limit",
-    "dry-run",
-];
+/// The flags the tool adds itself: the tool's crate builds its command tree from this same
+/// file, so an operation's flag renamed off these (`--query-quiet`) cannot clash.
+#[path = "../../../../cli/src/flags.rs"]
+mod tool_flags;
 
-/// The flags the tool gives an operation's subcommand for its body and answer.
+/// The flags the tool gives an operation's subcommand beyond its parameters: on every
+/// subcommand, for its body and answer, and an alternative form's own.
 fn own_flags(op: &Operation) -> Vec<String> {
-    let mut flags = Vec::new();
-    match &op.body {
-        Some(b) if operations::is_binary(&b.ty) => flags.extend(["body", "content-type"]),
-        Some(_) => flags.push("body"),
-        None => {}
-    }
-    if op.paging.is_some() {
-        flags.extend(["all", "max-items", "resume"]);
-    } else if matches!(op.answer.kind, AnswerKind::Bytes { .. }) {
-        flags.push("output");
-    }
-    let mut flags: Vec<String> = flags.into_iter().map(str::to_string).collect();
-    if op.paging.is_none() && op.answer.alternative.is_some() {
-        flags.push("output".into());
+    let sends = match &op.body {
+        Some(b) if operations::is_binary(&b.ty) => tool_flags::Sends::Bytes,
+        Some(_) => tool_flags::Sends::Json,
+        None => tool_flags::Sends::Nothing,
+    };
+    let answers = answers(op);
+    let mut flags: Vec<String> = tool_flags::EVERY_OPERATION
+        .iter()
+        .chain(&tool_flags::for_operation(sends, answers))
+        .map(|f| f.to_string())
+        .collect();
+    if answers == tool_flags::Answers::Alternative {
         flags.push(alternative_flag(op).to_string());
     }
     flags
+}
+
+/// What an operation answers, as the tool's flags see it (and its table's `Answer`).
+fn answers(op: &Operation) -> tool_flags::Answers {
+    match &op.answer.kind {
+        _ if op.paging.is_some() => tool_flags::Answers::Paged,
+        AnswerKind::Bytes { .. } => tool_flags::Answers::Bytes,
+        AnswerKind::Json { .. } if op.answer.alternative.is_some() => {
+            tool_flags::Answers::Alternative
+        }
+        _ => tool_flags::Answers::Json,
+    }
 }
 
 /// Subcommands the tool adds beside the operations of an interface, and at its root.
@@ -371,9 +375,6 @@ fn operation_row(i: &Interface, op: &Operation, command: &str) -> TokenStream {
     let about = first_sentence(&op.doc);
     let doc = doc_text::operation(i, op).text();
     let mut flags = Flags::default();
-    flags
-        .taken
-        .extend(GLOBAL_FLAGS.iter().map(|f| f.to_string()));
     flags.taken.extend(own_flags(op));
     let mut params = Vec::new();
     for f in &op.path_params {
@@ -412,18 +413,16 @@ fn operation_row(i: &Interface, op: &Operation, command: &str) -> TokenStream {
 }
 
 fn answer(op: &Operation) -> TokenStream {
-    if op.paging.is_some() {
-        return quote!(Answer::Paged);
-    }
-    match &op.answer.kind {
-        AnswerKind::Upsert { .. } => quote!(Answer::Upsert),
-        AnswerKind::Bytes { .. } => quote!(Answer::Bytes),
-        AnswerKind::Empty => quote!(Answer::Empty),
-        AnswerKind::Json { .. } if op.answer.alternative.is_some() => {
+    match (answers(op), &op.answer.kind) {
+        (tool_flags::Answers::Paged, _) => quote!(Answer::Paged),
+        (tool_flags::Answers::Bytes, _) => quote!(Answer::Bytes),
+        (tool_flags::Answers::Alternative, _) => {
             let flag = alternative_flag(op);
             quote!(Answer::Alternative(#flag))
         }
-        AnswerKind::Json { .. } => quote!(Answer::Json),
+        (tool_flags::Answers::Json, AnswerKind::Upsert { .. }) => quote!(Answer::Upsert),
+        (tool_flags::Answers::Json, AnswerKind::Empty) => quote!(Answer::Empty),
+        (tool_flags::Answers::Json, _) => quote!(Answer::Json),
     }
 }
 
