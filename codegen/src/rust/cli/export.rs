@@ -5,7 +5,8 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::{alternative_flag, first_sentence, page_size};
+use super::page_size;
+use super::table::{alternative_flag, first_sentence};
 use crate::ir::{AnswerKind, Builtin, Interface, Operation, OperationPaging, TypeRef};
 use crate::rust::{names, operations, types};
 
