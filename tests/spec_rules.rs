@@ -425,6 +425,26 @@ fn a_document_link_names_a_url_field_a_lifetime_and_no_credentials() {
     );
 }
 
+/// Every paged list's page size allows the paging section's `max_per_page`, no other:
+/// a list whose page size says otherwise is refused at its type.
+#[test]
+fn a_page_size_allows_the_paging_sections_maximum() {
+    let v3 = include_str!("../spec/v3.yaml");
+    let from = "      per_page:\n        type: PageSize\n";
+    let at = v3.find(from).expect("a per_page of type PageSize") + from.find("PageSize").unwrap();
+    let line = v3[..at].lines().count();
+    let column = at - v3[..at].rfind('\n').unwrap();
+    let text = v3.replacen(from, "      per_page:\n        type: int32\n", 1);
+    let all = codegen::load_str("spec/v3.yaml", &text)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        all.starts_with(&format!("spec/v3.yaml:{line}:{column}:"))
+            && all.contains("allows no maximum, but the paging section's `max_per_page` is 100"),
+        "{all}"
+    );
+}
+
 /// A named scalar: its limits once, taken by every field whose type names it; misuse is
 /// refused where it is written.
 #[test]

@@ -126,6 +126,7 @@ impl<'a> Checker<'a> {
         if self.diags.is_empty() {
             self.links_envelopes(&spec.operations, interface);
             self.login_answer(&def.auth, interface);
+            self.page_sizes(&spec.operations, interface);
         }
         if self.diags.is_empty() {
             ir::resolve(interface);
@@ -217,6 +218,44 @@ impl<'a> Checker<'a> {
 
     /// A links-paged operation answers an object whose `items_field` is a list and which
     /// holds the interface's links field: else its pages could not be walked.
+    /// A paged list's page size parameter allows exactly the paging section's
+    /// `max_per_page` (a walk asks for that many; the clients check it before sending), so
+    /// the limit has one value however many lists state it.
+    fn page_sizes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
+        let Some(ir::Pagination::Cursor {
+            per_page_param,
+            max_per_page,
+            ..
+        }) = &i.pagination
+        else {
+            return;
+        };
+        for (name, def) in ops.iter().filter(|(_, def)| def.paginated) {
+            let Some((wire, param)) = def.query.iter().find(|(w, _)| w.value == *per_page_param)
+            else {
+                continue;
+            };
+            let max = i
+                .operations
+                .iter()
+                .find(|o| o.name == name.value)
+                .and_then(|o| o.query.iter().find(|q| q.name == wire.value))
+                .and_then(|q| q.constraints.max);
+            if max != Some(i64::from(*max_per_page)) {
+                let allows = max.map_or("no maximum".to_string(), |m| format!("at most {m}"));
+                self.error(
+                    &param.ty,
+                    format!(
+                        "the page size `{}` of `{}` allows {allows}, but the paging section's \
+                         `max_per_page` is {max_per_page}",
+                        wire.value, name.value
+                    ),
+                    "give the page size parameters a named scalar with the paging section's maximum",
+                );
+            }
+        }
+    }
+
     fn links_envelopes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
         let Some(ir::Pagination::Links(ir::LinksPaging { links_field, .. })) = &i.pagination else {
             return;
