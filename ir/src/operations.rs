@@ -161,11 +161,23 @@ pub struct Body {
 }
 
 impl Body {
-    /// Whether the body is sent as JSON (its media type `application/json` or `*+json`).
+    /// Whether the body is sent as JSON (see [`is_json_media`]).
     pub fn is_json(&self) -> bool {
-        let media = self.content_type.split(';').next().unwrap_or("").trim();
-        media == "application/json" || media.ends_with("+json")
+        is_json_media(&self.content_type)
     }
+}
+
+/// Whether a media type (a `Content-Type` value, parameters allowed) is JSON:
+/// `application/json` or any `+json` type (`application/problem+json`), in any case. The
+/// one place this is decided, for the generator, the clients' plans and the sandbox.
+pub fn is_json_media(content_type: &str) -> bool {
+    let media = content_type
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    media == "application/json" || media.ends_with("+json")
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

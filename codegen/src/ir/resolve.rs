@@ -85,8 +85,10 @@ fn error_message_field(i: &Interface) -> Option<String> {
     }
 }
 
+/// An answer body read as bytes: not JSON by its media type (`+json` types are JSON), or
+/// declared binary.
 fn is_binary(content_type: &str, body: Option<&TypeRef>) -> bool {
-    content_type != "application/json" || body == Some(&TypeRef::Builtin(Builtin::Binary))
+    !super::is_json_media(content_type) || body == Some(&TypeRef::Builtin(Builtin::Binary))
 }
 
 /// The successful answers, read as one plan: a JSON body (or a 200/201 upsert of one), a
@@ -192,5 +194,23 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
                 links_field: links_field.clone(),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `+json` answer is JSON like `application/json` (it was read as bytes); a binary
+    /// declaration or another media type is bytes.
+    #[test]
+    fn an_answer_is_json_by_its_media_type_or_bytes() {
+        let record = TypeRef::Builtin(Builtin::Json);
+        assert!(!is_binary("application/json", Some(&record)));
+        assert!(!is_binary("application/problem+json", Some(&record)));
+        assert!(!is_binary("Application/JSON; charset=utf-8", Some(&record)));
+        assert!(is_binary("application/pdf", Some(&record)));
+        let bytes = TypeRef::Builtin(Builtin::Binary);
+        assert!(is_binary("application/json", Some(&bytes)));
     }
 }
