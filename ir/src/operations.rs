@@ -188,3 +188,16 @@ pub struct Response {
     pub doc: String,
     pub not_shown: Option<String>,
 }
+
+impl Response {
+    /// A success answer (see [`is_success`]).
+    pub fn is_success(&self) -> bool {
+        is_success(self.status)
+    }
+}
+
+/// Whether a status is a success (2xx): the one place the generator, the IR's readers and
+/// the sandbox's watch decide it.
+pub fn is_success(status: u16) -> bool {
+    (200..300).contains(&status)
+}

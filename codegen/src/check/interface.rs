@@ -267,7 +267,7 @@ impl<'a> Checker<'a> {
             let envelope = op
                 .responses
                 .iter()
-                .filter(|r| (200..300).contains(&r.status.value))
+                .filter(|r| ir::is_success(r.status.value))
                 .find_map(|r| r.body.as_ref())
                 .and_then(|b| self.ids.get(&b.value))
                 .and_then(|id| i.types.get(id.index()));
@@ -483,7 +483,7 @@ impl Checker<'_> {
             return; // Reported as not declared.
         };
         let holds_token = op.responses.iter().any(|r| {
-            (200..300).contains(&r.status)
+            r.is_success()
                 && r.body
                     .as_ref()
                     .and_then(|b| interface.named(b))

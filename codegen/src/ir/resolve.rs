@@ -94,11 +94,7 @@ fn is_binary(content_type: &str, body: Option<&TypeRef>) -> bool {
 /// The successful answers, read as one plan: a JSON body (or a 200/201 upsert of one), a
 /// binary body, or none; a 202 among them means "ask again" for a GET.
 fn answer(op: &Operation) -> Answer {
-    let success: Vec<_> = op
-        .responses
-        .iter()
-        .filter(|r| (200..300).contains(&r.status))
-        .collect();
+    let success: Vec<_> = op.responses.iter().filter(|r| r.is_success()).collect();
     let polls = op.method == Method::GET && success.iter().any(|r| r.status == 202);
     let json: Vec<_> = success
         .iter()
@@ -148,7 +144,7 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
     let success_body = || {
         op.responses
             .iter()
-            .filter(|r| (200..300).contains(&r.status))
+            .filter(|r| r.is_success())
             .find_map(|r| r.body.clone())
     };
     match i.pagination.as_ref()? {

@@ -10,10 +10,6 @@ mod presigned;
 
 pub use decode::{Response, decode};
 
-/// A stream of results, boxed so that callers can name it and call `try_next` on it
-/// (a walk's pages, a download's chunks).
-pub type BoxStream<T> =
-    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<T, Error>> + Send>>;
 pub use presigned::Fetched;
 
 use std::sync::Arc;
@@ -34,6 +30,16 @@ use crate::origin;
 use crate::pacing::Pacer;
 use crate::request::Request;
 use crate::validate::Validator;
+
+/// Whether a status is a success (2xx): the one place the transport decides it.
+pub(crate) fn is_success(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
+/// A stream of results, boxed so that callers can name it and call `try_next` on it
+/// (a walk's pages, a download's chunks).
+pub type BoxStream<T> =
+    std::pin::Pin<Box<dyn futures_util::Stream<Item = Result<T, Error>> + Send>>;
 
 /// The shared core of a generated client. Cloning is cheap, and clones share the
 /// connection pool and the pacing state.
@@ -491,7 +497,7 @@ impl Core {
         let status = resp.status().as_u16();
         let headers = resp.headers().clone();
         let config = &self.inner.config;
-        if (200..300).contains(&status) {
+        if is_success(status) {
             let body = read(resp).await?;
             tracing::debug!(status, "response");
             return Ok(Answer {

@@ -12,7 +12,7 @@ use tracing::Instrument;
 
 use super::BoxStream;
 use super::body::{self, CopyError, ReadError, ReaderBody};
-use super::{Core, describe};
+use super::{Core, describe, is_success};
 use crate::error::{ApiError, Error, http_cause};
 use crate::origin;
 use crate::pacing::Pacer;
@@ -97,7 +97,7 @@ impl Core {
                 .await;
             let resp = sent.map_err(|e| self.scrub(transport_error("GET", shown.clone(), e)))?;
             let status = resp.status().as_u16();
-            if (200..300).contains(&status) {
+            if is_success(status) {
                 break resp;
             }
             let headers = resp.headers().clone();
@@ -144,7 +144,7 @@ impl Core {
             Err(e) => return Err(self.scrub(transport_error("GET", shown, e))),
         };
         let status = resp.status().as_u16();
-        if (200..300).contains(&status) {
+        if is_success(status) {
             return Ok((resp, shown));
         }
         let headers = resp.headers().clone();
@@ -219,7 +219,7 @@ impl Core {
                 tracing::debug_span!("inspection_presigned_put", path = %parsed.path(), attempt);
             let result = request.send().instrument(span).await;
             let failure = match result {
-                Ok(resp) if resp.status().is_success() => {
+                Ok(resp) if is_success(resp.status().as_u16()) => {
                     let etag = resp
                         .headers()
                         .get(reqwest::header::ETAG)
