@@ -109,15 +109,13 @@ fn record(
     names: &ModuleNames,
     local: &TypeNames,
 ) -> RecordDecoderCx {
-    let (attrs, extra) = names.attrs[id.index()].clone().unwrap_or_default();
+    let attrs = names.record(id);
     let response_side = t.usage.response_side();
     // In the order of the descriptor's fields: the union tags, the fields, the one-of fields.
-    let mut attr = attrs.into_iter();
     let mut fields = Vec::new();
-    for (tag, _) in &names.tags[id.index()] {
-        let a = attr.next().unwrap_or_default();
+    for ((tag, _), a) in attrs.tags(&names.tags[id.index()]) {
         fields.push(FieldReadCx {
-            attr: a,
+            attr: a.to_string(),
             key: names::string(tag),
             branches: vec![BranchCx {
                 test: "type(x) is str".into(),
@@ -127,18 +125,19 @@ fn record(
             otherwise: None,
         });
     }
-    let group_fields = o
-        .one_of
-        .iter()
-        .flat_map(|one| one.variants.iter().flat_map(|v| v.fields.iter()));
-    let all = o
-        .fields
-        .iter()
-        .map(|f| (f, false, response_side && !f.nullable))
-        .chain(group_fields.map(|f| (f, true, false)));
-    for (f, in_group, filled) in all {
-        let a = attr.next().unwrap_or_default();
-        fields.push(field(i, f, a, f.required && !in_group, filled, local));
+    let all = attrs
+        .fields(o)
+        .map(|(f, a)| (f, a, false, response_side && !f.nullable))
+        .chain(attrs.one_of(o).map(|(f, a)| (f, a, true, false)));
+    for (f, a, in_group, filled) in all {
+        fields.push(field(
+            i,
+            f,
+            a.to_string(),
+            f.required && !in_group,
+            filled,
+            local,
+        ));
     }
     let name = names.types[id.index()].clone();
     RecordDecoderCx {
@@ -149,7 +148,7 @@ fn record(
         class: name.clone(),
         envelope: envelope(o, names),
         fields,
-        extra,
+        extra: attrs.extra.clone(),
         known: format!("_K_{name}"),
     }
 }

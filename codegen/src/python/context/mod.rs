@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::names;
 use super::types::{self, TypeNames};
-use crate::ir::{Interface, Object, TypeDef, TypeId, TypeKind, Union};
+use crate::ir::{Field, Interface, Object, TypeDef, TypeId, TypeKind, Union};
 pub use crate::templates::WebhooksCx;
 
 /// The client of an interface, with this language's login and operations.
@@ -288,9 +288,8 @@ pub struct DownloadCx {
 /// Every name an interface's modules declare, decided once, in a fixed order.
 pub(super) struct ModuleNames {
     types: Vec<String>,
-    /// Per declared type: the attribute name of each field (records only; `oneOf` group
-    /// fields after the record's own), and the `extra` attribute.
-    attrs: Vec<Option<(Vec<String>, String)>>,
+    /// Per declared type: a record's attribute names.
+    attrs: Vec<Option<RecordAttrs>>,
     /// Unknown-member class per union.
     unknown: Vec<Option<String>>,
     /// Per declared type used as a union member: the union's tag property and the tag
@@ -300,15 +299,63 @@ pub(super) struct ModuleNames {
 }
 
 impl ModuleNames {
-    /// The attribute name of field `wire` of declared type `id` (a record). A record's
-    /// attributes are its union tags first, then its fields.
+    /// The attribute name of field `wire` of declared type `id` (a record).
     fn attr_of(&self, i: &Interface, id: TypeId, wire: &str) -> Option<String> {
         let TypeKind::Object(o) = &i.ty(id).kind else {
             return None;
         };
-        let pos = o.fields.iter().position(|f| f.name == wire)?;
-        let tags = self.tags[id.index()].len();
-        self.attrs[id.index()].as_ref()?.0.get(tags + pos).cloned()
+        let attrs = self.attrs[id.index()].as_ref()?;
+        attrs
+            .fields(o)
+            .find(|(f, _)| f.name == wire)
+            .map(|(_, attr)| attr.to_string())
+    }
+
+    /// A record's attribute names (empty for a type that is not one).
+    fn record(&self, id: TypeId) -> RecordAttrs {
+        self.attrs[id.index()].clone().unwrap_or_default()
+    }
+}
+
+/// A record's Python attribute names, each list made from and read with its source: the
+/// union tags it carries, its fields, its exactly-one-of fields; and `extra`.
+#[derive(Clone, Debug, Default)]
+pub(super) struct RecordAttrs {
+    tags: Vec<String>,
+    fields: Vec<String>,
+    one_of: Vec<String>,
+    pub(super) extra: String,
+}
+
+impl RecordAttrs {
+    /// Each union tag `(property, values)` with its attribute.
+    pub(super) fn tags<'a>(
+        &'a self,
+        tags: &'a [(String, Vec<String>)],
+    ) -> impl Iterator<Item = (&'a (String, Vec<String>), &'a str)> {
+        debug_assert_eq!(tags.len(), self.tags.len());
+        tags.iter().zip(self.tags.iter().map(String::as_str))
+    }
+
+    /// Each field of the record with its attribute.
+    pub(super) fn fields<'a>(
+        &'a self,
+        o: &'a Object,
+    ) -> impl Iterator<Item = (&'a Field, &'a str)> {
+        debug_assert_eq!(o.fields.len(), self.fields.len());
+        o.fields.iter().zip(self.fields.iter().map(String::as_str))
+    }
+
+    /// Each exactly-one-of field, variant by variant, with its attribute.
+    pub(super) fn one_of<'a>(
+        &'a self,
+        o: &'a Object,
+    ) -> impl Iterator<Item = (&'a Field, &'a str)> {
+        let fields = o
+            .one_of
+            .iter()
+            .flat_map(|one| one.variants.iter().flat_map(|v| v.fields.iter()));
+        fields.zip(self.one_of.iter().map(String::as_str))
     }
 }
 
@@ -387,32 +434,24 @@ fn union_tags(i: &Interface) -> Vec<Vec<(String, Vec<String>)>> {
 }
 
 /// A record's attribute names, distinct from the module's names in `taken`: its union tags,
-/// its fields, its exactly-one-of fields, then `extra`.
-fn record_attrs(
-    o: &Object,
-    tags: &[(String, Vec<String>)],
-    taken: &[String],
-) -> (Vec<String>, String) {
-    let mut fields = names::fields_scope(taken);
-    let mut list: Vec<String> = tags
+/// its fields, its exactly-one-of fields, then `extra` (claimed in that order).
+fn record_attrs(o: &Object, tags: &[(String, Vec<String>)], taken: &[String]) -> RecordAttrs {
+    let mut scope = names::fields_scope(taken);
+    let mut claim = |wire: &str| scope.claim(&names::snake(wire));
+    let tags = tags.iter().map(|(tag, _)| claim(tag)).collect();
+    let fields = o.fields.iter().map(|f| claim(&f.name)).collect();
+    let one_of = o
+        .one_of
         .iter()
-        .map(|(tag, _)| fields.claim(&names::snake(tag)))
+        .flat_map(|one| one.variants.iter().flat_map(|v| v.fields.iter()))
+        .map(|f| claim(&f.name))
         .collect();
-    list.extend(
-        o.fields
-            .iter()
-            .map(|f| fields.claim(&names::snake(&f.name))),
-    );
-    if let Some(one) = &o.one_of {
-        for v in &one.variants {
-            list.extend(
-                v.fields
-                    .iter()
-                    .map(|f| fields.claim(&names::snake(&f.name))),
-            );
-        }
+    RecordAttrs {
+        tags,
+        fields,
+        one_of,
+        extra: scope.claim("extra"),
     }
-    (list, fields.claim("extra"))
 }
 
 pub fn interface(i: &Interface) -> Result<InterfaceCx, String> {
@@ -487,14 +526,14 @@ impl Models {
         let wire = local.wire(TypeId(index as u32));
         match &t.kind {
             TypeKind::Object(o) => {
-                let (attrs, extra) = names.attrs[index].clone().unwrap_or_default();
+                let attrs = names.record(TypeId(index as u32));
                 let tags = &names.tags[index];
                 let response_side = t.usage.response_side();
                 self.types.push(TypeCx::Record(record_cx(
                     i,
                     t,
                     name,
-                    (&attrs, &extra),
+                    &attrs,
                     tags,
                     local,
                     response_side,
@@ -503,7 +542,7 @@ impl Models {
                     name: wire.clone(),
                     expr: format!("_rt.RecordDesc({name})"),
                 });
-                let args = record_wire_args(i, o, (&attrs, &extra), tags, local, response_side);
+                let args = record_wire_args(i, o, &attrs, tags, local, response_side);
                 self.descriptors.wire_defines.push(WireDefine {
                     name: wire,
                     args,
@@ -559,32 +598,28 @@ impl Models {
 fn record_wire_args(
     i: &Interface,
     o: &Object,
-    (attrs, extra): (&[String], &str),
+    attrs: &RecordAttrs,
     tags: &[(String, Vec<String>)],
     local: &TypeNames,
     response_side: bool,
 ) -> Vec<String> {
     let mut args = Vec::new();
-    let mut attr = attrs.iter();
-    for (tag, _) in tags {
-        let a = attr.next().cloned().unwrap_or_default();
+    for ((tag, _), a) in attrs.tags(tags) {
         args.push(format!(
             "_rt.F({}, {}, _rt.Str(), req=True)",
             names::string(tag),
-            names::string(&a)
+            names::string(a)
         ));
     }
-    for f in &o.fields {
-        let a = attr.next().cloned().unwrap_or_default();
-        args.push(local.field(i, f, &a, false, response_side && !f.nullable));
+    for (f, a) in attrs.fields(o) {
+        args.push(local.field(i, f, a, false, response_side && !f.nullable));
+    }
+    for (f, a) in attrs.one_of(o) {
+        args.push(local.field(i, f, a, true, false));
     }
     if let Some(one) = &o.one_of {
         let mut groups = Vec::new();
         for v in &one.variants {
-            for f in &v.fields {
-                let a = attr.next().cloned().unwrap_or_default();
-                args.push(local.field(i, f, &a, true, false));
-            }
             let keys: Vec<String> = v.fields.iter().map(|f| names::string(&f.name)).collect();
             groups.push(format!(
                 "({}, ({},))",
@@ -598,7 +633,7 @@ fn record_wire_args(
             groups.join(", ")
         ));
     }
-    args.push(format!("extra={}", names::string(extra)));
+    args.push(format!("extra={}", names::string(&attrs.extra)));
     if let Some(env) = &o.envelope {
         args.push(format!("envelope={}", names::string(env)));
     }

@@ -7,13 +7,13 @@ use crate::ir::{
 use crate::python::names;
 use crate::python::types::{self, TypeNames};
 
-use super::{AttrCx, MemberCx, RecordCx, TypeCx, UnknownCx};
+use super::{AttrCx, MemberCx, RecordAttrs, RecordCx, TypeCx, UnknownCx};
 
 pub(super) fn record_cx(
     i: &Interface,
     t: &TypeDef,
     name: &str,
-    (attrs, extra): (&[String], &str),
+    attrs: &RecordAttrs,
     tags: &[(String, Vec<String>)],
     local: &TypeNames,
     response_side: bool,
@@ -21,31 +21,30 @@ pub(super) fn record_cx(
     let TypeKind::Object(o) = &t.kind else {
         unreachable!("record_cx is called for objects")
     };
-    // The attribute names come in order: the union tags, the fields, the one-of fields.
-    let mut attr = attrs.iter();
-    let mut next_attr = || attr.next().cloned().unwrap_or_default();
     let mut out = Vec::new();
-    for (tag, values) in tags {
-        out.push(tag_attr_cx(tag, values, next_attr()));
+    for ((tag, values), a) in attrs.tags(tags) {
+        out.push(tag_attr_cx(tag, values, a.to_string()));
     }
-    for f in &o.fields {
-        let a = next_attr();
+    for (f, a) in attrs.fields(o) {
         let filled = response_side && !f.nullable;
-        out.push(attr_cx(i, f, a, local, filled, f.required, !response_side));
+        out.push(attr_cx(
+            i,
+            f,
+            a.to_string(),
+            local,
+            filled,
+            f.required,
+            !response_side,
+        ));
     }
-    if let Some(one) = &o.one_of {
-        for v in &one.variants {
-            for f in &v.fields {
-                let a = next_attr();
-                out.push(attr_cx(i, f, a, local, false, false, true));
-            }
-        }
+    for (f, a) in attrs.one_of(o) {
+        out.push(attr_cx(i, f, a.to_string(), local, false, false, true));
     }
     RecordCx {
         name: name.to_string(),
         doc: record_doc(t, o),
         attrs: out,
-        extra: extra.to_string(),
+        extra: attrs.extra.clone(),
         extra_doc: extra_doc(response_side),
     }
 }
