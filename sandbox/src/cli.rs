@@ -10,6 +10,8 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
 
   --addr ADDR           where to listen (default 127.0.0.1:8080; port 0 picks a free port);
                         a non-loopback address needs --listen-beyond-loopback
+  --storage-addr ADDR   where the storage origin serving inspections' pre-signed PDF links
+                        (pdf_share_url) listens (default 127.0.0.1 on a free port)
   --listen-beyond-loopback
                         allow --addr off loopback (a container network): the sandbox's
                         demo keys and tokens are public, so anyone who can reach it can use it
@@ -118,6 +120,12 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                 o.addr = v
                     .parse()
                     .map_err(|_| format!("--addr: `{v}` is not an address like 127.0.0.1:8080"))?;
+            }
+            "--storage-addr" => {
+                let v = value("--storage-addr")?;
+                o.storage_addr = v.parse().map_err(|_| {
+                    format!("--storage-addr: `{v}` is not an address like 127.0.0.1:8081")
+                })?;
             }
             "--listen-beyond-loopback" => beyond_loopback = true,
             "--key" => {
@@ -239,12 +247,13 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
             other => return Err(format!("unknown flag `{other}`")),
         }
     }
-    if !o.addr.ip().is_loopback() && !beyond_loopback {
-        return Err(format!(
-            "--addr: {} is not a loopback address; the sandbox has public demo credentials, \
-             so listening there needs --listen-beyond-loopback",
-            o.addr
-        ));
+    for (flag, addr) in [("--addr", o.addr), ("--storage-addr", o.storage_addr)] {
+        if !addr.ip().is_loopback() && !beyond_loopback {
+            return Err(format!(
+                "{flag}: {addr} is not a loopback address; the sandbox has public demo \
+                 credentials, so listening there needs --listen-beyond-loopback"
+            ));
+        }
     }
     if !keys.is_empty() {
         o.keys = keys;

@@ -12,7 +12,8 @@ pub mod strict;
 
 pub use answer::{Reject, body, error, json, pdf, too_large, too_large_for, wants_pdf};
 pub use guards::{
-    SYNTHETIC, auth, faults, framework_errors, json_content, legacy_rate_limit, rate_limit,
+    SYNTHETIC, auth, faults, framework_errors, inject_fault, json_content, legacy_rate_limit,
+    rate_limit,
 };
 pub use limits::{BODY_LIMIT, UPLOAD_LIMIT, UPLOADS, declared_over, declared_too_large};
 pub use query_text::encode;

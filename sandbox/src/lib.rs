@@ -21,6 +21,7 @@ pub mod public_url;
 mod rate;
 mod routes;
 mod serve;
+pub mod storage;
 mod store;
 mod v3;
 pub mod watch;
@@ -105,6 +106,9 @@ pub struct Options {
     /// Depart from the spec on purpose, in the ways `drift.rs` lists (for testing a drift
     /// watch).
     pub drift: bool,
+    /// Where the storage origin listens (inspections' pre-signed PDF links); port 0 picks
+    /// a free port.
+    pub storage_addr: SocketAddr,
 }
 
 /// The legacy accounts a default sandbox has: a manager and a plain user.
@@ -137,6 +141,7 @@ impl Default for Options {
             cors_origins: Vec::new(),
             ir: None,
             drift: false,
+            storage_addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         }
     }
 }
@@ -175,6 +180,13 @@ pub struct Stats {
     pub units_created: u64,
     /// POST /units requests that reached the create handler (a repeated POST shows here).
     pub unit_posts: u64,
+    /// Requests to the storage origin (pre-signed links), all of them.
+    pub storage_requests: u64,
+    /// Of those, requests that carried a credential (a key header, `Authorization`, a
+    /// cookie), which a pre-signed link never needs.
+    pub storage_with_credentials: u64,
+    /// Faults injected on the storage origin.
+    pub storage_faults: u64,
 }
 
 #[derive(Debug, Default)]
@@ -209,6 +221,8 @@ pub struct App {
     seed: Seed,
     controls: controls::Controls,
     webhooks: webhooks::Webhooks,
+    /// The origin serving pre-signed links.
+    storage: storage::Storage,
 }
 
 /// The options the data is loaded from.
@@ -257,6 +271,7 @@ impl App {
         }
         self.controls.reset();
         self.webhooks.reset();
+        self.storage.reset();
     }
 }
 
@@ -264,7 +279,11 @@ impl App {
 pub struct Sandbox {
     pub addr: SocketAddr,
     app: Arc<App>,
-    _shutdown: tokio::sync::oneshot::Sender<()>,
+    /// The API's listener and the storage origin's.
+    _shutdown: (
+        tokio::sync::oneshot::Sender<()>,
+        tokio::sync::oneshot::Sender<()>,
+    ),
 }
 
 impl Sandbox {
@@ -275,6 +294,8 @@ impl Sandbox {
             .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         let addr = listener.local_addr()?;
+        let storage_listener = tokio::net::TcpListener::bind(options.storage_addr).await?;
+        let storage_origin = format!("http://{}", storage_listener.local_addr()?);
         let origin = options
             .public_url
             .clone()
@@ -298,12 +319,13 @@ impl Sandbox {
             legacy_limiter: rate::RateLimiter::new(options.legacy_rate_limit),
             legacy_min_part_size: options.legacy_min_part_size,
             spill: legacy::spill::SpillDir::new(),
-            faults: faults::FaultPlan::new(options.faults),
+            faults: faults::FaultPlan::new(options.faults.clone()),
             paging: options.paging,
             stats: Counters::default(),
             seed,
             controls: controls::Controls::default(),
             webhooks,
+            storage: storage::Storage::new(storage_origin, &options.faults),
         });
         let ir = options.ir.unwrap_or_else(ir::embedded);
         let router = Router::new()
@@ -340,11 +362,19 @@ impl Sandbox {
             max_connections: options.max_connections,
             header_timeout: options.header_timeout,
         };
+        let (storage_tx, storage_rx) = tokio::sync::oneshot::channel::<()>();
+        let storage_router = storage::router(app.clone());
+        tokio::spawn(serve::run(
+            storage_listener,
+            storage_router,
+            limits,
+            storage_rx,
+        ));
         tokio::spawn(serve::run(listener, router, limits, rx));
         Ok(Sandbox {
             addr,
             app,
-            _shutdown: tx,
+            _shutdown: (tx, storage_tx),
         })
     }
 
@@ -357,6 +387,17 @@ impl Sandbox {
     /// The v3 base URL, e.g. `http://127.0.0.1:41234/v3`.
     pub fn base_url(&self) -> String {
         format!("{}/v3", self.app.origin)
+    }
+
+    /// The storage origin serving inspections' pre-signed PDF links (`pdf_share_url`),
+    /// e.g. `http://127.0.0.1:41235`.
+    pub fn storage_url(&self) -> String {
+        self.app.storage.origin.clone()
+    }
+
+    /// What the storage origin does with links from now on (fail, expire, or serve).
+    pub fn set_links(&self, mode: storage::LinkMode) {
+        self.app.storage.set_mode(mode);
     }
 
     /// Moves the sandbox's clock forward (share links expire, timestamps move).
@@ -379,6 +420,9 @@ async fn read_stats(app: &App) -> Stats {
         faults: app.stats.faults.load(Ordering::Relaxed),
         units_created: store.units_created,
         unit_posts: store.unit_posts,
+        storage_requests: app.storage.requests.load(Ordering::Relaxed),
+        storage_with_credentials: app.storage.with_credentials.load(Ordering::Relaxed),
+        storage_faults: app.storage.faulted.load(Ordering::Relaxed),
     }
 }
 

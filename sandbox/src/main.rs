@@ -58,6 +58,10 @@ fn main() -> ExitCode {
         for origin in &cors {
             println!("sandbox: browser pages from {origin} may call it (CORS)");
         }
+        println!(
+            "sandbox: inspections' pre-signed PDF links (pdf_share_url) served from {}",
+            sandbox.storage_url()
+        );
         stopped().await;
         ExitCode::SUCCESS
     })

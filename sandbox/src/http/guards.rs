@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::body::{Body, HttpBody};
 use axum::extract::{ConnectInfo, Request, State};
@@ -15,7 +15,7 @@ use super::answer::{error, too_large};
 use super::limits::{BODY_LIMIT, UPLOADS, declared_too_large};
 use super::query_text::check_query;
 use crate::App;
-use crate::faults::Fault;
+use crate::faults::{Fault, FaultPlan};
 use crate::rate::RateLimiter;
 
 /// Around every route except canned answers: a query that is not valid UTF-8 once
@@ -156,10 +156,21 @@ fn refused(limiter: &RateLimiter, req: &Request) -> Option<Response> {
 
 /// Injects the configured faults.
 pub async fn faults(State(app): State<Arc<App>>, req: Request, next: Next) -> Response {
-    let Some((fault, slow_for)) = app.faults.draw() else {
+    inject_fault(&app.faults, &app.stats.faults, req, next).await
+}
+
+/// Answers `req` with the next fault `plan` draws, if any, counting it in `faulted`: an
+/// error, a 429, a slow answer, or the answer cut off (reset before its body, or half-way).
+pub async fn inject_fault(
+    plan: &FaultPlan,
+    faulted: &AtomicU64,
+    req: Request,
+    next: Next,
+) -> Response {
+    let Some((fault, slow_for)) = plan.draw() else {
         return next.run(req).await;
     };
-    app.stats.faults.fetch_add(1, Ordering::Relaxed);
+    faulted.fetch_add(1, Ordering::Relaxed);
     let mut resp = match fault {
         Fault::ServerError(code) => error(
             StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR),

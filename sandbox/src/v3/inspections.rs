@@ -92,9 +92,23 @@ async fn list_in(
                     i.department.as_ref().and_then(|x| x.name.as_deref()) == Some(d)
                 })
         })
-        .map(|r| (r.seq, &r.record))
+        .map(|r| (r.seq, Linked(&r.record, &app)))
         .collect();
     Ok(page(&app, uri.path(), &q, rows))
+}
+
+/// An inspection as the API answers it: with `pdf_share_url`, a link to its PDF on the
+/// storage origin signed at the moment of the answer (written only for the records a page
+/// holds; the stored record keeps no link).
+struct Linked<'a>(&'a Inspection, &'a App);
+
+impl serde::Serialize for Linked<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let Linked(record, app) = self;
+        let mut linked = (*record).clone();
+        linked.pdf_share_url = Some(app.storage.link(record.id.as_str(), app.clock.now()));
+        linked.serialize(serializer)
+    }
 }
 
 /// JSON, or with `Accept: application/pdf` a PDF that answers 202 while it "renders".
@@ -115,7 +129,7 @@ pub async fn get(
         );
     };
     if !wants_pdf(&headers) {
-        return json(StatusCode::OK, &found.record);
+        return json(StatusCode::OK, &Linked(&found.record, &app));
     }
     let title = format!("Inspection {id}");
     if store.renders.ready(&format!("inspection:{id}")) {

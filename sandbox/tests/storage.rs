@@ -1,0 +1,245 @@
+//! The storage origin: every inspection the API answers carries a pre-signed link to its
+//! PDF on a listener of its own, which needs no key, serves the API's document byte for
+//! byte, expires after 48 hours under the sandbox's clock, refuses a forged link, is not
+//! rate limited with the API, counts credentials sent to it, takes faults, and fails or
+//! expires on demand.
+
+mod common;
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use common::{call, send};
+use sandbox::storage::LinkMode;
+use sandbox::{Faults, Options, Sandbox};
+
+const KEYS: [(&str, &str); 2] = [
+    ("api-key-id", "demo-key"),
+    ("api-key-secret", "demo-secret"),
+];
+
+async fn get(url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut request = client.get(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let answer = request.send().await.unwrap();
+    let status = answer.status().as_u16();
+    let content_type = answer
+        .headers()
+        .get("content-type")
+        .map(|v| v.to_str().unwrap().to_string())
+        .unwrap_or_default();
+    let bytes = answer.bytes().await.map(|b| b.to_vec()).unwrap_or_default();
+    (status, content_type, bytes)
+}
+
+/// The links of the first page of inspections.
+async fn links(sandbox: &Sandbox) -> Vec<(String, String)> {
+    let (status, page) = call(sandbox, "GET", "/v3/inspections", &KEYS, None).await;
+    assert_eq!(status, 200, "{page}");
+    page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            let link = i["pdf_share_url"]
+                .as_str()
+                .expect("every inspection has a link");
+            (i["id"].as_str().unwrap().to_string(), link.to_string())
+        })
+        .collect()
+}
+
+/// The API's PDF form of an inspection (a 202 first, while it is prepared).
+async fn api_pdf(sandbox: &Sandbox, id: &str) -> Vec<u8> {
+    let path = format!("/v3/inspections/{id}");
+    let headers = [KEYS[0], KEYS[1], ("accept", "application/pdf")];
+    for _ in 0..5 {
+        let answer = send(sandbox, "GET", &path, &headers, None).await;
+        if answer.status() == 200 {
+            return answer.bytes().await.unwrap().to_vec();
+        }
+        assert_eq!(answer.status(), 202);
+    }
+    panic!("the PDF of {id} was never ready");
+}
+
+#[tokio::test]
+async fn a_link_serves_the_apis_document_without_a_key_for_48_hours() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let links = links(&sandbox).await;
+    assert!(!links.is_empty());
+    let (id, link) = &links[0];
+    assert!(
+        link.starts_with(&format!("{}/inspections/", sandbox.storage_url())),
+        "{link}"
+    );
+    let (status, content_type, bytes) = get(link, &[]).await;
+    assert_eq!((status, content_type.as_str()), (200, "application/pdf"));
+    assert_eq!(
+        bytes,
+        api_pdf(&sandbox, id).await,
+        "the same document as the API's"
+    );
+    // The one-item answer carries a link too.
+    let (_, one) = call(
+        &sandbox,
+        "GET",
+        &format!("/v3/inspections/{id}"),
+        &KEYS,
+        None,
+    )
+    .await;
+    assert!(one["pdf_share_url"].as_str().is_some(), "{one}");
+
+    sandbox.advance(chrono::Duration::hours(47));
+    assert_eq!(get(link, &[]).await.0, 200, "alive at 47 hours");
+    sandbox.advance(chrono::Duration::hours(1));
+    let (status, _, body) = get(link, &[]).await;
+    assert_eq!(status, 403, "expired at 48 hours");
+    assert!(String::from_utf8_lossy(&body).contains("Request has expired"));
+    let stats = sandbox.stats().await;
+    assert_eq!(stats.storage_requests, 3);
+    assert_eq!(stats.storage_with_credentials, 0);
+}
+
+#[tokio::test]
+async fn a_forged_or_altered_link_is_refused_and_credentials_sent_to_storage_are_counted() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let (_, link) = links(&sandbox).await.remove(0);
+    let (base, query) = link.split_once('?').unwrap();
+    let expires: i64 = query
+        .split('&')
+        .find_map(|p| p.strip_prefix("expires="))
+        .unwrap()
+        .parse()
+        .unwrap();
+    let signature = query.split_once("signature=").unwrap().1;
+    let later = format!("{base}?expires={}&signature={signature}", expires + 3600);
+    let other = link.replace("/inspections/", "/inspections/x");
+    let unsigned = base.to_string();
+    for forged in [later, other, unsigned] {
+        assert_eq!(get(&forged, &[]).await.0, 403, "{forged}");
+    }
+    assert_eq!(
+        get(&format!("{}/elsewhere", sandbox.storage_url()), &[])
+            .await
+            .0,
+        404
+    );
+    assert_eq!(get(&link, &KEYS).await.0, 200);
+    assert_eq!(sandbox.stats().await.storage_with_credentials, 1);
+}
+
+#[tokio::test]
+async fn each_link_mode_does_what_it_says_and_a_reset_ends_it() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let (_, link) = links(&sandbox).await.remove(0);
+    let cases = [
+        ("forbidden", 403, ""),
+        ("missing", 404, ""),
+        ("html", 200, "text/html; charset=utf-8"),
+        ("not_pdf", 200, "application/pdf"),
+    ];
+    for (mode, status, content_type) in cases {
+        let (set, _) = call(
+            &sandbox,
+            "POST",
+            "/_sandbox/links",
+            &[],
+            Some(json!({"mode": mode})),
+        )
+        .await;
+        assert_eq!(set, 204, "{mode}");
+        let (got, got_type, bytes) = get(&link, &[]).await;
+        assert_eq!(got, status, "{mode}");
+        if !content_type.is_empty() {
+            assert_eq!(got_type, content_type, "{mode}");
+            assert!(!bytes.starts_with(b"%PDF-"), "{mode}: not the document");
+        }
+    }
+    // Cut short: the full length announced, half sent, the connection broken.
+    sandbox.set_links(LinkMode::Truncated);
+    let answer = reqwest::get(&link).await.unwrap();
+    let announced = answer.content_length().unwrap();
+    assert!(
+        answer.bytes().await.is_err(),
+        "the body ends before {announced} bytes"
+    );
+    // Expired: links issued from now on are dead on arrival.
+    sandbox.set_links(LinkMode::Expired);
+    let (_, fresh) = links(&sandbox).await.remove(0);
+    sandbox.set_links(LinkMode::Ok);
+    assert_eq!(get(&fresh, &[]).await.0, 403);
+    assert_eq!(get(&link, &[]).await.0, 200);
+    let (refused, errors) = call(
+        &sandbox,
+        "POST",
+        "/_sandbox/links",
+        &[],
+        Some(json!({"mode": "gone"})),
+    )
+    .await;
+    assert_eq!(refused, 400);
+    assert!(errors.to_string().contains("not_pdf"), "{errors}");
+    sandbox.set_links(LinkMode::Forbidden);
+    assert_eq!(
+        call(&sandbox, "POST", "/_sandbox/reset", &[], None).await.0,
+        204
+    );
+    assert_eq!(get(&link, &[]).await.0, 200, "a reset serves links again");
+}
+
+#[tokio::test]
+async fn links_are_not_rate_limited_with_the_api_and_take_faults_of_their_own() {
+    let sandbox = Sandbox::start(Options {
+        rate_limit: Some((2, Duration::from_secs(60))),
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let (_, link) = links(&sandbox).await.remove(0);
+    for _ in 0..10 {
+        assert_eq!(get(&link, &[]).await.0, 200);
+    }
+    let (status, _) = call(&sandbox, "GET", "/v3/units", &KEYS, None).await;
+    assert_eq!(status, 200, "the API's second request of its window");
+
+    let faulty = Sandbox::start(Options {
+        faults: Faults::mixed(3, 0.5),
+        rate_limit: None,
+        ..Options::default()
+    })
+    .await
+    .unwrap();
+    let mut link = None;
+    for _ in 0..20 {
+        let (status, page) = call(&faulty, "GET", "/v3/inspections", &KEYS, None).await;
+        if status == 200 {
+            link = page["data"][0]["pdf_share_url"]
+                .as_str()
+                .map(str::to_string);
+            break;
+        }
+    }
+    let link = link.expect("a page got through the faults");
+    let api_faults = faulty.stats().await.faults;
+    let client = reqwest::Client::new();
+    let mut refused = 0;
+    for _ in 0..40 {
+        match client.get(&link).send().await {
+            Ok(answer) if answer.status() == 200 => {
+                if answer.bytes().await.is_err() {
+                    refused += 1;
+                }
+            }
+            _ => refused += 1,
+        }
+    }
+    let stats = faulty.stats().await;
+    assert!(stats.storage_faults > 0 && refused > 0, "{stats:?}");
+    assert_eq!(stats.faults, api_faults, "link traffic draws no API fault");
+}
