@@ -5,80 +5,18 @@
 //! gets its exit code and writes nothing. The wire form of every subcommand is held by
 //! the conformance scenarios (`tests/conformance.rs`).
 
+#[path = "support/export_folder.rs"]
+mod export_folder;
 #[path = "support/cli_process.rs"]
 mod tool;
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use export_folder::{control, folder_contents, sandbox, scratch, strings, v3_env};
 use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
-
-/// A sandbox on a free port, with these flags.
-/// A sandbox without its rate limit (`--rate-limit off`), started with `flags` as its
-/// command line would give them.
-async fn sandbox(flags: &str) -> sandbox::Sandbox {
-    let args = ["--rate-limit", "off", "--addr", "127.0.0.1:0"]
-        .into_iter()
-        .chain(flags.split_whitespace())
-        .map(String::from)
-        .collect();
-    let options = sandbox::cli::parse(args).unwrap().unwrap();
-    sandbox::Sandbox::start(options).await.unwrap()
-}
-
-fn v3_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
-    vec![
-        ("INSPECTION_V3_BASE_URL".into(), sandbox.base_url()),
-        ("INSPECTION_V3_API_KEY_ID".into(), "demo-key".into()),
-        ("INSPECTION_V3_API_KEY_SECRET".into(), "demo-secret".into()),
-    ]
-}
-
-fn strings(args: &[&str]) -> Vec<String> {
-    args.iter().map(|a| a.to_string()).collect()
-}
-
-/// A fresh folder for one test's files.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("inspection-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-async fn control(sandbox: &sandbox::Sandbox, method: &str, path: &str) -> Value {
-    let url = format!("{}{path}", sandbox.legacy_base_url());
-    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-    let answer = reqwest::Client::new()
-        .request(method, url)
-        .send()
-        .await
-        .unwrap();
-    assert!(answer.status().is_success(), "{path}: {}", answer.status());
-    serde_json::from_str(&answer.text().await.unwrap()).unwrap_or(Value::Null)
-}
-
-/// The records of an export folder, sorted, and its documents by name.
-fn folder_contents(dir: &Path) -> (Vec<String>, BTreeMap<String, Vec<u8>>) {
-    let text = std::fs::read_to_string(dir.join("records.jsonl")).unwrap();
-    assert!(text.is_empty() || text.ends_with('\n'), "a torn last line");
-    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
-    for line in &lines {
-        serde_json::from_str::<Value>(line).unwrap_or_else(|e| panic!("a torn line ({e}): {line}"));
-    }
-    lines.sort();
-    let mut documents = BTreeMap::new();
-    if let Ok(entries) = std::fs::read_dir(dir.join("documents")) {
-        for entry in entries {
-            let entry = entry.unwrap();
-            let name = entry.file_name().to_string_lossy().to_string();
-            documents.insert(name, std::fs::read(entry.path()).unwrap());
-        }
-    }
-    (lines, documents)
-}
 
 /// The records an export folder's checkpoint covers, if it has one.
 fn checkpoint_records(dir: &Path) -> Option<u64> {
@@ -195,6 +133,13 @@ async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
         .filter(|n| n.ends_with(".part"))
         .collect();
     assert!(leftovers.is_empty(), "partial files left: {leftovers:?}");
+    // The PDFs came from the records' links (under faults of their own), with no key.
+    let stats = sandbox.stats().await;
+    assert!(
+        stats.storage_requests > 0 && stats.storage_faults > 0,
+        "{stats:?}"
+    );
+    assert_eq!(stats.storage_with_credentials, 0);
     std::fs::remove_dir_all(dir).unwrap();
 }
 

@@ -215,13 +215,13 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         std::fs::create_dir_all(&dir).map_err(|e| Failure::io("create", &dir, e))?;
     }
     let mut records = folder::open_records(&records_path, checkpoint.records_bytes)?;
+    let requests_before = source.core().requests_sent();
     let mut progress = Progress::new(
         options.progress,
-        checkpoint.records,
-        checkpoint.pages,
+        (checkpoint.records, checkpoint.pages),
         source.quota(),
+        requests_before,
     );
-    let requests_before = source.core().requests_sent();
     let pacer = Pacer::new(options.links.rate);
     let saver = Saver {
         source,

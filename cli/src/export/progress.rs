@@ -59,9 +59,10 @@ pub struct Progress {
     pub pages: u64,
     /// Documents written in this run, by the way they came.
     pub documents: ByPath,
-    /// Requests sent to the service in this run, as last told.
+    /// Requests sent to the service in this run, as last told, and the client's count
+    /// when the run started.
     requests: u64,
-    requests_base: Option<u64>,
+    requests_base: u64,
     /// The quota the client keeps to, for the line's "paced to".
     quota_per_s: Option<f64>,
 }
@@ -73,7 +74,14 @@ enum Shown {
 }
 
 impl Progress {
-    pub fn new(style: Style, records: u64, pages: u64, quota: Option<(u32, Duration)>) -> Progress {
+    /// `records` and `pages` written before this run; `requests` the client's count of
+    /// requests sent so far.
+    pub fn new(
+        style: Style,
+        (records, pages): (u64, u64),
+        quota: Option<(u32, Duration)>,
+        requests: u64,
+    ) -> Progress {
         let shown = match style {
             Style::Quiet => Shown::Nothing,
             Style::Auto if std::io::stderr().is_terminal() => {
@@ -99,7 +107,7 @@ impl Progress {
             pages,
             documents: ByPath::default(),
             requests: 0,
-            requests_base: None,
+            requests_base: requests,
             quota_per_s: quota.map(|(n, window)| f64::from(n) / window.as_secs_f64()),
         }
     }
@@ -126,8 +134,7 @@ impl Progress {
     }
 
     fn requests(&mut self, sent: u64) {
-        let base = *self.requests_base.get_or_insert(sent);
-        self.requests = sent.saturating_sub(base);
+        self.requests = sent.saturating_sub(self.requests_base);
     }
 
     /// Per second since this run started.

@@ -1,0 +1,88 @@
+//! What the command-line tool's end-to-end tests share: a sandbox started as its command
+//! line would start it, the tool's environment, scratch folders, the controls, and an
+//! export folder's contents as a comparison reads them.
+
+#![allow(dead_code)] // Each test file uses its own share of these.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// A sandbox on a free port, with these flags.
+/// A sandbox without its rate limit (`--rate-limit off`), started with `flags` as its
+/// command line would give them.
+pub async fn sandbox(flags: &str) -> sandbox::Sandbox {
+    let args = ["--rate-limit", "off", "--addr", "127.0.0.1:0"]
+        .into_iter()
+        .chain(flags.split_whitespace())
+        .map(String::from)
+        .collect();
+    let options = sandbox::cli::parse(args).unwrap().unwrap();
+    sandbox::Sandbox::start(options).await.unwrap()
+}
+
+pub fn v3_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
+    vec![
+        ("INSPECTION_V3_BASE_URL".into(), sandbox.base_url()),
+        ("INSPECTION_V3_API_KEY_ID".into(), "demo-key".into()),
+        ("INSPECTION_V3_API_KEY_SECRET".into(), "demo-secret".into()),
+    ]
+}
+
+pub fn strings(args: &[&str]) -> Vec<String> {
+    args.iter().map(|a| a.to_string()).collect()
+}
+
+/// A fresh folder for one test's files.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("inspection-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub async fn control(sandbox: &sandbox::Sandbox, method: &str, path: &str) -> Value {
+    let url = format!("{}{path}", sandbox.legacy_base_url());
+    let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+    let answer = reqwest::Client::new()
+        .request(method, url)
+        .send()
+        .await
+        .unwrap();
+    assert!(answer.status().is_success(), "{path}: {}", answer.status());
+    serde_json::from_str(&answer.text().await.unwrap()).unwrap_or(Value::Null)
+}
+
+/// The records of an export folder, sorted, and its documents by name. A record's
+/// `pdf_share_url` is signed anew in every answer (its expiry and signature change), so
+/// it is checked to be there and left out of the comparison; every other byte of the line
+/// is compared.
+pub fn folder_contents(dir: &Path) -> (Vec<String>, BTreeMap<String, Vec<u8>>) {
+    let text = std::fs::read_to_string(dir.join("records.jsonl")).unwrap();
+    assert!(text.is_empty() || text.ends_with('\n'), "a torn last line");
+    let mut lines: Vec<String> = text.lines().map(without_link).collect();
+    lines.sort();
+    let mut documents = BTreeMap::new();
+    if let Ok(entries) = std::fs::read_dir(dir.join("documents")) {
+        for entry in entries {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().to_string();
+            documents.insert(name, std::fs::read(entry.path()).unwrap());
+        }
+    }
+    (lines, documents)
+}
+
+/// A record's line without its pre-signed link (`"pdf_share_url":"…",` as the service
+/// wrote it), which must be there for a v3 inspection.
+pub fn without_link(line: &str) -> String {
+    let record: Value =
+        serde_json::from_str(line).unwrap_or_else(|e| panic!("a torn line ({e}): {line}"));
+    let Some(link) = record.get("pdf_share_url") else {
+        return line.to_string();
+    };
+    let field = format!("\"pdf_share_url\":{link},");
+    assert!(line.contains(&field), "{line}");
+    line.replacen(&field, "", 1)
+}
