@@ -185,7 +185,7 @@ async fn progress_lines_and_the_summary_count_documents_by_way() {
     ] {
         assert!(last[key].is_number(), "{key}: {last}");
     }
-    let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    let summary: Value = serde_json::from_str(&ran.stdout_text()).unwrap();
     assert_eq!(summary["documents_by"], last["documents_by"], "{summary}");
     std::fs::remove_dir_all(dir).unwrap();
 }
