@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod child;
+
 /// The repository's root (this crate sits one folder below it).
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -70,6 +70,26 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
         rows.extend(export_rows(&exports)?);
     }
 
+    // The export's PDFs at the documented quota: through the API, then from each record's
+    // pre-signed link; and from links at 10,000 records, for the memory.
+    let runs: &[&[&str]] = if quick {
+        &[&["30"]]
+    } else {
+        &[&["1000"], &["10000", "auto"]]
+    };
+    let mut documents = Vec::new();
+    for run in runs {
+        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "documents"];
+        args.extend(profile);
+        args.push("--");
+        args.extend(run.iter());
+        let name = format!("bench: export with PDFs, {}", run.join(" "));
+        documents.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+    }
+    if !quick {
+        rows.extend(documents_rows(&documents)?);
+    }
+
     // TypeScript and Python: the same page against each language's own JSON parser.
     // In `cargo xtask ci`, `npm test` has just compiled the benchmark with the tests.
     if !tools_ready {
@@ -369,6 +389,55 @@ fn export_rows(exports: &[serde_json::Value]) -> Result<Vec<Row>, String> {
             tool_large,
             "flat in the number of records",
         )?,
+    ])
+}
+
+/// The documents rows: the export with PDFs of 1,000 inspections through the API and from
+/// links (issue 48: at least ten times faster, the API's requests down to the pages), and
+/// the tool's peak memory from 1,000 to 10,000 documents.
+fn documents_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
+    let [both, large] = runs else {
+        return Err("bench: expected two documents runs".into());
+    };
+    let number = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .ok_or_else(|| format!("bench: the documents run printed no `{key}`: {v}"))
+    };
+    let (api, auto, many) = (&both["api"], &both["auto"], &large["auto"]);
+    let records = number(both, "records")?;
+    let (small_rss, large_rss) = (number(auto, "peak_rss_kib")?, number(many, "peak_rss_kib")?);
+    Ok(vec![
+        Row {
+            what: format!(
+                "`inspection export v3 --pdf` of {records} inspections at the documented quota \
+                 (100 per 10 s), documents from links (`auto`)"
+            ),
+            figure: format!(
+                "{:.1}× faster, {} API requests",
+                number(both, "speedup")?,
+                number(auto, "api_requests")?
+            ),
+            against: format!(
+                "{} ms ({} records/s) against {} ms through the API ({} records/s, {} API \
+                 requests) (target ≥ 10×, the API's requests down to the pages)",
+                number(auto, "elapsed_ms")?,
+                number(auto, "records_per_s")?,
+                number(api, "elapsed_ms")?,
+                number(api, "records_per_s")?,
+                number(api, "api_requests")?
+            ),
+        },
+        Row {
+            what: "`inspection export v3 --pdf`: the tool's peak RSS, 10,000 documents from links"
+                .into(),
+            figure: format!("{:.1} MiB", large_rss / 1024.0),
+            against: format!(
+                "1,000 documents {:.1} MiB: {:+.1} % (flat in the number of documents)",
+                small_rss / 1024.0,
+                100.0 * (large_rss / small_rss - 1.0)
+            ),
+        },
     ])
 }
 

@@ -7,9 +7,10 @@
 //! a child process (this program with `serve`), so the peak resident memory measured is the
 //! client's own, not the sandbox's store of N records.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+use bench::child::{sandbox_child, stats, stop, tool_binary};
 
 use futures_util::TryStreamExt;
 use inspection_client::v3::{ApiKey, Client};
@@ -55,70 +56,19 @@ async fn serve(records: usize) -> Result<(), Box<dyn std::error::Error>> {
 }
 
 async fn export(records: usize) -> Result<(), Box<dyn std::error::Error>> {
-    let (mut child, base) = sandbox_child(records)?;
+    let (mut child, base) = sandbox_child(&["serve", &records.to_string()])?;
     let result = measure(&base, records).await;
     stop(child.take());
     let mut result = result?;
     let tool = tool_binary();
     if tool.exists() {
-        let (mut child, base) = sandbox_child(records)?;
+        let (mut child, base) = sandbox_child(&["serve", &records.to_string()])?;
         let measured = measure_tool(&tool, &base, records).await;
         stop(child.take());
         result["tool"] = measured?;
     }
     println!("{result}");
     Ok(())
-}
-
-/// A child process serving a sandbox of `records` inspections, and its base URL.
-fn sandbox_child(records: usize) -> Result<(Running, String), Box<dyn std::error::Error>> {
-    let mut child = Command::new(std::env::current_exe()?)
-        .args(["serve", &records.to_string()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
-    Ok((Running(Some(child)), line.trim().to_string()))
-}
-
-/// A sandbox child, stopped when dropped (its stdin closed) even on an early return.
-struct Running(Option<Child>);
-
-impl Running {
-    fn take(&mut self) -> Option<Child> {
-        self.0.take()
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        stop(self.0.take());
-    }
-}
-
-fn stop(child: Option<Child>) {
-    if let Some(mut child) = child {
-        drop(child.stdin.take());
-        let _ = child.wait();
-    }
-}
-
-/// `inspection`, built in this program's profile (`cargo xtask bench` builds it first):
-/// beside this program, wherever cargo's target directory is.
-fn tool_binary() -> std::path::PathBuf {
-    let exe = std::env::current_exe().expect("the path of this program");
-    exe.with_file_name(format!("inspection{}", std::env::consts::EXE_SUFFIX))
-}
-
-/// The sandbox's request and 429 counts.
-async fn stats(base: &str) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
-    let origin = base.trim_end_matches("/v3");
-    let stats = reqwest::get(format!("{origin}/_sandbox/stats"))
-        .await?
-        .bytes()
-        .await?;
-    Ok(serde_json::from_slice(&stats)?)
 }
 
 /// The command-line tool's export of every record into a fresh folder, paced to the same

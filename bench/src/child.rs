@@ -1,0 +1,58 @@
+//! The benchmarks' child processes: the program itself again serving a sandbox (so the
+//! peak memory measured is the client's, not the sandbox's store), stopped when dropped,
+//! and the `inspection` tool built beside it.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+
+/// This program again as a child serving a sandbox (`args`, such as `serve N`), and the
+/// base URL it prints first.
+pub fn sandbox_child(args: &[&str]) -> Result<(Running, String), Box<dyn std::error::Error>> {
+    let mut child = Command::new(std::env::current_exe()?)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()?;
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().ok_or("no stdout")?).read_line(&mut line)?;
+    Ok((Running(Some(child)), line.trim().to_string()))
+}
+
+/// A sandbox child, stopped when dropped (its stdin closed) even on an early return.
+pub struct Running(Option<Child>);
+
+impl Running {
+    pub fn take(&mut self) -> Option<Child> {
+        self.0.take()
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        stop(self.0.take());
+    }
+}
+
+pub fn stop(child: Option<Child>) {
+    if let Some(mut child) = child {
+        drop(child.stdin.take());
+        let _ = child.wait();
+    }
+}
+
+/// `inspection`, built in this program's profile (`cargo xtask bench` builds it first):
+/// beside this program, wherever cargo's target directory is.
+pub fn tool_binary() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the path of this program");
+    exe.with_file_name(format!("inspection{}", std::env::consts::EXE_SUFFIX))
+}
+
+/// The sandbox's request and 429 counts.
+pub async fn stats(base: &str) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
+    let origin = base.trim_end_matches("/v3");
+    let stats = reqwest::get(format!("{origin}/_sandbox/stats"))
+        .await?
+        .bytes()
+        .await?;
+    Ok(serde_json::from_slice(&stats)?)
+}
