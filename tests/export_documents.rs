@@ -189,3 +189,21 @@ async fn progress_lines_and_the_summary_count_documents_by_way() {
     assert_eq!(summary["documents_by"], last["documents_by"], "{summary}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_429_from_the_links_host_is_waited_out_and_counted() {
+    // A third of the requests to either origin are answered 429 with `Retry-After: 1`.
+    let sandbox = sandbox("--inspections 7 --fault-429 0.3 --fault-seed 5").await;
+    let dir = scratch("documents-429");
+    let (code, summary, stderr, documents) = export(&sandbox, &dir.join("export"), &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(documents.len(), 10);
+    let limited = summary["link_rate_limited"].as_u64().unwrap();
+    assert!(limited > 0, "{summary}");
+    assert!(
+        by(&summary).0 > 0,
+        "links served documents after their 429s: {summary}"
+    );
+    assert!(sandbox.stats().await.storage_faults >= limited, "{summary}");
+    std::fs::remove_dir_all(dir).unwrap();
+}

@@ -5,6 +5,7 @@
 
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use futures_util::StreamExt;
@@ -95,6 +96,9 @@ pub struct Saver<'a> {
     pub folder: &'a Folder,
     pub options: &'a LinkOptions,
     pub pacer: &'a Pacer,
+    /// 429 answers from the links' host: whether links count against a rate limit is not
+    /// documented, so the summary says what this run met.
+    pub link_rate_limited: AtomicU64,
 }
 
 impl Saver<'_> {
@@ -206,7 +210,13 @@ impl Saver<'_> {
             Via::Link(url) => {
                 let core = self.source.core();
                 let fetched = core.fetch_presigned_paced_to(url, &mut file, self.pacer);
-                fetched.await.map(|f| Some(f.content_type))
+                let fetched = fetched.await;
+                let limited = match &fetched {
+                    Ok(f) => u64::from(f.rate_limited),
+                    Err(e) => u64::from(e.status() == Some(429)),
+                };
+                self.link_rate_limited.fetch_add(limited, Ordering::Relaxed);
+                fetched.map(|f| Some(f.content_type))
             }
         };
         let synced = match fetched {

@@ -175,6 +175,8 @@ pub struct Summary {
     /// Requests this run sent to the service (the list's pages, the API's documents,
     /// retries); links are not counted.
     pub api_requests: u64,
+    /// 429 answers from the links' host (waited out, or then taken through the API).
+    pub link_rate_limited: u64,
     /// Records in the folder, over every run.
     pub total_records: u64,
     pub watermark: Option<DateTime<Utc>>,
@@ -228,6 +230,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         folder: &folder,
         options: &options.links,
         pacer: &pacer,
+        link_rate_limited: Default::default(),
     };
     let records_before = checkpoint.records;
     let mut restarts = 0;
@@ -267,6 +270,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         documents: progress.documents.total(),
         documents_by: progress.documents,
         api_requests: source.core().requests_sent() - requests_before,
+        link_rate_limited: saver.link_rate_limited.into_inner(),
         total_records: checkpoint.records,
         watermark: checkpoint.watermark,
     })

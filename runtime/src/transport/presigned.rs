@@ -25,6 +25,8 @@ pub struct Fetched {
     pub bytes: u64,
     /// The answer's `Content-Type`, when it had one, for the caller to check.
     pub content_type: Option<String>,
+    /// 429 answers waited out before it (the link's host limiting its rate).
+    pub rate_limited: u32,
 }
 
 impl Core {
@@ -111,6 +113,7 @@ impl Core {
             pacer.pause_for(wait);
             attempt += 1;
         };
+        let rate_limited = attempt - 1;
         let content_type = resp
             .headers()
             .get(CONTENT_TYPE)
@@ -122,6 +125,7 @@ impl Core {
         Ok(Fetched {
             bytes,
             content_type,
+            rate_limited,
         })
     }
 
