@@ -325,34 +325,7 @@ pub fn router() -> Router<Arc<App>> {
         )
         .route("/_sandbox/stats", axum::routing::get(stats))
         .route("/_sandbox/advance", post(advance))
-        .route("/_sandbox/links", post(links))
-}
-
-/// `POST /_sandbox/links` `{"mode": "ok" | "expired" | ...}`: what the storage origin does
-/// with inspections' pre-signed links from now on (`storage::LinkMode`).
-async fn links(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
-    #[derive(Deserialize)]
-    struct Body {
-        mode: String,
-    }
-    let names: Vec<&str> = crate::storage::LinkMode::ALL
-        .iter()
-        .map(|(n, _)| *n)
-        .collect();
-    let mode = serde_json::from_slice::<Body>(&bytes)
-        .ok()
-        .and_then(|b| crate::storage::LinkMode::parse(&b.mode));
-    let Some(mode) = mode else {
-        return error(
-            StatusCode::BAD_REQUEST,
-            format!(
-                "a links control is {{\"mode\": ...}}, one of {}",
-                names.join(", ")
-            ),
-        );
-    };
-    app.storage.set_mode(mode);
-    StatusCode::NO_CONTENT.into_response()
+        .route("/_sandbox/links", post(crate::storage::control))
 }
 
 /// `POST /_sandbox/script`: appends canned answers (a JSON list, or one object).

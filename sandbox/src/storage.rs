@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use axum::Router;
-use axum::body::Body;
+use axum::body::{Body, Bytes};
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Query, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::{Next, from_fn_with_state};
@@ -19,6 +20,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use chrono::{DateTime, Utc};
 use futures_util::StreamExt;
+use inspection_client::v3::Inspection;
 use serde::Deserialize;
 
 use crate::App;
@@ -132,6 +134,15 @@ impl Storage {
         )
     }
 
+    /// `record` as the API answers it: with `pdf_share_url` signed at `now`. The stored
+    /// record keeps no link, so every answer (and every webhook delivery) carries a fresh
+    /// one and nothing is stored per link.
+    pub fn linked(&self, record: &Inspection, now: DateTime<Utc>) -> Inspection {
+        let mut linked = record.clone();
+        linked.pdf_share_url = Some(self.link(record.id.as_str(), now));
+        linked
+    }
+
     fn sign(&self, id: &str, expires: i64) -> String {
         format!("{:016x}", self.key.hash_one((id, expires)))
     }
@@ -149,11 +160,35 @@ fn encode(id: &str) -> String {
         .collect()
 }
 
+/// `POST /_sandbox/links` `{"mode": "ok" | "expired" | ...}` (on the main listener, beside
+/// the other controls): what the storage origin does with links from now on.
+pub async fn control(State(app): State<Arc<App>>, bytes: Bytes) -> Response {
+    #[derive(Deserialize)]
+    struct Control {
+        mode: String,
+    }
+    let mode = serde_json::from_slice::<Control>(&bytes)
+        .ok()
+        .and_then(|c| LinkMode::parse(&c.mode));
+    let Some(mode) = mode else {
+        let names: Vec<&str> = LinkMode::ALL.iter().map(|(name, _)| *name).collect();
+        return crate::http::error(
+            StatusCode::BAD_REQUEST,
+            format!(
+                "a links control is {{\"mode\": ...}}, one of {}",
+                names.join(", ")
+            ),
+        );
+    };
+    app.storage.set_mode(mode);
+    StatusCode::NO_CONTENT.into_response()
+}
+
 /// The storage listener's routes, every request counted and faults injected first.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/inspections/{file}", get(pdf))
-        .fallback(|| async { refusal(StatusCode::NOT_FOUND, "NoSuchKey", "No such object") })
+        .fallback(|| async { no_such_key() })
         .layer(from_fn_with_state(app.clone(), faults))
         .layer(from_fn_with_state(app.clone(), count))
         .with_state(app)
@@ -180,45 +215,36 @@ struct Signed {
     signature: Option<String>,
 }
 
-/// `GET /inspections/{id}.pdf?expires=..&signature=..`: the PDF, as the API's PDF form
-/// renders it, while the link lives; refused as object storage refuses otherwise.
+/// `GET /inspections/{id}.pdf?expires=..&signature=..` (and `HEAD`): the PDF, as the API's
+/// PDF form renders it, while the link lives; refused as object storage refuses otherwise.
+/// A path or query that does not parse is refused in the same XML (a 400), not in the
+/// framework's plain text.
 async fn pdf(
     State(app): State<Arc<App>>,
-    Path(file): Path<String>,
-    Query(signed): Query<Signed>,
+    path: Result<Path<String>, PathRejection>,
+    query: Result<Query<Signed>, QueryRejection>,
 ) -> Response {
-    let storage = &app.storage;
-    match storage.mode() {
+    let mode = app.storage.mode();
+    match mode {
         LinkMode::Forbidden => {
             return refusal(StatusCode::FORBIDDEN, "AccessDenied", "Access Denied");
         }
-        LinkMode::Missing => return refusal(StatusCode::NOT_FOUND, "NoSuchKey", "No such object"),
+        LinkMode::Missing => return no_such_key(),
         LinkMode::Html => return html(),
         LinkMode::Ok | LinkMode::Expired | LinkMode::Truncated | LinkMode::NotPdf => {}
     }
+    let (Ok(Path(file)), Ok(Query(signed))) = (path, query) else {
+        return refusal(
+            StatusCode::BAD_REQUEST,
+            "InvalidArgument",
+            "The request's path or query string could not be read",
+        );
+    };
     let Some(id) = file.strip_suffix(".pdf") else {
-        return refusal(StatusCode::NOT_FOUND, "NoSuchKey", "No such object");
+        return no_such_key();
     };
-    let expires = signed
-        .expires
-        .as_deref()
-        .and_then(|e| e.parse::<i64>().ok());
-    let (Some(expires), Some(signature)) = (expires, signed.signature) else {
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "AccessDenied",
-            "Query-string authentication requires expires and signature",
-        );
-    };
-    if signature != storage.sign(id, expires) {
-        return refusal(
-            StatusCode::FORBIDDEN,
-            "SignatureDoesNotMatch",
-            "The request signature does not match",
-        );
-    }
-    if expires <= app.clock.now().timestamp() {
-        return refusal(StatusCode::FORBIDDEN, "AccessDenied", "Request has expired");
+    if let Some(refusal) = refused(&app, id, signed) {
+        return refusal;
     }
     let exists = app
         .store
@@ -228,14 +254,49 @@ async fn pdf(
         .iter()
         .any(|r| r.record.id.as_str() == id);
     if !exists {
-        return refusal(StatusCode::NOT_FOUND, "NoSuchKey", "No such object");
+        return no_such_key();
     }
     let bytes = crate::pdf::render(&format!("Inspection {id}"));
-    match storage.mode() {
+    match mode {
         LinkMode::Truncated => truncated(bytes),
         LinkMode::NotPdf => document(b"this is not a PDF document\n".to_vec()),
         _ => document(bytes),
     }
+}
+
+/// The refusal, unless the link's signature is the one made for (`id`, `expires`) and
+/// `expires` is still ahead of the sandbox's clock.
+fn refused(app: &App, id: &str, signed: Signed) -> Option<Response> {
+    let expires = signed
+        .expires
+        .as_deref()
+        .and_then(|e| e.parse::<i64>().ok());
+    let (Some(expires), Some(signature)) = (expires, signed.signature) else {
+        return Some(refusal(
+            StatusCode::FORBIDDEN,
+            "AccessDenied",
+            "Query-string authentication requires expires and signature",
+        ));
+    };
+    if signature != app.storage.sign(id, expires) {
+        return Some(refusal(
+            StatusCode::FORBIDDEN,
+            "SignatureDoesNotMatch",
+            "The request signature does not match",
+        ));
+    }
+    if expires <= app.clock.now().timestamp() {
+        return Some(refusal(
+            StatusCode::FORBIDDEN,
+            "AccessDenied",
+            "Request has expired",
+        ));
+    }
+    None
+}
+
+fn no_such_key() -> Response {
+    refusal(StatusCode::NOT_FOUND, "NoSuchKey", "No such object")
 }
 
 fn document(bytes: Vec<u8>) -> Response {

@@ -243,3 +243,147 @@ async fn links_are_not_rate_limited_with_the_api_and_take_faults_of_their_own() 
     assert!(stats.storage_faults > 0 && refused > 0, "{stats:?}");
     assert_eq!(stats.faults, api_faults, "link traffic draws no API fault");
 }
+
+/// `{storage}/inspections/{id}.pdf?expires={now + 48 h}&signature={16 hex digits}`.
+fn assert_link_form(sandbox: &Sandbox, id: &str, link: &str) {
+    let prefix = format!("{}/inspections/{id}.pdf?expires=", sandbox.storage_url());
+    let rest = link
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{link}"));
+    let (expires, signature) = rest.split_once("&signature=").expect(link);
+    let expires: i64 = expires.parse().expect(link);
+    let expected = (chrono::Utc::now() + chrono::Duration::hours(48)).timestamp();
+    assert!((expected - 5..=expected).contains(&expires), "{link}");
+    assert!(
+        signature.len() == 16 && signature.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{link}"
+    );
+}
+
+#[tokio::test]
+async fn every_answer_with_an_inspection_carries_a_link_signed_at_that_moment() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let (_, page) = call(&sandbox, "GET", "/v3/inspections", &KEYS, None).await;
+    let with_unit = page["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["unit"]["id"].is_string() && i["unit"]["reference_number"].is_string())
+        .expect("a demo inspection of a unit");
+    let (unit, reference) = (
+        with_unit["unit"]["id"].as_str().unwrap(),
+        with_unit["unit"]["reference_number"].as_str().unwrap(),
+    );
+    let lists = [
+        format!("/v3/units/{unit}/inspections"),
+        format!("/v3/units/by_reference_number/{reference}/inspections"),
+    ];
+    for path in lists {
+        let (status, page) = call(&sandbox, "GET", &path, &KEYS, None).await;
+        assert_eq!(status, 200, "{path}: {page}");
+        let data = page["data"].as_array().unwrap();
+        assert!(!data.is_empty(), "{path}");
+        for inspection in data {
+            let id = inspection["id"].as_str().unwrap();
+            assert_link_form(&sandbox, id, inspection["pdf_share_url"].as_str().unwrap());
+        }
+    }
+    let id = with_unit["id"].as_str().unwrap();
+    let (_, one) = call(
+        &sandbox,
+        "GET",
+        &format!("/v3/inspections/{id}"),
+        &KEYS,
+        None,
+    )
+    .await;
+    assert_link_form(&sandbox, id, one["pdf_share_url"].as_str().unwrap());
+
+    // Signed at the moment of the answer: a day later, a new answer's link lives a day longer.
+    let before = one["pdf_share_url"].as_str().unwrap().to_string();
+    sandbox.advance(chrono::Duration::hours(24));
+    let (_, later) = call(
+        &sandbox,
+        "GET",
+        &format!("/v3/inspections/{id}"),
+        &KEYS,
+        None,
+    )
+    .await;
+    let later = later["pdf_share_url"].as_str().unwrap();
+    assert_ne!(later, before);
+    assert_eq!(get(later, &[]).await.0, 200);
+
+    // A new inspection, answered and delivered with a link.
+    let (status, created) = call(&sandbox, "POST", "/_sandbox/v3/inspections", &[], None).await;
+    assert_eq!(status, 201, "{created}");
+    let link = created["pdf_share_url"]
+        .as_str()
+        .expect("answered with a link");
+    assert_eq!(get(link, &[]).await.0, 200);
+
+    let (status, stats) = call(&sandbox, "GET", "/_sandbox/stats", &[], None).await;
+    assert_eq!(status, 200);
+    assert_eq!(stats["storage_requests"], 2, "{stats}");
+    assert_eq!(stats["storage_with_credentials"], 0, "{stats}");
+    assert_eq!(stats["storage_faults"], 0, "{stats}");
+}
+
+#[tokio::test]
+async fn a_link_whose_inspection_is_gone_is_404_and_a_bad_query_is_refused_not_failed() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let (_, created) = call(&sandbox, "POST", "/_sandbox/v3/inspections", &[], None).await;
+    let gone = created["pdf_share_url"].as_str().unwrap().to_string();
+    // The reset drops the inspection created since start-up; the signing key stays.
+    call(&sandbox, "POST", "/_sandbox/reset", &[], None).await;
+    let (status, _, body) = get(&gone, &[]).await;
+    assert_eq!(status, 404);
+    assert!(String::from_utf8_lossy(&body).contains("NoSuchKey"));
+
+    let (_, link) = links(&sandbox).await.remove(0);
+    let (base, query) = link.split_once('?').unwrap();
+    let (expires, signature) = query.split_once("&signature=").unwrap();
+    let mut flipped = signature.to_string();
+    let last = if flipped.ends_with('0') { "1" } else { "0" };
+    flipped.replace_range(15.., last);
+    let (status, _, body) = get(&format!("{base}?{expires}&signature={flipped}"), &[]).await;
+    assert_eq!(status, 403);
+    assert!(String::from_utf8_lossy(&body).contains("SignatureDoesNotMatch"));
+
+    let storage = sandbox.storage_url();
+    let bad = [
+        format!("{base}?expires=soon&signature={signature}"),
+        format!("{base}?expires=99999999999999999999999&signature={signature}"),
+        format!("{base}?{expires}"),
+        format!("{base}?{expires}&{expires}&signature={signature}"),
+        format!("{base}?{expires}&signature=%FF"),
+        format!("{base}?{expires}&signature={signature}&signature=x"),
+        format!("{storage}/inspections/%FF.pdf?{expires}&signature={signature}"),
+        format!("{storage}/inspections/.pdf?{expires}&signature={signature}"),
+        format!("{storage}/inspections/no-suffix?{expires}&signature={signature}"),
+    ];
+    for url in bad {
+        let (status, content_type, body) = get(&url, &[]).await;
+        assert!(matches!(status, 400 | 403 | 404), "{url}: {status}");
+        // Refused as object storage refuses, never in the framework's plain text.
+        assert_eq!(content_type, "application/xml", "{url}");
+        assert!(String::from_utf8_lossy(&body).contains("<Error><Code>"), "{url}");
+    }
+    assert_eq!(get(&link, &[]).await.0, 200, "the sandbox still serves");
+}
+
+#[tokio::test]
+async fn head_announces_the_document_without_sending_it() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let (_, link) = links(&sandbox).await.remove(0);
+    let (_, _, bytes) = get(&link, &[]).await;
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let answer = client.head(&link).send().await.unwrap();
+    assert_eq!(answer.status(), 200);
+    assert_eq!(answer.headers()["content-type"], "application/pdf");
+    assert_eq!(
+        answer.headers()["content-length"],
+        bytes.len().to_string().as_str()
+    );
+    assert!(answer.bytes().await.unwrap().is_empty());
+}

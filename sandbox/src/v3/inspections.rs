@@ -105,9 +105,9 @@ struct Linked<'a>(&'a Inspection, &'a App);
 impl serde::Serialize for Linked<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let Linked(record, app) = self;
-        let mut linked = (*record).clone();
-        linked.pdf_share_url = Some(app.storage.link(record.id.as_str(), app.clock.now()));
-        linked.serialize(serializer)
+        app.storage
+            .linked(record, app.clock.now())
+            .serialize(serializer)
     }
 }
 

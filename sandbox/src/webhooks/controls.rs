@@ -96,11 +96,14 @@ async fn new_inspection(State(app): State<Arc<App>>) -> Response {
     let mut store = app.store.lock().await;
     let id = store.new_id("ins");
     let inspection = crate::demo::full_inspection(&id, now, &app.origin);
-    store.push_inspection(inspection.clone());
-    let data = serde_json::to_value(&inspection).unwrap_or(Value::Null);
+    // Delivered and answered as `get_inspection` answers it (the event's documented
+    // `data`): with a link to its PDF signed now; the stored record keeps none.
+    let answered = app.storage.linked(&inspection, now);
+    store.push_inspection(inspection);
+    let data = serde_json::to_value(&answered).unwrap_or(Value::Null);
     // Enqueued under the store lock, so listeners see events in the order they happened.
     app.webhooks
         .publish(Interface::V3, "inspection.created", data, now, None);
     drop(store);
-    answer(StatusCode::CREATED, &inspection)
+    answer(StatusCode::CREATED, &answered)
 }
