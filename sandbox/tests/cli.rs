@@ -88,3 +88,45 @@ fn a_non_loopback_address_needs_the_explicit_flag() {
     .unwrap();
     assert!(!allowed.addr.ip().is_loopback());
 }
+
+/// The storage origin listens where `--storage-addr` says (loopback unless allowed
+/// beyond), and the binary prints it beside the other addresses.
+#[test]
+fn the_storage_origin_listens_where_the_flag_says_and_is_printed() {
+    let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = free.local_addr().unwrap().to_string();
+    drop(free);
+    let mut running = binary::start(&["--addr", "127.0.0.1:0", "--storage-addr", &addr]);
+    let printed = (&mut running.lines)
+        .map(Result::unwrap)
+        .find(|l| l.contains("pre-signed PDF links"))
+        .expect("a line naming the storage origin");
+    assert!(
+        printed.ends_with(&format!("served from http://{addr}")),
+        "{printed}"
+    );
+    let mut stream = TcpStream::connect(&addr).unwrap();
+    write!(
+        stream,
+        "GET /nothing HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 404"), "{answer}");
+    assert!(answer.contains("NoSuchKey"), "{answer}");
+
+    let parse = |args: &[&str]| sandbox::cli::parse(args.iter().map(|a| a.to_string()).collect());
+    let refused = parse(&["--storage-addr", "0.0.0.0:0"]).unwrap_err();
+    assert!(
+        refused.contains("--storage-addr") && refused.contains("--listen-beyond-loopback"),
+        "{refused}"
+    );
+    let refused = parse(&["--storage-addr", "somewhere"]).unwrap_err();
+    assert!(
+        refused.contains("`somewhere` is not an address"),
+        "{refused}"
+    );
+    let allowed = parse(&["--storage-addr", "0.0.0.0:0", "--listen-beyond-loopback"]);
+    assert!(!allowed.unwrap().unwrap().storage_addr.ip().is_loopback());
+}
