@@ -154,6 +154,25 @@ pub fn command(
             ),
         );
     }
+    root.subcommand(export_command(interfaces))
+        .subcommand(
+            Command::new("describe")
+                .hide(true)
+                .about("Print every interface's operations and their flags as JSON (for tools)"),
+        )
+        .subcommand(
+            Command::new("completions")
+                .about("Print a completion script for a shell")
+                .arg(
+                    Arg::new("shell")
+                        .required(true)
+                        .value_parser(value_parser!(clap_complete::Shell)),
+                ),
+        )
+}
+
+/// `export`, with a subcommand per interface that declares an export.
+fn export_command(interfaces: &'static [Interface]) -> Command {
     let mut export = Command::new("export")
         .about("Export every record of an interface into a folder; run again to resume or, with --since last, to add what is new")
         .subcommand_required(true);
@@ -191,21 +210,7 @@ pub fn command(
         }
         export = export.subcommand(cmd);
     }
-    root.subcommand(export)
-        .subcommand(
-            Command::new("describe")
-                .hide(true)
-                .about("Print every interface's operations and their flags as JSON (for tools)"),
-        )
-        .subcommand(
-            Command::new("completions")
-                .about("Print a completion script for a shell")
-                .arg(
-                    Arg::new("shell")
-                        .required(true)
-                        .value_parser(value_parser!(clap_complete::Shell)),
-                ),
-        )
+    export
 }
 
 /// The flags of an export whose records carry a pre-signed link to their document.

@@ -102,6 +102,15 @@ impl Failure {
         }
     }
 
+    /// A failure that may pass if tried again later: no answer, a server error, a rate
+    /// limit that outlasted the client's retries.
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self.class,
+            Class::Network | Class::Server | Class::RateLimited
+        )
+    }
+
     pub fn usage(message: impl Into<String>) -> Failure {
         Failure::new(Class::Usage, message)
     }

@@ -194,22 +194,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     folder.remove_partial()?;
     let checkpoint_path = folder.file(folder::CHECKPOINT);
     let records_path = folder.file(folder::RECORDS);
-    let mut checkpoint = match Checkpoint::read(&checkpoint_path)? {
-        Some(c) => c,
-        None if records_path.exists() => {
-            return Err(Failure::usage(format!(
-                "{} holds {} but no {}: it is not an export folder this tool made; use a new folder",
-                folder.path.display(),
-                folder::RECORDS,
-                folder::CHECKPOINT
-            )));
-        }
-        None => Checkpoint::new(
-            source.about().interface,
-            source.about().list,
-            options.documents,
-        ),
-    };
+    let mut checkpoint = checkpoint_of(&folder, source.about(), options.documents)?;
     start_pass(source, options, &mut checkpoint)?;
     checkpoint.write(&checkpoint_path)?;
     if options.documents {
@@ -235,25 +220,18 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     let records_before = checkpoint.records;
     let mut restarts = 0;
     let outcome = loop {
-        match walk(
+        let walked = walk(
             &saver,
             &mut checkpoint,
             &mut records,
             &mut progress,
             options.page_size,
-        )
-        .await
-        {
+        );
+        match walked.await {
             Ok(()) => break Ok(()),
             // A page that failed after the client's own retries: the checkpoint is at it,
             // so start the walk there again, a few times, waiting longer each time.
-            Err(failure)
-                if restarts < options.max_restarts
-                    && matches!(
-                        failure.class,
-                        Class::Network | Class::Server | Class::RateLimited
-                    ) =>
-            {
+            Err(failure) if restarts < options.max_restarts && failure.is_transient() => {
                 restarts += 1;
                 tokio::time::sleep(Duration::from_secs(1 << restarts.min(5))).await;
             }
@@ -274,6 +252,21 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         total_records: checkpoint.records,
         watermark: checkpoint.watermark,
     })
+}
+
+/// The folder's checkpoint, or a new one where the folder holds no export yet; a folder
+/// with records but no checkpoint was not made by this tool, so it is refused.
+fn checkpoint_of(folder: &Folder, about: About, documents: bool) -> Result<Checkpoint, Failure> {
+    match Checkpoint::read(&folder.file(folder::CHECKPOINT))? {
+        Some(c) => Ok(c),
+        None if folder.file(folder::RECORDS).exists() => Err(Failure::usage(format!(
+            "{} holds {} but no {}: it is not an export folder this tool made; use a new folder",
+            folder.path.display(),
+            folder::RECORDS,
+            folder::CHECKPOINT
+        ))),
+        None => Ok(Checkpoint::new(about.interface, about.list, documents)),
+    }
 }
 
 /// Starts a pass, or checks that the arguments are those of the pass under way.

@@ -300,50 +300,8 @@ impl TypeNames<'_> {
     ) -> Read {
         let is = |t: &str| format!("type({var}) is {t}");
         match ty {
-            TypeRef::Builtin(b) => match b {
-                Builtin::String | Builtin::Url if sensitive => {
-                    Read::test(is("str"), format!("_rt.Secret({var})"))
-                }
-                Builtin::String | Builtin::Url => Read::test(is("str"), var.to_string()),
-                Builtin::Integer | Builtin::Int32 => Read {
-                    other: Some(format!("_rt.read_int({var})")),
-                    ..Read::test(is("int"), var.to_string())
-                },
-                Builtin::Number => Read::test(
-                    format!("({} or {})", is("float"), is("int")),
-                    var.to_string(),
-                ),
-                Builtin::Boolean => Read::test(is("bool"), var.to_string()),
-                Builtin::Date => Read::test(is("str"), format!("_rt.parse_date({var})")),
-                Builtin::DateTime => Read::test(is("str"), format!("_rt.parse_datetime({var})")),
-                Builtin::DateOrDateTime => {
-                    Read::test(is("str"), format!("_rt.parse_date_or_datetime({var})"))
-                }
-                Builtin::DateTimeOrRange => Read::any(format!("_rt.read_datetime_or_range({var})")),
-                Builtin::Json => Read::any(var.to_string()),
-                // Never read from an answer.
-                Builtin::Binary => Read::any("_rt.mismatch()".to_string()),
-            },
-            TypeRef::Named(id) => match &i.ty(*id).kind {
-                TypeKind::Object(_) => Read::any(format!("{}({var})", self.reader(*id))),
-                // The member's decoder, from the table, without the union's own call.
-                TypeKind::Union(u) => Read::any(self.union_read(*id, &u.tag, var)),
-                // An unknown value stays a `str`; a closed enum's unknown value is left to
-                // the descriptor (it keeps it too), so its read has the enum's own type.
-                TypeKind::Enum(e) if e.open => Read::test(
-                    is("str"),
-                    format!("{}.get({var}, {var})", self.enum_table(*id)),
-                ),
-                TypeKind::Enum(_) => {
-                    Read::test(is("str"), format!("{}[{var}]", self.enum_table(*id)))
-                }
-                TypeKind::Id { .. } => Read {
-                    other: Some(format!("_rt.read_id({var})")),
-                    ..Read::test(is("str"), var.to_string())
-                },
-                // Passed through untouched, as their descriptors do.
-                TypeKind::ScalarUnion(_) | TypeKind::RecordRef(_) => Read::any(var.to_string()),
-            },
+            TypeRef::Builtin(b) => read_builtin(*b, sensitive, var),
+            TypeRef::Named(id) => self.read_named(i, *id, var),
             TypeRef::Array(inner) => {
                 let item = item_var(depth);
                 let read = self.read(i, inner, sensitive, &item, depth + 1);
@@ -384,6 +342,58 @@ impl TypeNames<'_> {
             )),
             TypeRef::JsonEncoded(inner) => self.read(i, inner, sensitive, var, depth),
         }
+    }
+
+    /// How the generated decoders read a value of the declared type `id` held in `var`.
+    fn read_named(&self, i: &Interface, id: crate::ir::TypeId, var: &str) -> Read {
+        let is = |t: &str| format!("type({var}) is {t}");
+        match &i.ty(id).kind {
+            TypeKind::Object(_) => Read::any(format!("{}({var})", self.reader(id))),
+            // The member's decoder, from the table, without the union's own call.
+            TypeKind::Union(u) => Read::any(self.union_read(id, &u.tag, var)),
+            // An unknown value stays a `str`; a closed enum's unknown value is left to
+            // the descriptor (it keeps it too), so its read has the enum's own type.
+            TypeKind::Enum(e) if e.open => Read::test(
+                is("str"),
+                format!("{}.get({var}, {var})", self.enum_table(id)),
+            ),
+            TypeKind::Enum(_) => Read::test(is("str"), format!("{}[{var}]", self.enum_table(id))),
+            TypeKind::Id { .. } => Read {
+                other: Some(format!("_rt.read_id({var})")),
+                ..Read::test(is("str"), var.to_string())
+            },
+            // Passed through untouched, as their descriptors do.
+            TypeKind::ScalarUnion(_) | TypeKind::RecordRef(_) => Read::any(var.to_string()),
+        }
+    }
+}
+
+/// How the generated decoders read a builtin value held in `var`.
+fn read_builtin(b: Builtin, sensitive: bool, var: &str) -> Read {
+    let is = |t: &str| format!("type({var}) is {t}");
+    match b {
+        Builtin::String | Builtin::Url if sensitive => {
+            Read::test(is("str"), format!("_rt.Secret({var})"))
+        }
+        Builtin::String | Builtin::Url => Read::test(is("str"), var.to_string()),
+        Builtin::Integer | Builtin::Int32 => Read {
+            other: Some(format!("_rt.read_int({var})")),
+            ..Read::test(is("int"), var.to_string())
+        },
+        Builtin::Number => Read::test(
+            format!("({} or {})", is("float"), is("int")),
+            var.to_string(),
+        ),
+        Builtin::Boolean => Read::test(is("bool"), var.to_string()),
+        Builtin::Date => Read::test(is("str"), format!("_rt.parse_date({var})")),
+        Builtin::DateTime => Read::test(is("str"), format!("_rt.parse_datetime({var})")),
+        Builtin::DateOrDateTime => {
+            Read::test(is("str"), format!("_rt.parse_date_or_datetime({var})"))
+        }
+        Builtin::DateTimeOrRange => Read::any(format!("_rt.read_datetime_or_range({var})")),
+        Builtin::Json => Read::any(var.to_string()),
+        // Never read from an answer.
+        Builtin::Binary => Read::any("_rt.mismatch()".to_string()),
     }
 }
 

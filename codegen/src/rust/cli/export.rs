@@ -31,27 +31,11 @@ pub(super) fn export(
             String::new(),
         ),
     };
-    let link = match &e.document_link {
-        Some(link) => {
-            let (field, secs) = (link.field.as_str(), link.lifetime_secs);
-            quote!(Some(cli::export::Link {
-                field: #field,
-                lifetime: std::time::Duration::from_secs(#secs),
-                media_type: #media,
-            }))
-        }
-        None => quote!(None),
-    };
     let has_link = e.document_link.is_some();
-    let (interface, list_name, id_field, watermark) = (
-        i.name.as_str(),
-        e.list.as_str(),
-        e.id_field.as_str(),
-        e.watermark_field.as_str(),
-    );
-    let about = first_sentence(&e.doc);
+    let about = about(i, e, &extension, &media);
+    let help = first_sentence(&e.doc);
     let field = quote!(cli::app::Export {
-        about: #about,
+        about: #help,
         document_flag: #flag,
         document_link: #has_link,
         run: export,
@@ -62,14 +46,7 @@ pub(super) fn export(
 
         impl cli::export::Source for Export {
             fn about(&self) -> cli::export::About {
-                cli::export::About {
-                    interface: #interface,
-                    list: #list_name,
-                    id_field: #id_field,
-                    watermark_field: #watermark,
-                    document_extension: #extension,
-                    document_link: #link,
-                }
+                #about
             }
             fn quota(&self) -> Option<(u32, std::time::Duration)> {
                 self.0.core().config().pacing_limit()
@@ -104,6 +81,43 @@ pub(super) fn export(
         }
     };
     Ok((field, items))
+}
+
+/// What the export walks (`cli::export::About`): the interface, the list, the records'
+/// fields, the document's extension and the records' link to it.
+fn about(
+    i: &Interface,
+    e: &crate::ir::Export,
+    extension: &TokenStream,
+    media: &str,
+) -> TokenStream {
+    let link = match &e.document_link {
+        Some(link) => {
+            let (field, secs) = (link.field.as_str(), link.lifetime_secs);
+            quote!(Some(cli::export::Link {
+                field: #field,
+                lifetime: std::time::Duration::from_secs(#secs),
+                media_type: #media,
+            }))
+        }
+        None => quote!(None),
+    };
+    let (interface, list_name, id_field, watermark) = (
+        i.name.as_str(),
+        e.list.as_str(),
+        e.id_field.as_str(),
+        e.watermark_field.as_str(),
+    );
+    quote! {
+        cli::export::About {
+            interface: #interface,
+            list: #list_name,
+            id_field: #id_field,
+            watermark_field: #watermark,
+            document_extension: #extension,
+            document_link: #link,
+        }
+    }
 }
 
 /// The body of the export's `pages`: the list from `resume`, after `since`, `page_size`
