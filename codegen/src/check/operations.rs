@@ -59,63 +59,80 @@ impl<'a> Checker<'a> {
                 );
                 continue;
             }
-            if name.value.to_snake_case() != name.value {
-                self.error(
-                    name,
-                    format!("operation name `{}` is not snake_case", name.value),
-                    format!("rename it `{}`", name.value.to_snake_case()),
-                );
-            } else if let Some(language) = crate::backend::refusing_operation_name(&name.value) {
-                self.error(
-                    name,
-                    format!(
-                        "operation name `{}` is one the {language} output uses itself",
-                        name.value
-                    ),
-                    "rename it",
-                );
-            }
-            let route = (format!("{:?}", op.method), normalize_path(&op.path.value));
-            if let Some(prev) = routes.get(&route) {
-                let msg = format!(
-                    "operation `{}` repeats {} {} of operation `{}`",
-                    name.value, route.0, op.path.value, prev.value
-                );
-                self.error(
-                    &op.path,
-                    msg,
-                    "remove one of the two operations, or fix its method or path",
-                );
-            } else {
-                routes.insert(route.clone(), name);
-                match shapes.get(&route.1) {
-                    Some((path, prev)) if *path != op.path.value => {
-                        let msg = format!(
-                            "operation `{}` writes the path {} as {}, where operation `{}` \
-                             writes {}",
-                            name.value, route.1, op.path.value, prev.value, path
-                        );
-                        self.error(
-                            &op.path,
-                            msg,
-                            format!(
-                                "name its parameters as `{}` does: `{path}` (OpenAPI and \
-                                 routers take the two for different paths that clash)",
-                                prev.value
-                            ),
-                        );
-                    }
-                    Some(_) => {}
-                    None => {
-                        shapes.insert(route.1, (op.path.value.as_str(), name));
-                    }
-                }
-            }
+            self.operation_name(name);
+            self.route(name, op, &mut routes, &mut shapes);
             if let Some(ir_op) = self.operation(name, op, has_pagination, links_pagination) {
                 out.push(ir_op);
             }
         }
         out
+    }
+
+    /// An operation's name is snake_case and none the outputs use themselves.
+    fn operation_name(&mut self, name: &Spanned<String>) {
+        if name.value.to_snake_case() != name.value {
+            self.error(
+                name,
+                format!("operation name `{}` is not snake_case", name.value),
+                format!("rename it `{}`", name.value.to_snake_case()),
+            );
+        } else if let Some(language) = crate::backend::refusing_operation_name(&name.value) {
+            self.error(
+                name,
+                format!(
+                    "operation name `{}` is one the {language} output uses itself",
+                    name.value
+                ),
+                "rename it",
+            );
+        }
+    }
+
+    /// An operation's method and path are no other's, and its path names its parameters
+    /// as every other operation on the same path shape does.
+    fn route<'s>(
+        &mut self,
+        name: &'s Spanned<String>,
+        op: &'s spec::OperationDef,
+        routes: &mut BTreeMap<(String, String), &'s Spanned<String>>,
+        shapes: &mut BTreeMap<String, (&'s str, &'s Spanned<String>)>,
+    ) {
+        let route = (format!("{:?}", op.method), normalize_path(&op.path.value));
+        if let Some(prev) = routes.get(&route) {
+            let msg = format!(
+                "operation `{}` repeats {} {} of operation `{}`",
+                name.value, route.0, op.path.value, prev.value
+            );
+            self.error(
+                &op.path,
+                msg,
+                "remove one of the two operations, or fix its method or path",
+            );
+        } else {
+            routes.insert(route.clone(), name);
+            match shapes.get(&route.1) {
+                Some((path, prev)) if *path != op.path.value => {
+                    let msg = format!(
+                        "operation `{}` writes the path {} as {}, where operation `{}` \
+                     writes {}",
+                        name.value, route.1, op.path.value, prev.value, path
+                    );
+                    self.error(
+                        &op.path,
+                        msg,
+                        format!(
+                            "name its parameters as `{}` does: `{path}` (OpenAPI and \
+                         routers take the two for different paths that clash)",
+                            prev.value
+                        ),
+                    );
+                }
+                Some(_) => {}
+                None => {
+                    shapes.insert(route.1, (op.path.value.as_str(), name));
+                }
+            }
+        }
     }
 
     /// Only a JSON body may be optional: a client sends bytes as given, so a body of bytes
