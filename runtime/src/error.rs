@@ -448,13 +448,13 @@ impl std::str::FromStr for Resume {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_error_has_its_message_and_its_cause() {
-        use std::error::Error as _;
+    type Case = (Error, &'static str, Option<&'static str>);
+
+    /// Errors before or without an answer: validation, transport, timeout.
+    fn sending_errors() -> Vec<Case> {
         let (method, path) = ("GET".to_string(), "/units/{unit_id}".to_string());
         let cause = || -> Option<Cause> { Some("connection reset".into()) };
-        let config = || Error::Config("no base URL".into());
-        let cases: Vec<(Error, &str, Option<&str>)> = vec![
+        vec![
             (
                 Error::Validation(Violations(vec![crate::validate::Violation {
                     path: "name".into(),
@@ -482,6 +482,14 @@ mod tests {
                 "GET /units/{unit_id} timed out",
                 None,
             ),
+        ]
+    }
+
+    /// Errors about an answer, a walk, a redirect, the configuration, a webhook.
+    fn answer_errors() -> Vec<Case> {
+        let path = "/units/{unit_id}".to_string();
+        let config = || Error::Config("no base URL".into());
+        vec![
             (
                 Error::Decode {
                     status: 200,
@@ -541,8 +549,13 @@ mod tests {
                 "webhook delivery refused: bad signature",
                 None,
             ),
-        ];
-        for (error, message, source) in cases {
+        ]
+    }
+
+    #[test]
+    fn every_error_has_its_message_and_its_cause() {
+        use std::error::Error as _;
+        for (error, message, source) in sending_errors().into_iter().chain(answer_errors()) {
             assert_eq!(error.to_string(), message, "the message of {error:?}");
             let cause = error.source().map(|e| e.to_string());
             assert_eq!(cause.as_deref(), source, "the cause of {error:?}");

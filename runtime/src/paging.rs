@@ -204,6 +204,38 @@ fn flatten<P: Page>(pages: BoxStream<P>) -> BoxStream<P::Item> {
     Box::pin(s.boxed())
 }
 
+impl Walk {
+    /// The step after a page, given what comes after it: the next page, unless the walk
+    /// would go round in circles (a link or cursor met before: A -> B -> A) or has met too
+    /// many empty pages in a row; with where the next page resumes from.
+    fn then(
+        mut self,
+        next: Result<Option<(Request, Resume)>, Error>,
+        max_empty: u32,
+    ) -> (Step, Option<Resume>) {
+        match next {
+            Ok(Some((next, _))) if self.empty_in_a_row > max_empty => {
+                let reason = format!(
+                    "{} empty pages in a row, each pointing to another",
+                    self.empty_in_a_row
+                );
+                let path = next.describe();
+                (Step::Fail(Error::PagingStalled { path, reason }), None)
+            }
+            Ok(Some((next, key))) if self.seen.insert(key.clone()) => {
+                (Step::Fetch(Box::new(next), self), Some(key))
+            }
+            Ok(Some((next, _))) => {
+                let reason = "the service gave a next page it had already given".into();
+                let path = next.describe();
+                (Step::Fail(Error::PagingStalled { path, reason }), None)
+            }
+            Ok(None) => (Step::Done, None),
+            Err(e) => (Step::Fail(e), None),
+        }
+    }
+}
+
 /// Fetches page after page; `next` says what comes after a page (a request and where it
 /// resumes from), or `None` at the end.
 fn walk<P, F>(core: Core, first: Result<Request, Error>, next: F) -> BoxStream<(P, Option<Resume>)>
@@ -261,32 +293,7 @@ where
                 0
             };
             // A bad next step is reported after this page, so its records are not lost.
-            let mut onward = None;
-            let step = match next(&core, &req, &page) {
-                Ok(Some((next, _))) if walk.empty_in_a_row > max_empty => {
-                    Step::Fail(Error::PagingStalled {
-                        path: next.describe(),
-                        reason: format!(
-                            "{} empty pages in a row, each pointing to another",
-                            walk.empty_in_a_row
-                        ),
-                    })
-                }
-                // A link or cursor met before would loop forever (A -> B -> A).
-                Ok(Some((next, key))) => {
-                    if walk.seen.insert(key.clone()) {
-                        onward = Some(key);
-                        Step::Fetch(Box::new(next), walk)
-                    } else {
-                        Step::Fail(Error::PagingStalled {
-                            path: next.describe(),
-                            reason: "the service gave a next page it had already given".into(),
-                        })
-                    }
-                }
-                Ok(None) => Step::Done,
-                Err(e) => Step::Fail(e),
-            };
+            let (step, onward) = walk.then(next(&core, &req, &page), max_empty);
             Ok(Some(((page, onward), step)))
         }
     });

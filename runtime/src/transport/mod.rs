@@ -394,25 +394,7 @@ impl Core {
                 Auth::Token(t) if !req.anonymous => Some((t.clone(), t.generation())),
                 _ => None,
             };
-            let span = tracing::debug_span!(
-                "inspection.attempt",
-                otel.name = %format_args!("{} {}", req.method, req.template),
-                otel.kind = "client",
-                otel.status_code = tracing::field::Empty,
-                inspection.operation = req.operation,
-                inspection.attempt = sent,
-                http.request.method = %req.method,
-                url.template = req.template,
-                server.address = host,
-                server.port = port.map(i64::from),
-                http.request.resend_count = tracing::field::Empty,
-                http.response.status_code = tracing::field::Empty,
-                error.type = tracing::field::Empty,
-            );
-            if sent > 1 {
-                // OpenTelemetry integers are i64; an unsigned one reaches its bridge as text.
-                span.record("http.request.resend_count", i64::from(sent - 1));
-            }
+            let span = attempt_span(req, sent, host, port);
             let started = std::time::Instant::now();
             let outcome = self.attempt(req, url, read).instrument(span.clone()).await;
             let status = match &outcome {
@@ -421,17 +403,7 @@ impl Core {
                 Err(_) => None,
             };
             if let Some((status, headers)) = status {
-                span.record("http.response.status_code", i64::from(status));
-                tracing::debug!(
-                    parent: &span,
-                    inspection.event = "response",
-                    inspection.operation = req.operation,
-                    inspection.attempt = sent,
-                    http.response.status_code = status,
-                    inspection.duration_ms = millis(started.elapsed()),
-                    inspection.request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok()),
-                    "answered"
-                );
+                answered(&span, req, sent, (status, headers), started.elapsed());
             }
             let next = match outcome {
                 Ok(answer) => return Ok(answer),
@@ -684,4 +656,49 @@ fn describe(e: &reqwest::Error) -> String {
     } else {
         format!("{head}: {}", parts.join(": "))
     }
+}
+
+/// The span of one attempt of `req` (the `sent`-th), with OpenTelemetry's names.
+fn attempt_span(req: &Request, sent: u32, host: &str, port: Option<u16>) -> tracing::Span {
+    let span = tracing::debug_span!(
+        "inspection.attempt",
+        otel.name = %format_args!("{} {}", req.method, req.template),
+        otel.kind = "client",
+        otel.status_code = tracing::field::Empty,
+        inspection.operation = req.operation,
+        inspection.attempt = sent,
+        http.request.method = %req.method,
+        url.template = req.template,
+        server.address = host,
+        server.port = port.map(i64::from),
+        http.request.resend_count = tracing::field::Empty,
+        http.response.status_code = tracing::field::Empty,
+        error.type = tracing::field::Empty,
+    );
+    if sent > 1 {
+        // OpenTelemetry integers are i64; an unsigned one reaches its bridge as text.
+        span.record("http.request.resend_count", i64::from(sent - 1));
+    }
+    span
+}
+
+/// An attempt's answer on its span: the status, and the `response` event.
+fn answered(
+    span: &tracing::Span,
+    req: &Request,
+    sent: u32,
+    (status, headers): (u16, &HeaderMap),
+    took: Duration,
+) {
+    span.record("http.response.status_code", i64::from(status));
+    tracing::debug!(
+        parent: span,
+        inspection.event = "response",
+        inspection.operation = req.operation,
+        inspection.attempt = sent,
+        http.response.status_code = status,
+        inspection.duration_ms = millis(took),
+        inspection.request_id = headers.get("x-request-id").and_then(|v| v.to_str().ok()),
+        "answered"
+    );
 }
