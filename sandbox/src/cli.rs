@@ -96,56 +96,111 @@ fn rate_limit(flag: &str, v: String) -> Result<Option<(u32, Duration)>, String> 
 /// The options the flags ask for; `None` for `--help`. Unset flags keep the defaults, with
 /// `--addr` 127.0.0.1:8080.
 pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
-    let mut o = Options {
-        addr: ([127, 0, 0, 1], 8080).into(),
-        ..Options::default()
+    let mut p = Parsed {
+        o: Options {
+            addr: ([127, 0, 0, 1], 8080).into(),
+            ..Options::default()
+        },
+        keys: Vec::new(),
+        beyond_loopback: false,
+        legacy_users: Vec::new(),
+        faults: Faults::default(),
     };
-    let mut keys = Vec::new();
-    let mut beyond_loopback = false;
-    let mut legacy_users = Vec::new();
-    let mut faults = Faults::default();
     let mut it = args.into_iter();
     while let Some(flag) = it.next() {
-        let mut value = |name: &str| it.next().ok_or_else(|| format!("{name} needs a value"));
-        let rate = |v: String, name: &str| -> Result<f64, String> {
-            v.parse::<f64>()
-                .ok()
-                .filter(|r| (0.0..=1.0).contains(r))
-                .ok_or_else(|| format!("{name}: `{v}` is not a rate from 0 to 1"))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--addr" => {
-                let v = value("--addr")?;
-                o.addr = v
-                    .parse()
-                    .map_err(|_| format!("--addr: `{v}` is not an address like 127.0.0.1:8080"))?;
+        if flag == "-h" || flag == "--help" {
+            return Ok(None);
+        }
+        let mut value = || it.next().ok_or_else(|| format!("{flag} needs a value"));
+        let known = p.listen_flag(&flag, &mut value)?
+            || p.access_flag(&flag, &mut value)?
+            || p.data_flag(&flag, &mut value)?
+            || p.fault_flag(&flag, &mut value)?;
+        if !known {
+            return Err(format!("unknown flag `{flag}`"));
+        }
+    }
+    p.finish().map(Some)
+}
+
+/// The value of the flag being read.
+type Value<'a> = &'a mut dyn FnMut() -> Result<String, String>;
+
+/// The flags read so far.
+struct Parsed {
+    o: Options,
+    keys: Vec<(String, String)>,
+    beyond_loopback: bool,
+    legacy_users: Vec<(String, String, bool)>,
+    faults: Faults,
+}
+
+impl Parsed {
+    /// Where and how it listens. `false`: not one of these flags.
+    fn listen_flag(&mut self, flag: &str, value: Value) -> Result<bool, String> {
+        let o = &mut self.o;
+        match flag {
+            "--addr" => o.addr = address(flag, value()?, "127.0.0.1:8080")?,
+            "--storage-addr" => o.storage_addr = address(flag, value()?, "127.0.0.1:8081")?,
+            "--listen-beyond-loopback" => self.beyond_loopback = true,
+            "--max-connections" => o.max_connections = at_least_one(flag, value()?)?,
+            "--header-timeout-ms" => {
+                o.header_timeout = Duration::from_millis(at_least_one(flag, value()?)?);
             }
-            "--storage-addr" => {
-                let v = value("--storage-addr")?;
-                o.storage_addr = v.parse().map_err(|_| {
-                    format!("--storage-addr: `{v}` is not an address like 127.0.0.1:8081")
-                })?;
+            "--public-url" => {
+                let url = crate::public_url::parse(&value()?);
+                o.public_url = Some(url.map_err(|e| format!("{flag}: {e}"))?);
             }
-            "--listen-beyond-loopback" => beyond_loopback = true,
+            "--trust-forwarded-headers" => o.trust_forwarded = true,
+            "--cors-origin" => {
+                let origin = crate::cors::parse(&value()?);
+                o.cors_origins
+                    .push(origin.map_err(|e| format!("{flag}: {e}"))?);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// Who may call it, at what pace, and whom it calls. `false`: not one of these flags.
+    fn access_flag(&mut self, flag: &str, value: Value) -> Result<bool, String> {
+        let o = &mut self.o;
+        match flag {
             "--key" => {
-                let v = value("--key")?;
+                let v = value()?;
                 let (id, secret) = v
                     .split_once(':')
                     .ok_or_else(|| format!("--key: `{v}` is not ID:SECRET"))?;
-                keys.push((id.to_string(), secret.to_string()));
+                self.keys.push((id.to_string(), secret.to_string()));
             }
-            "--rate-limit" => o.rate_limit = rate_limit(&flag, value(&flag)?)?,
-            "--legacy-rate-limit" => o.legacy_rate_limit = rate_limit(&flag, value(&flag)?)?,
+            "--rate-limit" => o.rate_limit = rate_limit(flag, value()?)?,
+            "--legacy-rate-limit" => o.legacy_rate_limit = rate_limit(flag, value()?)?,
+            "--webhook" => {
+                let v = value()?;
+                loopback_url(&v).map_err(|e| format!("{flag}: {e}"))?;
+                o.webhooks.push(v);
+            }
+            "--webhook-header" => {
+                let v = value()?;
+                Header::parse(&v).map_err(|e| format!("{flag}: {e}"))?;
+                let (name, value) = v.split_once(':').unwrap_or_default();
+                o.webhook_headers
+                    .push((name.trim().to_string(), value.trim().to_string()));
+            }
+            "--drift" => o.drift = true,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The data it starts with. `false`: not one of these flags.
+    fn data_flag(&mut self, flag: &str, value: Value) -> Result<bool, String> {
+        let o = &mut self.o;
+        match flag {
             "--empty" => o.demo = false,
-            "--inspections" => {
-                let v = value("--inspections")?;
-                o.extra_inspections = v
-                    .parse()
-                    .map_err(|_| format!("--inspections: `{v}` is not a number"))?;
-            }
+            "--inspections" => o.extra_inspections = number(flag, value()?, "a number")?,
             "--paging" => {
-                o.paging = match value("--paging")?.as_str() {
+                o.paging = match value()?.as_str() {
                     "both" => PagingStyle::Both,
                     "next" => PagingStyle::NextUrl,
                     "cursor" => PagingStyle::Cursor,
@@ -154,113 +209,97 @@ pub fn parse(args: Vec<String>) -> Result<Option<Options>, String> {
                     }
                 }
             }
-            "--faults" => {
-                let seed = faults.seed;
-                faults = Faults::mixed(seed, rate(value("--faults")?, "--faults")?);
-            }
-            "--fault-5xx" => faults.server_error = rate(value(&flag)?, &flag)?,
-            "--fault-429" => faults.too_many_requests = rate(value(&flag)?, &flag)?,
-            "--fault-reset" => faults.reset = rate(value(&flag)?, &flag)?,
-            "--fault-truncate" => faults.truncate = rate(value(&flag)?, &flag)?,
-            "--fault-slow" => faults.slow = rate(value(&flag)?, &flag)?,
-            "--slow-ms" => {
-                let v = value("--slow-ms")?;
-                faults.slow_for = Duration::from_millis(
-                    v.parse()
-                        .map_err(|_| format!("--slow-ms: `{v}` is not a number"))?,
-                );
-            }
-            "--fault-seed" => {
-                let v = value("--fault-seed")?;
-                faults.seed = v
-                    .parse()
-                    .map_err(|_| format!("--fault-seed: `{v}` is not a number"))?;
-            }
-            "--legacy-user" => {
-                let v = value("--legacy-user")?;
-                let parts: Vec<&str> = v.splitn(3, ':').collect();
-                let [name, password, role] = parts.as_slice() else {
-                    return Err(format!("--legacy-user: `{v}` is not NAME:PASSWORD:ROLE"));
-                };
-                let manager = match *role {
-                    "manager" => true,
-                    "user" => false,
-                    other => {
-                        return Err(format!(
-                            "--legacy-user: role `{other}` is not manager or user"
-                        ));
-                    }
-                };
-                legacy_users.push((name.to_string(), password.to_string(), manager));
-            }
+            "--legacy-user" => self.legacy_users.push(legacy_user(&value()?)?),
             "--legacy-min-part-size" => {
-                let v = value(&flag)?;
-                o.legacy_min_part_size = v
-                    .parse()
-                    .map_err(|_| format!("{flag}: `{v}` is not a number of bytes"))?;
+                o.legacy_min_part_size = number(flag, value()?, "a number of bytes")?;
             }
-            "--legacy-transactions" => {
-                let v = value("--legacy-transactions")?;
-                o.legacy_transactions = v
-                    .parse()
-                    .map_err(|_| format!("--legacy-transactions: `{v}` is not a number"))?;
-            }
-            "--webhook" => {
-                let v = value("--webhook")?;
-                loopback_url(&v).map_err(|e| format!("--webhook: {e}"))?;
-                o.webhooks.push(v);
-            }
-            "--webhook-header" => {
-                let v = value("--webhook-header")?;
-                Header::parse(&v).map_err(|e| format!("--webhook-header: {e}"))?;
-                let (name, value) = v.split_once(':').unwrap_or_default();
-                o.webhook_headers
-                    .push((name.trim().to_string(), value.trim().to_string()));
-            }
-            "--max-connections" => {
-                let v = value("--max-connections")?;
-                o.max_connections =
-                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                        format!("--max-connections: `{v}` is not a number from 1")
-                    })?;
-            }
-            "--header-timeout-ms" => {
-                let v = value("--header-timeout-ms")?;
-                let ms: u64 =
-                    v.parse().ok().filter(|n| *n >= 1).ok_or_else(|| {
-                        format!("--header-timeout-ms: `{v}` is not a number from 1")
-                    })?;
-                o.header_timeout = Duration::from_millis(ms);
-            }
-            "--public-url" => {
-                let v = value("--public-url")?;
-                o.public_url =
-                    Some(crate::public_url::parse(&v).map_err(|e| format!("--public-url: {e}"))?);
-            }
-            "--trust-forwarded-headers" => o.trust_forwarded = true,
-            "--drift" => o.drift = true,
-            "--cors-origin" => {
-                let v = value("--cors-origin")?;
-                o.cors_origins
-                    .push(crate::cors::parse(&v).map_err(|e| format!("--cors-origin: {e}"))?);
-            }
-            other => return Err(format!("unknown flag `{other}`")),
+            "--legacy-transactions" => o.legacy_transactions = number(flag, value()?, "a number")?,
+            _ => return Ok(false),
         }
+        Ok(true)
     }
-    for (flag, addr) in [("--addr", o.addr), ("--storage-addr", o.storage_addr)] {
-        if !addr.ip().is_loopback() && !beyond_loopback {
+
+    /// The faults it injects. `false`: not one of these flags.
+    fn fault_flag(&mut self, flag: &str, value: Value) -> Result<bool, String> {
+        let f = &mut self.faults;
+        match flag {
+            "--faults" => *f = Faults::mixed(f.seed, rate(flag, value()?)?),
+            "--fault-5xx" => f.server_error = rate(flag, value()?)?,
+            "--fault-429" => f.too_many_requests = rate(flag, value()?)?,
+            "--fault-reset" => f.reset = rate(flag, value()?)?,
+            "--fault-truncate" => f.truncate = rate(flag, value()?)?,
+            "--fault-slow" => f.slow = rate(flag, value()?)?,
+            "--slow-ms" => f.slow_for = Duration::from_millis(number(flag, value()?, "a number")?),
+            "--fault-seed" => f.seed = number(flag, value()?, "a number")?,
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
+    /// The options, once every listening address is checked.
+    fn finish(mut self) -> Result<Options, String> {
+        let o = &mut self.o;
+        for (flag, addr) in [("--addr", o.addr), ("--storage-addr", o.storage_addr)] {
+            if !addr.ip().is_loopback() && !self.beyond_loopback {
+                return Err(format!(
+                    "{flag}: {addr} is not a loopback address; the sandbox has public demo \
+                     credentials, so listening there needs --listen-beyond-loopback"
+                ));
+            }
+        }
+        if !self.keys.is_empty() {
+            o.keys = self.keys;
+        }
+        if !self.legacy_users.is_empty() {
+            o.legacy_users = self.legacy_users;
+        }
+        o.faults = self.faults;
+        Ok(self.o)
+    }
+}
+
+fn address(flag: &str, v: String, example: &str) -> Result<std::net::SocketAddr, String> {
+    v.parse()
+        .map_err(|_| format!("{flag}: `{v}` is not an address like {example}"))
+}
+
+fn number<T: std::str::FromStr>(flag: &str, v: String, what: &str) -> Result<T, String> {
+    v.parse()
+        .map_err(|_| format!("{flag}: `{v}` is not {what}"))
+}
+
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(
+    flag: &str,
+    v: String,
+) -> Result<T, String> {
+    v.parse()
+        .ok()
+        .filter(|n| *n >= T::from(1))
+        .ok_or_else(|| format!("{flag}: `{v}` is not a number from 1"))
+}
+
+/// A share of requests, from 0 to 1.
+fn rate(flag: &str, v: String) -> Result<f64, String> {
+    v.parse::<f64>()
+        .ok()
+        .filter(|r| (0.0..=1.0).contains(r))
+        .ok_or_else(|| format!("{flag}: `{v}` is not a rate from 0 to 1"))
+}
+
+/// `NAME:PASSWORD:ROLE`, the role `manager` or `user`.
+fn legacy_user(v: &str) -> Result<(String, String, bool), String> {
+    let parts: Vec<&str> = v.splitn(3, ':').collect();
+    let [name, password, role] = parts.as_slice() else {
+        return Err(format!("--legacy-user: `{v}` is not NAME:PASSWORD:ROLE"));
+    };
+    let manager = match *role {
+        "manager" => true,
+        "user" => false,
+        other => {
             return Err(format!(
-                "{flag}: {addr} is not a loopback address; the sandbox has public demo \
-                 credentials, so listening there needs --listen-beyond-loopback"
+                "--legacy-user: role `{other}` is not manager or user"
             ));
         }
-    }
-    if !keys.is_empty() {
-        o.keys = keys;
-    }
-    if !legacy_users.is_empty() {
-        o.legacy_users = legacy_users;
-    }
-    o.faults = faults;
-    Ok(Some(o))
+    };
+    Ok((name.to_string(), password.to_string(), manager))
 }
