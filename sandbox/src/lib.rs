@@ -327,36 +327,7 @@ impl Sandbox {
             webhooks,
             storage: storage::Storage::new(storage_origin, &options.faults),
         });
-        let ir = options.ir.unwrap_or_else(ir::embedded);
-        let router = Router::new()
-            .nest("/v3", v3::router(app.clone(), &ir))
-            .merge(legacy::router(app.clone(), &ir))
-            .route("/shared/{token}", get(v3::shared))
-            .merge(controls::router())
-            .merge(webhooks::router())
-            .fallback(not_found)
-            .layer(DefaultBodyLimit::max(http::BODY_LIMIT));
-        // Inside the record: the requests a drifting answer met are recorded as ever.
-        let router = match options.drift {
-            true => router.layer(from_fn(drift::depart)),
-            false => router,
-        };
-        let router = router
-            // JSON bodies for the framework's own errors; canned answers stay as scripted.
-            .layer(from_fn(http::framework_errors))
-            // Outermost: every request is recorded, and a canned answer comes first.
-            .layer(from_fn_with_state(app.clone(), controls::record_and_script))
-            // Outside even that: canned answers' `{origin}` links are rewritten too.
-            .layer(from_fn_with_state(app.clone(), public_url::rewrite))
-            .with_state(app.clone());
-        // Outermost: preflights are answered before anything records or checks them.
-        let router = match options.cors_origins.is_empty() {
-            true => router,
-            false => {
-                let cors = Arc::new(cors::Cors::new(options.cors_origins, &ir));
-                router.layer(from_fn_with_state(cors, cors::answer))
-            }
-        };
+        let router = api_router(&app, options.ir, options.drift, options.cors_origins);
         let (tx, rx) = tokio::sync::oneshot::channel::<()>();
         let limits = serve::Limits {
             max_connections: options.max_connections,
@@ -423,6 +394,47 @@ async fn read_stats(app: &App) -> Stats {
         storage_requests: app.storage.requests.load(Ordering::Relaxed),
         storage_with_credentials: app.storage.with_credentials.load(Ordering::Relaxed),
         storage_faults: app.storage.faulted.load(Ordering::Relaxed),
+    }
+}
+
+/// The API's routes (both interfaces, the controls, the webhooks' controls) and the layers
+/// around them, outermost last: drift, framework errors, the record and the script, the
+/// public URL's rewriting, CORS.
+fn api_router(
+    app: &Arc<App>,
+    ir: Option<Arc<ir::Ir>>,
+    drift: bool,
+    cors_origins: Vec<String>,
+) -> Router {
+    let ir = ir.unwrap_or_else(ir::embedded);
+    let router = Router::new()
+        .nest("/v3", v3::router(app.clone(), &ir))
+        .merge(legacy::router(app.clone(), &ir))
+        .route("/shared/{token}", get(v3::shared))
+        .merge(controls::router())
+        .merge(webhooks::router())
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(http::BODY_LIMIT));
+    // Inside the record: the requests a drifting answer met are recorded as ever.
+    let router = match drift {
+        true => router.layer(from_fn(drift::depart)),
+        false => router,
+    };
+    let router = router
+        // JSON bodies for the framework's own errors; canned answers stay as scripted.
+        .layer(from_fn(http::framework_errors))
+        // Outermost: every request is recorded, and a canned answer comes first.
+        .layer(from_fn_with_state(app.clone(), controls::record_and_script))
+        // Outside even that: canned answers' `{origin}` links are rewritten too.
+        .layer(from_fn_with_state(app.clone(), public_url::rewrite))
+        .with_state(app.clone());
+    // Outermost: preflights are answered before anything records or checks them.
+    match cors_origins.is_empty() {
+        true => router,
+        false => {
+            let cors = Arc::new(cors::Cors::new(cors_origins, &ir));
+            router.layer(from_fn_with_state(cors, cors::answer))
+        }
     }
 }
 
