@@ -20,8 +20,33 @@ fn record<T: DeserializeOwned>(value: Value) -> T {
 
 /// Fills `store` with the demo fleet, all timestamped before `now`.
 pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
-    let day = |d: i64| now - Duration::days(d);
+    organisation(store);
+    units(store, now);
+    store.push_inspection(full_inspection(
+        "ins_demo_full",
+        now - Duration::days(30),
+        origin,
+    ));
+    store.push_inspection(simple_inspection(
+        "ins_demo_open",
+        "open",
+        now - Duration::days(20),
+        1,
+        origin,
+    ));
+    store.push_inspection(simple_inspection(
+        "ins_demo_update",
+        "update",
+        now - Duration::days(10),
+        2,
+        origin,
+    ));
+    store.forms.push("frm_demo_1".into());
+    tasks(store, now);
+}
 
+/// The demo's locations, user groups, users and workflows.
+fn organisation(store: &mut Store) {
     for (i, (name, ext)) in [("Main Yard", Some("LOC-MAIN")), ("North Depot", None)]
         .into_iter()
         .enumerate()
@@ -64,7 +89,11 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
         }));
         store.workflows.push(crate::store::Row { seq, record });
     }
+}
 
+/// The demo fleet: three units.
+fn units(store: &mut Store, now: DateTime<Utc>) {
+    let day = |d: i64| now - Duration::days(d);
     let fleet = [
         (
             "EX-0117",
@@ -104,24 +133,11 @@ pub fn load(store: &mut Store, now: DateTime<Utc>, origin: &str) {
             "extended_data": {"fleet_group": "north"},
         })));
     }
+}
 
-    store.push_inspection(full_inspection("ins_demo_full", day(30), origin));
-    store.push_inspection(simple_inspection(
-        "ins_demo_open",
-        "open",
-        day(20),
-        1,
-        origin,
-    ));
-    store.push_inspection(simple_inspection(
-        "ins_demo_update",
-        "update",
-        day(10),
-        2,
-        origin,
-    ));
-    store.forms.push("frm_demo_1".into());
-
+/// A task in every documented status.
+fn tasks(store: &mut Store, now: DateTime<Utc>) {
+    let day = |d: i64| now - Duration::days(d);
     // Every documented status; `tsk_started` has a draft inspection attached (rule 7).
     let tasks = [
         ("tsk_idle", "idle", "inspection", false),
@@ -201,18 +217,23 @@ fn simple_inspection(id: &str, ty: &str, at: DateTime<Utc>, n: usize, origin: &s
     }))
 }
 
-/// One inspection with every result kind, every field type and both signature types;
-/// also what `POST /_sandbox/v3/inspections` creates.
-pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Inspection {
-    let field = |ty: &str, fid: Option<&str>, label: &str, rest: Value| {
-        let mut f = json!({"type": ty, "id": fid, "object": "field", "label": label});
-        if let (Value::Object(f), Value::Object(rest)) = (&mut f, rest) {
-            f.extend(rest);
-        }
-        f
-    };
-    let item = |id: Option<&str>, label: &str, value: Value| json!({"id": id, "label": label, "value": value});
-    let checklist = json!({
+/// A field of a result: its type, id and label, and the properties of its kind.
+fn field(ty: &str, fid: Option<&str>, label: &str, rest: Value) -> Value {
+    let mut f = json!({"type": ty, "id": fid, "object": "field", "label": label});
+    if let (Value::Object(f), Value::Object(rest)) = (&mut f, rest) {
+        f.extend(rest);
+    }
+    f
+}
+
+/// An item of a list field.
+fn item(id: Option<&str>, label: &str, value: Value) -> Value {
+    json!({"id": id, "label": label, "value": value})
+}
+
+/// The full inspection's checklist: every field type.
+fn demo_checklist() -> Value {
+    json!({
         "object": "checklist",
         "name": "Return Walkaround",
         "data": [
@@ -241,8 +262,12 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
                 "service_provider_id": "a1b2c3d4e5f60718293a4b5c6d7e8f90",
             }})),
         ],
-    });
-    let template = json!({
+    })
+}
+
+/// The full inspection's data template, with an error of each severity.
+fn demo_template() -> Value {
+    json!({
         "object": "data_template",
         "name": "Damage Report",
         "version": 3,
@@ -253,7 +278,13 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
             {"error": "Hour meter is required.", "field_id": "fld_hours", "severity": "error"},
         ],
         "data": [field("textbox", Some("fld_hours"), "Hour meter", json!({"value": 4210}))],
-    });
+    })
+}
+
+/// One inspection with every result kind, every field type and both signature types;
+/// also what `POST /_sandbox/v3/inspections` creates.
+pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Inspection {
+    let (checklist, template) = (demo_checklist(), demo_template());
     let (mut location, unit, user) = refs(0);
     location["external_id"] = Value::Null;
     record(json!({
