@@ -191,25 +191,69 @@ pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Resp
 /// Writes a task request into `task`, resolving its unit and assignee (422 when either
 /// does not exist).
 fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
+    task.unit = Some(unit_ref(store, &r.reference_number)?);
+    task.assignee = assignee(store, &r.assignee)?;
+    task.name = Some(r.name);
+    task.due_by = Some(match r.due_by {
+        DateOrDateTime::DateTime(t) => t,
+        DateOrDateTime::Date(d) => d.and_time(NaiveTime::MIN).and_utc(),
+    });
+    if r.description.is_some() {
+        task.description = r.description;
+    }
+    task.r#type = Some(if r.requires_inspection == Some(true) {
+        TaskType::Inspection
+    } else {
+        TaskType::Task
+    });
+    if let Some(w) = r.workflow_id {
+        let name = store
+            .workflows
+            .iter()
+            .find(|x| x.record.id.as_ref() == Some(&w))
+            .and_then(|x| x.record.name.clone());
+        let mut workflow = WorkflowRef::default();
+        workflow.id = Some(w);
+        workflow.name = name;
+        task.workflow = Some(workflow);
+    }
+    if let Some(d) = r.department_id {
+        let mut department = DepartmentRef::default();
+        department.id = Some(d);
+        task.department = Some(department);
+    }
+    if let Some(data) = r.extended_data {
+        task.extended_data.extend(data);
+    }
+    Ok(())
+}
+
+/// The unit a task names by its reference number (422 when there is none).
+fn unit_ref(store: &Store, reference: &str) -> Result<UnitRef, Reject> {
     let unit = store
         .units
         .iter()
         .map(|row| &row.record)
-        .find(|u| u.reference_number.as_deref() == Some(r.reference_number.as_str()))
+        .find(|u| u.reference_number.as_deref() == Some(reference))
         .ok_or_else(|| {
             Reject::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!(
                     "reference_number: the Unit {} could not be found",
-                    r.reference_number
+                    reference
                 ),
             )
         })?;
     let mut unit_ref = UnitRef::default();
     unit_ref.id = Some(unit.id.clone());
     unit_ref.reference_number = unit.reference_number.clone();
-    task.unit = Some(unit_ref);
-    task.assignee = match &r.assignee {
+    Ok(unit_ref)
+}
+
+/// The assignee a task names: a user by username (its reference), or a location or user
+/// group by id (checked to exist, no reference kept); 422 when it does not exist.
+fn assignee(store: &Store, assignee: &TaskAssignee) -> Result<Option<TaskAssigneeRef>, Reject> {
+    Ok(match assignee {
         TaskAssignee::User(a) => {
             let user = store
                 .user_by_username(&a.assignee_username)
@@ -253,38 +297,5 @@ fn apply(store: &Store, task: &mut Task, r: TaskRequest) -> Result<(), Reject> {
             None
         }
         _ => None,
-    };
-    task.name = Some(r.name);
-    task.due_by = Some(match r.due_by {
-        DateOrDateTime::DateTime(t) => t,
-        DateOrDateTime::Date(d) => d.and_time(NaiveTime::MIN).and_utc(),
-    });
-    if r.description.is_some() {
-        task.description = r.description;
-    }
-    task.r#type = Some(if r.requires_inspection == Some(true) {
-        TaskType::Inspection
-    } else {
-        TaskType::Task
-    });
-    if let Some(w) = r.workflow_id {
-        let name = store
-            .workflows
-            .iter()
-            .find(|x| x.record.id.as_ref() == Some(&w))
-            .and_then(|x| x.record.name.clone());
-        let mut workflow = WorkflowRef::default();
-        workflow.id = Some(w);
-        workflow.name = name;
-        task.workflow = Some(workflow);
-    }
-    if let Some(d) = r.department_id {
-        let mut department = DepartmentRef::default();
-        department.id = Some(d);
-        task.department = Some(department);
-    }
-    if let Some(data) = r.extended_data {
-        task.extended_data.extend(data);
-    }
-    Ok(())
+    })
 }
