@@ -63,43 +63,10 @@ pub(super) async fn create_transaction(
     let input = wrapped(&bytes, "transaction")?;
     let now = app.clock.now();
     let mut store = app.legacy.lock().await;
-    let mut files: Vec<String> = Vec::new();
-    for list in ["signatures", "ident_docs"] {
-        for item in input
-            .get(list)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-        {
-            for key in ["image", "front_image", "back_image"] {
-                if let Some(f) = item.get(key).and_then(Value::as_str) {
-                    files.push(f.to_string());
-                }
-            }
-        }
-    }
-    // Photos and videos reference uploaded files: by id, or as an object holding the id.
-    let mut videos: Vec<String> = Vec::new();
-    for (list, into) in [("photos", &mut files), ("videos", &mut videos)] {
-        for (i, item) in input
-            .get(list)
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-        {
-            let Some(f) = item
-                .as_str()
-                .or_else(|| item.get("id").and_then(Value::as_str))
-            else {
-                return Ok(error(
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                    format!("{list}[{i}]: expected an uploaded file's id"),
-                ));
-            };
-            into.push(f.to_string());
-        }
-    }
+    let (mut files, videos) = match named_media(&input) {
+        Ok(named) => named,
+        Err(refused) => return Ok(error(StatusCode::UNPROCESSABLE_ENTITY, refused)),
+    };
     let photo_count = files.len();
     files.extend(videos.iter().cloned());
     for f in &files {
@@ -147,6 +114,47 @@ pub(super) async fn create_transaction(
         StatusCode::CREATED,
         &json!({ "transaction": transaction }),
     ))
+}
+
+/// The uploaded files a new transaction names: its signatures' and ident documents'
+/// images and its photos (in that order), and its videos; a photo or video that names no
+/// file is refused (422).
+fn named_media(input: &Map<String, Value>) -> Result<(Vec<String>, Vec<String>), String> {
+    let mut files: Vec<String> = Vec::new();
+    for list in ["signatures", "ident_docs"] {
+        for item in input
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for key in ["image", "front_image", "back_image"] {
+                if let Some(f) = item.get(key).and_then(Value::as_str) {
+                    files.push(f.to_string());
+                }
+            }
+        }
+    }
+    // Photos and videos reference uploaded files: by id, or as an object holding the id.
+    let mut videos: Vec<String> = Vec::new();
+    for (list, into) in [("photos", &mut files), ("videos", &mut videos)] {
+        for (i, item) in input
+            .get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            let Some(f) = item
+                .as_str()
+                .or_else(|| item.get("id").and_then(Value::as_str))
+            else {
+                return Err(format!("{list}[{i}]: expected an uploaded file's id"));
+            };
+            into.push(f.to_string());
+        }
+    }
+    Ok((files, videos))
 }
 
 /// The asset of a new transaction now reads as the transaction left it: at its location,
