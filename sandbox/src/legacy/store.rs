@@ -212,29 +212,7 @@ pub fn load(
             "created_at": "2014-02-19T06:46:29.000Z"
         })));
     }
-    let user = store
-        .accounts
-        .first()
-        .map(Account::summary)
-        .unwrap_or(Value::Null);
-    for n in 0..transactions {
-        let created = now - Duration::days((transactions - n) as i64);
-        let id = (100 + n).to_string();
-        let (asset_id, external) = if n % 2 == 0 {
-            ("43", "WMWMF33519TW73378")
-        } else {
-            ("44", "0011110384607")
-        };
-        store.collection("transactions").push(object(json!({
-            "id": id, "check_in": n % 3 != 0, "damage": n % 5 == 0, "draft": false,
-            "group_id": format!("g{}", n / 3), "notations": {}, "geo_coord": [122.289139, 47.612417],
-            "email_sent_to": [], "workflow_id": "4099", "workflow_name": "Pickup",
-            "archive_status": "active", "created_at": stamp(created),
-            "asset": { "id": asset_id, "external_id": external },
-            "user": user, "location": { "id": "89", "name": "Main Office" },
-            "extended": { "contract": { "id": n } }, "photos": [], "videos": []
-        })));
-    }
+    load_transactions(store, transactions, now);
     // Requested by a manager for a plain user (either, when only one kind is loaded).
     let person = |manager: bool| {
         let accounts = &store.accounts;
@@ -257,6 +235,34 @@ pub fn load(
         .form_templates
         .push(json!({ "id": "7", "name": "Rental Agreement" }));
     store.reserve_loaded_ids();
+}
+
+/// `count` transactions a day apart ending at `now`, by the first account, on the two
+/// assets in turn.
+fn load_transactions(store: &mut LegacyStore, count: usize, now: DateTime<Utc>) {
+    let user = store
+        .accounts
+        .first()
+        .map(Account::summary)
+        .unwrap_or(Value::Null);
+    for n in 0..count {
+        let created = now - Duration::days((count - n) as i64);
+        let id = (100 + n).to_string();
+        let (asset_id, external) = if n % 2 == 0 {
+            ("43", "WMWMF33519TW73378")
+        } else {
+            ("44", "0011110384607")
+        };
+        store.collection("transactions").push(object(json!({
+            "id": id, "check_in": n % 3 != 0, "damage": n % 5 == 0, "draft": false,
+            "group_id": format!("g{}", n / 3), "notations": {}, "geo_coord": [122.289139, 47.612417],
+            "email_sent_to": [], "workflow_id": "4099", "workflow_name": "Pickup",
+            "archive_status": "active", "created_at": stamp(created),
+            "asset": { "id": asset_id, "external_id": external },
+            "user": user, "location": { "id": "89", "name": "Main Office" },
+            "extended": { "contract": { "id": n } }, "photos": [], "videos": []
+        })));
+    }
 }
 
 pub fn object(value: Value) -> Map<String, Value> {

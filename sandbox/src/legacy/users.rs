@@ -164,20 +164,7 @@ pub(super) async fn create_one_time_user(
         }
         Some(i) => i,
         None => {
-            let account = Account {
-                id: store.next_id(),
-                username: email.to_string(),
-                password: String::new(),
-                manager: false,
-                first_name: String::new(),
-                last_name: String::new(),
-                external_id: None,
-                location_id: location_id.clone(),
-                one_time: Some(OneTime {
-                    phone_number: None,
-                    transaction_limit: json!(1),
-                }),
-            };
+            let account = one_time_account(store.next_id(), email, location_id.clone());
             store.accounts.push(account);
             store.accounts.len() - 1
         }
@@ -209,6 +196,24 @@ pub(super) async fn create_one_time_user(
         StatusCode::CREATED,
         &json!({ "user": user, "url": format!("https://launch.example.com/{id}") }),
     ))
+}
+/// A new one-time user's account: its e-mail address its username, no password, one
+/// transaction allowed until told otherwise.
+fn one_time_account(id: String, email: &str, location_id: String) -> Account {
+    Account {
+        id,
+        username: email.to_string(),
+        password: String::new(),
+        manager: false,
+        first_name: String::new(),
+        last_name: String::new(),
+        external_id: None,
+        location_id,
+        one_time: Some(OneTime {
+            phone_number: None,
+            transaction_limit: json!(1),
+        }),
+    }
 }
 
 pub(super) async fn update_user(
