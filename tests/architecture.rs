@@ -491,3 +491,93 @@ fn the_file_reader_resolves_paths_to_modules() {
         ["model/union", "model/kept"].map(m).into()
     );
 }
+
+/// The functions (and methods) of a Rust file over `max` lines, counted from the line
+/// that names the function to its closing brace, comments and blank lines included:
+/// `(name, first line, lines)`. A declaration without a body (a trait's) is no function.
+fn long_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let Some(name) = fn_name(code) else {
+            continue;
+        };
+        // The signature ends at the first `{` (a body) or `;` (a declaration).
+        let signature_end = lines[i..]
+            .iter()
+            .map(|l| l.trim_end())
+            .find(|l| l.ends_with('{') || l.ends_with(';'));
+        if signature_end.is_none_or(|l| l.ends_with(';')) {
+            continue;
+        }
+        let closing = format!("{indent}}}");
+        let Some(end) = lines[i + 1..].iter().position(|l| *l == closing) else {
+            continue;
+        };
+        let count = end + 2;
+        if count > max {
+            long.push((name.to_string(), i + 1, count));
+        }
+    }
+    long
+}
+
+/// The name of the function a line of code starts (`pub(crate) async fn name(`).
+fn fn_name(code: &str) -> Option<&str> {
+    let mut rest = code;
+    for prefix in [
+        "pub(crate) ",
+        "pub(super) ",
+        "pub ",
+        "const ",
+        "async ",
+        "unsafe ",
+    ] {
+        rest = rest.strip_prefix(prefix).unwrap_or(rest);
+    }
+    let rest = rest.strip_prefix("fn ")?;
+    let end = rest.find(|c: char| !(c.is_alphanumeric() || c == '_'))?;
+    (end > 0).then(|| &rest[..end])
+}
+
+/// No hand-written function of the generator, the runtime, the command-line tool or the
+/// sandbox is over 80 lines: a longer one does several things, each of which has a name.
+#[test]
+fn no_hand_written_function_is_over_80_lines() {
+    let root = root();
+    let mut long = Vec::new();
+    for krate in ["codegen", "runtime", "cli", "sandbox"] {
+        let mut files = Vec::new();
+        rust_files(&root.join(krate).join("src"), &mut files);
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            for (name, line, count) in long_functions(&text, 80) {
+                let shown = file.strip_prefix(&root).unwrap_or(&file).display();
+                long.push(format!("{shown}:{line}: `{name}` is {count} lines"));
+            }
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+/// The counter above finds a long function, method and test, and no trait declaration.
+#[test]
+fn the_function_counter_counts_bodies_only() {
+    let body = |n: usize| "    x();\n".repeat(n);
+    let text = format!(
+        "pub fn short() {{\n{}}}\n\nasync fn long() {{\n{}}}\n\ntrait T {{\n    fn declared(&self);\n}}\n\nimpl T {{\n    pub(crate) fn method(&self) {{\n    {}    }}\n}}\n",
+        body(3),
+        body(79),
+        body(80),
+    );
+    let found: Vec<(String, usize)> = long_functions(&text, 80)
+        .into_iter()
+        .map(|(name, _, count)| (name, count))
+        .collect();
+    assert_eq!(
+        found,
+        [("long".to_string(), 81), ("method".to_string(), 82)]
+    );
+}
