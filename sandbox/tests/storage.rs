@@ -367,7 +367,10 @@ async fn a_link_whose_inspection_is_gone_is_404_and_a_bad_query_is_refused_not_f
         assert!(matches!(status, 400 | 403 | 404), "{url}: {status}");
         // Refused as object storage refuses, never in the framework's plain text.
         assert_eq!(content_type, "application/xml", "{url}");
-        assert!(String::from_utf8_lossy(&body).contains("<Error><Code>"), "{url}");
+        assert!(
+            String::from_utf8_lossy(&body).contains("<Error><Code>"),
+            "{url}"
+        );
     }
     assert_eq!(get(&link, &[]).await.0, 200, "the sandbox still serves");
 }
