@@ -230,6 +230,16 @@ fn head(state: &Shared, interface: &Interface, op: &Operation, seen: &Seen) -> V
 }
 
 /// Whether a request carries any interface's credentials (its key headers, or the token's).
+/// Whether the exchange is an interface's login, as the IR names it (`token_login`): its
+/// body holds the password, whatever its path.
+fn is_login(ir: &crate::ir::Ir, method: &str, path: &str) -> bool {
+    routes::operation(ir, method, path).is_some_and(|m| {
+        m.interface
+            .token_login()
+            .is_ok_and(|login| std::ptr::eq(login.op, m.operation))
+    })
+}
+
 fn has_credentials(ir: &crate::ir::Ir, headers: &HeaderMap) -> bool {
     ir.interfaces.iter().any(|i| match &i.auth {
         Auth::ApiKeyHeaders { headers: keys, .. } => {
@@ -401,8 +411,7 @@ fn seen_record(state: &Shared, seen: &Seen, body: Option<&[u8]>) -> Option<(u64,
             _ => json!({ "bytes": bytes.len(), "content_type": media_type(headers) }),
         }
     };
-    let login = seen.path.ends_with("/authenticate");
-    let request_body = match login {
+    let request_body = match is_login(&state.ir, &seen.method, &seen.path) {
         // A login body is the password's: never written, whatever its shape.
         true => json!(super::redact::REDACTED),
         false => shown(&seen.request_body, &seen.request_headers),
@@ -528,4 +537,17 @@ fn tee(
             }
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The login is the IR's login operation, not any path that ends like it.
+    #[test]
+    fn a_login_is_the_irs_login_operation() {
+        let ir = crate::ir::embedded();
+        assert!(super::is_login(&ir, "POST", "/api/users/authenticate"));
+        assert!(!super::is_login(&ir, "GET", "/api/assets"));
+        assert!(!super::is_login(&ir, "POST", "/v3/units"));
+        assert!(!super::is_login(&ir, "POST", "/elsewhere/authenticate"));
+    }
 }
