@@ -18,11 +18,11 @@ pub fn run(root: &Path) -> Result<(), String> {
 
 fn checks(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
+    // cargo-deny, when the machine lacks it, builds while the first steps run.
+    let installing = super::deny::start_install(root, &cargo)?;
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
     println!("==> codegen --check");
     timed("codegen --check", || super::codegen_task::run(root, true))?;
-    // The dependency tree: licenses, duplicate versions, sources (deny.toml).
-    timed("cargo-deny", || super::deny::run(root, &cargo))?;
     step(
         root,
         "clippy",
@@ -37,6 +37,10 @@ fn checks(root: &Path) -> Result<(), String> {
         ],
     )?;
     step(root, "tests", &cargo, &["test", "--workspace"])?;
+    // The dependency tree: licenses, duplicate versions, sources (deny.toml).
+    timed("cargo-deny", || {
+        super::deny::finish(root, &cargo, installing)
+    })?;
     // The client's documentation builds without a warning (broken links included).
     step_with_env(
         root,

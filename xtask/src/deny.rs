@@ -1,6 +1,7 @@
 //! `cargo xtask deny`: the dependency tree held to `deny.toml` by cargo-deny: licenses,
 //! duplicate versions, sources. cargo-deny is installed at the pinned version when the
-//! machine lacks it (a release build of about 2.5 minutes on 2 cores, once per machine).
+//! machine lacks it (a release build of 2.5 to 5 minutes on 2 cores, once per machine;
+//! `cargo xtask ci` starts it first and runs other steps meanwhile).
 //! The advisories are left out: they need the RustSec database from the network, which CI
 //! machines cannot reach (docs/maintainers.md says how to run them).
 
@@ -13,19 +14,54 @@ use super::tools;
 pub const VERSION: &str = "0.20.2";
 
 pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
+    finish(root, cargo, start_install(root, cargo)?)
+}
+
+/// Starts installing the pinned cargo-deny in the background when the machine lacks it
+/// (a release build of 2.5 to 5 minutes on 2 cores), so that `cargo xtask ci` runs other
+/// steps meanwhile; `None` when it is there already.
+pub fn start_install(root: &Path, cargo: &str) -> Result<Option<Installing>, String> {
     let installed = installed_version(cargo);
-    if installed.as_deref() != Some(VERSION) {
-        let spec = format!("cargo-deny@{VERSION}");
-        let name = match installed {
-            Some(other) => format!("deny: install {spec} (found {other})"),
-            None => format!("deny: install {spec}"),
-        };
-        tools::step(
-            root,
-            &name,
-            cargo,
-            &["install", "--locked", "--quiet", &spec],
-        )?;
+    if installed.as_deref() == Some(VERSION) {
+        return Ok(None);
+    }
+    let spec = format!("cargo-deny@{VERSION}");
+    let name = match installed {
+        Some(other) => format!("deny: install {spec} (found {other})"),
+        None => format!("deny: install {spec}"),
+    };
+    println!("==> {name} (in the background): {cargo} install --locked --quiet {spec}");
+    let child = Command::new(cargo)
+        .args(["install", "--locked", "--quiet", &spec])
+        .current_dir(root)
+        .spawn()
+        .map_err(|e| format!("{name}: cannot run {cargo}: {e}"))?;
+    Ok(Some(Installing {
+        name,
+        child,
+        started: std::time::Instant::now(),
+    }))
+}
+
+/// An install of cargo-deny under way.
+pub struct Installing {
+    name: String,
+    child: std::process::Child,
+    started: std::time::Instant,
+}
+
+/// Waits for the install `installing` (if any), then holds the tree to `deny.toml`.
+pub fn finish(root: &Path, cargo: &str, installing: Option<Installing>) -> Result<(), String> {
+    if let Some(mut installing) = installing {
+        let status = installing
+            .child
+            .wait()
+            .map_err(|e| format!("{}: {e}", installing.name))?;
+        let name = format!("{} (from its start, beside other steps)", installing.name);
+        tools::record_time(&name, installing.started.elapsed());
+        if !status.success() {
+            return Err(format!("ci: step `{}` failed ({status})", installing.name));
+        }
     }
     tools::step(
         root,

@@ -70,9 +70,7 @@ fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .map(|v| v.trim().to_ascii_lowercase())
-        .is_some_and(|v| v == "application/json" || v.ends_with("+json"))
+        .is_some_and(crate::ir::is_json_media)
 }
 
 /// A request body on an API route must be declared JSON, as the clients send it (the

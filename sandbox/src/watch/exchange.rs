@@ -142,7 +142,7 @@ impl Plan {
             // describes those by the fields that hold them, not as operations.
             if !has_credentials(&state.ir, &seen.request_headers) {
                 plan.unchecked = Some("no operation and no credentials (a pre-signed URL)".into());
-            } else if (200..300).contains(&seen.status) {
+            } else if crate::ir::is_success(seen.status) {
                 plan.head.push(unknown_route(seen));
             }
             return plan;
@@ -154,7 +154,7 @@ impl Plan {
             .headers
             .get(header::CONTENT_ENCODING)
             .is_some_and(|e| e.as_bytes() != b"identity");
-        let json = media == "application/json" || media.ends_with("+json");
+        let json = crate::ir::is_json_media(&media);
         let expected = expected_body(interface, operation, seen.status);
         match (json, expected) {
             (true, Some(_)) if encoded => plan.unchecked = Some("compressed".into()),
@@ -198,7 +198,7 @@ fn head(state: &Shared, interface: &Interface, op: &Operation, seen: &Seen) -> V
         let detail = format!("a {status} without `{name}`, which the clients wait on");
         found.push(at_op(Kind::MissingHeader, name, detail));
     }
-    if (200..300).contains(&status) {
+    if crate::ir::is_success(status) {
         let media = media_type(&seen.headers);
         let declared: Vec<&str> = op
             .responses
@@ -265,7 +265,7 @@ fn unknown_route(seen: &Seen) -> Found {
 /// The type of a JSON answer with this status: the operation's for a success, the
 /// interface's error body for an error.
 fn expected_body(interface: &Interface, op: &Operation, status: u16) -> Option<TypeRef> {
-    if (200..300).contains(&status) {
+    if crate::ir::is_success(status) {
         op.responses
             .iter()
             .filter(|r| r.status == status)
