@@ -111,7 +111,7 @@ fn checks(root: &Path) -> Result<(), String> {
 /// as users get it: packed, linted (publint, attw), installed into fresh projects,
 /// type-checked there and run on Node 18, 20 and 22; and the scenarios in a browser.
 fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
-    typescript_tools(root, cargo)?;
+    typescript_tools(root, cargo, true)?;
     step_with_env(
         root,
         "typescript: tests",

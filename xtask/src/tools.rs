@@ -44,16 +44,19 @@ pub fn npm() -> &'static str {
     if cfg!(windows) { "npm.cmd" } else { "npm" }
 }
 
-/// The TypeScript dev tools installed from the lockfile, the sandbox built, the package
-/// type-checked and built.
-pub fn typescript_tools(root: &Path, cargo: &str) -> Result<(), String> {
+/// The TypeScript dev tools installed from the lockfile, the sandbox built (unless
+/// `sandbox_built`: `cargo test --workspace` has just built its binary, and building it
+/// alone would build it again with other features), the package type-checked and built.
+pub fn typescript_tools(root: &Path, cargo: &str, sandbox_built: bool) -> Result<(), String> {
     typescript_dev_tools(root)?;
-    step(
-        root,
-        "typescript: sandbox",
-        cargo,
-        &["build", "-p", "sandbox"],
-    )?;
+    if !sandbox_built {
+        step(
+            root,
+            "typescript: sandbox",
+            cargo,
+            &["build", "-p", "sandbox"],
+        )?;
+    }
     let tsc = format!("{TS_TOOLS}/node_modules/.bin/tsc");
     step(
         root,
