@@ -88,26 +88,12 @@ impl Core {
         let policy = &self.inner.config.retry;
         let mut attempt = 1;
         let resp = loop {
-            pacer.acquire().await;
-            let span = tracing::debug_span!("inspection_presigned", path = %parsed.path(), attempt);
-            let sent = self
-                .inner
-                .bare
-                .get(parsed.clone())
-                .send()
-                .instrument(span)
-                .await;
-            let resp = sent.map_err(|e| self.scrub(transport_error("GET", shown.clone(), e)))?;
-            let status = resp.status().as_u16();
-            if is_success(status) {
-                break resp;
-            }
-            let headers = resp.headers().clone();
-            let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
-            let field = self.inner.config.message_field();
-            let api = ApiError::from_answer(status, format!("GET {shown}"), headers, &body, field);
+            let api = match self.get_once(&parsed, &shown, pacer, attempt).await? {
+                Ok(resp) => break resp,
+                Err(api) => api,
+            };
             let wait = api.retry_after.unwrap_or_else(|| policy.backoff(attempt));
-            if status != 429 || attempt >= policy.max_attempts || wait > policy.max_backoff {
+            if api.status != 429 || attempt >= policy.max_attempts || wait > policy.max_backoff {
                 return Err(self.scrub(api.into()));
             }
             pacer.pause_for(wait);
@@ -134,28 +120,43 @@ impl Core {
         let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
         // Share links are served by the service itself, so they count against its rate
         // limit; uploads (`put_presigned`) go to storage and are not paced.
-        self.inner.pacer.acquire().await;
-        let span = tracing::debug_span!("inspection_presigned", path = %parsed.path());
-        let result = self
+        match self.get_once(&parsed, &shown, &self.inner.pacer, 1).await? {
+            Ok(resp) => Ok((resp, shown)),
+            Err(api) => Err(self.scrub(api.into())),
+        }
+    }
+
+    /// One GET of a pre-signed URL with no credential, paced by `pacer`: the answer when it
+    /// is a success (its body still open), else the refusal it was; a transport failure
+    /// is the error.
+    async fn get_once(
+        &self,
+        parsed: &Url,
+        shown: &str,
+        pacer: &Pacer,
+        attempt: u32,
+    ) -> Result<Result<reqwest::Response, ApiError>, Error> {
+        pacer.acquire().await;
+        let span = tracing::debug_span!("inspection_presigned", path = %parsed.path(), attempt);
+        let sent = self
             .inner
             .bare
-            .request(Method::GET, parsed)
+            .request(Method::GET, parsed.clone())
             .send()
             .instrument(span)
             .await;
-        let resp = match result {
-            Ok(resp) => resp,
-            Err(e) => return Err(self.scrub(transport_error("GET", shown, e))),
-        };
+        let resp = sent.map_err(|e| self.scrub(transport_error("GET", shown.to_string(), e)))?;
         let status = resp.status().as_u16();
         if is_success(status) {
-            return Ok((resp, shown));
+            return Ok(Ok(resp));
         }
         let headers = resp.headers().clone();
         let body = body::read_prefix(resp, self.inner.config.max_error_bytes).await;
         let field = self.inner.config.message_field();
-        let api = ApiError::from_answer(status, format!("GET {shown}"), headers, &body, field);
-        Err(self.scrub(api.into()))
+        let operation = format!("GET {shown}");
+        Ok(Err(ApiError::from_answer(
+            status, operation, headers, &body, field,
+        )))
     }
 
     /// PUTs `body` to a pre-signed URL (an upload URL, a multipart part URL) without any
