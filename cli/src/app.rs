@@ -219,7 +219,7 @@ fn link_flags(cmd: Command) -> Command {
         Arg::new("documents-from")
             .long("documents-from")
             .value_name("WAY")
-            .value_parser(["auto", "link", "api"])
+            .value_parser(export::documents::DocumentsFrom::NAMES.map(|(name, _)| name))
             .default_value("auto")
             .help("Where documents come from: the record's pre-signed link while it lives, else the API (auto), only links (link), only the API (api)"),
     )

@@ -30,13 +30,19 @@ pub enum DocumentsFrom {
 }
 
 impl DocumentsFrom {
+    /// Each way by the name `--documents-from` takes.
+    pub const NAMES: [(&'static str, DocumentsFrom); 3] = [
+        ("auto", DocumentsFrom::Auto),
+        ("link", DocumentsFrom::Link),
+        ("api", DocumentsFrom::Api),
+    ];
+
     pub fn parse(text: &str) -> Result<DocumentsFrom, String> {
-        match text {
-            "auto" => Ok(DocumentsFrom::Auto),
-            "link" => Ok(DocumentsFrom::Link),
-            "api" => Ok(DocumentsFrom::Api),
-            other => Err(format!("`{other}` is not `auto`, `link` or `api`")),
-        }
+        DocumentsFrom::NAMES
+            .iter()
+            .find(|(name, _)| *name == text)
+            .map(|(_, way)| *way)
+            .ok_or_else(|| format!("`{text}` is not `auto`, `link` or `api`"))
     }
 }
 
