@@ -56,7 +56,7 @@ fn every_other_check_names_the_problem() {
         ),
         (
             with_interface("  export: { doc: D., list: list_units, since: after, watermark: at }\n", GET_UNIT),
-            "the export names `list_units`, which is no operation",
+            "`list_units` is no operation of this interface",
         ),
         (with_types("  url:\n    id: { doc: X. }\n"), "type name `url` is a builtin type"),
         (with_types("  unit_kind:\n    id: { doc: X. }\n"), "type name `unit_kind` is not UpperCamelCase"),

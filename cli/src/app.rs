@@ -29,6 +29,14 @@ pub struct Interface {
     /// Makes one small authenticated call and says whether it worked.
     pub auth_check: for<'a> fn(&'a Context) -> Running<'a>,
     pub export: Option<Export>,
+    pub sync: Option<Sync>,
+}
+
+/// An interface's sync, as the spec's `sync` declares it.
+pub struct Sync {
+    /// What is synced, for the help text.
+    pub about: &'static str,
+    pub run: for<'a> fn(&'a Context, &'a crate::sync::Options) -> Running<'a>,
 }
 
 /// An interface's export, as the spec's `export` declares it.
@@ -155,6 +163,7 @@ pub fn command(
         );
     }
     root.subcommand(export_command(interfaces))
+        .subcommand(crate::sync::command::command(interfaces))
         .subcommand(
             Command::new("describe")
                 .hide(true)
@@ -371,6 +380,20 @@ async fn dispatch(
                 links: link_options(m)?,
             };
             (e.run)(cx, &options).await
+        }
+        "sync" => {
+            let Some((interface, m)) = m.subcommand() else {
+                return Err(Failure::usage("sync: name an interface"));
+            };
+            let Some(s) = interfaces
+                .iter()
+                .find(|i| i.name == interface)
+                .and_then(|i| i.sync.as_ref())
+            else {
+                return Err(Failure::usage(format!("`{interface}` has no sync")));
+            };
+            let options = crate::sync::command::options(m, matches.get_flag(flags::QUIET))?;
+            (s.run)(cx, &options).await
         }
         interface => {
             let Some(i) = interfaces.iter().find(|i| i.name == interface) else {

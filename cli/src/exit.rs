@@ -27,13 +27,16 @@ pub enum Class {
     Server,
     /// No answer: the connection failed or timed out after every retry.
     Network,
-    /// The export folder is held by an export that is running.
+    /// The export folder (or the sync's database) is held by a run that is going on.
     Busy,
+    /// The sync's database cannot be reached, opened or written (or was made by another
+    /// tool, or by a newer one).
+    Database,
 }
 
 impl Class {
     /// Every class in the order of its code, for the help text and the docs.
-    pub const ALL: [Class; 9] = [
+    pub const ALL: [Class; 10] = [
         Class::Failure,
         Class::Usage,
         Class::Invalid,
@@ -43,6 +46,7 @@ impl Class {
         Class::Server,
         Class::Network,
         Class::Busy,
+        Class::Database,
     ];
 
     pub fn code(self) -> u8 {
@@ -56,6 +60,7 @@ impl Class {
             Class::Server => 7,
             Class::Network => 8,
             Class::Busy => 9,
+            Class::Database => 10,
         }
     }
 
@@ -70,6 +75,7 @@ impl Class {
             Class::Server => "server",
             Class::Network => "network",
             Class::Busy => "busy",
+            Class::Database => "database",
         }
     }
 

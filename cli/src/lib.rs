@@ -2,7 +2,7 @@
 //! service. The generated crate (`generated/cli`) states each interface's operations (a
 //! table of flags), the call adapter (which builder each operation is) and its export;
 //! this crate turns the command line into a call, prints the answer, reads credentials,
-//! maps failures to exit codes, and runs the resumable export.
+//! maps failures to exit codes, runs the resumable export and the sync into a database.
 
 pub mod app;
 pub mod call;
@@ -13,6 +13,7 @@ pub mod export;
 pub mod flags;
 pub mod output;
 pub mod state;
+pub mod sync;
 
 pub use clap;
 pub use serde_json;

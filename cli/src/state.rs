@@ -28,40 +28,8 @@ impl Held {
     /// (busy) when a running process holds it, naming that process.
     pub fn take(path: &Path, what: &str) -> Result<Held, Failure> {
         std::fs::create_dir_all(path).map_err(|e| Failure::io("create the folder", path, e))?;
-        let lock_path = path.join(LOCK);
-        let mut lock = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(&lock_path)
-            .map_err(|e| Failure::io("open the lock file", &lock_path, e))?;
-        match lock.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                let mut holder = String::new();
-                let _ = lock.read_to_string(&mut holder);
-                let holder = holder.trim();
-                let by = if holder.is_empty() {
-                    String::new()
-                } else {
-                    format!(" by process {holder}")
-                };
-                return Err(Failure::new(
-                    Class::Busy,
-                    format!(
-                        "{} is held{by}, {what} that is still running (lock file {}); \
-                         wait for it to end, or stop it and run this again to resume",
-                        path.display(),
-                        lock_path.display()
-                    ),
-                ));
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(Failure::io("lock", &lock_path, e));
-            }
-        }
-        // Who holds it, for the message above; the lock itself is the OS's.
+        let mut lock = lock_file(&path.join(LOCK), path, what, true)?;
+        // Who holds it, for the message another run gives; the lock itself is the OS's.
         let _ = lock
             .set_len(0)
             .and_then(|()| lock.seek(SeekFrom::Start(0)).map(drop))
@@ -75,6 +43,49 @@ impl Held {
     pub fn file(&self, name: &str) -> PathBuf {
         self.path.join(name)
     }
+}
+
+/// Takes the lock of the file `lock_path` (created if missing) for `what`, which holds
+/// `held` (a folder, a database); refuses (busy) while a running process holds it, naming
+/// that process when `named` (the file holds the holder's id). The lock is the operating
+/// system's (`flock`, apart from the `fcntl` locks SQLite takes on its file), released
+/// when the file is closed or its process dies.
+pub fn lock_file(lock_path: &Path, held: &Path, what: &str, named: bool) -> Result<File, Failure> {
+    let mut lock = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(lock_path)
+        .map_err(|e| Failure::io("open the lock file", lock_path, e))?;
+    match lock.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut holder = String::new();
+            if named {
+                let _ = lock.read_to_string(&mut holder);
+            }
+            let holder = holder.trim();
+            let by = if holder.is_empty() {
+                String::new()
+            } else {
+                format!(" by process {holder}")
+            };
+            return Err(Failure::new(
+                Class::Busy,
+                format!(
+                    "{} is held{by}, {what} that is still running (lock file {}); \
+                     wait for it to end, or stop it and run this again to resume",
+                    held.display(),
+                    lock_path.display()
+                ),
+            ));
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(Failure::io("lock", lock_path, e));
+        }
+    }
+    Ok(lock)
 }
 
 /// Writes `bytes` to `path` so that after a crash `path` holds either its old content or

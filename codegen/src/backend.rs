@@ -129,4 +129,13 @@ pub const ALL: &[Backend] = &[
         reserved_operation: never,
         own_names: no_names,
     },
+    Backend {
+        name: "sql",
+        render: crate::sql::render,
+        reserved_module: crate::sql::reserved_module,
+        one_of_types: none,
+        catch_all_member: never,
+        reserved_operation: never,
+        own_names: no_names,
+    },
 ];

@@ -12,6 +12,7 @@ pub mod python;
 pub mod rust;
 pub mod scope;
 pub mod spec;
+pub mod sql;
 pub mod templates;
 pub mod typescript;
 

@@ -90,6 +90,9 @@ pub struct Interface {
     /// What the command-line tool's `export` pulls, when the spec declares it.
     #[serde(default)]
     pub export: Option<Export>,
+    /// What the command-line tool's `sync` keeps in a database, when the spec declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sync: Option<Sync>,
     /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,
@@ -246,6 +249,51 @@ pub struct Export {
     /// The records' pre-signed link to the same document, when they carry one.
     #[serde(default)]
     pub document_link: Option<DocumentLink>,
+}
+
+/// The lists `inspection sync` keeps in the user's database (checked: each list is paged
+/// and takes no required input, its records are records with the id field, a filter is a
+/// date-time the list takes and the watermark a date-time field of the records).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Sync {
+    pub doc: String,
+    pub lists: Vec<SyncList>,
+}
+
+/// One list a sync walks into a table of its records.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SyncList {
+    /// The list operation's name (`list_units`).
+    pub list: String,
+    /// The records' type and id field.
+    pub record: TypeId,
+    pub id_field: String,
+    pub current: Current,
+}
+
+/// How a synced list stays current.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Current {
+    /// Records after the watermark, by the list's filter (`since_param`, or its field
+    /// `since_field` for a JSON-encoded one). `changes`: the watermark is an update time,
+    /// so a changed record is listed again; otherwise only new ones are.
+    Filter {
+        since_param: String,
+        since_field: Option<String>,
+        watermark_field: String,
+        changes: bool,
+    },
+    /// No filter: every run walks the whole list.
+    Walk,
+}
+
+impl SyncList {
+    /// The table a list fills: its name without `list_` (`list_user_groups` fills
+    /// `user_groups`).
+    pub fn table(&self) -> &str {
+        self.list.strip_prefix("list_").unwrap_or(&self.list)
+    }
 }
 
 /// A record's field holding a pre-signed link to its document (checked: a url field of

@@ -13,7 +13,7 @@ use crate::spec;
 
 impl Checker<'_> {
     pub(super) fn export(&mut self, def: &spec::ExportDef, i: &Interface) -> Option<ir::Export> {
-        let list = self.export_list(&def.list, i)?;
+        let list = self.paged_list(&def.list, i, "export")?;
         let (since_param, since_field) = self.export_since(&def.since, i, list)?;
         let item = match &list.paging {
             Some(OperationPaging::Cursor { item, .. } | OperationPaging::Links { item, .. }) => {
@@ -135,7 +135,7 @@ impl Checker<'_> {
         })
     }
 
-    fn export_operation<'i>(
+    pub(super) fn export_operation<'i>(
         &mut self,
         name: &Spanned<String>,
         i: &'i Interface,
@@ -144,17 +144,19 @@ impl Checker<'_> {
         if op.is_none() {
             self.error(
                 name,
-                format!("the export names `{}`, which is no operation", name.value),
+                format!("`{}` is no operation of this interface", name.value),
                 "name an operation of this interface",
             );
         }
         op
     }
 
-    fn export_list<'i>(
+    /// A paged list with no required input, which the tool's `what` (export, sync) walks.
+    pub(super) fn paged_list<'i>(
         &mut self,
         name: &Spanned<String>,
         i: &'i Interface,
+        what: &str,
     ) -> Option<&'i Operation> {
         let op = self.export_operation(name, i)?;
         if op.paging.is_none() || !op.path_params.is_empty() || op.query.iter().any(|q| q.required)
@@ -162,7 +164,7 @@ impl Checker<'_> {
             self.error(
                 name,
                 format!(
-                    "the export list `{}` must be paged and take no required input",
+                    "the {what} list `{}` must be paged and take no required input",
                     op.name
                 ),
                 "name a paged list with no path parameter and no required query parameter",
@@ -174,7 +176,7 @@ impl Checker<'_> {
 
     /// `param` (a date-time query parameter) or `param.field` (a date-time field of a
     /// JSON-encoded record parameter).
-    fn export_since(
+    pub(super) fn export_since(
         &mut self,
         since: &Spanned<String>,
         i: &Interface,

@@ -50,6 +50,7 @@ impl<'a> Checker<'a> {
             default_accept: None,
             webhooks,
             export: None, // checked below, once the answers are resolved
+            sync: None,
             types,
             operations,
             positions: super::positions::positions(spec),
@@ -131,6 +132,8 @@ impl<'a> Checker<'a> {
         if self.diags.is_empty() {
             ir::resolve(interface);
             interface.export = def.export.as_ref().and_then(|e| self.export(e, interface));
+            interface.sync = def.sync.as_ref().and_then(|s| self.sync(s, interface));
+            self.sync_tables(interface);
         }
     }
 

@@ -9,6 +9,7 @@ mod operations;
 mod positions;
 mod scalars;
 mod suggest;
+mod sync;
 mod type_expr;
 mod types;
 mod usage;

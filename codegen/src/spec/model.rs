@@ -75,6 +75,50 @@ pub struct InterfaceDef {
     /// What `inspection export` pulls from this interface (absent: no export).
     #[serde(default)]
     pub export: Option<ExportDef>,
+    /// What `inspection sync` keeps in the user's database (absent: no sync).
+    #[serde(default)]
+    pub sync: Option<SyncDef>,
+}
+
+/// The lists `inspection sync` walks into the user's database, and how each stays current.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SyncDef {
+    /// What the sync keeps, for the tool's help and docs.
+    pub doc: String,
+    /// The lists, each a table of its records (named by the list: `list_units` fills
+    /// `units`), in the order a sync walks them.
+    #[schemars(with = "Vec<SyncListDef>")]
+    pub lists: Spanned<Vec<SyncListDef>>,
+}
+
+/// One list a sync walks: by a date filter from a watermark where the list takes one, or
+/// whole every run (a record no longer listed is then marked deleted, never dropped).
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SyncListDef {
+    /// The paged list operation, with no required input.
+    #[schemars(with = "String")]
+    pub list: Spanned<String>,
+    /// The list's "after" filter (`created_after`, `filter.created_at`), as the export's
+    /// `since`; absent: the whole list every run.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub since: Option<Spanned<String>>,
+    /// The records' date-time field the filter compares (`created_at`, `updated_at`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub watermark: Option<Spanned<String>>,
+    /// What the filter sees: `new` records only (a change to an older one is read again
+    /// only within the sync's lookback window), or `changed` ones too (the watermark is
+    /// an update time). Required with `since`.
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub sees: Option<Spanned<String>>,
+    /// The records' id field (default `id`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub id: Option<Spanned<String>>,
 }
 
 /// The bulk export of an interface: a paged list walked to its end, resumable, then

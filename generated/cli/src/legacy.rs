@@ -18,6 +18,10 @@ pub const INTERFACE: cli::app::Interface = cli::app::Interface {
         document_link: false,
         run: export,
     }),
+    sync: Some(cli::app::Sync {
+        about: "Assets, transactions, tasks, locations and users, each list in a table of its records.",
+        run: sync,
+    }),
 };
 /// Every operation, in the spec's order.
 const OPERATIONS: &[Operation] = &[
@@ -1503,6 +1507,1503 @@ fn export<'a>(
     Box::pin(async move {
         let source = Export(connect(cx).await?);
         let summary = cli::export::run(&source, options).await?;
+        cli::output::Printer::for_stdout().print(&summary)
+    })
+}
+/// What `inspection sync` writes (the spec's `sync`, as `generated/sql`'s tables).
+static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
+    interface: "legacy",
+    spec_version: "0.2.0",
+    lists: &[
+        cli::sync::schema::List {
+            list: "list_assets",
+            table: 0usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_transactions",
+            table: 8usize,
+            current: cli::sync::schema::Current::Filter {
+                watermark: "created_at",
+                changes: false,
+            },
+        },
+        cli::sync::schema::List {
+            list: "list_tasks",
+            table: 13usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_locations",
+            table: 15usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_users",
+            table: 16usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+    ],
+    tables: &[
+        cli::sync::schema::Table {
+            name: "assets",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "make",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["make"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "model",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["model"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "year",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["year"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "check_in",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["check_in"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notations",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["notations"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "email_sent_to",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["email_sent_to"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_check_in",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "check_in"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_damage",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "damage"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_draft",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "draft"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_group_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "group_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_department_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "department_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_notations",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "notations"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_extended",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "extended"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_email_sent_to",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "email_sent_to"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "workflow_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "workflow_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_modules",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "workflow_modules"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_archive_status",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "archive_status"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_view_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "view_url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["transaction", "created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_asset_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "asset", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_asset_external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "asset", "external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_first_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "first_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_last_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "last_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "extended",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["extended"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_transaction_photos",
+            parent: Some(0usize),
+            path: &["transaction", "photos"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notation",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["notation"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction_id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_transaction_videos",
+            parent: Some(0usize),
+            path: &["transaction", "videos"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "thumbnail_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["thumbnail_url"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_photos",
+            parent: Some(0usize),
+            path: &["photos"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notation",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["notation"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction_id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_videos",
+            parent: Some(0usize),
+            path: &["videos"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "thumbnail_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["thumbnail_url"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_damages",
+            parent: Some(0usize),
+            path: &["damages"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_signatures",
+            parent: Some(0usize),
+            path: &["signatures"],
+            only: None,
+            keys: &["asset_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "assets_damages_photos",
+            parent: Some(5usize),
+            path: &["photos"],
+            only: None,
+            keys: &["asset_id", "damages_position", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notation",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["notation"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction_id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "transactions",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "check_in",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["check_in"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "damage",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["damage"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "damage_cost",
+                    kind: cli::sync::schema::Kind::Real,
+                    path: &["damage_cost"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "draft",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["draft"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "group_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["group_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "department_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["department_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notations",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["notations"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "extended",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["extended"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "email_sent_to",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["email_sent_to"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "sms_summary_numbers",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["sms_summary_numbers"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_modules",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["workflow_modules"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "archive_status",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["archive_status"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "view_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["view_url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "asset_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["asset", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "asset_external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["asset", "external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_first_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "first_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_last_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "last_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_check_in",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "check_in"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_damage",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "damage"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_draft",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["transaction", "draft"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_group_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "group_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_department_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "department_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_notations",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "notations"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_extended",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "extended"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_email_sent_to",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "email_sent_to"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "workflow_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "workflow_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_workflow_modules",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["transaction", "workflow_modules"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_archive_status",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "archive_status"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_view_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "view_url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["transaction", "created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_asset_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "asset", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_asset_external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "asset", "external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_first_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "first_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_user_last_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "user", "last_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "transaction_location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["transaction", "location", "name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "transactions_photos",
+            parent: Some(8usize),
+            path: &["photos"],
+            only: None,
+            keys: &["transaction_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notation",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["notation"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction_id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "transactions_videos",
+            parent: Some(8usize),
+            path: &["videos"],
+            only: None,
+            keys: &["transaction_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "thumbnail_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["thumbnail_url"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "transactions_transaction_photos",
+            parent: Some(8usize),
+            path: &["transaction", "photos"],
+            only: None,
+            keys: &["transaction_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "geo_coord",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["geo_coord"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "notation",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["notation"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction_id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "transactions_transaction_videos",
+            parent: Some(8usize),
+            path: &["transaction", "videos"],
+            only: None,
+            keys: &["transaction_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "byte_size",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["byte_size"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "thumbnail_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["thumbnail_url"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "tasks",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "status",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["status"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "due_by",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["due_by"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "high_priority",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["high_priority"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "asset_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["asset", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "asset_external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["asset", "external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "assignee_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["assignee", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "assignee_email",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["assignee", "email"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "assignee_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["assignee", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "requester_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["requester", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "requester_email",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["requester", "email"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "requester_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["requester", "name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "tasks_activities",
+            parent: Some(13usize),
+            path: &["activities"],
+            only: None,
+            keys: &["task_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "event",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["event"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_email",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "email"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "locations",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "address1",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["address1"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "address2",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["address2"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "city",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["city"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "state",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["state"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "zipcode",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["zipcode"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "timezone",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["timezone"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow", "id"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "users",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "first_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["first_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "last_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["last_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "phone_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["phone_number"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "role",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["role"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_address1",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "address1"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_address2",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "address2"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_city",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "city"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_state",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "state"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_zipcode",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "zipcode"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_timezone",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "timezone"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["location", "created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["location", "updated_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "workflow", "id"],
+                    only: None,
+                },
+            ],
+        },
+    ],
+    sqlite: include_str!("../../sql/legacy.sqlite.sql"),
+    postgres: include_str!("../../sql/legacy.postgres.sql"),
+};
+/// What `inspection sync` walks (the spec's `sync`).
+struct Sync(Client);
+impl cli::sync::Source for Sync {
+    fn schema(&self) -> &'static cli::sync::schema::Schema {
+        &SCHEMA
+    }
+    fn pages(
+        &self,
+        list: usize,
+        since: Option<chrono::DateTime<chrono::Utc>>,
+        resume: Option<inspection_client::runtime::Resume>,
+        page_size: Option<u32>,
+    ) -> cli::export::Pages {
+        match list {
+            0usize => {
+                let b = self
+                    .0
+                    .list_assets()
+                    .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: AssetList| page.assets)
+            }
+            1usize => {
+                let b = self
+                    .0
+                    .list_transactions()
+                    .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
+                let b = match since {
+                    Some(t) => {
+                        match cli::serde_json::from_value(
+                            cli::serde_json::json!({ "created_at" : t }),
+                        ) {
+                            Ok(value) => b.filter(value),
+                            Err(e) => return cli::export::failed(e),
+                        }
+                    }
+                    None => b,
+                };
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: TransactionList| page.transactions,
+                )
+            }
+            2usize => {
+                let b = self
+                    .0
+                    .list_tasks()
+                    .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: TaskList| page.tasks)
+            }
+            3usize => {
+                let b = self
+                    .0
+                    .list_locations()
+                    .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: LocationList| page.locations,
+                )
+            }
+            4usize => {
+                let b = self
+                    .0
+                    .list_users()
+                    .limit(page_size.unwrap_or(50).try_into().unwrap_or(50));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: UserList| page.users)
+            }
+            _ => cli::sync::no_list(list),
+        }
+    }
+    fn quota(&self) -> Option<(u32, std::time::Duration)> {
+        self.0.core().config().pacing_limit()
+    }
+    fn core(&self) -> &inspection_client::runtime::Core {
+        self.0.core()
+    }
+}
+/// Runs `inspection sync`, then prints what it did.
+fn sync<'a>(
+    cx: &'a cli::app::Context,
+    options: &'a cli::sync::Options,
+) -> cli::app::Running<'a> {
+    Box::pin(async move {
+        cli::sync::preflight(&SCHEMA, options)?;
+        let source = Sync(connect(cx).await?);
+        let summary = cli::sync::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
     })
 }

@@ -18,6 +18,10 @@ pub const INTERFACE: cli::app::Interface = cli::app::Interface {
         document_link: true,
         run: export,
     }),
+    sync: Some(cli::app::Sync {
+        about: "Units, inspections, tasks, workflows, locations, users and user groups, each list in a table of its records.",
+        run: sync,
+    }),
 };
 /// Every operation, in the spec's order.
 const OPERATIONS: &[Operation] = &[
@@ -1326,6 +1330,991 @@ fn export<'a>(
     Box::pin(async move {
         let source = Export(connect(cx).await?);
         let summary = cli::export::run(&source, options).await?;
+        cli::output::Printer::for_stdout().print(&summary)
+    })
+}
+/// What `inspection sync` writes (the spec's `sync`, as `generated/sql`'s tables).
+static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
+    interface: "v3",
+    spec_version: "0.2.0",
+    lists: &[
+        cli::sync::schema::List {
+            list: "list_units",
+            table: 0usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_inspections",
+            table: 1usize,
+            current: cli::sync::schema::Current::Filter {
+                watermark: "created_at",
+                changes: false,
+            },
+        },
+        cli::sync::schema::List {
+            list: "list_tasks",
+            table: 10usize,
+            current: cli::sync::schema::Current::Filter {
+                watermark: "updated_at",
+                changes: true,
+            },
+        },
+        cli::sync::schema::List {
+            list: "list_workflows",
+            table: 11usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_locations",
+            table: 12usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_users",
+            table: 13usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+        cli::sync::schema::List {
+            list: "list_user_groups",
+            table: 14usize,
+            current: cli::sync::schema::Current::Walk,
+        },
+    ],
+    tables: &[
+        cli::sync::schema::Table {
+            name: "units",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "reference_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["reference_number"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "make",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["make"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "model",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["model"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "year",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["year"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "vin",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["vin"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "serial_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["serial_number"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "hours",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["hours"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "odometer",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["odometer"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "extended_data",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["extended_data"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "type",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["type"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "location_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["location", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "damage_present",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["damage_present"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "unit_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["unit", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "unit_reference_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["unit", "reference_number"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "user_username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["user", "username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "region_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["region", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "region_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["region", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "department_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["department", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "department_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["department", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "dashboard_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["dashboard_url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "pdf_share_url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["pdf_share_url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_results",
+            parent: Some(1usize),
+            path: &["results"],
+            only: None,
+            keys: &["inspection_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "version",
+                    kind: cli::sync::schema::Kind::Integer,
+                    path: &["version"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["object"],
+                        members: &["data_template"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "slug",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["slug"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["object"],
+                        members: &["data_template"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "link",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["link"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["object"],
+                        members: &["pdf_form"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "data",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["data"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["object"],
+                        members: &["pdf_form"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "accepted",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["accepted"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["object"],
+                        members: &["collision_damage_waiver"],
+                    }),
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_photos",
+            parent: Some(1usize),
+            path: &["photos"],
+            only: None,
+            keys: &["inspection_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "instruction_label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["instruction", "label"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "field_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["field", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "field_label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["field", "label"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "field_result_object_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["field", "result_object_name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_videos",
+            parent: Some(1usize),
+            path: &["videos"],
+            only: None,
+            keys: &["inspection_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_signatures",
+            parent: Some(1usize),
+            path: &["signatures"],
+            only: None,
+            keys: &["inspection_id", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "type",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["type"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "url",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["url"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["label"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["inspection"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "printed_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["printed_name"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["inspection"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "signed_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["signed_at"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["esign"],
+                    }),
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_results_data",
+            parent: Some(2usize),
+            path: &["data"],
+            only: Some(cli::sync::schema::Only {
+                tag: &["object"],
+                members: &["checklist", "data_template"],
+            }),
+            keys: &["inspection_id", "results_position", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "type",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["type"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["label"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "value",
+                    kind: cli::sync::schema::Kind::Scalar,
+                    path: &["value"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &[
+                            "textbox",
+                            "barcode_scan_textbox",
+                            "date_selector",
+                            "radio",
+                            "single_dropdown_list",
+                        ],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "item_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["item", "id"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["single_dropdown_with_id"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "item_value",
+                    kind: cli::sync::schema::Kind::Scalar,
+                    path: &["item", "value"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["single_dropdown_with_id"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "value_case_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["value", "case_id"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["partner_case"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "value_case_reference_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["value", "case_reference_number"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["partner_case"],
+                    }),
+                },
+                cli::sync::schema::Column {
+                    name: "value_service_provider_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["value", "service_provider_id"],
+                    only: Some(cli::sync::schema::Only {
+                        tag: &["type"],
+                        members: &["partner_case"],
+                    }),
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_results_errors",
+            parent: Some(2usize),
+            path: &["errors"],
+            only: Some(cli::sync::schema::Only {
+                tag: &["object"],
+                members: &["data_template"],
+            }),
+            keys: &["inspection_id", "results_position", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "error",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["error"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "field_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["field_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "severity",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["severity"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_photos_tags",
+            parent: Some(3usize),
+            path: &["tags"],
+            only: None,
+            keys: &["inspection_id", "photos_position", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["label"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "inspections_results_data_items",
+            parent: Some(6usize),
+            path: &["items"],
+            only: Some(cli::sync::schema::Only {
+                tag: &["type"],
+                members: &["multi_dropdown_list", "checkbox", "pass_fail"],
+            }),
+            keys: &["inspection_id", "results_position", "data_position", "position"],
+            id: &[],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "label",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["label"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "value",
+                    kind: cli::sync::schema::Kind::Scalar,
+                    path: &["value"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "tasks",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "object",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["object"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "type",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["type"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "status",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["status"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "description",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["description"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "priority",
+                    kind: cli::sync::schema::Kind::Boolean,
+                    path: &["priority"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "due_by",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["due_by"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "inspection_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["inspection", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "assignee_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["assignee", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "assignee_username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["assignee", "username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "unit_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["unit", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "unit_reference_number",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["unit", "reference_number"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "workflow_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["workflow", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "department_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["department", "id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "department_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["department", "name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "extended_data",
+                    kind: cli::sync::schema::Kind::Json,
+                    path: &["extended_data"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "completed_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["completed_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "created_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["created_at"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "updated_at",
+                    kind: cli::sync::schema::Kind::Timestamp,
+                    path: &["updated_at"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "workflows",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "locations",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "users",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "username",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["username"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "external_id",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["external_id"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "first_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["first_name"],
+                    only: None,
+                },
+                cli::sync::schema::Column {
+                    name: "last_name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["last_name"],
+                    only: None,
+                },
+            ],
+        },
+        cli::sync::schema::Table {
+            name: "user_groups",
+            parent: None,
+            path: &[],
+            only: None,
+            keys: &["id"],
+            id: &["id"],
+            columns: &[
+                cli::sync::schema::Column {
+                    name: "name",
+                    kind: cli::sync::schema::Kind::Text,
+                    path: &["name"],
+                    only: None,
+                },
+            ],
+        },
+    ],
+    sqlite: include_str!("../../sql/v3.sqlite.sql"),
+    postgres: include_str!("../../sql/v3.postgres.sql"),
+};
+/// What `inspection sync` walks (the spec's `sync`).
+struct Sync(Client);
+impl cli::sync::Source for Sync {
+    fn schema(&self) -> &'static cli::sync::schema::Schema {
+        &SCHEMA
+    }
+    fn pages(
+        &self,
+        list: usize,
+        since: Option<chrono::DateTime<chrono::Utc>>,
+        resume: Option<inspection_client::runtime::Resume>,
+        page_size: Option<u32>,
+    ) -> cli::export::Pages {
+        match list {
+            0usize => {
+                let b = self
+                    .0
+                    .list_units()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: Page<Unit>| page.data)
+            }
+            1usize => {
+                let b = self
+                    .0
+                    .list_inspections()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let b = match since {
+                    Some(t) => b.created_after(t),
+                    None => b,
+                };
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: Page<Inspection>| page.data,
+                )
+            }
+            2usize => {
+                let b = self
+                    .0
+                    .list_tasks()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let b = match since {
+                    Some(t) => b.updated_after(t),
+                    None => b,
+                };
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: Page<Task>| page.data)
+            }
+            3usize => {
+                let b = self
+                    .0
+                    .list_workflows()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: Page<Workflow>| page.data,
+                )
+            }
+            4usize => {
+                let b = self
+                    .0
+                    .list_locations()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: Page<Location>| page.data,
+                )
+            }
+            5usize => {
+                let b = self
+                    .0
+                    .list_users()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: Page<User>| page.data)
+            }
+            6usize => {
+                let b = self
+                    .0
+                    .list_user_groups()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let _ = since;
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(
+                    b.pages_resumable(),
+                    |page: Page<UserGroup>| page.data,
+                )
+            }
+            _ => cli::sync::no_list(list),
+        }
+    }
+    fn quota(&self) -> Option<(u32, std::time::Duration)> {
+        self.0.core().config().pacing_limit()
+    }
+    fn core(&self) -> &inspection_client::runtime::Core {
+        self.0.core()
+    }
+}
+/// Runs `inspection sync`, then prints what it did.
+fn sync<'a>(
+    cx: &'a cli::app::Context,
+    options: &'a cli::sync::Options,
+) -> cli::app::Running<'a> {
+    Box::pin(async move {
+        cli::sync::preflight(&SCHEMA, options)?;
+        let source = Sync(connect(cx).await?);
+        let summary = cli::sync::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
     })
 }

@@ -21,7 +21,7 @@ pub(super) fn export(
         .iter()
         .find(|o| o.name == e.list)
         .ok_or_else(|| format!("generator bug: no export list `{}`", e.list))?;
-    let pages = export_pages(i, e, op)?;
+    let pages = list_pages(i, op, Some((&e.since_param, e.since_field.as_deref())))?;
     let (document, extension, flag, media) = match &e.document {
         Some(name) => document(i, name)?,
         None => (
@@ -120,12 +120,13 @@ fn about(
     }
 }
 
-/// The body of the export's `pages`: the list from `resume`, after `since`, `page_size`
-/// records a page, its records as JSON.
-fn export_pages(
+/// The body of a `pages` (the export's, a sync list's): the list from `resume`, after
+/// `since` by the filter `since` names (the parameter, and its field for a JSON-encoded
+/// one; none: the whole list), `page_size` records a page, its records as JSON.
+pub(super) fn list_pages(
     i: &Interface,
-    e: &crate::ir::Export,
     op: &Operation,
+    since: Option<(&str, Option<&str>)>,
 ) -> Result<TokenStream, String> {
     let list = names::method_ident(&op.name);
     let (page_ty, items_field) = match &op.paging {
@@ -147,11 +148,29 @@ fn export_pages(
     });
     // A list without a page size parameter takes none.
     let unsized_list = size.is_none().then(|| quote!(let _ = page_size;));
-    let since_setter = names::field_ident(&e.since_param);
-    let since_param = op.query.iter().find(|q| q.name == e.since_param);
-    let range =
-        since_param.is_some_and(|q| matches!(q.ty, TypeRef::Builtin(Builtin::DateTimeOrRange)));
-    let since = match &e.since_field {
+    let since = match since {
+        Some((param, field)) => since_filter(op, param, field),
+        // A list without a date filter takes no time.
+        None => quote!(let _ = since;),
+    };
+    Ok(quote! {
+        #unsized_list
+        let b = self.0.#list() #size;
+        #since
+        let b = match resume { Some(at) => b.resume(at), None => b };
+        cli::export::pages_of(b.pages_resumable(), |page: #page_ty| page.#items)
+    })
+}
+
+/// `b` with the list's "after" filter set to `since`, when given.
+fn since_filter(op: &Operation, param: &str, field: Option<&str>) -> TokenStream {
+    let since_setter = names::field_ident(param);
+    let range = op
+        .query
+        .iter()
+        .find(|q| q.name == param)
+        .is_some_and(|q| matches!(q.ty, TypeRef::Builtin(Builtin::DateTimeOrRange)));
+    let set = match field {
         // A time-or-range parameter takes the time as "since"; a date-time one as it is.
         None if range => quote!(b.#since_setter(t.into())),
         None => quote!(b.#since_setter(t)),
@@ -162,13 +181,7 @@ fn export_pages(
             }
         },
     };
-    Ok(quote! {
-        #unsized_list
-        let b = self.0.#list() #size;
-        let b = match since { Some(t) => #since, None => b };
-        let b = match resume { Some(at) => b.resume(at), None => b };
-        cli::export::pages_of(b.pages_resumable(), |page: #page_ty| page.#items)
-    })
+    quote!(let b = match since { Some(t) => #set, None => b };)
 }
 
 /// A record's document: the call that writes it, its file extension, the flag that asks

@@ -11,6 +11,7 @@ use quote::quote;
 
 mod clients;
 mod export;
+mod sync;
 mod table;
 
 use super::{adapter, names};
@@ -59,7 +60,7 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
         files.push(super::rust_file(
             format!("{CRATE_DIR}/src/{}.rs", i.name),
             &i.source_file,
-            interface_rs(i)?,
+            interface_rs(i, &api.version)?,
         )?);
     }
     Ok(files)
@@ -139,7 +140,7 @@ fn calls_rs(api: &Api) -> TokenStream {
 
 /// An interface's module: its table of operations, and how it runs, checks credentials
 /// and exports.
-fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
+fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
     let module = names::ident(&i.name);
     let name = i.name.as_str();
     let about = i.title.as_str();
@@ -149,6 +150,13 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
     let (export_field, export_items) = match &i.export {
         Some(e) => {
             let (field, items) = export::export(i, e)?;
+            (quote!(Some(#field)), items)
+        }
+        None => (quote!(None), quote!()),
+    };
+    let (sync_field, sync_items) = match &i.sync {
+        Some(s) => {
+            let (field, items) = sync::sync(i, s, version)?;
             (quote!(Some(#field)), items)
         }
         None => (quote!(None), quote!()),
@@ -167,6 +175,7 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
             run,
             auth_check,
             export: #export_field,
+            sync: #sync_field,
         };
 
         /// Every operation, in the spec's order.
@@ -199,6 +208,7 @@ fn interface_rs(i: &Interface) -> Result<TokenStream, String> {
 
         #auth_check
         #export_items
+        #sync_items
     })
 }
 

@@ -1,0 +1,128 @@
+//! `inspection sync <interface> DATABASE`: its flags, and the options they make.
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+
+use super::target::Target;
+use super::{LOOKBACK, Options};
+use crate::app::Interface;
+use crate::exit::Failure;
+use crate::export::progress::Style;
+
+/// `sync`, with a subcommand per interface that declares a sync.
+pub fn command(interfaces: &'static [Interface]) -> Command {
+    let mut sync = Command::new("sync")
+        .about("Keep an interface's records in your database (SQLite file or PostgreSQL), in tables made from the spec; run again to bring what changed")
+        .subcommand_required(true);
+    for i in interfaces {
+        let Some(s) = &i.sync else { continue };
+        sync = sync.subcommand(
+            Command::new(i.name)
+                .about(s.about)
+                .arg(
+                    Arg::new("database")
+                        .required(true)
+                        .value_name("DATABASE")
+                        .help("A SQLite file (fleet.db, sqlite:PATH), made on the first run, or a postgres:// URL"),
+                )
+                .arg(
+                    Arg::new("only")
+                        .long("only")
+                        .value_name("LIST,...")
+                        .value_delimiter(',')
+                        .action(ArgAction::Append)
+                        .help("Only these lists, by table name (inspections,tasks)"),
+                )
+                .arg(
+                    Arg::new("lookback")
+                        .long("lookback")
+                        .value_name("DURATION")
+                        .help("How far before the newest record a list that sees only new records is read again, for changes (default 7d; 12h, 30m, 0)"),
+                )
+                .arg(
+                    Arg::new("reconcile")
+                        .long("reconcile")
+                        .action(ArgAction::SetTrue)
+                        .help("Walk every list whole, updating every record and marking those no longer listed"),
+                )
+                .arg(
+                    Arg::new("rebuild")
+                        .long("rebuild")
+                        .action(ArgAction::SetTrue)
+                        .help("Drop this tool's tables and sync everything again (after a change of tables this version cannot migrate)"),
+                )
+                .arg(
+                    Arg::new("page-size")
+                        .long("page-size")
+                        .value_name("N")
+                        .value_parser(value_parser!(u32).range(1..))
+                        .help("Records a page (default: the largest each list takes)"),
+                ),
+        );
+    }
+    sync
+}
+
+/// The options of `sync <interface>`'s matches.
+pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
+    let database = m
+        .get_one::<String>("database")
+        .ok_or_else(|| Failure::usage("sync: name a database"))?;
+    let target = Target::parse(database).map_err(|e| Failure::usage(format!("DATABASE: {e}")))?;
+    let lookback = match m.get_one::<String>("lookback") {
+        Some(text) => duration(text).map_err(|e| Failure::usage(format!("--lookback: {e}")))?,
+        None => LOOKBACK,
+    };
+    Ok(Options {
+        target,
+        only: m
+            .get_many::<String>("only")
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default(),
+        lookback,
+        reconcile: m.get_flag("reconcile"),
+        rebuild: m.get_flag("rebuild"),
+        page_size: m.get_one::<u32>("page-size").copied(),
+        progress: if quiet { Style::Quiet } else { Style::Auto },
+        max_restarts: 5,
+    })
+}
+
+/// `7d`, `12h`, `30m`, `45s`, or `0`.
+pub fn duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    if text == "0" {
+        return Ok(std::time::Duration::ZERO);
+    }
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (count, unit) = text.split_at(split);
+    let unit = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3_600,
+        "d" => 86_400,
+        _ => 0,
+    };
+    match count.parse::<u64>().ok().and_then(|n| n.checked_mul(unit)) {
+        Some(secs) if unit > 0 => Ok(std::time::Duration::from_secs(secs)),
+        _ => Err(format!(
+            "`{text}` is not a duration: a whole number and s, m, h or d (7d, 12h), or 0"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_take_a_unit() {
+        assert_eq!(duration("7d").unwrap().as_secs(), 604_800);
+        assert_eq!(duration("12h").unwrap().as_secs(), 43_200);
+        assert_eq!(duration("0").unwrap().as_secs(), 0);
+        assert!(duration("7").unwrap_err().contains("`7`"));
+        assert!(duration("a week").is_err());
+        assert!(duration("99999999999999999999d").is_err());
+    }
+}

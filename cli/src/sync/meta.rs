@@ -1,0 +1,126 @@
+//! What made a database (`_sync_meta`): this tool, the format of its own tables, the
+//! interface, the spec version and the tables' columns. A database made by another tool,
+//! for another interface, by a newer format or with other tables is refused before
+//! anything is written, naming what differs and the way out.
+
+use std::path::Path;
+
+use super::schema::Schema;
+use crate::exit::{Class, Failure};
+
+/// Whether this run made the tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Made {
+    Now,
+    Before,
+}
+
+/// The format of the tool's own tables this tool writes.
+pub const FORMAT: u32 = 1;
+const MADE_BY: &str = "inspection sync";
+
+/// The entries written when the tables are made.
+pub fn entries(schema: &Schema) -> Vec<(&'static str, String)> {
+    vec![
+        ("made_by", MADE_BY.to_string()),
+        ("format", FORMAT.to_string()),
+        ("interface", schema.interface.to_string()),
+        ("spec_version", schema.spec_version.to_string()),
+        ("tables", tables(schema)),
+    ]
+}
+
+/// Each table and its columns with their kinds, one line each: what a migration compares.
+pub fn tables(schema: &Schema) -> String {
+    let mut out = String::new();
+    for t in schema.tables {
+        let columns: Vec<String> = t
+            .keys
+            .iter()
+            .map(|k| k.to_string())
+            .chain(t.columns.iter().map(|c| format!("{}:{:?}", c.name, c.kind)))
+            .collect();
+        out.push_str(&format!("{} {}\n", t.name, columns.join(" ")));
+    }
+    out
+}
+
+/// The tables a database's `tables` entry names, in the order they were made.
+pub fn recorded_tables(stored: &[(String, String)]) -> Vec<String> {
+    let text = stored
+        .iter()
+        .find(|(k, _)| k == "tables")
+        .map_or("", |(_, v)| v.as_str());
+    text.lines()
+        .filter_map(|line| line.split(' ').next())
+        .filter(|name| !name.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Refuses a database that holds tables but none of this tool's.
+pub fn refuse_foreign(path: &Path, tables: &[String]) -> Result<(), Failure> {
+    let theirs: Vec<&str> = tables
+        .iter()
+        .map(String::as_str)
+        .filter(|t| !t.starts_with("sqlite_"))
+        .collect();
+    if theirs.is_empty() {
+        return Ok(());
+    }
+    let shown = theirs
+        .iter()
+        .take(5)
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ");
+    Err(Failure::new(
+        Class::Database,
+        format!(
+            "{} holds tables this tool did not make ({shown}{}); sync into a new database",
+            path.display(),
+            if theirs.len() > 5 { ", ..." } else { "" }
+        ),
+    ))
+}
+
+/// Checks a database this tool made against `schema`.
+pub fn check(path: &Path, schema: &Schema, stored: &[(String, String)]) -> Result<(), Failure> {
+    let get = |key: &str| {
+        stored
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    };
+    let refuse =
+        |what: String| Failure::new(Class::Database, format!("{}: {what}", path.display()));
+    if get("made_by") != Some(MADE_BY) {
+        return Err(refuse(
+            "its `_sync_meta` was not written by this tool; sync into a new database".into(),
+        ));
+    }
+    match get("format").and_then(|f| f.parse::<u32>().ok()) {
+        Some(f) if f <= FORMAT => {}
+        Some(f) => {
+            return Err(refuse(format!(
+                "it was made by a newer version of this tool (format {f}, this one writes {FORMAT}); use that version"
+            )));
+        }
+        None => return Err(refuse("its `_sync_meta` has no format".into())),
+    }
+    if get("interface") != Some(schema.interface) {
+        return Err(refuse(format!(
+            "it holds a sync of `{}`, not of `{}`; sync each interface into a database of its own",
+            get("interface").unwrap_or("?"),
+            schema.interface
+        )));
+    }
+    if get("tables") != Some(tables(schema).as_str()) {
+        return Err(refuse(format!(
+            "its tables were made from spec {} and differ from this tool's (spec {}); `--rebuild` makes them again and syncs everything",
+            get("spec_version").unwrap_or("?"),
+            schema.spec_version
+        )));
+    }
+    Ok(())
+}

@@ -1,0 +1,310 @@
+//! The sync into SQLite (the embedded default; the library is built in, nothing to
+//! install): one connection, in WAL mode with every commit synced, each page of records
+//! and its list's state in one transaction. The file is locked for the run (`flock` on
+//! the database file, apart from SQLite's own locks), so a second sync is refused while
+//! readers still read.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use rusqlite::types::Value as Sql;
+use rusqlite::{Connection, OptionalExtension, params_from_iter};
+
+use super::meta::{self, Made};
+use super::rows::{Cell, Record};
+use super::schema::{List, Schema};
+use super::state::{self, ListState};
+use super::statements::{self, Statements};
+use crate::exit::{Class, Failure};
+
+pub struct Sqlite {
+    conn: Connection,
+    path: PathBuf,
+    statements: Vec<Statements>,
+    /// Held until the connection is closed (dropped after it: fields drop in order).
+    _lock: File,
+}
+
+impl Sqlite {
+    /// Opens (or creates) the database at `path` for `schema`: its tables made on the
+    /// first run, checked to be this interface's on later ones.
+    pub fn open(
+        path: &Path,
+        schema: &'static Schema,
+        rebuild: bool,
+    ) -> Result<(Sqlite, Made), Failure> {
+        if let Some(dir) = path
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
+        {
+            let missing = format!("its folder {} does not exist", dir.display());
+            return Err(failure(path, missing));
+        }
+        let lock =
+            crate::state::lock_file(path, path, "a sync", false).map_err(|f| match f.class {
+                Class::Busy => f,
+                _ => Failure::new(Class::Database, f.message),
+            })?;
+        let conn = Connection::open(path).map_err(|e| failure(path, e))?;
+        let mut db = Sqlite {
+            conn,
+            path: path.to_path_buf(),
+            statements: Statements::all(schema),
+            _lock: lock,
+        };
+        db.conn
+            .execute_batch(
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+            )
+            .map_err(|e| db.failed(e))?;
+        if rebuild {
+            db.drop_own(schema)?;
+        }
+        let made = db.prepare(schema)?;
+        Ok((db, made))
+    }
+
+    /// Makes the tables in an empty database, or reads what made this one.
+    fn prepare(&mut self, schema: &'static Schema) -> Result<Made, Failure> {
+        let tables = self.table_names()?;
+        if !tables.iter().any(|t| t == statements::META) {
+            meta::refuse_foreign(&self.path, &tables)?;
+            let tx = self
+                .conn
+                .transaction()
+                .map_err(|e| failure(&self.path, e))?;
+            tx.execute_batch(schema.sqlite)
+                .and_then(|()| {
+                    for create in statements::CREATE_OWN {
+                        tx.execute(create, [])?;
+                    }
+                    for (key, value) in meta::entries(schema) {
+                        tx.execute(statements::WRITE_META, [key, &value])?;
+                    }
+                    tx.commit()
+                })
+                .map_err(|e| failure(&self.path, e))?;
+            return Ok(Made::Now);
+        }
+        let stored = self.read_meta()?;
+        meta::check(&self.path, schema, &stored)?;
+        Ok(Made::Before)
+    }
+
+    /// `--rebuild`: drops the tables this tool made (by the names it recorded, and its
+    /// own), leaving any other table alone; one transaction.
+    fn drop_own(&mut self, schema: &Schema) -> Result<(), Failure> {
+        let tables = self.table_names()?;
+        if !tables.iter().any(|t| t == statements::META) {
+            return Ok(());
+        }
+        let mut names = meta::recorded_tables(&self.read_meta()?);
+        names.extend(schema.tables.iter().map(|t| t.name.to_string()));
+        names.extend([statements::META.to_string(), statements::STATE.to_string()]);
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| failure(&self.path, e))?;
+        tx.execute_batch("PRAGMA defer_foreign_keys = ON")
+            .map_err(|e| failure(&self.path, e))?;
+        for name in names.iter().rev().filter(|n| tables.contains(n)) {
+            tx.execute(
+                &format!("DROP TABLE IF EXISTS {}", statements::quoted(name)),
+                [],
+            )
+            .map_err(|e| failure(&self.path, e))?;
+        }
+        tx.commit().map_err(|e| failure(&self.path, e))
+    }
+
+    fn table_names(&self) -> Result<Vec<String>, Failure> {
+        self.query(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name",
+            |row| row.get(0),
+        )
+    }
+
+    fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
+        self.query(statements::READ_META, |row| Ok((row.get(0)?, row.get(1)?)))
+    }
+
+    /// Every row `sql` answers, each as `read` makes it.
+    fn query<T>(
+        &self,
+        sql: &str,
+        read: impl FnMut(&rusqlite::Row) -> rusqlite::Result<T>,
+    ) -> Result<Vec<T>, Failure> {
+        let run = || {
+            let mut stmt = self.conn.prepare(sql)?;
+            stmt.query_map([], read)?.collect::<Result<Vec<T>, _>>()
+        };
+        run().map_err(|e| self.failed(e))
+    }
+
+    /// The list's place (a new list's: no pass yet).
+    pub fn state(&self, list: &str) -> Result<ListState, Failure> {
+        let row = self
+            .conn
+            .query_row(statements::READ_STATE, [list], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, i64>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, Option<String>>(3)?,
+                    r.get::<_, Option<String>>(4)?,
+                    r.get::<_, Option<String>>(5)?,
+                    r.get::<_, Option<String>>(6)?,
+                    r.get::<_, Option<String>>(7)?,
+                ))
+            })
+            .optional()
+            .map_err(|e| self.failed(e))?;
+        let Some((pass, in_pass, whole, since, resume, watermark, started, finished)) = row else {
+            return Ok(ListState::default());
+        };
+        let damaged = |e: String| {
+            Failure::new(
+                Class::Database,
+                format!(
+                    "{}: {e}; `--rebuild` starts the sync over",
+                    self.path.display()
+                ),
+            )
+        };
+        Ok(ListState {
+            pass,
+            in_pass: in_pass != 0,
+            whole: whole != 0,
+            since: state::parse_time(since, "since").map_err(damaged)?,
+            resume: state::parse_resume(resume).map_err(damaged)?,
+            watermark: state::parse_time(watermark, "watermark").map_err(damaged)?,
+            started_at: state::parse_time(started, "start").map_err(damaged)?,
+            finished_at: state::parse_time(finished, "end").map_err(damaged)?,
+        })
+    }
+
+    /// Writes `records` (each record's rows replaced whole) and the list's new `state`,
+    /// in one transaction.
+    pub fn commit_page(
+        &mut self,
+        schema: &Schema,
+        list: &List,
+        records: &[Record],
+        state: &ListState,
+        now: DateTime<Utc>,
+    ) -> Result<(), Failure> {
+        let family = schema.family(list.table);
+        let synced_at = Sql::Text(state::time_text(&now));
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| failure(&self.path, e))?;
+        let written = (|| {
+            for record in records {
+                for &t in family.iter().skip(1).rev() {
+                    tx.prepare_cached(&self.statements[t].remove)?
+                        .execute([&record.id])?;
+                }
+                for row in &record.rows {
+                    let mut values: Vec<Sql> = row.cells.iter().map(value).collect();
+                    values.push(synced_at.clone());
+                    if row.table == list.table {
+                        values.push(Sql::Integer(state.pass));
+                    }
+                    tx.prepare_cached(&self.statements[row.table].write)?
+                        .execute(params_from_iter(values))?;
+                }
+            }
+            write_state(&tx, list.list, state)?;
+            Ok::<(), rusqlite::Error>(())
+        })();
+        written
+            .and_then(|()| tx.commit())
+            .map_err(|e| failure(&self.path, e))
+    }
+
+    /// Writes the list's `state` alone (a pass starting), in a transaction of its own.
+    pub fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| failure(&self.path, e))?;
+        write_state(&tx, list, state)
+            .and_then(|()| tx.commit())
+            .map_err(|e| failure(&self.path, e))
+    }
+
+    /// Ends the pass: a whole walk marks the records it did not see (returning how many),
+    /// and the state says the pass is over; one transaction.
+    pub fn finish_pass(
+        &mut self,
+        schema: &Schema,
+        list: &List,
+        state: &ListState,
+        now: DateTime<Utc>,
+    ) -> Result<u64, Failure> {
+        let tx = self
+            .conn
+            .transaction()
+            .map_err(|e| failure(&self.path, e))?;
+        let done = (|| {
+            let marked = if state.whole {
+                let table = &schema.tables[list.table];
+                tx.execute(
+                    &statements::mark_deleted(table),
+                    rusqlite::params![state::time_text(&now), state.pass],
+                )?
+            } else {
+                0
+            };
+            write_state(&tx, list.list, state)?;
+            Ok::<u64, rusqlite::Error>(marked as u64)
+        })();
+        let marked = done.map_err(|e| failure(&self.path, e))?;
+        tx.commit().map_err(|e| failure(&self.path, e))?;
+        Ok(marked)
+    }
+
+    fn failed(&self, e: rusqlite::Error) -> Failure {
+        failure(&self.path, e)
+    }
+}
+
+fn write_state(tx: &rusqlite::Transaction, list: &str, s: &ListState) -> rusqlite::Result<()> {
+    let time = |t: &Option<DateTime<Utc>>| t.as_ref().map(state::time_text);
+    tx.prepare_cached(statements::WRITE_STATE)?
+        .execute(rusqlite::params![
+            list,
+            s.pass,
+            i64::from(s.in_pass),
+            i64::from(s.whole),
+            time(&s.since),
+            s.resume.as_ref().map(ToString::to_string),
+            time(&s.watermark),
+            time(&s.started_at),
+            time(&s.finished_at),
+        ])?;
+    Ok(())
+}
+
+fn value(cell: &Cell) -> Sql {
+    match cell {
+        Cell::Null => Sql::Null,
+        Cell::Text(s) | Cell::Json(s) => Sql::Text(s.clone()),
+        Cell::Int(n) => Sql::Integer(*n),
+        Cell::Real(x) => Sql::Real(*x),
+        Cell::Bool(b) => Sql::Integer(i64::from(*b)),
+        Cell::Time(t) => Sql::Text(state::time_text(t)),
+    }
+}
+
+/// The database's failure, naming its file ("database is locked", "disk I/O error",
+/// "attempt to write a readonly database", "no space left").
+fn failure(path: &Path, e: impl std::fmt::Display) -> Failure {
+    Failure::new(
+        Class::Database,
+        format!("the database {}: {e}", path.display()),
+    )
+}
