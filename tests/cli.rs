@@ -12,7 +12,7 @@ mod tool;
 
 use std::path::Path;
 
-use export_folder::{control, folder_contents, sandbox, scratch, strings, v3_env};
+use export_folder::{Moments, control, folder_contents, sandbox, scratch, strings, v3_env};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -24,34 +24,10 @@ fn checkpoint_records(dir: &Path) -> Option<u64> {
     serde_json::from_slice::<Value>(&text).ok()?["records"].as_u64()
 }
 
-/// A small deterministic generator of kill moments.
-struct Moments(u64);
-
-impl Moments {
-    fn next_ms(&mut self, low: u64, high: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        low + self.0 % (high - low)
-    }
-}
-
 /// Runs the export to its end (a run that fails under faults is run again, as a user
 /// would), and gives how many runs it took.
 async fn export_to_end(args: &[String], env: &[(String, String)]) -> usize {
-    for run in 1..=10 {
-        let ran = tool::run(args, env, None).await;
-        if ran.code == 0 {
-            return run;
-        }
-        assert!(
-            [6, 7, 8].contains(&ran.code),
-            "the export failed other than by a fault ({}): {}",
-            ran.code,
-            ran.stderr
-        );
-    }
-    panic!("the export did not finish in 10 runs");
+    tool::run_to_end(args, env, "the export").await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -85,28 +61,18 @@ async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
     let killed = dir.join("killed");
     let mut moments = Moments(0x5eed_2026);
     let mut partial = Vec::new();
-    for kill in 1..=5 {
-        let mut child = std::process::Command::new(tool::binary())
-            .args(args(&killed))
-            .envs(env.iter().cloned())
-            .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
-        let at = moments.next_ms(100, 1500);
-        tokio::time::sleep(Duration::from_millis(at)).await;
-        if child.try_wait().unwrap().is_some() {
+    let moment = || moments.next_ms(100, 1500);
+    tool::kill_runs(&args(&killed), &env, 5, moment, |kill, at, killed_it| {
+        if !killed_it {
             eprintln!("kill {kill}: the run had already ended at {at} ms");
-            continue;
+            return;
         }
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
         let written = checkpoint_records(&killed).unwrap_or(0);
         let pdfs = std::fs::read_dir(killed.join("documents")).map_or(0, |d| d.count());
         eprintln!("kill {kill}: SIGKILL at {at} ms, {written} records checkpointed, {pdfs} PDFs");
         partial.push((written, pdfs));
-    }
+    })
+    .await;
     // Some kill fell in the middle: records or PDFs were written, not all of them.
     assert!(
         partial

@@ -163,7 +163,11 @@ pub fn command(
         );
     }
     root.subcommand(export_command(interfaces))
-        .subcommand(crate::sync::command::command(interfaces))
+        .subcommand(crate::sync::command::command(
+            interfaces
+                .iter()
+                .filter_map(|i| Some((i.name, i.sync.as_ref()?.about))),
+        ))
         .subcommand(
             Command::new("describe")
                 .hide(true)
@@ -342,59 +346,8 @@ async fn dispatch(
             Ok(())
         }
         "describe" => crate::output::Printer::for_stdout().print(&describe(interfaces)),
-        "export" => {
-            let Some((interface, m)) = m.subcommand() else {
-                return Err(Failure::usage("export: name an interface"));
-            };
-            let Some(e) = interfaces
-                .iter()
-                .find(|i| i.name == interface)
-                .and_then(|i| i.export.as_ref())
-            else {
-                return Err(Failure::usage(format!("`{interface}` has no export")));
-            };
-            let since = match m.get_one::<String>("since") {
-                Some(text) => export::Since::parse(text)
-                    .map_err(|e| Failure::usage(format!("--since: {e}")))?,
-                None => export::Since::All,
-            };
-            let options = export::Options {
-                folder: m
-                    .get_one::<PathBuf>("folder")
-                    .cloned()
-                    .ok_or_else(|| Failure::usage("export: name a folder"))?,
-                documents: m
-                    .try_get_one::<bool>("documents")
-                    .ok()
-                    .flatten()
-                    .copied()
-                    .unwrap_or(false),
-                since,
-                progress: if matches.get_flag(flags::QUIET) {
-                    export::progress::Style::Quiet
-                } else {
-                    export::progress::Style::Auto
-                },
-                max_restarts: 5,
-                page_size: m.get_one::<u32>("page-size").copied(),
-                links: link_options(m)?,
-            };
-            (e.run)(cx, &options).await
-        }
-        "sync" => {
-            let Some((interface, m)) = m.subcommand() else {
-                return Err(Failure::usage("sync: name an interface"));
-            };
-            let Some(s) = interfaces
-                .iter()
-                .find(|i| i.name == interface)
-                .and_then(|i| i.sync.as_ref())
-            else {
-                return Err(Failure::usage(format!("`{interface}` has no sync")));
-            };
-            let options = crate::sync::command::options(m, matches.get_flag(flags::QUIET))?;
-            (s.run)(cx, &options).await
-        }
+        "export" => export(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
+        "sync" => sync(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         interface => {
             let Some(i) = interfaces.iter().find(|i| i.name == interface) else {
                 return Err(Failure::usage(format!("no interface `{interface}`")));
@@ -410,6 +363,77 @@ async fn dispatch(
             (i.run)(cx, op, m).await
         }
     }
+}
+
+/// The tool `what` (export, sync) of the interface `m` names, and that subcommand's
+/// matches.
+fn tool_of<'m, T>(
+    interfaces: &'static [Interface],
+    m: &'m ArgMatches,
+    what: &str,
+    tool: fn(&'static Interface) -> Option<&'static T>,
+) -> Result<(&'static T, &'m ArgMatches), Failure> {
+    let Some((interface, m)) = m.subcommand() else {
+        return Err(Failure::usage(format!("{what}: name an interface")));
+    };
+    match interfaces
+        .iter()
+        .find(|i| i.name == interface)
+        .and_then(tool)
+    {
+        Some(t) => Ok((t, m)),
+        None => Err(Failure::usage(format!("`{interface}` has no {what}"))),
+    }
+}
+
+/// `export <interface> FOLDER`.
+async fn export(
+    interfaces: &'static [Interface],
+    cx: &Context,
+    m: &ArgMatches,
+    quiet: bool,
+) -> Result<(), Failure> {
+    let (e, m) = tool_of(interfaces, m, "export", |i| i.export.as_ref())?;
+    let since = match m.get_one::<String>("since") {
+        Some(text) => {
+            export::Since::parse(text).map_err(|e| Failure::usage(format!("--since: {e}")))?
+        }
+        None => export::Since::All,
+    };
+    let options = export::Options {
+        folder: m
+            .get_one::<PathBuf>("folder")
+            .cloned()
+            .ok_or_else(|| Failure::usage("export: name a folder"))?,
+        documents: m
+            .try_get_one::<bool>("documents")
+            .ok()
+            .flatten()
+            .copied()
+            .unwrap_or(false),
+        since,
+        progress: if quiet {
+            export::progress::Style::Quiet
+        } else {
+            export::progress::Style::Auto
+        },
+        max_restarts: 5,
+        page_size: m.get_one::<u32>("page-size").copied(),
+        links: link_options(m)?,
+    };
+    (e.run)(cx, &options).await
+}
+
+/// `sync <interface> DATABASE`.
+async fn sync(
+    interfaces: &'static [Interface],
+    cx: &Context,
+    m: &ArgMatches,
+    quiet: bool,
+) -> Result<(), Failure> {
+    let (s, m) = tool_of(interfaces, m, "sync", |i| i.sync.as_ref())?;
+    let options = crate::sync::command::options(m, quiet)?;
+    (s.run)(cx, &options).await
 }
 
 /// The line `auth-check` prints when the credentials work.

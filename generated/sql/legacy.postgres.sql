@@ -44,47 +44,110 @@ CREATE TABLE "assets" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "assets" IS 'An asset (a vehicle or other unit) identified by a domain-specific external id. The index may return sparse items holding only `id` and `external_id`.';
-COMMENT ON COLUMN "assets"."id" IS 'Identifier of the asset.';
-COMMENT ON COLUMN "assets"."external_id" IS 'Domain-specific external id (reference number, VIN, ...).';
-COMMENT ON COLUMN "assets"."make" IS 'Make; filled from the VIN when the external id is one.';
-COMMENT ON COLUMN "assets"."model" IS 'Model; filled from the VIN when the external id is one.';
-COMMENT ON COLUMN "assets"."year" IS 'Model year; filled from the VIN when the external id is one.';
-COMMENT ON COLUMN "assets"."check_in" IS 'Whether the asset is checked in (true) or checked out (false).';
-COMMENT ON COLUMN "assets"."notations" IS 'Notations of the asset; their shape is not shown.';
-COMMENT ON COLUMN "assets"."geo_coord" IS 'Last known position, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "assets"."email_sent_to" IS 'Recipients of e-mails about the asset; the item shape is not shown.';
-COMMENT ON COLUMN "assets"."location_id" IS 'The location of the asset: Identifier of the location.';
-COMMENT ON COLUMN "assets"."location_name" IS 'The location of the asset: Name of the location.';
-COMMENT ON COLUMN "assets"."transaction_id" IS 'The asset''s latest transaction; the docs elide its fields: Identifier of the transaction.';
-COMMENT ON COLUMN "assets"."transaction_check_in" IS 'The asset''s latest transaction; the docs elide its fields: True for a check-in, false for a check-out, null when media was added.';
-COMMENT ON COLUMN "assets"."transaction_damage" IS 'The asset''s latest transaction; the docs elide its fields: Whether damage was found.';
-COMMENT ON COLUMN "assets"."transaction_draft" IS 'The asset''s latest transaction; the docs elide its fields: Whether the transaction is a draft.';
-COMMENT ON COLUMN "assets"."transaction_group_id" IS 'The asset''s latest transaction; the docs elide its fields: Group of inspections in a checkout-update-checkin transaction cycle.';
-COMMENT ON COLUMN "assets"."transaction_department_id" IS 'The asset''s latest transaction; the docs elide its fields: Identifier of the department of the transaction.';
-COMMENT ON COLUMN "assets"."transaction_notations" IS 'The asset''s latest transaction; the docs elide its fields: Notations of the transaction; their shape is not shown.';
-COMMENT ON COLUMN "assets"."transaction_extended" IS 'The asset''s latest transaction; the docs elide its fields: Free-form extended data.';
-COMMENT ON COLUMN "assets"."transaction_geo_coord" IS 'The asset''s latest transaction; the docs elide its fields: Where the transaction took place, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "assets"."transaction_email_sent_to" IS 'The asset''s latest transaction; the docs elide its fields: Recipients of the summary e-mail; the item shape is not shown.';
-COMMENT ON COLUMN "assets"."transaction_workflow_id" IS 'The asset''s latest transaction; the docs elide its fields: Identifier of the workflow the transaction followed.';
-COMMENT ON COLUMN "assets"."transaction_workflow_name" IS 'The asset''s latest transaction; the docs elide its fields: Name of the workflow.';
-COMMENT ON COLUMN "assets"."transaction_workflow_modules" IS 'The asset''s latest transaction; the docs elide its fields: Module codes of the workflow, such as `RC2`, `LB1`, `M1`.';
-COMMENT ON COLUMN "assets"."transaction_archive_status" IS 'The asset''s latest transaction; the docs elide its fields: Archive state of the transaction''s files.';
-COMMENT ON COLUMN "assets"."transaction_view_url" IS 'The asset''s latest transaction; the docs elide its fields: Link to the transaction in the dashboard.';
-COMMENT ON COLUMN "assets"."transaction_created_at" IS 'The asset''s latest transaction; the docs elide its fields: When the transaction was created.';
-COMMENT ON COLUMN "assets"."transaction_asset_id" IS 'The asset''s latest transaction; the docs elide its fields: The asset of the transaction: Identifier of the asset.';
-COMMENT ON COLUMN "assets"."transaction_asset_external_id" IS 'The asset''s latest transaction; the docs elide its fields: The asset of the transaction: External id of the asset (reference number, VIN, ...).';
-COMMENT ON COLUMN "assets"."transaction_user_id" IS 'The asset''s latest transaction; the docs elide its fields: The user who performed the transaction: Identifier of the user.';
-COMMENT ON COLUMN "assets"."transaction_user_username" IS 'The asset''s latest transaction; the docs elide its fields: The user who performed the transaction: Username of the user; a login or an e-mail address.';
-COMMENT ON COLUMN "assets"."transaction_user_first_name" IS 'The asset''s latest transaction; the docs elide its fields: The user who performed the transaction: First name of the user.';
-COMMENT ON COLUMN "assets"."transaction_user_last_name" IS 'The asset''s latest transaction; the docs elide its fields: The user who performed the transaction: Last name of the user.';
-COMMENT ON COLUMN "assets"."transaction_location_id" IS 'The asset''s latest transaction; the docs elide its fields: The location of the transaction: Identifier of the location.';
-COMMENT ON COLUMN "assets"."transaction_location_name" IS 'The asset''s latest transaction; the docs elide its fields: The location of the transaction: Name of the location.';
-COMMENT ON COLUMN "assets"."extended" IS 'Free-form extended data, such as `{"fleet_id": 4279}`.';
-COMMENT ON COLUMN "assets"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "assets"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "assets"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "assets" IS
+  'An asset (a vehicle or other unit) identified by a domain-specific external id. The'
+  ' index may return sparse items holding only `id` and `external_id`.';
+COMMENT ON COLUMN "assets"."id" IS
+  'Identifier of the asset.';
+COMMENT ON COLUMN "assets"."external_id" IS
+  'Domain-specific external id (reference number, VIN, ...).';
+COMMENT ON COLUMN "assets"."make" IS
+  'Make; filled from the VIN when the external id is one.';
+COMMENT ON COLUMN "assets"."model" IS
+  'Model; filled from the VIN when the external id is one.';
+COMMENT ON COLUMN "assets"."year" IS
+  'Model year; filled from the VIN when the external id is one.';
+COMMENT ON COLUMN "assets"."check_in" IS
+  'Whether the asset is checked in (true) or checked out (false).';
+COMMENT ON COLUMN "assets"."notations" IS
+  'Notations of the asset; their shape is not shown.';
+COMMENT ON COLUMN "assets"."geo_coord" IS
+  'Last known position, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "assets"."email_sent_to" IS
+  'Recipients of e-mails about the asset; the item shape is not shown.';
+COMMENT ON COLUMN "assets"."location_id" IS
+  'The location of the asset: Identifier of the location.';
+COMMENT ON COLUMN "assets"."location_name" IS
+  'The location of the asset: Name of the location.';
+COMMENT ON COLUMN "assets"."transaction_id" IS
+  'The asset''s latest transaction; the docs elide its fields: Identifier of the'
+  ' transaction.';
+COMMENT ON COLUMN "assets"."transaction_check_in" IS
+  'The asset''s latest transaction; the docs elide its fields: True for a check-in, false'
+  ' for a check-out, null when media was added.';
+COMMENT ON COLUMN "assets"."transaction_damage" IS
+  'The asset''s latest transaction; the docs elide its fields: Whether damage was found.';
+COMMENT ON COLUMN "assets"."transaction_draft" IS
+  'The asset''s latest transaction; the docs elide its fields: Whether the transaction is a'
+  ' draft.';
+COMMENT ON COLUMN "assets"."transaction_group_id" IS
+  'The asset''s latest transaction; the docs elide its fields: Group of inspections in a'
+  ' checkout-update-checkin transaction cycle.';
+COMMENT ON COLUMN "assets"."transaction_department_id" IS
+  'The asset''s latest transaction; the docs elide its fields: Identifier of the department'
+  ' of the transaction.';
+COMMENT ON COLUMN "assets"."transaction_notations" IS
+  'The asset''s latest transaction; the docs elide its fields: Notations of the transaction;'
+  ' their shape is not shown.';
+COMMENT ON COLUMN "assets"."transaction_extended" IS
+  'The asset''s latest transaction; the docs elide its fields: Free-form extended data.';
+COMMENT ON COLUMN "assets"."transaction_geo_coord" IS
+  'The asset''s latest transaction; the docs elide its fields: Where the transaction took'
+  ' place, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "assets"."transaction_email_sent_to" IS
+  'The asset''s latest transaction; the docs elide its fields: Recipients of the summary'
+  ' e-mail; the item shape is not shown.';
+COMMENT ON COLUMN "assets"."transaction_workflow_id" IS
+  'The asset''s latest transaction; the docs elide its fields: Identifier of the workflow'
+  ' the transaction followed.';
+COMMENT ON COLUMN "assets"."transaction_workflow_name" IS
+  'The asset''s latest transaction; the docs elide its fields: Name of the workflow.';
+COMMENT ON COLUMN "assets"."transaction_workflow_modules" IS
+  'The asset''s latest transaction; the docs elide its fields: Module codes of the workflow,'
+  ' such as `RC2`, `LB1`, `M1`.';
+COMMENT ON COLUMN "assets"."transaction_archive_status" IS
+  'The asset''s latest transaction; the docs elide its fields: Archive state of the'
+  ' transaction''s files.';
+COMMENT ON COLUMN "assets"."transaction_view_url" IS
+  'The asset''s latest transaction; the docs elide its fields: Link to the transaction in'
+  ' the dashboard.';
+COMMENT ON COLUMN "assets"."transaction_created_at" IS
+  'The asset''s latest transaction; the docs elide its fields: When the transaction was'
+  ' created.';
+COMMENT ON COLUMN "assets"."transaction_asset_id" IS
+  'The asset''s latest transaction; the docs elide its fields: The asset of the transaction:'
+  ' Identifier of the asset.';
+COMMENT ON COLUMN "assets"."transaction_asset_external_id" IS
+  'The asset''s latest transaction; the docs elide its fields: The asset of the transaction:'
+  ' External id of the asset (reference number, VIN, ...).';
+COMMENT ON COLUMN "assets"."transaction_user_id" IS
+  'The asset''s latest transaction; the docs elide its fields: The user who performed the'
+  ' transaction: Identifier of the user.';
+COMMENT ON COLUMN "assets"."transaction_user_username" IS
+  'The asset''s latest transaction; the docs elide its fields: The user who performed the'
+  ' transaction: Username of the user; a login or an e-mail address.';
+COMMENT ON COLUMN "assets"."transaction_user_first_name" IS
+  'The asset''s latest transaction; the docs elide its fields: The user who performed the'
+  ' transaction: First name of the user.';
+COMMENT ON COLUMN "assets"."transaction_user_last_name" IS
+  'The asset''s latest transaction; the docs elide its fields: The user who performed the'
+  ' transaction: Last name of the user.';
+COMMENT ON COLUMN "assets"."transaction_location_id" IS
+  'The asset''s latest transaction; the docs elide its fields: The location of the'
+  ' transaction: Identifier of the location.';
+COMMENT ON COLUMN "assets"."transaction_location_name" IS
+  'The asset''s latest transaction; the docs elide its fields: The location of the'
+  ' transaction: Name of the location.';
+COMMENT ON COLUMN "assets"."extended" IS
+  'Free-form extended data, such as `{"fleet_id": 4279}`.';
+COMMENT ON COLUMN "assets"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "assets"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "assets"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "assets_transaction_photos" (
   "asset_id" text NOT NULL,
@@ -99,20 +162,34 @@ CREATE TABLE "assets_transaction_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_transaction_photos" IS 'Photos of the transaction.';
-COMMENT ON COLUMN "assets_transaction_photos"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_transaction_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_transaction_photos"."id" IS 'Identifier of the photo.';
-COMMENT ON COLUMN "assets_transaction_photos"."created_at" IS 'When the photo was taken.';
-COMMENT ON COLUMN "assets_transaction_photos"."url" IS 'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
-COMMENT ON COLUMN "assets_transaction_photos"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "assets_transaction_photos"."geo_coord" IS 'Where the photo was taken, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "assets_transaction_photos"."notation" IS 'A note on the photo, such as `scratch`.';
-COMMENT ON COLUMN "assets_transaction_photos"."instruction_id" IS 'The photo instruction the photo answers, such as `front-fender`.';
-COMMENT ON COLUMN "assets_transaction_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_transaction_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_transaction_photos" IS
+  'Photos of the transaction.';
+COMMENT ON COLUMN "assets_transaction_photos"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_transaction_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_transaction_photos"."id" IS
+  'Identifier of the photo.';
+COMMENT ON COLUMN "assets_transaction_photos"."created_at" IS
+  'When the photo was taken.';
+COMMENT ON COLUMN "assets_transaction_photos"."url" IS
+  'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
+COMMENT ON COLUMN "assets_transaction_photos"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "assets_transaction_photos"."geo_coord" IS
+  'Where the photo was taken, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "assets_transaction_photos"."notation" IS
+  'A note on the photo, such as `scratch`.';
+COMMENT ON COLUMN "assets_transaction_photos"."instruction_id" IS
+  'The photo instruction the photo answers, such as `front-fender`.';
+COMMENT ON COLUMN "assets_transaction_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_transaction_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_transaction_videos" (
   "asset_id" text NOT NULL,
@@ -125,18 +202,30 @@ CREATE TABLE "assets_transaction_videos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_transaction_videos" IS 'Videos of the transaction.';
-COMMENT ON COLUMN "assets_transaction_videos"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_transaction_videos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_transaction_videos"."id" IS 'Identifier of the video.';
-COMMENT ON COLUMN "assets_transaction_videos"."created_at" IS 'When the video was taken.';
-COMMENT ON COLUMN "assets_transaction_videos"."url" IS 'URL of the video.';
-COMMENT ON COLUMN "assets_transaction_videos"."byte_size" IS 'Size of the video in bytes.';
-COMMENT ON COLUMN "assets_transaction_videos"."thumbnail_url" IS 'URL of a thumbnail image of the video.';
-COMMENT ON COLUMN "assets_transaction_videos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_transaction_videos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_transaction_videos" IS
+  'Videos of the transaction.';
+COMMENT ON COLUMN "assets_transaction_videos"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_transaction_videos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_transaction_videos"."id" IS
+  'Identifier of the video.';
+COMMENT ON COLUMN "assets_transaction_videos"."created_at" IS
+  'When the video was taken.';
+COMMENT ON COLUMN "assets_transaction_videos"."url" IS
+  'URL of the video.';
+COMMENT ON COLUMN "assets_transaction_videos"."byte_size" IS
+  'Size of the video in bytes.';
+COMMENT ON COLUMN "assets_transaction_videos"."thumbnail_url" IS
+  'URL of a thumbnail image of the video.';
+COMMENT ON COLUMN "assets_transaction_videos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_transaction_videos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_photos" (
   "asset_id" text NOT NULL,
@@ -151,20 +240,34 @@ CREATE TABLE "assets_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_photos" IS 'Photos of the asset.';
-COMMENT ON COLUMN "assets_photos"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_photos"."id" IS 'Identifier of the photo.';
-COMMENT ON COLUMN "assets_photos"."created_at" IS 'When the photo was taken.';
-COMMENT ON COLUMN "assets_photos"."url" IS 'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
-COMMENT ON COLUMN "assets_photos"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "assets_photos"."geo_coord" IS 'Where the photo was taken, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "assets_photos"."notation" IS 'A note on the photo, such as `scratch`.';
-COMMENT ON COLUMN "assets_photos"."instruction_id" IS 'The photo instruction the photo answers, such as `front-fender`.';
-COMMENT ON COLUMN "assets_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_photos" IS
+  'Photos of the asset.';
+COMMENT ON COLUMN "assets_photos"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_photos"."id" IS
+  'Identifier of the photo.';
+COMMENT ON COLUMN "assets_photos"."created_at" IS
+  'When the photo was taken.';
+COMMENT ON COLUMN "assets_photos"."url" IS
+  'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
+COMMENT ON COLUMN "assets_photos"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "assets_photos"."geo_coord" IS
+  'Where the photo was taken, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "assets_photos"."notation" IS
+  'A note on the photo, such as `scratch`.';
+COMMENT ON COLUMN "assets_photos"."instruction_id" IS
+  'The photo instruction the photo answers, such as `front-fender`.';
+COMMENT ON COLUMN "assets_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_videos" (
   "asset_id" text NOT NULL,
@@ -177,18 +280,30 @@ CREATE TABLE "assets_videos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_videos" IS 'Videos of the asset.';
-COMMENT ON COLUMN "assets_videos"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_videos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_videos"."id" IS 'Identifier of the video.';
-COMMENT ON COLUMN "assets_videos"."created_at" IS 'When the video was taken.';
-COMMENT ON COLUMN "assets_videos"."url" IS 'URL of the video.';
-COMMENT ON COLUMN "assets_videos"."byte_size" IS 'Size of the video in bytes.';
-COMMENT ON COLUMN "assets_videos"."thumbnail_url" IS 'URL of a thumbnail image of the video.';
-COMMENT ON COLUMN "assets_videos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_videos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_videos" IS
+  'Videos of the asset.';
+COMMENT ON COLUMN "assets_videos"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_videos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_videos"."id" IS
+  'Identifier of the video.';
+COMMENT ON COLUMN "assets_videos"."created_at" IS
+  'When the video was taken.';
+COMMENT ON COLUMN "assets_videos"."url" IS
+  'URL of the video.';
+COMMENT ON COLUMN "assets_videos"."byte_size" IS
+  'Size of the video in bytes.';
+COMMENT ON COLUMN "assets_videos"."thumbnail_url" IS
+  'URL of a thumbnail image of the video.';
+COMMENT ON COLUMN "assets_videos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_videos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_damages" (
   "asset_id" text NOT NULL,
@@ -198,15 +313,24 @@ CREATE TABLE "assets_damages" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_damages" IS 'Damages recorded on the asset.';
-COMMENT ON COLUMN "assets_damages"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_damages"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_damages"."id" IS 'Identifier of the damage.';
-COMMENT ON COLUMN "assets_damages"."created_at" IS 'When the damage was recorded.';
-COMMENT ON COLUMN "assets_damages"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_damages"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_damages" IS
+  'Damages recorded on the asset.';
+COMMENT ON COLUMN "assets_damages"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_damages"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_damages"."id" IS
+  'Identifier of the damage.';
+COMMENT ON COLUMN "assets_damages"."created_at" IS
+  'When the damage was recorded.';
+COMMENT ON COLUMN "assets_damages"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_damages"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_signatures" (
   "asset_id" text NOT NULL,
@@ -218,17 +342,28 @@ CREATE TABLE "assets_signatures" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "position"),
-  FOREIGN KEY ("asset_id") REFERENCES "assets" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id")
+    REFERENCES "assets" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_signatures" IS 'Signatures collected for the asset.';
-COMMENT ON COLUMN "assets_signatures"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_signatures"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_signatures"."id" IS 'Identifier of the signature.';
-COMMENT ON COLUMN "assets_signatures"."created_at" IS 'When the signature was made.';
-COMMENT ON COLUMN "assets_signatures"."url" IS 'URL of the signature image.';
-COMMENT ON COLUMN "assets_signatures"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "assets_signatures"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_signatures"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_signatures" IS
+  'Signatures collected for the asset.';
+COMMENT ON COLUMN "assets_signatures"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_signatures"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_signatures"."id" IS
+  'Identifier of the signature.';
+COMMENT ON COLUMN "assets_signatures"."created_at" IS
+  'When the signature was made.';
+COMMENT ON COLUMN "assets_signatures"."url" IS
+  'URL of the signature image.';
+COMMENT ON COLUMN "assets_signatures"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "assets_signatures"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_signatures"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "assets_damages_photos" (
   "asset_id" text NOT NULL,
@@ -244,21 +379,36 @@ CREATE TABLE "assets_damages_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("asset_id", "damages_position", "position"),
-  FOREIGN KEY ("asset_id", "damages_position") REFERENCES "assets_damages" ("asset_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("asset_id", "damages_position")
+    REFERENCES "assets_damages" ("asset_id", "position")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "assets_damages_photos" IS 'Photos of the damage, each with its notation.';
-COMMENT ON COLUMN "assets_damages_photos"."asset_id" IS 'The id of the Asset the row belongs to.';
-COMMENT ON COLUMN "assets_damages_photos"."damages_position" IS 'The position of the `damages` element the row belongs to.';
-COMMENT ON COLUMN "assets_damages_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "assets_damages_photos"."id" IS 'Identifier of the photo.';
-COMMENT ON COLUMN "assets_damages_photos"."created_at" IS 'When the photo was taken.';
-COMMENT ON COLUMN "assets_damages_photos"."url" IS 'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
-COMMENT ON COLUMN "assets_damages_photos"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "assets_damages_photos"."geo_coord" IS 'Where the photo was taken, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "assets_damages_photos"."notation" IS 'A note on the photo, such as `scratch`.';
-COMMENT ON COLUMN "assets_damages_photos"."instruction_id" IS 'The photo instruction the photo answers, such as `front-fender`.';
-COMMENT ON COLUMN "assets_damages_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "assets_damages_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "assets_damages_photos" IS
+  'Photos of the damage, each with its notation.';
+COMMENT ON COLUMN "assets_damages_photos"."asset_id" IS
+  'The id of the Asset the row belongs to.';
+COMMENT ON COLUMN "assets_damages_photos"."damages_position" IS
+  'The position of the `damages` element the row belongs to.';
+COMMENT ON COLUMN "assets_damages_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "assets_damages_photos"."id" IS
+  'Identifier of the photo.';
+COMMENT ON COLUMN "assets_damages_photos"."created_at" IS
+  'When the photo was taken.';
+COMMENT ON COLUMN "assets_damages_photos"."url" IS
+  'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
+COMMENT ON COLUMN "assets_damages_photos"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "assets_damages_photos"."geo_coord" IS
+  'Where the photo was taken, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "assets_damages_photos"."notation" IS
+  'A note on the photo, such as `scratch`.';
+COMMENT ON COLUMN "assets_damages_photos"."instruction_id" IS
+  'The photo instruction the photo answers, such as `front-fender`.';
+COMMENT ON COLUMN "assets_damages_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "assets_damages_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "transactions" (
   "id" text NOT NULL,
@@ -318,62 +468,171 @@ CREATE TABLE "transactions" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "transactions" IS 'A transaction (inspection) of an asset: a check-out, a check-in or an added-media inspection, with its media. In the public docs'' index example each element also holds a nested `transaction` object and an `external_id`, which looks like an asset-shaped wrapper (possibly a documentation error); both shapes parse.';
-COMMENT ON COLUMN "transactions"."id" IS 'Identifier of the transaction.';
-COMMENT ON COLUMN "transactions"."external_id" IS 'An external id, seen only in the index example (where it equals the nested asset''s external id).';
-COMMENT ON COLUMN "transactions"."check_in" IS 'True for a check-in, false for a check-out, null when media was added.';
-COMMENT ON COLUMN "transactions"."damage" IS 'Whether damage was found.';
-COMMENT ON COLUMN "transactions"."damage_cost" IS 'Cost of the damage, such as `0.0`; seen only in the index example.';
-COMMENT ON COLUMN "transactions"."draft" IS 'Whether the transaction is a draft.';
-COMMENT ON COLUMN "transactions"."group_id" IS 'Group of inspections in a checkout-update-checkin transaction cycle.';
-COMMENT ON COLUMN "transactions"."department_id" IS 'Identifier of the department of the transaction.';
-COMMENT ON COLUMN "transactions"."notations" IS 'Notations of the transaction; their shape is not shown.';
-COMMENT ON COLUMN "transactions"."extended" IS 'Free-form extended data, such as `{"contract_id": 78923}`.';
-COMMENT ON COLUMN "transactions"."geo_coord" IS 'Where the transaction took place, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "transactions"."email_sent_to" IS 'Recipients of the summary e-mail; the item shape is not shown.';
-COMMENT ON COLUMN "transactions"."sms_summary_numbers" IS 'Phone numbers the summary was sent to by SMS, such as `+1425555555`.';
-COMMENT ON COLUMN "transactions"."workflow_id" IS 'Identifier of the workflow the transaction followed.';
-COMMENT ON COLUMN "transactions"."workflow_name" IS 'Name of the workflow, such as `Pickup`.';
-COMMENT ON COLUMN "transactions"."workflow_modules" IS 'Module codes of the workflow, such as `RC2`, `LB1`, `M1`.';
-COMMENT ON COLUMN "transactions"."archive_status" IS 'Archive state of the transaction''s files.';
-COMMENT ON COLUMN "transactions"."view_url" IS 'Link to the transaction in the dashboard.';
-COMMENT ON COLUMN "transactions"."created_at" IS 'When the transaction was created.';
-COMMENT ON COLUMN "transactions"."asset_id" IS 'The asset of the transaction: Identifier of the asset.';
-COMMENT ON COLUMN "transactions"."asset_external_id" IS 'The asset of the transaction: External id of the asset (reference number, VIN, ...).';
-COMMENT ON COLUMN "transactions"."user_id" IS 'The user who performed the transaction: Identifier of the user.';
-COMMENT ON COLUMN "transactions"."user_username" IS 'The user who performed the transaction: Username of the user; a login or an e-mail address.';
-COMMENT ON COLUMN "transactions"."user_first_name" IS 'The user who performed the transaction: First name of the user.';
-COMMENT ON COLUMN "transactions"."user_last_name" IS 'The user who performed the transaction: Last name of the user.';
-COMMENT ON COLUMN "transactions"."location_id" IS 'The location of the transaction: Identifier of the location.';
-COMMENT ON COLUMN "transactions"."location_name" IS 'The location of the transaction: Name of the location.';
-COMMENT ON COLUMN "transactions"."transaction_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Identifier of the transaction.';
-COMMENT ON COLUMN "transactions"."transaction_check_in" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): True for a check-in, false for a check-out, null when media was added.';
-COMMENT ON COLUMN "transactions"."transaction_damage" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Whether damage was found.';
-COMMENT ON COLUMN "transactions"."transaction_draft" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Whether the transaction is a draft.';
-COMMENT ON COLUMN "transactions"."transaction_group_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Group of inspections in a checkout-update-checkin transaction cycle.';
-COMMENT ON COLUMN "transactions"."transaction_department_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Identifier of the department of the transaction.';
-COMMENT ON COLUMN "transactions"."transaction_notations" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Notations of the transaction; their shape is not shown.';
-COMMENT ON COLUMN "transactions"."transaction_extended" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Free-form extended data.';
-COMMENT ON COLUMN "transactions"."transaction_geo_coord" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Where the transaction took place, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "transactions"."transaction_email_sent_to" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Recipients of the summary e-mail; the item shape is not shown.';
-COMMENT ON COLUMN "transactions"."transaction_workflow_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Identifier of the workflow the transaction followed.';
-COMMENT ON COLUMN "transactions"."transaction_workflow_name" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Name of the workflow.';
-COMMENT ON COLUMN "transactions"."transaction_workflow_modules" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Module codes of the workflow, such as `RC2`, `LB1`, `M1`.';
-COMMENT ON COLUMN "transactions"."transaction_archive_status" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Archive state of the transaction''s files.';
-COMMENT ON COLUMN "transactions"."transaction_view_url" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): Link to the transaction in the dashboard.';
-COMMENT ON COLUMN "transactions"."transaction_created_at" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): When the transaction was created.';
-COMMENT ON COLUMN "transactions"."transaction_asset_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The asset of the transaction: Identifier of the asset.';
-COMMENT ON COLUMN "transactions"."transaction_asset_external_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The asset of the transaction: External id of the asset (reference number, VIN, ...).';
-COMMENT ON COLUMN "transactions"."transaction_user_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The user who performed the transaction: Identifier of the user.';
-COMMENT ON COLUMN "transactions"."transaction_user_username" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The user who performed the transaction: Username of the user; a login or an e-mail address.';
-COMMENT ON COLUMN "transactions"."transaction_user_first_name" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The user who performed the transaction: First name of the user.';
-COMMENT ON COLUMN "transactions"."transaction_user_last_name" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The user who performed the transaction: Last name of the user.';
-COMMENT ON COLUMN "transactions"."transaction_location_id" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The location of the transaction: Identifier of the location.';
-COMMENT ON COLUMN "transactions"."transaction_location_name" IS 'A nested transaction, seen only in the index example (possibly a documentation error in which each element is asset-shaped and holds its latest transaction): The location of the transaction: Name of the location.';
-COMMENT ON COLUMN "transactions"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "transactions"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "transactions"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "transactions"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "transactions" IS
+  'A transaction (inspection) of an asset: a check-out, a check-in or an added-media'
+  ' inspection, with its media. In the public docs'' index example each element also holds a'
+  ' nested `transaction` object and an `external_id`, which looks like an asset-shaped'
+  ' wrapper (possibly a documentation error); both shapes parse.';
+COMMENT ON COLUMN "transactions"."id" IS
+  'Identifier of the transaction.';
+COMMENT ON COLUMN "transactions"."external_id" IS
+  'An external id, seen only in the index example (where it equals the nested asset''s'
+  ' external id).';
+COMMENT ON COLUMN "transactions"."check_in" IS
+  'True for a check-in, false for a check-out, null when media was added.';
+COMMENT ON COLUMN "transactions"."damage" IS
+  'Whether damage was found.';
+COMMENT ON COLUMN "transactions"."damage_cost" IS
+  'Cost of the damage, such as `0.0`; seen only in the index example.';
+COMMENT ON COLUMN "transactions"."draft" IS
+  'Whether the transaction is a draft.';
+COMMENT ON COLUMN "transactions"."group_id" IS
+  'Group of inspections in a checkout-update-checkin transaction cycle.';
+COMMENT ON COLUMN "transactions"."department_id" IS
+  'Identifier of the department of the transaction.';
+COMMENT ON COLUMN "transactions"."notations" IS
+  'Notations of the transaction; their shape is not shown.';
+COMMENT ON COLUMN "transactions"."extended" IS
+  'Free-form extended data, such as `{"contract_id": 78923}`.';
+COMMENT ON COLUMN "transactions"."geo_coord" IS
+  'Where the transaction took place, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "transactions"."email_sent_to" IS
+  'Recipients of the summary e-mail; the item shape is not shown.';
+COMMENT ON COLUMN "transactions"."sms_summary_numbers" IS
+  'Phone numbers the summary was sent to by SMS, such as `+1425555555`.';
+COMMENT ON COLUMN "transactions"."workflow_id" IS
+  'Identifier of the workflow the transaction followed.';
+COMMENT ON COLUMN "transactions"."workflow_name" IS
+  'Name of the workflow, such as `Pickup`.';
+COMMENT ON COLUMN "transactions"."workflow_modules" IS
+  'Module codes of the workflow, such as `RC2`, `LB1`, `M1`.';
+COMMENT ON COLUMN "transactions"."archive_status" IS
+  'Archive state of the transaction''s files.';
+COMMENT ON COLUMN "transactions"."view_url" IS
+  'Link to the transaction in the dashboard.';
+COMMENT ON COLUMN "transactions"."created_at" IS
+  'When the transaction was created.';
+COMMENT ON COLUMN "transactions"."asset_id" IS
+  'The asset of the transaction: Identifier of the asset.';
+COMMENT ON COLUMN "transactions"."asset_external_id" IS
+  'The asset of the transaction: External id of the asset (reference number, VIN, ...).';
+COMMENT ON COLUMN "transactions"."user_id" IS
+  'The user who performed the transaction: Identifier of the user.';
+COMMENT ON COLUMN "transactions"."user_username" IS
+  'The user who performed the transaction: Username of the user; a login or an e-mail'
+  ' address.';
+COMMENT ON COLUMN "transactions"."user_first_name" IS
+  'The user who performed the transaction: First name of the user.';
+COMMENT ON COLUMN "transactions"."user_last_name" IS
+  'The user who performed the transaction: Last name of the user.';
+COMMENT ON COLUMN "transactions"."location_id" IS
+  'The location of the transaction: Identifier of the location.';
+COMMENT ON COLUMN "transactions"."location_name" IS
+  'The location of the transaction: Name of the location.';
+COMMENT ON COLUMN "transactions"."transaction_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Identifier of the'
+  ' transaction.';
+COMMENT ON COLUMN "transactions"."transaction_check_in" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): True for a'
+  ' check-in, false for a check-out, null when media was added.';
+COMMENT ON COLUMN "transactions"."transaction_damage" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Whether damage was'
+  ' found.';
+COMMENT ON COLUMN "transactions"."transaction_draft" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Whether the'
+  ' transaction is a draft.';
+COMMENT ON COLUMN "transactions"."transaction_group_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Group of'
+  ' inspections in a checkout-update-checkin transaction cycle.';
+COMMENT ON COLUMN "transactions"."transaction_department_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Identifier of the'
+  ' department of the transaction.';
+COMMENT ON COLUMN "transactions"."transaction_notations" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Notations of the'
+  ' transaction; their shape is not shown.';
+COMMENT ON COLUMN "transactions"."transaction_extended" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Free-form extended'
+  ' data.';
+COMMENT ON COLUMN "transactions"."transaction_geo_coord" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Where the'
+  ' transaction took place, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "transactions"."transaction_email_sent_to" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Recipients of the'
+  ' summary e-mail; the item shape is not shown.';
+COMMENT ON COLUMN "transactions"."transaction_workflow_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Identifier of the'
+  ' workflow the transaction followed.';
+COMMENT ON COLUMN "transactions"."transaction_workflow_name" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Name of the'
+  ' workflow.';
+COMMENT ON COLUMN "transactions"."transaction_workflow_modules" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Module codes of'
+  ' the workflow, such as `RC2`, `LB1`, `M1`.';
+COMMENT ON COLUMN "transactions"."transaction_archive_status" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Archive state of'
+  ' the transaction''s files.';
+COMMENT ON COLUMN "transactions"."transaction_view_url" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): Link to the'
+  ' transaction in the dashboard.';
+COMMENT ON COLUMN "transactions"."transaction_created_at" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): When the'
+  ' transaction was created.';
+COMMENT ON COLUMN "transactions"."transaction_asset_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The asset of the'
+  ' transaction: Identifier of the asset.';
+COMMENT ON COLUMN "transactions"."transaction_asset_external_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The asset of the'
+  ' transaction: External id of the asset (reference number, VIN, ...).';
+COMMENT ON COLUMN "transactions"."transaction_user_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The user who'
+  ' performed the transaction: Identifier of the user.';
+COMMENT ON COLUMN "transactions"."transaction_user_username" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The user who'
+  ' performed the transaction: Username of the user; a login or an e-mail address.';
+COMMENT ON COLUMN "transactions"."transaction_user_first_name" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The user who'
+  ' performed the transaction: First name of the user.';
+COMMENT ON COLUMN "transactions"."transaction_user_last_name" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The user who'
+  ' performed the transaction: Last name of the user.';
+COMMENT ON COLUMN "transactions"."transaction_location_id" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The location of'
+  ' the transaction: Identifier of the location.';
+COMMENT ON COLUMN "transactions"."transaction_location_name" IS
+  'A nested transaction, seen only in the index example (possibly a documentation error in'
+  ' which each element is asset-shaped and holds its latest transaction): The location of'
+  ' the transaction: Name of the location.';
+COMMENT ON COLUMN "transactions"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "transactions"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "transactions"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "transactions"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "transactions_photos" (
   "transaction_id" text NOT NULL,
@@ -388,20 +647,34 @@ CREATE TABLE "transactions_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("transaction_id", "position"),
-  FOREIGN KEY ("transaction_id") REFERENCES "transactions" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("transaction_id")
+    REFERENCES "transactions" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "transactions_photos" IS 'Photos of the transaction.';
-COMMENT ON COLUMN "transactions_photos"."transaction_id" IS 'The id of the Transaction the row belongs to.';
-COMMENT ON COLUMN "transactions_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "transactions_photos"."id" IS 'Identifier of the photo.';
-COMMENT ON COLUMN "transactions_photos"."created_at" IS 'When the photo was taken.';
-COMMENT ON COLUMN "transactions_photos"."url" IS 'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
-COMMENT ON COLUMN "transactions_photos"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "transactions_photos"."geo_coord" IS 'Where the photo was taken, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "transactions_photos"."notation" IS 'A note on the photo, such as `scratch`.';
-COMMENT ON COLUMN "transactions_photos"."instruction_id" IS 'The photo instruction the photo answers, such as `front-fender`.';
-COMMENT ON COLUMN "transactions_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "transactions_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "transactions_photos" IS
+  'Photos of the transaction.';
+COMMENT ON COLUMN "transactions_photos"."transaction_id" IS
+  'The id of the Transaction the row belongs to.';
+COMMENT ON COLUMN "transactions_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "transactions_photos"."id" IS
+  'Identifier of the photo.';
+COMMENT ON COLUMN "transactions_photos"."created_at" IS
+  'When the photo was taken.';
+COMMENT ON COLUMN "transactions_photos"."url" IS
+  'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
+COMMENT ON COLUMN "transactions_photos"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "transactions_photos"."geo_coord" IS
+  'Where the photo was taken, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "transactions_photos"."notation" IS
+  'A note on the photo, such as `scratch`.';
+COMMENT ON COLUMN "transactions_photos"."instruction_id" IS
+  'The photo instruction the photo answers, such as `front-fender`.';
+COMMENT ON COLUMN "transactions_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "transactions_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "transactions_videos" (
   "transaction_id" text NOT NULL,
@@ -414,18 +687,30 @@ CREATE TABLE "transactions_videos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("transaction_id", "position"),
-  FOREIGN KEY ("transaction_id") REFERENCES "transactions" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("transaction_id")
+    REFERENCES "transactions" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "transactions_videos" IS 'Videos of the transaction.';
-COMMENT ON COLUMN "transactions_videos"."transaction_id" IS 'The id of the Transaction the row belongs to.';
-COMMENT ON COLUMN "transactions_videos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "transactions_videos"."id" IS 'Identifier of the video.';
-COMMENT ON COLUMN "transactions_videos"."created_at" IS 'When the video was taken.';
-COMMENT ON COLUMN "transactions_videos"."url" IS 'URL of the video.';
-COMMENT ON COLUMN "transactions_videos"."byte_size" IS 'Size of the video in bytes.';
-COMMENT ON COLUMN "transactions_videos"."thumbnail_url" IS 'URL of a thumbnail image of the video.';
-COMMENT ON COLUMN "transactions_videos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "transactions_videos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "transactions_videos" IS
+  'Videos of the transaction.';
+COMMENT ON COLUMN "transactions_videos"."transaction_id" IS
+  'The id of the Transaction the row belongs to.';
+COMMENT ON COLUMN "transactions_videos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "transactions_videos"."id" IS
+  'Identifier of the video.';
+COMMENT ON COLUMN "transactions_videos"."created_at" IS
+  'When the video was taken.';
+COMMENT ON COLUMN "transactions_videos"."url" IS
+  'URL of the video.';
+COMMENT ON COLUMN "transactions_videos"."byte_size" IS
+  'Size of the video in bytes.';
+COMMENT ON COLUMN "transactions_videos"."thumbnail_url" IS
+  'URL of a thumbnail image of the video.';
+COMMENT ON COLUMN "transactions_videos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "transactions_videos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "transactions_transaction_photos" (
   "transaction_id" text NOT NULL,
@@ -440,20 +725,34 @@ CREATE TABLE "transactions_transaction_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("transaction_id", "position"),
-  FOREIGN KEY ("transaction_id") REFERENCES "transactions" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("transaction_id")
+    REFERENCES "transactions" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "transactions_transaction_photos" IS 'Photos of the transaction.';
-COMMENT ON COLUMN "transactions_transaction_photos"."transaction_id" IS 'The id of the Transaction the row belongs to.';
-COMMENT ON COLUMN "transactions_transaction_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "transactions_transaction_photos"."id" IS 'Identifier of the photo.';
-COMMENT ON COLUMN "transactions_transaction_photos"."created_at" IS 'When the photo was taken.';
-COMMENT ON COLUMN "transactions_transaction_photos"."url" IS 'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
-COMMENT ON COLUMN "transactions_transaction_photos"."byte_size" IS 'Size of the image in bytes.';
-COMMENT ON COLUMN "transactions_transaction_photos"."geo_coord" IS 'Where the photo was taken, as `[longitude, latitude]`.';
-COMMENT ON COLUMN "transactions_transaction_photos"."notation" IS 'A note on the photo, such as `scratch`.';
-COMMENT ON COLUMN "transactions_transaction_photos"."instruction_id" IS 'The photo instruction the photo answers, such as `front-fender`.';
-COMMENT ON COLUMN "transactions_transaction_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "transactions_transaction_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "transactions_transaction_photos" IS
+  'Photos of the transaction.';
+COMMENT ON COLUMN "transactions_transaction_photos"."transaction_id" IS
+  'The id of the Transaction the row belongs to.';
+COMMENT ON COLUMN "transactions_transaction_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "transactions_transaction_photos"."id" IS
+  'Identifier of the photo.';
+COMMENT ON COLUMN "transactions_transaction_photos"."created_at" IS
+  'When the photo was taken.';
+COMMENT ON COLUMN "transactions_transaction_photos"."url" IS
+  'URL of the image; it may be a short link such as `https://{host}/m/JqS0`.';
+COMMENT ON COLUMN "transactions_transaction_photos"."byte_size" IS
+  'Size of the image in bytes.';
+COMMENT ON COLUMN "transactions_transaction_photos"."geo_coord" IS
+  'Where the photo was taken, as `[longitude, latitude]`.';
+COMMENT ON COLUMN "transactions_transaction_photos"."notation" IS
+  'A note on the photo, such as `scratch`.';
+COMMENT ON COLUMN "transactions_transaction_photos"."instruction_id" IS
+  'The photo instruction the photo answers, such as `front-fender`.';
+COMMENT ON COLUMN "transactions_transaction_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "transactions_transaction_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "transactions_transaction_videos" (
   "transaction_id" text NOT NULL,
@@ -466,18 +765,30 @@ CREATE TABLE "transactions_transaction_videos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("transaction_id", "position"),
-  FOREIGN KEY ("transaction_id") REFERENCES "transactions" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("transaction_id")
+    REFERENCES "transactions" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "transactions_transaction_videos" IS 'Videos of the transaction.';
-COMMENT ON COLUMN "transactions_transaction_videos"."transaction_id" IS 'The id of the Transaction the row belongs to.';
-COMMENT ON COLUMN "transactions_transaction_videos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "transactions_transaction_videos"."id" IS 'Identifier of the video.';
-COMMENT ON COLUMN "transactions_transaction_videos"."created_at" IS 'When the video was taken.';
-COMMENT ON COLUMN "transactions_transaction_videos"."url" IS 'URL of the video.';
-COMMENT ON COLUMN "transactions_transaction_videos"."byte_size" IS 'Size of the video in bytes.';
-COMMENT ON COLUMN "transactions_transaction_videos"."thumbnail_url" IS 'URL of a thumbnail image of the video.';
-COMMENT ON COLUMN "transactions_transaction_videos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "transactions_transaction_videos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "transactions_transaction_videos" IS
+  'Videos of the transaction.';
+COMMENT ON COLUMN "transactions_transaction_videos"."transaction_id" IS
+  'The id of the Transaction the row belongs to.';
+COMMENT ON COLUMN "transactions_transaction_videos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "transactions_transaction_videos"."id" IS
+  'Identifier of the video.';
+COMMENT ON COLUMN "transactions_transaction_videos"."created_at" IS
+  'When the video was taken.';
+COMMENT ON COLUMN "transactions_transaction_videos"."url" IS
+  'URL of the video.';
+COMMENT ON COLUMN "transactions_transaction_videos"."byte_size" IS
+  'Size of the video in bytes.';
+COMMENT ON COLUMN "transactions_transaction_videos"."thumbnail_url" IS
+  'URL of a thumbnail image of the video.';
+COMMENT ON COLUMN "transactions_transaction_videos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "transactions_transaction_videos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "tasks" (
   "id" text NOT NULL,
@@ -503,28 +814,50 @@ CREATE TABLE "tasks" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "tasks" IS 'An assignable piece of work on an asset, with its activity log.';
-COMMENT ON COLUMN "tasks"."id" IS 'Identifier of the task.';
-COMMENT ON COLUMN "tasks"."name" IS 'Name of the task, such as `Inspect Bulldozer`.';
-COMMENT ON COLUMN "tasks"."status" IS 'State of the task; `idle` when newly created.';
-COMMENT ON COLUMN "tasks"."due_by" IS 'When the task is due.';
-COMMENT ON COLUMN "tasks"."high_priority" IS 'Whether the task has high priority.';
-COMMENT ON COLUMN "tasks"."created_at" IS 'When the task was created.';
-COMMENT ON COLUMN "tasks"."updated_at" IS 'When the task was last updated.';
-COMMENT ON COLUMN "tasks"."asset_id" IS 'The asset of the task: Identifier of the asset.';
-COMMENT ON COLUMN "tasks"."asset_external_id" IS 'The asset of the task: External id of the asset (reference number, VIN, ...).';
-COMMENT ON COLUMN "tasks"."location_id" IS 'The location of the task: Identifier of the location.';
-COMMENT ON COLUMN "tasks"."location_name" IS 'The location of the task: Name of the location.';
-COMMENT ON COLUMN "tasks"."assignee_id" IS 'The user the task is assigned to: Identifier of the user.';
-COMMENT ON COLUMN "tasks"."assignee_email" IS 'The user the task is assigned to: E-mail address of the user.';
-COMMENT ON COLUMN "tasks"."assignee_name" IS 'The user the task is assigned to: Full name of the user.';
-COMMENT ON COLUMN "tasks"."requester_id" IS 'The user who requested the task: Identifier of the user.';
-COMMENT ON COLUMN "tasks"."requester_email" IS 'The user who requested the task: E-mail address of the user.';
-COMMENT ON COLUMN "tasks"."requester_name" IS 'The user who requested the task: Full name of the user.';
-COMMENT ON COLUMN "tasks"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "tasks"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "tasks"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "tasks"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "tasks" IS
+  'An assignable piece of work on an asset, with its activity log.';
+COMMENT ON COLUMN "tasks"."id" IS
+  'Identifier of the task.';
+COMMENT ON COLUMN "tasks"."name" IS
+  'Name of the task, such as `Inspect Bulldozer`.';
+COMMENT ON COLUMN "tasks"."status" IS
+  'State of the task; `idle` when newly created.';
+COMMENT ON COLUMN "tasks"."due_by" IS
+  'When the task is due.';
+COMMENT ON COLUMN "tasks"."high_priority" IS
+  'Whether the task has high priority.';
+COMMENT ON COLUMN "tasks"."created_at" IS
+  'When the task was created.';
+COMMENT ON COLUMN "tasks"."updated_at" IS
+  'When the task was last updated.';
+COMMENT ON COLUMN "tasks"."asset_id" IS
+  'The asset of the task: Identifier of the asset.';
+COMMENT ON COLUMN "tasks"."asset_external_id" IS
+  'The asset of the task: External id of the asset (reference number, VIN, ...).';
+COMMENT ON COLUMN "tasks"."location_id" IS
+  'The location of the task: Identifier of the location.';
+COMMENT ON COLUMN "tasks"."location_name" IS
+  'The location of the task: Name of the location.';
+COMMENT ON COLUMN "tasks"."assignee_id" IS
+  'The user the task is assigned to: Identifier of the user.';
+COMMENT ON COLUMN "tasks"."assignee_email" IS
+  'The user the task is assigned to: E-mail address of the user.';
+COMMENT ON COLUMN "tasks"."assignee_name" IS
+  'The user the task is assigned to: Full name of the user.';
+COMMENT ON COLUMN "tasks"."requester_id" IS
+  'The user who requested the task: Identifier of the user.';
+COMMENT ON COLUMN "tasks"."requester_email" IS
+  'The user who requested the task: E-mail address of the user.';
+COMMENT ON COLUMN "tasks"."requester_name" IS
+  'The user who requested the task: Full name of the user.';
+COMMENT ON COLUMN "tasks"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "tasks"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "tasks"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "tasks"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "tasks_activities" (
   "task_id" text NOT NULL,
@@ -537,18 +870,30 @@ CREATE TABLE "tasks_activities" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("task_id", "position"),
-  FOREIGN KEY ("task_id") REFERENCES "tasks" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("task_id")
+    REFERENCES "tasks" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "tasks_activities" IS 'The activity log of the task, such as its creation.';
-COMMENT ON COLUMN "tasks_activities"."task_id" IS 'The id of the Task the row belongs to.';
-COMMENT ON COLUMN "tasks_activities"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "tasks_activities"."event" IS 'What happened, such as `Created Task`.';
-COMMENT ON COLUMN "tasks_activities"."user_id" IS 'The user who caused the event: Identifier of the user.';
-COMMENT ON COLUMN "tasks_activities"."user_email" IS 'The user who caused the event: E-mail address of the user.';
-COMMENT ON COLUMN "tasks_activities"."user_name" IS 'The user who caused the event: Full name of the user.';
-COMMENT ON COLUMN "tasks_activities"."created_at" IS 'When the event happened.';
-COMMENT ON COLUMN "tasks_activities"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "tasks_activities"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "tasks_activities" IS
+  'The activity log of the task, such as its creation.';
+COMMENT ON COLUMN "tasks_activities"."task_id" IS
+  'The id of the Task the row belongs to.';
+COMMENT ON COLUMN "tasks_activities"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "tasks_activities"."event" IS
+  'What happened, such as `Created Task`.';
+COMMENT ON COLUMN "tasks_activities"."user_id" IS
+  'The user who caused the event: Identifier of the user.';
+COMMENT ON COLUMN "tasks_activities"."user_email" IS
+  'The user who caused the event: E-mail address of the user.';
+COMMENT ON COLUMN "tasks_activities"."user_name" IS
+  'The user who caused the event: Full name of the user.';
+COMMENT ON COLUMN "tasks_activities"."created_at" IS
+  'When the event happened.';
+COMMENT ON COLUMN "tasks_activities"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "tasks_activities"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "locations" (
   "id" text NOT NULL,
@@ -568,22 +913,40 @@ CREATE TABLE "locations" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "locations" IS 'A location of the company, such as an office, with its address and workflow. Nested in users, it may hold only `id` and `name` (the users index).';
-COMMENT ON COLUMN "locations"."id" IS 'Identifier of the location; a number in the users index example.';
-COMMENT ON COLUMN "locations"."name" IS 'Name of the location.';
-COMMENT ON COLUMN "locations"."address1" IS 'First address line.';
-COMMENT ON COLUMN "locations"."address2" IS 'Second address line; omitted when empty in the public docs'' examples.';
-COMMENT ON COLUMN "locations"."city" IS 'City.';
-COMMENT ON COLUMN "locations"."state" IS 'State, such as `WA`.';
-COMMENT ON COLUMN "locations"."zipcode" IS 'ZIP code.';
-COMMENT ON COLUMN "locations"."timezone" IS 'Time zone, such as `PST`.';
-COMMENT ON COLUMN "locations"."created_at" IS 'When the location was created.';
-COMMENT ON COLUMN "locations"."updated_at" IS 'When the location was last updated.';
-COMMENT ON COLUMN "locations"."workflow_id" IS 'The workflow of the location; its fields are not shown: Identifier of the workflow (assumed; the fields are not shown).';
-COMMENT ON COLUMN "locations"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "locations"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "locations"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "locations"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "locations" IS
+  'A location of the company, such as an office, with its address and workflow. Nested in'
+  ' users, it may hold only `id` and `name` (the users index).';
+COMMENT ON COLUMN "locations"."id" IS
+  'Identifier of the location; a number in the users index example.';
+COMMENT ON COLUMN "locations"."name" IS
+  'Name of the location.';
+COMMENT ON COLUMN "locations"."address1" IS
+  'First address line.';
+COMMENT ON COLUMN "locations"."address2" IS
+  'Second address line; omitted when empty in the public docs'' examples.';
+COMMENT ON COLUMN "locations"."city" IS
+  'City.';
+COMMENT ON COLUMN "locations"."state" IS
+  'State, such as `WA`.';
+COMMENT ON COLUMN "locations"."zipcode" IS
+  'ZIP code.';
+COMMENT ON COLUMN "locations"."timezone" IS
+  'Time zone, such as `PST`.';
+COMMENT ON COLUMN "locations"."created_at" IS
+  'When the location was created.';
+COMMENT ON COLUMN "locations"."updated_at" IS
+  'When the location was last updated.';
+COMMENT ON COLUMN "locations"."workflow_id" IS
+  'The workflow of the location; its fields are not shown: Identifier of the workflow'
+  ' (assumed; the fields are not shown).';
+COMMENT ON COLUMN "locations"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "locations"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "locations"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "locations"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "users" (
   "id" text NOT NULL,
@@ -612,29 +975,60 @@ CREATE TABLE "users" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "users" IS 'A user of the company. The index returns the location as `{id, name}` only and omits `role`; show returns the full location.';
-COMMENT ON COLUMN "users"."id" IS 'Identifier of the user.';
-COMMENT ON COLUMN "users"."username" IS 'Username of the user; a login or an e-mail address.';
-COMMENT ON COLUMN "users"."first_name" IS 'First name of the user.';
-COMMENT ON COLUMN "users"."last_name" IS 'Last name of the user.';
-COMMENT ON COLUMN "users"."phone_number" IS 'Phone number of the user, in free form.';
-COMMENT ON COLUMN "users"."role" IS 'Role of the user, such as `user`.';
-COMMENT ON COLUMN "users"."external_id" IS 'External id of the user, unique within the integrator''s users.';
-COMMENT ON COLUMN "users"."created_at" IS 'When the user was created.';
-COMMENT ON COLUMN "users"."updated_at" IS 'When the user was last updated.';
-COMMENT ON COLUMN "users"."location_id" IS 'The user''s location (only `id` and `name` in the index): Identifier of the location; a number in the users index example.';
-COMMENT ON COLUMN "users"."location_name" IS 'The user''s location (only `id` and `name` in the index): Name of the location.';
-COMMENT ON COLUMN "users"."location_address1" IS 'The user''s location (only `id` and `name` in the index): First address line.';
-COMMENT ON COLUMN "users"."location_address2" IS 'The user''s location (only `id` and `name` in the index): Second address line; omitted when empty in the public docs'' examples.';
-COMMENT ON COLUMN "users"."location_city" IS 'The user''s location (only `id` and `name` in the index): City.';
-COMMENT ON COLUMN "users"."location_state" IS 'The user''s location (only `id` and `name` in the index): State, such as `WA`.';
-COMMENT ON COLUMN "users"."location_zipcode" IS 'The user''s location (only `id` and `name` in the index): ZIP code.';
-COMMENT ON COLUMN "users"."location_timezone" IS 'The user''s location (only `id` and `name` in the index): Time zone, such as `PST`.';
-COMMENT ON COLUMN "users"."location_created_at" IS 'The user''s location (only `id` and `name` in the index): When the location was created.';
-COMMENT ON COLUMN "users"."location_updated_at" IS 'The user''s location (only `id` and `name` in the index): When the location was last updated.';
-COMMENT ON COLUMN "users"."location_workflow_id" IS 'The user''s location (only `id` and `name` in the index): The workflow of the location; its fields are not shown: Identifier of the workflow (assumed; the fields are not shown).';
-COMMENT ON COLUMN "users"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "users"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "users"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "users"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "users" IS
+  'A user of the company. The index returns the location as `{id, name}` only and omits'
+  ' `role`; show returns the full location.';
+COMMENT ON COLUMN "users"."id" IS
+  'Identifier of the user.';
+COMMENT ON COLUMN "users"."username" IS
+  'Username of the user; a login or an e-mail address.';
+COMMENT ON COLUMN "users"."first_name" IS
+  'First name of the user.';
+COMMENT ON COLUMN "users"."last_name" IS
+  'Last name of the user.';
+COMMENT ON COLUMN "users"."phone_number" IS
+  'Phone number of the user, in free form.';
+COMMENT ON COLUMN "users"."role" IS
+  'Role of the user, such as `user`.';
+COMMENT ON COLUMN "users"."external_id" IS
+  'External id of the user, unique within the integrator''s users.';
+COMMENT ON COLUMN "users"."created_at" IS
+  'When the user was created.';
+COMMENT ON COLUMN "users"."updated_at" IS
+  'When the user was last updated.';
+COMMENT ON COLUMN "users"."location_id" IS
+  'The user''s location (only `id` and `name` in the index): Identifier of the location; a'
+  ' number in the users index example.';
+COMMENT ON COLUMN "users"."location_name" IS
+  'The user''s location (only `id` and `name` in the index): Name of the location.';
+COMMENT ON COLUMN "users"."location_address1" IS
+  'The user''s location (only `id` and `name` in the index): First address line.';
+COMMENT ON COLUMN "users"."location_address2" IS
+  'The user''s location (only `id` and `name` in the index): Second address line; omitted'
+  ' when empty in the public docs'' examples.';
+COMMENT ON COLUMN "users"."location_city" IS
+  'The user''s location (only `id` and `name` in the index): City.';
+COMMENT ON COLUMN "users"."location_state" IS
+  'The user''s location (only `id` and `name` in the index): State, such as `WA`.';
+COMMENT ON COLUMN "users"."location_zipcode" IS
+  'The user''s location (only `id` and `name` in the index): ZIP code.';
+COMMENT ON COLUMN "users"."location_timezone" IS
+  'The user''s location (only `id` and `name` in the index): Time zone, such as `PST`.';
+COMMENT ON COLUMN "users"."location_created_at" IS
+  'The user''s location (only `id` and `name` in the index): When the location was created.';
+COMMENT ON COLUMN "users"."location_updated_at" IS
+  'The user''s location (only `id` and `name` in the index): When the location was last'
+  ' updated.';
+COMMENT ON COLUMN "users"."location_workflow_id" IS
+  'The user''s location (only `id` and `name` in the index): The workflow of the location;'
+  ' its fields are not shown: Identifier of the workflow (assumed; the fields are not'
+  ' shown).';
+COMMENT ON COLUMN "users"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "users"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "users"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "users"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 

@@ -21,24 +21,43 @@ CREATE TABLE "units" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "units" IS 'An individual asset in a company''s inventory.';
-COMMENT ON COLUMN "units"."id" IS 'Unique database identifier of the unit.';
-COMMENT ON COLUMN "units"."object" IS 'Always `unit`.';
-COMMENT ON COLUMN "units"."reference_number" IS 'External reference of the unit, unique within a company.';
-COMMENT ON COLUMN "units"."make" IS 'Make of the unit.';
-COMMENT ON COLUMN "units"."model" IS 'Model of the unit.';
-COMMENT ON COLUMN "units"."year" IS 'Model year, 1800 to 9999.';
-COMMENT ON COLUMN "units"."vin" IS 'Vehicle identification number: exactly 17 alphanumeric characters, never the letters I, O or Q.';
-COMMENT ON COLUMN "units"."serial_number" IS 'Serial number of the unit.';
-COMMENT ON COLUMN "units"."hours" IS 'Hours meter reading, minimum 0.';
-COMMENT ON COLUMN "units"."odometer" IS 'Odometer reading in statute miles, minimum 0.';
-COMMENT ON COLUMN "units"."created_at" IS 'When the unit was created (UTC).';
-COMMENT ON COLUMN "units"."updated_at" IS 'When the unit was last updated (UTC).';
-COMMENT ON COLUMN "units"."extended_data" IS 'Free-form custom fields, any number of keys.';
-COMMENT ON COLUMN "units"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "units"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "units"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "units"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "units" IS
+  'An individual asset in a company''s inventory.';
+COMMENT ON COLUMN "units"."id" IS
+  'Unique database identifier of the unit.';
+COMMENT ON COLUMN "units"."object" IS
+  'Always `unit`.';
+COMMENT ON COLUMN "units"."reference_number" IS
+  'External reference of the unit, unique within a company.';
+COMMENT ON COLUMN "units"."make" IS
+  'Make of the unit.';
+COMMENT ON COLUMN "units"."model" IS
+  'Model of the unit.';
+COMMENT ON COLUMN "units"."year" IS
+  'Model year, 1800 to 9999.';
+COMMENT ON COLUMN "units"."vin" IS
+  'Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,'
+  ' O or Q.';
+COMMENT ON COLUMN "units"."serial_number" IS
+  'Serial number of the unit.';
+COMMENT ON COLUMN "units"."hours" IS
+  'Hours meter reading, minimum 0.';
+COMMENT ON COLUMN "units"."odometer" IS
+  'Odometer reading in statute miles, minimum 0.';
+COMMENT ON COLUMN "units"."created_at" IS
+  'When the unit was created (UTC).';
+COMMENT ON COLUMN "units"."updated_at" IS
+  'When the unit was last updated (UTC).';
+COMMENT ON COLUMN "units"."extended_data" IS
+  'Free-form custom fields, any number of keys.';
+COMMENT ON COLUMN "units"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "units"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "units"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "units"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "inspections" (
   "id" text NOT NULL,
@@ -67,31 +86,57 @@ CREATE TABLE "inspections" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "inspections" IS 'An inspection performed on a unit.';
-COMMENT ON COLUMN "inspections"."id" IS 'Identifier of the inspection.';
-COMMENT ON COLUMN "inspections"."type" IS 'Where the inspection lands in a business process.';
-COMMENT ON COLUMN "inspections"."location_id" IS 'The location of the inspection: Identifier of the location.';
-COMMENT ON COLUMN "inspections"."location_external_id" IS 'The location of the inspection: External identifier of the location, or null.';
-COMMENT ON COLUMN "inspections"."location_name" IS 'The location of the inspection: Name of the location.';
-COMMENT ON COLUMN "inspections"."damage_present" IS 'High-level declaration that damage is present.';
-COMMENT ON COLUMN "inspections"."unit_id" IS 'The inspected unit: Identifier of the unit.';
-COMMENT ON COLUMN "inspections"."unit_reference_number" IS 'The inspected unit: External reference of the unit.';
-COMMENT ON COLUMN "inspections"."user_id" IS 'The user who performed the inspection: Identifier of the user.';
-COMMENT ON COLUMN "inspections"."user_username" IS 'The user who performed the inspection: Username of the user.';
-COMMENT ON COLUMN "inspections"."region_id" IS 'The region the location belongs to: Identifier of the region.';
-COMMENT ON COLUMN "inspections"."region_name" IS 'The region the location belongs to: Name of the region.';
-COMMENT ON COLUMN "inspections"."department_id" IS 'The department of the inspection: Identifier of the department.';
-COMMENT ON COLUMN "inspections"."department_name" IS 'The department of the inspection: Name of the department.';
-COMMENT ON COLUMN "inspections"."workflow_id" IS 'The workflow of the inspection: Identifier of the workflow.';
-COMMENT ON COLUMN "inspections"."workflow_name" IS 'The workflow of the inspection: Name of the workflow.';
-COMMENT ON COLUMN "inspections"."dashboard_url" IS 'Fully qualified link to the inspection''s record in the dashboard.';
-COMMENT ON COLUMN "inspections"."pdf_share_url" IS 'Pre-signed link to a PDF summary of the inspection, usable without further authentication; its token expires after 48 hours.';
-COMMENT ON COLUMN "inspections"."created_at" IS 'Upload time of the inspection (UTC).';
-COMMENT ON COLUMN "inspections"."updated_at" IS 'When the inspection was last updated (UTC).';
-COMMENT ON COLUMN "inspections"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "inspections"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "inspections"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "inspections" IS
+  'An inspection performed on a unit.';
+COMMENT ON COLUMN "inspections"."id" IS
+  'Identifier of the inspection.';
+COMMENT ON COLUMN "inspections"."type" IS
+  'Where the inspection lands in a business process.';
+COMMENT ON COLUMN "inspections"."location_id" IS
+  'The location of the inspection: Identifier of the location.';
+COMMENT ON COLUMN "inspections"."location_external_id" IS
+  'The location of the inspection: External identifier of the location, or null.';
+COMMENT ON COLUMN "inspections"."location_name" IS
+  'The location of the inspection: Name of the location.';
+COMMENT ON COLUMN "inspections"."damage_present" IS
+  'High-level declaration that damage is present.';
+COMMENT ON COLUMN "inspections"."unit_id" IS
+  'The inspected unit: Identifier of the unit.';
+COMMENT ON COLUMN "inspections"."unit_reference_number" IS
+  'The inspected unit: External reference of the unit.';
+COMMENT ON COLUMN "inspections"."user_id" IS
+  'The user who performed the inspection: Identifier of the user.';
+COMMENT ON COLUMN "inspections"."user_username" IS
+  'The user who performed the inspection: Username of the user.';
+COMMENT ON COLUMN "inspections"."region_id" IS
+  'The region the location belongs to: Identifier of the region.';
+COMMENT ON COLUMN "inspections"."region_name" IS
+  'The region the location belongs to: Name of the region.';
+COMMENT ON COLUMN "inspections"."department_id" IS
+  'The department of the inspection: Identifier of the department.';
+COMMENT ON COLUMN "inspections"."department_name" IS
+  'The department of the inspection: Name of the department.';
+COMMENT ON COLUMN "inspections"."workflow_id" IS
+  'The workflow of the inspection: Identifier of the workflow.';
+COMMENT ON COLUMN "inspections"."workflow_name" IS
+  'The workflow of the inspection: Name of the workflow.';
+COMMENT ON COLUMN "inspections"."dashboard_url" IS
+  'Fully qualified link to the inspection''s record in the dashboard.';
+COMMENT ON COLUMN "inspections"."pdf_share_url" IS
+  'Pre-signed link to a PDF summary of the inspection, usable without further'
+  ' authentication; its token expires after 48 hours.';
+COMMENT ON COLUMN "inspections"."created_at" IS
+  'Upload time of the inspection (UTC).';
+COMMENT ON COLUMN "inspections"."updated_at" IS
+  'When the inspection was last updated (UTC).';
+COMMENT ON COLUMN "inspections"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "inspections"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "inspections"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "inspections_results" (
   "inspection_id" text NOT NULL,
@@ -106,20 +151,36 @@ CREATE TABLE "inspections_results" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_results" IS 'The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver.';
-COMMENT ON COLUMN "inspections_results"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_results"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_results"."object" IS 'Which member this is (the union''s `object`); a member the spec does not list is kept with its value here and the row''s JSON.';
-COMMENT ON COLUMN "inspections_results"."name" IS 'Name of the result.';
-COMMENT ON COLUMN "inspections_results"."version" IS 'Version of the template, incremented on every template change.';
-COMMENT ON COLUMN "inspections_results"."slug" IS 'Slug of the template.';
-COMMENT ON COLUMN "inspections_results"."link" IS 'URL of the form in the forms endpoint; the form id for `get_form` is found in this link.';
-COMMENT ON COLUMN "inspections_results"."data" IS 'Custom key/value pairs of the form; values are strings, integers, booleans or null.';
-COMMENT ON COLUMN "inspections_results"."accepted" IS 'Whether the waiver was accepted.';
-COMMENT ON COLUMN "inspections_results"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_results"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_results" IS
+  'The results of the inspection; each is a checklist, data template, PDF form or collision'
+  ' damage waiver.';
+COMMENT ON COLUMN "inspections_results"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_results"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_results"."object" IS
+  'Which member this is (the union''s `object`); a member the spec does not list is kept'
+  ' with its value here and the row''s JSON.';
+COMMENT ON COLUMN "inspections_results"."name" IS
+  'Name of the result.';
+COMMENT ON COLUMN "inspections_results"."version" IS
+  'Version of the template, incremented on every template change.';
+COMMENT ON COLUMN "inspections_results"."slug" IS
+  'Slug of the template.';
+COMMENT ON COLUMN "inspections_results"."link" IS
+  'URL of the form in the forms endpoint; the form id for `get_form` is found in this link.';
+COMMENT ON COLUMN "inspections_results"."data" IS
+  'Custom key/value pairs of the form; values are strings, integers, booleans or null.';
+COMMENT ON COLUMN "inspections_results"."accepted" IS
+  'Whether the waiver was accepted.';
+COMMENT ON COLUMN "inspections_results"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_results"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_photos" (
   "inspection_id" text NOT NULL,
@@ -134,20 +195,35 @@ CREATE TABLE "inspections_photos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_photos" IS 'Photos taken during the inspection.';
-COMMENT ON COLUMN "inspections_photos"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_photos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_photos"."object" IS 'Always `photo`.';
-COMMENT ON COLUMN "inspections_photos"."url" IS 'URL of the photo.';
-COMMENT ON COLUMN "inspections_photos"."instruction_id" IS 'The photo instruction the photo answers, or null: Persistent id of the instruction.';
-COMMENT ON COLUMN "inspections_photos"."instruction_label" IS 'The photo instruction the photo answers, or null: Label of the instruction.';
-COMMENT ON COLUMN "inspections_photos"."field_id" IS 'The field the photo belongs to, or null: Id of the field, or null.';
-COMMENT ON COLUMN "inspections_photos"."field_label" IS 'The field the photo belongs to, or null: Label of the field.';
-COMMENT ON COLUMN "inspections_photos"."field_result_object_name" IS 'The field the photo belongs to, or null: Name of the checklist or data template that contains the field.';
-COMMENT ON COLUMN "inspections_photos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_photos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_photos" IS
+  'Photos taken during the inspection.';
+COMMENT ON COLUMN "inspections_photos"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_photos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_photos"."object" IS
+  'Always `photo`.';
+COMMENT ON COLUMN "inspections_photos"."url" IS
+  'URL of the photo.';
+COMMENT ON COLUMN "inspections_photos"."instruction_id" IS
+  'The photo instruction the photo answers, or null: Persistent id of the instruction.';
+COMMENT ON COLUMN "inspections_photos"."instruction_label" IS
+  'The photo instruction the photo answers, or null: Label of the instruction.';
+COMMENT ON COLUMN "inspections_photos"."field_id" IS
+  'The field the photo belongs to, or null: Id of the field, or null.';
+COMMENT ON COLUMN "inspections_photos"."field_label" IS
+  'The field the photo belongs to, or null: Label of the field.';
+COMMENT ON COLUMN "inspections_photos"."field_result_object_name" IS
+  'The field the photo belongs to, or null: Name of the checklist or data template that'
+  ' contains the field.';
+COMMENT ON COLUMN "inspections_photos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_photos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_videos" (
   "inspection_id" text NOT NULL,
@@ -157,15 +233,24 @@ CREATE TABLE "inspections_videos" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_videos" IS 'Videos taken during the inspection.';
-COMMENT ON COLUMN "inspections_videos"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_videos"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_videos"."object" IS 'Always `video`.';
-COMMENT ON COLUMN "inspections_videos"."url" IS 'URL of the video.';
-COMMENT ON COLUMN "inspections_videos"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_videos"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_videos" IS
+  'Videos taken during the inspection.';
+COMMENT ON COLUMN "inspections_videos"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_videos"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_videos"."object" IS
+  'Always `video`.';
+COMMENT ON COLUMN "inspections_videos"."url" IS
+  'URL of the video.';
+COMMENT ON COLUMN "inspections_videos"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_videos"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_signatures" (
   "inspection_id" text NOT NULL,
@@ -179,19 +264,33 @@ CREATE TABLE "inspections_signatures" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_signatures" IS 'Signatures collected for the inspection (in-inspection or e-sign).';
-COMMENT ON COLUMN "inspections_signatures"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_signatures"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_signatures"."type" IS 'Which member this is (the union''s `type`); a member the spec does not list is kept with its value here and the row''s JSON.';
-COMMENT ON COLUMN "inspections_signatures"."object" IS 'Always `signature`.';
-COMMENT ON COLUMN "inspections_signatures"."url" IS 'URL of the signature image or PDF.';
-COMMENT ON COLUMN "inspections_signatures"."label" IS 'Label of the signature; defaults to a signed-by label.';
-COMMENT ON COLUMN "inspections_signatures"."printed_name" IS 'Printed name of the signer.';
-COMMENT ON COLUMN "inspections_signatures"."signed_at" IS 'When the signature request was completed.';
-COMMENT ON COLUMN "inspections_signatures"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_signatures"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_signatures" IS
+  'Signatures collected for the inspection (in-inspection or e-sign).';
+COMMENT ON COLUMN "inspections_signatures"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_signatures"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_signatures"."type" IS
+  'Which member this is (the union''s `type`); a member the spec does not list is kept with'
+  ' its value here and the row''s JSON.';
+COMMENT ON COLUMN "inspections_signatures"."object" IS
+  'Always `signature`.';
+COMMENT ON COLUMN "inspections_signatures"."url" IS
+  'URL of the signature image or PDF.';
+COMMENT ON COLUMN "inspections_signatures"."label" IS
+  'Label of the signature; defaults to a signed-by label.';
+COMMENT ON COLUMN "inspections_signatures"."printed_name" IS
+  'Printed name of the signer.';
+COMMENT ON COLUMN "inspections_signatures"."signed_at" IS
+  'When the signature request was completed.';
+COMMENT ON COLUMN "inspections_signatures"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_signatures"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_results_data" (
   "inspection_id" text NOT NULL,
@@ -210,24 +309,43 @@ CREATE TABLE "inspections_results_data" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position") REFERENCES "inspections_results" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position")
+    REFERENCES "inspections_results" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_results_data" IS 'The fields of the checklist.';
-COMMENT ON COLUMN "inspections_results_data"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_results_data"."results_position" IS 'The position of the `results` element the row belongs to.';
-COMMENT ON COLUMN "inspections_results_data"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_results_data"."type" IS 'Which member this is (the union''s `type`); a member the spec does not list is kept with its value here and the row''s JSON.';
-COMMENT ON COLUMN "inspections_results_data"."id" IS 'Persistent id of the field, or null; not every field has one.';
-COMMENT ON COLUMN "inspections_results_data"."object" IS 'Always `field`.';
-COMMENT ON COLUMN "inspections_results_data"."label" IS 'Label of the field.';
-COMMENT ON COLUMN "inspections_results_data"."value" IS 'The value, a string or an integer; dates are in ISO format.';
-COMMENT ON COLUMN "inspections_results_data"."item_id" IS 'The chosen item: Id of the item.';
-COMMENT ON COLUMN "inspections_results_data"."item_value" IS 'The chosen item: Value of the item, a string or an integer.';
-COMMENT ON COLUMN "inspections_results_data"."value_case_id" IS 'The partner case: Id of the case, a UUID string of 32 characters.';
-COMMENT ON COLUMN "inspections_results_data"."value_case_reference_number" IS 'The partner case: Reference number of the case.';
-COMMENT ON COLUMN "inspections_results_data"."value_service_provider_id" IS 'The partner case: Id of the service provider, a UUID string of 32 characters.';
-COMMENT ON COLUMN "inspections_results_data"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_results_data"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_results_data" IS
+  'The fields of the checklist.';
+COMMENT ON COLUMN "inspections_results_data"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_results_data"."results_position" IS
+  'The position of the `results` element the row belongs to.';
+COMMENT ON COLUMN "inspections_results_data"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_results_data"."type" IS
+  'Which member this is (the union''s `type`); a member the spec does not list is kept with'
+  ' its value here and the row''s JSON.';
+COMMENT ON COLUMN "inspections_results_data"."id" IS
+  'Persistent id of the field, or null; not every field has one.';
+COMMENT ON COLUMN "inspections_results_data"."object" IS
+  'Always `field`.';
+COMMENT ON COLUMN "inspections_results_data"."label" IS
+  'Label of the field.';
+COMMENT ON COLUMN "inspections_results_data"."value" IS
+  'The value, a string or an integer; dates are in ISO format.';
+COMMENT ON COLUMN "inspections_results_data"."item_id" IS
+  'The chosen item: Id of the item.';
+COMMENT ON COLUMN "inspections_results_data"."item_value" IS
+  'The chosen item: Value of the item, a string or an integer.';
+COMMENT ON COLUMN "inspections_results_data"."value_case_id" IS
+  'The partner case: Id of the case, a UUID string of 32 characters.';
+COMMENT ON COLUMN "inspections_results_data"."value_case_reference_number" IS
+  'The partner case: Reference number of the case.';
+COMMENT ON COLUMN "inspections_results_data"."value_service_provider_id" IS
+  'The partner case: Id of the service provider, a UUID string of 32 characters.';
+COMMENT ON COLUMN "inspections_results_data"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_results_data"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_results_errors" (
   "inspection_id" text NOT NULL,
@@ -239,17 +357,28 @@ CREATE TABLE "inspections_results_errors" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position") REFERENCES "inspections_results" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position")
+    REFERENCES "inspections_results" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_results_errors" IS 'Errors found in the template data.';
-COMMENT ON COLUMN "inspections_results_errors"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_results_errors"."results_position" IS 'The position of the `results` element the row belongs to.';
-COMMENT ON COLUMN "inspections_results_errors"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_results_errors"."error" IS 'The error message.';
-COMMENT ON COLUMN "inspections_results_errors"."field_id" IS 'Id of the field in error, or null when the error is template-level.';
-COMMENT ON COLUMN "inspections_results_errors"."severity" IS 'Severity of the error.';
-COMMENT ON COLUMN "inspections_results_errors"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_results_errors"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_results_errors" IS
+  'Errors found in the template data.';
+COMMENT ON COLUMN "inspections_results_errors"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_results_errors"."results_position" IS
+  'The position of the `results` element the row belongs to.';
+COMMENT ON COLUMN "inspections_results_errors"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_results_errors"."error" IS
+  'The error message.';
+COMMENT ON COLUMN "inspections_results_errors"."field_id" IS
+  'Id of the field in error, or null when the error is template-level.';
+COMMENT ON COLUMN "inspections_results_errors"."severity" IS
+  'Severity of the error.';
+COMMENT ON COLUMN "inspections_results_errors"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_results_errors"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_photos_tags" (
   "inspection_id" text NOT NULL,
@@ -259,15 +388,24 @@ CREATE TABLE "inspections_photos_tags" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "photos_position", "position"),
-  FOREIGN KEY ("inspection_id", "photos_position") REFERENCES "inspections_photos" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "photos_position")
+    REFERENCES "inspections_photos" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_photos_tags" IS 'Tags of the photo.';
-COMMENT ON COLUMN "inspections_photos_tags"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_photos_tags"."photos_position" IS 'The position of the `photos` element the row belongs to.';
-COMMENT ON COLUMN "inspections_photos_tags"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_photos_tags"."label" IS 'Label of the tag.';
-COMMENT ON COLUMN "inspections_photos_tags"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_photos_tags"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_photos_tags" IS
+  'Tags of the photo.';
+COMMENT ON COLUMN "inspections_photos_tags"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_photos_tags"."photos_position" IS
+  'The position of the `photos` element the row belongs to.';
+COMMENT ON COLUMN "inspections_photos_tags"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_photos_tags"."label" IS
+  'Label of the tag.';
+COMMENT ON COLUMN "inspections_photos_tags"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_photos_tags"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "inspections_results_data_items" (
   "inspection_id" text NOT NULL,
@@ -280,18 +418,30 @@ CREATE TABLE "inspections_results_data_items" (
   "_record" jsonb NOT NULL,
   "_synced_at" timestamptz NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "data_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position", "data_position") REFERENCES "inspections_results_data" ("inspection_id", "results_position", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position", "data_position")
+    REFERENCES "inspections_results_data" ("inspection_id", "results_position", "position")
+    ON DELETE CASCADE
 );
-COMMENT ON TABLE "inspections_results_data_items" IS 'The items.';
-COMMENT ON COLUMN "inspections_results_data_items"."inspection_id" IS 'The id of the Inspection the row belongs to.';
-COMMENT ON COLUMN "inspections_results_data_items"."results_position" IS 'The position of the `results` element the row belongs to.';
-COMMENT ON COLUMN "inspections_results_data_items"."data_position" IS 'The position of the `data` element the row belongs to.';
-COMMENT ON COLUMN "inspections_results_data_items"."position" IS 'The element''s position in its array, from 0.';
-COMMENT ON COLUMN "inspections_results_data_items"."id" IS 'Id of the item, or null.';
-COMMENT ON COLUMN "inspections_results_data_items"."label" IS 'Label of the item.';
-COMMENT ON COLUMN "inspections_results_data_items"."value" IS 'Value of the item, a string, an integer or a boolean.';
-COMMENT ON COLUMN "inspections_results_data_items"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "inspections_results_data_items"."_synced_at" IS 'When the tool last wrote the row (UTC).';
+COMMENT ON TABLE "inspections_results_data_items" IS
+  'The items.';
+COMMENT ON COLUMN "inspections_results_data_items"."inspection_id" IS
+  'The id of the Inspection the row belongs to.';
+COMMENT ON COLUMN "inspections_results_data_items"."results_position" IS
+  'The position of the `results` element the row belongs to.';
+COMMENT ON COLUMN "inspections_results_data_items"."data_position" IS
+  'The position of the `data` element the row belongs to.';
+COMMENT ON COLUMN "inspections_results_data_items"."position" IS
+  'The element''s position in its array, from 0.';
+COMMENT ON COLUMN "inspections_results_data_items"."id" IS
+  'Id of the item, or null.';
+COMMENT ON COLUMN "inspections_results_data_items"."label" IS
+  'Label of the item.';
+COMMENT ON COLUMN "inspections_results_data_items"."value" IS
+  'Value of the item, a string, an integer or a boolean.';
+COMMENT ON COLUMN "inspections_results_data_items"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "inspections_results_data_items"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
 
 CREATE TABLE "tasks" (
   "id" text NOT NULL,
@@ -321,32 +471,63 @@ CREATE TABLE "tasks" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "tasks" IS 'An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.';
-COMMENT ON COLUMN "tasks"."id" IS 'Identifier of the task.';
-COMMENT ON COLUMN "tasks"."object" IS 'Always `task`.';
-COMMENT ON COLUMN "tasks"."type" IS 'How the task gets completed.';
-COMMENT ON COLUMN "tasks"."status" IS 'State of the task.';
-COMMENT ON COLUMN "tasks"."name" IS 'Name of the task.';
-COMMENT ON COLUMN "tasks"."description" IS 'Description of the task.';
-COMMENT ON COLUMN "tasks"."priority" IS 'Whether the task has priority.';
-COMMENT ON COLUMN "tasks"."due_by" IS 'When the task is due (UTC).';
-COMMENT ON COLUMN "tasks"."inspection_id" IS 'The inspection that completed the task, or the draft inspection of an uncompleted task: Identifier of the inspection.';
-COMMENT ON COLUMN "tasks"."assignee_id" IS 'The user the task is assigned to: Identifier of the assignee.';
-COMMENT ON COLUMN "tasks"."assignee_username" IS 'The user the task is assigned to: Username of the assignee; usually an e-mail address, but may be another name.';
-COMMENT ON COLUMN "tasks"."unit_id" IS 'The unit of the task: Identifier of the unit.';
-COMMENT ON COLUMN "tasks"."unit_reference_number" IS 'The unit of the task: External reference of the unit.';
-COMMENT ON COLUMN "tasks"."workflow_id" IS 'The workflow loaded for the task: Identifier of the workflow.';
-COMMENT ON COLUMN "tasks"."workflow_name" IS 'The workflow loaded for the task: Name of the workflow.';
-COMMENT ON COLUMN "tasks"."department_id" IS 'The department of the task: Identifier of the department.';
-COMMENT ON COLUMN "tasks"."department_name" IS 'The department of the task: Name of the department.';
-COMMENT ON COLUMN "tasks"."extended_data" IS 'Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API.';
-COMMENT ON COLUMN "tasks"."completed_at" IS 'Last time the task was marked complete, or null.';
-COMMENT ON COLUMN "tasks"."created_at" IS 'When the task was created (UTC).';
-COMMENT ON COLUMN "tasks"."updated_at" IS 'When the task was last updated (UTC).';
-COMMENT ON COLUMN "tasks"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "tasks"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "tasks"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "tasks"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "tasks" IS
+  'An assignable piece of work that may require an inspection. Its `extended_data` is'
+  ' mapped into the workflow checklist when the assignee starts the inspection.';
+COMMENT ON COLUMN "tasks"."id" IS
+  'Identifier of the task.';
+COMMENT ON COLUMN "tasks"."object" IS
+  'Always `task`.';
+COMMENT ON COLUMN "tasks"."type" IS
+  'How the task gets completed.';
+COMMENT ON COLUMN "tasks"."status" IS
+  'State of the task.';
+COMMENT ON COLUMN "tasks"."name" IS
+  'Name of the task.';
+COMMENT ON COLUMN "tasks"."description" IS
+  'Description of the task.';
+COMMENT ON COLUMN "tasks"."priority" IS
+  'Whether the task has priority.';
+COMMENT ON COLUMN "tasks"."due_by" IS
+  'When the task is due (UTC).';
+COMMENT ON COLUMN "tasks"."inspection_id" IS
+  'The inspection that completed the task, or the draft inspection of an uncompleted task:'
+  ' Identifier of the inspection.';
+COMMENT ON COLUMN "tasks"."assignee_id" IS
+  'The user the task is assigned to: Identifier of the assignee.';
+COMMENT ON COLUMN "tasks"."assignee_username" IS
+  'The user the task is assigned to: Username of the assignee; usually an e-mail address,'
+  ' but may be another name.';
+COMMENT ON COLUMN "tasks"."unit_id" IS
+  'The unit of the task: Identifier of the unit.';
+COMMENT ON COLUMN "tasks"."unit_reference_number" IS
+  'The unit of the task: External reference of the unit.';
+COMMENT ON COLUMN "tasks"."workflow_id" IS
+  'The workflow loaded for the task: Identifier of the workflow.';
+COMMENT ON COLUMN "tasks"."workflow_name" IS
+  'The workflow loaded for the task: Name of the workflow.';
+COMMENT ON COLUMN "tasks"."department_id" IS
+  'The department of the task: Identifier of the department.';
+COMMENT ON COLUMN "tasks"."department_name" IS
+  'The department of the task: Name of the department.';
+COMMENT ON COLUMN "tasks"."extended_data" IS
+  'Custom fields mapped into the workflow checklist when the assignee starts the inspection'
+  ' (by field id, then by label). Keys that match no field are kept here and pre-fill'
+  ' nothing. Managed only through the API.';
+COMMENT ON COLUMN "tasks"."completed_at" IS
+  'Last time the task was marked complete, or null.';
+COMMENT ON COLUMN "tasks"."created_at" IS
+  'When the task was created (UTC).';
+COMMENT ON COLUMN "tasks"."updated_at" IS
+  'When the task was last updated (UTC).';
+COMMENT ON COLUMN "tasks"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "tasks"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "tasks"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "tasks"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "workflows" (
   "id" text NOT NULL,
@@ -357,13 +538,20 @@ CREATE TABLE "workflows" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "workflows" IS 'A workflow.';
-COMMENT ON COLUMN "workflows"."id" IS 'Identifier of the workflow.';
-COMMENT ON COLUMN "workflows"."name" IS 'Name of the workflow, as seen on the workflow references of inspections and tasks.';
-COMMENT ON COLUMN "workflows"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "workflows"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "workflows"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "workflows"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "workflows" IS
+  'A workflow.';
+COMMENT ON COLUMN "workflows"."id" IS
+  'Identifier of the workflow.';
+COMMENT ON COLUMN "workflows"."name" IS
+  'Name of the workflow, as seen on the workflow references of inspections and tasks.';
+COMMENT ON COLUMN "workflows"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "workflows"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "workflows"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "workflows"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "locations" (
   "id" text NOT NULL,
@@ -375,14 +563,22 @@ CREATE TABLE "locations" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "locations" IS 'A location.';
-COMMENT ON COLUMN "locations"."id" IS 'Identifier of the location.';
-COMMENT ON COLUMN "locations"."external_id" IS 'External identifier of the location, or null, as seen on inspection locations.';
-COMMENT ON COLUMN "locations"."name" IS 'Name of the location, as seen on inspection locations.';
-COMMENT ON COLUMN "locations"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "locations"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "locations"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "locations"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "locations" IS
+  'A location.';
+COMMENT ON COLUMN "locations"."id" IS
+  'Identifier of the location.';
+COMMENT ON COLUMN "locations"."external_id" IS
+  'External identifier of the location, or null, as seen on inspection locations.';
+COMMENT ON COLUMN "locations"."name" IS
+  'Name of the location, as seen on inspection locations.';
+COMMENT ON COLUMN "locations"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "locations"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "locations"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "locations"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "users" (
   "id" text NOT NULL,
@@ -396,16 +592,26 @@ CREATE TABLE "users" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "users" IS 'A user.';
-COMMENT ON COLUMN "users"."id" IS 'Identifier of the user.';
-COMMENT ON COLUMN "users"."username" IS 'Username of the user; usually an e-mail address.';
-COMMENT ON COLUMN "users"."external_id" IS 'External identifier of the user.';
-COMMENT ON COLUMN "users"."first_name" IS 'First name of the user.';
-COMMENT ON COLUMN "users"."last_name" IS 'Last name of the user.';
-COMMENT ON COLUMN "users"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "users"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "users"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "users"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "users" IS
+  'A user.';
+COMMENT ON COLUMN "users"."id" IS
+  'Identifier of the user.';
+COMMENT ON COLUMN "users"."username" IS
+  'Username of the user; usually an e-mail address.';
+COMMENT ON COLUMN "users"."external_id" IS
+  'External identifier of the user.';
+COMMENT ON COLUMN "users"."first_name" IS
+  'First name of the user.';
+COMMENT ON COLUMN "users"."last_name" IS
+  'Last name of the user.';
+COMMENT ON COLUMN "users"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "users"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "users"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "users"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 
 CREATE TABLE "user_groups" (
   "id" text NOT NULL,
@@ -416,11 +622,18 @@ CREATE TABLE "user_groups" (
   "_deleted_at" timestamptz,
   PRIMARY KEY ("id")
 );
-COMMENT ON TABLE "user_groups" IS 'A group of users that tasks can be assigned to.';
-COMMENT ON COLUMN "user_groups"."id" IS 'Identifier of the user group.';
-COMMENT ON COLUMN "user_groups"."name" IS 'Name of the user group (hinted by the service''s internal API only).';
-COMMENT ON COLUMN "user_groups"."_record" IS 'The row''s record (or element) as the service sent it, every property kept.';
-COMMENT ON COLUMN "user_groups"."_synced_at" IS 'When the tool last wrote the row (UTC).';
-COMMENT ON COLUMN "user_groups"."_pass" IS 'The run of the sync that last saw the record listed.';
-COMMENT ON COLUMN "user_groups"."_deleted_at" IS 'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON TABLE "user_groups" IS
+  'A group of users that tasks can be assigned to.';
+COMMENT ON COLUMN "user_groups"."id" IS
+  'Identifier of the user group.';
+COMMENT ON COLUMN "user_groups"."name" IS
+  'Name of the user group (hinted by the service''s internal API only).';
+COMMENT ON COLUMN "user_groups"."_record" IS
+  'The row''s record (or element) as the service sent it, every property kept.';
+COMMENT ON COLUMN "user_groups"."_synced_at" IS
+  'When the tool last wrote the row (UTC).';
+COMMENT ON COLUMN "user_groups"."_pass" IS
+  'The run of the sync that last saw the record listed.';
+COMMENT ON COLUMN "user_groups"."_deleted_at" IS
+  'When a walk of the whole list no longer found the record (null while it is listed).';
 

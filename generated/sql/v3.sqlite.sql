@@ -15,7 +15,8 @@ CREATE TABLE "units" (
   "model" TEXT,
   -- Model year, 1800 to 9999.
   "year" INTEGER,
-  -- Vehicle identification number: exactly 17 alphanumeric characters, never the letters I, O or Q.
+  -- Vehicle identification number: exactly 17 alphanumeric characters, never the letters I,
+  -- O or Q.
   "vin" TEXT,
   -- Serial number of the unit.
   "serial_number" TEXT,
@@ -76,7 +77,8 @@ CREATE TABLE "inspections" (
   "workflow_name" TEXT,
   -- Fully qualified link to the inspection's record in the dashboard.
   "dashboard_url" TEXT,
-  -- Pre-signed link to a PDF summary of the inspection, usable without further authentication; its token expires after 48 hours.
+  -- Pre-signed link to a PDF summary of the inspection, usable without further
+  -- authentication; its token expires after 48 hours.
   "pdf_share_url" TEXT,
   -- Upload time of the inspection (UTC).
   "created_at" TEXT,
@@ -93,13 +95,15 @@ CREATE TABLE "inspections" (
   PRIMARY KEY ("id")
 );
 
--- The results of the inspection; each is a checklist, data template, PDF form or collision damage waiver.
+-- The results of the inspection; each is a checklist, data template, PDF form or collision
+-- damage waiver.
 CREATE TABLE "inspections_results" (
   -- The id of the Inspection the row belongs to.
   "inspection_id" TEXT NOT NULL,
   -- The element's position in its array, from 0.
   "position" INTEGER NOT NULL,
-  -- Which member this is (the union's `object`); a member the spec does not list is kept with its value here and the row's JSON.
+  -- Which member this is (the union's `object`); a member the spec does not list is kept
+  -- with its value here and the row's JSON.
   "object" TEXT,
   -- Name of the result.
   "name" TEXT,
@@ -118,7 +122,9 @@ CREATE TABLE "inspections_results" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
 
 -- Photos taken during the inspection.
@@ -139,14 +145,17 @@ CREATE TABLE "inspections_photos" (
   "field_id" TEXT,
   -- The field the photo belongs to, or null: Label of the field.
   "field_label" TEXT,
-  -- The field the photo belongs to, or null: Name of the checklist or data template that contains the field.
+  -- The field the photo belongs to, or null: Name of the checklist or data template that
+  -- contains the field.
   "field_result_object_name" TEXT,
   -- The row's record (or element) as the service sent it, every property kept.
   "_record" TEXT NOT NULL,
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
 
 -- Videos taken during the inspection.
@@ -164,7 +173,9 @@ CREATE TABLE "inspections_videos" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
 
 -- Signatures collected for the inspection (in-inspection or e-sign).
@@ -173,7 +184,8 @@ CREATE TABLE "inspections_signatures" (
   "inspection_id" TEXT NOT NULL,
   -- The element's position in its array, from 0.
   "position" INTEGER NOT NULL,
-  -- Which member this is (the union's `type`); a member the spec does not list is kept with its value here and the row's JSON.
+  -- Which member this is (the union's `type`); a member the spec does not list is kept with
+  -- its value here and the row's JSON.
   "type" TEXT,
   -- Always `signature`.
   "object" TEXT,
@@ -190,7 +202,9 @@ CREATE TABLE "inspections_signatures" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "position"),
-  FOREIGN KEY ("inspection_id") REFERENCES "inspections" ("id") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id")
+    REFERENCES "inspections" ("id")
+    ON DELETE CASCADE
 );
 
 -- The fields of the checklist.
@@ -201,7 +215,8 @@ CREATE TABLE "inspections_results_data" (
   "results_position" INTEGER NOT NULL,
   -- The element's position in its array, from 0.
   "position" INTEGER NOT NULL,
-  -- Which member this is (the union's `type`); a member the spec does not list is kept with its value here and the row's JSON.
+  -- Which member this is (the union's `type`); a member the spec does not list is kept with
+  -- its value here and the row's JSON.
   "type" TEXT,
   -- Persistent id of the field, or null; not every field has one.
   "id" TEXT,
@@ -226,7 +241,9 @@ CREATE TABLE "inspections_results_data" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position") REFERENCES "inspections_results" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position")
+    REFERENCES "inspections_results" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
 
 -- Errors found in the template data.
@@ -248,7 +265,9 @@ CREATE TABLE "inspections_results_errors" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position") REFERENCES "inspections_results" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position")
+    REFERENCES "inspections_results" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
 
 -- Tags of the photo.
@@ -266,7 +285,9 @@ CREATE TABLE "inspections_photos_tags" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "photos_position", "position"),
-  FOREIGN KEY ("inspection_id", "photos_position") REFERENCES "inspections_photos" ("inspection_id", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "photos_position")
+    REFERENCES "inspections_photos" ("inspection_id", "position")
+    ON DELETE CASCADE
 );
 
 -- The items.
@@ -290,10 +311,13 @@ CREATE TABLE "inspections_results_data_items" (
   -- When the tool last wrote the row (UTC).
   "_synced_at" TEXT NOT NULL,
   PRIMARY KEY ("inspection_id", "results_position", "data_position", "position"),
-  FOREIGN KEY ("inspection_id", "results_position", "data_position") REFERENCES "inspections_results_data" ("inspection_id", "results_position", "position") ON DELETE CASCADE
+  FOREIGN KEY ("inspection_id", "results_position", "data_position")
+    REFERENCES "inspections_results_data" ("inspection_id", "results_position", "position")
+    ON DELETE CASCADE
 );
 
--- An assignable piece of work that may require an inspection. Its `extended_data` is mapped into the workflow checklist when the assignee starts the inspection.
+-- An assignable piece of work that may require an inspection. Its `extended_data` is
+-- mapped into the workflow checklist when the assignee starts the inspection.
 CREATE TABLE "tasks" (
   -- Identifier of the task.
   "id" TEXT NOT NULL,
@@ -311,11 +335,13 @@ CREATE TABLE "tasks" (
   "priority" BOOLEAN,
   -- When the task is due (UTC).
   "due_by" TEXT,
-  -- The inspection that completed the task, or the draft inspection of an uncompleted task: Identifier of the inspection.
+  -- The inspection that completed the task, or the draft inspection of an uncompleted task:
+  -- Identifier of the inspection.
   "inspection_id" TEXT,
   -- The user the task is assigned to: Identifier of the assignee.
   "assignee_id" TEXT,
-  -- The user the task is assigned to: Username of the assignee; usually an e-mail address, but may be another name.
+  -- The user the task is assigned to: Username of the assignee; usually an e-mail address,
+  -- but may be another name.
   "assignee_username" TEXT,
   -- The unit of the task: Identifier of the unit.
   "unit_id" TEXT,
@@ -329,7 +355,9 @@ CREATE TABLE "tasks" (
   "department_id" TEXT,
   -- The department of the task: Name of the department.
   "department_name" TEXT,
-  -- Custom fields mapped into the workflow checklist when the assignee starts the inspection (by field id, then by label). Keys that match no field are kept here and pre-fill nothing. Managed only through the API.
+  -- Custom fields mapped into the workflow checklist when the assignee starts the inspection
+  -- (by field id, then by label). Keys that match no field are kept here and pre-fill
+  -- nothing. Managed only through the API.
   "extended_data" TEXT,
   -- Last time the task was marked complete, or null.
   "completed_at" TEXT,

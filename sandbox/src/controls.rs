@@ -326,6 +326,25 @@ pub fn router() -> Router<Arc<App>> {
         .route("/_sandbox/stats", axum::routing::get(stats))
         .route("/_sandbox/advance", post(advance))
         .route("/_sandbox/links", post(crate::storage::control))
+        .route(
+            "/_sandbox/v3/units/{id}",
+            axum::routing::delete(remove_unit),
+        )
+}
+
+/// `DELETE /_sandbox/v3/units/{id}`: the unit is no longer listed (v3 has no operation
+/// that removes one; a sync's whole walk must notice).
+async fn remove_unit(
+    State(app): State<Arc<App>>,
+    axum::extract::Path(id): axum::extract::Path<String>,
+) -> Response {
+    let mut store = app.store.lock().await;
+    let before = store.units.len();
+    store.units.retain(|r| r.record.id.as_str() != id);
+    if store.units.len() == before {
+        return error(StatusCode::NOT_FOUND, format!("no unit `{id}`"));
+    }
+    StatusCode::NO_CONTENT.into_response()
 }
 
 /// `POST /_sandbox/script`: appends canned answers (a JSON list, or one object).

@@ -1,6 +1,8 @@
 //! The `inspection` binary for tests: built once per test process with cargo, run with
 //! a clean environment (no credentials, no profile) plus what a test gives.
 
+#![allow(dead_code)] // Each test file uses its own share of these.
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::OnceLock;
@@ -68,5 +70,54 @@ pub async fn run(args: &[String], env: &[(String, String)], stdin: Option<&[u8]>
         code: out.status.code().unwrap_or(-1),
         stdout: out.stdout,
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs the tool to its end (a run that fails under faults, exit 6, 7 or 8, is run again
+/// as a user would), and gives how many runs it took; `what` names it in a failure.
+pub async fn run_to_end(args: &[String], env: &[(String, String)], what: &str) -> usize {
+    for run in 1..=10 {
+        let ran = self::run(args, env, None).await;
+        if ran.code == 0 {
+            return run;
+        }
+        assert!(
+            [6, 7, 8].contains(&ran.code),
+            "{what} failed other than by a fault ({}): {}",
+            ran.code,
+            ran.stderr
+        );
+    }
+    panic!("{what} did not finish in 10 runs");
+}
+
+/// Starts the tool with `args` over `env` `times` times, killing each run with SIGKILL
+/// after the moment (ms) `moment` gives, unless it has ended by then; `after` learns each
+/// run's number, its moment and whether it was killed.
+pub async fn kill_runs(
+    args: &[String],
+    env: &[(String, String)],
+    times: usize,
+    mut moment: impl FnMut() -> u64,
+    mut after: impl FnMut(usize, u64, bool),
+) {
+    for kill in 1..=times {
+        let mut child = std::process::Command::new(binary())
+            .args(args)
+            .envs(env.iter().cloned())
+            .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let at = moment();
+        tokio::time::sleep(std::time::Duration::from_millis(at)).await;
+        if child.try_wait().unwrap().is_some() {
+            after(kill, at, false);
+            continue;
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        after(kill, at, true);
     }
 }

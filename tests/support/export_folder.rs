@@ -22,6 +22,18 @@ pub async fn sandbox(flags: &str) -> sandbox::Sandbox {
     sandbox::Sandbox::start(options).await.unwrap()
 }
 
+/// A small deterministic generator of kill moments.
+pub struct Moments(pub u64);
+
+impl Moments {
+    pub fn next_ms(&mut self, low: u64, high: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        low + self.0 % (high - low)
+    }
+}
+
 pub fn v3_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
     vec![
         ("INSPECTION_V3_BASE_URL".into(), sandbox.base_url()),

@@ -4,20 +4,19 @@ use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
 use super::target::Target;
 use super::{LOOKBACK, Options};
-use crate::app::Interface;
 use crate::exit::Failure;
 use crate::export::progress::Style;
 
-/// `sync`, with a subcommand per interface that declares a sync.
-pub fn command(interfaces: &'static [Interface]) -> Command {
+/// `sync`, with a subcommand per interface that declares a sync, given as its name and
+/// what it syncs.
+pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -> Command {
     let mut sync = Command::new("sync")
         .about("Keep an interface's records in your database (SQLite file or PostgreSQL), in tables made from the spec; run again to bring what changed")
         .subcommand_required(true);
-    for i in interfaces {
-        let Some(s) = &i.sync else { continue };
+    for (name, about) in interfaces {
         sync = sync.subcommand(
-            Command::new(i.name)
-                .about(s.about)
+            Command::new(name)
+                .about(about)
                 .arg(
                     Arg::new("database")
                         .required(true)

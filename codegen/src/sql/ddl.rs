@@ -113,7 +113,7 @@ fn create_table(dialect: Dialect, t: &Table, tables: &[Table]) -> String {
         let theirs: Vec<String> = parent.keys.iter().map(|k| quoted(&k.name)).collect();
         lines.push((
             format!(
-                "FOREIGN KEY ({}) REFERENCES {} ({}) ON DELETE CASCADE",
+                "FOREIGN KEY ({})\n    REFERENCES {} ({})\n    ON DELETE CASCADE",
                 own.join(", "),
                 quoted(&parent.name),
                 theirs.join(", ")
@@ -169,13 +169,13 @@ fn bounds(of: &str, min: Option<i64>, max: Option<i64>) -> String {
 /// PostgreSQL keeps each doc with its table or column.
 fn comments_on(t: &Table, walked: &[(&str, Kind, bool, &str)]) -> String {
     let table = quoted(&t.name);
-    let mut out = format!("COMMENT ON TABLE {table} IS {};\n", literal(&t.doc));
+    let mut out = format!("COMMENT ON TABLE {table} IS\n{};\n", literal(&t.doc));
     let keys = t.keys.iter().map(|k| (k.name.as_str(), k.doc.as_str()));
     let columns = t.columns.iter().map(|c| (c.name.as_str(), c.doc.as_str()));
     let kept = KEPT.iter().chain(walked).map(|(n, _, _, d)| (*n, *d));
     for (name, doc) in keys.chain(columns).chain(kept) {
         out.push_str(&format!(
-            "COMMENT ON COLUMN {table}.{} IS {};\n",
+            "COMMENT ON COLUMN {table}.{} IS\n{};\n",
             quoted(name),
             literal(doc)
         ));
@@ -183,15 +183,41 @@ fn comments_on(t: &Table, walked: &[(&str, Kind, bool, &str)]) -> String {
     out
 }
 
-/// One line of `--` comment per doc, its whitespace collapsed.
+/// Lines of a doc, none much over [`WIDTH`].
+const WIDTH: usize = 88;
+
+/// A doc as `--` comment lines.
 fn comment(indent: &str, doc: &str) -> String {
-    format!("{indent}-- {}\n", one_line(doc))
+    lines(doc)
+        .iter()
+        .map(|l| format!("{indent}-- {l}\n"))
+        .collect()
 }
 
+/// A doc as a string literal, one piece a line: PostgreSQL joins literals that only a
+/// line break separates.
 fn literal(doc: &str) -> String {
-    format!("'{}'", one_line(doc).replace('\'', "''"))
+    let pieces: Vec<String> = lines(doc)
+        .iter()
+        .enumerate()
+        .map(|(n, l)| {
+            let space = if n == 0 { "" } else { " " };
+            format!("  '{space}{}'", l.replace('\'', "''"))
+        })
+        .collect();
+    pieces.join("\n")
 }
 
-fn one_line(doc: &str) -> String {
-    doc.split_whitespace().collect::<Vec<_>>().join(" ")
+fn lines(doc: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for word in doc.split_whitespace() {
+        match out.last_mut() {
+            Some(line) if line.len() + 1 + word.len() <= WIDTH => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => out.push(word.to_string()),
+        }
+    }
+    out
 }

@@ -176,7 +176,23 @@ fn list_tables(i: &Interface, list: &SyncList, out: &mut Vec<Table>) -> Result<(
         kind: KeyKind::RootId,
         path: Vec::new(),
     };
-    let mut pending = std::collections::VecDeque::from([(root, vec![root_key], walk.children)]);
+    child_tables(i, root, root_key, walk.children, out)?;
+    for t in &out[root..] {
+        check_names(i, t)?;
+    }
+    Ok(())
+}
+
+/// The tables of the arrays of records below a list's table, breadth first: each child
+/// keyed by the keys above it and its position.
+fn child_tables(
+    i: &Interface,
+    root: usize,
+    root_key: Key,
+    children: Vec<Child>,
+    out: &mut Vec<Table>,
+) -> Result<(), Clash> {
+    let mut pending = std::collections::VecDeque::from([(root, vec![root_key], children)]);
     while let Some((parent, keys, children)) = pending.pop_front() {
         for child in children {
             let index = out.len();
@@ -215,9 +231,6 @@ fn list_tables(i: &Interface, list: &SyncList, out: &mut Vec<Table>) -> Result<(
                 pending.push_back((index, below, walk.children));
             }
         }
-    }
-    for t in &out[root..] {
-        check_names(i, t)?;
     }
     Ok(())
 }

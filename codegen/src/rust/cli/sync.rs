@@ -18,44 +18,7 @@ pub(super) fn sync(
     spec_version: &str,
 ) -> Result<(TokenStream, TokenStream), String> {
     let tables = tables::tables(i).map_err(|c| format!("generator bug: {}", c.message))?;
-    let mut arms = Vec::new();
-    let mut lists = Vec::new();
-    for (n, list) in s.lists.iter().enumerate() {
-        let op = i
-            .operations
-            .iter()
-            .find(|o| o.name == list.list)
-            .ok_or_else(|| format!("generator bug: no sync list `{}`", list.list))?;
-        let since = match &list.current {
-            Current::Filter {
-                since_param,
-                since_field,
-                ..
-            } => Some((since_param.as_str(), since_field.as_deref())),
-            Current::Walk => None,
-        };
-        let pages = list_pages(i, op, since)?;
-        arms.push(quote!(#n => { #pages }));
-        let table = tables
-            .iter()
-            .position(|t| t.parent.is_none() && t.name == crate::sql::names::sql_name(list.table()))
-            .ok_or_else(|| format!("generator bug: no table for `{}`", list.list))?;
-        let current = match &list.current {
-            Current::Filter {
-                watermark_field,
-                changes,
-                ..
-            } => quote!(cli::sync::schema::Current::Filter {
-                watermark: #watermark_field,
-                changes: #changes,
-            }),
-            Current::Walk => quote!(cli::sync::schema::Current::Walk),
-        };
-        let name = list.list.as_str();
-        lists.push(
-            quote!(cli::sync::schema::List { list: #name, table: #table, current: #current }),
-        );
-    }
+    let (arms, lists) = lists(i, s, &tables)?;
     let table_items = tables.iter().map(table);
     let (interface, help) = (i.name.as_str(), first_sentence(&s.doc));
     let sqlite = format!("../../sql/{}.sqlite.sql", i.name);
@@ -113,6 +76,53 @@ pub(super) fn sync(
         }
     };
     Ok((field, items))
+}
+
+/// Each list's arm of `pages` (its walk) and its entry in the schema.
+fn lists(
+    i: &Interface,
+    s: &Sync,
+    tables: &[Table],
+) -> Result<(Vec<TokenStream>, Vec<TokenStream>), String> {
+    let mut arms = Vec::new();
+    let mut lists = Vec::new();
+    for (n, list) in s.lists.iter().enumerate() {
+        let op = i
+            .operations
+            .iter()
+            .find(|o| o.name == list.list)
+            .ok_or_else(|| format!("generator bug: no sync list `{}`", list.list))?;
+        let since = match &list.current {
+            Current::Filter {
+                since_param,
+                since_field,
+                ..
+            } => Some((since_param.as_str(), since_field.as_deref())),
+            Current::Walk => None,
+        };
+        let pages = list_pages(i, op, since)?;
+        arms.push(quote!(#n => { #pages }));
+        let table = tables
+            .iter()
+            .position(|t| t.parent.is_none() && t.name == crate::sql::names::sql_name(list.table()))
+            .ok_or_else(|| format!("generator bug: no table for `{}`", list.list))?;
+        let current = match &list.current {
+            Current::Filter {
+                watermark_field,
+                changes,
+                ..
+            } => quote!(cli::sync::schema::Current::Filter {
+                watermark: #watermark_field,
+                changes: #changes,
+            }),
+            Current::Walk => quote!(cli::sync::schema::Current::Walk),
+        };
+        let name = list.list.as_str();
+        lists.push(
+            quote!(cli::sync::schema::List { list: #name, table: #table, current: #current }),
+        );
+    }
+    Ok((arms, lists))
 }
 
 fn table(t: &Table) -> TokenStream {

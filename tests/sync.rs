@@ -1,0 +1,500 @@
+//! `inspection sync v3 DATABASE` end to end against the sandbox, into SQLite: the tables
+//! hold every record the sandbox lists (counted over HTTP, every child row checked
+//! against its record's JSON); killed with SIGKILL at five seeded moments under faults and
+//! resumed, the database equals an uninterrupted sync's, table by table; the next sync
+//! brings exactly what changed (new inspections, an updated task, a unit no longer
+//! listed); bad databases are named, get their exit code and are left as they were.
+
+#[path = "support/export_folder.rs"]
+mod export_folder;
+#[path = "support/cli_process.rs"]
+mod tool;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Stdio;
+use std::time::Duration;
+
+use rusqlite::Connection;
+use serde_json::Value;
+
+use export_folder::{Moments, control, sandbox, scratch, strings, v3_env};
+
+/// Each v3 list the sync walks: its path and its table.
+const LISTS: &[(&str, &str)] = &[
+    ("/units", "units"),
+    ("/inspections", "inspections"),
+    ("/tasks", "tasks"),
+    ("/workflows", "workflows"),
+    ("/locations", "locations"),
+    ("/users", "users"),
+    ("/user_groups", "user_groups"),
+];
+
+/// `sync v3 DATABASE` with `extra` flags; its exit code, summary and stderr.
+async fn sync(sandbox: &sandbox::Sandbox, db: &Path, extra: &[&str]) -> (i32, Value, String) {
+    let mut args = strings(&["--quiet", "sync", "v3", &db.display().to_string()]);
+    args.extend(strings(extra));
+    let ran = tool::run(&args, &v3_env(sandbox), None).await;
+    let summary = serde_json::from_slice(&ran.stdout).unwrap_or(Value::Null);
+    (ran.code, summary, ran.stderr)
+}
+
+/// Every record of a v3 list, walked over HTTP page by page.
+async fn listed(sandbox: &sandbox::Sandbox, path: &str) -> Vec<Value> {
+    let client = reqwest::Client::new();
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut url = format!("{}{path}?per_page=100", sandbox.base_url());
+        if let Some(c) = &cursor {
+            url.push_str(&format!("&page={c}"));
+        }
+        let text = client
+            .get(url)
+            .header("api-key-id", "demo-key")
+            .header("api-key-secret", "demo-secret")
+            .send()
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap();
+        let page: Value = serde_json::from_str(&text).unwrap();
+        out.extend(page["data"].as_array().unwrap().iter().cloned());
+        match page["paging"]["cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return out,
+        }
+    }
+}
+
+/// A record without its pre-signed link, signed anew in every answer.
+fn unlinked(mut record: Value) -> Value {
+    if let Some(map) = record.as_object_mut() {
+        map.remove("pdf_share_url");
+    }
+    record
+}
+
+/// A table's rows by id: each row's stored JSON.
+fn stored(db: &Connection, table: &str) -> BTreeMap<String, Value> {
+    let mut stmt = db
+        .prepare(&format!("SELECT id, _record FROM \"{table}\""))
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))
+        .unwrap()
+        .map(|r| {
+            let (id, json) = r.unwrap();
+            (id, unlinked(serde_json::from_str(&json).unwrap()))
+        })
+        .collect()
+}
+
+fn count(db: &Connection, sql: &str, params: impl rusqlite::Params) -> usize {
+    db.query_row(sql, params, |r| r.get::<_, i64>(0)).unwrap() as usize
+}
+
+fn len(v: &Value) -> usize {
+    v.as_array().map_or(0, Vec::len)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_into_sqlite_holds_every_record_the_sandbox_lists() {
+    let sandbox = sandbox("--inspections 37").await;
+    let dir = scratch("sync-equal");
+    let path = dir.join("fleet.db");
+    let (code, summary, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["created"], true, "{summary}");
+    let db = Connection::open(&path).unwrap();
+    for (list, table) in LISTS {
+        let records: BTreeMap<String, Value> = listed(&sandbox, list)
+            .await
+            .into_iter()
+            .map(|r| (r["id"].as_str().unwrap().to_string(), unlinked(r)))
+            .collect();
+        assert!(!records.is_empty(), "the sandbox lists no {table}");
+        assert_eq!(
+            stored(&db, table),
+            records,
+            "{table} differ from the sandbox's"
+        );
+    }
+    let inspections = listed(&sandbox, "/inspections").await;
+    assert_eq!(inspections.len(), 40);
+    for record in &inspections {
+        check_children(&db, record);
+    }
+    let (code, summary, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["created"], false, "{summary}");
+    assert_eq!(count(&db, "SELECT count(*) FROM inspections", []), 40);
+}
+
+/// An inspection's child rows against its JSON: one per element, at its position, with
+/// its typed columns.
+fn check_children(db: &Connection, record: &Value) {
+    let id = record["id"].as_str().unwrap();
+    let row: (Option<String>, Option<bool>, Option<String>) = db
+        .query_row(
+            "SELECT unit_reference_number, damage_present, created_at FROM inspections WHERE id = ?1",
+            [id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        row.0.as_deref(),
+        record["unit"]["reference_number"].as_str()
+    );
+    assert_eq!(row.1, record["damage_present"].as_bool());
+    let created =
+        chrono::DateTime::parse_from_rfc3339(record["created_at"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        row.2.unwrap(),
+        created
+            .to_utc()
+            .to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
+    );
+    for field in ["results", "photos", "videos", "signatures"] {
+        let sql = format!("SELECT count(*) FROM inspections_{field} WHERE inspection_id = ?1");
+        assert_eq!(count(db, &sql, [id]), len(&record[field]), "{id} {field}");
+    }
+    for (n, result) in record["results"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        let (kind, name): (String, Option<String>) = db
+            .query_row(
+                "SELECT object, name FROM inspections_results WHERE inspection_id = ?1 AND position = ?2",
+                rusqlite::params![id, n as i64],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(kind, result["object"].as_str().unwrap());
+        assert_eq!(name.as_deref(), result["name"].as_str());
+        let sql = "SELECT count(*) FROM inspections_results_data \
+                   WHERE inspection_id = ?1 AND results_position = ?2";
+        // A PDF form's `data` is a map: a column, not rows.
+        let fields = if result["data"].is_array() {
+            len(&result["data"])
+        } else {
+            0
+        };
+        assert_eq!(
+            count(db, sql, rusqlite::params![id, n as i64]),
+            fields,
+            "{id} result {n}"
+        );
+        for (m, field) in result["data"].as_array().into_iter().flatten().enumerate() {
+            let sql = "SELECT count(*) FROM inspections_results_data_items \
+                       WHERE inspection_id = ?1 AND results_position = ?2 AND data_position = ?3";
+            let items = count(db, sql, rusqlite::params![id, n as i64, m as i64]);
+            assert_eq!(items, len(&field["items"]), "{id} result {n} field {m}");
+        }
+    }
+}
+
+/// Every table of a sync database, each row as text, without what differs between two
+/// equal syncs: when a row was written, the run that saw it, the pre-signed links.
+fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
+    let db = Connection::open(path).unwrap();
+    let tables: Vec<String> = db
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE '\\_sync%' ESCAPE '\\'")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    let mut out = BTreeMap::new();
+    for table in tables {
+        let mut stmt = db.prepare(&format!("SELECT * FROM \"{table}\"")).unwrap();
+        let names: Vec<String> = stmt.column_names().map(String::from).collect();
+        let mut rows: Vec<String> = stmt
+            .query_map([], |r| {
+                let mut cells = Vec::new();
+                for (n, name) in names.iter().enumerate() {
+                    if ["_synced_at", "_pass", "pdf_share_url"].contains(&name.as_str()) {
+                        continue;
+                    }
+                    let v: rusqlite::types::Value = r.get(n)?;
+                    let text = match (name.as_str(), v) {
+                        ("_record", rusqlite::types::Value::Text(t)) => {
+                            unlinked(serde_json::from_str(&t).unwrap()).to_string()
+                        }
+                        (_, v) => format!("{v:?}"),
+                    };
+                    cells.push(format!("{name}={text}"));
+                }
+                Ok(cells.join(" "))
+            })
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        rows.sort();
+        out.insert(table, rows);
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
+    let sandbox = sandbox("--inspections 500 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("sync-kill");
+    let args = |db: &Path| {
+        strings(&[
+            "--quiet",
+            "sync",
+            "v3",
+            &db.display().to_string(),
+            "--page-size",
+            "5",
+        ])
+    };
+    let whole = dir.join("uninterrupted.db");
+    tool::run_to_end(&args(&whole), &env, "the sync").await;
+    let expected = dump(&whole);
+    assert_eq!(expected["inspections"].len(), 503);
+
+    let killed = dir.join("killed.db");
+    let mut moments = Moments(0x5eed_2026);
+    let mut partial = Vec::new();
+    let moment = || moments.next_ms(100, 800);
+    tool::kill_runs(&args(&killed), &env, 5, moment, |kill, at, killed_it| {
+        if !killed_it {
+            eprintln!("kill {kill}: the run had already ended at {at} ms");
+            return;
+        }
+        let written = Connection::open(&killed)
+            .ok()
+            .and_then(|db| {
+                db.query_row("SELECT count(*) FROM inspections", [], |r| {
+                    r.get::<_, i64>(0)
+                })
+                .ok()
+            })
+            .unwrap_or(0);
+        eprintln!("kill {kill}: SIGKILL at {at} ms, {written} inspections committed");
+        partial.push(written);
+    })
+    .await;
+    assert!(
+        partial.iter().any(|n| (1..503).contains(n)),
+        "no kill fell in the middle of the inspections: {partial:?}"
+    );
+    let runs = tool::run_to_end(&args(&killed), &env, "the sync").await;
+    eprintln!("resumed to the end in {runs} run(s)");
+    let got = dump(&killed);
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>()
+    );
+    for (table, rows) in &expected {
+        assert!(
+            got[table] == *rows,
+            "{table} differs from an uninterrupted sync's"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_next_sync_brings_exactly_what_changed() {
+    let sandbox = sandbox("--inspections 5").await;
+    let dir = scratch("sync-changes");
+    let path = dir.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let before = dump(&path);
+
+    let new_ids: Vec<String> = [(); 2]
+        .iter()
+        .map(|_| async { control(&sandbox, "POST", "/_sandbox/v3/inspections").await })
+        .collect::<futures_util::future::JoinAll<_>>()
+        .await
+        .into_iter()
+        .map(|v| v["id"].as_str().unwrap().to_string())
+        .collect();
+    let tasks = listed(&sandbox, "/tasks").await;
+    let task = tasks
+        .iter()
+        .find(|t| t["assignee"]["username"].is_string())
+        .expect("a task assigned to a user");
+    let body = serde_json::json!({
+        "name": "Renamed by the office",
+        "reference_number": task["unit"]["reference_number"],
+        "due_by": task["due_by"],
+        "assignee_username": task["assignee"]["username"],
+    });
+    let task = task["id"].as_str().unwrap().to_string();
+    let answer = reqwest::Client::new()
+        .patch(format!("{}/tasks/{task}", sandbox.base_url()))
+        .header("api-key-id", "demo-key")
+        .header("api-key-secret", "demo-secret")
+        .header("content-type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        answer.status().is_success(),
+        "{}",
+        answer.text().await.unwrap()
+    );
+    let units = listed(&sandbox, "/units").await;
+    let gone = units[0]["id"].as_str().unwrap().to_string();
+    control(&sandbox, "DELETE", &format!("/_sandbox/v3/units/{gone}")).await;
+
+    let (code, summary, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let by_table = |table: &str| {
+        summary["lists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["table"] == table)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(by_table("units")["marked_deleted"], 1, "{summary}");
+    assert_eq!(
+        by_table("tasks")["whole"],
+        false,
+        "tasks are read after their watermark"
+    );
+    assert_eq!(by_table("inspections")["whole"], false);
+    let db = Connection::open(&path).unwrap();
+    for id in &new_ids {
+        assert_eq!(
+            count(&db, "SELECT count(*) FROM inspections WHERE id = ?1", [id]),
+            1
+        );
+    }
+    let name: String = db
+        .query_row("SELECT name FROM tasks WHERE id = ?1", [&task], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    assert_eq!(name, "Renamed by the office");
+    let deleted: Vec<String> = db
+        .prepare("SELECT id FROM units WHERE _deleted_at IS NOT NULL")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(deleted, [gone], "only the unit no longer listed is marked");
+
+    // Nothing else changed: every other row is as it was.
+    let after = dump(&path);
+    for (table, rows) in &before {
+        let changed: Vec<&String> = rows.iter().filter(|r| !after[table].contains(r)).collect();
+        let expected = match table.as_str() {
+            "units" => 1,
+            "tasks" => 1,
+            _ => 0,
+        };
+        assert_eq!(changed.len(), expected, "{table}: {changed:?}");
+    }
+    assert_eq!(after["inspections"].len(), before["inspections"].len() + 2);
+
+    // Marked once: the next sync marks nothing again.
+    let (code, summary, _) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0);
+    assert_eq!(summary["lists"][0]["marked_deleted"], 0, "{summary}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_databases_are_named_with_their_exit_code_and_left_as_they_were() {
+    let sandbox = sandbox("").await;
+    let dir = scratch("sync-bad");
+
+    let missing = dir.join("no-such-folder/fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &missing, &[]).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains("no-such-folder") && stderr.contains("does not exist"),
+        "{stderr}"
+    );
+    assert!(!missing.exists());
+
+    let foreign = dir.join("erp.db");
+    {
+        let db = Connection::open(&foreign).unwrap();
+        db.execute_batch("CREATE TABLE orders (id INTEGER PRIMARY KEY, total REAL);")
+            .unwrap();
+    }
+    let (code, _, stderr) = sync(&sandbox, &foreign, &[]).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains("tables this tool did not make (orders)"),
+        "{stderr}"
+    );
+    let db = Connection::open(&foreign).unwrap();
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+            []
+        ),
+        1
+    );
+
+    for (url, says) in [
+        (
+            "mysql://fleet@db/fleet",
+            "`mysql://` is no database this tool writes to",
+        ),
+        ("sqlite:", "names no file"),
+    ] {
+        let ran = tool::run(&strings(&["sync", "v3", url]), &v3_env(&sandbox), None).await;
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{}", ran.stderr);
+    }
+    let ran = tool::run(
+        &strings(&["sync", "v3", "x.db", "--only", "invoices"]),
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("`invoices` is no list of the v3 sync"),
+        "{}",
+        ran.stderr
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_sync_into_the_same_database_is_refused_while_one_runs() {
+    let sandbox = sandbox("--inspections 40 --fault-slow 1.0 --slow-ms 300").await;
+    let dir = scratch("sync-busy");
+    let path = dir.join("fleet.db");
+    let env = v3_env(&sandbox);
+    let mut first = std::process::Command::new(tool::binary())
+        .args(strings(&[
+            "--quiet",
+            "sync",
+            "v3",
+            &path.display().to_string(),
+            "--page-size",
+            "5",
+        ]))
+        .envs(env.iter().cloned())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(code, 9, "{stderr}");
+    assert!(
+        stderr.contains("fleet.db is held") && stderr.contains("a sync"),
+        "{stderr}"
+    );
+}
