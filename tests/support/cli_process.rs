@@ -16,11 +16,16 @@ pub fn binary() -> PathBuf {
         .get_or_init(|| {
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
+                // With PostgreSQL (a feature of the tool; the workspace builds it so too).
                 .args(["build", "--quiet", "-p", "inspection-cli"])
+                .args(["--features", "inspection-cli-runtime/postgres"])
                 .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
                 .status()
                 .expect("cargo runs");
-            assert!(status.success(), "cargo build -p inspection-cli failed");
+            assert!(
+                status.success(),
+                "cargo build -p inspection-cli (with postgres) failed"
+            );
             // target/debug/deps/<test> -> target/debug/inspection
             let exe = std::env::current_exe().expect("the test's path");
             let dir = exe.parent().and_then(Path::parent).expect("target/debug");

@@ -10,6 +10,8 @@
 
 pub mod command;
 pub mod meta;
+#[cfg(feature = "postgres")]
+pub mod postgres;
 pub mod rows;
 pub mod schema;
 #[cfg(feature = "sqlite")]
@@ -102,7 +104,7 @@ pub struct ListSummary {
 pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Failure> {
     let schema = source.schema();
     let lists = selected(schema, &options.only)?;
-    let (mut db, made) = open(&options.target, schema, options.rebuild)?;
+    let (mut db, made) = open(&options.target, schema, options.rebuild).await?;
     let requests_before = source.core().requests_sent();
     let mut progress = Progress::new(options.progress, (0, 0), source.quota(), requests_before);
     let mut summaries = Vec::new();
@@ -135,6 +137,9 @@ pub fn preflight(schema: &Schema, options: &Options) -> Result<(), Failure> {
     match &options.target {
         #[cfg(feature = "sqlite")]
         Target::Sqlite(_) => Ok(()),
+        #[cfg(feature = "postgres")]
+        Target::Postgres(_) => Ok(()),
+        #[allow(unreachable_patterns)] // Both features on: every database is built in.
         other => Err(unsupported(other)),
     }
 }
@@ -175,9 +180,11 @@ fn selected<'s>(schema: &'s Schema, only: &[String]) -> Result<Vec<(usize, &'s L
 pub enum Database {
     #[cfg(feature = "sqlite")]
     Sqlite(sqlite::Sqlite),
+    #[cfg(feature = "postgres")]
+    Postgres(postgres::Postgres),
 }
 
-fn open(
+async fn open(
     target: &Target,
     schema: &'static Schema,
     rebuild: bool,
@@ -188,47 +195,63 @@ fn open(
             let (db, made) = sqlite::Sqlite::open(path, schema, rebuild)?;
             Ok((Database::Sqlite(db), made))
         }
+        #[cfg(feature = "postgres")]
+        Target::Postgres(url) => {
+            let (db, made) = postgres::Postgres::open(url, schema, rebuild).await?;
+            Ok((Database::Postgres(db), made))
+        }
+        #[allow(unreachable_patterns)] // Both features on: every database is built in.
         other => Err(unsupported(other)),
     }
 }
 
 impl Database {
-    fn state(&self, list: &str) -> Result<ListState, Failure> {
+    async fn state(&self, list: &str) -> Result<ListState, Failure> {
         match self {
             #[cfg(feature = "sqlite")]
             Database::Sqlite(db) => db.state(list),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.state(list).await,
         }
     }
 
-    fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
+    async fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
         match self {
             #[cfg(feature = "sqlite")]
             Database::Sqlite(db) => db.save_state(list, state),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.save_state(list, state).await,
         }
     }
 
-    fn commit_page(
+    async fn commit_page(
         &mut self,
         schema: &Schema,
         list: &List,
         records: &[rows::Record],
         state: &ListState,
     ) -> Result<(), Failure> {
+        let now = Utc::now();
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.commit_page(schema, list, records, state, Utc::now()),
+            Database::Sqlite(db) => db.commit_page(schema, list, records, state, now),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.commit_page(schema, list, records, state, now).await,
         }
     }
 
-    fn finish_pass(
+    async fn finish_pass(
         &mut self,
         schema: &Schema,
         list: &List,
         state: &ListState,
     ) -> Result<u64, Failure> {
+        let now = Utc::now();
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.finish_pass(schema, list, state, Utc::now()),
+            Database::Sqlite(db) => db.finish_pass(schema, list, state, now),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.finish_pass(schema, list, state, now).await,
         }
     }
 }
@@ -254,11 +277,11 @@ async fn sync_list(
         watermark: None,
     };
     loop {
-        let mut state = db.state(list.list)?;
+        let mut state = db.state(list.list).await?;
         let resumed = state.in_pass;
         if !resumed {
             start_pass(&mut state, list, options);
-            db.save_state(list.list, &state)?;
+            db.save_state(list.list, &state).await?;
         }
         summary.whole |= state.whole;
         summary.since = state.since;
@@ -285,7 +308,7 @@ async fn sync_list(
                     summary.records += written;
                     restarts += 1;
                     tokio::time::sleep(Duration::from_secs(1 << restarts.min(5))).await;
-                    state = db.state(list.list)?;
+                    state = db.state(list.list).await?;
                 }
                 Err((_, failure)) => return Err(failure),
             }
@@ -293,7 +316,7 @@ async fn sync_list(
         state.in_pass = false;
         state.resume = None;
         state.finished_at = Some(Utc::now());
-        summary.marked_deleted += db.finish_pass(schema, list, &state)?;
+        summary.marked_deleted += db.finish_pass(schema, list, &state).await?;
         summary.watermark = state.watermark;
         if !(resumed && options.reconcile && !state.whole) {
             return Ok(summary);
@@ -352,6 +375,7 @@ async fn walk(
         }
         state.resume = next.clone();
         db.commit_page(schema, list, &records, state)
+            .await
             .map_err(|f| (written, f))?;
         written += records.len() as u64;
         progress.page(records.len() as u64);

@@ -84,9 +84,15 @@ publish = false
 name = "inspection"
 path = "src/main.rs"
 
+[features]
+# `inspection sync` into a SQLite file (the default) or PostgreSQL.
+default = ["sqlite"]
+sqlite = ["inspection-cli-runtime/sqlite"]
+postgres = ["inspection-cli-runtime/postgres"]
+
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
-inspection-cli-runtime = { path = "../../cli", version = "0.1.0" }
+inspection-cli-runtime = { path = "../../cli", version = "0.1.0", default-features = false }
 inspection-client = { path = "../rust", version = "VERSION" }
 # The client's code that the tool shares (making a client from variables) names it.
 inspection-runtime = { path = "../../runtime", version = "0.1.0" }

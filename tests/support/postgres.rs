@@ -1,0 +1,206 @@
+//! A real PostgreSQL server for a test: Debian's binaries (`.ci/run` installs them when
+//! missing), a data folder under `target/postgres/`, a free loopback port, a password for
+//! TCP logins (scram-sha-256), stopped and removed when dropped. Run as root, the server
+//! runs as the `postgres` user the package creates (PostgreSQL refuses root).
+
+#![allow(dead_code)] // Each test file uses its own share of these.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The superuser's password in every test server.
+pub const PASSWORD: &str = "test-only-s3cret";
+
+pub struct Postgres {
+    dir: PathBuf,
+    bin: PathBuf,
+    pub port: u16,
+    as_postgres: bool,
+}
+
+impl Postgres {
+    /// A new server, named `name` in its folder.
+    pub fn start(name: &str) -> Postgres {
+        let bin = binaries().unwrap_or_else(|| {
+            panic!(
+                "no PostgreSQL server binaries (initdb, pg_ctl) in /usr/lib/postgresql/*/bin: \
+                 install Debian's `postgresql` package (`.ci/run` does)"
+            )
+        });
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/postgres");
+        let dir = root.join(format!("{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let as_postgres = is_root();
+        let pwfile = dir.join("pwfile");
+        std::fs::write(&pwfile, PASSWORD).unwrap();
+        if as_postgres {
+            assert!(
+                Command::new("chown")
+                    .args(["-R", "postgres:"])
+                    .arg(&dir)
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+        }
+        let data = dir.join("data");
+        let server = Postgres {
+            dir: dir.clone(),
+            bin,
+            port: free_port(),
+            as_postgres,
+        };
+        server.run(
+            "initdb",
+            &[
+                "-D",
+                &data.display().to_string(),
+                "-U",
+                "postgres",
+                "--auth-local=trust",
+                "--auth-host=scram-sha-256",
+                &format!("--pwfile={}", pwfile.display()),
+                "-E",
+                "UTF8",
+                "--no-sync",
+            ],
+        );
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40",
+            server.port,
+            dir.display()
+        );
+        server.run(
+            "pg_ctl",
+            &[
+                "-D",
+                &data.display().to_string(),
+                "-l",
+                &dir.join("log").display().to_string(),
+                "-o",
+                &options,
+                "-w",
+                "start",
+            ],
+        );
+        server
+    }
+
+    /// `postgres://postgres:PASSWORD@127.0.0.1:PORT/database`.
+    pub fn url(&self, database: &str) -> String {
+        format!(
+            "postgres://postgres:{PASSWORD}@127.0.0.1:{}/{database}",
+            self.port
+        )
+    }
+
+    /// The same without the password (given by `PGPASSWORD` or a password file).
+    pub fn url_without_password(&self, database: &str) -> String {
+        format!("postgres://postgres@127.0.0.1:{}/{database}", self.port)
+    }
+
+    /// Creates `database`.
+    pub fn create_database(&self, database: &str) {
+        self.psql("postgres", &format!("CREATE DATABASE \"{database}\""));
+    }
+
+    /// Runs `sql` in `database` and gives its rows, one line each (unaligned, tuples only).
+    pub fn psql(&self, database: &str, sql: &str) -> String {
+        let out = Command::new(self.bin.join("psql"))
+            .args([
+                "-X",
+                "-q",
+                "-At",
+                "-v",
+                "ON_ERROR_STOP=1",
+                "-h",
+                "127.0.0.1",
+            ])
+            .args([
+                "-p",
+                &self.port.to_string(),
+                "-U",
+                "postgres",
+                "-d",
+                database,
+                "-c",
+                sql,
+            ])
+            .env("PGPASSWORD", PASSWORD)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "psql: {sql}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let exe = self.bin.join(tool);
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c
+        } else {
+            Command::new(&exe)
+        };
+        let out = cmd.args(args).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{tool} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for Postgres {
+    fn drop(&mut self) {
+        let data = self.dir.join("data").display().to_string();
+        let mut cmd = if self.as_postgres {
+            let mut c = Command::new("runuser");
+            c.args(["-u", "postgres", "--"])
+                .arg(self.bin.join("pg_ctl"));
+            c
+        } else {
+            Command::new(self.bin.join("pg_ctl"))
+        };
+        let _ = cmd
+            .args(["-D", &data, "-m", "immediate", "-w", "stop"])
+            .output();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// The newest PostgreSQL's `bin` folder (Debian keeps each version apart).
+fn binaries() -> Option<PathBuf> {
+    let mut versions: Vec<(u32, PathBuf)> = std::fs::read_dir("/usr/lib/postgresql")
+        .ok()?
+        .filter_map(|e| {
+            let e = e.ok()?;
+            let version = e.file_name().to_string_lossy().parse::<u32>().ok()?;
+            let bin = e.path().join("bin");
+            bin.join("initdb").exists().then_some((version, bin))
+        })
+        .collect();
+    versions.sort();
+    versions.pop().map(|(_, bin)| bin)
+}
+
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
