@@ -186,7 +186,7 @@ mod tests {
     fn every_class_has_its_own_code() {
         let mut codes: Vec<u8> = Class::ALL.iter().map(|c| c.code()).collect();
         codes.dedup();
-        assert_eq!(codes, (1..=9).collect::<Vec<u8>>());
+        assert_eq!(codes, (1..=10).collect::<Vec<u8>>());
         assert!(Class::table().contains("  4  credentials\n"));
     }
 

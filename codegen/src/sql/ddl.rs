@@ -208,7 +208,8 @@ fn literal(doc: &str) -> String {
     pieces.join("\n")
 }
 
-fn lines(doc: &str) -> Vec<String> {
+/// `doc`'s words in lines of at most [`WIDTH`] characters (a longer word alone).
+pub(super) fn lines(doc: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for word in doc.split_whitespace() {
         match out.last_mut() {

@@ -1,11 +1,13 @@
 //! The SQL backend: the tables `inspection sync` fills, as the statements that create
-//! them in SQLite and in PostgreSQL (`generated/sql/<interface>.<dialect>.sql`), for
+//! them in SQLite and in PostgreSQL (`generated/sql/<interface>.<dialect>.sql`) and a
+//! reference of each table and column (`generated/sql/<interface>.md`), for
 //! interfaces that declare a `sync`. The model of the tables ([`tables`]) is shared with
 //! `check` (names that would collide) and the command-line tool's backend (its row
 //! mapper and the statements it runs).
 
 pub mod ddl;
 pub mod names;
+mod reference;
 pub mod tables;
 
 use crate::ir::Api;
@@ -25,6 +27,10 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
                 format!("{header}\n{}", ddl::create(dialect, &tables)),
             ));
         }
+        out.push(OutputFile::new(
+            format!("{DIR}/{}.md", i.name),
+            reference::markdown(i, &tables),
+        ));
     }
     Ok(out)
 }
