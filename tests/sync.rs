@@ -18,7 +18,9 @@ use std::time::Duration;
 use rusqlite::Connection;
 use serde_json::Value;
 
-use export_folder::{Moments, control, sandbox, scratch, strings, v3_env};
+use export_folder::{
+    Moments, control, recorded_inspection_fields, sandbox, scratch, strings, v3_env,
+};
 
 /// Each v3 list the sync walks: its path and its table.
 const LISTS: &[(&str, &str)] = &[
@@ -497,4 +499,143 @@ async fn a_second_sync_into_the_same_database_is_refused_while_one_runs() {
         stderr.contains("fleet.db is held") && stderr.contains("a sync"),
         "{stderr}"
     );
+}
+
+/// Makes a synced database look as if an older spec had made it: `edit` changes the IR
+/// the database recorded (the interface's JSON), `sql` its tables, and the recorded
+/// tables' list drops `drop_word` or gains `add_word` on the `inspections` line.
+fn as_if_made_by(
+    path: &Path,
+    edit: impl FnOnce(&mut Value),
+    sql: &str,
+    drop_word: &str,
+    add_word: &str,
+) {
+    let db = Connection::open(path).unwrap();
+    let ir: String = db
+        .query_row("SELECT value FROM _sync_meta WHERE key = 'ir'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    let mut ir: Value = serde_json::from_str(&ir).unwrap();
+    edit(&mut ir);
+    let tables: String = db
+        .query_row(
+            "SELECT value FROM _sync_meta WHERE key = 'tables'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let tables: Vec<String> = tables
+        .lines()
+        .map(|line| {
+            if !line.starts_with("inspections ") {
+                return line.to_string();
+            }
+            let mut words: Vec<&str> = line.split(' ').filter(|w| *w != drop_word).collect();
+            if !add_word.is_empty() {
+                words.push(add_word);
+            }
+            words.join(" ")
+        })
+        .collect();
+    db.execute_batch(sql).unwrap();
+    db.execute(
+        "UPDATE _sync_meta SET value = ?1 WHERE key = 'ir'",
+        [ir.to_string()],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE _sync_meta SET value = ?1 WHERE key = 'tables'",
+        [tables.join("\n") + "\n"],
+    )
+    .unwrap();
+    db.execute(
+        "UPDATE _sync_meta SET value = '0.1.0' WHERE key = 'spec_version'",
+        [],
+    )
+    .unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_spec_migrates_what_it_adds_and_refuses_what_it_breaks() {
+    let sandbox = sandbox("--inspections 5").await;
+    let dir = scratch("sync-migrate");
+    let path = dir.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+
+    // A spec without `Inspection.pdf_share_url` made the tables: this one adds it.
+    as_if_made_by(
+        &path,
+        |ir| recorded_inspection_fields(ir).retain(|f| f["name"] != "pdf_share_url"),
+        "ALTER TABLE inspections DROP COLUMN pdf_share_url",
+        "pdf_share_url:Text",
+        "",
+    );
+    let (code, summary, stderr) = sync(&sandbox, &path, &["--only", "units"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        summary["migrated"],
+        serde_json::json!(["column `inspections.pdf_share_url` added"]),
+        "{summary}"
+    );
+    // Filled from each stored record (the run synced units only).
+    let db = Connection::open(&path).unwrap();
+    let filled = count(
+        &db,
+        "SELECT count(*) FROM inspections WHERE pdf_share_url = json_extract(_record, '$.pdf_share_url')",
+        [],
+    );
+    assert_eq!(filled, 8);
+    let version: String = db
+        .query_row(
+            "SELECT value FROM _sync_meta WHERE key = 'spec_version'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_ne!(version, "0.1.0", "the database records this tool's spec");
+    drop(db);
+
+    // A spec with a field this one no longer has: refused, naming it, nothing written.
+    as_if_made_by(
+        &path,
+        |ir| {
+            let fields = recorded_inspection_fields(ir);
+            let mut gone = fields
+                .iter()
+                .find(|f| f["name"] == "damage_present")
+                .unwrap()
+                .clone();
+            gone["name"] = "legacy_flag".into();
+            fields.push(gone);
+            ir["positions"]["Inspection.legacy_flag"] = serde_json::json!([999, 9]);
+        },
+        "ALTER TABLE inspections ADD COLUMN legacy_flag BOOLEAN",
+        "",
+        "legacy_flag:Boolean",
+    );
+    let before = dump(&path);
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains("field `Inspection.legacy_flag` removed (spec/v3.yaml:999:9)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--rebuild"), "{stderr}");
+    assert!(dump(&path) == before, "a refused migration wrote");
+
+    // `--rebuild`: this tool's tables made again, everything synced.
+    let (code, summary, stderr) = sync(&sandbox, &path, &["--rebuild"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["created"], true, "{summary}");
+    let db = Connection::open(&path).unwrap();
+    let columns = count(
+        &db,
+        "SELECT count(*) FROM pragma_table_info('inspections') WHERE name = 'legacy_flag'",
+        [],
+    );
+    assert_eq!(columns, 0);
+    assert_eq!(count(&db, "SELECT count(*) FROM inspections", []), 8);
 }

@@ -255,3 +255,60 @@ async fn postgres_credentials_locks_and_bad_urls() {
     );
     assert!(!ran.stderr.contains(PASSWORD), "{}", ran.stderr);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_newer_spec_adds_a_table_filled_from_the_stored_records() {
+    let pg = Postgres::start("sync-migrate");
+    pg.create_database("fleet");
+    let sandbox = sandbox("--inspections 5").await;
+    let url = pg.url("fleet");
+    let ran = sync(&sandbox, &url, &[], &[]).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let videos = pg.psql("fleet", "SELECT count(*) FROM inspections_videos");
+    assert!(
+        videos.trim().parse::<u32>().unwrap() > 0,
+        "the demo has videos"
+    );
+
+    // As if a spec without `Inspection.videos` had made the tables.
+    let ir = pg.psql("fleet", "SELECT value FROM _sync_meta WHERE key = 'ir'");
+    let mut ir: Value = serde_json::from_str(ir.trim()).unwrap();
+    export_folder::recorded_inspection_fields(&mut ir).retain(|f| f["name"] != "videos");
+    let tables = pg.psql("fleet", "SELECT value FROM _sync_meta WHERE key = 'tables'");
+    let tables: String = tables
+        .lines()
+        .filter(|l| !l.starts_with("inspections_videos "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let quote = |s: &str| s.replace('\'', "''");
+    pg.psql(
+        "fleet",
+        &format!(
+            "BEGIN; DROP TABLE inspections_videos; \
+             UPDATE _sync_meta SET value = '{}' WHERE key = 'ir'; \
+             UPDATE _sync_meta SET value = '{}' WHERE key = 'tables'; COMMIT;",
+            quote(&ir.to_string()),
+            quote(&tables)
+        ),
+    );
+
+    let ran = sync(&sandbox, &url, &["--only", "units"], &[]).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(
+        summary["migrated"],
+        serde_json::json!(["table `inspections_videos` added"]),
+        "{summary}"
+    );
+    let again = pg.psql("fleet", "SELECT count(*) FROM inspections_videos");
+    assert_eq!(
+        again, videos,
+        "the new table is filled from the stored records"
+    );
+    let same = pg.psql(
+        "fleet",
+        "SELECT count(*) FROM inspections_videos v JOIN inspections i ON i.id = v.inspection_id \
+         WHERE v._record = i._record->'videos'->v.position",
+    );
+    assert_eq!(same, videos);
+}

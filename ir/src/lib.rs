@@ -15,6 +15,7 @@
 //! `types`, the operations in `operations`, the small value types the spec format shares
 //! in `values` (all re-exported).
 
+pub mod diff;
 mod operations;
 mod positions;
 mod types;
@@ -286,6 +287,27 @@ pub enum Current {
     },
     /// No filter: every run walks the whole list.
     Walk,
+}
+
+impl Sync {
+    /// The names of every type a sync's tables are made from: each list's records and
+    /// every type their fields reach (nested records, members, elements).
+    pub fn types(&self, i: &Interface) -> std::collections::BTreeSet<String> {
+        let mut seen = std::collections::BTreeSet::new();
+        let mut todo: Vec<TypeId> = self.lists.iter().map(|l| l.record).collect();
+        while let Some(id) = todo.pop() {
+            let ty = i.ty(id);
+            if !seen.insert(ty.name.clone()) {
+                continue;
+            }
+            match &ty.kind {
+                TypeKind::Object(o) => todo.extend(o.wire_fields().filter_map(|f| f.ty.named())),
+                TypeKind::Union(u) => todo.extend(u.variants.iter().map(|v| v.shape)),
+                _ => {}
+            }
+        }
+        seen
+    }
 }
 
 impl SyncList {

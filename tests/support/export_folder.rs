@@ -98,3 +98,16 @@ pub fn without_link(line: &str) -> String {
     assert!(line.contains(&field), "{line}");
     line.replacen(&field, "", 1)
 }
+
+/// The fields of `Inspection` in an interface's IR as a sync database records it (a test
+/// edits them to make the database look as if another spec had made it).
+pub fn recorded_inspection_fields(ir: &mut Value) -> &mut Vec<Value> {
+    let types = ir["types"].as_array_mut().unwrap();
+    let inspection = types
+        .iter_mut()
+        .find(|t| t["name"] == "Inspection")
+        .unwrap();
+    inspection["kind"]["object"]["fields"]
+        .as_array_mut()
+        .unwrap()
+}

@@ -106,8 +106,11 @@ impl Postgres {
     }
 
     /// Runs `sql` in `database` and gives its rows, one line each (unaligned, tuples only).
+    /// The statements go through psql's input (they can be longer than an argument).
     pub fn psql(&self, database: &str, sql: &str) -> String {
-        let out = Command::new(self.bin.join("psql"))
+        use std::io::Write;
+        let port = self.port.to_string();
+        let mut child = Command::new(self.bin.join("psql"))
             .args([
                 "-X",
                 "-q",
@@ -117,22 +120,22 @@ impl Postgres {
                 "-h",
                 "127.0.0.1",
             ])
-            .args([
-                "-p",
-                &self.port.to_string(),
-                "-U",
-                "postgres",
-                "-d",
-                database,
-                "-c",
-                sql,
-            ])
+            .args(["-p", &port, "-U", "postgres", "-d", database, "-f", "-"])
             .env("PGPASSWORD", PASSWORD)
-            .output()
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
             .unwrap();
+        let mut input = child.stdin.take().unwrap();
+        input.write_all(sql.as_bytes()).unwrap();
+        input.write_all(b";\n").unwrap();
+        drop(input);
+        let out = child.wait_with_output().unwrap();
         assert!(
             out.status.success(),
-            "psql: {sql}: {}",
+            "psql: {}: {}",
+            sql.chars().take(300).collect::<String>(),
             String::from_utf8_lossy(&out.stderr)
         );
         String::from_utf8(out.stdout).unwrap()

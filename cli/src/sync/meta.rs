@@ -5,29 +5,67 @@
 
 use std::path::Path;
 
+use inspection_ir::{Api, Interface};
+
 use super::schema::Schema;
 use crate::exit::{Class, Failure};
 
-/// Whether this run made the tables.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Whether this run made the tables, found them, or migrated them (what it added).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Made {
     Now,
     Before,
+    Migrated(Vec<String>),
 }
 
 /// The format of the tool's own tables this tool writes.
 pub const FORMAT: u32 = 1;
 const MADE_BY: &str = "inspection sync";
 
-/// The entries written when the tables are made.
-pub fn entries(schema: &Schema) -> Vec<(&'static str, String)> {
-    vec![
+/// The entries written when the tables are made (and, but `made_by`, again by a
+/// migration or a newer spec): the interface's IR among them, for a later migration.
+pub fn entries(schema: &Schema) -> Result<Vec<(&'static str, String)>, Failure> {
+    let ir = own_ir(schema)?;
+    let ir = serde_json::to_string(&ir).map_err(|e| {
+        Failure::new(
+            Class::Failure,
+            format!("the tool's IR cannot be written: {e}"),
+        )
+    })?;
+    Ok(vec![
         ("made_by", MADE_BY.to_string()),
         ("format", FORMAT.to_string()),
         ("interface", schema.interface.to_string()),
         ("spec_version", schema.spec_version.to_string()),
         ("tables", tables(schema)),
-    ]
+        ("ir", ir),
+    ])
+}
+
+/// The interface's IR as this tool has it (for the database to record).
+pub fn own_ir(schema: &Schema) -> Result<Interface, Failure> {
+    let api: Api = serde_json::from_str(schema.ir).map_err(|e| {
+        Failure::new(
+            Class::Failure,
+            format!("the tool's own IR cannot be read: {e}"),
+        )
+    })?;
+    api.interfaces
+        .into_iter()
+        .find(|i| i.name == schema.interface)
+        .ok_or_else(|| {
+            Failure::new(
+                Class::Failure,
+                format!("the tool's IR has no `{}`", schema.interface),
+            )
+        })
+}
+
+/// Whether the database records another spec version than this tool's.
+pub fn other_version(schema: &Schema, stored: &[(String, String)]) -> bool {
+    !stored
+        .iter()
+        .any(|(k, v)| k == "spec_version" && v == schema.spec_version)
 }
 
 /// Each table and its columns with their kinds, one line each: what a migration compares.
@@ -84,7 +122,8 @@ pub fn refuse_foreign(path: &Path, tables: &[String]) -> Result<(), Failure> {
     ))
 }
 
-/// Checks a database this tool made against `schema`.
+/// Checks that this tool made the database, for this interface, in a format it reads (its
+/// tables are `migrate`'s to compare).
 pub fn check(path: &Path, schema: &Schema, stored: &[(String, String)]) -> Result<(), Failure> {
     let get = |key: &str| {
         stored
@@ -113,13 +152,6 @@ pub fn check(path: &Path, schema: &Schema, stored: &[(String, String)]) -> Resul
             "it holds a sync of `{}`, not of `{}`; sync each interface into a database of its own",
             get("interface").unwrap_or("?"),
             schema.interface
-        )));
-    }
-    if get("tables") != Some(tables(schema).as_str()) {
-        return Err(refuse(format!(
-            "its tables were made from spec {} and differ from this tool's (spec {}); `--rebuild` makes them again and syncs everything",
-            get("spec_version").unwrap_or("?"),
-            schema.spec_version
         )));
     }
     Ok(())

@@ -10,6 +10,7 @@
 
 pub mod command;
 pub mod meta;
+pub mod migrate;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod rows;
@@ -80,6 +81,8 @@ pub struct Summary {
     pub database: String,
     /// Whether this run made the tables.
     pub created: bool,
+    /// What this run's migration added to tables a former spec made (tables, columns).
+    pub migrated: Vec<String>,
     pub lists: Vec<ListSummary>,
     /// Requests this run sent to the service.
     pub api_requests: u64,
@@ -125,6 +128,10 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     Ok(Summary {
         database: options.target.to_string(),
         created: made == meta::Made::Now,
+        migrated: match made {
+            meta::Made::Migrated(added) => added,
+            _ => Vec::new(),
+        },
         lists: summaries,
         api_requests: source.core().requests_sent() - requests_before,
     })

@@ -15,8 +15,9 @@ use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
 use tokio_postgres::{Client, Config, NoTls, Statement};
 
 use super::meta::{self, Made};
+use super::migrate;
 use super::rows::{Cell, Record};
-use super::schema::{List, Schema};
+use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
 use super::target::Target;
@@ -232,35 +233,103 @@ impl Connected {
         let tables = self.table_names().await?;
         if !tables.iter().any(|t| t == statements::META) {
             meta::refuse_foreign(&PathBuf::from(&self.shown), &tables)?;
+            let entries = meta::entries(schema)?;
+            let shown = self.shown.clone();
             let tx = self
                 .client
                 .transaction()
                 .await
-                .map_err(|e| failure(&self.shown, e))?;
-            tx.batch_execute(schema.postgres)
-                .await
-                .map_err(|e| failure(&self.shown, e))?;
-            for create in statements::CREATE_OWN {
-                tx.batch_execute(create)
-                    .await
-                    .map_err(|e| failure(&self.shown, e))?;
-            }
-            for (key, value) in meta::entries(schema) {
-                tx.execute(statements::WRITE_META, &[&key, &value])
-                    .await
-                    .map_err(|e| failure(&self.shown, e))?;
-            }
-            tx.commit().await.map_err(|e| failure(&self.shown, e))?;
+                .map_err(|e| failure(&shown, e))?;
+            let made = async {
+                tx.batch_execute(schema.create_all(Dialect::Postgres))
+                    .await?;
+                for create in statements::CREATE_OWN {
+                    tx.batch_execute(create).await?;
+                }
+                write_meta(&tx, &entries).await?;
+                tx.commit().await
+            };
+            made.await.map_err(|e| failure(&shown, e))?;
             return Ok(Made::Now);
         }
+        let stored = self.read_meta().await?;
+        meta::check(&PathBuf::from(&self.shown), schema, &stored)?;
+        match migrate::plan(&self.shown, schema, &stored)? {
+            Some(plan) => {
+                self.migrate(schema, &plan).await?;
+                Ok(Made::Migrated(plan.describe(schema)))
+            }
+            None if meta::other_version(schema, &stored) => {
+                let entries = meta::entries(schema)?;
+                write_meta(&self.client, &entries)
+                    .await
+                    .map_err(|e| self.failed(e))?;
+                Ok(Made::Before)
+            }
+            None => Ok(Made::Before),
+        }
+    }
+
+    async fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
         let rows = self
             .client
             .query(statements::READ_META, &[])
             .await
             .map_err(|e| self.failed(e))?;
-        let stored: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
-        meta::check(&PathBuf::from(&self.shown), schema, &stored)?;
-        Ok(Made::Before)
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    /// Makes the plan's tables and columns and fills them from each record's stored JSON,
+    /// then records this tool's spec: one transaction.
+    async fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
+        let entries = meta::entries(schema)?;
+        let now = Cell::Time(Utc::now());
+        let shown = self.shown.clone();
+        let tx = self
+            .client
+            .transaction()
+            .await
+            .map_err(|e| failure(&shown, e))?;
+        let sql = |e: tokio_postgres::Error| failure(&shown, e);
+        for statement in plan.statements(schema, Dialect::Postgres) {
+            tx.batch_execute(&statement).await.map_err(sql)?;
+        }
+        let all = Statements::all(schema);
+        for list in schema
+            .lists
+            .iter()
+            .filter(|l| plan.touches(schema, l.table))
+        {
+            let select = statements::records_after(&schema.tables[list.table], 500);
+            let mut after = String::new();
+            loop {
+                let rows = tx.query(&select, &[&after]).await.map_err(sql)?;
+                let Some(last) = rows.last() else { break };
+                after = last.get(0);
+                for row in &rows {
+                    let json: String = row.get(1);
+                    let record = migrate::stored_record(schema, list, &json, &shown)?;
+                    for write in plan.refill(schema, &record) {
+                        let (sql_text, cells) = match write {
+                            migrate::Refill::Insert(t, mut cells) => {
+                                cells.push(now.clone());
+                                (all[t].write.clone(), cells)
+                            }
+                            migrate::Refill::Update(t, cells) => (
+                                statements::update_columns(&schema.tables[t], &plan.columns_of(t)),
+                                cells,
+                            ),
+                        };
+                        let params: Vec<PgCell> = cells.iter().map(PgCell::Cell).collect();
+                        let params: Vec<&(dyn ToSql + Sync)> =
+                            params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                        tx.execute(&sql_text, &params).await.map_err(sql)?;
+                    }
+                }
+            }
+        }
+        write_meta(&tx, &entries).await.map_err(sql)?;
+        tx.commit().await.map_err(sql)
     }
 
     async fn table_names(&self) -> Result<Vec<String>, Failure> {
@@ -311,6 +380,18 @@ impl Connected {
     fn failed(&self, e: tokio_postgres::Error) -> Failure {
         failure(&self.shown, e)
     }
+}
+
+async fn write_meta(
+    client: &impl tokio_postgres::GenericClient,
+    entries: &[(&str, String)],
+) -> Result<(), tokio_postgres::Error> {
+    for (key, value) in entries {
+        client
+            .execute(statements::WRITE_META, &[key, value])
+            .await?;
+    }
+    Ok(())
 }
 
 /// The state's row as parameters, in `WRITE_STATE`'s order.

@@ -157,12 +157,14 @@ mod tests {
                     kind: Kind::Integer,
                     path: &["n"],
                     only: None,
+                    definition: ["", ""],
                 },
                 Column {
                     name: "at",
                     kind: Kind::Timestamp,
                     path: &["at"],
                     only: None,
+                    definition: ["", ""],
                 },
             ],
         },
@@ -179,6 +181,7 @@ mod tests {
                     kind: Kind::Text,
                     path: &["kind"],
                     only: None,
+                    definition: ["", ""],
                 },
                 Column {
                     name: "size",
@@ -188,6 +191,7 @@ mod tests {
                         tag: &["kind"],
                         members: &["big"],
                     }),
+                    definition: ["", ""],
                 },
             ],
         },
@@ -204,8 +208,8 @@ mod tests {
             },
         }],
         tables: TABLES,
-        sqlite: "",
-        postgres: "",
+        create: ["", ""],
+        ir: "",
     };
 
     #[test]

@@ -11,9 +11,13 @@ pub struct Schema {
     pub lists: &'static [List],
     /// Every table, each parent before its children.
     pub tables: &'static [Table],
-    /// The statements that create the tables (`generated/sql/<interface>.<dialect>.sql`).
-    pub sqlite: &'static str,
-    pub postgres: &'static str,
+    /// The statements that make the tables in SQLite and in PostgreSQL
+    /// (`generated/sql/<interface>.<dialect>.sql`), each table's after its
+    /// `-- table: <name>` line.
+    pub create: [&'static str; 2],
+    /// The generator's IR of every interface (`generated/ir.json`): a database records
+    /// its interface's, and a migration compares the two with the IR's change report.
+    pub ir: &'static str,
 }
 
 /// A list a sync walks into its table.
@@ -61,6 +65,9 @@ pub struct Column {
     pub kind: Kind,
     pub path: &'static [&'static str],
     pub only: Option<Only>,
+    /// Its definition (name, type, check) in SQLite and in PostgreSQL, for a migration
+    /// that adds it.
+    pub definition: [&'static str; 2],
 }
 
 /// Read only when the element is one of these union members.
@@ -84,7 +91,33 @@ pub enum Kind {
     Json,
 }
 
+/// The two databases, as the index of their text in [`Schema::create`] and
+/// [`Column::definition`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sqlite = 0,
+    Postgres = 1,
+}
+
 impl Schema {
+    /// Every statement that makes the tables in `dialect`.
+    pub fn create_all(&self, dialect: Dialect) -> &'static str {
+        self.create[dialect as usize]
+    }
+
+    /// The statements that make the table `table` alone in `dialect` (empty when the
+    /// text has none for it, which a generated schema never lacks).
+    pub fn create_table(&self, dialect: Dialect, table: usize) -> &'static str {
+        let text = self.create[dialect as usize];
+        let mark = format!("-- table: {}\n", self.tables[table].name);
+        let Some(start) = text.find(&mark) else {
+            return "";
+        };
+        let rest = &text[start + mark.len()..];
+        let end = rest.find("\n-- table: ").map_or(rest.len(), |e| e + 1);
+        &rest[..end]
+    }
+
     /// The tables whose rows sit in `table`'s rows' elements.
     pub fn children(&self, table: usize) -> impl Iterator<Item = (usize, &Table)> {
         self.tables

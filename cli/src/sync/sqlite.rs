@@ -12,8 +12,9 @@ use rusqlite::types::Value as Sql;
 use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use super::meta::{self, Made};
+use super::migrate;
 use super::rows::{Cell, Record};
-use super::schema::{List, Schema};
+use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
 use crate::exit::{Class, Failure};
@@ -75,14 +76,13 @@ impl Sqlite {
                 .conn
                 .transaction()
                 .map_err(|e| failure(&self.path, e))?;
-            tx.execute_batch(schema.sqlite)
+            let entries = meta::entries(schema)?;
+            tx.execute_batch(schema.create_all(Dialect::Sqlite))
                 .and_then(|()| {
                     for create in statements::CREATE_OWN {
                         tx.execute(create, [])?;
                     }
-                    for (key, value) in meta::entries(schema) {
-                        tx.execute(statements::WRITE_META, [key, &value])?;
-                    }
+                    write_meta(&tx, &entries)?;
                     tx.commit()
                 })
                 .map_err(|e| failure(&self.path, e))?;
@@ -90,7 +90,64 @@ impl Sqlite {
         }
         let stored = self.read_meta()?;
         meta::check(&self.path, schema, &stored)?;
-        Ok(Made::Before)
+        let shown = self.path.display().to_string();
+        match migrate::plan(&shown, schema, &stored)? {
+            Some(plan) => {
+                self.migrate(schema, &plan)?;
+                Ok(Made::Migrated(plan.describe(schema)))
+            }
+            None if meta::other_version(schema, &stored) => {
+                let entries = meta::entries(schema)?;
+                let tx = self
+                    .conn
+                    .transaction()
+                    .map_err(|e| failure(&self.path, e))?;
+                write_meta(&tx, &entries)
+                    .and_then(|()| tx.commit())
+                    .map_err(|e| failure(&self.path, e))?;
+                Ok(Made::Before)
+            }
+            None => Ok(Made::Before),
+        }
+    }
+
+    /// Makes the plan's tables and columns and fills them from each record's stored JSON,
+    /// then records this tool's spec: one transaction.
+    fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
+        let entries = meta::entries(schema)?;
+        let now = Sql::Text(state::time_text(&Utc::now()));
+        let path = self.path.clone();
+        let tx = self.conn.transaction().map_err(|e| failure(&path, e))?;
+        let sql = |e: rusqlite::Error| failure(&path, e);
+        for statement in plan.statements(schema, Dialect::Sqlite) {
+            tx.execute_batch(&statement).map_err(sql)?;
+        }
+        for list in schema
+            .lists
+            .iter()
+            .filter(|l| plan.touches(schema, l.table))
+        {
+            let select = statements::records_after(&schema.tables[list.table], 500);
+            let mut after = String::new();
+            loop {
+                let batch: Vec<(String, String)> = tx
+                    .prepare_cached(&select)
+                    .and_then(|mut stmt| {
+                        stmt.query_map([&after], |r| Ok((r.get(0)?, r.get(1)?)))?
+                            .collect()
+                    })
+                    .map_err(sql)?;
+                let Some((last, _)) = batch.last() else { break };
+                after = last.clone();
+                for (_, json) in &batch {
+                    let record =
+                        migrate::stored_record(schema, list, json, &path.display().to_string())?;
+                    refill(&tx, schema, &self.statements, plan, &record, &now).map_err(sql)?;
+                }
+            }
+        }
+        write_meta(&tx, &entries).map_err(sql)?;
+        tx.commit().map_err(sql)
     }
 
     /// `--rebuild`: drops the tables this tool made (by the names it recorded, and its
@@ -270,6 +327,42 @@ impl Sqlite {
     fn failed(&self, e: rusqlite::Error) -> Failure {
         failure(&self.path, e)
     }
+}
+
+fn write_meta(tx: &rusqlite::Transaction, entries: &[(&str, String)]) -> rusqlite::Result<()> {
+    for (key, value) in entries {
+        tx.execute(statements::WRITE_META, [key, value.as_str()])?;
+    }
+    Ok(())
+}
+
+/// A stored record's rows in a table the migration made (inserted) or with columns it
+/// added (those set).
+fn refill(
+    tx: &rusqlite::Transaction,
+    schema: &Schema,
+    statements: &[Statements],
+    plan: &migrate::Plan,
+    record: &Record,
+    now: &Sql,
+) -> rusqlite::Result<()> {
+    for write in plan.refill(schema, record) {
+        match write {
+            migrate::Refill::Insert(table, cells) => {
+                let mut values: Vec<Sql> = cells.iter().map(value).collect();
+                values.push(now.clone());
+                tx.prepare_cached(&statements[table].write)?
+                    .execute(params_from_iter(values))?;
+            }
+            migrate::Refill::Update(table, cells) => {
+                let sql =
+                    statements::update_columns(&schema.tables[table], &plan.columns_of(table));
+                let values: Vec<Sql> = cells.iter().map(value).collect();
+                tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 fn write_state(tx: &rusqlite::Transaction, list: &str, s: &ListState) -> rusqlite::Result<()> {

@@ -25,7 +25,8 @@ pub const META: &str = "_sync_meta";
 pub const STATE: &str = "_sync_state";
 
 pub const READ_META: &str = "SELECT \"key\", \"value\" FROM \"_sync_meta\"";
-pub const WRITE_META: &str = "INSERT INTO \"_sync_meta\" (\"key\", \"value\") VALUES ($1, $2)";
+pub const WRITE_META: &str = "INSERT INTO \"_sync_meta\" (\"key\", \"value\") VALUES ($1, $2) \
+    ON CONFLICT (\"key\") DO UPDATE SET \"value\" = excluded.\"value\"";
 pub const READ_STATE: &str = "SELECT \"pass\", \"in_pass\", \"whole\", \"since\", \"resume\", \
     \"watermark\", \"started_at\", \"finished_at\" FROM \"_sync_state\" WHERE \"list\" = $1";
 pub const WRITE_STATE: &str = "INSERT INTO \"_sync_state\" (\"list\", \"pass\", \"in_pass\", \
@@ -102,5 +103,37 @@ pub fn mark_deleted(table: &Table) -> String {
     format!(
         "UPDATE {} SET \"_deleted_at\" = $1 WHERE \"_pass\" < $2 AND \"_deleted_at\" IS NULL",
         quoted(table.name)
+    )
+}
+
+/// The records of a list's table after the id `$1`, by id, a batch at a time (a
+/// migration reads each record's stored JSON again).
+pub fn records_after(table: &Table, batch: usize) -> String {
+    let id = quoted(table.keys[0]);
+    format!(
+        "SELECT {id}, CAST(\"_record\" AS TEXT) FROM {} WHERE {id} > $1 ORDER BY {id} LIMIT {batch}",
+        quoted(table.name)
+    )
+}
+
+/// Sets `columns` (indexes into the table's columns, `$1`...) of the row with the keys
+/// that follow them.
+pub fn update_columns(table: &Table, columns: &[usize]) -> String {
+    let set: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(n, &c)| format!("{} = ${}", quoted(table.columns[c].name), n + 1))
+        .collect();
+    let key: Vec<String> = table
+        .keys
+        .iter()
+        .enumerate()
+        .map(|(n, k)| format!("{} = ${}", quoted(k), columns.len() + n + 1))
+        .collect();
+    format!(
+        "UPDATE {} SET {} WHERE {}",
+        quoted(table.name),
+        set.join(", "),
+        key.join(" AND ")
     )
 }

@@ -2,9 +2,10 @@
 //! crate (`ir/`, the model itself, which the sandbox reads too), re-exported, and what the
 //! generator does with it: [`resolve`] decides what is about the service's meaning (each
 //! operation's answer plan, paging and call plan, the error message field, openness),
-//! `diff` classifies a change for the users of the clients, `version` the release.
+//! and `version` the release. The change report (`diff`, which classifies a change for
+//! the users of the clients) is the IR crate's, so that the command-line tool's sync
+//! classifies a database's migration by it too.
 
-pub mod diff;
 mod resolve;
 pub mod version;
 

@@ -75,16 +75,23 @@ pub const LISTED: &[(&str, Kind, bool, &str)] = &[
     ),
 ];
 
-/// Every statement that creates `tables`, each ending in `;` and a blank line.
+/// The line that starts each table's statements: the tool finds a table's statements by
+/// it (a migration makes a new table alone).
+pub const TABLE_MARK: &str = "-- table: ";
+
+/// Every statement that creates `tables`, each table's after its [`TABLE_MARK`] line and
+/// ending in `;` and a blank line.
 pub fn create(dialect: Dialect, tables: &[Table]) -> String {
     let mut out = String::new();
     for t in tables {
+        out.push_str(&format!("{TABLE_MARK}{}\n", t.name));
         out.push_str(&create_table(dialect, t, tables));
         out.push('\n');
     }
     out
 }
 
+/// The statements that make one table (and, in PostgreSQL, its comments).
 fn create_table(dialect: Dialect, t: &Table, tables: &[Table]) -> String {
     let mut lines: Vec<(String, &str)> = Vec::new();
     for k in &t.keys {
@@ -142,7 +149,8 @@ fn create_table(dialect: Dialect, t: &Table, tables: &[Table]) -> String {
     out
 }
 
-fn column(dialect: Dialect, c: &Column) -> String {
+/// A column's definition: its name, type and check.
+pub fn column(dialect: Dialect, c: &Column) -> String {
     let name = quoted(&c.name);
     let check = match &c.check {
         Some(Check::Range(min, max)) => bounds(&name, *min, *max),

@@ -9,6 +9,7 @@ use quote::quote;
 use super::export::list_pages;
 use super::table::first_sentence;
 use crate::ir::{Current, Interface, Sync};
+use crate::sql::ddl::{self, Dialect};
 use crate::sql::tables::{self, Kind, Only, Table};
 
 /// The sync: a `Sync` field of the interface, and the items behind it.
@@ -20,9 +21,9 @@ pub(super) fn sync(
     let tables = tables::tables(i).map_err(|c| format!("generator bug: {}", c.message))?;
     let (arms, lists) = lists(i, s, &tables)?;
     let table_items = tables.iter().map(table);
-    let (interface, help) = (i.name.as_str(), first_sentence(&s.doc));
     let sqlite = format!("../../sql/{}.sqlite.sql", i.name);
     let postgres = format!("../../sql/{}.postgres.sql", i.name);
+    let (interface, help) = (i.name.as_str(), first_sentence(&s.doc));
     let field = quote!(cli::app::Sync { about: #help, run: sync });
     let items = quote! {
         /// What `inspection sync` writes (the spec's `sync`, as `generated/sql`'s tables).
@@ -31,8 +32,8 @@ pub(super) fn sync(
             spec_version: #spec_version,
             lists: &[#(#lists),*],
             tables: &[#(#table_items),*],
-            sqlite: include_str!(#sqlite),
-            postgres: include_str!(#postgres),
+            create: [include_str!(#sqlite), include_str!(#postgres)],
+            ir: include_str!("../../ir.json"),
         };
 
         /// What `inspection sync` walks (the spec's `sync`).
@@ -148,7 +149,14 @@ fn table(t: &Table) -> TokenStream {
             strs(&c.path),
             only(c.only.as_ref()),
         );
-        quote!(cli::sync::schema::Column { name: #name, kind: #kind, path: #path, only: #only })
+        let [sqlite, postgres] = Dialect::ALL.map(|d| ddl::column(d, c));
+        quote!(cli::sync::schema::Column {
+            name: #name,
+            kind: #kind,
+            path: #path,
+            only: #only,
+            definition: [#sqlite, #postgres],
+        })
     });
     quote! {
         cli::sync::schema::Table {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{
+use crate::{
     Api, Constraints, Enum, Field, Interface, Object, Operation, TypeDef, TypeKind, Union, Usage,
 };
 
@@ -27,6 +27,29 @@ pub struct Change {
     pub interface: String,
     pub impact: Impact,
     pub what: String,
+}
+
+impl Change {
+    /// What the change is about, as the first name its text quotes: a type (`Unit`), a
+    /// field (`Unit.vin`), an operation or a sync list; `None` for the interface's own
+    /// settings.
+    pub fn subject(&self) -> Option<&str> {
+        let (_, rest) = self.what.split_once('`')?;
+        rest.split_once('`').map(|(name, _)| name)
+    }
+
+    /// The type a change of a type, field, value or member is about (`Unit` of
+    /// `Unit.vin`); `None` for operations, sync lists and the interface.
+    pub fn type_name(&self) -> Option<&str> {
+        let about_type = [
+            "type", "field", "required", "id", "enum", "union", "record", "scalar",
+        ]
+        .iter()
+        .any(|w| self.what.starts_with(w))
+            || self.what.starts_with('`');
+        let subject = self.subject()?;
+        about_type.then(|| subject.split('.').next().unwrap_or(subject))
+    }
 }
 
 /// Every change from `old` to `new`, interface by interface, in a stable order.
@@ -84,7 +107,7 @@ impl Out {
 /// The pagination, with its paging type by name (ids differ between two IRs).
 fn pagination(i: &Interface) -> Option<serde_json::Value> {
     let mut value = serde_json::to_value(&i.pagination).ok()?;
-    if let Some(super::Pagination::Cursor { paging_type, .. }) = &i.pagination
+    if let Some(crate::Pagination::Cursor { paging_type, .. }) = &i.pagination
         && let Some(map) = value.as_object_mut()
     {
         map.insert("paging_type".into(), i.ty(*paging_type).name.clone().into());
@@ -135,8 +158,42 @@ fn interface(out: &mut Out, o: &Interface, n: &Interface) {
     {
         out.docs("interface notes (limits, errors, headers, gaps) changed".into());
     }
+    sync(out, o, n);
     types(out, o, n);
     operations(out, o, n);
+}
+
+/// The lists the command-line tool's sync walks: a list added is a new table, one removed
+/// a table gone, one that stays current another way changes what a run reads.
+fn sync(out: &mut Out, o: &Interface, n: &Interface) {
+    let lists = |i: &Interface| -> BTreeMap<String, String> {
+        i.sync
+            .iter()
+            .flat_map(|s| &s.lists)
+            .map(|l| {
+                let current = json(&l.current).map(|c| c.to_string()).unwrap_or_default();
+                (
+                    l.list.clone(),
+                    format!("{} {}", i.ty(l.record).name, current),
+                )
+            })
+            .collect()
+    };
+    let (ol, nl) = (lists(o), lists(n));
+    for (list, was) in &ol {
+        match nl.get(list) {
+            None => out.breaking(format!("sync list `{list}` removed")),
+            Some(now) if now != was => out.additive(format!("sync list `{list}` changed")),
+            Some(_) => {}
+        }
+    }
+    for list in nl.keys().filter(|l| !ol.contains_key(*l)) {
+        out.additive(format!("sync list `{list}` added"));
+    }
+    let doc = |i: &Interface| i.sync.as_ref().map(|s| s.doc.clone());
+    if doc(o) != doc(n) && o.sync.is_some() && n.sync.is_some() {
+        out.docs("sync docs changed".into());
+    }
 }
 
 fn types(out: &mut Out, o: &Interface, n: &Interface) {
@@ -542,12 +599,12 @@ fn query(out: &mut Out, oi: &Interface, ni: &Interface, o: &Operation, n: &Opera
 /// An operation's resolved answer, by names.
 fn answer(i: &Interface, op: &Operation) -> String {
     match &op.answer.kind {
-        super::AnswerKind::Json { body, list_shaped } => {
+        crate::AnswerKind::Json { body, list_shaped } => {
             format!("json {} {list_shaped}", i.spelled(body))
         }
-        super::AnswerKind::Upsert { body } => format!("upsert {}", i.spelled(body)),
-        super::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
-        super::AnswerKind::Empty => "empty".to_string(),
+        crate::AnswerKind::Upsert { body } => format!("upsert {}", i.spelled(body)),
+        crate::AnswerKind::Bytes { content_type } => format!("bytes {content_type}"),
+        crate::AnswerKind::Empty => "empty".to_string(),
     }
 }
 
@@ -589,4 +646,38 @@ fn behaviour(value: Option<serde_json::Value>) -> Option<serde_json::Value> {
         strip(&mut v);
         v
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(what: &str) -> Change {
+        Change {
+            interface: "v3".into(),
+            impact: Impact::Breaking,
+            what: what.into(),
+        }
+    }
+
+    #[test]
+    fn a_change_names_its_subject_and_type() {
+        let field = change("field `Unit.vin` removed");
+        assert_eq!(
+            (field.subject(), field.type_name()),
+            (Some("Unit.vin"), Some("Unit"))
+        );
+        let narrowed = change("`Unit.year`: type `integer` is now `string`");
+        assert_eq!(narrowed.type_name(), Some("Unit"));
+        let member = change("union `Result`: member `pdf_form` removed");
+        assert_eq!(member.type_name(), Some("Result"));
+        let op = change("operation `get_unit`: answer changed");
+        assert_eq!((op.subject(), op.type_name()), (Some("get_unit"), None));
+        let list = change("sync list `list_units` removed");
+        assert_eq!(
+            (list.subject(), list.type_name()),
+            (Some("list_units"), None)
+        );
+        assert_eq!(change("pagination changed").subject(), None);
+    }
 }
