@@ -218,7 +218,9 @@ fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
             .query_map([], |r| {
                 let mut cells = Vec::new();
                 for (n, name) in names.iter().enumerate() {
-                    if ["_synced_at", "_pass", "pdf_share_url"].contains(&name.as_str()) {
+                    if ["_synced_at", "_pass", "pdf_share_url", "_document"]
+                        .contains(&name.as_str())
+                    {
                         continue;
                     }
                     let v: rusqlite::types::Value = r.get(n)?;
@@ -243,10 +245,11 @@ fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
-    let sandbox = sandbox("--inspections 500 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
+    let sandbox = sandbox("--inspections 200 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
     let env = v3_env(&sandbox);
     let dir = scratch("sync-kill");
     let args = |db: &Path| {
+        let docs = db.with_extension("pdfs");
         strings(&[
             "--quiet",
             "sync",
@@ -254,12 +257,14 @@ async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
             &db.display().to_string(),
             "--page-size",
             "5",
+            "--documents",
+            &docs.display().to_string(),
         ])
     };
     let whole = dir.join("uninterrupted.db");
     tool::run_to_end(&args(&whole), &env, "the sync").await;
     let expected = dump(&whole);
-    assert_eq!(expected["inspections"].len(), 503);
+    assert_eq!(expected["inspections"].len(), 203);
 
     let killed = dir.join("killed.db");
     let mut moments = Moments(0x5eed_2026);
@@ -284,7 +289,7 @@ async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
     })
     .await;
     assert!(
-        partial.iter().any(|n| (1..503).contains(n)),
+        partial.iter().any(|n| (1..203).contains(n)),
         "no kill fell in the middle of the inspections: {partial:?}"
     );
     let runs = tool::run_to_end(&args(&killed), &env, "the sync").await;
@@ -294,6 +299,27 @@ async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
         got.keys().collect::<Vec<_>>(),
         expected.keys().collect::<Vec<_>>()
     );
+    // Every inspection's document whole, where its row says, and nothing else there.
+    let db = Connection::open(&killed).unwrap();
+    let paths: Vec<String> = db
+        .prepare("SELECT _document FROM inspections")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(paths.len(), 203);
+    for path in &paths {
+        let bytes = std::fs::read(path).unwrap();
+        assert!(
+            bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n"),
+            "{path}"
+        );
+    }
+    let files = std::fs::read_dir(killed.with_extension("pdfs").join("documents"))
+        .unwrap()
+        .count();
+    assert_eq!(files, 203, "a partial or stray file is left");
     for (table, rows) in &expected {
         assert!(
             got[table] == *rows,
@@ -638,4 +664,54 @@ async fn a_newer_spec_migrates_what_it_adds_and_refuses_what_it_breaks() {
     );
     assert_eq!(columns, 0);
     assert_eq!(count(&db, "SELECT count(*) FROM inspections", []), 8);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn documents_are_saved_whole_with_their_path_in_the_row() {
+    let sandbox = sandbox("--inspections 12").await;
+    let dir = scratch("sync-documents");
+    let path = dir.join("fleet.db");
+    let docs = dir.join("pdfs");
+    let flag = docs.display().to_string();
+    let (code, summary, stderr) = sync(&sandbox, &path, &["--documents", &flag]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["documents"]["link"], 15, "{summary}");
+    assert_eq!(sandbox.stats().await.storage_with_credentials, 0);
+    let db = Connection::open(&path).unwrap();
+    let saved: Vec<(String, String)> = db
+        .prepare("SELECT id, _document FROM inspections")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(saved.len(), 15);
+    for (id, file) in &saved {
+        let bytes = std::fs::read(file).unwrap();
+        assert!(
+            bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n"),
+            "{id}"
+        );
+        assert!(file.ends_with(&format!("{id}.pdf")), "{file}");
+    }
+    // Saved once: the next run keeps them and takes none again.
+    let (code, summary, stderr) = sync(&sandbox, &path, &["--documents", &flag]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(summary["documents"]["link"], 0, "{summary}");
+    // A sync without --documents leaves the paths as they were.
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        count(
+            &db,
+            "SELECT count(*) FROM inspections WHERE _document IS NOT NULL",
+            []
+        ),
+        15
+    );
+    // Only the v3 inspections have documents: `--documents` with `--only units` saves none.
+    let (code, summary, _) =
+        sync(&sandbox, &path, &["--only", "units", "--documents", &flag]).await;
+    assert_eq!(code, 0);
+    assert_eq!(summary["documents"]["link"], 0);
 }

@@ -86,6 +86,7 @@ CREATE TABLE "inspections" (
   "_synced_at" timestamptz NOT NULL,
   "_pass" bigint NOT NULL,
   "_deleted_at" timestamptz,
+  "_document" text,
   PRIMARY KEY ("id")
 );
 COMMENT ON TABLE "inspections" IS
@@ -139,6 +140,8 @@ COMMENT ON COLUMN "inspections"."_pass" IS
   'The run of the sync that last saw the record listed.';
 COMMENT ON COLUMN "inspections"."_deleted_at" IS
   'When a walk of the whole list no longer found the record (null while it is listed).';
+COMMENT ON COLUMN "inspections"."_document" IS
+  'Where `--documents` saved the record''s document (its path), null until it has.';
 
 -- table: inspections_results
 CREATE TABLE "inspections_results" (

@@ -94,6 +94,8 @@ CREATE TABLE "inspections" (
   "_pass" INTEGER NOT NULL,
   -- When a walk of the whole list no longer found the record (null while it is listed).
   "_deleted_at" TEXT,
+  -- Where `--documents` saved the record's document (its path), null until it has.
+  "_document" TEXT,
   PRIMARY KEY ("id")
 );
 

@@ -50,6 +50,13 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
                         .help("Drop this tool's tables and sync everything again (after a change of tables this version cannot migrate)"),
                 )
                 .arg(
+                    Arg::new("documents")
+                        .long("documents")
+                        .value_name("DIR")
+                        .value_parser(value_parser!(std::path::PathBuf))
+                        .help("Save each record's document (an inspection's PDF) under DIR/documents, its path in the row's _document"),
+                )
+                .arg(
                     Arg::new("page-size")
                         .long("page-size")
                         .value_name("N")
@@ -83,6 +90,7 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         page_size: m.get_one::<u32>("page-size").copied(),
         progress: if quiet { Style::Quiet } else { Style::Auto },
         max_restarts: 5,
+        documents: m.get_one::<std::path::PathBuf>("documents").cloned(),
     })
 }
 

@@ -16,7 +16,7 @@ use tokio_postgres::{Client, Config, NoTls, Statement};
 
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Record};
+use super::rows::{Cell, Page};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
@@ -136,10 +136,11 @@ impl Postgres {
         &mut self,
         schema: &Schema,
         list: &List,
-        records: &[Record],
+        page: &Page<'_>,
         state: &ListState,
         now: DateTime<Utc>,
     ) -> Result<(), Failure> {
+        let records = page.records;
         let family = schema.family(list.table);
         let synced_at = Cell::Time(now);
         let pass = Cell::Int(state.pass);
@@ -157,6 +158,12 @@ impl Postgres {
                 calls.push((&self.prepared[row.table].0, params));
             }
         }
+        let set_document = statements::set_document(&schema.tables[list.table]);
+        let documents: Vec<[PgCell; 2]> = page
+            .documents
+            .iter()
+            .map(|(id, path)| [PgCell::Text(path), PgCell::Text(id)])
+            .collect();
         let state_params = state_params(list.list, state);
         let tx = self
             .client
@@ -171,6 +178,11 @@ impl Postgres {
         }));
         let written = async {
             sent.await?;
+            for params in &documents {
+                let params: Vec<&(dyn ToSql + Sync)> =
+                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+                tx.execute(&set_document, &params).await?;
+            }
             let params: Vec<&(dyn ToSql + Sync)> = state_params
                 .iter()
                 .map(|p| p as &(dyn ToSql + Sync))

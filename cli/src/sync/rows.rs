@@ -36,6 +36,13 @@ pub struct Record {
     pub rows: Vec<Row>,
 }
 
+/// A page to commit: its records' rows, and the documents saved for them (the record's
+/// id, the file's path).
+pub struct Page<'a> {
+    pub records: &'a [Record],
+    pub documents: &'a [(String, String)],
+}
+
 /// The rows of `value`, a record of `list`.
 pub fn record(schema: &Schema, list: &List, value: &Value) -> Result<Record, String> {
     let table = &schema.tables[list.table];
@@ -151,6 +158,7 @@ mod tests {
             only: None,
             keys: &["id"],
             id: &["id"],
+            document: false,
             columns: &[
                 Column {
                     name: "n",
@@ -175,6 +183,7 @@ mod tests {
             only: None,
             keys: &["thing_id", "position"],
             id: &[],
+            document: false,
             columns: &[
                 Column {
                     name: "kind",

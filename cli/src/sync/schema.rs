@@ -56,6 +56,8 @@ pub struct Table {
     /// The record's id property, for a list's table.
     pub id: &'static [&'static str],
     pub columns: &'static [Column],
+    /// Its records each have a document (`--documents` keeps its path in `_document`).
+    pub document: bool,
 }
 
 /// A column filled from the element's JSON.

@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params_from_iter};
 
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Record};
+use super::rows::{Cell, Page, Record};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
@@ -248,10 +248,11 @@ impl Sqlite {
         &mut self,
         schema: &Schema,
         list: &List,
-        records: &[Record],
+        page: &Page,
         state: &ListState,
         now: DateTime<Utc>,
     ) -> Result<(), Failure> {
+        let records = page.records;
         let family = schema.family(list.table);
         let synced_at = Sql::Text(state::time_text(&now));
         let tx = self
@@ -272,6 +273,12 @@ impl Sqlite {
                     }
                     tx.prepare_cached(&self.statements[row.table].write)?
                         .execute(params_from_iter(values))?;
+                }
+            }
+            if !page.documents.is_empty() {
+                let set = statements::set_document(&schema.tables[list.table]);
+                for (id, path) in page.documents {
+                    tx.prepare_cached(&set)?.execute([path, id])?;
                 }
             }
             write_state(&tx, list.list, state)?;

@@ -137,3 +137,12 @@ pub fn update_columns(table: &Table, columns: &[usize]) -> String {
         key.join(" AND ")
     )
 }
+
+/// Keeps a record's document path (`$1`) in its list's row (id `$2`).
+pub fn set_document(table: &Table) -> String {
+    format!(
+        "UPDATE {} SET \"_document\" = $1 WHERE {} = $2",
+        quoted(table.name),
+        quoted(table.keys[0])
+    )
+}

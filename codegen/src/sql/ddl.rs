@@ -79,6 +79,27 @@ pub const LISTED: &[(&str, Kind, bool, &str)] = &[
 /// it (a migration makes a new table alone).
 pub const TABLE_MARK: &str = "-- table: ";
 
+/// The column of a list's table whose records have a document.
+pub const DOCUMENT: (&str, Kind, bool, &str) = (
+    "_document",
+    Kind::Text,
+    false,
+    "Where `--documents` saved the record's document (its path), null until it has.",
+);
+
+/// The tool's columns of `t`: [`KEPT`], a list's [`LISTED`], and [`DOCUMENT`] where its
+/// records have one.
+pub fn kept(t: &Table) -> Vec<(&'static str, Kind, bool, &'static str)> {
+    let mut out = KEPT.to_vec();
+    if t.parent.is_none() {
+        out.extend_from_slice(LISTED);
+    }
+    if t.document {
+        out.push(DOCUMENT);
+    }
+    out
+}
+
 /// Every statement that creates `tables`, each table's after its [`TABLE_MARK`] line and
 /// ending in `;` and a blank line.
 pub fn create(dialect: Dialect, tables: &[Table]) -> String {
@@ -105,8 +126,8 @@ fn create_table(dialect: Dialect, t: &Table, tables: &[Table]) -> String {
     for c in &t.columns {
         lines.push((column(dialect, c), &c.doc));
     }
-    let walked = if t.parent.is_none() { LISTED } else { &[] };
-    for (name, kind, not_null, doc) in KEPT.iter().chain(walked) {
+    let kept = kept(t);
+    for (name, kind, not_null, doc) in &kept {
         let null = if *not_null { " NOT NULL" } else { "" };
         lines.push((
             format!("{} {}{null}", quoted(name), dialect.type_of(*kind)),
@@ -144,7 +165,7 @@ fn create_table(dialect: Dialect, t: &Table, tables: &[Table]) -> String {
     }
     out.push_str(");\n");
     if !sqlite {
-        out.push_str(&comments_on(t, walked));
+        out.push_str(&comments_on(t, &kept));
     }
     out
 }
@@ -175,12 +196,12 @@ fn bounds(of: &str, min: Option<i64>, max: Option<i64>) -> String {
 }
 
 /// PostgreSQL keeps each doc with its table or column.
-fn comments_on(t: &Table, walked: &[(&str, Kind, bool, &str)]) -> String {
+fn comments_on(t: &Table, kept: &[(&str, Kind, bool, &str)]) -> String {
     let table = quoted(&t.name);
     let mut out = format!("COMMENT ON TABLE {table} IS\n{};\n", literal(&t.doc));
     let keys = t.keys.iter().map(|k| (k.name.as_str(), k.doc.as_str()));
     let columns = t.columns.iter().map(|c| (c.name.as_str(), c.doc.as_str()));
-    let kept = KEPT.iter().chain(walked).map(|(n, _, _, d)| (*n, *d));
+    let kept = kept.iter().map(|(n, _, _, d)| (*n, *d));
     for (name, doc) in keys.chain(columns).chain(kept) {
         out.push_str(&format!(
             "COMMENT ON COLUMN {table}.{} IS\n{};\n",

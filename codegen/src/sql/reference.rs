@@ -1,7 +1,7 @@
 //! `generated/sql/<interface>.md`: each table of the sync and its columns, with their
 //! type in each database and their doc, from the same model as the statements.
 
-use super::ddl::{Dialect, KEPT, LISTED, lines};
+use super::ddl::{Dialect, kept, lines};
 use super::tables::{Column, Key, KeyKind, Kind, Table};
 use crate::ir::{Current, Interface};
 
@@ -35,9 +35,8 @@ pub fn markdown(i: &Interface, tables: &[Table]) -> String {
         for c in &t.columns {
             out.push_str(&column_row(c));
         }
-        let listed = if t.parent.is_none() { LISTED } else { &[] };
-        for (name, kind, _, doc) in KEPT.iter().chain(listed) {
-            out.push_str(&row(name, *kind, doc));
+        for (name, kind, _, doc) in kept(t) {
+            out.push_str(&row(name, kind, doc));
         }
     }
     out

@@ -9,9 +9,7 @@ use std::collections::BTreeSet;
 use heck::ToSnakeCase;
 
 use super::names;
-use crate::ir::{
-    Builtin, Current, Element, Field, Interface, SyncList, TypeId, TypeKind, TypeRef, Variant,
-};
+use crate::ir::{Builtin, Element, Field, Interface, SyncList, TypeId, TypeKind, TypeRef, Variant};
 
 /// A table of the database.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,8 +27,9 @@ pub struct Table {
     /// of each array above and the element's position for a child table.
     pub keys: Vec<Key>,
     pub columns: Vec<Column>,
-    /// A list's table walked whole every run (without `--reconcile` too).
-    pub walked: bool,
+    /// A list's table whose records each have a document (the export's), which
+    /// `--documents` saves: its path is kept in `_document`.
+    pub document: bool,
     /// Where the spec declares what fills it (`file:line:column`).
     pub at: String,
 }
@@ -167,7 +166,10 @@ fn list_tables(i: &Interface, list: &SyncList, out: &mut Vec<Table>) -> Result<(
             path: id.path,
         }],
         columns,
-        walked: matches!(list.current, Current::Walk),
+        document: i
+            .export
+            .as_ref()
+            .is_some_and(|e| e.list == list.list && e.document.is_some()),
         at,
     });
     let root_key = Key {
@@ -214,7 +216,7 @@ fn child_tables(
                 only: child.only,
                 keys: own,
                 columns: walk.columns,
-                walked: false,
+                document: false,
                 at: child.at,
             });
             let mut below = keys.clone();

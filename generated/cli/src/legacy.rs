@@ -1868,6 +1868,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"extended\" TEXT", "\"extended\" jsonb"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_transaction_photos",
@@ -1927,6 +1928,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"instruction_id\" TEXT", "\"instruction_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_transaction_videos",
@@ -1972,6 +1974,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"thumbnail_url\" TEXT", "\"thumbnail_url\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_photos",
@@ -2031,6 +2034,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"instruction_id\" TEXT", "\"instruction_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_videos",
@@ -2076,6 +2080,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"thumbnail_url\" TEXT", "\"thumbnail_url\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_damages",
@@ -2100,6 +2105,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"created_at\" TEXT", "\"created_at\" timestamptz"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_signatures",
@@ -2138,6 +2144,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"byte_size\" INTEGER", "\"byte_size\" bigint"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "assets_damages_photos",
@@ -2197,6 +2204,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"instruction_id\" TEXT", "\"instruction_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "transactions",
@@ -2638,6 +2646,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     ],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "transactions_photos",
@@ -2697,6 +2706,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"instruction_id\" TEXT", "\"instruction_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "transactions_videos",
@@ -2742,6 +2752,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"thumbnail_url\" TEXT", "\"thumbnail_url\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "transactions_transaction_photos",
@@ -2801,6 +2812,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"instruction_id\" TEXT", "\"instruction_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "transactions_transaction_videos",
@@ -2846,6 +2858,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"thumbnail_url\" TEXT", "\"thumbnail_url\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "tasks",
@@ -2974,6 +2987,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"requester_name\" TEXT", "\"requester_name\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "tasks_activities",
@@ -3019,6 +3033,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"created_at\" TEXT", "\"created_at\" timestamptz"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "locations",
@@ -3099,6 +3114,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"workflow_id\" TEXT", "\"workflow_id\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "users",
@@ -3263,6 +3279,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     ],
                 },
             ],
+            document: false,
         },
     ],
     create: [
@@ -3369,6 +3386,9 @@ impl cli::sync::Source for Sync {
     }
     fn core(&self) -> &inspection_client::runtime::Core {
         self.0.core()
+    }
+    fn documents(&self) -> Option<&dyn cli::export::Source> {
+        None
     }
 }
 /// Runs `inspection sync`, then prints what it did.

@@ -1477,6 +1477,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"extended_data\" TEXT", "\"extended_data\" jsonb"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections",
@@ -1629,6 +1630,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"updated_at\" TEXT", "\"updated_at\" timestamptz"],
                 },
             ],
+            document: true,
         },
         cli::sync::schema::Table {
             name: "inspections_results",
@@ -1703,6 +1705,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"accepted\" BOOLEAN", "\"accepted\" boolean"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_photos",
@@ -1768,6 +1771,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     ],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_videos",
@@ -1792,6 +1796,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"url\" TEXT", "\"url\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_signatures",
@@ -1853,6 +1858,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"signed_at\" TEXT", "\"signed_at\" timestamptz"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_results_data",
@@ -1966,6 +1972,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     ],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_results_errors",
@@ -2000,6 +2007,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"severity\" TEXT", "\"severity\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_photos_tags",
@@ -2017,6 +2025,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"label\" TEXT", "\"label\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "inspections_results_data_items",
@@ -2051,6 +2060,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"value\" TEXT", "\"value\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "tasks",
@@ -2207,6 +2217,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"updated_at\" TEXT", "\"updated_at\" timestamptz"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "workflows",
@@ -2224,6 +2235,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"name\" TEXT", "\"name\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "locations",
@@ -2248,6 +2260,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"name\" TEXT", "\"name\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "users",
@@ -2286,6 +2299,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"last_name\" TEXT", "\"last_name\" text"],
                 },
             ],
+            document: false,
         },
         cli::sync::schema::Table {
             name: "user_groups",
@@ -2303,6 +2317,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
                     definition: ["\"name\" TEXT", "\"name\" text"],
                 },
             ],
+            document: false,
         },
     ],
     create: [
@@ -2312,7 +2327,7 @@ static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
     ir: include_str!("../../ir.json"),
 };
 /// What `inspection sync` walks (the spec's `sync`).
-struct Sync(Client);
+struct Sync(Client, Export);
 impl cli::sync::Source for Sync {
     fn schema(&self) -> &'static cli::sync::schema::Schema {
         &SCHEMA
@@ -2436,6 +2451,9 @@ impl cli::sync::Source for Sync {
     fn core(&self) -> &inspection_client::runtime::Core {
         self.0.core()
     }
+    fn documents(&self) -> Option<&dyn cli::export::Source> {
+        Some(&self.1)
+    }
 }
 /// Runs `inspection sync`, then prints what it did.
 fn sync<'a>(
@@ -2444,7 +2462,10 @@ fn sync<'a>(
 ) -> cli::app::Running<'a> {
     Box::pin(async move {
         cli::sync::preflight(&SCHEMA, options)?;
-        let source = Sync(connect(cx).await?);
+        let source = {
+            let client = connect(cx).await?;
+            Sync(client.clone(), Export(client))
+        };
         let summary = cli::sync::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
     })

@@ -25,6 +25,7 @@ pub(super) fn sync(
     let postgres = format!("../../sql/{}.postgres.sql", i.name);
     let (interface, help) = (i.name.as_str(), first_sentence(&s.doc));
     let field = quote!(cli::app::Sync { about: #help, run: sync });
+    let (sync_struct, make, documents) = source_struct(&tables);
     let items = quote! {
         /// What `inspection sync` writes (the spec's `sync`, as `generated/sql`'s tables).
         static SCHEMA: cli::sync::schema::Schema = cli::sync::schema::Schema {
@@ -37,7 +38,7 @@ pub(super) fn sync(
         };
 
         /// What `inspection sync` walks (the spec's `sync`).
-        struct Sync(Client);
+        #sync_struct
 
         impl cli::sync::Source for Sync {
             fn schema(&self) -> &'static cli::sync::schema::Schema {
@@ -61,6 +62,9 @@ pub(super) fn sync(
             fn core(&self) -> &inspection_client::runtime::Core {
                 self.0.core()
             }
+            fn documents(&self) -> Option<&dyn cli::export::Source> {
+                #documents
+            }
         }
 
         /// Runs `inspection sync`, then prints what it did.
@@ -70,13 +74,38 @@ pub(super) fn sync(
         ) -> cli::app::Running<'a> {
             Box::pin(async move {
                 cli::sync::preflight(&SCHEMA, options)?;
-                let source = Sync(connect(cx).await?);
+                let source = #make;
                 let summary = cli::sync::run(&source, options).await?;
                 cli::output::Printer::for_stdout().print(&summary)
             })
         }
     };
     Ok((field, items))
+}
+
+/// The `Sync` source's struct, how it is made, and its `documents`: the export's source
+/// answers the documents of the list whose records have one.
+fn source_struct(tables: &[Table]) -> (TokenStream, TokenStream, TokenStream) {
+    if tables.iter().any(|t| t.document) {
+        (
+            quote!(
+                struct Sync(Client, Export);
+            ),
+            quote!({
+                let client = connect(cx).await?;
+                Sync(client.clone(), Export(client))
+            }),
+            quote!(Some(&self.1)),
+        )
+    } else {
+        (
+            quote!(
+                struct Sync(Client);
+            ),
+            quote!(Sync(connect(cx).await?)),
+            quote!(None),
+        )
+    }
 }
 
 /// Each list's arm of `pages` (its walk) and its entry in the schema.
@@ -142,6 +171,7 @@ fn table(t: &Table) -> TokenStream {
         .flat_map(|k| k.path.clone())
         .collect();
     let id = strs(&id);
+    let document = t.document;
     let columns = t.columns.iter().map(|c| {
         let (name, kind, path, only) = (
             c.name.as_str(),
@@ -167,6 +197,7 @@ fn table(t: &Table) -> TokenStream {
             keys: &[#(#keys),*],
             id: #id,
             columns: &[#(#columns),*],
+            document: #document,
         }
     }
 }

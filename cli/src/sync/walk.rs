@@ -1,0 +1,160 @@
+//! A run of the sync over its lists: for each, the pass under way finished or a new one
+//! started (from the watermark, or the whole list), page by page, each page's rows (and
+//! documents' paths) committed with the list's new state.
+
+use std::time::{Duration, Instant};
+
+use chrono::Utc;
+use futures_util::StreamExt;
+
+use super::database::{Database, Page};
+use super::documents::Documents;
+use super::rows;
+use super::schema::{Current, List};
+use super::state::ListState;
+use super::{ListSummary, Options, Source};
+use crate::exit::{Class, Failure};
+use crate::export::progress::Progress;
+
+/// What one run holds while it walks its lists.
+pub struct Run<'a> {
+    pub source: &'a dyn Source,
+    pub options: &'a Options,
+    pub db: Database,
+    pub progress: Progress,
+    pub documents: Option<Documents<'a>>,
+}
+
+impl Run<'_> {
+    /// One list: the pass under way finished, or a new one walked; with `--reconcile`, a
+    /// whole walk after a resumed pass that was not one.
+    pub async fn sync_list(
+        &mut self,
+        index: usize,
+        list: &'static List,
+    ) -> Result<ListSummary, Failure> {
+        let schema = self.source.schema();
+        let mut summary = ListSummary {
+            list: list.list,
+            table: schema.tables[list.table].name,
+            records: 0,
+            marked_deleted: 0,
+            whole: false,
+            since: None,
+            watermark: None,
+        };
+        loop {
+            let mut state = self.db.state(list.list).await?;
+            let resumed = state.in_pass;
+            if !resumed {
+                start_pass(&mut state, list, self.options);
+                self.db.save_state(list.list, &state).await?;
+            }
+            summary.whole |= state.whole;
+            summary.since = state.since;
+            let mut restarts = 0;
+            loop {
+                match self.walk(index, list, &mut state).await {
+                    Ok(written) => {
+                        summary.records += written;
+                        break;
+                    }
+                    Err((written, failure))
+                        if restarts < self.options.max_restarts && failure.is_transient() =>
+                    {
+                        summary.records += written;
+                        restarts += 1;
+                        tokio::time::sleep(Duration::from_secs(1 << restarts.min(5))).await;
+                        state = self.db.state(list.list).await?;
+                    }
+                    Err((_, failure)) => return Err(failure),
+                }
+            }
+            state.in_pass = false;
+            state.resume = None;
+            state.finished_at = Some(Utc::now());
+            summary.marked_deleted += self.db.finish_pass(schema, list, &state).await?;
+            summary.watermark = state.watermark;
+            if !(resumed && self.options.reconcile && !state.whole) {
+                return Ok(summary);
+            }
+        }
+    }
+
+    /// Walks the pass under way from its state to its end, committing page by page; the
+    /// records written, or those and why it stopped.
+    async fn walk(
+        &mut self,
+        index: usize,
+        list: &List,
+        state: &mut ListState,
+    ) -> Result<u64, (u64, Failure)> {
+        let (source, schema) = (self.source, self.source.schema());
+        let page_size = self.options.page_size;
+        let mut pages = source.pages(index, state.since, state.resume.clone(), page_size);
+        let mut written = 0;
+        while let Some(page) = pages.next().await {
+            let (page, next) = page.map_err(|e| (written, Failure::from(e)))?;
+            let received = Instant::now();
+            self.progress
+                .received(page.len() as u64, source.core().requests_sent());
+            let records = page
+                .iter()
+                .map(|value| rows::record(schema, list, value))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| (written, Failure::new(Class::Failure, e)))?;
+            let documents = match &mut self.documents {
+                Some(docs) if schema.tables[list.table].document => {
+                    let wanted: Vec<(&str, &serde_json::Value)> =
+                        records.iter().map(|r| r.id.as_str()).zip(&page).collect();
+                    docs.save(&wanted, received, &mut self.progress)
+                        .await
+                        .map_err(|f| (written, f))?
+                }
+                _ => Vec::new(),
+            };
+            for r in &records {
+                state.watermark = state.watermark.max(r.watermark);
+            }
+            state.resume = next.clone();
+            let page = Page {
+                records: &records,
+                documents: &documents,
+            };
+            self.db
+                .commit_page(schema, list, &page, state)
+                .await
+                .map_err(|f| (written, f))?;
+            written += records.len() as u64;
+            self.progress.page(records.len() as u64);
+            if next.is_none() {
+                break;
+            }
+        }
+        Ok(written)
+    }
+}
+
+/// A new pass: the whole list (a list without a filter, the first run, `--reconcile`),
+/// or what the filter lists after the watermark, less the lookback for a list whose
+/// filter sees only new records, less a second for one that sees changes (a record
+/// written in the watermark's second is read again: the upsert makes that harmless).
+fn start_pass(state: &mut ListState, list: &List, options: &Options) {
+    state.pass += 1;
+    state.in_pass = true;
+    state.resume = None;
+    state.started_at = Some(Utc::now());
+    let back = match list.current {
+        Current::Walk => None,
+        Current::Filter { changes: true, .. } => Some(Duration::from_secs(1)),
+        Current::Filter { changes: false, .. } => Some(options.lookback),
+    };
+    let since = match (back, state.watermark) {
+        (Some(back), Some(mark)) if !options.reconcile => chrono::Duration::from_std(back)
+            .ok()
+            .and_then(|b| mark.checked_sub_signed(b)),
+        _ => None,
+    };
+    state.whole = since.is_none();
+    state.since = since;
+}
