@@ -636,7 +636,8 @@ async fn a_newer_spec_migrates_what_it_adds_and_refuses_what_it_breaks() {
                 .clone();
             gone["name"] = "legacy_flag".into();
             fields.push(gone);
-            ir["positions"]["Inspection.legacy_flag"] = serde_json::json!([999, 9]);
+            export_folder::recorded_v3(ir)["positions"]["Inspection.legacy_flag"] =
+                serde_json::json!([999, 9]);
         },
         "ALTER TABLE inspections ADD COLUMN legacy_flag BOOLEAN",
         "",

@@ -99,10 +99,20 @@ pub fn without_link(line: &str) -> String {
     line.replacen(&field, "", 1)
 }
 
-/// The fields of `Inspection` in an interface's IR as a sync database records it (a test
-/// edits them to make the database look as if another spec had made it).
+/// The v3 interface of the IR a sync database records (`generated/ir.json`, which a test
+/// edits to make the database look as if another spec had made it).
+pub fn recorded_v3(ir: &mut Value) -> &mut Value {
+    ir["interfaces"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|i| i["name"] == "v3")
+        .unwrap()
+}
+
+/// The fields of v3's `Inspection` in the IR a sync database records.
 pub fn recorded_inspection_fields(ir: &mut Value) -> &mut Vec<Value> {
-    let types = ir["types"].as_array_mut().unwrap();
+    let types = recorded_v3(ir)["types"].as_array_mut().unwrap();
     let inspection = types
         .iter_mut()
         .find(|t| t["name"] == "Inspection")

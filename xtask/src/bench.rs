@@ -50,7 +50,9 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
 
     // The export at a raised quota, 1,000 and 10,000 records, each in its own process, by
     // the library and by the command-line tool (built first, in the same profile).
+    // With PostgreSQL, for the sync's rows (the workspace's tests build it so too).
     let mut build = vec!["build", "--quiet", "-p", "inspection-cli"];
+    build.extend(["--features", "inspection-cli-runtime/postgres"]);
     build.extend(profile);
     tools::step(root, "bench: the command-line tool", &cargo, &build)?;
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
@@ -88,6 +90,31 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     }
     if !quick {
         rows.extend(documents_rows(&documents)?);
+    }
+
+    // The sync: at the documented quota against the export (three quota windows), and
+    // unpaced into SQLite (1,000 and 10,000, for the memory) and PostgreSQL.
+    let runs: &[&[&str]] = if quick {
+        &[&["300", "sqlite"]]
+    } else {
+        &[
+            &["30000", "quota"],
+            &["1000", "sqlite"],
+            &["10000", "sqlite"],
+            &["10000", "postgres"],
+        ]
+    };
+    let mut syncs = Vec::new();
+    for run in runs {
+        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "sync"];
+        args.extend(profile);
+        args.push("--");
+        args.extend(run.iter());
+        let name = format!("bench: sync, {}", run.join(" "));
+        syncs.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+    }
+    if !quick {
+        rows.extend(sync_rows(&syncs)?);
     }
 
     // TypeScript and Python: the same page against each language's own JSON parser.
@@ -434,6 +461,72 @@ fn documents_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
             figure: format!("{:.1} MiB", large_rss / 1024.0),
             against: format!(
                 "1,000 documents {:.1} MiB: {:+.1} % (flat in the number of documents)",
+                small_rss / 1024.0,
+                100.0 * (large_rss / small_rss - 1.0)
+            ),
+        },
+    ])
+}
+
+/// The sync's rows (issue 46): its share of the export's rate at the documented quota,
+/// inspections a second into SQLite and PostgreSQL with the rate limit off, and the tool's
+/// peak memory from 1,000 to 10,000 inspections.
+fn sync_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
+    let [quota, small, large, pg] = runs else {
+        return Err("bench: expected four sync runs".into());
+    };
+    let number = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .ok_or_else(|| format!("bench: the sync run printed no `{key}`: {v}"))
+    };
+    let (small_rss, large_rss) = (
+        number(&small["sync"], "peak_rss_kib")?,
+        number(&large["sync"], "peak_rss_kib")?,
+    );
+    Ok(vec![
+        Row {
+            what: format!(
+                "`inspection sync v3 --only inspections` of {} inspections into SQLite at the \
+                 documented quota (100 per 10 s)",
+                number(quota, "records")?
+            ),
+            figure: format!(
+                "{:.1} % of the export's rate",
+                100.0 * number(quota, "share_of_export_rate")?
+            ),
+            against: format!(
+                "{} ms against the export's {} ms (target ≥ 99 %)",
+                number(&quota["sync"], "elapsed_ms")?,
+                number(&quota["export"], "elapsed_ms")?
+            ),
+        },
+        Row {
+            what: format!(
+                "`inspection sync v3` of {} inspections into SQLite, rate limit off (every list \
+                 and child row)",
+                number(large, "records")?
+            ),
+            figure: format!(
+                "{:.0} inspections/s",
+                number(&large["sync"], "records_per_s")?
+            ),
+            against: "target ≥ 2,000/s".into(),
+        },
+        Row {
+            what: format!(
+                "`inspection sync v3` of {} inspections into PostgreSQL, rate limit off",
+                number(pg, "records")?
+            ),
+            figure: format!("{:.0} inspections/s", number(&pg["sync"], "records_per_s")?),
+            against: "target ≥ 1,000/s".into(),
+        },
+        Row {
+            what: "`inspection sync v3` into SQLite: the tool's peak RSS, 10,000 inspections"
+                .into(),
+            figure: format!("{:.1} MiB", large_rss / 1024.0),
+            against: format!(
+                "1,000 inspections {:.1} MiB: {:+.1} % (flat in the number of records)",
                 small_rss / 1024.0,
                 100.0 * (large_rss / small_rss - 1.0)
             ),

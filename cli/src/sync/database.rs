@@ -6,20 +6,23 @@ use chrono::Utc;
 #[cfg(feature = "postgres")]
 use super::postgres;
 pub use super::rows::Page;
+use super::rows::Record;
 use super::schema::{List, Schema};
 #[cfg(feature = "sqlite")]
 use super::sqlite;
 use super::state::ListState;
 use super::target::Target;
 use super::{meta, unsupported};
-use crate::exit::Failure;
+use crate::exit::{Class, Failure};
 
 /// The database a sync writes to.
 pub enum Database {
+    /// Shared with the blocking thread each page's commit runs on, so that the next page
+    /// is fetched meanwhile.
     #[cfg(feature = "sqlite")]
-    Sqlite(sqlite::Sqlite),
+    Sqlite(std::sync::Arc<std::sync::Mutex<sqlite::Sqlite>>),
     #[cfg(feature = "postgres")]
-    Postgres(postgres::Postgres),
+    Postgres(Box<postgres::Postgres>),
 }
 
 pub(super) async fn open(
@@ -31,23 +34,37 @@ pub(super) async fn open(
         #[cfg(feature = "sqlite")]
         Target::Sqlite(path) => {
             let (db, made) = sqlite::Sqlite::open(path, schema, rebuild)?;
+            let db = std::sync::Arc::new(std::sync::Mutex::new(db));
             Ok((Database::Sqlite(db), made))
         }
         #[cfg(feature = "postgres")]
         Target::Postgres(url) => {
             let (db, made) = postgres::Postgres::open(url, schema, rebuild).await?;
-            Ok((Database::Postgres(db), made))
+            Ok((Database::Postgres(Box::new(db)), made))
         }
         #[allow(unreachable_patterns)] // Both features on: every database is built in.
         other => Err(unsupported(other)),
     }
 }
 
+/// A page's records and its documents' paths, owned (a commit may run on another thread).
+pub struct Owned {
+    pub records: Vec<Record>,
+    pub documents: Vec<(String, String)>,
+}
+
+/// The SQLite database (a commit that panicked left nothing half-done: its transaction
+/// rolled back, so the lock's poison is cleared).
+#[cfg(feature = "sqlite")]
+fn locked(db: &std::sync::Mutex<sqlite::Sqlite>) -> std::sync::MutexGuard<'_, sqlite::Sqlite> {
+    db.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 impl Database {
     pub(super) async fn state(&self, list: &str) -> Result<ListState, Failure> {
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.state(list),
+            Database::Sqlite(db) => locked(db).state(list),
             #[cfg(feature = "postgres")]
             Database::Postgres(db) => db.state(list).await,
         }
@@ -60,27 +77,46 @@ impl Database {
     ) -> Result<(), Failure> {
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.save_state(list, state),
+            Database::Sqlite(db) => locked(db).save_state(list, state),
             #[cfg(feature = "postgres")]
             Database::Postgres(db) => db.save_state(list, state).await,
         }
     }
 
     /// Writes a page's records, the paths of their documents saved for it, and the
-    /// list's state, in one transaction.
+    /// list's state, in one transaction (SQLite's on a blocking thread: the run's next
+    /// page is fetched meanwhile).
     pub(super) async fn commit_page(
         &mut self,
-        schema: &Schema,
-        list: &List,
-        page: &Page<'_>,
+        schema: &'static Schema,
+        list: &'static List,
+        page: Owned,
         state: &ListState,
     ) -> Result<(), Failure> {
         let now = Utc::now();
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.commit_page(schema, list, page, state, now),
+            Database::Sqlite(db) => {
+                let (db, state) = (db.clone(), state.clone());
+                let commit = tokio::task::spawn_blocking(move || {
+                    let page = Page {
+                        records: &page.records,
+                        documents: &page.documents,
+                    };
+                    locked(&db).commit_page(schema, list, &page, &state, now)
+                });
+                commit.await.map_err(|e| {
+                    Failure::new(Class::Failure, format!("the page's commit stopped: {e}"))
+                })?
+            }
             #[cfg(feature = "postgres")]
-            Database::Postgres(db) => db.commit_page(schema, list, page, state, now).await,
+            Database::Postgres(db) => {
+                let page = Page {
+                    records: &page.records,
+                    documents: &page.documents,
+                };
+                db.commit_page(schema, list, &page, state, now).await
+            }
         }
     }
 
@@ -93,7 +129,7 @@ impl Database {
         let now = Utc::now();
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => db.finish_pass(schema, list, state, now),
+            Database::Sqlite(db) => locked(db).finish_pass(schema, list, state, now),
             #[cfg(feature = "postgres")]
             Database::Postgres(db) => db.finish_pass(schema, list, state, now).await,
         }

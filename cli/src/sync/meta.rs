@@ -23,15 +23,10 @@ pub const FORMAT: u32 = 1;
 const MADE_BY: &str = "inspection sync";
 
 /// The entries written when the tables are made (and, but `made_by`, again by a
-/// migration or a newer spec): the interface's IR among them, for a later migration.
+/// migration or a newer spec): the generator's IR among them (as the tool holds it, every
+/// interface's: read only by a later migration), for a later migration.
 pub fn entries(schema: &Schema) -> Result<Vec<(&'static str, String)>, Failure> {
-    let ir = own_ir(schema)?;
-    let ir = serde_json::to_string(&ir).map_err(|e| {
-        Failure::new(
-            Class::Failure,
-            format!("the tool's IR cannot be written: {e}"),
-        )
-    })?;
+    let ir = schema.ir.to_string();
     Ok(vec![
         ("made_by", MADE_BY.to_string()),
         ("format", FORMAT.to_string()),
@@ -42,23 +37,20 @@ pub fn entries(schema: &Schema) -> Result<Vec<(&'static str, String)>, Failure> 
     ])
 }
 
-/// The interface's IR as this tool has it (for the database to record).
+/// The interface's IR as this tool has it.
 pub fn own_ir(schema: &Schema) -> Result<Interface, Failure> {
-    let api: Api = serde_json::from_str(schema.ir).map_err(|e| {
+    interface_of(schema.ir, schema.interface).ok_or_else(|| {
         Failure::new(
             Class::Failure,
-            format!("the tool's own IR cannot be read: {e}"),
+            format!("the tool's own IR has no readable `{}`", schema.interface),
         )
-    })?;
-    api.interfaces
-        .into_iter()
-        .find(|i| i.name == schema.interface)
-        .ok_or_else(|| {
-            Failure::new(
-                Class::Failure,
-                format!("the tool's IR has no `{}`", schema.interface),
-            )
-        })
+    })
+}
+
+/// The interface `name` of an IR's text (`generated/ir.json`, as a database records it).
+pub fn interface_of(ir: &str, name: &str) -> Option<Interface> {
+    let api: Api = serde_json::from_str(ir).ok()?;
+    api.interfaces.into_iter().find(|i| i.name == name)
 }
 
 /// Whether the database records another spec version than this tool's.

@@ -154,7 +154,7 @@ pub fn plan(
         )
     };
     let old: Interface = get("ir")
-        .and_then(|text| serde_json::from_str(text).ok())
+        .and_then(|text| meta::interface_of(text, schema.interface))
         .ok_or_else(|| refuse(vec!["the database records no IR to compare with".into()]))?;
     let new = meta::own_ir(schema)?;
     let breaking = breaking_changes(&old, &new);

@@ -56,7 +56,7 @@ impl Sqlite {
         };
         db.conn
             .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; \
+                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
                  PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
             )
             .map_err(|e| db.failed(e))?;
@@ -259,9 +259,13 @@ impl Sqlite {
             .conn
             .transaction()
             .map_err(|e| failure(&self.path, e))?;
+        let exists = statements::exists(&schema.tables[list.table]);
         let written = (|| {
             for record in records {
-                for &t in family.iter().skip(1).rev() {
+                // A record stored before has its elements' rows replaced whole; a new one
+                // has none to remove (the first sync writes nothing but new records).
+                let stored = tx.prepare_cached(&exists)?.exists([&record.id])?;
+                for &t in family.iter().skip(1).rev().filter(|_| stored) {
                     tx.prepare_cached(&self.statements[t].remove)?
                         .execute([&record.id])?;
                 }

@@ -146,3 +146,12 @@ pub fn set_document(table: &Table) -> String {
         quoted(table.keys[0])
     )
 }
+
+/// Whether a list's table holds the record `$1`.
+pub fn exists(table: &Table) -> String {
+    format!(
+        "SELECT 1 FROM {} WHERE {} = $1",
+        quoted(table.name),
+        quoted(table.keys[0])
+    )
+}

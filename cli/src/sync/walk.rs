@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use chrono::Utc;
 use futures_util::StreamExt;
 
-use super::database::{Database, Page};
+use super::database::{Database, Owned};
 use super::documents::Documents;
 use super::rows;
 use super::schema::{Current, List};
@@ -86,12 +86,13 @@ impl Run<'_> {
     async fn walk(
         &mut self,
         index: usize,
-        list: &List,
+        list: &'static List,
         state: &mut ListState,
     ) -> Result<u64, (u64, Failure)> {
         let (source, schema) = (self.source, self.source.schema());
         let page_size = self.options.page_size;
-        let mut pages = source.pages(index, state.since, state.resume.clone(), page_size);
+        let pages = source.pages(index, state.since, state.resume.clone(), page_size);
+        let mut pages = Ahead::of(pages);
         let mut written = 0;
         while let Some(page) = pages.next().await {
             let (page, next) = page.map_err(|e| (written, Failure::from(e)))?;
@@ -117,21 +118,58 @@ impl Run<'_> {
                 state.watermark = state.watermark.max(r.watermark);
             }
             state.resume = next.clone();
-            let page = Page {
-                records: &records,
-                documents: &documents,
-            };
+            let count = records.len() as u64;
+            let page = Owned { records, documents };
             self.db
-                .commit_page(schema, list, &page, state)
+                .commit_page(schema, list, page, state)
                 .await
                 .map_err(|f| (written, f))?;
-            written += records.len() as u64;
-            self.progress.page(records.len() as u64);
+            written += count;
+            self.progress.page(count);
             if next.is_none() {
                 break;
             }
         }
         Ok(written)
+    }
+}
+
+/// A walk's pages one ahead: the next page is fetched by a task of its own while this one
+/// is written (a page fetched ahead and not written is fetched again by the next run,
+/// which goes on from the last page committed). The task stops with this.
+struct Ahead {
+    pages: tokio::sync::mpsc::Receiver<PageOrError>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// What a walk's stream gives: a page of records and where the walk goes after it.
+type PageOrError =
+    Result<(Vec<serde_json::Value>, Option<inspection_runtime::Resume>), inspection_runtime::Error>;
+
+impl Ahead {
+    fn of(mut pages: crate::export::Pages) -> Ahead {
+        let (send, receive) = tokio::sync::mpsc::channel(1);
+        let task = tokio::spawn(async move {
+            while let Some(page) = pages.next().await {
+                if send.send(page).await.is_err() {
+                    return;
+                }
+            }
+        });
+        Ahead {
+            pages: receive,
+            task,
+        }
+    }
+
+    async fn next(&mut self) -> Option<PageOrError> {
+        self.pages.recv().await
+    }
+}
+
+impl Drop for Ahead {
+    fn drop(&mut self) {
+        self.task.abort();
     }
 }
 
