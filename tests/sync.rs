@@ -716,3 +716,118 @@ async fn documents_are_saved_whole_with_their_path_in_the_row() {
     assert_eq!(code, 0);
     assert_eq!(summary["documents"]["link"], 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lookback_and_reconcile_say_what_a_run_reads_again() {
+    let sandbox = sandbox("--inspections 5").await;
+    let dir = scratch("sync-reconcile");
+    let path = dir.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let list = |summary: &Value, table: &str| {
+        summary["lists"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l["table"] == table)
+            .cloned()
+            .unwrap()
+    };
+    let at = |v: &Value| chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap()).unwrap();
+
+    // Inspections are read again from the watermark less the lookback.
+    let (code, summary, stderr) = sync(&sandbox, &path, &["--lookback", "2d"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let inspections = list(&summary, "inspections");
+    let back = at(&inspections["watermark"]) - at(&inspections["since"]);
+    assert_eq!(back, chrono::Duration::days(2), "{inspections}");
+    let tasks = list(&summary, "tasks");
+    assert_eq!(
+        at(&tasks["watermark"]) - at(&tasks["since"]),
+        chrono::Duration::seconds(1)
+    );
+
+    // A deleted task is not listed again: its filter does not see it, a reconcile does.
+    let task = listed(&sandbox, "/tasks").await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let answer = reqwest::Client::new()
+        .delete(format!("{}/tasks/{task}", sandbox.base_url()))
+        .header("api-key-id", "demo-key")
+        .header("api-key-secret", "demo-secret")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 204);
+    let (code, summary, _) = sync(&sandbox, &path, &[]).await;
+    assert_eq!(code, 0);
+    assert_eq!(list(&summary, "tasks")["marked_deleted"], 0, "{summary}");
+    let (code, summary, _) = sync(&sandbox, &path, &["--reconcile"]).await;
+    assert_eq!(code, 0);
+    assert_eq!(list(&summary, "tasks")["whole"], true, "{summary}");
+    assert_eq!(list(&summary, "tasks")["marked_deleted"], 1, "{summary}");
+    let db = Connection::open(&path).unwrap();
+    let deleted: String = db
+        .query_row(
+            "SELECT id FROM tasks WHERE _deleted_at IS NOT NULL",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(deleted, task);
+    // Every inspection read again and none marked: all are still listed.
+    assert_eq!(list(&summary, "inspections")["records"], 8, "{summary}");
+    assert_eq!(list(&summary, "inspections")["marked_deleted"], 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_legacy_interface_syncs_into_a_database_of_its_own() {
+    let sandbox = sandbox("--legacy-transactions 7").await;
+    let dir = scratch("sync-legacy");
+    let path = dir.join("legacy.db");
+    let env = vec![
+        (
+            "INSPECTION_LEGACY_BASE_URL".to_string(),
+            sandbox.legacy_base_url(),
+        ),
+        (
+            "INSPECTION_LEGACY_USERNAME".to_string(),
+            "manager@example.com".to_string(),
+        ),
+        (
+            "INSPECTION_LEGACY_PASSWORD".to_string(),
+            "manager-pass".to_string(),
+        ),
+    ];
+    let args = strings(&["--quiet", "sync", "legacy", &path.display().to_string()]);
+    let ran = tool::run(&args, &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let db = Connection::open(&path).unwrap();
+    assert_eq!(count(&db, "SELECT count(*) FROM transactions", []), 7);
+    assert!(count(&db, "SELECT count(*) FROM assets", []) > 0);
+    // Transactions are read again from their watermark less the lookback.
+    let ran = tool::run(&args, &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    let transactions = summary["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["table"] == "transactions")
+        .unwrap();
+    assert_eq!(transactions["whole"], false, "{summary}");
+    assert_eq!(count(&db, "SELECT count(*) FROM transactions", []), 7);
+    // A v3 database is not the legacy sync's.
+    let v3 = dir.join("v3.db");
+    let (code, _, stderr) = sync(&sandbox, &v3, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let args = strings(&["--quiet", "sync", "legacy", &v3.display().to_string()]);
+    let ran = tool::run(&args, &env, None).await;
+    assert_eq!(ran.code, 10, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("holds a sync of `v3`, not of `legacy`"),
+        "{}",
+        ran.stderr
+    );
+}

@@ -19,12 +19,13 @@ pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(),
     python(root, work)
 }
 
-/// A workspace of its own in `work` for the generated crate: the runtime copied beside it
-/// (its manifest points at `../../runtime`), the repository's lockfile, and the
-/// workspace's dependency versions without its members and profiles.
+/// A workspace of its own in `work` for the generated crate: the runtime, the tool's crate
+/// and the IR crate it reads copied beside it (the manifests point at `../../runtime`,
+/// `../../cli`, `../ir`), the repository's lockfile, and the workspace's dependency
+/// versions without its members and profiles.
 pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
     let prepare = |e: std::io::Error| format!("cannot prepare {}: {e}", work.display());
-    for crate_dir in ["runtime", "cli"] {
+    for crate_dir in ["runtime", "cli", "ir"] {
         let _ = std::fs::remove_dir_all(work.join(crate_dir));
         tools::copy_dir(&root.join(crate_dir), &work.join(crate_dir)).map_err(prepare)?;
     }
@@ -38,7 +39,7 @@ pub fn scratch_workspace(root: &Path, work: &Path) -> Result<(), String> {
         .lines()
         .map(|l| {
             if l.starts_with("members = ") {
-                r#"members = ["runtime", "generated/rust", "cli", "generated/cli"]"#
+                r#"members = ["runtime", "generated/rust", "ir", "cli", "generated/cli"]"#
             } else {
                 l
             }
