@@ -533,20 +533,7 @@ async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_k
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_legacy_export_goes_on_from_its_watermark_through_the_json_filter() {
     let sandbox = sandbox("--legacy-rate-limit off --legacy-transactions 60").await;
-    let env = vec![
-        (
-            "INSPECTION_LEGACY_BASE_URL".to_string(),
-            sandbox.legacy_base_url(),
-        ),
-        (
-            "INSPECTION_LEGACY_USERNAME".to_string(),
-            "manager@example.com".to_string(),
-        ),
-        (
-            "INSPECTION_LEGACY_PASSWORD".to_string(),
-            "manager-pass".to_string(),
-        ),
-    ];
+    let env = export_folder::legacy_env(&sandbox);
     let dir = scratch("legacy");
     let folder = dir.join("export").display().to_string();
     let first = tool::run(

@@ -97,6 +97,17 @@ fn count(db: &Connection, sql: &str, params: impl rusqlite::Params) -> usize {
     db.query_row(sql, params, |r| r.get::<_, i64>(0)).unwrap() as usize
 }
 
+/// What a sync's summary says of the list filling `table`.
+fn list_of(summary: &Value, table: &str) -> Value {
+    summary["lists"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["table"] == table)
+        .cloned()
+        .unwrap_or_else(|| panic!("no list of `{table}` in {summary}"))
+}
+
 fn len(v: &Value) -> usize {
     v.as_array().map_or(0, Vec::len)
 }
@@ -377,22 +388,13 @@ async fn the_next_sync_brings_exactly_what_changed() {
 
     let (code, summary, stderr) = sync(&sandbox, &path, &[]).await;
     assert_eq!(code, 0, "{stderr}");
-    let by_table = |table: &str| {
-        summary["lists"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["table"] == table)
-            .cloned()
-            .unwrap()
-    };
-    assert_eq!(by_table("units")["marked_deleted"], 1, "{summary}");
+    assert_eq!(list_of(&summary, "units")["marked_deleted"], 1, "{summary}");
     assert_eq!(
-        by_table("tasks")["whole"],
+        list_of(&summary, "tasks")["whole"],
         false,
         "tasks are read after their watermark"
     );
-    assert_eq!(by_table("inspections")["whole"], false);
+    assert_eq!(list_of(&summary, "inspections")["whole"], false);
     let db = Connection::open(&path).unwrap();
     for id in &new_ids {
         assert_eq!(
@@ -724,24 +726,15 @@ async fn lookback_and_reconcile_say_what_a_run_reads_again() {
     let path = dir.join("fleet.db");
     let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
     assert_eq!(code, 0, "{stderr}");
-    let list = |summary: &Value, table: &str| {
-        summary["lists"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|l| l["table"] == table)
-            .cloned()
-            .unwrap()
-    };
     let at = |v: &Value| chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap()).unwrap();
 
     // Inspections are read again from the watermark less the lookback.
     let (code, summary, stderr) = sync(&sandbox, &path, &["--lookback", "2d"]).await;
     assert_eq!(code, 0, "{stderr}");
-    let inspections = list(&summary, "inspections");
+    let inspections = list_of(&summary, "inspections");
     let back = at(&inspections["watermark"]) - at(&inspections["since"]);
     assert_eq!(back, chrono::Duration::days(2), "{inspections}");
-    let tasks = list(&summary, "tasks");
+    let tasks = list_of(&summary, "tasks");
     assert_eq!(
         at(&tasks["watermark"]) - at(&tasks["since"]),
         chrono::Duration::seconds(1)
@@ -762,11 +755,11 @@ async fn lookback_and_reconcile_say_what_a_run_reads_again() {
     assert_eq!(answer.status(), 204);
     let (code, summary, _) = sync(&sandbox, &path, &[]).await;
     assert_eq!(code, 0);
-    assert_eq!(list(&summary, "tasks")["marked_deleted"], 0, "{summary}");
+    assert_eq!(list_of(&summary, "tasks")["marked_deleted"], 0, "{summary}");
     let (code, summary, _) = sync(&sandbox, &path, &["--reconcile"]).await;
     assert_eq!(code, 0);
-    assert_eq!(list(&summary, "tasks")["whole"], true, "{summary}");
-    assert_eq!(list(&summary, "tasks")["marked_deleted"], 1, "{summary}");
+    assert_eq!(list_of(&summary, "tasks")["whole"], true, "{summary}");
+    assert_eq!(list_of(&summary, "tasks")["marked_deleted"], 1, "{summary}");
     let db = Connection::open(&path).unwrap();
     let deleted: String = db
         .query_row(
@@ -777,8 +770,8 @@ async fn lookback_and_reconcile_say_what_a_run_reads_again() {
         .unwrap();
     assert_eq!(deleted, task);
     // Every inspection read again and none marked: all are still listed.
-    assert_eq!(list(&summary, "inspections")["records"], 8, "{summary}");
-    assert_eq!(list(&summary, "inspections")["marked_deleted"], 0);
+    assert_eq!(list_of(&summary, "inspections")["records"], 8, "{summary}");
+    assert_eq!(list_of(&summary, "inspections")["marked_deleted"], 0);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -786,20 +779,7 @@ async fn the_legacy_interface_syncs_into_a_database_of_its_own() {
     let sandbox = sandbox("--legacy-transactions 7").await;
     let dir = scratch("sync-legacy");
     let path = dir.join("legacy.db");
-    let env = vec![
-        (
-            "INSPECTION_LEGACY_BASE_URL".to_string(),
-            sandbox.legacy_base_url(),
-        ),
-        (
-            "INSPECTION_LEGACY_USERNAME".to_string(),
-            "manager@example.com".to_string(),
-        ),
-        (
-            "INSPECTION_LEGACY_PASSWORD".to_string(),
-            "manager-pass".to_string(),
-        ),
-    ];
+    let env = export_folder::legacy_env(&sandbox);
     let args = strings(&["--quiet", "sync", "legacy", &path.display().to_string()]);
     let ran = tool::run(&args, &env, None).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
@@ -810,12 +790,7 @@ async fn the_legacy_interface_syncs_into_a_database_of_its_own() {
     let ran = tool::run(&args, &env, None).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
-    let transactions = summary["lists"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["table"] == "transactions")
-        .unwrap();
+    let transactions = list_of(&summary, "transactions");
     assert_eq!(transactions["whole"], false, "{summary}");
     assert_eq!(count(&db, "SELECT count(*) FROM transactions", []), 7);
     // A v3 database is not the legacy sync's.

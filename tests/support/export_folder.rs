@@ -42,6 +42,21 @@ pub fn v3_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
     ]
 }
 
+/// The legacy interface's base URL and the sandbox's manager account.
+pub fn legacy_env(sandbox: &sandbox::Sandbox) -> Vec<(String, String)> {
+    vec![
+        (
+            "INSPECTION_LEGACY_BASE_URL".into(),
+            sandbox.legacy_base_url(),
+        ),
+        (
+            "INSPECTION_LEGACY_USERNAME".into(),
+            "manager@example.com".into(),
+        ),
+        ("INSPECTION_LEGACY_PASSWORD".into(), "manager-pass".into()),
+    ]
+}
+
 pub fn strings(args: &[&str]) -> Vec<String> {
     args.iter().map(|a| a.to_string()).collect()
 }
