@@ -483,6 +483,25 @@ async fn bad_databases_are_named_with_their_exit_code_and_left_as_they_were() {
         assert_eq!(ran.code, 2, "{}", ran.stderr);
         assert!(ran.stderr.contains(says), "{}", ran.stderr);
     }
+    // A state row that does not read (here a resume point) is refused, naming the way out.
+    let damaged = dir.join("damaged.db");
+    let (code, _, stderr) = sync(&sandbox, &damaged, &["--only", "units"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    Connection::open(&damaged)
+        .unwrap()
+        .execute_batch(
+            "UPDATE _sync_state SET in_pass = 1, resume = 'garbage' WHERE list = 'list_units'",
+        )
+        .unwrap();
+    let (code, _, stderr) = sync(&sandbox, &damaged, &["--only", "units"]).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains("resume point") && stderr.contains("--rebuild"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = sync(&sandbox, &damaged, &["--only", "units", "--rebuild"]).await;
+    assert_eq!(code, 0, "{stderr}");
+
     let ran = tool::run(
         &strings(&["sync", "v3", "x.db", "--only", "invoices"]),
         &[],
@@ -711,6 +730,21 @@ async fn documents_are_saved_whole_with_their_path_in_the_row() {
             []
         ),
         15
+    );
+    // The export's flags say where they come from: `--documents-from api` never touches
+    // a link.
+    let other = dir.join("api.db");
+    let api_dir = dir.join("api-pdfs").display().to_string();
+    let args = ["--documents", &api_dir, "--documents-from", "api"];
+    let (code, summary, stderr) = sync(&sandbox, &other, &args).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        (
+            summary["documents"]["api"].as_u64(),
+            summary["documents"]["link"].as_u64()
+        ),
+        (Some(15), Some(0)),
+        "{summary}"
     );
     // Only the v3 inspections have documents: `--documents` with `--only units` saves none.
     let (code, summary, _) =

@@ -57,35 +57,7 @@ pub struct Context {
     pub rate_limit: Option<RateLimit>,
 }
 
-/// A pace other than the documented one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RateLimit {
-    Off,
-    Limit(u32, std::time::Duration),
-}
-
-impl RateLimit {
-    /// `N/SECONDS` (`200/10`) or `off`.
-    pub fn parse(text: &str) -> Result<RateLimit, String> {
-        if text == "off" {
-            return Ok(RateLimit::Off);
-        }
-        let parsed = text.split_once('/').and_then(|(n, secs)| {
-            Some((
-                n.trim().parse::<u32>().ok()?,
-                secs.trim().parse::<u64>().ok()?,
-            ))
-        });
-        match parsed {
-            Some((n, secs)) if n > 0 && secs > 0 => {
-                Ok(RateLimit::Limit(n, std::time::Duration::from_secs(secs)))
-            }
-            _ => Err(format!(
-                "`{text}` is not `REQUESTS/SECONDS` (such as `200/10`) or `off`"
-            )),
-        }
-    }
-}
+pub use crate::pace::RateLimit;
 
 impl Context {
     /// A core for a dry run's previews: the base URL from `base_url_var`, and `headers`
@@ -219,59 +191,11 @@ fn export_command(interfaces: &'static [Interface]) -> Command {
             );
         }
         if e.document_link {
-            cmd = link_flags(cmd);
+            cmd = export::documents::link_flags(cmd);
         }
         export = export.subcommand(cmd);
     }
     export
-}
-
-/// The flags of an export whose records carry a pre-signed link to their document.
-fn link_flags(cmd: Command) -> Command {
-    cmd.arg(
-        Arg::new("documents-from")
-            .long("documents-from")
-            .value_name("WAY")
-            .value_parser(export::documents::DocumentsFrom::NAMES.map(|(name, _)| name))
-            .default_value("auto")
-            .help("Where documents come from: the record's pre-signed link while it lives, else the API (auto), only links (link), only the API (api)"),
-    )
-    .arg(
-        Arg::new("link-rate")
-            .long("link-rate")
-            .value_name("N/SECS")
-            .help("The pace of link requests (e.g. 50/1), apart from the API's quota; unpaced unless given"),
-    )
-    .arg(
-        Arg::new("link-concurrency")
-            .long("link-concurrency")
-            .value_name("N")
-            .value_parser(value_parser!(u16).range(1..=256))
-            .help(format!(
-                "Links fetched at once (default {})",
-                export::documents::LINKS_AT_ONCE
-            )),
-    )
-}
-
-/// `--documents-from`, `--link-rate` and `--link-concurrency`, where the export has them.
-fn link_options(m: &ArgMatches) -> Result<export::documents::LinkOptions, Failure> {
-    let mut options = export::documents::LinkOptions::default();
-    if let Ok(Some(way)) = m.try_get_one::<String>("documents-from") {
-        options.from = export::documents::DocumentsFrom::parse(way)
-            .map_err(|e| Failure::usage(format!("--documents-from: {e}")))?;
-    }
-    if let Ok(Some(rate)) = m.try_get_one::<String>("link-rate") {
-        options.rate = match RateLimit::parse(rate) {
-            Ok(RateLimit::Off) => None,
-            Ok(RateLimit::Limit(n, window)) => Some((n, window)),
-            Err(e) => return Err(Failure::usage(format!("--link-rate: {e}"))),
-        };
-    }
-    if let Ok(Some(n)) = m.try_get_one::<u16>("link-concurrency") {
-        options.concurrency = usize::from(*n);
-    }
-    Ok(options)
 }
 
 /// Runs the command line of this process and gives its exit code.
@@ -419,7 +343,7 @@ async fn export(
         },
         max_restarts: 5,
         page_size: m.get_one::<u32>("page-size").copied(),
-        links: link_options(m)?,
+        links: export::documents::link_options(m)?,
     };
     (e.run)(cx, &options).await
 }

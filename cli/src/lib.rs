@@ -12,6 +12,7 @@ pub mod exit;
 pub mod export;
 pub mod flags;
 pub mod output;
+pub mod pace;
 pub mod state;
 pub mod sync;
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use clap::{Arg, ArgMatches, Command, value_parser};
 use futures_util::StreamExt;
 use inspection_runtime::Pacer;
 use serde_json::Value;
@@ -16,6 +17,55 @@ use super::folder::{self, Folder};
 use super::progress::{Progress, Way};
 use super::{File, Link, Source};
 use crate::exit::{Class, Failure};
+
+/// The flags of a tool (the export, the sync's `--documents`) whose records carry a
+/// pre-signed link to their document.
+pub fn link_flags(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("documents-from")
+            .long("documents-from")
+            .value_name("WAY")
+            .value_parser(DocumentsFrom::NAMES.map(|(name, _)| name))
+            .default_value("auto")
+            .help("Where documents come from: the record's pre-signed link while it lives, else the API (auto), only links (link), only the API (api)"),
+    )
+    .arg(
+        Arg::new("link-rate")
+            .long("link-rate")
+            .value_name("N/SECS")
+            .help("The pace of link requests (e.g. 50/1), apart from the API's quota; unpaced unless given"),
+    )
+    .arg(
+        Arg::new("link-concurrency")
+            .long("link-concurrency")
+            .value_name("N")
+            .value_parser(value_parser!(u16).range(1..=256))
+            .help(format!(
+                "Links fetched at once (default {})",
+                LINKS_AT_ONCE
+            )),
+    )
+}
+
+/// `--documents-from`, `--link-rate` and `--link-concurrency`, where the command has them.
+pub fn link_options(m: &ArgMatches) -> Result<LinkOptions, Failure> {
+    let mut options = LinkOptions::default();
+    if let Ok(Some(way)) = m.try_get_one::<String>("documents-from") {
+        options.from = DocumentsFrom::parse(way)
+            .map_err(|e| Failure::usage(format!("--documents-from: {e}")))?;
+    }
+    if let Ok(Some(rate)) = m.try_get_one::<String>("link-rate") {
+        options.rate = match crate::pace::RateLimit::parse(rate) {
+            Ok(crate::pace::RateLimit::Off) => None,
+            Ok(crate::pace::RateLimit::Limit(n, window)) => Some((n, window)),
+            Err(e) => return Err(Failure::usage(format!("--link-rate: {e}"))),
+        };
+    }
+    if let Ok(Some(n)) = m.try_get_one::<u16>("link-concurrency") {
+        options.concurrency = usize::from(*n);
+    }
+    Ok(options)
+}
 
 /// Where documents come from (`--documents-from`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

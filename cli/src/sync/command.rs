@@ -14,7 +14,8 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
         .about("Keep an interface's records in your database (SQLite file or PostgreSQL), in tables made from the spec; run again to bring what changed")
         .subcommand_required(true);
     for (name, about) in interfaces {
-        sync = sync.subcommand(
+        // How `--documents` takes each document: the export's flags.
+        sync = sync.subcommand(crate::export::documents::link_flags(
             Command::new(name)
                 .about(about)
                 .arg(
@@ -63,7 +64,7 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
                         .value_parser(value_parser!(u32).range(1..))
                         .help("Records a page (default: the largest each list takes)"),
                 ),
-        );
+        ));
     }
     sync
 }
@@ -91,6 +92,7 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         progress: if quiet { Style::Quiet } else { Style::Auto },
         max_restarts: 5,
         documents: m.get_one::<std::path::PathBuf>("documents").cloned(),
+        links: crate::export::documents::link_options(m)?,
     })
 }
 

@@ -30,14 +30,17 @@ pub struct Documents<'a> {
 impl<'a> Documents<'a> {
     /// Takes `dir` (made if missing, locked for the run, partial files of a killed run
     /// removed).
-    pub fn open(dir: &Path, source: &'a dyn ExportSource) -> Result<Documents<'a>, Failure> {
+    pub fn open(
+        dir: &Path,
+        source: &'a dyn ExportSource,
+        links: LinkOptions,
+    ) -> Result<Documents<'a>, Failure> {
         let folder = Folder::lock(dir)?;
         folder.remove_partial()?;
         let documents = folder.file(folder::DOCUMENTS);
         std::fs::create_dir_all(&documents).map_err(|e| Failure::io("create", &documents, e))?;
         let dir =
             std::fs::canonicalize(&documents).map_err(|e| Failure::io("find", &documents, e))?;
-        let links = LinkOptions::default();
         let pacer = Pacer::new(links.rate);
         Ok(Documents {
             source,

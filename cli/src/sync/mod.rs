@@ -76,6 +76,8 @@ pub struct Options {
     pub max_restarts: u32,
     /// `--documents DIR`: each record's document saved there, its path in the row.
     pub documents: Option<std::path::PathBuf>,
+    /// Where those documents come from, and how links are fetched (the export's flags).
+    pub links: crate::export::documents::LinkOptions,
 }
 
 /// The default `--lookback`: a week of inspections read again each run.
@@ -118,7 +120,11 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     let schema = source.schema();
     let lists = selected(schema, &options.only)?;
     let documents = match (&options.documents, source.documents()) {
-        (Some(dir), Some(export)) => Some(documents::Documents::open(dir, export)?),
+        (Some(dir), Some(export)) => Some(documents::Documents::open(
+            dir,
+            export,
+            options.links.clone(),
+        )?),
         (Some(_), None) => {
             return Err(Failure::usage(format!(
                 "--documents: no list of the {} sync has documents",
