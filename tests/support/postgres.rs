@@ -27,11 +27,10 @@ impl Postgres {
                  install Debian's `postgresql` package (`.ci/run` does)"
             )
         });
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/postgres");
-        let dir = root.join(format!("{name}-{}", std::process::id()));
+        let as_postgres = is_root();
+        let dir = folder(as_postgres).join(format!("{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        let as_postgres = is_root();
         let pwfile = dir.join("pwfile");
         std::fs::write(&pwfile, PASSWORD).unwrap();
         if as_postgres {
@@ -176,6 +175,22 @@ impl Drop for Postgres {
             .output();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Where the servers' folders go: `target/postgres/`, unless the `postgres` user (run as
+/// root) could not reach it (a checkout under a private home), then the temporary folder.
+fn folder(as_postgres: bool) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let target = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target");
+    let _ = std::fs::create_dir_all(&target);
+    let reachable = target.canonicalize().is_ok_and(|t| {
+        t.ancestors()
+            .all(|a| std::fs::metadata(a).is_ok_and(|m| m.permissions().mode() & 0o001 != 0))
+    });
+    if as_postgres && !reachable {
+        return std::env::temp_dir().join("inspection-postgres");
+    }
+    target.join("postgres")
 }
 
 /// The newest PostgreSQL's `bin` folder (Debian keeps each version apart).
