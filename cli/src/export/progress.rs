@@ -1,4 +1,4 @@
-//! What an export shows while it runs: a progress line on a terminal that moves with each
+//! What an export (or a sync) shows while it runs: a progress line on a terminal that moves with each
 //! page received and each document written, a JSON line every few seconds when stderr is
 //! a file or a pipe, nothing with `--quiet`.
 
@@ -65,6 +65,8 @@ pub struct Progress {
     requests_base: u64,
     /// The quota the client keeps to, for the line's "paced to".
     quota_per_s: Option<f64>,
+    /// What the last line on a terminal says a finished run did (`exported`, `synced`).
+    done: &'static str,
 }
 
 enum Shown {
@@ -109,7 +111,14 @@ impl Progress {
             requests: 0,
             requests_base: requests,
             quota_per_s: quota.map(|(n, window)| f64::from(n) / window.as_secs_f64()),
+            done: "exported",
         }
+    }
+
+    /// The same for another tool, whose finished run is `done` (`synced`).
+    pub fn for_tool(mut self, done: &'static str) -> Progress {
+        self.done = done;
+        self
     }
 
     /// A page of `records` has arrived; `requests` the client's count of requests sent.
@@ -206,7 +215,7 @@ impl Progress {
         match &self.shown {
             Shown::Bar(bar) => {
                 bar.finish_and_clear();
-                let what = if done { "exported" } else { "stopped after" };
+                let what = if done { self.done } else { "stopped after" };
                 let mut err = std::io::stderr().lock();
                 let _ = writeln!(
                     err,

@@ -135,7 +135,8 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     };
     let (db, made) = database::open(&options.target, schema, options.rebuild).await?;
     let requests_before = source.core().requests_sent();
-    let progress = Progress::new(options.progress, (0, 0), source.quota(), requests_before);
+    let progress =
+        Progress::new(options.progress, (0, 0), source.quota(), requests_before).for_tool("synced");
     let mut run = walk::Run {
         source,
         options,
