@@ -62,8 +62,7 @@ fn dump(pg: &Postgres, database: &str) -> BTreeMap<String, Vec<Value>> {
         .collect()
 }
 
-/// The same rows from a SQLite sync, read as PostgreSQL gives them: booleans as booleans,
-/// JSON columns as JSON, times in PostgreSQL's text (compared as instants).
+/// How many rows a table of a SQLite sync holds.
 fn sqlite_rows(path: &std::path::Path, table: &str) -> usize {
     let db = Connection::open(path).unwrap();
     db.query_row(&format!("SELECT count(*) FROM \"{table}\""), [], |r| {

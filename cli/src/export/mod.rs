@@ -431,10 +431,9 @@ async fn walk(
 /// A record's id as text (a number is its digits); a record without one cannot be
 /// exported exactly once.
 fn id_of(record: &Value, field: &str) -> Result<String, Failure> {
-    match record.get(field) {
-        Some(Value::String(s)) => Ok(s.clone()),
-        Some(Value::Number(n)) => Ok(n.to_string()),
-        _ => Err(Failure::new(
+    match record.get(field).and_then(id_text) {
+        Some(id) => Ok(id),
+        None => Err(Failure::new(
             Class::Failure,
             format!("a record has no `{field}`, so the export cannot tell it apart: {record}"),
         )),
@@ -442,8 +441,21 @@ fn id_of(record: &Value, field: &str) -> Result<String, Failure> {
 }
 
 fn watermark_of(record: &Value, field: &str) -> Option<DateTime<Utc>> {
-    let text = record.get(field)?.as_str()?;
-    DateTime::parse_from_rfc3339(text)
+    record.get(field).and_then(time_of)
+}
+
+/// An id as text: a string, or a number's digits (the legacy interface answers either).
+pub fn id_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}
+
+/// An RFC 3339 date-time, in UTC.
+pub fn time_of(value: &Value) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(value.as_str()?)
         .ok()
         .map(|t| t.with_timezone(&Utc))
 }

@@ -245,7 +245,7 @@ impl Connected {
         let tables = self.table_names().await?;
         if !tables.iter().any(|t| t == statements::META) {
             meta::refuse_foreign(&PathBuf::from(&self.shown), &tables)?;
-            let entries = meta::entries(schema)?;
+            let entries = meta::entries(schema);
             let shown = self.shown.clone();
             let tx = self
                 .client
@@ -272,7 +272,7 @@ impl Connected {
                 Ok(Made::Migrated(plan.describe(schema)))
             }
             None if meta::other_version(schema, &stored) => {
-                let entries = meta::entries(schema)?;
+                let entries = meta::entries(schema);
                 write_meta(&self.client, &entries)
                     .await
                     .map_err(|e| self.failed(e))?;
@@ -294,7 +294,7 @@ impl Connected {
     /// Makes the plan's tables and columns and fills them from each record's stored JSON,
     /// then records this tool's spec: one transaction.
     async fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
-        let entries = meta::entries(schema)?;
+        let entries = meta::entries(schema);
         let now = Cell::Time(Utc::now());
         let shown = self.shown.clone();
         let tx = self

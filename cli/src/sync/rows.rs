@@ -8,6 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::schema::{Column, Kind, List, Only, Schema, Table};
+use crate::export::{id_text, time_of};
 
 /// One value to store.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,10 +47,9 @@ pub struct Page<'a> {
 /// The rows of `value`, a record of `list`.
 pub fn record(schema: &Schema, list: &List, value: &Value) -> Result<Record, String> {
     let table = &schema.tables[list.table];
-    let id = match at(value, table.id) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        _ => {
+    let id = match at(value, table.id).and_then(id_text) {
+        Some(id) => id,
+        None => {
             return Err(format!(
                 "a record of {} has no id (`{}`)",
                 list.list,
@@ -58,7 +58,9 @@ pub fn record(schema: &Schema, list: &List, value: &Value) -> Result<Record, Str
         }
     };
     let watermark = match list.current {
-        super::schema::Current::Filter { watermark, .. } => at(value, &[watermark]).and_then(time),
+        super::schema::Current::Filter { watermark, .. } => {
+            at(value, &[watermark]).and_then(time_of)
+        }
         super::schema::Current::Walk => None,
     };
     let mut rows = Vec::new();
@@ -120,16 +122,9 @@ fn cell(column: &Column, value: &Value) -> Cell {
         (Kind::Integer, Value::Number(n)) => n.as_i64().map_or(Cell::Null, Cell::Int),
         (Kind::Real, Value::Number(n)) => n.as_f64().map_or(Cell::Null, Cell::Real),
         (Kind::Boolean, Value::Bool(b)) => Cell::Bool(*b),
-        (Kind::Timestamp, v) => time(v).map_or(Cell::Null, Cell::Time),
+        (Kind::Timestamp, v) => time_of(v).map_or(Cell::Null, Cell::Time),
         _ => Cell::Null,
     }
-}
-
-fn time(v: &Value) -> Option<DateTime<Utc>> {
-    let text = v.as_str()?;
-    DateTime::parse_from_rfc3339(text)
-        .ok()
-        .map(|t| t.with_timezone(&Utc))
 }
 
 /// Whether the element is one of the union members a column or table is read from.

@@ -76,7 +76,7 @@ impl Sqlite {
                 .conn
                 .transaction()
                 .map_err(|e| failure(&self.path, e))?;
-            let entries = meta::entries(schema)?;
+            let entries = meta::entries(schema);
             tx.execute_batch(schema.create_all(Dialect::Sqlite))
                 .and_then(|()| {
                     for create in statements::CREATE_OWN {
@@ -97,7 +97,7 @@ impl Sqlite {
                 Ok(Made::Migrated(plan.describe(schema)))
             }
             None if meta::other_version(schema, &stored) => {
-                let entries = meta::entries(schema)?;
+                let entries = meta::entries(schema);
                 let tx = self
                     .conn
                     .transaction()
@@ -114,7 +114,7 @@ impl Sqlite {
     /// Makes the plan's tables and columns and fills them from each record's stored JSON,
     /// then records this tool's spec: one transaction.
     fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
-        let entries = meta::entries(schema)?;
+        let entries = meta::entries(schema);
         let now = Sql::Text(state::time_text(&Utc::now()));
         let path = self.path.clone();
         let tx = self.conn.transaction().map_err(|e| failure(&path, e))?;

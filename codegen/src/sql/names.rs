@@ -7,11 +7,6 @@ use heck::ToSnakeCase;
 /// PostgreSQL keeps the first 63 bytes of a name and silently drops the rest.
 pub const MAX_LENGTH: usize = 63;
 
-/// The columns the tool adds to a table: the row's JSON as the service sent it, when it
-/// was written, and for a list walked whole the walk that last saw it and when one no
-/// longer did.
-pub const TOOL_COLUMNS: &[&str] = &["_record", "_synced_at", "_pass", "_deleted_at"];
-
 /// Words SQLite or PostgreSQL reserve (PostgreSQL's reserved and type-or-function
 /// names, SQLite's keywords that cannot name a column unquoted).
 const RESERVED: &[&str] = &[

@@ -120,11 +120,7 @@ pub fn tables(i: &Interface) -> Result<Vec<Table>, Clash> {
     let mut seen = BTreeSet::new();
     for t in &out {
         if !seen.insert(t.name.as_str()) {
-            return Err(clash(
-                i,
-                &t.at,
-                format!("two tables are named `{}`", t.name),
-            ));
+            return Err(clash(&t.at, format!("two tables are named `{}`", t.name)));
         }
     }
     Ok(out)
@@ -145,7 +141,6 @@ fn list_tables(i: &Interface, list: &SyncList, out: &mut Vec<Table>) -> Result<(
         .position(|c| c.path == [list.id_field.clone()]);
     let Some(id) = id else {
         return Err(clash(
-            i,
             &at,
             format!("the records of `{}` have no id column", list.list),
         ));
@@ -180,7 +175,7 @@ fn list_tables(i: &Interface, list: &SyncList, out: &mut Vec<Table>) -> Result<(
     };
     child_tables(i, root, root_key, walk.children, out)?;
     for t in &out[root..] {
-        check_names(i, t)?;
+        check_names(t)?;
     }
     Ok(())
 }
@@ -447,7 +442,6 @@ impl<'i> Walk<'i> {
                 Ok(())
             }
             Some(c) => Err(clash(
-                self.i,
                 &column.at,
                 format!(
                     "the table `{}` would have two columns `{}` (the other from {})",
@@ -468,7 +462,6 @@ impl<'i> Walk<'i> {
                 Ok(())
             }
             Some(c) => Err(clash(
-                self.i,
                 &child.at,
                 format!(
                     "the table `{}_{}` would be made twice (the other from {})",
@@ -537,29 +530,23 @@ fn sentence(doc: &str) -> String {
     format!("{}:", first.trim_end_matches('.'))
 }
 
-/// Every name of a table is one a database takes: unique (the keys beside the columns,
-/// the tool's own columns), short enough for PostgreSQL.
-fn check_names(i: &Interface, t: &Table) -> Result<(), Clash> {
+/// Every name of a table is one a database takes: unique (the keys beside the columns),
+/// short enough for PostgreSQL. The tool's own columns (`_record`, ...) cannot be met:
+/// `names::sql_name` starts a name with `_` only before a digit.
+fn check_names(t: &Table) -> Result<(), Clash> {
     let mut seen = BTreeSet::new();
     let keys = t.keys.iter().map(|k| (&k.name, &t.at));
     for (name, at) in keys.chain(t.columns.iter().map(|c| (&c.name, &c.at))) {
-        if names::TOOL_COLUMNS.contains(&name.as_str()) {
-            let message = format!(
-                "the column `{name}` of `{}` is one the tool keeps itself",
-                t.name
-            );
-            return Err(clash(i, at, message));
-        }
         if !seen.insert(name.as_str()) {
             let message = format!("the table `{}` would have two columns `{name}`", t.name);
-            return Err(clash(i, at, message));
+            return Err(clash(at, message));
         }
         if name.len() > names::MAX_LENGTH {
-            return Err(clash(i, at, too_long(name)));
+            return Err(clash(at, too_long(name)));
         }
     }
     if t.name.len() > names::MAX_LENGTH {
-        return Err(clash(i, &t.at, too_long(&t.name)));
+        return Err(clash(&t.at, too_long(&t.name)));
     }
     Ok(())
 }
@@ -571,7 +558,7 @@ fn too_long(name: &str) -> String {
     )
 }
 
-fn clash(_i: &Interface, at: &str, message: String) -> Clash {
+fn clash(at: &str, message: String) -> Clash {
     let mut parts = at.rsplitn(3, ':');
     let column = parts.next().and_then(|c| c.parse().ok());
     let line = parts.next().and_then(|l| l.parse().ok());
