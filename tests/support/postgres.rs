@@ -140,16 +140,20 @@ impl Postgres {
         String::from_utf8(out.stdout).unwrap()
     }
 
-    fn run(&self, tool: &str, args: &[&str]) {
+    /// One of the server's tools, run as the `postgres` user when the tests run as root.
+    fn tool(&self, tool: &str) -> Command {
         let exe = self.bin.join(tool);
-        let mut cmd = if self.as_postgres {
+        if self.as_postgres {
             let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"]).arg(&exe);
+            c.args(["-u", "postgres", "--"]).arg(exe);
             c
         } else {
-            Command::new(&exe)
-        };
-        let out = cmd.args(args).output().unwrap();
+            Command::new(exe)
+        }
+    }
+
+    fn run(&self, tool: &str, args: &[&str]) {
+        let out = self.tool(tool).args(args).output().unwrap();
         assert!(
             out.status.success(),
             "{tool} failed: {}{}",
@@ -162,15 +166,8 @@ impl Postgres {
 impl Drop for Postgres {
     fn drop(&mut self) {
         let data = self.dir.join("data").display().to_string();
-        let mut cmd = if self.as_postgres {
-            let mut c = Command::new("runuser");
-            c.args(["-u", "postgres", "--"])
-                .arg(self.bin.join("pg_ctl"));
-            c
-        } else {
-            Command::new(self.bin.join("pg_ctl"))
-        };
-        let _ = cmd
+        let _ = self
+            .tool("pg_ctl")
             .args(["-D", &data, "-m", "immediate", "-w", "stop"])
             .output();
         let _ = std::fs::remove_dir_all(&self.dir);

@@ -54,7 +54,13 @@ pub fn pages_of<P: Send + 'static, T: Serialize + 'static>(
 
 /// A walk that could not start: the filter for `--since` could not be made.
 pub fn failed(e: serde_json::Error) -> Pages {
-    let error = Error::Config(format!("the export's since filter cannot be made: {e}"));
+    refused(Error::Config(format!(
+        "the export's since filter cannot be made: {e}"
+    )))
+}
+
+/// A walk that gives `error` and ends.
+pub fn refused(error: Error) -> Pages {
     Box::pin(futures_util::stream::once(async move { Err(error) }))
 }
 

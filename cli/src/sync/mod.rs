@@ -221,6 +221,7 @@ fn selected<'s>(schema: &'s Schema, only: &[String]) -> Result<Vec<(usize, &'s L
 
 /// The pages of a list the schema does not have (a generator bug, said as such).
 pub fn no_list(list: usize) -> Pages {
-    let error = inspection_runtime::Error::Config(format!("the sync has no list {list}"));
-    Box::pin(futures_util::stream::once(async move { Err(error) }))
+    crate::export::refused(inspection_runtime::Error::Config(format!(
+        "the sync has no list {list}"
+    )))
 }
