@@ -30,6 +30,16 @@ pub struct Interface {
     pub auth_check: for<'a> fn(&'a Context) -> Running<'a>,
     pub export: Option<Export>,
     pub sync: Option<Sync>,
+    pub import: Option<Import>,
+}
+
+/// An interface's import, as the spec's `import` declares it.
+pub struct Import {
+    /// What can be imported, for the help text.
+    pub about: &'static str,
+    /// Each target's name and what a row does, for the command tree.
+    pub targets: &'static [(&'static str, &'static str)],
+    pub run: for<'a> fn(&'a Context, &'a crate::import::Options) -> Running<'a>,
 }
 
 /// An interface's sync, as the spec's `sync` declares it.
@@ -55,6 +65,9 @@ pub struct Context {
     pub vars: Vars,
     /// `--rate-limit`: `None` keeps the interface's documented quota.
     pub rate_limit: Option<RateLimit>,
+    /// How long a request waits for its answer (the import's `--timeout`); `None`
+    /// keeps the client's default.
+    pub timeout: Option<std::time::Duration>,
 }
 
 pub use crate::pace::RateLimit;
@@ -81,6 +94,10 @@ impl Context {
 
     /// `config` with this run's pace.
     pub fn config(&self, config: inspection_runtime::Config) -> inspection_runtime::Config {
+        let config = match self.timeout {
+            Some(timeout) => config.timeout(timeout),
+            None => config,
+        };
         match self.rate_limit {
             None => config,
             Some(RateLimit::Off) => config.no_pacing(),
@@ -139,6 +156,12 @@ pub fn command(
             interfaces
                 .iter()
                 .filter_map(|i| Some((i.name, i.sync.as_ref()?.about))),
+        ))
+        .subcommand(crate::import::command::command(
+            interfaces.iter().filter_map(|i| {
+                let import = i.import.as_ref()?;
+                Some((i.name, import.about, import.targets.to_vec()))
+            }),
         ))
         .subcommand(
             Command::new("describe")
@@ -237,6 +260,7 @@ pub fn main(
                 .map(String::as_str),
         ),
         rate_limit,
+        timeout: crate::import::command::timeout(&matches),
     };
     match runtime.block_on(dispatch(name, version, interfaces, &cx, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -272,6 +296,7 @@ async fn dispatch(
         "describe" => crate::output::Printer::for_stdout().print(&describe(interfaces)),
         "export" => export(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         "sync" => sync(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
+        "import" => import(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         interface => {
             let Some(i) = interfaces.iter().find(|i| i.name == interface) else {
                 return Err(Failure::usage(format!("no interface `{interface}`")));
@@ -358,6 +383,21 @@ async fn sync(
     let (s, m) = tool_of(interfaces, m, "sync", |i| i.sync.as_ref())?;
     let options = crate::sync::command::options(m, quiet)?;
     (s.run)(cx, &options).await
+}
+
+/// `import <interface> <target> FILE`.
+async fn import(
+    interfaces: &'static [Interface],
+    cx: &Context,
+    m: &ArgMatches,
+    quiet: bool,
+) -> Result<(), Failure> {
+    let (i, m) = tool_of(interfaces, m, "import", |i| i.import.as_ref())?;
+    let Some((target, m)) = m.subcommand() else {
+        return Err(Failure::usage("import: name what to import"));
+    };
+    let options = crate::import::command::options(target, m, quiet)?;
+    (i.run)(cx, &options).await
 }
 
 /// The line `auth-check` prints when the credentials work.

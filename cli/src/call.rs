@@ -35,6 +35,41 @@ pub struct Mode {
     pub printer: Printer,
     /// JSON paths (`user.password`) of body values a dry run must not show.
     pub secret_paths: &'static [&'static str],
+    /// For a tool that reads a call's outcome rather than printing it (the import): the
+    /// answer, the dry run's request or the error is kept here, and nothing is printed.
+    pub keep: Option<Keep>,
+    /// With `keep`: the request is only made (so every documented limit is checked) and
+    /// neither sent nor shown.
+    pub check_only: bool,
+}
+
+/// Where a call's outcome is kept (see [`Mode::keep`]).
+pub type Keep = std::sync::Arc<std::sync::Mutex<Option<Kept>>>;
+
+/// A call's outcome, kept.
+#[derive(Debug)]
+pub enum Kept {
+    /// The request was made: it breaks no documented limit.
+    Checked,
+    /// A dry run's request, as a dry run shows it.
+    Preview(Value),
+    /// The answer (`created`: for an upsert, whether it created the record).
+    Answer { created: Option<bool>, value: Value },
+    /// The client's error: refused before sending, or the service's answer.
+    Failed(Error),
+}
+
+impl Mode {
+    /// Keeps `kept` when this mode keeps outcomes; `false` when it prints them.
+    fn kept(&self, kept: impl FnOnce() -> Kept) -> bool {
+        match &self.keep {
+            Some(keep) => {
+                *keep.lock().unwrap_or_else(|e| e.into_inner()) = Some(kept());
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// A record reference given as JSON, as the generated adapters take one: an id (text, or
@@ -209,6 +244,17 @@ pub fn resumed<B>(
 /// In a dry run, the request shown instead of sent (`Some`); otherwise `None`, and the
 /// caller sends it.
 pub fn preview(mode: &Mode, request: Result<Request, Error>) -> Option<Outcome> {
+    if mode.check_only || (mode.keep.is_some() && mode.dry_run.is_some()) {
+        let core = mode.dry_run.as_ref();
+        mode.kept(|| match (request, core) {
+            (Err(e), _) => Kept::Failed(e),
+            (Ok(r), Some(core)) if !mode.check_only => {
+                Kept::Preview(output::preview_json(&core.preview(&r), mode.secret_paths))
+            }
+            (Ok(_), _) => Kept::Checked,
+        });
+        return Some(Outcome(Ok(())));
+    }
     let core = mode.dry_run.as_ref()?;
     Some(Outcome(request.map_err(Failure::from).and_then(|r| {
         output::print_preview(&mode.printer, &core.preview(&r), mode.secret_paths)
@@ -217,6 +263,10 @@ pub fn preview(mode: &Mode, request: Result<Request, Error>) -> Option<Outcome> 
 
 /// A JSON answer, printed.
 pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
+    let answer = match keep(mode, answer, None) {
+        Ok(kept) => return kept,
+        Err(answer) => answer,
+    };
     Outcome(
         answer
             .map_err(Failure::from)
@@ -224,13 +274,41 @@ pub fn printed<T: Serialize>(mode: &Mode, answer: Result<T, Error>) -> Outcome {
     )
 }
 
+/// In a mode that keeps outcomes, `answer` kept (`Ok`, the outcome); otherwise `answer`
+/// given back to be printed.
+fn keep<T: Serialize>(
+    mode: &Mode,
+    answer: Result<T, Error>,
+    created: Option<bool>,
+) -> Result<Outcome, Result<T, Error>> {
+    if mode.keep.is_none() {
+        return Err(answer);
+    }
+    mode.kept(|| match answer {
+        Ok(value) => Kept::Answer {
+            created,
+            value: serde_json::to_value(&value).unwrap_or(Value::Null),
+        },
+        Err(e) => Kept::Failed(e),
+    });
+    Ok(Outcome(Ok(())))
+}
+
 /// An answer without a body: nothing printed.
-pub fn finished(_mode: &Mode, answer: Result<(), Error>) -> Outcome {
-    Outcome(answer.map_err(Failure::from))
+pub fn finished(mode: &Mode, answer: Result<(), Error>) -> Outcome {
+    match keep(mode, answer, None) {
+        Ok(kept) => kept,
+        Err(answer) => Outcome(answer.map_err(Failure::from)),
+    }
 }
 
 /// An upsert's answer: `{"created": bool, "value": record}`.
 pub fn upserted<T: Serialize>(mode: &Mode, answer: Result<Upserted<T>, Error>) -> Outcome {
+    if mode.keep.is_some() {
+        let created = answer.as_ref().ok().map(Upserted::is_created);
+        let kept = keep(mode, answer.map(Upserted::into_inner), created);
+        return kept.unwrap_or(Outcome(Ok(())));
+    }
     printed(
         mode,
         answer.map(|u| {

@@ -344,6 +344,7 @@ pub fn mode(op: &Operation, m: &ArgMatches, core: &inspection_runtime::Core) -> 
             .cloned(),
         printer: Printer::for_stdout(),
         secret_paths: secrets,
+        ..Mode::default()
     }
 }
 

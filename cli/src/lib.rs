@@ -2,7 +2,8 @@
 //! service. The generated crate (`generated/cli`) states each interface's operations (a
 //! table of flags), the call adapter (which builder each operation is) and its export;
 //! this crate turns the command line into a call, prints the answer, reads credentials,
-//! maps failures to exit codes, runs the resumable export and the sync into a database.
+//! maps failures to exit codes, runs the resumable export, the sync into a database and
+//! the import of a file's rows.
 
 pub mod app;
 pub mod call;
@@ -11,6 +12,7 @@ pub mod credentials;
 pub mod exit;
 pub mod export;
 pub mod flags;
+pub mod import;
 pub mod output;
 pub mod pace;
 pub mod state;

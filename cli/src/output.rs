@@ -148,6 +148,12 @@ pub fn print_preview(
     preview: &Preview,
     secret_paths: &[&str],
 ) -> Result<(), Failure> {
+    printer.print(&preview_json(preview, secret_paths))
+}
+
+/// The request a dry run shows, as JSON: method, URL, headers (secrets already masked by
+/// the core) and the body with the values at `secret_paths` redacted.
+pub fn preview_json(preview: &Preview, secret_paths: &[&str]) -> Value {
     let headers: serde_json::Map<String, Value> = preview
         .headers
         .iter()
@@ -165,12 +171,12 @@ pub fn print_preview(
             }
             Err(_) => Value::String(String::from_utf8_lossy(bytes).into_owned()),
         });
-    printer.print(&serde_json::json!({
+    serde_json::json!({
         "method": preview.method,
         "url": preview.url,
         "headers": headers,
         "body": body,
-    }))
+    })
 }
 
 /// Replaces the value at a dotted path (`user.password`) with `<redacted>`.

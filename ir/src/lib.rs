@@ -16,6 +16,7 @@
 //! in `values` (all re-exported).
 
 pub mod diff;
+mod import;
 mod operations;
 mod positions;
 mod types;
@@ -23,6 +24,7 @@ mod values;
 
 use serde::{Deserialize, Serialize};
 
+pub use import::*;
 pub use operations::*;
 pub use positions::*;
 pub use types::*;
@@ -94,6 +96,10 @@ pub struct Interface {
     /// What the command-line tool's `sync` keeps in a database, when the spec declares it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sync: Option<Sync>,
+    /// What the command-line tool's `import` feeds from a file's rows, when the spec
+    /// declares it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub import: Option<Import>,
     /// Every declared type; a [`TypeId`] is an index into this list.
     pub types: Vec<TypeDef>,
     pub operations: Vec<Operation>,

@@ -51,6 +51,7 @@ impl<'a> Checker<'a> {
             webhooks,
             export: None, // checked below, once the answers are resolved
             sync: None,
+            import: None,
             types,
             operations,
             positions: super::positions::positions(spec),
@@ -134,6 +135,7 @@ impl<'a> Checker<'a> {
             interface.export = def.export.as_ref().and_then(|e| self.export(e, interface));
             interface.sync = def.sync.as_ref().and_then(|s| self.sync(s, interface));
             self.sync_tables(interface);
+            interface.import = def.import.as_ref().and_then(|d| self.import(d, interface));
         }
     }
 

@@ -3,6 +3,7 @@
 
 mod export;
 mod fields;
+mod import;
 mod interface;
 mod names;
 mod operations;

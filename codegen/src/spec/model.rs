@@ -78,6 +78,68 @@ pub struct InterfaceDef {
     /// What `inspection sync` keeps in the user's database (absent: no sync).
     #[serde(default)]
     pub sync: Option<SyncDef>,
+    /// What `inspection import` feeds from a file's rows (absent: no import).
+    #[serde(default)]
+    pub import: Option<ImportDef>,
+}
+
+/// The operations `inspection import` calls once per row of a CSV or JSON Lines file.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportDef {
+    /// What can be imported, for the tool's help and docs.
+    pub doc: String,
+    /// The targets, each a kind of row (`units`, `tasks`) named on the command line.
+    #[schemars(with = "Vec<ImportTargetDef>")]
+    pub targets: Spanned<Vec<ImportTargetDef>>,
+}
+
+/// One kind of row: the operation it calls, the columns that name it, and whether it is
+/// safe to send again.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportTargetDef {
+    /// The name on the command line (`units`), lower case, words joined by `_`.
+    #[schemars(with = "String")]
+    pub name: Spanned<String>,
+    /// What a row does, for the tool's help.
+    pub doc: String,
+    /// The operation a row calls; it takes a JSON body.
+    #[schemars(with = "String")]
+    pub operation: Spanned<String>,
+    /// The columns that name a row (no two rows of a file share them).
+    #[schemars(with = "Vec<String>")]
+    pub key: Spanned<Vec<String>>,
+    /// Whether sending a row again is safe. PUT, PATCH and DELETE are; a POST only when
+    /// the service finds before it creates (say so here, `true`). Default: by the method.
+    #[serde(default)]
+    #[schemars(with = "Option<bool>")]
+    pub idempotent: Option<Spanned<bool>>,
+    /// The body's field a row fills, for a body that wraps its record (`asset`).
+    #[serde(default)]
+    #[schemars(with = "Option<String>")]
+    pub row: Option<Spanned<String>>,
+    /// For an operation that is not safe to send again: how a row whose answer never
+    /// came is looked for before it is reported as of unknown outcome.
+    #[serde(default)]
+    pub find: Option<FindDef>,
+}
+
+/// The list that shows what a target created, from when the import began.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FindDef {
+    /// The paged list operation, with no required input.
+    #[schemars(with = "String")]
+    pub list: Spanned<String>,
+    /// Its date-time "after" filter (`created_after`).
+    #[schemars(with = "String")]
+    pub since: Spanned<String>,
+    /// Each column compared, with the records' field it is compared to
+    /// (`reference_number: unit.reference_number`).
+    #[serde(rename = "match")]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub matches: OrderedMap<Spanned<String>>,
 }
 
 /// The lists `inspection sync` walks into the user's database, and how each stays current.

@@ -22,6 +22,24 @@ pub const INTERFACE: cli::app::Interface = cli::app::Interface {
         about: "Units, inspections, tasks, workflows, locations, users and user groups, each list in a table of its records.",
         run: sync,
     }),
+    import: Some(cli::app::Import {
+        about: "Units and tasks from a CSV or JSON Lines file, one request per row, every row checked against the documented limits before the first is sent.",
+        targets: &[
+            (
+                "units",
+                "Creates or replaces each unit by its reference number (the upsert: a row sent twice leaves one unit).",
+            ),
+            (
+                "unit_updates",
+                "Changes only the fields a row fills of the unit with its reference number.",
+            ),
+            (
+                "tasks",
+                "Creates a task per row, assigned to the user, location or user group whose column the row fills.",
+            ),
+        ],
+        run: import,
+    }),
 };
 /// Every operation, in the spec's order.
 const OPERATIONS: &[Operation] = &[
@@ -2468,5 +2486,333 @@ fn sync<'a>(
         };
         let summary = cli::sync::run(&source, options).await?;
         cli::output::Printer::for_stdout().print(&summary)
+    })
+}
+/// What `inspection import` feeds (the spec's `import`).
+static IMPORT: cli::import::Import = cli::import::Import {
+    interface: "v3",
+    targets: &[
+        cli::import::Target {
+            name: "units",
+            about: "Creates or replaces each unit by its reference number (the upsert: a row sent twice leaves one unit).",
+            operation: "upsert_unit_by_reference_number",
+            idempotent: true,
+            creates: false,
+            key: &["reference_number"],
+            row: None,
+            columns: &[
+                cli::import::Column {
+                    name: "reference_number",
+                    place: cli::import::Place::Path,
+                    kind: cli::import::CellKind::Text,
+                    required: true,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "make",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "model",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "year",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "vin",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "serial_number",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "hours",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "odometer",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "extended_data",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Map,
+                    required: false,
+                    variant: None,
+                },
+            ],
+            find: None,
+        },
+        cli::import::Target {
+            name: "unit_updates",
+            about: "Changes only the fields a row fills of the unit with its reference number.",
+            operation: "update_unit_by_reference_number",
+            idempotent: true,
+            creates: false,
+            key: &["reference_number"],
+            row: None,
+            columns: &[
+                cli::import::Column {
+                    name: "reference_number",
+                    place: cli::import::Place::Path,
+                    kind: cli::import::CellKind::Text,
+                    required: true,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "make",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "model",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "year",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "vin",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "serial_number",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "hours",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "odometer",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "extended_data",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Map,
+                    required: false,
+                    variant: None,
+                },
+            ],
+            find: None,
+        },
+        cli::import::Target {
+            name: "tasks",
+            about: "Creates a task per row, assigned to the user, location or user group whose column the row fills.",
+            operation: "create_task",
+            idempotent: false,
+            creates: true,
+            key: &[
+                "name",
+                "reference_number",
+                "due_by",
+                "assignee_username",
+                "location_id",
+                "user_group_id",
+            ],
+            row: None,
+            columns: &[
+                cli::import::Column {
+                    name: "name",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: true,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "reference_number",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: true,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "due_by",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::DateOrDateTime,
+                    required: true,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "webhook_url",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "status",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "description",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "requires_inspection",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Boolean,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "workflow_id",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "department_id",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "extended_data",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Map,
+                    required: false,
+                    variant: None,
+                },
+                cli::import::Column {
+                    name: "assignee_username",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Text,
+                    required: true,
+                    variant: Some("user"),
+                },
+                cli::import::Column {
+                    name: "location_id",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: true,
+                    variant: Some("location"),
+                },
+                cli::import::Column {
+                    name: "user_group_id",
+                    place: cli::import::Place::Body,
+                    kind: cli::import::CellKind::Integer,
+                    required: true,
+                    variant: Some("user_group"),
+                },
+            ],
+            find: Some(cli::import::Find {
+                matches: &[
+                    ("name", "name"),
+                    ("reference_number", "unit.reference_number"),
+                    ("due_by", "due_by"),
+                    ("assignee_username", "assignee.username"),
+                ],
+            }),
+        },
+    ],
+};
+/// The client `inspection import` calls through.
+struct Import(Client);
+impl cli::import::Source for Import {
+    fn call(
+        &self,
+        op: &'static str,
+        args: cli::call::Args,
+        mode: cli::call::Mode,
+    ) -> cli::import::Calling<'_> {
+        Box::pin(crate::calls::v3::call(&self.0, op, args, mode))
+    }
+    fn found(
+        &self,
+        target: usize,
+        since: chrono::DateTime<chrono::Utc>,
+    ) -> cli::export::Pages {
+        let _ = &since;
+        match target {
+            2 => {
+                let (since, resume, page_size) = (Some(since), None, None::<u32>);
+                let b = self
+                    .0
+                    .list_tasks()
+                    .per_page(page_size.unwrap_or(100).try_into().unwrap_or(100));
+                let b = match since {
+                    Some(t) => b.created_after(t),
+                    None => b,
+                };
+                let b = match resume {
+                    Some(at) => b.resume(at),
+                    None => b,
+                };
+                cli::export::pages_of(b.pages_resumable(), |page: Page<Task>| page.data)
+            }
+            _ => cli::import::no_find(target),
+        }
+    }
+    fn core(&self) -> &inspection_client::runtime::Core {
+        self.0.core()
+    }
+}
+/// Runs `inspection import`: a check or a dry run reads no credentials.
+fn import<'a>(
+    cx: &'a cli::app::Context,
+    options: &'a cli::import::Options,
+) -> cli::app::Running<'a> {
+    Box::pin(async move {
+        let client = if options.sends() {
+            connect(cx).await?
+        } else {
+            Client::from_core(dry_core(cx)?)
+        };
+        cli::import::run(&IMPORT, &Import(client), options).await
     })
 }

@@ -11,6 +11,7 @@ use quote::quote;
 
 mod clients;
 mod export;
+mod import;
 mod sync;
 mod table;
 
@@ -22,7 +23,7 @@ pub const CRATE_DIR: &str = "generated/cli";
 
 /// Subcommands the tool adds beside the operations of an interface, and at its root.
 pub(super) const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
-const ROOT_COMMANDS: &[&str] = &["export", "completions", "help", "calls"];
+const ROOT_COMMANDS: &[&str] = &["export", "sync", "import", "completions", "help", "calls"];
 
 /// Interface names the tool cannot use: its own subcommands and modules, and Rust's.
 /// Whether an operation named `name` would be one of an interface's own subcommands.
@@ -167,6 +168,13 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
         }
         None => (quote!(None), quote!()),
     };
+    let (import_field, import_items) = match &i.import {
+        Some(d) => {
+            let (field, items) = import::import(i, d, &module)?;
+            (quote!(Some(#field)), items)
+        }
+        None => (quote!(None), quote!()),
+    };
     Ok(quote! {
         //! The subcommands of this interface, made from the spec.
         use inspection_cli_runtime as cli;
@@ -182,6 +190,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
             auth_check,
             export: #export_field,
             sync: #sync_field,
+            import: #import_field,
         };
 
         /// Every operation, in the spec's order.
@@ -215,6 +224,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
         #auth_check
         #export_items
         #sync_items
+        #import_items
     })
 }
 
