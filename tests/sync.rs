@@ -19,7 +19,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use export_folder::{
-    Moments, control, recorded_inspection_fields, sandbox, scratch, strings, v3_env,
+    Moments, control, listed, recorded_inspection_fields, sandbox, scratch, strings, v3_env,
 };
 
 /// Each v3 list the sync walks: its path and its table.
@@ -40,35 +40,6 @@ async fn sync(sandbox: &sandbox::Sandbox, db: &Path, extra: &[&str]) -> (i32, Va
     let ran = tool::run(&args, &v3_env(sandbox), None).await;
     let summary = serde_json::from_slice(&ran.stdout).unwrap_or(Value::Null);
     (ran.code, summary, ran.stderr)
-}
-
-/// Every record of a v3 list, walked over HTTP page by page.
-async fn listed(sandbox: &sandbox::Sandbox, path: &str) -> Vec<Value> {
-    let client = reqwest::Client::new();
-    let mut out = Vec::new();
-    let mut cursor: Option<String> = None;
-    loop {
-        let mut url = format!("{}{path}?per_page=100", sandbox.base_url());
-        if let Some(c) = &cursor {
-            url.push_str(&format!("&page={c}"));
-        }
-        let text = client
-            .get(url)
-            .header("api-key-id", "demo-key")
-            .header("api-key-secret", "demo-secret")
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let page: Value = serde_json::from_str(&text).unwrap();
-        out.extend(page["data"].as_array().unwrap().iter().cloned());
-        match page["paging"]["cursor"].as_str() {
-            Some(c) => cursor = Some(c.to_string()),
-            None => return out,
-        }
-    }
 }
 
 /// A record without its pre-signed link, signed anew in every answer.

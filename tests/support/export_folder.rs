@@ -136,3 +136,47 @@ pub fn recorded_inspection_fields(ir: &mut Value) -> &mut Vec<Value> {
         .as_array_mut()
         .unwrap()
 }
+
+/// Every record of a v3 list, walked over HTTP page by page.
+pub async fn listed(sandbox: &sandbox::Sandbox, path: &str) -> Vec<Value> {
+    let client = reqwest::Client::new();
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut url = format!("{}{path}?per_page=100", sandbox.base_url());
+        if let Some(c) = &cursor {
+            url.push_str(&format!("&page={c}"));
+        }
+        let page = page(&client, &url).await;
+        out.extend(page["data"].as_array().unwrap().iter().cloned());
+        match page["paging"]["cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => return out,
+        }
+    }
+}
+
+/// One page of a list, asked again while the sandbox injects a fault.
+async fn page(client: &reqwest::Client, url: &str) -> Value {
+    for _ in 0..50 {
+        let answer = client
+            .get(url)
+            .header("api-key-id", "demo-key")
+            .header("api-key-secret", "demo-secret")
+            .send()
+            .await;
+        let Ok(answer) = answer else { continue };
+        if !answer.status().is_success() {
+            continue;
+        }
+        let Ok(text) = answer.text().await else {
+            continue;
+        };
+        if let Ok(page) = serde_json::from_str::<Value>(&text)
+            && page["data"].is_array()
+        {
+            return page;
+        }
+    }
+    panic!("{url}: no page in 50 tries");
+}

@@ -173,7 +173,24 @@ impl Input {
             header,
             names,
             record: csv::StringRecord::new(),
+            shift: u64::from(self.crlf()?),
         })
+    }
+
+    /// Whether the header row ends in CR LF. The csv crate then counts a record as
+    /// starting on the line before its own (at the LF that ends the previous record), so
+    /// every line it gives is one short.
+    pub fn line_shift(&self) -> Result<u64, Failure> {
+        self.crlf().map(u64::from)
+    }
+
+    fn crlf(&self) -> Result<bool, Failure> {
+        let mut first = Vec::new();
+        let mut reader = BufReader::new(self.open_file()?);
+        reader
+            .read_until(b'\n', &mut first)
+            .map_err(|e| Failure::io("read", &self.path, e))?;
+        Ok(first.ends_with(b"\r\n"))
     }
 
     /// What the file's column `column` feeds; `None`: nothing of the target.
@@ -218,6 +235,8 @@ pub struct CsvRows {
     pub header: Vec<String>,
     names: Vec<Option<Name>>,
     record: csv::StringRecord,
+    /// Added to the csv crate's line numbers (see [`Input::crlf`]).
+    shift: u64,
 }
 
 /// The rows of the file, streamed.
@@ -231,18 +250,37 @@ pub enum Rows<'a> {
 }
 
 impl Rows<'_> {
-    /// The problems of the header row: the columns that feed nothing (CSV).
+    /// The problems of the header row (CSV): the columns that feed nothing, and the
+    /// columns every row needs that the file lacks.
     pub fn header_problems(&self, input: &Input) -> Vec<Problem> {
-        match self {
-            Rows::Csv(csv) => csv
-                .header
+        let Rows::Csv(csv) = self else {
+            return Vec::new();
+        };
+        let mut problems: Vec<Problem> = csv
+            .header
+            .iter()
+            .zip(&csv.names)
+            .filter(|(_, name)| name.is_none())
+            .map(|(h, _)| input.unknown(1, h))
+            .collect();
+        let given = |c: &Column| {
+            csv.names
                 .iter()
-                .zip(&csv.names)
-                .filter(|(_, name)| name.is_none())
-                .map(|(h, _)| input.unknown(1, h))
-                .collect(),
-            Rows::Lines { .. } => Vec::new(),
-        }
+                .any(|n| matches!(n, Some(Name::Column(given)) if given.name == c.name))
+        };
+        problems.extend(
+            input
+                .target
+                .columns
+                .iter()
+                .filter(|c| c.required && c.variant.is_none() && !given(c))
+                .map(|c| Problem {
+                    line: 1,
+                    column: Some(c.name.to_string()),
+                    rule: "the file has no such column, and every row needs it (rename one to it with --map)".into(),
+                }),
+        );
+        problems
     }
 }
 
@@ -260,11 +298,11 @@ impl Iterator for Rows<'_> {
 impl CsvRows {
     fn next_row(&mut self) -> Option<Result<Row, Problem>> {
         let read = self.reader.read_record(&mut self.record);
-        let line = self.record.position().map_or(0, |p| p.line());
+        let line = self.record.position().map_or(0, |p| p.line()) + self.shift;
         match read {
             Ok(false) => None,
             Err(e) => {
-                let line = e.position().map_or(line, |p| p.line());
+                let line = e.position().map_or(line, |p| p.line() + self.shift);
                 let rule = match e.kind() {
                     csv::ErrorKind::UnequalLengths { len, .. } => {
                         format!("{len} cells where the header has {}", self.header.len())

@@ -212,14 +212,19 @@ impl Results {
 fn rejects_file(input: &Input, failed: &BTreeMap<u64, String>, path: &Path) -> Result<(), Failure> {
     let part = part_path(path);
     let written = match input.format {
-        Format::Csv => csv_rejects(&input.path, failed, &part),
+        Format::Csv => csv_rejects(&input.path, input.line_shift()?, failed, &part),
         Format::JsonLines => line_rejects(&input.path, failed, &part),
     };
     written.map_err(|e| Failure::io("write", &part, e))?;
     std::fs::rename(&part, path).map_err(|e| Failure::io("replace", path, e))
 }
 
-fn csv_rejects(input: &Path, failed: &BTreeMap<u64, String>, part: &Path) -> std::io::Result<()> {
+fn csv_rejects(
+    input: &Path,
+    shift: u64,
+    failed: &BTreeMap<u64, String>,
+    part: &Path,
+) -> std::io::Result<()> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .from_path(input)
@@ -237,7 +242,7 @@ fn csv_rejects(input: &Path, failed: &BTreeMap<u64, String>, part: &Path) -> std
         .read_byte_record(&mut record)
         .map_err(std::io::Error::other)?
     {
-        let line = record.position().map_or(0, |p| p.line());
+        let line = record.position().map_or(0, |p| p.line()) + shift;
         if let Some(error) = failed.get(&line) {
             record.push_field(error.as_bytes());
             out.write_byte_record(&record)
