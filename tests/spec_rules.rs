@@ -509,3 +509,91 @@ fn a_named_scalar_gives_its_fields_its_limits_and_is_written_once() {
         assert_eq!(first_message(&text), expected, "for the spec:\n{text}");
     }
 }
+
+/// The import's every reference is checked on the real spec, each at its own line and
+/// column: the operation and its body, the key's columns, a find only where a row is not
+/// safe to send again, the find's list, filter and fields.
+#[test]
+fn an_import_names_operations_with_a_body_key_columns_and_a_find_that_fits() {
+    let v3 = include_str!("../spec/v3.yaml");
+    let cases = [
+        (
+            "        operation: upsert_unit_by_reference_number\n",
+            "        operation: list_units\n",
+            "`list_units` takes no JSON body of an object",
+        ),
+        (
+            "        operation: update_unit_by_reference_number\n",
+            "        operation: update_units\n",
+            "`update_units` is no operation of this interface",
+        ),
+        (
+            "        key: [reference_number]\n",
+            "        key: [serial]\n",
+            "the key's `serial` is not a column of the target, or is named twice",
+        ),
+        (
+            "      - name: unit_updates\n",
+            "      - name: Unit-Updates\n",
+            "`Unit-Updates` cannot be a command's name",
+        ),
+        (
+            "          since: created_after\n          match:\n",
+            "          since: department_id\n          match:\n",
+            "`department_id` is no date-time query parameter of `list_tasks`",
+        ),
+        (
+            "            reference_number: unit.reference_number\n",
+            "            reference_number: unit.number\n",
+            "the records of `list_tasks` have no field `unit.number`",
+        ),
+        (
+            "            due_by: due_by\n",
+            "            due: due_by\n",
+            "`due` is not a column of the target",
+        ),
+        (
+            "        key: [name, reference_number, due_by, assignee_username, location_id, user_group_id]\n",
+            "        key: [name, reference_number, due_by, assignee_username, location_id, user_group_id]\n        idempotent: true\n",
+            "`tasks` is sent again safely, so nothing needs finding",
+        ),
+    ];
+    for (from, to, expected) in cases {
+        assert!(
+            v3.contains(from),
+            "`{from}` is not in spec/v3.yaml's import"
+        );
+        let (mut text, mut index) = (String::new(), 0);
+        for (n, (i, _)) in v3.match_indices(from).enumerate() {
+            text.push_str(&v3[index..i]);
+            // The last of them: the import's own (units and unit_updates share a key).
+            text.push_str(if n == v3.matches(from).count() - 1 {
+                to
+            } else {
+                from
+            });
+            index = i + from.len();
+        }
+        text.push_str(&v3[index..]);
+        let all = codegen::load_str("spec/v3.yaml", &text)
+            .unwrap_err()
+            .to_string();
+        assert!(all.contains(expected), "{from} -> {to}: {all}");
+        let first = all.lines().next().unwrap();
+        let place: Vec<&str> = first.splitn(4, ':').collect();
+        let line: usize = place[1].parse().unwrap();
+        assert!(
+            text.lines().nth(line - 1).is_some_and(|l| {
+                let word = to
+                    .split(':')
+                    .next()
+                    .unwrap()
+                    .trim()
+                    .trim_start_matches("- ");
+                l.contains(word) || l.contains("find") || l.contains("list:")
+            }),
+            "{from} -> {to}: {first} points at `{}`",
+            text.lines().nth(line - 1).unwrap_or_default()
+        );
+    }
+}

@@ -165,6 +165,9 @@ pub async fn run(import: &Import, source: &dyn Source, options: &Options) -> Res
     if options.dry_run {
         return send::dry_run(target, &input, &checked, source).await;
     }
-    let run = send::Run::start(import.interface, index, target, &input, &checked, options)?;
-    run.finish(source).await
+    let mut run = send::Run::start(import.interface, index, target, &input, &checked, options)?;
+    let doubts = run.send_rows(source).await?;
+    find::settle(&mut run, source, doubts).await?;
+    run.end()?;
+    report::write(&mut run)
 }

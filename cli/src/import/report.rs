@@ -60,7 +60,7 @@ fn beside(file: &Path, suffix: &str) -> PathBuf {
 
 /// Writes the results and rejects, folds the run into the journal's applied values,
 /// prints the summary, and fails when rows did.
-pub async fn write(run: &mut Run<'_>) -> Result<(), Failure> {
+pub fn write(run: &mut Run<'_>) -> Result<(), Failure> {
     let options = run.options;
     let results = results_path(&options.file, options.results_format);
     let failed = results_file(run, &results)?;

@@ -18,7 +18,7 @@ use super::check::Checked;
 use super::file::{Input, Problem};
 use super::journal::{Begin, Entry, Journal, Open, Outcome, Past, State};
 use super::progress::Progress;
-use super::{Options, Source, Target, find, report};
+use super::{Options, Source, Target};
 use crate::call::{Keep, Kept, Mode};
 use crate::exit::{Class, Failure, class_of};
 use crate::state::Held;
@@ -172,20 +172,24 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// Sends every row that needs it, finds what may have been applied, ends the run
-    /// and writes the results.
-    pub async fn finish(mut self, source: &dyn Source) -> Result<(), Failure> {
+    /// Sends every row that needs it; gives the rows that may have been applied without
+    /// an answer saying so, for the find.
+    pub async fn send_rows(&mut self, source: &dyn Source) -> Result<Vec<Doubt>, Failure> {
         self.progress.quota(source.core().config().pacing_limit());
         self.progress.skip(self.open.done.len() as u64);
         let mut doubts = Vec::new();
-        self.send_rows(source, &mut doubts).await?;
-        find::settle(&mut self, source, doubts).await?;
-        self.journal.append(&Entry::End { at: Utc::now() }, true)?;
-        self.progress.finish();
-        report::write(&mut self).await
+        self.send_each(source, &mut doubts).await?;
+        Ok(doubts)
     }
 
-    async fn send_rows(
+    /// Ends the run in the journal: every row has its outcome.
+    pub fn end(&mut self) -> Result<(), Failure> {
+        self.journal.append(&Entry::End { at: Utc::now() }, true)?;
+        self.progress.finish();
+        Ok(())
+    }
+
+    async fn send_each(
         &mut self,
         source: &dyn Source,
         doubts: &mut Vec<Doubt>,

@@ -3462,9 +3462,7 @@ impl cli::import::Source for Import {
         since: chrono::DateTime<chrono::Utc>,
     ) -> cli::export::Pages {
         let _ = &since;
-        match target {
-            _ => cli::import::no_find(target),
-        }
+        cli::import::no_find(target)
     }
     fn core(&self) -> &inspection_client::runtime::Core {
         self.0.core()

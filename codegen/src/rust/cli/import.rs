@@ -9,7 +9,7 @@ use quote::quote;
 
 use super::export::list_pages;
 use super::table::first_sentence;
-use crate::ir::{CellKind, Import, Interface, Place};
+use crate::ir::{CellKind, Import, ImportTarget, Interface, Operation, Place};
 
 /// The import: an `Import` field of the interface, and the items behind it.
 pub(super) fn import(
@@ -23,55 +23,29 @@ pub(super) fn import(
     let mut named = Vec::new();
     let mut finds = Vec::new();
     for (n, t) in import.targets.iter().enumerate() {
-        let op = i
-            .operations
-            .iter()
-            .find(|o| o.name == t.operation)
-            .ok_or_else(|| format!("generator bug: no operation `{}`", t.operation))?;
-        let (name, doc, operation) = (t.name.as_str(), first_sentence(&t.doc), op.name.as_str());
-        let (idempotent, creates) = (t.idempotent, op.method.as_str() == "POST");
-        let key = t.key.iter().map(String::as_str);
-        let row = option(t.row.as_deref());
-        let columns = t.columns(i).into_iter().map(|c| {
-            let (name, required) = (c.name.as_str(), c.required);
-            let (place, kind) = (place(c.place), kind(c.kind));
-            let variant = option(c.variant.as_deref());
-            quote!(cli::import::Column { name: #name, place: #place, kind: #kind, required: #required, variant: #variant })
-        });
-        let find = match &t.find {
-            Some(f) => {
-                let matches = f.matches.iter().map(|(c, p)| quote!((#c, #p)));
-                let list = i
-                    .operations
-                    .iter()
-                    .find(|o| o.name == f.list)
-                    .ok_or_else(|| format!("generator bug: no list `{}`", f.list))?;
-                let pages = list_pages(i, list, Some((&f.since_param, None)))?;
-                let n = proc_macro2::Literal::usize_unsuffixed(n);
-                finds.push(quote!(#n => {
-                    let (since, resume, page_size) = (Some(since), None, None::<u32>);
-                    #pages
-                }));
-                quote!(Some(cli::import::Find { matches: &[#(#matches),*] }))
-            }
-            None => quote!(None),
-        };
+        let (name, doc) = (t.name.as_str(), first_sentence(&t.doc));
         named.push(quote!((#name, #doc)));
-        targets.push(quote! {
-            cli::import::Target {
-                name: #name,
-                about: #doc,
-                operation: #operation,
-                idempotent: #idempotent,
-                creates: #creates,
-                key: &[#(#key),*],
-                row: #row,
-                columns: &[#(#columns),*],
-                find: #find,
-            }
-        });
+        targets.push(target(i, t)?);
+        if let Some(f) = &t.find {
+            let list = operation(i, &f.list)?;
+            let pages = list_pages(i, list, Some((&f.since_param, None)))?;
+            let n = proc_macro2::Literal::usize_unsuffixed(n);
+            finds.push(quote!(#n => {
+                let (since, resume, page_size) = (Some(since), None, None::<u32>);
+                #pages
+            }));
+        }
     }
+    let found = if finds.is_empty() {
+        quote!(cli::import::no_find(target))
+    } else {
+        quote!(match target {
+            #(#finds)*
+            _ => cli::import::no_find(target),
+        })
+    };
     let field = quote!(cli::app::Import { about: #about, targets: &[#(#named),*], run: import });
+    let source = source(module, &found);
     let items = quote! {
         /// What `inspection import` feeds (the spec's `import`).
         static IMPORT: cli::import::Import = cli::import::Import {
@@ -79,6 +53,56 @@ pub(super) fn import(
             targets: &[#(#targets),*],
         };
 
+        #source
+    };
+    Ok((field, items))
+}
+
+fn operation<'i>(i: &'i Interface, name: &str) -> Result<&'i Operation, String> {
+    i.operations
+        .iter()
+        .find(|o| o.name == name)
+        .ok_or_else(|| format!("generator bug: no operation `{name}`"))
+}
+
+/// One target as `cli::import::Target`: its operation, key and columns.
+fn target(i: &Interface, t: &ImportTarget) -> Result<TokenStream, String> {
+    let op = operation(i, &t.operation)?;
+    let (name, doc, operation) = (t.name.as_str(), first_sentence(&t.doc), op.name.as_str());
+    let (idempotent, creates) = (t.idempotent, op.method.as_str() == "POST");
+    let key = t.key.iter().map(String::as_str);
+    let row = option(t.row.as_deref());
+    let columns = t.columns(i).into_iter().map(|c| {
+        let (name, required) = (c.name.as_str(), c.required);
+        let (place, kind) = (place(c.place), kind(c.kind));
+        let variant = option(c.variant.as_deref());
+        quote!(cli::import::Column { name: #name, place: #place, kind: #kind, required: #required, variant: #variant })
+    });
+    let find = match &t.find {
+        Some(f) => {
+            let matches = f.matches.iter().map(|(c, p)| quote!((#c, #p)));
+            quote!(Some(cli::import::Find { matches: &[#(#matches),*] }))
+        }
+        None => quote!(None),
+    };
+    Ok(quote! {
+        cli::import::Target {
+            name: #name,
+            about: #doc,
+            operation: #operation,
+            idempotent: #idempotent,
+            creates: #creates,
+            key: &[#(#key),*],
+            row: #row,
+            columns: &[#(#columns),*],
+            find: #find,
+        }
+    })
+}
+
+/// The `Import` source over the client, and the function that runs the import.
+fn source(module: &proc_macro2::Ident, found: &TokenStream) -> TokenStream {
+    quote! {
         /// The client `inspection import` calls through.
         struct Import(Client);
 
@@ -97,10 +121,7 @@ pub(super) fn import(
                 since: chrono::DateTime<chrono::Utc>,
             ) -> cli::export::Pages {
                 let _ = &since;
-                match target {
-                    #(#finds)*
-                    _ => cli::import::no_find(target),
-                }
+                #found
             }
             fn core(&self) -> &inspection_client::runtime::Core {
                 self.0.core()
@@ -121,8 +142,7 @@ pub(super) fn import(
                 cli::import::run(&IMPORT, &Import(client), options).await
             })
         }
-    };
-    Ok((field, items))
+    }
 }
 
 fn option(text: Option<&str>) -> TokenStream {
