@@ -117,6 +117,25 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
         rows.extend(sync_rows(&syncs)?);
     }
 
+    // The import: at the documented quota (three quota windows), and checking 100,000 rows.
+    let runs: &[&[&str]] = if quick {
+        &[&["2000", "check"]]
+    } else {
+        &[&["300", "quota"], &["100000", "check"]]
+    };
+    let mut imports = Vec::new();
+    for run in runs {
+        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "import"];
+        args.extend(profile);
+        args.push("--");
+        args.extend(run.iter());
+        let name = format!("bench: import, {}", run.join(" "));
+        imports.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+    }
+    if !quick {
+        rows.extend(import_rows(&imports)?);
+    }
+
     // TypeScript and Python: the same page against each language's own JSON parser.
     // In `cargo xtask ci`, `npm test` has just compiled the benchmark with the tests.
     if !tools_ready {
@@ -529,6 +548,50 @@ fn sync_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
                 "1,000 inspections {:.1} MiB: {:+.1} % (flat in the number of records)",
                 small_rss / 1024.0,
                 100.0 * (large_rss / small_rss - 1.0)
+            ),
+        },
+    ])
+}
+
+/// The import's rows (issue 47): its pace against the quota's best, and the time to check
+/// 100,000 rows before the first request.
+fn import_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
+    let [quota, check] = runs else {
+        return Err("bench: expected two import runs".into());
+    };
+    let number = |v: &serde_json::Value, key: &str| {
+        v[key]
+            .as_f64()
+            .ok_or_else(|| format!("bench: the import run printed no `{key}`: {v}"))
+    };
+    Ok(vec![
+        Row {
+            what: format!(
+                "`inspection import v3 units` of {} rows at the documented quota (100 per 10 s)",
+                number(quota, "rows")?
+            ),
+            figure: format!(
+                "{:.1} % of the quota's ceiling",
+                100.0 * number(quota, "share_of_ceiling")?
+            ),
+            against: format!(
+                "{} requests in {} ms, the quota's best {} ms; {} × 429 (target ≥ 99 %, 0 × 429)",
+                number(quota, "requests")?,
+                number(&quota["run"], "elapsed_ms")?,
+                number(quota, "ceiling_ms")?,
+                number(quota, "rate_limited")?
+            ),
+        },
+        Row {
+            what: format!(
+                "`inspection import v3 units --check` of {} rows (every row through the \
+                 generated validators)",
+                number(check, "rows")?
+            ),
+            figure: format!("{:.2} s", number(&check["check"], "elapsed_ms")? / 1000.0),
+            against: format!(
+                "target < 2 s; the tool's peak RSS {:.1} MiB",
+                number(&check["check"], "peak_rss_kib")? / 1024.0
             ),
         },
     ])
