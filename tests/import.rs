@@ -341,7 +341,7 @@ async fn tasks_killed_five_times_under_faults_are_each_created_once() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn an_erp_file_goes_through_a_mapping_file_with_rejects_to_fix() {
+async fn an_erp_file_goes_through_a_mapping_file_and_is_reported_line_by_line() {
     let sandbox = sandbox("").await;
     let dir = scratch("import-erp");
     let file = dir.join("erp.csv");
@@ -471,4 +471,182 @@ async fn bad_input_is_named_with_its_exit_code_and_nothing_is_sent() {
         assert!(ran.stderr.contains(&message), "{what}: {}", ran.stderr);
     }
     assert_eq!(requests(&sandbox).await, before, "nothing is sent");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn updates_legacy_assets_a_dry_run_and_a_check_each_do_what_they_say() {
+    let sandbox = sandbox("").await;
+    let dir = scratch("import-kinds");
+    // `--check` and `--dry-run` send nothing; the dry run shows each row's request.
+    let file = dir.join("updates.jsonl");
+    std::fs::write(
+        &file,
+        "{\"reference_number\": \"EX-0117\", \"hours\": 4321}\n\n{\"reference_number\": \"FL-0042\", \"extended_data\": {\"depot\": \"north\"}}\n",
+    )
+    .unwrap();
+    let before = requests(&sandbox).await;
+    let (code, summary, stderr) = import(&sandbox, "unit_updates", &file, &["--check"]).await;
+    assert_eq!(
+        (code, &summary["rows"], &summary["invalid"]),
+        (0, &Value::from(2), &Value::from(0)),
+        "{stderr}"
+    );
+    let args = strings(&[
+        "--quiet",
+        "import",
+        "v3",
+        "unit_updates",
+        &file.display().to_string(),
+        "--dry-run",
+    ]);
+    let ran = tool::run(&args, &v3_env(&sandbox), None).await;
+    let shown: Vec<Value> = ran
+        .stdout_text()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(shown.len(), 2, "{}", ran.stderr);
+    assert_eq!(
+        (&shown[1]["line"], &shown[1]["request"]["method"]),
+        (&Value::from(3), &Value::from("PATCH"))
+    );
+    assert!(
+        shown[0]["request"]["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/units/by_reference_number/EX-0117")
+    );
+    assert_eq!(
+        shown[0]["request"]["body"],
+        serde_json::json!({"hours": 4321})
+    );
+    assert_eq!(
+        shown[0]["request"]["headers"]["api-key-secret"],
+        "<redacted>"
+    );
+    assert_eq!(
+        requests(&sandbox).await,
+        before,
+        "a check and a dry run send nothing"
+    );
+
+    // Sent: only the fields a row fills change.
+    let (code, summary, stderr) = import(&sandbox, "unit_updates", &file, &[]).await;
+    assert_eq!(
+        (code, &summary["updated"]),
+        (0, &Value::from(2)),
+        "{stderr}"
+    );
+    let units = listed(&sandbox, "/units").await;
+    let ex = units
+        .iter()
+        .find(|u| u["reference_number"] == "EX-0117")
+        .unwrap();
+    assert_eq!(
+        (&ex["hours"], &ex["make"]),
+        (&Value::from(4321), &Value::from("Caterpillar"))
+    );
+
+    // The legacy interface: assets found or created by their external id, each once.
+    let assets = dir.join("assets.csv");
+    std::fs::write(
+        &assets,
+        "external_id,extended\nLEG-1,\"{\"\"fleet_id\"\": 4279}\"\nLEG-2,\n",
+    )
+    .unwrap();
+    let mut args = strings(&[
+        "--quiet",
+        "import",
+        "legacy",
+        "assets",
+        &assets.display().to_string(),
+    ]);
+    let ran = tool::run(&args, &export_folder::legacy_env(&sandbox), None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let first = results(&dir.join("assets.results.jsonl"));
+    assert_eq!(first.len(), 2);
+    assert!(
+        first
+            .values()
+            .all(|r| r["outcome"] == "created" && r["id"].is_string()),
+        "{first:?}"
+    );
+    args.push("--force".into());
+    let again = tool::run(&args, &export_folder::legacy_env(&sandbox), None).await;
+    assert_eq!(again.code, 0, "{}", again.stderr);
+    let found = results(&dir.join("assets.results.jsonl"));
+    assert_eq!(
+        found[&2]["id"], first[&2]["id"],
+        "a row sent again finds the asset the first made"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_row_the_service_refuses_is_rejected_in_the_files_own_format() {
+    let sandbox = sandbox("").await;
+    let dir = scratch("import-rejects");
+    let file = dir.join("orders.csv");
+    std::fs::write(
+        &file,
+        "name,reference_number,due_by,assignee_username,ERP note\nOil change,EX-0117,2026-12-03,sam.lee@example.com,a\nTyres,NO-SUCH-UNIT,2026-12-04,sam.lee@example.com,\"b, c\"\n",
+    )
+    .unwrap();
+    let map = dir.join("orders.map");
+    std::fs::write(&map, "ERP note = -\n").unwrap();
+    let map_arg = map.display().to_string();
+    let (code, summary, stderr) = import(&sandbox, "tasks", &file, &["--map", &map_arg]).await;
+    assert_eq!(code, 3, "{stderr}");
+    assert_eq!(
+        (&summary["created"], &summary["failed"]),
+        (&Value::from(1), &Value::from(1))
+    );
+    assert!(stderr.contains("1 of 2 rows failed"), "{stderr}");
+    let results = results(&dir.join("orders.results.jsonl"));
+    assert_eq!(
+        (&results[&3]["outcome"], &results[&3]["status"]),
+        (&Value::from("failed"), &Value::from(422))
+    );
+    assert!(
+        results[&3]["error"]
+            .as_str()
+            .unwrap()
+            .contains("NO-SUCH-UNIT"),
+        "{:?}",
+        results[&3]
+    );
+    let rejects = std::fs::read_to_string(dir.join("orders.rejects.csv")).unwrap();
+    let mut lines = rejects.lines();
+    assert_eq!(
+        lines.next(),
+        Some("name,reference_number,due_by,assignee_username,ERP note,import_error")
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with("Tyres,NO-SUCH-UNIT,2026-12-04,sam.lee@example.com,\"b, c\","),
+        "{rejects}"
+    );
+    assert_eq!(lines.next(), None, "only the failed row");
+
+    // The fixed row imported from the rejects file (its error column left out by the map).
+    std::fs::write(
+        &dir.join("orders.rejects.csv"),
+        rejects.replace("NO-SUCH-UNIT", "FL-0042"),
+    )
+    .unwrap();
+    std::fs::write(&map, "ERP note = -\nimport_error = -\n").unwrap();
+    let (code, summary, stderr) = import(
+        &sandbox,
+        "tasks",
+        &dir.join("orders.rejects.csv"),
+        &["--map", &map_arg],
+    )
+    .await;
+    assert_eq!(
+        (code, &summary["created"]),
+        (0, &Value::from(1)),
+        "{stderr}"
+    );
+    assert!(!dir.join("orders.rejects.rejects.csv").exists());
 }
