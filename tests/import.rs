@@ -631,7 +631,7 @@ async fn a_row_the_service_refuses_is_rejected_in_the_files_own_format() {
 
     // The fixed row imported from the rejects file (its error column left out by the map).
     std::fs::write(
-        &dir.join("orders.rejects.csv"),
+        dir.join("orders.rejects.csv"),
         rejects.replace("NO-SUCH-UNIT", "FL-0042"),
     )
     .unwrap();
