@@ -56,3 +56,29 @@ pub async fn stats(base: &str) -> Result<serde_json::Value, Box<dyn std::error::
         .await?;
     Ok(serde_json::from_slice(&stats)?)
 }
+
+/// What a measured child came to: its time, its peak memory and its output.
+pub struct Measured {
+    pub elapsed: std::time::Duration,
+    pub peak_rss_kib: Option<u64>,
+    pub output: std::process::Output,
+}
+
+/// Runs `cmd` (its stdout piped) to its end, timed, its peak RSS read from
+/// `/proc/<pid>/status` every 10 ms while it runs.
+pub async fn measure(cmd: &mut Command) -> Result<Measured, Box<dyn std::error::Error>> {
+    let start = std::time::Instant::now();
+    let mut child = cmd.stdout(Stdio::piped()).spawn()?;
+    let pid = child.id().to_string();
+    let mut peak = None;
+    while child.try_wait()?.is_none() {
+        peak = crate::peak_rss_kib_of(&pid).or(peak);
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let elapsed = start.elapsed();
+    Ok(Measured {
+        elapsed,
+        peak_rss_kib: peak,
+        output: child.wait_with_output()?,
+    })
+}

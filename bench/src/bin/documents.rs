@@ -8,10 +8,9 @@
 //! sandbox runs in a child process (this program with `serve N`), so the peak resident
 //! memory measured is the tool's own.
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use bench::child::{sandbox_child, stats, stop, tool_binary};
+use bench::child::{measure, sandbox_child, stats, stop, tool_binary};
 use sandbox::{DEMO_KEY, Options, Sandbox};
 use serde_json::{Value, json};
 
@@ -80,25 +79,18 @@ async fn export(
 ) -> Result<Value, Box<dyn std::error::Error>> {
     let folder = std::env::temp_dir().join(format!("bench-documents-{way}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&folder);
-    let start = Instant::now();
-    let mut child = Command::new(tool)
-        .args(["--quiet", "export", "v3"])
-        .arg(&folder)
-        .args(["--pdf", "--documents-from", way])
-        .env("INSPECTION_V3_BASE_URL", base)
-        .env("INSPECTION_V3_API_KEY_ID", DEMO_KEY.0)
-        .env("INSPECTION_V3_API_KEY_SECRET", DEMO_KEY.1)
-        .env("INSPECTION_CONFIG_DIR", &folder)
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let pid = child.id().to_string();
-    let mut peak = None;
-    while child.try_wait()?.is_none() {
-        peak = bench::peak_rss_kib_of(&pid).or(peak);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let elapsed = start.elapsed();
-    let output = child.wait_with_output()?;
+    let measured = measure(
+        Command::new(tool)
+            .args(["--quiet", "export", "v3"])
+            .arg(&folder)
+            .args(["--pdf", "--documents-from", way])
+            .env("INSPECTION_V3_BASE_URL", base)
+            .env("INSPECTION_V3_API_KEY_ID", DEMO_KEY.0)
+            .env("INSPECTION_V3_API_KEY_SECRET", DEMO_KEY.1)
+            .env("INSPECTION_CONFIG_DIR", &folder),
+    )
+    .await?;
+    let (elapsed, peak, output) = (measured.elapsed, measured.peak_rss_kib, measured.output);
     if !output.status.success() {
         return Err(format!("inspection export ({way}) failed: {}", output.status).into());
     }

@@ -15,10 +15,9 @@
 #[path = "../../../tests/support/postgres.rs"]
 mod postgres;
 
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
-use bench::child::{sandbox_child, stop, tool_binary};
+use bench::child::{measure, sandbox_child, stop, tool_binary};
 use sandbox::{DEMO_KEY, Options, Sandbox};
 use serde_json::{Value, json};
 
@@ -136,24 +135,17 @@ async fn measured(
     records: usize,
 ) -> Result<Value, Box<dyn std::error::Error>> {
     let (mut sandbox, base) = sandbox_child(&["serve", n, limit])?;
-    let start = Instant::now();
-    let mut child = Command::new(tool)
-        .arg("--quiet")
-        .args(args)
-        .env("INSPECTION_V3_BASE_URL", &base)
-        .env("INSPECTION_V3_API_KEY_ID", DEMO_KEY.0)
-        .env("INSPECTION_V3_API_KEY_SECRET", DEMO_KEY.1)
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-        .stdout(Stdio::piped())
-        .spawn()?;
-    let pid = child.id().to_string();
-    let mut peak = None;
-    while child.try_wait()?.is_none() {
-        peak = bench::peak_rss_kib_of(&pid).or(peak);
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let elapsed = start.elapsed();
-    let output = child.wait_with_output()?;
+    let measured = measure(
+        Command::new(tool)
+            .arg("--quiet")
+            .args(args)
+            .env("INSPECTION_V3_BASE_URL", &base)
+            .env("INSPECTION_V3_API_KEY_ID", DEMO_KEY.0)
+            .env("INSPECTION_V3_API_KEY_SECRET", DEMO_KEY.1)
+            .env("INSPECTION_CONFIG_DIR", "/nonexistent"),
+    )
+    .await?;
+    let (elapsed, peak, output) = (measured.elapsed, measured.peak_rss_kib, measured.output);
     stop(sandbox.take());
     if !output.status.success() {
         return Err(format!("inspection {} failed: {}", args.join(" "), output.status).into());
