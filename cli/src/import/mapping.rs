@@ -76,7 +76,13 @@ impl Mapping {
 
     /// Fails, naming the mapping's line, when it names a column the file's header lacks.
     pub fn check_header(&self, header: &[String]) -> Result<(), Failure> {
-        for (from, (_, line)) in &self.renames {
+        let mut by_line: Vec<(&String, usize)> = self
+            .renames
+            .iter()
+            .map(|(from, (_, line))| (from, *line))
+            .collect();
+        by_line.sort_by_key(|(_, line)| *line);
+        for (from, line) in by_line {
             if !header.iter().any(|h| h == from) {
                 return Err(Failure::usage(format!(
                     "{}:{line}: the file has no column `{from}` (its columns: {})",

@@ -27,6 +27,8 @@ mod check;
 pub mod command;
 mod file;
 mod find;
+#[cfg(test)]
+mod fuzz;
 mod journal;
 mod mapping;
 mod progress;
