@@ -478,25 +478,6 @@ mod tests {
             "fleet.db",
             "link",
         ];
-        let pieces = [
-            "/",
-            ":",
-            "@",
-            "%",
-            "%zz",
-            "-",
-            "0",
-            "9999999999999999999999",
-            "T",
-            "Z",
-            "+",
-            ".",
-            "?",
-            "=",
-            "é",
-            " ",
-            "",
-        ];
         let mut state = 0x5eed_f1a6_u64;
         let mut next = |below: usize| {
             state ^= state << 13;
@@ -505,21 +486,7 @@ mod tests {
             (state % below.max(1) as u64) as usize
         };
         for case in 0..n {
-            let mut text: Vec<char> = bases[next(bases.len())].chars().collect();
-            for _ in 0..=next(3) {
-                let at = next(text.len() + 1);
-                match next(3) {
-                    0 => text.truncate(at),
-                    1 => text
-                        .splice(at..at, pieces[next(pieces.len())].chars())
-                        .for_each(drop),
-                    _ => {
-                        let end = (at + next(4)).min(text.len());
-                        text.drain(at..end);
-                    }
-                }
-            }
-            let text: String = text.into_iter().collect();
+            let text = edited(bases[next(bases.len())], &mut next);
             // A database URL's refusal never shows its password (the other flags quote
             // what they were given: no secret goes there).
             if let Err(refusal) = crate::sync::target::Target::parse(&text) {
@@ -543,5 +510,44 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// `base` with one to three random edits: cut, a piece inserted, a few characters
+    /// dropped.
+    fn edited(base: &str, next: &mut impl FnMut(usize) -> usize) -> String {
+        let pieces = [
+            "/",
+            ":",
+            "@",
+            "%",
+            "%zz",
+            "-",
+            "0",
+            "9999999999999999999999",
+            "T",
+            "Z",
+            "+",
+            ".",
+            "?",
+            "=",
+            "é",
+            " ",
+            "",
+        ];
+        let mut text: Vec<char> = base.chars().collect();
+        for _ in 0..=next(3) {
+            let at = next(text.len() + 1);
+            match next(3) {
+                0 => text.truncate(at),
+                1 => text
+                    .splice(at..at, pieces[next(pieces.len())].chars())
+                    .for_each(drop),
+                _ => {
+                    let end = (at + next(4)).min(text.len());
+                    text.drain(at..end);
+                }
+            }
+        }
+        text.into_iter().collect()
     }
 }
