@@ -31,6 +31,13 @@ pub struct Interface {
     pub export: Option<Export>,
     pub sync: Option<Sync>,
     pub import: Option<Import>,
+    pub mcp: Option<Mcp>,
+}
+
+/// An interface's operations as MCP tools.
+pub struct Mcp {
+    pub tools: &'static [crate::mcp::Tool],
+    pub run: for<'a> fn(&'a Context, &'a crate::mcp::Options) -> Running<'a>,
 }
 
 /// An interface's import, as the spec's `import` declares it.
@@ -162,6 +169,12 @@ pub fn command(
                 let import = i.import.as_ref()?;
                 Some((i.name, import.about, import.targets.to_vec()))
             }),
+        ))
+        .subcommand(crate::mcp::command::command(
+            interfaces
+                .iter()
+                .filter(|i| i.mcp.is_some())
+                .map(|i| (i.name, i.about)),
         ))
         .subcommand(
             Command::new("describe")
@@ -297,6 +310,10 @@ async fn dispatch(
         "export" => export(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         "sync" => sync(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         "import" => import(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
+        "mcp" => {
+            let (mcp, m) = tool_of(interfaces, m, "mcp", |i| i.mcp.as_ref())?;
+            (mcp.run)(cx, &crate::mcp::command::options(m)?).await
+        }
         interface => {
             let Some(i) = interfaces.iter().find(|i| i.name == interface) else {
                 return Err(Failure::usage(format!("no interface `{interface}`")));

@@ -13,6 +13,7 @@ pub mod exit;
 pub mod export;
 pub mod flags;
 pub mod import;
+pub mod mcp;
 pub mod output;
 pub mod pace;
 pub mod state;

@@ -18,7 +18,10 @@ pub fn binary() -> PathBuf {
             let status = std::process::Command::new(cargo)
                 // With PostgreSQL (a feature of the tool; the workspace builds it so too).
                 .args(["build", "--quiet", "-p", "inspection-cli"])
-                .args(["--features", "inspection-cli-runtime/postgres"])
+                .args([
+                    "--features",
+                    "inspection-cli-runtime/postgres,inspection-cli-runtime/mcp",
+                ])
                 .current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
                 .status()
                 .expect("cargo runs");

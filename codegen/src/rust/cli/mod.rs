@@ -12,6 +12,7 @@ use quote::quote;
 mod clients;
 mod export;
 mod import;
+mod mcp;
 mod sync;
 mod table;
 
@@ -23,7 +24,15 @@ pub const CRATE_DIR: &str = "generated/cli";
 
 /// Subcommands the tool adds beside the operations of an interface, and at its root.
 pub(super) const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
-const ROOT_COMMANDS: &[&str] = &["export", "sync", "import", "completions", "help", "calls"];
+const ROOT_COMMANDS: &[&str] = &[
+    "export",
+    "sync",
+    "import",
+    "mcp",
+    "completions",
+    "help",
+    "calls",
+];
 
 /// Interface names the tool cannot use: its own subcommands and modules, and Rust's.
 /// Whether an operation named `name` would be one of an interface's own subcommands.
@@ -90,6 +99,8 @@ path = "src/main.rs"
 default = ["sqlite"]
 sqlite = ["inspection-cli-runtime/sqlite"]
 postgres = ["inspection-cli-runtime/postgres"]
+# `inspection mcp`: the MCP server (the official Rust SDK).
+mcp = ["inspection-cli-runtime/mcp"]
 
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
@@ -175,6 +186,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
         }
         None => (quote!(None), quote!()),
     };
+    let (mcp_field, mcp_items) = mcp::mcp(i, &module)?;
     Ok(quote! {
         //! The subcommands of this interface, made from the spec.
         use inspection_cli_runtime as cli;
@@ -191,6 +203,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
             export: #export_field,
             sync: #sync_field,
             import: #import_field,
+            mcp: Some(#mcp_field),
         };
 
         /// Every operation, in the spec's order.
@@ -225,6 +238,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
         #export_items
         #sync_items
         #import_items
+        #mcp_items
     })
 }
 

@@ -1,0 +1,99 @@
+//! `inspection mcp <interface>`: its flags, and the options they make.
+
+use std::net::SocketAddr;
+
+use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
+
+use super::{BUDGET, Options, Selection};
+use crate::exit::Failure;
+
+/// `mcp`, with a subcommand per interface given as its name and title.
+pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -> Command {
+    let mut mcp = Command::new("mcp")
+        .about("Serve an interface's operations as MCP tools to an AI assistant: read-only unless allowed, every call checked first, answers sized for a context window")
+        .subcommand_required(true);
+    for (name, about) in interfaces {
+        mcp = mcp.subcommand(flags(Command::new(name).about(about)));
+    }
+    mcp
+}
+
+fn flags(cmd: Command) -> Command {
+    cmd.arg(
+        Arg::new("allow-writes")
+            .long("allow-writes")
+            .action(ArgAction::SetTrue)
+            .help("Offer the operations that change the service too (creates, updates, deletes)"),
+    )
+    .arg(
+        Arg::new("allow")
+            .long("allow")
+            .value_name("OP,...")
+            .value_delimiter(',')
+            .action(ArgAction::Append)
+            .help("Offer these operations that change the service (by name: create_task)"),
+    )
+    .arg(
+        Arg::new("tools")
+            .long("tools")
+            .value_name("OP,...|read|all")
+            .help("Offer only these operations (default `read`: every read-only one, and those allowed)"),
+    )
+    .arg(
+        Arg::new("dynamic")
+            .long("dynamic")
+            .action(ArgAction::SetTrue)
+            .help("Offer three tools (list_operations, describe_operation, call_operation) instead of one per operation"),
+    )
+    .arg(
+        Arg::new("listen")
+            .long("listen")
+            .value_name("ADDR")
+            .value_parser(value_parser!(SocketAddr))
+            .help("Serve the streamable HTTP transport on this loopback address (127.0.0.1:8931) instead of stdio"),
+    )
+    .arg(
+        Arg::new("describe")
+            .long("describe")
+            .action(ArgAction::SetTrue)
+            .help("Print the tool list and its size in bytes, serve nothing"),
+    )
+}
+
+/// The options of `mcp <interface>`'s matches.
+pub fn options(m: &ArgMatches) -> Result<Options, Failure> {
+    let list = |id: &str| -> Vec<String> {
+        m.get_many::<String>(id)
+            .map(|v| v.cloned().collect())
+            .unwrap_or_default()
+    };
+    let only = match m.get_one::<String>("tools").map(String::as_str) {
+        None | Some("read") | Some("all") => None,
+        Some(names) => Some(
+            names
+                .split(',')
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty())
+                .collect(),
+        ),
+    };
+    let listen = m.get_one::<SocketAddr>("listen").copied();
+    if let Some(addr) = listen
+        && !addr.ip().is_loopback()
+    {
+        return Err(Failure::usage(format!(
+            "--listen {addr}: a loopback address only (127.0.0.1, [::1]); the server acts with your credentials"
+        )));
+    }
+    Ok(Options {
+        describe: m.get_flag("describe"),
+        selection: Selection {
+            only,
+            writes: m.get_flag("allow-writes"),
+            allowed: list("allow"),
+        },
+        dynamic: m.get_flag("dynamic"),
+        listen,
+        budget: BUDGET,
+    })
+}

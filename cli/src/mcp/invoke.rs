@@ -1,0 +1,244 @@
+//! A tool call, whatever the protocol: the tool found and allowed, its arguments put where
+//! the operation takes them, the call made through the generated client (so its
+//! validators refuse a bad argument before anything is sent), and the answer shaped.
+//! An `Err` is a tool error the assistant reads: the argument and the limit, or the
+//! service's status and message; never a credential.
+
+use std::sync::Arc;
+
+use inspection_runtime::Error;
+use serde_json::{Map, Value, json};
+
+use super::select::{self, Served};
+use super::shape::{self, Cursor};
+use super::{Source, Tool};
+use crate::call::{Args, Keep, Kept, Mode};
+
+/// A server's tools and the client they call.
+pub struct Server {
+    pub served: Served,
+    source: Arc<dyn Source>,
+    budget: usize,
+}
+
+impl Server {
+    pub fn new(served: Served, source: Arc<dyn Source>, budget: usize) -> Server {
+        Server {
+            served,
+            source,
+            budget,
+        }
+    }
+
+    /// Calls the tool `name` with `arguments`: the answer, or the tool error's text.
+    pub async fn call(&self, name: &str, arguments: Map<String, Value>) -> Result<Value, String> {
+        if self.served.dynamic {
+            return self.call_dynamic(name, arguments).await;
+        }
+        if !self.served.offered().any(|t| t.name == name) {
+            return Err(self
+                .served
+                .find(name)
+                .err()
+                .unwrap_or_else(|| format!("no tool `{name}` here")));
+        }
+        self.call_tool(self.served.find(name)?, arguments).await
+    }
+
+    async fn call_dynamic(
+        &self,
+        name: &str,
+        mut arguments: Map<String, Value>,
+    ) -> Result<Value, String> {
+        let operation = || match arguments.get("name") {
+            Some(Value::String(name)) => self.served.find(name),
+            _ => Err("name the operation (`name`), as `list_operations` gives it".to_string()),
+        };
+        match name {
+            select::LIST => Ok(Value::Array(
+                self.served
+                    .offered()
+                    .map(|t| json!({"name": t.name, "description": t.description, "read_only": t.read_only}))
+                    .collect(),
+            )),
+            select::DESCRIBE => Ok(select::listing(operation()?)),
+            select::CALL => {
+                let tool = operation()?;
+                let inner = match arguments.remove("arguments") {
+                    None => Map::new(),
+                    Some(Value::Object(inner)) => inner,
+                    Some(_) => return Err("`arguments` is an object of the operation's arguments".into()),
+                };
+                self.call_tool(tool, inner).await
+            }
+            other => Err(format!("no tool `{other}` here: {}, {} or {}", select::LIST, select::DESCRIBE, select::CALL)),
+        }
+    }
+
+    async fn call_tool(
+        &self,
+        tool: &'static Tool,
+        arguments: Map<String, Value>,
+    ) -> Result<Value, String> {
+        let call = Call::read(tool, arguments)?;
+        let keep = Keep::default();
+        let mode = Mode {
+            keep: Some(keep.clone()),
+            ..Mode::default()
+        };
+        self.source
+            .call(tool.operation, call.args, mode)
+            .await
+            .map_err(|message| {
+                format!(
+                    "the arguments do not fit `{}`: {message}; nothing was sent",
+                    tool.name
+                )
+            })?;
+        let kept = keep.lock().unwrap_or_else(|e| e.into_inner()).take();
+        match kept {
+            Some(Kept::Answer { created, value }) => {
+                let answer = match &tool.paged {
+                    Some(_) => shape::page(
+                        tool,
+                        &value,
+                        &call.cursor,
+                        call.fields.as_deref(),
+                        call.max_items,
+                        self.budget,
+                    ),
+                    None => record(tool, value, created, call.fields.as_deref()),
+                };
+                self.within_budget(answer)
+            }
+            Some(Kept::Failed(error)) => Err(refusal(tool, &error)),
+            _ => Err(format!("`{}` gave no answer", tool.name)),
+        }
+    }
+
+    fn within_budget(&self, answer: Value) -> Result<Value, String> {
+        let size = serde_json::to_string(&answer).map_or(0, |t| t.len());
+        if size > self.budget {
+            return Err(format!(
+                "the answer is {size} bytes, over this server's budget of {}: name fewer `fields`",
+                self.budget
+            ));
+        }
+        Ok(answer)
+    }
+}
+
+/// A tool's arguments, read: the call's, and the server's own.
+struct Call {
+    args: Args,
+    cursor: Cursor,
+    max_items: Option<usize>,
+    fields: Option<Vec<String>>,
+}
+
+impl Call {
+    fn read(tool: &Tool, arguments: Map<String, Value>) -> Result<Call, String> {
+        let mut call = Call {
+            args: Args::default(),
+            cursor: Cursor::default(),
+            max_items: None,
+            fields: None,
+        };
+        for (key, value) in arguments {
+            match (key.as_str(), &tool.paged) {
+                ("body", _) if tool.body => call.args.body = Some(value),
+                ("cursor", Some(_)) => {
+                    let text = value
+                        .as_str()
+                        .ok_or("`cursor` is the text a previous page gave")?;
+                    call.cursor = Cursor::parse(text)?;
+                }
+                ("max_items", Some(_)) => {
+                    let n = value
+                        .as_u64()
+                        .filter(|n| *n >= 1)
+                        .ok_or("`max_items` is a whole number from 1")?;
+                    call.max_items = Some(n as usize);
+                }
+                ("fields", _) => {
+                    let fields: Option<Vec<String>> = value.as_array().map(|a| {
+                        a.iter()
+                            .filter_map(|v| v.as_str().map(String::from))
+                            .collect()
+                    });
+                    call.fields = Some(fields.ok_or("`fields` is a list of dotted paths")?);
+                }
+                (name, _) => match tool.params.iter().find(|(p, _)| *p == name) {
+                    Some((_, true)) => {
+                        call.args.path.insert(key, value);
+                    }
+                    Some((_, false)) => {
+                        call.args.query.insert(key, value);
+                    }
+                    None => return Err(unknown(tool, name)),
+                },
+            }
+        }
+        if let Some(super::Paged {
+            page_size: Some((param, max)),
+            ..
+        }) = &tool.paged
+        {
+            call.args.query.insert(param.to_string(), Value::from(*max));
+        }
+        if let Some(resume) = &call.cursor.resume {
+            call.args
+                .other
+                .insert("resume".into(), Value::from(resume.as_str()));
+        }
+        Ok(call)
+    }
+}
+
+fn unknown(tool: &Tool, name: &str) -> String {
+    let mut known: Vec<&str> = tool.params.iter().map(|(p, _)| *p).collect();
+    if tool.body {
+        known.push("body");
+    }
+    if tool.paged.is_some() {
+        known.extend(["cursor", "max_items"]);
+    }
+    known.push("fields");
+    format!(
+        "`{name}` is not an argument of `{}`; it takes {}",
+        tool.name,
+        known.join(", ")
+    )
+}
+
+/// A single answer: its record trimmed (an upsert says whether it created it).
+fn record(
+    tool: &Tool,
+    mut value: Value,
+    created: Option<bool>,
+    fields: Option<&[String]>,
+) -> Value {
+    let left = shape::trim(tool, &mut value, fields);
+    let mut answer = match created {
+        Some(created) => json!({"created": created, "record": value}),
+        None => value,
+    };
+    if !left.is_empty()
+        && let Value::Object(map) = &mut answer
+    {
+        map.insert("left_out".into(), json!(left));
+    }
+    answer
+}
+
+/// A failed call as the assistant reads it.
+fn refusal(tool: &Tool, error: &Error) -> String {
+    match error {
+        Error::Validation(v) => format!(
+            "the arguments of `{}` break a documented limit, so nothing was sent: {v}",
+            tool.name
+        ),
+        Error::Api(api) => format!("the service answered {}: {error}", api.status),
+        other => format!("`{}` failed: {other}", tool.name),
+    }
+}

@@ -1,0 +1,101 @@
+//! The protocol: the official Rust MCP SDK (`rmcp`, pinned; its handler types changed in
+//! each major version, so only this file names them), serving the tools of `invoke.rs`
+//! over stdio or, with `--listen`, the streamable HTTP transport on loopback. The tool
+//! list is built from the generated table as JSON and read into the SDK's types, so a
+//! field the SDK adds does not touch the table.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+use serde_json::{Map, json};
+
+use super::invoke::Server;
+use crate::exit::{Class, Failure};
+
+/// The handler the SDK drives.
+#[derive(Clone)]
+struct Handler(Arc<Server>);
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        let name = format!("inspection-{}", self.0.served.interface);
+        let info =
+            serde_json::from_value(json!({"name": name, "version": env!("CARGO_PKG_VERSION")}))
+                .unwrap_or_else(|_| rmcp::model::Implementation::from_build_env());
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(info)
+            .with_instructions(format!(
+                "The {} interface of the equipment-inspection service. Lists answer one page with `next_cursor`; \
+                 every argument is checked against the interface's documented limits before anything is sent.",
+                self.0.served.interface
+            ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        serde_json::from_value(json!({"tools": self.0.served.listed()}))
+            .map_err(|e| ErrorData::internal_error(format!("the tool list: {e}"), None))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let arguments = request.arguments.unwrap_or_default();
+        let arguments: Map<String, serde_json::Value> = arguments.into_iter().collect();
+        let result = match self.0.call(&request.name, arguments).await {
+            Ok(answer) => CallToolResult::structured(answer),
+            Err(message) => CallToolResult::error(vec![ContentBlock::text(message)]),
+        };
+        Ok(result.into())
+    }
+}
+
+/// Serves until the client goes away (stdio) or the process is stopped (HTTP).
+pub async fn serve(server: Server, listen: Option<SocketAddr>) -> Result<(), Failure> {
+    let handler = Handler(Arc::new(server));
+    match listen {
+        None => {
+            let running = handler.serve(rmcp::transport::stdio()).await.map_err(|e| {
+                Failure::new(
+                    Class::Failure,
+                    format!("the MCP session did not start: {e}"),
+                )
+            })?;
+            running.waiting().await.map_err(|e| {
+                Failure::new(Class::Failure, format!("the MCP session failed: {e}"))
+            })?;
+            Ok(())
+        }
+        Some(addr) => http(handler, addr).await,
+    }
+}
+
+async fn http(handler: Handler, addr: SocketAddr) -> Result<(), Failure> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        StreamableHttpServerConfig::default(),
+    );
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| Failure::usage(format!("--listen {addr}: {e}")))?;
+    eprintln!("inspection: MCP over streamable HTTP at http://{addr}/mcp");
+    let router = axum::Router::new().nest_service("/mcp", service);
+    axum::serve(listener, router)
+        .await
+        .map_err(|e| Failure::new(Class::Failure, format!("the MCP server stopped: {e}")))
+}
