@@ -168,12 +168,12 @@ impl Call {
                     });
                     call.fields = Some(fields.ok_or("`fields` is a list of dotted paths")?);
                 }
-                (name, _) => match tool.params.iter().find(|(p, _)| *p == name) {
-                    Some((_, true)) => {
-                        call.args.path.insert(key, value);
+                (name, _) => match tool.params.iter().find(|(arg, _, _)| *arg == name) {
+                    Some((_, spec, true)) => {
+                        call.args.path.insert(spec.to_string(), value);
                     }
-                    Some((_, false)) => {
-                        call.args.query.insert(key, value);
+                    Some((_, spec, false)) => {
+                        call.args.query.insert(spec.to_string(), value);
                     }
                     None => return Err(unknown(tool, name)),
                 },
@@ -196,7 +196,7 @@ impl Call {
 }
 
 fn unknown(tool: &Tool, name: &str) -> String {
-    let mut known: Vec<&str> = tool.params.iter().map(|(p, _)| *p).collect();
+    let mut known: Vec<&str> = tool.params.iter().map(|(arg, _, _)| *arg).collect();
     if tool.body {
         known.push("body");
     }

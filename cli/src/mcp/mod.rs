@@ -33,8 +33,10 @@ pub struct Tool {
     pub read_only: bool,
     pub destructive: bool,
     pub idempotent: bool,
-    /// The operation's parameters: name, and whether it goes in the path (else the query).
-    pub params: &'static [(&'static str, bool)],
+    /// The operation's parameters: the argument's name, the parameter's (they differ
+    /// where the spec's name is one of the server's own arguments), and whether it goes
+    /// in the path (else the query).
+    pub params: &'static [(&'static str, &'static str, bool)],
     /// It takes a JSON body (the `body` argument).
     pub body: bool,
     pub paged: Option<Paged>,

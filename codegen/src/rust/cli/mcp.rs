@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::{Map, Value, json};
 
-use super::table::first_sentence;
+use super::table::{first_sentence, long_literal};
 use crate::doc_text;
 use crate::ir::{
     Builtin, Constraints, Field, Interface, LinksPaging, Method, Operation, OperationPaging,
@@ -19,6 +19,32 @@ use crate::ir::{
 
 /// Arguments every tool may take beside the operation's own.
 pub const OWN_ARGUMENTS: &[&str] = &["body", "cursor", "max_items", "fields"];
+
+/// A parameter's argument name: its spec name, unless every tool's own argument has it
+/// (`cursor_param` for a parameter `cursor`).
+fn argument(name: &str) -> String {
+    let mut arg = name.to_string();
+    while OWN_ARGUMENTS.contains(&arg.as_str()) {
+        arg.push_str("_param");
+    }
+    arg
+}
+
+/// A tool's name: the operation's, or for one over the 64 characters clients take, its
+/// first 55 and a hash of the whole (distinct, and the same on every run).
+fn tool_name(operation: &str) -> String {
+    if operation.len() <= 64 {
+        return operation.to_string();
+    }
+    let hash = operation.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    let mut cut = 55;
+    while !operation.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    format!("{}_{:08x}", &operation[..cut], hash as u32)
+}
 
 /// The `Mcp` field of the interface and the items behind it.
 pub(super) fn mcp(
@@ -85,20 +111,24 @@ fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
     let hidden = paging_params(i, op);
     let schema = serde_json::to_string(&input_schema(i, op, &hidden)?)
         .map_err(|e| format!("generator bug: {e}"))?;
+    let (schema, description) = (long_literal(&schema), long_literal(&description));
     let read_only = op.method == Method::GET;
     let destructive = op.method == Method::DELETE;
     let idempotent = !matches!(op.method, Method::POST);
     let places = op
         .path_params
         .iter()
-        .map(|f| (f.name.as_str(), true))
+        .map(|f| (f, true))
         .chain(
             op.query
                 .iter()
                 .filter(|q| !hidden.contains(&q.name.as_str()))
-                .map(|f| (f.name.as_str(), false)),
+                .map(|f| (f, false)),
         )
-        .map(|(n, path)| quote!((#n, #path)));
+        .map(|(f, path)| {
+            let (arg, spec) = (argument(&f.name), f.name.as_str());
+            quote!((#arg, #spec, #path))
+        });
     let body = op.json_body().is_some();
     let page_size = match size_param(i, op) {
         Some((param, max)) => quote!(Some((#param, #max))),
@@ -252,16 +282,10 @@ fn input_schema(i: &Interface, op: &Operation, hidden: &[&str]) -> Result<Value,
         if hidden.contains(&f.name.as_str()) {
             continue;
         }
-        if OWN_ARGUMENTS.contains(&f.name.as_str()) {
-            return Err(format!(
-                "`{}` of `{}` is an argument every MCP tool takes",
-                f.name, op.name
-            ));
-        }
         let _ = place;
-        properties.insert(f.name.clone(), field(i, f, &mut defs));
+        properties.insert(argument(&f.name), field(i, f, &mut defs));
         if f.required {
-            required.push(Value::from(f.name.as_str()));
+            required.push(Value::from(argument(&f.name)));
         }
     }
     if let Some(body) = op.json_body() {

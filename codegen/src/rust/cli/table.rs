@@ -267,7 +267,7 @@ pub(super) fn first_sentence(doc: &str) -> String {
 }
 
 /// A string literal, as `concat!` of pieces when long, so no generated line runs far.
-fn long_literal(text: &str) -> TokenStream {
+pub(super) fn long_literal(text: &str) -> TokenStream {
     const PIECE: usize = 80;
     if text.len() <= PIECE {
         return quote!(#text);
