@@ -101,12 +101,7 @@ pub(super) fn mcp(
 
 /// One operation as `cli::mcp::Tool`.
 fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
-    let (name, operation) = (op.name.as_str(), op.name.as_str());
-    if name.len() > 64 {
-        return Err(format!(
-            "`{name}` is over 64 characters, too long for an MCP tool"
-        ));
-    }
+    let (name, operation) = (tool_name(&op.name), op.name.as_str());
     let description = description(i, op);
     let hidden = paging_params(i, op);
     let schema = serde_json::to_string(&input_schema(i, op, &hidden)?)

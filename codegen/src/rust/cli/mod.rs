@@ -165,28 +165,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
     let ops = table::operation_table(i)?;
     let (connect, dry_core) = clients::clients(i)?;
     let auth_check = clients::auth_check(i);
-    let (export_field, export_items) = match &i.export {
-        Some(e) => {
-            let (field, items) = export::export(i, e)?;
-            (quote!(Some(#field)), items)
-        }
-        None => (quote!(None), quote!()),
-    };
-    let (sync_field, sync_items) = match &i.sync {
-        Some(s) => {
-            let (field, items) = sync::sync(i, s, version)?;
-            (quote!(Some(#field)), items)
-        }
-        None => (quote!(None), quote!()),
-    };
-    let (import_field, import_items) = match &i.import {
-        Some(d) => {
-            let (field, items) = import::import(i, d, &module)?;
-            (quote!(Some(#field)), items)
-        }
-        None => (quote!(None), quote!()),
-    };
-    let (mcp_field, mcp_items) = mcp::mcp(i, &module)?;
+    let (tool_fields, tool_items) = tools(i, version, &module)?;
     Ok(quote! {
         //! The subcommands of this interface, made from the spec.
         use inspection_cli_runtime as cli;
@@ -200,10 +179,7 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
             operations: OPERATIONS,
             run,
             auth_check,
-            export: #export_field,
-            sync: #sync_field,
-            import: #import_field,
-            mcp: Some(#mcp_field),
+            #tool_fields
         };
 
         /// Every operation, in the spec's order.
@@ -235,11 +211,29 @@ fn interface_rs(i: &Interface, version: &str) -> Result<TokenStream, String> {
         }
 
         #auth_check
-        #export_items
-        #sync_items
-        #import_items
-        #mcp_items
+        #tool_items
     })
+}
+
+/// The interface's tools beyond its operations (the export, sync and import the spec
+/// declares, and the MCP server): their fields of `Interface`, and the items behind them.
+fn tools(
+    i: &Interface,
+    version: &str,
+    module: &proc_macro2::Ident,
+) -> Result<(TokenStream, TokenStream), String> {
+    let some = |made: Option<Result<(TokenStream, TokenStream), String>>| match made {
+        Some(made) => made.map(|(field, items)| (quote!(Some(#field)), items)),
+        None => Ok((quote!(None), quote!())),
+    };
+    let (export, export_items) = some(i.export.as_ref().map(|e| export::export(i, e)))?;
+    let (sync, sync_items) = some(i.sync.as_ref().map(|s| sync::sync(i, s, version)))?;
+    let (import, import_items) = some(i.import.as_ref().map(|d| import::import(i, d, module)))?;
+    let (mcp, mcp_items) = some(Some(mcp::mcp(i, module)))?;
+    Ok((
+        quote!(export: #export, sync: #sync, import: #import, mcp: #mcp,),
+        quote!(#export_items #sync_items #import_items #mcp_items),
+    ))
 }
 
 /// The setter of a list's page size and the largest it takes, from the interface's paging.

@@ -1,0 +1,366 @@
+//! `inspection mcp v3` driven by a real MCP client (the official SDK's, over stdio, and raw
+//! JSON-RPC over the streamable HTTP transport) against the sandbox: read-only tools by
+//! default with MCP's annotations, writes offered only when allowed, lists answered a page
+//! at a time with a cursor and within the answer budget, large fields left out unless
+//! asked for, a bad argument refused by the generated validators before anything is sent,
+//! a service error passed on with its status, the dynamic mode's three tools, and no
+//! credential in any answer or on standard error.
+
+#[path = "support/export_folder.rs"]
+mod export_folder;
+#[path = "support/cli_process.rs"]
+mod tool;
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::TokioChildProcess;
+use serde_json::{Value, json};
+
+use export_folder::{control, sandbox, v3_env};
+
+/// A client session with `inspection mcp v3 FLAGS` over stdio.
+async fn session(sandbox: &sandbox::Sandbox, flags: &[&str]) -> RunningService<RoleClient, ()> {
+    let mut cmd = tokio::process::Command::new(tool::binary());
+    cmd.args(["mcp", "v3"])
+        .args(flags)
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
+        .envs(v3_env(sandbox))
+        .stderr(std::process::Stdio::piped());
+    ().serve(TokioChildProcess::new(cmd).expect("the server starts"))
+        .await
+        .expect("the session starts")
+}
+
+/// The tools listed, as JSON.
+async fn tools(client: &RunningService<RoleClient, ()>) -> Vec<Value> {
+    let listed = client.list_all_tools().await.expect("tools/list answers");
+    listed
+        .into_iter()
+        .map(|t| serde_json::to_value(t).unwrap())
+        .collect()
+}
+
+/// A tool's answer (`Ok`) or tool error's text (`Err`).
+async fn call(
+    client: &RunningService<RoleClient, ()>,
+    name: &str,
+    args: Value,
+) -> Result<Value, String> {
+    let Value::Object(args) = args else {
+        panic!("arguments are an object")
+    };
+    let result = client
+        .call_tool(CallToolRequestParams::new(name.to_string()).with_arguments(args))
+        .await
+        .expect("tools/call answers");
+    let result = serde_json::to_value(result).unwrap();
+    let text = result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        !text.contains("demo-secret"),
+        "a credential in an answer: {text}"
+    );
+    if result["isError"] == Value::Bool(true) {
+        Err(text)
+    } else {
+        Ok(result
+            .get("structuredContent")
+            .cloned()
+            .unwrap_or_else(|| serde_json::from_str(&text).unwrap()))
+    }
+}
+
+async fn requests(sandbox: &sandbox::Sandbox) -> u64 {
+    control(sandbox, "GET", "/_sandbox/stats").await["requests"]
+        .as_u64()
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_tools_by_default_and_writes_only_when_allowed() {
+    let sandbox = sandbox("").await;
+    let client = session(&sandbox, &[]).await;
+    let listed = tools(&client).await;
+    let names: Vec<&str> = listed.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert!(
+        names.contains(&"list_inspections") && names.contains(&"get_unit"),
+        "{names:?}"
+    );
+    assert!(
+        !names.iter().any(|n| n.starts_with("create_")
+            || n.starts_with("delete_")
+            || n.starts_with("update_")),
+        "{names:?}"
+    );
+    for t in &listed {
+        assert_eq!(t["annotations"]["readOnlyHint"], true, "{t}");
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        assert!(t["name"].as_str().unwrap().len() <= 64);
+    }
+    let size = serde_json::to_string(&listed).unwrap().len();
+    assert!(size < 64_000, "the tool list is {size} bytes");
+    let refused = call(&client, "create_task", json!({"body": {}}))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.contains("--allow create_task") && refused.contains("--allow-writes"),
+        "{refused}"
+    );
+    client.cancel().await.unwrap();
+
+    let client = session(&sandbox, &["--allow", "create_task,delete_task"]).await;
+    let listed = tools(&client).await;
+    let find = |n: &str| listed.iter().find(|t| t["name"] == n).cloned().unwrap();
+    let (create, delete) = (find("create_task"), find("delete_task"));
+    assert_eq!(
+        (
+            &create["annotations"]["readOnlyHint"],
+            &create["annotations"]["idempotentHint"]
+        ),
+        (&json!(false), &json!(false))
+    );
+    assert_eq!(delete["annotations"]["destructiveHint"], true);
+    assert!(
+        !listed.iter().any(|t| t["name"] == "update_task"),
+        "only the operations allowed"
+    );
+    assert_eq!(
+        create["inputSchema"]["$defs"]["TaskRequest"]["properties"]["name"]["maxLength"],
+        255
+    );
+
+    // A body over a documented limit is refused by the generated validators: nothing sent.
+    let before = requests(&sandbox).await;
+    let body = json!({"name": "n".repeat(300), "reference_number": "EX-0117", "due_by": "2026-12-01", "assignee_username": "sam.lee@example.com"});
+    let refused = call(&client, "create_task", json!({"body": body}))
+        .await
+        .unwrap_err();
+    assert!(
+        refused.contains("name: must be at most 255 characters, got 300")
+            && refused.contains("nothing was sent"),
+        "{refused}"
+    );
+    let wrong = call(&client, "create_task", json!({"body": {"name": "x"}}))
+        .await
+        .unwrap_err();
+    assert!(wrong.contains("nothing was sent"), "{wrong}");
+    assert_eq!(requests(&sandbox).await, before, "nothing is sent");
+    let made = call(&client, "create_task", json!({"body": {"name": "From an assistant", "reference_number": "EX-0117", "due_by": "2026-12-01", "assignee_username": "sam.lee@example.com"}})).await.unwrap();
+    assert_eq!(made["name"], "From an assistant");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_answer_a_page_with_a_cursor_within_the_budget() {
+    let sandbox = sandbox("--inspections 150").await;
+    let client = session(&sandbox, &[]).await;
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let mut args = json!({"max_items": 40});
+        if let Some(c) = &cursor {
+            args["cursor"] = json!(c);
+        }
+        let page = call(&client, "list_inspections", args).await.unwrap();
+        let items = page["items"].as_array().unwrap();
+        assert!(items.len() <= 40 && !items.is_empty());
+        assert!(serde_json::to_string(&page).unwrap().len() <= 60_000);
+        assert!(
+            items.iter().all(|i| i.get("results").is_none()),
+            "large fields are left out"
+        );
+        assert!(
+            page["left_out"]
+                .as_array()
+                .is_some_and(|l| l.contains(&json!("results"))),
+            "the answer says what it left out: {}",
+            page["left_out"]
+        );
+        seen.extend(items.iter().map(|i| i["id"].as_str().unwrap().to_string()));
+        match page["next_cursor"].as_str() {
+            Some(c) => cursor = Some(c.to_string()),
+            None => break,
+        }
+    }
+    let mut unique = seen.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(
+        (seen.len(), unique.len()),
+        (153, 153),
+        "every inspection once, page after page"
+    );
+
+    let picked = call(
+        &client,
+        "list_inspections",
+        json!({"max_items": 2, "fields": ["id", "unit.reference_number", "results"]}),
+    )
+    .await
+    .unwrap();
+    let first = &picked["items"][0];
+    assert!(
+        first["results"].is_array() && first["unit"]["reference_number"].is_string(),
+        "{first}"
+    );
+    assert_eq!(
+        first.as_object().unwrap().len(),
+        3,
+        "only the fields asked for: {first}"
+    );
+
+    let missing = call(&client, "get_unit", json!({"unit_id": "unt_nope"}))
+        .await
+        .unwrap_err();
+    assert!(missing.contains("404"), "{missing}");
+    let unknown = call(
+        &client,
+        "get_unit",
+        json!({"unit_id": "unt_001", "colour": "red"}),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        unknown.contains("`colour` is not an argument of `get_unit`"),
+        "{unknown}"
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_dynamic_mode_reaches_every_operation_through_three_tools() {
+    let sandbox = sandbox("").await;
+    let client = session(&sandbox, &["--dynamic"]).await;
+    let names: Vec<String> = tools(&client)
+        .await
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        ["list_operations", "describe_operation", "call_operation"]
+    );
+    let ops = call(&client, "list_operations", json!({})).await.unwrap();
+    assert!(
+        ops.as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["name"] == "list_units")
+    );
+    let described = call(&client, "describe_operation", json!({"name": "list_units"}))
+        .await
+        .unwrap();
+    assert_eq!(
+        described["inputSchema"]["properties"]["max_items"]["type"],
+        "integer"
+    );
+    let units = call(
+        &client,
+        "call_operation",
+        json!({"name": "list_units", "arguments": {"max_items": 1}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(units["items"].as_array().unwrap().len(), 1);
+    let refused = call(
+        &client,
+        "call_operation",
+        json!({"name": "delete_task", "arguments": {"task_id": "t"}}),
+    )
+    .await
+    .unwrap_err();
+    assert!(refused.contains("--allow delete_task"), "{refused}");
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_streamable_http_transport_serves_on_loopback_only() {
+    let sandbox = sandbox("").await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let addr = format!("127.0.0.1:{port}");
+    let mut server = std::process::Command::new(tool::binary())
+        .args(["mcp", "v3", "--listen", &addr])
+        .env_clear()
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
+        .envs(v3_env(&sandbox))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let url = format!("http://{addr}/mcp");
+    let http = reqwest::Client::new();
+    let post = |body: Value, session: Option<String>| {
+        let mut req = http
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(s) = session {
+            req = req.header("mcp-session-id", s);
+        }
+        req.send()
+    };
+    let mut answer = None;
+    for _ in 0..50 {
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+        if let Ok(a) = post(init, None).await {
+            answer = Some(a);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let answer = answer.expect("the server listens");
+    let session = answer
+        .headers()
+        .get("mcp-session-id")
+        .map(|v| v.to_str().unwrap().to_string());
+    assert!(rpc(&answer.text().await.unwrap())["result"]["serverInfo"]["name"] == "inspection-v3");
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    post(note, session.clone()).await.unwrap();
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "list_units", "arguments": {"max_items": 2}}});
+    let text = post(list, session).await.unwrap().text().await.unwrap();
+    let result = rpc(&text);
+    assert!(!text.contains("demo-secret"));
+    let items: Value =
+        serde_json::from_str(result["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(items["items"].as_array().unwrap().len(), 2, "{text}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+
+    let ran = tool::run(
+        &[
+            "mcp".into(),
+            "v3".into(),
+            "--listen".into(),
+            "0.0.0.0:0".into(),
+        ],
+        &v3_env(&sandbox),
+        None,
+    )
+    .await;
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("a loopback address only"),
+        "{}",
+        ran.stderr
+    );
+}
+
+/// The JSON-RPC message of an answer, plain JSON or server-sent events.
+fn rpc(text: &str) -> Value {
+    let data = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data:"))
+        .map(str::trim)
+        .rfind(|d| !d.is_empty())
+        .unwrap_or(text);
+    serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
