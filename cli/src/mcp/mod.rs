@@ -14,10 +14,13 @@ use crate::call::{Args, Mode, Outcome};
 use crate::exit::Failure;
 
 pub mod command;
+// What serves a call: only built with the protocol that carries it.
+#[cfg(feature = "mcp")]
 mod invoke;
 mod select;
 #[cfg(feature = "mcp")]
 mod server;
+#[cfg(any(feature = "mcp", test))]
 mod shape;
 
 pub use select::Selection;

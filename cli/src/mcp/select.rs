@@ -73,6 +73,7 @@ impl Served {
     }
 
     /// A tool by name, with why it cannot run when it cannot.
+    #[cfg(feature = "mcp")]
     pub fn find(&self, name: &str) -> Result<&'static Tool, String> {
         let tool = self
             .tools
