@@ -12,7 +12,7 @@ mod export_folder;
 mod tool;
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::{RoleClient, RunningService};
 use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
@@ -354,6 +354,18 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
     );
 }
 
+/// The id of the first inspection listed.
+async fn first_id(client: &RunningService<RoleClient, ()>) -> String {
+    let page = call(
+        client,
+        "list_inspections",
+        json!({"max_items": 1, "fields": ["id"]}),
+    )
+    .await
+    .unwrap();
+    page["items"][0]["id"].as_str().unwrap().to_string()
+}
+
 /// The JSON-RPC message of an answer, plain JSON or server-sent events.
 fn rpc(text: &str) -> Value {
     let data = text
@@ -363,4 +375,58 @@ fn rpc(text: &str) -> Value {
         .rfind(|d| !d.is_empty())
         .unwrap_or(text);
     serde_json::from_str(data).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_tool_list_stays_under_its_documented_size() {
+    let sandbox = sandbox("").await;
+    let mut env = v3_env(&sandbox);
+    env.extend(export_folder::legacy_env(&sandbox));
+    for (interface, flags) in [
+        ("v3", "--tools=read"),
+        ("v3", "--allow-writes"),
+        ("legacy", "--tools=read"),
+        ("legacy", "--allow-writes"),
+    ] {
+        let args: Vec<String> = ["mcp", interface, "--describe", flags]
+            .iter()
+            .map(|a| a.to_string())
+            .collect();
+        let ran = tool::run(&args, &env, None).await;
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        let described: Value = serde_json::from_slice(&ran.stdout).unwrap();
+        let bytes = described["bytes"].as_u64().unwrap();
+        assert!(bytes < 64_000, "{interface} {flags}: {bytes} bytes");
+        let tools = described["tools"].as_array().unwrap();
+        assert_eq!(described["count"].as_u64().unwrap() as usize, tools.len());
+        let writes = tools
+            .iter()
+            .filter(|t| t["annotations"]["readOnlyHint"] == false)
+            .count();
+        assert_eq!(writes > 0, flags == "--allow-writes", "{interface} {flags}");
+        assert!(
+            tools
+                .iter()
+                .all(|t| t["description"].as_str().unwrap().len() < 600),
+            "short descriptions"
+        );
+    }
+    let ran = tool::run(
+        &[
+            "mcp".into(),
+            "v3".into(),
+            "--describe".into(),
+            "--tools".into(),
+            "list_units,nope".into(),
+        ],
+        &env,
+        None,
+    )
+    .await;
+    assert_eq!(ran.code, 2);
+    assert!(
+        ran.stderr.contains("`nope` is no operation of v3"),
+        "{}",
+        ran.stderr
+    );
 }

@@ -81,6 +81,9 @@ impl Server {
         arguments: Map<String, Value>,
     ) -> Result<Value, String> {
         let call = Call::read(tool, arguments)?;
+        let document = tool
+            .document
+            .then(|| self.document_uri(tool, &call.args.path));
         let keep = Keep::default();
         let mode = Mode {
             keep: Some(keep.clone()),
@@ -98,7 +101,7 @@ impl Server {
         let kept = keep.lock().unwrap_or_else(|e| e.into_inner()).take();
         match kept {
             Some(Kept::Answer { created, value }) => {
-                let answer = match &tool.paged {
+                let mut answer = match &tool.paged {
                     Some(_) => shape::page(
                         tool,
                         &value,
@@ -109,11 +112,97 @@ impl Server {
                     ),
                     None => record(tool, value, created, call.fields.as_deref()),
                 };
+                if let (Some(uri), Value::Object(map)) = (document, &mut answer) {
+                    map.insert("pdf_resource".into(), Value::from(uri));
+                }
                 self.within_budget(answer)
             }
             Some(Kept::Failed(error)) => Err(refusal(tool, &error)),
             _ => Err(format!("`{}` gave no answer", tool.name)),
         }
+    }
+
+    /// The resource that reads `tool`'s PDF for these path parameters:
+    /// `inspection://v3/get_inspection/ins_1` (each value percent-encoded).
+    fn document_uri(&self, tool: &Tool, path: &Map<String, Value>) -> String {
+        let mut uri = format!("inspection://{}/{}", self.served.interface, tool.name);
+        for (_, spec, _) in tool.params.iter().filter(|(_, _, in_path)| *in_path) {
+            let value = match path.get(*spec) {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => String::new(),
+            };
+            uri.push('/');
+            uri.push_str(&encode(&value));
+        }
+        uri
+    }
+
+    /// The templates of the documents' resources, one per tool with a PDF.
+    pub fn document_templates(&self) -> Vec<Value> {
+        self.served
+            .offered()
+            .filter(|t| t.document)
+            .map(|t| {
+                let mut uri = format!("inspection://{}/{}", self.served.interface, t.name);
+                for (arg, _, _) in t.params.iter().filter(|(_, _, in_path)| *in_path) {
+                    uri.push_str(&format!("/{{{arg}}}"));
+                }
+                json!({"uriTemplate": uri, "name": format!("{} (PDF)", t.name), "mimeType": "application/pdf"})
+            })
+            .collect()
+    }
+
+    /// The PDF a document resource names, fetched through the generated client (whole,
+    /// checked as any download is), at most [`MAX_DOCUMENT`] bytes.
+    pub async fn document(&self, uri: &str) -> Result<Vec<u8>, String> {
+        let prefix = format!("inspection://{}/", self.served.interface);
+        let rest = uri
+            .strip_prefix(&prefix)
+            .ok_or_else(|| format!("`{uri}` is no resource of this server"))?;
+        let mut parts = rest.split('/');
+        let name = parts.next().unwrap_or_default();
+        let tool = self.served.find(name)?;
+        if !tool.document {
+            return Err(format!("`{name}` has no document"));
+        }
+        let mut args = Args::default();
+        for (_, spec, _) in tool.params.iter().filter(|(_, _, in_path)| *in_path) {
+            let value = parts
+                .next()
+                .ok_or_else(|| format!("`{uri}` lacks `{spec}`"))?;
+            args.path
+                .insert(spec.to_string(), Value::from(decode(value)?));
+        }
+        let file = std::env::temp_dir().join(format!(
+            "inspection-mcp-{}-{}.pdf",
+            std::process::id(),
+            unique()
+        ));
+        let mode = Mode {
+            alternative: true,
+            output: Some(file.clone()),
+            ..Mode::default()
+        };
+        let outcome = self
+            .source
+            .call(tool.operation, args, mode)
+            .await
+            .map_err(|e| format!("`{uri}`: {e}"))?;
+        let read = outcome
+            .0
+            .map_err(|f| format!("`{uri}`: {}", f.message))
+            .and_then(|()| {
+                let size = std::fs::metadata(&file).map_err(|e| e.to_string())?.len();
+                if size > MAX_DOCUMENT {
+                    return Err(format!(
+                        "`{uri}` is {size} bytes, over the {MAX_DOCUMENT} a resource holds here"
+                    ));
+                }
+                std::fs::read(&file).map_err(|e| e.to_string())
+            });
+        let _ = std::fs::remove_file(&file);
+        read
     }
 
     fn within_budget(&self, answer: Value) -> Result<Value, String> {
@@ -126,6 +215,44 @@ impl Server {
         }
         Ok(answer)
     }
+}
+
+/// The largest document a resource gives (base64 makes it a third larger on the wire).
+pub const MAX_DOCUMENT: u64 = 25 * 1024 * 1024;
+
+fn unique() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
+/// A path value in a resource URI: letters, digits, `-`, `_`, `.` as they are.
+fn encode(value: &str) -> String {
+    value
+        .bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
+            other => format!("%{other:02X}"),
+        })
+        .collect()
+}
+
+fn decode(text: &str) -> Result<String, String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = text
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok());
+            out.push(hex.ok_or_else(|| format!("`{text}` is not percent-encoded"))?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("`{text}` is not UTF-8"))
 }
 
 /// A tool's arguments, read: the call's, and the server's own.

@@ -8,8 +8,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ServerCapabilities,
+    ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -28,7 +30,7 @@ impl ServerHandler for Handler {
         let info =
             serde_json::from_value(json!({"name": name, "version": env!("CARGO_PKG_VERSION")}))
                 .unwrap_or_else(|_| rmcp::model::Implementation::from_build_env());
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_resources().build())
             .with_server_info(info)
             .with_instructions(format!(
                 "The {} interface of the equipment-inspection service. Lists answer one page with `next_cursor`; \
@@ -44,6 +46,44 @@ impl ServerHandler for Handler {
     ) -> Result<ListToolsResult, ErrorData> {
         serde_json::from_value(json!({"tools": self.0.served.listed()}))
             .map_err(|e| ErrorData::internal_error(format!("the tool list: {e}"), None))
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        // Each record's document is a resource of its own: the templates name them.
+        serde_json::from_value(json!({"resources": []}))
+            .map_err(|e| ErrorData::internal_error(format!("the resource list: {e}"), None))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        serde_json::from_value(json!({"resourceTemplates": self.0.document_templates()}))
+            .map_err(|e| ErrorData::internal_error(format!("the resource templates: {e}"), None))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        use base64::Engine;
+        let bytes = self
+            .0
+            .document(&request.uri)
+            .await
+            .map_err(|message| ErrorData::invalid_params(message, None))?;
+        let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+        let result: ReadResourceResult = serde_json::from_value(json!({
+            "contents": [{"uri": request.uri, "mimeType": "application/pdf", "blob": blob}],
+        }))
+        .map_err(|e| ErrorData::internal_error(format!("the document: {e}"), None))?;
+        Ok(result.into())
     }
 
     async fn call_tool(
