@@ -214,6 +214,37 @@ async fn lists_answer_a_page_with_a_cursor_within_the_budget() {
         "only the fields asked for: {first}"
     );
 
+    // An inspection's PDF is a resource the answer links, read whole as a blob.
+    let id = first_id(&client).await;
+    let inspection = call(&client, "get_inspection", json!({"inspection_id": id}))
+        .await
+        .unwrap();
+    let uri = inspection["pdf_resource"].as_str().unwrap().to_string();
+    assert_eq!(uri, format!("inspection://v3/get_inspection/{id}"));
+    let templates = client.list_all_resource_templates().await.unwrap();
+    let templates = serde_json::to_value(templates).unwrap();
+    assert_eq!(
+        templates[0]["uriTemplate"], "inspection://v3/get_inspection/{inspection_id}",
+        "{templates}"
+    );
+    let read = client
+        .read_resource(ReadResourceRequestParams::new(uri))
+        .await
+        .unwrap();
+    let read = serde_json::to_value(read).unwrap();
+    assert_eq!(read["contents"][0]["mimeType"], "application/pdf");
+    assert!(
+        read["contents"][0]["blob"]
+            .as_str()
+            .unwrap()
+            .starts_with("JVBERi"),
+        "base64 of %PDF"
+    );
+    let nowhere = client
+        .read_resource(ReadResourceRequestParams::new("inspection://v3/get_unit/x"))
+        .await;
+    assert!(nowhere.is_err(), "only documents are resources");
+
     let missing = call(&client, "get_unit", json!({"unit_id": "unt_nope"}))
         .await
         .unwrap_err();
