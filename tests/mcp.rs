@@ -461,3 +461,19 @@ async fn every_tool_list_stays_under_its_documented_size() {
         ran.stderr
     );
 }
+
+/// The v3 tool list as a client sees it, every tool offered: a change to a tool's name,
+/// description, schema or annotations shows in review.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_tool_list_is_snapshotted() {
+    let sandbox = sandbox("").await;
+    let args: Vec<String> = ["mcp", "v3", "--describe", "--allow-writes"]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+    let ran = tool::run(&args, &v3_env(&sandbox), None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let described: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    let pretty = serde_json::to_string_pretty(&described["tools"]).unwrap();
+    insta::assert_snapshot!("mcp_v3_tools", pretty);
+}

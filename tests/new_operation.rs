@@ -1,6 +1,6 @@
 //! An operation added to the spec, and nothing else edited: every backend writes it (the
 //! Rust, TypeScript and Python clients, the OpenAPI export, the call adapter, the
-//! command-line tool's subcommand), and a sandbox started on that spec's IR routes it, behind the interface's
+//! command-line tool's subcommand and its MCP tool), and a sandbox started on that spec's IR routes it, behind the interface's
 //! credentials, the role the spec asks for and the strict checks of its query, answering
 //! 501 until someone writes its behaviour.
 
@@ -147,6 +147,12 @@ async fn an_operation_added_to_the_spec_is_in_every_client_and_routed_by_the_san
             "generated/cli/src/{}.rs",
             "command: \"get-unit-notes\"",
             "command: \"get-asset-notes\"",
+        ),
+        // The MCP server's tool, with its input schema.
+        (
+            "generated/cli/src/{}.rs",
+            "name: \"get_unit_notes\",\n        operation: \"get_unit_notes\"",
+            "name: \"get_asset_notes\",\n        operation: \"get_asset_notes\"",
         ),
     ] {
         for (interface, name) in [("v3", v3), ("legacy", legacy)] {

@@ -201,11 +201,19 @@ pub fn python(root: &Path, target: &str) -> Result<(), String> {
     super::python_versions::run(root, &dist.wheel, target)
 }
 
-/// `cargo xtask python`: the Python checks of CI alone, after building the sandbox their
-/// tests start.
+/// `cargo xtask python`: the Python checks of CI alone, after building the sandbox and
+/// the tool (with its MCP server, as the Rust tests build it) their tests start.
 pub fn python_only(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     step(root, "python: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let tool = ["build", "-p", "inspection-cli", "--features"];
+    let features = "inspection-cli-runtime/postgres,inspection-cli-runtime/mcp";
+    step(
+        root,
+        "python: the inspection tool",
+        &cargo,
+        &[&tool[..], &[features]].concat(),
+    )?;
     let target = target_dir(root, &cargo)?;
     python(root, &target.to_string_lossy())
 }
