@@ -339,6 +339,11 @@ fn of(i: &Interface, ty: &TypeRef, c: &Constraints, defs: &mut BTreeMap<String, 
         TypeRef::Array(t) => {
             json!({"type": "array", "items": of(i, t, &Constraints::default(), defs)})
         }
+        // A map of any JSON says so (`true`), rather than an empty schema that reads as
+        // an oversight to a strict client.
+        TypeRef::Map(t) if **t == TypeRef::Builtin(Builtin::Json) => {
+            json!({"type": "object", "additionalProperties": true})
+        }
         TypeRef::Map(t) => {
             json!({"type": "object", "additionalProperties": of(i, t, &Constraints::default(), defs)})
         }
@@ -360,7 +365,7 @@ fn builtin(b: Builtin) -> Value {
         Builtin::Date => json!({"type": "string", "format": "date"}),
         Builtin::DateTime => json!({"type": "string", "format": "date-time"}),
         Builtin::DateOrDateTime | Builtin::DateTimeOrRange => json!({"type": "string"}),
-        Builtin::Json => json!({}),
+        Builtin::Json => one_of_types(&["object", "array", "string", "number", "boolean", "null"]),
     }
 }
 
@@ -376,7 +381,7 @@ fn named(i: &Interface, id: crate::ir::TypeId, defs: &mut BTreeMap<String, Value
             accepts_integers,
         } => {
             let mut s = if *accepts_integers {
-                json!({"type": ["string", "integer"]})
+                one_of_types(&["string", "integer"])
             } else {
                 json!({"type": "string"})
             };
@@ -385,8 +390,8 @@ fn named(i: &Interface, id: crate::ir::TypeId, defs: &mut BTreeMap<String, Value
             }
             s
         }
-        TypeKind::RecordRef(_) => json!({"type": ["string", "integer"]}),
-        TypeKind::ScalarUnion(_) => json!({"type": ["string", "number", "boolean"]}),
+        TypeKind::RecordRef(_) => one_of_types(&["string", "integer"]),
+        TypeKind::ScalarUnion(_) => one_of_types(&["string", "number", "boolean"]),
         TypeKind::Union(_) => json!({"type": "object"}),
         TypeKind::Object(o) => {
             if !defs.contains_key(&t.name) {
@@ -429,6 +434,13 @@ fn named(i: &Interface, id: crate::ir::TypeId, defs: &mut BTreeMap<String, Value
             json!({"$ref": format!("#/$defs/{}", t.name)})
         }
     }
+}
+
+/// A value of any of `types`, as `anyOf` branches of one type each: a `type` array is
+/// legal JSON Schema, but a client that maps schemas onto a one-type dialect drops it.
+fn one_of_types(types: &[&str]) -> Value {
+    let branches: Vec<Value> = types.iter().map(|t| json!({"type": t})).collect();
+    json!({"anyOf": branches})
 }
 
 fn limits(schema: &mut Value, c: &Constraints) {
