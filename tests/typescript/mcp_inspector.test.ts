@@ -1,5 +1,5 @@
 // The MCP Inspector's command line (@modelcontextprotocol/inspector, pinned in
-// package.json), in its strict schema mode, against `inspection mcp` of both interfaces over
+// package.json, run on the Node 22 of the pinned `node` package), in its strict schema mode, against `inspection mcp` of both interfaces over
 // stdio and over streamable HTTP, every tool offered: no schema problem of error severity,
 // and no secret in anything it prints. Needs the tool built with its `mcp` feature (the
 // Rust tests build it: `cargo test`; INSPECTION_BIN names another).
@@ -25,7 +25,10 @@ function inspectionBinary(): string {
   return bin;
 }
 
-const INSPECTOR = join(ROOT, "tests", "typescript", "node_modules", ".bin", "mcp-inspector");
+const BIN = join(ROOT, "tests", "typescript", "node_modules", ".bin");
+const INSPECTOR = join(BIN, "mcp-inspector");
+/** The Inspector needs Node 22 or later: the pinned `node` package's, first on its PATH. */
+const PATH = `${BIN}${process.platform === "win32" ? ";" : ":"}${process.env["PATH"] ?? ""}`;
 
 function environment(origin: string): Record<string, string> {
   return {
@@ -47,7 +50,8 @@ interface Ran {
 /** The Inspector's CLI with `args`: its exit code, and stdout and stderr together. */
 function inspector(args: readonly string[]): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(INSPECTOR, ["--cli", ...args], { maxBuffer: 16 * 1024 * 1024, timeout: 60_000 }, (error, stdout, stderr) => {
+    const options = { maxBuffer: 16 * 1024 * 1024, timeout: 60_000, env: { ...process.env, PATH } };
+    execFile(INSPECTOR, ["--cli", ...args], options, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
       resolve({ code, out: `${stdout}\n${stderr}` });
     });
