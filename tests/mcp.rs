@@ -429,7 +429,6 @@ async fn every_tool_list_stays_under_its_documented_size() {
         let bytes = described["bytes"].as_u64().unwrap();
         assert!(bytes < 64_000, "{interface} {flags}: {bytes} bytes");
         let tools = described["tools"].as_array().unwrap();
-        assert_eq!(described["count"].as_u64().unwrap() as usize, tools.len());
         let writes = tools
             .iter()
             .filter(|t| t["annotations"]["readOnlyHint"] == false)

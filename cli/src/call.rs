@@ -60,6 +60,14 @@ pub enum Kept {
 }
 
 impl Mode {
+    /// This mode, keeping the call's outcome in a place of its own (given with it) rather
+    /// than printing it; [`taken`] reads it once the call is done.
+    pub fn keeping(mut self) -> (Mode, Keep) {
+        let keep = Keep::default();
+        self.keep = Some(keep.clone());
+        (self, keep)
+    }
+
     /// Keeps `kept` when this mode keeps outcomes; `false` when it prints them.
     fn kept(&self, kept: impl FnOnce() -> Kept) -> bool {
         match &self.keep {
@@ -70,6 +78,11 @@ impl Mode {
             None => false,
         }
     }
+}
+
+/// What a call made in a [`Mode::keeping`] mode kept, taken out.
+pub fn taken(keep: &Keep) -> Option<Kept> {
+    keep.lock().unwrap_or_else(|e| e.into_inner()).take()
 }
 
 /// A record reference given as JSON, as the generated adapters take one: an id (text, or

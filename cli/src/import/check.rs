@@ -9,7 +9,7 @@ use inspection_runtime::Error;
 use super::cells::{self, Typed};
 use super::file::{self, Input, Problem, thousands};
 use super::{Options, Source, Target};
-use crate::call::{Kept, Mode};
+use crate::call::{Kept, Mode, taken};
 use crate::exit::{Class, Failure};
 
 /// What the check found.
@@ -103,12 +103,11 @@ fn rule_of(p: &Problem) -> String {
 /// The row made into its request by the generated client, in check mode: each documented
 /// limit it breaks, by column.
 async fn limits(target: &Target, typed: &Typed, source: &dyn Source) -> Vec<Problem> {
-    let keep = crate::call::Keep::default();
-    let mode = Mode {
-        keep: Some(keep.clone()),
+    let (mode, keep) = Mode {
         check_only: true,
         ..Mode::default()
-    };
+    }
+    .keeping();
     let problem = |column: Option<String>, rule: String| Problem {
         line: typed.line,
         column,
@@ -121,8 +120,7 @@ async fn limits(target: &Target, typed: &Typed, source: &dyn Source) -> Vec<Prob
         let rule = message.replace("the body does not fit the operation: ", "");
         return vec![problem(None, rule)];
     }
-    let kept = keep.lock().unwrap_or_else(|e| e.into_inner()).take();
-    match kept {
+    match taken(&keep) {
         Some(Kept::Failed(Error::Validation(violations))) => violations
             .0
             .into_iter()

@@ -19,7 +19,7 @@ use super::file::{Input, Problem};
 use super::journal::{Begin, Entry, Journal, Open, Outcome, Past, State};
 use super::progress::Progress;
 use super::{Options, Source, Target};
-use crate::call::{Keep, Kept, Mode};
+use crate::call::{Kept, Mode, taken};
 use crate::exit::{Class, Failure, class_of};
 use crate::state::Held;
 
@@ -38,17 +38,16 @@ pub async fn dry_run(
         let Ok(typed) = cells::typed(target, row) else {
             continue;
         };
-        let keep = Keep::default();
-        let mode = Mode {
-            keep: Some(keep.clone()),
+        let (mode, keep) = Mode {
             dry_run: Some(source.core().clone()),
             ..Mode::default()
-        };
+        }
+        .keeping();
         source
             .call(target.operation, typed.args(target), mode)
             .await
             .map_err(Failure::usage)?;
-        let request = match keep.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        let request = match taken(&keep) {
             Some(Kept::Preview(request)) => request,
             _ => Value::Null,
         };
@@ -378,15 +377,11 @@ impl<'a> Run<'a> {
 /// A row's request, sent; what it came to kept.
 pub fn send<'s>(target: &'static Target, typed: Typed, source: &'s dyn Source) -> Sent<'s> {
     Box::pin(async move {
-        let keep = Keep::default();
-        let mode = Mode {
-            keep: Some(keep.clone()),
-            ..Mode::default()
-        };
+        let (mode, keep) = Mode::default().keeping();
         let called = source
             .call(target.operation, typed.args(target), mode)
             .await;
-        let kept = called.map(|_| keep.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let kept = called.map(|_| taken(&keep));
         (typed, kept)
     })
 }

@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 use super::select::{self, Served};
 use super::shape::{self, Cursor};
 use super::{Source, Tool};
-use crate::call::{Args, Keep, Kept, Mode};
+use crate::call::{Args, Kept, Mode, taken};
 
 /// A server's tools and the client they call.
 pub struct Server {
@@ -34,13 +34,6 @@ impl Server {
     pub async fn call(&self, name: &str, arguments: Map<String, Value>) -> Result<Value, String> {
         if self.served.dynamic {
             return self.call_dynamic(name, arguments).await;
-        }
-        if !self.served.offered().any(|t| t.name == name) {
-            return Err(self
-                .served
-                .find(name)
-                .err()
-                .unwrap_or_else(|| format!("no tool `{name}` here")));
         }
         self.call_tool(self.served.find(name)?, arguments).await
     }
@@ -84,11 +77,7 @@ impl Server {
         let document = tool
             .document
             .then(|| self.document_uri(tool, &call.args.path));
-        let keep = Keep::default();
-        let mode = Mode {
-            keep: Some(keep.clone()),
-            ..Mode::default()
-        };
+        let (mode, keep) = Mode::default().keeping();
         self.source
             .call(tool.operation, call.args, mode)
             .await
@@ -98,8 +87,7 @@ impl Server {
                     tool.name
                 )
             })?;
-        let kept = keep.lock().unwrap_or_else(|e| e.into_inner()).take();
-        match kept {
+        match taken(&keep) {
             Some(Kept::Answer { created, value }) => {
                 let mut answer = match &tool.paged {
                     Some(_) => shape::page(

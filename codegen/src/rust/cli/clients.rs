@@ -76,7 +76,10 @@ pub(super) fn auth_check(i: &Interface) -> TokenStream {
         Some(op) => {
             let method = names::method_ident(&op.name);
             let one = page_size(i, op)
-                .map(|(setter, _)| quote!(.#setter(1)))
+                .map(|(param, _)| {
+                    let setter = names::field_ident(param);
+                    quote!(.#setter(1))
+                })
                 .unwrap_or_default();
             quote!(client.#method() #one .send().await?;)
         }

@@ -142,7 +142,8 @@ pub(super) fn list_pages(
         None => return Err(format!("generator bug: `{}` is not paged", op.name)),
     };
     let items = names::field_ident(items_field);
-    let size = page_size(i, op).map(|(setter, max)| {
+    let size = page_size(i, op).map(|(param, max)| {
+        let setter = names::field_ident(param);
         let max = proc_macro2::Literal::u32_unsuffixed(max);
         quote!(.#setter(page_size.unwrap_or(#max).try_into().unwrap_or(#max)))
     });

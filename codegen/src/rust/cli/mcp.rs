@@ -13,8 +13,7 @@ use serde_json::{Map, Value, json};
 use super::table::{first_sentence, long_literal};
 use crate::doc_text;
 use crate::ir::{
-    Builtin, Constraints, Field, Interface, LinksPaging, Method, Operation, OperationPaging,
-    Pagination, TypeKind, TypeRef,
+    Builtin, Constraints, Field, Interface, Method, Operation, OperationPaging, TypeKind, TypeRef,
 };
 
 /// Arguments every tool may take beside the operation's own.
@@ -109,7 +108,7 @@ fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
     let (schema, description) = (long_literal(&schema), long_literal(&description));
     let read_only = op.method == Method::GET;
     let destructive = op.method == Method::DELETE;
-    let idempotent = !matches!(op.method, Method::POST);
+    let idempotent = crate::ir::idempotent_method(op.method);
     let places = op
         .path_params
         .iter()
@@ -125,7 +124,7 @@ fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
             quote!((#arg, #spec, #path))
         });
     let body = op.json_body().is_some();
-    let page_size = match size_param(i, op) {
+    let page_size = match op.paging.as_ref().and(super::page_size(i, op)) {
         Some((param, max)) => quote!(Some((#param, #max))),
         None => quote!(None),
     };
@@ -204,60 +203,22 @@ fn description(i: &Interface, op: &Operation) -> String {
     text
 }
 
-/// The list's page size parameter and the largest size it takes.
-fn size_param<'o>(i: &Interface, op: &'o Operation) -> Option<(&'o str, u32)> {
-    let (param, max) = match (&op.paging, &i.pagination) {
-        (
-            Some(OperationPaging::Cursor { per_page_param, .. }),
-            Some(Pagination::Cursor { max_per_page, .. }),
-        ) => (per_page_param.as_str(), *max_per_page),
-        (
-            Some(OperationPaging::Links { .. }),
-            Some(Pagination::Links(LinksPaging {
-                limit_param,
-                max_limit,
-                ..
-            })),
-        ) => (limit_param.as_str(), *max_limit),
-        _ => return None,
-    };
-    op.query
-        .iter()
-        .find(|q| q.name == param)
-        .map(|q| (q.name.as_str(), max))
-}
-
-/// The query parameters the server sets itself (the page and its size).
+/// The query parameters the server sets itself: a cursor list's page, and the page size.
 fn paging_params<'o>(i: &Interface, op: &'o Operation) -> Vec<&'o str> {
-    let mut hidden = Vec::new();
-    match (&op.paging, &i.pagination) {
-        (
-            Some(OperationPaging::Cursor {
-                page_param,
-                per_page_param,
-                ..
-            }),
-            _,
-        ) => {
-            hidden.extend(
-                op.query
-                    .iter()
-                    .filter(|q| q.name == *page_param || q.name == *per_page_param)
-                    .map(|q| q.name.as_str()),
-            );
-        }
-        (
-            Some(OperationPaging::Links { .. }),
-            Some(Pagination::Links(LinksPaging { limit_param, .. })),
-        ) => {
-            hidden.extend(
-                op.query
-                    .iter()
-                    .filter(|q| q.name == *limit_param)
-                    .map(|q| q.name.as_str()),
-            );
-        }
-        _ => {}
+    if op.paging.is_none() {
+        return Vec::new();
+    }
+    let mut hidden: Vec<&str> = super::page_size(i, op)
+        .map(|(p, _)| p)
+        .into_iter()
+        .collect();
+    if let Some(OperationPaging::Cursor { page_param, .. }) = &op.paging {
+        hidden.extend(
+            op.query
+                .iter()
+                .filter(|q| q.name == *page_param)
+                .map(|q| q.name.as_str()),
+        );
     }
     hidden
 }
@@ -268,16 +229,10 @@ fn input_schema(i: &Interface, op: &Operation, hidden: &[&str]) -> Result<Value,
     let mut defs = BTreeMap::new();
     let mut properties = Map::new();
     let mut required = Vec::new();
-    for (f, place) in op
-        .path_params
-        .iter()
-        .map(|f| (f, "path"))
-        .chain(op.query.iter().map(|f| (f, "query")))
-    {
+    for f in op.path_params.iter().chain(&op.query) {
         if hidden.contains(&f.name.as_str()) {
             continue;
         }
-        let _ = place;
         properties.insert(argument(&f.name), field(i, f, &mut defs));
         if f.required {
             required.push(Value::from(argument(&f.name)));
@@ -398,7 +353,7 @@ fn named(i: &Interface, id: crate::ir::TypeId, defs: &mut BTreeMap<String, Value
                 defs.insert(t.name.clone(), Value::Null);
                 let mut properties = Map::new();
                 let mut required = Vec::new();
-                for f in o.fields.iter().filter(|f| !f.sensitive || t.usage.request) {
+                for f in &o.fields {
                     properties.insert(f.name.clone(), field(i, f, defs));
                     if f.required {
                         required.push(Value::from(f.name.as_str()));

@@ -236,8 +236,9 @@ fn tools(
     ))
 }
 
-/// The setter of a list's page size and the largest it takes, from the interface's paging.
-pub(super) fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::Ident, u32)> {
+/// A list's page size parameter (by its spec name) and the largest size it takes, from
+/// the interface's paging.
+pub(super) fn page_size<'o>(i: &Interface, op: &'o Operation) -> Option<(&'o str, u32)> {
     let (param, max) = match (&i.pagination, &op.paging) {
         (
             Some(Pagination::Cursor { max_per_page, .. }),
@@ -255,6 +256,6 @@ pub(super) fn page_size(i: &Interface, op: &Operation) -> Option<(proc_macro2::I
     };
     op.query
         .iter()
-        .any(|q| q.name == param)
-        .then(|| (names::field_ident(param), max))
+        .find(|q| q.name == param)
+        .map(|q| (q.name.as_str(), max))
 }
