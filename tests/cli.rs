@@ -7,12 +7,17 @@
 
 #[path = "support/export_folder.rs"]
 mod export_folder;
+#[path = "support/small_disk.rs"]
+mod small_disk;
 #[path = "support/cli_process.rs"]
 mod tool;
 
 use std::path::Path;
 
-use export_folder::{Moments, control, folder_contents, sandbox, scratch, strings, v3_env};
+use export_folder::{
+    Moments, control, folder_contents, sandbox, scratch, strings, v3_env, whole_pdf,
+};
+use small_disk::SmallDisk;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -51,12 +56,7 @@ async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
     let expected = folder_contents(&whole);
     assert_eq!(expected.0.len(), 153, "the demo's 3 and the 150 generated");
     assert_eq!(expected.1.len(), 153, "a PDF per inspection");
-    assert!(
-        expected
-            .1
-            .values()
-            .all(|pdf| pdf.starts_with(b"%PDF-") && pdf.ends_with(b"%%EOF\n"))
-    );
+    assert!(expected.1.values().all(|pdf| whole_pdf(pdf)));
 
     let killed = dir.join("killed");
     let mut moments = Moments(0x5eed_2026);
@@ -576,4 +576,145 @@ async fn the_legacy_export_goes_on_from_its_watermark_through_the_json_filter() 
         "exactly the transaction made after the first export"
     );
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+/// Every document in an export folder is whole, none left under a whole one's name half
+/// written, and the records file holds whole lines only, as many bytes as its checkpoint
+/// covers.
+fn nothing_torn(dir: &Path) {
+    if let Ok(entries) = std::fs::read_dir(dir.join("documents")) {
+        for entry in entries.map(Result::unwrap) {
+            let name = entry.file_name().to_string_lossy().to_string();
+            if name.ends_with(".pdf") {
+                let pdf = std::fs::read(entry.path()).unwrap();
+                assert!(whole_pdf(&pdf), "{name} is not whole");
+            }
+        }
+    }
+    let records = std::fs::read(dir.join("records.jsonl")).unwrap_or_default();
+    assert!(
+        records.is_empty() || records.ends_with(b"\n"),
+        "a torn record"
+    );
+    let text = std::fs::read(dir.join("checkpoint.json")).unwrap();
+    let covered = serde_json::from_slice::<Value>(&text).unwrap()["records_bytes"].as_u64();
+    assert_eq!(
+        Some(records.len() as u64),
+        covered,
+        "records past the checkpoint"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_on_a_disk_that_fills_up_stops_whole_and_resumes_once_space_is_freed() {
+    let sandbox = sandbox("--inspections 150").await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("full-disk");
+    // A roomy disk first: what an uninterrupted export holds and how much room it takes.
+    let Some(roomy) = SmallDisk::mount(&dir.join("roomy"), 8 << 20) else {
+        return;
+    };
+    for pdf in [true, false] {
+        let args = |folder: &Path| {
+            let mut args = strings(&["--quiet", "export", "v3", &folder.display().to_string()]);
+            if pdf {
+                args.push("--pdf".into());
+            }
+            args
+        };
+        let whole = roomy.path.join(format!("whole-{pdf}"));
+        assert_eq!(tool::run(&args(&whole), &env, None).await.code, 0);
+        let needed = roomy.used();
+        let expected = folder_contents(&whole);
+        std::fs::remove_dir_all(&whole).unwrap();
+
+        // Full part-way: through the documents with --pdf, through the records without.
+        let small = SmallDisk::mount(&dir.join(format!("small-{pdf}")), needed * 3 / 5).unwrap();
+        let folder = small.path.join("export");
+        let ran = tool::run(&args(&folder), &env, None).await;
+        assert_eq!(ran.code, 1, "{}", ran.stderr);
+        assert!(
+            ran.stderr.contains("No space left on device")
+                && ran.stderr.contains(&folder.display().to_string()),
+            "the path and the cause are named: {}",
+            ran.stderr
+        );
+        nothing_torn(&folder);
+        let held = folder_contents(&folder);
+        assert!(
+            held.0.len() < 153 || held.1.len() < 153,
+            "the disk did fill up"
+        );
+
+        small.grow(8 << 20);
+        let ran = tool::run(&args(&folder), &env, None).await;
+        assert_eq!(ran.code, 0, "{}", ran.stderr);
+        assert!(
+            folder_contents(&folder) == expected,
+            "the resumed export differs from an uninterrupted one (pdf: {pdf})"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_whose_folder_turns_read_only_stops_whole_and_resumes_once_writable() {
+    let sandbox = sandbox("--inspections 150 --rate-limit off").await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("read-only");
+    // Documents through the API at 50 a second: slow enough to be caught part-way.
+    let args = |folder: &Path| {
+        strings(&[
+            "--quiet",
+            "--rate-limit",
+            "50/1",
+            "export",
+            "v3",
+            &folder.display().to_string(),
+            "--pdf",
+            "--documents-from",
+            "api",
+        ])
+    };
+    let whole = dir.join("whole");
+    assert_eq!(tool::run(&args(&whole), &env, None).await.code, 0);
+    let expected = folder_contents(&whole);
+
+    // A filesystem of its own, where a folder can be made read-only under the export.
+    let Some(disk) = SmallDisk::mount(&dir.join("disk"), 8 << 20) else {
+        return;
+    };
+    let folder = disk.path.join("export");
+    let documents = folder.join("documents");
+    let saved = || std::fs::read_dir(&documents).map_or(0, |d| d.count());
+    let mut read_only = None;
+    let (ran, acted) = tool::run_acting(
+        &args(&folder),
+        &env,
+        || saved() >= 20,
+        || read_only = Some(disk.read_only(&folder)),
+    )
+    .await;
+    assert!(acted, "the export ended before 20 documents were seen");
+    let mut read_only = read_only.unwrap();
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("Read-only file system")
+            && ran.stderr.contains(&folder.display().to_string()),
+        "the path and the cause are named: {}",
+        ran.stderr
+    );
+    nothing_torn(&folder);
+    let covered = checkpoint_records(&folder).unwrap_or(0);
+    assert!(
+        covered < 153,
+        "the export was stopped part-way, not at {covered}"
+    );
+
+    read_only.undo();
+    let ran = tool::run(&args(&folder), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert!(
+        folder_contents(&folder) == expected,
+        "the resumed export differs from an uninterrupted one"
+    );
 }

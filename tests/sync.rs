@@ -7,11 +7,13 @@
 
 #[path = "support/export_folder.rs"]
 mod export_folder;
+#[path = "support/small_disk.rs"]
+mod small_disk;
 #[path = "support/cli_process.rs"]
 mod tool;
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -19,8 +21,10 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use export_folder::{
-    Moments, control, listed, recorded_inspection_fields, sandbox, scratch, strings, v3_env,
+    Moments, assert_same_tables, control, listed, recorded_inspection_fields, sandbox, scratch,
+    strings, v3_env, whole_pdf,
 };
+use small_disk::SmallDisk;
 
 /// Each v3 list the sync walks: its path and its table.
 const LISTS: &[(&str, &str)] = &[
@@ -293,21 +297,13 @@ async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
     assert_eq!(paths.len(), 203);
     for path in &paths {
         let bytes = std::fs::read(path).unwrap();
-        assert!(
-            bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n"),
-            "{path}"
-        );
+        assert!(whole_pdf(&bytes), "{path}");
     }
     let files = std::fs::read_dir(killed.with_extension("pdfs").join("documents"))
         .unwrap()
         .count();
     assert_eq!(files, 203, "a partial or stray file is left");
-    for (table, rows) in &expected {
-        assert!(
-            got[table] == *rows,
-            "{table} differs from an uninterrupted sync's"
-        );
-    }
+    assert_same_tables(&got, &expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -681,10 +677,7 @@ async fn documents_are_saved_whole_with_their_path_in_the_row() {
     assert_eq!(saved.len(), 15);
     for (id, file) in &saved {
         let bytes = std::fs::read(file).unwrap();
-        assert!(
-            bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n"),
-            "{id}"
-        );
+        assert!(whole_pdf(&bytes), "{id}");
         assert!(file.ends_with(&format!("{id}.pdf")), "{file}");
     }
     // Saved once: the next run keeps them and takes none again.
@@ -810,4 +803,122 @@ async fn the_legacy_interface_syncs_into_a_database_of_its_own() {
         "{}",
         ran.stderr
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_on_a_disk_that_fills_up_keeps_whole_pages_and_resumes_once_space_is_freed() {
+    let sandbox = sandbox("--inspections 150").await;
+    let dir = scratch("sync-full-disk");
+    let pages = ["--page-size", "20"];
+    let Some(roomy) = SmallDisk::mount(&dir.join("roomy"), 8 << 20) else {
+        return;
+    };
+    let whole = roomy.path.join("whole.db");
+    let (code, _, stderr) = sync(&sandbox, &whole, &pages).await;
+    assert_eq!(code, 0, "{stderr}");
+    let expected = dump(&whole);
+    let needed = roomy.used();
+
+    let small = SmallDisk::mount(&dir.join("small"), needed * 3 / 4).unwrap();
+    let path = small.path.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &path, &pages).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains("no space left on the disk")
+            && stderr.contains(&path.display().to_string()),
+        "the path and the cause are named: {stderr}"
+    );
+    {
+        let db = Connection::open(&path).unwrap();
+        let check: String = db
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(check, "ok");
+    }
+    small.grow(8 << 20);
+    let (code, _, stderr) = sync(&sandbox, &path, &pages).await;
+    assert_eq!(code, 0, "{stderr}");
+    let got = dump(&path);
+    assert_same_tables(&got, &expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_whose_folders_turn_read_only_stops_whole_and_resumes_once_writable() {
+    let sandbox = sandbox("--inspections 150 --rate-limit off").await;
+    let dir = scratch("sync-read-only");
+    let Some(disk) = SmallDisk::mount(&dir.join("disk"), 8 << 20) else {
+        return;
+    };
+    let docs = disk.path.join("pdfs");
+    let flags = |docs: &Path| {
+        let docs = docs.display().to_string();
+        // Documents through the API at 50 a second: slow enough to be caught part-way.
+        strings(&["--documents", &docs, "--documents-from", "api"])
+    };
+    let whole = dir.join("whole.db");
+    let mut whole_flags = flags(&dir.join("whole-pdfs"));
+    whole_flags.extend(strings(&["--rate-limit", "off"]));
+    let whole_flags: Vec<&str> = whole_flags.iter().map(String::as_str).collect();
+    let (code, _, stderr) = sync(&sandbox, &whole, &whole_flags).await;
+    assert_eq!(code, 0, "{stderr}");
+    let expected = dump(&whole);
+
+    // The documents' folder turns read-only part-way.
+    let path = disk.path.join("fleet.db");
+    let mut args = strings(&["--quiet", "--rate-limit", "50/1", "sync", "v3"]);
+    args.push(path.display().to_string());
+    args.extend(flags(&docs));
+    let saved = || std::fs::read_dir(docs.join("documents")).map_or(0, |d| d.count());
+    let mut read_only = None;
+    let env = v3_env(&sandbox);
+    let (ran, acted) = tool::run_acting(
+        &args,
+        &env,
+        || saved() >= 20,
+        || read_only = Some(disk.read_only(&docs)),
+    )
+    .await;
+    assert!(acted, "the sync ended before 20 documents were seen");
+    assert_eq!(ran.code, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("Read-only file system")
+            && ran.stderr.contains(&docs.display().to_string()),
+        "the path and the cause are named: {}",
+        ran.stderr
+    );
+    read_only.unwrap().undo();
+    let ran = tool::run(&args, &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let got = dump(&path);
+    assert_same_tables(&got, &expected);
+    for entry in std::fs::read_dir(docs.join("documents")).unwrap() {
+        let pdf = std::fs::read(entry.unwrap().path()).unwrap();
+        assert!(whole_pdf(&pdf));
+    }
+
+    // The database's own folder read-only: the next run is refused, naming it, and the
+    // database is left as it was.
+    let folder = disk.path.join("db");
+    std::fs::create_dir_all(&folder).unwrap();
+    let db = folder.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &db, &["--only", "units"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let files = || {
+        let mut files: Vec<(PathBuf, Vec<u8>)> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .map(|p| (p.clone(), std::fs::read(&p).unwrap()))
+            .collect();
+        files.sort();
+        files
+    };
+    let before = files();
+    let _read_only = disk.read_only(&folder);
+    let (code, _, stderr) = sync(&sandbox, &db, &["--only", "units"]).await;
+    assert_eq!(code, 10, "{stderr}");
+    assert!(
+        stderr.contains(&db.display().to_string()) && stderr.to_lowercase().contains("read-only"),
+        "the path and the cause are named: {stderr}"
+    );
+    assert!(files() == before, "the database's files changed");
 }

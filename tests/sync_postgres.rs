@@ -19,7 +19,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 use serde_json::Value;
 
-use export_folder::{Moments, sandbox, scratch, strings, v3_env};
+use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_env};
 use postgres::{PASSWORD, Postgres};
 
 /// `sync v3 DATABASE --quiet` with `extra` flags and environment.
@@ -169,16 +169,7 @@ async fn a_sync_into_postgres_killed_five_times_ends_as_an_uninterrupted_one() {
     );
     tool::run_to_end(&args(&pg.url("killed")), &env, "the sync").await;
     let got = dump(&pg, "killed");
-    assert_eq!(
-        got.keys().collect::<Vec<_>>(),
-        expected.keys().collect::<Vec<_>>()
-    );
-    for (table, rows) in &expected {
-        assert!(
-            got[table] == *rows,
-            "{table} differs from an uninterrupted sync's"
-        );
-    }
+    assert_same_tables(&got, &expected);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,6 +4,8 @@
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 use inspection_runtime::{AsyncWrite, Error, Preview};
 use serde::Serialize;
@@ -77,12 +79,71 @@ impl Lines {
     }
 }
 
+/// A writer that keeps the first error it met, so that a download the disk refused (full,
+/// read-only) is told apart from one the network broke: the client reports both as the
+/// download failing, and only the writer knows which it was.
+pub struct Watched<W> {
+    inner: W,
+    error: Option<(std::io::ErrorKind, String)>,
+}
+
+impl<W> Watched<W> {
+    pub fn new(inner: W) -> Watched<W> {
+        Watched { inner, error: None }
+    }
+
+    /// The first error writing met, as a failure naming `path`.
+    pub fn failure(&self, path: &Path) -> Option<Failure> {
+        let (kind, text) = self.error.as_ref()?;
+        Some(Failure::io(
+            "write",
+            path,
+            std::io::Error::new(*kind, text.clone()),
+        ))
+    }
+
+    pub fn get_mut(&mut self) -> &mut W {
+        &mut self.inner
+    }
+
+    fn keep<T>(&mut self, polled: Poll<std::io::Result<T>>) -> Poll<std::io::Result<T>> {
+        if let Poll::Ready(Err(e)) = &polled {
+            self.error.get_or_insert_with(|| (e.kind(), e.to_string()));
+        }
+        polled
+    }
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for Watched<W> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.keep(polled)
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_flush(cx);
+        this.keep(polled)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_shutdown(cx);
+        this.keep(polled)
+    }
+}
+
 /// Where a binary answer goes: `--output FILE` (written as `FILE.part`, renamed once
 /// whole), or standard output when `--output -` or when it is not a terminal.
 pub struct Download {
     target: Option<PathBuf>,
     part: Option<PathBuf>,
-    writer: Box<dyn AsyncWrite + Unpin + Send>,
+    writer: Watched<Box<dyn AsyncWrite + Unpin + Send>>,
 }
 
 impl Download {
@@ -98,7 +159,7 @@ impl Download {
                 Ok(Download {
                     target: Some(path.to_path_buf()),
                     part: Some(part),
-                    writer: Box::new(file),
+                    writer: Watched::new(Box::new(file)),
                 })
             }
             None if std::io::stdout().is_terminal() => Err(Failure::usage(
@@ -107,13 +168,13 @@ impl Download {
             _ => Ok(Download {
                 target: None,
                 part: None,
-                writer: Box::new(tokio::io::stdout()),
+                writer: Watched::new(Box::new(tokio::io::stdout())),
             }),
         }
     }
 
     pub fn writer(&mut self) -> &mut (dyn AsyncWrite + Unpin + Send) {
-        &mut *self.writer
+        &mut self.writer
     }
 
     /// Flushes, and for a file moves it into place, or removes the partial file when the
@@ -121,16 +182,19 @@ impl Download {
     pub async fn finish(mut self, written: Result<u64, Error>) -> Result<(), Failure> {
         use tokio::io::AsyncWriteExt;
         let flushed = self.writer.flush().await;
-        drop(self.writer);
-        let (Some(target), Some(part)) = (self.target, self.part) else {
-            return written.map(drop).map_err(Failure::from);
+        let refused = |path: &Path| self.writer.failure(path);
+        let (Some(target), Some(part)) = (&self.target, &self.part) else {
+            let stdout = Path::new("standard output");
+            return written
+                .map(drop)
+                .map_err(|e| refused(stdout).unwrap_or(e.into()));
         };
         if let Err(e) = written {
-            let _ = std::fs::remove_file(&part);
-            return Err(e.into());
+            let _ = std::fs::remove_file(part);
+            return Err(refused(part).unwrap_or(e.into()));
         }
-        flushed.map_err(|e| Failure::io("write", &part, e))?;
-        std::fs::rename(&part, &target).map_err(|e| Failure::io("create", &target, e))
+        flushed.map_err(|e| Failure::io("write", part, e))?;
+        std::fs::rename(part, target).map_err(|e| Failure::io("create", target, e))
     }
 }
 

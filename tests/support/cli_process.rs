@@ -129,3 +129,27 @@ pub async fn kill_runs(
         after(kill, at, true);
     }
 }
+
+/// Runs the tool like [`run`], and once `ready` (polled every 20 ms) says so while the run
+/// goes on, does `act` to it from outside (a folder turned read-only under it); gives the
+/// run's end and whether `act` was done before it.
+pub async fn run_acting(
+    args: &[String],
+    env: &[(String, String)],
+    mut ready: impl FnMut() -> bool,
+    act: impl FnOnce(),
+) -> (Ran, bool) {
+    let running = run(args, env, None);
+    tokio::pin!(running);
+    let mut act = Some(act);
+    loop {
+        tokio::select! {
+            ran = &mut running => return (ran, act.is_none()),
+            () = tokio::time::sleep(std::time::Duration::from_millis(20)), if act.is_some() => {
+                if ready() {
+                    (act.take().unwrap())();
+                }
+            }
+        }
+    }
+}

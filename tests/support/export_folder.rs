@@ -180,3 +180,27 @@ async fn page(client: &reqwest::Client, url: &str) -> Value {
     }
     panic!("{url}: no page in 50 tries");
 }
+
+/// Whether `bytes` are a whole document as the sandbox serves them (a PDF from its
+/// header to its end marker).
+pub fn whole_pdf(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"%PDF-") && bytes.ends_with(b"%%EOF\n")
+}
+
+/// Two sync databases' tables (each a sorted list of rows) are the same tables with the
+/// same rows.
+pub fn assert_same_tables<Row: PartialEq>(
+    got: &BTreeMap<String, Vec<Row>>,
+    expected: &BTreeMap<String, Vec<Row>>,
+) {
+    assert_eq!(
+        got.keys().collect::<Vec<_>>(),
+        expected.keys().collect::<Vec<_>>()
+    );
+    for (table, rows) in expected {
+        assert!(
+            got[table] == *rows,
+            "{table} differs from an uninterrupted sync's"
+        );
+    }
+}

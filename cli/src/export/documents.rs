@@ -15,8 +15,9 @@ use serde_json::Value;
 
 use super::folder::{self, Folder};
 use super::progress::{Progress, Way};
-use super::{File, Link, Source};
+use super::{Link, Source};
 use crate::exit::{Class, Failure};
+use crate::output::Watched;
 
 /// The flags of a tool (the export, the sync's `--documents`) whose records carry a
 /// pre-signed link to their document.
@@ -222,11 +223,13 @@ impl Saver<'_> {
         };
         match (self.write(&path, Via::Link(url)).await, self.options.from) {
             (Ok(()), _) => Ok(Way::Link),
-            (Err(e), DocumentsFrom::Link) => Err(Failure::new(
+            // The disk refused it (full, read-only): the API's copy would fare no better.
+            (Err(Broke::Here(e)), _) => Err(e),
+            (Err(Broke::There(e)), DocumentsFrom::Link) => Err(Failure::new(
                 e.class,
                 format!("the document of {} from its link: {}", wanted.id, e.message),
             )),
-            (Err(_), _) => {
+            (Err(Broke::There(_)), _) => {
                 self.write(&path, Via::Api(&wanted.id)).await?;
                 Ok(Way::Fallback)
             }
@@ -256,11 +259,12 @@ impl Saver<'_> {
 
     /// Writes a document whole: to `.part`, synced, checked to be the document when it
     /// came from a link, then renamed into place; nothing is left under its name if not.
-    async fn write(&self, path: &Path, via: Via<'_>) -> Result<(), Failure> {
+    async fn write(&self, path: &Path, via: Via<'_>) -> Result<(), Broke> {
         let part = crate::output::part_path(path);
-        let mut file = File::create(&part)
+        let file = tokio::fs::File::create(&part)
             .await
-            .map_err(|e| Failure::io("create", &part, e))?;
+            .map_err(|e| Broke::Here(Failure::io("create", &part, e)))?;
+        let mut file = Watched::new(file);
         let fetched = match via {
             Via::Api(id) => self.source.document(id, &mut file).await.map(|_| None),
             Via::Link(url) => {
@@ -277,28 +281,46 @@ impl Saver<'_> {
         };
         let synced = match fetched {
             Ok(content_type) => file
+                .get_mut()
                 .sync_all()
                 .await
                 .map(|()| content_type)
-                .map_err(|e| Failure::io("write", &part, e)),
-            Err(e) => Err(Failure::from(e)),
+                .map_err(|e| Broke::Here(Failure::io("write", &part, e))),
+            Err(e) => Err(file
+                .failure(&part)
+                .map_or_else(|| Broke::There(Failure::from(e)), Broke::Here)),
         };
         drop(file);
         let checked = synced.and_then(|content_type| match (content_type, self.media()) {
             (Some(content_type), Some(media)) => check(&part, media, content_type.as_deref())
-                .map_err(|why| Failure::new(Class::Failure, why)),
+                .map_err(|why| Broke::There(Failure::new(Class::Failure, why))),
             _ => Ok(()),
         });
         if let Err(e) = checked {
             let _ = std::fs::remove_file(&part);
             return Err(e);
         }
-        std::fs::rename(&part, path).map_err(|e| Failure::io("create", path, e))
+        std::fs::rename(&part, path).map_err(|e| Broke::Here(Failure::io("create", path, e)))
     }
 
     /// The media type a link's document must be.
     fn media(&self) -> Option<&'static str> {
         self.source.about().document_link.map(|l| l.media_type)
+    }
+}
+
+/// Why a document was not written: here (the disk refused it) or there (the link or the
+/// API did not give it whole).
+enum Broke {
+    Here(Failure),
+    There(Failure),
+}
+
+impl From<Broke> for Failure {
+    fn from(broke: Broke) -> Failure {
+        match broke {
+            Broke::Here(e) | Broke::There(e) => e,
+        }
     }
 }
 

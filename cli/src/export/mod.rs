@@ -38,8 +38,9 @@ pub type Pages = BoxStream<(Vec<Value>, Option<Resume>)>;
 /// A document being written.
 pub type Writing<'a> = Pin<Box<dyn Future<Output = Result<u64, Error>> + 'a>>;
 
-/// The file a document is written to.
-pub type File = tokio::fs::File;
+/// The file a document is written to (keeping its first error, so that a full disk is
+/// not taken for a broken download).
+pub type File = crate::output::Watched<tokio::fs::File>;
 
 /// A walk's typed pages as [`Pages`]: `items` takes a page's records out of it.
 pub fn pages_of<P: Send + 'static, T: Serialize + 'static>(
@@ -394,29 +395,8 @@ async fn walk(
         }
         progress.received(kept.len() as u64, source.core().requests_sent());
         saver.page(wanted, received, progress).await?;
-        let records_path = folder.file(folder::RECORDS);
-        records
-            .write_all(&lines)
-            .and_then(|()| records.sync_data())
-            .map_err(|e| Failure::io("write", &records_path, e))?;
-        checkpoint.records_bytes += lines.len() as u64;
-        checkpoint.records += kept.len() as u64;
-        checkpoint.pages += 1;
-        for (id, at) in &kept {
-            checkpoint.saw(id, *at);
-        }
-        match (&next, checkpoint.pass.as_mut()) {
-            (Some(at), Some(current)) => current.resume = Some(at.to_string()),
-            _ => {
-                let since = checkpoint.pass.take().and_then(|p| p.since);
-                checkpoint.completed.push(Completed {
-                    finished_at: Utc::now(),
-                    since,
-                    records: checkpoint.records,
-                });
-            }
-        }
-        checkpoint.write(&checkpoint_path)?;
+        let resume = next.as_ref().map(ToString::to_string);
+        commit(folder, records, checkpoint, (&lines, &kept), resume)?;
         progress.page(kept.len() as u64);
         if next.is_none() {
             return Ok(());
@@ -432,6 +412,52 @@ async fn walk(
         checkpoint.write(&checkpoint_path)?;
     }
     Ok(())
+}
+
+/// A record of a page: its id and its watermark field's date-time.
+type Seen = (String, Option<DateTime<Utc>>);
+
+/// Makes a page durable: its records appended and synced, then the checkpoint covering
+/// them (`resume`: where the pass goes on, `None` when this page was its last). A page the
+/// disk refused (full, read-only) is cut off at once, so a reader of the folder never
+/// meets a torn record; the next run would cut it off anyway.
+fn commit(
+    folder: &Folder,
+    records: &mut std::fs::File,
+    checkpoint: &mut Checkpoint,
+    (lines, kept): (&[u8], &[Seen]),
+    resume: Option<String>,
+) -> Result<(), Failure> {
+    let covered = checkpoint.records_bytes;
+    let cut_back = |records: &mut std::fs::File, e: Failure| {
+        let _ = records.set_len(covered);
+        e
+    };
+    let written = records.write_all(lines).and_then(|()| records.sync_data());
+    if let Err(e) = written {
+        let path = folder.file(folder::RECORDS);
+        return Err(cut_back(records, Failure::io("write", &path, e)));
+    }
+    checkpoint.records_bytes += lines.len() as u64;
+    checkpoint.records += kept.len() as u64;
+    checkpoint.pages += 1;
+    for (id, at) in kept {
+        checkpoint.saw(id, *at);
+    }
+    match (resume, checkpoint.pass.as_mut()) {
+        (Some(at), Some(current)) => current.resume = Some(at),
+        _ => {
+            let since = checkpoint.pass.take().and_then(|p| p.since);
+            checkpoint.completed.push(Completed {
+                finished_at: Utc::now(),
+                since,
+                records: checkpoint.records,
+            });
+        }
+    }
+    checkpoint
+        .write(&folder.file(folder::CHECKPOINT))
+        .map_err(|e| cut_back(records, e))
 }
 
 /// A record's id as text (a number is its digits); a record without one cannot be

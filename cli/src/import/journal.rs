@@ -158,16 +158,23 @@ impl Journal {
     /// Appends `entry`; `durable`: flushed to disk before this returns (before a request
     /// that must not be sent twice goes).
     pub fn append(&mut self, entry: &Entry, durable: bool) -> Result<(), Failure> {
-        self.file
-            .write_all(&line_of(entry))
-            .and_then(|()| {
-                if durable {
-                    self.file.sync_data()
-                } else {
-                    Ok(())
-                }
-            })
-            .map_err(|e| Failure::io("write the journal", &self.path, e))
+        let before = self.file.metadata().map(|m| m.len());
+        let written = self.file.write_all(&line_of(entry)).and_then(|()| {
+            if durable {
+                self.file.sync_data()
+            } else {
+                Ok(())
+            }
+        });
+        written.map_err(|e| {
+            // A line the disk refused part-way (full) is cut off now rather than left torn.
+            if let Ok(before) = before {
+                let _ = self.file.set_len(before);
+            }
+            Failure::io("write the journal", &self.path, e).with_hint(
+                "once it can be written, run the same command again: it goes on after the rows the journal holds",
+            )
+        })
     }
 
     /// Replaces the journal by its header and each key's last applied values (after a

@@ -40,7 +40,10 @@ impl Sqlite {
             .filter(|d| !d.as_os_str().is_empty() && !d.is_dir())
         {
             let missing = format!("its folder {} does not exist", dir.display());
-            return Err(failure(path, missing));
+            return Err(Failure::new(
+                Class::Database,
+                format!("the database {}: {missing}", path.display()),
+            ));
         }
         let lock =
             crate::state::lock_file(path, path, "a sync", false).map_err(|f| match f.class {
@@ -404,11 +407,22 @@ fn value(cell: &Cell) -> Sql {
     }
 }
 
-/// The database's failure, naming its file ("database is locked", "disk I/O error",
-/// "attempt to write a readonly database", "no space left").
-fn failure(path: &Path, e: impl std::fmt::Display) -> Failure {
-    Failure::new(
-        Class::Database,
-        format!("the database {}: {e}", path.display()),
-    )
+/// The database's failure, naming its file ("database is locked", "disk I/O error"); a
+/// full disk or a read-only file says so in plain words. A transaction cut short by
+/// either is rolled back whole, so the same command goes on from the last page the
+/// database holds (the run's hint).
+fn failure(path: &Path, e: rusqlite::Error) -> Failure {
+    let plain = match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DiskFull) => Some("no space left on the disk"),
+        Some(rusqlite::ErrorCode::ReadOnly) => Some("the file or its folder is read-only"),
+        _ => None,
+    };
+    let shown = path.display();
+    match plain {
+        Some(plain) => Failure::new(
+            Class::Database,
+            format!("the database {shown}: {plain} ({e})"),
+        ),
+        None => Failure::new(Class::Database, format!("the database {shown}: {e}")),
+    }
 }
