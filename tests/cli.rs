@@ -718,3 +718,171 @@ async fn an_export_whose_folder_turns_read_only_stops_whole_and_resumes_once_wri
         "the resumed export differs from an uninterrupted one"
     );
 }
+
+/// A copy of an export folder's files (its documents folder included).
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().map(Result::unwrap) {
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_folder(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// How a damaged export folder must be met: mended by the documented rule (the records
+/// file cut back to what the checkpoint covers), or refused naming these words and the
+/// way out, `--restart`.
+enum Met {
+    Mended,
+    Refused(&'static [&'static str]),
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_checkpoint_or_records_file_is_mended_or_refused_and_never_trusted() {
+    let sandbox = sandbox("--inspections 150 --rate-limit off").await;
+    let env = v3_env(&sandbox);
+    let dir = scratch("damaged");
+    let args = |folder: &Path, extra: &[&str]| {
+        let mut args = strings(&["--quiet", "--rate-limit", "4/1", "export", "v3"]);
+        args.push(folder.display().to_string());
+        args.extend(strings(&["--page-size", "20"]));
+        args.extend(strings(extra));
+        args
+    };
+    let whole = dir.join("whole");
+    let mut fast = args(&whole, &[]);
+    fast[2] = "off".into();
+    assert_eq!(tool::run(&fast, &env, None).await.code, 0);
+    let expected = folder_contents(&whole);
+
+    // An export stopped part-way (SIGKILL once its checkpoint covers 40 to 100 records).
+    let partial = dir.join("partial");
+    let mut child = std::process::Command::new(tool::binary())
+        .args(args(&partial, &[]))
+        .envs(env.iter().cloned())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    while !checkpoint_records(&partial).is_some_and(|n| (40..=100).contains(&n)) {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the export ended first"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let covered = checkpoint_records(&partial).unwrap();
+    let records = std::fs::read(partial.join("records.jsonl")).unwrap();
+    let line = &expected.0[0];
+
+    type Damage = Box<dyn Fn(&Path)>;
+    let write = |name: &'static str, f: Box<dyn Fn(Vec<u8>) -> Vec<u8>>| -> Damage {
+        Box::new(move |folder: &Path| {
+            let path = folder.join(name);
+            let bytes = std::fs::read(&path).unwrap();
+            std::fs::write(&path, f(bytes)).unwrap();
+        })
+    };
+    let checkpoint_field = |field: &'static str, value: Value| {
+        write(
+            "checkpoint.json",
+            Box::new(move |bytes| {
+                let mut c: Value = serde_json::from_slice(&bytes).unwrap();
+                c[field] = value.clone();
+                serde_json::to_vec(&c).unwrap()
+            }),
+        )
+    };
+    let line = line.clone();
+    let cases: Vec<(&str, Damage, Met)> = vec![
+        (
+            "checkpoint cut short",
+            write("checkpoint.json", Box::new(|b| b[..b.len() / 2].to_vec())),
+            Met::Refused(&["checkpoint.json", "damaged"]),
+        ),
+        (
+            "checkpoint not JSON",
+            write("checkpoint.json", Box::new(|_| b"\x00\x13garbage".to_vec())),
+            Met::Refused(&["checkpoint.json", "damaged"]),
+        ),
+        (
+            "checkpoint of a newer format",
+            checkpoint_field("format", Value::from(99)),
+            Met::Refused(&["checkpoint.json", "format 99, newer"]),
+        ),
+        (
+            "checkpoint of another interface",
+            checkpoint_field("interface", Value::from("legacy")),
+            Met::Refused(&["`legacy list_inspections`"]),
+        ),
+        (
+            "checkpoint of another list",
+            checkpoint_field("list", Value::from("list_units")),
+            Met::Refused(&["`v3 list_units`"]),
+        ),
+        (
+            "records longer than the checkpoint covers",
+            write(
+                "records.jsonl",
+                Box::new(move |mut b| {
+                    b.extend_from_slice(format!("{line}\n{line}\n").as_bytes());
+                    b
+                }),
+            ),
+            Met::Mended,
+        ),
+        (
+            "records with a torn last line",
+            write(
+                "records.jsonl",
+                Box::new(|mut b| {
+                    b.extend_from_slice(b"{\"id\": \"ins_0");
+                    b
+                }),
+            ),
+            Met::Mended,
+        ),
+        (
+            "records shorter than the checkpoint covers",
+            write("records.jsonl", Box::new(|b| b[..b.len() / 2].to_vec())),
+            Met::Refused(&["records.jsonl", "shorter"]),
+        ),
+    ];
+    assert!(records.len() > 1 && covered > 0);
+    for (n, (case, damage, met)) in cases.iter().enumerate() {
+        let folder = dir.join(format!("case-{n}"));
+        copy_folder(&partial, &folder);
+        damage(&folder);
+        let damaged = std::fs::read(folder.join("records.jsonl")).unwrap();
+        let ran = tool::run(&args(&folder, &[]), &env, None).await;
+        if let Met::Refused(names) = met {
+            assert!(ran.code == 1 || ran.code == 2, "{case}: {}", ran.stderr);
+            for name in names.iter().chain(&["--restart"]) {
+                assert!(
+                    ran.stderr.contains(name),
+                    "{case}: no `{name}` in {}",
+                    ran.stderr
+                );
+            }
+            let kept = std::fs::read(folder.join("records.jsonl")).unwrap();
+            assert!(kept == damaged, "{case}: a refused folder was changed");
+            let ran = tool::run(&args(&folder, &["--restart"]), &env, None).await;
+            assert_eq!(ran.code, 0, "{case}: {}", ran.stderr);
+            let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+            let aside = summary["set_aside"].as_array().map_or(0, Vec::len);
+            assert!(aside >= 1, "{case}: nothing set aside: {summary}");
+        } else {
+            assert_eq!(ran.code, 0, "{case}: {}", ran.stderr);
+        }
+        assert!(
+            folder_contents(&folder) == expected,
+            "{case}: the folder differs from an uninterrupted export's"
+        );
+    }
+}

@@ -922,3 +922,102 @@ async fn a_sync_whose_folders_turn_read_only_stops_whole_and_resumes_once_writab
     );
     assert!(files() == before, "the database's files changed");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn damaged_state_is_refused_by_name_with_its_way_out_and_never_trusted() {
+    let sandbox = sandbox("--inspections 30").await;
+    let dir = scratch("sync-damaged");
+    let whole = dir.join("whole.db");
+    let (code, _, stderr) = sync(&sandbox, &whole, &[]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let expected = dump(&whole);
+    // One file, whatever SQLite kept in its log.
+    Connection::open(&whole)
+        .unwrap()
+        .execute_batch("PRAGMA wal_checkpoint(TRUNCATE)")
+        .unwrap();
+    let sql = |statement: &'static str| -> Box<dyn Fn(&Path)> {
+        Box::new(move |path| {
+            Connection::open(path)
+                .unwrap()
+                .execute_batch(statement)
+                .unwrap();
+        })
+    };
+    let bytes = |f: fn(Vec<u8>) -> Vec<u8>| -> Box<dyn Fn(&Path)> {
+        Box::new(move |path| {
+            let b = std::fs::read(path).unwrap();
+            std::fs::write(path, f(b)).unwrap();
+        })
+    };
+    // (case, damage, words the refusal names, whether `--rebuild` is its way out)
+    type Damage = Box<dyn Fn(&Path)>;
+    let cases: Vec<(&str, Damage, &[&str], bool)> = vec![
+        (
+            "file cut short",
+            bytes(|b| b[..b.len() / 2].to_vec()),
+            &["is damaged", "restore it from a backup"],
+            false,
+        ),
+        (
+            "not a database",
+            bytes(|b| b.iter().map(|x| x ^ 0x5a).collect()),
+            &["is damaged", "sync into a new database"],
+            false,
+        ),
+        (
+            "state table missing",
+            sql("DROP TABLE _sync_state"),
+            &["`_sync_state` table is missing", "--rebuild"],
+            true,
+        ),
+        (
+            "a watermark that is not a time",
+            sql("UPDATE _sync_state SET watermark = 'yesterday' WHERE list = 'list_inspections'"),
+            &["watermark `yesterday` is not a time", "--rebuild"],
+            true,
+        ),
+        (
+            "a flag that is neither 0 nor 1",
+            sql("UPDATE _sync_state SET in_pass = 7 WHERE list = 'list_units'"),
+            &["in_pass is 7", "--rebuild"],
+            true,
+        ),
+        (
+            "made by a newer tool",
+            sql("UPDATE _sync_meta SET value = '99' WHERE key = 'format'"),
+            &["newer version of this tool (format 99"],
+            false,
+        ),
+        (
+            "made for another interface",
+            sql("UPDATE _sync_meta SET value = 'legacy' WHERE key = 'interface'"),
+            &["a sync of `legacy`, not of `v3`"],
+            false,
+        ),
+    ];
+    for (n, (case, damage, words, rebuild)) in cases.iter().enumerate() {
+        let path = dir.join(format!("case-{n}.db"));
+        std::fs::copy(&whole, &path).unwrap();
+        damage(&path);
+        let before = std::fs::read(&path).unwrap();
+        let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
+        assert_eq!(code, 10, "{case}: {stderr}");
+        for word in words.iter().chain(&[path.display().to_string().as_str()]) {
+            assert!(stderr.contains(word), "{case}: no `{word}` in {stderr}");
+        }
+        assert!(
+            !stderr.contains("run the same command again"),
+            "{case}: {stderr}"
+        );
+        assert!(
+            std::fs::read(&path).unwrap() == before,
+            "{case}: the file was changed"
+        );
+        if *rebuild {
+            let (code, _, stderr) = sync(&sandbox, &path, &["--rebuild"]).await;
+            assert_eq!(code, 0, "{case}: {stderr}");
+            assert_same_tables(&dump(&path), &expected);
+        }
+    }
+}

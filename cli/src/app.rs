@@ -217,7 +217,13 @@ fn export_command(interfaces: &'static [Interface]) -> Command {
             )
             .arg(Arg::new("since").long("since").value_name("WHEN").help(
                 "`last` (what came after the previous finished export), or a date or date-time",
-            ));
+            ))
+            .arg(
+                Arg::new("restart")
+                    .long("restart")
+                    .action(ArgAction::SetTrue)
+                    .help("Start over in this folder: its records and checkpoint are set aside (renamed, not deleted); whole documents are kept"),
+            );
         if let Some(flag) = e.document_flag {
             cmd = cmd.arg(
                 Arg::new("documents")
@@ -384,6 +390,7 @@ async fn export(
             export::progress::Style::Auto
         },
         max_restarts: 5,
+        restart: m.get_flag("restart"),
         page_size: m.get_one::<u32>("page-size").copied(),
         links: export::documents::link_options(m)?,
     };

@@ -67,7 +67,8 @@ impl Versioned for Checkpoint {
 }
 
 /// What to do with a checkpoint this tool cannot trust: nothing here is removed for it.
-const WAY_OUT: &str = "export into a new folder (this one is left as it is)";
+const WAY_OUT: &str = "`--restart` starts the export over in this folder (its records and \
+checkpoint are set aside, renamed, not deleted), or export into a new folder";
 
 /// How far before the last watermark `--since last` asks again: a record made in the
 /// same second as the last one exported is found whether the service's filter is

@@ -51,6 +51,34 @@ impl Folder {
     }
 }
 
+impl Folder {
+    /// `--restart`: the records and checkpoint renamed to `<name>.set-aside-<UTC time>`
+    /// (the folder synced), so the export starts over with nothing lost. Documents stay:
+    /// each is whole and named by its record's id, so the new run keeps it. Gives the new
+    /// names.
+    pub fn set_aside(&self) -> Result<Vec<PathBuf>, Failure> {
+        let stamp = chrono::Utc::now().format("%Y%m%dT%H%M%SZ");
+        let mut moved = Vec::new();
+        for name in [RECORDS, CHECKPOINT] {
+            let from = self.file(name);
+            if !from.exists() {
+                continue;
+            }
+            let mut to = self.file(&format!("{name}.set-aside-{stamp}"));
+            for n in 2.. {
+                if !to.exists() {
+                    break;
+                }
+                to = self.file(&format!("{name}.set-aside-{stamp}-{n}"));
+            }
+            std::fs::rename(&from, &to).map_err(|e| Failure::io("set aside", &from, e))?;
+            moved.push(to);
+        }
+        crate::state::sync_dir(&self.path)?;
+        Ok(moved)
+    }
+}
+
 /// The records file opened for appending after its first `durable` bytes: whatever an
 /// interrupted run wrote past them (a torn line, a page its checkpoint never covered) is
 /// cut off first.
@@ -71,7 +99,8 @@ pub fn open_records(path: &Path, durable: u64) -> Result<File, Failure> {
             Class::Failure,
             format!(
                 "{} is shorter ({len} bytes) than its checkpoint says was written ({durable}); \
-                 it was changed outside the export: start a new folder",
+                 it was changed outside the export: `--restart` starts the export over in \
+                 this folder (its records and checkpoint are set aside), or use a new folder",
                 path.display()
             ),
         ));

@@ -138,6 +138,8 @@ pub struct Options {
     pub page_size: Option<u32>,
     /// Walks resumed in this run after a page could not be fetched, before giving up.
     pub max_restarts: u32,
+    /// `--restart`: the folder's records and checkpoint set aside, the export started over.
+    pub restart: bool,
     /// Where documents come from, and how links are fetched.
     pub links: LinkOptions,
 }
@@ -187,6 +189,9 @@ pub struct Summary {
     /// Records in the folder, over every run.
     pub total_records: u64,
     pub watermark: Option<DateTime<Utc>>,
+    /// With `--restart`: where the folder's earlier records and checkpoint went.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<PathBuf>,
 }
 
 /// Runs (or resumes) the export described by `options` from `source`.
@@ -199,6 +204,11 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     }
     let folder = Folder::lock(&options.folder)?;
     folder.remove_partial()?;
+    let set_aside = if options.restart {
+        folder.set_aside()?
+    } else {
+        Vec::new()
+    };
     let checkpoint_path = folder.file(folder::CHECKPOINT);
     let records_path = folder.file(folder::RECORDS);
     let mut checkpoint = checkpoint_of(&folder, source.about(), options.documents)?;
@@ -258,6 +268,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         link_rate_limited: saver.link_rate_limited.into_inner(),
         total_records: checkpoint.records,
         watermark: checkpoint.watermark,
+        set_aside,
     })
 }
 
@@ -284,7 +295,8 @@ fn start_pass(
 ) -> Result<(), Failure> {
     if checkpoint.interface != source.about().interface || checkpoint.list != source.about().list {
         return Err(Failure::usage(format!(
-            "this folder holds an export of `{} {}`, not of `{} {}`; use another folder",
+            "this folder holds an export of `{} {}`, not of `{} {}`; use another folder, or \
+             `--restart` to start over here (its records and checkpoint are set aside)",
             checkpoint.interface,
             checkpoint.list,
             source.about().interface,

@@ -115,7 +115,12 @@ pub fn refuse_foreign(path: &Path, tables: &[String]) -> Result<(), Failure> {
 
 /// Checks that this tool made the database, for this interface, in a format it reads (its
 /// tables are `migrate`'s to compare).
-pub fn check(path: &Path, schema: &Schema, stored: &[(String, String)]) -> Result<(), Failure> {
+pub fn check(
+    path: &Path,
+    schema: &Schema,
+    stored: &[(String, String)],
+    tables: &[String],
+) -> Result<(), Failure> {
     let get = |key: &str| {
         stored
             .iter()
@@ -137,6 +142,10 @@ pub fn check(path: &Path, schema: &Schema, stored: &[(String, String)]) -> Resul
             )));
         }
         None => return Err(refuse("its `_sync_meta` has no format".into())),
+    }
+    if !tables.iter().any(|t| t == super::statements::STATE) {
+        let what = format!("its `{}` table is missing", super::statements::STATE);
+        return Err(super::state::damaged(&path.display().to_string(), &what));
     }
     if get("interface") != Some(schema.interface) {
         return Err(refuse(format!(

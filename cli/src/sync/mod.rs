@@ -134,6 +134,11 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         (None, _) => None,
     };
     let (db, made) = database::open(&options.target, schema, options.rebuild).await?;
+    // Every list's state read before the first write: a damaged row refuses the run while
+    // the database is as it was, not after the lists before it have moved on.
+    for (_, list) in &lists {
+        db.state(list.list).await?;
+    }
     let requests_before = source.core().requests_sent();
     let progress =
         Progress::new(options.progress, (0, 0), source.quota(), requests_before).for_tool("synced");
@@ -156,8 +161,12 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         }
     }
     run.progress.finish(outcome.is_ok());
-    outcome.map_err(|f| {
-        f.with_hint("run the same command again: it goes on from the last page the database holds")
+    // A failure with a way of its own (damaged state) keeps it.
+    outcome.map_err(|f| match f.hint {
+        Some(_) => f,
+        None => f.with_hint(
+            "run the same command again: it goes on from the last page the database holds",
+        ),
     })?;
     Ok(Summary {
         database: options.target.to_string(),

@@ -112,22 +112,17 @@ impl Postgres {
         let Some(r) = row else {
             return Ok(ListState::default());
         };
-        let damaged = |e: String| {
-            Failure::new(
-                Class::Database,
-                format!("{}: {e}; `--rebuild` starts the sync over", self.shown),
-            )
-        };
-        Ok(ListState {
+        let row = state::Row {
             pass: r.get(0),
-            in_pass: r.get::<_, i64>(1) != 0,
-            whole: r.get::<_, i64>(2) != 0,
-            since: state::parse_time(r.get(3), "since").map_err(damaged)?,
-            resume: state::parse_resume(r.get(4)).map_err(damaged)?,
-            watermark: state::parse_time(r.get(5), "watermark").map_err(damaged)?,
-            started_at: state::parse_time(r.get(6), "start").map_err(damaged)?,
-            finished_at: state::parse_time(r.get(7), "end").map_err(damaged)?,
-        })
+            in_pass: r.get(1),
+            whole: r.get(2),
+            since: r.get(3),
+            resume: r.get(4),
+            watermark: r.get(5),
+            started_at: r.get(6),
+            finished_at: r.get(7),
+        };
+        row.read(&self.shown)
     }
 
     /// Writes `records` and the list's `state` in one transaction, the statements sent
@@ -265,7 +260,7 @@ impl Connected {
             return Ok(Made::Now);
         }
         let stored = self.read_meta().await?;
-        meta::check(&PathBuf::from(&self.shown), schema, &stored)?;
+        meta::check(&PathBuf::from(&self.shown), schema, &stored, &tables)?;
         match migrate::plan(&self.shown, schema, &stored)? {
             Some(plan) => {
                 self.migrate(schema, &plan).await?;

@@ -92,7 +92,7 @@ impl Sqlite {
             return Ok(Made::Now);
         }
         let stored = self.read_meta()?;
-        meta::check(&self.path, schema, &stored)?;
+        meta::check(&self.path, schema, &stored, &tables)?;
         let shown = self.path.display().to_string();
         match migrate::plan(&shown, schema, &stored)? {
             Some(plan) => {
@@ -208,40 +208,21 @@ impl Sqlite {
         let row = self
             .conn
             .query_row(statements::READ_STATE, [list], |r| {
-                Ok((
-                    r.get::<_, i64>(0)?,
-                    r.get::<_, i64>(1)?,
-                    r.get::<_, i64>(2)?,
-                    r.get::<_, Option<String>>(3)?,
-                    r.get::<_, Option<String>>(4)?,
-                    r.get::<_, Option<String>>(5)?,
-                    r.get::<_, Option<String>>(6)?,
-                    r.get::<_, Option<String>>(7)?,
-                ))
+                Ok(state::Row {
+                    pass: r.get(0)?,
+                    in_pass: r.get(1)?,
+                    whole: r.get(2)?,
+                    since: r.get(3)?,
+                    resume: r.get(4)?,
+                    watermark: r.get(5)?,
+                    started_at: r.get(6)?,
+                    finished_at: r.get(7)?,
+                })
             })
             .optional()
             .map_err(|e| self.failed(e))?;
-        let Some((pass, in_pass, whole, since, resume, watermark, started, finished)) = row else {
-            return Ok(ListState::default());
-        };
-        let damaged = |e: String| {
-            Failure::new(
-                Class::Database,
-                format!(
-                    "{}: {e}; `--rebuild` starts the sync over",
-                    self.path.display()
-                ),
-            )
-        };
-        Ok(ListState {
-            pass,
-            in_pass: in_pass != 0,
-            whole: whole != 0,
-            since: state::parse_time(since, "since").map_err(damaged)?,
-            resume: state::parse_resume(resume).map_err(damaged)?,
-            watermark: state::parse_time(watermark, "watermark").map_err(damaged)?,
-            started_at: state::parse_time(started, "start").map_err(damaged)?,
-            finished_at: state::parse_time(finished, "end").map_err(damaged)?,
+        row.map_or(Ok(ListState::default()), |row| {
+            row.read(&self.path.display().to_string())
         })
     }
 
@@ -412,17 +393,21 @@ fn value(cell: &Cell) -> Sql {
 /// either is rolled back whole, so the same command goes on from the last page the
 /// database holds (the run's hint).
 fn failure(path: &Path, e: rusqlite::Error) -> Failure {
-    let plain = match e.sqlite_error_code() {
-        Some(rusqlite::ErrorCode::DiskFull) => Some("no space left on the disk"),
-        Some(rusqlite::ErrorCode::ReadOnly) => Some("the file or its folder is read-only"),
-        _ => None,
-    };
     let shown = path.display();
-    match plain {
-        Some(plain) => Failure::new(
-            Class::Database,
-            format!("the database {shown}: {plain} ({e})"),
-        ),
-        None => Failure::new(Class::Database, format!("the database {shown}: {e}")),
-    }
+    let plain = match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DiskFull) => "no space left on the disk",
+        Some(rusqlite::ErrorCode::ReadOnly) => "the file or its folder is read-only",
+        Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
+            return Failure::new(
+                Class::Database,
+                format!("the database {shown} is damaged (cut short or overwritten: {e})"),
+            )
+            .with_hint("restore it from a backup, or sync into a new database file");
+        }
+        _ => return Failure::new(Class::Database, format!("the database {shown}: {e}")),
+    };
+    Failure::new(
+        Class::Database,
+        format!("the database {shown}: {plain} ({e})"),
+    )
 }

@@ -5,6 +5,8 @@
 use chrono::{DateTime, Utc};
 use inspection_runtime::Resume;
 
+use crate::exit::{Class, Failure};
+
 /// One list's place.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ListState {
@@ -29,7 +31,7 @@ pub fn time_text(t: &DateTime<Utc>) -> String {
     t.to_rfc3339_opts(chrono::SecondsFormat::Micros, true)
 }
 
-pub fn parse_time(text: Option<String>, what: &str) -> Result<Option<DateTime<Utc>>, String> {
+fn parse_time(text: Option<String>, what: &str) -> Result<Option<DateTime<Utc>>, String> {
     text.map(|t| {
         DateTime::parse_from_rfc3339(&t)
             .map(|t| t.with_timezone(&Utc))
@@ -38,10 +40,57 @@ pub fn parse_time(text: Option<String>, what: &str) -> Result<Option<DateTime<Ut
     .transpose()
 }
 
-pub fn parse_resume(text: Option<String>) -> Result<Option<Resume>, String> {
+fn parse_resume(text: Option<String>) -> Result<Option<Resume>, String> {
     text.map(|t| {
         t.parse::<Resume>()
             .map_err(|e| format!("the sync state's resume point: {e}"))
     })
     .transpose()
+}
+
+/// A `_sync_state` row as either database gives it, in the table's column order.
+pub struct Row {
+    pub pass: i64,
+    pub in_pass: i64,
+    pub whole: i64,
+    pub since: Option<String>,
+    pub resume: Option<String>,
+    pub watermark: Option<String>,
+    pub started_at: Option<String>,
+    pub finished_at: Option<String>,
+}
+
+impl Row {
+    /// The list's place, or (a row this tool would not have written: edited by hand, or
+    /// damaged) a refusal naming the database `shown` and the way out. Never trusted
+    /// half-way.
+    pub fn read(self, shown: &str) -> Result<ListState, Failure> {
+        let damaged = |e: String| damaged(shown, &e);
+        let flag = |value: i64, what: &str| match value {
+            0 | 1 => Ok(value == 1),
+            _ => Err(damaged(format!(
+                "the sync state's {what} is {value}, not 0 or 1"
+            ))),
+        };
+        if self.pass < 0 {
+            return Err(damaged(format!("the sync state's pass is {}", self.pass)));
+        }
+        Ok(ListState {
+            pass: self.pass,
+            in_pass: flag(self.in_pass, "in_pass")?,
+            whole: flag(self.whole, "whole")?,
+            since: parse_time(self.since, "since").map_err(damaged)?,
+            resume: parse_resume(self.resume).map_err(damaged)?,
+            watermark: parse_time(self.watermark, "watermark").map_err(damaged)?,
+            started_at: parse_time(self.started_at, "start").map_err(damaged)?,
+            finished_at: parse_time(self.finished_at, "end").map_err(damaged)?,
+        })
+    }
+}
+
+/// The tool's own tables in the database `shown` do not read: refused, with the way out.
+pub fn damaged(shown: &str, what: &str) -> Failure {
+    Failure::new(Class::Database, format!("{shown}: {what}")).with_hint(
+        "`--rebuild` starts the sync over: this tool's tables are made anew from the service's records (tables of your own are left)",
+    )
 }
