@@ -67,6 +67,7 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         headers: to try --trust-forwarded-headers
 
   sandbox watch --upstream URL [--listen ADDR] [--report FILE] [--record DIR] [--enforce]
+                [--timeout SECS]
                         the drift watch: a proxy in front of the service at URL (its
                         origin, https://host) that passes all traffic on unchanged and
                         holds it to the spec; each departure is a JSON line on stdout when
@@ -74,7 +75,9 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         Ctrl-C a summary on stderr and the report as JSON in FILE;
                         --record writes each exchange, redacted, to DIR; --enforce answers
                         502 naming the departure instead (a CI job against staging);
-                        GET /_watch/report shows the report while it runs";
+                        --timeout: how long the upstream may stay silent (default 60;
+                        then 504, or the answer cut off); GET /_watch/report shows the
+                        report while it runs";
 
 /// `N/SECS` (N requests per SECS seconds) or `off`.
 fn rate_limit(flag: &str, v: String) -> Result<Option<(u32, Duration)>, String> {

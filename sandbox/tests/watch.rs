@@ -5,6 +5,7 @@
 //! or a request the spec does not allow is a departure only when the service takes it.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -35,6 +36,7 @@ fn options(upstream: &Sandbox) -> Options {
         record: None,
         json_lines: false,
         ir: None,
+        timeout: sandbox::watch::DEFAULT_TIMEOUT,
     }
 }
 
@@ -378,4 +380,228 @@ async fn an_answer_without_a_body_is_checked_too() {
     assert_eq!(answer.status(), 204);
     assert_eq!(watch.report()["exchanges"], 1, "{:#}", watch.report());
     assert!(watch.departures().is_empty(), "{:#}", watch.report());
+}
+
+/// An upstream that misbehaves as the request's path says, on a raw socket: `/v3/units`
+/// answers a JSON list larger than the watch checks; `/reset` resets the connection
+/// half-way through its body; `/stall-head` never answers; `/stall-body` stops half-way
+/// through its body; `/short` promises 1,000 bytes, sends 500 and closes; `/close` closes
+/// without an answer. The head of each answer it sends is also kept, to compare.
+async fn misbehaving_upstream() -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let origin = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        loop {
+            let Ok((mut socket, _)) = listener.accept().await else {
+                return;
+            };
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut byte = [0u8; 1];
+                while !head.ends_with(b"\r\n\r\n") {
+                    if socket.read(&mut byte).await.unwrap_or(0) == 0 {
+                        return;
+                    }
+                    head.push(byte[0]);
+                }
+                let text = String::from_utf8_lossy(&head).to_string();
+                let path = text.split(' ').nth(1).unwrap_or("/").to_string();
+                let answer = |length: usize, kind: &str| {
+                    format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\ncontent-length: {length}\r\nconnection: close\r\n\r\n"
+                    )
+                };
+                let half = vec![b'x'; 50_000];
+                match path.as_str() {
+                    "/v3/units" => {
+                        let body = huge_body();
+                        let _ = socket
+                            .write_all(answer(body.len(), "application/json").as_bytes())
+                            .await;
+                        let _ = socket.write_all(&body).await;
+                    }
+                    "/reset" => {
+                        let _ = socket
+                            .write_all(answer(100_000, "application/pdf").as_bytes())
+                            .await;
+                        let _ = socket.write_all(&half).await;
+                        let _ = socket.flush().await;
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        let _ = socket.set_zero_linger();
+                        drop(socket); // RST
+                    }
+                    "/stall-head" => tokio::time::sleep(Duration::from_secs(5)).await,
+                    "/stall-body" => {
+                        let _ = socket
+                            .write_all(answer(100_000, "application/pdf").as_bytes())
+                            .await;
+                        let _ = socket.write_all(&half).await;
+                        tokio::time::sleep(Duration::from_secs(5)).await;
+                    }
+                    "/short" => {
+                        let _ = socket
+                            .write_all(answer(1_000, "application/pdf").as_bytes())
+                            .await;
+                        let _ = socket.write_all(&half[..500]).await;
+                    }
+                    _ => {} // "/close": closed unanswered
+                }
+            });
+        }
+    });
+    origin
+}
+
+/// A JSON list of units over the watch's check cap (16 MiB).
+fn huge_body() -> Vec<u8> {
+    let unit = r#"{"id":"unt_big","reference_number":"BIG"}"#;
+    let mut body = b"[".to_vec();
+    while body.len() <= sandbox::watch::MAX_CHECKED {
+        body.extend_from_slice(unit.as_bytes());
+        body.push(b',');
+    }
+    body.extend_from_slice(unit.as_bytes());
+    body.push(b']');
+    body
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_misbehaving_upstream_reaches_the_caller_as_the_failure_it_was() {
+    let upstream = misbehaving_upstream().await;
+    let record = std::env::temp_dir().join(format!("watch-faults-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&record);
+    let watch = watch(Options {
+        upstream,
+        enforce: false,
+        record: Some(record.clone()),
+        json_lines: false,
+        ir: None,
+        timeout: Duration::from_millis(500),
+    })
+    .await;
+    let via = format!("http://{}", watch.addr);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let call = |path: &str| {
+        let mut request = client.get(format!("{via}{path}"));
+        for (name, value) in KEYS {
+            request = request.header(name, value);
+        }
+        request.send()
+    };
+
+    // Over the check's cap: passed on byte for byte, unchecked, counted.
+    let answer = call("/v3/units").await.unwrap();
+    assert_eq!(answer.status(), 200);
+    let body = answer.bytes().await.unwrap();
+    assert!(body == huge_body(), "the large answer changed on its way");
+
+    // Failures within the body: the caller sees the head the upstream sent, then the body
+    // breaks off, never a whole answer made up.
+    for path in ["/reset", "/stall-body", "/short"] {
+        let answer = call(path).await.unwrap();
+        assert_eq!(answer.status(), 200, "{path}");
+        assert_eq!(
+            answer.content_length(),
+            Some(if path == "/short" { 1_000 } else { 100_000 })
+        );
+        let body = answer.bytes().await;
+        assert!(
+            body.is_err(),
+            "{path}: a broken answer reached the caller as whole"
+        );
+    }
+    // Failures before an answer: the watch's own answer, saying so.
+    let answer = call("/stall-head").await.unwrap();
+    assert_eq!(answer.status(), 504);
+    let text = answer.text().await.unwrap();
+    assert!(
+        text.contains("watch: the upstream sent no answer within 0.5 s"),
+        "{text}"
+    );
+    let answer = call("/close").await.unwrap();
+    assert_eq!(answer.status(), 502);
+    let text = answer.text().await.unwrap();
+    assert!(
+        text.starts_with("watch: the upstream did not answer"),
+        "{text}"
+    );
+
+    let report = watch.report();
+    let unchecked: u64 = report["unchecked"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(Value::as_u64)
+        .sum();
+    assert_eq!(unchecked, 1, "{report:#}");
+    assert_eq!(
+        report["upstream_failed"],
+        json!({
+            "broke off within its answer": 2,
+            "timed out within its answer": 1,
+            "timed out before its answer": 1,
+            "no answer": 1,
+        }),
+        "{report:#}"
+    );
+    for text in std::fs::read_dir(&record)
+        .map(|d| {
+            d.map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+                .collect()
+        })
+        .unwrap_or_else(|_| Vec::new())
+        .iter()
+        .chain([&report.to_string()])
+    {
+        assert!(!text.contains("demo-secret"), "a secret was kept: {text}");
+    }
+    let _ = std::fs::remove_dir_all(&record);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_connections_at_once_each_get_their_answer_byte_for_byte() {
+    let upstream = sandbox(false).await;
+    let watch = watch(options(&upstream)).await;
+    let via = format!("http://{}", watch.addr);
+    let direct = upstream.legacy_base_url();
+    // (Inspections carry links signed anew in every answer: not comparable.)
+    let paths = [
+        "/v3/units",
+        "/v3/units/unt_001",
+        "/v3/workflows",
+        "/v3/tasks",
+    ];
+    let mut expected = Vec::new();
+    for path in paths {
+        expected.push(get(&direct, path).await.2);
+    }
+    // Each call its own connection, all open at once.
+    let calls = (0..1_000).map(|n| {
+        let via = via.clone();
+        async move {
+            let client = reqwest::Client::builder()
+                .no_proxy()
+                .pool_max_idle_per_host(0)
+                .build()
+                .unwrap();
+            let mut request = client.get(format!("{via}{}", paths[n % paths.len()]));
+            for (name, value) in KEYS {
+                request = request.header(name, value);
+            }
+            let answer = request.send().await.unwrap();
+            (n, answer.status().as_u16(), answer.bytes().await.unwrap())
+        }
+    });
+    let answers = futures_util::future::join_all(calls).await;
+    for (n, status, body) in answers {
+        assert_eq!(status, 200, "call {n}");
+        assert!(
+            body == expected[n % paths.len()],
+            "call {n}: the answer changed on its way"
+        );
+    }
+    let report = watch.report();
+    assert_eq!(report["exchanges"], 1_000, "{report:#}");
+    assert!(watch.departures().is_empty(), "{}", watch.table());
 }

@@ -2,7 +2,8 @@
 //! inspections on loopback (the same request alternately straight to the sandbox and
 //! through the watch, 400 of each: p50 and p99 of both), and its resident memory while
 //! large answers stream through (twenty 64 MiB PDFs: its peak RSS after the first, the
-//! tenth and the twentieth). Each watch runs in a child process (this program with `watch UPSTREAM`), so the
+//! tenth and the twentieth), and with 1,000 connections at once (each asking the page of
+//! 100 inspections: its peak RSS, and how many whole answers came back). Each watch runs in a child process (this program with `watch UPSTREAM`), so the
 //! memory measured is the watch's own.
 //!
 //! `cargo run --release -p bench --bin watch` prints one JSON line.
@@ -22,6 +23,9 @@ const KEYS: [(&str, &str); 2] = [
 const LARGE: usize = 64 << 20;
 const LARGE_ANSWERS: usize = 20;
 
+/// Connections at once through the watch, each asking the page of 100 inspections.
+const AT_ONCE: usize = 1_000;
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let rt = bench::runtime()?;
@@ -39,6 +43,7 @@ async fn watch(upstream: String) -> Result<(), Box<dyn std::error::Error>> {
         record: None,
         json_lines: false,
         ir: None,
+        timeout: sandbox::watch::DEFAULT_TIMEOUT,
     };
     let watch = sandbox::watch::Watch::start(([127, 0, 0, 1], 0).into(), options).await?;
     println!("http://{}", watch.addr);
@@ -111,6 +116,28 @@ async fn measure() -> Result<(), Box<dyn std::error::Error>> {
     drop(page_watch.stdin.take());
     let page_ok = page_watch.wait()?.success();
 
+    // The same page asked 1,000 times at once, each on its own connection.
+    let (mut load_watch, via) = start_watch(&direct)?;
+    let started = Instant::now();
+    let calls = (0..AT_ONCE).map(|_| {
+        let request = get(&via);
+        async move {
+            let body = request.send().await?.error_for_status()?.bytes().await?;
+            Ok::<usize, reqwest::Error>(body.len())
+        }
+    });
+    let answered = futures_util::future::join_all(calls).await;
+    let load_ms = started.elapsed().as_secs_f64() * 1e3;
+    let whole = answered
+        .iter()
+        .filter(|r| matches!(r, Ok(n) if *n == bytes))
+        .count();
+    let load_rss = rss_kib(&load_watch);
+    let report = http.get(format!("{via}/_watch/report")).send().await?;
+    let load_report: serde_json::Value = serde_json::from_slice(&report.bytes().await?)?;
+    drop(load_watch.stdin.take());
+    let load_ok = load_watch.wait()?.success();
+
     let upstream = large_upstream().await?;
     let (mut pdf_watch, via) = start_watch(&upstream)?;
     let mut rss = Vec::new();
@@ -146,7 +173,13 @@ async fn measure() -> Result<(), Box<dyn std::error::Error>> {
             "large_answers": LARGE_ANSWERS,
             "large_answer_mib": LARGE >> 20,
             "watch_peak_rss_kib_after": {"1": rss[0], "10": rss[1], "20": rss[2]},
-            "no_departure": page_ok && pdf_ok,
+            "at_once": AT_ONCE,
+            "at_once_whole_answers": whole,
+            "at_once_ms": load_ms,
+            "at_once_watch_peak_rss_kib": load_rss,
+            "at_once_checked": load_report["exchanges"],
+            "at_once_unchecked": load_report["unchecked"],
+            "no_departure": page_ok && pdf_ok && load_ok,
         })
     );
     Ok(())

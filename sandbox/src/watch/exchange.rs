@@ -39,24 +39,9 @@ pub async fn run(state: Arc<Shared>, request: Request) -> Response {
         let why = "watch: the request body is over 64 MiB";
         return (StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
     };
-    let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
-    let url = format!("{}{path_and_query}", state.options.upstream);
-    let mut out = state
-        .http
-        .request(parts.method.clone(), url)
-        .body(request_body.clone());
-    for (name, value) in &parts.headers {
-        let own = name == header::HOST || name == header::CONTENT_LENGTH;
-        if !HOP_BY_HOP.contains(name) && !own && name != header::ACCEPT_ENCODING {
-            out = out.header(name, value);
-        }
-    }
-    let answer = match out.send().await {
-        Ok(a) => a,
-        Err(e) => {
-            let why = format!("watch: the upstream did not answer: {}", e.without_url());
-            return (StatusCode::BAD_GATEWAY, why).into_response();
-        }
+    let answer = match send(&state, &parts, request_body.clone()).await {
+        Ok(answer) => answer,
+        Err(failed) => return failed,
     };
     let seen = Seen {
         sequence: state.next_sequence(),
@@ -79,7 +64,14 @@ pub async fn run(state: Arc<Shared>, request: Request) -> Response {
     if state.options.enforce && plan.reads_body() {
         let bytes = match read_whole(answer).await {
             Ok(bytes) => bytes,
-            Err(e) => return (StatusCode::BAD_GATEWAY, format!("watch: {e}")).into_response(),
+            Err(e) => {
+                state.upstream_failed(broke_off(&e));
+                let why = format!(
+                    "watch: the upstream's answer broke off: {}",
+                    e.without_url()
+                );
+                return (StatusCode::BAD_GATEWAY, why).into_response();
+            }
         };
         let found = finish(&state, &seen, &plan, Some(&bytes));
         if let Some(first) = found.first() {
@@ -93,6 +85,7 @@ pub async fn run(state: Arc<Shared>, request: Request) -> Response {
     // or when there is no body (which is never polled); else once it has passed, with the
     // body the record keeps.
     let bodiless = answer.content_length() == Some(0) || seen.method == "HEAD";
+    let watch = state.clone();
     let after = match state.options.enforce || bodiless {
         true => {
             if let Some(first) = finish(&state, &seen, &plan, None).first() {
@@ -102,10 +95,42 @@ pub async fn run(state: Arc<Shared>, request: Request) -> Response {
         }
         false => Some((state, seen, plan)),
     };
-    let stream = tee(answer, after);
+    let stream = tee(answer, watch, after);
     response
         .body(Body::from_stream(stream))
         .unwrap_or_else(|_| StatusCode::BAD_GATEWAY.into_response())
+}
+
+/// The request passed on to the upstream as it came (but for hop-by-hop headers); an
+/// upstream that does not answer gets the caller the watch's own 504 or 502, saying so.
+async fn send(
+    state: &Shared,
+    parts: &axum::http::request::Parts,
+    body: Bytes,
+) -> Result<reqwest::Response, Response> {
+    let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let url = format!("{}{path_and_query}", state.options.upstream);
+    let mut out = state.http.request(parts.method.clone(), url).body(body);
+    for (name, value) in &parts.headers {
+        let own = name == header::HOST || name == header::CONTENT_LENGTH;
+        if !HOP_BY_HOP.contains(name) && !own && name != header::ACCEPT_ENCODING {
+            out = out.header(name, value);
+        }
+    }
+    match out.send().await {
+        Ok(a) => Ok(a),
+        Err(e) if e.is_timeout() => {
+            state.upstream_failed("timed out before its answer");
+            let silent = state.options.timeout.as_secs_f64();
+            let why = format!("watch: the upstream sent no answer within {silent} s");
+            Err((StatusCode::GATEWAY_TIMEOUT, why).into_response())
+        }
+        Err(e) => {
+            state.upstream_failed("no answer");
+            let why = format!("watch: the upstream did not answer: {}", e.without_url());
+            Err((StatusCode::BAD_GATEWAY, why).into_response())
+        }
+    }
 }
 
 /// What to check of an exchange, decided from its head.
@@ -465,16 +490,20 @@ fn index_of(ir: &crate::ir::Ir, interface: &Interface, op: &Operation) -> Option
     Some((i, o))
 }
 
-async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, String> {
+async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, reqwest::Error> {
     let mut out = Vec::new();
-    while let Some(chunk) = answer
-        .chunk()
-        .await
-        .map_err(|e| format!("the upstream's answer broke off: {}", e.without_url()))?
-    {
+    while let Some(chunk) = answer.chunk().await? {
         out.extend_from_slice(&chunk);
     }
     Ok(Bytes::from(out))
+}
+
+/// How an answer's body failed, as the report counts it.
+fn broke_off(e: &reqwest::Error) -> &'static str {
+    match e.is_timeout() {
+        true => "timed out within its answer",
+        false => "broke off within its answer",
+    }
 }
 
 /// Checks an answer whose bytes have all been handed on, on a thread of its own: the last
@@ -482,62 +511,119 @@ async fn read_whole(mut answer: reqwest::Response) -> Result<Bytes, String> {
 /// of 100 inspections took 1 ms, all of it added to the caller's wait). The check is
 /// counted as under way from here, so a reader of the report waits for it. At most
 /// `CHECKS_AT_ONCE` run at a time: past that, an answer's last chunk waits for a slot, as
-/// it waited for its own check before, so the bodies held for checking stay bounded.
-async fn check_after((state, seen, plan): (Arc<Shared>, Seen, Plan), kept: Vec<u8>) {
+/// it waited for its own check before. `room` is the share of `KEPT_BUDGET` the body
+/// holds, given back once it is checked.
+async fn check_after((state, seen, plan): (Arc<Shared>, Seen, Plan), kept: Kept) {
     let Ok(slot) = state.check_slots.clone().acquire_owned().await else {
         return; // never closed
     };
     let ticket = state.checks.begin();
     tokio::task::spawn_blocking(move || {
-        finish(&state, &seen, &plan, Some(&kept));
-        drop((ticket, slot));
+        finish(&state, &seen, &plan, Some(&kept.bytes));
+        drop((ticket, slot, kept));
     });
 }
 
+/// The copy of an answer's body kept for its check or its record, and the room it takes
+/// of the bytes all answers may keep at once.
+#[derive(Default)]
+struct Kept {
+    bytes: Vec<u8>,
+    room: Option<tokio::sync::OwnedSemaphorePermit>,
+}
+
+impl Kept {
+    /// Keeps `chunk` when the room allows; `false` (and nothing kept) when the answers
+    /// passing at once hold all of it.
+    fn keep(&mut self, watch: &Shared, chunk: &[u8]) -> bool {
+        let kib = u32::try_from(chunk.len().div_ceil(1024)).unwrap_or(u32::MAX);
+        let Ok(room) = watch.kept_room.clone().try_acquire_many_owned(kib) else {
+            *self = Kept::default();
+            return false;
+        };
+        match &mut self.room {
+            Some(held) => held.merge(room),
+            None => self.room = Some(room),
+        }
+        self.bytes.extend_from_slice(chunk);
+        true
+    }
+}
+
+/// An answer on its way: the upstream's body, what is kept of it, and its checks to come.
+struct Tee {
+    answer: Option<reqwest::Response>,
+    kept: Kept,
+    keeping: bool,
+    total: u64,
+    after: Option<(Arc<Shared>, Seen, Plan)>,
+}
+
 /// The answer's chunks as they come, a copy of the first [`MAX_CHECKED`] bytes kept when
-/// the body is to be checked or recorded; the checks (`after`) run once the last chunk
-/// has passed. A broken-off answer breaks off for the caller too, and is not checked.
+/// the body is to be checked or recorded (within the room all answers share, past which an
+/// answer passes unchecked and is counted so); the checks (`after`) run once the last
+/// chunk has passed. A broken-off answer breaks off for the caller too, and is not
+/// checked.
 fn tee(
     answer: reqwest::Response,
+    watch: Arc<Shared>,
     after: Option<(Arc<Shared>, Seen, Plan)>,
 ) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
-    let keep = after
+    let keeping = after
         .as_ref()
         .is_some_and(|(state, _, plan)| plan.reads_body() || state.options.record.is_some());
     // A body of known length is not polled past its last byte: it ends there.
     let length = answer.content_length();
-    let start = (Some(answer), Vec::new(), 0u64, after);
-    futures_util::stream::unfold(
-        start,
-        move |(answer, mut kept, mut total, mut after)| async move {
-            let mut answer = answer?;
+    let start = Tee {
+        answer: Some(answer),
+        kept: Kept::default(),
+        keeping,
+        total: 0,
+        after,
+    };
+    futures_util::stream::unfold(start, move |mut tee| {
+        let watch = watch.clone();
+        async move {
+            let mut answer = tee.answer.take()?;
             match answer.chunk().await {
                 Ok(Some(chunk)) => {
-                    if keep && kept.len() < MAX_CHECKED {
-                        kept.extend_from_slice(&chunk);
-                    }
-                    total += chunk.len() as u64;
-                    if length == Some(total)
-                        && let Some(after) = after.take()
+                    if tee.keeping
+                        && tee.kept.bytes.len() < MAX_CHECKED
+                        && !tee.kept.keep(&watch, &chunk)
                     {
-                        check_after(after, std::mem::take(&mut kept)).await;
+                        tee.keeping = false;
+                        if let Some((_, _, plan)) = &mut tee.after {
+                            plan.body = None;
+                            plan.unchecked = Some(OVER_ROOM.into());
+                        }
                     }
-                    Some((Ok(chunk), (Some(answer), kept, total, after)))
+                    tee.total += chunk.len() as u64;
+                    if length == Some(tee.total)
+                        && let Some(after) = tee.after.take()
+                    {
+                        check_after(after, std::mem::take(&mut tee.kept)).await;
+                    }
+                    tee.answer = Some(answer);
+                    Some((Ok(chunk), tee))
                 }
                 Ok(None) => {
-                    if let Some(after) = after.take() {
-                        check_after(after, kept).await;
+                    if let Some(after) = tee.after.take() {
+                        check_after(after, std::mem::take(&mut tee.kept)).await;
                     }
                     None
                 }
                 Err(e) => {
-                    let e = std::io::Error::other(e.without_url());
-                    Some((Err(e), (None, kept, total, None)))
+                    watch.upstream_failed(broke_off(&e));
+                    tee.after = None;
+                    Some((Err(std::io::Error::other(e.without_url())), tee))
                 }
             }
-        },
-    )
+        }
+    })
 }
+
+/// Why an answer passed unchecked when the answers passing at once kept all the room.
+const OVER_ROOM: &str = "the answers passing at once held all the bytes kept for checks";
 
 #[cfg(test)]
 mod tests {

@@ -49,10 +49,22 @@ pub struct Options {
     pub json_lines: bool,
     /// The IR the traffic is held to (the embedded one by default).
     pub ir: Option<Arc<Ir>>,
+    /// How long the upstream may go silent (before its answer's head, or between two
+    /// reads of its body) before the exchange fails: 504 before the head, the answer cut
+    /// off after it.
+    pub timeout: std::time::Duration,
 }
+
+/// The upstream's silence the watch waits out by default (`--timeout`).
+pub const DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Answers larger than this are passed on unchecked (and counted as such).
 pub const MAX_CHECKED: usize = 16 << 20;
+
+/// The bytes of answers all the exchanges under way may keep for their checks (and
+/// records) at once: however many connections, the watch's memory stays bounded by it; an
+/// answer that finds no room passes on unchecked, counted in the report.
+pub const KEPT_BUDGET: usize = 64 << 20;
 
 /// Checks of answers already passed on that run at once: each holds its answer's body
 /// (up to `MAX_CHECKED`), so this bounds what the watch holds for checking.
@@ -79,6 +91,8 @@ struct Shared {
     checks: Arc<checks::Checks>,
     /// Room for the checks running at once (`CHECKS_AT_ONCE`).
     check_slots: Arc<tokio::sync::Semaphore>,
+    /// The bytes of answers kept for their checks at once, in KiB (`KEPT_BUDGET`).
+    kept_room: Arc<tokio::sync::Semaphore>,
 }
 
 impl Watch {
@@ -98,6 +112,8 @@ impl Watch {
         let http = reqwest::Client::builder()
             .no_proxy()
             .redirect(reqwest::redirect::Policy::none())
+            .connect_timeout(options.timeout)
+            .read_timeout(options.timeout)
             .build()
             .map_err(std::io::Error::other)?;
         let state = Arc::new(Shared {
@@ -109,6 +125,7 @@ impl Watch {
             sequence: AtomicU64::new(0),
             checks: Arc::default(),
             check_slots: Arc::new(tokio::sync::Semaphore::new(CHECKS_AT_ONCE)),
+            kept_room: Arc::new(tokio::sync::Semaphore::new(KEPT_BUDGET >> 10)),
         });
         let addr = listener.local_addr()?;
         let app = axum::Router::new()
@@ -202,6 +219,7 @@ pub fn parse_args(args: &[String]) -> Result<(Options, SocketAddr, Option<PathBu
         record: None,
         json_lines: true,
         ir: None,
+        timeout: DEFAULT_TIMEOUT,
     };
     let mut listen: SocketAddr = ([127, 0, 0, 1], 0).into();
     let mut report = None;
@@ -223,6 +241,17 @@ pub fn parse_args(args: &[String]) -> Result<(Options, SocketAddr, Option<PathBu
             "--report" => report = Some(PathBuf::from(value("--report")?)),
             "--record" => options.record = Some(PathBuf::from(value("--record")?)),
             "--enforce" => options.enforce = true,
+            "--timeout" => {
+                let v = value("--timeout")?;
+                options.timeout = v
+                    .parse::<f64>()
+                    .ok()
+                    .and_then(|s| std::time::Duration::try_from_secs_f64(s).ok())
+                    .filter(|d| !d.is_zero())
+                    .ok_or_else(|| {
+                        format!("watch: --timeout `{v}` is not a number of seconds above 0")
+                    })?;
+            }
             other => return Err(format!("watch: unknown flag `{other}`")),
         }
     }
@@ -245,5 +274,13 @@ pub fn parse_args(args: &[String]) -> Result<(Options, SocketAddr, Option<PathBu
 impl Shared {
     fn next_sequence(&self) -> u64 {
         self.sequence.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Counts an exchange the upstream failed, by how.
+    fn upstream_failed(&self, how: &str) {
+        *lock(&self.report)
+            .upstream_failed
+            .entry(how.to_string())
+            .or_default() += 1;
     }
 }

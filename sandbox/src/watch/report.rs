@@ -115,6 +115,9 @@ pub struct Report {
     /// Exchanges checked, and those passed on unchecked (and why).
     pub exchanges: u64,
     pub unchecked: BTreeMap<String, u64>,
+    /// Exchanges the upstream failed (no answer, timed out, broke off), by how: passed to
+    /// the caller as the failure they were, never checked.
+    pub upstream_failed: BTreeMap<String, u64>,
 }
 
 impl Report {
@@ -151,6 +154,9 @@ impl Report {
         for (why, n) in &self.unchecked {
             let _ = writeln!(out, "  not checked: {n} answer(s), {why}");
         }
+        for (how, n) in &self.upstream_failed {
+            let _ = writeln!(out, "  upstream failed: {n} exchange(s), {how}");
+        }
         for (title, list) in [
             ("departures", &self.departures),
             ("gaps filled", &self.gaps),
@@ -168,6 +174,7 @@ impl Report {
         serde_json::json!({
             "exchanges": self.exchanges,
             "unchecked": self.unchecked,
+            "upstream_failed": self.upstream_failed,
             "departures": self.departures,
             "gaps": self.gaps,
         })

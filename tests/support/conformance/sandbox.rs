@@ -56,6 +56,7 @@ impl Running {
                     record: None,
                     json_lines: false,
                     ir: None,
+                    timeout: sandbox::watch::DEFAULT_TIMEOUT,
                 };
                 let watch = sandbox::watch::Watch::on(listener, options)
                     .await
