@@ -442,7 +442,7 @@ pub fn read_file(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
 }
 
 /// A JSON body file; an error names the file, line and column.
-fn json_file(path: &std::path::Path) -> Result<Value, Failure> {
+pub(crate) fn json_file(path: &std::path::Path) -> Result<Value, Failure> {
     let bytes = read_file(path)?;
     serde_json::from_slice(&bytes)
         .map_err(|e| Failure::usage(format!("--body {}: not JSON: {e}", path.display())))

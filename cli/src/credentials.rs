@@ -148,7 +148,7 @@ type Sections = BTreeMap<String, BTreeMap<String, String>>;
 
 /// `[name]` sections of `NAME = value` lines; `#` starts a comment line. An error names
 /// the line (never its value: it may be a secret).
-fn parse(text: &str) -> Result<Sections, (usize, String)> {
+pub(crate) fn parse(text: &str) -> Result<Sections, (usize, String)> {
     let mut sections = Sections::new();
     let mut current: Option<String> = None;
     for (n, line) in text.lines().enumerate() {

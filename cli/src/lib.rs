@@ -12,6 +12,8 @@ pub mod credentials;
 pub mod exit;
 pub mod export;
 pub mod flags;
+#[cfg(test)]
+mod fuzz;
 pub mod import;
 pub mod mcp;
 pub mod output;

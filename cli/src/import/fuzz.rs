@@ -5,13 +5,14 @@
 //! refusal names the file. `FUZZ_ITERATIONS=N` runs longer, `FUZZ_SEED=S` another seed
 //! (docs/tests.md has a long run's figures).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use super::file::{Format, Input};
 use super::journal::Journal;
 use super::mapping::Mapping;
 use super::{CellKind, Column, Place, Target, cells};
+use crate::fuzz::{Rng, iterations, mutate, scratch};
 
 const HANG: Duration = Duration::from_secs(5);
 
@@ -83,95 +84,6 @@ const CSV: &str = "reference_number,year,due,active,extended_data,extended_data.
 const JSONL: &str = "{\"reference_number\": \"A-1\", \"year\": 2020, \"extended_data\": {\"a\": [1, 2]}}\n{\"reference_number\": \"B-2\", \"group\": 7, \"active\": true}\n";
 const MAP: &str = "# ERP\nAsset No = reference_number\nModel year = year\nFleet = extended_data.fleet\nNotes = -\n";
 const JOURNAL: &str = "{\"journal\":{\"format\":1,\"interface\":\"v3\",\"target\":\"units\"}}\n{\"applied\":{\"key\":\"A-1\",\"hash\":\"00ff\",\"id\":\"unt_1\"}}\n{\"begin\":{\"file\":\"u.csv\",\"size\":9,\"hash\":\"ab\",\"at\":\"2026-11-29T08:00:00Z\"}}\n{\"sending\":{\"line\":2,\"key\":\"A-1\",\"hash\":\"01\"}}\n{\"outcome\":{\"line\":2,\"key\":\"A-1\",\"outcome\":\"created\",\"id\":\"unt_1\",\"hash\":\"01\"}}\n";
-
-/// Bytes a mutation inserts.
-const PIECES: &[&[u8]] = &[
-    b",",
-    b"\"",
-    b"\"\"",
-    b"\n",
-    b"\r\n",
-    b"\r",
-    b"\xef\xbb\xbf",
-    b"\xff\xfe",
-    b"=",
-    b"#",
-    b"{",
-    b"}",
-    b"[",
-    b"]",
-    b":",
-    b"null",
-    b"-",
-    b".",
-    b"extended_data.",
-    b"9999999999999999999999",
-    b" ",
-    b"\t",
-    b"\0",
-    "é".as_bytes(),
-    b"\\",
-];
-
-/// xorshift64*: the same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
-/// `base` with one to four random edits.
-fn mutate(rng: &mut Rng, base: &[u8]) -> Vec<u8> {
-    let mut bytes = base.to_vec();
-    for _ in 0..=rng.below(4) {
-        let at = rng.below(bytes.len() + 1);
-        match rng.below(4) {
-            0 => {
-                let end = (at + rng.below(12)).min(bytes.len());
-                bytes.drain(at..end);
-            }
-            1 => {
-                let piece = PIECES[rng.below(PIECES.len())];
-                bytes.splice(at..at, piece.iter().copied());
-            }
-            2 => {
-                let end = (at + rng.below(40)).min(bytes.len());
-                let copy = bytes[at..end].to_vec();
-                bytes.splice(at..at, copy);
-            }
-            _ => bytes.truncate(at),
-        }
-    }
-    bytes
-}
-
-fn iterations() -> (usize, u64) {
-    let n = std::env::var("FUZZ_ITERATIONS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1500);
-    let seed = std::env::var("FUZZ_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0x1a9_2026);
-    (n, seed)
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("inspection-fuzz-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 /// Reads every row of `path`: each row's problems name a line of the file; a refusal
 /// names the file.
