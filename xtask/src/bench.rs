@@ -50,9 +50,9 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
 
     // The export at a raised quota, 1,000 and 10,000 records, each in its own process, by
     // the library and by the command-line tool (built first, in the same profile).
-    // With PostgreSQL, for the sync's rows (the workspace's tests build it so too).
+    // With PostgreSQL, for the sync's rows, as the workspace's tests build it.
     let mut build = vec!["build", "--quiet", "-p", "inspection-cli"];
-    build.extend(["--features", "inspection-cli-runtime/postgres"]);
+    build.extend(["--features", tools::TOOL_FEATURES]);
     build.extend(profile);
     tools::step(root, "bench: the command-line tool", &cargo, &build)?;
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
@@ -814,15 +814,15 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
 
 /// Runs a program, shows its output and returns its standard output.
 fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<String, String> {
-    println!("==> {name}: {program} {}", args.join(" "));
+    tools::say(&format!("==> {name}: {program} {}", args.join(" ")));
     let output = Command::new(program)
         .args(args)
         .current_dir(root)
-        .stderr(std::process::Stdio::inherit())
         .output()
         .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    print!("{stdout}");
+    tools::say(String::from_utf8_lossy(&output.stderr).trim_end());
+    tools::say(stdout.trim_end());
     if output.status.success() {
         Ok(stdout)
     } else {

@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::tools::{
-    TS_TOOLS, npm, python_bin, python_env, step, step_with_env, target_dir, time_table, timed,
-    typescript_tools,
+    TS_TOOLS, lane, npm, python_bin, python_env, step, step_with_env, target_dir, time_table,
+    timed, typescript_tools,
 };
 
 /// Every check, then each step's wall time (also when a step failed): where the time goes.
@@ -36,16 +36,56 @@ fn checks(root: &Path) -> Result<(), String> {
             "warnings",
         ],
     )?;
-    step(root, "tests", &cargo, &["test", "--workspace"])?;
+    super::test_run::run(root, &cargo)?;
     // The dependency tree: licenses, duplicate versions, sources (deny.toml).
     timed("cargo-deny", || {
         super::deny::finish(root, &cargo, installing)
     })?;
+    // The TypeScript and Python tests and the contract run start the sandbox binary the
+    // tests built. Three lanes side by side: the first two mostly wait on sandboxes and
+    // browsers, the third is cargo's.
+    let target = target_dir(root, &cargo)?;
+    let target = target.to_string_lossy().into_owned();
+    let started = std::time::Instant::now();
+    let (ts, py, rust) = std::thread::scope(|s| {
+        let ts = s.spawn(|| lane("typescript", || typescript(root, &target)));
+        let py = s.spawn(|| {
+            lane("python and the contract run", || {
+                python(root, &target)?;
+                contract(root, &target)
+            })
+        });
+        let rust = lane("rust: docs, package, features, small specs", || {
+            rust_after_tests(root, &cargo)
+        });
+        let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
+            h.join()
+                .unwrap_or_else(|_| Err("ci: a lane panicked".into()))
+        };
+        (joined(ts), joined(py), rust)
+    });
+    super::tools::record_time(
+        "typescript, python and rust lanes side by side",
+        started.elapsed(),
+    );
+    let failed: Vec<String> = [ts, py, rust].into_iter().filter_map(Result::err).collect();
+    if !failed.is_empty() {
+        return Err(failed.join("\n"));
+    }
+    // After both lanes: it times the TypeScript and Python parsers they installed.
+    timed("bench --quick", || super::bench::run(root, true, true))?;
+    println!("ci: all checks passed");
+    Ok(())
+}
+
+/// The Rust checks after the tests: the client's docs, the crates as a registry gets
+/// them, each feature alone, and the small specs in every language.
+fn rust_after_tests(root: &Path, cargo: &str) -> Result<(), String> {
     // The client's documentation builds without a warning (broken links included).
     step_with_env(
         root,
         "docs",
-        &cargo,
+        cargo,
         &[
             "doc",
             "--no-deps",
@@ -58,7 +98,7 @@ fn checks(root: &Path) -> Result<(), String> {
     )?;
     // The crates as a registry gets them: packed together, each built from its `.crate`
     // outside the workspace (doctests, docs with docs.rs's features).
-    timed("package", || super::package::run(root, &cargo))?;
+    timed("package", || super::package::run(root, cargo))?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
     // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
     let combinations: [&[&str]; 3] = [
@@ -69,12 +109,12 @@ fn checks(root: &Path) -> Result<(), String> {
     for features in combinations {
         let mut args = vec!["check", "-p", "inspection-client"];
         args.extend_from_slice(features);
-        step(root, "features", &cargo, &args)?;
+        step(root, "features", cargo, &args)?;
     }
     step(
         root,
         "features: secrecy",
-        &cargo,
+        cargo,
         &[
             "test",
             "-p",
@@ -85,24 +125,15 @@ fn checks(root: &Path) -> Result<(), String> {
             "secrecy",
         ],
     )?;
-    // The TypeScript and Python tests and the contract run start the sandbox binary.
-    let target = target_dir(root, &cargo)?;
-    let target = target.to_string_lossy();
-    typescript(root, &cargo, &target)?;
-    python(root, &target)?;
-    contract(root, &target)?;
     // Names that are keywords or the client's own must give output that compiles.
     timed("small specs in every language", || {
         super::output_check::run(
             root,
-            &cargo,
+            cargo,
             &root.join("tests/specs"),
             &root.join("target/keywords"),
         )
-    })?;
-    timed("bench --quick", || super::bench::run(root, true, true))?;
-    println!("ci: all checks passed");
-    Ok(())
+    })
 }
 
 /// The TypeScript package: dev tools from the committed lockfile, the strict type check
@@ -110,8 +141,8 @@ fn checks(root: &Path) -> Result<(), String> {
 /// conformance scenarios start the sandbox binary the Rust tests built), then the package
 /// as users get it: packed, linted (publint, attw), installed into fresh projects,
 /// type-checked there and run on Node 18, 20 and 22; and the scenarios in a browser.
-fn typescript(root: &Path, cargo: &str, target: &str) -> Result<(), String> {
-    typescript_tools(root, cargo, true)?;
+fn typescript(root: &Path, target: &str) -> Result<(), String> {
+    typescript_tools(root, "cargo", true)?;
     step_with_env(
         root,
         "typescript: tests",
@@ -207,12 +238,11 @@ pub fn python_only(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     step(root, "python: sandbox", &cargo, &["build", "-p", "sandbox"])?;
     let tool = ["build", "-p", "inspection-cli", "--features"];
-    let features = "inspection-cli-runtime/postgres,inspection-cli-runtime/mcp";
     step(
         root,
         "python: the inspection tool",
         &cargo,
-        &[&tool[..], &[features]].concat(),
+        &[&tool[..], &[super::tools::TOOL_FEATURES]].concat(),
     )?;
     let target = target_dir(root, &cargo)?;
     python(root, &target.to_string_lossy())

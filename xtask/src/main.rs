@@ -10,6 +10,7 @@ mod fuzz;
 mod output_check;
 mod package;
 mod python_versions;
+mod test_run;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -41,6 +42,9 @@ commands:
   fuzz [--cases N] [--seed S] [--compile K]
                     the long fuzz run (default 1,000,000 cases, seed 7): no panic or
                     hang, and K accepted specs (default 10) compiled in every language
+  test              the workspace's Rust tests as CI runs them: every test binary built,
+                    then run three at a time (longest first), then the doctests, with
+                    each one's time
   ci                everything CI checks, in this order: fmt, codegen --check, clippy,
                     the Rust tests, cargo doc, each interface and feature alone, the
                     TypeScript checks (tests, the packed package on Node 18/20/22, the
@@ -84,6 +88,11 @@ fn main() -> ExitCode {
         ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
+        ["test"] => repo_root().and_then(|root| {
+            let outcome = test_run::run(&root, &cargo());
+            print!("{}", tools::time_table());
+            outcome
+        }),
         ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
         ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
         ["bench", "--builds"] => repo_root().and_then(|root| bench::builds(&root)),

@@ -9,9 +9,44 @@ use std::time::{Duration, Instant};
 /// Each step's name and wall time in this run, in order, for `cargo xtask ci`'s table.
 static TIMES: Mutex<Vec<(String, Duration)>> = Mutex::new(Vec::new());
 
+thread_local! {
+    /// The output of the lane this thread runs (see [`lane`]), shown whole when it ends.
+    static LANE: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Says `line`: now, or within the output of the lane this thread runs.
+pub fn say(line: &str) {
+    let kept = LANE.with(|lane| {
+        lane.borrow_mut().as_mut().map(|out| {
+            out.push_str(line);
+            out.push('\n');
+        })
+    });
+    if kept.is_none() {
+        println!("{line}");
+    }
+}
+
+/// Runs `f` as a lane named `name` on this thread: the steps' output kept and printed
+/// whole, under its name, once it ends (lanes run side by side; their output would
+/// interleave).
+pub fn lane<T>(name: &str, f: impl FnOnce() -> T) -> T {
+    LANE.with(|lane| *lane.borrow_mut() = Some(String::new()));
+    let out = f();
+    let text = LANE
+        .with(|lane| lane.borrow_mut().take())
+        .unwrap_or_default();
+    println!("==== lane {name}:\n{text}==== end of lane {name}");
+    out
+}
+
+fn in_lane() -> bool {
+    LANE.with(|lane| lane.borrow().is_some())
+}
+
 /// Records a step's wall time, and says it.
 pub fn record_time(name: &str, took: Duration) {
-    println!("<== {name}: {:.1} s", took.as_secs_f64());
+    say(&format!("<== {name}: {:.1} s", took.as_secs_f64()));
     TIMES
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -36,6 +71,10 @@ pub fn time_table() -> String {
     }
     table
 }
+
+/// The features the `inspection` tool is built with wherever the checks build it (the
+/// tests, the Python tests, the benchmarks): one build, not one per feature set.
+pub const TOOL_FEATURES: &str = "inspection-cli-runtime/postgres,inspection-cli-runtime/mcp";
 
 /// Where the TypeScript dev tools and tests live.
 pub const TS_TOOLS: &str = "tests/typescript";
@@ -266,14 +305,29 @@ pub fn step_with_env(
     env: &[(&str, &str)],
 ) -> Result<(), String> {
     let shown: Vec<String> = env.iter().map(|(k, v)| format!("{k}={v:?} ")).collect();
-    println!("==> {name}: {}{program} {}", shown.concat(), args.join(" "));
+    say(&format!(
+        "==> {name}: {}{program} {}",
+        shown.concat(),
+        args.join(" ")
+    ));
     let started = Instant::now();
-    let status = Command::new(program)
+    let mut command = Command::new(program);
+    command
         .args(args)
         .envs(env.iter().copied())
-        .current_dir(root)
-        .status()
-        .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
+        .current_dir(root);
+    let status = if in_lane() {
+        let out = command
+            .output()
+            .map_err(|e| format!("{name}: cannot run {program}: {e}"))?;
+        say(String::from_utf8_lossy(&out.stdout).trim_end());
+        say(String::from_utf8_lossy(&out.stderr).trim_end());
+        out.status
+    } else {
+        command
+            .status()
+            .map_err(|e| format!("{name}: cannot run {program}: {e}"))?
+    };
     record_time(name, started.elapsed());
     if status.success() {
         Ok(())

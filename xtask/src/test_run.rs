@@ -1,0 +1,200 @@
+//! The workspace's tests as CI runs them: every test binary built by one `cargo test
+//! --no-run`, then run several at a time rather than one after another (most of their
+//! time is spent waiting on sandboxes, servers and sleeps, not on the two cores), the
+//! longest first by the last run's times; then the doctests. Each binary's output is shown
+//! whole when it fails; the time of each goes into the table.
+
+use std::collections::BTreeMap;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::tools::{TOOL_FEATURES, record_time, step};
+
+/// Test binaries running at once.
+const AT_ONCE: usize = 3;
+
+/// Where each binary's last time is kept, to start the longest first next time.
+const TIMES: &str = "target/ci-test-times.json";
+
+/// A test binary cargo built: its name (`cli`, `sandbox:watch`), path and package folder.
+struct Binary {
+    name: String,
+    path: PathBuf,
+    package_dir: PathBuf,
+}
+
+pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
+    let binaries = build(root, cargo)?;
+    let last: BTreeMap<String, f64> = std::fs::read(root.join(TIMES))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let mut queue = binaries;
+    // Longest first (unknown ones count as long): the last to start are the short ones.
+    queue.sort_by(|a, b| {
+        let time = |x: &Binary| last.get(&x.name).copied().unwrap_or(f64::MAX);
+        time(b).total_cmp(&time(a)).then(a.name.cmp(&b.name))
+    });
+    let started = Instant::now();
+    let queue = Mutex::new(queue.into_iter());
+    let done: Mutex<Vec<(String, Duration, bool)>> = Mutex::new(Vec::new());
+    std::thread::scope(|s| {
+        for _ in 0..AT_ONCE {
+            s.spawn(|| {
+                loop {
+                    let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
+                    let Some(binary) = next else { break };
+                    let (took, ok) = run_one(&binary);
+                    let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
+                    done.push((binary.name, took, ok));
+                }
+            });
+        }
+    });
+    let done = done.into_inner().unwrap_or_else(|p| p.into_inner());
+    let times: BTreeMap<&str, f64> = done
+        .iter()
+        .map(|(name, took, _)| (name.as_str(), took.as_secs_f64()))
+        .collect();
+    if let Ok(text) = serde_json::to_vec_pretty(&times) {
+        let _ = std::fs::write(root.join(TIMES), text);
+    }
+    record_time(
+        &format!("tests: {} binaries, {AT_ONCE} at a time", done.len()),
+        started.elapsed(),
+    );
+    let failed: Vec<&str> = done
+        .iter()
+        .filter(|(_, _, ok)| !ok)
+        .map(|(name, _, _)| name.as_str())
+        .collect();
+    if !failed.is_empty() {
+        return Err(format!("ci: tests failed in {}", failed.join(", ")));
+    }
+    step(
+        root,
+        "tests: doctests",
+        cargo,
+        &["test", "--workspace", "--doc"],
+    )
+}
+
+/// Builds every test binary of the workspace (and the `inspection` tool as the tests
+/// start it), and names each.
+fn build(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
+    // The tool the end-to-end tests start (tests/support/cli_process.rs builds it so when
+    // it is not there; built here, before the tests run side by side).
+    step(
+        root,
+        "tests: the inspection tool",
+        cargo,
+        &["build", "-p", "inspection-cli", "--features", TOOL_FEATURES],
+    )?;
+    println!("==> tests: build: {cargo} test --workspace --no-run");
+    let started = Instant::now();
+    let mut child = Command::new(cargo)
+        .args([
+            "test",
+            "--workspace",
+            "--no-run",
+            "--message-format=json-render-diagnostics",
+        ])
+        .current_dir(root)
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("tests: cannot run {cargo}: {e}"))?;
+    let mut binaries = Vec::new();
+    let stdout = child.stdout.take().ok_or("tests: no output from cargo")?;
+    for line in std::io::BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        if let Some(binary) = test_binary(&message) {
+            binaries.push(binary);
+        }
+    }
+    let status = child.wait().map_err(|e| format!("tests: {e}"))?;
+    record_time("tests: build", started.elapsed());
+    if !status.success() {
+        return Err(format!("ci: building the tests failed ({status})"));
+    }
+    Ok(binaries)
+}
+
+/// A test executable from one of cargo's JSON messages.
+fn test_binary(message: &Value) -> Option<Binary> {
+    if message["reason"] != "compiler-artifact" || message["profile"]["test"] != true {
+        return None;
+    }
+    let path = PathBuf::from(message["executable"].as_str()?);
+    let manifest = PathBuf::from(message["manifest_path"].as_str()?);
+    let package = message["package_id"].as_str().unwrap_or_default();
+    let target = message["target"]["name"].as_str()?;
+    let kind = message["target"]["kind"][0].as_str().unwrap_or_default();
+    // `path+file:///…/sandbox#0.1.0` -> `sandbox`
+    let package = package
+        .rsplit('/')
+        .next()
+        .and_then(|p| p.split('#').next())
+        .unwrap_or(target);
+    let name = match kind {
+        "lib" => format!("{package} (lib)"),
+        "bin" => format!("{package}: {target} (bin)"),
+        _ if package == "tests" => target.to_string(),
+        _ => format!("{package}: {target}"),
+    };
+    Some(Binary {
+        name,
+        path,
+        package_dir: manifest.parent()?.to_path_buf(),
+    })
+}
+
+/// Runs one test binary as cargo would (from its package's folder); its output shown
+/// whole when it fails.
+fn run_one(binary: &Binary) -> (Duration, bool) {
+    let started = Instant::now();
+    let out = Command::new(&binary.path)
+        .current_dir(&binary.package_dir)
+        .env("CARGO_MANIFEST_DIR", &binary.package_dir)
+        .stdin(Stdio::null())
+        .output();
+    let took = started.elapsed();
+    let ok = match &out {
+        Ok(out) if out.status.success() => {
+            let text = String::from_utf8_lossy(&out.stdout);
+            let result = text
+                .lines()
+                .rfind(|l| l.starts_with("test result:"))
+                .unwrap_or("");
+            println!(
+                "<== test {}: {:.1} s {result}",
+                binary.name,
+                took.as_secs_f64()
+            );
+            true
+        }
+        Ok(out) => {
+            println!(
+                "==== test {} FAILED ({}) after {:.1} s:\n{}\n{}",
+                binary.name,
+                out.status,
+                took.as_secs_f64(),
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            false
+        }
+        Err(e) => {
+            println!("==== test {}: cannot run it: {e}", binary.name);
+            false
+        }
+    };
+    (took, ok)
+}
