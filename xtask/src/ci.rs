@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use super::tools::{
-    TS_TOOLS, lane, npm, python_bin, python_env, step, step_with_env, target_dir, time_table,
-    timed, typescript_tools,
+    PythonEnv, TS_TOOLS, lane, npm, python_bin, python_env, step, step_with_env, target_dir,
+    time_table, timed, typescript_tools,
 };
 
 /// Every check, then each step's wall time (also when a step failed): where the time goes.
@@ -42,22 +42,23 @@ fn checks(root: &Path) -> Result<(), String> {
         super::deny::finish(root, &cargo, installing)
     })?;
     // The TypeScript and Python tests and the contract run start the sandbox binary the
-    // tests built. Three lanes side by side: the first two mostly wait on sandboxes and
-    // browsers, the third is cargo's.
+    // tests built. The Python environment first (the Python checks and the contract run
+    // both use it), then three lanes side by side: the first two mostly wait on sandboxes
+    // and browsers, the third is cargo's, then the contract run's.
     let target = target_dir(root, &cargo)?;
     let target = target.to_string_lossy().into_owned();
+    let env = python_env(root)?;
     let started = std::time::Instant::now();
     let (ts, py, rust) = std::thread::scope(|s| {
         let ts = s.spawn(|| lane("typescript", || typescript(root, &target)));
-        let py = s.spawn(|| {
-            lane("python and the contract run", || {
-                python(root, &target)?;
+        let py = s.spawn(|| lane("python", || python(root, &env, &target)));
+        let rust = lane(
+            "rust: docs, package, features, small specs; the contract run",
+            || {
+                rust_after_tests(root, &cargo)?;
                 contract(root, &target)
-            })
-        });
-        let rust = lane("rust: docs, package, features, small specs", || {
-            rust_after_tests(root, &cargo)
-        });
+            },
+        );
         let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
             h.join()
                 .unwrap_or_else(|_| Err("ci: a lane panicked".into()))
@@ -172,8 +173,7 @@ fn typescript(root: &Path, target: &str) -> Result<(), String> {
 /// the sdist and the wheel built and checked as PyPI would take them, the wheel installed,
 /// `mypy --strict` on the package and its tests, then pytest (the conformance scenarios,
 /// sync and async, against the sandbox binary), then the wheel on every Python it promises.
-pub fn python(root: &Path, target: &str) -> Result<(), String> {
-    let env = python_env(root)?;
+pub fn python(root: &Path, env: &PythonEnv, target: &str) -> Result<(), String> {
     let bin = python_bin(root);
     let tool = |name: &str| bin.join(name).to_string_lossy().into_owned();
     let dist = &env.dist;
@@ -245,7 +245,8 @@ pub fn python_only(root: &Path) -> Result<(), String> {
         &[&tool[..], &[super::tools::TOOL_FEATURES]].concat(),
     )?;
     let target = target_dir(root, &cargo)?;
-    python(root, &target.to_string_lossy())
+    let env = python_env(root)?;
+    python(root, &env, &target.to_string_lossy())
 }
 
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,
