@@ -274,8 +274,11 @@ describe("rate limits and retries", () => {
       const core = new Core(svc.base, V3, { kind: "none" }, { rateLimit: { requests: 3, windowSeconds: 0.3 } });
       await Promise.all(Array.from({ length: 7 }, () => core.json(NONE, ANY, get("/x"))));
       const times = svc.seen.map((s) => s.at).sort((a, b) => a - b);
+      // Stamped as the server in this same process gets to each request: on a busy
+      // machine an early one is stamped late, so a window can look up to ~50 ms short.
+      // A pacer that did not pace would put the 4th request within a few ms of the 1st.
       for (let i = 3; i < times.length; i++) {
-        assert.ok((times[i] ?? 0) - (times[i - 3] ?? 0) >= 295, `4 requests within ${(times[i] ?? 0) - (times[i - 3] ?? 0)} ms`);
+        assert.ok((times[i] ?? 0) - (times[i - 3] ?? 0) >= 250, `4 requests within ${(times[i] ?? 0) - (times[i - 3] ?? 0)} ms`);
       }
     } finally {
       await svc.close();
