@@ -422,10 +422,13 @@ async fn misbehaving_upstream() -> String {
                             .await;
                         let _ = socket.write_all(&body).await;
                     }
-                    "/reset" => {
-                        let _ = socket
-                            .write_all(answer(100_000, "application/pdf").as_bytes())
-                            .await;
+                    "/reset" | "/v3/units/unt_reset" => {
+                        // A unit's answer is JSON, which an enforcing watch reads whole.
+                        let kind = match path.starts_with("/v3/") {
+                            true => "application/json",
+                            false => "application/pdf",
+                        };
+                        let _ = socket.write_all(answer(100_000, kind).as_bytes()).await;
                         let _ = socket.write_all(&half).await;
                         let _ = socket.flush().await;
                         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -605,4 +608,44 @@ async fn a_thousand_connections_at_once_each_get_their_answer_byte_for_byte() {
     let report = watch.report();
     assert_eq!(report["exchanges"], 1_000, "{report:#}");
     assert!(watch.departures().is_empty(), "{}", watch.table());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn enforcing_a_misbehaving_upstream_answers_the_failure_never_a_made_up_body() {
+    let upstream = misbehaving_upstream().await;
+    let watch = watch(Options {
+        upstream,
+        enforce: true,
+        record: None,
+        json_lines: false,
+        ir: None,
+        timeout: Duration::from_millis(500),
+    })
+    .await;
+    let via = format!("http://{}", watch.addr);
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let mut request = client.get(format!("{via}/v3/units/unt_reset"));
+    for (name, value) in KEYS {
+        request = request.header(name, value);
+    }
+    // Read whole to be checked before it passes: it broke off, so the watch's own 502.
+    let answer = request.send().await.unwrap();
+    assert_eq!(answer.status(), 502);
+    let text = answer.text().await.unwrap();
+    assert!(
+        text.starts_with("watch: the upstream's answer broke off"),
+        "{text}"
+    );
+    let answer = client
+        .get(format!("{via}/stall-head"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 504);
+    let report = watch.report();
+    assert_eq!(
+        report["upstream_failed"],
+        json!({"broke off within its answer": 1, "timed out before its answer": 1}),
+        "{report:#}"
+    );
 }
