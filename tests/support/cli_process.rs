@@ -9,11 +9,16 @@ use std::sync::OnceLock;
 
 use tokio::io::AsyncWriteExt;
 
-/// The `inspection` binary beside this test's own, built once per test process.
+/// The `inspection` binary beside this test's own, built once per test process (unless
+/// `INSPECTION_TEST_TOOL` names one already built: `cargo xtask ci` builds it with the
+/// tests, in one cargo run).
 pub fn binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
+            if let Some(tool) = std::env::var_os("INSPECTION_TEST_TOOL") {
+                return PathBuf::from(tool);
+            }
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
             let status = std::process::Command::new(cargo)
                 // With PostgreSQL (a feature of the tool; the workspace builds it so too).

@@ -1,5 +1,6 @@
-//! The workspace's tests as CI runs them: every test binary built by one `cargo test
-//! --no-run`, then run several at a time rather than one after another (most of their
+//! The workspace's tests as CI runs them: every test binary built by one `cargo build`
+//! (with the workspace's binaries and examples, as `cargo test` builds them), then run
+//! several at a time rather than one after another (most of their
 //! time is spent waiting on sandboxes, servers and sleeps, not on the two cores), the
 //! longest first by the last run's times; then the doctests. Each binary's output is shown
 //! whole when it fails; the time of each goes into the table.
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::tools::{TOOL_FEATURES, record_time, step};
+use super::tools::{record_time, step, target_dir};
 
 /// Test binaries running at once.
 const AT_ONCE: usize = 3;
@@ -30,6 +31,11 @@ struct Binary {
 
 pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     let binaries = build(root, cargo)?;
+    // The tool the end-to-end tests start: the one just built (tests/support/cli_process.rs
+    // builds it itself only when it is not named).
+    let tool = target_dir(root, cargo)?
+        .join("debug")
+        .join(format!("inspection{}", std::env::consts::EXE_SUFFIX));
     let last: BTreeMap<String, f64> = std::fs::read(root.join(TIMES))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())
@@ -49,7 +55,7 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
                 loop {
                     let next = queue.lock().unwrap_or_else(|p| p.into_inner()).next();
                     let Some(binary) = next else { break };
-                    let (took, ok) = run_one(&binary);
+                    let (took, ok) = run_one(&binary, &tool);
                     let mut done = done.lock().unwrap_or_else(|p| p.into_inner());
                     done.push((binary.name, took, ok));
                 }
@@ -84,26 +90,27 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     )
 }
 
-/// Builds every test binary of the workspace (and the `inspection` tool as the tests
-/// start it), and names each.
+/// Builds every test binary of the workspace, the `inspection` tool and the sandbox the
+/// tests start, and the examples, in one cargo run, so that all of them share one
+/// set of features: the tool is not built a second time with features of its own (on a
+/// cold machine that second build took 146 s). Names each test binary.
 fn build(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
-    // The tool the end-to-end tests start (tests/support/cli_process.rs builds it so when
-    // it is not there; built here, before the tests run side by side).
-    step(
-        root,
-        "tests: the inspection tool",
-        cargo,
-        &["build", "-p", "inspection-cli", "--features", TOOL_FEATURES],
-    )?;
-    println!("==> tests: build: {cargo} test --workspace --no-run");
+    let args = [
+        "build",
+        "--workspace",
+        "--tests",
+        "--examples",
+        // The two the tests and the TypeScript and Python checks start.
+        "--bin",
+        "inspection",
+        "--bin",
+        "sandbox",
+        "--message-format=json-render-diagnostics",
+    ];
+    println!("==> tests: build: {cargo} {}", args.join(" "));
     let started = Instant::now();
     let mut child = Command::new(cargo)
-        .args([
-            "test",
-            "--workspace",
-            "--no-run",
-            "--message-format=json-render-diagnostics",
-        ])
+        .args(args)
         .current_dir(root)
         .stdout(Stdio::piped())
         .spawn()
@@ -158,11 +165,12 @@ fn test_binary(message: &Value) -> Option<Binary> {
 
 /// Runs one test binary as cargo would (from its package's folder); its output shown
 /// whole when it fails.
-fn run_one(binary: &Binary) -> (Duration, bool) {
+fn run_one(binary: &Binary, tool: &Path) -> (Duration, bool) {
     let started = Instant::now();
     let out = Command::new(&binary.path)
         .current_dir(&binary.package_dir)
         .env("CARGO_MANIFEST_DIR", &binary.package_dir)
+        .env("INSPECTION_TEST_TOOL", tool)
         .stdin(Stdio::null())
         .output();
     let took = started.elapsed();
