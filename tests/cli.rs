@@ -745,29 +745,22 @@ async fn a_damaged_checkpoint_or_records_file_is_mended_or_refused_and_never_tru
     let sandbox = sandbox("--inspections 150 --rate-limit off").await;
     let env = v3_env(&sandbox);
     let dir = scratch("damaged");
-    let args = |folder: &Path, extra: &[&str]| {
-        let mut args = strings(&["--quiet", "--rate-limit", "4/1", "export", "v3"]);
+    // Paced to 4 requests a second (20 records a page), to be caught part-way.
+    let args = |folder: &Path, rate: &str, extra: &[&str]| {
+        let mut args = strings(&["--quiet", "--rate-limit", rate, "export", "v3"]);
         args.push(folder.display().to_string());
         args.extend(strings(&["--page-size", "20"]));
         args.extend(strings(extra));
         args
     };
     let whole = dir.join("whole");
-    let mut fast = args(&whole, &[]);
-    fast[2] = "off".into();
-    assert_eq!(tool::run(&fast, &env, None).await.code, 0);
+    let ran = tool::run(&args(&whole, "off", &[]), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
     let expected = folder_contents(&whole);
 
     // An export stopped part-way (SIGKILL once its checkpoint covers 40 to 100 records).
     let partial = dir.join("partial");
-    let mut child = std::process::Command::new(tool::binary())
-        .args(args(&partial, &[]))
-        .envs(env.iter().cloned())
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = tool::spawn(&args(&partial, "4/1", &[]), &env);
     while !checkpoint_records(&partial).is_some_and(|n| (40..=100).contains(&n)) {
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -860,7 +853,7 @@ async fn a_damaged_checkpoint_or_records_file_is_mended_or_refused_and_never_tru
         copy_folder(&partial, &folder);
         damage(&folder);
         let damaged = std::fs::read(folder.join("records.jsonl")).unwrap();
-        let ran = tool::run(&args(&folder, &[]), &env, None).await;
+        let ran = tool::run(&args(&folder, "4/1", &[]), &env, None).await;
         if let Met::Refused(names) = met {
             assert!(ran.code == 1 || ran.code == 2, "{case}: {}", ran.stderr);
             for name in names.iter().chain(&["--restart"]) {
@@ -872,7 +865,7 @@ async fn a_damaged_checkpoint_or_records_file_is_mended_or_refused_and_never_tru
             }
             let kept = std::fs::read(folder.join("records.jsonl")).unwrap();
             assert!(kept == damaged, "{case}: a refused folder was changed");
-            let ran = tool::run(&args(&folder, &["--restart"]), &env, None).await;
+            let ran = tool::run(&args(&folder, "4/1", &["--restart"]), &env, None).await;
             assert_eq!(ran.code, 0, "{case}: {}", ran.stderr);
             let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
             let aside = summary["set_aside"].as_array().map_or(0, Vec::len);

@@ -49,11 +49,10 @@ async fn watch(options: Options) -> Watch {
 /// Status, headers (but `date`) and the body's bytes of `GET origin+path` with the keys.
 async fn get(origin: &str, path: &str) -> (u16, Vec<(String, String)>, Vec<u8>) {
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let mut request = client.get(format!("{origin}{path}"));
-    for (name, value) in KEYS {
-        request = request.header(name, value);
-    }
-    let answer = request.send().await.unwrap();
+    let answer = keyed(&client, &format!("{origin}{path}"))
+        .send()
+        .await
+        .unwrap();
     let status = answer.status().as_u16();
     let mut headers: Vec<(String, String)> = answer
         .headers()
@@ -457,6 +456,33 @@ async fn misbehaving_upstream() -> String {
     origin
 }
 
+/// A watch over [`misbehaving_upstream`], giving up on a silent upstream after 0.5 s.
+async fn watch_misbehaving(enforce: bool, record: Option<std::path::PathBuf>) -> Watch {
+    watch(Options {
+        upstream: misbehaving_upstream().await,
+        enforce,
+        record,
+        json_lines: false,
+        ir: None,
+        timeout: Duration::from_millis(500),
+    })
+    .await
+}
+
+/// `GET url` with the keys.
+fn keyed(client: &reqwest::Client, url: &str) -> reqwest::RequestBuilder {
+    KEYS.iter().fold(client.get(url), |request, (name, value)| {
+        request.header(*name, *value)
+    })
+}
+
+/// The watch's own answer to a failure: its status, and a text starting with `says`.
+async fn assert_the_watch_says(answer: reqwest::Response, status: u16, says: &str) {
+    assert_eq!(answer.status(), status, "{says}");
+    let text = answer.text().await.unwrap();
+    assert!(text.starts_with(says), "{text}");
+}
+
 /// A JSON list of units over the watch's check cap (16 MiB).
 fn huge_body() -> Vec<u8> {
     let unit = r#"{"id":"unt_big","reference_number":"BIG"}"#;
@@ -472,27 +498,12 @@ fn huge_body() -> Vec<u8> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_misbehaving_upstream_reaches_the_caller_as_the_failure_it_was() {
-    let upstream = misbehaving_upstream().await;
     let record = std::env::temp_dir().join(format!("watch-faults-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&record);
-    let watch = watch(Options {
-        upstream,
-        enforce: false,
-        record: Some(record.clone()),
-        json_lines: false,
-        ir: None,
-        timeout: Duration::from_millis(500),
-    })
-    .await;
+    let watch = watch_misbehaving(false, Some(record.clone())).await;
     let via = format!("http://{}", watch.addr);
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let call = |path: &str| {
-        let mut request = client.get(format!("{via}{path}"));
-        for (name, value) in KEYS {
-            request = request.header(name, value);
-        }
-        request.send()
-    };
+    let call = |path: &str| keyed(&client, &format!("{via}{path}")).send();
 
     // Over the check's cap: passed on byte for byte, unchecked, counted.
     let answer = call("/v3/units").await.unwrap();
@@ -517,19 +528,10 @@ async fn a_misbehaving_upstream_reaches_the_caller_as_the_failure_it_was() {
     }
     // Failures before an answer: the watch's own answer, saying so.
     let answer = call("/stall-head").await.unwrap();
-    assert_eq!(answer.status(), 504);
-    let text = answer.text().await.unwrap();
-    assert!(
-        text.contains("watch: the upstream sent no answer within 0.5 s"),
-        "{text}"
-    );
+    let says = "watch: the upstream sent no answer within 0.5 s";
+    assert_the_watch_says(answer, 504, says).await;
     let answer = call("/close").await.unwrap();
-    assert_eq!(answer.status(), 502);
-    let text = answer.text().await.unwrap();
-    assert!(
-        text.starts_with("watch: the upstream did not answer"),
-        "{text}"
-    );
+    assert_the_watch_says(answer, 502, "watch: the upstream did not answer").await;
 
     let report = watch.report();
     let unchecked: u64 = report["unchecked"]
@@ -589,11 +591,8 @@ async fn a_thousand_connections_at_once_each_get_their_answer_byte_for_byte() {
                 .pool_max_idle_per_host(0)
                 .build()
                 .unwrap();
-            let mut request = client.get(format!("{via}{}", paths[n % paths.len()]));
-            for (name, value) in KEYS {
-                request = request.header(name, value);
-            }
-            let answer = request.send().await.unwrap();
+            let url = format!("{via}{}", paths[n % paths.len()]);
+            let answer = keyed(&client, &url).send().await.unwrap();
             (n, answer.status().as_u16(), answer.bytes().await.unwrap())
         }
     });
@@ -612,36 +611,21 @@ async fn a_thousand_connections_at_once_each_get_their_answer_byte_for_byte() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn enforcing_a_misbehaving_upstream_answers_the_failure_never_a_made_up_body() {
-    let upstream = misbehaving_upstream().await;
-    let watch = watch(Options {
-        upstream,
-        enforce: true,
-        record: None,
-        json_lines: false,
-        ir: None,
-        timeout: Duration::from_millis(500),
-    })
-    .await;
+    let watch = watch_misbehaving(true, None).await;
     let via = format!("http://{}", watch.addr);
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
-    let mut request = client.get(format!("{via}/v3/units/unt_reset"));
-    for (name, value) in KEYS {
-        request = request.header(name, value);
-    }
     // Read whole to be checked before it passes: it broke off, so the watch's own 502.
-    let answer = request.send().await.unwrap();
-    assert_eq!(answer.status(), 502);
-    let text = answer.text().await.unwrap();
-    assert!(
-        text.starts_with("watch: the upstream's answer broke off"),
-        "{text}"
-    );
+    let answer = keyed(&client, &format!("{via}/v3/units/unt_reset"))
+        .send()
+        .await;
+    let says = "watch: the upstream's answer broke off";
+    assert_the_watch_says(answer.unwrap(), 502, says).await;
     let answer = client
         .get(format!("{via}/stall-head"))
         .send()
         .await
         .unwrap();
-    assert_eq!(answer.status(), 504);
+    assert_the_watch_says(answer, 504, "watch: the upstream sent no answer").await;
     let report = watch.report();
     assert_eq!(
         report["upstream_failed"],

@@ -104,6 +104,18 @@ pub async fn run_to_end(args: &[String], env: &[(String, String)], what: &str) -
     panic!("{what} did not finish in 10 runs");
 }
 
+/// Starts the tool with `args` over `env`, its output dropped, to be stopped from outside.
+pub fn spawn(args: &[String], env: &[(String, String)]) -> std::process::Child {
+    std::process::Command::new(binary())
+        .args(args)
+        .envs(env.iter().cloned())
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
 /// Starts the tool with `args` over `env` `times` times, killing each run with SIGKILL
 /// after the moment (ms) `moment` gives, unless it has ended by then; `after` learns each
 /// run's number, its moment and whether it was killed.
@@ -115,14 +127,7 @@ pub async fn kill_runs(
     mut after: impl FnMut(usize, u64, bool),
 ) {
     for kill in 1..=times {
-        let mut child = std::process::Command::new(binary())
-            .args(args)
-            .envs(env.iter().cloned())
-            .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = spawn(args, env);
         let at = moment();
         tokio::time::sleep(std::time::Duration::from_millis(at)).await;
         if child.try_wait().unwrap().is_some() {

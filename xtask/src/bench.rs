@@ -142,7 +142,7 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     // TypeScript and Python: the same page against each language's own JSON parser.
     // In `cargo xtask ci`, `npm test` has just compiled the benchmark with the tests.
     if !tools_ready {
-        tools::typescript_tools(root, &cargo, false)?;
+        tools::typescript_tools(root, Some(&cargo))?;
         tools::typescript_compile_tests(root)?;
     }
     let mut node = vec!["tests/typescript/bench/parse_speed.js", &page_arg];

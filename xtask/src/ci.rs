@@ -143,7 +143,7 @@ fn rust_after_tests(root: &Path, cargo: &str) -> Result<(), String> {
 /// as users get it: packed, linted (publint, attw), installed into fresh projects,
 /// type-checked there and run on Node 18, 20 and 22; and the scenarios in a browser.
 fn typescript(root: &Path, target: &str) -> Result<(), String> {
-    typescript_tools(root, "cargo", true)?;
+    typescript_tools(root, None)?;
     step_with_env(
         root,
         "typescript: tests",

@@ -83,12 +83,12 @@ pub fn npm() -> &'static str {
     if cfg!(windows) { "npm.cmd" } else { "npm" }
 }
 
-/// The TypeScript dev tools installed from the lockfile, the sandbox built (unless
-/// `sandbox_built`: `cargo test --workspace` has just built its binary, and building it
+/// The TypeScript dev tools installed from the lockfile, the sandbox built with `build`'s
+/// cargo (none in `cargo xtask ci`: the tests' build has just made it, and building it
 /// alone would build it again with other features), the package type-checked and built.
-pub fn typescript_tools(root: &Path, cargo: &str, sandbox_built: bool) -> Result<(), String> {
+pub fn typescript_tools(root: &Path, build: Option<&str>) -> Result<(), String> {
     typescript_dev_tools(root)?;
-    if !sandbox_built {
+    if let Some(cargo) = build {
         step(
             root,
             "typescript: sandbox",

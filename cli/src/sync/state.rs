@@ -65,25 +65,25 @@ impl Row {
     /// damaged) a refusal naming the database `shown` and the way out. Never trusted
     /// half-way.
     pub fn read(self, shown: &str) -> Result<ListState, Failure> {
-        let damaged = |e: String| damaged(shown, &e);
+        let refuse = |e: String| damaged(shown, &e);
         let flag = |value: i64, what: &str| match value {
             0 | 1 => Ok(value == 1),
-            _ => Err(damaged(format!(
+            _ => Err(refuse(format!(
                 "the sync state's {what} is {value}, not 0 or 1"
             ))),
         };
         if self.pass < 0 {
-            return Err(damaged(format!("the sync state's pass is {}", self.pass)));
+            return Err(refuse(format!("the sync state's pass is {}", self.pass)));
         }
         Ok(ListState {
             pass: self.pass,
             in_pass: flag(self.in_pass, "in_pass")?,
             whole: flag(self.whole, "whole")?,
-            since: parse_time(self.since, "since").map_err(damaged)?,
-            resume: parse_resume(self.resume).map_err(damaged)?,
-            watermark: parse_time(self.watermark, "watermark").map_err(damaged)?,
-            started_at: parse_time(self.started_at, "start").map_err(damaged)?,
-            finished_at: parse_time(self.finished_at, "end").map_err(damaged)?,
+            since: parse_time(self.since, "since").map_err(refuse)?,
+            resume: parse_resume(self.resume).map_err(refuse)?,
+            watermark: parse_time(self.watermark, "watermark").map_err(refuse)?,
+            started_at: parse_time(self.started_at, "start").map_err(refuse)?,
+            finished_at: parse_time(self.finished_at, "end").map_err(refuse)?,
         })
     }
 }

@@ -552,6 +552,7 @@ impl Kept {
 
 /// An answer on its way: the upstream's body, what is kept of it, and its checks to come.
 struct Tee {
+    watch: Arc<Shared>,
     answer: Option<reqwest::Response>,
     kept: Kept,
     keeping: bool,
@@ -575,48 +576,46 @@ fn tee(
     // A body of known length is not polled past its last byte: it ends there.
     let length = answer.content_length();
     let start = Tee {
+        watch,
         answer: Some(answer),
         kept: Kept::default(),
         keeping,
         total: 0,
         after,
     };
-    futures_util::stream::unfold(start, move |mut tee| {
-        let watch = watch.clone();
-        async move {
-            let mut answer = tee.answer.take()?;
-            match answer.chunk().await {
-                Ok(Some(chunk)) => {
-                    if tee.keeping
-                        && tee.kept.bytes.len() < MAX_CHECKED
-                        && !tee.kept.keep(&watch, &chunk)
-                    {
-                        tee.keeping = false;
-                        if let Some((_, _, plan)) = &mut tee.after {
-                            plan.body = None;
-                            plan.unchecked = Some(OVER_ROOM.into());
-                        }
+    futures_util::stream::unfold(start, move |mut tee| async move {
+        let mut answer = tee.answer.take()?;
+        match answer.chunk().await {
+            Ok(Some(chunk)) => {
+                if tee.keeping
+                    && tee.kept.bytes.len() < MAX_CHECKED
+                    && !tee.kept.keep(&tee.watch, &chunk)
+                {
+                    tee.keeping = false;
+                    if let Some((_, _, plan)) = &mut tee.after {
+                        plan.body = None;
+                        plan.unchecked = Some(OVER_ROOM.into());
                     }
-                    tee.total += chunk.len() as u64;
-                    if length == Some(tee.total)
-                        && let Some(after) = tee.after.take()
-                    {
-                        check_after(after, std::mem::take(&mut tee.kept)).await;
-                    }
-                    tee.answer = Some(answer);
-                    Some((Ok(chunk), tee))
                 }
-                Ok(None) => {
-                    if let Some(after) = tee.after.take() {
-                        check_after(after, std::mem::take(&mut tee.kept)).await;
-                    }
-                    None
+                tee.total += chunk.len() as u64;
+                if length == Some(tee.total)
+                    && let Some(after) = tee.after.take()
+                {
+                    check_after(after, std::mem::take(&mut tee.kept)).await;
                 }
-                Err(e) => {
-                    watch.upstream_failed(broke_off(&e));
-                    tee.after = None;
-                    Some((Err(std::io::Error::other(e.without_url())), tee))
+                tee.answer = Some(answer);
+                Some((Ok(chunk), tee))
+            }
+            Ok(None) => {
+                if let Some(after) = tee.after.take() {
+                    check_after(after, std::mem::take(&mut tee.kept)).await;
                 }
+                None
+            }
+            Err(e) => {
+                tee.watch.upstream_failed(broke_off(&e));
+                tee.after = None;
+                Some((Err(std::io::Error::other(e.without_url())), tee))
             }
         }
     })
