@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
@@ -207,24 +207,36 @@ impl Journal {
 
     /// Each outcome of the last run, in the order they were written, streamed (the
     /// journal is read twice: to find where the last run begins, then from there).
+    /// Calls `f` with each outcome of the last run, in the order of the file's lines (rows
+    /// finish out of order when several are in flight). Holds a line number and an offset
+    /// per outcome, not the outcomes.
     pub fn each_outcome(
         &self,
         mut f: impl FnMut(Outcome) -> Result<(), Failure>,
     ) -> Result<(), Failure> {
-        let lines = || -> Result<_, Failure> {
-            let file = File::open(&self.path).map_err(|e| Failure::io("read", &self.path, e))?;
-            Ok(BufReader::new(file).lines())
-        };
-        let mut last_begin = 0;
-        for (n, line) in lines()?.enumerate() {
-            let line = line.map_err(|e| Failure::io("read", &self.path, e))?;
-            if line.starts_with("{\"begin\"") {
-                last_begin = n;
+        let failed = |e| Failure::io("read", &self.path, e);
+        let mut file = BufReader::new(File::open(&self.path).map_err(failed)?);
+        let mut found: Vec<(u64, u64)> = Vec::new();
+        let (mut at, mut text) = (0u64, String::new());
+        loop {
+            text.clear();
+            let read = file.read_line(&mut text).map_err(failed)?;
+            if read == 0 {
+                break;
             }
+            if text.starts_with("{\"begin\"") {
+                found.clear();
+            } else if let Ok(Entry::Outcome(o)) = serde_json::from_str::<Entry>(&text) {
+                found.push((o.line, at));
+            }
+            at += read as u64;
         }
-        for line in lines()?.skip(last_begin) {
-            let line = line.map_err(|e| Failure::io("read", &self.path, e))?;
-            if let Ok(Entry::Outcome(o)) = serde_json::from_str::<Entry>(&line) {
+        found.sort_by_key(|&(line, _)| line);
+        for (_, offset) in found {
+            file.seek(SeekFrom::Start(offset)).map_err(failed)?;
+            text.clear();
+            file.read_line(&mut text).map_err(failed)?;
+            if let Ok(Entry::Outcome(o)) = serde_json::from_str::<Entry>(&text) {
                 f(o)?;
             }
         }
@@ -448,6 +460,54 @@ mod tests {
         assert_eq!(past.applied["k2"].id.as_deref(), Some("t-1"));
         let text = std::fs::read_to_string(dir.join(NAME)).unwrap();
         assert!(text.ends_with("}\n"), "the torn line is cut off: {text}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn the_last_runs_outcomes_come_back_in_the_files_line_order() {
+        let dir = dir("order");
+        let (mut j, _) = Journal::open(&dir, "v3", "tasks").unwrap();
+        let outcome = |line: u64, outcome: State| {
+            Entry::Outcome(Outcome {
+                line,
+                key: format!("k{line}"),
+                outcome,
+                id: None,
+                status: None,
+                error: None,
+                hash: String::new(),
+            })
+        };
+        let begin = Entry::Begin(Begin::default());
+        let created = State::Created;
+        // An earlier run's line 9, then rows finishing out of order; line 3 was sent again
+        // after a failure, and its two outcomes keep their order.
+        for entry in [
+            begin.clone(),
+            outcome(9, created),
+            begin,
+            outcome(4, created),
+            outcome(3, State::Failed),
+            outcome(2, created),
+            outcome(3, created),
+        ] {
+            j.append(&entry, false).unwrap();
+        }
+        let mut seen = Vec::new();
+        j.each_outcome(|o| {
+            seen.push((o.line, o.outcome));
+            Ok(())
+        })
+        .unwrap();
+        assert_eq!(
+            seen,
+            [
+                (2, State::Created),
+                (3, State::Failed),
+                (3, State::Created),
+                (4, State::Created)
+            ]
+        );
         std::fs::remove_dir_all(dir).unwrap();
     }
 
