@@ -2,8 +2,8 @@
 //! and the odd cases. Each assertion names a fact of the seed document.
 
 use codegen::ir::{
-    Builtin, CharClass, Field, Interface, LinksPaging, Method, Operation, Pagination, TypeKind,
-    TypeRef,
+    Builtin, CharClass, CursorPaging, Field, Interface, LinksPaging, Method, Operation, Pagination,
+    Paging, TypeKind, TypeRef,
 };
 
 fn v3() -> Interface {
@@ -181,11 +181,11 @@ fn the_other_rows_of_the_limits_table() {
             );
         }
     }
-    let Some(Pagination::Cursor {
+    let Some(CursorPaging {
         max_per_page,
         page_param,
         ..
-    }) = &i.pagination
+    }) = i.cursor_paging()
     else {
         panic!("v3 pages by cursor");
     };
@@ -477,10 +477,40 @@ fn legacy_auth_accept_paging_and_archive_status() {
     assert!(!i.not_shown.is_empty());
 }
 
+/// Every paged list of both interfaces walks its pages by its interface's one set of
+/// paging settings (the operation holds only its record type and, for links, its
+/// envelope), and no list that is not paged has any.
+#[test]
+fn every_paged_list_walks_by_its_interfaces_paging() {
+    for i in [v3(), legacy()] {
+        for op in &i.operations {
+            let paging = i.paging(op);
+            assert_eq!(paging.is_some(), op.paginated, "{}.{}", i.name, op.name);
+            let (settings_per_page, max) = match paging {
+                Some(Paging::Cursor { settings, .. }) => {
+                    (settings.per_page_param.as_str(), settings.max_per_page)
+                }
+                Some(Paging::Links { settings, .. }) => {
+                    (settings.limit_param.as_str(), settings.max_limit)
+                }
+                None => continue,
+            };
+            let size = op.query.iter().find(|q| q.name == settings_per_page);
+            assert_eq!(
+                size.and_then(|q| q.constraints.max),
+                Some(max.into()),
+                "{}.{}: its page size parameter allows the paging's maximum",
+                i.name,
+                op.name
+            );
+        }
+    }
+}
+
 /// The resolve pass decides each operation's answer once, for every backend.
 #[test]
 fn answers_and_paging_are_resolved_in_the_ir() {
-    use codegen::ir::{AnswerKind, OperationPaging};
+    use codegen::ir::AnswerKind;
     let i = v3();
     let upsert = &op(&i, "upsert_unit_by_reference_number").answer;
     assert!(
@@ -507,8 +537,8 @@ fn answers_and_paging_are_resolved_in_the_ir() {
         }
     ));
     assert!(matches!(
-        &op(&i, "list_units").paging,
-        Some(OperationPaging::Cursor { page_param, .. }) if page_param == "page"
+        i.paging(op(&i, "list_units")),
+        Some(Paging::Cursor { item: TypeRef::Named(_), settings }) if settings.page_param == "page"
     ));
     assert!(op(&i, "get_unit").paging.is_none());
     assert_eq!(i.error_message_field.as_deref(), Some("errors"));

@@ -2,7 +2,8 @@
 //! know about its provenance, gaps and limits. Backends only wrap it in their comment syntax.
 
 use crate::ir::{
-    Auth, Constraints, Interface, LinksPaging, Operation, Pagination, RateLimit, Source,
+    Auth, Constraints, CursorPaging, Interface, LinksPaging, Operation, Pagination, RateLimit,
+    Source,
 };
 
 /// What an error of a manager-only operation adds to the service's message, in every client.
@@ -208,7 +209,8 @@ pub fn interface(i: &Interface) -> String {
     d.push(authentication(&i.auth));
     if let Some(p) = &i.pagination {
         let text = match p {
-            Pagination::Cursor { doc, .. } | Pagination::Links(LinksPaging { doc, .. }) => doc,
+            Pagination::Cursor(CursorPaging { doc, .. })
+            | Pagination::Links(LinksPaging { doc, .. }) => doc,
         };
         d.push(format!("Paging: {}", text.trim()));
     }

@@ -107,10 +107,13 @@ impl Out {
 /// The pagination, with its paging type by name (ids differ between two IRs).
 fn pagination(i: &Interface) -> Option<serde_json::Value> {
     let mut value = serde_json::to_value(&i.pagination).ok()?;
-    if let Some(crate::Pagination::Cursor { paging_type, .. }) = &i.pagination
+    if let Some(cursor) = i.cursor_paging()
         && let Some(map) = value.as_object_mut()
     {
-        map.insert("paging_type".into(), i.ty(*paging_type).name.clone().into());
+        map.insert(
+            "paging_type".into(),
+            i.ty(cursor.paging_type).name.clone().into(),
+        );
     }
     Some(value)
 }

@@ -129,17 +129,55 @@ impl Interface {
     /// The list envelope of a cursor-paged interface: its items field, its paging field and
     /// the paging field's type. `None` for other paging.
     pub fn cursor_envelope(&self) -> Option<(&str, &str, TypeId)> {
+        self.cursor_paging().map(|c| {
+            (
+                c.items_field.as_str(),
+                c.paging_field.as_str(),
+                c.paging_type,
+            )
+        })
+    }
+
+    /// The cursor paging settings, when the interface pages by cursor.
+    pub fn cursor_paging(&self) -> Option<&CursorPaging> {
         match &self.pagination {
-            Some(Pagination::Cursor {
-                items_field,
-                paging_field,
-                paging_type,
-                ..
-            }) => Some((items_field, paging_field, *paging_type)),
+            Some(Pagination::Cursor(c)) => Some(c),
             _ => None,
         }
     }
 
+    /// The links paging settings, when the interface pages by links.
+    pub fn links_paging(&self) -> Option<&LinksPaging> {
+        match &self.pagination {
+            Some(Pagination::Links(l)) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// How `op`'s pages are walked: its own part with the interface's settings. `None`
+    /// for an operation that is not paged.
+    pub fn paging<'a>(&'a self, op: &'a Operation) -> Option<Paging<'a>> {
+        Some(match (op.paging.as_ref()?, self.pagination.as_ref()?) {
+            (OperationPaging::Cursor { item }, Pagination::Cursor(settings)) => {
+                Paging::Cursor { item, settings }
+            }
+            (
+                OperationPaging::Links {
+                    envelope,
+                    item,
+                    items_field,
+                },
+                Pagination::Links(settings),
+            ) => Paging::Links {
+                envelope: *envelope,
+                item,
+                items_field,
+                settings,
+            },
+            // `resolve` plans an operation's paging from its interface's style only.
+            _ => return None,
+        })
+    }
     /// The login of a token-login interface. `check` refuses a login operation that is
     /// missing, takes no body or answers no record, so for an accepted spec this is an
     /// error only when the interface does not log in; a backend passes the error on.
@@ -377,26 +415,62 @@ pub enum Auth {
     },
 }
 
+/// How an interface's lists are paged: every paginated operation walks its pages by
+/// these settings (the operation adds only what is its own, [`OperationPaging`]).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "style")]
 pub enum Pagination {
-    Cursor {
-        doc: String,
-        page_param: String,
-        per_page_param: String,
-        max_per_page: u32,
-        default_per_page: Option<u32>,
-        items_field: String,
-        paging_field: String,
-        paging_type: TypeId,
-        next_url_field: Option<String>,
-        cursor_field: Option<String>,
-        page_size_field: Option<String>,
-        /// Where the paging field names come from.
-        #[serde(default)]
-        source: Source,
-    },
+    Cursor(CursorPaging),
     Links(LinksPaging),
+}
+
+/// One operation's paging joined with its interface's settings ([`Interface::paging`]).
+#[derive(Debug, Clone, Copy)]
+pub enum Paging<'a> {
+    Cursor {
+        item: &'a TypeRef,
+        settings: &'a CursorPaging,
+    },
+    Links {
+        envelope: TypeId,
+        item: &'a TypeRef,
+        items_field: &'a str,
+        settings: &'a LinksPaging,
+    },
+}
+
+impl<'a> Paging<'a> {
+    /// The type of one record of the list.
+    pub fn item(&self) -> &'a TypeRef {
+        match self {
+            Paging::Cursor { item, .. } | Paging::Links { item, .. } => item,
+        }
+    }
+}
+
+/// A cursor in a paging object beside the items: lists are
+/// `{<items_field>: [...], <paging_field>: {...}}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CursorPaging {
+    pub doc: String,
+    /// Query parameter: the page to ask for (the cursor sent back).
+    pub page_param: String,
+    /// Query parameter: page size.
+    pub per_page_param: String,
+    pub max_per_page: u32,
+    pub default_per_page: Option<u32>,
+    pub items_field: String,
+    pub paging_field: String,
+    pub paging_type: TypeId,
+    /// The paging property holding the next page's absolute URL.
+    pub next_url_field: Option<String>,
+    /// The paging property holding the raw cursor, sent back as `page_param`.
+    pub cursor_field: Option<String>,
+    /// The paging property echoing the page size.
+    pub page_size_field: Option<String>,
+    /// Where the paging field names come from.
+    #[serde(default)]
+    pub source: Source,
 }
 
 // The spec writes links paging exactly as the IR holds it (`pagination: {links: ...}`), so

@@ -125,28 +125,25 @@ pub enum AnswerKind {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "style")]
 pub enum OperationPaging {
-    /// The interface's cursor envelope (`{items_field: [item], paging_field: {...}}`).
-    Cursor {
-        item: TypeRef,
-        items_field: String,
-        paging_field: String,
-        /// The paging property holding the next page's absolute URL.
-        next_url_field: Option<String>,
-        /// The paging property holding the raw cursor, sent back as `page_param`.
-        cursor_field: Option<String>,
-        /// The paging property echoing the page size.
-        page_size_field: Option<String>,
-        page_param: String,
-        #[serde(default)]
-        per_page_param: String,
-    },
-    /// A per-operation envelope with `links: {next, prev}` (`{items_field: [item], links}`).
+    /// The interface's cursor envelope (`{items_field: [item], paging_field: {...}}`,
+    /// walked by [`crate::CursorPaging`]).
+    Cursor { item: TypeRef },
+    /// A per-operation envelope with the interface's links (`{items_field: [item], links}`,
+    /// walked by [`crate::LinksPaging`]).
     Links {
         envelope: TypeId,
         item: TypeRef,
         items_field: String,
-        links_field: String,
     },
+}
+
+impl OperationPaging {
+    /// The type of one record of the list.
+    pub fn item(&self) -> &TypeRef {
+        match self {
+            OperationPaging::Cursor { item } | OperationPaging::Links { item, .. } => item,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]

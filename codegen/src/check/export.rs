@@ -6,21 +6,14 @@
 use serde_saphyr::Spanned;
 
 use super::Checker;
-use crate::ir::{
-    self, AnswerKind, Builtin, Interface, Operation, OperationPaging, TypeKind, TypeRef,
-};
+use crate::ir::{self, AnswerKind, Builtin, Interface, Operation, TypeKind, TypeRef};
 use crate::spec;
 
 impl Checker<'_> {
     pub(super) fn export(&mut self, def: &spec::ExportDef, i: &Interface) -> Option<ir::Export> {
         let list = self.paged_list(&def.list, i, "export")?;
         let (since_param, since_field) = self.export_since(&def.since, i, list)?;
-        let item = match &list.paging {
-            Some(OperationPaging::Cursor { item, .. } | OperationPaging::Links { item, .. }) => {
-                i.named(item)
-            }
-            None => None,
-        };
+        let item = list.paging.as_ref().and_then(|p| i.named(p.item()));
         let fields = match item.map(|t| &t.kind) {
             Some(TypeKind::Object(o)) => &o.fields,
             _ => {

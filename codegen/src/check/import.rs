@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use serde_saphyr::Spanned;
 
 use super::Checker;
-use crate::ir::{self, Interface, Operation, OperationPaging, TypeKind, TypeRef};
+use crate::ir::{self, Interface, Operation, TypeKind, TypeRef};
 use crate::spec;
 
 impl Checker<'_> {
@@ -188,11 +188,8 @@ impl Checker<'_> {
 
 /// Whether the records of the paged `list` have the field at `path` (`unit.id`).
 fn record_has(i: &Interface, list: &Operation, path: &str) -> bool {
-    let mut ty = match &list.paging {
-        Some(OperationPaging::Cursor { item, .. } | OperationPaging::Links { item, .. }) => {
-            item.clone()
-        }
-        None => return false,
+    let Some(mut ty) = list.paging.as_ref().map(|p| p.item().clone()) else {
+        return false;
     };
     for name in path.split('.') {
         let next = match i.named(&ty).map(|t| &t.kind) {

@@ -174,7 +174,7 @@ impl<'a> Checker<'a> {
                     }
                     None => self.unknown_type(paging_type, &paging_type.value),
                 }
-                ir::Pagination::Cursor {
+                ir::Pagination::Cursor(ir::CursorPaging {
                     doc: c.doc.clone(),
                     page_param: c.page_param.clone(),
                     per_page_param: c.per_page_param.clone(),
@@ -187,7 +187,7 @@ impl<'a> Checker<'a> {
                     cursor_field: c.cursor_field.as_ref().map(|f| f.value.clone()),
                     page_size_field: c.page_size_field.as_ref().map(|f| f.value.clone()),
                     source: c.source,
-                }
+                })
             }
             spec::PaginationDef::Links(links) => ir::Pagination::Links(links.clone()),
         }
@@ -227,11 +227,11 @@ impl<'a> Checker<'a> {
     /// `max_per_page` (a walk asks for that many; the clients check it before sending), so
     /// the limit has one value however many lists state it.
     fn page_sizes(&mut self, ops: &OrderedMap<spec::OperationDef>, i: &ir::Interface) {
-        let Some(ir::Pagination::Cursor {
+        let Some(ir::CursorPaging {
             per_page_param,
             max_per_page,
             ..
-        }) = &i.pagination
+        }) = i.cursor_paging()
         else {
             return;
         };

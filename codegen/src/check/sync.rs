@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_saphyr::Spanned;
 
 use super::Checker;
-use crate::ir::{self, Builtin, Interface, OperationPaging, TypeKind, TypeRef};
+use crate::ir::{self, Builtin, Interface, TypeKind, TypeRef};
 use crate::spec;
 
 impl Checker<'_> {
@@ -61,14 +61,9 @@ impl Checker<'_> {
 
     fn sync_list(&mut self, def: &spec::SyncListDef, i: &Interface) -> Option<ir::SyncList> {
         let op = self.paged_list(&def.list, i, "sync")?;
-        let record = match &op.paging {
-            Some(OperationPaging::Cursor { item, .. } | OperationPaging::Links { item, .. }) => {
-                match item {
-                    TypeRef::Named(id) => Some(*id),
-                    _ => None,
-                }
-            }
-            None => None,
+        let record = match op.paging.as_ref().map(|p| p.item()) {
+            Some(TypeRef::Named(id)) => Some(*id),
+            _ => None,
         };
         let fields = match record.map(|id| &i.ty(id).kind) {
             Some(TypeKind::Object(o)) if o.one_of.is_none() => &o.fields,

@@ -19,8 +19,8 @@ pub(super) fn mark_usage(interface: &mut ir::Interface) {
             }
         }
     }
-    if let Some(ir::Pagination::Cursor { paging_type, .. }) = &interface.pagination {
-        response.push(*paging_type);
+    if let Some(cursor) = interface.cursor_paging() {
+        response.push(cursor.paging_type);
     }
     if let Some(t) = &interface.error_body {
         response.extend(t.named());

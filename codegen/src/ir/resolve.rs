@@ -4,8 +4,8 @@
 //! are open.
 
 use super::{
-    Answer, AnswerKind, Builtin, CallPlan, Input, Interface, LinksPaging, Method, Operation,
-    OperationPaging, Pagination, Segment, TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, CallPlan, Input, Interface, Method, Operation, OperationPaging,
+    Pagination, Segment, TypeKind, TypeRef,
 };
 
 /// Fills the resolved parts of a checked interface.
@@ -148,31 +148,13 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
             .find_map(|r| r.body.clone())
     };
     match i.pagination.as_ref()? {
-        Pagination::Cursor {
-            page_param,
-            items_field,
-            paging_field,
-            next_url_field,
-            cursor_field,
-            page_size_field,
-            per_page_param,
-            ..
-        } => {
+        Pagination::Cursor(_) => {
             let Some(TypeRef::Page(item)) = success_body() else {
                 return None;
             };
-            Some(OperationPaging::Cursor {
-                item: *item,
-                items_field: items_field.clone(),
-                paging_field: paging_field.clone(),
-                next_url_field: next_url_field.clone(),
-                cursor_field: cursor_field.clone(),
-                page_size_field: page_size_field.clone(),
-                page_param: page_param.clone(),
-                per_page_param: per_page_param.clone(),
-            })
+            Some(OperationPaging::Cursor { item: *item })
         }
-        Pagination::Links(LinksPaging { links_field, .. }) => {
+        Pagination::Links(_) => {
             let items_field = op.items_field.clone()?;
             let TypeRef::Named(envelope) = success_body()? else {
                 return None;
@@ -187,7 +169,6 @@ fn paging(i: &Interface, op: &Operation) -> Option<OperationPaging> {
                 envelope,
                 item: (**item).clone(),
                 items_field,
-                links_field: links_field.clone(),
             })
         }
     }

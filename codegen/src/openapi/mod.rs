@@ -12,8 +12,8 @@ use yaml::Node;
 
 use crate::doc_text;
 use crate::ir::{
-    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, LinksPaging, Method, Operation,
-    OperationPaging, Pagination,
+    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, Method, Operation, OperationPaging,
+    Pagination,
 };
 use crate::output::OutputFile;
 
@@ -343,61 +343,33 @@ fn responses(i: &Interface, op: &Operation) -> Node {
 }
 
 fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
-    match paging {
-        OperationPaging::Cursor {
-            items_field,
-            paging_field,
-            next_url_field,
-            cursor_field,
-            page_param,
-            ..
-        } => {
+    match (paging, &i.pagination) {
+        (OperationPaging::Cursor { .. }, Some(Pagination::Cursor(c))) => {
             let mut node = Node::map()
                 .with("style", Node::str("cursor"))
-                .with("items", Node::str(items_field))
-                .with("paging", Node::str(paging_field))
-                .with("page_param", Node::str(page_param));
-            if let Some(n) = next_url_field {
+                .with("items", Node::str(&c.items_field))
+                .with("paging", Node::str(&c.paging_field))
+                .with("page_param", Node::str(&c.page_param));
+            if let Some(n) = &c.next_url_field {
                 node.set("next_url", Node::str(n));
             }
-            if let Some(c) = cursor_field {
-                node.set("cursor", Node::str(c));
+            if let Some(cursor) = &c.cursor_field {
+                node.set("cursor", Node::str(cursor));
             }
-            if let Some(Pagination::Cursor {
-                per_page_param,
-                max_per_page,
-                ..
-            }) = &i.pagination
-            {
-                node.set("per_page_param", Node::str(per_page_param));
-                node.set("max_per_page", Node::Int((*max_per_page).into()));
-            }
+            node.set("per_page_param", Node::str(&c.per_page_param));
+            node.set("max_per_page", Node::Int(c.max_per_page.into()));
             node
         }
-        OperationPaging::Links {
-            items_field,
-            links_field,
-            ..
-        } => {
-            let mut node = Node::map()
-                .with("style", Node::str("links"))
-                .with("items", Node::str(items_field))
-                .with("links", Node::str(links_field));
-            if let Some(Pagination::Links(LinksPaging {
-                after_param,
-                before_param,
-                limit_param,
-                max_limit,
-                ..
-            })) = &i.pagination
-            {
-                node.set("after_param", Node::str(after_param));
-                node.set("before_param", Node::str(before_param));
-                node.set("limit_param", Node::str(limit_param));
-                node.set("max_limit", Node::Int((*max_limit).into()));
-            }
-            node
-        }
+        (OperationPaging::Links { items_field, .. }, Some(Pagination::Links(l))) => Node::map()
+            .with("style", Node::str("links"))
+            .with("items", Node::str(items_field))
+            .with("links", Node::str(&l.links_field))
+            .with("after_param", Node::str(&l.after_param))
+            .with("before_param", Node::str(&l.before_param))
+            .with("limit_param", Node::str(&l.limit_param))
+            .with("max_limit", Node::Int(l.max_limit.into())),
+        // `resolve` plans an operation's paging from its interface's style only.
+        _ => Node::map(),
     }
 }
 

@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 
 use super::{decode, docs, encode, names, types};
 use crate::ir::{
-    Builtin, Field, Interface, Object, OneOf, OneOfVariant, OperationPaging, Pagination, TypeDef,
-    TypeId, TypeKind, TypeRef,
+    Builtin, CursorPaging, Field, Interface, Object, OneOf, OneOfVariant, Paging, TypeDef, TypeId,
+    TypeKind, TypeRef,
 };
 
 pub fn object(i: &Interface, t: &TypeDef, o: &Object) -> TokenStream {
@@ -413,7 +413,7 @@ fn one_of_deserialize(one: &OneOf) -> TokenStream {
 
 /// The list envelope of a cursor-paged interface.
 pub fn page(interface: &Interface) -> TokenStream {
-    let Some(Pagination::Cursor {
+    let Some(CursorPaging {
         items_field,
         paging_field,
         paging_type,
@@ -421,7 +421,7 @@ pub fn page(interface: &Interface) -> TokenStream {
         cursor_field,
         page_size_field,
         ..
-    }) = &interface.pagination
+    }) = interface.cursor_paging()
     else {
         return quote!();
     };
@@ -592,20 +592,21 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
     let mut seen: Vec<TypeId> = Vec::new();
     let mut out = TokenStream::new();
     for op in &i.operations {
-        let Some(OperationPaging::Links {
+        let Some(Paging::Links {
             envelope,
             item,
             items_field,
-            links_field,
-        }) = &op.paging
+            settings,
+        }) = i.paging(op)
         else {
             continue;
         };
-        if seen.contains(envelope) {
+        if seen.contains(&envelope) {
             continue;
         }
-        seen.push(*envelope);
-        let TypeKind::Object(env) = &i.ty(*envelope).kind else {
+        seen.push(envelope);
+        let links_field = &settings.links_field;
+        let TypeKind::Object(env) = &i.ty(envelope).kind else {
             continue;
         };
         let items = names::field_ident(items_field);
@@ -613,7 +614,7 @@ pub fn links_envelopes(i: &Interface) -> TokenStream {
             Some(links) => (link(i, links, "next"), link(i, links, "prev")),
             None => (quote!(None), quote!(None)),
         };
-        let name = names::type_ident(&i.ty(*envelope).name);
+        let name = names::type_ident(&i.ty(envelope).name);
         let item = types::rust_type(i, item);
         out.extend(quote! {
             impl ::inspection_runtime::__private::Page for #name {

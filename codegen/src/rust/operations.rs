@@ -8,8 +8,8 @@ use quote::{format_ident, quote};
 use super::{docs, names, types, validators};
 use crate::doc_text::Doc;
 use crate::ir::{
-    Answer, AnswerKind, Builtin, Field, Input, Interface, Method, Operation, OperationPaging,
-    Segment, TypeKind, TypeRef,
+    Answer, AnswerKind, Builtin, Field, Input, Interface, Method, Operation, Paging, Segment,
+    TypeKind, TypeRef,
 };
 
 /// The builders' struct names, in the operations' order: each operation's name in
@@ -138,7 +138,7 @@ pub fn client_method(i: &Interface, op: &Operation, builder: &Ident) -> TokenStr
 /// An operation's request builder: its struct, setters, `to_request`, and the `send`
 /// methods `impl_request!` adds.
 pub fn builder(i: &Interface, op: &Operation, name: &Ident) -> TokenStream {
-    let page_param = page_param(op);
+    let page_param = page_param(i, op);
     let builder_struct = builder_struct(i, op, name);
     let setters = query_setters(i, op);
     let body_setter = body_setter(i, op);
@@ -166,14 +166,13 @@ pub fn builder(i: &Interface, op: &Operation, name: &Ident) -> TokenStream {
 
 /// The page parameter `resume_at` fills in when a walk resumes: `Some("page")` for a
 /// cursor, `None` for links; no value at all when the operation is not paged.
-fn page_param(op: &Operation) -> Option<TokenStream> {
-    match &op.paging {
-        Some(OperationPaging::Cursor { page_param, .. }) => {
-            let p = page_param.as_str();
+fn page_param(i: &Interface, op: &Operation) -> Option<TokenStream> {
+    match i.paging(op)? {
+        Paging::Cursor { settings, .. } => {
+            let p = settings.page_param.as_str();
             Some(quote!(Some(#p)))
         }
-        Some(OperationPaging::Links { .. }) => Some(quote!(None)),
-        None => None,
+        Paging::Links { .. } => Some(quote!(None)),
     }
 }
 
@@ -482,20 +481,18 @@ fn alternative_impl(op: &Operation, name: &Ident) -> Option<TokenStream> {
 
 /// The walks of a paged operation's builder `name`.
 fn paging_methods(i: &Interface, op: &Operation, name: &proc_macro2::Ident) -> TokenStream {
-    let walks = match &op.paging {
-        Some(OperationPaging::Cursor {
-            item,
-            page_param,
-            per_page_param,
-            ..
-        }) => {
+    let walks = match i.paging(op) {
+        Some(Paging::Cursor { item, settings }) => {
             let page = types::rust_type(i, &TypeRef::Page(Box::new(item.clone())));
             let item = types::rust_type(i, item);
-            let (page_param, per_page) = (page_param.as_str(), per_page_param.as_str());
+            let (page_param, per_page) = (
+                settings.page_param.as_str(),
+                settings.per_page_param.as_str(),
+            );
             quote!(cursor, #page, #item, #page_param, #per_page)
         }
-        Some(OperationPaging::Links { envelope, item, .. }) => {
-            let envelope = names::type_ident(&i.ty(*envelope).name);
+        Some(Paging::Links { envelope, item, .. }) => {
+            let envelope = names::type_ident(&i.ty(envelope).name);
             let item = types::rust_type(i, item);
             quote!(links, #envelope, #item)
         }

@@ -1,9 +1,7 @@
 //! TypeScript types for spec type references, and the runtime descriptors (`rt.Desc`
 //! literals) that decode responses tolerantly and validate requests strictly.
 
-use crate::ir::{
-    Builtin, Constraints, Field, Interface, Object, OperationPaging, TypeKind, TypeRef, Union,
-};
+use crate::ir::{Builtin, Constraints, Field, Interface, Object, Paging, TypeKind, TypeRef, Union};
 
 use super::names;
 
@@ -309,51 +307,39 @@ fn union_desc(i: &Interface, u: &Union) -> UnionDesc {
 
 /// The paging plan (`rt.PagingPlan`) of a paginated operation, as `key: value` entries
 /// a template lays out a line each.
-pub fn paging_plan(i: &Interface, paging: &OperationPaging) -> Vec<String> {
+pub fn paging_plan(i: &Interface, paging: Paging<'_>) -> Vec<String> {
     let entry = |key: &str, v: &str| format!("{key}: {}", names::string(v));
     match paging {
-        OperationPaging::Cursor {
-            item,
-            items_field,
-            paging_field,
-            next_url_field,
-            cursor_field,
-            page_size_field,
-            page_param,
-            per_page_param,
-        } => {
+        Paging::Cursor { item, settings: c } => {
             let mut plan = vec![
                 "style: \"cursor\"".to_string(),
-                entry("itemsField", items_field),
-                entry("pagingField", paging_field),
+                entry("itemsField", &c.items_field),
+                entry("pagingField", &c.paging_field),
             ];
             let optional = [
-                ("nextUrlField", next_url_field.as_deref()),
-                ("cursorField", cursor_field.as_deref()),
-                ("pageSizeField", page_size_field.as_deref()),
+                ("nextUrlField", c.next_url_field.as_deref()),
+                ("cursorField", c.cursor_field.as_deref()),
+                ("pageSizeField", c.page_size_field.as_deref()),
             ];
             plan.extend(optional.iter().filter_map(|(k, v)| Some(entry(k, (*v)?))));
-            plan.push(entry("pageParam", page_param));
-            // Empty in an IR written before the field existed.
-            if !per_page_param.is_empty() {
-                plan.push(entry("perPageParam", per_page_param));
-            }
+            plan.push(entry("pageParam", &c.page_param));
+            plan.push(entry("perPageParam", &c.per_page_param));
             let page = TypeRef::Page(Box::new(item.clone()));
             plan.push(format!("page: {}", desc(i, &page, &Constraints::default())));
             plan
         }
-        OperationPaging::Links {
+        Paging::Links {
             envelope,
             items_field,
-            links_field,
+            settings: l,
             ..
         } => vec![
             "style: \"links\"".to_string(),
             entry("itemsField", items_field),
-            entry("linksField", links_field),
+            entry("linksField", &l.links_field),
             format!(
                 "page: {{ k: \"ref\", name: {} }}",
-                names::string(&i.ty(*envelope).name)
+                names::string(&i.ty(envelope).name)
             ),
         ],
     }

@@ -239,7 +239,7 @@ pub enum PagingPlanCx {
         cursor_attr: Option<String>,
         page_param: String,
         page_size_attr: Option<String>,
-        per_page_param: Option<String>,
+        per_page_param: String,
     },
     /// Pages of an operation's own envelope (its descriptor), whose links name the next.
     Links {

@@ -3,7 +3,7 @@
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
+    AnswerKind, AuthUse, Body, Builtin, CursorPaging, Field, Input, Interface, Operation, Paging,
     Segment, TypeId, TypeKind, TypeRef,
 };
 use crate::python::names::{self, Scope};
@@ -31,7 +31,7 @@ pub(super) fn operation_cx(
 ) -> OperationCx {
     let method = members.claim(&names::snake(&op.name));
     let constant = constants.claim_private(&format!("_{}", names::snake(&op.name).to_uppercase()));
-    let paging = op.paging.as_ref().map(|paging| PagingCx {
+    let paging = i.paging(op).map(|paging| PagingCx {
         constant: constants.claim_private(&format!("{constant}_PAGES")),
         plan: paging_plan(i, module, m, paging),
     });
@@ -244,16 +244,16 @@ fn paging_plan(
     i: &Interface,
     module: &ModuleNames,
     m: &TypeNames,
-    paging: &OperationPaging,
+    paging: Paging<'_>,
 ) -> PagingPlanCx {
     match paging {
-        OperationPaging::Cursor { .. } => cursor_plan(i, module, m, paging),
-        OperationPaging::Links {
+        Paging::Cursor { item, settings } => cursor_plan(i, module, m, item, settings),
+        Paging::Links {
             envelope,
             items_field,
-            links_field,
+            settings,
             ..
-        } => links_plan(i, module, m, *envelope, items_field, links_field),
+        } => links_plan(i, module, m, envelope, items_field, &settings.links_field),
     }
 }
 
@@ -262,25 +262,13 @@ fn cursor_plan(
     i: &Interface,
     module: &ModuleNames,
     m: &TypeNames,
-    paging: &OperationPaging,
+    item: &TypeRef,
+    c: &CursorPaging,
 ) -> PagingPlanCx {
-    let OperationPaging::Cursor {
-        item,
-        next_url_field,
-        cursor_field,
-        page_size_field,
-        page_param,
-        per_page_param,
-        ..
-    } = paging
-    else {
-        unreachable!("`cursor_plan` is only asked of a cursor paging")
-    };
     let (items_attr, paging_attr, _) = module.page_attrs.clone().unwrap_or_default();
-    let paging_type = i.cursor_envelope().map(|(_, _, t)| t);
     let attr = |wire: &Option<String>| {
         wire.as_ref()
-            .and_then(|w| module.attr_of(i, paging_type?, w))
+            .and_then(|w| module.attr_of(i, c.paging_type, w))
             .map(|a| names::string(&a))
     };
     let page = TypeRef::Page(Box::new(item.clone()));
@@ -288,11 +276,11 @@ fn cursor_plan(
         page: m.desc(i, &page, &Default::default(), false),
         items_attr: names::string(&items_attr),
         paging_attr: names::string(&paging_attr),
-        next_url_attr: attr(next_url_field),
-        cursor_attr: attr(cursor_field),
-        page_param: names::string(page_param),
-        page_size_attr: attr(page_size_field),
-        per_page_param: (!per_page_param.is_empty()).then(|| names::string(per_page_param)),
+        next_url_attr: attr(&c.next_url_field),
+        cursor_attr: attr(&c.cursor_field),
+        page_param: names::string(&c.page_param),
+        page_size_attr: attr(&c.page_size_field),
+        per_page_param: names::string(&c.per_page_param),
     }
 }
 
@@ -372,7 +360,7 @@ fn answer(i: &Interface, op: &Operation, m: &TypeNames) -> Answer {
         returns: value.clone(),
         returns_async: value,
     };
-    match (&op.paging, &op.answer.kind) {
+    match (i.paging(op), &op.answer.kind) {
         (Some(paging), _) => {
             let (item, page) = page_types(i, m, paging);
             Answer {
@@ -398,16 +386,14 @@ fn answer(i: &Interface, op: &Operation, m: &TypeNames) -> Answer {
 }
 
 /// The annotations of a paged list's records and of its pages.
-fn page_types(i: &Interface, m: &TypeNames, paging: &OperationPaging) -> (String, String) {
+fn page_types(i: &Interface, m: &TypeNames, paging: Paging<'_>) -> (String, String) {
     match paging {
-        OperationPaging::Cursor { item, .. } => {
+        Paging::Cursor { item, .. } => {
             let item = m.annotation(i, item, false);
             let page = format!("_m.Page[{item}]");
             (item, page)
         }
-        OperationPaging::Links { envelope, item, .. } => {
-            (m.annotation(i, item, false), m.named(*envelope))
-        }
+        Paging::Links { envelope, item, .. } => (m.annotation(i, item, false), m.named(envelope)),
     }
 }
 

@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::page_size;
 use super::table::{alternative_flag, first_sentence};
-use crate::ir::{AnswerKind, Builtin, Interface, Operation, OperationPaging, TypeRef};
+use crate::ir::{AnswerKind, Builtin, Interface, Operation, Paging, TypeRef};
 use crate::rust::{names, operations, types};
 
 /// The export: an `Export` field of the interface, and the items behind it (a `Source`
@@ -129,16 +129,18 @@ pub(super) fn list_pages(
     since: Option<(&str, Option<&str>)>,
 ) -> Result<TokenStream, String> {
     let list = names::method_ident(&op.name);
-    let (page_ty, items_field) = match &op.paging {
-        Some(OperationPaging::Cursor { items_field, .. }) => match &op.answer.kind {
-            AnswerKind::Json { body, .. } => (types::rust_type(i, body), items_field),
+    let (page_ty, items_field) = match i.paging(op) {
+        Some(Paging::Cursor { settings, .. }) => match &op.answer.kind {
+            AnswerKind::Json { body, .. } => {
+                (types::rust_type(i, body), settings.items_field.as_str())
+            }
             _ => return Err(format!("generator bug: `{}` answers no page", op.name)),
         },
-        Some(OperationPaging::Links {
+        Some(Paging::Links {
             envelope,
             items_field,
             ..
-        }) => (types::rust_type(i, &TypeRef::Named(*envelope)), items_field),
+        }) => (types::rust_type(i, &TypeRef::Named(envelope)), items_field),
         None => return Err(format!("generator bug: `{}` is not paged", op.name)),
     };
     let items = names::field_ident(items_field);

@@ -13,7 +13,8 @@ use serde_json::{Map, Value, json};
 use super::table::{first_sentence, long_literal};
 use crate::doc_text;
 use crate::ir::{
-    Builtin, Constraints, Field, Interface, Method, Operation, OperationPaging, TypeKind, TypeRef,
+    Builtin, Constraints, CursorPaging, Field, Interface, Method, Operation, Paging, TypeKind,
+    TypeRef,
 };
 
 /// Arguments every tool may take beside the operation's own.
@@ -128,14 +129,15 @@ fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
         Some((param, max)) => quote!(Some((#param, #max))),
         None => quote!(None),
     };
-    let paged = match &op.paging {
-        Some(OperationPaging::Cursor {
-            items_field,
-            paging_field,
-            cursor_field,
-            next_url_field,
-            ..
-        }) => {
+    let paged = match i.paging(op) {
+        Some(Paging::Cursor { settings, .. }) => {
+            let CursorPaging {
+                items_field,
+                paging_field,
+                cursor_field,
+                next_url_field,
+                ..
+            } = settings;
             let next = match (cursor_field, next_url_field) {
                 (Some(c), _) => quote!(cli::mcp::Next::Cursor(&[#paging_field, #c])),
                 (None, Some(n)) => quote!(cli::mcp::Next::Link(&[#paging_field, #n])),
@@ -143,11 +145,12 @@ fn tool(i: &Interface, op: &Operation) -> Result<TokenStream, String> {
             };
             quote!(Some(cli::mcp::Paged { items: #items_field, next: #next, page_size: #page_size }))
         }
-        Some(OperationPaging::Links {
+        Some(Paging::Links {
             items_field,
-            links_field,
+            settings,
             ..
         }) => {
+            let links_field = &settings.links_field;
             quote!(Some(cli::mcp::Paged { items: #items_field, next: cli::mcp::Next::Link(&[#links_field, "next"]), page_size: #page_size }))
         }
         None => quote!(None),
@@ -212,11 +215,11 @@ fn paging_params<'o>(i: &Interface, op: &'o Operation) -> Vec<&'o str> {
         .map(|(p, _)| p)
         .into_iter()
         .collect();
-    if let Some(OperationPaging::Cursor { page_param, .. }) = &op.paging {
+    if let Some(Paging::Cursor { settings, .. }) = i.paging(op) {
         hidden.extend(
             op.query
                 .iter()
-                .filter(|q| q.name == *page_param)
+                .filter(|q| q.name == settings.page_param)
                 .map(|q| q.name.as_str()),
         );
     }
@@ -419,9 +422,7 @@ fn limits(schema: &mut Value, c: &Constraints) {
 /// The record type of an operation's answer: a list's item, or a JSON answer's type.
 fn answer_record(op: &Operation) -> Option<&TypeRef> {
     match (&op.paging, &op.answer.kind) {
-        (Some(OperationPaging::Cursor { item, .. } | OperationPaging::Links { item, .. }), _) => {
-            Some(item)
-        }
+        (Some(paging), _) => Some(paging.item()),
         (
             None,
             crate::ir::AnswerKind::Json { body, .. } | crate::ir::AnswerKind::Upsert { body },

@@ -17,7 +17,7 @@ mod sync;
 mod table;
 
 use super::{adapter, names};
-use crate::ir::{Api, Interface, LinksPaging, Operation, OperationPaging, Pagination};
+use crate::ir::{Api, Interface, Operation, Paging};
 use crate::output::OutputFile;
 
 pub const CRATE_DIR: &str = "generated/cli";
@@ -239,23 +239,12 @@ fn tools(
 /// A list's page size parameter (by its spec name) and the largest size it takes, from
 /// the interface's paging.
 pub(super) fn page_size<'o>(i: &Interface, op: &'o Operation) -> Option<(&'o str, u32)> {
-    let (param, max) = match (&i.pagination, &op.paging) {
-        (
-            Some(Pagination::Cursor { max_per_page, .. }),
-            Some(OperationPaging::Cursor { per_page_param, .. }),
-        ) => (per_page_param.as_str(), *max_per_page),
-        (
-            Some(Pagination::Links(LinksPaging {
-                limit_param,
-                max_limit,
-                ..
-            })),
-            _,
-        ) => (limit_param.as_str(), *max_limit),
-        _ => return None,
+    let (param, max) = match i.paging(op)? {
+        Paging::Cursor { settings, .. } => (&settings.per_page_param, settings.max_per_page),
+        Paging::Links { settings, .. } => (&settings.limit_param, settings.max_limit),
     };
     op.query
         .iter()
-        .find(|q| q.name == param)
+        .find(|q| &q.name == param)
         .map(|q| (q.name.as_str(), max))
 }

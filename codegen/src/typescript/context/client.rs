@@ -5,8 +5,8 @@ use heck::ToUpperCamelCase;
 
 use crate::doc_text;
 use crate::ir::{
-    AnswerKind, AuthUse, Body, Builtin, Field, Input, Interface, Operation, OperationPaging,
-    Segment, TypeKind, TypeRef,
+    AnswerKind, AuthUse, Body, Builtin, Field, Input, Interface, Operation, Paging, Segment,
+    TypeKind, TypeRef,
 };
 use crate::templates;
 use crate::typescript::names::{self, Scope};
@@ -247,7 +247,7 @@ fn query_input(op: &Operation, query_type: &str, inputs: &mut Inputs) {
 
 /// How an operation's answer is read, and the type its method returns.
 fn call_cx(i: &Interface, op: &Operation, m: &TypeNames) -> (CallCx, String) {
-    if let Some(paging) = &op.paging {
+    if let Some(paging) = i.paging(op) {
         return paged_call(i, paging, m);
     }
     match &op.answer.kind {
@@ -269,14 +269,14 @@ fn call_cx(i: &Interface, op: &Operation, m: &TypeNames) -> (CallCx, String) {
 }
 
 /// How a paged operation's records are walked, and its method's type (`rt.Paged`).
-fn paged_call(i: &Interface, paging: &OperationPaging, m: &TypeNames) -> (CallCx, String) {
+fn paged_call(i: &Interface, paging: Paging<'_>, m: &TypeNames) -> (CallCx, String) {
     let (item, page) = match paging {
-        OperationPaging::Cursor { item, .. } => {
+        Paging::Cursor { item, .. } => {
             let item = m.ts(item);
             let page = format!("m.{}<{item}>", names::PAGE);
             (item, page)
         }
-        OperationPaging::Links { envelope, item, .. } => (m.ts(item), m.named(*envelope)),
+        Paging::Links { envelope, item, .. } => (m.ts(item), m.named(envelope)),
     };
     let returns = format!("rt.Paged<{item}, {page}>");
     let plan = types::paging_plan(i, paging);
