@@ -23,20 +23,25 @@ fn checks(root: &Path) -> Result<(), String> {
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
     println!("==> codegen --check");
     timed("codegen --check", || super::codegen_task::run(root, true))?;
-    step(
-        root,
-        "clippy",
-        &cargo,
-        &[
+    // clippy's lints in the test build where the toolchain has its driver (one build,
+    // not a check build of every crate and then a build); else clippy alone first.
+    let lints = super::test_run::Lints::find(&cargo);
+    if lints.is_none() {
+        step(
+            root,
             "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
-    super::test_run::run(root, &cargo)?;
+            &cargo,
+            &[
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ],
+        )?;
+    }
+    super::test_run::run(root, &cargo, lints.as_ref())?;
     // The dependency tree: licenses, duplicate versions, sources (deny.toml).
     timed("cargo-deny", || {
         super::deny::finish(root, &cargo, installing)

@@ -89,7 +89,7 @@ fn main() -> ExitCode {
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["test"] => repo_root().and_then(|root| {
-            let outcome = test_run::run(&root, &cargo());
+            let outcome = test_run::run(&root, &cargo(), None);
             print!("{}", tools::time_table());
             outcome
         }),

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-use super::tools::{record_time, step, target_dir};
+use super::tools::{record_time, step_with_env, target_dir};
 
 /// Test binaries running at once.
 const AT_ONCE: usize = 3;
@@ -29,8 +29,59 @@ struct Binary {
     package_dir: PathBuf,
 }
 
-pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
-    let binaries = build(root, cargo)?;
+/// clippy's lints, run inside the test build: `clippy-driver` is rustc with the lints
+/// added, so cargo given it as the workspace's compiler wrapper builds every target and
+/// lints every workspace crate in one pass, as `cargo clippy --workspace --all-targets --
+/// -D warnings` would (which wraps `cargo check` the same way, and on a cold machine
+/// built every dependency a second time, metadata only: 221 s on CI's).
+pub struct Lints {
+    driver: String,
+}
+
+impl Lints {
+    /// The toolchain's `clippy-driver` (beside its cargo, or on the PATH), if it runs.
+    pub fn find(cargo: &str) -> Option<Lints> {
+        let beside = Path::new(cargo)
+            .parent()
+            .filter(|dir| !dir.as_os_str().is_empty())
+            .map(|dir| dir.join(format!("clippy-driver{}", std::env::consts::EXE_SUFFIX)));
+        let candidates = beside
+            .filter(|p| p.is_file())
+            .map(|p| p.to_string_lossy().into_owned())
+            .into_iter()
+            .chain(["clippy-driver".to_string()]);
+        for driver in candidates {
+            let runs = Command::new(&driver)
+                .arg("-V")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if runs {
+                return Some(Lints { driver });
+            }
+        }
+        None
+    }
+
+    /// The environment every cargo run that should share the linted build is given: the
+    /// wrapper is part of a workspace crate's fingerprint, so a run without it builds them
+    /// again. `CLIPPY_ARGS` is how cargo-clippy hands its arguments to the driver.
+    fn env(&self) -> [(&str, &str); 2] {
+        [
+            ("RUSTC_WORKSPACE_WRAPPER", self.driver.as_str()),
+            (
+                "CLIPPY_ARGS",
+                "-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__",
+            ),
+        ]
+    }
+}
+
+/// Builds and runs the tests, then the doctests; with `lints`, the build lints every
+/// target of the workspace as well.
+pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<(), String> {
+    let binaries = build(root, cargo, lints)?;
     // The tool the end-to-end tests start: the one just built (tests/support/cli_process.rs
     // builds it itself only when it is not named).
     let tool = target_dir(root, cargo)?
@@ -82,11 +133,15 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     if !failed.is_empty() {
         return Err(format!("ci: tests failed in {}", failed.join(", ")));
     }
-    step(
+    // The doctests link the libraries the build made: with its wrapper, else cargo builds
+    // every workspace library again.
+    let env: Vec<(&str, &str)> = lints.map(|l| l.env().to_vec()).unwrap_or_default();
+    step_with_env(
         root,
         "tests: doctests",
         cargo,
         &["test", "--workspace", "--doc"],
+        &env,
     )
 }
 
@@ -94,23 +149,31 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
 /// tests start, and the examples, in one cargo run, so that all of them share one
 /// set of features: the tool is not built a second time with features of its own (on a
 /// cold machine that second build took 146 s). Names each test binary.
-fn build(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
-    let args = [
-        "build",
-        "--workspace",
-        "--tests",
-        "--examples",
+fn build(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<Vec<Binary>, String> {
+    let mut args = vec!["build", "--workspace"];
+    match lints {
+        // Every target clippy's `--all-targets` lints (the benchmarks too, built, not run).
+        Some(_) => args.push("--all-targets"),
         // The two the tests and the TypeScript and Python checks start.
-        "--bin",
-        "inspection",
-        "--bin",
-        "sandbox",
-        "--message-format=json-render-diagnostics",
-    ];
-    println!("==> tests: build: {cargo} {}", args.join(" "));
+        None => args.extend([
+            "--tests",
+            "--examples",
+            "--bin",
+            "inspection",
+            "--bin",
+            "sandbox",
+        ]),
+    }
+    args.push("--message-format=json-render-diagnostics");
+    let env = lints.map(Lints::env);
+    let shown = env.map_or(String::new(), |[(wrapper, driver), _]| {
+        format!("{wrapper}={driver} CLIPPY_ARGS=-D warnings ")
+    });
+    println!("==> tests: build: {shown}{cargo} {}", args.join(" "));
     let started = Instant::now();
     let mut child = Command::new(cargo)
-        .args(args)
+        .args(&args)
+        .envs(env.into_iter().flatten())
         .current_dir(root)
         .stdout(Stdio::piped())
         .spawn()
@@ -127,9 +190,16 @@ fn build(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
         }
     }
     let status = child.wait().map_err(|e| format!("tests: {e}"))?;
-    record_time("tests: build", started.elapsed());
+    let (name, failed) = match lints {
+        Some(_) => (
+            "tests: build, with clippy's lints",
+            "building the tests or clippy's lints failed",
+        ),
+        None => ("tests: build", "building the tests failed"),
+    };
+    record_time(name, started.elapsed());
     if !status.success() {
-        return Err(format!("ci: building the tests failed ({status})"));
+        return Err(format!("ci: {failed} ({status})"));
     }
     Ok(binaries)
 }
@@ -137,6 +207,10 @@ fn build(root: &Path, cargo: &str) -> Result<Vec<Binary>, String> {
 /// A test executable from one of cargo's JSON messages.
 fn test_binary(message: &Value) -> Option<Binary> {
     if message["reason"] != "compiler-artifact" || message["profile"]["test"] != true {
+        return None;
+    }
+    // Benchmarks are built (and linted) with the tests, never run as one.
+    if message["target"]["kind"][0] == "bench" {
         return None;
     }
     let path = PathBuf::from(message["executable"].as_str()?);
