@@ -15,6 +15,7 @@ pub mod faults;
 pub mod forward;
 mod http;
 pub mod ir;
+mod json_shape;
 mod legacy;
 mod pdf;
 pub mod public_url;

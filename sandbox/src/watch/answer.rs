@@ -7,8 +7,9 @@
 use serde_json::Value;
 
 use crate::ir::{
-    Builtin, Element, Field, Interface, Object, ScalarKind, TypeId, TypeKind, TypeRef, position_key,
+    Builtin, Element, Field, Interface, Object, TypeId, TypeKind, TypeRef, position_key,
 };
+use crate::json_shape::{self, Reading, Tagged};
 
 use super::report::Kind;
 
@@ -71,7 +72,7 @@ impl<'a> Walker<'a> {
             Holder::Field(t, f) => Element::Field(t, f),
             Holder::Root => Element::Type(ROOT),
         };
-        let detail = format!("expected {expected}, got {}", json_kind(value));
+        let detail = format!("expected {expected}, got {}", json_shape::kind(value));
         self.report(Kind::WrongType, element, path, detail);
     }
 
@@ -100,26 +101,7 @@ impl<'a> Walker<'a> {
     }
 
     fn builtin(&mut self, b: Builtin, value: &Value, path: &str, holder: Holder) {
-        let fits = match b {
-            Builtin::String | Builtin::Url => value.is_string(),
-            Builtin::Integer => value.is_i64() || value.is_u64(),
-            Builtin::Int32 => value.as_i64().is_some_and(|n| i32::try_from(n).is_ok()),
-            Builtin::Number => value.is_number(),
-            Builtin::Boolean => value.is_boolean(),
-            Builtin::Json | Builtin::Binary => true,
-            Builtin::Date => value.as_str().is_some_and(is_date),
-            Builtin::DateTime => value.as_str().is_some_and(is_date_time),
-            Builtin::DateOrDateTime => value
-                .as_str()
-                .is_some_and(|s| is_date(s) || is_date_time(s)),
-            Builtin::DateTimeOrRange => match value {
-                Value::String(s) => is_date_time(s),
-                Value::Array(two) => {
-                    two.len() == 2 && two.iter().all(|v| v.as_str().is_some_and(is_date_time))
-                }
-                _ => false,
-            },
-        };
+        let fits = json_shape::fits(b, value, Reading::Answer);
         if !fits {
             let name = b.name();
             let article = if name.starts_with(['a', 'e', 'i', 'o', 'u']) {
@@ -148,27 +130,25 @@ impl<'a> Walker<'a> {
                 }
                 None => self.wrong(holder, path, &format!("a value of {}", t.name), value),
             },
-            TypeKind::Union(u) => {
-                let Some(tag) = value.get(&u.tag).and_then(Value::as_str) else {
-                    let expected = format!("an object with a `{}` string", u.tag);
-                    return self.wrong(holder, path, &expected, value);
-                };
-                match u.variants.iter().find(|v| v.tag_value == tag) {
-                    Some(v) => {
-                        let shape = self.interface.ty(v.shape);
-                        if let TypeKind::Object(o) = &shape.kind {
-                            self.object(&shape.name, o, value, path, holder, Some(&u.tag));
-                        }
-                    }
-                    None => {
-                        let detail = format!("`{tag}` is no member of {}", t.name);
-                        let element = Element::Member(&t.name, tag);
-                        self.report(Kind::UnknownMember, element, path, detail);
+            TypeKind::Union(u) => match json_shape::tagged(u, value) {
+                Tagged::Member(v) => {
+                    let shape = self.interface.ty(v.shape);
+                    if let TypeKind::Object(o) = &shape.kind {
+                        self.object(&shape.name, o, value, path, holder, Some(&u.tag));
                     }
                 }
-            }
+                Tagged::Unknown(tag) => {
+                    let detail = format!("`{tag}` is no member of {}", t.name);
+                    let element = Element::Member(&t.name, tag);
+                    self.report(Kind::UnknownMember, element, path, detail);
+                }
+                Tagged::Untagged => {
+                    let expected = format!("an object with a `{}` string", u.tag);
+                    self.wrong(holder, path, &expected, value);
+                }
+            },
             TypeKind::ScalarUnion(kinds) => {
-                if !kinds.iter().any(|k| scalar_fits(*k, value)) {
+                if !kinds.iter().any(|k| json_shape::scalar_fits(*k, value)) {
                     let names: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
                     self.wrong(holder, path, &format!("one of {}", names.join(", ")), value);
                 }
@@ -176,8 +156,7 @@ impl<'a> Walker<'a> {
             TypeKind::Id {
                 accepts_integers, ..
             } => {
-                let integer = value.is_i64() || value.is_u64();
-                if !(value.is_string() || (*accepts_integers && integer)) {
+                if !json_shape::id_fits(*accepts_integers, value) {
                     self.wrong(holder, path, &format!("an id ({})", t.name), value);
                 }
             }
@@ -246,44 +225,10 @@ impl<'a> Walker<'a> {
     }
 }
 
-fn scalar_fits(kind: ScalarKind, value: &Value) -> bool {
-    match kind {
-        ScalarKind::String => value.is_string(),
-        ScalarKind::Integer => value.is_i64() || value.is_u64(),
-        ScalarKind::Number => value.is_number(),
-        ScalarKind::Boolean => value.is_boolean(),
-        ScalarKind::Null => value.is_null(),
-    }
-}
-
 fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
         format!("{path}.{key}")
     }
-}
-
-/// The JSON kind of a value, for a message (never the value: it may be a secret).
-pub fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-fn is_date(s: &str) -> bool {
-    chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d").is_ok()
-}
-
-/// Any ISO 8601 date-time the clients read (an offset, or none as UTC).
-fn is_date_time(s: &str) -> bool {
-    chrono::DateTime::parse_from_rfc3339(s).is_ok()
-        || chrono::DateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f%z").is_ok()
-        || chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S%.f").is_ok()
 }

@@ -12,6 +12,7 @@ use serde_json::{Number, Value};
 use crate::ir::{
     self, Constraints, Field, Interface, Object, ScalarKind, TypeId, TypeKind, TypeRef,
 };
+use crate::json_shape::{self, Json, Reading, Tagged};
 
 /// How a field's path is written in messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -104,7 +105,10 @@ impl Walk<'_> {
     }
 
     fn expected(&mut self, at: &Path, what: &str, got: &Value) {
-        self.problem(at, format!("expected {what}, got {}", kind(got)));
+        self.problem(
+            at,
+            format!("expected {what}, got {}", json_shape::kind(got)),
+        );
     }
 
     fn value(&mut self, value: &mut Value, ty: &TypeRef, at: &Path) {
@@ -234,16 +238,10 @@ impl Walk<'_> {
 
     /// An integer from `min` to `max`; a float with no fraction counts, and is rewritten.
     fn integer(&mut self, value: &mut Value, min: i64, max: i64, at: &Path) {
-        let Value::Number(n) = value else {
+        let Value::Number(n) = &*value else {
             return self.expected(at, "an integer", value);
         };
-        // i128 holds every i64 and u64; a huge float saturates, out of range either way.
-        let whole = match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => Some(i128::from(i)),
-            (None, Some(u), _) => Some(i128::from(u)),
-            (None, None, Some(f)) if f.is_finite() && f.fract() == 0.0 => Some(f as i128),
-            _ => None,
-        };
+        let (whole, float) = (json_shape::integer(value, Reading::Request), n.is_f64());
         match whole {
             None => self.problem(at, format!("expected an integer, got {n}")),
             Some(i) if i < i128::from(min) || i > i128::from(max) => {
@@ -253,7 +251,7 @@ impl Walk<'_> {
                 );
             }
             Some(i) => {
-                if n.is_f64() {
+                if float {
                     // In range, so it fits an i64.
                     *value = Value::Number(Number::from(i as i64));
                     self.out.rewritten = true;
@@ -279,36 +277,20 @@ impl Walk<'_> {
                 None => self.expected(at, "a string", value),
             },
             TypeKind::Union(u) => {
-                let Value::Object(fields) = value else {
+                if !value.is_object() {
                     return self.expected(at, "an object", value);
-                };
-                let tag = fields
-                    .get(&u.tag)
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                let known: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
-                match u
-                    .variants
-                    .iter()
-                    .find(|v| Some(&v.tag_value) == tag.as_ref())
-                {
-                    Some(variant) => self.named(value, variant.shape, at),
-                    None => {
-                        let got = tag.map_or("none".to_string(), |t| format!("`{t}`"));
-                        let what = format!("must be one of {}, got {got}", known.join(", "));
-                        self.problem(&Path::Key(at, &u.tag), what);
-                    }
                 }
+                let got = match json_shape::tagged(u, value) {
+                    Tagged::Member(variant) => return self.named(value, variant.shape, at),
+                    Tagged::Unknown(tag) => format!("`{tag}`"),
+                    Tagged::Untagged => "none".to_string(),
+                };
+                let known: Vec<&str> = u.variants.iter().map(|v| v.tag_value.as_str()).collect();
+                let what = format!("must be one of {}, got {got}", known.join(", "));
+                self.problem(&Path::Key(at, &u.tag), what);
             }
             TypeKind::ScalarUnion(kinds) => {
-                let fits = kinds.iter().any(|k| match k {
-                    ScalarKind::String => value.is_string(),
-                    ScalarKind::Integer => value.is_i64() || value.is_u64(),
-                    ScalarKind::Number => value.is_number(),
-                    ScalarKind::Boolean => value.is_boolean(),
-                    ScalarKind::Null => value.is_null(),
-                });
-                if !fits {
+                if !kinds.iter().any(|k| json_shape::scalar_fits(*k, value)) {
                     let names: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
                     self.expected(at, &format!("one of {}", names.join(", ")), value);
                 }
@@ -318,11 +300,12 @@ impl Walk<'_> {
             TypeKind::Id {
                 accepts_integers, ..
             } => {
-                let integer = value.is_i64() || value.is_u64();
-                if *accepts_integers && !(value.is_string() || integer) {
-                    self.expected(at, "an id (a string or an integer)", value);
-                } else if !accepts_integers && !value.is_string() {
-                    self.expected(at, "an id (a string)", value);
+                if !json_shape::id_fits(*accepts_integers, value) {
+                    let what = match accepts_integers {
+                        true => "an id (a string or an integer)",
+                        false => "an id (a string)",
+                    };
+                    self.expected(at, what, value);
                 }
             }
             TypeKind::RecordRef(_) => {
@@ -393,73 +376,9 @@ impl Walk<'_> {
     }
 }
 
-/// The spec's builtins by the JSON they take.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Json {
-    /// A string, of its builtin's format where the walk reads one (dates).
-    Text,
-    /// A string or an array of two (a date-time or a range).
-    TextOrPair,
-    Integer {
-        min: i64,
-        max: i64,
-    },
-    Number,
-    Boolean,
-    /// Any JSON, `null` included.
-    Any,
-}
-
-impl Json {
-    /// What JSON a builtin takes (every builtin: a new one does not compile until it is
-    /// placed here).
-    fn of(builtin: ir::Builtin) -> Json {
-        use ir::Builtin as B;
-        match builtin {
-            B::String | B::Url | B::Date | B::DateTime | B::DateOrDateTime | B::Binary => {
-                Json::Text
-            }
-            B::DateTimeOrRange => Json::TextOrPair,
-            B::Integer => Json::Integer {
-                min: i64::MIN,
-                max: i64::MAX,
-            },
-            B::Int32 => Json::Integer {
-                min: i32::MIN.into(),
-                max: i32::MAX.into(),
-            },
-            B::Number => Json::Number,
-            B::Boolean => Json::Boolean,
-            B::Json => Json::Any,
-        }
-    }
-}
-
-/// Whether `text` is of the string builtin's format, in a query or a body: a date-time is
-/// RFC 3339 (as every client writes it, and as the sandbox answers it back), a date
-/// `YYYY-MM-DD`. Other formats (a URL) are the handler's to read.
+/// Whether `text` is of the string builtin's format, as a request is read.
 fn well_formed(builtin: ir::Builtin, text: &str) -> bool {
-    let date_time = || chrono::DateTime::parse_from_rfc3339(text).is_ok();
-    let date = || chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").is_ok();
-    match builtin {
-        ir::Builtin::DateTime => date_time(),
-        ir::Builtin::Date => date(),
-        ir::Builtin::DateOrDateTime => date() || date_time(),
-        _ => true,
-    }
-}
-
-/// The JSON kind of a value, for messages: `got a string`.
-fn kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(n) if n.is_f64() => "a number",
-        Value::Number(_) => "an integer",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
+    json_shape::text_fits(builtin, text, Reading::Request)
 }
 
 #[cfg(test)]
