@@ -6,6 +6,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
+use super::test_run::BenchPrograms;
 use super::tools;
 
 /// One row of the table: what was measured, the figure, what it is compared with.
@@ -17,7 +18,12 @@ struct Row {
 
 /// `tools_ready`: `cargo xtask ci` has just installed the TypeScript and Python tools and
 /// compiled the TypeScript benchmark, so that is not done again.
-pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
+pub fn run(
+    root: &Path,
+    quick: bool,
+    tools_ready: bool,
+    built: Option<&BenchPrograms>,
+) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
     let out = root.join("target/bench");
     std::fs::create_dir_all(&out)
@@ -26,7 +32,18 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     let mut rows = Vec::new();
 
     // Rust: criterion (in test mode under --quick: each benchmark once).
-    if quick {
+    if let (true, Some(built)) = (quick, built) {
+        for bench in &built.benches {
+            let name = bench.file_name().unwrap_or_default().to_string_lossy();
+            let program = bench.to_string_lossy();
+            tools::step(
+                root,
+                &format!("bench: rust: {name} (one run each)"),
+                &program,
+                &[],
+            )?;
+        }
+    } else if quick {
         tools::step(
             root,
             "bench: rust (one run each)",
@@ -43,10 +60,18 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     // The page every language's parse benchmark reads.
     let page = out.join("page.json");
     let page_arg = page.to_string_lossy().into_owned();
-    let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "page"];
-    args.extend(profile);
-    args.extend(["--", &page_arg]);
-    tools::step(root, "bench: the page of 100 inspections", &cargo, &args)?;
+    let programs = Programs {
+        cargo: &cargo,
+        profile,
+        built,
+    };
+    let (program, args) = programs.command("page", &[&page_arg])?;
+    tools::step(
+        root,
+        "bench: the page of 100 inspections",
+        &program,
+        &strs(&args),
+    )?;
 
     // The export at a raised quota, 1,000 and 10,000 records, each in its own process, by
     // the library and by the command-line tool (built first, in the same profile).
@@ -61,14 +86,12 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
     let mut exports = Vec::new();
     for count in counts {
-        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "export"];
-        args.extend(profile);
-        args.extend(["--", count]);
+        let (program, args) = programs.command("export", &[count])?;
         exports.push(last_json_line(&capture(
             root,
             &format!("bench: export of {count}"),
-            &cargo,
-            &args,
+            &program,
+            &strs(&args),
         )?)?);
     }
     if !quick {
@@ -84,12 +107,14 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     };
     let mut documents = Vec::new();
     for run in runs {
-        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "documents"];
-        args.extend(profile);
-        args.push("--");
-        args.extend(run.iter());
+        let (program, args) = programs.command("documents", run)?;
         let name = format!("bench: export with PDFs, {}", run.join(" "));
-        documents.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+        documents.push(last_json_line(&capture(
+            root,
+            &name,
+            &program,
+            &strs(&args),
+        )?)?);
     }
     if !quick {
         rows.extend(documents_rows(&documents)?);
@@ -109,12 +134,14 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     };
     let mut syncs = Vec::new();
     for run in runs {
-        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "sync"];
-        args.extend(profile);
-        args.push("--");
-        args.extend(run.iter());
+        let (program, args) = programs.command("sync", run)?;
         let name = format!("bench: sync, {}", run.join(" "));
-        syncs.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+        syncs.push(last_json_line(&capture(
+            root,
+            &name,
+            &program,
+            &strs(&args),
+        )?)?);
     }
     if !quick {
         rows.extend(sync_rows(&syncs)?);
@@ -128,12 +155,14 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
     };
     let mut imports = Vec::new();
     for run in runs {
-        let mut args = vec!["run", "--quiet", "-p", "bench", "--bin", "import"];
-        args.extend(profile);
-        args.push("--");
-        args.extend(run.iter());
+        let (program, args) = programs.command("import", run)?;
         let name = format!("bench: import, {}", run.join(" "));
-        imports.push(last_json_line(&capture(root, &name, &cargo, &args)?)?);
+        imports.push(last_json_line(&capture(
+            root,
+            &name,
+            &program,
+            &strs(&args),
+        )?)?);
     }
     if !quick {
         rows.extend(import_rows(&imports)?);
@@ -187,6 +216,32 @@ pub fn run(root: &Path, quick: bool, tools_ready: bool) -> Result<(), String> {
         println!("bench --quick: every benchmark ran (no figures in quick mode)");
     }
     Ok(())
+}
+
+/// How a benchmark program is started: the executable `cargo xtask ci`'s test build made
+/// (the workspace's features, nothing built again), else `cargo run` in the profile asked.
+struct Programs<'a> {
+    cargo: &'a str,
+    profile: &'a [&'a str],
+    built: Option<&'a BenchPrograms>,
+}
+
+impl Programs<'_> {
+    /// The program and arguments that run `name` with `args`.
+    fn command(&self, name: &str, args: &[&str]) -> Result<(String, Vec<String>), String> {
+        let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+        if let Some(built) = self.built {
+            let path = built.bins.get(name).ok_or_else(|| {
+                format!("bench: the test build made no program `{name}` of the bench package")
+            })?;
+            return Ok((path.to_string_lossy().into_owned(), owned(args)));
+        }
+        let mut cargo_args = vec!["run", "--quiet", "-p", "bench", "--bin", name];
+        cargo_args.extend(self.profile);
+        cargo_args.push("--");
+        cargo_args.extend(args);
+        Ok((self.cargo.to_string(), owned(&cargo_args)))
+    }
 }
 
 /// `cargo xtask bench --builds`: only the build rows (a cold build of the generated crate
@@ -831,6 +886,10 @@ fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<Stri
     } else {
         Err(format!("bench: step `{name}` failed ({})", output.status))
     }
+}
+
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
 }
 
 /// The JSON line a benchmark program prints last.

@@ -89,12 +89,12 @@ fn main() -> ExitCode {
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["test"] => repo_root().and_then(|root| {
-            let outcome = test_run::run(&root, &cargo(), None);
+            let outcome = test_run::run(&root, &cargo(), None).map(drop);
             print!("{}", tools::time_table());
             outcome
         }),
-        ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false)),
-        ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false)),
+        ["bench"] => repo_root().and_then(|root| bench::run(&root, false, false, None)),
+        ["bench", "--quick"] => repo_root().and_then(|root| bench::run(&root, true, false, None)),
         ["bench", "--builds"] => repo_root().and_then(|root| bench::builds(&root)),
         ["bench", "--codegen"] => repo_root().and_then(|root| bench::codegen(&root)),
         _ => Err(USAGE.to_string()),

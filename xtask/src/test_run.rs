@@ -78,10 +78,21 @@ impl Lints {
     }
 }
 
+/// The benchmarks and benchmark programs the test build made (with `--all-targets`),
+/// for `bench --quick` to run as they are: `cargo run -p bench` alone would resolve the
+/// features of the crates under it for that package only, and build them again.
+#[derive(Debug, Default)]
+pub struct BenchPrograms {
+    /// The criterion benchmarks, built in test mode (run with no argument: each once).
+    pub benches: Vec<PathBuf>,
+    /// The programs (`page`, `export`, ...) by name.
+    pub bins: BTreeMap<String, PathBuf>,
+}
+
 /// Builds and runs the tests, then the doctests; with `lints`, the build lints every
-/// target of the workspace as well.
-pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<(), String> {
-    let binaries = build(root, cargo, lints)?;
+/// target of the workspace as well, and makes the benchmark programs it returns.
+pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<BenchPrograms, String> {
+    let (binaries, bench) = build(root, cargo, lints)?;
     // The tool the end-to-end tests start: the one just built (tests/support/cli_process.rs
     // builds it itself only when it is not named).
     let tool = target_dir(root, cargo)?
@@ -142,14 +153,19 @@ pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<(), String
         cargo,
         &["test", "--workspace", "--doc"],
         &env,
-    )
+    )?;
+    Ok(bench)
 }
 
 /// Builds every test binary of the workspace, the `inspection` tool and the sandbox the
 /// tests start, and the examples, in one cargo run, so that all of them share one
 /// set of features: the tool is not built a second time with features of its own (on a
 /// cold machine that second build took 146 s). Names each test binary.
-fn build(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<Vec<Binary>, String> {
+fn build(
+    root: &Path,
+    cargo: &str,
+    lints: Option<&Lints>,
+) -> Result<(Vec<Binary>, BenchPrograms), String> {
     let mut args = vec!["build", "--workspace"];
     match lints {
         // Every target clippy's `--all-targets` lints (the benchmarks too, built, not run).
@@ -179,6 +195,7 @@ fn build(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<Vec<Binary>,
         .spawn()
         .map_err(|e| format!("tests: cannot run {cargo}: {e}"))?;
     let mut binaries = Vec::new();
+    let mut bench = BenchPrograms::default();
     let stdout = child.stdout.take().ok_or("tests: no output from cargo")?;
     for line in std::io::BufReader::new(stdout).lines() {
         let Ok(line) = line else { break };
@@ -187,6 +204,8 @@ fn build(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<Vec<Binary>,
         };
         if let Some(binary) = test_binary(&message) {
             binaries.push(binary);
+        } else {
+            bench_program(&message, &mut bench);
         }
     }
     let status = child.wait().map_err(|e| format!("tests: {e}"))?;
@@ -201,7 +220,29 @@ fn build(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<Vec<Binary>,
     if !status.success() {
         return Err(format!("ci: {failed} ({status})"));
     }
-    Ok(binaries)
+    Ok((binaries, bench))
+}
+
+/// A benchmark or benchmark program of the `bench` package, from one of cargo's JSON
+/// messages.
+fn bench_program(message: &Value, bench: &mut BenchPrograms) {
+    let package = message["package_id"].as_str().unwrap_or_default();
+    if message["reason"] != "compiler-artifact" || !package.contains("/bench#") {
+        return;
+    }
+    let (Some(path), Some(name)) = (
+        message["executable"].as_str(),
+        message["target"]["name"].as_str(),
+    ) else {
+        return;
+    };
+    match message["target"]["kind"][0].as_str() {
+        Some("bench") => bench.benches.push(PathBuf::from(path)),
+        Some("bin") if message["profile"]["test"] != true => {
+            bench.bins.insert(name.to_string(), PathBuf::from(path));
+        }
+        _ => {}
+    }
 }
 
 /// A test executable from one of cargo's JSON messages.
