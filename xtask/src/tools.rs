@@ -105,14 +105,26 @@ pub fn typescript_tools(root: &Path, build: Option<&str>) -> Result<(), String> 
     )
 }
 
-/// The TypeScript dev tools (tsc, the test runner's types) from the lockfile.
+/// The TypeScript dev tools (tsc, the test runner's types) from the lockfile: `npm ci`,
+/// unless the last one installed this very lockfile (a copy of it is kept in
+/// `node_modules/` once `npm ci` succeeds; `npm ci` empties the folder first, 75 s here).
 pub fn typescript_dev_tools(root: &Path) -> Result<(), String> {
+    let tools = root.join(TS_TOOLS);
+    let lock = std::fs::read(tools.join("package-lock.json"))
+        .map_err(|e| format!("typescript: cannot read {TS_TOOLS}/package-lock.json: {e}"))?;
+    let installed = tools.join("node_modules/.installed-package-lock.json");
+    if std::fs::read(&installed).is_ok_and(|done| done == lock) {
+        say("==> typescript: dev tools: installed from this lockfile already");
+        return Ok(());
+    }
     step(
         root,
         "typescript: dev tools",
         npm(),
         &["ci", "--prefix", TS_TOOLS, "--no-audit", "--no-fund"],
-    )
+    )?;
+    std::fs::write(&installed, lock)
+        .map_err(|e| format!("typescript: cannot write {}: {e}", installed.display()))
 }
 
 /// Compiles the TypeScript tests and benchmarks to JavaScript (`npm test` does it too).
