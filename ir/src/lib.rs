@@ -439,15 +439,6 @@ pub enum Paging<'a> {
     },
 }
 
-impl<'a> Paging<'a> {
-    /// The type of one record of the list.
-    pub fn item(&self) -> &'a TypeRef {
-        match self {
-            Paging::Cursor { item, .. } | Paging::Links { item, .. } => item,
-        }
-    }
-}
-
 /// A cursor in a paging object beside the items: lists are
 /// `{<items_field>: [...], <paging_field>: {...}}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -160,7 +160,8 @@ pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<BenchProgr
 /// Builds every test binary of the workspace, the `inspection` tool and the sandbox the
 /// tests start, and the examples, in one cargo run, so that all of them share one
 /// set of features: the tool is not built a second time with features of its own (on a
-/// cold machine that second build took 146 s). Names each test binary.
+/// cold machine that second build took 146 s). With `lints`, every target, linted.
+/// Names each test binary and the benchmark programs built.
 fn build(
     root: &Path,
     cargo: &str,
