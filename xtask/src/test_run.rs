@@ -322,3 +322,51 @@ fn run_one(binary: &Binary, tool: &Path) -> (Duration, bool) {
     };
     (took, ok)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lints really run in a build given [`Lints::env`], and a warning fails it: were
+    /// clippy to read its arguments otherwise, CI's build would pass with every lint
+    /// unlooked at, or only warned of.
+    #[test]
+    fn a_build_with_the_lints_fails_on_a_clippy_warning_and_passes_without_one() {
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+        let Some(lints) = Lints::find(&cargo) else {
+            eprintln!("no clippy-driver here: CI runs clippy alone, and this is not tested");
+            return;
+        };
+        let dir = std::env::temp_dir().join(format!("xtask-lints-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src")).unwrap();
+        std::fs::write(
+            dir.join("Cargo.toml"),
+            "[package]\nname = \"probe\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n[workspace]\n",
+        )
+        .unwrap();
+        let build = |main: &str| {
+            std::fs::write(dir.join("src/main.rs"), main).unwrap();
+            let out = Command::new(&cargo)
+                .args(["build", "--quiet"])
+                .envs(lints.env())
+                .env("CARGO_TARGET_DIR", dir.join("target"))
+                .current_dir(&dir)
+                .output()
+                .unwrap();
+            (
+                out.status.success(),
+                String::from_utf8_lossy(&out.stderr).into_owned(),
+            )
+        };
+        let (passed, stderr) = build(
+            "fn main() {\n    let v = vec![std::env::args().count()];\n    println!(\"{}\", v.len() == 0);\n}\n",
+        );
+        assert!(!passed, "a clippy warning passed the build:\n{stderr}");
+        assert!(stderr.contains("clippy::len_zero"), "{stderr}");
+        let (passed, stderr) =
+            build("fn main() {\n    println!(\"{}\", std::env::args().count());\n}\n");
+        assert!(passed, "{stderr}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
