@@ -146,14 +146,6 @@ impl Interface {
         }
     }
 
-    /// The links paging settings, when the interface pages by links.
-    pub fn links_paging(&self) -> Option<&LinksPaging> {
-        match &self.pagination {
-            Some(Pagination::Links(l)) => Some(l),
-            _ => None,
-        }
-    }
-
     /// How `op`'s pages are walked: its own part with the interface's settings. `None`
     /// for an operation that is not paged.
     pub fn paging<'a>(&'a self, op: &'a Operation) -> Option<Paging<'a>> {
@@ -178,6 +170,7 @@ impl Interface {
             _ => return None,
         })
     }
+
     /// The login of a token-login interface. `check` refuses a login operation that is
     /// missing, takes no body or answers no record, so for an accepted spec this is an
     /// error only when the interface does not log in; a backend passes the error on.

@@ -65,12 +65,11 @@ pub fn run(
         profile,
         built,
     };
-    let (program, args) = programs.command("page", &[&page_arg])?;
-    tools::step(
+    programs.run(
         root,
         "bench: the page of 100 inspections",
-        &program,
-        &strs(&args),
+        "page",
+        &[&page_arg],
     )?;
 
     // The export at a raised quota, 1,000 and 10,000 records, each in its own process, by
@@ -86,12 +85,12 @@ pub fn run(
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
     let mut exports = Vec::new();
     for count in counts {
-        let (program, args) = programs.command("export", &[count])?;
-        exports.push(last_json_line(&capture(
+        let name = format!("bench: export of {count}");
+        exports.push(last_json_line(&programs.run(
             root,
-            &format!("bench: export of {count}"),
-            &program,
-            &strs(&args),
+            &name,
+            "export",
+            &[count],
         )?)?);
     }
     if !quick {
@@ -107,13 +106,12 @@ pub fn run(
     };
     let mut documents = Vec::new();
     for run in runs {
-        let (program, args) = programs.command("documents", run)?;
         let name = format!("bench: export with PDFs, {}", run.join(" "));
-        documents.push(last_json_line(&capture(
+        documents.push(last_json_line(&programs.run(
             root,
             &name,
-            &program,
-            &strs(&args),
+            "documents",
+            run,
         )?)?);
     }
     if !quick {
@@ -134,14 +132,8 @@ pub fn run(
     };
     let mut syncs = Vec::new();
     for run in runs {
-        let (program, args) = programs.command("sync", run)?;
         let name = format!("bench: sync, {}", run.join(" "));
-        syncs.push(last_json_line(&capture(
-            root,
-            &name,
-            &program,
-            &strs(&args),
-        )?)?);
+        syncs.push(last_json_line(&programs.run(root, &name, "sync", run)?)?);
     }
     if !quick {
         rows.extend(sync_rows(&syncs)?);
@@ -155,14 +147,8 @@ pub fn run(
     };
     let mut imports = Vec::new();
     for run in runs {
-        let (program, args) = programs.command("import", run)?;
         let name = format!("bench: import, {}", run.join(" "));
-        imports.push(last_json_line(&capture(
-            root,
-            &name,
-            &program,
-            &strs(&args),
-        )?)?);
+        imports.push(last_json_line(&programs.run(root, &name, "import", run)?)?);
     }
     if !quick {
         rows.extend(import_rows(&imports)?);
@@ -227,20 +213,19 @@ struct Programs<'a> {
 }
 
 impl Programs<'_> {
-    /// The program and arguments that run `name` with `args`.
-    fn command(&self, name: &str, args: &[&str]) -> Result<(String, Vec<String>), String> {
-        let owned = |args: &[&str]| args.iter().map(|a| a.to_string()).collect::<Vec<_>>();
+    /// Runs the program `name` with `args`, its output shown; its standard output.
+    fn run(&self, root: &Path, label: &str, name: &str, args: &[&str]) -> Result<String, String> {
         if let Some(built) = self.built {
             let path = built.bins.get(name).ok_or_else(|| {
                 format!("bench: the test build made no program `{name}` of the bench package")
             })?;
-            return Ok((path.to_string_lossy().into_owned(), owned(args)));
+            return capture(root, label, &path.to_string_lossy(), args);
         }
         let mut cargo_args = vec!["run", "--quiet", "-p", "bench", "--bin", name];
         cargo_args.extend(self.profile);
         cargo_args.push("--");
         cargo_args.extend(args);
-        Ok((self.cargo.to_string(), owned(&cargo_args)))
+        capture(root, label, self.cargo, &cargo_args)
     }
 }
 
@@ -886,10 +871,6 @@ fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<Stri
     } else {
         Err(format!("bench: step `{name}` failed ({})", output.status))
     }
-}
-
-fn strs(args: &[String]) -> Vec<&str> {
-    args.iter().map(String::as_str).collect()
 }
 
 /// The JSON line a benchmark program prints last.

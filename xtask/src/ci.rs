@@ -93,7 +93,7 @@ fn checks(root: &Path) -> Result<(), String> {
     if !failed.is_empty() {
         return Err(failed.join("\n"));
     }
-    // After both lanes: it times the TypeScript and Python parsers they installed.
+    // After the lanes: it times the TypeScript and Python parsers they installed.
     // The benchmarks and their programs as the test build made them, where it made them.
     let built = (!bench.bins.is_empty()).then_some(&bench);
     timed("bench --quick", || {

@@ -205,8 +205,6 @@ impl Journal {
         Ok(())
     }
 
-    /// Each outcome of the last run, in the order they were written, streamed (the
-    /// journal is read twice: to find where the last run begins, then from there).
     /// Calls `f` with each outcome of the last run, in the order of the file's lines (rows
     /// finish out of order when several are in flight). Holds a line number and an offset
     /// per outcome, not the outcomes.

@@ -12,8 +12,7 @@ use yaml::Node;
 
 use crate::doc_text;
 use crate::ir::{
-    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, Method, Operation, OperationPaging,
-    Pagination,
+    Answer, AnswerKind, Api, Auth, AuthUse, Field, Interface, Method, Operation, Paging,
 };
 use crate::output::OutputFile;
 
@@ -262,8 +261,8 @@ fn operation(i: &Interface, op: &Operation) -> Node {
     if op.auth == AuthUse::None {
         node.set("security", Node::Seq(Vec::new()));
     }
-    if let Some(paging) = &op.paging {
-        node.set("x-paging", paging_extension(i, paging));
+    if let Some(paging) = i.paging(op) {
+        node.set("x-paging", paging_extension(paging));
     }
     if op.manager_only {
         node.set("x-manager-only", Node::Bool(true));
@@ -342,9 +341,9 @@ fn responses(i: &Interface, op: &Operation) -> Node {
     out
 }
 
-fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
-    match (paging, &i.pagination) {
-        (OperationPaging::Cursor { .. }, Some(Pagination::Cursor(c))) => {
+fn paging_extension(paging: Paging<'_>) -> Node {
+    match paging {
+        Paging::Cursor { settings: c, .. } => {
             let mut node = Node::map()
                 .with("style", Node::str("cursor"))
                 .with("items", Node::str(&c.items_field))
@@ -360,7 +359,11 @@ fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
             node.set("max_per_page", Node::Int(c.max_per_page.into()));
             node
         }
-        (OperationPaging::Links { items_field, .. }, Some(Pagination::Links(l))) => Node::map()
+        Paging::Links {
+            items_field,
+            settings: l,
+            ..
+        } => Node::map()
             .with("style", Node::str("links"))
             .with("items", Node::str(items_field))
             .with("links", Node::str(&l.links_field))
@@ -368,8 +371,6 @@ fn paging_extension(i: &Interface, paging: &OperationPaging) -> Node {
             .with("before_param", Node::str(&l.before_param))
             .with("limit_param", Node::str(&l.limit_param))
             .with("max_limit", Node::Int(l.max_limit.into())),
-        // `resolve` plans an operation's paging from its interface's style only.
-        _ => Node::map(),
     }
 }
 

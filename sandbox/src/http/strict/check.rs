@@ -241,8 +241,7 @@ impl Walk<'_> {
         let Value::Number(n) = &*value else {
             return self.expected(at, "an integer", value);
         };
-        let (whole, float) = (json_shape::integer(value, Reading::Request), n.is_f64());
-        match whole {
+        match json_shape::integer(value, Reading::Request) {
             None => self.problem(at, format!("expected an integer, got {n}")),
             Some(i) if i < i128::from(min) || i > i128::from(max) => {
                 self.problem(
@@ -251,7 +250,7 @@ impl Walk<'_> {
                 );
             }
             Some(i) => {
-                if float {
+                if n.is_f64() {
                     // In range, so it fits an i64.
                     *value = Value::Number(Number::from(i as i64));
                     self.out.rewritten = true;
