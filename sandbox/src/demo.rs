@@ -357,19 +357,40 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
     }))
 }
 
-/// Adds `count` generated inspections (for export tests), with or without the demo fleet:
-/// spread over the 200 days before `now`, oldest first.
-pub fn generated_inspections(store: &mut Store, now: DateTime<Utc>, count: usize, origin: &str) {
-    for n in 0..count {
-        // Spread over the last 200 days, oldest first, a millisecond apart at least.
-        let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
-        let ty = ["open", "update", "close"][n % 3];
-        store.push_inspection(simple_inspection(
-            &format!("ins_{n:06}"),
-            ty,
-            at,
-            n % 3,
-            origin,
-        ));
+/// `count` generated inspections (for export tests), spread over the 200 days before
+/// `now`, oldest first.
+pub fn generated_inspections(now: DateTime<Utc>, count: usize, origin: &str) -> Vec<Inspection> {
+    (0..count)
+        .map(|n| {
+            // Spread over the last 200 days, oldest first, a millisecond apart at least.
+            let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
+            let ty = ["open", "update", "close"][n % 3];
+            simple_inspection(&format!("ins_{n:06}"), ty, at, n % 3, origin)
+        })
+        .collect()
+}
+
+/// `inspection` as [`generated_inspections`] would make it `by` later: the same record,
+/// its times moved (making 10,000 again takes a second in a debug build, a copy a tenth).
+pub fn moved(inspection: &Inspection, by: Duration) -> Inspection {
+    let mut moved = inspection.clone();
+    for at in [&mut moved.created_at, &mut moved.updated_at] {
+        *at = at.and_then(|t| t.checked_add_signed(by));
+    }
+    moved
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generated_inspections_moved_in_time_are_the_ones_made_for_that_time() {
+        let now = DateTime::from_timestamp_millis(1_764_000_000_123).unwrap();
+        let later = now + Duration::milliseconds(90_061_001);
+        let made = generated_inspections(now, 4, "http://127.0.0.1:1");
+        let moved: Vec<Inspection> = made.iter().map(|i| moved(i, later - now)).collect();
+        assert_ne!(moved, made);
+        assert_eq!(moved, generated_inspections(later, 4, "http://127.0.0.1:1"));
     }
 }

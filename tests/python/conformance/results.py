@@ -102,8 +102,16 @@ def written_back(value: object) -> Json:
 def to_json(value: object) -> Json:
     """A call's answer as JSON: records written back, bytes as `{size, text}`, nothing as
     null, upserts as `{created, value}`."""
-    if value is None or isinstance(value, bool):
+    # Plain JSON first, by exact type: a record writes itself back as such, so nearly all
+    # of a large answer is these (the soak writes back 10,003 inspections a walk).
+    if value is None or type(value) is str or type(value) is int or type(value) is float:
         return value
+    if isinstance(value, bool):
+        return value
+    if type(value) is dict:
+        return _object(value)
+    if type(value) is list:
+        return [to_json(v) for v in value]
     if isinstance(value, enum.Enum):
         return to_json(value.value)
     if isinstance(value, str) or is_number(value):
@@ -126,10 +134,14 @@ def to_json(value: object) -> Json:
     if isinstance(value, (list, tuple)):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
-        out: JsonObject = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise RunnerError(f"cannot write a {type(k).__name__} key back as JSON: {k!r}")
-            out[k] = to_json(v)
-        return out
+        return _object(value)
     raise RunnerError(f"cannot write a {type(value).__name__} back as JSON: {value!r}")
+
+
+def _object(value: dict[object, object]) -> JsonObject:
+    out: JsonObject = {}
+    for k, v in value.items():
+        if not isinstance(k, str):
+            raise RunnerError(f"cannot write a {type(k).__name__} key back as JSON: {k!r}")
+        out[k] = to_json(v)
+    return out
