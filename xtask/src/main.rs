@@ -63,6 +63,7 @@ fn cargo() -> String {
 }
 
 fn main() -> ExitCode {
+    forget_cargo_run_variables();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
@@ -108,6 +109,36 @@ fn main() -> ExitCode {
     }
 }
 
+/// `cargo xtask` is `cargo run`, which gives this process its package's variables
+/// (`CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, ...). Passed on to the cargo commands started
+/// from here, they reach build scripts that watch them (ring's watches five): a
+/// dependency built by `cargo xtask ci` then looked changed to a plain `cargo build` and
+/// back, and ring and every crate above it were rebuilt at each switch (two minutes).
+fn forget_cargo_run_variables() {
+    let names: Vec<std::ffi::OsString> = std::env::vars_os()
+        .map(|(name, _)| name)
+        .filter(|name| name.to_str().is_some_and(is_cargo_run_variable))
+        .collect();
+    for name in names {
+        // SAFETY: the first thing `main` does, while this process has no other thread.
+        unsafe { std::env::remove_var(name) };
+    }
+}
+
+/// What cargo sets for the program it runs, about that program's package (not `CARGO`,
+/// the cargo to use, nor the settings a user gives, such as `CARGO_TARGET_DIR`).
+fn is_cargo_run_variable(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || matches!(
+            name,
+            "CARGO_MANIFEST_DIR"
+                | "CARGO_MANIFEST_PATH"
+                | "CARGO_CRATE_NAME"
+                | "CARGO_BIN_NAME"
+                | "CARGO_PRIMARY_PACKAGE"
+        )
+}
+
 /// The checkout this run works on: the nearest folder, from the current directory up, that
 /// holds the workspace's `Cargo.toml` and `spec/`. Found at run time, never from a path
 /// baked in at compile time: checkouts that share one target directory share the binary.
@@ -141,4 +172,34 @@ fn find_root(start: &Path) -> Option<PathBuf> {
                     .is_ok_and(|manifest| manifest.lines().any(|l| l.trim() == "[workspace]"))
         })
         .map(Path::to_path_buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_cargo_run_variable;
+
+    #[test]
+    fn what_cargo_run_sets_for_its_program_is_forgotten_and_a_users_settings_kept() {
+        let package = [
+            "CARGO_MANIFEST_DIR",
+            "CARGO_MANIFEST_PATH",
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+            "CARGO_CRATE_NAME",
+            "CARGO_BIN_NAME",
+        ];
+        for name in package {
+            assert!(is_cargo_run_variable(name), "{name} is kept");
+        }
+        let settings = [
+            "CARGO",
+            "CARGO_TARGET_DIR",
+            "CARGO_HOME",
+            "CARGO_TERM_COLOR",
+            "RUSTC_WORKSPACE_WRAPPER",
+        ];
+        for name in settings {
+            assert!(!is_cargo_run_variable(name), "{name} is forgotten");
+        }
+    }
 }
