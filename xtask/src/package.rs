@@ -22,17 +22,26 @@ pub fn run(root: &Path, cargo: &str) -> Result<(), String> {
     }
     tools::step(root, "package: cargo package", cargo, &args)?;
     // Outside the workspace: inside it, cargo takes an unpacked crate for a member that
-    // is not listed. One folder per run, so checkouts sharing a machine do not meet.
-    let work = std::env::temp_dir().join(format!("inspection-package-{}", std::process::id()));
-    let result = check_packages(root, cargo, &target, &work);
-    let _ = std::fs::remove_dir_all(&work);
-    result?;
+    // is not listed. One folder per checkout, so checkouts sharing a machine do not meet,
+    // and the same one each run: a crate's build is keyed by its path, so a new folder
+    // each run (as before) rebuilt both crates even when neither had changed.
+    let work = std::env::temp_dir().join(format!("inspection-package-{}", checkout_key(root)));
+    check_packages(root, cargo, &target, &work)?;
     println!(
         "package: {} checked in {}",
         CRATES.join(", "),
         target.join("package").display()
     );
     Ok(())
+}
+
+/// A name for the checkout at `root`, the same on every run.
+fn checkout_key(root: &Path) -> String {
+    use std::hash::{Hash, Hasher};
+    // DefaultHasher::new() has fixed keys: the same path gives the same name each run.
+    let mut hasher = std::hash::DefaultHasher::new();
+    root.hash(&mut hasher);
+    format!("{:016x}", hasher.finish())
 }
 
 fn check_packages(root: &Path, cargo: &str, target: &Path, work: &Path) -> Result<(), String> {
