@@ -1,8 +1,9 @@
-//! The built wheel on every Python the package promises: for each version, a fresh virtual
+//! The built wheel on every Python the package promises: for each version, a virtual
 //! environment with only the wheel and the conformance runner's needs
-//! (`tests/python/requirements-wheel.txt`), then every conformance scenario with the
-//! blocking and the async client, imported from that environment (the runner refuses a
-//! package found anywhere else).
+//! (`tests/python/requirements-wheel.txt`; made anew when they change, the wheel
+//! installed afresh each run), then every conformance scenario with the blocking and the
+//! async client, imported from that environment (the runner refuses a package found
+//! anywhere else).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -12,6 +13,9 @@ use super::tools;
 /// The Python versions the wheel is tested on; `requires-python` and the classifiers of
 /// `templates/python/pyproject.toml.jinja` say the same.
 pub const VERSIONS: [&str; 4] = ["3.10", "3.11", "3.12", "3.13"];
+
+/// What the conformance runner needs beside the wheel, pinned with hashes.
+const REQUIREMENTS: &str = "tests/python/requirements-wheel.txt";
 
 /// Runs the conformance suite from the wheel on each of [`VERSIONS`], two versions at a
 /// time (a run mostly waits on its sandboxes, so the two cores hold two); fails, saying how
@@ -46,16 +50,7 @@ fn conformance(
     target: &str,
 ) -> Result<(), String> {
     let venv = root.join(format!("target/python-wheel/{version}"));
-    let _ = std::fs::remove_dir_all(&venv);
     let label = |what: &str| format!("python {version}: {what}");
-    // Without a pip of its own (installing one took 9 to 25 s a version): the dev
-    // environment's pip installs into it (`--python`), so it holds only what is installed.
-    tools::step(
-        root,
-        &label("fresh virtual environment"),
-        &python.to_string_lossy(),
-        &["-m", "venv", "--without-pip", &venv.to_string_lossy()],
-    )?;
     let bin = venv.join(if cfg!(windows) { "Scripts" } else { "bin" });
     let pip = tools::python_bin(root)
         .join("pip")
@@ -69,25 +64,42 @@ fn conformance(
         "--quiet",
         "--disable-pip-version-check",
     ];
-    tools::step(
-        root,
-        &label("the runner's needs"),
-        &pip,
-        &[
-            &quiet[..],
-            &[
-                "--require-hashes",
-                "-r",
-                "tests/python/requirements-wheel.txt",
-            ],
-        ]
-        .concat(),
-    )?;
+    // The environment holds the runner's needs and the wheel only. It is made anew when
+    // the pinned needs or the interpreter changed (installing them took 13 to 21 s a
+    // version beside the other checks); the wheel is installed afresh every run.
+    let needs = std::fs::read_to_string(root.join(REQUIREMENTS))
+        .map_err(|e| format!("python {version}: cannot read {REQUIREMENTS}: {e}"))?;
+    let stamp = venv.join(".runner-needs");
+    let made_for = format!("{}\n{needs}", python.display());
+    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(made_for.as_str()) {
+        let _ = std::fs::remove_dir_all(&venv);
+        // Without a pip of its own (installing one took 9 to 25 s a version): the dev
+        // environment's pip installs into it (`--python`), so it holds only what is
+        // installed.
+        tools::step(
+            root,
+            &label("fresh virtual environment"),
+            &python.to_string_lossy(),
+            &["-m", "venv", "--without-pip", &venv.to_string_lossy()],
+        )?;
+        tools::step(
+            root,
+            &label("the runner's needs"),
+            &pip,
+            &[&quiet[..], &["--require-hashes", "-r", REQUIREMENTS]].concat(),
+        )?;
+        std::fs::write(&stamp, made_for)
+            .map_err(|e| format!("python {version}: cannot write {}: {e}", stamp.display()))?;
+    }
     tools::step(
         root,
         &label("the wheel"),
         &pip,
-        &[&quiet[..], &["--no-deps", &wheel.to_string_lossy()]].concat(),
+        &[
+            &quiet[..],
+            &["--force-reinstall", "--no-deps", &wheel.to_string_lossy()],
+        ]
+        .concat(),
     )?;
     let venv_text = venv.to_string_lossy();
     tools::step_with_env(
