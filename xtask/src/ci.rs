@@ -76,7 +76,7 @@ fn checks(root: &Path) -> Result<(), String> {
             })
         });
         let rust = lane(
-            "rust: docs, package, features, small specs (then the contract run, if first)",
+            "rust: package, features, small specs (then the contract run, if first)",
             || then_contract(rust_after_tests(root, &cargo)),
         );
         let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
@@ -103,26 +103,14 @@ fn checks(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// The Rust checks after the tests: the client's docs, the crates as a registry gets
-/// them, each feature alone, and the small specs in every language.
+/// The Rust checks after the tests: the crates as a registry gets them (their docs among
+/// them), each feature alone, and the small specs in every language.
 fn rust_after_tests(root: &Path, cargo: &str) -> Result<(), String> {
-    // The client's documentation builds without a warning (broken links included).
-    step_with_env(
-        root,
-        "docs",
-        cargo,
-        &[
-            "doc",
-            "--no-deps",
-            "-p",
-            "inspection-client",
-            "-p",
-            "inspection-runtime",
-        ],
-        &[("RUSTDOCFLAGS", "-D warnings")],
-    )?;
     // The crates as a registry gets them: packed together, each built from its `.crate`
-    // outside the workspace (doctests, docs with docs.rs's features).
+    // outside the workspace (doctests; docs with docs.rs's features, without a warning,
+    // broken links included). Those docs hold every item of the default features and
+    // more, so documenting the workspace's copy too (30 s warm, 108 s cold, in metadata
+    // builds of its own) checked nothing else.
     timed("package", || super::package::run(root, cargo))?;
     // Each interface alone, and the optional TLS roots (native-tls needs OpenSSL's
     // headers, which a CI machine may lack, so it is checked by hand; see docs/rust.md).
