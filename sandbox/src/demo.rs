@@ -2,7 +2,7 @@
 //! signature type, tasks in each status, workflows, locations, users and user groups.
 
 use chrono::{DateTime, Duration, Utc};
-use inspection_client::v3::Inspection;
+use inspection_client::v3::{FieldValue, Inspection, InspectionId, InspectionResult, ResultField};
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
@@ -358,16 +358,52 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
 }
 
 /// `count` generated inspections (for export tests), spread over the 200 days before
-/// `now`, oldest first.
+/// `now`, oldest first. The first of each type is made in full; the others are copies of
+/// it with their own id, times and notes (making each from JSON took a second for 10,000
+/// in a debug build: at every start of a sandbox the soak scenarios run on).
 pub fn generated_inspections(now: DateTime<Utc>, count: usize, origin: &str) -> Vec<Inspection> {
+    let made: Vec<Inspection> = (0..count.min(3))
+        .map(|n| generated_inspection(now, n, origin))
+        .collect();
     (0..count)
-        .map(|n| {
-            // Spread over the last 200 days, oldest first, a millisecond apart at least.
-            let at = now - Duration::days(200) + Duration::seconds(n as i64 * 60);
-            let ty = ["open", "update", "close"][n % 3];
-            simple_inspection(&format!("ins_{n:06}"), ty, at, n % 3, origin)
+        .map(|n| match made.get(n) {
+            Some(first) => first.clone(),
+            None => copied(&made[n % 3], now, n, origin),
         })
         .collect()
+}
+
+/// The `n`th generated inspection, made in full.
+fn generated_inspection(now: DateTime<Utc>, n: usize, origin: &str) -> Inspection {
+    let ty = ["open", "update", "close"][n % 3];
+    simple_inspection(&generated_id(n), ty, generated_at(now, n), n % 3, origin)
+}
+
+/// [`generated_inspection`] `n` from the first of its type: what [`simple_inspection`]
+/// makes from the id and the time (a test holds the two equal).
+fn copied(first: &Inspection, now: DateTime<Utc>, n: usize, origin: &str) -> Inspection {
+    let id = generated_id(n);
+    let at = generated_at(now, n);
+    let mut copy = first.clone();
+    copy.dashboard_url = Some(format!("{origin}/dashboard/inspections/{id}"));
+    copy.created_at = Some(at);
+    copy.updated_at = Some(at);
+    if let Some(InspectionResult::Checklist(checklist)) = copy.results.first_mut()
+        && let Some(ResultField::Textbox(notes)) = checklist.data.first_mut()
+    {
+        notes.value = Some(FieldValue::String(format!("Checked {id}")));
+    }
+    copy.id = InspectionId::new(id);
+    copy
+}
+
+fn generated_id(n: usize) -> String {
+    format!("ins_{n:06}")
+}
+
+/// Spread over the last 200 days, oldest first, a millisecond apart at least.
+fn generated_at(now: DateTime<Utc>, n: usize) -> DateTime<Utc> {
+    now - Duration::days(200) + Duration::seconds(n as i64 * 60)
 }
 
 /// `inspection` as [`generated_inspections`] would make it `by` later: the same record,
@@ -383,6 +419,16 @@ pub fn moved(inspection: &Inspection, by: Duration) -> Inspection {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_inspections_copied_are_the_ones_made_in_full() {
+        let now = DateTime::from_timestamp_millis(1_764_000_000_123).unwrap();
+        let origin = "http://127.0.0.1:1";
+        let full: Vec<Inspection> = (0..8)
+            .map(|n| generated_inspection(now, n, origin))
+            .collect();
+        assert_eq!(generated_inspections(now, 8, origin), full);
+    }
 
     #[test]
     fn generated_inspections_moved_in_time_are_the_ones_made_for_that_time() {
