@@ -2,10 +2,11 @@
 //! docs/performance.md, then that table. `--quick` (CI) only checks that each one runs: debug builds, one
 //! iteration, no figures.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
+use super::generator::Generator;
 use super::test_run::BenchPrograms;
 use super::tools;
 
@@ -53,8 +54,7 @@ pub fn run(
     } else {
         tools::step(root, "bench: rust", &cargo, &["bench", "-p", "bench"])?;
         rows.extend(rust_rows(&root.join("target/criterion"))?);
-        rows.push(codegen_row(root)?);
-        rows.push(progenitor_row(root, &cargo)?);
+        rows.push(codegen_row(root, &cargo)?);
     }
 
     // The page every language's parse benchmark reads.
@@ -237,11 +237,11 @@ pub fn builds(root: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// `cargo xtask bench --codegen`: only the codegen rows as users run it (`--check` in
-/// this process, then as a process beside progenitor).
+/// `cargo xtask bench --codegen`: only the codegen row (`codegen --check` as a process,
+/// beside progenitor).
 pub fn codegen(root: &Path) -> Result<(), String> {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
-    print_table(&[codegen_row(root)?, progenitor_row(root, &cargo)?]);
+    print_table(&[codegen_row(root, &cargo)?]);
     Ok(())
 }
 
@@ -310,36 +310,27 @@ fn rust_rows(criterion: &Path) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// `cargo xtask codegen --check` end to end, in this process, so in the profile `cargo
-/// xtask` builds (dev, with the generator optimised): the median of 7 runs.
-fn codegen_row(root: &Path) -> Result<Row, String> {
-    let mut times = (0..7)
-        .map(|_| {
-            let start = Instant::now();
-            super::codegen_task::run(root, true)?;
-            Ok(start.elapsed().as_secs_f64())
-        })
-        .collect::<Result<Vec<f64>, String>>()?;
-    times.sort_by(f64::total_cmp);
-    Ok(Row {
-        what: "`cargo xtask codegen --check`: read spec/, render every output, compare with \
-               generated/ (as `cargo xtask` builds it)"
-            .into(),
-        figure: format!("{:.0} ms", times[times.len() / 2] * 1e3),
-        against: format!(
-            "median of 7, {:.0}–{:.0} ms (target < 100 ms)",
-            times[0] * 1e3,
-            times[times.len() - 1] * 1e3
-        ),
-    })
+/// The generator's binary, built first in the dev profile (as `cargo xtask codegen`
+/// builds it).
+fn built_generator(root: &Path, cargo: &str) -> Result<PathBuf, String> {
+    tools::step(
+        root,
+        "bench: the generator",
+        cargo,
+        &["build", "--quiet", "-p", "codegen", "--bin", "codegen"],
+    )?;
+    Ok(super::generator::built_path(&tools::target_dir(
+        root, cargo,
+    )?))
 }
 
-/// `cargo xtask codegen --check` as a user runs it (a process of the binary `cargo xtask`
-/// built, which is this one), beside progenitor generating a client for the v3 interface
-/// alone from its OpenAPI export (`bench/progenitor`, a release build in a workspace of
-/// its own): seven runs of each, alternated so that other work on the machine weighs on
-/// both alike, after one of each to warm the file cache.
-fn progenitor_row(root: &Path, cargo: &str) -> Result<Row, String> {
+/// `codegen --check` as `cargo xtask codegen --check` runs it: a process of the generator
+/// (built first, in the dev profile, which optimises the generator and the crates it spends
+/// its time in), beside progenitor generating a client for the v3 interface alone from its
+/// OpenAPI export (`bench/progenitor`, a release build in a workspace of its own): seven
+/// runs of each, alternated so that other work on the machine weighs on both alike, after
+/// one of each to warm the file cache.
+fn codegen_row(root: &Path, cargo: &str) -> Result<Row, String> {
     let manifest = root.join("bench/progenitor/Cargo.toml");
     let target = root.join("target/progenitor");
     let (manifest, target) = (manifest.to_string_lossy(), target.to_string_lossy());
@@ -357,7 +348,7 @@ fn progenitor_row(root: &Path, cargo: &str) -> Result<Row, String> {
             &target,
         ],
     )?;
-    let ours = std::env::current_exe().map_err(|e| format!("bench: which xtask is this: {e}"))?;
+    let ours = built_generator(root, cargo)?;
     let theirs = root.join("target/progenitor/release/progenitor-side");
     let spec = root.join("generated/openapi/v3.yaml");
     let out = root.join("target/bench/progenitor-v3.rs");
@@ -375,7 +366,7 @@ fn progenitor_row(root: &Path, cargo: &str) -> Result<Row, String> {
             false => Err(format!("bench: {} failed ({status})", program.display())),
         }
     };
-    let check = ["codegen".as_ref(), "--check".as_ref()];
+    let check = ["--check".as_ref()];
     let generate = [spec.as_os_str(), out.as_os_str()];
     let (mut ours_times, mut theirs_times) = (Vec::new(), Vec::new());
     for round in 0..8 {
@@ -677,7 +668,8 @@ fn build_rows(root: &Path, cargo: &str) -> Result<Vec<Row>, String> {
     tools::copy_dir(&root.join("spec"), &spec)
         .map_err(|e| format!("bench: cannot prepare {}: {e}", work.display()))?;
     super::output_check::scratch_workspace(root, &work).map_err(|e| format!("bench: {e}"))?;
-    super::codegen_task::run_with(root, &spec, &work, false)?;
+    let generator = Generator::Built(built_generator(root, cargo)?);
+    super::output_check::generate(root, &generator, &spec, &work)?;
 
     let fail = |e: std::io::Error| format!("bench: {}: {e}", work.display());
     let lock = work.join("Cargo.lock");
@@ -741,7 +733,7 @@ fn build_rows(root: &Path, cargo: &str) -> Result<Vec<Row>, String> {
     }
     std::fs::write(&v3, changed).map_err(|e| format!("bench: {e}"))?;
     let start = Instant::now();
-    super::codegen_task::run_with(root, &spec, &work, false)?;
+    super::output_check::generate(root, &generator, &spec, &work)?;
     build("bench: rebuild after a one-line spec change")?;
     let incremental = start.elapsed().as_secs_f64();
 

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use super::generator::Generator;
 use super::tools::{
     PythonEnv, TS_TOOLS, lane, npm, python_bin, python_env, step, step_with_env, target_dir,
     time_table, timed, typescript_tools,
@@ -21,8 +22,6 @@ fn checks(root: &Path) -> Result<(), String> {
     // cargo-deny, when the machine lacks it, builds while the first steps run.
     let installing = super::deny::start_install(root, &cargo)?;
     step(root, "format", &cargo, &["fmt", "--all", "--", "--check"])?;
-    println!("==> codegen --check");
-    timed("codegen --check", || super::codegen_task::run(root, true))?;
     // clippy's lints in the test build where the toolchain has its driver (one build,
     // not a check build of every crate and then a build); else clippy alone first.
     let lints = super::test_run::Lints::find(&cargo);
@@ -41,7 +40,14 @@ fn checks(root: &Path) -> Result<(), String> {
             ],
         )?;
     }
-    let bench = super::test_run::run(root, &cargo, lints.as_ref())?;
+    // The generated files are checked by the generator the test build makes, once it is
+    // made (built apart for xtask, it cost a cold run its first three minutes).
+    let target = target_dir(root, &cargo)?;
+    let generator = Generator::built(&target);
+    let bench = super::test_run::run(root, &cargo, lints.as_ref(), || {
+        println!("==> codegen --check");
+        timed("codegen --check", || generator.run(root, &["--check"]))
+    })?;
     // The dependency tree: licenses, duplicate versions, sources (deny.toml).
     timed("cargo-deny", || {
         super::deny::finish(root, &cargo, installing)
@@ -52,7 +58,6 @@ fn checks(root: &Path) -> Result<(), String> {
     // and browsers, the third is cargo's. The contract run follows whichever lane ends
     // first (cargo's on a warm machine, TypeScript's on a cold one, where cargo's builds
     // the packaged crates' dependencies anew).
-    let target = target_dir(root, &cargo)?;
     let target = target.to_string_lossy().into_owned();
     let env = python_env(root)?;
     let started = std::time::Instant::now();
@@ -77,7 +82,7 @@ fn checks(root: &Path) -> Result<(), String> {
         });
         let rust = lane(
             "rust: package, features, small specs (then the contract run, if first)",
-            || then_contract(rust_after_tests(root, &cargo)),
+            || then_contract(rust_after_tests(root, &cargo, &generator)),
         );
         let joined = |h: std::thread::ScopedJoinHandle<'_, Result<(), String>>| {
             h.join()
@@ -105,7 +110,7 @@ fn checks(root: &Path) -> Result<(), String> {
 
 /// The Rust checks after the tests: the crates as a registry gets them (their docs among
 /// them), each feature alone, and the small specs in every language.
-fn rust_after_tests(root: &Path, cargo: &str) -> Result<(), String> {
+fn rust_after_tests(root: &Path, cargo: &str, generator: &Generator) -> Result<(), String> {
     // The crates as a registry gets them: packed together, each built from its `.crate`
     // outside the workspace (doctests; docs with docs.rs's features, without a warning,
     // broken links included). Those docs hold every item of the default features and
@@ -143,6 +148,7 @@ fn rust_after_tests(root: &Path, cargo: &str) -> Result<(), String> {
         super::output_check::run(
             root,
             cargo,
+            generator,
             &root.join("tests/specs"),
             &root.join("target/keywords"),
         )

@@ -59,9 +59,10 @@ pub fn run(root: &Path, cargo: &str, args: &[&str]) -> Result<(), String> {
         .collect();
     cases.sort();
     let out = samples.join("out");
+    let generator = super::generator::Generator::cargo(cargo, Some(root));
     for case in &cases {
         println!("==> fuzz: compiling the output of {}", case.display());
-        super::output_check::run(root, cargo, case, &out)
+        super::output_check::run(root, cargo, &generator, case, &out)
             .map_err(|e| format!("fuzz: {}: {e}", case.display()))?;
     }
     println!(

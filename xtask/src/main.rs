@@ -1,12 +1,12 @@
 //! Project tasks: `cargo xtask codegen` (and `--check`, `--dump-ir`, `--spec/--out`),
-//! `changelog`, `check-output`, `fuzz`, `ci` and `bench`; `USAGE` below says each.
+//! `changelog`, `check-output`, `fuzz`, `ci` and `bench`; `USAGE` below says each. The
+//! generator's own commands (`codegen`, `changelog`) run its binary (`generator.rs`).
 
 mod bench;
-mod changes;
 mod ci;
-mod codegen_task;
 mod deny;
 mod fuzz;
+mod generator;
 mod output_check;
 mod package;
 mod python_versions;
@@ -45,18 +45,20 @@ commands:
   test              the workspace's Rust tests as CI runs them: every test binary built,
                     then run three at a time (longest first), then the doctests, with
                     each one's time
-  ci                everything CI checks, in this order: fmt, codegen --check, clippy,
-                    the Rust tests, cargo doc, each interface and feature alone, the
-                    TypeScript checks (tests, the packed package on Node 18/20/22, the
-                    scenarios in Chromium), the Python checks, schemathesis against both sandboxes,
-                    check-output on tests/specs, bench --quick
+  ci                everything CI checks, in this order: fmt, one build of every target
+                    with clippy's lints, codegen --check (by the generator just built),
+                    the Rust tests; then side by side: the crates as packaged (doctests,
+                    docs), each interface and feature alone, check-output on tests/specs,
+                    then schemathesis against both sandboxes; the TypeScript checks (tests,
+                    the packed package on Node 18/20/22, the scenarios in Chromium); the
+                    Python checks; last bench --quick
   bench             every benchmark (release builds, several minutes), then the
                     performance table in docs/performance.md
   bench --quick     check that every benchmark runs (debug builds, one iteration each)
   bench --builds    only the build figures: the generated crate's cold build, a one-line
                     spec change rebuilt
-  bench --codegen   only the codegen figures: `codegen --check` in this process, and as a
-                    process beside progenitor (bench/progenitor) on the v3 interface";
+  bench --codegen   only the codegen figure: `codegen --check` as a process beside
+                    progenitor (bench/progenitor) on the v3 interface";
 
 fn cargo() -> String {
     std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string())
@@ -67,30 +69,35 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let result = match args.as_slice() {
-        ["codegen"] => repo_root().and_then(|root| codegen_task::run(&root, false)),
-        ["codegen", "--check"] => repo_root().and_then(|root| codegen_task::run(&root, true)),
-        ["codegen", "--dump-ir"] => repo_root().and_then(|root| codegen_task::dump_ir(&root)),
-        ["codegen", "--spec", spec, "--out", out] => {
-            codegen_task::run_with(&names_root(), Path::new(spec), Path::new(out), false)
-        }
-        ["codegen", "--spec", spec, "--out", out, "--check"] => {
-            codegen_task::run_with(&names_root(), Path::new(spec), Path::new(out), true)
-        }
-        ["changelog"] => repo_root().and_then(|root| changes::changelog(&root, false)),
-        ["changelog", "--write"] => repo_root().and_then(|root| changes::changelog(&root, true)),
+        // The generator's commands: its binary, run where this was started (it finds the
+        // checkout from there, as this does).
+        ["codegen", rest @ ..] => here().and_then(|dir| generator().run(&dir, rest)),
+        ["changelog", rest @ ..] => here().and_then(|dir| {
+            let args: Vec<&str> = std::iter::once("changelog")
+                .chain(rest.iter().copied())
+                .collect();
+            generator().run(&dir, &args)
+        }),
         ["check-output", "--spec", spec] => repo_root().and_then(|root| {
             let out = root.join("target/check-output");
-            output_check::run(&root, &cargo(), Path::new(spec), &out)
+            output_check::run(&root, &cargo(), &generator(), Path::new(spec), &out)
         }),
-        ["check-output", "--spec", spec, "--out", out] => repo_root()
-            .and_then(|root| output_check::run(&root, &cargo(), Path::new(spec), Path::new(out))),
+        ["check-output", "--spec", spec, "--out", out] => repo_root().and_then(|root| {
+            output_check::run(
+                &root,
+                &cargo(),
+                &generator(),
+                Path::new(spec),
+                Path::new(out),
+            )
+        }),
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
         ["deny"] => repo_root().and_then(|root| deny::run(&root, &cargo())),
         ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
         ["ci"] => repo_root().and_then(|root| ci::run(&root)),
         ["test"] => repo_root().and_then(|root| {
-            let outcome = test_run::run(&root, &cargo(), None).map(drop);
+            let outcome = test_run::run(&root, &cargo(), None, || Ok(())).map(drop);
             print!("{}", tools::time_table());
             outcome
         }),
@@ -154,13 +161,15 @@ fn repo_root() -> Result<PathBuf, String> {
     })
 }
 
-/// Where file names in messages start: the checkout when there is one, else the current
-/// directory (`--spec` / `--out` work anywhere).
-fn names_root() -> PathBuf {
-    repo_root()
-        .ok()
-        .or_else(|| std::env::current_dir().ok())
-        .unwrap_or_default()
+/// The generator through cargo, from this checkout's workspace (or, outside one, the
+/// workspace this xtask was built in).
+fn generator() -> generator::Generator {
+    generator::Generator::cargo(&cargo(), repo_root().ok().as_deref())
+}
+
+fn here() -> Result<PathBuf, String> {
+    std::env::current_dir()
+        .map_err(|e| format!("cargo xtask: cannot read the current directory: {e}"))
 }
 
 fn find_root(start: &Path) -> Option<PathBuf> {

@@ -7,16 +7,40 @@
 
 use std::path::Path;
 
+use super::generator::Generator;
 use super::tools;
 
-/// Generates the specs of `spec_dir` into `work` and checks every language's output.
-pub fn run(root: &Path, cargo: &str, spec_dir: &Path, work: &Path) -> Result<(), String> {
+/// Generates the specs of `spec_dir` into `work` with `generator` and checks every
+/// language's output.
+pub fn run(
+    root: &Path,
+    cargo: &str,
+    generator: &Generator,
+    spec_dir: &Path,
+    work: &Path,
+) -> Result<(), String> {
     let _ = std::fs::remove_dir_all(work.join("generated"));
     scratch_workspace(root, work)?;
-    super::codegen_task::run_with(root, spec_dir, work, false)?;
+    generate(root, generator, spec_dir, work)?;
     rust(root, cargo, work)?;
     typescript(root, work)?;
     python(root, work)
+}
+
+/// What the generator writes for the specs in `spec_dir`, written under `work` (file
+/// names in its messages start at `root`).
+pub fn generate(
+    root: &Path,
+    generator: &Generator,
+    spec_dir: &Path,
+    work: &Path,
+) -> Result<(), String> {
+    let absolute = |path: &Path| {
+        std::path::absolute(path).map_err(|e| format!("cannot resolve {}: {e}", path.display()))
+    };
+    let (spec_dir, work) = (absolute(spec_dir)?, absolute(work)?);
+    let (spec_dir, work) = (spec_dir.to_string_lossy(), work.to_string_lossy());
+    generator.run(root, &["--spec", &spec_dir, "--out", &work])
 }
 
 /// A workspace of its own in `work` for the generated crate: the runtime, the tool's crate

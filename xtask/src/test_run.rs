@@ -91,8 +91,15 @@ pub struct BenchPrograms {
 
 /// Builds and runs the tests, then the doctests; with `lints`, the build lints every
 /// target of the workspace as well, and makes the benchmark programs it returns.
-pub fn run(root: &Path, cargo: &str, lints: Option<&Lints>) -> Result<BenchPrograms, String> {
+/// `built` runs between the build and the tests (CI's checks of what the build made).
+pub fn run(
+    root: &Path,
+    cargo: &str,
+    lints: Option<&Lints>,
+    built: impl FnOnce() -> Result<(), String>,
+) -> Result<BenchPrograms, String> {
     let (binaries, bench) = build(root, cargo, lints)?;
+    built()?;
     // The tool the end-to-end tests start: the one just built (tests/support/cli_process.rs
     // builds it itself only when it is not named).
     let tool = target_dir(root, cargo)?
@@ -171,7 +178,8 @@ fn build(
     match lints {
         // Every target clippy's `--all-targets` lints (the benchmarks too, built, not run).
         Some(_) => args.push("--all-targets"),
-        // The two the tests and the TypeScript and Python checks start.
+        // The two the tests and the TypeScript and Python checks start, and the generator
+        // CI runs.
         None => args.extend([
             "--tests",
             "--examples",
@@ -179,6 +187,8 @@ fn build(
             "inspection",
             "--bin",
             "sandbox",
+            "--bin",
+            "codegen",
         ]),
     }
     args.push("--message-format=json-render-diagnostics");

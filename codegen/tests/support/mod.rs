@@ -1,4 +1,4 @@
-//! What the xtask tests share: a minimal checkout, and running the built `xtask` in it.
+//! What the command's tests share: a minimal checkout, and running the built `codegen` in it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 /// A minimal checkout under the temp folder: a workspace manifest and the repository's
 /// spec files (a fresh one each call).
 pub fn checkout(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("xtask-{}-{name}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("codegen-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(dir.join("spec")).unwrap();
     std::fs::write(dir.join("Cargo.toml"), "[workspace]\nmembers = []\n").unwrap();
@@ -17,9 +17,9 @@ pub fn checkout(name: &str) -> PathBuf {
     dir
 }
 
-/// Runs the built `xtask` with `args` in `cwd`.
-pub fn xtask(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_xtask"))
+/// Runs the built `codegen` with `args` in `cwd`.
+pub fn codegen(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_codegen"))
         .args(args)
         .current_dir(cwd)
         .output()

@@ -7,7 +7,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use support::xtask;
+use support::codegen;
 
 /// A checkout released at 0.1.0.
 fn checkout() -> PathBuf {
@@ -37,30 +37,30 @@ fn edit(dir: &Path, from: &str, to: &str) {
 fn a_breaking_change_needs_a_raised_version() {
     let dir = checkout();
     // Release 0.1.0: the changelog entry and the baseline, in one command.
-    ok(&xtask(&dir, &["changelog", "--write"]));
+    ok(&codegen(&dir, &["changelog", "--write"]));
     assert!(dir.join("spec/released.json").is_file());
     let log = std::fs::read_to_string(dir.join("CHANGELOG.md")).unwrap();
     assert!(log.contains("## [0.1.0]"), "{log}");
-    ok(&xtask(&dir, &["codegen"]));
+    ok(&codegen(&dir, &[]));
 
     // Docs only: no bump needed; the report says what changed.
     edit(&dir, "Lists units,", "Lists every unit,");
-    let report = ok(&xtask(&dir, &["codegen"]));
+    let report = ok(&codegen(&dir, &[]));
     assert!(
         report.contains("[docs] operation `list_units`: docs changed"),
         "{report}"
     );
-    ok(&xtask(&dir, &["codegen", "--check"]));
+    ok(&codegen(&dir, &["--check"]));
 
     // Breaking: a query parameter renamed. Generation warns, --check fails naming it.
     edit(&dir, "      serialNumber:", "      serial:");
-    let report = ok(&xtask(&dir, &["codegen"]));
+    let report = ok(&codegen(&dir, &[]));
     assert!(
         report
             .contains("[breaking] operation `list_units`: query parameter `serialNumber` removed"),
         "{report}"
     );
-    let check = xtask(&dir, &["codegen", "--check"]);
+    let check = codegen(&dir, &["--check"]);
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(!check.status.success());
     assert!(
@@ -71,16 +71,16 @@ fn a_breaking_change_needs_a_raised_version() {
 
     // A patch bump is not enough; a minor one (below 1.0) is.
     std::fs::write(dir.join("spec/VERSION"), "0.1.1\n").unwrap();
-    ok(&xtask(&dir, &["codegen"]));
-    assert!(!xtask(&dir, &["codegen", "--check"]).status.success());
+    ok(&codegen(&dir, &[]));
+    assert!(!codegen(&dir, &["--check"]).status.success());
     std::fs::write(dir.join("spec/VERSION"), "0.2.0\n").unwrap();
-    ok(&xtask(&dir, &["codegen"]));
-    ok(&xtask(&dir, &["codegen", "--check"]));
+    ok(&codegen(&dir, &[]));
+    ok(&codegen(&dir, &["--check"]));
     let manifest = std::fs::read_to_string(dir.join("generated/python/pyproject.toml")).unwrap();
     assert!(manifest.contains("version = \"0.2.0\""));
 
     // The release: the entry lists the breaking change and the additions.
-    let entry = ok(&xtask(&dir, &["changelog", "--write"]));
+    let entry = ok(&codegen(&dir, &["changelog", "--write"]));
     assert!(
         entry.contains("## [0.2.0]") && entry.contains("### Changed (breaking)"),
         "{entry}"

@@ -1,11 +1,11 @@
-//! `cargo xtask codegen [--check]`.
+//! Regenerating (or checking) the output, and the version rule it applies.
 
 use std::path::Path;
 use std::time::Instant;
 
 use codegen::output::Mode;
 
-use super::changes;
+use crate::changes;
 
 /// Regenerates (or with `check`, verifies) every generated file.
 pub fn run(root: &Path, check: bool) -> Result<(), String> {

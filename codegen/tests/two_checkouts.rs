@@ -1,11 +1,11 @@
-//! Two checkouts sharing one built `xtask` (as they do when they share a target directory):
+//! Two checkouts sharing one built `codegen` (as they do when they share a target directory):
 //! each run reads the `spec/` and writes the `generated/` of the checkout it runs in.
 
 mod support;
 
 use std::path::Path;
 
-use support::{checkout, xtask};
+use support::{checkout, codegen};
 
 fn edit_spec(dir: &Path) {
     let path = dir.join("spec/v3.yaml");
@@ -22,7 +22,7 @@ fn each_run_works_on_the_checkout_it_runs_in() {
     let client = "generated/python/src/inspection_client/v3/client.py";
 
     // From a folder inside the checkout: the root is found above it.
-    let run = xtask(&a.join("spec"), &["codegen"]);
+    let run = codegen(&a.join("spec"), &[]);
     assert!(
         run.status.success(),
         "{}",
@@ -36,23 +36,23 @@ fn each_run_works_on_the_checkout_it_runs_in() {
 
     // A stale checkout fails --check, naming its own file, while the fresh one passes.
     edit_spec(&b);
-    let check = xtask(&b, &["codegen", "--check"]);
+    let check = codegen(&b, &["--check"]);
     assert!(!check.status.success());
-    assert!(xtask(&a, &["codegen", "--check"]).status.success());
+    assert!(codegen(&a, &["--check"]).status.success());
 
-    assert!(xtask(&b, &["codegen"]).status.success());
+    assert!(codegen(&b, &[]).status.success());
     let in_b = std::fs::read_to_string(b.join(client)).unwrap();
     let in_a = std::fs::read_to_string(a.join(client)).unwrap();
     assert!(in_b.contains("Lists every unit") && !in_a.contains("Lists every unit"));
-    assert!(xtask(&b, &["codegen", "--check"]).status.success());
+    assert!(codegen(&b, &["--check"]).status.success());
     edit_spec_again(&b);
-    let check = xtask(&b, &["codegen", "--check"]);
+    let check = codegen(&b, &["--check"]);
     let stderr = String::from_utf8_lossy(&check.stderr);
     assert!(
         !check.status.success() && stderr.contains(client),
         "{stderr}"
     );
-    assert!(xtask(&a, &["codegen", "--check"]).status.success());
+    assert!(codegen(&a, &["--check"]).status.success());
 
     let _ = std::fs::remove_dir_all(&a);
     let _ = std::fs::remove_dir_all(&b);
@@ -70,9 +70,9 @@ fn edit_spec_again(dir: &Path) {
 
 #[test]
 fn outside_a_checkout_it_says_so() {
-    let dir = std::env::temp_dir().join(format!("xtask-{}-nowhere", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("codegen-{}-nowhere", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let run = xtask(&dir, &["codegen", "--check"]);
+    let run = codegen(&dir, &["--check"]);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert!(!run.status.success());
     assert!(stderr.contains("is not inside a checkout"), "{stderr}");
