@@ -360,7 +360,7 @@ pub(crate) fn full_inspection(id: &str, at: DateTime<Utc>, origin: &str) -> Insp
 /// `count` generated inspections (for export tests), spread over the 200 days before
 /// `now`, oldest first. The first of each type is made in full; the others are copies of
 /// it with their own id, times and notes (making each from JSON took a second for 10,000
-/// in a debug build: at every start of a sandbox the soak scenarios run on).
+/// in a debug build, at every start and reset of a sandbox the soak scenarios run on).
 pub fn generated_inspections(now: DateTime<Utc>, count: usize, origin: &str) -> Vec<Inspection> {
     let made: Vec<Inspection> = (0..count.min(3))
         .map(|n| generated_inspection(now, n, origin))
@@ -406,16 +406,6 @@ fn generated_at(now: DateTime<Utc>, n: usize) -> DateTime<Utc> {
     now - Duration::days(200) + Duration::seconds(n as i64 * 60)
 }
 
-/// `inspection` as [`generated_inspections`] would make it `by` later: the same record,
-/// its times moved (making 10,000 again takes a second in a debug build, a copy a tenth).
-pub fn moved(inspection: &Inspection, by: Duration) -> Inspection {
-    let mut moved = inspection.clone();
-    for at in [&mut moved.created_at, &mut moved.updated_at] {
-        *at = at.and_then(|t| t.checked_add_signed(by));
-    }
-    moved
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,15 +418,5 @@ mod tests {
             .map(|n| generated_inspection(now, n, origin))
             .collect();
         assert_eq!(generated_inspections(now, 8, origin), full);
-    }
-
-    #[test]
-    fn generated_inspections_moved_in_time_are_the_ones_made_for_that_time() {
-        let now = DateTime::from_timestamp_millis(1_764_000_000_123).unwrap();
-        let later = now + Duration::milliseconds(90_061_001);
-        let made = generated_inspections(now, 4, "http://127.0.0.1:1");
-        let moved: Vec<Inspection> = made.iter().map(|i| moved(i, later - now)).collect();
-        assert_ne!(moved, made);
-        assert_eq!(moved, generated_inspections(later, 4, "http://127.0.0.1:1"));
     }
 }

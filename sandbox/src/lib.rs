@@ -233,9 +233,6 @@ struct Seed {
     extra_inspections: usize,
     legacy_users: Vec<(String, String, bool)>,
     legacy_transactions: usize,
-    /// The generated inspections as first made, and the time they were made for: a reset
-    /// moves copies of them to its own time rather than making them again.
-    generated: std::sync::OnceLock<(DateTime<Utc>, Vec<inspection_client::v3::Inspection>)>,
 }
 
 impl Seed {
@@ -248,12 +245,8 @@ impl Seed {
         } else {
             0
         };
-        let (made_for, generated) = self.generated.get_or_init(|| {
-            let made = demo::generated_inspections(now, self.extra_inspections, origin);
-            (now, made)
-        });
-        for inspection in generated {
-            store.push_inspection(demo::moved(inspection, now - *made_for));
+        for inspection in demo::generated_inspections(now, self.extra_inspections, origin) {
+            store.push_inspection(inspection);
         }
         legacy::store::load(&mut legacy_store, &self.legacy_users, transactions, now);
         (store, legacy_store)
@@ -316,7 +309,6 @@ impl Sandbox {
             extra_inspections: options.extra_inspections,
             legacy_users: options.legacy_users,
             legacy_transactions: options.legacy_transactions,
-            generated: std::sync::OnceLock::new(),
         };
         let (store, legacy_store) = seed.load(clock.now(), &origin);
         let app = Arc::new(App {

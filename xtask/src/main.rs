@@ -72,12 +72,7 @@ fn main() -> ExitCode {
         // The generator's commands: its binary, run where this was started (it finds the
         // checkout from there, as this does).
         ["codegen", rest @ ..] => here().and_then(|dir| generator().run(&dir, rest)),
-        ["changelog", rest @ ..] => here().and_then(|dir| {
-            let args: Vec<&str> = std::iter::once("changelog")
-                .chain(rest.iter().copied())
-                .collect();
-            generator().run(&dir, &args)
-        }),
+        ["changelog", ..] => here().and_then(|dir| generator().run(&dir, &args)),
         ["check-output", "--spec", spec] => repo_root().and_then(|root| {
             let out = root.join("target/check-output");
             output_check::run(&root, &cargo(), &generator(), Path::new(spec), &out)

@@ -19,9 +19,9 @@ pub struct ListQuery {
 
 impl ListQuery {
     /// Reads `page` and `per_page`. A page size over 100 or not an int32 never gets here
-    /// (`http::strict` refuses it with 400, from the spec); the interface document states no minimum, so
-    /// a size below 1 asks for the default page, as does an empty `page`. A cursor this
-    /// sandbox did not hand out is a 400.
+    /// (`http::strict` refuses it with 400, from the spec); the interface document states
+    /// no minimum, so a size below 1 asks for the default page, as does an empty `page`. A
+    /// cursor this sandbox did not hand out is a 400.
     pub fn parse(pairs: Vec<(String, String)>) -> Result<Self, Reject> {
         let mut q = ListQuery {
             pairs,
