@@ -69,9 +69,8 @@ fn conformance(
     // version beside the other checks); the wheel is installed afresh every run.
     let needs = std::fs::read_to_string(root.join(REQUIREMENTS))
         .map_err(|e| format!("python {version}: cannot read {REQUIREMENTS}: {e}"))?;
-    let stamp = venv.join(".runner-needs");
     let made_for = format!("{}\n{needs}", python.display());
-    if std::fs::read_to_string(&stamp).ok().as_deref() != Some(made_for.as_str()) {
+    tools::unless_installed(&venv.join(".runner-needs"), made_for.as_bytes(), || {
         let _ = std::fs::remove_dir_all(&venv);
         // Without a pip of its own (installing one took 9 to 25 s a version): the dev
         // environment's pip installs into it (`--python`), so it holds only what is
@@ -87,10 +86,8 @@ fn conformance(
             &label("the runner's needs"),
             &pip,
             &[&quiet[..], &["--require-hashes", "-r", REQUIREMENTS]].concat(),
-        )?;
-        std::fs::write(&stamp, made_for)
-            .map_err(|e| format!("python {version}: cannot write {}: {e}", stamp.display()))?;
-    }
+        )
+    })?;
     tools::step(
         root,
         &label("the wheel"),

@@ -113,18 +113,34 @@ pub fn typescript_dev_tools(root: &Path) -> Result<(), String> {
     let lock = std::fs::read(tools.join("package-lock.json"))
         .map_err(|e| format!("typescript: cannot read {TS_TOOLS}/package-lock.json: {e}"))?;
     let installed = tools.join("node_modules/.installed-package-lock.json");
-    if std::fs::read(&installed).is_ok_and(|done| done == lock) {
+    let done = unless_installed(&installed, &lock, || {
+        step(
+            root,
+            "typescript: dev tools",
+            npm(),
+            &["ci", "--prefix", TS_TOOLS, "--no-audit", "--no-fund"],
+        )
+    })?;
+    if !done {
         say("==> typescript: dev tools: installed from this lockfile already");
-        return Ok(());
     }
-    step(
-        root,
-        "typescript: dev tools",
-        npm(),
-        &["ci", "--prefix", TS_TOOLS, "--no-audit", "--no-fund"],
-    )?;
-    std::fs::write(&installed, lock)
-        .map_err(|e| format!("typescript: cannot write {}: {e}", installed.display()))
+    Ok(())
+}
+
+/// Runs `install` unless `stamp` holds `wanted` (what the last successful install was
+/// made from: a lockfile, pinned requirements), then writes `wanted` into `stamp`.
+/// Whether it ran. A hand-edited installation is not noticed; a clean clone has no stamp.
+pub fn unless_installed(
+    stamp: &Path,
+    wanted: &[u8],
+    install: impl FnOnce() -> Result<(), String>,
+) -> Result<bool, String> {
+    if std::fs::read(stamp).is_ok_and(|done| done == wanted) {
+        return Ok(false);
+    }
+    install()?;
+    std::fs::write(stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(true)
 }
 
 /// Compiles the TypeScript tests and benchmarks to JavaScript (`npm test` does it too).
@@ -350,6 +366,28 @@ pub fn step_with_env(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_install_runs_only_when_its_stamp_holds_something_else_and_a_failed_one_is_retried() {
+        let dir = std::env::temp_dir().join(format!("xtask-stamp-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let stamp = dir.join("stamp");
+        let runs = std::cell::Cell::new(0);
+        let ok = || {
+            runs.set(runs.get() + 1);
+            Ok(())
+        };
+        assert!(unless_installed(&stamp, b"lock 1", ok).unwrap());
+        assert!(!unless_installed(&stamp, b"lock 1", ok).unwrap());
+        assert!(unless_installed(&stamp, b"lock 2", ok).unwrap());
+        assert_eq!(runs.get(), 2);
+        let failed = unless_installed(&stamp, b"lock 3", || Err("no network".into()));
+        assert_eq!(failed, Err("no network".to_string()));
+        assert!(unless_installed(&stamp, b"lock 3", ok).unwrap());
+        assert_eq!(runs.get(), 3);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     use super::*;
 
     /// A clone whose `CARGO_TARGET_DIR` points elsewhere finds its binaries there.
