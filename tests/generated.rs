@@ -558,3 +558,96 @@ fn the_typescript_package_builds_with_the_pinned_compiler() {
         assert!(package.get(field).is_none(), "{field}: {package}");
     }
 }
+
+/// A copy of `spec/` in a folder of its own under `target/`, with `packages.yaml` as
+/// given: what `load_dir` makes of package settings a team changed.
+fn spec_with_packages(case: &str, packages: &str) -> (PathBuf, PathBuf) {
+    let root = root();
+    let dir = root.join("target/test-specs").join(case);
+    let spec = dir.join("spec");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&spec).unwrap();
+    for entry in std::fs::read_dir(root.join("spec")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_file() {
+            std::fs::copy(&path, spec.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    std::fs::write(spec.join("packages.yaml"), packages).unwrap();
+    (dir, spec)
+}
+
+const RENAMED: &str = "rust:\n  crate: acme-inspection\ntypescript:\n  package: \"@acme/inspection\"\npython:\n  distribution: acme-inspection\n  module: acme_inspection\njava:\n  group: com.acme\n  artifact: acme-inspection\n  package: com.acme.inspection\n";
+
+/// Every backend publishes under the names `spec/packages.yaml` states, and nothing keeps
+/// the project's own: the one place a team renames the clients.
+#[test]
+fn package_settings_rename_every_package() {
+    let (dir, spec) = spec_with_packages("renamed", RENAMED);
+    let api = codegen::load_dir(&dir, &spec).unwrap();
+    let files = codegen::generate(&api).unwrap();
+    let file = |path: &str| {
+        files
+            .iter()
+            .find(|f| f.path == format!("generated/{path}"))
+            .unwrap_or_else(|| panic!("no {path} among the generated files"))
+    };
+    assert!(
+        file("rust/Cargo.toml")
+            .contents
+            .contains("name = \"acme-inspection\"")
+    );
+    assert!(
+        file("rust/README.md")
+            .contents
+            .contains("use acme_inspection::Config;")
+    );
+    assert!(
+        file("cli/Cargo.toml")
+            .contents
+            .contains("package = \"acme-inspection\"")
+    );
+    assert!(
+        file("typescript/package.json")
+            .contents
+            .contains("\"name\": \"@acme/inspection\"")
+    );
+    assert!(
+        file("python/pyproject.toml")
+            .contents
+            .contains("name = \"acme-inspection\"")
+    );
+    assert!(files.iter().any(|f| {
+        f.path
+            .starts_with("generated/python/src/acme_inspection/v3/")
+    }));
+    assert!(!files.iter().any(|f| f.path.contains("inspection_client")));
+    assert!(
+        file("ir.json")
+            .contents
+            .contains("\"java_package\": \"com.acme.inspection\"")
+    );
+}
+
+/// A package name its registry or language refuses, and a setting no backend reads, are
+/// each refused at their place in `spec/packages.yaml`.
+#[test]
+fn package_settings_are_checked_at_their_place() {
+    let bad_name = RENAMED.replace("com.acme.inspection", "com.acme.new");
+    let (dir, spec) = spec_with_packages("bad-name", &bad_name);
+    let err = codegen::load_dir(&dir, &spec).unwrap_err().to_string();
+    assert!(
+        err.starts_with(
+            "spec/packages.yaml:11:12: error: `com.acme.new` cannot be the java.package"
+        ),
+        "{err}"
+    );
+    let unknown = RENAMED.replace(
+        "  module: acme_inspection\n",
+        "  module: acme_inspection\n  modul: x\n",
+    );
+    let (dir, spec) = spec_with_packages("unknown-key", &unknown);
+    let err = codegen::load_dir(&dir, &spec).unwrap_err().to_string();
+    assert!(err.starts_with("spec/packages.yaml:8:3: error:"), "{err}");
+    assert!(err.contains("modul"), "{err}");
+}

@@ -71,6 +71,24 @@ pub fn refusing_module_name(name: &str) -> Option<&'static str> {
         .map(|b| b.name)
 }
 
+/// A language a package setting names, for [`is_keyword`].
+#[derive(Clone, Copy)]
+pub enum Language {
+    Rust,
+    Python,
+    Java,
+}
+
+/// Whether `name` is a word `language` reserves, so a package (or crate, or module) cannot
+/// take it: `check` asks this of the package settings.
+pub fn is_keyword(language: Language, name: &str) -> bool {
+    match language {
+        Language::Rust => crate::rust::names::is_keyword(name),
+        Language::Python => crate::python::names::reserved_module(name),
+        Language::Java => crate::java::names::is_keyword(name),
+    }
+}
+
 impl Backend {
     pub fn render(&self, api: &Api) -> Result<Vec<OutputFile>, String> {
         (self.render)(api).map_err(|e| format!("{} backend: {e}", self.name))

@@ -5,6 +5,7 @@ pub mod check;
 pub mod diagnostic;
 pub mod doc_text;
 pub mod ir;
+pub mod java;
 pub mod openapi;
 pub mod output;
 mod parallel;
@@ -41,6 +42,7 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
     let mut files: Vec<_> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .filter(|p| !p.ends_with(PACKAGES_FILE))
         .collect();
     files.sort();
     let mut interfaces = Vec::new();
@@ -63,10 +65,18 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
             Err(d) => problems.extend(d.0),
         }
     }
+    let packages = match read_packages(root, spec_dir) {
+        Ok(p) => p,
+        Err(d) => {
+            problems.extend(d.0);
+            ir::Packages::default()
+        }
+    };
     let version = read_version(root, spec_dir).map_err(|d| Diagnostics(vec![d]));
     match version {
         Ok(version) if problems.is_empty() => Ok(ir::Api {
             version,
+            packages,
             interfaces,
         }),
         Ok(_) => Err(Diagnostics(problems)),
@@ -75,6 +85,25 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
             Err(d)
         }
     }
+}
+
+/// The file of the spec folder naming each language's package.
+pub const PACKAGES_FILE: &str = "packages.yaml";
+
+/// The package names in `spec_dir/packages.yaml`, or the project's own when the folder
+/// has none.
+fn read_packages(root: &Path, spec_dir: &Path) -> Result<ir::Packages, Diagnostics> {
+    let path = spec_dir.join(PACKAGES_FILE);
+    let Ok(text) = std::fs::read_to_string(&path) else {
+        return Ok(ir::Packages::default());
+    };
+    let shown = path
+        .strip_prefix(root)
+        .unwrap_or(&path)
+        .display()
+        .to_string();
+    let file: spec::packages::PackagesFile = spec::parse_as(&shown, &text)?;
+    check::packages::check(&shown, &file)
 }
 
 /// The release version in `spec_dir/VERSION` (`MAJOR.MINOR.PATCH`), or the default when
@@ -112,6 +141,9 @@ pub const RELEASED_FILE: &str = "released.json";
 /// Where the editor schema of the spec format is written.
 pub const SCHEMA_PATH: &str = "spec/spec.schema.json";
 
+/// Where the editor schema of the package settings is written.
+pub const PACKAGES_SCHEMA_PATH: &str = "spec/packages.schema.json";
+
 /// Every generated file for `api`: each backend's in turn, then the spec format's schema.
 ///
 /// The backends render side by side, a thread each (they share nothing but the IR they
@@ -124,6 +156,10 @@ pub fn generate(api: &ir::Api) -> Result<Vec<output::OutputFile>, String> {
     }
     files.push(output::OutputFile::new(IR_PATH, ir_json(api)));
     files.push(output::OutputFile::new(SCHEMA_PATH, spec_schema()));
+    files.push(output::OutputFile::new(
+        PACKAGES_SCHEMA_PATH,
+        schema_text(schemars::schema_for!(spec::packages::PackagesFile)),
+    ));
     Ok(files)
 }
 
@@ -136,7 +172,10 @@ pub fn ir_json(api: &ir::Api) -> String {
 
 /// The JSON Schema of a spec file, for editors (`# yaml-language-server: $schema=...`).
 pub fn spec_schema() -> String {
-    let schema = schemars::schema_for!(spec::SpecFile);
+    schema_text(schemars::schema_for!(spec::SpecFile))
+}
+
+fn schema_text(schema: schemars::Schema) -> String {
     let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
     text.push('\n');
     text

@@ -14,6 +14,8 @@ use crate::output::OutputFile;
 #[derive(serde::Serialize)]
 pub struct PackageCx {
     pub version: String,
+    /// Every language's package names (`spec/packages.yaml`).
+    pub packages: crate::ir::Packages,
     pub interfaces: Vec<PackageInterface>,
     pub header: String,
 }
@@ -28,6 +30,7 @@ pub struct PackageInterface {
 pub fn package(api: &crate::ir::Api, comment: &str) -> PackageCx {
     PackageCx {
         version: api.version.clone(),
+        packages: api.packages.clone(),
         interfaces: api
             .interfaces
             .iter()
@@ -56,6 +59,9 @@ pub struct Layout {
     pub runtime_dir: &'static str,
     /// The folder (in the package) holding a module folder per interface.
     pub interfaces_dir: &'static str,
+    /// What `{package}` in the paths above stands for: the package's folder, from the
+    /// package settings (`inspection_client`, `dev/inspection/client`).
+    pub package_dir: fn(&crate::ir::Packages) -> String,
     /// An interface module's files: (file name, template).
     pub interface_files: &'static [(&'static str, &'static str)],
 }
@@ -73,8 +79,10 @@ impl Layout {
         finish: fn(String) -> String,
     ) -> Result<Vec<OutputFile>, String> {
         let package = package(api, self.comment);
+        let package_dir = (self.package_dir)(&api.packages);
         let mut files = Vec::new();
         let mut out = |path: String, contents: String| {
+            let path = path.replace("{package}", &package_dir);
             files.push(OutputFile::new(format!("{}/{path}", self.dir), contents));
         };
         for (path, template) in self.package_files {

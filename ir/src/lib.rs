@@ -18,6 +18,7 @@
 pub mod diff;
 mod import;
 mod operations;
+mod packages;
 mod positions;
 mod types;
 mod values;
@@ -26,6 +27,7 @@ use serde::{Deserialize, Serialize};
 
 pub use import::*;
 pub use operations::*;
+pub use packages::*;
 pub use positions::*;
 pub use types::*;
 pub use values::*;
@@ -35,6 +37,9 @@ pub use values::*;
 pub struct Api {
     /// The version every generated package takes (`spec/VERSION`).
     pub version: String,
+    /// The names the packages are published under (`spec/packages.yaml`).
+    #[serde(default)]
+    pub packages: Packages,
     pub interfaces: Vec<Interface>,
 }
 
@@ -46,6 +51,7 @@ impl Api {
     pub fn new(interfaces: Vec<Interface>) -> Self {
         Api {
             version: DEFAULT_VERSION.to_string(),
+            packages: Packages::default(),
             interfaces,
         }
     }

@@ -7,6 +7,7 @@ mod import;
 mod interface;
 mod names;
 mod operations;
+pub mod packages;
 mod positions;
 mod scalars;
 mod suggest;

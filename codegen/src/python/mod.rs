@@ -1,4 +1,4 @@
-//! The Python backend: the `inspection-client` package under `generated/python/` (httpx
+//! The Python backend: the client package (its names from the package settings) under `generated/python/` (httpx
 //! its only dependency), with a blocking `Client` and an `AsyncClient` of the same surface.
 //! Rust computes every name, annotation and descriptor into plain contexts (`context`); the
 //! templates in `templates/python/` lay them out; the hand-written runtime is copied, and
@@ -79,11 +79,12 @@ const LAYOUT: Layout = Layout {
     comment: "#",
     package_files: &[
         ("pyproject.toml", "pyproject.toml"),
-        ("src/inspection_client/__init__.py", "package_init.py"),
-        ("src/inspection_client/py.typed", "py.typed"),
+        ("src/{package}/__init__.py", "package_init.py"),
+        ("src/{package}/py.typed", "py.typed"),
     ],
-    runtime_dir: "src/inspection_client/_runtime",
-    interfaces_dir: "src/inspection_client",
+    runtime_dir: "src/{package}/_runtime",
+    interfaces_dir: "src/{package}",
+    package_dir: |p| p.python_module.clone(),
     interface_files: &[
         ("__init__.py", "interface_init.py"),
         ("models.py", "models.py"),

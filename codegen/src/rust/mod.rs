@@ -1,4 +1,5 @@
-//! The Rust backend: the `inspection-client` crate under `generated/rust/`.
+//! The Rust backend: the client crate under `generated/rust/` (its name from the package
+//! settings).
 
 mod adapter;
 pub mod cli;
@@ -8,7 +9,7 @@ mod docs;
 mod encode;
 mod enums;
 mod ids;
-mod names;
+pub(crate) mod names;
 mod objects;
 mod operations;
 mod types;
@@ -114,7 +115,7 @@ fn cargo_toml(api: &Api) -> String {
         "{}{}",
         header("spec/").replace("// ", "# "),
         r#"[package]
-name = "inspection-client"
+name = "CRATE"
 version = "VERSION"
 edition = "2024"
 # let-chains in the runtime and the generated code.
@@ -122,7 +123,7 @@ rust-version = "1.88"
 license = "MIT OR Apache-2.0"
 description = "Typed client for the inspection service, generated from its spec."
 readme = "README.md"
-documentation = "https://docs.rs/inspection-client"
+documentation = "https://docs.rs/CRATE"
 keywords = ["inspection", "api-client", "sdk", "fleet", "generated"]
 categories = ["api-bindings", "web-programming::http-client", "asynchronous"]
 
@@ -151,6 +152,7 @@ secrecy = ["inspection-runtime/secrecy"]
 native-tls = ["inspection-runtime/native-tls"]
 "#
         .replacen("VERSION", &api.version, 1)
+        .replace("CRATE", &api.packages.rust_crate)
         .replacen("FEATURES", &features, 1)
     )
 }

@@ -28,6 +28,11 @@ pub fn reserved_module(name: &str) -> bool {
         || name.starts_with("native")
 }
 
+/// Whether `name` is a Rust keyword (a crate cannot be imported under one).
+pub fn is_keyword(name: &str) -> bool {
+    KEYWORDS.contains(&name)
+}
+
 pub fn ident(name: &str) -> Ident {
     if NOT_RAW.contains(&name) {
         Ident::new(&format!("{name}_"), Span::call_site())

@@ -2,6 +2,7 @@
 
 pub mod model;
 pub mod ordered;
+pub mod packages;
 
 pub use model::*;
 pub use ordered::OrderedMap;
@@ -10,6 +11,11 @@ use crate::diagnostic::Diagnostic;
 
 /// Reads one spec file. `file` is the name used in error messages.
 pub fn parse(file: &str, text: &str) -> Result<SpecFile, Diagnostic> {
+    parse_as(file, text)
+}
+
+/// Reads a file of the spec folder into `T` (an interface, the package settings).
+pub fn parse_as<T: serde::de::DeserializeOwned>(file: &str, text: &str) -> Result<T, Diagnostic> {
     // Duplicate keys reach our ordered maps so `check` can name what was repeated (a type,
     // an operation, a discriminator value); derived structs still refuse repeated keys.
     let options = serde_saphyr::options! {

@@ -1,4 +1,4 @@
-//! The TypeScript backend: the zero-dependency `inspection-client` package under
+//! The TypeScript backend: the zero-dependency client package under
 //! `generated/typescript/`. Rust computes every name, type and descriptor into plain
 //! contexts (`context`); the templates in `templates/typescript/` lay them out.
 
@@ -79,6 +79,8 @@ const LAYOUT: Layout = Layout {
     ],
     runtime_dir: "src/runtime",
     interfaces_dir: "src",
+    // The package's folder is the package itself.
+    package_dir: |_| String::new(),
     interface_files: &[
         ("index.ts", "interface_index.ts"),
         ("models.ts", "models.ts"),

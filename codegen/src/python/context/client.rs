@@ -73,7 +73,7 @@ fn webhooks_cx(i: &Interface, m: &TypeNames) -> Option<WebhooksCx> {
     let words = doc_text::WebhookWords {
         unknown: "is its `Unknown` member, kept whole",
         failure: "raises `DecodeError`",
-        verify: "`inspection_client.verify_webhook`",
+        verify: "the package's `verify_webhook`",
     };
     templates::webhooks(i, |t| m.named(t), |t| m.wire(t), words)
 }

@@ -105,12 +105,14 @@ mcp = ["inspection-cli-runtime/mcp"]
 [dependencies]
 chrono = { version = "0.4.45", default-features = false, features = ["std", "serde"] }
 inspection-cli-runtime = { path = "../../cli", version = "0.1.0", default-features = false }
-inspection-client = { path = "../rust", version = "VERSION" }
+# Imported as `inspection_client` whatever the crate's published name.
+inspection-client = { package = "CRATE", path = "../rust", version = "VERSION" }
 # The client's code that the tool shares (making a client from variables) names it.
 inspection-runtime = { path = "../../runtime", version = "0.1.0" }
 serde_json = "1.0.154"
 "#
         .replace("VERSION", &api.version)
+        .replace("CRATE", &api.packages.rust_crate)
     )
 }
 

@@ -34,7 +34,7 @@ def parse_event(body: bytes | str) -> _m.Event:
     An event type this spec does not list is its `Unknown` member, kept whole, never an
     error; a body that is not JSON, or a known event whose payload does not fit, raises
     `DecodeError` with its JSON path. Check the delivery's authentication header first with
-    `inspection_client.verify_webhook`.
+    the package's `verify_webhook`.
     """
     return _cast("_m.Event", _rt.parse_delivery(_m._w_Event, body))
 
