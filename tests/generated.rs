@@ -45,6 +45,7 @@ fn small_specs_render_in_every_backend() {
         };
         if file.path.contains("/src/runtime/")
             || file.path.contains("/_runtime/")
+            || (file.path.starts_with("generated/java/") && file.path.contains("/runtime/"))
             || file.path == codegen::IR_PATH
         {
             continue;
@@ -67,7 +68,7 @@ fn small_specs_render_in_every_backend() {
     }
     // Every interface is rendered by every backend.
     for interface in &names {
-        for language in ["rust", "typescript", "python", "openapi"] {
+        for language in ["rust", "typescript", "python", "java", "openapi"] {
             let key = format!("{interface}__{language}");
             assert!(groups.contains_key(&key), "no {key}: {:?}", groups.keys());
         }
@@ -89,6 +90,8 @@ fn every_file_carries_the_generated_header() {
             "templates/typescript/runtime/"
         } else if f.path.contains("/_runtime/") {
             "templates/python/runtime/"
+        } else if f.path.starts_with("generated/java/") && f.path.contains("/runtime/") {
+            "templates/java/runtime/"
         } else if f.path.ends_with("py.typed") || f.path == codegen::IR_PATH {
             // Empty by definition / JSON, which has no comments.
             continue;
@@ -274,6 +277,29 @@ fn the_python_runtime_is_embedded_whole() {
         .collect();
     on_disk.sort();
     let mut embedded = codegen::python::runtime_files();
+    embedded.sort();
+    assert_eq!(embedded, on_disk);
+}
+
+/// Every file of templates/java/runtime/ (its `internal` folder included) is embedded in
+/// the generator.
+#[test]
+fn the_java_runtime_is_embedded_whole() {
+    fn java_files(dir: &Path, under: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let path = format!("{under}{name}");
+            if entry.path().is_dir() {
+                java_files(&entry.path(), &format!("{path}/"), out);
+            } else if name.ends_with(".java") {
+                out.push(path);
+            }
+        }
+    }
+    let mut on_disk = Vec::new();
+    java_files(&root().join("templates/java/runtime"), "", &mut on_disk);
+    on_disk.sort();
+    let mut embedded = codegen::java::runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }

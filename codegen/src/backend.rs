@@ -129,6 +129,16 @@ pub const ALL: &[Backend] = &[
         own_names: crate::python::own_names,
     },
     Backend {
+        name: "java",
+        render: crate::java::render,
+        reserved_module: crate::java::reserved_module,
+        // The interface packages hold no types yet.
+        one_of_types: none,
+        catch_all_member: never,
+        reserved_operation: never,
+        own_names: crate::java::own_names,
+    },
+    Backend {
         name: "cli",
         render: crate::rust::cli::render,
         reserved_module: crate::rust::cli::reserved_module,

@@ -54,8 +54,8 @@ fn checks(root: &Path) -> Result<(), String> {
     })?;
     // The TypeScript and Python tests and the contract run start the sandbox binary the
     // tests built. The Python environment first (the Python checks and the contract run
-    // both use it), then three lanes side by side: the first two mostly wait on sandboxes
-    // and browsers, the third is cargo's. The contract run follows whichever lane ends
+    // both use it), then four lanes side by side: the first two mostly wait on sandboxes
+    // and browsers, the third is Java's (javac and Maven), the fourth cargo's. The contract run follows whichever lane ends
     // first (cargo's on a warm machine, TypeScript's on a cold one, where cargo's builds
     // the packaged crates' dependencies anew).
     let target = target.to_string_lossy().into_owned();
@@ -69,7 +69,7 @@ fn checks(root: &Path) -> Result<(), String> {
         }
         contract(root, &target)
     };
-    let (ts, py, rust) = std::thread::scope(|s| {
+    let (ts, py, java, rust) = std::thread::scope(|s| {
         let ts = s.spawn(|| {
             lane("typescript (then the contract run, if first)", || {
                 then_contract(typescript(root, &target))
@@ -80,6 +80,8 @@ fn checks(root: &Path) -> Result<(), String> {
                 then_contract(python(root, &env, &target))
             })
         });
+        // The generated Java project and its runtime's tests (JUnit through Maven).
+        let java = s.spawn(|| lane("java", || super::java::run(root)));
         let rust = lane(
             "rust: package, features, small specs (then the contract run, if first)",
             || then_contract(rust_after_tests(root, &cargo, &generator)),
@@ -88,13 +90,16 @@ fn checks(root: &Path) -> Result<(), String> {
             h.join()
                 .unwrap_or_else(|_| Err("ci: a lane panicked".into()))
         };
-        (joined(ts), joined(py), rust)
+        (joined(ts), joined(py), joined(java), rust)
     });
     super::tools::record_time(
-        "typescript, python and rust lanes side by side",
+        "typescript, python, java and rust lanes side by side",
         started.elapsed(),
     );
-    let failed: Vec<String> = [ts, py, rust].into_iter().filter_map(Result::err).collect();
+    let failed: Vec<String> = [ts, py, java, rust]
+        .into_iter()
+        .filter_map(Result::err)
+        .collect();
     if !failed.is_empty() {
         return Err(failed.join("\n"));
     }

@@ -7,6 +7,7 @@ mod ci;
 mod deny;
 mod fuzz;
 mod generator;
+mod java;
 mod output_check;
 mod package;
 mod python_versions;

@@ -2,7 +2,8 @@
 //! for a spec compiles in every language, the contract for every spec it accepts. The Rust
 //! crate and the command-line tool pass clippy with `-D warnings` in a workspace of their
 //! own (as in a user's project), the TypeScript package type-checks, the Python package passes
-//! `mypy --strict`. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
+//! `mypy --strict`, the Java project compiles with `javac -Xlint:all -Werror` and its docs
+//! with `javadoc -Xdoclint:all`. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
 //! a sample of accepted mutated specs.
 
 use std::path::Path;
@@ -24,7 +25,14 @@ pub fn run(
     generate(root, generator, spec_dir, work)?;
     rust(root, cargo, work)?;
     typescript(root, work)?;
-    python(root, work)
+    python(root, work)?;
+    // Every interface's package in one project: one javac run for all the specs.
+    super::java::compile(
+        root,
+        &work.join("generated/java/src/main/java"),
+        "check-output: java",
+        &work.join("java-build"),
+    )
 }
 
 /// What the generator writes for the specs in `spec_dir`, written under `work` (file

@@ -1,3 +1,180 @@
-//! The Java backend's names (the backend itself is being built: see issue notes).
+//! The Java backend: a Maven project under `generated/java/` (`--release 17`, no
+//! dependency beyond the JDK) holding one package per interface beside the runtime's,
+//! all under the Java package of the package settings, and a `module-info.java` that
+//! exports those and not the runtime's internals. Rust computes names and contexts; the
+//! templates in `templates/java/` lay them out; the hand-written runtime under
+//! `templates/java/runtime/` is templated only for its package name.
 
+mod models;
 pub mod names;
+mod types;
+
+use std::borrow::Cow;
+
+use crate::ir::Api;
+use crate::output::OutputFile;
+use crate::templates::{self, Embedded, Layout};
+
+/// The templates, embedded in the generator.
+const TEMPLATES: &[Embedded] = templates::embed!("java":
+    "pom.xml" = "pom.xml.jinja",
+    "module-info.java" = "module-info.java.jinja",
+    "package-info.java" = "package-info.java.jinja",
+    "imports" = "imports.java.jinja",
+    "record" = "record.java.jinja",
+    "open_enum" = "open_enum.java.jinja",
+    "closed_enum" = "closed_enum.java.jinja",
+    "union" = "union.java.jinja",
+    "value" = "value.java.jinja",
+);
+
+/// The hand-written runtime, by its path under the client's package (its one template
+/// value is `package`).
+const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
+    "runtime/ClientException.java",
+    "runtime/DateOrDateTime.java",
+    "runtime/DateTimeOrRange.java",
+    "runtime/Presence.java",
+    "runtime/JsonArray.java",
+    "runtime/JsonBoolean.java",
+    "runtime/JsonException.java",
+    "runtime/JsonNull.java",
+    "runtime/JsonNumber.java",
+    "runtime/JsonObject.java",
+    "runtime/JsonString.java",
+    "runtime/JsonValue.java",
+    "runtime/internal/Dates.java",
+    "runtime/internal/JsonReader.java",
+    "runtime/internal/JsonToken.java",
+    "runtime/internal/JsonWriter.java",
+    "runtime/internal/Wire.java",
+);
+
+/// The names of the runtime files the backend embeds (a test compares them with the
+/// folder, so a new runtime file cannot be forgotten).
+pub fn runtime_files() -> Vec<&'static str> {
+    RUNTIME.iter().map(|(name, _)| *name).collect()
+}
+
+pub use names::{own_names, reserved_module};
+
+/// Where the project puts what.
+const LAYOUT: Layout = Layout {
+    dir: "generated/java",
+    language: "java",
+    comment: "//",
+    package_files: &[
+        ("pom.xml", "pom.xml"),
+        ("src/main/java/module-info.java", "module-info.java"),
+    ],
+    runtime_dir: "src/main/java/{package}",
+    interfaces_dir: "src/main/java/{package}",
+    package_dir: |p| p.java_dir(),
+    interface_files: &[("package-info.java", "package-info.java")],
+};
+
+/// What an interface's `package-info.java` sees.
+#[derive(serde::Serialize)]
+struct PackageInfoCx {
+    header: String,
+    doc: String,
+    package: String,
+}
+
+/// What a type's file sees: the header, its package, the runtime's, and its class.
+#[derive(serde::Serialize)]
+struct TypeFileCx<'a> {
+    header: String,
+    package: &'a str,
+    runtime: &'a str,
+    t: &'a models::TypeCx,
+}
+
+/// Renders the project.
+pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
+    let env = templates::environment(TEMPLATES)?;
+    let runtime = runtime(api)?;
+    let mut files = LAYOUT.write(
+        api,
+        &env,
+        &runtime,
+        |i| {
+            Ok(PackageInfoCx {
+                header: templates::header("//", &i.source_file),
+                doc: crate::doc_text::interface(i),
+                package: format!("{}.{}", api.packages.java_package, i.name),
+            })
+        },
+        |text| text,
+    )?;
+    for i in &api.interfaces {
+        files.extend(interface_types(api, i, &env)?);
+    }
+    Ok(files)
+}
+
+/// One file per declared type of `i`, in its package.
+fn interface_types(
+    api: &Api,
+    i: &crate::ir::Interface,
+    env: &minijinja::Environment<'static>,
+) -> Result<Vec<OutputFile>, String> {
+    let mut scope = names::type_scope();
+    let type_names: Vec<String> = i
+        .types
+        .iter()
+        .map(|t| scope.claim(&names::type_name(&t.name)))
+        .collect();
+    let types = types::Types { names: &type_names };
+    let package = format!("{}.{}", api.packages.java_package, i.name);
+    let runtime = format!("{}.runtime", api.packages.java_package);
+    let dir = format!(
+        "{}/src/main/java/{}/{}",
+        LAYOUT.dir,
+        api.packages.java_dir(),
+        i.name
+    );
+    let mut files = Vec::new();
+    for (t, name) in i.types.iter().zip(&type_names) {
+        let cx = models::type_cx(i, t, name, &types);
+        let template = match &cx {
+            models::TypeCx::Record(_) => "record",
+            models::TypeCx::OpenEnum(_) => "open_enum",
+            models::TypeCx::ClosedEnum(_) => "closed_enum",
+            models::TypeCx::Union(_) => "union",
+            models::TypeCx::Value(_) => "value",
+        };
+        let text = templates::render(
+            env,
+            template,
+            TypeFileCx {
+                header: templates::header("//", &i.source_file),
+                package: &package,
+                runtime: &runtime,
+                t: &cx,
+            },
+        )?;
+        files.push(OutputFile::new(format!("{dir}/{name}.java"), text));
+    }
+    Ok(files)
+}
+
+/// A runtime file: its path under the package, its text.
+type RuntimeFile = (Cow<'static, str>, Cow<'static, str>);
+
+/// The runtime's files with the client's package filled in.
+fn runtime(api: &Api) -> Result<Vec<RuntimeFile>, String> {
+    let mut env = minijinja::Environment::new();
+    env.set_keep_trailing_newline(true);
+    env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);
+    let cx = minijinja::context! { package => &api.packages.java_package };
+    RUNTIME
+        .iter()
+        .map(|&(name, text)| {
+            let file = env
+                .render_str(text, &cx)
+                .map_err(|e| format!("template java/runtime/{name}: {e:#}"))?;
+            Ok((name.into(), file.into()))
+        })
+        .collect()
+}

@@ -1,4 +1,11 @@
-//! Java names for spec names: keywords and the names the generated code declares itself.
+//! Java names for spec names: types as written (UpperCamelCase), members in lowerCamelCase,
+//! constants in UPPER_SNAKE_CASE, with keywords, the `java.lang` and imported names the
+//! generated code refers to, and the methods every class declares escaped (a trailing `_`),
+//! and no two alike in a scope. Wire names are never changed: the JSON code keeps them.
+
+use heck::{ToLowerCamelCase, ToShoutySnakeCase, ToUpperCamelCase};
+
+pub use crate::scope::Scope;
 
 /// Java's reserved words and literals (JLS 3.9), and the contextual keywords a type may
 /// not take (`var`, `yield`, `record`, `sealed`, `permits`).
@@ -87,6 +94,134 @@ pub fn reserved_module(name: &str) -> bool {
     is_keyword(name) || name == "runtime"
 }
 
+/// Type names the generated files refer to unqualified (`java.lang`, their imports, the
+/// runtime's): a spec type of one of these names would shadow it in its package.
+const TAKEN_TYPES: &[&str] = &[
+    "BigDecimal",
+    "Boolean",
+    "Builder",
+    "Character",
+    "Class",
+    "ClientException",
+    "DateOrDateTime",
+    "DateTimeOrRange",
+    "Deprecated",
+    "Enum",
+    "Error",
+    "Exception",
+    "Integer",
+    "Iterable",
+    "JsonArray",
+    "JsonException",
+    "JsonObject",
+    "JsonValue",
+    "LinkedHashMap",
+    "List",
+    "LocalDate",
+    "Long",
+    "Map",
+    "Math",
+    "Number",
+    "Object",
+    "Objects",
+    "OffsetDateTime",
+    "Optional",
+    "Override",
+    "Presence",
+    "Record",
+    "RuntimeException",
+    "String",
+    "StringBuilder",
+    "System",
+    "Thread",
+    "Void",
+];
+
+/// Methods every generated class declares or inherits (`Object`'s): a field named like
+/// one gets another accessor name.
+const CLASS_MEMBERS: &[&str] = &[
+    "accept",
+    "additionalProperties",
+    "build",
+    "builder",
+    "clone",
+    "decode",
+    "equals",
+    "finalize",
+    "fromJson",
+    "getClass",
+    "hashCode",
+    "isKnown",
+    "known",
+    "notify",
+    "notifyAll",
+    "of",
+    "toBuilder",
+    "toJson",
+    "toJsonValue",
+    "toString",
+    "value",
+    "wait",
+    "wire",
+];
+
+/// Whether a type, or a class nested in one, cannot take `name`.
+pub fn reserved_type(name: &str) -> bool {
+    is_keyword(name) || TAKEN_TYPES.contains(&name)
+}
+
+fn reserved_member(name: &str) -> bool {
+    is_keyword(name) || CLASS_MEMBERS.contains(&name)
+}
+
+/// The scope of a package's type names (each interface's package).
+pub fn type_scope() -> Scope {
+    Scope::new(&[], reserved_type)
+}
+
+/// The scope of one class's members (its fields' accessors, its builder's setters).
+pub fn member_scope() -> Scope {
+    Scope::new(&[], reserved_member)
+}
+
+/// A type name: UpperCamelCase, a leading digit prefixed (Java names cannot start with one).
+pub fn type_name(name: &str) -> String {
+    identifier(name.to_upper_camel_case(), "T")
+}
+
+/// A member name (accessor, setter, parameter): lowerCamelCase.
+pub fn member(wire: &str) -> String {
+    identifier(wire.to_lower_camel_case(), "v")
+}
+
+/// A constant name: UPPER_SNAKE_CASE.
+pub fn constant(wire: &str) -> String {
+    identifier(wire.to_shouty_snake_case(), "V")
+}
+
+/// `name` as a Java identifier: ASCII letters, digits and `_` only (anything else dropped),
+/// `prefix` before a leading digit or in place of nothing.
+fn identifier(name: String, prefix: &str) -> String {
+    let name: String = name
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("{prefix}{name}")
+    } else {
+        name
+    }
+}
+
+/// A Java string literal of `text` (JSON's escapes are Java's, for every character JSON
+/// escapes; `\u2028` and the like are fine in Java source).
+pub use crate::templates::quoted as string;
+
+/// Every name the backend reserves, for the fuzzer.
+pub fn own_names() -> Vec<&'static str> {
+    [KEYWORDS, TAKEN_TYPES, CLASS_MEMBERS].concat()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -97,5 +232,21 @@ mod tests {
         assert!(reserved_module("record"));
         assert!(reserved_module("runtime"));
         assert!(!reserved_module("v3"));
+    }
+
+    #[test]
+    fn names_are_java_identifiers_and_never_taken() {
+        assert_eq!(type_name("3d_model"), "T3dModel");
+        assert_eq!(member("created_at"), "createdAt");
+        assert_eq!(member("3d"), "v3d");
+        assert_eq!(constant("in-progress"), "IN_PROGRESS");
+        let mut types = type_scope();
+        assert_eq!(types.claim(&type_name("string")), "String_");
+        assert_eq!(types.claim(&type_name("record")), "Record_");
+        let mut members = member_scope();
+        assert_eq!(members.claim(&member("class")), "class_");
+        assert_eq!(members.claim(&member("to_json")), "toJson_");
+        assert_eq!(members.claim(&member("name")), "name");
+        assert_eq!(members.claim(&member("Name")), "name_");
     }
 }

@@ -1,0 +1,913 @@
+package {{ package }}.runtime.internal;
+
+import {{ package }}.runtime.JsonArray;
+import {{ package }}.runtime.JsonBoolean;
+import {{ package }}.runtime.JsonException;
+import {{ package }}.runtime.JsonNull;
+import {{ package }}.runtime.JsonNumber;
+import {{ package }}.runtime.JsonObject;
+import {{ package }}.runtime.JsonString;
+import {{ package }}.runtime.JsonValue;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+
+/**
+ * A streaming pull parser of JSON over UTF-8 bytes: {@link #peek()} tells what comes next,
+ * and the {@code begin}, {@code end} and {@code next} methods consume it.
+ *
+ * <p>The rules it reads by:
+ * <ul>
+ *   <li>The input is RFC 8259 JSON in UTF-8, one value with optional whitespace around it. A
+ *       leading byte order mark is skipped. Nothing beyond the grammar is accepted: no
+ *       comments, single quotes, trailing commas, leading zeros, {@code +1}, {@code .5},
+ *       {@code NaN} or {@code Infinity}. Empty input and anything but whitespace after the
+ *       value are refused.</li>
+ *   <li>Invalid UTF-8 is refused at the offset of the sequence's first byte: truncated
+ *       sequences, bad continuation bytes, overlong encodings, encoded surrogates, code
+ *       points above U+10FFFF, and the bytes C0, C1 and F5 to FF. Read from a
+ *       {@link String}, an unpaired surrogate character is refused likewise.</li>
+ *   <li>Strings take the eight RFC escapes and <code>&#92;uXXXX</code>. An escaped
+ *       surrogate pair gives its one character; an escaped lone surrogate (such as
+ *       <code>"&#92;ud800"</code>) is kept as that {@code char}, since dropping it would
+ *       change the text, and {@link JsonWriter} writes it back as the same escape. Raw
+ *       control characters (below U+0020) in strings are refused.</li>
+ *   <li>Numbers keep their exact text ({@link JsonNumber}). A number longer than 1000
+ *       characters, or with an exponent above 9999 in magnitude, is refused, so that no
+ *       later {@link java.math.BigDecimal} work on it is costly.</li>
+ *   <li>A member name given twice in one object is refused, at the second one.</li>
+ *   <li>At most {@value #MAX_DEPTH} arrays and objects may be open at once. Nothing here
+ *       recurses, so no input causes a {@link StackOverflowError}.</li>
+ *   <li>Time and memory are linear in the input's size.</li>
+ *   <li>Every error, whatever the input, is a {@link JsonException} giving the byte offset,
+ *       line and column. So is a call that does not fit what comes next (such as
+ *       {@link #nextString()} at a number), which also names the JSON {@link #path()}.</li>
+ * </ul>
+ *
+ * <p>After a {@code JsonException} the reader's state is unspecified: discard it. Not
+ * thread-safe.
+ */
+public final class JsonReader {
+    /** The most arrays and objects that may be open at once. */
+    public static final int MAX_DEPTH = 128;
+
+    // What the innermost open scope expects next.
+    private static final int EMPTY_DOCUMENT = 0;
+    private static final int NONEMPTY_DOCUMENT = 1;
+    private static final int EMPTY_ARRAY = 2;
+    private static final int NONEMPTY_ARRAY = 3;
+    private static final int EMPTY_OBJECT = 4;
+    private static final int DANGLING_NAME = 5; // a name and ':' read, its value not yet
+    private static final int NONEMPTY_OBJECT = 6;
+
+    private final byte[] buf;
+    private final int limit;
+    private final int bomLength;
+    private int pos;
+
+    // Per open scope, index 0 being the document: its state, the array index of the current
+    // element, the object's current member name and the names it has had.
+    private final int[] scopes = new int[MAX_DEPTH + 1];
+    private final int[] indices = new int[MAX_DEPTH + 1];
+    private final String[] names = new String[MAX_DEPTH + 1];
+    private final NameSet[] seen = new NameSet[MAX_DEPTH + 1];
+    private int depth;
+
+    private JsonToken peeked; // null until peek() has looked at what comes next
+    private int tokenStart; // offset of the peeked token's first byte
+    private int numberEnd; // offset after the peeked number
+    private StringBuilder chars; // reused for strings that need decoding
+
+    /**
+     * Creates a reader of UTF-8 bytes. The array is read in place: do not change it while
+     * reading.
+     *
+     * @param utf8 the JSON input
+     */
+    public JsonReader(byte[] utf8) {
+        this.buf = utf8;
+        this.limit = utf8.length;
+        boolean bom = limit >= 3 && (utf8[0] & 0xFF) == 0xEF && (utf8[1] & 0xFF) == 0xBB
+                && (utf8[2] & 0xFF) == 0xBF;
+        this.bomLength = bom ? 3 : 0;
+        this.pos = bomLength;
+        this.scopes[0] = EMPTY_DOCUMENT;
+    }
+
+    /**
+     * Creates a reader of a JSON text. Offsets in errors count the text's UTF-8 bytes.
+     *
+     * @param json the JSON input
+     * @throws JsonException if the text holds an unpaired surrogate character, which has no
+     *     UTF-8 form
+     */
+    public JsonReader(String json) {
+        this(json.getBytes(StandardCharsets.UTF_8));
+        // getBytes writes '?' for an unpaired surrogate; refuse rather than change the text.
+        // Only text with non-ASCII characters encodes to more bytes than chars.
+        if (buf.length != json.length()) {
+            checkSurrogates(json);
+        }
+    }
+
+    /**
+     * Tells what comes next, without consuming it.
+     *
+     * @return the next token
+     * @throws JsonException if the input is malformed at that point
+     */
+    public JsonToken peek() {
+        JsonToken token = peeked;
+        return token != null ? token : doPeek();
+    }
+
+    /**
+     * Tells whether the current array or object has another element or member.
+     *
+     * @return false at the end of an array, of an object, or of the input
+     * @throws JsonException if the input is malformed at that point
+     */
+    public boolean hasNext() {
+        JsonToken token = peek();
+        return token != JsonToken.END_ARRAY && token != JsonToken.END_OBJECT
+                && token != JsonToken.END_DOCUMENT;
+    }
+
+    /**
+     * Consumes the start of an array.
+     *
+     * @throws JsonException if an array does not come next, or it would be nested deeper
+     *     than {@value #MAX_DEPTH}
+     */
+    public void beginArray() {
+        expect(JsonToken.BEGIN_ARRAY);
+        push(EMPTY_ARRAY);
+    }
+
+    /**
+     * Consumes the end of an array.
+     *
+     * @throws JsonException if the end of an array does not come next
+     */
+    public void endArray() {
+        expect(JsonToken.END_ARRAY);
+        pop();
+    }
+
+    /**
+     * Consumes the start of an object.
+     *
+     * @throws JsonException if an object does not come next, or it would be nested deeper
+     *     than {@value #MAX_DEPTH}
+     */
+    public void beginObject() {
+        expect(JsonToken.BEGIN_OBJECT);
+        push(EMPTY_OBJECT);
+        NameSet set = seen[depth];
+        if (set == null) {
+            seen[depth] = new NameSet();
+        } else {
+            set.clear();
+        }
+    }
+
+    /**
+     * Consumes the end of an object.
+     *
+     * @throws JsonException if the end of an object does not come next
+     */
+    public void endObject() {
+        expect(JsonToken.END_OBJECT);
+        pop();
+    }
+
+    /**
+     * Consumes a member's name and the {@code :} after it.
+     *
+     * @return the name
+     * @throws JsonException if a name does not come next, it is malformed, the object already
+     *     had it, or no {@code :} follows
+     */
+    public String nextName() {
+        expect(JsonToken.NAME);
+        int start = tokenStart;
+        String name = readString(start);
+        if (!seen[depth].add(name)) {
+            throw syntax(start, "duplicate member name " + JsonWriter.quote(clip(name)));
+        }
+        int p = skipWhitespace(pos);
+        if (p >= limit || buf[p] != ':') {
+            throw syntax(p, "expected ':' after a member name");
+        }
+        pos = p + 1;
+        names[depth] = name;
+        scopes[depth] = DANGLING_NAME;
+        peeked = null;
+        return name;
+    }
+
+    /**
+     * Consumes a string value.
+     *
+     * @return its text, escapes decoded
+     * @throws JsonException if a string does not come next, or it is malformed
+     */
+    public String nextString() {
+        expect(JsonToken.STRING);
+        String value = readString(tokenStart);
+        peeked = null;
+        afterValue();
+        return value;
+    }
+
+    /**
+     * Consumes a number value.
+     *
+     * @return the number, with its exact text
+     * @throws JsonException if a number does not come next
+     */
+    public JsonNumber nextNumber() {
+        expect(JsonToken.NUMBER);
+        String text = new String(buf, tokenStart, numberEnd - tokenStart,
+                StandardCharsets.ISO_8859_1);
+        pos = numberEnd;
+        peeked = null;
+        afterValue();
+        return JsonNumber.parse(text); // scanned already, so it is valid
+    }
+
+    /**
+     * Consumes a boolean value.
+     *
+     * @return the value
+     * @throws JsonException if a boolean does not come next
+     */
+    public boolean nextBoolean() {
+        expect(JsonToken.BOOLEAN);
+        boolean value = buf[tokenStart] == 't';
+        pos = tokenStart + (value ? 4 : 5);
+        peeked = null;
+        afterValue();
+        return value;
+    }
+
+    /**
+     * Consumes a {@code null} value.
+     *
+     * @throws JsonException if {@code null} does not come next
+     */
+    public void nextNull() {
+        expect(JsonToken.NULL);
+        pos = tokenStart + 4;
+        peeked = null;
+        afterValue();
+    }
+
+    /**
+     * Consumes the next value, whole, checking it as strictly as reading it would. At a
+     * member's name, consumes the name and its value.
+     *
+     * @throws JsonException if a value does not come next, or it is malformed
+     */
+    public void skipValue() {
+        if (peek() == JsonToken.NAME) {
+            nextName();
+        }
+        int open = 0;
+        do {
+            JsonToken token = peek();
+            switch (token) {
+                case BEGIN_ARRAY -> { beginArray(); open++; }
+                case BEGIN_OBJECT -> { beginObject(); open++; }
+                case END_ARRAY, END_OBJECT -> {
+                    if (open == 0) {
+                        throw mismatch("expected a value, got " + token.description());
+                    }
+                    pop();
+                    open--;
+                }
+                case NAME -> nextName();
+                case STRING -> nextString();
+                case NUMBER -> {
+                    pos = numberEnd; // no need to make its text
+                    peeked = null;
+                    afterValue();
+                }
+                case BOOLEAN -> nextBoolean();
+                case NULL -> nextNull();
+                default -> throw mismatch("expected a value, got " + token.description());
+            }
+        } while (open > 0);
+    }
+
+    /**
+     * Consumes the next value, whole, as a tree.
+     *
+     * @return the value
+     * @throws JsonException if a value does not come next, or it is malformed
+     */
+    public JsonValue readValue() {
+        // The arrays and objects being built, innermost last. Iterative, not recursive: the
+        // nesting is bounded by MAX_DEPTH, and no stack frame is spent on it.
+        ArrayList<Frame> open = new ArrayList<>();
+        while (true) {
+            JsonToken token = peek();
+            JsonValue value;
+            switch (token) {
+                case BEGIN_ARRAY -> {
+                    beginArray();
+                    open.add(new Frame(new ArrayList<>(), null));
+                    continue;
+                }
+                case BEGIN_OBJECT -> {
+                    beginObject();
+                    open.add(new Frame(null, JsonObject.builder()));
+                    continue;
+                }
+                case NAME -> {
+                    if (open.isEmpty()) {
+                        throw mismatch("expected a value, got " + token.description());
+                    }
+                    nextName(); // its value comes next, and is put under names[depth]
+                    continue;
+                }
+                case END_ARRAY, END_OBJECT -> {
+                    if (open.isEmpty()) {
+                        throw mismatch("expected a value, got " + token.description());
+                    }
+                    pop();
+                    Frame done = open.remove(open.size() - 1);
+                    value = done.elements != null
+                            ? JsonArray.of(done.elements) : done.members.build();
+                }
+                case STRING -> value = JsonString.of(nextString());
+                case NUMBER -> value = nextNumber();
+                case BOOLEAN -> value = JsonBoolean.of(nextBoolean());
+                case NULL -> {
+                    nextNull();
+                    value = JsonNull.INSTANCE;
+                }
+                default -> throw mismatch("expected a value, got " + token.description());
+            }
+            if (open.isEmpty()) {
+                return value;
+            }
+            Frame parent = open.get(open.size() - 1);
+            if (parent.elements != null) {
+                parent.elements.add(value);
+            } else {
+                parent.members.put(names[depth], value);
+            }
+        }
+    }
+
+    /**
+     * Checks that the value was read whole and only whitespace follows it.
+     *
+     * @throws JsonException if anything else follows, or the value was not read whole
+     */
+    public void end() {
+        JsonToken token = peek();
+        if (token != JsonToken.END_DOCUMENT) {
+            throw mismatch("expected the end of the input, got " + token.description());
+        }
+    }
+
+    /**
+     * Returns the JSON path of where the reader is: of the value being read or about to be,
+     * or after it.
+     *
+     * @return a path such as {@code $.a[2].b}; {@code $} at the top level
+     */
+    public String path() {
+        StringBuilder path = new StringBuilder("$");
+        for (int d = 1; d <= depth; d++) {
+            int scope = scopes[d];
+            if (scope == EMPTY_ARRAY || scope == NONEMPTY_ARRAY) {
+                path.append('[').append(indices[d]).append(']');
+            } else if (names[d] != null) {
+                appendName(path, names[d]);
+            }
+        }
+        return path.toString();
+    }
+
+    // ---- tokens ----
+
+    private JsonToken doPeek() {
+        int p = skipWhitespace(pos);
+        switch (scopes[depth]) {
+            case EMPTY_ARRAY:
+                if (p < limit && buf[p] == ']') {
+                    return token(JsonToken.END_ARRAY, p);
+                }
+                requireMore(p, "unterminated array");
+                scopes[depth] = NONEMPTY_ARRAY;
+                return valueToken(p);
+            case NONEMPTY_ARRAY:
+                requireMore(p, "unterminated array");
+                if (buf[p] == ']') {
+                    return token(JsonToken.END_ARRAY, p);
+                }
+                if (buf[p] != ',') {
+                    throw syntax(p, "expected ',' or ']' after an array element");
+                }
+                p = skipWhitespace(p + 1);
+                requireMore(p, "unterminated array");
+                if (buf[p] == ']') {
+                    throw syntax(p, "trailing comma: expected a value after ','");
+                }
+                return valueToken(p);
+            case EMPTY_OBJECT:
+                if (p < limit && buf[p] == '}') {
+                    return token(JsonToken.END_OBJECT, p);
+                }
+                return nameToken(p, "expected a member name or '}'");
+            case NONEMPTY_OBJECT:
+                requireMore(p, "unterminated object");
+                if (buf[p] == '}') {
+                    return token(JsonToken.END_OBJECT, p);
+                }
+                if (buf[p] != ',') {
+                    throw syntax(p, "expected ',' or '}' after an object member");
+                }
+                p = skipWhitespace(p + 1);
+                if (p < limit && buf[p] == '}') {
+                    throw syntax(p, "trailing comma: expected a member name after ','");
+                }
+                return nameToken(p, "expected a member name after ','");
+            case DANGLING_NAME:
+                requireMore(p, "unterminated object: expected a value after ':'");
+                scopes[depth] = NONEMPTY_OBJECT;
+                return valueToken(p);
+            case EMPTY_DOCUMENT:
+                requireMore(p, "empty input: expected a JSON value");
+                scopes[depth] = NONEMPTY_DOCUMENT;
+                return valueToken(p);
+            default: // NONEMPTY_DOCUMENT
+                if (p < limit) {
+                    throw syntax(p, "unexpected " + describeByte(p) + " after the JSON value");
+                }
+                return token(JsonToken.END_DOCUMENT, p);
+        }
+    }
+
+    private JsonToken token(JsonToken token, int start) {
+        pos = start;
+        tokenStart = start;
+        peeked = token;
+        return token;
+    }
+
+    private void requireMore(int p, String what) {
+        if (p >= limit) {
+            throw syntax(p, "unexpected end of input: " + what);
+        }
+    }
+
+    private JsonToken nameToken(int p, String expected) {
+        requireMore(p, "unterminated object");
+        if (buf[p] == '"') {
+            return token(JsonToken.NAME, p);
+        }
+        if (buf[p] == '\'') {
+            throw syntax(p, "single quotes are not JSON: a member name needs double quotes");
+        }
+        throw syntax(p, expected + ", got " + describeByte(p));
+    }
+
+    private JsonToken valueToken(int p) {
+        byte c = buf[p];
+        switch (c) {
+            case '{':
+                return token(JsonToken.BEGIN_OBJECT, p);
+            case '[':
+                return token(JsonToken.BEGIN_ARRAY, p);
+            case '"':
+                return token(JsonToken.STRING, p);
+            case 't':
+                expectWord(p, "true");
+                return token(JsonToken.BOOLEAN, p);
+            case 'f':
+                expectWord(p, "false");
+                return token(JsonToken.BOOLEAN, p);
+            case 'n':
+                expectWord(p, "null");
+                return token(JsonToken.NULL, p);
+            case '-': case '0': case '1': case '2': case '3': case '4':
+            case '5': case '6': case '7': case '8': case '9':
+                scanNumber(p);
+                return token(JsonToken.NUMBER, p);
+            case 'N': case 'I':
+                throw syntax(p, "NaN and Infinity are not JSON");
+            case '+':
+                throw syntax(p, "a number may not start with '+'");
+            case '.':
+                throw syntax(p, "a number needs a digit before '.'");
+            case '\'':
+                throw syntax(p, "single quotes are not JSON: a string needs double quotes");
+            case '/':
+                throw syntax(p, "comments are not JSON");
+            default:
+                throw syntax(p, "expected a value, got " + describeByte(p));
+        }
+    }
+
+    private void expectWord(int p, String word) {
+        int n = word.length();
+        boolean matches = limit - p >= n;
+        for (int i = 0; matches && i < n; i++) {
+            matches = buf[p + i] == word.charAt(i);
+        }
+        if (!matches) {
+            throw syntax(p, "invalid literal: expected '" + word + "'");
+        }
+    }
+
+    /** Checks the number at {@code start} and sets {@link #numberEnd}, in one pass. */
+    private void scanNumber(int start) {
+        int p = start;
+        if (buf[p] == '-') {
+            p++;
+            if (p < limit && buf[p] == 'I') {
+                throw syntax(start, "NaN and Infinity are not JSON");
+            }
+            if (p >= limit || !isDigit(buf[p])) {
+                throw syntax(p, "expected a digit after '-'");
+            }
+        }
+        if (buf[p] == '0') {
+            p++;
+            if (p < limit && isDigit(buf[p])) {
+                throw syntax(start, "leading zeros are not allowed in a number");
+            }
+        } else {
+            p = skipDigits(p);
+        }
+        if (p < limit && buf[p] == '.') {
+            int digits = ++p;
+            p = skipDigits(p);
+            if (p == digits) {
+                throw syntax(p, "expected a digit after the decimal point");
+            }
+        }
+        if (p < limit && (buf[p] | 0x20) == 'e') {
+            p++;
+            if (p < limit && (buf[p] == '+' || buf[p] == '-')) {
+                p++;
+            }
+            int digits = p;
+            int exponent = 0;
+            for (; p < limit && isDigit(buf[p]); p++) {
+                if (exponent <= JsonNumber.MAX_EXPONENT) { // stop growing: no overflow
+                    exponent = exponent * 10 + (buf[p] - '0');
+                }
+            }
+            if (p == digits) {
+                throw syntax(p, "expected a digit in the exponent");
+            }
+            if (exponent > JsonNumber.MAX_EXPONENT) {
+                throw syntax(start, "exponent too large: at most " + JsonNumber.MAX_EXPONENT
+                        + " in magnitude");
+            }
+        }
+        if (p - start > JsonNumber.MAX_LENGTH) {
+            throw syntax(start, "number too long: more than " + JsonNumber.MAX_LENGTH
+                    + " characters");
+        }
+        numberEnd = p;
+    }
+
+    private int skipDigits(int p) {
+        while (p < limit && isDigit(buf[p])) {
+            p++;
+        }
+        return p;
+    }
+
+    private static boolean isDigit(byte c) {
+        return c >= '0' && c <= '9';
+    }
+
+    private int skipWhitespace(int p) {
+        byte[] b = buf;
+        int n = limit;
+        while (p < n) {
+            byte c = b[p];
+            if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t')) {
+                return p;
+            }
+            p++;
+        }
+        return p;
+    }
+
+    // ---- strings ----
+
+    /** Reads the string whose opening quote is at {@code quote}; leaves pos after it. */
+    private String readString(int quote) {
+        byte[] b = buf;
+        int n = limit;
+        int p = quote + 1;
+        // Fast path: printable ASCII without escapes, copied in one go.
+        while (p < n) {
+            byte c = b[p];
+            if (c == '"') {
+                pos = p + 1;
+                return new String(b, quote + 1, p - quote - 1, StandardCharsets.ISO_8859_1);
+            }
+            if (c < 0x20 || c == '\\') { // also every non-ASCII byte, negative here
+                break;
+            }
+            p++;
+        }
+        return readStringSlow(quote, p);
+    }
+
+    /** Reads on from {@code p}, the first byte of the string that needs decoding. */
+    private String readStringSlow(int quote, int p) {
+        StringBuilder out = chars;
+        if (out == null) {
+            out = new StringBuilder(Math.max(16, 2 * (p - quote)));
+            chars = out;
+        }
+        out.setLength(0);
+        for (int i = quote + 1; i < p; i++) {
+            out.append((char) buf[i]);
+        }
+        while (true) {
+            if (p >= limit) {
+                throw syntax(p, "unexpected end of input: unterminated string (started at byte "
+                        + quote + ")");
+            }
+            byte c = buf[p];
+            if (c == '"') {
+                pos = p + 1;
+                String value = out.toString();
+                if (out.length() > 4096) {
+                    chars = null; // keep no large buffer alive between strings
+                }
+                return value;
+            } else if (c == '\\') {
+                p = readEscape(p, out);
+            } else if (c >= 0x20) {
+                out.append((char) c);
+                p++;
+            } else if (c >= 0) {
+                throw syntax(p, "control character " + codePoint(c)
+                        + " must be escaped in a string");
+            } else {
+                p = readUtf8(p, out);
+            }
+        }
+    }
+
+    /** Decodes the escape at {@code p} (a backslash) into {@code out}; returns the offset after. */
+    private int readEscape(int p, StringBuilder out) {
+        if (p + 1 >= limit) {
+            throw syntax(p + 1, "unexpected end of input: unterminated string");
+        }
+        byte c = buf[p + 1];
+        switch (c) {
+            case '"', '\\', '/' -> out.append((char) c);
+            case 'b' -> out.append('\b');
+            case 'f' -> out.append('\f');
+            case 'n' -> out.append('\n');
+            case 'r' -> out.append('\r');
+            case 't' -> out.append('\t');
+            case 'u' -> {
+                int code = 0;
+                for (int i = p + 2; i < p + 6; i++) {
+                    int digit = i < limit ? hexValue(buf[i]) : -1;
+                    if (digit < 0) {
+                        throw syntax(p, "invalid \\u escape: expected four hex digits");
+                    }
+                    code = (code << 4) | digit;
+                }
+                // A surrogate, paired or not, is kept as its char: a pair of escapes makes
+                // the one character in Java's UTF-16, and a lone one keeps the text as sent.
+                out.append((char) code);
+                return p + 6;
+            }
+            default -> throw syntax(p, "invalid escape '\\" + (c >= 0x20 && c < 0x7F
+                    ? String.valueOf((char) c) : String.format("x%02X", c & 0xFF)) + "'");
+        }
+        return p + 2;
+    }
+
+    private static int hexValue(byte c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        int lower = c | 0x20;
+        return lower >= 'a' && lower <= 'f' ? lower - 'a' + 10 : -1;
+    }
+
+    /** Decodes and checks the UTF-8 sequence at {@code p} into {@code out}. */
+    private int readUtf8(int p, StringBuilder out) {
+        int lead = buf[p] & 0xFF;
+        int more;
+        int code;
+        if (lead < 0xC0) {
+            throw syntax(p, String.format("invalid UTF-8: unexpected continuation byte 0x%02X",
+                    lead));
+        } else if (lead < 0xC2 || lead > 0xF4) {
+            throw syntax(p, String.format("invalid UTF-8: byte 0x%02X never appears in UTF-8",
+                    lead));
+        } else if (lead < 0xE0) {
+            more = 1;
+            code = lead & 0x1F;
+        } else if (lead < 0xF0) {
+            more = 2;
+            code = lead & 0x0F;
+        } else {
+            more = 3;
+            code = lead & 0x07;
+        }
+        for (int i = p + 1; i <= p + more; i++) {
+            if (i >= limit) {
+                throw syntax(p, "invalid UTF-8: truncated sequence at the end of the input");
+            }
+            int next = buf[i] & 0xFF;
+            if ((next & 0xC0) != 0x80) {
+                throw syntax(p, String.format(
+                        "invalid UTF-8: expected a continuation byte, got 0x%02X", next));
+            }
+            code = (code << 6) | (next & 0x3F);
+        }
+        if ((more == 2 && code < 0x800) || (more == 3 && code < 0x10000)) {
+            throw syntax(p, "invalid UTF-8: overlong encoding of " + codePoint(code));
+        }
+        if (code >= 0xD800 && code <= 0xDFFF) {
+            throw syntax(p, "invalid UTF-8: encoded surrogate " + codePoint(code));
+        }
+        if (code > 0x10FFFF) {
+            throw syntax(p, "invalid UTF-8: code point above U+10FFFF");
+        }
+        if (more < 3) {
+            out.append((char) code);
+        } else {
+            out.append(Character.highSurrogate(code)).append(Character.lowSurrogate(code));
+        }
+        return p + more + 1;
+    }
+
+    private void checkSurrogates(String json) {
+        int offset = 0; // in UTF-8 bytes, as getBytes wrote them
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < json.length()
+                    && Character.isLowSurrogate(json.charAt(i + 1))) {
+                offset += 4;
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                throw syntax(offset, "unpaired surrogate " + codePoint(c)
+                        + " in the text: it has no UTF-8 form");
+            } else {
+                offset += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+            }
+        }
+    }
+
+    // ---- scopes ----
+
+    private void expect(JsonToken wanted) {
+        JsonToken token = peek();
+        if (token != wanted) {
+            throw mismatch("expected " + wanted.description() + ", got " + token.description());
+        }
+    }
+
+    private void push(int scope) {
+        if (depth == MAX_DEPTH) {
+            throw syntax(tokenStart, "nested too deeply: more than " + MAX_DEPTH
+                    + " arrays and objects");
+        }
+        depth++;
+        scopes[depth] = scope;
+        indices[depth] = 0;
+        names[depth] = null;
+        pos = tokenStart + 1;
+        peeked = null;
+    }
+
+    private void pop() {
+        depth--;
+        pos = tokenStart + 1;
+        peeked = null;
+        afterValue();
+    }
+
+    private void afterValue() {
+        if (scopes[depth] == NONEMPTY_ARRAY) {
+            indices[depth]++;
+        }
+    }
+
+    // ---- errors ----
+
+    private JsonException syntax(int offset, String message) {
+        int[] lineColumn = lineAndColumn(offset);
+        return new JsonException(message, offset, lineColumn[0], lineColumn[1]);
+    }
+
+    private JsonException mismatch(String message) {
+        int[] lineColumn = lineAndColumn(tokenStart);
+        return new JsonException(message, path(), tokenStart, lineColumn[0], lineColumn[1]);
+    }
+
+    /** Counts lines and columns only when an error needs them, keeping the hot path lean. */
+    private int[] lineAndColumn(int offset) {
+        int line = 1;
+        int lineStart = Math.min(bomLength, offset);
+        for (int i = lineStart; i < offset; i++) {
+            byte c = buf[i];
+            if (c == '\n' || (c == '\r' && (i + 1 >= limit || buf[i + 1] != '\n'))) {
+                line++;
+                lineStart = i + 1;
+            }
+        }
+        int column = 1;
+        for (int i = lineStart; i < offset; i++) {
+            if ((buf[i] & 0xC0) != 0x80) { // count characters, not continuation bytes
+                column++;
+            }
+        }
+        return new int[] {line, column};
+    }
+
+    private String describeByte(int p) {
+        int c = buf[p] & 0xFF;
+        if (c >= 0x21 && c < 0x7F) {
+            return "'" + (char) c + "'";
+        }
+        return String.format("byte 0x%02X", c);
+    }
+
+    private static String codePoint(int code) {
+        return String.format("U+%04X", code);
+    }
+
+    private static String clip(String name) {
+        return name.length() <= 40 ? name : name.substring(0, 40) + "...";
+    }
+
+    private static void appendName(StringBuilder path, String name) {
+        boolean plain = !name.isEmpty();
+        for (int i = 0; plain && i < name.length(); i++) {
+            char c = name.charAt(i);
+            plain = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
+                    || (i > 0 && c >= '0' && c <= '9');
+        }
+        if (plain) {
+            path.append('.').append(name);
+        } else {
+            path.append('[').append(JsonWriter.quote(name)).append(']');
+        }
+    }
+
+    /** An array or object that {@link #readValue()} is building: one of the two is set. */
+    private static final class Frame {
+        final ArrayList<JsonValue> elements;
+        final JsonObject.Builder members;
+
+        Frame(ArrayList<JsonValue> elements, JsonObject.Builder members) {
+            this.elements = elements;
+            this.members = members;
+        }
+    }
+
+    /**
+     * The names an object has had, for refusing duplicates. A small object is scanned, a
+     * large one hashed: linear time either way.
+     */
+    private static final class NameSet {
+        private final String[] few = new String[8];
+        private int count;
+        private HashSet<String> many;
+
+        boolean add(String name) {
+            if (many != null) {
+                return many.add(name);
+            }
+            for (int i = 0; i < count; i++) {
+                if (few[i].equals(name)) {
+                    return false;
+                }
+            }
+            if (count < few.length) {
+                few[count++] = name;
+                return true;
+            }
+            many = new HashSet<>(Arrays.asList(few));
+            return many.add(name);
+        }
+
+        void clear() {
+            Arrays.fill(few, 0, count, null);
+            count = 0;
+            many = null; // dropped, not cleared: clearing costs the table's size, not its count
+        }
+    }
+}

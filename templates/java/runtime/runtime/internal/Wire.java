@@ -1,0 +1,417 @@
+package {{ package }}.runtime.internal;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
+
+import {{ package }}.runtime.DateOrDateTime;
+import {{ package }}.runtime.DateTimeOrRange;
+import {{ package }}.runtime.JsonArray;
+import {{ package }}.runtime.JsonBoolean;
+import {{ package }}.runtime.JsonException;
+import {{ package }}.runtime.JsonNull;
+import {{ package }}.runtime.JsonNumber;
+import {{ package }}.runtime.JsonObject;
+import {{ package }}.runtime.JsonString;
+import {{ package }}.runtime.JsonValue;
+
+/**
+ * What the generated models read JSON values with, and write them back with: each reader
+ * takes the value and its JSON path, and a value that does not fit is a
+ * {@link JsonException} naming the path, what was expected and what came.
+ */
+public final class Wire {
+    private Wire() {}
+
+    /** Reads one value at a path: what a container's items are read with. */
+    @FunctionalInterface
+    public interface Reader<T> {
+        /**
+         * Reads {@code value}.
+         *
+         * @param value the JSON value
+         * @param path its JSON path
+         * @return what it holds
+         */
+        T read(JsonValue value, String path);
+    }
+
+    /**
+     * The path of a member.
+     *
+     * @param path the object's path
+     * @param name the member's name
+     * @return {@code path.name}, or {@code path["name"]} where the name is not plain
+     */
+    public static String member(String path, String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9')) {
+                return path + "[" + JsonString.of(name).toJson() + "]";
+            }
+        }
+        return name.isEmpty() ? path + "[\"\"]" : path + "." + name;
+    }
+
+    /**
+     * The failure of a value that does not fit.
+     *
+     * @param path its path
+     * @param expected what was expected
+     * @param got the value that came
+     * @return the exception to throw
+     */
+    public static JsonException mismatch(String path, String expected, JsonValue got) {
+        return new JsonException(path + ": expected " + expected + ", got " + describe(got), path);
+    }
+
+    /**
+     * The failure of a required property that is missing.
+     *
+     * @param path the object's path
+     * @param name the property
+     * @return the exception to throw
+     */
+    public static JsonException missing(String path, String name) {
+        String at = member(path, name);
+        return new JsonException(at + ": the required property is missing", at);
+    }
+
+    private static String describe(JsonValue value) {
+        if (value instanceof JsonNull) {
+            return "null";
+        } else if (value instanceof JsonBoolean) {
+            return "a boolean";
+        } else if (value instanceof JsonNumber) {
+            return "a number";
+        } else if (value instanceof JsonString) {
+            return "a string";
+        } else if (value instanceof JsonArray) {
+            return "an array";
+        }
+        return "an object";
+    }
+
+    /**
+     * An object.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the object
+     */
+    public static JsonObject object(JsonValue value, String path) {
+        if (value instanceof JsonObject o) {
+            return o;
+        }
+        throw mismatch(path, "an object", value);
+    }
+
+    /**
+     * A string.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the string
+     */
+    public static String string(JsonValue value, String path) {
+        if (value instanceof JsonString s) {
+            return s.value();
+        }
+        throw mismatch(path, "a string", value);
+    }
+
+    /**
+     * An id: a string, or a JSON integer where the interface also takes one written so.
+     *
+     * @param value the value
+     * @param path its path
+     * @param integers whether an integer is an id too
+     * @return the id's text
+     */
+    public static String id(JsonValue value, String path, boolean integers) {
+        if (integers && value instanceof JsonNumber n && n.longValueExact().isPresent()) {
+            return Long.toString(n.longValueExact().getAsLong());
+        }
+        if (value instanceof JsonString s) {
+            return s.value();
+        }
+        throw mismatch(path, integers ? "a string or an integer" : "a string", value);
+    }
+
+    /**
+     * A whole number that fits 64 bits.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the number
+     */
+    public static long int64(JsonValue value, String path) {
+        if (value instanceof JsonNumber n) {
+            OptionalLong exact = n.longValueExact();
+            if (exact.isPresent()) {
+                return exact.getAsLong();
+            }
+        }
+        throw mismatch(path, "a whole number of 64 bits", value);
+    }
+
+    /**
+     * A whole number that fits 32 bits.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the number
+     */
+    public static int int32(JsonValue value, String path) {
+        if (value instanceof JsonNumber n) {
+            OptionalLong exact = n.longValueExact();
+            if (exact.isPresent() && exact.getAsLong() == (int) exact.getAsLong()) {
+                return (int) exact.getAsLong();
+            }
+        }
+        throw mismatch(path, "a whole number of 32 bits", value);
+    }
+
+    /**
+     * A number, exact.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the number
+     */
+    public static BigDecimal number(JsonValue value, String path) {
+        if (value instanceof JsonNumber n) {
+            return n.bigDecimalValue();
+        }
+        throw mismatch(path, "a number", value);
+    }
+
+    /**
+     * A boolean.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the boolean
+     */
+    public static boolean bool(JsonValue value, String path) {
+        if (value instanceof JsonBoolean b) {
+            return b.value();
+        }
+        throw mismatch(path, "a boolean", value);
+    }
+
+    /**
+     * A {@code YYYY-MM-DD} date.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the date
+     */
+    public static LocalDate date(JsonValue value, String path) {
+        LocalDate date = value instanceof JsonString s ? Dates.date(s.value()) : null;
+        if (date == null) {
+            throw mismatch(path, "an ISO 8601 date (YYYY-MM-DD)", value);
+        }
+        return date;
+    }
+
+    /**
+     * A date-time (see {@link Dates}).
+     *
+     * @param value the value
+     * @param path its path
+     * @return the date-time
+     */
+    public static OffsetDateTime dateTime(JsonValue value, String path) {
+        OffsetDateTime at = value instanceof JsonString s ? Dates.dateTime(s.value()) : null;
+        if (at == null) {
+            throw mismatch(path, "an ISO 8601 date-time", value);
+        }
+        return at;
+    }
+
+    /**
+     * A date, or else a date-time.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the value
+     */
+    public static DateOrDateTime dateOrDateTime(JsonValue value, String path) {
+        if (value instanceof JsonString s) {
+            LocalDate date = Dates.date(s.value());
+            if (date != null) {
+                return DateOrDateTime.of(date);
+            }
+            OffsetDateTime at = Dates.dateTime(s.value());
+            if (at != null) {
+                return DateOrDateTime.of(at);
+            }
+        }
+        throw mismatch(path, "an ISO 8601 date or date-time", value);
+    }
+
+    /**
+     * A date-time, or an array of two.
+     *
+     * @param value the value
+     * @param path its path
+     * @return the value
+     */
+    public static DateTimeOrRange dateTimeOrRange(JsonValue value, String path) {
+        if (value instanceof JsonArray a && a.size() == 2) {
+            return DateTimeOrRange.between(dateTime(a.get(0), path + "[0]"), dateTime(a.get(1), path + "[1]"));
+        }
+        if (value instanceof JsonString) {
+            return DateTimeOrRange.at(dateTime(value, path));
+        }
+        throw mismatch(path, "a date-time or an array of two", value);
+    }
+
+    /**
+     * An array, each item read by {@code item}.
+     *
+     * @param <T> the items' type
+     * @param value the value
+     * @param path its path
+     * @param item reads one item
+     * @return the items, unmodifiable
+     */
+    public static <T> List<T> list(JsonValue value, String path, Reader<T> item) {
+        if (!(value instanceof JsonArray a)) {
+            throw mismatch(path, "an array", value);
+        }
+        List<T> out = new ArrayList<>(a.size());
+        for (int i = 0; i < a.size(); i++) {
+            out.add(item.read(a.get(i), path + "[" + i + "]"));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    /**
+     * An object read as a map, each member's value read by {@code item}, in order.
+     *
+     * @param <T> the values' type
+     * @param value the value
+     * @param path its path
+     * @param item reads one value
+     * @return the map, unmodifiable
+     */
+    public static <T> Map<String, T> map(JsonValue value, String path, Reader<T> item) {
+        JsonObject o = object(value, path);
+        Map<String, T> out = new LinkedHashMap<>();
+        for (Map.Entry<String, JsonValue> m : o.members().entrySet()) {
+            out.put(m.getKey(), item.read(m.getValue(), member(path, m.getKey())));
+        }
+        return Collections.unmodifiableMap(out);
+    }
+
+    /**
+     * Where a member stands in an object.
+     *
+     * @param object the object
+     * @param name the member's name
+     * @return its index among the members, or -1
+     */
+    public static int indexOf(JsonObject object, String name) {
+        int at = 0;
+        for (String key : object.members().keySet()) {
+            if (key.equals(name)) {
+                return at;
+            }
+            at++;
+        }
+        return -1;
+    }
+
+    /**
+     * A union member's object: its record's properties with the tag put back at {@code at}
+     * (where it stood when read; first for a member made in code), any other member of the
+     * tag's name replaced.
+     *
+     * @param record the record's properties
+     * @param tag the tag's name
+     * @param value the tag's value
+     * @param at where it goes
+     * @return the object
+     */
+    public static JsonObject tagged(JsonObject record, String tag, JsonValue value, int at) {
+        JsonObject.Builder out = JsonObject.builder();
+        int index = 0;
+        boolean placed = false;
+        for (Map.Entry<String, JsonValue> member : record.members().entrySet()) {
+            if (member.getKey().equals(tag)) {
+                continue;
+            }
+            if (!placed && index >= at) {
+                out.put(tag, value);
+                placed = true;
+            }
+            out.put(member.getKey(), member.getValue());
+            index++;
+        }
+        if (!placed) {
+            out.put(tag, value);
+        }
+        return out.build();
+    }
+
+    /**
+     * A date as JSON.
+     *
+     * @param value the date
+     * @return a JSON string
+     */
+    public static JsonValue write(LocalDate value) {
+        return JsonString.of(value.toString());
+    }
+
+    /**
+     * A date-time as JSON (RFC 3339).
+     *
+     * @param value the date-time
+     * @return a JSON string
+     */
+    public static JsonValue write(OffsetDateTime value) {
+        return JsonString.of(Dates.format(value));
+    }
+
+    /**
+     * A list as a JSON array.
+     *
+     * @param <T> the items' type
+     * @param items the items
+     * @param item writes one
+     * @return the array
+     */
+    public static <T> JsonValue array(List<T> items, Function<T, JsonValue> item) {
+        List<JsonValue> out = new ArrayList<>(items.size());
+        for (T t : items) {
+            out.add(item.apply(t));
+        }
+        return JsonArray.of(out);
+    }
+
+    /**
+     * A map as a JSON object, in its order.
+     *
+     * @param <T> the values' type
+     * @param members the map
+     * @param item writes one value
+     * @return the object
+     */
+    public static <T> JsonValue object(Map<String, T> members, Function<T, JsonValue> item) {
+        Map<String, JsonValue> out = new LinkedHashMap<>();
+        for (Map.Entry<String, T> m : members.entrySet()) {
+            out.put(m.getKey(), item.apply(m.getValue()));
+        }
+        return JsonObject.of(out);
+    }
+}

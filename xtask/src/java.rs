@@ -1,0 +1,136 @@
+//! The Java lane of `cargo xtask ci`: the generated project compiled as strictly as the
+//! generator promises (`javac --release 17 -Xlint:all -Werror`), its docs checked
+//! (`javadoc -Xdoclint:all`), and the runtime's tests (`tests/java`: JUnit through Maven,
+//! every plugin pinned) on the machine's JDK and on its second JDK. Maven's repository
+//! lives under `target/m2`: the first run resolves it online, later ones run offline while
+//! the test project's pom is unchanged.
+
+use std::path::{Path, PathBuf};
+
+use super::tools::{step, step_with_env, unless_installed};
+
+/// The generated project's sources.
+const SOURCES: &str = "generated/java/src/main/java";
+/// The runtime's tests, a Maven project compiling the generated sources with its tests.
+const TESTS_POM: &str = "tests/java/pom.xml";
+/// Maven's local repository.
+const REPOSITORY: &str = "target/m2";
+/// Where the second JDK is unless `JAVA_SECOND_HOME` names another.
+const SECOND_JDK: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
+
+/// Every Java check, in the order that fails fastest.
+pub fn run(root: &Path) -> Result<(), String> {
+    compile(root, &root.join(SOURCES), "java", &root.join("target/java"))?;
+    tests(root)
+}
+
+/// The project whose sources are in `sources`, compiled with `javac --release 17
+/// -Xlint:all -Werror` and documented with `javadoc -Xdoclint:all` into `out`, as steps
+/// named after `what`.
+pub fn compile(root: &Path, sources: &Path, what: &str, out: &Path) -> Result<(), String> {
+    let files = java_files(sources)?;
+    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    let classes = out.join("classes").to_string_lossy().into_owned();
+    let mut javac = vec!["--release", "17", "-Xlint:all", "-Werror", "-d", &classes];
+    javac.extend(&files);
+    step(
+        root,
+        &format!("{what}: javac -Xlint:all -Werror"),
+        "javac",
+        &javac,
+    )?;
+    let doc = out.join("doc").to_string_lossy().into_owned();
+    let mut javadoc = vec![
+        "--release",
+        "17",
+        "-Xdoclint:all",
+        "-Werror",
+        "-quiet",
+        "-d",
+        &doc,
+    ];
+    javadoc.extend(&files);
+    step(
+        root,
+        &format!("{what}: javadoc -Xdoclint:all"),
+        "javadoc",
+        &javadoc,
+    )
+}
+
+/// The runtime's tests on both JDKs: online the first time the pom is seen, offline after.
+fn tests(root: &Path) -> Result<(), String> {
+    let pom = std::fs::read(root.join(TESTS_POM))
+        .map_err(|e| format!("java: cannot read {TESTS_POM}: {e}"))?;
+    std::fs::create_dir_all(root.join(REPOSITORY))
+        .map_err(|e| format!("java: cannot make {REPOSITORY}: {e}"))?;
+    let stamp = root.join(REPOSITORY).join(".resolved-for");
+    let resolved = unless_installed(&stamp, &pom, || {
+        maven(
+            root,
+            "java: tests (resolving the plugins online)",
+            None,
+            false,
+        )
+    })?;
+    if !resolved {
+        maven(root, "java: tests", None, true)?;
+    }
+    let second = second_jdk()?;
+    maven(
+        root,
+        &format!("java: tests on {}", second.display()),
+        Some(&second),
+        true,
+    )
+}
+
+/// `mvn test` of the test project, with `java_home`'s JDK when given.
+fn maven(root: &Path, name: &str, java_home: Option<&Path>, offline: bool) -> Result<(), String> {
+    let repository = format!("-Dmaven.repo.local={}", root.join(REPOSITORY).display());
+    let mut args = vec!["-B", "-q", repository.as_str(), "-f", TESTS_POM];
+    if offline {
+        args.push("-o");
+    }
+    args.push("test");
+    let home = java_home.map(|h| h.to_string_lossy().into_owned());
+    let env: Vec<(&str, &str)> = home.iter().map(|h| ("JAVA_HOME", h.as_str())).collect();
+    step_with_env(root, name, "mvn", &args, &env)
+}
+
+/// The second JDK the suite also runs on: a missing one fails, saying where it was looked for.
+fn second_jdk() -> Result<PathBuf, String> {
+    let home = std::env::var_os("JAVA_SECOND_HOME")
+        .map_or_else(|| PathBuf::from(SECOND_JDK), PathBuf::from);
+    if home.join("bin/java").is_file() {
+        Ok(home)
+    } else {
+        Err(format!(
+            "java: no second JDK at {} (set JAVA_SECOND_HOME to one): the Java suite runs on two",
+            home.display()
+        ))
+    }
+}
+
+/// The `.java` files under `dir`, sorted, as absolute paths.
+fn java_files(dir: &Path) -> Result<Vec<String>, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else if path.extension().is_some_and(|x| x == "java") {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let dir = std::path::absolute(dir).map_err(|e| format!("java: {}: {e}", dir.display()))?;
+    let mut found = Vec::new();
+    walk(&dir, &mut found).map_err(|e| format!("java: cannot read {}: {e}", dir.display()))?;
+    found.sort();
+    Ok(found
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect())
+}
