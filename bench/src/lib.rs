@@ -13,13 +13,15 @@ pub fn repo_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// The spec files of `spec/` as (file name, text), in name order.
+/// The interface files of `spec/` as (file name, text), in name order.
 pub fn real_specs() -> Vec<(String, String)> {
     let dir = repo_root().join("spec");
     let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
         .filter_map(|entry| entry.ok().map(|e| e.path()))
         .filter(|path| path.extension().is_some_and(|x| x == "yaml"))
+        // The package settings are no interface.
+        .filter(|path| !path.ends_with(codegen::PACKAGES_FILE))
         .map(|path| {
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

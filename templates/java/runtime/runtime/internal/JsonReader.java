@@ -9,7 +9,6 @@ import {{ package }}.runtime.JsonObject;
 import {{ package }}.runtime.JsonString;
 import {{ package }}.runtime.JsonValue;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 
@@ -308,38 +307,44 @@ public final class JsonReader {
      * @throws JsonException if a value does not come next, or it is malformed
      */
     public JsonValue readValue() {
-        // The arrays and objects being built, innermost last. Iterative, not recursive: the
-        // nesting is bounded by MAX_DEPTH, and no stack frame is spent on it.
-        ArrayList<Frame> open = new ArrayList<>();
+        // The arrays and objects being built, innermost last; a frame is reused for the next
+        // sibling. Iterative, not recursive: nesting is bounded by MAX_DEPTH and costs no
+        // stack frames.
+        Frame[] open = new Frame[8];
+        int count = 0;
         while (true) {
             JsonToken token = peek();
             JsonValue value;
             switch (token) {
-                case BEGIN_ARRAY -> {
-                    beginArray();
-                    open.add(new Frame(new ArrayList<>(), null));
-                    continue;
-                }
-                case BEGIN_OBJECT -> {
-                    beginObject();
-                    open.add(new Frame(null, JsonObject.builder()));
+                case BEGIN_ARRAY, BEGIN_OBJECT -> {
+                    boolean object = token == JsonToken.BEGIN_OBJECT;
+                    if (object) {
+                        beginObject();
+                    } else {
+                        beginArray();
+                    }
+                    if (count == open.length) {
+                        open = Arrays.copyOf(open, count * 2);
+                    }
+                    if (open[count] == null) {
+                        open[count] = new Frame();
+                    }
+                    open[count++].start(object);
                     continue;
                 }
                 case NAME -> {
-                    if (open.isEmpty()) {
+                    if (count == 0) {
                         throw mismatch("expected a value, got " + token.description());
                     }
-                    nextName(); // its value comes next, and is put under names[depth]
+                    nextName(); // its value comes next, and is added under names[depth]
                     continue;
                 }
                 case END_ARRAY, END_OBJECT -> {
-                    if (open.isEmpty()) {
+                    if (count == 0) {
                         throw mismatch("expected a value, got " + token.description());
                     }
                     pop();
-                    Frame done = open.remove(open.size() - 1);
-                    value = done.elements != null
-                            ? JsonArray.of(done.elements) : done.members.build();
+                    value = open[--count].build();
                 }
                 case STRING -> value = JsonString.of(nextString());
                 case NUMBER -> value = nextNumber();
@@ -350,15 +355,10 @@ public final class JsonReader {
                 }
                 default -> throw mismatch("expected a value, got " + token.description());
             }
-            if (open.isEmpty()) {
+            if (count == 0) {
                 return value;
             }
-            Frame parent = open.get(open.size() - 1);
-            if (parent.elements != null) {
-                parent.elements.add(value);
-            } else {
-                parent.members.put(names[depth], value);
-            }
+            open[count - 1].add(names[depth], value);
         }
     }
 
@@ -867,47 +867,95 @@ public final class JsonReader {
         }
     }
 
-    /** An array or object that {@link #readValue()} is building: one of the two is set. */
+    /**
+     * An array or object that {@link #readValue()} is building. Its members are gathered
+     * first, so that the object's map is made at its final size.
+     */
     private static final class Frame {
-        final ArrayList<JsonValue> elements;
-        final JsonObject.Builder members;
+        private boolean object;
+        private int size;
+        private String[] names = new String[8];
+        private JsonValue[] values = new JsonValue[8];
 
-        Frame(ArrayList<JsonValue> elements, JsonObject.Builder members) {
-            this.elements = elements;
-            this.members = members;
+        void start(boolean isObject) {
+            object = isObject;
+            size = 0;
+        }
+
+        void add(String name, JsonValue value) {
+            if (size == values.length) {
+                names = Arrays.copyOf(names, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            names[size] = name;
+            values[size++] = value;
+        }
+
+        JsonValue build() {
+            JsonValue built;
+            if (object) {
+                JsonObject.Builder members = JsonObject.builder(size);
+                for (int i = 0; i < size; i++) {
+                    members.put(names[i], values[i]); // no duplicates: nextName refused them
+                }
+                built = members.build();
+            } else {
+                built = JsonArray.of(Arrays.asList(values).subList(0, size));
+            }
+            Arrays.fill(names, 0, size, null); // keep nothing alive for the next sibling
+            Arrays.fill(values, 0, size, null);
+            return built;
         }
     }
 
     /**
-     * The names an object has had, for refusing duplicates. A small object is scanned, a
-     * large one hashed: linear time either way.
+     * The names an object has had, for refusing duplicates. A small object's are scanned, a
+     * larger one's hashed (a HashSet, whose bins of colliding names become trees): linear
+     * time either way.
      */
     private static final class NameSet {
-        private final String[] few = new String[8];
+        private static final int FEW = 8;
+        private static final int REUSED = 64; // a set that held more is dropped, not cleared
+
+        private final String[] few = new String[FEW];
         private int count;
         private HashSet<String> many;
 
         boolean add(String name) {
-            if (many != null) {
-                return many.add(name);
-            }
-            for (int i = 0; i < count; i++) {
-                if (few[i].equals(name)) {
-                    return false;
+            if (count < FEW) {
+                for (int i = 0; i < count; i++) {
+                    if (few[i].equals(name)) {
+                        return false;
+                    }
                 }
-            }
-            if (count < few.length) {
                 few[count++] = name;
                 return true;
             }
-            many = new HashSet<>(Arrays.asList(few));
-            return many.add(name);
+            if (count == FEW) {
+                if (many == null) {
+                    many = new HashSet<>();
+                }
+                many.addAll(Arrays.asList(few));
+            }
+            if (!many.add(name)) {
+                return false;
+            }
+            count++;
+            return true;
         }
 
         void clear() {
-            Arrays.fill(few, 0, count, null);
+            Arrays.fill(few, 0, Math.min(count, FEW), null);
+            if (many != null) {
+                // Clearing costs the table's size: cheap for a small set, while a large one
+                // would cost every small object after it as much again.
+                if (count <= REUSED) {
+                    many.clear();
+                } else {
+                    many = null;
+                }
+            }
             count = 0;
-            many = null; // dropped, not cleared: clearing costs the table's size, not its count
         }
     }
 }
