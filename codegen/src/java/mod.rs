@@ -35,6 +35,8 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/DateOrDateTime.java",
     "runtime/DateTimeOrRange.java",
     "runtime/Presence.java",
+    "runtime/ValidationException.java",
+    "runtime/Violation.java",
     "runtime/JsonArray.java",
     "runtime/JsonBoolean.java",
     "runtime/JsonException.java",
@@ -43,6 +45,7 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/JsonObject.java",
     "runtime/JsonString.java",
     "runtime/JsonValue.java",
+    "runtime/internal/Check.java",
     "runtime/internal/Dates.java",
     "runtime/internal/JsonReader.java",
     "runtime/internal/JsonToken.java",
@@ -125,7 +128,10 @@ fn interface_types(
         .iter()
         .map(|t| scope.claim(&names::type_name(&t.name)))
         .collect();
-    let types = types::Types { names: &type_names };
+    let types = types::Types {
+        names: &type_names,
+        interface: i,
+    };
     let package = format!("{}.{}", api.packages.java_package, i.name);
     let runtime = format!("{}.runtime", api.packages.java_package);
     let dir = format!(

@@ -48,6 +48,8 @@ pub struct FieldCx {
     pub decode: String,
     /// Writes `v` (the field's value).
     pub encode: String,
+    /// Checks `v` at `Check.at(path, wire)`, where limits are documented.
+    pub check: Option<String>,
     pub doc: String,
     pub sensitive: bool,
 }
@@ -98,6 +100,8 @@ pub struct ValueCx {
     pub encode: String,
     /// How the value is shown by `toString()` (an expression of `value`).
     pub show: String,
+    /// Checks `value` at `path`, where a limit is documented (an id's length).
+    pub check: Option<String>,
     /// What a record reference is made from besides its text.
     pub reference: Option<ReferenceCx>,
 }
@@ -136,6 +140,8 @@ pub fn type_cx(i: &Interface, t: &TypeDef, name: &str, types: &Types) -> TypeCx 
             decode: format!("Wire.id(value, path, {accepts_integers})"),
             encode: "JsonString.of(value)".into(),
             show: "value".into(),
+            check: max_length
+                .map(|n| format!("Check.string(value, false, {n}, null, null, \"\", path, out);")),
             reference: None,
         }),
         TypeKind::RecordRef(r) => TypeCx::Value(record_ref_cx(t, r, name, types)),
@@ -153,6 +159,7 @@ pub fn type_cx(i: &Interface, t: &TypeDef, name: &str, types: &Types) -> TypeCx 
                 decode: "value".into(),
                 encode: "value".into(),
                 show: "value.toJson()".into(),
+                check: None,
                 reference: None,
             })
         }
@@ -217,6 +224,14 @@ fn field_cx(f: &Field, required: bool, scope: &mut Scope, types: &Types) -> Fiel
     FieldCx {
         decode: types.decode(&f.ty, "value", &format!("Wire.member(path, {wire})"), 0),
         encode: types.encode(&f.ty, "v", 0),
+        check: types.check(
+            &f.ty,
+            &f.constraints,
+            f.sensitive,
+            "v",
+            &format!("Check.at(path, {wire})"),
+            0,
+        ),
         wire_text: f.name.clone(),
         wire,
         name,
@@ -338,6 +353,7 @@ fn record_ref_cx(t: &TypeDef, r: &RecordRef, name: String, types: &Types) -> Val
         decode: "Wire.string(value, path)".into(),
         encode: "JsonString.of(value)".into(),
         show: "value".into(),
+        check: None,
         reference: Some(ReferenceCx {
             id: id.clone(),
             external: r.external,

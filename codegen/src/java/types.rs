@@ -1,11 +1,12 @@
 //! Java types for IR type references, and the expressions that read one from a
 //! `JsonValue` and write one back (through the runtime's `Wire`).
 
-use crate::ir::{Builtin, TypeRef};
+use crate::ir::{Builtin, Constraints, Interface, TypeKind, TypeRef};
 
-/// The Java names of an interface's declared types, by type id.
+/// The Java names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
     pub names: &'a [String],
+    pub interface: &'a Interface,
 }
 
 impl Types<'_> {
@@ -77,6 +78,95 @@ impl Types<'_> {
     }
 }
 
+impl Types<'_> {
+    /// Statements checking `value` (of `ty`, with a field's `limits`) at the path
+    /// expression `path`, adding to `out`; none where nothing is documented.
+    pub fn check(
+        &self,
+        ty: &TypeRef,
+        limits: &Constraints,
+        secret: bool,
+        value: &str,
+        path: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let (x, q) = (format!("x{depth}"), format!("q{depth}"));
+        match ty {
+            TypeRef::Builtin(Builtin::String | Builtin::Url) => {
+                string_check(limits, secret, value, path)
+            }
+            TypeRef::Builtin(Builtin::Integer | Builtin::Int32 | Builtin::Number) => {
+                (limits.min.is_some() || limits.max.is_some()).then(|| {
+                    format!(
+                        "Check.range({value}, {}, {}, {path}, out);",
+                        long(limits.min),
+                        long(limits.max)
+                    )
+                })
+            }
+            TypeRef::Builtin(_) | TypeRef::Page(_) => None,
+            TypeRef::Named(id) => match &self.interface.ty(*id).kind {
+                TypeKind::Object(_) => Some(format!("{value}.check({path}, out);")),
+                // An interface's method would be public: the union's check is static.
+                TypeKind::Union(_) => Some(format!(
+                    "{}.check({value}, {path}, out);",
+                    self.names[id.index()]
+                )),
+                TypeKind::Id {
+                    max_length: Some(n),
+                    ..
+                } => Some(format!(
+                    "Check.string({value}.value(), {secret}, {n}, null, null, \"\", {path}, out);"
+                )),
+                _ => None,
+            },
+            TypeRef::Array(item) => {
+                let each = self.check(item, limits, secret, &x, &q, depth + 1);
+                let counted = limits.min_items.is_some() || limits.max_items.is_some();
+                (counted || each.is_some()).then(|| {
+                    let each =
+                        each.map_or("null".to_string(), |e| format!("({x}, {q}) -> {{ {e} }}"));
+                    format!(
+                        "Check.items({value}, {}, {}, {path}, out, {each});",
+                        int(limits.min_items),
+                        int(limits.max_items)
+                    )
+                })
+            }
+            TypeRef::Map(item) => self
+                .check(item, limits, secret, &x, &q, depth + 1)
+                .map(|e| format!("Check.values({value}, {path}, ({x}, {q}) -> {{ {e} }});")),
+            TypeRef::JsonEncoded(inner) => self.check(inner, limits, secret, value, path, depth),
+        }
+    }
+}
+
+fn string_check(limits: &Constraints, secret: bool, value: &str, path: &str) -> Option<String> {
+    if limits.max_length.is_none() && limits.length.is_none() && limits.chars.is_none() {
+        return None;
+    }
+    let (allow, forbid) = match &limits.chars {
+        Some(rule) => (
+            super::names::string(rule.allow.wire()),
+            super::names::string(&rule.forbid),
+        ),
+        None => ("null".to_string(), "\"\"".to_string()),
+    };
+    Some(format!(
+        "Check.string({value}, {secret}, {}, {}, {allow}, {forbid}, {path}, out);",
+        int(limits.max_length),
+        int(limits.length)
+    ))
+}
+
+fn int(n: Option<u32>) -> String {
+    n.map_or("null".to_string(), |n| n.to_string())
+}
+
+fn long(n: Option<i64>) -> String {
+    n.map_or("null".to_string(), |n| format!("{n}L"))
+}
+
 /// Whether `ty` is a Java primitive unboxed (`long`, `int`, `boolean`).
 pub fn is_primitive(ty: &TypeRef) -> bool {
     matches!(
@@ -124,10 +214,39 @@ fn builtin_wire(b: Builtin) -> Option<&'static str> {
 mod tests {
     use super::*;
 
+    const SPEC: &str = "interface:
+  name: t
+  title: T
+  doc: A test interface.
+  base_url: { placeholder: \"{base_url}\", example: \"https://example.test/v3\", doc: Root. }
+  auth:
+    api_key_headers: { doc: Keys., unauthorized_status: 401, headers: { k: { doc: Key. } } }
+  versioning: One version.
+types:
+  Unit:
+    object:
+      doc: A unit.
+      fields:
+        id: { type: string, doc: Id., required: true }
+operations:
+  get_unit:
+    doc: Get.
+    method: GET
+    path: /units/{unit_id}
+    path_params:
+      unit_id: { type: string, doc: Id., required: true }
+    responses:
+      - { status: 200, body: Unit, doc: The unit. }
+";
+
     #[test]
     fn nested_containers_get_lambda_parameters_of_their_own() {
         let names = vec!["Unit".to_string()];
-        let types = Types { names: &names };
+        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let types = Types {
+            names: &names,
+            interface: &interface,
+        };
         let ty = TypeRef::Array(Box::new(TypeRef::Map(Box::new(TypeRef::Builtin(
             Builtin::Integer,
         )))));
@@ -139,6 +258,19 @@ mod tests {
         assert_eq!(
             types.encode(&ty, "x", 0),
             "Wire.array(x, e0 -> Wire.object(e0, e1 -> JsonNumber.of(e1)))"
+        );
+        let limits = Constraints {
+            max_items: Some(3),
+            min: Some(1),
+            ..Constraints::default()
+        };
+        assert_eq!(
+            types.check(&ty, &limits, false, "v", "p", 0).unwrap(),
+            "Check.items(v, null, 3, p, out, (x0, q0) -> { Check.values(x0, q0, (x1, q1) -> { Check.range(x1, 1L, null, q1, out); }); });"
+        );
+        assert_eq!(
+            types.check(&ty, &Constraints::default(), false, "v", "p", 0),
+            None
         );
     }
 }

@@ -27,9 +27,11 @@ public final class JsonNumber implements JsonValue {
     private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private final String text;
-    private BigDecimal decimal; // computed when first needed; BigDecimal is safe to share
+    // Computed when first needed. Racing threads may each compute them, harmlessly: a
+    // BigDecimal is safe to share, and the hash is one int, set only when not zero.
+    private BigDecimal decimal;
     private int hash;
-    private boolean hashed;
+    private boolean hashIsZero;
 
     private JsonNumber(String text) {
         this.text = text;
@@ -177,11 +179,16 @@ public final class JsonNumber implements JsonValue {
      */
     @Override
     public int hashCode() {
-        if (!hashed) {
-            hash = bigDecimalValue().stripTrailingZeros().hashCode();
-            hashed = true;
+        int h = hash;
+        if (h == 0 && !hashIsZero) {
+            h = bigDecimalValue().stripTrailingZeros().hashCode();
+            if (h == 0) {
+                hashIsZero = true;
+            } else {
+                hash = h;
+            }
         }
-        return hash;
+        return h;
     }
 
     @Override

@@ -10,7 +10,8 @@ import java.io.UncheckedIOException;
  * A JSON value: an immutable tree that keeps member order and the exact text of numbers.
  *
  * <p>Every value's {@code toString()} is its compact JSON text, {@link #toJson()}, and
- * {@code JsonValue.parse(v.toJson())} equals {@code v}. Parsing follows the rules listed on
+ * {@code JsonValue.parse(v.toJson())} equals {@code v} (for a tree nested at most 128 deep,
+ * the parser's limit). Parsing follows the rules listed on
  * the client's JSON reader: strict RFC 8259 over UTF-8, duplicate member names refused, at
  * most 128 nested arrays and objects, and every problem reported as a {@link JsonException}.
  */

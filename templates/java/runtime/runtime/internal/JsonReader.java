@@ -35,7 +35,8 @@ import java.util.HashSet;
  *   <li>Numbers keep their exact text ({@link JsonNumber}). A number longer than 1000
  *       characters, or with an exponent above 9999 in magnitude, is refused, so that no
  *       later {@link java.math.BigDecimal} work on it is costly.</li>
- *   <li>A member name given twice in one object is refused, at the second one.</li>
+ *   <li>A member name given twice in one object is refused, at the second one; the message
+ *       names it, clipped to 40 characters.</li>
  *   <li>At most {@value #MAX_DEPTH} arrays and objects may be open at once. Nothing here
  *       recurses, so no input causes a {@link StackOverflowError}.</li>
  *   <li>Time and memory are linear in the input's size.</li>
@@ -44,8 +45,9 @@ import java.util.HashSet;
  *       {@link #nextString()} at a number), which also names the JSON {@link #path()}.</li>
  * </ul>
  *
- * <p>After a {@code JsonException} the reader's state is unspecified: discard it. Not
- * thread-safe.
+ * <p>After a {@code JsonException} for malformed input the reader's state is unspecified:
+ * discard it. One for a call that does not fit leaves the reader as it was, so that another
+ * call may be tried. Not thread-safe.
  */
 public final class JsonReader {
     /** The most arrays and objects that may be open at once. */
@@ -60,20 +62,27 @@ public final class JsonReader {
     private static final int DANGLING_NAME = 5; // a name and ':' read, its value not yet
     private static final int NONEMPTY_OBJECT = 6;
 
+    private static final JsonToken[] TOKENS = JsonToken.values();
+    private static final int NOT_PEEKED = -1;
+
     private final byte[] buf;
     private final int limit;
     private final int bomLength;
     private int pos;
 
     // Per open scope, index 0 being the document: its state, the array index of the current
-    // element, the object's current member name and the names it has had.
-    private final int[] scopes = new int[MAX_DEPTH + 1];
-    private final int[] indices = new int[MAX_DEPTH + 1];
-    private final String[] names = new String[MAX_DEPTH + 1];
-    private final NameSet[] seen = new NameSet[MAX_DEPTH + 1];
+    // element, the object's current member name and the names it has had. Grown as nesting
+    // deepens, up to MAX_DEPTH + 1 long: most documents are shallow.
+    private int[] scopes = new int[16];
+    private int[] indices = new int[16];
+    private String[] names = new String[16];
+    private NameSet[] seen = new NameSet[16];
     private int depth;
 
-    private JsonToken peeked; // null until peek() has looked at what comes next
+    // The peeked token's ordinal, or NOT_PEEKED until peek() has looked at what comes next:
+    // an int, not a reference, since it changes at every token and storing a reference
+    // costs the garbage collector's write barriers.
+    private int peeked = NOT_PEEKED;
     private int tokenStart; // offset of the peeked token's first byte
     private int numberEnd; // offset after the peeked number
     private StringBuilder chars; // reused for strings that need decoding
@@ -117,8 +126,8 @@ public final class JsonReader {
      * @throws JsonException if the input is malformed at that point
      */
     public JsonToken peek() {
-        JsonToken token = peeked;
-        return token != null ? token : doPeek();
+        int token = peeked;
+        return token != NOT_PEEKED ? TOKENS[token] : doPeek();
     }
 
     /**
@@ -202,7 +211,7 @@ public final class JsonReader {
         pos = p + 1;
         names[depth] = name;
         scopes[depth] = DANGLING_NAME;
-        peeked = null;
+        peeked = NOT_PEEKED;
         return name;
     }
 
@@ -215,7 +224,7 @@ public final class JsonReader {
     public String nextString() {
         expect(JsonToken.STRING);
         String value = readString(tokenStart);
-        peeked = null;
+        peeked = NOT_PEEKED;
         afterValue();
         return value;
     }
@@ -231,7 +240,7 @@ public final class JsonReader {
         String text = new String(buf, tokenStart, numberEnd - tokenStart,
                 StandardCharsets.ISO_8859_1);
         pos = numberEnd;
-        peeked = null;
+        peeked = NOT_PEEKED;
         afterValue();
         return JsonNumber.parse(text); // scanned already, so it is valid
     }
@@ -246,7 +255,7 @@ public final class JsonReader {
         expect(JsonToken.BOOLEAN);
         boolean value = buf[tokenStart] == 't';
         pos = tokenStart + (value ? 4 : 5);
-        peeked = null;
+        peeked = NOT_PEEKED;
         afterValue();
         return value;
     }
@@ -259,7 +268,7 @@ public final class JsonReader {
     public void nextNull() {
         expect(JsonToken.NULL);
         pos = tokenStart + 4;
-        peeked = null;
+        peeked = NOT_PEEKED;
         afterValue();
     }
 
@@ -290,7 +299,7 @@ public final class JsonReader {
                 case STRING -> nextString();
                 case NUMBER -> {
                     pos = numberEnd; // no need to make its text
-                    peeked = null;
+                    peeked = NOT_PEEKED;
                     afterValue();
                 }
                 case BOOLEAN -> nextBoolean();
@@ -438,11 +447,13 @@ public final class JsonReader {
                 }
                 return nameToken(p, "expected a member name after ','");
             case DANGLING_NAME:
-                requireMore(p, "unterminated object: expected a value after ':'");
+                requireMore(p, "expected a value after ':'");
                 scopes[depth] = NONEMPTY_OBJECT;
                 return valueToken(p);
             case EMPTY_DOCUMENT:
-                requireMore(p, "empty input: expected a JSON value");
+                if (p >= limit) {
+                    throw syntax(p, "empty input: expected a JSON value");
+                }
                 scopes[depth] = NONEMPTY_DOCUMENT;
                 return valueToken(p);
             default: // NONEMPTY_DOCUMENT
@@ -456,7 +467,7 @@ public final class JsonReader {
     private JsonToken token(JsonToken token, int start) {
         pos = start;
         tokenStart = start;
-        peeked = token;
+        peeked = token.ordinal();
         return token;
     }
 
@@ -499,30 +510,45 @@ public final class JsonReader {
             case '5': case '6': case '7': case '8': case '9':
                 scanNumber(p);
                 return token(JsonToken.NUMBER, p);
-            case 'N': case 'I':
-                throw syntax(p, "NaN and Infinity are not JSON");
-            case '+':
-                throw syntax(p, "a number may not start with '+'");
-            case '.':
-                throw syntax(p, "a number needs a digit before '.'");
-            case '\'':
-                throw syntax(p, "single quotes are not JSON: a string needs double quotes");
-            case '/':
-                throw syntax(p, "comments are not JSON");
             default:
-                throw syntax(p, "expected a value, got " + describeByte(p));
+                throw notAValue(p);
         }
     }
 
-    private void expectWord(int p, String word) {
-        int n = word.length();
-        boolean matches = limit - p >= n;
-        for (int i = 0; matches && i < n; i++) {
-            matches = buf[p + i] == word.charAt(i);
+    /** Returns the error for what is at {@code p}, where a value should start. */
+    private JsonException notAValue(int p) {
+        byte c = buf[p];
+        if (startsWith(p, "NaN") || startsWith(p, "Infinity")) {
+            return syntax(p, "NaN and Infinity are not JSON");
+        } else if (c == '+') {
+            return syntax(p, "a number may not start with '+'");
+        } else if (c == '.') {
+            return syntax(p, "a number needs a digit before '.'");
+        } else if (c == '\'') {
+            return syntax(p, "single quotes are not JSON: a string needs double quotes");
+        } else if (startsWith(p, "//") || startsWith(p, "/*")) {
+            return syntax(p, "comments are not JSON");
         }
-        if (!matches) {
+        return syntax(p, "expected a value, got " + describeByte(p));
+    }
+
+    private void expectWord(int p, String word) {
+        if (!startsWith(p, word)) {
             throw syntax(p, "invalid literal: expected '" + word + "'");
         }
+    }
+
+    private boolean startsWith(int p, String ascii) {
+        int n = ascii.length();
+        if (limit - p < n) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (buf[p + i] != ascii.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Checks the number at {@code start} and sets {@link #numberEnd}, in one pass. */
@@ -530,7 +556,7 @@ public final class JsonReader {
         int p = start;
         if (buf[p] == '-') {
             p++;
-            if (p < limit && buf[p] == 'I') {
+            if (startsWith(p, "Infinity")) {
                 throw syntax(start, "NaN and Infinity are not JSON");
             }
             if (p >= limit || !isDigit(buf[p])) {
@@ -785,17 +811,24 @@ public final class JsonReader {
                     + " arrays and objects");
         }
         depth++;
+        if (depth == scopes.length) {
+            int length = Math.min(2 * depth, MAX_DEPTH + 1);
+            scopes = Arrays.copyOf(scopes, length);
+            indices = Arrays.copyOf(indices, length);
+            names = Arrays.copyOf(names, length);
+            seen = Arrays.copyOf(seen, length);
+        }
         scopes[depth] = scope;
         indices[depth] = 0;
         names[depth] = null;
         pos = tokenStart + 1;
-        peeked = null;
+        peeked = NOT_PEEKED;
     }
 
     private void pop() {
         depth--;
         pos = tokenStart + 1;
-        peeked = null;
+        peeked = NOT_PEEKED;
         afterValue();
     }
 

@@ -6,6 +6,7 @@ package dev.inspection.client.legacy;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /**
@@ -263,6 +267,58 @@ public final class Asset {
      */
     public Map<String, JsonValue> additionalProperties() {
         return this.additionalProperties;
+    }
+
+    /**
+     * The documented limits this value breaks (nested values' included), each with its
+     * path; empty when it keeps them all.
+     *
+     * @return the violations, in the order found
+     */
+    public List<Violation> violations() {
+        List<Violation> out = new ArrayList<>();
+        check("", out);
+        return out;
+    }
+
+    /**
+     * Checks the documented limits, as the client does before sending.
+     *
+     * @throws ValidationException listing every violation, if there is one
+     */
+    public void validate() {
+        List<Violation> out = violations();
+        if (!out.isEmpty()) {
+            throw new ValidationException(out);
+        }
+    }
+
+    /** Adds the violations of this record, at {@code path}, to {@code out}. */
+    void check(String path, List<Violation> out) {
+        if (this.location != null) {
+            LocationRef v = this.location;
+            v.check(Check.at(path, "location"), out);
+        }
+        if (this.transaction != null) {
+            NestedTransaction v = this.transaction;
+            v.check(Check.at(path, "transaction"), out);
+        }
+        if (this.photos != null) {
+            List<Photo> v = this.photos;
+            Check.items(v, null, null, Check.at(path, "photos"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
+        if (this.videos != null) {
+            List<Video> v = this.videos;
+            Check.items(v, null, null, Check.at(path, "videos"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
+        if (this.damages != null) {
+            List<Damage> v = this.damages;
+            Check.items(v, null, null, Check.at(path, "damages"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
+        if (this.signatures != null) {
+            List<Signature> v = this.signatures;
+            Check.items(v, null, null, Check.at(path, "signatures"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
     }
 
     /**

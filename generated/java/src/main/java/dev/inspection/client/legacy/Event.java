@@ -6,6 +6,7 @@ package dev.inspection.client.legacy;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /**
@@ -91,6 +95,20 @@ public sealed interface Event
          * @return the result
          */
         R visitUnknown(Unknown member);
+    }
+
+    /**
+     * Adds the violations of {@code value}'s documented limits, at {@code path}, to
+     * {@code out} (what the client checks before sending).
+     *
+     * @param value the member
+     * @param path its path, empty at the top
+     * @param out where violations go
+     */
+    static void check(Event value, String path, List<Violation> out) {
+        if (value instanceof TaskCompleted member) {
+            member.value().check(path, out);
+        }
     }
 
     /**

@@ -6,6 +6,7 @@ package dev.inspection.client.legacy;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /**
@@ -90,6 +94,38 @@ public final class TaskCompletedEvent {
      */
     public Map<String, JsonValue> additionalProperties() {
         return this.additionalProperties;
+    }
+
+    /**
+     * The documented limits this value breaks (nested values' included), each with its
+     * path; empty when it keeps them all.
+     *
+     * @return the violations, in the order found
+     */
+    public List<Violation> violations() {
+        List<Violation> out = new ArrayList<>();
+        check("", out);
+        return out;
+    }
+
+    /**
+     * Checks the documented limits, as the client does before sending.
+     *
+     * @throws ValidationException listing every violation, if there is one
+     */
+    public void validate() {
+        List<Violation> out = violations();
+        if (!out.isEmpty()) {
+            throw new ValidationException(out);
+        }
+    }
+
+    /** Adds the violations of this record, at {@code path}, to {@code out}. */
+    void check(String path, List<Violation> out) {
+        if (this.data != null) {
+            Task v = this.data;
+            v.check(Check.at(path, "data"), out);
+        }
     }
 
     /**

@@ -14,10 +14,10 @@ import java.util.Optional;
  * Two objects are equal when they have the same members, in any order (as for {@link Map}).
  */
 public final class JsonObject implements JsonValue {
-    private final Map<String, JsonValue> members;
+    private final LinkedHashMap<String, JsonValue> members; // never changed once built
 
     private JsonObject(LinkedHashMap<String, JsonValue> members) {
-        this.members = Collections.unmodifiableMap(members);
+        this.members = members;
     }
 
     /**
@@ -28,7 +28,7 @@ public final class JsonObject implements JsonValue {
      * @throws NullPointerException if the map, one of its names or one of its values is null
      */
     public static JsonObject of(Map<String, ? extends JsonValue> members) {
-        Builder builder = builder();
+        Builder builder = builder(members.size());
         for (Map.Entry<String, ? extends JsonValue> member : members.entrySet()) {
             builder.put(member.getKey(), member.getValue());
         }
@@ -41,7 +41,23 @@ public final class JsonObject implements JsonValue {
      * @return an empty builder
      */
     public static Builder builder() {
-        return new Builder();
+        return new Builder(new LinkedHashMap<>());
+    }
+
+    /**
+     * Returns a builder sized for a number of members, which it may then hold without
+     * growing.
+     *
+     * @param expectedMembers how many members are expected
+     * @return an empty builder
+     * @throws IllegalArgumentException if {@code expectedMembers} is negative
+     */
+    public static Builder builder(int expectedMembers) {
+        if (expectedMembers < 0) {
+            throw new IllegalArgumentException("negative size: " + expectedMembers);
+        }
+        // The capacity that holds that many under HashMap's load factor of 0.75.
+        return new Builder(new LinkedHashMap<>((int) Math.ceil(expectedMembers / 0.75)));
     }
 
     /**
@@ -50,7 +66,7 @@ public final class JsonObject implements JsonValue {
      * @return an unmodifiable map of the members, iterating in their order
      */
     public Map<String, JsonValue> members() {
-        return members;
+        return Collections.unmodifiableMap(members);
     }
 
     /**
@@ -89,9 +105,11 @@ public final class JsonObject implements JsonValue {
 
     /** Adds an object's members in order, refusing a name given twice. Not thread-safe. */
     public static final class Builder {
-        private LinkedHashMap<String, JsonValue> members = new LinkedHashMap<>();
+        private LinkedHashMap<String, JsonValue> members;
 
-        private Builder() {}
+        private Builder(LinkedHashMap<String, JsonValue> members) {
+            this.members = members;
+        }
 
         /**
          * Adds a member after those already added.

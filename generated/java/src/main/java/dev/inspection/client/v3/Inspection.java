@@ -6,6 +6,7 @@ package dev.inspection.client.v3;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /** An inspection performed on a unit. */
@@ -268,6 +272,78 @@ public final class Inspection {
      */
     public Map<String, JsonValue> additionalProperties() {
         return this.additionalProperties;
+    }
+
+    /**
+     * The documented limits this value breaks (nested values' included), each with its
+     * path; empty when it keeps them all.
+     *
+     * @return the violations, in the order found
+     */
+    public List<Violation> violations() {
+        List<Violation> out = new ArrayList<>();
+        check("", out);
+        return out;
+    }
+
+    /**
+     * Checks the documented limits, as the client does before sending.
+     *
+     * @throws ValidationException listing every violation, if there is one
+     */
+    public void validate() {
+        List<Violation> out = violations();
+        if (!out.isEmpty()) {
+            throw new ValidationException(out);
+        }
+    }
+
+    /** Adds the violations of this record, at {@code path}, to {@code out}. */
+    void check(String path, List<Violation> out) {
+        {
+            InspectionId v = this.id;
+            Check.string(v.value(), false, 255, null, null, "", Check.at(path, "id"), out);
+        }
+        if (this.location != null) {
+            LocationRef v = this.location;
+            v.check(Check.at(path, "location"), out);
+        }
+        if (this.unit != null) {
+            UnitRef v = this.unit;
+            v.check(Check.at(path, "unit"), out);
+        }
+        if (this.user != null) {
+            UserRef v = this.user;
+            v.check(Check.at(path, "user"), out);
+        }
+        if (this.region != null) {
+            RegionRef v = this.region;
+            v.check(Check.at(path, "region"), out);
+        }
+        if (this.department != null) {
+            DepartmentRef v = this.department;
+            v.check(Check.at(path, "department"), out);
+        }
+        if (this.workflow != null) {
+            WorkflowRef v = this.workflow;
+            v.check(Check.at(path, "workflow"), out);
+        }
+        if (this.results != null) {
+            List<InspectionResult> v = this.results;
+            Check.items(v, null, null, Check.at(path, "results"), out, (x0, q0) -> { InspectionResult.check(x0, q0, out); });
+        }
+        if (this.photos != null) {
+            List<Photo> v = this.photos;
+            Check.items(v, null, null, Check.at(path, "photos"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
+        if (this.videos != null) {
+            List<Video> v = this.videos;
+            Check.items(v, null, null, Check.at(path, "videos"), out, (x0, q0) -> { x0.check(q0, out); });
+        }
+        if (this.signatures != null) {
+            List<Signature> v = this.signatures;
+            Check.items(v, null, null, Check.at(path, "signatures"), out, (x0, q0) -> { Signature.check(x0, q0, out); });
+        }
     }
 
     /**

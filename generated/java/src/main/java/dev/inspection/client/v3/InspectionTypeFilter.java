@@ -6,6 +6,7 @@ package dev.inspection.client.v3;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /** Inspection type to filter a list of inspections by. */

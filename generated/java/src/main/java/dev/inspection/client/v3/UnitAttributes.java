@@ -6,6 +6,7 @@ package dev.inspection.client.v3;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +24,9 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
+import dev.inspection.client.runtime.internal.Check;
 import dev.inspection.client.runtime.internal.Wire;
 
 /**
@@ -176,6 +180,62 @@ public final class UnitAttributes {
      */
     public Map<String, JsonValue> additionalProperties() {
         return this.additionalProperties;
+    }
+
+    /**
+     * The documented limits this value breaks (nested values' included), each with its
+     * path; empty when it keeps them all.
+     *
+     * @return the violations, in the order found
+     */
+    public List<Violation> violations() {
+        List<Violation> out = new ArrayList<>();
+        check("", out);
+        return out;
+    }
+
+    /**
+     * Checks the documented limits, as the client does before sending.
+     *
+     * @throws ValidationException listing every violation, if there is one
+     */
+    public void validate() {
+        List<Violation> out = violations();
+        if (!out.isEmpty()) {
+            throw new ValidationException(out);
+        }
+    }
+
+    /** Adds the violations of this record, at {@code path}, to {@code out}. */
+    void check(String path, List<Violation> out) {
+        if (this.make != null) {
+            String v = this.make;
+            Check.string(v, false, 255, null, null, "", Check.at(path, "make"), out);
+        }
+        if (this.model != null) {
+            String v = this.model;
+            Check.string(v, false, 255, null, null, "", Check.at(path, "model"), out);
+        }
+        if (this.year != null) {
+            Long v = this.year;
+            Check.range(v, 1800L, 9999L, Check.at(path, "year"), out);
+        }
+        if (this.vin != null) {
+            String v = this.vin;
+            Check.string(v, false, null, 17, "ascii_alphanumeric", "IOQioq", Check.at(path, "vin"), out);
+        }
+        if (this.serialNumber != null) {
+            String v = this.serialNumber;
+            Check.string(v, false, 255, null, null, "", Check.at(path, "serial_number"), out);
+        }
+        if (this.hours != null) {
+            Integer v = this.hours;
+            Check.range(v, 0L, null, Check.at(path, "hours"), out);
+        }
+        if (this.odometer != null) {
+            Integer v = this.odometer;
+            Check.range(v, 0L, null, Check.at(path, "odometer"), out);
+        }
     }
 
     /**

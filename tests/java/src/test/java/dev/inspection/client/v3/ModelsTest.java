@@ -20,6 +20,8 @@ import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
 
 /** The generated v3 models on the fixtures every language's tests read. */
 class ModelsTest {
@@ -157,6 +159,26 @@ class ModelsTest {
                 () -> Inspection.fromJson(fixture("inspection.json").replace("\"reference_number\": \"EX-0117\"", "\"reference_number\": 5")));
         assertEquals("$.unit.reference_number", nested.path());
         assertThrows(IllegalStateException.class, () -> Unit.builder().build());
+    }
+
+    @Test
+    void everyBrokenLimitIsListedWithItsPathInTheOtherClientsWords() {
+        NewUnit unit = NewUnit.builder().referenceNumber("V-1").vin("SHORT").year(1799).build();
+        ValidationException e = assertThrows(ValidationException.class, unit::validate);
+        assertEquals(java.util.List.of(
+                new Violation("year", "must be at least 1800, got 1799"),
+                new Violation("vin", "must be exactly 17 characters, got 5"),
+                new Violation("vin", "must hold only ASCII letters and digits, never I, O, Q, i, o, q; found 'O' at position 3")),
+                e.violations());
+        assertEquals("invalid request: year: must be at least 1800, got 1799; vin: must be exactly 17 characters, got 5; "
+                + "vin: must hold only ASCII letters and digits, never I, O, Q, i, o, q; found 'O' at position 3",
+                e.getMessage());
+        NewUnit fine = NewUnit.builder().referenceNumber("V-1").vin("1HGCM82633A004352").year(2020).build();
+        assertTrue(fine.violations().isEmpty());
+        fine.validate();
+        String longName = "x".repeat(256);
+        assertEquals(java.util.List.of(new Violation("reference_number", "must be at most 255 characters, got 256")),
+                NewUnit.builder().referenceNumber(longName).build().violations());
     }
 
     @Test
