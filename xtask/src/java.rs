@@ -28,33 +28,44 @@ pub fn run(root: &Path) -> Result<(), String> {
 /// -Xlint:all -Werror` and documented with `javadoc -Xdoclint:all` into `out`, as steps
 /// named after `what`.
 pub fn compile(root: &Path, sources: &Path, what: &str, out: &Path) -> Result<(), String> {
+    // The file names in an argument file: the step's line names the folder, not 200 files.
     let files = java_files(sources)?;
-    let files: Vec<&str> = files.iter().map(String::as_str).collect();
+    std::fs::create_dir_all(out)
+        .map_err(|e| format!("{what}: cannot make {}: {e}", out.display()))?;
+    let list = out.join("sources.txt");
+    std::fs::write(&list, files.join("\n") + "\n")
+        .map_err(|e| format!("{what}: cannot write {}: {e}", list.display()))?;
+    let list = format!("@{}", list.display());
     let classes = out.join("classes").to_string_lossy().into_owned();
-    let mut javac = vec!["--release", "17", "-Xlint:all", "-Werror", "-d", &classes];
-    javac.extend(&files);
     step(
         root,
         &format!("{what}: javac -Xlint:all -Werror"),
         "javac",
-        &javac,
+        &[
+            "--release",
+            "17",
+            "-Xlint:all",
+            "-Werror",
+            "-d",
+            &classes,
+            &list,
+        ],
     )?;
     let doc = out.join("doc").to_string_lossy().into_owned();
-    let mut javadoc = vec![
-        "--release",
-        "17",
-        "-Xdoclint:all",
-        "-Werror",
-        "-quiet",
-        "-d",
-        &doc,
-    ];
-    javadoc.extend(&files);
     step(
         root,
         &format!("{what}: javadoc -Xdoclint:all"),
         "javadoc",
-        &javadoc,
+        &[
+            "--release",
+            "17",
+            "-Xdoclint:all",
+            "-Werror",
+            "-quiet",
+            "-d",
+            &doc,
+            &list,
+        ],
     )
 }
 
@@ -112,7 +123,8 @@ fn second_jdk() -> Result<PathBuf, String> {
     }
 }
 
-/// The `.java` files under `dir`, sorted, as absolute paths.
+/// The `.java` files under `dir`, sorted, as absolute paths (none holds a space: they are
+/// the generator's).
 fn java_files(dir: &Path) -> Result<Vec<String>, String> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {

@@ -24,6 +24,25 @@ pub struct RecordCx {
     pub name: String,
     pub doc: String,
     pub fields: Vec<FieldCx>,
+    /// The exactly-one-of check of a record sent in requests.
+    pub one_of: Option<OneOfCx>,
+}
+
+/// An exactly-one-of group check: its path (the group's name, a literal) and its groups,
+/// each a test per field of whether it is given (set and not null) and how the message
+/// names it (`` `a`+`b` ``).
+#[derive(serde::Serialize)]
+pub struct OneOfCx {
+    pub name: String,
+    pub groups: Vec<GroupCx>,
+    /// Every group, as the message lists them.
+    pub all: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct GroupCx {
+    pub fields: Vec<String>,
+    pub text: String,
 }
 
 /// A record's field: its wire name (a literal), the accessor and the builder's other
@@ -191,17 +210,48 @@ fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
         .iter()
         .map(|f| field_cx(f, f.required, &mut scope, types))
         .collect();
+    let mut groups = Vec::new();
     if let Some(one) = &o.one_of {
         for v in &one.variants {
+            let mut group = GroupCx {
+                fields: Vec::new(),
+                text: v
+                    .fields
+                    .iter()
+                    .map(|f| format!("`{}`", f.name))
+                    .collect::<Vec<_>>()
+                    .join("+"),
+            };
             for f in &v.fields {
-                fields.push(field_cx(f, false, &mut scope, types));
+                let field = field_cx(f, false, &mut scope, types);
+                group.fields.push(if field.presence == "nullable" {
+                    format!("this.{}.isPresent()", field.name)
+                } else {
+                    format!("this.{} != null", field.name)
+                });
+                fields.push(field);
             }
+            groups.push(group);
         }
     }
+    let one_of = o
+        .one_of
+        .as_ref()
+        .filter(|_| t.usage.request)
+        .map(|one| OneOfCx {
+            name: names::string(&one.name),
+            all: groups
+                .iter()
+                .map(|g| g.text.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
+            groups,
+        });
     RecordCx {
         name,
         doc: doc.text(),
         fields,
+        one_of,
     }
 }
 

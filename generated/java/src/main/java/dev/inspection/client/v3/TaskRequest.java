@@ -307,6 +307,21 @@ public final class TaskRequest {
             String v = this.assigneeUsername;
             Check.string(v, false, 255, null, null, "", Check.at(path, "assignee_username"), out);
         }
+        List<String> given = new ArrayList<>();
+        if (this.assigneeUsername != null) {
+            given.add("`assignee_username`");
+        }
+        if (this.locationId != null) {
+            given.add("`location_id`");
+        }
+        if (this.userGroupId != null) {
+            given.add("`user_group_id`");
+        }
+        if (given.size() != 1) {
+            String found = given.isEmpty() ? "none" : String.join(" and ", given);
+            out.add(new Violation(Check.at(path, "assignee"),
+                "expected exactly one of `assignee_username`, `location_id`, `user_group_id`, found " + found));
+        }
     }
 
     /**

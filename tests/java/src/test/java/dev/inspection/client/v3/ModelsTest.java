@@ -182,6 +182,20 @@ class ModelsTest {
     }
 
     @Test
+    void exactlyOneAssigneeGroupIsGiven() {
+        TaskRequest.Builder task = TaskRequest.builder().name("Check").referenceNumber("FL-0042")
+                .dueBy(dev.inspection.client.runtime.DateOrDateTime.of(java.time.LocalDate.of(2026, 3, 1)));
+        assertEquals(java.util.List.of(new Violation("assignee",
+                "expected exactly one of `assignee_username`, `location_id`, `user_group_id`, found none")),
+                task.build().violations());
+        assertEquals(java.util.List.of(new Violation("assignee",
+                "expected exactly one of `assignee_username`, `location_id`, `user_group_id`, found "
+                        + "`assignee_username` and `location_id`")),
+                task.assigneeUsername("dana").locationId(6003).build().violations());
+        assertTrue(task.clearLocationId().build().violations().isEmpty());
+    }
+
+    @Test
     void anIdIsATypeOfItsOwn() {
         UnitId id = UnitId.of("unt_1");
         assertEquals("unt_1", id.value());
