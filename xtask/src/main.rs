@@ -31,10 +31,14 @@ commands:
   check-output --spec DIR [--out DIR]
                     generate from the specs in DIR (into target/check-output/, or DIR)
                     and check that every language's output compiles: clippy -D warnings,
-                    tsc --noEmit, mypy --strict
+                    tsc --noEmit, mypy --strict, javac -Xlint:all -Werror
   python            CI's Python checks alone (the sandbox built first): the sdist and
                     wheel built and checked (twine, check-wheel-contents), mypy, pytest,
                     then the conformance suite from the wheel on Python 3.10 to 3.13
+  java              CI's Java checks alone: codegen --check, javac -Xlint:all -Werror and
+                    javadoc -Xdoclint:all of generated/java, the JUnit tests of tests/java
+                    on JDK 17 and the second JDK, the construct specs of tests/specs
+                    compiled
   deny              cargo-deny (installed at the pinned version if missing) on the
                     dependency tree: licenses, duplicate versions, sources (deny.toml)
   package           cargo package of the runtime and the client; each .crate unpacked
@@ -52,7 +56,7 @@ commands:
                     docs), each interface and feature alone, check-output on tests/specs,
                     then schemathesis against both sandboxes; the TypeScript checks (tests,
                     the packed package on Node 18/20/22, the scenarios in Chromium); the
-                    Python checks; last bench --quick
+                    Python checks; the Java checks (as `java` above); last bench --quick
   bench             every benchmark (release builds, several minutes), then the
                     performance table in docs/performance.md
   bench --quick     check that every benchmark runs (debug builds, one iteration each)
@@ -88,6 +92,11 @@ fn main() -> ExitCode {
             )
         }),
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
+        ["java"] => repo_root().and_then(|root| {
+            let outcome = java::only(&root, &generator());
+            print!("{}", tools::time_table());
+            outcome
+        }),
         ["deny"] => repo_root().and_then(|root| deny::run(&root, &cargo())),
         ["package"] => repo_root().and_then(|root| package::run(&root, &cargo())),
         ["fuzz", flags @ ..] => repo_root().and_then(|root| fuzz::run(&root, &cargo(), flags)),
