@@ -280,6 +280,23 @@ pub fn python_only(root: &Path) -> Result<(), String> {
     python(root, &env, &target.to_string_lossy())
 }
 
+/// `cargo xtask java`: CI's Java checks alone, for a developer changing the Java backend
+/// or runtime: the generated files fresh, the Java lane, and the construct specs of
+/// `tests/specs` generated and compiled (the Java part of `check-output`).
+pub fn java_only(root: &Path, generator: &Generator) -> Result<(), String> {
+    generator.run(root, &["--check"])?;
+    super::java::run(root)?;
+    let work = root.join("target/java-specs");
+    let _ = std::fs::remove_dir_all(work.join("generated"));
+    super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;
+    super::java::compile(
+        root,
+        &work.join("generated/java/src/main/java"),
+        "tests/specs: java",
+        &work.join("java-build"),
+    )
+}
+
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,
 /// against both interfaces of the sandbox the Rust tests built. Fails on any finding
 /// `tests/contract/exceptions.txt` does not keep.

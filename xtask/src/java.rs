@@ -7,7 +7,6 @@
 
 use std::path::{Path, PathBuf};
 
-use super::generator::Generator;
 use super::tools::{step, step_with_env, unless_installed};
 
 /// The generated project's sources.
@@ -23,23 +22,6 @@ const SECOND_JDK: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
 pub fn run(root: &Path) -> Result<(), String> {
     compile(root, &root.join(SOURCES), "java", &root.join("target/java"))?;
     tests(root)
-}
-
-/// `cargo xtask java`: CI's Java checks alone, for a developer changing the Java backend
-/// or runtime: the generated files fresh, the Java lane, and the construct specs of
-/// `tests/specs` generated and compiled (the Java part of `check-output`).
-pub fn only(root: &Path, generator: &Generator) -> Result<(), String> {
-    generator.run(root, &["--check"])?;
-    run(root)?;
-    let work = root.join("target/java-specs");
-    let _ = std::fs::remove_dir_all(work.join("generated"));
-    super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;
-    compile(
-        root,
-        &work.join("generated/java/src/main/java"),
-        "tests/specs: java",
-        &work.join("java-build"),
-    )
 }
 
 /// The project whose sources are in `sources`, compiled with `javac --release 17

@@ -93,7 +93,7 @@ fn main() -> ExitCode {
         }),
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
         ["java"] => repo_root().and_then(|root| {
-            let outcome = java::only(&root, &generator());
+            let outcome = ci::java_only(&root, &generator());
             print!("{}", tools::time_table());
             outcome
         }),
