@@ -67,6 +67,15 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The folder (from the checkout's root) of interface `i`'s module: where
+    /// `interface_files` go, and any file of its own a backend adds beside them.
+    pub fn interface_dir(&self, api: &crate::ir::Api, i: &crate::ir::Interface) -> String {
+        let dir = self
+            .interfaces_dir
+            .replace("{package}", &(self.package_dir)(&api.packages));
+        format!("{}/{dir}/{}", self.dir, i.name)
+    }
+
     /// The package's files: `runtime` as (file name, text; borrowed where copied as is) under the generated-file
     /// header, and each interface's module rendered from the context `interface` computes,
     /// passed through `finish` (a language's whitespace rules).
@@ -98,11 +107,10 @@ impl Layout {
             // Made into the engine's value once, not once per file: the conversion (and
             // dropping its result) cost more than rendering the templates themselves.
             let cx = minijinja::Value::from_serialize(interface(i)?);
+            let dir = self.interface_dir(api, i);
             for (file, template) in self.interface_files {
-                out(
-                    format!("{}/{}/{file}", self.interfaces_dir, i.name),
-                    finish(render(env, template, &cx)?),
-                );
+                let contents = finish(render(env, template, &cx)?);
+                files.push(OutputFile::new(format!("{dir}/{file}"), contents));
             }
         }
         Ok(files)
@@ -389,25 +397,30 @@ const DOC_WIDTH: usize = 88;
 /// text gives nothing. `*/` inside the text is broken up so it cannot end the comment.
 fn jsdoc(text: String, indent: usize) -> String {
     let text = crate::doc_text::wrap(text.trim(), DOC_WIDTH).replace("*/", "*\\/");
-    if text.is_empty() {
-        return String::new();
-    }
+    star_comment(text.lines().map(str::to_string).collect(), indent)
+}
+
+/// A `/** ... */` comment of `lines` (already wrapped and made safe), indented by `indent`
+/// spaces: one line stays on one line; none gives nothing.
+fn star_comment(lines: Vec<String>, indent: usize) -> String {
     let pad = " ".repeat(indent);
-    let lines: Vec<&str> = text.lines().collect();
-    if let [line] = lines.as_slice() {
-        return format!("{pad}/** {line} */\n");
-    }
-    let mut out = format!("{pad}/**\n");
-    for line in lines {
-        let line = line.trim_end();
-        if line.is_empty() {
-            out.push_str(&format!("{pad} *\n"));
-        } else {
-            out.push_str(&format!("{pad} * {line}\n"));
+    match lines.as_slice() {
+        [] => String::new(),
+        [line] => format!("{pad}/** {} */\n", line.trim_end()),
+        _ => {
+            let mut out = format!("{pad}/**\n");
+            for line in &lines {
+                let line = line.trim_end();
+                if line.is_empty() {
+                    out.push_str(&format!("{pad} *\n"));
+                } else {
+                    out.push_str(&format!("{pad} * {line}\n"));
+                }
+            }
+            out.push_str(&format!("{pad} */\n"));
+            out
         }
     }
-    out.push_str(&format!("{pad} */\n"));
-    out
 }
 
 /// A Javadoc comment of `text`: a `/** ... */` comment whose text is HTML (`&`, `<`, `>`
@@ -423,29 +436,13 @@ fn javadoc(text: String, indent: usize, tags: Option<Vec<String>>) -> String {
         .replace('@', "&#64;")
         .replace('\\', "&#92;");
     let text = crate::doc_text::wrap(text.trim(), DOC_WIDTH).replace("*/", "*&#47;");
-    let mut lines: Vec<String> = text.lines().map(|l| l.trim_end().to_string()).collect();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
     let tags = tags.unwrap_or_default();
     if !tags.is_empty() && !lines.is_empty() {
         lines.push(String::new());
     }
     lines.extend(tags);
-    let pad = " ".repeat(indent);
-    match lines.as_slice() {
-        [] => String::new(),
-        [line] => format!("{pad}/** {line} */\n"),
-        _ => {
-            let mut out = format!("{pad}/**\n");
-            for line in &lines {
-                if line.is_empty() {
-                    out.push_str(&format!("{pad} *\n"));
-                } else {
-                    out.push_str(&format!("{pad} * {line}\n"));
-                }
-            }
-            out.push_str(&format!("{pad} */\n"));
-            out
-        }
-    }
+    star_comment(lines, indent)
 }
 
 /// A Python docstring of `text` (`"""..."""`), indented by `indent` spaces, ending in a

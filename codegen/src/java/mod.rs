@@ -134,12 +134,8 @@ fn interface_types(
     };
     let package = format!("{}.{}", api.packages.java_package, i.name);
     let runtime = format!("{}.runtime", api.packages.java_package);
-    let dir = format!(
-        "{}/src/main/java/{}/{}",
-        LAYOUT.dir,
-        api.packages.java_dir(),
-        i.name
-    );
+    let dir = LAYOUT.interface_dir(api, i);
+    let header = templates::header("//", &i.source_file);
     let mut files = Vec::new();
     for (t, name) in i.types.iter().zip(&type_names) {
         let cx = models::type_cx(i, t, name, &types);
@@ -154,7 +150,7 @@ fn interface_types(
             env,
             template,
             TypeFileCx {
-                header: templates::header("//", &i.source_file),
+                header: header.clone(),
                 package: &package,
                 runtime: &runtime,
                 t: &cx,
