@@ -5,6 +5,7 @@
 //! templates in `templates/java/` lay them out; the hand-written runtime under
 //! `templates/java/runtime/` is templated only for its package name.
 
+mod client;
 mod models;
 pub mod names;
 mod types;
@@ -26,17 +27,31 @@ const TEMPLATES: &[Embedded] = templates::embed!("java":
     "closed_enum" = "closed_enum.java.jinja",
     "union" = "union.java.jinja",
     "value" = "value.java.jinja",
+    "client" = "client.java.jinja",
+    "operations" = "operations.java.jinja",
+    "query" = "query.java.jinja",
+    "page" = "page.java.jinja",
+    "credentials" = "credentials.java.jinja",
 );
 
 /// The hand-written runtime, by its path under the client's package (its one template
 /// value is `package`).
 const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
+    "runtime/ApiException.java",
+    "runtime/AsyncPaged.java",
+    "runtime/AuthenticationException.java",
+    "runtime/BadRequestException.java",
+    "runtime/ClientEvent.java",
     "runtime/ClientException.java",
+    "runtime/ClientOptions.java",
+    "runtime/ConfigException.java",
+    "runtime/ConflictException.java",
     "runtime/DateOrDateTime.java",
     "runtime/DateTimeOrRange.java",
-    "runtime/Presence.java",
-    "runtime/ValidationException.java",
-    "runtime/Violation.java",
+    "runtime/DecodeException.java",
+    "runtime/ForeignOriginException.java",
+    "runtime/Hooks.java",
+    "runtime/InterruptedCallException.java",
     "runtime/JsonArray.java",
     "runtime/JsonBoolean.java",
     "runtime/JsonException.java",
@@ -45,11 +60,44 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/JsonObject.java",
     "runtime/JsonString.java",
     "runtime/JsonValue.java",
+    "runtime/NotFoundException.java",
+    "runtime/NotReadyException.java",
+    "runtime/Paged.java",
+    "runtime/PagingInterruptedException.java",
+    "runtime/PagingStalledException.java",
+    "runtime/PermissionDeniedException.java",
+    "runtime/Presence.java",
+    "runtime/RateLimitException.java",
+    "runtime/RequestTimeoutException.java",
+    "runtime/ServerException.java",
+    "runtime/TooLargeException.java",
+    "runtime/TransportException.java",
+    "runtime/UnprocessableEntityException.java",
+    "runtime/Upserted.java",
+    "runtime/ValidationException.java",
+    "runtime/Violation.java",
+    "runtime/WebhookException.java",
+    "runtime/internal/Auth.java",
+    "runtime/internal/Blocking.java",
+    "runtime/internal/Bodies.java",
+    "runtime/internal/Call.java",
     "runtime/internal/Check.java",
+    "runtime/internal/Core.java",
     "runtime/internal/Dates.java",
+    "runtime/internal/Delays.java",
+    "runtime/internal/InterfaceInfo.java",
     "runtime/internal/JsonReader.java",
     "runtime/internal/JsonToken.java",
     "runtime/internal/JsonWriter.java",
+    "runtime/internal/Lists.java",
+    "runtime/internal/Operation.java",
+    "runtime/internal/Origins.java",
+    "runtime/internal/Pacer.java",
+    "runtime/internal/Raw.java",
+    "runtime/internal/Reporter.java",
+    "runtime/internal/Retries.java",
+    "runtime/internal/Secrets.java",
+    "runtime/internal/Walk.java",
     "runtime/internal/Wire.java",
 );
 
@@ -128,6 +176,7 @@ fn interface_types(
         .iter()
         .map(|t| scope.claim(&names::type_name(&t.name)))
         .collect();
+    let client_names = client::ClientNames::claim(i, &mut scope);
     let types = types::Types {
         names: &type_names,
         interface: i,
@@ -157,6 +206,78 @@ fn interface_types(
             },
         )?;
         files.push(OutputFile::new(format!("{dir}/{name}.java"), text));
+    }
+    let c = client::client_cx(i, &client_names, &types, &mut scope);
+    let common = minijinja::context! { header => &header, package => &package, runtime => &runtime, c => &c };
+    files.extend(client_files(
+        env,
+        &dir,
+        &c,
+        client_names.credentials.is_some(),
+        common,
+    )?);
+    Ok(files)
+}
+
+/// The clients of an interface, its `Operations`, query classes, credentials and page;
+/// `common` is what every one of their templates sees.
+fn client_files(
+    env: &minijinja::Environment<'static>,
+    dir: &str,
+    c: &client::ClientCx,
+    own_credentials: bool,
+    common: minijinja::Value,
+) -> Result<Vec<OutputFile>, String> {
+    let mut files = Vec::new();
+    let mut render = |template: &str, name: &str, cx: minijinja::Value| -> Result<(), String> {
+        let text = templates::render(env, template, cx)?;
+        files.push(OutputFile::new(format!("{dir}/{name}.java"), text));
+        Ok(())
+    };
+    for (name, is_async, about) in [
+        (
+            &c.client,
+            false,
+            "Each method blocks until the call ends; its thread may be interrupted, which cancels the call. The same calls as futures: `AsyncClient`.",
+        ),
+        (
+            &c.async_client,
+            true,
+            "Each method returns at once with a future of the answer; no thread waits meanwhile (pacing, backoff and polling are scheduled), and `cancel(true)` stops the call. The same calls, blocking: `Client`.",
+        ),
+    ] {
+        let (open, close) = if is_async {
+            ("", "")
+        } else {
+            ("Blocking.await(", ")")
+        };
+        render(
+            "client",
+            name,
+            minijinja::context! { name => name, async => is_async, about => about, wrap_open => open, wrap_close => close, ..common.clone() },
+        )?;
+    }
+    render("operations", &c.operations, common.clone())?;
+    for q in &c.queries {
+        render(
+            "query",
+            &q.class,
+            minijinja::context! { q => q, ..common.clone() },
+        )?;
+    }
+    if own_credentials {
+        render(
+            "credentials",
+            &c.credentials,
+            minijinja::context! { name => &c.credentials, a => &c.auth, ..common.clone() },
+        )?;
+    }
+    if let Some(p) = &c.page {
+        render(
+            "page",
+            &p.name,
+            minijinja::context! { p => p, ..common.clone() },
+        )?;
     }
     Ok(files)
 }

@@ -35,4 +35,9 @@ public final class ValidationException extends ClientException {
     public List<Violation> violations() {
         return violations;
     }
+
+    @Override
+    public String kind() {
+        return "validation";
+    }
 }

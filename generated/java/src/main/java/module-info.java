@@ -6,6 +6,9 @@
  * share. No dependency beyond the JDK.
  */
 module dev.inspection.client {
+    // Transitive: the options take an HttpClient.Builder.
+    requires transitive java.net.http;
+
     exports dev.inspection.client.runtime;
     exports dev.inspection.client.legacy;
     exports dev.inspection.client.v3;

@@ -27,4 +27,16 @@ public class ClientException extends RuntimeException {
     public ClientException(String message, Throwable cause) {
         super(message, cause);
     }
+
+    /**
+     * What kind of failure this is, as the clients' events and logs name it: {@code api},
+     * {@code validation}, {@code transport}, {@code timeout}, {@code decode},
+     * {@code not_ready}, {@code too_large}, {@code foreign_origin}, {@code paging_stalled},
+     * {@code config}, {@code webhook}, {@code interrupted} or {@code client}.
+     *
+     * @return the kind's name
+     */
+    public String kind() {
+        return "client";
+    }
 }

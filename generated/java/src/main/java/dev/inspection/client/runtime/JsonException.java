@@ -128,4 +128,9 @@ public final class JsonException extends ClientException {
     public String path() {
         return path;
     }
+
+    @Override
+    public String kind() {
+        return "decode";
+    }
 }

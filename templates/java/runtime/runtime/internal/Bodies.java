@@ -1,0 +1,88 @@
+package {{ package }}.runtime.internal;
+
+import java.io.ByteArrayOutputStream;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+
+/**
+ * Bodies read with a bound: at most {@code limit} bytes are kept, and the exchange is
+ * cancelled as soon as more arrive, so a huge answer is never read whole.
+ */
+final class Bodies {
+    private Bodies() {
+    }
+
+    /** What a bounded read got: the bytes, and whether the body went on past the limit. */
+    static final class Read {
+        final byte[] bytes;
+        final boolean over;
+
+        Read(byte[] bytes, boolean over) {
+            this.bytes = bytes;
+            this.over = over;
+        }
+    }
+
+    /** A subscriber keeping at most {@code limit} bytes; past that it cancels and completes. */
+    static HttpResponse.BodySubscriber<Read> limited(long limit) {
+        return new Limited(limit);
+    }
+
+    private static final class Limited implements HttpResponse.BodySubscriber<Read> {
+        private final long limit;
+        private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        private final CompletableFuture<Read> result = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+
+        Limited(long limit) {
+            this.limit = limit;
+        }
+
+        @Override
+        public CompletionStage<Read> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            this.subscription = s;
+            s.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            if (result.isDone()) {
+                return;
+            }
+            for (ByteBuffer b : buffers) {
+                int n = b.remaining();
+                long room = limit - out.size();
+                if (n > room) {
+                    byte[] part = new byte[(int) room];
+                    b.get(part);
+                    out.write(part, 0, part.length);
+                    result.complete(new Read(out.toByteArray(), true));
+                    subscription.cancel();
+                    return;
+                }
+                byte[] all = new byte[n];
+                b.get(all);
+                out.write(all, 0, n);
+            }
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(new Read(out.toByteArray(), false));
+        }
+    }
+}
