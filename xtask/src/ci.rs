@@ -1,6 +1,6 @@
 //! `cargo xtask ci`: every check CI runs, in the order that fails fastest.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::generator::Generator;
 use super::tools::{
@@ -69,6 +69,7 @@ fn checks(root: &Path) -> Result<(), String> {
         }
         contract(root, &target)
     };
+    let sandbox = PathBuf::from(format!("{target}/debug/sandbox"));
     let (ts, py, java, rust) = std::thread::scope(|s| {
         let ts = s.spawn(|| {
             lane("typescript (then the contract run, if first)", || {
@@ -81,7 +82,7 @@ fn checks(root: &Path) -> Result<(), String> {
             })
         });
         // The generated Java project and its runtime's tests (JUnit through Maven).
-        let java = s.spawn(|| lane("java", || super::java::run(root)));
+        let java = s.spawn(|| lane("java", || super::java::run(root, &sandbox)));
         let rust = lane(
             "rust: package, features, small specs (then the contract run, if first)",
             || then_contract(rust_after_tests(root, &cargo, &generator)),
@@ -285,7 +286,10 @@ pub fn python_only(root: &Path) -> Result<(), String> {
 /// `tests/specs` generated and compiled (the Java part of `check-output`).
 pub fn java_only(root: &Path, generator: &Generator) -> Result<(), String> {
     generator.run(root, &["--check"])?;
-    super::java::run(root)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(root, "java: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let sandbox = target_dir(root, &cargo)?.join("debug/sandbox");
+    super::java::run(root, &sandbox)?;
     let work = root.join("target/java-specs");
     let _ = std::fs::remove_dir_all(work.join("generated"));
     super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;

@@ -18,10 +18,14 @@ const REPOSITORY: &str = "target/m2";
 /// Where the second JDK is unless `JAVA_SECOND_HOME` names another.
 const SECOND_JDK: &str = "/usr/lib/jvm/temurin-25-jdk-amd64";
 
-/// Every Java check, in the order that fails fastest.
-pub fn run(root: &Path) -> Result<(), String> {
+/// Where the conformance runner writes what it ran.
+const COUNT_FILE: &str = "target/java-tests/conformance-count.json";
+
+/// Every Java check, in the order that fails fastest; `sandbox` is the binary the
+/// conformance runner starts.
+pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     compile(root, &root.join(SOURCES), "java", &root.join("target/java"))?;
-    tests(root)
+    tests(root, sandbox)
 }
 
 /// The project whose sources are in `sources`, compiled with `javac --release 17
@@ -69,8 +73,23 @@ pub fn compile(root: &Path, sources: &Path, what: &str, out: &Path) -> Result<()
     )
 }
 
-/// The runtime's tests on both JDKs: online the first time the pom is seen, offline after.
-fn tests(root: &Path) -> Result<(), String> {
+/// The runtime's tests and the conformance scenarios on both JDKs: online the first time
+/// the pom is seen, offline after. Each run's scenario count is checked against the files.
+fn tests(root: &Path, sandbox: &Path) -> Result<(), String> {
+    let expected = super::scenario_copies::write(root)?;
+    let props = Props {
+        sandbox: format!("-Dsandbox.bin={}", sandbox.display()),
+        scenarios: format!(
+            "-Dconformance.dir={}",
+            root.join(super::scenario_copies::DIR).display()
+        ),
+    };
+    let counted = |name: &str| {
+        if std::env::var_os("CONFORMANCE_ONLY").is_some() {
+            return Ok(());
+        }
+        super::scenario_copies::check_count(&root.join(COUNT_FILE), expected, name)
+    };
     let pom = std::fs::read(root.join(TESTS_POM))
         .map_err(|e| format!("java: cannot read {TESTS_POM}: {e}"))?;
     std::fs::create_dir_all(root.join(REPOSITORY))
@@ -82,24 +101,44 @@ fn tests(root: &Path) -> Result<(), String> {
             "java: tests (resolving the plugins online)",
             None,
             false,
+            &props,
         )
     })?;
     if !resolved {
-        maven(root, "java: tests", None, true)?;
+        maven(root, "java: tests", None, true, &props)?;
     }
+    counted("java")?;
     let second = second_jdk()?;
-    maven(
-        root,
-        &format!("java: tests on {}", second.display()),
-        Some(&second),
-        true,
-    )
+    let name = format!("java: tests on {}", second.display());
+    maven(root, &name, Some(&second), true, &props)?;
+    counted(&name)
+}
+
+/// The system properties the conformance runner reads.
+struct Props {
+    sandbox: String,
+    scenarios: String,
 }
 
 /// `mvn test` of the test project, with `java_home`'s JDK when given.
-fn maven(root: &Path, name: &str, java_home: Option<&Path>, offline: bool) -> Result<(), String> {
+fn maven(
+    root: &Path,
+    name: &str,
+    java_home: Option<&Path>,
+    offline: bool,
+    props: &Props,
+) -> Result<(), String> {
     let repository = format!("-Dmaven.repo.local={}", root.join(REPOSITORY).display());
-    let mut args = vec!["-B", "-q", repository.as_str(), "-f", TESTS_POM];
+    let _ = std::fs::remove_file(root.join(COUNT_FILE));
+    let mut args = vec![
+        "-B",
+        "-q",
+        repository.as_str(),
+        props.sandbox.as_str(),
+        props.scenarios.as_str(),
+        "-f",
+        TESTS_POM,
+    ];
     if offline {
         args.push("-o");
     }

@@ -11,6 +11,7 @@ mod java;
 mod output_check;
 mod package;
 mod python_versions;
+mod scenario_copies;
 mod test_run;
 mod tools;
 

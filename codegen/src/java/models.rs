@@ -26,6 +26,9 @@ pub struct RecordCx {
     pub fields: Vec<FieldCx>,
     /// The exactly-one-of check of a record sent in requests.
     pub one_of: Option<OneOfCx>,
+    /// An inferred envelope: its property (a literal) and the wire names its record knows
+    /// (literals), so a bare record is read as if it had come wrapped.
+    pub envelope: Option<(String, Vec<String>)>,
 }
 
 /// An exactly-one-of group check: its path (the group's name, a literal) and its groups,
@@ -252,7 +255,21 @@ fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
         doc: doc.text(),
         fields,
         one_of,
+        envelope: envelope(o, types),
     }
+}
+
+/// The envelope's property and the properties of the record it wraps.
+fn envelope(o: &Object, types: &Types) -> Option<(String, Vec<String>)> {
+    let field = o.envelope_field()?;
+    let known: Vec<String> = match types.interface.named(&field.ty).map(|t| &t.kind) {
+        Some(crate::ir::TypeKind::Object(inner)) => inner
+            .wire_fields()
+            .map(|f| names::string(&f.name))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some((names::string(&field.name), known))
 }
 
 fn field_cx(f: &Field, required: bool, scope: &mut Scope, types: &Types) -> FieldCx {

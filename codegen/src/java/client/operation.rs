@@ -146,6 +146,16 @@ impl Inputs {
             types.java(&body.ty, false)
         };
         let check = types.check(&body.ty, &Default::default(), false, "body", "\"\"", 0);
+        if binary {
+            self.param(ty, "body", "the body, sent as it is".into());
+            self.require("body", "body");
+            let doc = format!(
+                "its media type, or {{@code null}} for `{}`",
+                body.content_type
+            );
+            self.param("String".into(), "contentType", doc);
+            return;
+        }
         if body.optional {
             self.param(
                 ty,
@@ -214,15 +224,20 @@ impl Inputs {
             .iter()
             .map(|s| match s {
                 Segment::Text { text } => format!("call.text({});", names::string(text)),
-                Segment::Param { index } => format!("call.segment({});", self.path_values[*index]),
+                Segment::Param { index } => format!(
+                    "call.segment({}, {});",
+                    names::string(&op.path_params[*index].name),
+                    self.path_values[*index]
+                ),
             })
             .collect();
         build.extend(self.query_text.iter().cloned());
         if let Some(body) = &op.body {
             let set = match body.ty {
-                TypeRef::Builtin(Builtin::Binary) => {
-                    format!("call.bytes(body, {});", names::string(&body.content_type))
-                }
+                TypeRef::Builtin(Builtin::Binary) => format!(
+                    "call.bytes(body, contentType != null ? contentType : {});",
+                    names::string(&body.content_type)
+                ),
                 _ => format!("call.json({});", types.encode(&body.ty, "body", 0)),
             };
             build.push(if body.optional {
@@ -239,7 +254,15 @@ impl Inputs {
 /// body, then the optional query values as one query class, then an optional body.
 fn inputs(op: &Operation, types: &Types, scope: &mut Scope) -> (Inputs, Option<QueryCx>) {
     let mut params_scope = names::member_scope();
-    for taken in ["query", "resume", "call", "out", "core", "body"] {
+    for taken in [
+        "query",
+        "resume",
+        "call",
+        "out",
+        "core",
+        "body",
+        "contentType",
+    ] {
         params_scope.claim(taken);
     }
     let mut inputs = Inputs::default();

@@ -314,6 +314,27 @@ public final class Wire {
     }
 
     /**
+     * Whether {@code object} is the bare record rather than its inferred envelope: it lacks
+     * the envelope's property, or has another that the record knows.
+     *
+     * @param object the answer
+     * @param envelope the envelope's property
+     * @param known the properties of the record it wraps
+     * @return true for a bare record
+     */
+    public static boolean bare(JsonObject object, String envelope, java.util.Set<String> known) {
+        if (object.get(envelope).isEmpty()) {
+            return true;
+        }
+        for (String k : object.members().keySet()) {
+            if (!k.equals(envelope) && known.contains(k)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * Where a member stands in an object.
      *
      * @param object the object

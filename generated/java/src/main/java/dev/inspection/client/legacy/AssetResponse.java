@@ -38,6 +38,26 @@ public final class AssetResponse {
     private final Asset asset;
     private final Map<String, JsonValue> additionalProperties;
 
+    /** The properties of the record this envelope wraps: one of them tells a bare record. */
+    private static final java.util.Set<String> WRAPPED_KNOWS = java.util.Set.of(
+        "id",
+        "external_id",
+        "make",
+        "model",
+        "year",
+        "check_in",
+        "notations",
+        "geo_coord",
+        "email_sent_to",
+        "location",
+        "transaction",
+        "photos",
+        "videos",
+        "damages",
+        "signatures",
+        "extended"
+    );
+
     private AssetResponse(Builder b) {
         this.asset = b.asset;
         this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
@@ -145,6 +165,10 @@ public final class AssetResponse {
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
     static AssetResponse decode(JsonValue json, String path, String skip) {
         JsonObject object = Wire.object(json, path);
+        if (Wire.bare(object, "asset", WRAPPED_KNOWS)) {
+            // The bare record: read as if it had come wrapped.
+            object = JsonObject.of(Map.of("asset", object));
+        }
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
             JsonValue value = member.getValue();

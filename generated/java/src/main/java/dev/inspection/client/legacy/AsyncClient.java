@@ -325,11 +325,12 @@ public final class AsyncClient implements AutoCloseable {
      * id format and the response (not found in the public docs either).
      *
      * @param devId the `dev_id` path value
-     * @param body the request body
+     * @param body the body, sent as it is
+     * @param contentType its media type, or {@code null} for `text/plain`
      * @return the answer
      */
-    public CompletableFuture<Void> uploadDeviceLog(String devId, byte[] body) {
-        Call call = Operations.uploadDeviceLog(Operations.UPLOAD_DEVICE_LOG, core, devId, body);
+    public CompletableFuture<Void> uploadDeviceLog(String devId, byte[] body, String contentType) {
+        Call call = Operations.uploadDeviceLog(Operations.UPLOAD_DEVICE_LOG, core, devId, body, contentType);
         return core.empty(call);
     }
 

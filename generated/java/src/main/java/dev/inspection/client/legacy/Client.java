@@ -324,10 +324,11 @@ public final class Client implements AutoCloseable {
      * id format and the response (not found in the public docs either).
      *
      * @param devId the `dev_id` path value
-     * @param body the request body
+     * @param body the body, sent as it is
+     * @param contentType its media type, or {@code null} for `text/plain`
      */
-    public void uploadDeviceLog(String devId, byte[] body) {
-        Call call = Operations.uploadDeviceLog(Operations.UPLOAD_DEVICE_LOG, core, devId, body);
+    public void uploadDeviceLog(String devId, byte[] body, String contentType) {
+        Call call = Operations.uploadDeviceLog(Operations.UPLOAD_DEVICE_LOG, core, devId, body, contentType);
         Blocking.await(core.empty(call));
     }
 

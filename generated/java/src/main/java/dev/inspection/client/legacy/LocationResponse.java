@@ -39,6 +39,21 @@ public final class LocationResponse {
     private final Location location;
     private final Map<String, JsonValue> additionalProperties;
 
+    /** The properties of the record this envelope wraps: one of them tells a bare record. */
+    private static final java.util.Set<String> WRAPPED_KNOWS = java.util.Set.of(
+        "id",
+        "name",
+        "address1",
+        "address2",
+        "city",
+        "state",
+        "zipcode",
+        "timezone",
+        "created_at",
+        "updated_at",
+        "workflow"
+    );
+
     private LocationResponse(Builder b) {
         this.location = b.location;
         this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
@@ -146,6 +161,10 @@ public final class LocationResponse {
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
     static LocationResponse decode(JsonValue json, String path, String skip) {
         JsonObject object = Wire.object(json, path);
+        if (Wire.bare(object, "location", WRAPPED_KNOWS)) {
+            // The bare record: read as if it had come wrapped.
+            object = JsonObject.of(Map.of("location", object));
+        }
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
             JsonValue value = member.getValue();

@@ -280,7 +280,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("assets");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -300,7 +300,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("assets");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.text("transactions");
         if (query.afterId != null) { call.query("after_id", query.afterId); }
         if (query.beforeId != null) { call.query("before_id", query.beforeId); }
@@ -338,7 +338,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("assets");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -358,7 +358,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("assets");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -368,19 +368,24 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("assets");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
-    static Call uploadDeviceLog(Operation op, Core core, String devId, byte[] body) {
+    static Call uploadDeviceLog(
+            Operation op,
+            Core core,
+            String devId,
+            byte[] body,
+            String contentType) {
         Objects.requireNonNull(devId, "dev_id");
         Objects.requireNonNull(body, "body");
         Call call = new Call(op);
         call.text("api");
         call.text("devices");
-        call.segment(devId);
+        call.segment("dev_id", devId);
         call.text("log");
-        call.bytes(body, "text/plain");
+        call.bytes(body, contentType != null ? contentType : "text/plain");
         return call;
     }
 
@@ -396,7 +401,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("form_templates");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -437,7 +442,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("locations");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -466,7 +471,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("locations");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -482,7 +487,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("locations");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -492,7 +497,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("locations");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -519,7 +524,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("tasks");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -548,7 +553,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("tasks");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -564,7 +569,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("tasks");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -574,7 +579,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("tasks");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -601,7 +606,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -634,7 +639,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -654,7 +659,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -664,7 +669,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -674,9 +679,9 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.text("forms");
-        call.segment(formId.value());
+        call.segment("form_id", formId.value());
         return call;
     }
 
@@ -686,7 +691,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("transactions");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.text("send_summary_email");
         call.json(body);
         return call;
@@ -698,7 +703,7 @@ final class Operations {
         call.text("api");
         call.text("users");
         call.text("uploads");
-        call.segment(fileId.value());
+        call.segment("file_id", fileId.value());
         return call;
     }
 
@@ -709,8 +714,8 @@ final class Operations {
         call.text("api");
         call.text("users");
         call.text("uploads");
-        call.segment(nonce);
-        call.segment(fileId.value());
+        call.segment("nonce", nonce);
+        call.segment("file_id", fileId.value());
         return call;
     }
 
@@ -731,7 +736,7 @@ final class Operations {
         call.text("api");
         call.text("users");
         call.text("multipart_upload_start");
-        call.segment(fileId.value());
+        call.segment("file_id", fileId.value());
         call.query("part_count", String.valueOf(partCount));
         if (query.contentType != null) { call.query("content_type", query.contentType); }
         return call;
@@ -753,7 +758,7 @@ final class Operations {
         call.text("api");
         call.text("users");
         call.text("multipart_upload_complete");
-        call.segment(fileId.value());
+        call.segment("file_id", fileId.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -780,7 +785,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("users");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -828,7 +833,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("users");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -848,7 +853,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("users");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -858,7 +863,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("users");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 
@@ -867,7 +872,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("users");
-        call.segment(id.value());
+        call.segment("id", id.value());
         call.text("reset_password");
         if (body != null) { call.json(body); }
         return call;
@@ -878,7 +883,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("api");
         call.text("workflows");
-        call.segment(id.value());
+        call.segment("id", id.value());
         return call;
     }
 }

@@ -39,6 +39,22 @@ public final class TaskResponse {
     private final Task task;
     private final Map<String, JsonValue> additionalProperties;
 
+    /** The properties of the record this envelope wraps: one of them tells a bare record. */
+    private static final java.util.Set<String> WRAPPED_KNOWS = java.util.Set.of(
+        "id",
+        "name",
+        "status",
+        "due_by",
+        "high_priority",
+        "created_at",
+        "updated_at",
+        "asset",
+        "location",
+        "assignee",
+        "requester",
+        "activities"
+    );
+
     private TaskResponse(Builder b) {
         this.task = b.task;
         this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
@@ -146,6 +162,10 @@ public final class TaskResponse {
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
     static TaskResponse decode(JsonValue json, String path, String skip) {
         JsonObject object = Wire.object(json, path);
+        if (Wire.bare(object, "task", WRAPPED_KNOWS)) {
+            // The bare record: read as if it had come wrapped.
+            object = JsonObject.of(Map.of("task", object));
+        }
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
             JsonValue value = member.getValue();

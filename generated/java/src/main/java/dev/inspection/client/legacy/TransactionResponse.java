@@ -38,6 +38,35 @@ public final class TransactionResponse {
     private final Transaction transaction;
     private final Map<String, JsonValue> additionalProperties;
 
+    /** The properties of the record this envelope wraps: one of them tells a bare record. */
+    private static final java.util.Set<String> WRAPPED_KNOWS = java.util.Set.of(
+        "id",
+        "external_id",
+        "check_in",
+        "damage",
+        "damage_cost",
+        "draft",
+        "group_id",
+        "department_id",
+        "notations",
+        "extended",
+        "geo_coord",
+        "email_sent_to",
+        "sms_summary_numbers",
+        "workflow_id",
+        "workflow_name",
+        "workflow_modules",
+        "archive_status",
+        "view_url",
+        "created_at",
+        "asset",
+        "user",
+        "location",
+        "photos",
+        "videos",
+        "transaction"
+    );
+
     private TransactionResponse(Builder b) {
         this.transaction = b.transaction;
         this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
@@ -145,6 +174,10 @@ public final class TransactionResponse {
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
     static TransactionResponse decode(JsonValue json, String path, String skip) {
         JsonObject object = Wire.object(json, path);
+        if (Wire.bare(object, "transaction", WRAPPED_KNOWS)) {
+            // The bare record: read as if it had come wrapped.
+            object = JsonObject.of(Map.of("transaction", object));
+        }
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
             JsonValue value = member.getValue();

@@ -38,6 +38,20 @@ public final class UserResponse {
     private final User user;
     private final Map<String, JsonValue> additionalProperties;
 
+    /** The properties of the record this envelope wraps: one of them tells a bare record. */
+    private static final java.util.Set<String> WRAPPED_KNOWS = java.util.Set.of(
+        "id",
+        "username",
+        "first_name",
+        "last_name",
+        "phone_number",
+        "role",
+        "external_id",
+        "created_at",
+        "updated_at",
+        "location"
+    );
+
     private UserResponse(Builder b) {
         this.user = b.user;
         this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
@@ -145,6 +159,10 @@ public final class UserResponse {
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
     static UserResponse decode(JsonValue json, String path, String skip) {
         JsonObject object = Wire.object(json, path);
+        if (Wire.bare(object, "user", WRAPPED_KNOWS)) {
+            // The bare record: read as if it had come wrapped.
+            object = JsonObject.of(Map.of("user", object));
+        }
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
             JsonValue value = member.getValue();

@@ -261,7 +261,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("units");
-        call.segment(unitId.value());
+        call.segment("unit_id", unitId.value());
         return call;
     }
 
@@ -276,7 +276,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("units");
-        call.segment(unitId.value());
+        call.segment("unit_id", unitId.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -291,7 +291,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("units");
         call.text("by_reference_number");
-        call.segment(referenceNumber);
+        call.segment("reference_number", referenceNumber);
         return call;
     }
 
@@ -311,7 +311,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("units");
         call.text("by_reference_number");
-        call.segment(referenceNumber);
+        call.segment("reference_number", referenceNumber);
         call.json(body.toJsonValue());
         return call;
     }
@@ -332,7 +332,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("units");
         call.text("by_reference_number");
-        call.segment(referenceNumber);
+        call.segment("reference_number", referenceNumber);
         call.json(body.toJsonValue());
         return call;
     }
@@ -353,7 +353,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("units");
-        call.segment(unitId.value());
+        call.segment("unit_id", unitId.value());
         call.text("inspections");
         if (query.page != null) { call.query("page", query.page); }
         if (query.perPage != null) { call.query("per_page", String.valueOf(query.perPage)); }
@@ -381,7 +381,7 @@ final class Operations {
         Call call = new Call(op);
         call.text("units");
         call.text("by_reference_number");
-        call.segment(referenceNumber);
+        call.segment("reference_number", referenceNumber);
         call.text("inspections");
         if (query.page != null) { call.query("page", query.page); }
         if (query.perPage != null) { call.query("per_page", String.valueOf(query.perPage)); }
@@ -420,7 +420,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("inspections");
-        call.segment(inspectionId.value());
+        call.segment("inspection_id", inspectionId.value());
         return call;
     }
 
@@ -433,7 +433,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("inspections");
-        call.segment(inspectionId.value());
+        call.segment("inspection_id", inspectionId.value());
         call.text("share_url");
         return call;
     }
@@ -447,7 +447,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("forms");
-        call.segment(formId.value());
+        call.segment("form_id", formId.value());
         return call;
     }
 
@@ -496,7 +496,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("tasks");
-        call.segment(taskId.value());
+        call.segment("task_id", taskId.value());
         return call;
     }
 
@@ -511,7 +511,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("tasks");
-        call.segment(taskId.value());
+        call.segment("task_id", taskId.value());
         call.json(body.toJsonValue());
         return call;
     }
@@ -525,7 +525,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("tasks");
-        call.segment(taskId.value());
+        call.segment("task_id", taskId.value());
         return call;
     }
 
@@ -586,7 +586,7 @@ final class Operations {
         }
         Call call = new Call(op);
         call.text("users");
-        call.segment(userId.value());
+        call.segment("user_id", userId.value());
         call.json(body.toJsonValue());
         return call;
     }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.inspection.client.runtime.JsonValue;
+import dev.inspection.client.runtime.ValidationException;
+import dev.inspection.client.runtime.Violation;
 
 /**
  * One request of an operation as the generated code builds it: the path's segments, the
@@ -48,14 +50,40 @@ public final class Call {
     }
 
     /**
-     * Adds a path value, percent-encoded as one segment.
+     * Adds a path value, percent-encoded as one segment. A value that cannot be one ("",
+     * ".", "..", control characters, a lone surrogate) is refused even with validation off:
+     * it would reach another endpoint.
      *
+     * @param name the parameter's wire name, for the violation
      * @param value the value
      * @return this call
+     * @throws ValidationException for a value that cannot be one segment
      */
-    public Call segment(String value) {
+    public Call segment(String name, String value) {
+        String why = unsendable(value);
+        if (why != null) {
+            throw new ValidationException(List.of(new Violation(name, "cannot be a path segment: " + why)));
+        }
         path.append('/').append(encode(value));
         return this;
+    }
+
+    private static String unsendable(String value) {
+        if (value.isEmpty() || value.equals(".") || value.equals("..")) {
+            return "it would reach another endpoint";
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c < 0x20 || c == 0x7f) {
+                return "it holds a control character";
+            }
+            if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return "it is not well-formed Unicode";
+            }
+        }
+        return null;
     }
 
     /**

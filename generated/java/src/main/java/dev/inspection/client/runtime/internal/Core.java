@@ -733,8 +733,9 @@ public final class Core implements AutoCloseable {
                 throw decodeError(raw.status, e);
             }
             if (!Secrets.headerSafe(found) || found.isEmpty()) {
-                throw new DecodeException("the login's token cannot be sent in a header: it must be visible ASCII "
-                    + "(the value is not shown)", raw.status, auth.tokenPath, null);
+                String field = auth.tokenPath.startsWith("$.") ? auth.tokenPath.substring(2) : auth.tokenPath;
+                throw new DecodeException("the login's token (" + field + ") cannot be sent in a header: it must be "
+                    + "visible ASCII (the value is not shown)", raw.status, auth.tokenPath, null);
             }
             return found;
         }));
