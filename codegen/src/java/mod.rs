@@ -32,6 +32,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("java":
     "query" = "query.java.jinja",
     "page" = "page.java.jinja",
     "credentials" = "credentials.java.jinja",
+    "webhooks" = "webhooks.java.jinja",
 );
 
 /// The hand-written runtime, by its path under the client's package (its one template
@@ -84,6 +85,7 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/internal/Check.java",
     "runtime/internal/Core.java",
     "runtime/internal/Dates.java",
+    "runtime/internal/Delivery.java",
     "runtime/internal/Delays.java",
     "runtime/internal/InterfaceInfo.java",
     "runtime/internal/JsonReader.java",
@@ -270,6 +272,13 @@ fn client_files(
             "credentials",
             &c.credentials,
             minijinja::context! { name => &c.credentials, a => &c.auth, ..common.clone() },
+        )?;
+    }
+    if let Some((class, w)) = &c.webhooks {
+        render(
+            "webhooks",
+            class,
+            minijinja::context! { name => class, w => w, ..common.clone() },
         )?;
     }
     if let Some(p) = &c.page {

@@ -4,7 +4,7 @@
 //! parameters; the credentials class; and, for cursor paging, the generic `Page`.
 
 use crate::doc_text;
-use crate::ir::{Auth, Interface, Operation, Segment, TypeKind, TypeRef};
+use crate::ir::{Auth, Interface, Segment, TypeKind, TypeRef};
 
 mod answer;
 mod operation;
@@ -23,6 +23,8 @@ pub struct ClientNames {
     /// The key pair's class (a login takes its body's type).
     pub credentials: Option<String>,
     pub page: Option<String>,
+    /// The webhook reader's class, when the service delivers events.
+    pub webhooks: Option<String>,
 }
 
 impl ClientNames {
@@ -37,6 +39,7 @@ impl ClientNames {
                 Auth::TokenLogin { .. } => None,
             },
             page: i.cursor_paging().map(|_| scope.claim("Page")),
+            webhooks: i.webhooks.as_ref().map(|_| scope.claim("Webhooks")),
         }
     }
 }
@@ -55,14 +58,17 @@ pub struct ClientCx {
     pub page: Option<PageCx>,
     pub queries: Vec<QueryCx>,
     pub login: Option<LoginCx>,
+    /// The webhook reader: its class, and the event type, its reader and the doc.
+    pub webhooks: Option<(String, crate::templates::WebhooksCx)>,
 }
 
-/// The login of a token interface: its body's type, its descriptor, and the chain building
+/// The login of a token interface: its body's type, its operation, and the chain building
 /// its request from `body`.
 #[derive(serde::Serialize)]
 pub struct LoginCx {
     pub body: String,
-    pub descriptor: String,
+    /// The login operation's constant in `Operations`.
+    pub constant: String,
     pub build: String,
 }
 
@@ -99,20 +105,26 @@ pub struct PageCx {
 
 pub fn client_cx(i: &Interface, n: &ClientNames, types: &Types, scope: &mut Scope) -> ClientCx {
     let mut members = names::member_scope();
-    for taken in ["close", "login", "fetchPresigned", "putPresigned", "core"] {
+    for taken in [
+        "close",
+        "login",
+        "fetchPresigned",
+        "putPresigned",
+        "putParts",
+        "core",
+    ] {
         members.claim(taken);
     }
     let mut constants = Scope::new(&[], names::is_keyword);
     let mut ops: Vec<OperationCx> = i
         .operations
         .iter()
-        .filter(|op| !is_login(i, op))
         .map(|op| operation::operation_cx(i, op, n, types, &mut members, &mut constants, scope))
         .collect();
     let queries = ops.iter_mut().filter_map(|op| op.query.take()).collect();
     let login = i.token_login().ok().map(|l| LoginCx {
         body: types.java(&l.body.ty, false),
-        descriptor: operation::descriptor(l.op),
+        constant: ops[l.index].constant.clone(),
         build: l
             .op
             .call
@@ -146,11 +158,16 @@ pub fn client_cx(i: &Interface, n: &ClientNames, types: &Types, scope: &mut Scop
         page: n.page.as_ref().map(|name| page_cx(i, name, types)),
         queries,
         login,
+        webhooks: n.webhooks.clone().and_then(|class| {
+            let words = doc_text::WebhookWords {
+                unknown: "is its `Unknown` member, kept whole",
+                failure: "throws `DecodeException`",
+                verify: "`verify`",
+            };
+            let name = |t: crate::ir::TypeId| types.names[t.index()].clone();
+            crate::templates::webhooks(i, name, name, words).map(|w| (class, w))
+        }),
     }
-}
-
-fn is_login(i: &Interface, op: &Operation) -> bool {
-    matches!(&i.auth, Auth::TokenLogin { login_operation, .. } if *login_operation == op.name)
 }
 
 fn info(i: &Interface) -> String {

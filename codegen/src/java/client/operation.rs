@@ -364,7 +364,7 @@ pub(super) fn operation_cx(
     }
 }
 
-pub(super) fn descriptor(op: &Operation) -> String {
+fn descriptor(op: &Operation) -> String {
     let accept = match (&op.paging, &op.answer.kind) {
         (None, AnswerKind::Bytes { content_type }) => names::string(content_type),
         _ => "null".to_string(),

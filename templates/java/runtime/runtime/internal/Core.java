@@ -249,6 +249,68 @@ public final class Core implements AutoCloseable {
         return tracked(call, t -> send(call, t).thenApply(raw -> raw.headers.firstValue("etag").orElse(null)));
     }
 
+    /**
+     * PUTs a body streamed from {@code body} (opened again for a retry) with its length, as
+     * pre-signed storage wants it (it refuses chunked bodies); memory stays bounded whatever
+     * the size.
+     *
+     * @param url the link
+     * @param body opens the bytes, each time from their start
+     * @param length how many bytes it gives
+     * @param contentType their media type, or {@code null}
+     * @return the ETag, or {@code null} when the storage sent none
+     */
+    public CompletableFuture<String> putPresigned(String url, java.util.function.Supplier<java.io.InputStream> body,
+            long length, String contentType) {
+        Call call = presigned("PUT", url);
+        call.stream = body;
+        call.length = length;
+        call.contentType = contentType;
+        return tracked(call, t -> send(call, t).thenApply(raw -> raw.headers.firstValue("etag").orElse(null)));
+    }
+
+    /**
+     * PUTs each part to its pre-signed URL, at most {@code concurrency} at a time, each paced
+     * and retried; gives the ETags in part order.
+     *
+     * @param urls one per part
+     * @param parts the parts' bytes
+     * @param contentType their media type, or {@code null}
+     * @param concurrency parts in flight at most, at least 1
+     * @return the ETags
+     */
+    public CompletableFuture<List<String>> putParts(List<String> urls, List<byte[]> parts, String contentType,
+            int concurrency) {
+        if (urls.size() != parts.size()) {
+            return CompletableFuture.failedFuture(new ConfigException(
+                "put_parts needs one URL per part: " + urls.size() + " URLs, " + parts.size() + " parts"));
+        }
+        if (concurrency < 1) {
+            return CompletableFuture.failedFuture(new ConfigException("put_parts needs a concurrency of at least 1"));
+        }
+        String[] etags = new String[parts.size()];
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        List<CompletableFuture<Void>> lanes = new ArrayList<>();
+        for (int lane = 0; lane < Math.min(concurrency, parts.size()); lane++) {
+            lanes.add(partsFrom(next, urls, parts, contentType, etags));
+        }
+        return CompletableFuture.allOf(lanes.toArray(new CompletableFuture<?>[0]))
+            .thenApply(x -> java.util.Arrays.asList(etags));
+    }
+
+    /** One lane of {@link #putParts}: the next part not yet taken, until none is left. */
+    private CompletableFuture<Void> partsFrom(java.util.concurrent.atomic.AtomicInteger next, List<String> urls,
+            List<byte[]> parts, String contentType, String[] etags) {
+        int i = next.getAndIncrement();
+        if (i >= parts.size()) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return putPresigned(urls.get(i), parts.get(i), contentType).thenCompose(etag -> {
+            etags[i] = etag;
+            return partsFrom(next, urls, parts, contentType, etags);
+        });
+    }
+
     private Call presigned(String method, String url) {
         URI target = Origins.presigned(url);
         String shown = Origins.withoutQuery(target);
@@ -571,9 +633,9 @@ public final class Core implements AutoCloseable {
     }
 
     private HttpRequest request(Call call, String method, URI url, byte[] body, long leftNanos) {
-        HttpRequest.BodyPublisher publisher = body == null
-            ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofByteArray(body);
+        HttpRequest.BodyPublisher publisher = call.stream != null && body == null && method.equals(call.op.method)
+            ? HttpRequest.BodyPublishers.fromPublisher(HttpRequest.BodyPublishers.ofInputStream(call.stream), call.length)
+            : body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body);
         HttpRequest.Builder b = HttpRequest.newBuilder(url).method(method, publisher).timeout(Duration.ofNanos(leftNanos));
         if (!call.presigned) {
             String accept = call.op.accept != null ? call.op.accept
@@ -581,7 +643,7 @@ public final class Core implements AutoCloseable {
             b.header("Accept", accept);
             b.header("User-Agent", options.userAgent());
         }
-        if (body != null && call.contentType != null) {
+        if ((body != null || call.stream != null) && call.contentType != null) {
             b.header("Content-Type", call.contentType);
         }
         if (!call.op.anonymous && !call.presigned) {

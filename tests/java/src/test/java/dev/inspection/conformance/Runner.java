@@ -30,6 +30,7 @@ final class Runner {
     private final Map<String, JsonValue> vars = new HashMap<>();
     private final Set<String> secrets = new HashSet<>();
     private AutoCloseable client;
+    private Listener listener;
 
     Runner(Calls calls, Sandbox sandbox, Scenarios.Scenario scenario, Flavour flavour) {
         this.calls = calls;
@@ -73,6 +74,9 @@ final class Runner {
                 throw new RunnerError("canned answers were left unused at the end: " + Patterns.show(pending));
             }
         } finally {
+            if (listener != null) {
+                listener.close();
+            }
             client.close();
         }
     }
@@ -220,6 +224,12 @@ final class Runner {
             client = made;
             return Outcome.of(JsonNull.INSTANCE);
         }
+        if (call.equals("listen")) {
+            return listen(args);
+        }
+        if (call.equals("deliveries")) {
+            return deliveries(args);
+        }
         if (calls.isOperation(scenario.iface(), call)) {
             return calls.call(flavour, client, scenario.iface(), call, args, mode);
         }
@@ -243,8 +253,95 @@ final class Runner {
                     return JsonObject.of(Map.of("etag", etag == null ? JsonNull.INSTANCE : JsonString.of((String) etag)));
                 });
             }
+            case "put_parts": {
+                List<String> urls = a.strings("urls");
+                List<byte[]> parts = new ArrayList<>();
+                a.strings("parts").forEach(p -> parts.add(p.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                String type = a.optString("content_type");
+                JsonValue given = a.take("concurrency");
+                int concurrency = given == null ? 1 : (int) Patterns.number(given, "concurrency").longValueExact();
+                a.finish();
+                return Flavour.attempt(() -> {
+                    Object etags = flavour.value(Calls.invoke(method("putParts", 4), client,
+                        new Object[] {urls, parts, type, concurrency}));
+                    List<JsonValue> out = new ArrayList<>();
+                    List<?> list = (List<?>) etags;
+                    for (int i = 0; i < list.size(); i++) {
+                        if (!(list.get(i) instanceof String etag)) {
+                            throw new RunnerError("put_parts gave no ETag for part " + (i + 1));
+                        }
+                        out.add(JsonObject.of(Map.of("part_number", JsonNumber.of(i + 1), "etag", JsonString.of(etag))));
+                    }
+                    return JsonArray.of(out);
+                });
+            }
             default:
                 throw new RunnerError("`" + call + "` is no " + scenario.iface() + " operation or client action");
+        }
+    }
+
+    /** {@code {name, value}} of {@code args.<key>}, or null. */
+    private static String[] header(Args a, String key) {
+        JsonValue v = a.take(key);
+        if (v == null) {
+            return null;
+        }
+        if (!(v instanceof JsonObject o) || !(o.get("name").orElse(null) instanceof JsonString n)
+                || !(o.get("value").orElse(null) instanceof JsonString w)) {
+            throw new RunnerError("`args." + key + "` needs `name` and `value`");
+        }
+        return new String[] {n.value(), w.value()};
+    }
+
+    private Outcome listen(Args a) throws java.io.IOException {
+        String[] header = header(a, "header");
+        a.finish();
+        if (listener != null) {
+            throw new RunnerError("a scenario has one listener: `listen` came twice");
+        }
+        listener = new Listener();
+        Map<String, JsonValue> registration = new java.util.LinkedHashMap<>();
+        registration.put("interface", JsonString.of(scenario.iface()));
+        registration.put("url", JsonString.of(listener.url));
+        if (header != null) {
+            registration.put("header", JsonObject.of(Map.of("name", JsonString.of(header[0]), "value", JsonString.of(header[1]))));
+        }
+        sandbox.control("POST", "/_sandbox/webhooks", JsonObject.of(registration));
+        return Outcome.of(JsonObject.of(Map.of("url", JsonString.of(listener.url))));
+    }
+
+    private Outcome deliveries(Args a) throws InterruptedException {
+        int count = (int) Patterns.number(a.take("count"), "count").longValueExact();
+        JsonValue timeout = a.take("timeout_ms");
+        long timeoutMs = timeout == null ? 5000 : Patterns.number(timeout, "timeout_ms").longValue();
+        String[] verify = header(a, "verify");
+        a.finish();
+        if (listener == null) {
+            throw new RunnerError("`deliveries` needs a `listen` step before it");
+        }
+        List<Listener.Received> came = listener.waitFor(count, timeoutMs);
+        if (came.size() != count) {
+            throw new RunnerError("expected " + count + " deliveries, the listener received " + came.size() + " within "
+                + timeoutMs + " ms");
+        }
+        return Flavour.attempt(() -> {
+            List<Object> events = new ArrayList<>();
+            for (Listener.Received d : came) {
+                if (verify != null) {
+                    verifyHeader(d.headers(), verify[0], verify[1]);
+                }
+                events.add(scenario.iface().equals("v3") ? dev.inspection.client.v3.Webhooks.parseEvent(d.body())
+                    : dev.inspection.client.legacy.Webhooks.parseEvent(d.body()));
+            }
+            return events;
+        });
+    }
+
+    private void verifyHeader(Map<String, List<String>> headers, String name, String value) {
+        if (scenario.iface().equals("v3")) {
+            dev.inspection.client.v3.Webhooks.verify(headers, name, value);
+        } else {
+            dev.inspection.client.legacy.Webhooks.verify(headers, name, value);
         }
     }
 

@@ -123,6 +123,44 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * Uploads a body streamed from {@code body} to a pre-signed URL with no credentials,
+     * sent with its length (pre-signed storage refuses chunked bodies), in bounded memory
+     * whatever its size; a retry opens it again.
+     *
+     * @param url the link
+     * @param body opens the bytes, from their start, each time it is called
+     * @param length how many bytes it gives
+     * @param contentType their media type, or {@code null}
+     * @return the storage's ETag, or {@code null} when it sent none
+     */
+    public String putPresigned(
+            String url,
+            java.util.function.Supplier<java.io.InputStream> body,
+            long length,
+            String contentType) {
+        return Blocking.await(core.putPresigned(url, body, length, contentType));
+    }
+
+    /**
+     * Uploads the parts of a multipart upload to their pre-signed URLs, at most
+     * {@code concurrency} at a time, each retried; the ETags come in part order, as the
+     * upload's completion wants them.
+     *
+     * @param urls the parts' pre-signed URLs, one per part
+     * @param parts the parts' bytes
+     * @param contentType their media type, or {@code null}
+     * @param concurrency parts in flight at most, at least 1
+     * @return the ETags, in part order
+     */
+    public List<String> putParts(
+            List<String> urls,
+            List<byte[]> parts,
+            String contentType,
+            int concurrency) {
+        return Blocking.await(core.putParts(urls, parts, contentType, concurrency));
+    }
+
+    /**
      * Lists the assets of the company, a page at a time.
      *
      * `GET /api/assets`
@@ -897,6 +935,27 @@ public final class Client implements AutoCloseable {
     public void sendTransactionSummaryEmail(TransactionId id, JsonValue body) {
         Call call = Operations.sendTransactionSummaryEmail(Operations.SEND_TRANSACTION_SUMMARY_EMAIL, core, id, body);
         Blocking.await(core.empty(call));
+    }
+
+    /**
+     * Logs in with a username and password and returns the authentication token, which must be
+     * sent with all subsequent requests, together with the user record.
+     *
+     * `POST /api/users/authenticate`
+     *
+     * Answers:
+     *
+     * - 200 (application/json): The token and the logged-in user with its location.
+     *
+     * *Not shown by the interface document:* Failure statuses and bodies (a third-party client
+     * treats any non-2xx, or a missing `auth_token`, as a failed login).
+     *
+     * @param body the request body
+     * @return the answer
+     */
+    public AuthenticateResponse authenticate(AuthenticateRequest body) {
+        Call call = Operations.authenticate(Operations.AUTHENTICATE, core, body);
+        return Blocking.await(core.json(call, AuthenticateResponse::decode));
     }
 
     /**

@@ -159,6 +159,7 @@ final class Operations {
         false,
         false,
         null);
+    static final Operation AUTHENTICATE = new Operation("authenticate", "POST", "/api/users/authenticate", null, false, true, null);
     static final Operation GET_UPLOAD_URL = new Operation("get_upload_url", "GET", "/api/users/uploads/{file_id}", null, false, false, null);
     static final Operation GET_UPLOAD_URL_WITH_NONCE = new Operation(
         "get_upload_url_with_nonce",
@@ -249,12 +250,9 @@ final class Operations {
             List.of(credentials.user().password())), options);
     }
 
-    /** The login. */
-    static final Operation LOGIN = new Operation("authenticate", "POST", "/api/users/authenticate", null, false, true, null);
-
     /** The login's request (sent without credentials). */
     static Call login(AuthenticateRequest body) {
-        return new Call(LOGIN).text("api").text("users").text("authenticate").json(body.toJsonValue());
+        return new Call(AUTHENTICATE).text("api").text("users").text("authenticate").json(body.toJsonValue());
     }
 
     static Call listAssets(Operation op, Core core, ListAssetsQuery query) {
@@ -694,6 +692,21 @@ final class Operations {
         call.segment("id", id.value());
         call.text("send_summary_email");
         call.json(body);
+        return call;
+    }
+
+    static Call authenticate(Operation op, Core core, AuthenticateRequest body) {
+        Objects.requireNonNull(body, "body");
+        if (core.validates()) {
+            List<Violation> out = new ArrayList<>();
+            body.check("", out);
+            Core.raise(out);
+        }
+        Call call = new Call(op);
+        call.text("api");
+        call.text("users");
+        call.text("authenticate");
+        call.json(body.toJsonValue());
         return call;
     }
 

@@ -31,7 +31,7 @@ public final class DecodeException extends ClientException {
     }
 
     /**
-     * The answer's HTTP status.
+     * The answer's HTTP status (0 for a webhook delivery, which has none).
      *
      * @return the status
      */

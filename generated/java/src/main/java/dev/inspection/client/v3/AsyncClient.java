@@ -113,6 +113,44 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * Uploads a body streamed from {@code body} to a pre-signed URL with no credentials,
+     * sent with its length (pre-signed storage refuses chunked bodies), in bounded memory
+     * whatever its size; a retry opens it again.
+     *
+     * @param url the link
+     * @param body opens the bytes, from their start, each time it is called
+     * @param length how many bytes it gives
+     * @param contentType their media type, or {@code null}
+     * @return the storage's ETag, or {@code null} when it sent none
+     */
+    public CompletableFuture<String> putPresigned(
+            String url,
+            java.util.function.Supplier<java.io.InputStream> body,
+            long length,
+            String contentType) {
+        return core.putPresigned(url, body, length, contentType);
+    }
+
+    /**
+     * Uploads the parts of a multipart upload to their pre-signed URLs, at most
+     * {@code concurrency} at a time, each retried; the ETags come in part order, as the
+     * upload's completion wants them.
+     *
+     * @param urls the parts' pre-signed URLs, one per part
+     * @param parts the parts' bytes
+     * @param contentType their media type, or {@code null}
+     * @param concurrency parts in flight at most, at least 1
+     * @return the ETags, in part order
+     */
+    public CompletableFuture<List<String>> putParts(
+            List<String> urls,
+            List<byte[]> parts,
+            String contentType,
+            int concurrency) {
+        return core.putParts(urls, parts, contentType, concurrency);
+    }
+
+    /**
      * Lists units, optionally filtered by reference number or serial number.
      *
      * `GET /units`

@@ -24,6 +24,9 @@ public final class Call {
     final List<Map.Entry<String, String>> query = new ArrayList<>();
     byte[] body;
     String contentType;
+    /** A body streamed from its start for each attempt, and its length (instead of {@code body}). */
+    java.util.function.Supplier<java.io.InputStream> stream;
+    long length;
     /** Whether it goes to a pre-signed URL: no credentials, no default headers, any origin. */
     boolean presigned;
     /** An absolute URL to call as it is (a next-page link), instead of the path and query. */
@@ -160,6 +163,8 @@ public final class Call {
         c.contentType = contentType;
         c.url = url;
         c.presigned = presigned;
+        c.stream = stream;
+        c.length = length;
         return c;
     }
 
