@@ -34,6 +34,9 @@ pub struct OperationCx {
     /// into [`ClientCx::queries`] once made).
     #[serde(skip)]
     pub query: Option<QueryCx>,
+    /// With optional query values: the overload leaving them all out, as its declared
+    /// parameters, the arguments it passes on (an empty query in its place) and its tags.
+    pub without_query: Option<WithoutQuery>,
     /// Statements of `Operations`' builder method after `Call call = new Call(...)`.
     pub build: Vec<String>,
     pub checks: Vec<String>,
@@ -48,6 +51,14 @@ pub struct OperationCx {
     pub optional_body: bool,
     /// The alternative media type's method (`getInspectionPdf`) and media type.
     pub alternative: Option<(String, String)>,
+}
+
+#[derive(serde::Serialize)]
+pub struct WithoutQuery {
+    pub decl: String,
+    pub decl_resume: String,
+    pub args: String,
+    pub tags: Vec<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -337,7 +348,33 @@ pub(super) fn operation_cx(
             .collect();
         declarations(&all)
     };
+    let without_query = query.as_ref().map(|q| {
+        let kept: Vec<&ParamCx> = params.iter().filter(|p| p.name != "query").collect();
+        let mut declared: Vec<String> = kept
+            .iter()
+            .map(|p| format!("{} {}", p.ty, p.name))
+            .collect();
+        let decl = declarations(&declared);
+        declared.push("String resume".to_string());
+        WithoutQuery {
+            decl,
+            decl_resume: declarations(&declared),
+            args: params
+                .iter()
+                .map(|p| match p.name.as_str() {
+                    "query" => format!("{}.builder().build()", q.class),
+                    name => name.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", "),
+            tags: kept
+                .iter()
+                .map(|p| format!("@param {} {}", p.name, p.doc))
+                .collect(),
+        }
+    });
     OperationCx {
+        without_query,
         tags: params
             .iter()
             .map(|p| format!("@param {} {}", p.name, p.doc))

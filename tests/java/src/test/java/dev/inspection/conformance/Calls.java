@@ -147,7 +147,7 @@ final class Calls {
         int restarts = 0;
         Set<String> ids = new HashSet<>();
         String resume = null;
-        Method withResume = resumed ? listMethod : find(client, listMethod.getName(), listMethod.getParameterCount() + 1);
+        Method withResume = resumed ? listMethod : resumeOverload(client, listMethod);
         int base = resumed ? args.length - 1 : args.length;
         while (true) {
             List<JsonValue> items = new ArrayList<>();
@@ -184,6 +184,18 @@ final class Calls {
         }
     }
 
+    /** The overload of a list method taking the same parameters and a resume point. */
+    private static Method resumeOverload(Object client, Method list) {
+        for (Method m : client.getClass().getMethods()) {
+            Class<?>[] types = m.getParameterTypes();
+            if (m.getName().equals(list.getName()) && types.length == list.getParameterCount() + 1
+                    && java.util.Arrays.equals(java.util.Arrays.copyOf(types, types.length - 1), list.getParameterTypes())) {
+                return m;
+            }
+        }
+        throw new RunnerError(list.getName() + " has no overload taking a resume point");
+    }
+
     static Object invoke(Method m, Object target, Object[] args) {
         try {
             return m.invoke(target, args);
@@ -206,6 +218,28 @@ final class Calls {
         return null;
     }
 
+    /** The overload of {@code name} whose parameters are these inputs (and a resume point after them). */
+    private static Method overload(Object client, String name, List<Input> inputs, int count) {
+        for (Method m : client.getClass().getMethods()) {
+            if (!m.getName().equals(name) || m.getParameterCount() != count) {
+                continue;
+            }
+            Class<?>[] types = m.getParameterTypes();
+            int at = 0;
+            boolean fits = true;
+            for (Input in : inputs) {
+                if (in.kind.equals("query_object")) {
+                    fits &= types[at] != String.class;
+                }
+                at += in.kind.equals("binary") ? 2 : 1;
+            }
+            if (fits) {
+                return m;
+            }
+        }
+        return null;
+    }
+
     /** The client's method for the operation, its arguments read from {@code a} into {@code values}. */
     private Method method(Object client, String name, boolean paged, boolean resumed, JsonObject op, Args a,
             List<Object> values) {
@@ -214,7 +248,7 @@ final class Calls {
         for (Input in : inputs) {
             count += in.kind.equals("binary") ? 2 : 1;
         }
-        Method m = find(client, name, count + (paged && resumed ? 1 : 0));
+        Method m = overload(client, name, inputs, count + (paged && resumed ? 1 : 0));
         if (m == null) {
             throw new RunnerError("the client has no method `" + name + "` taking " + count + " arguments");
         }

@@ -203,6 +203,25 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_assets"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Asset, AssetList> listAssets() {
+        return listAssets(ListAssetsQuery.builder().build());
+    }
+
+    /**
+     * `"list_assets"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Asset, AssetList> listAssets(String resume) {
+        return listAssets(ListAssetsQuery.builder().build(), resume);
+    }
+
+    /**
      * Shows an asset.
      *
      * `GET /api/assets/{id}`
@@ -264,6 +283,28 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<Transaction, TransactionList> listAssetTransactions(AssetRef id, ListAssetTransactionsQuery query, String resume) {
         Call call = Operations.listAssetTransactions(Operations.LIST_ASSET_TRANSACTIONS, core, id, query);
         return Lists.async(core, Operations.LIST_ASSET_TRANSACTIONS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_asset_transactions"` with none of its optional query values: see the method that
+     * takes them.
+     *
+     * @param id the `id` path value
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Transaction, TransactionList> listAssetTransactions(AssetRef id) {
+        return listAssetTransactions(id, ListAssetTransactionsQuery.builder().build());
+    }
+
+    /**
+     * `"list_asset_transactions"` with none of its optional query values, from a resume point.
+     *
+     * @param id the `id` path value
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Transaction, TransactionList> listAssetTransactions(AssetRef id, String resume) {
+        return listAssetTransactions(id, ListAssetTransactionsQuery.builder().build(), resume);
     }
 
     /**
@@ -494,6 +535,26 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_locations"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Location, LocationList> listLocations() {
+        return listLocations(ListLocationsQuery.builder().build());
+    }
+
+    /**
+     * `"list_locations"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Location, LocationList> listLocations(String resume) {
+        return listLocations(ListLocationsQuery.builder().build(), resume);
+    }
+
+    /**
      * Shows a location.
      *
      * `GET /api/locations/{id}`
@@ -641,6 +702,25 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_tasks"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Task, TaskList> listTasks() {
+        return listTasks(ListTasksQuery.builder().build());
+    }
+
+    /**
+     * `"list_tasks"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Task, TaskList> listTasks(String resume) {
+        return listTasks(ListTasksQuery.builder().build(), resume);
+    }
+
+    /**
      * Shows a task.
      *
      * `GET /api/tasks/{id}`
@@ -782,6 +862,26 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<Transaction, TransactionList> listTransactions(ListTransactionsQuery query, String resume) {
         Call call = Operations.listTransactions(Operations.LIST_TRANSACTIONS, core, query);
         return Lists.async(core, Operations.LIST_TRANSACTIONS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_transactions"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Transaction, TransactionList> listTransactions() {
+        return listTransactions(ListTransactionsQuery.builder().build());
+    }
+
+    /**
+     * `"list_transactions"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Transaction, TransactionList> listTransactions(String resume) {
+        return listTransactions(ListTransactionsQuery.builder().build(), resume);
     }
 
     /**
@@ -1044,6 +1144,18 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"start_multipart_upload"` with none of its optional query values: see the method that
+     * takes them.
+     *
+     * @param fileId the `file_id` path value
+     * @param partCount the `part_count` query value
+     * @return the answer
+     */
+    public CompletableFuture<MultipartUpload> startMultipartUpload(FileId fileId, int partCount) {
+        return startMultipartUpload(fileId, partCount, StartMultipartUploadQuery.builder().build());
+    }
+
+    /**
      * Completes a multipart upload once every part is uploaded, with the upload id and the
      * ETag of every part. It must be called before all presigned part URLs expire (24 hours).
      *
@@ -1108,6 +1220,25 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<User, UserList> listUsers(ListUsersQuery query, String resume) {
         Call call = Operations.listUsers(Operations.LIST_USERS, core, query);
         return Lists.async(core, Operations.LIST_USERS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_users"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<User, UserList> listUsers() {
+        return listUsers(ListUsersQuery.builder().build());
+    }
+
+    /**
+     * `"list_users"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<User, UserList> listUsers(String resume) {
+        return listUsers(ListUsersQuery.builder().build(), resume);
     }
 
     /**

@@ -193,6 +193,25 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_units"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Unit, Page<Unit>> listUnits() {
+        return listUnits(ListUnitsQuery.builder().build());
+    }
+
+    /**
+     * `"list_units"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Unit, Page<Unit>> listUnits(String resume) {
+        return listUnits(ListUnitsQuery.builder().build(), resume);
+    }
+
+    /**
      * Creates a unit.
      *
      * `POST /units`
@@ -364,6 +383,28 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_unit_inspections"` with none of its optional query values: see the method that
+     * takes them.
+     *
+     * @param unitId the `unit_id` path value
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listUnitInspections(UnitId unitId) {
+        return listUnitInspections(unitId, ListUnitInspectionsQuery.builder().build());
+    }
+
+    /**
+     * `"list_unit_inspections"` with none of its optional query values, from a resume point.
+     *
+     * @param unitId the `unit_id` path value
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listUnitInspections(UnitId unitId, String resume) {
+        return listUnitInspections(unitId, ListUnitInspectionsQuery.builder().build(), resume);
+    }
+
+    /**
      * Lists the inspections of a unit addressed by its reference number.
      *
      * `GET /units/by_reference_number/{reference_number}/inspections`
@@ -410,6 +451,29 @@ public final class AsyncClient implements AutoCloseable {
             String resume) {
         Call call = Operations.listUnitInspectionsByReferenceNumber(Operations.LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER, core, referenceNumber, query);
         return Lists.async(core, Operations.LIST_UNIT_INSPECTIONS_BY_REFERENCE_NUMBER_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_unit_inspections_by_reference_number"` with none of its optional query values:
+     * see the method that takes them.
+     *
+     * @param referenceNumber the `reference_number` path value
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listUnitInspectionsByReferenceNumber(String referenceNumber) {
+        return listUnitInspectionsByReferenceNumber(referenceNumber, ListUnitInspectionsByReferenceNumberQuery.builder().build());
+    }
+
+    /**
+     * `"list_unit_inspections_by_reference_number"` with none of its optional query values,
+     * from a resume point.
+     *
+     * @param referenceNumber the `reference_number` path value
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listUnitInspectionsByReferenceNumber(String referenceNumber, String resume) {
+        return listUnitInspectionsByReferenceNumber(referenceNumber, ListUnitInspectionsByReferenceNumberQuery.builder().build(), resume);
     }
 
     /**
@@ -460,6 +524,26 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<Inspection, Page<Inspection>> listInspections(ListInspectionsQuery query, String resume) {
         Call call = Operations.listInspections(Operations.LIST_INSPECTIONS, core, query);
         return Lists.async(core, Operations.LIST_INSPECTIONS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_inspections"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listInspections() {
+        return listInspections(ListInspectionsQuery.builder().build());
+    }
+
+    /**
+     * `"list_inspections"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Inspection, Page<Inspection>> listInspections(String resume) {
+        return listInspections(ListInspectionsQuery.builder().build(), resume);
     }
 
     /**
@@ -582,6 +666,25 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<Task, Page<Task>> listTasks(ListTasksQuery query, String resume) {
         Call call = Operations.listTasks(Operations.LIST_TASKS, core, query);
         return Lists.async(core, Operations.LIST_TASKS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_tasks"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Task, Page<Task>> listTasks() {
+        return listTasks(ListTasksQuery.builder().build());
+    }
+
+    /**
+     * `"list_tasks"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Task, Page<Task>> listTasks(String resume) {
+        return listTasks(ListTasksQuery.builder().build(), resume);
     }
 
     /**
@@ -723,6 +826,26 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_workflows"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Workflow, Page<Workflow>> listWorkflows() {
+        return listWorkflows(ListWorkflowsQuery.builder().build());
+    }
+
+    /**
+     * `"list_workflows"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Workflow, Page<Workflow>> listWorkflows(String resume) {
+        return listWorkflows(ListWorkflowsQuery.builder().build(), resume);
+    }
+
+    /**
      * Lists locations.
      *
      * `GET /locations`
@@ -765,6 +888,26 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * `"list_locations"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Location, Page<Location>> listLocations() {
+        return listLocations(ListLocationsQuery.builder().build());
+    }
+
+    /**
+     * `"list_locations"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<Location, Page<Location>> listLocations(String resume) {
+        return listLocations(ListLocationsQuery.builder().build(), resume);
+    }
+
+    /**
      * Lists users.
      *
      * `GET /users`
@@ -804,6 +947,25 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<User, Page<User>> listUsers(ListUsersQuery query, String resume) {
         Call call = Operations.listUsers(Operations.LIST_USERS, core, query);
         return Lists.async(core, Operations.LIST_USERS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_users"` with none of its optional query values: see the method that takes them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<User, Page<User>> listUsers() {
+        return listUsers(ListUsersQuery.builder().build());
+    }
+
+    /**
+     * `"list_users"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<User, Page<User>> listUsers(String resume) {
+        return listUsers(ListUsersQuery.builder().build(), resume);
     }
 
     /**
@@ -872,5 +1034,25 @@ public final class AsyncClient implements AutoCloseable {
     public AsyncPaged<UserGroup, Page<UserGroup>> listUserGroups(ListUserGroupsQuery query, String resume) {
         Call call = Operations.listUserGroups(Operations.LIST_USER_GROUPS, core, query);
         return Lists.async(core, Operations.LIST_USER_GROUPS_PAGES, call, resume);
+    }
+
+    /**
+     * `"list_user_groups"` with none of its optional query values: see the method that takes
+     * them.
+     *
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<UserGroup, Page<UserGroup>> listUserGroups() {
+        return listUserGroups(ListUserGroupsQuery.builder().build());
+    }
+
+    /**
+     * `"list_user_groups"` with none of its optional query values, from a resume point.
+     *
+     * @param resume where to start: a resume point a walk's error gave, or {@code null} for the first page
+     * @return the list, walked lazily
+     */
+    public AsyncPaged<UserGroup, Page<UserGroup>> listUserGroups(String resume) {
+        return listUserGroups(ListUserGroupsQuery.builder().build(), resume);
     }
 }
