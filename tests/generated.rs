@@ -312,6 +312,16 @@ fn the_documented_examples_are_the_compiled_ones() {
         ("README.md", "tests/examples/quickstart.rs", "rust"),
         ("README.md", "tests/typescript/examples/quickstart.ts", "ts"),
         ("README.md", "tests/python/examples/quickstart.py", "python"),
+        (
+            "README.md",
+            "tests/java/quickstart/src/main/java/example/Quickstart.java",
+            "java",
+        ),
+        (
+            "docs/java.md",
+            "tests/java/quickstart/src/main/java/example/Quickstart.java",
+            "java",
+        ),
         ("docs/rust.md", "tests/examples/tour.rs", "rust"),
         ("docs/rust.md", "tests/examples/legacy.rs", "rust"),
         (

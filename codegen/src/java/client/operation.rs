@@ -261,6 +261,33 @@ impl Inputs {
     }
 }
 
+/// The overload of a method with optional query values that leaves them all out.
+fn without_query(params: &[ParamCx], class: &str) -> WithoutQuery {
+    let kept: Vec<&ParamCx> = params.iter().filter(|p| p.name != "query").collect();
+    let mut declared: Vec<String> = kept
+        .iter()
+        .map(|p| format!("{} {}", p.ty, p.name))
+        .collect();
+    let decl = declarations(&declared);
+    declared.push("String resume".to_string());
+    WithoutQuery {
+        decl,
+        decl_resume: declarations(&declared),
+        args: params
+            .iter()
+            .map(|p| match p.name.as_str() {
+                "query" => format!("{class}.builder().build()"),
+                name => name.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(", "),
+        tags: kept
+            .iter()
+            .map(|p| format!("@param {} {}", p.name, p.doc))
+            .collect(),
+    }
+}
+
 /// The method's inputs in the plan's order: path values, required query values and the
 /// body, then the optional query values as one query class, then an optional body.
 fn inputs(op: &Operation, types: &Types, scope: &mut Scope) -> (Inputs, Option<QueryCx>) {
@@ -348,31 +375,7 @@ pub(super) fn operation_cx(
             .collect();
         declarations(&all)
     };
-    let without_query = query.as_ref().map(|q| {
-        let kept: Vec<&ParamCx> = params.iter().filter(|p| p.name != "query").collect();
-        let mut declared: Vec<String> = kept
-            .iter()
-            .map(|p| format!("{} {}", p.ty, p.name))
-            .collect();
-        let decl = declarations(&declared);
-        declared.push("String resume".to_string());
-        WithoutQuery {
-            decl,
-            decl_resume: declarations(&declared),
-            args: params
-                .iter()
-                .map(|p| match p.name.as_str() {
-                    "query" => format!("{}.builder().build()", q.class),
-                    name => name.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(", "),
-            tags: kept
-                .iter()
-                .map(|p| format!("@param {} {}", p.name, p.doc))
-                .collect(),
-        }
-    });
+    let without_query = query.as_ref().map(|q| without_query(&params, &q.class));
     OperationCx {
         without_query,
         tags: params
