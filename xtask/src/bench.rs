@@ -178,7 +178,9 @@ pub fn run(
         py.push("--quick");
     }
     let py = last_json_line(&capture(root, "bench: python parse", &python, &py)?)?;
+    let java = super::java_bench::run(root, &page_arg, &out, quick)?;
     if !quick {
+        rows.push(java_row(&java)?);
         // Issue 35: generated decoders, at most 1.25 times `JSON.parse`.
         rows.push(parse_row(
             "TypeScript: typed decode of the page",
@@ -648,6 +650,28 @@ fn parse_row(
         against: format!(
             "{plain} alone {base:.2} ms: {:.2}× (target ≤ {target}×)",
             typed / base
+        ),
+    })
+}
+
+/// The Java row: the generated client against Jackson databind into a `Map` (issue 58:
+/// within 1.5 times) and against openapi-generator's classes for the same spec (ahead).
+fn java_row(figures: &serde_json::Value) -> Result<Row, String> {
+    let (Some(typed), Some(map), Some(openapi)) = (
+        figures["typed_ms"].as_f64(),
+        figures["map_ms"].as_f64(),
+        figures["openapi_ms"].as_f64(),
+    ) else {
+        return Err(format!("bench: java: no figures in {figures}"));
+    };
+    Ok(Row {
+        what: "Java: typed decode of the page (JMH)".into(),
+        figure: format!("{typed:.2} ms"),
+        against: format!(
+            "Jackson databind into a Map {map:.2} ms: {:.2}× (target ≤ 1.5×); openapi-generator's \
+             classes {openapi:.2} ms: {:.2}× (target < 1×; they drop unknown members)",
+            typed / map,
+            typed / openapi
         ),
     })
 }

@@ -127,7 +127,9 @@ fn tests(root: &Path, sandbox: &Path) -> Result<(), String> {
     } else {
         vec!["-B", "-q", "-o", repository.as_str()]
     };
-    super::java_quickstart::run(root, sandbox, &shared)
+    super::java_quickstart::run(root, sandbox, &shared)?;
+    // Built here, where the repository is resolved; `cargo xtask bench` runs it.
+    super::java_bench::build(root, &shared)
 }
 
 /// The system properties the conformance runner reads.

@@ -11,21 +11,8 @@ use super::tools::{say, step, timed};
 /// Installs the client, builds the consumer and runs it; `maven` are the Maven arguments
 /// every build shares (the repository, offline or not).
 pub fn run(root: &Path, sandbox: &Path, maven: &[&str]) -> Result<(), String> {
-    let version = std::fs::read_to_string(root.join("spec/VERSION"))
-        .map_err(|e| format!("java quickstart: cannot read spec/VERSION: {e}"))?;
-    let version = version.trim();
-    let folder = format!(
-        "-Dbuild.folder={}",
-        root.join("target/java-package").display()
-    );
-    let mut install: Vec<&str> = maven.to_vec();
-    install.extend([folder.as_str(), "-f", "generated/java/pom.xml", "install"]);
-    step(
-        root,
-        "java: the jar installed into target/m2",
-        "mvn",
-        &install,
-    )?;
+    let version = install(root, maven)?;
+    let version = version.as_str();
     let client = format!("-Dclient.version={version}");
     let mut build: Vec<&str> = maven.to_vec();
     build.extend([
@@ -45,6 +32,21 @@ pub fn run(root: &Path, sandbox: &Path, maven: &[&str]) -> Result<(), String> {
     })
 }
 
+/// Installs the generated client's jar into the repository under `target/`; gives its
+/// version (`spec/VERSION`).
+pub fn install(root: &Path, maven: &[&str]) -> Result<String, String> {
+    let version = std::fs::read_to_string(root.join("spec/VERSION"))
+        .map_err(|e| format!("java: cannot read spec/VERSION: {e}"))?;
+    let folder = format!(
+        "-Dbuild.folder={}",
+        root.join("target/java-package").display()
+    );
+    let mut args: Vec<&str> = maven.to_vec();
+    args.extend([folder.as_str(), "-f", "generated/java/pom.xml", "install"]);
+    step(root, "java: the jar installed into target/m2", "mvn", &args)?;
+    Ok(version.trim().to_string())
+}
+
 /// Runs `example.Quickstart` against a fresh sandbox and checks what it printed.
 fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), String> {
     say("==> java: the quickstart run against the sandbox");
@@ -56,7 +58,10 @@ fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), Stri
         .map_err(|e| format!("java quickstart: cannot start {}: {e}", sandbox.display()))?;
     let mut first = String::new();
     if let Some(out) = server.stdout.take() {
-        let _ = BufReader::new(out).read_line(&mut first);
+        let mut out = BufReader::new(out);
+        let _ = out.read_line(&mut first);
+        // Read on to the end: a closed pipe would end the sandbox at its next line.
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     }
     let url = first
         .split_whitespace()

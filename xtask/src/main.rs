@@ -8,6 +8,7 @@ mod deny;
 mod fuzz;
 mod generator;
 mod java;
+mod java_bench;
 mod java_quickstart;
 mod output_check;
 mod package;

@@ -59,6 +59,7 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/JsonNull.java",
     "runtime/JsonNumber.java",
     "runtime/JsonObject.java",
+    "runtime/JsonPath.java",
     "runtime/JsonString.java",
     "runtime/JsonValue.java",
     "runtime/NotFoundException.java",

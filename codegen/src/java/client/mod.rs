@@ -239,7 +239,7 @@ fn auth_cx(i: &Interface, n: &ClientNames, types: &Types) -> AuthCx {
             let login = i.token_login().expect("checked: the interface logs in");
             let mut secrets = Vec::new();
             sensitive_paths(i, &login.body.ty, "credentials", types, &mut secrets);
-            let answer = types.decode(login.answer, "v", "\"$\"", 0);
+            let answer = types.decode(login.answer, "v", "JsonPath.ROOT", 0);
             let token_path = format!("$.{}", login.token_field);
             AuthCx {
                 doc: doc_text::login(doc),
@@ -252,7 +252,7 @@ fn auth_cx(i: &Interface, n: &ClientNames, types: &Types) -> AuthCx {
                         &[
                             format!("() -> {}.login(credentials)", n.operations),
                             format!(
-                                "v -> Wire.string(Wire.object({answer}.toJsonValue(), \"$\").get({field})\n                .orElseThrow(() -> Wire.missing(\"$\", {field})), {path})"
+                                "v -> Wire.string(Wire.object({answer}.toJsonValue(), JsonPath.ROOT).get({field})\n                .orElseThrow(() -> Wire.missing(JsonPath.ROOT, {field})), JsonPath.ROOT.member({field}))"
                             ),
                             path.clone(),
                             names::string(login.header),

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -48,7 +49,10 @@ public final class NewOneTimeUser {
         this.locationId = b.locationId;
         this.externalId = b.externalId;
         this.transactionLimit = b.transactionLimit;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -169,7 +173,7 @@ public final class NewOneTimeUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewOneTimeUser fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -180,15 +184,15 @@ public final class NewOneTimeUser {
      * @throws JsonException if the value does not fit
      */
     public static NewOneTimeUser fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static NewOneTimeUser decode(JsonValue json, String path) {
+    static NewOneTimeUser decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static NewOneTimeUser decode(JsonValue json, String path, String skip) {
+    static NewOneTimeUser decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -50,7 +51,10 @@ public final class OneTimeUser {
         this.email = b.email;
         this.phoneNumber = b.phoneNumber;
         this.transactionLimit = b.transactionLimit;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -170,7 +174,7 @@ public final class OneTimeUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static OneTimeUser fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -181,15 +185,15 @@ public final class OneTimeUser {
      * @throws JsonException if the value does not fit
      */
     public static OneTimeUser fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static OneTimeUser decode(JsonValue json, String path) {
+    static OneTimeUser decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static OneTimeUser decode(JsonValue json, String path, String skip) {
+    static OneTimeUser decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {

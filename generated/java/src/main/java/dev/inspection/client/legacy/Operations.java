@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -242,8 +243,8 @@ final class Operations {
         Objects.requireNonNull(options, "options");
         return new Core(baseUrl, INFO, Auth.token(
             () -> Operations.login(credentials),
-            v -> Wire.string(Wire.object(AuthenticateResponse.decode(v, "$").toJsonValue(), "$").get("auth_token")
-                .orElseThrow(() -> Wire.missing("$", "auth_token")), "$.auth_token"),
+            v -> Wire.string(Wire.object(AuthenticateResponse.decode(v, JsonPath.ROOT).toJsonValue(), JsonPath.ROOT).get("auth_token")
+                .orElseThrow(() -> Wire.missing(JsonPath.ROOT, "auth_token")), JsonPath.ROOT.member("auth_token")),
             "$.auth_token",
             "Authorization",
             "Token",

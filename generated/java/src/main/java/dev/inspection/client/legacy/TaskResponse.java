@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -57,7 +58,10 @@ public final class TaskResponse {
 
     private TaskResponse(Builder b) {
         this.task = b.task;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -141,7 +145,7 @@ public final class TaskResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -152,15 +156,15 @@ public final class TaskResponse {
      * @throws JsonException if the value does not fit
      */
     public static TaskResponse fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static TaskResponse decode(JsonValue json, String path) {
+    static TaskResponse decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static TaskResponse decode(JsonValue json, String path, String skip) {
+    static TaskResponse decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         if (Wire.bare(object, "task", WRAPPED_KNOWS)) {
             // The bare record: read as if it had come wrapped.

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -46,7 +47,10 @@ public final class TaskUserRef {
         this.id = b.id;
         this.email = b.email;
         this.name = b.name;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -146,7 +150,7 @@ public final class TaskUserRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskUserRef fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -157,15 +161,15 @@ public final class TaskUserRef {
      * @throws JsonException if the value does not fit
      */
     public static TaskUserRef fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static TaskUserRef decode(JsonValue json, String path) {
+    static TaskUserRef decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static TaskUserRef decode(JsonValue json, String path, String skip) {
+    static TaskUserRef decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {

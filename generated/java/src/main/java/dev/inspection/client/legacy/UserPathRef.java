@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -121,7 +122,7 @@ public final class UserPathRef {
     void check(String path, List<Violation> out) {
     }
 
-    static UserPathRef decode(JsonValue value, String path) {
+    static UserPathRef decode(JsonValue value, JsonPath path) {
         return new UserPathRef(Wire.string(value, path));
     }
 

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -90,7 +91,7 @@ public final class WorkflowId {
     void check(String path, List<Violation> out) {
     }
 
-    static WorkflowId decode(JsonValue value, String path) {
+    static WorkflowId decode(JsonValue value, JsonPath path) {
         return new WorkflowId(Wire.id(value, path, true));
     }
 

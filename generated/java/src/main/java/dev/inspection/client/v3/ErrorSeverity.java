@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -114,7 +115,7 @@ public final class ErrorSeverity {
         return Optional.ofNullable(known);
     }
 
-    static ErrorSeverity decode(JsonValue json, String path) {
+    static ErrorSeverity decode(JsonValue json, JsonPath path) {
         return of(Wire.string(json, path));
     }
 

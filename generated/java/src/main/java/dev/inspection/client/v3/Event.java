@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -130,18 +131,18 @@ public sealed interface Event
      * @throws JsonException if the text is not JSON or does not fit
      */
     static Event fromJson(String json) {
-        return decode(JsonValue.parse(json), "$");
+        return decode(JsonValue.parse(json), JsonPath.ROOT);
     }
 
     /**
      * Reads a member from a JSON value at the JSON path {@code path} (which errors name).
      *
      * @param json the JSON value
-     * @param path its path, {@code "$"} for a whole document
+     * @param path its path, {@code JsonPath.ROOT} for a whole document
      * @return the member
      * @throws JsonException if the value does not fit
      */
-    static Event decode(JsonValue json, String path) {
+    static Event decode(JsonValue json, JsonPath path) {
         JsonObject object = Wire.object(json, path);
         JsonValue tagValue = object.get("type").orElseThrow(() -> Wire.missing(path, "type"));
         String tag = Wire.string(tagValue, Wire.member(path, "type"));

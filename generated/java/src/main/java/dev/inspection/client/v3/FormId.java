@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -91,7 +92,7 @@ public final class FormId {
         Check.string(value, false, 255, null, null, "", path, out);
     }
 
-    static FormId decode(JsonValue value, String path) {
+    static FormId decode(JsonValue value, JsonPath path) {
         return new FormId(Wire.id(value, path, false));
     }
 

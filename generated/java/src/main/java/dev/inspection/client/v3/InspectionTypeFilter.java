@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -69,7 +70,7 @@ public enum InspectionTypeFilter {
         return value;
     }
 
-    static InspectionTypeFilter decode(JsonValue json, String path) {
+    static InspectionTypeFilter decode(JsonValue json, JsonPath path) {
         String text = Wire.string(json, path);
         for (InspectionTypeFilter v : values()) {
             if (v.value.equals(text)) {

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -40,7 +41,10 @@ public final class LocationRef {
         this.id = b.id;
         this.externalId = b.externalId;
         this.name = b.name;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -153,7 +157,7 @@ public final class LocationRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationRef fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -164,15 +168,15 @@ public final class LocationRef {
      * @throws JsonException if the value does not fit
      */
     public static LocationRef fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static LocationRef decode(JsonValue json, String path) {
+    static LocationRef decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static LocationRef decode(JsonValue json, String path, String skip) {
+    static LocationRef decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {

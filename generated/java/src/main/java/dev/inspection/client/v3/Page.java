@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -83,7 +84,7 @@ public final class Page<T> {
      * @param item reads a record
      * @return the page
      */
-    static <T> Page<T> decode(JsonValue json, String path, Wire.Reader<T> item) {
+    static <T> Page<T> decode(JsonValue json, JsonPath path, Wire.Reader<T> item) {
         JsonObject object = Wire.object(json, path);
         List<T> items = List.of();
         Paging paging = null;

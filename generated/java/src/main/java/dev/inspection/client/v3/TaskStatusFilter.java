@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -67,7 +68,7 @@ public enum TaskStatusFilter {
         return value;
     }
 
-    static TaskStatusFilter decode(JsonValue json, String path) {
+    static TaskStatusFilter decode(JsonValue json, JsonPath path) {
         String text = Wire.string(json, path);
         for (TaskStatusFilter v : values()) {
             if (v.value.equals(text)) {

@@ -21,6 +21,7 @@ import dev.inspection.client.runtime.JsonException;
 import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.Presence;
@@ -40,7 +41,10 @@ public final class UserUpdate {
         this.externalId = b.externalId;
         this.firstName = b.firstName;
         this.lastName = b.lastName;
-        this.additionalProperties = Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
+        // Most records hold no unknown property: no map of their own then.
+        this.additionalProperties = b.additionalProperties.isEmpty()
+            ? Map.of()
+            : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
 
     /**
@@ -158,7 +162,7 @@ public final class UserUpdate {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserUpdate fromJson(String json) {
-        return decode(JsonValue.parse(json), "$", null);
+        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
     }
 
     /**
@@ -169,15 +173,15 @@ public final class UserUpdate {
      * @throws JsonException if the value does not fit
      */
     public static UserUpdate fromJson(JsonValue json) {
-        return decode(json, "$", null);
+        return decode(json, JsonPath.ROOT, null);
     }
 
-    static UserUpdate decode(JsonValue json, String path) {
+    static UserUpdate decode(JsonValue json, JsonPath path) {
         return decode(json, path, null);
     }
 
     /** Reads one at {@code path}, leaving out the member {@code skip} (a union's tag), if any. */
-    static UserUpdate decode(JsonValue json, String path, String skip) {
+    static UserUpdate decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
         for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {

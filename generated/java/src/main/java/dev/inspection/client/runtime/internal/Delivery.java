@@ -11,6 +11,7 @@ import java.util.Map;
 
 import dev.inspection.client.runtime.DecodeException;
 import dev.inspection.client.runtime.JsonException;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.WebhookException;
 
@@ -30,7 +31,7 @@ public final class Delivery {
      */
     public static <T> T read(byte[] body, Wire.Reader<T> reader) {
         try {
-            return reader.read(JsonValue.parse(body), "$");
+            return reader.read(JsonValue.parse(body), JsonPath.ROOT);
         } catch (JsonException e) {
             String path = e.path() != null ? e.path() : "$";
             return fail("the delivery does not fit: " + e.getMessage(), path);

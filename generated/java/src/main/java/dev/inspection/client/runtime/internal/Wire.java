@@ -23,6 +23,7 @@ import dev.inspection.client.runtime.JsonNull;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
+import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonValue;
 
 /**
@@ -43,7 +44,7 @@ public final class Wire {
          * @param path its JSON path
          * @return what it holds
          */
-        T read(JsonValue value, String path);
+        T read(JsonValue value, JsonPath path);
     }
 
     /**
@@ -53,14 +54,8 @@ public final class Wire {
      * @param name the member's name
      * @return {@code path.name}, or {@code path["name"]} where the name is not plain
      */
-    public static String member(String path, String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (!(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9')) {
-                return path + "[" + JsonString.of(name).toJson() + "]";
-            }
-        }
-        return name.isEmpty() ? path + "[\"\"]" : path + "." + name;
+    public static JsonPath member(JsonPath path, String name) {
+        return path.member(name);
     }
 
     /**
@@ -71,8 +66,9 @@ public final class Wire {
      * @param got the value that came
      * @return the exception to throw
      */
-    public static JsonException mismatch(String path, String expected, JsonValue got) {
-        return new JsonException(path + ": expected " + expected + ", got " + describe(got), path);
+    public static JsonException mismatch(JsonPath path, String expected, JsonValue got) {
+        String at = path.toString();
+        return new JsonException(at + ": expected " + expected + ", got " + describe(got), at);
     }
 
     /**
@@ -82,8 +78,8 @@ public final class Wire {
      * @param name the property
      * @return the exception to throw
      */
-    public static JsonException missing(String path, String name) {
-        String at = member(path, name);
+    public static JsonException missing(JsonPath path, String name) {
+        String at = path.member(name).toString();
         return new JsonException(at + ": the required property is missing", at);
     }
 
@@ -109,7 +105,7 @@ public final class Wire {
      * @param path its path
      * @return the object
      */
-    public static JsonObject object(JsonValue value, String path) {
+    public static JsonObject object(JsonValue value, JsonPath path) {
         if (value instanceof JsonObject o) {
             return o;
         }
@@ -123,7 +119,7 @@ public final class Wire {
      * @param path its path
      * @return the string
      */
-    public static String string(JsonValue value, String path) {
+    public static String string(JsonValue value, JsonPath path) {
         if (value instanceof JsonString s) {
             return s.value();
         }
@@ -138,7 +134,7 @@ public final class Wire {
      * @param integers whether an integer is an id too
      * @return the id's text
      */
-    public static String id(JsonValue value, String path, boolean integers) {
+    public static String id(JsonValue value, JsonPath path, boolean integers) {
         if (integers && value instanceof JsonNumber n && n.longValueExact().isPresent()) {
             return Long.toString(n.longValueExact().getAsLong());
         }
@@ -155,7 +151,7 @@ public final class Wire {
      * @param path its path
      * @return the number
      */
-    public static long int64(JsonValue value, String path) {
+    public static long int64(JsonValue value, JsonPath path) {
         if (value instanceof JsonNumber n) {
             OptionalLong exact = n.longValueExact();
             if (exact.isPresent()) {
@@ -172,7 +168,7 @@ public final class Wire {
      * @param path its path
      * @return the number
      */
-    public static int int32(JsonValue value, String path) {
+    public static int int32(JsonValue value, JsonPath path) {
         if (value instanceof JsonNumber n) {
             OptionalLong exact = n.longValueExact();
             if (exact.isPresent() && exact.getAsLong() == (int) exact.getAsLong()) {
@@ -189,7 +185,7 @@ public final class Wire {
      * @param path its path
      * @return the number
      */
-    public static BigDecimal number(JsonValue value, String path) {
+    public static BigDecimal number(JsonValue value, JsonPath path) {
         if (value instanceof JsonNumber n) {
             return n.bigDecimalValue();
         }
@@ -203,7 +199,7 @@ public final class Wire {
      * @param path its path
      * @return the boolean
      */
-    public static boolean bool(JsonValue value, String path) {
+    public static boolean bool(JsonValue value, JsonPath path) {
         if (value instanceof JsonBoolean b) {
             return b.value();
         }
@@ -217,7 +213,7 @@ public final class Wire {
      * @param path its path
      * @return the date
      */
-    public static LocalDate date(JsonValue value, String path) {
+    public static LocalDate date(JsonValue value, JsonPath path) {
         LocalDate date = value instanceof JsonString s ? Dates.date(s.value()) : null;
         if (date == null) {
             throw mismatch(path, "an ISO 8601 date (YYYY-MM-DD)", value);
@@ -232,7 +228,7 @@ public final class Wire {
      * @param path its path
      * @return the date-time
      */
-    public static OffsetDateTime dateTime(JsonValue value, String path) {
+    public static OffsetDateTime dateTime(JsonValue value, JsonPath path) {
         OffsetDateTime at = value instanceof JsonString s ? Dates.dateTime(s.value()) : null;
         if (at == null) {
             throw mismatch(path, "an ISO 8601 date-time", value);
@@ -247,7 +243,7 @@ public final class Wire {
      * @param path its path
      * @return the value
      */
-    public static DateOrDateTime dateOrDateTime(JsonValue value, String path) {
+    public static DateOrDateTime dateOrDateTime(JsonValue value, JsonPath path) {
         if (value instanceof JsonString s) {
             LocalDate date = Dates.date(s.value());
             if (date != null) {
@@ -268,9 +264,9 @@ public final class Wire {
      * @param path its path
      * @return the value
      */
-    public static DateTimeOrRange dateTimeOrRange(JsonValue value, String path) {
+    public static DateTimeOrRange dateTimeOrRange(JsonValue value, JsonPath path) {
         if (value instanceof JsonArray a && a.size() == 2) {
-            return DateTimeOrRange.between(dateTime(a.get(0), path + "[0]"), dateTime(a.get(1), path + "[1]"));
+            return DateTimeOrRange.between(dateTime(a.get(0), path.index(0)), dateTime(a.get(1), path.index(1)));
         }
         if (value instanceof JsonString) {
             return DateTimeOrRange.at(dateTime(value, path));
@@ -287,13 +283,13 @@ public final class Wire {
      * @param item reads one item
      * @return the items, unmodifiable
      */
-    public static <T> List<T> list(JsonValue value, String path, Reader<T> item) {
+    public static <T> List<T> list(JsonValue value, JsonPath path, Reader<T> item) {
         if (!(value instanceof JsonArray a)) {
             throw mismatch(path, "an array", value);
         }
         List<T> out = new ArrayList<>(a.size());
         for (int i = 0; i < a.size(); i++) {
-            out.add(item.read(a.get(i), path + "[" + i + "]"));
+            out.add(item.read(a.get(i), path.index(i)));
         }
         return Collections.unmodifiableList(out);
     }
@@ -307,7 +303,7 @@ public final class Wire {
      * @param item reads one value
      * @return the map, unmodifiable
      */
-    public static <T> Map<String, T> map(JsonValue value, String path, Reader<T> item) {
+    public static <T> Map<String, T> map(JsonValue value, JsonPath path, Reader<T> item) {
         JsonObject o = object(value, path);
         Map<String, T> out = new LinkedHashMap<>();
         for (Map.Entry<String, JsonValue> m : o.members().entrySet()) {
