@@ -49,8 +49,11 @@ pub struct OperationCx {
     /// The reader of the answer (`Unit::decode`) or the `Walk.Plan` expression.
     pub reader: String,
     pub optional_body: bool,
-    /// The alternative media type's method (`getInspectionPdf`) and media type.
-    pub alternative: Option<(String, String)>,
+    /// The alternative media type's method (`getInspectionPdf`), its media type, and its
+    /// download's method (`getInspectionPdfTo`).
+    pub alternative: Option<(String, String, String)>,
+    /// For an answer of bytes: the method writing them to a stream (`getFormTo`).
+    pub download: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -351,11 +354,11 @@ pub(super) fn operation_cx(
     }
     let alternative = op.answer.alternative.as_ref().map(|media| {
         let form = op.call.alternative.as_deref().unwrap_or("bytes");
-        (
-            members.claim(&format!("{method}{}", upper_first(&names::member(form)))),
-            names::string(media),
-        )
+        let name = members.claim(&format!("{method}{}", upper_first(&names::member(form))));
+        let to = members.claim(&format!("{name}To"));
+        (name, names::string(media), to)
     });
+    let download = (call == "bytes").then(|| members.claim(&format!("{method}To")));
     let Inputs {
         params,
         requires,
@@ -401,6 +404,7 @@ pub(super) fn operation_cx(
         reader,
         optional_body: op.body.as_ref().is_some_and(|b| b.optional),
         alternative,
+        download,
     }
 }
 

@@ -184,6 +184,34 @@ public final class Core implements AutoCloseable {
     }
 
     /**
+     * Sends {@code call} and writes its body (a PDF) to {@code out} as it arrives, in
+     * bounded memory whatever its size ({@code maxResponseBytes} does not apply); gives the
+     * bytes written. A body that breaks off is not asked again: {@code out} holds what came.
+     *
+     * @param call the request
+     * @param out where the body goes (not closed)
+     * @return the bytes written
+     */
+    public CompletableFuture<Long> download(Call call, java.io.OutputStream out) {
+        return tracked(call, t -> {
+            t.sink = out;
+            return send(call, t).thenApply(raw -> t.written.get());
+        });
+    }
+
+    /**
+     * GETs a pre-signed URL with no credentials, writing the body to {@code out} as it
+     * arrives, in bounded memory whatever its size.
+     *
+     * @param url the link
+     * @param out where the body goes (not closed)
+     * @return the bytes written
+     */
+    public CompletableFuture<Long> fetchPresignedTo(String url, java.io.OutputStream out) {
+        return download(presigned("GET", url), out);
+    }
+
+    /**
      * Sends {@code call}, whose answer has no body worth reading.
      *
      * @param call the request
@@ -329,6 +357,11 @@ public final class Core implements AutoCloseable {
     static final class Track {
         volatile int attempt;
         volatile CompletableFuture<?> inflight;
+        /** Where a download's body goes, and how much of it went there. */
+        java.io.OutputStream sink;
+        final java.util.concurrent.atomic.AtomicLong written = new java.util.concurrent.atomic.AtomicLong();
+        /** The caller's stream's failure, which ends the call (it is no failure of the service). */
+        final java.util.concurrent.atomic.AtomicReference<IOException> sinkFailed = new java.util.concurrent.atomic.AtomicReference<>();
     }
 
     /**
@@ -437,6 +470,10 @@ public final class Core implements AutoCloseable {
             if (outcome instanceof Raw raw) {
                 return CompletableFuture.completedFuture(raw);
             }
+            if (t.written.get() > 0) {
+                // Part of the document is in the caller's stream: asking again would write it twice.
+                throw new TransportException(call.op + ": the download broke off after " + t.written.get() + " bytes");
+            }
             int failed = a.attempt;
             a.attempt++;
             if (outcome instanceof ApiException e && e.status() == 401 && withToken && !a.renewed) {
@@ -539,7 +576,11 @@ public final class Core implements AutoCloseable {
             if (status >= 300 && status < 400 && info.headers().firstValue("location").isPresent()) {
                 return HttpResponse.BodySubscribers.replacing(new Bodies.Read(new byte[0], false));
             }
-            return Bodies.limited(status >= 200 && status < 300 ? limit : errorLimit);
+            boolean success = status >= 200 && status < 300;
+            if (success && t.sink != null && !(status == 202 && call.op.poll)) {
+                return Bodies.streaming(t.sink, t.written, t.sinkFailed);
+            }
+            return Bodies.limited(success ? limit : errorLimit);
         });
         t.inflight = exchange;
         boolean[] timedOut = {false};
@@ -555,6 +596,10 @@ public final class Core implements AutoCloseable {
         }
         return exchange.<CompletableFuture<Object>>handle((response, error) -> {
             timer.cancel(false);
+            if (error != null && t.sinkFailed.get() != null) {
+                return CompletableFuture.failedFuture(new TransportException(call.op
+                    + ": writing the download to its stream failed: " + t.sinkFailed.get().getMessage(), t.sinkFailed.get()));
+            }
             if (error != null) {
                 Throwable cause = unwrap(error);
                 if (timedOut[0] || cause instanceof HttpTimeoutException && !(cause instanceof HttpConnectTimeoutException)) {

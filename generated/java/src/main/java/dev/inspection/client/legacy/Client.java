@@ -112,6 +112,19 @@ public final class Client implements AutoCloseable {
     }
 
     /**
+     * Downloads a pre-signed URL (a share link) with no credentials, writing the bytes to
+     * {@code out} as they arrive, in bounded memory whatever the size
+     * ({@code maxResponseBytes} does not apply).
+     *
+     * @param url the link
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public long fetchPresignedTo(String url, java.io.OutputStream out) {
+        return Blocking.await(core.fetchPresignedTo(url, out));
+    }
+
+    /**
      * Uploads bytes to a pre-signed URL with no credentials at all.
      *
      * @param url the link
@@ -465,6 +478,20 @@ public final class Client implements AutoCloseable {
     public byte[] getFormTemplatePdf(FormTemplateId id) {
         Call call = Operations.getFormTemplate(Operations.GET_FORM_TEMPLATE_ALTERNATIVE, core, id);
         return Blocking.await(core.bytes(call));
+    }
+
+    /**
+     * The document of `"get_form_template"` as "application/pdf", written to `out` as it
+     * arrives, in bounded memory whatever its size; asked again while the service answers 202.
+     * A body that breaks off is not asked again: `out` holds what came.
+     *
+     * @param id the `id` path value
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public long getFormTemplatePdfTo(FormTemplateId id, java.io.OutputStream out) {
+        Call call = Operations.getFormTemplate(Operations.GET_FORM_TEMPLATE_ALTERNATIVE, core, id);
+        return Blocking.await(core.download(call, out));
     }
 
     /**
@@ -1015,6 +1042,21 @@ public final class Client implements AutoCloseable {
     public byte[] getTransactionFormPdf(TransactionId id, FormId formId) {
         Call call = Operations.getTransactionForm(Operations.GET_TRANSACTION_FORM_ALTERNATIVE, core, id, formId);
         return Blocking.await(core.bytes(call));
+    }
+
+    /**
+     * The document of `"get_transaction_form"` as "application/pdf", written to `out` as it
+     * arrives, in bounded memory whatever its size; asked again while the service answers 202.
+     * A body that breaks off is not asked again: `out` holds what came.
+     *
+     * @param id the `id` path value
+     * @param formId the `form_id` path value
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public long getTransactionFormPdfTo(TransactionId id, FormId formId, java.io.OutputStream out) {
+        Call call = Operations.getTransactionForm(Operations.GET_TRANSACTION_FORM_ALTERNATIVE, core, id, formId);
+        return Blocking.await(core.download(call, out));
     }
 
     /**

@@ -102,6 +102,19 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * Downloads a pre-signed URL (a share link) with no credentials, writing the bytes to
+     * {@code out} as they arrive, in bounded memory whatever the size
+     * ({@code maxResponseBytes} does not apply).
+     *
+     * @param url the link
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public CompletableFuture<Long> fetchPresignedTo(String url, java.io.OutputStream out) {
+        return core.fetchPresignedTo(url, out);
+    }
+
+    /**
      * Uploads bytes to a pre-signed URL with no credentials at all.
      *
      * @param url the link
@@ -582,6 +595,20 @@ public final class AsyncClient implements AutoCloseable {
     }
 
     /**
+     * The document of `"get_inspection"` as "application/pdf", written to `out` as it arrives,
+     * in bounded memory whatever its size; asked again while the service answers 202. A body
+     * that breaks off is not asked again: `out` holds what came.
+     *
+     * @param inspectionId the `inspection_id` path value
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public CompletableFuture<Long> getInspectionPdfTo(InspectionId inspectionId, java.io.OutputStream out) {
+        Call call = Operations.getInspection(Operations.GET_INSPECTION_ALTERNATIVE, core, inspectionId);
+        return core.download(call, out);
+    }
+
+    /**
      * Gets a pre-signed link to an inspection, usable without authentication for 48 hours.
      *
      * `GET /inspections/{inspection_id}/share_url`
@@ -617,6 +644,19 @@ public final class AsyncClient implements AutoCloseable {
     public CompletableFuture<byte[]> getForm(FormId formId) {
         Call call = Operations.getForm(Operations.GET_FORM, core, formId);
         return core.bytes(call);
+    }
+
+    /**
+     * The answer of `"get_form"`, written to `out` as it arrives, in bounded memory whatever
+     * its size. A body that breaks off is not asked again: `out` holds what came.
+     *
+     * @param formId the `form_id` path value
+     * @param out where the bytes go (not closed)
+     * @return how many bytes were written
+     */
+    public CompletableFuture<Long> getFormTo(FormId formId, java.io.OutputStream out) {
+        Call call = Operations.getForm(Operations.GET_FORM, core, formId);
+        return core.download(call, out);
     }
 
     /**

@@ -23,10 +23,82 @@ final class Bodies {
     static final class Read {
         final byte[] bytes;
         final boolean over;
+        /** For a body written to a stream: how many bytes were written. */
+        final long written;
 
         Read(byte[] bytes, boolean over) {
+            this(bytes, over, 0);
+        }
+
+        Read(byte[] bytes, boolean over, long written) {
             this.bytes = bytes;
             this.over = over;
+            this.written = written;
+        }
+    }
+
+    /**
+     * A subscriber writing the body to {@code out} as it arrives (bounded memory whatever
+     * its size), counting into {@code written}; a write that fails cancels the exchange.
+     */
+    static HttpResponse.BodySubscriber<Read> streaming(java.io.OutputStream out, java.util.concurrent.atomic.AtomicLong written,
+            java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed) {
+        return new Streaming(out, written, failed);
+    }
+
+    private static final class Streaming implements HttpResponse.BodySubscriber<Read> {
+        private final java.io.OutputStream out;
+        private final java.util.concurrent.atomic.AtomicLong written;
+        private final java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed;
+        private final CompletableFuture<Read> result = new CompletableFuture<>();
+        private Flow.Subscription subscription;
+
+        Streaming(java.io.OutputStream out, java.util.concurrent.atomic.AtomicLong written,
+                java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed) {
+            this.out = out;
+            this.written = written;
+            this.failed = failed;
+        }
+
+        @Override
+        public CompletionStage<Read> getBody() {
+            return result;
+        }
+
+        @Override
+        public void onSubscribe(Flow.Subscription s) {
+            this.subscription = s;
+            s.request(1);
+        }
+
+        @Override
+        public void onNext(List<ByteBuffer> buffers) {
+            try {
+                for (ByteBuffer b : buffers) {
+                    byte[] chunk = new byte[b.remaining()];
+                    b.get(chunk);
+                    out.write(chunk);
+                    written.addAndGet(chunk.length);
+                }
+            } catch (java.io.IOException e) {
+                // The caller's stream failed, not the connection: the call ends here.
+                failed.set(e);
+                result.completeExceptionally(e);
+                subscription.cancel();
+                return;
+            }
+            // One chunk at a time: the stream sets the pace, memory stays bounded.
+            subscription.request(1);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+
+        @Override
+        public void onComplete() {
+            result.complete(new Read(new byte[0], false, written.get()));
         }
     }
 
