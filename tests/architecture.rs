@@ -562,6 +562,121 @@ fn no_hand_written_function_is_over_80_lines() {
     assert!(long.is_empty(), "{}", long.join("\n"));
 }
 
+/// The same rule for the hand-written Java: the runtime under `templates/java/runtime`,
+/// the tests, the conformance runner, the quickstart and the benchmark of `tests/java`.
+#[test]
+fn no_hand_written_java_method_is_over_80_lines() {
+    let root = root();
+    let mut files = Vec::new();
+    for dir in ["templates/java/runtime", "tests/java"] {
+        files_with(&root.join(dir), "java", &mut files);
+    }
+    assert!(files.len() > 40, "the Java files were not found");
+    let mut long = Vec::new();
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for (name, line, count) in long_java_methods(&text, 80) {
+            let shown = file.strip_prefix(&root).unwrap_or(&file).display();
+            long.push(format!("{shown}:{line}: `{name}` is {count} lines"));
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+/// The Java counter finds a long method (its parameters on lines of their own too) and
+/// takes no statement for a method.
+#[test]
+fn the_java_counter_counts_method_bodies() {
+    let body = |n: usize| "        x();\n".repeat(n);
+    let text = format!(
+        "class A {{\n    public static int longOne(\n            int a) {{\n{}    }}\n\n    void short() {{\n{}    }}\n\n    void call() {{\n        return helper(x, {{\n{}        }});\n    }}\n}}\n",
+        body(85),
+        body(3),
+        body(2)
+    );
+    assert_eq!(
+        long_java_methods(&text, 80),
+        vec![("longOne".to_string(), 2, 88)]
+    );
+}
+
+/// The files under `path` whose name ends in `.<ext>`.
+fn files_with(path: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    if path.is_dir() {
+        for entry in fs::read_dir(path).unwrap() {
+            files_with(&entry.unwrap().path(), ext, out);
+        }
+    } else if path.extension().is_some_and(|e| e == ext) {
+        out.push(path.to_path_buf());
+    }
+}
+
+/// Java methods (and constructors) over `max` lines: a declaration (modifiers, a type, a
+/// name and `(`) whose body ends at a `}` of its own indentation.
+fn long_java_methods(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let Some(name) = java_method_name(code) else {
+            continue;
+        };
+        let opens = lines[i..]
+            .iter()
+            .map(|l| l.trim_end())
+            .find(|l| l.ends_with('{') || l.ends_with(';'));
+        if opens.is_none_or(|l| l.ends_with(';')) {
+            continue;
+        }
+        let closing = format!("{indent}}}");
+        let Some(end) = lines[i + 1..].iter().position(|l| *l == closing) else {
+            continue;
+        };
+        if end + 2 > max {
+            long.push((name.to_string(), i + 1, end + 2));
+        }
+    }
+    long
+}
+
+/// The name a line declaring a Java method starts with, if it declares one.
+fn java_method_name(code: &str) -> Option<&str> {
+    const NOT_A_TYPE: &[&str] = &[
+        "return",
+        "new",
+        "throw",
+        "else",
+        "case",
+        "if",
+        "for",
+        "while",
+        "switch",
+        "catch",
+        "try",
+        "do",
+        "assert",
+        "yield",
+        "synchronized(",
+    ];
+    if code.starts_with('/') || code.starts_with('*') {
+        return None;
+    }
+    let head = &code[..code.find('(')?];
+    if head.contains('=') || head.contains('.') && !head.contains('<') {
+        return None;
+    }
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let first = *words.first()?;
+    if words.len() < 2 || NOT_A_TYPE.contains(&first) || first.starts_with('@') {
+        return None;
+    }
+    let name = *words.last()?;
+    name.chars()
+        .all(|c| c.is_alphanumeric() || c == '_')
+        .then_some(name)
+}
+
 /// The counter above finds a long function, method and test, and no trait declaration.
 #[test]
 fn the_function_counter_counts_bodies_only() {
