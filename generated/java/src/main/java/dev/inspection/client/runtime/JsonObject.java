@@ -3,20 +3,25 @@
 
 package dev.inspection.client.runtime;
 
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A JSON object: an immutable map of member names to values that keeps the members' order.
  * Two objects are equal when they have the same members, in any order (as for {@link Map}).
  */
 public final class JsonObject implements JsonValue {
-    private final LinkedHashMap<String, JsonValue> members; // never changed once built
+    private final Members members; // never changed once built
 
-    private JsonObject(LinkedHashMap<String, JsonValue> members) {
+    private JsonObject(Members members) {
         this.members = members;
     }
 
@@ -41,7 +46,7 @@ public final class JsonObject implements JsonValue {
      * @return an empty builder
      */
     public static Builder builder() {
-        return new Builder(new LinkedHashMap<>());
+        return new Builder(8);
     }
 
     /**
@@ -56,8 +61,7 @@ public final class JsonObject implements JsonValue {
         if (expectedMembers < 0) {
             throw new IllegalArgumentException("negative size: " + expectedMembers);
         }
-        // The capacity that holds that many under HashMap's load factor of 0.75.
-        return new Builder(new LinkedHashMap<>((int) Math.ceil(expectedMembers / 0.75)));
+        return new Builder(Math.max(expectedMembers, 1));
     }
 
     /**
@@ -66,7 +70,7 @@ public final class JsonObject implements JsonValue {
      * @return an unmodifiable map of the members, iterating in their order
      */
     public Map<String, JsonValue> members() {
-        return Collections.unmodifiableMap(members);
+        return members;
     }
 
     /**
@@ -105,10 +109,16 @@ public final class JsonObject implements JsonValue {
 
     /** Adds an object's members in order, refusing a name given twice. Not thread-safe. */
     public static final class Builder {
-        private LinkedHashMap<String, JsonValue> members;
+        private String[] names;
+        private JsonValue[] values;
+        private int size;
+        /** Where each name is, once there are more than a few to scan. */
+        private HashMap<String, Integer> index;
+        private boolean built;
 
-        private Builder(LinkedHashMap<String, JsonValue> members) {
-            this.members = members;
+        private Builder(int capacity) {
+            this.names = new String[capacity];
+            this.values = new JsonValue[capacity];
         }
 
         /**
@@ -122,14 +132,29 @@ public final class JsonObject implements JsonValue {
          * @throws NullPointerException if {@code name} or {@code value} is null
          */
         public Builder put(String name, JsonValue value) {
-            if (members == null) {
+            if (built) {
                 throw new IllegalStateException("this builder has already built its object");
             }
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
-            if (members.putIfAbsent(name, value) != null) {
+            if (Members.find(names, size, index, name) >= 0) {
                 throw new IllegalArgumentException("duplicate member name \"" + name + "\"");
             }
+            if (size == names.length) {
+                names = Arrays.copyOf(names, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            names[size] = name;
+            values[size] = value;
+            if (index != null) {
+                index.put(name, size);
+            } else if (size == Members.SCANNED) {
+                index = new HashMap<>();
+                for (int i = 0; i <= size; i++) {
+                    index.put(names[i], i);
+                }
+            }
+            size++;
             return this;
         }
 
@@ -140,12 +165,93 @@ public final class JsonObject implements JsonValue {
          * @throws IllegalStateException if {@code build()} was already called
          */
         public JsonObject build() {
-            if (members == null) {
+            if (built) {
                 throw new IllegalStateException("this builder has already built its object");
             }
-            JsonObject object = new JsonObject(members);
-            members = null; // the object now owns the map: no copy, and no later change
-            return object;
+            built = true;
+            // The object now owns the arrays: no copy, and no later change.
+            return new JsonObject(new Members(names, values, size, index));
+        }
+    }
+
+    /**
+     * The members, in order, as two arrays: no entry objects or hash table for the small
+     * objects most documents are made of (a name is found by scanning up to
+     * {@link #SCANNED} of them, through an index past that). Immutable.
+     */
+    private static final class Members extends AbstractMap<String, JsonValue> {
+        static final int SCANNED = 8;
+
+        private final String[] names;
+        private final JsonValue[] values;
+        private final int size;
+        private final HashMap<String, Integer> index;
+
+        Members(String[] names, JsonValue[] values, int size, HashMap<String, Integer> index) {
+            this.names = names;
+            this.values = values;
+            this.size = size;
+            this.index = index;
+        }
+
+        static int find(String[] names, int size, HashMap<String, Integer> index, Object name) {
+            if (index != null) {
+                Integer at = index.get(name);
+                return at == null ? -1 : at;
+            }
+            for (int i = 0; i < size; i++) {
+                if (names[i].equals(name)) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        @Override
+        public JsonValue get(Object name) {
+            int at = find(names, size, index, name);
+            return at < 0 ? null : values[at];
+        }
+
+        @Override
+        public boolean containsKey(Object name) {
+            return find(names, size, index, name) >= 0;
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+
+        @Override
+        public Set<Map.Entry<String, JsonValue>> entrySet() {
+            return new AbstractSet<>() {
+                @Override
+                public Iterator<Map.Entry<String, JsonValue>> iterator() {
+                    return new Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < size;
+                        }
+
+                        @Override
+                        public Map.Entry<String, JsonValue> next() {
+                            if (next >= size) {
+                                throw new NoSuchElementException();
+                            }
+                            int at = next++;
+                            return new AbstractMap.SimpleImmutableEntry<>(names[at], values[at]);
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return size;
+                }
+            };
         }
     }
 }
