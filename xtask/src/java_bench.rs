@@ -12,9 +12,10 @@ const JAR: &str = "target/java-bench/benchmarks.jar";
 /// Builds the benchmark's jar against the client's jar installed in `target/m2`; `maven`
 /// are the Maven arguments every build shares.
 pub fn build(root: &Path, maven: &[&str]) -> Result<(), String> {
-    let version = std::fs::read_to_string(root.join("spec/VERSION"))
-        .map_err(|e| format!("java bench: cannot read spec/VERSION: {e}"))?;
-    let client = format!("-Dclient.version={}", version.trim());
+    let client = format!(
+        "-Dclient.version={}",
+        super::java_quickstart::version(root)?
+    );
     let mut args: Vec<&str> = maven.to_vec();
     args.extend([client.as_str(), "-f", "tests/java/bench/pom.xml", "package"]);
     step(root, "java: the JMH benchmark built", "mvn", &args)

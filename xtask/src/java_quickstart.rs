@@ -35,8 +35,7 @@ pub fn run(root: &Path, sandbox: &Path, maven: &[&str]) -> Result<(), String> {
 /// Installs the generated client's jar into the repository under `target/`; gives its
 /// version (`spec/VERSION`).
 pub fn install(root: &Path, maven: &[&str]) -> Result<String, String> {
-    let version = std::fs::read_to_string(root.join("spec/VERSION"))
-        .map_err(|e| format!("java: cannot read spec/VERSION: {e}"))?;
+    let version = version(root)?;
     let folder = format!(
         "-Dbuild.folder={}",
         root.join("target/java-package").display()
@@ -44,7 +43,14 @@ pub fn install(root: &Path, maven: &[&str]) -> Result<String, String> {
     let mut args: Vec<&str> = maven.to_vec();
     args.extend([folder.as_str(), "-f", "generated/java/pom.xml", "install"]);
     step(root, "java: the jar installed into target/m2", "mvn", &args)?;
-    Ok(version.trim().to_string())
+    Ok(version)
+}
+
+/// The client's version, `spec/VERSION`: the jar's, and what its consumers depend on.
+pub fn version(root: &Path) -> Result<String, String> {
+    std::fs::read_to_string(root.join("spec/VERSION"))
+        .map(|v| v.trim().to_string())
+        .map_err(|e| format!("java: cannot read spec/VERSION: {e}"))
 }
 
 /// Runs `example.Quickstart` against a fresh sandbox and checks what it printed.

@@ -313,7 +313,8 @@ fn field_cx(f: &Field, required: bool, scope: &mut Scope, types: &Types) -> Fiel
     }
 }
 
-fn upper_first(name: &str) -> String {
+/// `name` with its first letter upper-case (`referenceNumber` -> `ReferenceNumber`).
+pub(super) fn upper_first(name: &str) -> String {
     let mut chars = name.chars();
     chars
         .next()

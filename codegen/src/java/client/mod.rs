@@ -323,11 +323,3 @@ fn declarations(params: &[String]) -> String {
     let pad = " ".repeat(12);
     format!("\n{pad}{}", params.join(&format!(",\n{pad}")))
 }
-
-fn upper_first(name: &str) -> String {
-    let mut chars = name.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
-}

@@ -9,7 +9,8 @@ use crate::ir::{
 use crate::java::names::{self, Scope};
 use crate::java::types::{self, Types};
 
-use super::{ClientNames, declarations, upper_first, wrapped};
+use super::{ClientNames, declarations, wrapped};
+use crate::java::models::upper_first;
 
 #[derive(serde::Serialize)]
 pub struct OperationCx {

@@ -9,11 +9,9 @@ import java.net.http.HttpHeaders;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -620,9 +618,6 @@ public final class Core implements AutoCloseable {
                 return new Failure("refused", "cannot connect: " + describe(cause));
             }
         }
-        if (cause instanceof IOException) {
-            return new Failure("network", "the request failed: " + describe(cause));
-        }
         return new Failure("network", "the request failed: " + describe(cause));
     }
 
@@ -673,7 +668,7 @@ public final class Core implements AutoCloseable {
                 return CompletableFuture.failedFuture(new TooLargeException(call.op + " answered more than "
                     + options.maxResponseBytes() + " bytes, the client's maxResponseBytes", options.maxResponseBytes()));
             }
-            return CompletableFuture.completedFuture(new Raw(status, headers, read.bytes, url));
+            return CompletableFuture.completedFuture(new Raw(status, headers, read.bytes));
         }
         return CompletableFuture.completedFuture(apiError(call, status, headers, read.bytes, requestId));
     }
@@ -844,13 +839,5 @@ public final class Core implements AutoCloseable {
             }
             return found;
         }));
-    }
-
-    static String lower(String s) {
-        return s.toLowerCase(Locale.ROOT);
-    }
-
-    static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
     }
 }

@@ -46,15 +46,6 @@ public final class Operation {
         return new Operation(name, method, template, mediaType, polls, anonymous, hint);
     }
 
-    /**
-     * The spec's name.
-     *
-     * @return the name
-     */
-    public String name() {
-        return name;
-    }
-
     @Override
     public String toString() {
         return method + " " + template;

@@ -307,7 +307,7 @@ final class Calls {
         List<JsonValue> query = array(op, "query");
         List<JsonValue> path = array(op, "path_params");
         JsonObject body = op.get("body").orElse(null) instanceof JsonObject b ? b : null;
-        boolean binary = body != null && body.get("ty").map(t -> t.toJson().contains("\"binary\"")).orElse(false);
+        boolean binary = body != null && body.get("ty").map(t -> t.toJson().equals("{\"builtin\":\"binary\"}")).orElse(false);
         List<Input> out = new ArrayList<>();
         List<JsonObject> optional = new ArrayList<>();
         for (JsonValue v : array((JsonObject) op.get("call").orElseThrow(), "inputs")) {

@@ -3,13 +3,11 @@ package dev.inspection.conformance;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
@@ -69,8 +67,7 @@ class CancellationTest {
         try (AsyncClient client = new AsyncClient(sandbox.origin + "/v3", KEY, options())) {
             CompletableFuture<Unit> call = client.getUnit(UnitId.of("slow"));
             Thread.sleep(300);
-            assertTrue(call.cancel(true));
-            assertThrows(CancellationException.class, call::join);
+            assertTrue(call.cancel(true), "the call was still waiting for its answer");
             Thread.sleep(300);
             assertEquals(1, requestsFor("/v3/units/slow"), "a cancelled call is not sent again");
             sandbox.control("DELETE", "/_sandbox/script", null);

@@ -33,12 +33,10 @@ public final class Lists {
      * @param first its first request
      * @param resume a resume point, or {@code null}
      * @return the list
+     * @throws ConfigException for a resume point that is not one of this list
      */
     public static <T, P> Paged<T, P> blocking(Core core, Walk.Plan<T, P> plan, Call first, String resume) {
-        if (resume != null) {
-            Walk.resumedAt(core, plan, first, resume);
-        }
-        return new BlockingPaged<>(core, plan, first, resume);
+        return new BlockingPaged<>(new Start<>(core, plan, first, resume));
     }
 
     /**
@@ -51,47 +49,63 @@ public final class Lists {
      * @param first its first request
      * @param resume a resume point, or {@code null}
      * @return the list
+     * @throws ConfigException for a resume point that is not one of this list
      */
     public static <T, P> AsyncPaged<T, P> async(Core core, Walk.Plan<T, P> plan, Call first, String resume) {
-        if (resume != null) {
-            Walk.resumedAt(core, plan, first, resume);
-        }
-        return new Async<>(core, plan, first, resume);
+        return new Async<>(new Start<>(core, plan, first, resume));
     }
 
-    private static void linksOnly(Walk.Plan<?, ?> plan, Call first) {
-        if (!plan.links) {
-            throw new ConfigException(first.op + " pages by cursor, which only goes forward; iterate it or use pages()");
+    /**
+     * Where every walk of one list starts: its first request, or the page a resume point
+     * names (read once, as the list is made, so a bad one fails there).
+     */
+    private static final class Start<T, P> {
+        final Core core;
+        final Walk.Plan<T, P> plan;
+        final Call call;
+        final String resume;
+
+        Start(Core core, Walk.Plan<T, P> plan, Call first, String resume) {
+            this.core = core;
+            this.plan = plan;
+            this.call = resume == null ? first : Walk.resumedAt(core, plan, first, resume);
+            this.resume = resume;
+        }
+
+        /** A new walk; backward only for a list paged by links. */
+        Walk<T, P> walk(boolean backward) {
+            if (backward && !plan.links) {
+                throw new ConfigException(call.op + " pages by cursor, which only goes forward; iterate it or use pages()");
+            }
+            return new Walk<>(core, plan, call, resume, backward);
+        }
+
+        @Override
+        public String toString() {
+            return call.op.toString();
         }
     }
 
     private static final class BlockingPaged<T, P> implements Paged<T, P> {
-        private final Core core;
-        private final Walk.Plan<T, P> plan;
-        private final Call first;
-        private final String resume;
+        private final Start<T, P> start;
 
-        BlockingPaged(Core core, Walk.Plan<T, P> plan, Call first, String resume) {
-            this.core = core;
-            this.plan = plan;
-            this.first = first;
-            this.resume = resume;
+        BlockingPaged(Start<T, P> start) {
+            this.start = start;
         }
 
         @Override
         public P first() {
-            Call call = resume == null ? first : Walk.resumedAt(core, plan, first, resume);
-            return Blocking.await(core.json(call, plan.page));
+            return Blocking.await(start.core.json(start.call, start.plan.page));
         }
 
         @Override
         public Iterator<T> iterator() {
-            return new Records<>(new Pages<>(new Walk<>(core, plan, first, resume, false)));
+            return new Records<>(new Pages<>(start.walk(false)));
         }
 
         @Override
         public Iterable<P> pages() {
-            return () -> new Pages<>(new Walk<>(core, plan, first, resume, false)).asPages();
+            return () -> new Pages<>(start.walk(false)).asPages();
         }
 
         @Override
@@ -101,19 +115,19 @@ public final class Lists {
 
         @Override
         public Iterable<T> backward() {
-            linksOnly(plan, first);
-            return () -> new Records<>(new Pages<>(new Walk<>(core, plan, first, resume, true)));
+            start.walk(true);
+            return () -> new Records<>(new Pages<>(start.walk(true)));
         }
 
         @Override
         public Iterable<P> pagesBackward() {
-            linksOnly(plan, first);
-            return () -> new Pages<>(new Walk<>(core, plan, first, resume, true)).asPages();
+            start.walk(true);
+            return () -> new Pages<>(start.walk(true)).asPages();
         }
 
         @Override
         public String toString() {
-            return "Paged[" + first.op + "]";
+            return "Paged[" + start + "]";
         }
     }
 
@@ -200,22 +214,15 @@ public final class Lists {
     }
 
     private static final class Async<T, P> implements AsyncPaged<T, P> {
-        private final Core core;
-        private final Walk.Plan<T, P> plan;
-        private final Call first;
-        private final String resume;
+        private final Start<T, P> start;
 
-        Async(Core core, Walk.Plan<T, P> plan, Call first, String resume) {
-            this.core = core;
-            this.plan = plan;
-            this.first = first;
-            this.resume = resume;
+        Async(Start<T, P> start) {
+            this.start = start;
         }
 
         @Override
         public CompletableFuture<P> first() {
-            Call call = resume == null ? first : Walk.resumedAt(core, plan, first, resume);
-            return core.json(call, plan.page);
+            return start.core.json(start.call, start.plan.page);
         }
 
         @Override
@@ -230,23 +237,22 @@ public final class Lists {
 
         @Override
         public CompletableFuture<Void> forEachBackward(Consumer<? super T> each) {
-            if (!plan.links) {
-                return CompletableFuture.failedFuture(new ConfigException(first.op + " pages by cursor, which only goes forward"));
-            }
             return walk(true, step -> step.items.forEach(each));
         }
 
         @Override
         public CompletableFuture<Void> forEachPageBackward(Consumer<? super P> each) {
-            if (!plan.links) {
-                return CompletableFuture.failedFuture(new ConfigException(first.op + " pages by cursor, which only goes forward"));
-            }
             return walk(true, step -> each.accept(step.page));
         }
 
         private CompletableFuture<Void> walk(boolean backward, Consumer<Walk.Step<T, P>> each) {
+            Walk<T, P> walk;
+            try {
+                walk = start.walk(backward);
+            } catch (ConfigException e) {
+                return CompletableFuture.failedFuture(e);
+            }
             CompletableFuture<Void> done = new CompletableFuture<>();
-            Walk<T, P> walk = new Walk<>(core, plan, first, resume, backward);
             step(walk, each, done);
             return done;
         }
@@ -280,7 +286,7 @@ public final class Lists {
 
         @Override
         public String toString() {
-            return "AsyncPaged[" + first.op + "]";
+            return "AsyncPaged[" + start + "]";
         }
     }
 }

@@ -6,7 +6,6 @@ package dev.inspection.client.runtime.internal;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -14,7 +13,6 @@ import java.util.function.Function;
 import dev.inspection.client.runtime.ClientException;
 import dev.inspection.client.runtime.ConfigException;
 import dev.inspection.client.runtime.ForeignOriginException;
-import dev.inspection.client.runtime.JsonArray;
 import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
@@ -43,7 +41,7 @@ public final class Walk<T, P> {
     private boolean failed;
 
     /** One fetched page, its records, and the error found working out the next one. */
-    public static final class Step<T, P> {
+    static final class Step<T, P> {
         final P page;
         final List<T> items;
         final ClientException error;
@@ -52,33 +50,6 @@ public final class Walk<T, P> {
             this.page = page;
             this.items = items;
             this.error = error;
-        }
-
-        /**
-         * The page.
-         *
-         * @return the typed page
-         */
-        public P page() {
-            return page;
-        }
-
-        /**
-         * Its records.
-         *
-         * @return the records
-         */
-        public List<T> items() {
-            return items;
-        }
-
-        /**
-         * The error that ends the walk after this page's records.
-         *
-         * @return the error, if any
-         */
-        public Optional<ClientException> error() {
-            return Optional.ofNullable(error);
         }
     }
 
@@ -157,45 +128,23 @@ public final class Walk<T, P> {
                 String linksField, String nextField, String prevField) {
             return new Plan<>(true, page, items, itemsField, linksField, nextField, null, prevField, null, null, null);
         }
-
-        /**
-         * Whether the list pages by links (and so can go backward).
-         *
-         * @return true for links paging
-         */
-        public boolean links() {
-            return links;
-        }
     }
 
-    /**
-     * A walk from {@code first}, or from {@code resume} when given.
-     *
-     * @param core the client's core
-     * @param plan the list's plan
-     * @param first the list's first request
-     * @param resume a resume point, or {@code null}
-     * @param backward whether to follow prev links
-     * @throws ConfigException for a resume point that is not one of this list
-     */
-    public Walk(Core core, Plan<T, P> plan, Call first, String resume, boolean backward) {
+    /** A walk from {@code start}: the list's first request, or the page {@code resume} names. */
+    Walk(Core core, Plan<T, P> plan, Call start, String resume, boolean backward) {
         this.core = core;
         this.plan = plan;
         this.backward = backward;
         this.resume = resume;
-        this.next = resume == null ? first : resumedAt(core, plan, first, resume);
+        this.next = start;
     }
 
     /**
-     * The request a resume point names.
+     * The request a resume point ({@code cursor:...} or {@code link:...}) names.
      *
-     * @param core the client's core
-     * @param plan the list's plan
-     * @param first the list's first request
-     * @param resume {@code cursor:...} or {@code link:...}
-     * @return the request
+     * @throws ConfigException for text that is not a resume point of this list
      */
-    public static Call resumedAt(Core core, Plan<?, ?> plan, Call first, String resume) {
+    static Call resumedAt(Core core, Plan<?, ?> plan, Call first, String resume) {
         int colon = resume.indexOf(':');
         String kind = colon < 0 ? "" : resume.substring(0, colon);
         String point = colon < 0 ? "" : resume.substring(colon + 1);
@@ -212,21 +161,13 @@ public final class Walk<T, P> {
         throw new ConfigException("'" + shown + "' is not a resume point (cursor:... or link:...)");
     }
 
-    /**
-     * Whether the walk has another page to fetch.
-     *
-     * @return true until the last page was given or an error ended it
-     */
-    public boolean hasNext() {
+    /** Whether the walk has another page to fetch: until the last page, or an error. */
+    boolean hasNext() {
         return next != null && !failed;
     }
 
-    /**
-     * Fetches the next page. Its step may carry an error, raised after its records.
-     *
-     * @return the page's step
-     */
-    public CompletableFuture<Step<T, P>> next() {
+    /** Fetches the next page; its step may carry an error, raised after its records. */
+    CompletableFuture<Step<T, P>> next() {
         Call req = next;
         next = null;
         String at = resume;
@@ -352,10 +293,5 @@ public final class Walk<T, P> {
 
     private static String text(JsonValue v) {
         return v instanceof JsonString s && !s.value().isEmpty() ? s.value() : null;
-    }
-
-    /** The records of a page's JSON (none when the list is absent). */
-    static int count(JsonValue json, String field) {
-        return member(json, field) instanceof JsonArray a ? a.size() : 0;
     }
 }
