@@ -65,6 +65,7 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/NotFoundException.java",
     "runtime/NotReadyException.java",
     "runtime/Paged.java",
+    "runtime/ParsedTree.java",
     "runtime/PagingInterruptedException.java",
     "runtime/PagingStalledException.java",
     "runtime/PermissionDeniedException.java",

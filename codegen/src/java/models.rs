@@ -66,7 +66,7 @@ pub struct FieldCx {
     /// The boxed type (optional storage, type arguments).
     pub boxed: String,
     pub primitive: bool,
-    /// Reads `value` (a `JsonValue`) at `Wire.member(path, wire)`.
+    /// Reads `value` (a `JsonValue`), the member `wire` of the object at `path`.
     pub decode: String,
     /// Writes `v` (the field's value).
     pub encode: String,
@@ -289,7 +289,7 @@ fn field_cx(f: &Field, required: bool, scope: &mut Scope, types: &Types) -> Fiel
     doc.not_shown(f.not_shown.as_deref()).source(f.source);
     let wire = names::string(&f.name);
     FieldCx {
-        decode: types.decode(&f.ty, "value", &format!("Wire.member(path, {wire})"), 0),
+        decode: types.decode_member(&f.ty, "value", "path", &wire),
         encode: types.encode(&f.ty, "v", 0),
         check: types.check(
             &f.ty,

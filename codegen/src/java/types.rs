@@ -47,6 +47,21 @@ impl Types<'_> {
         }
     }
 
+    /// An expression reading `value`, the member `wire` (a Java string literal) of the
+    /// object at `object`: as [`Types::decode`] at `Wire.member(object, wire)`, but a
+    /// builtin's reader is given the object's path and the name, so that the member's path
+    /// is made only for an error.
+    pub fn decode_member(&self, ty: &TypeRef, value: &str, object: &str, wire: &str) -> String {
+        match ty {
+            TypeRef::Builtin(b) => match builtin_wire(*b) {
+                Some(read) => format!("Wire.{read}({value}, {object}, {wire})"),
+                None => value.to_string(),
+            },
+            TypeRef::JsonEncoded(inner) => self.decode_member(inner, value, object, wire),
+            _ => self.decode(ty, value, &format!("Wire.member({object}, {wire})"), 0),
+        }
+    }
+
     /// An expression writing `value` (of `ty`) as a `JsonValue`.
     pub fn encode(&self, ty: &TypeRef, value: &str, depth: usize) -> String {
         let e = format!("e{depth}");
@@ -272,5 +287,28 @@ operations:
             types.check(&ty, &Constraints::default(), false, "v", "p", 0),
             None
         );
+    }
+
+    #[test]
+    fn a_members_builtin_reader_gets_the_objects_path_and_the_name() {
+        let names = vec!["Unit".to_string()];
+        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let types = Types {
+            names: &names,
+            interface: &interface,
+        };
+        let string = TypeRef::Builtin(Builtin::String);
+        assert_eq!(
+            types.decode_member(&string, "value", "path", "\"name\""),
+            "Wire.string(value, path, \"name\")"
+        );
+        // Anything else is read at the member's own path, made as before.
+        let list = TypeRef::Array(Box::new(string));
+        assert_eq!(
+            types.decode_member(&list, "value", "path", "\"tags\""),
+            "Wire.list(value, Wire.member(path, \"tags\"), (v0, p0) -> Wire.string(v0, p0))"
+        );
+        let json = TypeRef::Builtin(Builtin::Json);
+        assert_eq!(types.decode_member(&json, "value", "path", "\"x\""), "value");
     }
 }

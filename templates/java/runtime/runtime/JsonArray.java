@@ -1,5 +1,7 @@
 package {{ package }}.runtime;
 
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /** A JSON array: an immutable list of values. */
@@ -19,6 +21,13 @@ public final class JsonArray implements JsonValue {
      */
     public static JsonArray of(List<? extends JsonValue> elements) {
         return new JsonArray(List.copyOf(elements));
+    }
+
+    /** The array of elements a parser has read, none null; it takes the array. */
+    static JsonArray ofChecked(JsonValue[] values, int size) {
+        JsonValue[] elements = values.length == size ? values : Arrays.copyOf(values, size);
+        // A view of the array, not a copy as List.copyOf would make.
+        return new JsonArray(Collections.unmodifiableList(Arrays.asList(elements)));
     }
 
     /**

@@ -16,10 +16,28 @@ import java.util.Set;
  * Two objects are equal when they have the same members, in any order (as for {@link Map}).
  */
 public final class JsonObject implements JsonValue {
-    private final Members members; // never changed once built
+    // A name is found by scanning up to SCANNED names, through an index past that.
+    private static final int SCANNED = 8;
 
-    private JsonObject(Members members) {
-        this.members = members;
+    // The members, in order, as two arrays (no entry objects or hash table for the small
+    // objects most documents are made of), never changed once built; the arrays may be
+    // longer than size.
+    private final String[] names;
+    private final JsonValue[] values;
+    private final int size;
+    // Made whole before it is published, at the first lookup that needs it: a thread sees
+    // null or the complete index.
+    private volatile HashMap<String, Integer> index;
+    // The Map view, made when first asked for; it holds nothing but this object, so a
+    // thread that sees it sees it whole.
+    private Members view;
+
+    private JsonObject(String[] names, JsonValue[] values, int size,
+            HashMap<String, Integer> index) {
+        this.names = names;
+        this.values = values;
+        this.size = size;
+        this.index = index;
     }
 
     /**
@@ -67,7 +85,12 @@ public final class JsonObject implements JsonValue {
      * @return an unmodifiable map of the members, iterating in their order
      */
     public Map<String, JsonValue> members() {
-        return members;
+        Members made = view;
+        if (made == null) {
+            made = new Members(this);
+            view = made;
+        }
+        return made;
     }
 
     /**
@@ -77,7 +100,8 @@ public final class JsonObject implements JsonValue {
      * @return its value, or empty when there is no such member
      */
     public Optional<JsonValue> get(String name) {
-        return Optional.ofNullable(members.get(name));
+        int at = find(name);
+        return at < 0 ? Optional.empty() : Optional.of(values[at]);
     }
 
     /**
@@ -86,17 +110,77 @@ public final class JsonObject implements JsonValue {
      * @return the size
      */
     public int size() {
-        return members.size();
+        return size;
+    }
+
+    /**
+     * Returns the name of the member at a position, counted in the object's order.
+     *
+     * @param index the position, from 0
+     * @return its name
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #size()}
+     */
+    public String nameAt(int index) {
+        Objects.checkIndex(index, size);
+        return names[index];
+    }
+
+    /**
+     * Returns the value of the member at a position, counted in the object's order.
+     *
+     * @param index the position, from 0
+     * @return its value
+     * @throws IndexOutOfBoundsException if {@code index} is not below {@link #size()}
+     */
+    public JsonValue valueAt(int index) {
+        Objects.checkIndex(index, size);
+        return values[index];
+    }
+
+    /**
+     * Returns where a member stands in the object's order.
+     *
+     * @param name the member's name
+     * @return its position, from 0, or -1 if the object has no such member
+     */
+    public int indexOf(String name) {
+        return find(name);
+    }
+
+    private int find(Object name) {
+        HashMap<String, Integer> made = index;
+        if (made == null && size > SCANNED) {
+            made = new HashMap<>();
+            for (int i = 0; i < size; i++) {
+                made.put(names[i], i);
+            }
+            index = made;
+        }
+        return find(names, size, made, name);
+    }
+
+    private static int find(String[] names, int size, HashMap<String, Integer> index,
+            Object name) {
+        if (index != null) {
+            Integer at = index.get(name);
+            return at == null ? -1 : at;
+        }
+        for (int i = 0; i < size; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof JsonObject && ((JsonObject) other).members.equals(members);
+        return other instanceof JsonObject && ((JsonObject) other).members().equals(members());
     }
 
     @Override
     public int hashCode() {
-        return members.hashCode();
+        return members().hashCode();
     }
 
     @Override
@@ -134,7 +218,7 @@ public final class JsonObject implements JsonValue {
             }
             Objects.requireNonNull(name, "name");
             Objects.requireNonNull(value, "value");
-            if (Members.find(names, size, index, name) >= 0) {
+            if (find(names, size, index, name) >= 0) {
                 throw new IllegalArgumentException("duplicate member name \"" + name + "\"");
             }
             if (size == names.length) {
@@ -145,7 +229,7 @@ public final class JsonObject implements JsonValue {
             values[size] = value;
             if (index != null) {
                 index.put(name, size);
-            } else if (size == Members.SCANNED) {
+            } else if (size == SCANNED) {
                 index = new HashMap<>();
                 for (int i = 0; i <= size; i++) {
                     index.put(names[i], i);
@@ -167,57 +251,44 @@ public final class JsonObject implements JsonValue {
             }
             built = true;
             // The object now owns the arrays: no copy, and no later change.
-            return new JsonObject(new Members(names, values, size, index));
+            return new JsonObject(names, values, size, index);
         }
     }
 
     /**
-     * The members, in order, as two arrays: no entry objects or hash table for the small
-     * objects most documents are made of (a name is found by scanning up to
-     * {@link #SCANNED} of them, through an index past that). Immutable.
+     * The object of members a parser has already checked: distinct names, none null. The
+     * object takes the arrays, trimmed if they are much longer than {@code size}.
      */
-    private static final class Members extends AbstractMap<String, JsonValue> {
-        static final int SCANNED = 8;
-
-        private final String[] names;
-        private final JsonValue[] values;
-        private final int size;
-        private final HashMap<String, Integer> index;
-
-        Members(String[] names, JsonValue[] values, int size, HashMap<String, Integer> index) {
-            this.names = names;
-            this.values = values;
-            this.size = size;
-            this.index = index;
+    static JsonObject ofChecked(String[] names, JsonValue[] values, int size) {
+        if (names.length > size + size / 2 + 4) {
+            names = Arrays.copyOf(names, size);
+            values = Arrays.copyOf(values, size);
         }
+        return new JsonObject(names, values, size, null);
+    }
 
-        static int find(String[] names, int size, HashMap<String, Integer> index, Object name) {
-            if (index != null) {
-                Integer at = index.get(name);
-                return at == null ? -1 : at;
-            }
-            for (int i = 0; i < size; i++) {
-                if (names[i].equals(name)) {
-                    return i;
-                }
-            }
-            return -1;
+    /** The object as an immutable {@link Map}, iterating in the members' order. */
+    private static final class Members extends AbstractMap<String, JsonValue> {
+        private final JsonObject object;
+
+        Members(JsonObject object) {
+            this.object = object;
         }
 
         @Override
         public JsonValue get(Object name) {
-            int at = find(names, size, index, name);
-            return at < 0 ? null : values[at];
+            int at = object.find(name);
+            return at < 0 ? null : object.values[at];
         }
 
         @Override
         public boolean containsKey(Object name) {
-            return find(names, size, index, name) >= 0;
+            return object.find(name) >= 0;
         }
 
         @Override
         public int size() {
-            return size;
+            return object.size;
         }
 
         @Override
@@ -230,23 +301,24 @@ public final class JsonObject implements JsonValue {
 
                         @Override
                         public boolean hasNext() {
-                            return next < size;
+                            return next < object.size;
                         }
 
                         @Override
                         public Map.Entry<String, JsonValue> next() {
-                            if (next >= size) {
+                            if (next >= object.size) {
                                 throw new NoSuchElementException();
                             }
                             int at = next++;
-                            return new AbstractMap.SimpleImmutableEntry<>(names[at], values[at]);
+                            return new AbstractMap.SimpleImmutableEntry<>(object.names[at],
+                                    object.values[at]);
                         }
                     };
                 }
 
                 @Override
                 public int size() {
-                    return size;
+                    return object.size;
                 }
             };
         }

@@ -271,6 +271,141 @@ public final class Wire {
         throw mismatch(path, "a date-time or an array of two", value);
     }
 
+    // The same readers for an object's member, named by its object's path and its name:
+    // the member's path is made only for an error, not for every member read.
+
+    /**
+     * {@link #string(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the text
+     */
+    public static String string(JsonValue value, JsonPath object, String name) {
+        return value instanceof JsonString s ? s.value() : string(value, member(object, name));
+    }
+
+    /**
+     * {@link #int64(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the number
+     */
+    public static long int64(JsonValue value, JsonPath object, String name) {
+        if (value instanceof JsonNumber n) {
+            OptionalLong exact = n.longValueExact();
+            if (exact.isPresent()) {
+                return exact.getAsLong();
+            }
+        }
+        return int64(value, member(object, name));
+    }
+
+    /**
+     * {@link #int32(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the number
+     */
+    public static int int32(JsonValue value, JsonPath object, String name) {
+        if (value instanceof JsonNumber n) {
+            OptionalLong exact = n.longValueExact();
+            if (exact.isPresent() && exact.getAsLong() == (int) exact.getAsLong()) {
+                return (int) exact.getAsLong();
+            }
+        }
+        return int32(value, member(object, name));
+    }
+
+    /**
+     * {@link #number(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the number
+     */
+    public static BigDecimal number(JsonValue value, JsonPath object, String name) {
+        return value instanceof JsonNumber n ? n.bigDecimalValue()
+                : number(value, member(object, name));
+    }
+
+    /**
+     * {@link #bool(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the boolean
+     */
+    public static boolean bool(JsonValue value, JsonPath object, String name) {
+        return value instanceof JsonBoolean b ? b.value() : bool(value, member(object, name));
+    }
+
+    /**
+     * {@link #date(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the date
+     */
+    public static LocalDate date(JsonValue value, JsonPath object, String name) {
+        LocalDate date = value instanceof JsonString s ? Dates.date(s.value()) : null;
+        return date != null ? date : date(value, member(object, name));
+    }
+
+    /**
+     * {@link #dateTime(JsonValue, JsonPath)} of the member {@code name} of the object at
+     * {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the date-time
+     */
+    public static OffsetDateTime dateTime(JsonValue value, JsonPath object, String name) {
+        OffsetDateTime at = value instanceof JsonString s ? Dates.dateTime(s.value()) : null;
+        return at != null ? at : dateTime(value, member(object, name));
+    }
+
+    /**
+     * {@link #dateOrDateTime(JsonValue, JsonPath)} of the member {@code name} of the object
+     * at {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the date or date-time
+     */
+    public static DateOrDateTime dateOrDateTime(JsonValue value, JsonPath object, String name) {
+        return dateOrDateTime(value, member(object, name)); // rare: the path made always
+    }
+
+    /**
+     * {@link #dateTimeOrRange(JsonValue, JsonPath)} of the member {@code name} of the object
+     * at {@code object}.
+     *
+     * @param value the member's value
+     * @param object the object's path
+     * @param name the member's name
+     * @return the date-time or range
+     */
+    public static DateTimeOrRange dateTimeOrRange(JsonValue value, JsonPath object, String name) {
+        return dateTimeOrRange(value, member(object, name)); // rare: the path made always
+    }
+
     /**
      * An array, each item read by {@code item}.
      *
@@ -303,8 +438,9 @@ public final class Wire {
     public static <T> Map<String, T> map(JsonValue value, JsonPath path, Reader<T> item) {
         JsonObject o = object(value, path);
         Map<String, T> out = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonValue> m : o.members().entrySet()) {
-            out.put(m.getKey(), item.read(m.getValue(), member(path, m.getKey())));
+        for (int i = 0; i < o.size(); i++) {
+            String name = o.nameAt(i);
+            out.put(name, item.read(o.valueAt(i), member(path, name)));
         }
         return Collections.unmodifiableMap(out);
     }
@@ -338,14 +474,7 @@ public final class Wire {
      * @return its index among the members, or -1
      */
     public static int indexOf(JsonObject object, String name) {
-        int at = 0;
-        for (String key : object.members().keySet()) {
-            if (key.equals(name)) {
-                return at;
-            }
-            at++;
-        }
-        return -1;
+        return object.indexOf(name);
     }
 
     /**

@@ -77,7 +77,7 @@ public final class Asset {
         this.signatures = b.signatures;
         this.extended = b.extended;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -115,7 +115,9 @@ public final class Asset {
         b.damages = this.damages;
         b.signatures = this.signatures;
         b.extended = this.extended;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -355,21 +357,22 @@ public final class Asset {
     static Asset decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     AssetId.decode(value, Wire.member(path, "id"));
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "make" -> b.make =
-                    Wire.string(value, Wire.member(path, "make"));
+                    Wire.string(value, path, "make");
                 case "model" -> b.model =
-                    Wire.string(value, Wire.member(path, "model"));
+                    Wire.string(value, path, "model");
                 case "year" -> b.year =
-                    Wire.int64(value, Wire.member(path, "year"));
+                    Wire.int64(value, path, "year");
                 case "check_in" -> b.checkIn =
-                    Wire.bool(value, Wire.member(path, "check_in"));
+                    Wire.bool(value, path, "check_in");
                 case "notations" -> b.notations =
                     Wire.map(value, Wire.member(path, "notations"), (v0, p0) -> v0);
                 case "geo_coord" -> b.geoCoord =
@@ -391,8 +394,11 @@ public final class Asset {
                 case "extended" -> b.extended =
                     Wire.map(value, Wire.member(path, "extended"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -581,7 +587,8 @@ public final class Asset {
         private List<Damage> damages;
         private List<Signature> signatures;
         private Map<String, JsonValue> extended;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -939,7 +946,11 @@ public final class Asset {
                 case "extended":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

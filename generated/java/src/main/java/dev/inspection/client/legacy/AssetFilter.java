@@ -53,7 +53,7 @@ public final class AssetFilter {
         this.locationId = b.locationId;
         this.extended = b.extended;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -81,7 +81,9 @@ public final class AssetFilter {
         b.userId = this.userId;
         b.locationId = this.locationId;
         b.extended = this.extended;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -208,15 +210,16 @@ public final class AssetFilter {
     static AssetFilter decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "check_in" -> b.checkIn =
-                    Wire.bool(value, Wire.member(path, "check_in"));
+                    Wire.bool(value, path, "check_in");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTimeOrRange(value, Wire.member(path, "created_at"));
+                    Wire.dateTimeOrRange(value, path, "created_at");
                 case "user_id" -> b.userId =
                     UserId.decode(value, Wire.member(path, "user_id"));
                 case "location_id" -> b.locationId =
@@ -224,8 +227,11 @@ public final class AssetFilter {
                 case "extended" -> b.extended =
                     Wire.map(value, Wire.member(path, "extended"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -331,7 +337,8 @@ public final class AssetFilter {
         private UserId userId;
         private LocationId locationId;
         private Map<String, JsonValue> extended;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -479,7 +486,11 @@ public final class AssetFilter {
                 case "extended":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -60,7 +60,7 @@ public final class AuthenticatedUser {
         this.updatedAt = b.updatedAt;
         this.location = b.location;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -92,7 +92,9 @@ public final class AuthenticatedUser {
         b.createdAt = this.createdAt;
         b.updatedAt = this.updatedAt;
         b.location = this.location;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -258,32 +260,36 @@ public final class AuthenticatedUser {
     static AuthenticatedUser decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     UserId.decode(value, Wire.member(path, "id"));
                 case "username" -> b.username =
-                    Wire.string(value, Wire.member(path, "username"));
+                    Wire.string(value, path, "username");
                 case "first_name" -> b.firstName =
-                    Wire.string(value, Wire.member(path, "first_name"));
+                    Wire.string(value, path, "first_name");
                 case "last_name" -> b.lastName =
-                    Wire.string(value, Wire.member(path, "last_name"));
+                    Wire.string(value, path, "last_name");
                 case "phone_number" -> b.phoneNumber =
-                    Wire.string(value, Wire.member(path, "phone_number"));
+                    Wire.string(value, path, "phone_number");
                 case "role" -> b.role =
                     UserRole.decode(value, Wire.member(path, "role"));
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 case "location" -> b.location =
                     Location.decode(value, Wire.member(path, "location"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -424,7 +430,8 @@ public final class AuthenticatedUser {
         private OffsetDateTime createdAt;
         private OffsetDateTime updatedAt;
         private Location location;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -650,7 +657,11 @@ public final class AuthenticatedUser {
                 case "location":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

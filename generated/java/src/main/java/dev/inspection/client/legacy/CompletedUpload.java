@@ -52,7 +52,7 @@ public final class CompletedUpload {
         this.filesize = b.filesize;
         this.checksum = b.checksum;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -79,7 +79,9 @@ public final class CompletedUpload {
         b.etag = this.etag;
         b.filesize = this.filesize;
         b.checksum = this.checksum;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -196,22 +198,26 @@ public final class CompletedUpload {
     static CompletedUpload decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     FileId.decode(value, Wire.member(path, "id"));
                 case "location" -> b.location =
-                    Wire.string(value, Wire.member(path, "location"));
+                    Wire.string(value, path, "location");
                 case "etag" -> b.etag =
-                    Wire.string(value, Wire.member(path, "etag"));
+                    Wire.string(value, path, "etag");
                 case "filesize" -> b.filesize =
-                    Wire.int64(value, Wire.member(path, "filesize"));
+                    Wire.int64(value, path, "filesize");
                 case "checksum" -> b.checksum =
-                    Wire.string(value, Wire.member(path, "checksum"));
+                    Wire.string(value, path, "checksum");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -309,7 +315,8 @@ public final class CompletedUpload {
         private String etag;
         private Long filesize;
         private String checksum;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -435,7 +442,11 @@ public final class CompletedUpload {
                 case "checksum":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -49,7 +49,7 @@ public final class Links {
         this.prev = b.prev;
         this.next = b.next;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -73,7 +73,9 @@ public final class Links {
         Builder b = new Builder();
         b.prev = this.prev;
         b.next = this.next;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -181,18 +183,22 @@ public final class Links {
     static Links decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "prev" -> b.prev = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "prev")));
+                    : Presence.of(Wire.string(value, path, "prev"));
                 case "next" -> b.next = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "next")));
+                    : Presence.of(Wire.string(value, path, "next"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -270,7 +276,8 @@ public final class Links {
     public static final class Builder {
         private Presence<String> prev = Presence.absent();
         private Presence<String> next = Presence.absent();
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -352,7 +359,11 @@ public final class Links {
                 case "next":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -64,7 +64,7 @@ public final class Location {
         this.updatedAt = b.updatedAt;
         this.workflow = b.workflow;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -97,7 +97,9 @@ public final class Location {
         b.createdAt = this.createdAt;
         b.updatedAt = this.updatedAt;
         b.workflow = this.workflow;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -272,34 +274,38 @@ public final class Location {
     static Location decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     LocationId.decode(value, Wire.member(path, "id"));
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "address1" -> b.address1 =
-                    Wire.string(value, Wire.member(path, "address1"));
+                    Wire.string(value, path, "address1");
                 case "address2" -> b.address2 =
-                    Wire.string(value, Wire.member(path, "address2"));
+                    Wire.string(value, path, "address2");
                 case "city" -> b.city =
-                    Wire.string(value, Wire.member(path, "city"));
+                    Wire.string(value, path, "city");
                 case "state" -> b.state =
-                    Wire.string(value, Wire.member(path, "state"));
+                    Wire.string(value, path, "state");
                 case "zipcode" -> b.zipcode =
-                    Wire.string(value, Wire.member(path, "zipcode"));
+                    Wire.string(value, path, "zipcode");
                 case "timezone" -> b.timezone =
-                    Wire.string(value, Wire.member(path, "timezone"));
+                    Wire.string(value, path, "timezone");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 case "workflow" -> b.workflow =
                     Workflow.decode(value, Wire.member(path, "workflow"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -448,7 +454,8 @@ public final class Location {
         private OffsetDateTime createdAt;
         private OffsetDateTime updatedAt;
         private Workflow workflow;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -696,7 +703,11 @@ public final class Location {
                 case "workflow":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

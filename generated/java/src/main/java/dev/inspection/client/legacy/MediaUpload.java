@@ -54,7 +54,7 @@ public final class MediaUpload {
         this.type = b.type;
         this.size = b.size;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -80,7 +80,9 @@ public final class MediaUpload {
         b.uploadUrl = this.uploadUrl;
         b.type = this.type;
         b.size = this.size;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -189,20 +191,24 @@ public final class MediaUpload {
     static MediaUpload decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     FileId.decode(value, Wire.member(path, "id"));
                 case "upload_url" -> b.uploadUrl =
-                    Wire.string(value, Wire.member(path, "upload_url"));
+                    Wire.string(value, path, "upload_url");
                 case "type" -> b.type =
-                    Wire.string(value, Wire.member(path, "type"));
+                    Wire.string(value, path, "type");
                 case "size" -> b.size =
-                    Wire.int64(value, Wire.member(path, "size"));
+                    Wire.int64(value, path, "size");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -292,7 +298,8 @@ public final class MediaUpload {
         private String uploadUrl;
         private String type;
         private Long size;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -396,7 +403,11 @@ public final class MediaUpload {
                 case "size":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -52,7 +52,7 @@ public final class MultipartUpload {
         this.key = b.key;
         this.presignedUrls = b.presignedUrls;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -78,7 +78,9 @@ public final class MultipartUpload {
         b.uploadId = this.uploadId;
         b.key = this.key;
         b.presignedUrls = this.presignedUrls;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -188,20 +190,24 @@ public final class MultipartUpload {
     static MultipartUpload decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     FileId.decode(value, Wire.member(path, "id"));
                 case "upload_id" -> b.uploadId =
-                    Wire.string(value, Wire.member(path, "upload_id"));
+                    Wire.string(value, path, "upload_id");
                 case "key" -> b.key =
-                    Wire.string(value, Wire.member(path, "key"));
+                    Wire.string(value, path, "key");
                 case "presigned_urls" -> b.presignedUrls =
                     Wire.list(value, Wire.member(path, "presigned_urls"), (v0, p0) -> Wire.string(v0, p0));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -297,7 +303,8 @@ public final class MultipartUpload {
         private String uploadId;
         private String key;
         private List<String> presignedUrls;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -381,7 +388,11 @@ public final class MultipartUpload {
                 case "presigned_urls":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

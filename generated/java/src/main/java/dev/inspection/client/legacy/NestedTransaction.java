@@ -87,7 +87,7 @@ public final class NestedTransaction {
         this.photos = b.photos;
         this.videos = b.videos;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -130,7 +130,9 @@ public final class NestedTransaction {
         b.location = this.location;
         b.photos = this.photos;
         b.videos = this.videos;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -420,22 +422,23 @@ public final class NestedTransaction {
     static NestedTransaction decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     TransactionId.decode(value, Wire.member(path, "id"));
                 case "check_in" -> b.checkIn = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.bool(value, Wire.member(path, "check_in")));
+                    : Presence.of(Wire.bool(value, path, "check_in"));
                 case "damage" -> b.damage =
-                    Wire.bool(value, Wire.member(path, "damage"));
+                    Wire.bool(value, path, "damage");
                 case "draft" -> b.draft =
-                    Wire.bool(value, Wire.member(path, "draft"));
+                    Wire.bool(value, path, "draft");
                 case "group_id" -> b.groupId =
-                    Wire.string(value, Wire.member(path, "group_id"));
+                    Wire.string(value, path, "group_id");
                 case "department_id" -> b.departmentId =
-                    Wire.string(value, Wire.member(path, "department_id"));
+                    Wire.string(value, path, "department_id");
                 case "notations" -> b.notations =
                     Wire.map(value, Wire.member(path, "notations"), (v0, p0) -> v0);
                 case "extended" -> b.extended =
@@ -447,15 +450,15 @@ public final class NestedTransaction {
                 case "workflow_id" -> b.workflowId =
                     WorkflowId.decode(value, Wire.member(path, "workflow_id"));
                 case "workflow_name" -> b.workflowName =
-                    Wire.string(value, Wire.member(path, "workflow_name"));
+                    Wire.string(value, path, "workflow_name");
                 case "workflow_modules" -> b.workflowModules =
                     Wire.list(value, Wire.member(path, "workflow_modules"), (v0, p0) -> Wire.string(v0, p0));
                 case "archive_status" -> b.archiveStatus =
                     ArchiveStatus.decode(value, Wire.member(path, "archive_status"));
                 case "view_url" -> b.viewUrl =
-                    Wire.string(value, Wire.member(path, "view_url"));
+                    Wire.string(value, path, "view_url");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "asset" -> b.asset =
                     AssetSummary.decode(value, Wire.member(path, "asset"));
                 case "user" -> b.user =
@@ -467,8 +470,11 @@ public final class NestedTransaction {
                 case "videos" -> b.videos =
                     Wire.list(value, Wire.member(path, "videos"), (v0, p0) -> Video.decode(v0, p0));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -696,7 +702,8 @@ public final class NestedTransaction {
         private LocationRef location;
         private List<Photo> photos;
         private List<Video> videos;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -1185,7 +1192,11 @@ public final class NestedTransaction {
                 case "videos":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -50,7 +50,7 @@ public final class NewOneTimeUser {
         this.externalId = b.externalId;
         this.transactionLimit = b.transactionLimit;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -77,7 +77,9 @@ public final class NewOneTimeUser {
         b.locationId = this.locationId;
         b.externalId = this.externalId;
         b.transactionLimit = this.transactionLimit;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -195,22 +197,26 @@ public final class NewOneTimeUser {
     static NewOneTimeUser decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "email" -> b.email =
-                    Wire.string(value, Wire.member(path, "email"));
+                    Wire.string(value, path, "email");
                 case "phone_number" -> b.phoneNumber =
-                    Wire.string(value, Wire.member(path, "phone_number"));
+                    Wire.string(value, path, "phone_number");
                 case "location_id" -> b.locationId =
                     LocationId.decode(value, Wire.member(path, "location_id"));
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "transaction_limit" -> b.transactionLimit =
-                    Wire.int64(value, Wire.member(path, "transaction_limit"));
+                    Wire.int64(value, path, "transaction_limit");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -314,7 +320,8 @@ public final class NewOneTimeUser {
         private LocationId locationId;
         private String externalId;
         private Long transactionLimit;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -420,7 +427,11 @@ public final class NewOneTimeUser {
                 case "transaction_limit":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -72,7 +72,7 @@ public final class NewTransaction {
         this.signatures = b.signatures;
         this.identDocs = b.identDocs;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -108,7 +108,9 @@ public final class NewTransaction {
         b.videos = this.videos;
         b.signatures = this.signatures;
         b.identDocs = this.identDocs;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -326,28 +328,29 @@ public final class NewTransaction {
     static NewTransaction decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "asset_id" -> b.assetId =
                     AssetId.decode(value, Wire.member(path, "asset_id"));
                 case "location_id" -> b.locationId =
                     LocationId.decode(value, Wire.member(path, "location_id"));
                 case "work_order_id" -> b.workOrderId =
-                    Wire.string(value, Wire.member(path, "work_order_id"));
+                    Wire.string(value, path, "work_order_id");
                 case "department_id" -> b.departmentId =
-                    Wire.string(value, Wire.member(path, "department_id"));
+                    Wire.string(value, path, "department_id");
                 case "group_id" -> b.groupId =
-                    Wire.string(value, Wire.member(path, "group_id"));
+                    Wire.string(value, path, "group_id");
                 case "notations" -> b.notations =
                     Wire.map(value, Wire.member(path, "notations"), (v0, p0) -> v0);
                 case "notations_extended" -> b.notationsExtended =
                     Wire.map(value, Wire.member(path, "notations_extended"), (v0, p0) -> v0);
                 case "check_in" -> b.checkIn = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.bool(value, Wire.member(path, "check_in")));
+                    : Presence.of(Wire.bool(value, path, "check_in"));
                 case "damage" -> b.damage =
-                    Wire.bool(value, Wire.member(path, "damage"));
+                    Wire.bool(value, path, "damage");
                 case "geo_coord" -> b.geoCoord =
                     Wire.list(value, Wire.member(path, "geo_coord"), (v0, p0) -> Wire.number(v0, p0));
                 case "photos" -> b.photos =
@@ -359,8 +362,11 @@ public final class NewTransaction {
                 case "ident_docs" -> b.identDocs =
                     Wire.list(value, Wire.member(path, "ident_docs"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -532,7 +538,8 @@ public final class NewTransaction {
         private List<JsonValue> videos;
         private List<SignatureUpload> signatures;
         private List<JsonValue> identDocs;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -867,7 +874,11 @@ public final class NewTransaction {
                 case "ident_docs":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

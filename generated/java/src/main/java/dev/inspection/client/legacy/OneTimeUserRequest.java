@@ -46,7 +46,7 @@ public final class OneTimeUserRequest {
         this.referenceNumber = b.referenceNumber;
         this.notifyUser = b.notifyUser;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -71,7 +71,9 @@ public final class OneTimeUserRequest {
         b.user = this.user;
         b.referenceNumber = this.referenceNumber;
         b.notifyUser = this.notifyUser;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -174,18 +176,22 @@ public final class OneTimeUserRequest {
     static OneTimeUserRequest decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "user" -> b.user =
                     NewOneTimeUser.decode(value, Wire.member(path, "user"));
                 case "reference_number" -> b.referenceNumber =
-                    Wire.string(value, Wire.member(path, "reference_number"));
+                    Wire.string(value, path, "reference_number");
                 case "notify_user" -> b.notifyUser =
-                    Wire.bool(value, Wire.member(path, "notify_user"));
+                    Wire.bool(value, path, "notify_user");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -270,7 +276,8 @@ public final class OneTimeUserRequest {
         private NewOneTimeUser user;
         private String referenceNumber;
         private Boolean notifyUser;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -342,7 +349,11 @@ public final class OneTimeUserRequest {
                 case "notify_user":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -56,7 +56,7 @@ public final class Photo {
         this.notation = b.notation;
         this.instructionId = b.instructionId;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -85,7 +85,9 @@ public final class Photo {
         b.geoCoord = this.geoCoord;
         b.notation = this.notation;
         b.instructionId = this.instructionId;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -220,26 +222,30 @@ public final class Photo {
     static Photo decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     MediaId.decode(value, Wire.member(path, "id"));
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "url" -> b.url =
-                    Wire.string(value, Wire.member(path, "url"));
+                    Wire.string(value, path, "url");
                 case "byte_size" -> b.byteSize =
-                    Wire.int64(value, Wire.member(path, "byte_size"));
+                    Wire.int64(value, path, "byte_size");
                 case "geo_coord" -> b.geoCoord =
                     Wire.list(value, Wire.member(path, "geo_coord"), (v0, p0) -> Wire.number(v0, p0));
                 case "notation" -> b.notation =
-                    Wire.string(value, Wire.member(path, "notation"));
+                    Wire.string(value, path, "notation");
                 case "instruction_id" -> b.instructionId =
-                    Wire.string(value, Wire.member(path, "instruction_id"));
+                    Wire.string(value, path, "instruction_id");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -353,7 +359,8 @@ public final class Photo {
         private List<BigDecimal> geoCoord;
         private String notation;
         private String instructionId;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -523,7 +530,11 @@ public final class Photo {
                 case "instruction_id":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

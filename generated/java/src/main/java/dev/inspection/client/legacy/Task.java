@@ -68,7 +68,7 @@ public final class Task {
         this.requester = b.requester;
         this.activities = b.activities;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -102,7 +102,9 @@ public final class Task {
         b.assignee = this.assignee;
         b.requester = this.requester;
         b.activities = this.activities;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -302,23 +304,24 @@ public final class Task {
     static Task decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     TaskId.decode(value, Wire.member(path, "id"));
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "status" -> b.status =
                     LegacyTaskStatus.decode(value, Wire.member(path, "status"));
                 case "due_by" -> b.dueBy =
-                    Wire.dateTime(value, Wire.member(path, "due_by"));
+                    Wire.dateTime(value, path, "due_by");
                 case "high_priority" -> b.highPriority =
-                    Wire.bool(value, Wire.member(path, "high_priority"));
+                    Wire.bool(value, path, "high_priority");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 case "asset" -> b.asset =
                     AssetSummary.decode(value, Wire.member(path, "asset"));
                 case "location" -> b.location =
@@ -330,8 +333,11 @@ public final class Task {
                 case "activities" -> b.activities =
                     Wire.list(value, Wire.member(path, "activities"), (v0, p0) -> TaskActivity.decode(v0, p0));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -488,7 +494,8 @@ public final class Task {
         private TaskUserRef assignee;
         private TaskUserRef requester;
         private List<TaskActivity> activities;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -758,7 +765,11 @@ public final class Task {
                 case "activities":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -47,7 +47,7 @@ public final class TaskFilter {
         this.referenceNumber = b.referenceNumber;
         this.createdAt = b.createdAt;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -72,7 +72,9 @@ public final class TaskFilter {
         b.locationId = this.locationId;
         b.referenceNumber = this.referenceNumber;
         b.createdAt = this.createdAt;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -171,18 +173,22 @@ public final class TaskFilter {
     static TaskFilter decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "location_id" -> b.locationId =
                     LocationId.decode(value, Wire.member(path, "location_id"));
                 case "reference_number" -> b.referenceNumber =
-                    Wire.string(value, Wire.member(path, "reference_number"));
+                    Wire.string(value, path, "reference_number");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTimeOrRange(value, Wire.member(path, "created_at"));
+                    Wire.dateTimeOrRange(value, path, "created_at");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -264,7 +270,8 @@ public final class TaskFilter {
         private LocationId locationId;
         private String referenceNumber;
         private DateTimeOrRange createdAt;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -346,7 +353,11 @@ public final class TaskFilter {
                 case "created_at":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -52,7 +52,7 @@ public final class TaskInput {
         this.highPriority = b.highPriority;
         this.webhookUrl = b.webhookUrl;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -78,7 +78,9 @@ public final class TaskInput {
         b.dueBy = this.dueBy;
         b.highPriority = this.highPriority;
         b.webhookUrl = this.webhookUrl;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -187,20 +189,24 @@ public final class TaskInput {
     static TaskInput decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "due_by" -> b.dueBy =
-                    Wire.dateTime(value, Wire.member(path, "due_by"));
+                    Wire.dateTime(value, path, "due_by");
                 case "high_priority" -> b.highPriority =
-                    Wire.bool(value, Wire.member(path, "high_priority"));
+                    Wire.bool(value, path, "high_priority");
                 case "webhook_url" -> b.webhookUrl =
-                    Wire.string(value, Wire.member(path, "webhook_url"));
+                    Wire.string(value, path, "webhook_url");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -290,7 +296,8 @@ public final class TaskInput {
         private OffsetDateTime dueBy;
         private Boolean highPriority;
         private String webhookUrl;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -394,7 +401,11 @@ public final class TaskInput {
                 case "webhook_url":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -44,7 +44,7 @@ public final class TransactionList {
         this.transactions = b.transactions;
         this.links = b.links;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -68,7 +68,9 @@ public final class TransactionList {
         Builder b = new Builder();
         b.transactions = this.transactions;
         b.links = this.links;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -166,16 +168,20 @@ public final class TransactionList {
     static TransactionList decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "transactions" -> b.transactions =
                     Wire.list(value, Wire.member(path, "transactions"), (v0, p0) -> Transaction.decode(v0, p0));
                 case "links" -> b.links =
                     Links.decode(value, Wire.member(path, "links"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -249,7 +255,8 @@ public final class TransactionList {
     public static final class Builder {
         private List<Transaction> transactions;
         private Links links;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -309,7 +316,11 @@ public final class TransactionList {
                 case "links":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -75,7 +75,7 @@ public final class TransactionUpdate {
         this.workflowId = b.workflowId;
         this.extended = b.extended;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -112,7 +112,9 @@ public final class TransactionUpdate {
         b.notationsExtended = this.notationsExtended;
         b.workflowId = this.workflowId;
         b.extended = this.extended;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -446,9 +448,10 @@ public final class TransactionUpdate {
     static TransactionUpdate decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "asset_id" -> b.assetId = value instanceof JsonNull
                     ? Presence.ofNull()
                     : Presence.of(AssetId.decode(value, Wire.member(path, "asset_id")));
@@ -457,22 +460,22 @@ public final class TransactionUpdate {
                     : Presence.of(LocationId.decode(value, Wire.member(path, "location_id")));
                 case "department_id" -> b.departmentId = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "department_id")));
+                    : Presence.of(Wire.string(value, path, "department_id"));
                 case "work_order_id" -> b.workOrderId = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "work_order_id")));
+                    : Presence.of(Wire.string(value, path, "work_order_id"));
                 case "task_id" -> b.taskId = value instanceof JsonNull
                     ? Presence.ofNull()
                     : Presence.of(TaskId.decode(value, Wire.member(path, "task_id")));
                 case "check_in" -> b.checkIn = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.bool(value, Wire.member(path, "check_in")));
+                    : Presence.of(Wire.bool(value, path, "check_in"));
                 case "draft" -> b.draft = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.bool(value, Wire.member(path, "draft")));
+                    : Presence.of(Wire.bool(value, path, "draft"));
                 case "damage" -> b.damage = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.bool(value, Wire.member(path, "damage")));
+                    : Presence.of(Wire.bool(value, path, "damage"));
                 case "email_recipients" -> b.emailRecipients = value instanceof JsonNull
                     ? Presence.ofNull()
                     : Presence.of(value);
@@ -494,8 +497,11 @@ public final class TransactionUpdate {
                 case "extended" -> b.extended =
                     Wire.map(value, Wire.member(path, "extended"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -701,7 +707,8 @@ public final class TransactionUpdate {
         private Presence<Map<String, JsonValue>> notationsExtended = Presence.absent();
         private Presence<WorkflowId> workflowId = Presence.absent();
         private Map<String, JsonValue> extended;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -1201,7 +1208,11 @@ public final class TransactionUpdate {
                 case "extended":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -44,7 +44,7 @@ public final class UploadPart {
         this.partNumber = b.partNumber;
         this.etag = b.etag;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -68,7 +68,9 @@ public final class UploadPart {
         Builder b = new Builder();
         b.partNumber = this.partNumber;
         b.etag = this.etag;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -164,16 +166,20 @@ public final class UploadPart {
     static UploadPart decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "part_number" -> b.partNumber =
-                    Wire.int32(value, Wire.member(path, "part_number"));
+                    Wire.int32(value, path, "part_number");
                 case "etag" -> b.etag =
-                    Wire.string(value, Wire.member(path, "etag"));
+                    Wire.string(value, path, "etag");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -253,7 +259,8 @@ public final class UploadPart {
     public static final class Builder {
         private Integer partNumber;
         private String etag;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -293,7 +300,11 @@ public final class UploadPart {
                 case "etag":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -61,7 +61,7 @@ public final class UserUpdate {
         this.externalId = b.externalId;
         this.role = b.role;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -92,7 +92,9 @@ public final class UserUpdate {
         b.locationId = this.locationId;
         b.externalId = this.externalId;
         b.role = this.role;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -245,30 +247,34 @@ public final class UserUpdate {
     static UserUpdate decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "username" -> b.username =
-                    Wire.string(value, Wire.member(path, "username"));
+                    Wire.string(value, path, "username");
                 case "password" -> b.password =
-                    Wire.string(value, Wire.member(path, "password"));
+                    Wire.string(value, path, "password");
                 case "first_name" -> b.firstName =
-                    Wire.string(value, Wire.member(path, "first_name"));
+                    Wire.string(value, path, "first_name");
                 case "last_name" -> b.lastName =
-                    Wire.string(value, Wire.member(path, "last_name"));
+                    Wire.string(value, path, "last_name");
                 case "phone_number" -> b.phoneNumber =
-                    Wire.string(value, Wire.member(path, "phone_number"));
+                    Wire.string(value, path, "phone_number");
                 case "active" -> b.active =
-                    Wire.bool(value, Wire.member(path, "active"));
+                    Wire.bool(value, path, "active");
                 case "location_id" -> b.locationId =
                     LocationId.decode(value, Wire.member(path, "location_id"));
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "role" -> b.role =
                     UserRole.decode(value, Wire.member(path, "role"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -398,7 +404,8 @@ public final class UserUpdate {
         private LocationId locationId;
         private String externalId;
         private UserRole role;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -612,7 +619,11 @@ public final class UserUpdate {
                 case "role":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -52,7 +52,7 @@ public final class Video {
         this.byteSize = b.byteSize;
         this.thumbnailUrl = b.thumbnailUrl;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -79,7 +79,9 @@ public final class Video {
         b.url = this.url;
         b.byteSize = this.byteSize;
         b.thumbnailUrl = this.thumbnailUrl;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -196,22 +198,26 @@ public final class Video {
     static Video decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     MediaId.decode(value, Wire.member(path, "id"));
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "url" -> b.url =
-                    Wire.string(value, Wire.member(path, "url"));
+                    Wire.string(value, path, "url");
                 case "byte_size" -> b.byteSize =
-                    Wire.int64(value, Wire.member(path, "byte_size"));
+                    Wire.int64(value, path, "byte_size");
                 case "thumbnail_url" -> b.thumbnailUrl =
-                    Wire.string(value, Wire.member(path, "thumbnail_url"));
+                    Wire.string(value, path, "thumbnail_url");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -309,7 +315,8 @@ public final class Video {
         private String url;
         private Long byteSize;
         private String thumbnailUrl;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -435,7 +442,11 @@ public final class Video {
                 case "thumbnail_url":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -44,7 +44,7 @@ public final class Workflow {
     private Workflow(Builder b) {
         this.id = b.id;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -67,7 +67,9 @@ public final class Workflow {
     public Builder toBuilder() {
         Builder b = new Builder();
         b.id = this.id;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -150,14 +152,18 @@ public final class Workflow {
     static Workflow decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     WorkflowId.decode(value, Wire.member(path, "id"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -223,7 +229,8 @@ public final class Workflow {
     /** Builds a {@code Workflow}; a required property left unset fails {@link #build()}. */
     public static final class Builder {
         private WorkflowId id;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -261,7 +268,11 @@ public final class Workflow {
                 case "id":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

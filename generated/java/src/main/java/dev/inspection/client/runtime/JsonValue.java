@@ -72,7 +72,7 @@ public sealed interface JsonValue
     }
 
     private static JsonValue parseAll(JsonReader reader) {
-        JsonValue value = reader.readValue();
+        JsonValue value = reader.readValue(ParsedTree.INSTANCE);
         reader.end();
         return value;
     }

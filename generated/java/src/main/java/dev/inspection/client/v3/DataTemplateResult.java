@@ -46,7 +46,7 @@ public final class DataTemplateResult {
         this.errors = b.errors;
         this.data = b.data;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -73,7 +73,9 @@ public final class DataTemplateResult {
         b.slug = this.slug;
         b.errors = this.errors;
         b.data = this.data;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -198,22 +200,26 @@ public final class DataTemplateResult {
     static DataTemplateResult decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "version" -> b.version =
-                    Wire.int64(value, Wire.member(path, "version"));
+                    Wire.int64(value, path, "version");
                 case "slug" -> b.slug =
-                    Wire.string(value, Wire.member(path, "slug"));
+                    Wire.string(value, path, "slug");
                 case "errors" -> b.errors =
                     Wire.list(value, Wire.member(path, "errors"), (v0, p0) -> TemplateError.decode(v0, p0));
                 case "data" -> b.data =
                     Wire.list(value, Wire.member(path, "data"), (v0, p0) -> ResultField.decode(v0, p0));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -311,7 +317,8 @@ public final class DataTemplateResult {
         private String slug;
         private List<TemplateError> errors;
         private List<ResultField> data;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -437,7 +444,11 @@ public final class DataTemplateResult {
                 case "data":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

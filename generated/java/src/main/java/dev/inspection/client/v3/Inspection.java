@@ -70,7 +70,7 @@ public final class Inspection {
         this.createdAt = b.createdAt;
         this.updatedAt = b.updatedAt;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -109,7 +109,9 @@ public final class Inspection {
         b.signatures = this.signatures;
         b.createdAt = this.createdAt;
         b.updatedAt = this.updatedAt;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -380,9 +382,10 @@ public final class Inspection {
     static Inspection decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     InspectionId.decode(value, Wire.member(path, "id"));
                 case "type" -> b.type =
@@ -390,7 +393,7 @@ public final class Inspection {
                 case "location" -> b.location =
                     LocationRef.decode(value, Wire.member(path, "location"));
                 case "damage_present" -> b.damagePresent =
-                    Wire.bool(value, Wire.member(path, "damage_present"));
+                    Wire.bool(value, path, "damage_present");
                 case "unit" -> b.unit =
                     UnitRef.decode(value, Wire.member(path, "unit"));
                 case "user" -> b.user =
@@ -402,9 +405,9 @@ public final class Inspection {
                 case "workflow" -> b.workflow =
                     WorkflowRef.decode(value, Wire.member(path, "workflow"));
                 case "dashboard_url" -> b.dashboardUrl =
-                    Wire.string(value, Wire.member(path, "dashboard_url"));
+                    Wire.string(value, path, "dashboard_url");
                 case "pdf_share_url" -> b.pdfShareUrl =
-                    Wire.string(value, Wire.member(path, "pdf_share_url"));
+                    Wire.string(value, path, "pdf_share_url");
                 case "results" -> b.results =
                     Wire.list(value, Wire.member(path, "results"), (v0, p0) -> InspectionResult.decode(v0, p0));
                 case "photos" -> b.photos =
@@ -414,12 +417,15 @@ public final class Inspection {
                 case "signatures" -> b.signatures =
                     Wire.list(value, Wire.member(path, "signatures"), (v0, p0) -> Signature.decode(v0, p0));
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -616,7 +622,8 @@ public final class Inspection {
         private List<Signature> signatures;
         private OffsetDateTime createdAt;
         private OffsetDateTime updatedAt;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -996,7 +1003,11 @@ public final class Inspection {
                 case "updated_at":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -44,7 +44,7 @@ public final class InspectionSignature {
         this.label = b.label;
         this.printedName = b.printedName;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -70,7 +70,9 @@ public final class InspectionSignature {
         b.url = this.url;
         b.label = this.label;
         b.printedName = this.printedName;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -178,20 +180,24 @@ public final class InspectionSignature {
     static InspectionSignature decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "object" -> b.object =
-                    Wire.string(value, Wire.member(path, "object"));
+                    Wire.string(value, path, "object");
                 case "url" -> b.url =
-                    Wire.string(value, Wire.member(path, "url"));
+                    Wire.string(value, path, "url");
                 case "label" -> b.label =
-                    Wire.string(value, Wire.member(path, "label"));
+                    Wire.string(value, path, "label");
                 case "printed_name" -> b.printedName =
-                    Wire.string(value, Wire.member(path, "printed_name"));
+                    Wire.string(value, path, "printed_name");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -281,7 +287,8 @@ public final class InspectionSignature {
         private String url;
         private String label;
         private String printedName;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -385,7 +392,11 @@ public final class InspectionSignature {
                 case "printed_name":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

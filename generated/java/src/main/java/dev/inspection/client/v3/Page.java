@@ -89,13 +89,14 @@ public final class Page<T> {
         List<T> items = List.of();
         Paging paging = null;
         Map<String, JsonValue> rest = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "data" -> items = Wire.list(value, Wire.member(path, "data"), item);
                 case "paging" -> paging = value instanceof JsonNull ? null
                     : Paging.decode(value, Wire.member(path, "paging"));
-                default -> rest.put(member.getKey(), value);
+                default -> rest.put(name, value);
             }
         }
         return new Page<>(items, paging, rest);

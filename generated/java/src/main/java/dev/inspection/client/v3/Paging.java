@@ -49,7 +49,7 @@ public final class Paging {
         this.perPage = b.perPage;
         this.cursor = b.cursor;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -74,7 +74,9 @@ public final class Paging {
         b.next = this.next;
         b.perPage = this.perPage;
         b.cursor = this.cursor;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -200,20 +202,24 @@ public final class Paging {
     static Paging decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "next" -> b.next = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "next")));
+                    : Presence.of(Wire.string(value, path, "next"));
                 case "per_page" -> b.perPage =
-                    Wire.int64(value, Wire.member(path, "per_page"));
+                    Wire.int64(value, path, "per_page");
                 case "cursor" -> b.cursor = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.string(value, Wire.member(path, "cursor")));
+                    : Presence.of(Wire.string(value, path, "cursor"));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -299,7 +305,8 @@ public final class Paging {
         private Presence<String> next = Presence.absent();
         private Long perPage;
         private Presence<String> cursor = Presence.absent();
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -403,7 +410,11 @@ public final class Paging {
                 case "cursor":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -46,7 +46,7 @@ public final class Photo {
         this.field = b.field;
         this.tags = b.tags;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -73,7 +73,9 @@ public final class Photo {
         b.instruction = this.instruction;
         b.field = this.field;
         b.tags = this.tags;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -221,13 +223,14 @@ public final class Photo {
     static Photo decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "object" -> b.object =
-                    Wire.string(value, Wire.member(path, "object"));
+                    Wire.string(value, path, "object");
                 case "url" -> b.url =
-                    Wire.string(value, Wire.member(path, "url"));
+                    Wire.string(value, path, "url");
                 case "instruction" -> b.instruction = value instanceof JsonNull
                     ? Presence.ofNull()
                     : Presence.of(PhotoInstruction.decode(value, Wire.member(path, "instruction")));
@@ -237,8 +240,11 @@ public final class Photo {
                 case "tags" -> b.tags =
                     Wire.list(value, Wire.member(path, "tags"), (v0, p0) -> PhotoTag.decode(v0, p0));
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -340,7 +346,8 @@ public final class Photo {
         private Presence<PhotoInstruction> instruction = Presence.absent();
         private Presence<PhotoField> field = Presence.absent();
         private List<PhotoTag> tags;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -488,7 +495,11 @@ public final class Photo {
                 case "tags":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

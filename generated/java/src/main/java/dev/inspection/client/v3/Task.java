@@ -73,7 +73,7 @@ public final class Task {
         this.createdAt = b.createdAt;
         this.updatedAt = b.updatedAt;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -112,7 +112,9 @@ public final class Task {
         b.completedAt = this.completedAt;
         b.createdAt = this.createdAt;
         b.updatedAt = this.updatedAt;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -372,25 +374,26 @@ public final class Task {
     static Task decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     TaskId.decode(value, Wire.member(path, "id"));
                 case "object" -> b.object =
-                    Wire.string(value, Wire.member(path, "object"));
+                    Wire.string(value, path, "object");
                 case "type" -> b.type =
                     TaskType.decode(value, Wire.member(path, "type"));
                 case "status" -> b.status =
                     TaskStatus.decode(value, Wire.member(path, "status"));
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "description" -> b.description =
-                    Wire.string(value, Wire.member(path, "description"));
+                    Wire.string(value, path, "description");
                 case "priority" -> b.priority =
-                    Wire.bool(value, Wire.member(path, "priority"));
+                    Wire.bool(value, path, "priority");
                 case "due_by" -> b.dueBy =
-                    Wire.dateTime(value, Wire.member(path, "due_by"));
+                    Wire.dateTime(value, path, "due_by");
                 case "inspection" -> b.inspection =
                     InspectionRef.decode(value, Wire.member(path, "inspection"));
                 case "assignee" -> b.assignee =
@@ -405,14 +408,17 @@ public final class Task {
                     Wire.map(value, Wire.member(path, "extended_data"), (v0, p0) -> v0);
                 case "completed_at" -> b.completedAt = value instanceof JsonNull
                     ? Presence.ofNull()
-                    : Presence.of(Wire.dateTime(value, Wire.member(path, "completed_at")));
+                    : Presence.of(Wire.dateTime(value, path, "completed_at"));
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -611,7 +617,8 @@ public final class Task {
         private Presence<OffsetDateTime> completedAt = Presence.absent();
         private OffsetDateTime createdAt;
         private OffsetDateTime updatedAt;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -1002,7 +1009,11 @@ public final class Task {
                 case "updated_at":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -68,7 +68,7 @@ public final class TaskRequest {
         this.locationId = b.locationId;
         this.userGroupId = b.userGroupId;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -103,7 +103,9 @@ public final class TaskRequest {
         b.assigneeUsername = this.assigneeUsername;
         b.locationId = this.locationId;
         b.userGroupId = this.userGroupId;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -358,23 +360,24 @@ public final class TaskRequest {
     static TaskRequest decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "name" -> b.name =
-                    Wire.string(value, Wire.member(path, "name"));
+                    Wire.string(value, path, "name");
                 case "reference_number" -> b.referenceNumber =
-                    Wire.string(value, Wire.member(path, "reference_number"));
+                    Wire.string(value, path, "reference_number");
                 case "due_by" -> b.dueBy =
-                    Wire.dateOrDateTime(value, Wire.member(path, "due_by"));
+                    Wire.dateOrDateTime(value, path, "due_by");
                 case "webhook_url" -> b.webhookUrl =
-                    Wire.string(value, Wire.member(path, "webhook_url"));
+                    Wire.string(value, path, "webhook_url");
                 case "status" -> b.status =
                     TaskStatus.decode(value, Wire.member(path, "status"));
                 case "description" -> b.description =
-                    Wire.string(value, Wire.member(path, "description"));
+                    Wire.string(value, path, "description");
                 case "requires_inspection" -> b.requiresInspection =
-                    Wire.bool(value, Wire.member(path, "requires_inspection"));
+                    Wire.bool(value, path, "requires_inspection");
                 case "workflow_id" -> b.workflowId =
                     WorkflowId.decode(value, Wire.member(path, "workflow_id"));
                 case "department_id" -> b.departmentId =
@@ -382,14 +385,17 @@ public final class TaskRequest {
                 case "extended_data" -> b.extendedData =
                     Wire.map(value, Wire.member(path, "extended_data"), (v0, p0) -> v0);
                 case "assignee_username" -> b.assigneeUsername =
-                    Wire.string(value, Wire.member(path, "assignee_username"));
+                    Wire.string(value, path, "assignee_username");
                 case "location_id" -> b.locationId =
-                    Wire.int64(value, Wire.member(path, "location_id"));
+                    Wire.int64(value, path, "location_id");
                 case "user_group_id" -> b.userGroupId =
-                    Wire.int64(value, Wire.member(path, "user_group_id"));
+                    Wire.int64(value, path, "user_group_id");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -560,7 +566,8 @@ public final class TaskRequest {
         private String assigneeUsername;
         private Long locationId;
         private Long userGroupId;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -832,7 +839,11 @@ public final class TaskRequest {
                 case "user_group_id":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

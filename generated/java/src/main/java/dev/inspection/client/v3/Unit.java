@@ -62,7 +62,7 @@ public final class Unit {
         this.updatedAt = b.updatedAt;
         this.extendedData = b.extendedData;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -97,7 +97,9 @@ public final class Unit {
         b.createdAt = this.createdAt;
         b.updatedAt = this.updatedAt;
         b.extendedData = this.extendedData;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -291,38 +293,42 @@ public final class Unit {
     static Unit decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "id" -> b.id =
                     UnitId.decode(value, Wire.member(path, "id"));
                 case "object" -> b.object =
-                    Wire.string(value, Wire.member(path, "object"));
+                    Wire.string(value, path, "object");
                 case "reference_number" -> b.referenceNumber =
-                    Wire.string(value, Wire.member(path, "reference_number"));
+                    Wire.string(value, path, "reference_number");
                 case "make" -> b.make =
-                    Wire.string(value, Wire.member(path, "make"));
+                    Wire.string(value, path, "make");
                 case "model" -> b.model =
-                    Wire.string(value, Wire.member(path, "model"));
+                    Wire.string(value, path, "model");
                 case "year" -> b.year =
-                    Wire.int64(value, Wire.member(path, "year"));
+                    Wire.int64(value, path, "year");
                 case "vin" -> b.vin =
-                    Wire.string(value, Wire.member(path, "vin"));
+                    Wire.string(value, path, "vin");
                 case "serial_number" -> b.serialNumber =
-                    Wire.string(value, Wire.member(path, "serial_number"));
+                    Wire.string(value, path, "serial_number");
                 case "hours" -> b.hours =
-                    Wire.int32(value, Wire.member(path, "hours"));
+                    Wire.int32(value, path, "hours");
                 case "odometer" -> b.odometer =
-                    Wire.int64(value, Wire.member(path, "odometer"));
+                    Wire.int64(value, path, "odometer");
                 case "created_at" -> b.createdAt =
-                    Wire.dateTime(value, Wire.member(path, "created_at"));
+                    Wire.dateTime(value, path, "created_at");
                 case "updated_at" -> b.updatedAt =
-                    Wire.dateTime(value, Wire.member(path, "updated_at"));
+                    Wire.dateTime(value, path, "updated_at");
                 case "extended_data" -> b.extendedData =
                     Wire.map(value, Wire.member(path, "extended_data"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -487,7 +493,8 @@ public final class Unit {
         private OffsetDateTime createdAt;
         private OffsetDateTime updatedAt;
         private Map<String, JsonValue> extendedData;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -779,7 +786,11 @@ public final class Unit {
                 case "extended_data":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

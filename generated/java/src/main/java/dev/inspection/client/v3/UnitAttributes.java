@@ -55,7 +55,7 @@ public final class UnitAttributes {
         this.odometer = b.odometer;
         this.extendedData = b.extendedData;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -85,7 +85,9 @@ public final class UnitAttributes {
         b.hours = this.hours;
         b.odometer = this.odometer;
         b.extendedData = this.extendedData;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -272,28 +274,32 @@ public final class UnitAttributes {
     static UnitAttributes decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "make" -> b.make =
-                    Wire.string(value, Wire.member(path, "make"));
+                    Wire.string(value, path, "make");
                 case "model" -> b.model =
-                    Wire.string(value, Wire.member(path, "model"));
+                    Wire.string(value, path, "model");
                 case "year" -> b.year =
-                    Wire.int64(value, Wire.member(path, "year"));
+                    Wire.int64(value, path, "year");
                 case "vin" -> b.vin =
-                    Wire.string(value, Wire.member(path, "vin"));
+                    Wire.string(value, path, "vin");
                 case "serial_number" -> b.serialNumber =
-                    Wire.string(value, Wire.member(path, "serial_number"));
+                    Wire.string(value, path, "serial_number");
                 case "hours" -> b.hours =
-                    Wire.int32(value, Wire.member(path, "hours"));
+                    Wire.int32(value, path, "hours");
                 case "odometer" -> b.odometer =
-                    Wire.int32(value, Wire.member(path, "odometer"));
+                    Wire.int32(value, path, "odometer");
                 case "extended_data" -> b.extendedData =
                     Wire.map(value, Wire.member(path, "extended_data"), (v0, p0) -> v0);
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -415,7 +421,8 @@ public final class UnitAttributes {
         private Integer hours;
         private Integer odometer;
         private Map<String, JsonValue> extendedData;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -607,7 +614,11 @@ public final class UnitAttributes {
                 case "extended_data":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -42,7 +42,7 @@ public final class UserUpdate {
         this.firstName = b.firstName;
         this.lastName = b.lastName;
         // Most records hold no unknown property: no map of their own then.
-        this.additionalProperties = b.additionalProperties.isEmpty()
+        this.additionalProperties = b.additionalProperties == null
             ? Map.of()
             : Collections.unmodifiableMap(new LinkedHashMap<>(b.additionalProperties));
     }
@@ -67,7 +67,9 @@ public final class UserUpdate {
         b.externalId = this.externalId;
         b.firstName = this.firstName;
         b.lastName = this.lastName;
-        b.additionalProperties.putAll(this.additionalProperties);
+        if (!this.additionalProperties.isEmpty()) {
+            b.additionalProperties = new LinkedHashMap<>(this.additionalProperties);
+        }
         return b;
     }
 
@@ -184,18 +186,22 @@ public final class UserUpdate {
     static UserUpdate decode(JsonValue json, JsonPath path, String skip) {
         JsonObject object = Wire.object(json, path);
         Builder b = new Builder();
-        for (Map.Entry<String, JsonValue> member : object.members().entrySet()) {
-            JsonValue value = member.getValue();
-            switch (member.getKey()) {
+        for (int i = 0; i < object.size(); i++) { // by position: no entry objects
+            String name = object.nameAt(i);
+            JsonValue value = object.valueAt(i);
+            switch (name) {
                 case "external_id" -> b.externalId =
-                    Wire.string(value, Wire.member(path, "external_id"));
+                    Wire.string(value, path, "external_id");
                 case "first_name" -> b.firstName =
-                    Wire.string(value, Wire.member(path, "first_name"));
+                    Wire.string(value, path, "first_name");
                 case "last_name" -> b.lastName =
-                    Wire.string(value, Wire.member(path, "last_name"));
+                    Wire.string(value, path, "last_name");
                 default -> {
-                    if (!member.getKey().equals(skip)) {
-                        b.additionalProperties.put(member.getKey(), value);
+                    if (!name.equals(skip)) {
+                        if (b.additionalProperties == null) {
+                            b.additionalProperties = new LinkedHashMap<>();
+                        }
+                        b.additionalProperties.put(name, value);
                     }
                 }
             }
@@ -277,7 +283,8 @@ public final class UserUpdate {
         private String externalId;
         private String firstName;
         private String lastName;
-        private final Map<String, JsonValue> additionalProperties = new LinkedHashMap<>();
+        // Made at the first unknown property: most records have none.
+        private Map<String, JsonValue> additionalProperties;
 
         private Builder() {}
 
@@ -359,7 +366,11 @@ public final class UserUpdate {
                 case "last_name":
                     throw new IllegalArgumentException("`" + name + "` is a listed property: set it with its own method");
                 default:
-                    this.additionalProperties.put(name, Objects.requireNonNull(value, "value"));
+                    Objects.requireNonNull(value, "value");
+                    if (this.additionalProperties == null) {
+                        this.additionalProperties = new LinkedHashMap<>();
+                    }
+                    this.additionalProperties.put(name, value);
                     return this;
             }
         }

@@ -11,6 +11,9 @@ import dev.inspection.client.runtime.JsonNumber;
 import dev.inspection.client.runtime.JsonObject;
 import dev.inspection.client.runtime.JsonString;
 import dev.inspection.client.runtime.JsonValue;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -68,6 +71,10 @@ public final class JsonReader {
     private static final JsonToken[] TOKENS = JsonToken.values();
     private static final int NOT_PEEKED = -1;
 
+    // Eight bytes of the input as one long, for scanning strings a word at a time.
+    private static final VarHandle LONGS =
+            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
     private final byte[] buf;
     private final int limit;
     private final int bomLength;
@@ -89,6 +96,10 @@ public final class JsonReader {
     private int tokenStart; // offset of the peeked token's first byte
     private int numberEnd; // offset after the peeked number
     private StringBuilder chars; // reused for strings that need decoding
+
+    // Short names read before: see readCached. (String values are mostly one-offs, ids
+    // and text: keeping them was measured to cost more than it saved.)
+    private final Strings nameCache = new Strings();
 
     /**
      * Creates a reader of UTF-8 bytes. The array is read in place: do not change it while
@@ -203,7 +214,7 @@ public final class JsonReader {
     public String nextName() {
         expect(JsonToken.NAME);
         int start = tokenStart;
-        String name = readString(start);
+        String name = readCached(start, nameCache);
         if (!seen[depth].add(name)) {
             throw syntax(start, "duplicate member name " + JsonWriter.quote(clip(name)));
         }
@@ -313,12 +324,66 @@ public final class JsonReader {
     }
 
     /**
+     * Makes the arrays and objects of a tree that {@link #readValue(Tree)} reads. The arrays
+     * are handed over: the reader never touches them again. They may be longer than the
+     * size given.
+     */
+    public interface Tree {
+        /**
+         * Makes an object of the first {@code size} names and values; the names are distinct.
+         *
+         * @param names the members' names, in order
+         * @param values their values
+         * @param size how many members
+         * @return the object
+         */
+        JsonValue object(String[] names, JsonValue[] values, int size);
+
+        /**
+         * Makes an array of the first {@code size} values.
+         *
+         * @param values the elements, in order
+         * @param size how many elements
+         * @return the array
+         */
+        JsonValue array(JsonValue[] values, int size);
+    }
+
+    /** A tree made through the public builders, which check again what the reader checked. */
+    private static final Tree BUILT = new Tree() {
+        @Override
+        public JsonValue object(String[] names, JsonValue[] values, int size) {
+            JsonObject.Builder members = JsonObject.builder(size);
+            for (int i = 0; i < size; i++) {
+                members.put(names[i], values[i]);
+            }
+            return members.build();
+        }
+
+        @Override
+        public JsonValue array(JsonValue[] values, int size) {
+            return JsonArray.of(Arrays.asList(values).subList(0, size));
+        }
+    };
+
+    /**
      * Consumes the next value, whole, as a tree.
      *
      * @return the value
      * @throws JsonException if a value does not come next, or it is malformed
      */
     public JsonValue readValue() {
+        return readValue(BUILT);
+    }
+
+    /**
+     * Consumes the next value, whole, as a tree whose arrays and objects {@code tree} makes.
+     *
+     * @param tree makes the arrays and objects
+     * @return the value
+     * @throws JsonException if a value does not come next, or it is malformed
+     */
+    public JsonValue readValue(Tree tree) {
         // The arrays and objects being built, innermost last; a frame is reused for the next
         // sibling. Iterative, not recursive: nesting is bounded by MAX_DEPTH and costs no
         // stack frames.
@@ -356,7 +421,7 @@ public final class JsonReader {
                         throw mismatch("expected a value, got " + token.description());
                     }
                     pop();
-                    value = open[--count].build();
+                    value = open[--count].build(tree);
                 }
                 case STRING -> value = JsonString.of(nextString());
                 case NUMBER -> value = nextNumber();
@@ -639,7 +704,11 @@ public final class JsonReader {
         byte[] b = buf;
         int n = limit;
         int p = quote + 1;
-        // Fast path: printable ASCII without escapes, copied in one go.
+        // Fast path: printable ASCII without escapes, copied in one go; eight bytes a step
+        // while none of them ends it or needs decoding.
+        while (p + 8 <= n && plainAscii((long) LONGS.get(b, p))) {
+            p += 8;
+        }
         while (p < n) {
             byte c = b[p];
             if (c == '"') {
@@ -652,6 +721,59 @@ public final class JsonReader {
             p++;
         }
         return readStringSlow(quote, p);
+    }
+
+    /**
+     * Reads the string whose opening quote is at {@code quote}, as {@link #readString} does,
+     * but gives the same {@code String} for a short one seen before, found in {@code cache}
+     * by a hash of its bytes: a document repeats a few names and values (tags, enum values)
+     * many times, and a string made once is hashed once (Java caches a string's hash)
+     * however often a decoder switches on it afterwards. A slot keeps the string and the
+     * offset of its bytes in the input, which stays unchanged while it is read.
+     */
+    private String readCached(int quote, Strings cache) {
+        byte[] b = buf;
+        int n = limit;
+        int p = quote + 1;
+        int hash = 0;
+        while (p < n) {
+            byte c = b[p];
+            if (c == '"') {
+                int start = quote + 1;
+                int length = p - start;
+                pos = p + 1;
+                // Two slots per hash (a pair of names that share one both stay), chosen by
+                // the hash's top bits after a multiplication that spreads them.
+                int slot = ((hash * 0x9E3779B9) >>> (32 - Strings.BITS)) & ~1;
+                String cached = cache.find(slot, b, start, length);
+                if (cached == null) {
+                    cached = new String(b, start, length, StandardCharsets.ISO_8859_1);
+                    cache.keep(slot, cached, start);
+                }
+                return cached;
+            }
+            if (c < 0x20 || c == '\\' || p - quote > Strings.LONGEST) {
+                return readString(quote); // escapes, non-ASCII and long strings: not kept
+            }
+            hash = 31 * hash + c;
+            p++;
+        }
+        return readString(quote); // unterminated: reported there
+    }
+
+    /**
+     * Tells whether eight bytes, read as one little-endian word, are all printable ASCII
+     * other than {@code "} and {@code \\}: the usual bit trick, each test setting a byte's
+     * top bit where the byte matches.
+     */
+    private static boolean plainAscii(long word) {
+        long quote = word ^ 0x2222222222222222L; // zero where a byte is '"'
+        long backslash = word ^ 0x5C5C5C5C5C5C5C5CL; // zero where a byte is '\\'
+        long found = ((quote - 0x0101010101010101L) & ~quote)
+                | ((backslash - 0x0101010101010101L) & ~backslash)
+                | (word - 0x2020202020202020L) // a byte below 0x20 borrows
+                | word; // a byte of 0x80 or more
+        return (found & 0x8080808080808080L) == 0;
     }
 
     /** Reads on from {@code p}, the first byte of the string that needs decoding. */
@@ -904,8 +1026,8 @@ public final class JsonReader {
     }
 
     /**
-     * An array or object that {@link #readValue()} is building. Its members are gathered
-     * first, so that the object's map is made at its final size.
+     * An array or object that {@link #readValue(Tree)} is building. Its members are gathered
+     * first, so that the object is made at its final size.
      */
     private static final class Frame {
         private boolean object;
@@ -927,51 +1049,52 @@ public final class JsonReader {
             values[size++] = value;
         }
 
-        JsonValue build() {
-            JsonValue built;
-            if (object) {
-                JsonObject.Builder members = JsonObject.builder(size);
-                for (int i = 0; i < size; i++) {
-                    members.put(names[i], values[i]); // no duplicates: nextName refused them
-                }
-                built = members.build();
-            } else {
-                built = JsonArray.of(Arrays.asList(values).subList(0, size));
-            }
-            Arrays.fill(names, 0, size, null); // keep nothing alive for the next sibling
-            Arrays.fill(values, 0, size, null);
+        JsonValue build(Tree tree) {
+            JsonValue built = object ? tree.object(names, values, size) : tree.array(values, size);
+            // The tree owns those arrays now. The next sibling's are made at this one's size,
+            // which siblings mostly share (records of one type), so that they need no copy.
+            int capacity = Math.max(size, 4);
+            names = new String[capacity];
+            values = new JsonValue[capacity];
             return built;
         }
     }
 
     /**
-     * The names an object has had, for refusing duplicates. A small object's are scanned, a
-     * larger one's hashed (a HashSet, whose bins of colliding names become trees): linear
-     * time either way.
+     * The names an object has had, for refusing duplicates: up to {@link #FEW} in a small
+     * open-addressing table (names are mostly the reader's own cached strings, whose hash is
+     * made once), past that in a HashSet (whose bins of colliding names become trees), so
+     * that time stays linear whatever names an input crafts.
      */
     private static final class NameSet {
-        private static final int FEW = 8;
-        private static final int REUSED = 64; // a set that held more is dropped, not cleared
+        private static final int FEW = 32;
 
-        private final String[] few = new String[FEW];
+        private final String[] table = new String[2 * FEW]; // at most half full
+        private final int[] filled = new int[FEW]; // the slots in use, for clearing
         private int count;
         private HashSet<String> many;
 
         boolean add(String name) {
             if (count < FEW) {
-                for (int i = 0; i < count; i++) {
-                    if (few[i].equals(name)) {
+                int mask = table.length - 1;
+                int h = name.hashCode();
+                for (int i = (h ^ (h >>> 16)) & mask; ; i = (i + 1) & mask) {
+                    String there = table[i];
+                    if (there == null) {
+                        table[i] = name;
+                        filled[count++] = i;
+                        return true;
+                    }
+                    if (there.equals(name)) {
                         return false;
                     }
                 }
-                few[count++] = name;
-                return true;
             }
-            if (count == FEW) {
-                if (many == null) {
-                    many = new HashSet<>();
+            if (many == null) {
+                many = new HashSet<>();
+                for (int i = 0; i < FEW; i++) {
+                    many.add(table[filled[i]]);
                 }
-                many.addAll(Arrays.asList(few));
             }
             if (!many.add(name)) {
                 return false;
@@ -981,17 +1104,58 @@ public final class JsonReader {
         }
 
         void clear() {
-            Arrays.fill(few, 0, Math.min(count, FEW), null);
-            if (many != null) {
-                // Clearing costs the table's size: cheap for a small set, while a large one
-                // would cost every small object after it as much again.
-                if (count <= REUSED) {
-                    many.clear();
-                } else {
-                    many = null;
+            for (int i = 0, n = Math.min(count, FEW); i < n; i++) {
+                table[filled[i]] = null;
+            }
+            many = null; // a large object is rare: its set is not kept for the next one
+            count = 0;
+        }
+    }
+
+    /**
+     * Strings read before, two slots per hash, each with the offset of its bytes in the
+     * input (which stays unchanged while it is read).
+     */
+    private static final class Strings {
+        static final int BITS = 9;
+        static final int SLOTS = 1 << BITS;
+        static final int LONGEST = 48; // in bytes: longer strings are rarely repeated
+
+        final String[] strings = new String[SLOTS];
+        final int[] offsets = new int[SLOTS];
+
+        /** The string kept in the pair of slots at {@code slot} with these bytes, or null. */
+        String find(int slot, byte[] input, int start, int length) {
+            for (int i = slot; i <= slot + 1; i++) {
+                String kept = strings[i];
+                if (kept != null && kept.length() == length
+                        && same(input, offsets[i], start, length)) {
+                    return kept;
                 }
             }
-            count = 0;
+            return null;
+        }
+
+        /** Keeps {@code s} in the pair at {@code slot}: in a free slot, else in the first. */
+        void keep(int slot, String s, int start) {
+            int i = strings[slot] == null || strings[slot + 1] != null ? slot : slot + 1;
+            strings[i] = s;
+            offsets[i] = start;
+        }
+
+        private static boolean same(byte[] input, int a, int b, int length) {
+            int i = 0;
+            for (; i + 8 <= length; i += 8) { // eight bytes a step
+                if ((long) LONGS.get(input, a + i) != (long) LONGS.get(input, b + i)) {
+                    return false;
+                }
+            }
+            for (; i < length; i++) {
+                if (input[a + i] != input[b + i]) {
+                    return false;
+                }
+            }
+            return true;
         }
     }
 }
