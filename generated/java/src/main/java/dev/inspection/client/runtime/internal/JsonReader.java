@@ -69,6 +69,15 @@ public final class JsonReader {
     private static final int NONEMPTY_OBJECT = 6;
 
     private static final JsonToken[] TOKENS = JsonToken.values();
+    private static final int BEGIN_OBJECT = JsonToken.BEGIN_OBJECT.ordinal();
+    private static final int END_OBJECT = JsonToken.END_OBJECT.ordinal();
+    private static final int BEGIN_ARRAY = JsonToken.BEGIN_ARRAY.ordinal();
+    private static final int END_ARRAY = JsonToken.END_ARRAY.ordinal();
+    private static final int NAME = JsonToken.NAME.ordinal();
+    private static final int STRING = JsonToken.STRING.ordinal();
+    private static final int NUMBER = JsonToken.NUMBER.ordinal();
+    private static final int BOOLEAN = JsonToken.BOOLEAN.ordinal();
+    private static final int NULL = JsonToken.NULL.ordinal();
     private static final int NOT_PEEKED = -1;
 
     // Eight bytes of the input as one long, for scanning strings a word at a time.
@@ -390,47 +399,47 @@ public final class JsonReader {
         Frame[] open = new Frame[8];
         int count = 0;
         while (true) {
-            JsonToken token = peek();
+            // By the token's ordinal: the hottest loop of the client's decoding.
+            int token = peeked != NOT_PEEKED ? peeked : doPeek().ordinal();
             JsonValue value;
-            switch (token) {
-                case BEGIN_ARRAY, BEGIN_OBJECT -> {
-                    boolean object = token == JsonToken.BEGIN_OBJECT;
-                    if (object) {
-                        beginObject();
-                    } else {
-                        beginArray();
-                    }
-                    if (count == open.length) {
-                        open = Arrays.copyOf(open, count * 2);
-                    }
-                    if (open[count] == null) {
-                        open[count] = new Frame();
-                    }
-                    open[count++].start(object);
-                    continue;
+            if (token == STRING) {
+                value = JsonString.of(nextString());
+            } else if (token == NAME) {
+                if (count == 0) {
+                    throw mismatch("expected a value, got " + TOKENS[token].description());
                 }
-                case NAME -> {
-                    if (count == 0) {
-                        throw mismatch("expected a value, got " + token.description());
-                    }
-                    nextName(); // its value comes next, and is added under names[depth]
-                    continue;
+                nextName(); // its value comes next, and is added under names[depth]
+                continue;
+            } else if (token == BEGIN_OBJECT || token == BEGIN_ARRAY) {
+                boolean object = token == BEGIN_OBJECT;
+                if (object) {
+                    beginObject();
+                } else {
+                    beginArray();
                 }
-                case END_ARRAY, END_OBJECT -> {
-                    if (count == 0) {
-                        throw mismatch("expected a value, got " + token.description());
-                    }
-                    pop();
-                    value = open[--count].build(tree);
+                if (count == open.length) {
+                    open = Arrays.copyOf(open, count * 2);
                 }
-                case STRING -> value = JsonString.of(nextString());
-                case NUMBER -> value = nextNumber();
-                case BOOLEAN -> value = JsonBoolean.of(nextBoolean());
-                case NULL -> {
-                    nextNull();
-                    value = JsonNull.INSTANCE;
+                if (open[count] == null) {
+                    open[count] = new Frame();
                 }
-                default -> throw mismatch("expected a value, got " + token.description());
+                open[count++].start(object);
+                continue;
+            } else if (token == END_OBJECT || token == END_ARRAY) {
+                if (count == 0) {
+                    throw mismatch("expected a value, got " + TOKENS[token].description());
+                }
+                pop();
+                value = open[--count].build(tree);
+            } else if (token == NUMBER) {
+                value = nextNumber();
+            } else if (token == BOOLEAN) {
+                value = JsonBoolean.of(nextBoolean());
+            } else if (token == NULL) {
+                nextNull();
+                value = JsonNull.INSTANCE;
+            } else {
+                throw mismatch("expected a value, got " + TOKENS[token].description());
             }
             if (count == 0) {
                 return value;
