@@ -613,7 +613,7 @@ fn spec_with_packages(case: &str, packages: &str) -> (PathBuf, PathBuf) {
     (dir, spec)
 }
 
-const RENAMED: &str = "rust:\n  crate: acme-inspection\ntypescript:\n  package: \"@acme/inspection\"\npython:\n  distribution: acme-inspection\n  module: acme_inspection\njava:\n  group: com.acme\n  artifact: acme-inspection\n  package: com.acme.inspection\n";
+const RENAMED: &str = "rust:\n  crate: acme-inspection\ntypescript:\n  package: \"@acme/inspection\"\npython:\n  distribution: acme-inspection\n  module: acme_inspection\njava:\n  group: com.acme\n  artifact: acme-inspection\n  package: com.acme.inspection\ngo:\n  module: example.com/acme/inspection\n";
 
 /// Every backend publishes under the names `spec/packages.yaml` states, and nothing keeps
 /// the project's own: the one place a team renames the clients.
@@ -663,6 +663,11 @@ fn package_settings_rename_every_package() {
             .contents
             .contains("\"java_package\": \"com.acme.inspection\"")
     );
+    assert!(
+        file("ir.json")
+            .contents
+            .contains("\"go_module\": \"example.com/acme/inspection\"")
+    );
 }
 
 /// A package name its registry or language refuses, and a setting no backend reads, are
@@ -686,4 +691,22 @@ fn package_settings_are_checked_at_their_place() {
     let err = codegen::load_dir(&dir, &spec).unwrap_err().to_string();
     assert!(err.starts_with("spec/packages.yaml:8:3: error:"), "{err}");
     assert!(err.contains("modul"), "{err}");
+}
+
+/// Go's rule for major versions: from 2 on the module path ends in `/vN`, refused at the
+/// path's place otherwise; the path that names the version is taken.
+#[test]
+fn the_go_module_path_follows_the_major_version() {
+    let (dir, spec) = spec_with_packages("go-major", RENAMED);
+    std::fs::write(spec.join("VERSION"), "2.0.0\n").unwrap();
+    let err = codegen::load_dir(&dir, &spec).unwrap_err().to_string();
+    assert!(
+        err.starts_with("spec/packages.yaml:13:11: error: version 2 of a Go module is published under a path ending in `/v2`"),
+        "{err}"
+    );
+    let versioned = RENAMED.replace("acme/inspection\n", "acme/inspection/v2\n");
+    let (dir, spec) = spec_with_packages("go-major-v2", &versioned);
+    std::fs::write(spec.join("VERSION"), "2.0.0\n").unwrap();
+    let api = codegen::load_dir(&dir, &spec).unwrap();
+    assert_eq!(api.packages.go_module, "example.com/acme/inspection/v2");
 }

@@ -65,14 +65,20 @@ pub fn load_dir(root: &Path, spec_dir: &Path) -> Result<ir::Api, Diagnostics> {
             Err(d) => problems.extend(d.0),
         }
     }
-    let packages = match read_packages(root, spec_dir) {
+    let version = read_version(root, spec_dir).map_err(|d| Diagnostics(vec![d]));
+    // The Go module path names a major version of 2 or more.
+    let major = version
+        .as_ref()
+        .ok()
+        .and_then(|v| ir::version::parse(v))
+        .map_or(0, |(major, _, _)| major);
+    let packages = match read_packages(root, spec_dir, major) {
         Ok(p) => p,
         Err(d) => {
             problems.extend(d.0);
             ir::Packages::default()
         }
     };
-    let version = read_version(root, spec_dir).map_err(|d| Diagnostics(vec![d]));
     match version {
         Ok(version) if problems.is_empty() => Ok(ir::Api {
             version,
@@ -92,7 +98,7 @@ pub const PACKAGES_FILE: &str = "packages.yaml";
 
 /// The package names in `spec_dir/packages.yaml`, or the project's own when the folder
 /// has none.
-fn read_packages(root: &Path, spec_dir: &Path) -> Result<ir::Packages, Diagnostics> {
+fn read_packages(root: &Path, spec_dir: &Path, major: u64) -> Result<ir::Packages, Diagnostics> {
     let path = spec_dir.join(PACKAGES_FILE);
     let Ok(text) = std::fs::read_to_string(&path) else {
         return Ok(ir::Packages::default());
@@ -103,7 +109,7 @@ fn read_packages(root: &Path, spec_dir: &Path) -> Result<ir::Packages, Diagnosti
         .display()
         .to_string();
     let file: spec::packages::PackagesFile = spec::parse_as(&shown, &text)?;
-    check::packages::check(&shown, &file)
+    check::packages::check(&shown, &file, major)
 }
 
 /// The release version in `spec_dir/VERSION` (`MAJOR.MINOR.PATCH`), or the default when

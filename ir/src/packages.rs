@@ -6,6 +6,8 @@ use serde::{Deserialize, Serialize};
 /// Each language's package names. The defaults are the project's own names, which a spec
 /// folder without `packages.yaml` (the construct specs of the tests) gets.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// An IR written before a setting existed reads the project's own name for it.
+#[serde(default)]
 pub struct Packages {
     /// The Rust crate (`inspection-client`); code names it with `-` as `_`.
     pub rust_crate: String,
@@ -21,6 +23,9 @@ pub struct Packages {
     pub java_artifact: String,
     /// The Java package the interfaces' packages and the runtime's live under.
     pub java_package: String,
+    /// The Go module path (`inspection.dev/client`); a major version of 2 or more ends it
+    /// in `/vN`, as Go modules require.
+    pub go_module: String,
 }
 
 impl Default for Packages {
@@ -33,6 +38,7 @@ impl Default for Packages {
             java_group: "dev.inspection".to_string(),
             java_artifact: "inspection-client".to_string(),
             java_package: "dev.inspection.client".to_string(),
+            go_module: "inspection.dev/client".to_string(),
         }
     }
 }

@@ -79,6 +79,48 @@ const JAVA_PACKAGE: Rule = Rule {
     help: "a Java package is dot-separated lowercase Java identifiers that are not keywords, `dev.inspection.client` for example",
 };
 
+const GO_MODULE: Rule = Rule {
+    what: "go.module",
+    valid: go_module_path,
+    help: "a Go module path is `/`-separated elements of ASCII letters, digits, `-`, `.`, `_` and `~`, none empty or starting or ending with `.`; the first is a lowercase domain name with a dot (`inspection.dev/client`)",
+};
+
+fn go_module_path(n: &str) -> bool {
+    let element = |e: &str| {
+        !e.is_empty()
+            && !e.starts_with('.')
+            && !e.ends_with('.')
+            && e.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-._~".contains(c))
+    };
+    let first = n.split('/').next().unwrap_or_default();
+    n.split('/').all(element)
+        && first.contains('.')
+        && first
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-.".contains(c))
+}
+
+/// The Go rule for major versions: from 2 on, the module path ends in `/vN` (N the major
+/// version); below 2 it ends in no such element. `None` when the path keeps it.
+fn go_major_version_problem(module: &str, major: u64) -> Option<String> {
+    let last = module.rsplit('/').next().unwrap_or_default();
+    let suffix = last
+        .strip_prefix('v')
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+        .and_then(|n| n.parse::<u64>().ok());
+    match (major >= 2, suffix) {
+        (true, Some(n)) if n == major => None,
+        (true, _) => Some(format!(
+            "version {major} of a Go module is published under a path ending in `/v{major}`"
+        )),
+        (false, Some(n)) => Some(format!(
+            "a path ending in `/v{n}` is for version {n} of a Go module, and `VERSION` is {major}.x"
+        )),
+        (false, None) => None,
+    }
+}
+
 fn npm_part(n: &str) -> bool {
     !n.is_empty()
         && !n.starts_with(['.', '_'])
@@ -97,8 +139,9 @@ fn java_package_name(n: &str) -> bool {
         .all(|part| lower_identifier(part) && !is_keyword(Language::Java, part))
 }
 
-/// The checked package names of `file`, shown as `shown` in diagnostics.
-pub fn check(shown: &str, file: &PackagesFile) -> Result<ir::Packages, Diagnostics> {
+/// The checked package names of `file`, shown as `shown` in diagnostics; `major` is the
+/// release's major version (`VERSION`), which the Go module path must name from 2 on.
+pub fn check(shown: &str, file: &PackagesFile, major: u64) -> Result<ir::Packages, Diagnostics> {
     let mut problems = Vec::new();
     let mut take = |name: &Spanned<String>, rule: &Rule| {
         if !(rule.valid)(&name.value) {
@@ -120,7 +163,20 @@ pub fn check(shown: &str, file: &PackagesFile) -> Result<ir::Packages, Diagnosti
         java_group: take(&file.java.group, &JAVA_GROUP),
         java_artifact: take(&file.java.artifact, &JAVA_ARTIFACT),
         java_package: take(&file.java.package, &JAVA_PACKAGE),
+        go_module: take(&file.go.module, &GO_MODULE),
     };
+    let module = &file.go.module;
+    if let Some(message) = go_major_version_problem(&module.value, major) {
+        problems.push(Diagnostic {
+            file: shown.to_string(),
+            line: module.referenced.line() as u32,
+            column: module.referenced.column() as u32,
+            message,
+            help: format!(
+                "set go.module to a path ending in `/v{major}` when VERSION's major version is {major} (2 or more), and to one without a `/vN` element before that"
+            ),
+        });
+    }
     if problems.is_empty() {
         Ok(packages)
     } else {
@@ -134,7 +190,7 @@ mod tests {
 
     #[test]
     fn each_rule_takes_the_projects_names_and_refuses_a_broken_one() {
-        let cases: [(&Rule, &str, &str); 7] = [
+        let cases: [(&Rule, &str, &str); 8] = [
             (&RUST_CRATE, "inspection-client", "Inspection"),
             (&NPM_PACKAGE, "@acme/inspection-client", "_private"),
             (&PYTHON_DISTRIBUTION, "inspection-client", "-dash"),
@@ -142,6 +198,7 @@ mod tests {
             (&JAVA_GROUP, "dev.inspection", "dev.inspection-x"),
             (&JAVA_ARTIFACT, "inspection-client", "Client"),
             (&JAVA_PACKAGE, "dev.inspection.client", "dev.new.client"),
+            (&GO_MODULE, "inspection.dev/client", "inspection/client"),
         ];
         for (rule, good, bad) in cases {
             assert!((rule.valid)(good), "{} should take {good}", rule.what);
@@ -149,5 +206,23 @@ mod tests {
         }
         assert!(!(RUST_CRATE.valid)("async"));
         assert!(!(NPM_PACKAGE.valid)("@/x"));
+        assert!(!(GO_MODULE.valid)("Inspection.dev/client"));
+        assert!(!(GO_MODULE.valid)("inspection.dev//client"));
+        assert!((GO_MODULE.valid)("example.com/acme/inspection-go"));
+    }
+
+    #[test]
+    fn the_go_module_path_names_a_major_version_of_two_or_more() {
+        assert_eq!(go_major_version_problem("inspection.dev/client", 0), None);
+        assert_eq!(go_major_version_problem("inspection.dev/client", 1), None);
+        assert_eq!(
+            go_major_version_problem("inspection.dev/client/v2", 2),
+            None
+        );
+        assert!(go_major_version_problem("inspection.dev/client", 2).is_some());
+        assert!(go_major_version_problem("inspection.dev/client/v2", 3).is_some());
+        assert!(go_major_version_problem("inspection.dev/client/v2", 1).is_some());
+        // An element that only looks like a version is a name.
+        assert_eq!(go_major_version_problem("inspection.dev/v2beta", 1), None);
     }
 }

@@ -309,6 +309,9 @@ operations:
             "Wire.list(value, Wire.member(path, \"tags\"), (v0, p0) -> Wire.string(v0, p0))"
         );
         let json = TypeRef::Builtin(Builtin::Json);
-        assert_eq!(types.decode_member(&json, "value", "path", "\"x\""), "value");
+        assert_eq!(
+            types.decode_member(&json, "value", "path", "\"x\""),
+            "value"
+        );
     }
 }

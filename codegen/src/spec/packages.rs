@@ -13,6 +13,7 @@ pub struct PackagesFile {
     pub typescript: TypeScriptPackage,
     pub python: PythonPackage,
     pub java: JavaPackage,
+    pub go: GoPackage,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
@@ -55,4 +56,13 @@ pub struct JavaPackage {
     /// The Java package the interfaces' packages (`….v3`) and the runtime's sit under.
     #[schemars(with = "String")]
     pub package: Spanned<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct GoPackage {
+    /// The Go module path (`inspection.dev/client`); from major version 2 on it ends in
+    /// `/vN`, N the major version of `VERSION`.
+    #[schemars(with = "String")]
+    pub module: Spanned<String>,
 }
