@@ -46,6 +46,7 @@ fn small_specs_render_in_every_backend() {
         if file.path.contains("/src/runtime/")
             || file.path.contains("/_runtime/")
             || (file.path.starts_with("generated/java/") && file.path.contains("/runtime/"))
+            || file.path.starts_with("generated/go/internal/runtime/")
             || file.path == codegen::IR_PATH
         {
             continue;
@@ -68,7 +69,7 @@ fn small_specs_render_in_every_backend() {
     }
     // Every interface is rendered by every backend.
     for interface in &names {
-        for language in ["rust", "typescript", "python", "java", "openapi"] {
+        for language in ["rust", "typescript", "python", "java", "go", "openapi"] {
             let key = format!("{interface}__{language}");
             assert!(groups.contains_key(&key), "no {key}: {:?}", groups.keys());
         }
@@ -92,6 +93,8 @@ fn every_file_carries_the_generated_header() {
             "templates/python/runtime/"
         } else if f.path.starts_with("generated/java/") && f.path.contains("/runtime/") {
             "templates/java/runtime/"
+        } else if f.path.starts_with("generated/go/internal/runtime/") {
+            "templates/go/runtime/"
         } else if f.path.ends_with("py.typed") || f.path == codegen::IR_PATH {
             // Empty by definition / JSON, which has no comments.
             continue;
@@ -300,6 +303,23 @@ fn the_java_runtime_is_embedded_whole() {
     java_files(&root().join("templates/java/runtime"), "", &mut on_disk);
     on_disk.sort();
     let mut embedded = codegen::java::runtime_files();
+    embedded.sort();
+    assert_eq!(embedded, on_disk);
+}
+
+/// Every Go file of templates/go/runtime/internal/runtime/ (its tests included) is
+/// embedded in the generator.
+#[test]
+fn the_go_runtime_is_embedded_whole() {
+    let mut on_disk: Vec<String> =
+        std::fs::read_dir(root().join("templates/go/runtime/internal/runtime"))
+            .unwrap()
+            .flatten()
+            .map(|entry| entry.file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".go"))
+            .collect();
+    on_disk.sort();
+    let mut embedded = codegen::go::runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }

@@ -139,6 +139,16 @@ pub const ALL: &[Backend] = &[
         own_names: crate::java::own_names,
     },
     Backend {
+        name: "go",
+        render: crate::go::render,
+        reserved_module: crate::go::reserved_module,
+        // Its package scope escapes a member's or constant's name that is taken.
+        one_of_types: none,
+        catch_all_member: never,
+        reserved_operation: never,
+        own_names: crate::go::own_names,
+    },
+    Backend {
         name: "cli",
         render: crate::rust::cli::render,
         reserved_module: crate::rust::cli::reserved_module,

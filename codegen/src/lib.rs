@@ -4,6 +4,7 @@ pub mod backend;
 pub mod check;
 pub mod diagnostic;
 pub mod doc_text;
+pub mod go;
 pub mod ir;
 pub mod java;
 pub mod openapi;
@@ -15,6 +16,8 @@ pub mod scope;
 pub mod spec;
 pub mod sql;
 pub mod templates;
+#[cfg(test)]
+mod test_spec;
 pub mod typescript;
 
 use std::path::Path;

@@ -57,7 +57,8 @@ pub struct Layout {
     pub package_files: &'static [(&'static str, &'static str)],
     /// The folder (in the package) the runtime is copied to.
     pub runtime_dir: &'static str,
-    /// The folder (in the package) holding a module folder per interface.
+    /// The folder (in the package) holding a module folder per interface; empty for the
+    /// package's root.
     pub interfaces_dir: &'static str,
     /// What `{package}` in the paths above stands for: the package's folder, from the
     /// package settings (`inspection_client`, `dev/inspection/client`).
@@ -73,7 +74,11 @@ impl Layout {
         let dir = self
             .interfaces_dir
             .replace("{package}", &(self.package_dir)(&api.packages));
-        format!("{}/{dir}/{}", self.dir, i.name)
+        if dir.is_empty() {
+            format!("{}/{}", self.dir, i.name)
+        } else {
+            format!("{}/{dir}/{}", self.dir, i.name)
+        }
     }
 
     /// The package's files: `runtime` as (file name, text; borrowed where copied as is) under the generated-file
@@ -371,6 +376,7 @@ pub fn environment(templates: &[Embedded]) -> Result<Environment<'static>, Strin
     env.add_filter("jsdoc", jsdoc);
     env.add_filter("pydoc", pydoc);
     env.add_filter("javadoc", javadoc);
+    env.add_filter("godoc", godoc);
     for (name, text) in templates {
         env.add_template(name, text)
             .map_err(|e| format!("template {name}: {e}"))?;
@@ -443,6 +449,37 @@ fn javadoc(text: String, indent: usize, tags: Option<Vec<String>>) -> String {
     }
     lines.extend(tags);
     star_comment(lines, indent)
+}
+
+/// A Go doc comment of `text`: `//` lines indented by `indent` tabs, a paragraph break as
+/// a bare `//`; empty text gives nothing.
+fn godoc(text: String, indent: usize) -> String {
+    let text = crate::doc_text::wrap(text.trim(), DOC_WIDTH);
+    let pad = "\t".repeat(indent);
+    // gofmt writes a list item as `//   - text`, its wrapped lines under the text.
+    let mut in_item = false;
+    text.lines()
+        .map(|line| {
+            let line = line.trim_end();
+            let item = line.strip_prefix("- ").or_else(|| line.strip_prefix("* "));
+            let text = match item {
+                Some(rest) => {
+                    in_item = true;
+                    format!("  - {rest}")
+                }
+                None if in_item && line.starts_with("  ") => format!("    {}", line.trim_start()),
+                None => {
+                    in_item = false;
+                    line.to_string()
+                }
+            };
+            if text.is_empty() {
+                format!("{pad}//\n")
+            } else {
+                format!("{pad}// {text}\n")
+            }
+        })
+        .collect()
 }
 
 /// A Python docstring of `text` (`"""..."""`), indented by `indent` spaces, ending in a

@@ -81,8 +81,14 @@ fn checks(root: &Path) -> Result<(), String> {
                 then_contract(python(root, &env, &target))
             })
         });
-        // The generated Java project and its runtime's tests (JUnit through Maven).
-        let java = s.spawn(|| lane("java", || super::java::run(root, &sandbox)));
+        // The generated Java project and its runtime's tests (JUnit through Maven), then
+        // the Go module's checks and tests (seconds, once Go's build cache is warm).
+        let java = s.spawn(|| {
+            lane("java, then go", || {
+                super::java::run(root, &sandbox)?;
+                super::go::run(root)
+            })
+        });
         let rust = lane(
             "rust: package, features, small specs (then the contract run, if first)",
             || then_contract(rust_after_tests(root, &cargo, &generator)),
@@ -94,7 +100,7 @@ fn checks(root: &Path) -> Result<(), String> {
         (joined(ts), joined(py), joined(java), rust)
     });
     super::tools::record_time(
-        "typescript, python, java and rust lanes side by side",
+        "typescript, python, java and go, and rust lanes side by side",
         started.elapsed(),
     );
     let failed: Vec<String> = [ts, py, java, rust]
@@ -299,6 +305,19 @@ pub fn java_only(root: &Path, generator: &Generator) -> Result<(), String> {
         "tests/specs: java",
         &work.join("java-build"),
     )
+}
+
+/// `cargo xtask go`: CI's Go checks alone, for a developer changing the Go backend or
+/// runtime: the generated files fresh, the Go lane, then the construct specs of
+/// `tests/specs` generated and checked as Go (the Go part of `check-output`).
+pub fn go_only(root: &Path, generator: &Generator) -> Result<(), String> {
+    generator.run(root, &["--check"])?;
+    super::go::run(root)?;
+    let work = root.join("target/go-specs");
+    let _ = std::fs::remove_dir_all(work.join("generated"));
+    super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;
+    let module = work.join("generated/go");
+    super::go::check(root, &module.to_string_lossy(), "tests/specs: go", false)
 }
 
 /// The contract run (`tests/contract`): schemathesis, pinned with the Python dev tools,

@@ -7,6 +7,7 @@ mod ci;
 mod deny;
 mod fuzz;
 mod generator;
+mod go;
 mod java;
 mod java_bench;
 mod java_quickstart;
@@ -42,6 +43,10 @@ commands:
                     javadoc -Xdoclint:all of generated/java, the JUnit tests of tests/java
                     on JDK 17 and the second JDK, the construct specs of tests/specs
                     compiled
+  go                CI's Go checks alone: codegen --check, gofmt -l, go vet, go build of
+                    generated/go, the runtime's tests with -race and its decoder fuzzed
+                    for 10 s, the tests of tests/go, the construct specs of tests/specs
+                    checked as Go
   deny              cargo-deny (installed at the pinned version if missing) on the
                     dependency tree: licenses, duplicate versions, sources (deny.toml)
   package           cargo package of the runtime and the client; each .crate unpacked
@@ -97,6 +102,11 @@ fn main() -> ExitCode {
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
         ["java"] => repo_root().and_then(|root| {
             let outcome = ci::java_only(&root, &generator());
+            print!("{}", tools::time_table());
+            outcome
+        }),
+        ["go"] => repo_root().and_then(|root| {
+            let outcome = ci::go_only(&root, &generator());
             print!("{}", tools::time_table());
             outcome
         }),

@@ -3,7 +3,8 @@
 //! crate and the command-line tool pass clippy with `-D warnings` in a workspace of their
 //! own (as in a user's project), the TypeScript package type-checks, the Python package passes
 //! `mypy --strict`, the Java project compiles with `javac -Xlint:all -Werror` and its docs
-//! with `javadoc -Xdoclint:all`. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
+//! with `javadoc -Xdoclint:all`, the Go module is gofmt-clean, passes `go vet` and
+//! builds. CI runs it on the keyword spec (`tests/specs/`); the long fuzz run on
 //! a sample of accepted mutated specs.
 
 use std::path::Path;
@@ -32,7 +33,10 @@ pub fn run(
         &work.join("generated/java/src/main/java"),
         "check-output: java",
         &work.join("java-build"),
-    )
+    )?;
+    // Every interface's package in one module: gofmt, vet and build.
+    let module = work.join("generated/go");
+    super::go::check(root, &module.to_string_lossy(), "check-output: go", false)
 }
 
 /// What the generator writes for the specs in `spec_dir`, written under `work` (file

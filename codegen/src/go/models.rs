@@ -1,0 +1,344 @@
+//! The contexts of the types an interface package declares: one Go type per IR type,
+//! used by answers and requests alike, each with its reader and writer.
+
+use crate::doc_text::{self, Doc};
+use crate::ir::{Enum, Field, Interface, Object, TypeDef, TypeKind, Union};
+
+use super::names::{self, Scope};
+use super::types::Types;
+
+/// One declared type of an interface's package, by kind (the template's macro for it).
+#[derive(serde::Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum TypeCx {
+    Record(RecordCx),
+    Enum(EnumCx),
+    Union(UnionCx),
+    /// An opaque id or a record reference: a string type of its own.
+    Text(TextCx),
+    /// A scalar union: the JSON value as it came.
+    Raw(TextCx),
+}
+
+#[derive(serde::Serialize)]
+pub struct RecordCx {
+    pub name: String,
+    pub doc: String,
+    pub fields: Vec<FieldCx>,
+    /// The wire names of its fields (literals), which `SetExtra` refuses, a few to a line.
+    pub wires: Vec<String>,
+}
+
+/// A record's field: its wire name (a literal), Go name and type, and how it is read
+/// (`read`, an expression of the decoder `d`) and written (`write`, a statement writing
+/// `r.<name>` to the encoder `e`).
+#[derive(serde::Serialize)]
+pub struct FieldCx {
+    /// Its place among the record's fields (the decoder's `seen` flags).
+    pub index: usize,
+    pub wire: String,
+    pub name: String,
+    pub ty: String,
+    /// A plain value (`true`), or an `Opt` that may be absent or null.
+    pub plain: bool,
+    pub required: bool,
+    pub read: String,
+    pub write: String,
+    pub doc: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct EnumCx {
+    pub name: String,
+    pub doc: String,
+    pub values: Vec<EnumValueCx>,
+}
+
+#[derive(serde::Serialize)]
+pub struct EnumValueCx {
+    pub constant: String,
+    pub wire: String,
+    pub doc: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct UnionCx {
+    pub name: String,
+    pub doc: String,
+    /// The tag property, a literal.
+    pub tag: String,
+    /// The unexported marker method that seals the interface.
+    pub marker: String,
+    pub members: Vec<MemberCx>,
+    /// The member holding an unknown tag's object, when the union is open.
+    pub unknown: Option<String>,
+    /// What a closed union's reader says of an unknown tag (a literal).
+    pub refusal: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct MemberCx {
+    pub name: String,
+    pub tag_value: String,
+    /// The record type it embeds.
+    pub shape: String,
+    pub doc: String,
+}
+
+#[derive(serde::Serialize)]
+pub struct TextCx {
+    pub name: String,
+    pub doc: String,
+    /// An id the service may send as a JSON integer.
+    pub integers: bool,
+}
+
+/// The Go names of an interface's declared types, and of the names each type adds to the
+/// package (enum constants, union members), claimed in one package scope.
+pub struct Claimed {
+    pub types: Vec<String>,
+    /// Per type (by index): its constants' or members' names, and the unknown member's.
+    pub added: Vec<(Vec<String>, Option<String>)>,
+}
+
+/// Claims every name `i`'s package declares: the types first (so a spec type keeps its
+/// name), then the constants and union members derived from them.
+pub fn claim(i: &Interface, scope: &mut Scope) -> Claimed {
+    let types: Vec<String> = i
+        .types
+        .iter()
+        .map(|t| scope.claim(&names::exported(&t.name)))
+        .collect();
+    let added = i
+        .types
+        .iter()
+        .zip(&types)
+        .map(|(t, name)| match &t.kind {
+            TypeKind::Enum(e) => (
+                e.values
+                    .iter()
+                    .map(|v| scope.claim(&format!("{name}{}", names::exported(&v.wire))))
+                    .collect(),
+                None,
+            ),
+            TypeKind::Union(u) => (
+                u.variants
+                    .iter()
+                    .map(|v| scope.claim(&format!("{name}{}", names::exported(&v.tag_value))))
+                    .collect(),
+                u.open.then(|| scope.claim(&format!("Unknown{name}"))),
+            ),
+            _ => (Vec::new(), None),
+        })
+        .collect();
+    Claimed { types, added }
+}
+
+/// The context of the declared type `t` (index `index` of `claimed`).
+pub fn type_cx(t: &TypeDef, index: usize, claimed: &Claimed, types: &Types) -> TypeCx {
+    let name = claimed.types[index].clone();
+    let (added, unknown) = &claimed.added[index];
+    match &t.kind {
+        TypeKind::Object(o) => TypeCx::Record(record_cx(t, o, name, types)),
+        TypeKind::Enum(e) => TypeCx::Enum(enum_cx(t, e, name, added)),
+        TypeKind::Union(u) => TypeCx::Union(union_cx(t, u, name, added, unknown, types)),
+        TypeKind::Id {
+            max_length,
+            accepts_integers,
+        } => TypeCx::Text(TextCx {
+            doc: doc_text::opaque_id(
+                &t.doc,
+                *max_length,
+                "A type of its own",
+                &format!("`{name}(\"...\")`"),
+            ),
+            name,
+            integers: *accepts_integers,
+        }),
+        TypeKind::RecordRef(r) => {
+            let mut doc = Doc::new(&t.doc);
+            doc.source(r.source);
+            doc.push(format!(
+                "A path reference: an id{}{}.",
+                if r.external { ", `_<external id>`" } else { "" },
+                r.self_keyword
+                    .as_deref()
+                    .map(|k| format!(", or `{k}` (the caller)"))
+                    .unwrap_or_default()
+            ));
+            TypeCx::Text(TextCx {
+                name,
+                doc: doc.text(),
+                integers: false,
+            })
+        }
+        TypeKind::ScalarUnion(kinds) => {
+            let kinds: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
+            let mut doc = Doc::new(&t.doc);
+            doc.push(format!(
+                "One of: {}; the JSON value is kept as it came.",
+                kinds.join(", ")
+            ));
+            TypeCx::Raw(TextCx {
+                name,
+                doc: doc.text(),
+                integers: false,
+            })
+        }
+    }
+}
+
+fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
+    let mut doc = Doc::new(&t.doc);
+    doc.not_shown(o.not_shown.as_deref()).source(o.source);
+    let mut scope = names::field_scope();
+    let fields: Vec<FieldCx> = o
+        .fields
+        .iter()
+        .map(|f| (f, f.required))
+        .chain(
+            o.one_of
+                .iter()
+                .flat_map(|one| one.variants.iter().flat_map(|v| &v.fields))
+                .map(|f| (f, false)),
+        )
+        .enumerate()
+        .map(|(index, (f, required))| field_cx(index, f, required, &mut scope, types))
+        .collect();
+    RecordCx {
+        name,
+        doc: doc.text(),
+        wires: lines(fields.iter().map(|f| f.wire.as_str()), 80),
+        fields,
+    }
+}
+
+/// `items` joined by `, ` into lines of at most `width` characters (one item may be
+/// longer), for a list a case clause spreads over lines.
+fn lines<'a>(items: impl Iterator<Item = &'a str>, width: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for item in items {
+        match lines.last_mut() {
+            Some(line) if line.len() + 2 + item.len() <= width => {
+                line.push_str(", ");
+                line.push_str(item);
+            }
+            _ => lines.push(item.to_string()),
+        }
+    }
+    lines
+}
+
+fn field_cx(index: usize, f: &Field, required: bool, scope: &mut Scope, types: &Types) -> FieldCx {
+    let name = scope.claim(&names::exported(&f.name));
+    let plain = required && !f.nullable;
+    let go = types.go(&f.ty);
+    let mut doc = Doc::new(&f.doc);
+    if let Some(limits) = doc_text::describe_limits(&f.constraints) {
+        doc.push(limits);
+    }
+    doc.not_shown(f.not_shown.as_deref()).source(f.source);
+    let (ty, read, write) = if plain {
+        (
+            go,
+            types.read(&f.ty, "d"),
+            types.write(&f.ty, "e", &format!("r.{name}")),
+        )
+    } else {
+        (
+            format!("Opt[{go}]"),
+            format!("runtime.ReadOpt(d, {})", types.reader(&f.ty)),
+            format!("runtime.WriteOpt(e, r.{name}, {})", types.writer(&f.ty)),
+        )
+    };
+    FieldCx {
+        index,
+        wire: names::string(&f.name),
+        name,
+        ty,
+        plain,
+        required,
+        read,
+        write,
+        doc: doc.text(),
+    }
+}
+
+fn enum_cx(t: &TypeDef, e: &Enum, name: String, constants: &[String]) -> EnumCx {
+    let mut doc = Doc::new(&t.doc);
+    if e.open && t.usage.response_side() {
+        doc.push(
+            "Open: the service may send values this spec does not list; such a value is kept \
+             (`IsKnown` is false) and sent back as it came."
+                .to_string(),
+        );
+    }
+    doc.not_shown(e.not_shown.as_deref());
+    EnumCx {
+        name,
+        doc: doc.text(),
+        values: e
+            .values
+            .iter()
+            .zip(constants)
+            .map(|(v, constant)| EnumValueCx {
+                constant: constant.clone(),
+                wire: names::string(&v.wire),
+                doc: if v.doc.trim().is_empty() {
+                    format!("`{}`.", v.wire)
+                } else {
+                    v.doc.clone()
+                },
+            })
+            .collect(),
+    }
+}
+
+fn union_cx(
+    t: &TypeDef,
+    u: &Union,
+    name: String,
+    members: &[String],
+    unknown: &Option<String>,
+    types: &Types,
+) -> UnionCx {
+    let members: Vec<MemberCx> = u
+        .variants
+        .iter()
+        .zip(members)
+        .map(|(v, member)| MemberCx {
+            name: member.clone(),
+            tag_value: names::string(&v.tag_value),
+            shape: types.names[v.shape.index()].clone(),
+            doc: if v.doc.trim().is_empty() {
+                format!(
+                    "The `{}` member: a `{}`.",
+                    v.tag_value,
+                    types.interface.ty(v.shape).name
+                )
+            } else {
+                v.doc.clone()
+            },
+        })
+        .collect();
+    let mut doc = Doc::new(&t.doc);
+    doc.push(format!(
+        "Discriminated by `{}`: read a value with a type switch over its members.",
+        u.tag
+    ));
+    if let Some(unknown) = unknown {
+        doc.push(format!(
+            "A member with a tag this spec does not know is an `{unknown}`: it keeps the whole \
+             object and writes it back unchanged."
+        ));
+    }
+    UnionCx {
+        marker: format!("is{name}"),
+        refusal: names::string(&format!("expected a `{}` of {name}", u.tag)),
+        name,
+        doc: doc.text(),
+        tag: names::string(&u.tag),
+        members,
+        unknown: unknown.clone(),
+    }
+}

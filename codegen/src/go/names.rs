@@ -1,0 +1,174 @@
+//! Go names for spec names: exported identifiers in MixedCaps with Go's initialisms
+//! (`UnitID`, `PdfShareURL`), unexported ones for the package's helpers, each distinct in
+//! its scope and none a name the package or a type already declares (a trailing `_`).
+//! Wire names are never changed: the JSON code keeps them.
+
+use heck::ToUpperCamelCase;
+
+pub use crate::scope::Scope;
+
+/// Go's keywords (the spec, "Keywords").
+pub const KEYWORDS: &[&str] = &[
+    "break",
+    "case",
+    "chan",
+    "const",
+    "continue",
+    "default",
+    "defer",
+    "else",
+    "fallthrough",
+    "for",
+    "func",
+    "go",
+    "goto",
+    "if",
+    "import",
+    "interface",
+    "map",
+    "package",
+    "range",
+    "return",
+    "select",
+    "struct",
+    "switch",
+    "type",
+    "var",
+];
+
+/// The names an interface package declares whatever the spec: the runtime's types it
+/// re-exports, its constructors, and the version constant.
+pub const PACKAGE_NAMES: &[&str] = &[
+    "Date",
+    "DateOnly",
+    "DateOrDateTime",
+    "DateTimeOrRange",
+    "DecodeError",
+    "Member",
+    "Members",
+    "Null",
+    "Opt",
+    "Some",
+    "Version",
+];
+
+/// The methods every generated struct has: a field may not take their names.
+pub const STRUCT_METHODS: &[&str] = &[
+    "Extra",
+    "MarshalJSON",
+    "SetExtra",
+    "String",
+    "UnmarshalJSON",
+];
+
+/// Words written all in capitals inside a name, as Go code writes them (the list
+/// golint used).
+const INITIALISMS: &[&str] = &[
+    "ACL", "API", "ASCII", "CPU", "CSS", "DNS", "EOF", "GUID", "HTML", "HTTP", "HTTPS", "ID", "IP",
+    "JSON", "QPS", "RAM", "RPC", "SLA", "SMTP", "SQL", "SSH", "TCP", "TLS", "TTL", "UDP", "UI",
+    "UID", "UUID", "URI", "URL", "UTF8", "VM", "XML", "XMPP", "XSRF", "XSS",
+];
+
+/// Whether an interface cannot be a Go package folder of that name: a keyword, or a name
+/// the go command treats specially (`internal` holds the runtime; `testdata` and `vendor`
+/// folders are skipped).
+pub fn reserved_module(name: &str) -> bool {
+    KEYWORDS.contains(&name) || ["internal", "testdata", "vendor"].contains(&name)
+}
+
+/// The scope of an interface package's exported names (types, their constants and
+/// members).
+pub fn package_scope() -> Scope {
+    Scope::new(PACKAGE_NAMES, |_| false)
+}
+
+/// The scope of one struct's fields.
+pub fn field_scope() -> Scope {
+    Scope::new(STRUCT_METHODS, |_| false)
+}
+
+/// An exported name: MixedCaps, Go's initialisms in capitals, a leading digit prefixed
+/// (`3d_model` -> `T3dModel`).
+pub fn exported(name: &str) -> String {
+    let words: String = name
+        .to_upper_camel_case()
+        .split_inclusive(|c: char| c.is_ascii_digit())
+        .flat_map(split_words)
+        .map(|word| {
+            let upper = word.to_ascii_uppercase();
+            if INITIALISMS.contains(&upper.as_str()) {
+                upper
+            } else {
+                word.to_string()
+            }
+        })
+        .collect();
+    let name: String = words
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric())
+        .collect();
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("T{name}")
+    } else {
+        name
+    }
+}
+
+/// The words of an UpperCamelCase name, each starting at a capital.
+fn split_words(name: &str) -> Vec<&str> {
+    let mut words = Vec::new();
+    let mut start = 0;
+    for (i, c) in name.char_indices().skip(1) {
+        if c.is_ascii_uppercase() {
+            words.push(&name[start..i]);
+            start = i;
+        }
+    }
+    words.push(&name[start..]);
+    words
+}
+
+/// An unexported name made from an exported one (`readUnit` from `read` and `Unit`).
+pub fn private(prefix: &str, exported: &str) -> String {
+    format!("{prefix}{exported}")
+}
+
+/// A Go string literal of `text`: JSON's escapes as serde writes them (`\"`, `\\`, the
+/// control characters) are Go's too, and other characters are written as they are.
+pub use crate::templates::quoted as string;
+
+/// Every name the backend reserves, for the fuzzer.
+pub fn own_names() -> Vec<&'static str> {
+    [KEYWORDS, PACKAGE_NAMES, STRUCT_METHODS].concat()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_exported_go_identifiers_with_initialisms() {
+        assert_eq!(exported("unit_id"), "UnitID");
+        assert_eq!(exported("pdf_share_url"), "PdfShareURL");
+        assert_eq!(exported("Inspection"), "Inspection");
+        assert_eq!(exported("3d_model"), "T3dModel");
+        assert_eq!(exported("in-progress"), "InProgress");
+        assert_eq!(exported("3/4"), "T34");
+        assert_eq!(exported("ids"), "Ids");
+        assert_eq!(exported("api_key_id"), "APIKeyID");
+    }
+
+    #[test]
+    fn package_and_struct_names_are_never_taken_twice() {
+        let mut package = package_scope();
+        assert_eq!(package.claim(&exported("opt")), "Opt_");
+        assert_eq!(package.claim(&exported("unit")), "Unit");
+        assert_eq!(package.claim(&exported("Unit")), "Unit_");
+        let mut fields = field_scope();
+        assert_eq!(fields.claim(&exported("extra")), "Extra_");
+        assert_eq!(fields.claim(&exported("name")), "Name");
+        assert!(reserved_module("type"));
+        assert!(reserved_module("internal"));
+        assert!(!reserved_module("v3"));
+    }
+}

@@ -1,0 +1,157 @@
+//! Go types for IR type references, and the functions that read one from the runtime's
+//! `Decoder` and write one to its `Encoder`: every declared type has `readX` and `writeX`
+//! of its own, so a container's element is read by naming a function.
+
+use crate::ir::{Builtin, Interface, TypeRef};
+
+/// The Go names of an interface's declared types, by type id, and the interface.
+pub struct Types<'a> {
+    pub names: &'a [String],
+    pub interface: &'a Interface,
+}
+
+impl Types<'_> {
+    /// The Go type of `ty`.
+    pub fn go(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Builtin(b) => builtin(*b).to_string(),
+            TypeRef::Named(id) => self.names[id.index()].clone(),
+            TypeRef::Array(item) => format!("[]{}", self.go(item)),
+            TypeRef::Map(value) => format!("map[string]{}", self.go(value)),
+            // A list envelope is read by the client, never held by a model.
+            TypeRef::Page(_) => "json.RawMessage".to_string(),
+            TypeRef::JsonEncoded(inner) => self.go(inner),
+        }
+    }
+
+    /// A function of type `func(*runtime.Decoder) T` reading `ty`.
+    pub fn reader(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Builtin(b) => format!("(*runtime.Decoder).{}", builtin_wire(*b)),
+            TypeRef::Named(id) => format!("read{}", self.names[id.index()]),
+            TypeRef::Array(_) | TypeRef::Map(_) => format!(
+                "func(d *runtime.Decoder) {} {{ return {} }}",
+                self.go(ty),
+                self.read(ty, "d")
+            ),
+            TypeRef::Page(_) => "(*runtime.Decoder).Raw".to_string(),
+            TypeRef::JsonEncoded(inner) => self.reader(inner),
+        }
+    }
+
+    /// An expression reading `ty` from the decoder `d`.
+    pub fn read(&self, ty: &TypeRef, d: &str) -> String {
+        match ty {
+            TypeRef::Builtin(b) => format!("{d}.{}()", builtin_wire(*b)),
+            TypeRef::Named(id) => format!("read{}({d})", self.names[id.index()]),
+            TypeRef::Array(item) => format!("runtime.ReadList({d}, {})", self.reader(item)),
+            TypeRef::Map(item) => format!("runtime.ReadMap({d}, {})", self.reader(item)),
+            TypeRef::Page(_) => format!("{d}.Raw()"),
+            TypeRef::JsonEncoded(inner) => self.read(inner, d),
+        }
+    }
+
+    /// A function of type `func(*runtime.Encoder, T)` writing `ty`.
+    pub fn writer(&self, ty: &TypeRef) -> String {
+        match ty {
+            TypeRef::Builtin(b) => format!("(*runtime.Encoder).{}", builtin_wire(*b)),
+            TypeRef::Named(id) => format!("write{}", self.names[id.index()]),
+            TypeRef::Array(_) | TypeRef::Map(_) => format!(
+                "func(e *runtime.Encoder, v {}) {{ {} }}",
+                self.go(ty),
+                self.write(ty, "e", "v")
+            ),
+            TypeRef::Page(_) => "(*runtime.Encoder).Raw".to_string(),
+            TypeRef::JsonEncoded(inner) => self.writer(inner),
+        }
+    }
+
+    /// A statement writing `value` (of `ty`) to the encoder `e`.
+    pub fn write(&self, ty: &TypeRef, e: &str, value: &str) -> String {
+        match ty {
+            TypeRef::Builtin(b) => format!("{e}.{}({value})", builtin_wire(*b)),
+            TypeRef::Named(id) => format!("write{}({e}, {value})", self.names[id.index()]),
+            TypeRef::Array(item) => {
+                format!("runtime.WriteList({e}, {value}, {})", self.writer(item))
+            }
+            TypeRef::Map(item) => format!("runtime.WriteMap({e}, {value}, {})", self.writer(item)),
+            TypeRef::Page(_) => format!("{e}.Raw({value})"),
+            TypeRef::JsonEncoded(inner) => self.write(inner, e, value),
+        }
+    }
+}
+
+/// The Go type of a builtin (the runtime's types through the package's aliases).
+fn builtin(b: Builtin) -> &'static str {
+    match b {
+        Builtin::String | Builtin::Url => "string",
+        Builtin::Integer => "int64",
+        Builtin::Int32 => "int32",
+        Builtin::Boolean => "bool",
+        Builtin::Number => "json.Number",
+        Builtin::Date => "Date",
+        Builtin::DateTime => "time.Time",
+        Builtin::DateOrDateTime => "DateOrDateTime",
+        Builtin::DateTimeOrRange => "DateTimeOrRange",
+        Builtin::Json | Builtin::Binary => "json.RawMessage",
+    }
+}
+
+/// The runtime's `Decoder` and `Encoder` method of a builtin.
+fn builtin_wire(b: Builtin) -> &'static str {
+    match b {
+        Builtin::String | Builtin::Url => "String",
+        Builtin::Integer => "Int64",
+        Builtin::Int32 => "Int32",
+        Builtin::Boolean => "Bool",
+        Builtin::Number => "Number",
+        Builtin::Date => "Date",
+        Builtin::DateTime => "DateTime",
+        Builtin::DateOrDateTime => "DateOrDateTime",
+        Builtin::DateTimeOrRange => "DateTimeOrRange",
+        Builtin::Json | Builtin::Binary => "Raw",
+    }
+}
+
+/// Whether a model holding `ty` imports `time` or `encoding/json`.
+pub fn imports(ty: &TypeRef, time: &mut bool, json: &mut bool) {
+    match ty {
+        TypeRef::Builtin(Builtin::DateTime) => *time = true,
+        TypeRef::Builtin(Builtin::Number | Builtin::Json | Builtin::Binary) | TypeRef::Page(_) => {
+            *json = true
+        }
+        TypeRef::Builtin(_) | TypeRef::Named(_) => {}
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::JsonEncoded(inner) => {
+            imports(inner, time, json)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::test_spec::SPEC;
+
+    #[test]
+    fn containers_read_and_write_through_function_values() {
+        let names = vec!["Unit".to_string()];
+        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let types = Types {
+            names: &names,
+            interface: &interface,
+        };
+        let ty = TypeRef::Array(Box::new(TypeRef::Map(Box::new(TypeRef::Builtin(
+            Builtin::Integer,
+        )))));
+        assert_eq!(types.go(&ty), "[]map[string]int64");
+        assert_eq!(
+            types.read(&ty, "d"),
+            "runtime.ReadList(d, func(d *runtime.Decoder) map[string]int64 { return runtime.ReadMap(d, (*runtime.Decoder).Int64) })"
+        );
+        assert_eq!(
+            types.write(&ty, "e", "r.X"),
+            "runtime.WriteList(e, r.X, func(e *runtime.Encoder, v map[string]int64) { runtime.WriteMap(e, v, (*runtime.Encoder).Int64) })"
+        );
+    }
+}

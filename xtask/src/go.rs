@@ -1,0 +1,82 @@
+//! The Go lane of `cargo xtask ci`: the generated module as gofmt writes it (`gofmt -l`
+//! names no file), `go vet` clean, built, and the runtime's tests with the race detector,
+//! then its decoder fuzzed for a bounded time. Always `GOTOOLCHAIN=local` (the machine's
+//! Go, never one downloaded); the module requires nothing, so no module is fetched. The
+//! build cache is Go's own (`go env GOCACHE`).
+
+use std::path::Path;
+use std::process::Command;
+
+use super::tools::step_with_env;
+
+/// The generated module.
+pub const MODULE: &str = "generated/go";
+
+/// The tests of the generated module, a module of their own.
+const TESTS: &str = "tests/go";
+
+/// How long CI fuzzes the runtime's decoder.
+const FUZZ_TIME: &str = "10s";
+
+/// The environment of every go command here.
+pub const ENV: &[(&str, &str)] = &[("GOTOOLCHAIN", "local")];
+
+/// Every Go check of the module at `module` (from the checkout's root), as steps named
+/// after `what`; `runtime_tests` runs the runtime's tests and fuzzes its decoder too.
+pub fn check(root: &Path, module: &str, what: &str, runtime_tests: bool) -> Result<(), String> {
+    gofmt(root, module, what)?;
+    let dir = root.join(module); // `module` may be absolute: join keeps it
+    go(&dir, &format!("{what}: go vet"), &["vet", "./..."])?;
+    go(&dir, &format!("{what}: go build"), &["build", "./..."])?;
+    if runtime_tests {
+        go(
+            &dir,
+            &format!("{what}: runtime tests (-race)"),
+            &["test", "-race", "-count=1", "./internal/runtime/"],
+        )?;
+        go(
+            &dir,
+            &format!("{what}: runtime decoder fuzzed ({FUZZ_TIME})"),
+            &[
+                "test",
+                "-run=^$",
+                "-fuzz=^FuzzDecoder$",
+                &format!("-fuzztime={FUZZ_TIME}"),
+                "./internal/runtime/",
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+/// The Go lane of CI: the module's checks, then the tests of `tests/go` (the models on
+/// the shared fixtures, through a `replace` to the generated module).
+pub fn run(root: &Path) -> Result<(), String> {
+    check(root, MODULE, "go", true)?;
+    let tests = root.join(TESTS);
+    go(&tests, "go: tests/go vet", &["vet", "./..."])?;
+    go(&tests, "go: tests/go", &["test", "-count=1", "./..."])
+}
+
+fn go(dir: &Path, name: &str, args: &[&str]) -> Result<(), String> {
+    step_with_env(dir, name, "go", args, ENV)
+}
+
+/// `gofmt -l` must name no file: the generator writes what gofmt would.
+fn gofmt(root: &Path, module: &str, what: &str) -> Result<(), String> {
+    let name = format!("{what}: gofmt -l");
+    println!("==> {name}: gofmt -l {module}");
+    let out = Command::new("gofmt")
+        .args(["-l", module])
+        .current_dir(root)
+        .output()
+        .map_err(|e| format!("{name}: cannot run gofmt: {e}"))?;
+    let listed = String::from_utf8_lossy(&out.stdout);
+    if !out.status.success() || !listed.trim().is_empty() {
+        return Err(format!(
+            "{name}: gofmt would change these files (or failed):\n{listed}{}",
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    Ok(())
+}
