@@ -24,6 +24,8 @@ const TEMPLATES: &[Embedded] = templates::embed!("go":
 /// The hand-written runtime, by its file name in `internal/runtime`.
 const RUNTIME: &[Embedded] = templates::embed!("go/runtime/internal/runtime":
     "bench_test.go",
+    "checks.go",
+    "checks_test.go",
     "dates.go",
     "dates_test.go",
     "decode.go",

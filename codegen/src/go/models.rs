@@ -27,6 +27,9 @@ pub struct RecordCx {
     pub fields: Vec<FieldCx>,
     /// The wire names of its fields (literals), which `SetExtra` refuses, a few to a line.
     pub wires: Vec<String>,
+    /// The statements of its check (indented as a function's body), fields' and nested
+    /// values' limits and its exactly-one-of choice.
+    pub checks: Vec<String>,
 }
 
 /// A record's field: its wire name (a literal), Go name and type, and how it is read
@@ -44,6 +47,9 @@ pub struct FieldCx {
     pub required: bool,
     pub read: String,
     pub write: String,
+    /// The statements checking it (indented as a function's body), where limits are
+    /// documented.
+    pub check: Option<String>,
     pub doc: String,
 }
 
@@ -52,6 +58,8 @@ pub struct EnumCx {
     pub name: String,
     pub doc: String,
     pub values: Vec<EnumValueCx>,
+    /// A closed enum's listed values, quoted and joined, which its check names.
+    pub closed: Option<String>,
 }
 
 #[derive(serde::Serialize)]
@@ -205,10 +213,15 @@ fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
         .enumerate()
         .map(|(index, (f, required))| field_cx(index, f, required, &mut scope, types))
         .collect();
+    let mut checks: Vec<String> = fields.iter().filter_map(|f| f.check.clone()).collect();
+    if let Some(one) = o.one_of.as_ref().filter(|_| t.usage.request) {
+        checks.push(one_of_check(one, &fields));
+    }
     RecordCx {
         name,
         doc: doc.text(),
         wires: lines(fields.iter().map(|f| f.wire.as_str()), 80),
+        checks,
         fields,
     }
 }
@@ -238,6 +251,28 @@ fn field_cx(index: usize, f: &Field, required: bool, scope: &mut Scope, types: &
         doc.push(limits);
     }
     doc.not_shown(f.not_shown.as_deref()).source(f.source);
+    let path = format!("runtime.Field(path, {})", names::string(&f.name));
+    let check = if plain {
+        types
+            .check(
+                &f.ty,
+                &f.constraints,
+                f.sensitive,
+                &format!("r.{name}"),
+                &path,
+                0,
+            )
+            .map(|c| super::types::indent(&c))
+    } else {
+        types
+            .check(&f.ty, &f.constraints, f.sensitive, "v", &path, 0)
+            .map(|c| {
+                format!(
+                    "\tif v, ok := r.{name}.Get(); ok {{\n{}\n\t}}",
+                    super::types::indent(&super::types::indent(&c))
+                )
+            })
+    };
     let (ty, read, write) = if plain {
         (
             go,
@@ -260,8 +295,48 @@ fn field_cx(index: usize, f: &Field, required: bool, scope: &mut Scope, types: &
         required,
         read,
         write,
+        check,
         doc: doc.text(),
     }
+}
+
+/// The statements of an exactly-one-of check: which groups are given (a field set and not
+/// null), and a violation unless exactly one is.
+fn one_of_check(one: &crate::ir::OneOf, fields: &[FieldCx]) -> String {
+    let field = |wire: &str| {
+        let literal = names::string(wire);
+        fields
+            .iter()
+            .find(|f| f.wire == literal)
+            .map(|f| {
+                if f.plain {
+                    "true".to_string()
+                } else {
+                    format!("r.{}.IsSet()", f.name)
+                }
+            })
+            .unwrap_or_else(|| "false".to_string())
+    };
+    let mut out = vec!["\tvar given []string".to_string()];
+    let mut all = Vec::new();
+    for v in &one.variants {
+        let text: Vec<String> = v.fields.iter().map(|f| format!("`{}`", f.name)).collect();
+        let text = text.join("+");
+        let test: Vec<String> = v.fields.iter().map(|f| field(&f.name)).collect();
+        out.push(format!("\tif {} {{", test.join(" || ")));
+        out.push(format!(
+            "\t\tgiven = append(given, {})",
+            names::string(&text)
+        ));
+        out.push("\t}".to_string());
+        all.push(text);
+    }
+    out.push(format!(
+        "\tc.ExactlyOne(runtime.Field(path, {}), {}, given)",
+        names::string(&one.name),
+        names::string(&all.join(", "))
+    ));
+    out.join("\n")
 }
 
 fn enum_cx(t: &TypeDef, e: &Enum, name: String, constants: &[String]) -> EnumCx {
@@ -274,9 +349,17 @@ fn enum_cx(t: &TypeDef, e: &Enum, name: String, constants: &[String]) -> EnumCx 
         );
     }
     doc.not_shown(e.not_shown.as_deref());
+    let closed = (!e.open).then(|| {
+        e.values
+            .iter()
+            .map(|v| format!("`{}`", v.wire))
+            .collect::<Vec<_>>()
+            .join(", ")
+    });
     EnumCx {
         name,
         doc: doc.text(),
+        closed: closed.map(|c| names::string(&c)),
         values: e
             .values
             .iter()

@@ -49,7 +49,9 @@ pub const PACKAGE_NAMES: &[&str] = &[
     "Null",
     "Opt",
     "Some",
+    "ValidationError",
     "Version",
+    "Violation",
 ];
 
 /// The methods every generated struct has: a field may not take their names.
@@ -59,6 +61,7 @@ pub const STRUCT_METHODS: &[&str] = &[
     "SetExtra",
     "String",
     "UnmarshalJSON",
+    "Validate",
 ];
 
 /// Words written all in capitals inside a name, as Go code writes them (the list

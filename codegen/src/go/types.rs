@@ -2,7 +2,7 @@
 //! `Decoder` and write one to its `Encoder`: every declared type has `readX` and `writeX`
 //! of its own, so a container's element is read by naming a function.
 
-use crate::ir::{Builtin, Interface, TypeRef};
+use crate::ir::{Builtin, Constraints, Interface, TypeKind, TypeRef};
 
 /// The Go names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -79,6 +79,122 @@ impl Types<'_> {
             TypeRef::JsonEncoded(inner) => self.write(inner, e, value),
         }
     }
+}
+
+impl Types<'_> {
+    /// A statement checking `value` (of `ty`) at the path `path` (a Go string expression)
+    /// against `limits` into the checks `c`; none where nothing is documented. `depth`
+    /// numbers the loop variables of nested lists and maps.
+    pub fn check(
+        &self,
+        ty: &TypeRef,
+        limits: &Constraints,
+        secret: bool,
+        value: &str,
+        path: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let (i, x) = (format!("i{depth}"), format!("x{depth}"));
+        match ty {
+            TypeRef::Builtin(Builtin::String | Builtin::Url) => {
+                string_check(limits, secret, value, path)
+            }
+            TypeRef::Builtin(Builtin::Integer | Builtin::Int32) => range_check(limits)
+                .map(|(min, max)| format!("c.Range(int64({value}), {min}, {max}, {path})")),
+            TypeRef::Builtin(Builtin::Number) => range_check(limits)
+                .map(|(min, max)| format!("c.DecimalRange(string({value}), {min}, {max}, {path})")),
+            TypeRef::Builtin(_) | TypeRef::Page(_) => None,
+            TypeRef::Named(id) => match &self.interface.ty(*id).kind {
+                TypeKind::Object(_) | TypeKind::Union(_) => Some(format!(
+                    "check{}(c, {path}, {value})",
+                    self.names[id.index()]
+                )),
+                TypeKind::Id {
+                    max_length: Some(n),
+                    ..
+                } => Some(format!(
+                    "c.String(string({value}), {secret}, {n}, runtime.NoLimit, \"\", \"\", {path})"
+                )),
+                TypeKind::Enum(e) if !e.open => Some(format!(
+                    "check{}(c, {path}, {value})",
+                    self.names[id.index()]
+                )),
+                _ => None,
+            },
+            TypeRef::Array(item) => {
+                let each = self.check(
+                    item,
+                    limits,
+                    secret,
+                    &x,
+                    &format!("runtime.Item({path}, {i})"),
+                    depth + 1,
+                );
+                let counted = limits.min_items.is_some() || limits.max_items.is_some();
+                let count = counted.then(|| {
+                    format!(
+                        "c.Items(len({value}), {}, {}, {path})",
+                        limit(limits.min_items),
+                        limit(limits.max_items)
+                    )
+                });
+                let each =
+                    each.map(|e| format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&e)));
+                match (count, each) {
+                    (None, None) => None,
+                    (a, b) => Some(a.into_iter().chain(b).collect::<Vec<_>>().join("\n")),
+                }
+            }
+            TypeRef::Map(item) => self
+                .check(
+                    item,
+                    limits,
+                    secret,
+                    &x,
+                    &format!("runtime.Field({path}, {i})"),
+                    depth + 1,
+                )
+                .map(|e| format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&e))),
+            TypeRef::JsonEncoded(inner) => self.check(inner, limits, secret, value, path, depth),
+        }
+    }
+}
+
+/// `lines` one tab further in.
+pub fn indent(lines: &str) -> String {
+    lines
+        .lines()
+        .map(|l| format!("\t{l}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn string_check(limits: &Constraints, secret: bool, value: &str, path: &str) -> Option<String> {
+    if limits.max_length.is_none() && limits.length.is_none() && limits.chars.is_none() {
+        return None;
+    }
+    let (allow, forbid) = match &limits.chars {
+        Some(rule) => (
+            super::names::string(rule.allow.wire()),
+            super::names::string(&rule.forbid),
+        ),
+        None => ("\"\"".to_string(), "\"\"".to_string()),
+    };
+    Some(format!(
+        "c.String(string({value}), {secret}, {}, {}, {allow}, {forbid}, {path})",
+        limit(limits.max_length),
+        limit(limits.length)
+    ))
+}
+
+/// The bounds of a number, as `runtime.Bound(n)` or `nil`, when one is documented.
+fn range_check(limits: &Constraints) -> Option<(String, String)> {
+    let bound = |n: Option<i64>| n.map_or("nil".to_string(), |n| format!("runtime.Bound({n})"));
+    (limits.min.is_some() || limits.max.is_some()).then(|| (bound(limits.min), bound(limits.max)))
+}
+
+fn limit(n: Option<u32>) -> String {
+    n.map_or("runtime.NoLimit".to_string(), |n| n.to_string())
 }
 
 /// The Go type of a builtin (the runtime's types through the package's aliases).

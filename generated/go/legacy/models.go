@@ -101,6 +101,13 @@ func writeEvent(e *runtime.Encoder, v Event) {
 	}
 }
 
+func checkEvent(c *runtime.Checks, path string, v Event) {
+	switch m := v.(type) {
+	case EventTaskCompleted:
+		checkTaskCompletedEvent(c, path, m.TaskCompletedEvent)
+	}
+}
+
 // The delivery for a completed task.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -209,6 +216,20 @@ func writeTaskCompletedEventMembers(e *runtime.Encoder, r TaskCompletedEvent) {
 		runtime.WriteOpt(e, r.CreatedAt, (*runtime.Encoder).DateTime)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskCompletedEvent) Validate() error {
+	var c runtime.Checks
+	checkTaskCompletedEvent(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskCompletedEvent(c *runtime.Checks, path string, r TaskCompletedEvent) {
+	if v, ok := r.Data.Get(); ok {
+		checkTask(c, runtime.Field(path, "data"), v)
+	}
 }
 
 // Identifier of an asset. A string in the examples (often numeric, such as `"42"`);
@@ -643,6 +664,17 @@ func writeLinksMembers(e *runtime.Encoder, r Links) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Links) Validate() error {
+	var c runtime.Checks
+	checkLinks(&c, "", r)
+	return c.Err()
+}
+
+func checkLinks(c *runtime.Checks, path string, r Links) {
+}
+
 // The location of a record, as nested in assets, transactions and tasks.
 //
 // *Not shown by the interface document:* Other fields of the nested location.
@@ -753,6 +785,17 @@ func writeLocationRefMembers(e *runtime.Encoder, r LocationRef) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationRef) Validate() error {
+	var c runtime.Checks
+	checkLocationRef(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationRef(c *runtime.Checks, path string, r LocationRef) {
 }
 
 // The user who performed a transaction.
@@ -891,6 +934,17 @@ func writeUserRefMembers(e *runtime.Encoder, r UserRef) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserRef) Validate() error {
+	var c runtime.Checks
+	checkUserRef(&c, "", r)
+	return c.Err()
+}
+
+func checkUserRef(c *runtime.Checks, path string, r UserRef) {
+}
+
 // The asset of a transaction or task.
 //
 // *Not shown by the interface document:* Other fields of the nested asset.
@@ -1001,6 +1055,17 @@ func writeAssetSummaryMembers(e *runtime.Encoder, r AssetSummary) {
 		runtime.WriteOpt(e, r.ExternalID, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetSummary) Validate() error {
+	var c runtime.Checks
+	checkAssetSummary(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetSummary(c *runtime.Checks, path string, r AssetSummary) {
 }
 
 // A user as nested in a task (assignee, requester, activity author).
@@ -1125,6 +1190,17 @@ func writeTaskUserRefMembers(e *runtime.Encoder, r TaskUserRef) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskUserRef) Validate() error {
+	var c runtime.Checks
+	checkTaskUserRef(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskUserRef(c *runtime.Checks, path string, r TaskUserRef) {
 }
 
 // A photo of an asset, a transaction or a damage.
@@ -1300,6 +1376,17 @@ func writePhotoMembers(e *runtime.Encoder, r Photo) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Photo) Validate() error {
+	var c runtime.Checks
+	checkPhoto(&c, "", r)
+	return c.Err()
+}
+
+func checkPhoto(c *runtime.Checks, path string, r Photo) {
+}
+
 // A video of an asset or a transaction.
 //
 // *Not shown by the interface document:* Other fields of videos.
@@ -1448,6 +1535,17 @@ func writeVideoMembers(e *runtime.Encoder, r Video) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Video) Validate() error {
+	var c runtime.Checks
+	checkVideo(&c, "", r)
+	return c.Err()
+}
+
+func checkVideo(c *runtime.Checks, path string, r Video) {
+}
+
 // A signature image of an asset or a transaction.
 //
 // *Not shown by the interface document:* Other fields of signatures.
@@ -1584,6 +1682,17 @@ func writeSignatureMembers(e *runtime.Encoder, r Signature) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Signature) Validate() error {
+	var c runtime.Checks
+	checkSignature(&c, "", r)
+	return c.Err()
+}
+
+func checkSignature(c *runtime.Checks, path string, r Signature) {
+}
+
 // A damage recorded on an asset, with its photos.
 //
 // *Not shown by the interface document:* Other fields of damages.
@@ -1706,6 +1815,22 @@ func writeDamageMembers(e *runtime.Encoder, r Damage) {
 		runtime.WriteOpt(e, r.Photos, func(e *runtime.Encoder, v []Photo) { runtime.WriteList(e, v, writePhoto) })
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Damage) Validate() error {
+	var c runtime.Checks
+	checkDamage(&c, "", r)
+	return c.Err()
+}
+
+func checkDamage(c *runtime.Checks, path string, r Damage) {
+	if v, ok := r.Photos.Get(); ok {
+		for i0, x0 := range v {
+			checkPhoto(c, runtime.Item(runtime.Field(path, "photos"), i0), x0)
+		}
+	}
 }
 
 // An asset (a vehicle or other unit) identified by a domain-specific external id. The
@@ -1992,6 +2117,43 @@ func writeAssetMembers(e *runtime.Encoder, r Asset) {
 		runtime.WriteOpt(e, r.Extended, func(e *runtime.Encoder, v map[string]json.RawMessage) { runtime.WriteMap(e, v, (*runtime.Encoder).Raw) })
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Asset) Validate() error {
+	var c runtime.Checks
+	checkAsset(&c, "", r)
+	return c.Err()
+}
+
+func checkAsset(c *runtime.Checks, path string, r Asset) {
+	if v, ok := r.Location.Get(); ok {
+		checkLocationRef(c, runtime.Field(path, "location"), v)
+	}
+	if v, ok := r.Transaction.Get(); ok {
+		checkNestedTransaction(c, runtime.Field(path, "transaction"), v)
+	}
+	if v, ok := r.Photos.Get(); ok {
+		for i0, x0 := range v {
+			checkPhoto(c, runtime.Item(runtime.Field(path, "photos"), i0), x0)
+		}
+	}
+	if v, ok := r.Videos.Get(); ok {
+		for i0, x0 := range v {
+			checkVideo(c, runtime.Item(runtime.Field(path, "videos"), i0), x0)
+		}
+	}
+	if v, ok := r.Damages.Get(); ok {
+		for i0, x0 := range v {
+			checkDamage(c, runtime.Item(runtime.Field(path, "damages"), i0), x0)
+		}
+	}
+	if v, ok := r.Signatures.Get(); ok {
+		for i0, x0 := range v {
+			checkSignature(c, runtime.Item(runtime.Field(path, "signatures"), i0), x0)
+		}
+	}
 }
 
 // A transaction (inspection) of an asset: a check-out, a check-in or an added-media
@@ -2395,6 +2557,39 @@ func writeTransactionMembers(e *runtime.Encoder, r Transaction) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Transaction) Validate() error {
+	var c runtime.Checks
+	checkTransaction(&c, "", r)
+	return c.Err()
+}
+
+func checkTransaction(c *runtime.Checks, path string, r Transaction) {
+	if v, ok := r.Asset.Get(); ok {
+		checkAssetSummary(c, runtime.Field(path, "asset"), v)
+	}
+	if v, ok := r.User.Get(); ok {
+		checkUserRef(c, runtime.Field(path, "user"), v)
+	}
+	if v, ok := r.Location.Get(); ok {
+		checkLocationRef(c, runtime.Field(path, "location"), v)
+	}
+	if v, ok := r.Photos.Get(); ok {
+		for i0, x0 := range v {
+			checkPhoto(c, runtime.Item(runtime.Field(path, "photos"), i0), x0)
+		}
+	}
+	if v, ok := r.Videos.Get(); ok {
+		for i0, x0 := range v {
+			checkVideo(c, runtime.Item(runtime.Field(path, "videos"), i0), x0)
+		}
+	}
+	if v, ok := r.Transaction.Get(); ok {
+		checkNestedTransaction(c, runtime.Field(path, "transaction"), v)
+	}
+}
+
 // A transaction nested in another record: an asset's latest transaction, or the nested
 // `transaction` of the index example. It has the fields of a Transaction, all optional
 // (the docs elide the asset's one).
@@ -2741,6 +2936,36 @@ func writeNestedTransactionMembers(e *runtime.Encoder, r NestedTransaction) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NestedTransaction) Validate() error {
+	var c runtime.Checks
+	checkNestedTransaction(&c, "", r)
+	return c.Err()
+}
+
+func checkNestedTransaction(c *runtime.Checks, path string, r NestedTransaction) {
+	if v, ok := r.Asset.Get(); ok {
+		checkAssetSummary(c, runtime.Field(path, "asset"), v)
+	}
+	if v, ok := r.User.Get(); ok {
+		checkUserRef(c, runtime.Field(path, "user"), v)
+	}
+	if v, ok := r.Location.Get(); ok {
+		checkLocationRef(c, runtime.Field(path, "location"), v)
+	}
+	if v, ok := r.Photos.Get(); ok {
+		for i0, x0 := range v {
+			checkPhoto(c, runtime.Item(runtime.Field(path, "photos"), i0), x0)
+		}
+	}
+	if v, ok := r.Videos.Get(); ok {
+		for i0, x0 := range v {
+			checkVideo(c, runtime.Item(runtime.Field(path, "videos"), i0), x0)
+		}
+	}
+}
+
 // A location of the company, such as an office, with its address and workflow. Nested in
 // users, it may hold only `id` and `name` (the users index).
 //
@@ -2963,6 +3188,20 @@ func writeLocationMembers(e *runtime.Encoder, r Location) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Location) Validate() error {
+	var c runtime.Checks
+	checkLocation(&c, "", r)
+	return c.Err()
+}
+
+func checkLocation(c *runtime.Checks, path string, r Location) {
+	if v, ok := r.Workflow.Get(); ok {
+		checkWorkflow(c, runtime.Field(path, "workflow"), v)
+	}
+}
+
 // The user record returned by login, with the user's location.
 //
 // *Not shown by the interface document:* Which fields are always present.
@@ -3169,6 +3408,20 @@ func writeAuthenticatedUserMembers(e *runtime.Encoder, r AuthenticatedUser) {
 		runtime.WriteOpt(e, r.Location, writeLocation)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AuthenticatedUser) Validate() error {
+	var c runtime.Checks
+	checkAuthenticatedUser(&c, "", r)
+	return c.Err()
+}
+
+func checkAuthenticatedUser(c *runtime.Checks, path string, r AuthenticatedUser) {
+	if v, ok := r.Location.Get(); ok {
+		checkLocation(c, runtime.Field(path, "location"), v)
+	}
 }
 
 // A user of the company. The index returns the location as `{id, name}` only and omits
@@ -3383,6 +3636,20 @@ func writeUserMembers(e *runtime.Encoder, r User) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r User) Validate() error {
+	var c runtime.Checks
+	checkUser(&c, "", r)
+	return c.Err()
+}
+
+func checkUser(c *runtime.Checks, path string, r User) {
+	if v, ok := r.Location.Get(); ok {
+		checkLocation(c, runtime.Field(path, "location"), v)
+	}
+}
+
 // A user account that can only create one inspection (or `transaction_limit` ones).
 //
 // *Not shown by the interface document:* Other fields of one-time users.
@@ -3530,6 +3797,17 @@ func writeOneTimeUserMembers(e *runtime.Encoder, r OneTimeUser) {
 		runtime.WriteOpt(e, r.TransactionLimit, (*runtime.Encoder).Int64)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r OneTimeUser) Validate() error {
+	var c runtime.Checks
+	checkOneTimeUser(&c, "", r)
+	return c.Err()
+}
+
+func checkOneTimeUser(c *runtime.Checks, path string, r OneTimeUser) {
 }
 
 // An assignable piece of work on an asset, with its activity log.
@@ -3768,6 +4046,34 @@ func writeTaskMembers(e *runtime.Encoder, r Task) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Task) Validate() error {
+	var c runtime.Checks
+	checkTask(&c, "", r)
+	return c.Err()
+}
+
+func checkTask(c *runtime.Checks, path string, r Task) {
+	if v, ok := r.Asset.Get(); ok {
+		checkAssetSummary(c, runtime.Field(path, "asset"), v)
+	}
+	if v, ok := r.Location.Get(); ok {
+		checkLocationRef(c, runtime.Field(path, "location"), v)
+	}
+	if v, ok := r.Assignee.Get(); ok {
+		checkTaskUserRef(c, runtime.Field(path, "assignee"), v)
+	}
+	if v, ok := r.Requester.Get(); ok {
+		checkTaskUserRef(c, runtime.Field(path, "requester"), v)
+	}
+	if v, ok := r.Activities.Get(); ok {
+		for i0, x0 := range v {
+			checkTaskActivity(c, runtime.Item(runtime.Field(path, "activities"), i0), x0)
+		}
+	}
+}
+
 // One event in a task's activity log.
 //
 // *Not shown by the interface document:* The list of event names.
@@ -3892,6 +4198,20 @@ func writeTaskActivityMembers(e *runtime.Encoder, r TaskActivity) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskActivity) Validate() error {
+	var c runtime.Checks
+	checkTaskActivity(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskActivity(c *runtime.Checks, path string, r TaskActivity) {
+	if v, ok := r.User.Get(); ok {
+		checkTaskUserRef(c, runtime.Field(path, "user"), v)
+	}
+}
+
 // A workflow: the modules an inspection goes through. Transactions name theirs by
 // `workflow_id`, `workflow_name` and `workflow_modules`.
 //
@@ -3994,6 +4314,17 @@ func writeWorkflowMembers(e *runtime.Encoder, r Workflow) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Workflow) Validate() error {
+	var c runtime.Checks
+	checkWorkflow(&c, "", r)
+	return c.Err()
+}
+
+func checkWorkflow(c *runtime.Checks, path string, r Workflow) {
+}
+
 // A form template.
 //
 // *Not shown by the interface document:* The fields of form templates and whether show
@@ -4093,6 +4424,17 @@ func writeFormTemplateMembers(e *runtime.Encoder, r FormTemplate) {
 		runtime.WriteOpt(e, r.ID, writeFormTemplateID)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r FormTemplate) Validate() error {
+	var c runtime.Checks
+	checkFormTemplate(&c, "", r)
+	return c.Err()
+}
+
+func checkFormTemplate(c *runtime.Checks, path string, r FormTemplate) {
 }
 
 // The upload slot of a media file. For a new file it holds an `upload_url`; upload the
@@ -4234,6 +4576,17 @@ func writeMediaUploadMembers(e *runtime.Encoder, r MediaUpload) {
 		runtime.WriteOpt(e, r.Size, (*runtime.Encoder).Int64)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r MediaUpload) Validate() error {
+	var c runtime.Checks
+	checkMediaUpload(&c, "", r)
+	return c.Err()
+}
+
+func checkMediaUpload(c *runtime.Checks, path string, r MediaUpload) {
 }
 
 // A started multipart upload: PUT each part (in any order, in parallel if wished) to its
@@ -4378,6 +4731,17 @@ func writeMultipartUploadMembers(e *runtime.Encoder, r MultipartUpload) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r MultipartUpload) Validate() error {
+	var c runtime.Checks
+	checkMultipartUpload(&c, "", r)
+	return c.Err()
+}
+
+func checkMultipartUpload(c *runtime.Checks, path string, r MultipartUpload) {
+}
+
 // One uploaded part of a multipart upload.
 //
 // *Source: the service's public documentation.*
@@ -4490,6 +4854,18 @@ func writeUploadPartMembers(e *runtime.Encoder, r UploadPart) {
 	e.Name("etag")
 	e.String(r.Etag)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UploadPart) Validate() error {
+	var c runtime.Checks
+	checkUploadPart(&c, "", r)
+	return c.Err()
+}
+
+func checkUploadPart(c *runtime.Checks, path string, r UploadPart) {
+	c.Range(int64(r.PartNumber), runtime.Bound(1), runtime.Bound(20), runtime.Field(path, "part_number"))
 }
 
 // A completed multipart upload.
@@ -4638,6 +5014,17 @@ func writeCompletedUploadMembers(e *runtime.Encoder, r CompletedUpload) {
 		runtime.WriteOpt(e, r.Checksum, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r CompletedUpload) Validate() error {
+	var c runtime.Checks
+	checkCompletedUpload(&c, "", r)
+	return c.Err()
+}
+
+func checkCompletedUpload(c *runtime.Checks, path string, r CompletedUpload) {
 }
 
 // Filters of the transaction index, sent JSON-encoded as the `filter` parameter; all are
@@ -4826,6 +5213,17 @@ func writeTransactionFilterMembers(e *runtime.Encoder, r TransactionFilter) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TransactionFilter) Validate() error {
+	var c runtime.Checks
+	checkTransactionFilter(&c, "", r)
+	return c.Err()
+}
+
+func checkTransactionFilter(c *runtime.Checks, path string, r TransactionFilter) {
+}
+
 // Filters of an asset's transaction index, sent JSON-encoded as the `filter` parameter:
 // the transaction filters without `group_id`; all are optional. Unlisted filters may be
 // added as extra properties.
@@ -5001,6 +5399,17 @@ func writeAssetTransactionFilterMembers(e *runtime.Encoder, r AssetTransactionFi
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetTransactionFilter) Validate() error {
+	var c runtime.Checks
+	checkAssetTransactionFilter(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetTransactionFilter(c *runtime.Checks, path string, r AssetTransactionFilter) {
+}
+
 // Filters of the asset index, sent JSON-encoded as the `filter` parameter; all are
 // optional. Unlisted filters may be added as extra properties.
 //
@@ -5161,6 +5570,17 @@ func writeAssetFilterMembers(e *runtime.Encoder, r AssetFilter) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetFilter) Validate() error {
+	var c runtime.Checks
+	checkAssetFilter(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetFilter(c *runtime.Checks, path string, r AssetFilter) {
+}
+
 // Filters of the task index, sent JSON-encoded as the `filter` parameter; all are
 // optional. Unlisted filters may be added as extra properties.
 //
@@ -5284,6 +5704,17 @@ func writeTaskFilterMembers(e *runtime.Encoder, r TaskFilter) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskFilter) Validate() error {
+	var c runtime.Checks
+	checkTaskFilter(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskFilter(c *runtime.Checks, path string, r TaskFilter) {
+}
+
 // A page of the asset index.
 //
 // *Source: the service's public documentation.*
@@ -5392,6 +5823,25 @@ func writeAssetListMembers(e *runtime.Encoder, r AssetList) {
 		runtime.WriteOpt(e, r.Links, writeLinks)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetList) Validate() error {
+	var c runtime.Checks
+	checkAssetList(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetList(c *runtime.Checks, path string, r AssetList) {
+	if v, ok := r.Assets.Get(); ok {
+		for i0, x0 := range v {
+			checkAsset(c, runtime.Item(runtime.Field(path, "assets"), i0), x0)
+		}
+	}
+	if v, ok := r.Links.Get(); ok {
+		checkLinks(c, runtime.Field(path, "links"), v)
+	}
 }
 
 // A page of the transaction index or of an asset's transaction index.
@@ -5504,6 +5954,25 @@ func writeTransactionListMembers(e *runtime.Encoder, r TransactionList) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TransactionList) Validate() error {
+	var c runtime.Checks
+	checkTransactionList(&c, "", r)
+	return c.Err()
+}
+
+func checkTransactionList(c *runtime.Checks, path string, r TransactionList) {
+	if v, ok := r.Transactions.Get(); ok {
+		for i0, x0 := range v {
+			checkTransaction(c, runtime.Item(runtime.Field(path, "transactions"), i0), x0)
+		}
+	}
+	if v, ok := r.Links.Get(); ok {
+		checkLinks(c, runtime.Field(path, "links"), v)
+	}
+}
+
 // A page of the location index.
 //
 // *Source: the service's public documentation.*
@@ -5612,6 +6081,25 @@ func writeLocationListMembers(e *runtime.Encoder, r LocationList) {
 		runtime.WriteOpt(e, r.Links, writeLinks)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationList) Validate() error {
+	var c runtime.Checks
+	checkLocationList(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationList(c *runtime.Checks, path string, r LocationList) {
+	if v, ok := r.Locations.Get(); ok {
+		for i0, x0 := range v {
+			checkLocation(c, runtime.Item(runtime.Field(path, "locations"), i0), x0)
+		}
+	}
+	if v, ok := r.Links.Get(); ok {
+		checkLinks(c, runtime.Field(path, "links"), v)
+	}
 }
 
 // A page of the task index.
@@ -5724,6 +6212,25 @@ func writeTaskListMembers(e *runtime.Encoder, r TaskList) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskList) Validate() error {
+	var c runtime.Checks
+	checkTaskList(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskList(c *runtime.Checks, path string, r TaskList) {
+	if v, ok := r.Tasks.Get(); ok {
+		for i0, x0 := range v {
+			checkTask(c, runtime.Item(runtime.Field(path, "tasks"), i0), x0)
+		}
+	}
+	if v, ok := r.Links.Get(); ok {
+		checkLinks(c, runtime.Field(path, "links"), v)
+	}
+}
+
 // A page of the user index.
 //
 // *Source: the service's public documentation.*
@@ -5834,6 +6341,25 @@ func writeUserListMembers(e *runtime.Encoder, r UserList) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserList) Validate() error {
+	var c runtime.Checks
+	checkUserList(&c, "", r)
+	return c.Err()
+}
+
+func checkUserList(c *runtime.Checks, path string, r UserList) {
+	if v, ok := r.Users.Get(); ok {
+		for i0, x0 := range v {
+			checkUser(c, runtime.Item(runtime.Field(path, "users"), i0), x0)
+		}
+	}
+	if v, ok := r.Links.Get(); ok {
+		checkLinks(c, runtime.Field(path, "links"), v)
+	}
+}
+
 // An asset wrapped as `{asset: ...}`.
 //
 // *Source: the service's public documentation.*
@@ -5933,6 +6459,18 @@ func writeAssetResponseMembers(e *runtime.Encoder, r AssetResponse) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetResponse) Validate() error {
+	var c runtime.Checks
+	checkAssetResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetResponse(c *runtime.Checks, path string, r AssetResponse) {
+	checkAsset(c, runtime.Field(path, "asset"), r.Asset)
+}
+
 // A transaction wrapped as `{transaction: ...}`.
 //
 // *Source: the service's public documentation.*
@@ -6030,6 +6568,18 @@ func writeTransactionResponseMembers(e *runtime.Encoder, r TransactionResponse) 
 	e.Name("transaction")
 	writeTransaction(e, r.Transaction)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TransactionResponse) Validate() error {
+	var c runtime.Checks
+	checkTransactionResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkTransactionResponse(c *runtime.Checks, path string, r TransactionResponse) {
+	checkTransaction(c, runtime.Field(path, "transaction"), r.Transaction)
 }
 
 // A location wrapped as `{location: ...}`, assumed from the other resources (the show
@@ -6132,6 +6682,18 @@ func writeLocationResponseMembers(e *runtime.Encoder, r LocationResponse) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationResponse) Validate() error {
+	var c runtime.Checks
+	checkLocationResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationResponse(c *runtime.Checks, path string, r LocationResponse) {
+	checkLocation(c, runtime.Field(path, "location"), r.Location)
+}
+
 // A task wrapped as `{task: ...}`, assumed from the other resources (not shown in the
 // public docs).
 //
@@ -6232,6 +6794,18 @@ func writeTaskResponseMembers(e *runtime.Encoder, r TaskResponse) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskResponse) Validate() error {
+	var c runtime.Checks
+	checkTaskResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskResponse(c *runtime.Checks, path string, r TaskResponse) {
+	checkTask(c, runtime.Field(path, "task"), r.Task)
+}
+
 // A user wrapped as `{user: ...}`.
 //
 // *Source: the service's public documentation.*
@@ -6329,6 +6903,18 @@ func writeUserResponseMembers(e *runtime.Encoder, r UserResponse) {
 	e.Name("user")
 	writeUser(e, r.User)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserResponse) Validate() error {
+	var c runtime.Checks
+	checkUserResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkUserResponse(c *runtime.Checks, path string, r UserResponse) {
+	checkUser(c, runtime.Field(path, "user"), r.User)
 }
 
 // The answer to user creation: per the public docs the same as show, and the example adds
@@ -6442,6 +7028,20 @@ func writeCreatedUserMembers(e *runtime.Encoder, r CreatedUser) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r CreatedUser) Validate() error {
+	var c runtime.Checks
+	checkCreatedUser(&c, "", r)
+	return c.Err()
+}
+
+func checkCreatedUser(c *runtime.Checks, path string, r CreatedUser) {
+	if v, ok := r.User.Get(); ok {
+		checkUser(c, runtime.Field(path, "user"), v)
+	}
+}
+
 // The answer to one-time user creation.
 //
 // *Source: the service's public documentation.*
@@ -6553,6 +7153,20 @@ func writeOneTimeUserResponseMembers(e *runtime.Encoder, r OneTimeUserResponse) 
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r OneTimeUserResponse) Validate() error {
+	var c runtime.Checks
+	checkOneTimeUserResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkOneTimeUserResponse(c *runtime.Checks, path string, r OneTimeUserResponse) {
+	if v, ok := r.User.Get(); ok {
+		checkOneTimeUser(c, runtime.Field(path, "user"), v)
+	}
+}
+
 // The login body.
 type AuthenticateRequest struct {
 	// The credentials.
@@ -6648,6 +7262,18 @@ func writeAuthenticateRequestMembers(e *runtime.Encoder, r AuthenticateRequest) 
 	e.Name("user")
 	writeCredentials(e, r.User)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AuthenticateRequest) Validate() error {
+	var c runtime.Checks
+	checkAuthenticateRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkAuthenticateRequest(c *runtime.Checks, path string, r AuthenticateRequest) {
+	checkCredentials(c, runtime.Field(path, "user"), r.User)
 }
 
 // A username and password.
@@ -6760,6 +7386,17 @@ func writeCredentialsMembers(e *runtime.Encoder, r Credentials) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Credentials) Validate() error {
+	var c runtime.Checks
+	checkCredentials(&c, "", r)
+	return c.Err()
+}
+
+func checkCredentials(c *runtime.Checks, path string, r Credentials) {
+}
+
 // The body of a guest-token exchange: the interface document says only that a guest token
 // is exchanged for a JWT; the property name is assumed. Send any other shape through the
 // additional properties.
@@ -6859,6 +7496,17 @@ func writeGuestTokenExchangeMembers(e *runtime.Encoder, r GuestTokenExchange) {
 	e.Name("guest_token")
 	e.String(r.GuestToken)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r GuestTokenExchange) Validate() error {
+	var c runtime.Checks
+	checkGuestTokenExchange(&c, "", r)
+	return c.Err()
+}
+
+func checkGuestTokenExchange(c *runtime.Checks, path string, r GuestTokenExchange) {
 }
 
 // The login answer.
@@ -6972,6 +7620,18 @@ func writeAuthenticateResponseMembers(e *runtime.Encoder, r AuthenticateResponse
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AuthenticateResponse) Validate() error {
+	var c runtime.Checks
+	checkAuthenticateResponse(&c, "", r)
+	return c.Err()
+}
+
+func checkAuthenticateResponse(c *runtime.Checks, path string, r AuthenticateResponse) {
+	checkAuthenticatedUser(c, runtime.Field(path, "user"), r.User)
+}
+
 // The body that finds or creates an asset.
 //
 // *Source: the service's public documentation.*
@@ -7069,6 +7729,18 @@ func writeNewAssetRequestMembers(e *runtime.Encoder, r NewAssetRequest) {
 	e.Name("asset")
 	writeNewAsset(e, r.Asset)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewAssetRequest) Validate() error {
+	var c runtime.Checks
+	checkNewAssetRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkNewAssetRequest(c *runtime.Checks, path string, r NewAssetRequest) {
+	checkNewAsset(c, runtime.Field(path, "asset"), r.Asset)
 }
 
 // The asset to find or create by its external id. When the external id is a VIN, the
@@ -7183,6 +7855,17 @@ func writeNewAssetMembers(e *runtime.Encoder, r NewAsset) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewAsset) Validate() error {
+	var c runtime.Checks
+	checkNewAsset(&c, "", r)
+	return c.Err()
+}
+
+func checkNewAsset(c *runtime.Checks, path string, r NewAsset) {
+}
+
 // The body that updates an asset.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -7280,6 +7963,18 @@ func writeAssetUpdateRequestMembers(e *runtime.Encoder, r AssetUpdateRequest) {
 	e.Name("asset")
 	writeAssetUpdate(e, r.Asset)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetUpdateRequest) Validate() error {
+	var c runtime.Checks
+	checkAssetUpdateRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetUpdateRequest(c *runtime.Checks, path string, r AssetUpdateRequest) {
+	checkAssetUpdate(c, runtime.Field(path, "asset"), r.Asset)
 }
 
 // The fields of an asset to change. The updatable fields are not shown; those here are
@@ -7395,6 +8090,17 @@ func writeAssetUpdateMembers(e *runtime.Encoder, r AssetUpdate) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r AssetUpdate) Validate() error {
+	var c runtime.Checks
+	checkAssetUpdate(&c, "", r)
+	return c.Err()
+}
+
+func checkAssetUpdate(c *runtime.Checks, path string, r AssetUpdate) {
+}
+
 // The body that creates or updates a location.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -7492,6 +8198,18 @@ func writeLocationRequestMembers(e *runtime.Encoder, r LocationRequest) {
 	e.Name("location")
 	writeLocationInput(e, r.Location)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationRequest) Validate() error {
+	var c runtime.Checks
+	checkLocationRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationRequest(c *runtime.Checks, path string, r LocationRequest) {
+	checkLocationInput(c, runtime.Field(path, "location"), r.Location)
 }
 
 // The fields of a location to create or change. They are not shown; those here are assumed
@@ -7668,6 +8386,17 @@ func writeLocationInputMembers(e *runtime.Encoder, r LocationInput) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationInput) Validate() error {
+	var c runtime.Checks
+	checkLocationInput(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationInput(c *runtime.Checks, path string, r LocationInput) {
+}
+
 // The body that creates or updates a task.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -7765,6 +8494,18 @@ func writeTaskRequestMembers(e *runtime.Encoder, r TaskRequest) {
 	e.Name("task")
 	writeTaskInput(e, r.Task)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskRequest) Validate() error {
+	var c runtime.Checks
+	checkTaskRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskRequest(c *runtime.Checks, path string, r TaskRequest) {
+	checkTaskInput(c, runtime.Field(path, "task"), r.Task)
 }
 
 // The fields of a task to create or change. They are not shown; those here are assumed
@@ -7906,6 +8647,17 @@ func writeTaskInputMembers(e *runtime.Encoder, r TaskInput) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskInput) Validate() error {
+	var c runtime.Checks
+	checkTaskInput(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskInput(c *runtime.Checks, path string, r TaskInput) {
+}
+
 // The body that creates a transaction.
 //
 // *Source: the service's public documentation.*
@@ -8003,6 +8755,18 @@ func writeNewTransactionRequestMembers(e *runtime.Encoder, r NewTransactionReque
 	e.Name("transaction")
 	writeNewTransaction(e, r.Transaction)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewTransactionRequest) Validate() error {
+	var c runtime.Checks
+	checkNewTransactionRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkNewTransactionRequest(c *runtime.Checks, path string, r NewTransactionRequest) {
+	checkNewTransaction(c, runtime.Field(path, "transaction"), r.Transaction)
 }
 
 // A transaction to create. Upload its media first (see `get_upload_url` and the multipart
@@ -8268,6 +9032,25 @@ func writeNewTransactionMembers(e *runtime.Encoder, r NewTransaction) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewTransaction) Validate() error {
+	var c runtime.Checks
+	checkNewTransaction(&c, "", r)
+	return c.Err()
+}
+
+func checkNewTransaction(c *runtime.Checks, path string, r NewTransaction) {
+	if v, ok := r.GeoCoord.Get(); ok {
+		c.Items(len(v), 2, 2, runtime.Field(path, "geo_coord"))
+	}
+	if v, ok := r.Signatures.Get(); ok {
+		for i0, x0 := range v {
+			checkSignatureUpload(c, runtime.Item(runtime.Field(path, "signatures"), i0), x0)
+		}
+	}
+}
+
 // A signature of a new transaction, referencing an uploaded image.
 //
 // *Source: the service's public documentation.*
@@ -8379,6 +9162,17 @@ func writeSignatureUploadMembers(e *runtime.Encoder, r SignatureUpload) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r SignatureUpload) Validate() error {
+	var c runtime.Checks
+	checkSignatureUpload(&c, "", r)
+	return c.Err()
+}
+
+func checkSignatureUpload(c *runtime.Checks, path string, r SignatureUpload) {
+}
+
 // The body that updates a transaction.
 //
 // *Source: the service's public documentation.*
@@ -8476,6 +9270,18 @@ func writeTransactionUpdateRequestMembers(e *runtime.Encoder, r TransactionUpdat
 	e.Name("transaction")
 	writeTransactionUpdate(e, r.Transaction)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TransactionUpdateRequest) Validate() error {
+	var c runtime.Checks
+	checkTransactionUpdateRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkTransactionUpdateRequest(c *runtime.Checks, path string, r TransactionUpdateRequest) {
+	checkTransactionUpdate(c, runtime.Field(path, "transaction"), r.Transaction)
 }
 
 // The fields of a transaction to change; only a limited set of fields may be changed on an
@@ -8752,6 +9558,17 @@ func writeTransactionUpdateMembers(e *runtime.Encoder, r TransactionUpdate) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TransactionUpdate) Validate() error {
+	var c runtime.Checks
+	checkTransactionUpdate(&c, "", r)
+	return c.Err()
+}
+
+func checkTransactionUpdate(c *runtime.Checks, path string, r TransactionUpdate) {
+}
+
 // The body that creates a user.
 //
 // *Source: the service's public documentation.*
@@ -8849,6 +9666,18 @@ func writeNewUserRequestMembers(e *runtime.Encoder, r NewUserRequest) {
 	e.Name("user")
 	writeNewUser(e, r.User)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewUserRequest) Validate() error {
+	var c runtime.Checks
+	checkNewUserRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkNewUserRequest(c *runtime.Checks, path string, r NewUserRequest) {
+	checkNewUser(c, runtime.Field(path, "user"), r.User)
 }
 
 // An organizational user to create.
@@ -9049,6 +9878,17 @@ func writeNewUserMembers(e *runtime.Encoder, r NewUser) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewUser) Validate() error {
+	var c runtime.Checks
+	checkNewUser(&c, "", r)
+	return c.Err()
+}
+
+func checkNewUser(c *runtime.Checks, path string, r NewUser) {
+}
+
 // The body that updates a user.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -9146,6 +9986,18 @@ func writeUserUpdateRequestMembers(e *runtime.Encoder, r UserUpdateRequest) {
 	e.Name("user")
 	writeUserUpdate(e, r.User)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserUpdateRequest) Validate() error {
+	var c runtime.Checks
+	checkUserUpdateRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkUserUpdateRequest(c *runtime.Checks, path string, r UserUpdateRequest) {
+	checkUserUpdate(c, runtime.Field(path, "user"), r.User)
 }
 
 // The fields of a user to change. The updatable fields are not shown; those here are
@@ -9346,6 +10198,17 @@ func writeUserUpdateMembers(e *runtime.Encoder, r UserUpdate) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserUpdate) Validate() error {
+	var c runtime.Checks
+	checkUserUpdate(&c, "", r)
+	return c.Err()
+}
+
+func checkUserUpdate(c *runtime.Checks, path string, r UserUpdate) {
+}
+
 // The body that creates (or updates) a one-time user.
 //
 // *Source: the service's public documentation.*
@@ -9467,6 +10330,18 @@ func writeOneTimeUserRequestMembers(e *runtime.Encoder, r OneTimeUserRequest) {
 		runtime.WriteOpt(e, r.NotifyUser, (*runtime.Encoder).Bool)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r OneTimeUserRequest) Validate() error {
+	var c runtime.Checks
+	checkOneTimeUserRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkOneTimeUserRequest(c *runtime.Checks, path string, r OneTimeUserRequest) {
+	checkNewOneTimeUser(c, runtime.Field(path, "user"), r.User)
 }
 
 // A user account that can only create one inspection (or `transaction_limit` ones).
@@ -9618,6 +10493,17 @@ func writeNewOneTimeUserMembers(e *runtime.Encoder, r NewOneTimeUser) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewOneTimeUser) Validate() error {
+	var c runtime.Checks
+	checkNewOneTimeUser(&c, "", r)
+	return c.Err()
+}
+
+func checkNewOneTimeUser(c *runtime.Checks, path string, r NewOneTimeUser) {
+}
+
 // The body that completes a multipart upload.
 //
 // *Source: the service's public documentation.*
@@ -9730,4 +10616,19 @@ func writeCompleteMultipartUploadRequestMembers(e *runtime.Encoder, r CompleteMu
 	e.Name("parts")
 	runtime.WriteList(e, r.Parts, writeUploadPart)
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r CompleteMultipartUploadRequest) Validate() error {
+	var c runtime.Checks
+	checkCompleteMultipartUploadRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkCompleteMultipartUploadRequest(c *runtime.Checks, path string, r CompleteMultipartUploadRequest) {
+	c.Items(len(r.Parts), 1, 20, runtime.Field(path, "parts"))
+	for i0, x0 := range r.Parts {
+		checkUploadPart(c, runtime.Item(runtime.Field(path, "parts"), i0), x0)
+	}
 }

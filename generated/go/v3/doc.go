@@ -132,3 +132,10 @@ type DateTimeOrRange = runtime.DateTimeOrRange
 // DecodeError is a JSON document that does not fit its type, with the JSON path and the
 // byte offset of where it went wrong.
 type DecodeError = runtime.DecodeError
+
+// ValidationError lists every documented limit a value breaks, each a Violation with its
+// path; Validate returns one, and a call refuses to send such a value.
+type ValidationError = runtime.ValidationError
+
+// Violation is one documented limit broken, at its path (`name`, `items[2].id`).
+type Violation = runtime.Violation

@@ -139,6 +139,15 @@ func writeEvent(e *runtime.Encoder, v Event) {
 	}
 }
 
+func checkEvent(c *runtime.Checks, path string, v Event) {
+	switch m := v.(type) {
+	case EventInspectionCreated:
+		checkInspectionCreatedEvent(c, path, m.InspectionCreatedEvent)
+	case EventTaskCompleted:
+		checkTaskCompletedEvent(c, path, m.TaskCompletedEvent)
+	}
+}
+
 // The delivery for a created inspection.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -249,6 +258,20 @@ func writeInspectionCreatedEventMembers(e *runtime.Encoder, r InspectionCreatedE
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r InspectionCreatedEvent) Validate() error {
+	var c runtime.Checks
+	checkInspectionCreatedEvent(&c, "", r)
+	return c.Err()
+}
+
+func checkInspectionCreatedEvent(c *runtime.Checks, path string, r InspectionCreatedEvent) {
+	if v, ok := r.Data.Get(); ok {
+		checkInspection(c, runtime.Field(path, "data"), v)
+	}
+}
+
 // The delivery for a completed task.
 //
 // *Inferred, not documented: the client only tolerates it, never requires it.*
@@ -357,6 +380,20 @@ func writeTaskCompletedEventMembers(e *runtime.Encoder, r TaskCompletedEvent) {
 		runtime.WriteOpt(e, r.CreatedAt, (*runtime.Encoder).DateTime)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskCompletedEvent) Validate() error {
+	var c runtime.Checks
+	checkTaskCompletedEvent(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskCompletedEvent(c *runtime.Checks, path string, r TaskCompletedEvent) {
+	if v, ok := r.Data.Get(); ok {
+		checkTask(c, runtime.Field(path, "data"), v)
+	}
 }
 
 // Unique database identifier of a unit: an opaque, case-sensitive string of up to 255
@@ -573,6 +610,12 @@ func writeInspectionTypeFilter(e *runtime.Encoder, v InspectionTypeFilter) {
 	e.String(string(v))
 }
 
+func checkInspectionTypeFilter(c *runtime.Checks, path string, v InspectionTypeFilter) {
+	if !v.IsKnown() {
+		c.OneOf(path, string(v), "`open`, `update`, `close`")
+	}
+}
+
 // How a task gets completed.
 //
 // Open: the service may send values this spec does not list; such a value is kept
@@ -684,6 +727,12 @@ func readTaskStatusFilter(d *runtime.Decoder) TaskStatusFilter {
 
 func writeTaskStatusFilter(e *runtime.Encoder, v TaskStatusFilter) {
 	e.String(string(v))
+}
+
+func checkTaskStatusFilter(c *runtime.Checks, path string, v TaskStatusFilter) {
+	if !v.IsKnown() {
+		c.OneOf(path, string(v), "`incomplete`, `complete`")
+	}
 }
 
 // Severity of a data template error.
@@ -890,6 +939,17 @@ func writePagingMembers(e *runtime.Encoder, r Paging) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Paging) Validate() error {
+	var c runtime.Checks
+	checkPaging(&c, "", r)
+	return c.Err()
+}
+
+func checkPaging(c *runtime.Checks, path string, r Paging) {
+}
+
 // The JSON body of an error response.
 type ErrorBody struct {
 	// The error message, such as "The Unit A-001 could not be found". Documented as a string;
@@ -986,6 +1046,17 @@ func writeErrorBodyMembers(e *runtime.Encoder, r ErrorBody) {
 		runtime.WriteOpt(e, r.Errors, (*runtime.Encoder).Raw)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ErrorBody) Validate() error {
+	var c runtime.Checks
+	checkErrorBody(&c, "", r)
+	return c.Err()
+}
+
+func checkErrorBody(c *runtime.Checks, path string, r ErrorBody) {
 }
 
 // An individual asset in a company's inventory.
@@ -1232,6 +1303,18 @@ func writeUnitMembers(e *runtime.Encoder, r Unit) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Unit) Validate() error {
+	var c runtime.Checks
+	checkUnit(&c, "", r)
+	return c.Err()
+}
+
+func checkUnit(c *runtime.Checks, path string, r Unit) {
+	c.String(string(r.ID), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+}
+
 // The location an inspection belongs to.
 type LocationRef struct {
 	// Identifier of the location.
@@ -1352,6 +1435,20 @@ func writeLocationRefMembers(e *runtime.Encoder, r LocationRef) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r LocationRef) Validate() error {
+	var c runtime.Checks
+	checkLocationRef(&c, "", r)
+	return c.Err()
+}
+
+func checkLocationRef(c *runtime.Checks, path string, r LocationRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
+}
+
 // The unit a record is about.
 type UnitRef struct {
 	// Identifier of the unit.
@@ -1458,6 +1555,20 @@ func writeUnitRefMembers(e *runtime.Encoder, r UnitRef) {
 		runtime.WriteOpt(e, r.ReferenceNumber, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UnitRef) Validate() error {
+	var c runtime.Checks
+	checkUnitRef(&c, "", r)
+	return c.Err()
+}
+
+func checkUnitRef(c *runtime.Checks, path string, r UnitRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // The user who performed an inspection.
@@ -1568,6 +1679,20 @@ func writeUserRefMembers(e *runtime.Encoder, r UserRef) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserRef) Validate() error {
+	var c runtime.Checks
+	checkUserRef(&c, "", r)
+	return c.Err()
+}
+
+func checkUserRef(c *runtime.Checks, path string, r UserRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
+}
+
 // The region the inspection's location belongs to.
 type RegionRef struct {
 	// Identifier of the region.
@@ -1674,6 +1799,20 @@ func writeRegionRefMembers(e *runtime.Encoder, r RegionRef) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r RegionRef) Validate() error {
+	var c runtime.Checks
+	checkRegionRef(&c, "", r)
+	return c.Err()
+}
+
+func checkRegionRef(c *runtime.Checks, path string, r RegionRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // The department of an inspection or task.
@@ -1784,6 +1923,20 @@ func writeDepartmentRefMembers(e *runtime.Encoder, r DepartmentRef) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r DepartmentRef) Validate() error {
+	var c runtime.Checks
+	checkDepartmentRef(&c, "", r)
+	return c.Err()
+}
+
+func checkDepartmentRef(c *runtime.Checks, path string, r DepartmentRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
+}
+
 // The workflow of an inspection or task.
 type WorkflowRef struct {
 	// Identifier of the workflow.
@@ -1892,6 +2045,20 @@ func writeWorkflowRefMembers(e *runtime.Encoder, r WorkflowRef) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r WorkflowRef) Validate() error {
+	var c runtime.Checks
+	checkWorkflowRef(&c, "", r)
+	return c.Err()
+}
+
+func checkWorkflowRef(c *runtime.Checks, path string, r WorkflowRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
+}
+
 // The inspection of a task: the completing inspection, or the draft inspection for an
 // uncompleted task.
 type InspectionRef struct {
@@ -1987,6 +2154,20 @@ func writeInspectionRefMembers(e *runtime.Encoder, r InspectionRef) {
 		runtime.WriteOpt(e, r.ID, writeInspectionID)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r InspectionRef) Validate() error {
+	var c runtime.Checks
+	checkInspectionRef(&c, "", r)
+	return c.Err()
+}
+
+func checkInspectionRef(c *runtime.Checks, path string, r InspectionRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // The user a task is assigned to.
@@ -2095,6 +2276,20 @@ func writeTaskAssigneeRefMembers(e *runtime.Encoder, r TaskAssigneeRef) {
 		runtime.WriteOpt(e, r.Username, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskAssigneeRef) Validate() error {
+	var c runtime.Checks
+	checkTaskAssigneeRef(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskAssigneeRef(c *runtime.Checks, path string, r TaskAssigneeRef) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // An inspection performed on a unit.
@@ -2390,6 +2585,56 @@ func writeInspectionMembers(e *runtime.Encoder, r Inspection) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Inspection) Validate() error {
+	var c runtime.Checks
+	checkInspection(&c, "", r)
+	return c.Err()
+}
+
+func checkInspection(c *runtime.Checks, path string, r Inspection) {
+	c.String(string(r.ID), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	if v, ok := r.Location.Get(); ok {
+		checkLocationRef(c, runtime.Field(path, "location"), v)
+	}
+	if v, ok := r.Unit.Get(); ok {
+		checkUnitRef(c, runtime.Field(path, "unit"), v)
+	}
+	if v, ok := r.User.Get(); ok {
+		checkUserRef(c, runtime.Field(path, "user"), v)
+	}
+	if v, ok := r.Region.Get(); ok {
+		checkRegionRef(c, runtime.Field(path, "region"), v)
+	}
+	if v, ok := r.Department.Get(); ok {
+		checkDepartmentRef(c, runtime.Field(path, "department"), v)
+	}
+	if v, ok := r.Workflow.Get(); ok {
+		checkWorkflowRef(c, runtime.Field(path, "workflow"), v)
+	}
+	if v, ok := r.Results.Get(); ok {
+		for i0, x0 := range v {
+			checkInspectionResult(c, runtime.Item(runtime.Field(path, "results"), i0), x0)
+		}
+	}
+	if v, ok := r.Photos.Get(); ok {
+		for i0, x0 := range v {
+			checkPhoto(c, runtime.Item(runtime.Field(path, "photos"), i0), x0)
+		}
+	}
+	if v, ok := r.Videos.Get(); ok {
+		for i0, x0 := range v {
+			checkVideo(c, runtime.Item(runtime.Field(path, "videos"), i0), x0)
+		}
+	}
+	if v, ok := r.Signatures.Get(); ok {
+		for i0, x0 := range v {
+			checkSignature(c, runtime.Item(runtime.Field(path, "signatures"), i0), x0)
+		}
+	}
+}
+
 // One result of an inspection, discriminated by its `object` property.
 //
 // Discriminated by `object`: read a value with a type switch over its members.
@@ -2594,6 +2839,19 @@ func writeInspectionResult(e *runtime.Encoder, v InspectionResult) {
 	}
 }
 
+func checkInspectionResult(c *runtime.Checks, path string, v InspectionResult) {
+	switch m := v.(type) {
+	case InspectionResultChecklist:
+		checkChecklistResult(c, path, m.ChecklistResult)
+	case InspectionResultDataTemplate:
+		checkDataTemplateResult(c, path, m.DataTemplateResult)
+	case InspectionResultPdfForm:
+		checkPdfFormResult(c, path, m.PdfFormResult)
+	case InspectionResultCollisionDamageWaiver:
+		checkCollisionDamageWaiverResult(c, path, m.CollisionDamageWaiverResult)
+	}
+}
+
 // A checklist result.
 type ChecklistResult struct {
 	// Name of the result.
@@ -2700,6 +2958,22 @@ func writeChecklistResultMembers(e *runtime.Encoder, r ChecklistResult) {
 		runtime.WriteOpt(e, r.Data, func(e *runtime.Encoder, v []ResultField) { runtime.WriteList(e, v, writeResultField) })
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ChecklistResult) Validate() error {
+	var c runtime.Checks
+	checkChecklistResult(&c, "", r)
+	return c.Err()
+}
+
+func checkChecklistResult(c *runtime.Checks, path string, r ChecklistResult) {
+	if v, ok := r.Data.Get(); ok {
+		for i0, x0 := range v {
+			checkResultField(c, runtime.Item(runtime.Field(path, "data"), i0), x0)
+		}
+	}
 }
 
 // A data template result.
@@ -2846,6 +3120,27 @@ func writeDataTemplateResultMembers(e *runtime.Encoder, r DataTemplateResult) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r DataTemplateResult) Validate() error {
+	var c runtime.Checks
+	checkDataTemplateResult(&c, "", r)
+	return c.Err()
+}
+
+func checkDataTemplateResult(c *runtime.Checks, path string, r DataTemplateResult) {
+	if v, ok := r.Errors.Get(); ok {
+		for i0, x0 := range v {
+			checkTemplateError(c, runtime.Item(runtime.Field(path, "errors"), i0), x0)
+		}
+	}
+	if v, ok := r.Data.Get(); ok {
+		for i0, x0 := range v {
+			checkResultField(c, runtime.Item(runtime.Field(path, "data"), i0), x0)
+		}
+	}
+}
+
 // An error of a data template.
 type TemplateError struct {
 	// The error message.
@@ -2964,6 +3259,17 @@ func writeTemplateErrorMembers(e *runtime.Encoder, r TemplateError) {
 		runtime.WriteOpt(e, r.Severity, writeErrorSeverity)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TemplateError) Validate() error {
+	var c runtime.Checks
+	checkTemplateError(&c, "", r)
+	return c.Err()
+}
+
+func checkTemplateError(c *runtime.Checks, path string, r TemplateError) {
 }
 
 // A PDF form result.
@@ -3086,6 +3392,17 @@ func writePdfFormResultMembers(e *runtime.Encoder, r PdfFormResult) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PdfFormResult) Validate() error {
+	var c runtime.Checks
+	checkPdfFormResult(&c, "", r)
+	return c.Err()
+}
+
+func checkPdfFormResult(c *runtime.Checks, path string, r PdfFormResult) {
+}
+
 // A collision damage waiver result.
 type CollisionDamageWaiverResult struct {
 	// Name of the result.
@@ -3192,6 +3509,17 @@ func writeCollisionDamageWaiverResultMembers(e *runtime.Encoder, r CollisionDama
 		runtime.WriteOpt(e, r.Accepted, (*runtime.Encoder).Bool)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r CollisionDamageWaiverResult) Validate() error {
+	var c runtime.Checks
+	checkCollisionDamageWaiverResult(&c, "", r)
+	return c.Err()
+}
+
+func checkCollisionDamageWaiverResult(c *runtime.Checks, path string, r CollisionDamageWaiverResult) {
 }
 
 // One field of a checklist or data template, discriminated by `type`. New field types may
@@ -3627,6 +3955,31 @@ func writeResultField(e *runtime.Encoder, v ResultField) {
 	}
 }
 
+func checkResultField(c *runtime.Checks, path string, v ResultField) {
+	switch m := v.(type) {
+	case ResultFieldTextbox:
+		checkValueField(c, path, m.ValueField)
+	case ResultFieldBarcodeScanTextbox:
+		checkValueField(c, path, m.ValueField)
+	case ResultFieldDateSelector:
+		checkValueField(c, path, m.ValueField)
+	case ResultFieldRadio:
+		checkValueField(c, path, m.ValueField)
+	case ResultFieldSingleDropdownList:
+		checkValueField(c, path, m.ValueField)
+	case ResultFieldSingleDropdownWithID:
+		checkItemField(c, path, m.ItemField)
+	case ResultFieldMultiDropdownList:
+		checkItemsField(c, path, m.ItemsField)
+	case ResultFieldCheckbox:
+		checkItemsField(c, path, m.ItemsField)
+	case ResultFieldPassFail:
+		checkItemsField(c, path, m.ItemsField)
+	case ResultFieldPartnerCase:
+		checkPartnerCaseField(c, path, m.PartnerCaseField)
+	}
+}
+
 // A field holding a single value.
 type ValueField struct {
 	// Persistent id of the field, or null; not every field has one.
@@ -3757,6 +4110,17 @@ func writeValueFieldMembers(e *runtime.Encoder, r ValueField) {
 		runtime.WriteOpt(e, r.Value, writeFieldValue)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ValueField) Validate() error {
+	var c runtime.Checks
+	checkValueField(&c, "", r)
+	return c.Err()
+}
+
+func checkValueField(c *runtime.Checks, path string, r ValueField) {
 }
 
 // A field holding one chosen item.
@@ -3891,6 +4255,20 @@ func writeItemFieldMembers(e *runtime.Encoder, r ItemField) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ItemField) Validate() error {
+	var c runtime.Checks
+	checkItemField(&c, "", r)
+	return c.Err()
+}
+
+func checkItemField(c *runtime.Checks, path string, r ItemField) {
+	if v, ok := r.Item.Get(); ok {
+		checkDropdownItem(c, runtime.Field(path, "item"), v)
+	}
+}
+
 // The chosen item of a single dropdown with id.
 type DropdownItem struct {
 	// Id of the item.
@@ -3997,6 +4375,17 @@ func writeDropdownItemMembers(e *runtime.Encoder, r DropdownItem) {
 		runtime.WriteOpt(e, r.Value, writeFieldValue)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r DropdownItem) Validate() error {
+	var c runtime.Checks
+	checkDropdownItem(&c, "", r)
+	return c.Err()
+}
+
+func checkDropdownItem(c *runtime.Checks, path string, r DropdownItem) {
 }
 
 // A field holding a list of items.
@@ -4131,6 +4520,22 @@ func writeItemsFieldMembers(e *runtime.Encoder, r ItemsField) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ItemsField) Validate() error {
+	var c runtime.Checks
+	checkItemsField(&c, "", r)
+	return c.Err()
+}
+
+func checkItemsField(c *runtime.Checks, path string, r ItemsField) {
+	if v, ok := r.Items.Get(); ok {
+		for i0, x0 := range v {
+			checkListItem(c, runtime.Item(runtime.Field(path, "items"), i0), x0)
+		}
+	}
+}
+
 // One item of a multi-select, checkbox or pass/fail field.
 type ListItem struct {
 	// Id of the item, or null.
@@ -4249,6 +4654,17 @@ func writeListItemMembers(e *runtime.Encoder, r ListItem) {
 		runtime.WriteOpt(e, r.Value, writeItemValue)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ListItem) Validate() error {
+	var c runtime.Checks
+	checkListItem(&c, "", r)
+	return c.Err()
+}
+
+func checkListItem(c *runtime.Checks, path string, r ListItem) {
 }
 
 // A field holding a partner case.
@@ -4383,6 +4799,20 @@ func writePartnerCaseFieldMembers(e *runtime.Encoder, r PartnerCaseField) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PartnerCaseField) Validate() error {
+	var c runtime.Checks
+	checkPartnerCaseField(&c, "", r)
+	return c.Err()
+}
+
+func checkPartnerCaseField(c *runtime.Checks, path string, r PartnerCaseField) {
+	if v, ok := r.Value.Get(); ok {
+		checkPartnerCase(c, runtime.Field(path, "value"), v)
+	}
+}
+
 // A case with a partner service provider.
 type PartnerCase struct {
 	// Id of the case, a UUID string of 32 characters.
@@ -4501,6 +4931,17 @@ func writePartnerCaseMembers(e *runtime.Encoder, r PartnerCase) {
 		runtime.WriteOpt(e, r.ServiceProviderID, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PartnerCase) Validate() error {
+	var c runtime.Checks
+	checkPartnerCase(&c, "", r)
+	return c.Err()
+}
+
+func checkPartnerCase(c *runtime.Checks, path string, r PartnerCase) {
 }
 
 // A photo of an inspection.
@@ -4648,6 +5089,28 @@ func writePhotoMembers(e *runtime.Encoder, r Photo) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Photo) Validate() error {
+	var c runtime.Checks
+	checkPhoto(&c, "", r)
+	return c.Err()
+}
+
+func checkPhoto(c *runtime.Checks, path string, r Photo) {
+	if v, ok := r.Instruction.Get(); ok {
+		checkPhotoInstruction(c, runtime.Field(path, "instruction"), v)
+	}
+	if v, ok := r.Field.Get(); ok {
+		checkPhotoField(c, runtime.Field(path, "field"), v)
+	}
+	if v, ok := r.Tags.Get(); ok {
+		for i0, x0 := range v {
+			checkPhotoTag(c, runtime.Item(runtime.Field(path, "tags"), i0), x0)
+		}
+	}
+}
+
 // A photo instruction.
 type PhotoInstruction struct {
 	// Persistent id of the instruction.
@@ -4754,6 +5217,17 @@ func writePhotoInstructionMembers(e *runtime.Encoder, r PhotoInstruction) {
 		runtime.WriteOpt(e, r.Label, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PhotoInstruction) Validate() error {
+	var c runtime.Checks
+	checkPhotoInstruction(&c, "", r)
+	return c.Err()
+}
+
+func checkPhotoInstruction(c *runtime.Checks, path string, r PhotoInstruction) {
 }
 
 // The field an inline photo belongs to.
@@ -4876,6 +5350,17 @@ func writePhotoFieldMembers(e *runtime.Encoder, r PhotoField) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PhotoField) Validate() error {
+	var c runtime.Checks
+	checkPhotoField(&c, "", r)
+	return c.Err()
+}
+
+func checkPhotoField(c *runtime.Checks, path string, r PhotoField) {
+}
+
 // A tag of a photo.
 type PhotoTag struct {
 	// Label of the tag.
@@ -4970,6 +5455,17 @@ func writePhotoTagMembers(e *runtime.Encoder, r PhotoTag) {
 		runtime.WriteOpt(e, r.Label, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r PhotoTag) Validate() error {
+	var c runtime.Checks
+	checkPhotoTag(&c, "", r)
+	return c.Err()
+}
+
+func checkPhotoTag(c *runtime.Checks, path string, r PhotoTag) {
 }
 
 // A video of an inspection.
@@ -5078,6 +5574,17 @@ func writeVideoMembers(e *runtime.Encoder, r Video) {
 		runtime.WriteOpt(e, r.URL, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Video) Validate() error {
+	var c runtime.Checks
+	checkVideo(&c, "", r)
+	return c.Err()
+}
+
+func checkVideo(c *runtime.Checks, path string, r Video) {
 }
 
 // A signature collected for an inspection, discriminated by `type`.
@@ -5205,6 +5712,15 @@ func writeSignature(e *runtime.Encoder, v Signature) {
 		e.Raw(m.raw)
 	default:
 		e.Null()
+	}
+}
+
+func checkSignature(c *runtime.Checks, path string, v Signature) {
+	switch m := v.(type) {
+	case SignatureInspection:
+		checkInspectionSignature(c, path, m.InspectionSignature)
+	case SignatureEsign:
+		checkEsignSignature(c, path, m.EsignSignature)
 	}
 }
 
@@ -5340,6 +5856,17 @@ func writeInspectionSignatureMembers(e *runtime.Encoder, r InspectionSignature) 
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r InspectionSignature) Validate() error {
+	var c runtime.Checks
+	checkInspectionSignature(&c, "", r)
+	return c.Err()
+}
+
+func checkInspectionSignature(c *runtime.Checks, path string, r InspectionSignature) {
+}
+
 // An electronic signature.
 type EsignSignature struct {
 	// Always `signature`.
@@ -5460,6 +5987,17 @@ func writeEsignSignatureMembers(e *runtime.Encoder, r EsignSignature) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r EsignSignature) Validate() error {
+	var c runtime.Checks
+	checkEsignSignature(&c, "", r)
+	return c.Err()
+}
+
+func checkEsignSignature(c *runtime.Checks, path string, r EsignSignature) {
+}
+
 // A pre-signed link to an inspection.
 type ShareURL struct {
 	// Pre-signed URL, usable without further authentication.
@@ -5567,6 +6105,17 @@ func writeShareURLMembers(e *runtime.Encoder, r ShareURL) {
 		runtime.WriteOpt(e, r.ExpiresAt, (*runtime.Encoder).DateTime)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r ShareURL) Validate() error {
+	var c runtime.Checks
+	checkShareURL(&c, "", r)
+	return c.Err()
+}
+
+func checkShareURL(c *runtime.Checks, path string, r ShareURL) {
 }
 
 // An assignable piece of work that may require an inspection. Its `extended_data` is
@@ -5863,6 +6412,33 @@ func writeTaskMembers(e *runtime.Encoder, r Task) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Task) Validate() error {
+	var c runtime.Checks
+	checkTask(&c, "", r)
+	return c.Err()
+}
+
+func checkTask(c *runtime.Checks, path string, r Task) {
+	c.String(string(r.ID), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	if v, ok := r.Inspection.Get(); ok {
+		checkInspectionRef(c, runtime.Field(path, "inspection"), v)
+	}
+	if v, ok := r.Assignee.Get(); ok {
+		checkTaskAssigneeRef(c, runtime.Field(path, "assignee"), v)
+	}
+	if v, ok := r.Unit.Get(); ok {
+		checkUnitRef(c, runtime.Field(path, "unit"), v)
+	}
+	if v, ok := r.Workflow.Get(); ok {
+		checkWorkflowRef(c, runtime.Field(path, "workflow"), v)
+	}
+	if v, ok := r.Department.Get(); ok {
+		checkDepartmentRef(c, runtime.Field(path, "department"), v)
+	}
+}
+
 // A workflow.
 //
 // *Not shown by the interface document:* Fields of the Workflow record.
@@ -5975,6 +6551,20 @@ func writeWorkflowMembers(e *runtime.Encoder, r Workflow) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Workflow) Validate() error {
+	var c runtime.Checks
+	checkWorkflow(&c, "", r)
+	return c.Err()
+}
+
+func checkWorkflow(c *runtime.Checks, path string, r Workflow) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // A location.
@@ -6103,6 +6693,20 @@ func writeLocationMembers(e *runtime.Encoder, r Location) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r Location) Validate() error {
+	var c runtime.Checks
+	checkLocation(&c, "", r)
+	return c.Err()
+}
+
+func checkLocation(c *runtime.Checks, path string, r Location) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // A user.
@@ -6252,6 +6856,20 @@ func writeUserMembers(e *runtime.Encoder, r User) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r User) Validate() error {
+	var c runtime.Checks
+	checkUser(&c, "", r)
+	return c.Err()
+}
+
+func checkUser(c *runtime.Checks, path string, r User) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
+}
+
 // A group of users that tasks can be assigned to.
 //
 // *Not shown by the interface document:* Fields of the UserGroup record.
@@ -6364,6 +6982,20 @@ func writeUserGroupMembers(e *runtime.Encoder, r UserGroup) {
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserGroup) Validate() error {
+	var c runtime.Checks
+	checkUserGroup(&c, "", r)
+	return c.Err()
+}
+
+func checkUserGroup(c *runtime.Checks, path string, r UserGroup) {
+	if v, ok := r.ID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "id"))
+	}
 }
 
 // The body that creates a unit.
@@ -6577,6 +7209,39 @@ func writeNewUnitMembers(e *runtime.Encoder, r NewUnit) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r NewUnit) Validate() error {
+	var c runtime.Checks
+	checkNewUnit(&c, "", r)
+	return c.Err()
+}
+
+func checkNewUnit(c *runtime.Checks, path string, r NewUnit) {
+	c.String(string(r.ReferenceNumber), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "reference_number"))
+	if v, ok := r.Make.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "make"))
+	}
+	if v, ok := r.Model.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "model"))
+	}
+	if v, ok := r.Year.Get(); ok {
+		c.Range(int64(v), runtime.Bound(1800), runtime.Bound(9999), runtime.Field(path, "year"))
+	}
+	if v, ok := r.Vin.Get(); ok {
+		c.String(string(v), false, runtime.NoLimit, 17, "ascii_alphanumeric", "IOQioq", runtime.Field(path, "vin"))
+	}
+	if v, ok := r.SerialNumber.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "serial_number"))
+	}
+	if v, ok := r.Hours.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "hours"))
+	}
+	if v, ok := r.Odometer.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "odometer"))
+	}
+}
+
 // A partial update of a unit; only the fields given are changed.
 type UnitPatch struct {
 	// External reference of the unit, unique within a company.
@@ -6787,6 +7452,41 @@ func writeUnitPatchMembers(e *runtime.Encoder, r UnitPatch) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UnitPatch) Validate() error {
+	var c runtime.Checks
+	checkUnitPatch(&c, "", r)
+	return c.Err()
+}
+
+func checkUnitPatch(c *runtime.Checks, path string, r UnitPatch) {
+	if v, ok := r.ReferenceNumber.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "reference_number"))
+	}
+	if v, ok := r.Make.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "make"))
+	}
+	if v, ok := r.Model.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "model"))
+	}
+	if v, ok := r.Year.Get(); ok {
+		c.Range(int64(v), runtime.Bound(1800), runtime.Bound(9999), runtime.Field(path, "year"))
+	}
+	if v, ok := r.Vin.Get(); ok {
+		c.String(string(v), false, runtime.NoLimit, 17, "ascii_alphanumeric", "IOQioq", runtime.Field(path, "vin"))
+	}
+	if v, ok := r.SerialNumber.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "serial_number"))
+	}
+	if v, ok := r.Hours.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "hours"))
+	}
+	if v, ok := r.Odometer.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "odometer"))
+	}
+}
+
 // The attributes of a unit addressed by its reference number, for a partial update (PATCH)
 // or an upsert (PUT).
 type UnitAttributes struct {
@@ -6982,6 +7682,38 @@ func writeUnitAttributesMembers(e *runtime.Encoder, r UnitAttributes) {
 		runtime.WriteOpt(e, r.ExtendedData, func(e *runtime.Encoder, v map[string]json.RawMessage) { runtime.WriteMap(e, v, (*runtime.Encoder).Raw) })
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UnitAttributes) Validate() error {
+	var c runtime.Checks
+	checkUnitAttributes(&c, "", r)
+	return c.Err()
+}
+
+func checkUnitAttributes(c *runtime.Checks, path string, r UnitAttributes) {
+	if v, ok := r.Make.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "make"))
+	}
+	if v, ok := r.Model.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "model"))
+	}
+	if v, ok := r.Year.Get(); ok {
+		c.Range(int64(v), runtime.Bound(1800), runtime.Bound(9999), runtime.Field(path, "year"))
+	}
+	if v, ok := r.Vin.Get(); ok {
+		c.String(string(v), false, runtime.NoLimit, 17, "ascii_alphanumeric", "IOQioq", runtime.Field(path, "vin"))
+	}
+	if v, ok := r.SerialNumber.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "serial_number"))
+	}
+	if v, ok := r.Hours.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "hours"))
+	}
+	if v, ok := r.Odometer.Get(); ok {
+		c.Range(int64(v), runtime.Bound(0), nil, runtime.Field(path, "odometer"))
+	}
 }
 
 // The body that creates or updates a task. Exactly one assignee variant applies: a user, a
@@ -7257,6 +7989,42 @@ func writeTaskRequestMembers(e *runtime.Encoder, r TaskRequest) {
 	r.extra.Write(e)
 }
 
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r TaskRequest) Validate() error {
+	var c runtime.Checks
+	checkTaskRequest(&c, "", r)
+	return c.Err()
+}
+
+func checkTaskRequest(c *runtime.Checks, path string, r TaskRequest) {
+	c.String(string(r.Name), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "name"))
+	c.String(string(r.ReferenceNumber), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "reference_number"))
+	if v, ok := r.Description.Get(); ok {
+		c.String(string(v), false, 500, runtime.NoLimit, "", "", runtime.Field(path, "description"))
+	}
+	if v, ok := r.WorkflowID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "workflow_id"))
+	}
+	if v, ok := r.DepartmentID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "department_id"))
+	}
+	if v, ok := r.AssigneeUsername.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "assignee_username"))
+	}
+	var given []string
+	if r.AssigneeUsername.IsSet() {
+		given = append(given, "`assignee_username`")
+	}
+	if r.LocationID.IsSet() {
+		given = append(given, "`location_id`")
+	}
+	if r.UserGroupID.IsSet() {
+		given = append(given, "`user_group_id`")
+	}
+	c.ExactlyOne(runtime.Field(path, "assignee"), "`assignee_username`, `location_id`, `user_group_id`", given)
+}
+
 // The updatable fields of a user; only the fields given are changed.
 type UserUpdate struct {
 	// External identifier of the user.
@@ -7381,4 +8149,24 @@ func writeUserUpdateMembers(e *runtime.Encoder, r UserUpdate) {
 		runtime.WriteOpt(e, r.LastName, (*runtime.Encoder).String)
 	}
 	r.extra.Write(e)
+}
+
+// Validate checks the documented limits of the record and of the values it holds; a
+// *ValidationError lists every one broken, each with its path.
+func (r UserUpdate) Validate() error {
+	var c runtime.Checks
+	checkUserUpdate(&c, "", r)
+	return c.Err()
+}
+
+func checkUserUpdate(c *runtime.Checks, path string, r UserUpdate) {
+	if v, ok := r.ExternalID.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "external_id"))
+	}
+	if v, ok := r.FirstName.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "first_name"))
+	}
+	if v, ok := r.LastName.Get(); ok {
+		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "last_name"))
+	}
 }

@@ -179,3 +179,54 @@ func TestADocumentThatDoesNotFitIsADecodeErrorWithItsPath(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// The documented limits, checked before anything is sent: every one broken is listed,
+// with its path, in the words every client of the service uses.
+func TestValidateListsEveryLimitBrokenWithItsPath(t *testing.T) {
+	unit := v3.NewUnit{ReferenceNumber: strings.Repeat("r", 256)}
+	unit.Vin = v3.Some("1HGCM82633A00435I")
+	unit.Year = v3.Some[int64](1799)
+	unit.Hours = v3.Some[int32](-1)
+	var invalid *v3.ValidationError
+	if err := unit.Validate(); !errors.As(err, &invalid) {
+		t.Fatalf("got %v", err)
+	}
+	got := map[string]string{}
+	for _, v := range invalid.Violations {
+		got[v.Path] = v.Message
+	}
+	want := map[string]string{
+		"reference_number": "must be at most 255 characters, got 256",
+		"vin":              "must hold only ASCII letters and digits, never I, O, Q, i, o, q; found 'I' at position 17",
+		"year":             "must be at least 1800, got 1799",
+		"hours":            "must be at least 0, got -1",
+	}
+	for path, message := range want {
+		if got[path] != message {
+			t.Errorf("%s: got %q, want %q", path, got[path], message)
+		}
+	}
+	// The boundaries themselves are kept.
+	unit = v3.NewUnit{ReferenceNumber: strings.Repeat("r", 255)}
+	unit.Year = v3.Some[int64](9999)
+	unit.Vin = v3.Some("1HGCM82633A004352")
+	if err := unit.Validate(); err != nil {
+		t.Fatalf("a unit within its limits: %v", err)
+	}
+	unit.Year = v3.Some[int64](10000)
+	if err := unit.Validate(); err == nil || !strings.Contains(err.Error(), "year: must be at most 9999, got 10000") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestAChoiceOfExactlyOneIsChecked(t *testing.T) {
+	task := v3.TaskRequest{Name: "n", ReferenceNumber: "r"}
+	err := task.Validate()
+	if err == nil || !strings.Contains(err.Error(), "assignee: expected exactly one of `assignee_username`, `location_id`, `user_group_id`, found none") {
+		t.Fatalf("got %v", err)
+	}
+	task.LocationID = v3.Some[int64](1)
+	if err := task.Validate(); err != nil {
+		t.Fatalf("one given: %v", err)
+	}
+}
