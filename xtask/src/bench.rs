@@ -179,8 +179,10 @@ pub fn run(
     }
     let py = last_json_line(&capture(root, "bench: python parse", &python, &py)?)?;
     let java = super::java_bench::run(root, &page_arg, &out, quick)?;
+    let go = super::go_bench::run(root, &page_arg, quick)?;
     if !quick {
         rows.push(java_row(&java)?);
+        rows.push(go_row(&go)?);
         // Issue 35: generated decoders, at most 1.25 times `JSON.parse`.
         rows.push(parse_row(
             "TypeScript: typed decode of the page",
@@ -672,6 +674,27 @@ fn java_row(figures: &serde_json::Value) -> Result<Row, String> {
              classes {openapi:.2} ms: {:.2}× (target < 1×; they drop unknown members)",
             typed / map,
             typed / openapi
+        ),
+    })
+}
+
+/// The Go row: the generated types against encoding/json into `map[string]any` (issue 59:
+/// no slower).
+fn go_row(figures: &serde_json::Value) -> Result<Row, String> {
+    let (Some(typed), Some(through), Some(map)) = (
+        figures["typed_ms"].as_f64(),
+        figures["through_json_ms"].as_f64(),
+        figures["map_ms"].as_f64(),
+    ) else {
+        return Err(format!("bench: go: no figures in {figures}"));
+    };
+    Ok(Row {
+        what: "Go: typed decode of the page (go test -bench)".into(),
+        figure: format!("{typed:.2} ms"),
+        against: format!(
+            "encoding/json into map[string]any {map:.2} ms: {:.2}× (target ≤ 1×); the same \
+             types through json.Unmarshal {through:.2} ms",
+            typed / map
         ),
     })
 }

@@ -8,6 +8,7 @@ mod deny;
 mod fuzz;
 mod generator;
 mod go;
+mod go_bench;
 mod java;
 mod java_bench;
 mod java_quickstart;

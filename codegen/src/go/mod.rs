@@ -77,6 +77,7 @@ struct PackageCx {
     version: String,
     imports: Imports,
     types: Vec<models::TypeCx>,
+    page: Option<models::PageCx>,
 }
 
 /// The packages `models.go` imports.
@@ -122,6 +123,7 @@ fn package_cx(api: &Api, i: &Interface) -> PackageCx {
         }
     }
     PackageCx {
+        page: models::page_cx(i, &claimed),
         header: templates::header("//", &i.source_file),
         name: i.name.clone(),
         doc: crate::doc_text::interface(i),

@@ -101,10 +101,25 @@ pub struct TextCx {
     pub integers: bool,
 }
 
+/// The generic page of a cursor-paged interface: `{items: [...], paging: {...}}`, its Go
+/// fields and their wire names (literals).
+#[derive(serde::Serialize)]
+pub struct PageCx {
+    pub name: String,
+    pub doc: String,
+    pub items: String,
+    pub items_wire: String,
+    pub paging: String,
+    pub paging_wire: String,
+    pub paging_type: String,
+}
+
 /// The Go names of an interface's declared types, and of the names each type adds to the
 /// package (enum constants, union members), claimed in one package scope.
 pub struct Claimed {
     pub types: Vec<String>,
+    /// The generic page type of a cursor-paged interface.
+    pub page: Option<String>,
     /// Per type (by index): its constants' or members' names, and the unknown member's.
     pub added: Vec<(Vec<String>, Option<String>)>,
 }
@@ -139,7 +154,23 @@ pub fn claim(i: &Interface, scope: &mut Scope) -> Claimed {
             _ => (Vec::new(), None),
         })
         .collect();
-    Claimed { types, added }
+    let page = i.cursor_paging().map(|_| scope.claim("Page"));
+    Claimed { types, page, added }
+}
+
+/// The page type of `i`, when its lists are cursor-paged.
+pub fn page_cx(i: &Interface, claimed: &Claimed) -> Option<PageCx> {
+    let c = i.cursor_paging()?;
+    let mut fields = names::field_scope();
+    Some(PageCx {
+        name: claimed.page.clone()?,
+        doc: c.doc.clone(),
+        items: fields.claim(&names::exported(&c.items_field)),
+        items_wire: names::string(&c.items_field),
+        paging: fields.claim(&names::exported(&c.paging_field)),
+        paging_wire: names::string(&c.paging_field),
+        paging_type: claimed.types[c.paging_type.index()].clone(),
+    })
 }
 
 /// The context of the declared type `t` (index `index` of `claimed`).

@@ -201,6 +201,15 @@ func readInspectionCreatedEvent(d *runtime.Decoder) InspectionCreatedEvent {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *InspectionCreatedEvent) decodeFrom(d *runtime.Decoder) {
+	*r = readInspectionCreatedEvent(d)
+}
+
+func (r InspectionCreatedEvent) encodeTo(e *runtime.Encoder) {
+	writeInspectionCreatedEvent(e, r)
+}
+
 // decodeInspectionCreatedEvent reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeInspectionCreatedEvent(d *runtime.Decoder, skip string) (InspectionCreatedEvent, int) {
@@ -323,6 +332,15 @@ func (r *TaskCompletedEvent) UnmarshalJSON(data []byte) error {
 func readTaskCompletedEvent(d *runtime.Decoder) TaskCompletedEvent {
 	r, _ := decodeTaskCompletedEvent(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *TaskCompletedEvent) decodeFrom(d *runtime.Decoder) {
+	*r = readTaskCompletedEvent(d)
+}
+
+func (r TaskCompletedEvent) encodeTo(e *runtime.Encoder) {
+	writeTaskCompletedEvent(e, r)
 }
 
 // decodeTaskCompletedEvent reads the record, leaving out the member skip (a union's tag),
@@ -872,6 +890,15 @@ func readPaging(d *runtime.Decoder) Paging {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Paging) decodeFrom(d *runtime.Decoder) {
+	*r = readPaging(d)
+}
+
+func (r Paging) encodeTo(e *runtime.Encoder) {
+	writePaging(e, r)
+}
+
 // decodePaging reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodePaging(d *runtime.Decoder, skip string) (Paging, int) {
@@ -999,6 +1026,15 @@ func (r *ErrorBody) UnmarshalJSON(data []byte) error {
 func readErrorBody(d *runtime.Decoder) ErrorBody {
 	r, _ := decodeErrorBody(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ErrorBody) decodeFrom(d *runtime.Decoder) {
+	*r = readErrorBody(d)
+}
+
+func (r ErrorBody) encodeTo(e *runtime.Encoder) {
+	writeErrorBody(e, r)
 }
 
 // decodeErrorBody reads the record, leaving out the member skip (a union's tag),
@@ -1133,6 +1169,15 @@ func (r *Unit) UnmarshalJSON(data []byte) error {
 func readUnit(d *runtime.Decoder) Unit {
 	r, _ := decodeUnit(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Unit) decodeFrom(d *runtime.Decoder) {
+	*r = readUnit(d)
+}
+
+func (r Unit) encodeTo(e *runtime.Encoder) {
+	writeUnit(e, r)
 }
 
 // decodeUnit reads the record, leaving out the member skip (a union's tag),
@@ -1368,6 +1413,15 @@ func readLocationRef(d *runtime.Decoder) LocationRef {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *LocationRef) decodeFrom(d *runtime.Decoder) {
+	*r = readLocationRef(d)
+}
+
+func (r LocationRef) encodeTo(e *runtime.Encoder) {
+	writeLocationRef(e, r)
+}
+
 // decodeLocationRef reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeLocationRef(d *runtime.Decoder, skip string) (LocationRef, int) {
@@ -1500,6 +1554,15 @@ func readUnitRef(d *runtime.Decoder) UnitRef {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UnitRef) decodeFrom(d *runtime.Decoder) {
+	*r = readUnitRef(d)
+}
+
+func (r UnitRef) encodeTo(e *runtime.Encoder) {
+	writeUnitRef(e, r)
+}
+
 // decodeUnitRef reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUnitRef(d *runtime.Decoder, skip string) (UnitRef, int) {
@@ -1620,6 +1683,15 @@ func (r *UserRef) UnmarshalJSON(data []byte) error {
 func readUserRef(d *runtime.Decoder) UserRef {
 	r, _ := decodeUserRef(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UserRef) decodeFrom(d *runtime.Decoder) {
+	*r = readUserRef(d)
+}
+
+func (r UserRef) encodeTo(e *runtime.Encoder) {
+	writeUserRef(e, r)
 }
 
 // decodeUserRef reads the record, leaving out the member skip (a union's tag),
@@ -1744,6 +1816,15 @@ func readRegionRef(d *runtime.Decoder) RegionRef {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *RegionRef) decodeFrom(d *runtime.Decoder) {
+	*r = readRegionRef(d)
+}
+
+func (r RegionRef) encodeTo(e *runtime.Encoder) {
+	writeRegionRef(e, r)
+}
+
 // decodeRegionRef reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeRegionRef(d *runtime.Decoder, skip string) (RegionRef, int) {
@@ -1864,6 +1945,15 @@ func (r *DepartmentRef) UnmarshalJSON(data []byte) error {
 func readDepartmentRef(d *runtime.Decoder) DepartmentRef {
 	r, _ := decodeDepartmentRef(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *DepartmentRef) decodeFrom(d *runtime.Decoder) {
+	*r = readDepartmentRef(d)
+}
+
+func (r DepartmentRef) encodeTo(e *runtime.Encoder) {
+	writeDepartmentRef(e, r)
 }
 
 // decodeDepartmentRef reads the record, leaving out the member skip (a union's tag),
@@ -1988,6 +2078,15 @@ func readWorkflowRef(d *runtime.Decoder) WorkflowRef {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *WorkflowRef) decodeFrom(d *runtime.Decoder) {
+	*r = readWorkflowRef(d)
+}
+
+func (r WorkflowRef) encodeTo(e *runtime.Encoder) {
+	writeWorkflowRef(e, r)
+}
+
 // decodeWorkflowRef reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeWorkflowRef(d *runtime.Decoder, skip string) (WorkflowRef, int) {
@@ -2109,6 +2208,15 @@ func readInspectionRef(d *runtime.Decoder) InspectionRef {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *InspectionRef) decodeFrom(d *runtime.Decoder) {
+	*r = readInspectionRef(d)
+}
+
+func (r InspectionRef) encodeTo(e *runtime.Encoder) {
+	writeInspectionRef(e, r)
+}
+
 // decodeInspectionRef reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeInspectionRef(d *runtime.Decoder, skip string) (InspectionRef, int) {
@@ -2219,6 +2327,15 @@ func (r *TaskAssigneeRef) UnmarshalJSON(data []byte) error {
 func readTaskAssigneeRef(d *runtime.Decoder) TaskAssigneeRef {
 	r, _ := decodeTaskAssigneeRef(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *TaskAssigneeRef) decodeFrom(d *runtime.Decoder) {
+	*r = readTaskAssigneeRef(d)
+}
+
+func (r TaskAssigneeRef) encodeTo(e *runtime.Encoder) {
+	writeTaskAssigneeRef(e, r)
 }
 
 // decodeTaskAssigneeRef reads the record, leaving out the member skip (a union's tag),
@@ -2375,6 +2492,15 @@ func (r *Inspection) UnmarshalJSON(data []byte) error {
 func readInspection(d *runtime.Decoder) Inspection {
 	r, _ := decodeInspection(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Inspection) decodeFrom(d *runtime.Decoder) {
+	*r = readInspection(d)
+}
+
+func (r Inspection) encodeTo(e *runtime.Encoder) {
+	writeInspection(e, r)
 }
 
 // decodeInspection reads the record, leaving out the member skip (a union's tag),
@@ -2903,6 +3029,15 @@ func readChecklistResult(d *runtime.Decoder) ChecklistResult {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ChecklistResult) decodeFrom(d *runtime.Decoder) {
+	*r = readChecklistResult(d)
+}
+
+func (r ChecklistResult) encodeTo(e *runtime.Encoder) {
+	writeChecklistResult(e, r)
+}
+
 // decodeChecklistResult reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeChecklistResult(d *runtime.Decoder, skip string) (ChecklistResult, int) {
@@ -3031,6 +3166,15 @@ func (r *DataTemplateResult) UnmarshalJSON(data []byte) error {
 func readDataTemplateResult(d *runtime.Decoder) DataTemplateResult {
 	r, _ := decodeDataTemplateResult(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *DataTemplateResult) decodeFrom(d *runtime.Decoder) {
+	*r = readDataTemplateResult(d)
+}
+
+func (r DataTemplateResult) encodeTo(e *runtime.Encoder) {
+	writeDataTemplateResult(e, r)
 }
 
 // decodeDataTemplateResult reads the record, leaving out the member skip (a union's tag),
@@ -3194,6 +3338,15 @@ func readTemplateError(d *runtime.Decoder) TemplateError {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *TemplateError) decodeFrom(d *runtime.Decoder) {
+	*r = readTemplateError(d)
+}
+
+func (r TemplateError) encodeTo(e *runtime.Encoder) {
+	writeTemplateError(e, r)
+}
+
 // decodeTemplateError reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeTemplateError(d *runtime.Decoder, skip string) (TemplateError, int) {
@@ -3325,6 +3478,15 @@ func readPdfFormResult(d *runtime.Decoder) PdfFormResult {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PdfFormResult) decodeFrom(d *runtime.Decoder) {
+	*r = readPdfFormResult(d)
+}
+
+func (r PdfFormResult) encodeTo(e *runtime.Encoder) {
+	writePdfFormResult(e, r)
+}
+
 // decodePdfFormResult reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodePdfFormResult(d *runtime.Decoder, skip string) (PdfFormResult, int) {
@@ -3452,6 +3614,15 @@ func (r *CollisionDamageWaiverResult) UnmarshalJSON(data []byte) error {
 func readCollisionDamageWaiverResult(d *runtime.Decoder) CollisionDamageWaiverResult {
 	r, _ := decodeCollisionDamageWaiverResult(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *CollisionDamageWaiverResult) decodeFrom(d *runtime.Decoder) {
+	*r = readCollisionDamageWaiverResult(d)
+}
+
+func (r CollisionDamageWaiverResult) encodeTo(e *runtime.Encoder) {
+	writeCollisionDamageWaiverResult(e, r)
 }
 
 // decodeCollisionDamageWaiverResult reads the record, leaving out the member skip (a union's tag),
@@ -4035,6 +4206,15 @@ func readValueField(d *runtime.Decoder) ValueField {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ValueField) decodeFrom(d *runtime.Decoder) {
+	*r = readValueField(d)
+}
+
+func (r ValueField) encodeTo(e *runtime.Encoder) {
+	writeValueField(e, r)
+}
+
 // decodeValueField reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeValueField(d *runtime.Decoder, skip string) (ValueField, int) {
@@ -4176,6 +4356,15 @@ func (r *ItemField) UnmarshalJSON(data []byte) error {
 func readItemField(d *runtime.Decoder) ItemField {
 	r, _ := decodeItemField(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ItemField) decodeFrom(d *runtime.Decoder) {
+	*r = readItemField(d)
+}
+
+func (r ItemField) encodeTo(e *runtime.Encoder) {
+	writeItemField(e, r)
 }
 
 // decodeItemField reads the record, leaving out the member skip (a union's tag),
@@ -4320,6 +4509,15 @@ func readDropdownItem(d *runtime.Decoder) DropdownItem {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *DropdownItem) decodeFrom(d *runtime.Decoder) {
+	*r = readDropdownItem(d)
+}
+
+func (r DropdownItem) encodeTo(e *runtime.Encoder) {
+	writeDropdownItem(e, r)
+}
+
 // decodeDropdownItem reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeDropdownItem(d *runtime.Decoder, skip string) (DropdownItem, int) {
@@ -4441,6 +4639,15 @@ func (r *ItemsField) UnmarshalJSON(data []byte) error {
 func readItemsField(d *runtime.Decoder) ItemsField {
 	r, _ := decodeItemsField(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ItemsField) decodeFrom(d *runtime.Decoder) {
+	*r = readItemsField(d)
+}
+
+func (r ItemsField) encodeTo(e *runtime.Encoder) {
+	writeItemsField(e, r)
 }
 
 // decodeItemsField reads the record, leaving out the member skip (a union's tag),
@@ -4589,6 +4796,15 @@ func readListItem(d *runtime.Decoder) ListItem {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ListItem) decodeFrom(d *runtime.Decoder) {
+	*r = readListItem(d)
+}
+
+func (r ListItem) encodeTo(e *runtime.Encoder) {
+	writeListItem(e, r)
+}
+
 // decodeListItem reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeListItem(d *runtime.Decoder, skip string) (ListItem, int) {
@@ -4720,6 +4936,15 @@ func (r *PartnerCaseField) UnmarshalJSON(data []byte) error {
 func readPartnerCaseField(d *runtime.Decoder) PartnerCaseField {
 	r, _ := decodePartnerCaseField(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PartnerCaseField) decodeFrom(d *runtime.Decoder) {
+	*r = readPartnerCaseField(d)
+}
+
+func (r PartnerCaseField) encodeTo(e *runtime.Encoder) {
+	writePartnerCaseField(e, r)
 }
 
 // decodePartnerCaseField reads the record, leaving out the member skip (a union's tag),
@@ -4866,6 +5091,15 @@ func readPartnerCase(d *runtime.Decoder) PartnerCase {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PartnerCase) decodeFrom(d *runtime.Decoder) {
+	*r = readPartnerCase(d)
+}
+
+func (r PartnerCase) encodeTo(e *runtime.Encoder) {
+	writePartnerCase(e, r)
+}
+
 // decodePartnerCase reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodePartnerCase(d *runtime.Decoder, skip string) (PartnerCase, int) {
@@ -5000,6 +5234,15 @@ func (r *Photo) UnmarshalJSON(data []byte) error {
 func readPhoto(d *runtime.Decoder) Photo {
 	r, _ := decodePhoto(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Photo) decodeFrom(d *runtime.Decoder) {
+	*r = readPhoto(d)
+}
+
+func (r Photo) encodeTo(e *runtime.Encoder) {
+	writePhoto(e, r)
 }
 
 // decodePhoto reads the record, leaving out the member skip (a union's tag),
@@ -5162,6 +5405,15 @@ func readPhotoInstruction(d *runtime.Decoder) PhotoInstruction {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PhotoInstruction) decodeFrom(d *runtime.Decoder) {
+	*r = readPhotoInstruction(d)
+}
+
+func (r PhotoInstruction) encodeTo(e *runtime.Encoder) {
+	writePhotoInstruction(e, r)
+}
+
 // decodePhotoInstruction reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodePhotoInstruction(d *runtime.Decoder, skip string) (PhotoInstruction, int) {
@@ -5281,6 +5533,15 @@ func (r *PhotoField) UnmarshalJSON(data []byte) error {
 func readPhotoField(d *runtime.Decoder) PhotoField {
 	r, _ := decodePhotoField(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PhotoField) decodeFrom(d *runtime.Decoder) {
+	*r = readPhotoField(d)
+}
+
+func (r PhotoField) encodeTo(e *runtime.Encoder) {
+	writePhotoField(e, r)
 }
 
 // decodePhotoField reads the record, leaving out the member skip (a union's tag),
@@ -5410,6 +5671,15 @@ func readPhotoTag(d *runtime.Decoder) PhotoTag {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *PhotoTag) decodeFrom(d *runtime.Decoder) {
+	*r = readPhotoTag(d)
+}
+
+func (r PhotoTag) encodeTo(e *runtime.Encoder) {
+	writePhotoTag(e, r)
+}
+
 // decodePhotoTag reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodePhotoTag(d *runtime.Decoder, skip string) (PhotoTag, int) {
@@ -5517,6 +5787,15 @@ func (r *Video) UnmarshalJSON(data []byte) error {
 func readVideo(d *runtime.Decoder) Video {
 	r, _ := decodeVideo(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Video) decodeFrom(d *runtime.Decoder) {
+	*r = readVideo(d)
+}
+
+func (r Video) encodeTo(e *runtime.Encoder) {
+	writeVideo(e, r)
 }
 
 // decodeVideo reads the record, leaving out the member skip (a union's tag),
@@ -5779,6 +6058,15 @@ func readInspectionSignature(d *runtime.Decoder) InspectionSignature {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *InspectionSignature) decodeFrom(d *runtime.Decoder) {
+	*r = readInspectionSignature(d)
+}
+
+func (r InspectionSignature) encodeTo(e *runtime.Encoder) {
+	writeInspectionSignature(e, r)
+}
+
 // decodeInspectionSignature reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeInspectionSignature(d *runtime.Decoder, skip string) (InspectionSignature, int) {
@@ -5920,6 +6208,15 @@ func readEsignSignature(d *runtime.Decoder) EsignSignature {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *EsignSignature) decodeFrom(d *runtime.Decoder) {
+	*r = readEsignSignature(d)
+}
+
+func (r EsignSignature) encodeTo(e *runtime.Encoder) {
+	writeEsignSignature(e, r)
+}
+
 // decodeEsignSignature reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeEsignSignature(d *runtime.Decoder, skip string) (EsignSignature, int) {
@@ -6047,6 +6344,15 @@ func (r *ShareURL) UnmarshalJSON(data []byte) error {
 func readShareURL(d *runtime.Decoder) ShareURL {
 	r, _ := decodeShareURL(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *ShareURL) decodeFrom(d *runtime.Decoder) {
+	*r = readShareURL(d)
+}
+
+func (r ShareURL) encodeTo(e *runtime.Encoder) {
+	writeShareURL(e, r)
 }
 
 // decodeShareURL reads the record, leaving out the member skip (a union's tag),
@@ -6202,6 +6508,15 @@ func (r *Task) UnmarshalJSON(data []byte) error {
 func readTask(d *runtime.Decoder) Task {
 	r, _ := decodeTask(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Task) decodeFrom(d *runtime.Decoder) {
+	*r = readTask(d)
+}
+
+func (r Task) encodeTo(e *runtime.Encoder) {
+	writeTask(e, r)
 }
 
 // decodeTask reads the record, leaving out the member skip (a union's tag),
@@ -6496,6 +6811,15 @@ func readWorkflow(d *runtime.Decoder) Workflow {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Workflow) decodeFrom(d *runtime.Decoder) {
+	*r = readWorkflow(d)
+}
+
+func (r Workflow) encodeTo(e *runtime.Encoder) {
+	writeWorkflow(e, r)
+}
+
 // decodeWorkflow reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeWorkflow(d *runtime.Decoder, skip string) (Workflow, int) {
@@ -6626,6 +6950,15 @@ func (r *Location) UnmarshalJSON(data []byte) error {
 func readLocation(d *runtime.Decoder) Location {
 	r, _ := decodeLocation(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *Location) decodeFrom(d *runtime.Decoder) {
+	*r = readLocation(d)
+}
+
+func (r Location) encodeTo(e *runtime.Encoder) {
+	writeLocation(e, r)
 }
 
 // decodeLocation reads the record, leaving out the member skip (a union's tag),
@@ -6767,6 +7100,15 @@ func (r *User) UnmarshalJSON(data []byte) error {
 func readUser(d *runtime.Decoder) User {
 	r, _ := decodeUser(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *User) decodeFrom(d *runtime.Decoder) {
+	*r = readUser(d)
+}
+
+func (r User) encodeTo(e *runtime.Encoder) {
+	writeUser(e, r)
 }
 
 // decodeUser reads the record, leaving out the member skip (a union's tag),
@@ -6927,6 +7269,15 @@ func readUserGroup(d *runtime.Decoder) UserGroup {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UserGroup) decodeFrom(d *runtime.Decoder) {
+	*r = readUserGroup(d)
+}
+
+func (r UserGroup) encodeTo(e *runtime.Encoder) {
+	writeUserGroup(e, r)
+}
+
 // decodeUserGroup reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUserGroup(d *runtime.Decoder, skip string) (UserGroup, int) {
@@ -7079,6 +7430,15 @@ func (r *NewUnit) UnmarshalJSON(data []byte) error {
 func readNewUnit(d *runtime.Decoder) NewUnit {
 	r, _ := decodeNewUnit(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *NewUnit) decodeFrom(d *runtime.Decoder) {
+	*r = readNewUnit(d)
+}
+
+func (r NewUnit) encodeTo(e *runtime.Encoder) {
+	writeNewUnit(e, r)
 }
 
 // decodeNewUnit reads the record, leaving out the member skip (a union's tag),
@@ -7325,6 +7685,15 @@ func readUnitPatch(d *runtime.Decoder) UnitPatch {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UnitPatch) decodeFrom(d *runtime.Decoder) {
+	*r = readUnitPatch(d)
+}
+
+func (r UnitPatch) encodeTo(e *runtime.Encoder) {
+	writeUnitPatch(e, r)
+}
+
 // decodeUnitPatch reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUnitPatch(d *runtime.Decoder, skip string) (UnitPatch, int) {
@@ -7565,6 +7934,15 @@ func (r *UnitAttributes) UnmarshalJSON(data []byte) error {
 func readUnitAttributes(d *runtime.Decoder) UnitAttributes {
 	r, _ := decodeUnitAttributes(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UnitAttributes) decodeFrom(d *runtime.Decoder) {
+	*r = readUnitAttributes(d)
+}
+
+func (r UnitAttributes) encodeTo(e *runtime.Encoder) {
+	writeUnitAttributes(e, r)
 }
 
 // decodeUnitAttributes reads the record, leaving out the member skip (a union's tag),
@@ -7817,6 +8195,15 @@ func (r *TaskRequest) UnmarshalJSON(data []byte) error {
 func readTaskRequest(d *runtime.Decoder) TaskRequest {
 	r, _ := decodeTaskRequest(d, "")
 	return r
+}
+
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *TaskRequest) decodeFrom(d *runtime.Decoder) {
+	*r = readTaskRequest(d)
+}
+
+func (r TaskRequest) encodeTo(e *runtime.Encoder) {
+	writeTaskRequest(e, r)
 }
 
 // decodeTaskRequest reads the record, leaving out the member skip (a union's tag),
@@ -8084,6 +8471,15 @@ func readUserUpdate(d *runtime.Decoder) UserUpdate {
 	return r
 }
 
+// decodeFrom and encodeTo let a Page of the record read and write it.
+func (r *UserUpdate) decodeFrom(d *runtime.Decoder) {
+	*r = readUserUpdate(d)
+}
+
+func (r UserUpdate) encodeTo(e *runtime.Encoder) {
+	writeUserUpdate(e, r)
+}
+
 // decodeUserUpdate reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUserUpdate(d *runtime.Decoder, skip string) (UserUpdate, int) {
@@ -8169,4 +8565,96 @@ func checkUserUpdate(c *runtime.Checks, path string, r UserUpdate) {
 	if v, ok := r.LastName.Get(); ok {
 		c.String(string(v), false, 255, runtime.NoLimit, "", "", runtime.Field(path, "last_name"))
 	}
+}
+
+// List endpoints answer `{data: [<record>], paging: <Paging>}` with status 200. The paging
+// object includes a base64 encoded cursor that is sent back as the `page` query parameter
+// to get the next page; `per_page` sets the page size (at most 100). The default page size
+// is not shown. The names of the paging properties are not shown either: `next` and
+// `per_page` are seen only in third-party code, `cursor` is a placeholder. So a page with
+// records that has neither a next link nor a cursor ends a walk only when it shows it is
+// the last (a `null` next link or cursor, or fewer records than the page size); otherwise
+// the walk fails, saying what the page held, rather than end as if the list were complete.
+type Page[T any] struct {
+	// The page's records.
+	Data []T
+	// Where the next page is, if any.
+	Paging Opt[Paging]
+	// extra holds the members this client does not know, in their order.
+	extra runtime.Members
+}
+
+// pageItem is what a record of a page does: read itself (names that no type's reader,
+// writer or check can take).
+type pageItem interface {
+	decodeFrom(d *runtime.Decoder)
+}
+
+// UnmarshalJSON reads the page, its records as their own type reads them.
+func (p *Page[T]) UnmarshalJSON(data []byte) error {
+	d := runtime.NewDecoder(data)
+	v := readPage[T](d)
+	if err := d.Finish(); err != nil {
+		return err
+	}
+	*p = v
+	return nil
+}
+
+// MarshalJSON writes the page: its records, its paging, then the members this client does
+// not know.
+func (p Page[T]) MarshalJSON() ([]byte, error) {
+	var e runtime.Encoder
+	e.BeginObject()
+	e.Name("data")
+	runtime.WriteList(&e, p.Data, func(e *runtime.Encoder, v T) {
+		if w, ok := any(v).(interface{ encodeTo(*runtime.Encoder) }); ok {
+			w.encodeTo(e)
+		} else {
+			e.Null()
+		}
+	})
+	if !p.Paging.IsZero() {
+		e.Name("paging")
+		runtime.WriteOpt(&e, p.Paging, writePaging)
+	}
+	p.extra.Write(&e)
+	e.EndObject()
+	return e.Bytes(), nil
+}
+
+func readPage[T any](d *runtime.Decoder) Page[T] {
+	var p Page[T]
+	if !d.Object() {
+		return p
+	}
+	for {
+		name, ok := d.Member()
+		if !ok {
+			break
+		}
+		switch name {
+		case "data":
+			p.Data = runtime.ReadList(d, pageRead[T])
+		case "paging":
+			p.Paging = runtime.ReadOpt(d, readPaging)
+		default:
+			if !p.extra.Add(name, d.Raw()) {
+				d.Duplicate(name)
+			}
+		}
+	}
+	return p
+}
+
+// pageRead reads a record of a page through the record's own reader.
+func pageRead[T any](d *runtime.Decoder) T {
+	var v T
+	if r, ok := any(&v).(pageItem); ok {
+		r.decodeFrom(d)
+	} else {
+		d.Fail("a page holds records")
+		d.Skip()
+	}
+	return v
 }

@@ -230,3 +230,18 @@ func TestAChoiceOfExactlyOneIsChecked(t *testing.T) {
 		t.Fatalf("one given: %v", err)
 	}
 }
+
+func TestAPageReadsItsRecordsThroughTheirOwnTypes(t *testing.T) {
+	page := roundTrips[v3.Page[v3.Inspection]](t, "inspections_page.json", false)
+	if len(page.Data) == 0 || page.Data[0].ID == "" {
+		t.Fatalf("no records read: %+v", page)
+	}
+	if _, ok := page.Paging.Get(); !ok {
+		t.Fatal("the paging object was not read")
+	}
+	var wrong v3.Page[v3.Inspection]
+	err := json.Unmarshal([]byte(`{"data":[{"id":"a"},{"id":3}]}`), &wrong)
+	if err == nil || !strings.Contains(err.Error(), "$.data[1].id") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -243,12 +243,16 @@ describe("rate limits and retries", () => {
   });
 
   test("the caller's abort rejects with its reason and is not retried", async () => {
-    const svc = await serve((_req, res) => void setTimeout(() => json(res, 200, {}), 500));
+    const controller = new AbortController();
+    const reason = new Error("user cancelled");
+    // Aborted once the service has the request (a timer from the start raced a loaded
+    // machine's first connection, and the request was never seen).
+    const svc = await serve((_req, res) => {
+      setTimeout(() => controller.abort(reason), 20);
+      setTimeout(() => json(res, 200, {}), 500);
+    });
     try {
       const core = new Core(svc.base, V3, { kind: "none" }, FAST);
-      const controller = new AbortController();
-      const reason = new Error("user cancelled");
-      setTimeout(() => controller.abort(reason), 50);
       await assert.rejects(core.json(NONE, ANY, get("/slow"), { signal: controller.signal }), (e: unknown) => e === reason);
       assert.equal(svc.seen.length, 1);
     } finally {
