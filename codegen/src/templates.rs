@@ -377,6 +377,7 @@ pub fn environment(templates: &[Embedded]) -> Result<Environment<'static>, Strin
     env.add_filter("pydoc", pydoc);
     env.add_filter("javadoc", javadoc);
     env.add_filter("godoc", godoc);
+    env.add_filter("tabs", tabs);
     for (name, text) in templates {
         env.add_template(name, text)
             .map_err(|e| format!("template {name}: {e}"))?;
@@ -449,6 +450,21 @@ fn javadoc(text: String, indent: usize, tags: Option<Vec<String>>) -> String {
     }
     lines.extend(tags);
     star_comment(lines, indent)
+}
+
+/// `text` with every line (the first too) `n` tabs further in; empty lines stay empty.
+fn tabs(text: String, n: usize) -> String {
+    let pad = "\t".repeat(n);
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                String::new()
+            } else {
+                format!("{pad}{l}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A Go doc comment of `text`: `//` lines indented by `indent` tabs, a paragraph break as

@@ -86,7 +86,7 @@ fn checks(root: &Path) -> Result<(), String> {
         let java = s.spawn(|| {
             lane("java, then go", || {
                 super::java::run(root, &sandbox)?;
-                super::go::run(root)
+                super::go::run(root, &sandbox)
             })
         });
         let rust = lane(
@@ -312,7 +312,10 @@ pub fn java_only(root: &Path, generator: &Generator) -> Result<(), String> {
 /// `tests/specs` generated and checked as Go (the Go part of `check-output`).
 pub fn go_only(root: &Path, generator: &Generator) -> Result<(), String> {
     generator.run(root, &["--check"])?;
-    super::go::run(root)?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(root, "go: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let sandbox = target_dir(root, &cargo)?.join("debug/sandbox");
+    super::go::run(root, &sandbox)?;
     let work = root.join("target/go-specs");
     let _ = std::fs::remove_dir_all(work.join("generated"));
     super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;

@@ -50,12 +50,22 @@ pub fn check(root: &Path, module: &str, what: &str, runtime_tests: bool) -> Resu
 }
 
 /// The Go lane of CI: the module's checks, then the tests of `tests/go` (the models on
-/// the shared fixtures, through a `replace` to the generated module).
-pub fn run(root: &Path) -> Result<(), String> {
+/// the shared fixtures, the clients against the sandbox binary `sandbox`, through a
+/// `replace` to the generated module).
+pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     check(root, MODULE, "go", true)?;
     let tests = root.join(TESTS);
     go(&tests, "go: tests/go vet", &["vet", "./..."])?;
-    go(&tests, "go: tests/go", &["test", "-count=1", "./..."])
+    let sandbox = sandbox.to_string_lossy();
+    let mut env = ENV.to_vec();
+    env.push(("SANDBOX", &sandbox));
+    step_with_env(
+        &tests,
+        "go: tests/go",
+        "go",
+        &["test", "-count=1", "./..."],
+        &env,
+    )
 }
 
 fn go(dir: &Path, name: &str, args: &[&str]) -> Result<(), String> {

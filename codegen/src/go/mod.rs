@@ -4,6 +4,7 @@
 //! name through the interface packages' aliases. Rust computes names and contexts; the
 //! templates in `templates/go/` lay them out, gofmt-clean as written.
 
+mod client;
 mod models;
 pub mod names;
 mod types;
@@ -19,6 +20,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("go":
     "go.mod" = "go.mod.jinja",
     "doc.go" = "doc.go.jinja",
     "models.go" = "models.go.jinja",
+    "client.go" = "client.go.jinja",
 );
 
 /// The hand-written runtime, by its file name in `internal/runtime`.
@@ -27,6 +29,8 @@ const RUNTIME: &[Embedded] = templates::embed!("go/runtime/internal/runtime":
     "auth.go",
     "auth_test.go",
     "bench_test.go",
+    "calls.go",
+    "calls_test.go",
     "body_test.go",
     "checks.go",
     "checks_test.go",
@@ -85,7 +89,11 @@ const LAYOUT: Layout = Layout {
     // The interfaces' packages sit at the module's root.
     interfaces_dir: "",
     package_dir: |_| String::new(),
-    interface_files: &[("doc.go", "doc.go"), ("models.go", "models.go")],
+    interface_files: &[
+        ("doc.go", "doc.go"),
+        ("models.go", "models.go"),
+        ("client.go", "client.go"),
+    ],
 };
 
 /// What an interface package's files see.
@@ -99,6 +107,7 @@ struct PackageCx {
     imports: Imports,
     types: Vec<models::TypeCx>,
     page: Option<models::PageCx>,
+    c: client::ClientCx,
 }
 
 /// The packages `models.go` imports.
@@ -143,7 +152,9 @@ fn package_cx(api: &Api, i: &Interface) -> PackageCx {
             _ => {}
         }
     }
+    let c = client::client_cx(i, &claimed, &types, &mut scope);
     PackageCx {
+        c,
         page: models::page_cx(i, &claimed),
         header: templates::header("//", &i.source_file),
         name: i.name.clone(),

@@ -15,30 +15,30 @@ import (
 //
 // Discriminated by `type`: read a value with a type switch over its members.
 //
-// A member with a tag this spec does not know is an `UnknownEvent`: it keeps the whole
+// A member with a tag this spec does not know is an `UnknownEvent_`: it keeps the whole
 // object and writes it back unchanged.
-type Event interface {
-	isEvent()
+type Event_ interface {
+	isEvent_()
 }
 
 // A task was completed.
-type EventTaskCompleted struct {
+type Event_TaskCompleted struct {
 	TaskCompletedEvent
 	// tagAt is where the tag stood among the members when read, where it is written.
 	tagAt int
 }
 
-func (EventTaskCompleted) isEvent() {}
+func (Event_TaskCompleted) isEvent_() {}
 
 // MarshalJSON writes the member: its tag, then its fields.
-func (m EventTaskCompleted) MarshalJSON() ([]byte, error) {
+func (m Event_TaskCompleted) MarshalJSON() ([]byte, error) {
 	var e runtime.Encoder
-	writeEvent(&e, m)
+	writeEvent_(&e, m)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON reads the member's fields, leaving out its tag.
-func (m *EventTaskCompleted) UnmarshalJSON(data []byte) error {
+func (m *Event_TaskCompleted) UnmarshalJSON(data []byte) error {
 	d := runtime.NewDecoder(data)
 	v, at := decodeTaskCompletedEvent(d, "type")
 	if err := d.Finish(); err != nil {
@@ -48,45 +48,45 @@ func (m *EventTaskCompleted) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// UnknownEvent is a member of Event with a tag this client does not know: it
+// UnknownEvent_ is a member of Event_ with a tag this client does not know: it
 // keeps the whole object, and writes it back unchanged.
-type UnknownEvent struct {
+type UnknownEvent_ struct {
 	tag string
 	raw json.RawMessage
 }
 
-func (UnknownEvent) isEvent() {}
+func (UnknownEvent_) isEvent_() {}
 
 // Tag is the member's tag, as the service sent it.
-func (m UnknownEvent) Tag() string {
+func (m UnknownEvent_) Tag() string {
 	return m.tag
 }
 
 // Raw is the member's whole object, as the service sent it.
-func (m UnknownEvent) Raw() json.RawMessage {
+func (m UnknownEvent_) Raw() json.RawMessage {
 	return append(json.RawMessage(nil), m.raw...)
 }
 
 // MarshalJSON writes the object as it came.
-func (m UnknownEvent) MarshalJSON() ([]byte, error) {
+func (m UnknownEvent_) MarshalJSON() ([]byte, error) {
 	var e runtime.Encoder
 	e.Raw(m.raw)
 	return e.Bytes(), nil
 }
 
-func readEvent(d *runtime.Decoder) Event {
+func readEvent_(d *runtime.Decoder) Event_ {
 	tag, _ := d.Tag("type")
 	switch tag {
 	case "task.completed":
 		v, at := decodeTaskCompletedEvent(d, "type")
-		return EventTaskCompleted{v, at}
+		return Event_TaskCompleted{v, at}
 	}
-	return UnknownEvent{tag: tag, raw: d.Raw()}
+	return UnknownEvent_{tag: tag, raw: d.Raw()}
 }
 
-func writeEvent(e *runtime.Encoder, v Event) {
+func writeEvent_(e *runtime.Encoder, v Event_) {
 	switch m := v.(type) {
-	case EventTaskCompleted:
+	case Event_TaskCompleted:
 		e.BeginObject()
 		mark := e.Len()
 		writeTaskCompletedEventMembers(e, m.TaskCompletedEvent)
@@ -94,16 +94,16 @@ func writeEvent(e *runtime.Encoder, v Event) {
 		e.String("task.completed")
 		e.MoveLastMember(mark, m.tagAt)
 		e.EndObject()
-	case UnknownEvent:
+	case UnknownEvent_:
 		e.Raw(m.raw)
 	default:
 		e.Null()
 	}
 }
 
-func checkEvent(c *runtime.Checks, path string, v Event) {
+func checkEvent_(c *runtime.Checks, path string, v Event_) {
 	switch m := v.(type) {
-	case EventTaskCompleted:
+	case Event_TaskCompleted:
 		checkTaskCompletedEvent(c, path, m.TaskCompletedEvent)
 	}
 }

@@ -1,0 +1,131 @@
+//! A paged list's walk: the methods of its pages and of a resumed walk, and how a page is
+//! read and says where the next one is (a cursor, or a link).
+
+use crate::ir::{CursorPaging, Interface, LinksPaging, Paging, TypeId, TypeKind, TypeRef};
+
+use super::super::models::Claimed;
+use super::super::names::{self, Scope};
+use super::super::types::Types;
+use super::record_field;
+
+/// A paged list: its item type, the pages' and the resumed walk's methods, and how a page
+/// is read and where it says the next one is.
+#[derive(serde::Serialize)]
+pub struct PagedCx {
+    pub item: String,
+    pub pages: String,
+    pub from: String,
+    /// Statements reading `answer` into the page's items and the next resume point.
+    pub read: Vec<String>,
+    /// The query parameter a cursor goes back in (empty for links).
+    pub cursor_param: String,
+}
+
+pub(super) fn paged_cx(
+    i: &Interface,
+    types: &Types,
+    claimed: &Claimed,
+    method: &str,
+    methods: &mut Scope,
+    paging: Paging<'_>,
+) -> PagedCx {
+    let pages = methods.claim(&format!("{method}Pages"));
+    let from = methods.claim(&format!("{method}From"));
+    let (item, read, cursor_param) = match paging {
+        Paging::Cursor { item, settings } => (
+            item,
+            cursor_read(i, types, claimed, item, settings),
+            names::string(&settings.page_param),
+        ),
+        Paging::Links {
+            envelope,
+            item,
+            items_field,
+            settings,
+        } => (
+            item,
+            links_read(i, types, claimed, envelope, items_field, settings),
+            String::new(),
+        ),
+    };
+    PagedCx {
+        item: types.go(item),
+        pages,
+        from,
+        read,
+        cursor_param,
+    }
+}
+
+const FAILED: &str = "if err != nil {\n\treturn nil, runtime.Resume{}, false, err\n}";
+
+/// A cursor page: its records, and its paging object's next link or cursor.
+fn cursor_read(
+    i: &Interface,
+    types: &Types,
+    claimed: &Claimed,
+    item: &TypeRef,
+    c: &CursorPaging,
+) -> Vec<String> {
+    let page = claimed.page.clone().unwrap_or_default();
+    let paging = TypeRef::Named(c.paging_type);
+    let field = |wire: &str| record_field(i, &paging, wire, types, claimed).unwrap_or_default();
+    let mut read = vec![
+        format!(
+            "page, err := runtime.Read(answer, read{page}[{}])",
+            types.go(item)
+        ),
+        FAILED.to_string(),
+        "next := runtime.Resume{}".to_string(),
+        "if paging, ok := page.Paging.Get(); ok {".to_string(),
+    ];
+    if let Some(next) = &c.next_url_field {
+        read.push(format!("\tnext.Link = paging.{}", field(next)));
+    }
+    if let Some(cursor) = &c.cursor_field {
+        read.push(format!("\tnext.Cursor = paging.{}", field(cursor)));
+    }
+    read.push("}".to_string());
+    read.push("return page.Data, next, next.IsZero(), nil".to_string());
+    read
+}
+
+/// A links page: its records, and the URL of its `next` link.
+fn links_read(
+    i: &Interface,
+    types: &Types,
+    claimed: &Claimed,
+    envelope: TypeId,
+    items_field: &str,
+    settings: &LinksPaging,
+) -> Vec<String> {
+    let env = TypeRef::Named(envelope);
+    let field = |wire: &str| record_field(i, &env, wire, types, claimed).unwrap_or_default();
+    let links_type = match &i.ty(envelope).kind {
+        TypeKind::Object(o) => o
+            .fields
+            .iter()
+            .find(|f| f.name == settings.links_field)
+            .map(|f| f.ty.clone()),
+        _ => None,
+    };
+    // The links paging style names its link to the next page `next`.
+    let next = links_type
+        .and_then(|ty| record_field(i, &ty, "next", types, claimed))
+        .unwrap_or_default();
+    vec![
+        format!(
+            "page, err := runtime.Read(answer, read{})",
+            types.names[envelope.index()]
+        ),
+        FAILED.to_string(),
+        format!(
+            "next := runtime.Resume{{Link: page.{}.{next}}}",
+            field(&settings.links_field)
+        ),
+        format!(
+            "return page.{}, next, next.IsZero(), nil",
+            field(items_field)
+        ),
+    ]
+}

@@ -1,0 +1,84 @@
+package runtime
+
+import (
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strings"
+)
+
+// This file holds what a generated client's methods share: a value's text in a path or a
+// query, a JSON body, and an answer's body read into its type.
+
+// Text is the text of v in a path segment or a query value, as every client of the
+// service sends it: a string as it is, anything else as its JSON (a number's digits,
+// true or false, a date-time in RFC 3339, an object's JSON text).
+func Text[T any](v T, write func(*Encoder, T)) string {
+	var e Encoder
+	write(&e, v)
+	text := e.Bytes()
+	if len(text) > 0 && text[0] == '"' {
+		var s string
+		if json.Unmarshal(text, &s) == nil {
+			return s
+		}
+	}
+	return string(text)
+}
+
+// Segment is text as one path segment, escaped; a value that cannot be one segment (empty,
+// `.` or `..`, which a server or proxy would resolve as a path of their own) is refused
+// by the name of its parameter, with or without validation.
+func Segment(name, text string) (string, error) {
+	switch text {
+	case "", ".", "..":
+		return "", &ValidationError{Violations: []Violation{{
+			Path:    name,
+			Message: "must be a path segment: not empty, `.` or `..`",
+		}}}
+	}
+	return url.PathEscape(text), nil
+}
+
+// JSON is the JSON text of a body.
+func JSON[T any](v T, write func(*Encoder, T)) []byte {
+	var e Encoder
+	write(&e, v)
+	return e.Bytes()
+}
+
+// Read reads an answer's body as a T, all of it.
+func Read[T any](answer *Answer, read func(*Decoder) T) (T, error) {
+	d := NewDecoder(answer.Body)
+	v := read(d)
+	if err := d.Finish(); err != nil {
+		var zero T
+		return zero, err
+	}
+	return v, nil
+}
+
+// SetQuery sets a query value of the call, making its query when it has none.
+func (c *Call) SetQuery(name, value string) {
+	if c.Query == nil {
+		c.Query = url.Values{}
+	}
+	c.Query.Set(name, value)
+}
+
+// Refused tells whether err is a refusal before sending (a value that breaks a documented
+// limit or cannot be sent), which a walk reports at once.
+func Refused(err error) bool {
+	var invalid *ValidationError
+	return errors.As(err, &invalid)
+}
+
+// Resendable tells whether a method's request may be sent again once it may have reached
+// the service: GET, PUT and DELETE mean the same sent twice; POST and PATCH may not.
+func Resendable(method string) bool {
+	switch strings.ToUpper(method) {
+	case "GET", "HEAD", "PUT", "DELETE", "OPTIONS":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,44 @@
+package runtime
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func TestTextIsWhatEveryClientSends(t *testing.T) {
+	at := time.Date(2026, 3, 4, 16, 2, 41, 0, time.UTC)
+	for _, c := range []struct{ got, want string }{
+		{Text("a b/c", (*Encoder).String), "a b/c"},
+		{Text(int64(42), (*Encoder).Int64), "42"},
+		{Text(true, (*Encoder).Bool), "true"},
+		{Text(at, (*Encoder).DateTime), "2026-03-04T16:02:41Z"},
+		{Text([]string{"x"}, func(e *Encoder, v []string) { WriteList(e, v, (*Encoder).String) }), `["x"]`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestASegmentIsEscapedOrRefusedByName(t *testing.T) {
+	if got, err := Segment("unit_id", "a/b c"); err != nil || got != "a%2Fb%20c" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	for _, bad := range []string{"", ".", ".."} {
+		_, err := Segment("unit_id", bad)
+		var invalid *ValidationError
+		if !errors.As(err, &invalid) || invalid.Violations[0].Path != "unit_id" || !Refused(err) {
+			t.Errorf("%q: got %v", bad, err)
+		}
+	}
+}
+
+func TestReadRefusesTrailingText(t *testing.T) {
+	if _, err := Read(&Answer{Body: []byte(`"a" x`)}, (*Decoder).String); err == nil {
+		t.Fatal("text after the value was taken")
+	}
+	if v, err := Read(&Answer{Body: []byte(` "a" `)}, (*Decoder).String); err != nil || v != "a" {
+		t.Fatalf("got %q, %v", v, err)
+	}
+}
