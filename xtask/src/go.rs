@@ -1,6 +1,8 @@
 //! The Go lane of `cargo xtask ci`: the generated module as gofmt writes it (`gofmt -l`
-//! names no file), `go vet` clean, built, and the runtime's tests with the race detector,
-//! then its decoder fuzzed for a bounded time. Always `GOTOOLCHAIN=local` (the machine's
+//! names no file), `go vet` and staticcheck clean, built, and the runtime's tests with the
+//! race detector, then its decoder fuzzed for a bounded time. staticcheck is pinned in
+//! `tests/go/tools` (its `go.sum` committed) and built once into `target/go-tools`, again
+//! only when the pins change (the module proxy is asked then, and only then). Always `GOTOOLCHAIN=local` (the machine's
 //! Go, never one downloaded); the module requires nothing, so no module is fetched. The
 //! build cache is Go's own (`go env GOCACHE`).
 
@@ -14,6 +16,10 @@ pub const MODULE: &str = "generated/go";
 
 /// The tests of the generated module, a module of their own.
 const TESTS: &str = "tests/go";
+/// The module pinning the Go tools.
+const TOOLS: &str = "tests/go/tools";
+/// Where the tools are built.
+const TOOLS_BIN: &str = "target/go-tools";
 
 /// How long CI fuzzes the runtime's decoder.
 const FUZZ_TIME: &str = "10s";
@@ -27,6 +33,14 @@ pub fn check(root: &Path, module: &str, what: &str, runtime_tests: bool) -> Resu
     gofmt(root, module, what)?;
     let dir = root.join(module); // `module` may be absolute: join keeps it
     go(&dir, &format!("{what}: go vet"), &["vet", "./..."])?;
+    let staticcheck = staticcheck(root)?;
+    step_with_env(
+        &dir,
+        &format!("{what}: staticcheck"),
+        &staticcheck,
+        &["./..."],
+        ENV,
+    )?;
     go(&dir, &format!("{what}: go build"), &["build", "./..."])?;
     if runtime_tests {
         go(
@@ -56,6 +70,13 @@ pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     check(root, MODULE, "go", true)?;
     let tests = root.join(TESTS);
     go(&tests, "go: tests/go vet", &["vet", "./..."])?;
+    step_with_env(
+        &tests,
+        "go: tests/go staticcheck",
+        &staticcheck(root)?,
+        &["./..."],
+        ENV,
+    )?;
     let sandbox = sandbox.to_string_lossy();
     let mut env = ENV.to_vec();
     env.push(("SANDBOX", &sandbox));
@@ -66,6 +87,29 @@ pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
         &["test", "-count=1", "./..."],
         &env,
     )
+}
+
+/// staticcheck, built from the pinned tools module unless the build there is of the same
+/// pins (`go.sum` kept beside it).
+fn staticcheck(root: &Path) -> Result<String, String> {
+    let bin = root.join(TOOLS_BIN);
+    let program = bin.join("staticcheck");
+    let pins = root.join(TOOLS).join("go.sum");
+    let built = bin.join("go.sum");
+    let read = |p: &Path| std::fs::read(p).ok();
+    if !program.is_file() || read(&built) != read(&pins) {
+        std::fs::create_dir_all(&bin)
+            .map_err(|e| format!("go: cannot make {}: {e}", bin.display()))?;
+        let out = program.to_string_lossy().into_owned();
+        go(
+            &root.join(TOOLS),
+            "go: staticcheck built (pinned in tests/go/tools)",
+            &["build", "-o", &out, "honnef.co/go/tools/cmd/staticcheck"],
+        )?;
+        std::fs::copy(&pins, &built)
+            .map_err(|e| format!("go: cannot keep {}: {e}", built.display()))?;
+    }
+    Ok(program.to_string_lossy().into_owned())
 }
 
 fn go(dir: &Path, name: &str, args: &[&str]) -> Result<(), String> {

@@ -8,6 +8,7 @@ mod client;
 mod models;
 pub mod names;
 mod types;
+mod uses;
 
 use std::borrow::Cow;
 
@@ -153,6 +154,7 @@ fn package_cx(api: &Api, i: &Interface) -> PackageCx {
         }
     }
     let c = client::client_cx(i, &claimed, &types, &mut scope);
+    let used = uses::Uses::of(i);
     PackageCx {
         c,
         page: models::page_cx(i, &claimed),
@@ -166,7 +168,11 @@ fn package_cx(api: &Api, i: &Interface) -> PackageCx {
             .types
             .iter()
             .enumerate()
-            .map(|(index, t)| models::type_cx(t, index, &claimed, &types))
+            .map(|(index, t)| {
+                let mut cx = models::type_cx(t, index, &claimed, &types);
+                cx.keep_used(index, &used);
+                cx
+            })
             .collect(),
     }
 }

@@ -55,6 +55,11 @@ pub struct FieldCx {
 
 #[derive(serde::Serialize)]
 pub struct EnumCx {
+    /// Whether something outside the type reads, writes or checks it (its helpers are
+    /// written only then).
+    pub read: bool,
+    pub write: bool,
+    pub check: bool,
     pub name: String,
     pub doc: String,
     pub values: Vec<EnumValueCx>,
@@ -71,6 +76,10 @@ pub struct EnumValueCx {
 
 #[derive(serde::Serialize)]
 pub struct UnionCx {
+    /// Whether something outside the type reads or checks it (its writer is always used:
+    /// its members' `MarshalJSON` call it).
+    pub read: bool,
+    pub check: bool,
     pub name: String,
     pub doc: String,
     /// The tag property, a literal.
@@ -95,6 +104,9 @@ pub struct MemberCx {
 
 #[derive(serde::Serialize)]
 pub struct TextCx {
+    /// Whether something outside the type reads or writes it.
+    pub read: bool,
+    pub write: bool,
     pub name: String,
     pub doc: String,
     /// An id the service may send as a JSON integer.
@@ -185,6 +197,8 @@ pub fn type_cx(t: &TypeDef, index: usize, claimed: &Claimed, types: &Types) -> T
             max_length,
             accepts_integers,
         } => TypeCx::Text(TextCx {
+            read: true,
+            write: true,
             doc: doc_text::opaque_id(
                 &t.doc,
                 *max_length,
@@ -206,6 +220,8 @@ pub fn type_cx(t: &TypeDef, index: usize, claimed: &Claimed, types: &Types) -> T
                     .unwrap_or_default()
             ));
             TypeCx::Text(TextCx {
+                read: true,
+                write: true,
                 name,
                 doc: doc.text(),
                 integers: false,
@@ -219,6 +235,8 @@ pub fn type_cx(t: &TypeDef, index: usize, claimed: &Claimed, types: &Types) -> T
                 kinds.join(", ")
             ));
             TypeCx::Raw(TextCx {
+                read: true,
+                write: true,
                 name,
                 doc: doc.text(),
                 integers: false,
@@ -388,6 +406,9 @@ fn enum_cx(t: &TypeDef, e: &Enum, name: String, constants: &[String]) -> EnumCx 
             .join(", ")
     });
     EnumCx {
+        read: true,
+        write: true,
+        check: true,
         name,
         doc: doc.text(),
         closed: closed.map(|c| names::string(&c)),
@@ -447,6 +468,8 @@ fn union_cx(
         ));
     }
     UnionCx {
+        read: true,
+        check: true,
         marker: format!("is{name}"),
         refusal: names::string(&format!("expected a `{}` of {name}", u.tag)),
         name,
@@ -454,5 +477,23 @@ fn union_cx(
         tag: names::string(&u.tag),
         members,
         unknown: unknown.clone(),
+    }
+}
+
+impl TypeCx {
+    /// Keeps the helpers of a type that is not a record only where `uses` says something
+    /// calls them.
+    pub fn keep_used(&mut self, index: usize, uses: &super::uses::Uses) {
+        let (read, write, check) = (
+            uses.read.contains(&index),
+            uses.write.contains(&index),
+            uses.check.contains(&index),
+        );
+        match self {
+            TypeCx::Record(_) => {}
+            TypeCx::Enum(e) => (e.read, e.write, e.check) = (read, write, check),
+            TypeCx::Union(u) => (u.read, u.check) = (read, check),
+            TypeCx::Text(t) | TypeCx::Raw(t) => (t.read, t.write) = (read, write),
+        }
     }
 }

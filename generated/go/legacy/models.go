@@ -74,16 +74,6 @@ func (m UnknownEvent_) MarshalJSON() ([]byte, error) {
 	return e.Bytes(), nil
 }
 
-func readEvent_(d *runtime.Decoder) Event_ {
-	tag, _ := d.Tag("type")
-	switch tag {
-	case "task.completed":
-		v, at := decodeTaskCompletedEvent(d, "type")
-		return Event_TaskCompleted{v, at}
-	}
-	return UnknownEvent_{tag: tag, raw: d.Raw()}
-}
-
 func writeEvent_(e *runtime.Encoder, v Event_) {
 	switch m := v.(type) {
 	case Event_TaskCompleted:
@@ -98,13 +88,6 @@ func writeEvent_(e *runtime.Encoder, v Event_) {
 		e.Raw(m.raw)
 	default:
 		e.Null()
-	}
-}
-
-func checkEvent_(c *runtime.Checks, path string, v Event_) {
-	switch m := v.(type) {
-	case Event_TaskCompleted:
-		checkTaskCompletedEvent(c, path, m.TaskCompletedEvent)
 	}
 }
 
@@ -159,15 +142,6 @@ func (r *TaskCompletedEvent) UnmarshalJSON(data []byte) error {
 func readTaskCompletedEvent(d *runtime.Decoder) TaskCompletedEvent {
 	r, _ := decodeTaskCompletedEvent(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskCompletedEvent) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskCompletedEvent(d)
-}
-
-func (r TaskCompletedEvent) encodeTo(e *runtime.Encoder) {
-	writeTaskCompletedEvent(e, r)
 }
 
 // decodeTaskCompletedEvent reads the record, leaving out the member skip (a union's tag),
@@ -350,10 +324,6 @@ func writeFormTemplateID(e *runtime.Encoder, v FormTemplateID) {
 // resource's id is expected: make one with `FormID("...")`.
 type FormID string
 
-func readFormID(d *runtime.Decoder) FormID {
-	return FormID(d.ID(true))
-}
-
 func writeFormID(e *runtime.Encoder, v FormID) {
 	e.String(string(v))
 }
@@ -411,10 +381,6 @@ func writeDamageID(e *runtime.Encoder, v DamageID) {
 // A path reference: an id, `_<external id>`.
 type AssetRef string
 
-func readAssetRef(d *runtime.Decoder) AssetRef {
-	return AssetRef(d.ID(false))
-}
-
 func writeAssetRef(e *runtime.Encoder, v AssetRef) {
 	e.String(string(v))
 }
@@ -426,10 +392,6 @@ func writeAssetRef(e *runtime.Encoder, v AssetRef) {
 //
 // A path reference: an id, `_<external id>`, or `self` (the caller).
 type UserPathRef string
-
-func readUserPathRef(d *runtime.Decoder) UserPathRef {
-	return UserPathRef(d.ID(false))
-}
 
 func writeUserPathRef(e *runtime.Encoder, v UserPathRef) {
 	e.String(string(v))
@@ -616,15 +578,6 @@ func readLinks(d *runtime.Decoder) Links {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Links) decodeFrom(d *runtime.Decoder) {
-	*r = readLinks(d)
-}
-
-func (r Links) encodeTo(e *runtime.Encoder) {
-	writeLinks(e, r)
-}
-
 // decodeLinks reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeLinks(d *runtime.Decoder, skip string) (Links, int) {
@@ -746,15 +699,6 @@ func (r *LocationRef) UnmarshalJSON(data []byte) error {
 func readLocationRef(d *runtime.Decoder) LocationRef {
 	r, _ := decodeLocationRef(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *LocationRef) decodeFrom(d *runtime.Decoder) {
-	*r = readLocationRef(d)
-}
-
-func (r LocationRef) encodeTo(e *runtime.Encoder) {
-	writeLocationRef(e, r)
 }
 
 // decodeLocationRef reads the record, leaving out the member skip (a union's tag),
@@ -882,15 +826,6 @@ func (r *UserRef) UnmarshalJSON(data []byte) error {
 func readUserRef(d *runtime.Decoder) UserRef {
 	r, _ := decodeUserRef(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UserRef) decodeFrom(d *runtime.Decoder) {
-	*r = readUserRef(d)
-}
-
-func (r UserRef) encodeTo(e *runtime.Encoder) {
-	writeUserRef(e, r)
 }
 
 // decodeUserRef reads the record, leaving out the member skip (a union's tag),
@@ -1036,15 +971,6 @@ func readAssetSummary(d *runtime.Decoder) AssetSummary {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetSummary) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetSummary(d)
-}
-
-func (r AssetSummary) encodeTo(e *runtime.Encoder) {
-	writeAssetSummary(e, r)
-}
-
 // decodeAssetSummary reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetSummary(d *runtime.Decoder, skip string) (AssetSummary, int) {
@@ -1168,15 +1094,6 @@ func (r *TaskUserRef) UnmarshalJSON(data []byte) error {
 func readTaskUserRef(d *runtime.Decoder) TaskUserRef {
 	r, _ := decodeTaskUserRef(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskUserRef) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskUserRef(d)
-}
-
-func (r TaskUserRef) encodeTo(e *runtime.Encoder) {
-	writeTaskUserRef(e, r)
 }
 
 // decodeTaskUserRef reads the record, leaving out the member skip (a union's tag),
@@ -1321,15 +1238,6 @@ func (r *Photo) UnmarshalJSON(data []byte) error {
 func readPhoto(d *runtime.Decoder) Photo {
 	r, _ := decodePhoto(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Photo) decodeFrom(d *runtime.Decoder) {
-	*r = readPhoto(d)
-}
-
-func (r Photo) encodeTo(e *runtime.Encoder) {
-	writePhoto(e, r)
 }
 
 // decodePhoto reads the record, leaving out the member skip (a union's tag),
@@ -1511,15 +1419,6 @@ func readVideo(d *runtime.Decoder) Video {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Video) decodeFrom(d *runtime.Decoder) {
-	*r = readVideo(d)
-}
-
-func (r Video) encodeTo(e *runtime.Encoder) {
-	writeVideo(e, r)
-}
-
 // decodeVideo reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeVideo(d *runtime.Decoder, skip string) (Video, int) {
@@ -1677,15 +1576,6 @@ func readSignature(d *runtime.Decoder) Signature {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Signature) decodeFrom(d *runtime.Decoder) {
-	*r = readSignature(d)
-}
-
-func (r Signature) encodeTo(e *runtime.Encoder) {
-	writeSignature(e, r)
-}
-
 // decodeSignature reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeSignature(d *runtime.Decoder, skip string) (Signature, int) {
@@ -1829,15 +1719,6 @@ func (r *Damage) UnmarshalJSON(data []byte) error {
 func readDamage(d *runtime.Decoder) Damage {
 	r, _ := decodeDamage(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Damage) decodeFrom(d *runtime.Decoder) {
-	*r = readDamage(d)
-}
-
-func (r Damage) encodeTo(e *runtime.Encoder) {
-	writeDamage(e, r)
 }
 
 // decodeDamage reads the record, leaving out the member skip (a union's tag),
@@ -2009,15 +1890,6 @@ func (r *Asset) UnmarshalJSON(data []byte) error {
 func readAsset(d *runtime.Decoder) Asset {
 	r, _ := decodeAsset(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Asset) decodeFrom(d *runtime.Decoder) {
-	*r = readAsset(d)
-}
-
-func (r Asset) encodeTo(e *runtime.Encoder) {
-	writeAsset(e, r)
 }
 
 // decodeAsset reads the record, leaving out the member skip (a union's tag),
@@ -2366,15 +2238,6 @@ func (r *Transaction) UnmarshalJSON(data []byte) error {
 func readTransaction(d *runtime.Decoder) Transaction {
 	r, _ := decodeTransaction(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Transaction) decodeFrom(d *runtime.Decoder) {
-	*r = readTransaction(d)
-}
-
-func (r Transaction) encodeTo(e *runtime.Encoder) {
-	writeTransaction(e, r)
 }
 
 // decodeTransaction reads the record, leaving out the member skip (a union's tag),
@@ -2797,15 +2660,6 @@ func readNestedTransaction(d *runtime.Decoder) NestedTransaction {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NestedTransaction) decodeFrom(d *runtime.Decoder) {
-	*r = readNestedTransaction(d)
-}
-
-func (r NestedTransaction) encodeTo(e *runtime.Encoder) {
-	writeNestedTransaction(e, r)
-}
-
 // decodeNestedTransaction reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeNestedTransaction(d *runtime.Decoder, skip string) (NestedTransaction, int) {
@@ -3157,15 +3011,6 @@ func readLocation(d *runtime.Decoder) Location {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Location) decodeFrom(d *runtime.Decoder) {
-	*r = readLocation(d)
-}
-
-func (r Location) encodeTo(e *runtime.Encoder) {
-	writeLocation(e, r)
-}
-
 // decodeLocation reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeLocation(d *runtime.Decoder, skip string) (Location, int) {
@@ -3398,15 +3243,6 @@ func readAuthenticatedUser(d *runtime.Decoder) AuthenticatedUser {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AuthenticatedUser) decodeFrom(d *runtime.Decoder) {
-	*r = readAuthenticatedUser(d)
-}
-
-func (r AuthenticatedUser) encodeTo(e *runtime.Encoder) {
-	writeAuthenticatedUser(e, r)
-}
-
 // decodeAuthenticatedUser reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAuthenticatedUser(d *runtime.Decoder, skip string) (AuthenticatedUser, int) {
@@ -3633,15 +3469,6 @@ func readUser(d *runtime.Decoder) User {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *User) decodeFrom(d *runtime.Decoder) {
-	*r = readUser(d)
-}
-
-func (r User) encodeTo(e *runtime.Encoder) {
-	writeUser(e, r)
-}
-
 // decodeUser reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUser(d *runtime.Decoder, skip string) (User, int) {
@@ -3855,15 +3682,6 @@ func readOneTimeUser(d *runtime.Decoder) OneTimeUser {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *OneTimeUser) decodeFrom(d *runtime.Decoder) {
-	*r = readOneTimeUser(d)
-}
-
-func (r OneTimeUser) encodeTo(e *runtime.Encoder) {
-	writeOneTimeUser(e, r)
-}
-
 // decodeOneTimeUser reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeOneTimeUser(d *runtime.Decoder, skip string) (OneTimeUser, int) {
@@ -4039,15 +3857,6 @@ func (r *Task) UnmarshalJSON(data []byte) error {
 func readTask(d *runtime.Decoder) Task {
 	r, _ := decodeTask(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Task) decodeFrom(d *runtime.Decoder) {
-	*r = readTask(d)
-}
-
-func (r Task) encodeTo(e *runtime.Encoder) {
-	writeTask(e, r)
 }
 
 // decodeTask reads the record, leaving out the member skip (a union's tag),
@@ -4293,15 +4102,6 @@ func readTaskActivity(d *runtime.Decoder) TaskActivity {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskActivity) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskActivity(d)
-}
-
-func (r TaskActivity) encodeTo(e *runtime.Encoder) {
-	writeTaskActivity(e, r)
-}
-
 // decodeTaskActivity reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeTaskActivity(d *runtime.Decoder, skip string) (TaskActivity, int) {
@@ -4438,15 +4238,6 @@ func readWorkflow(d *runtime.Decoder) Workflow {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Workflow) decodeFrom(d *runtime.Decoder) {
-	*r = readWorkflow(d)
-}
-
-func (r Workflow) encodeTo(e *runtime.Encoder) {
-	writeWorkflow(e, r)
-}
-
 // decodeWorkflow reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeWorkflow(d *runtime.Decoder, skip string) (Workflow, int) {
@@ -4557,15 +4348,6 @@ func (r *FormTemplate) UnmarshalJSON(data []byte) error {
 func readFormTemplate(d *runtime.Decoder) FormTemplate {
 	r, _ := decodeFormTemplate(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *FormTemplate) decodeFrom(d *runtime.Decoder) {
-	*r = readFormTemplate(d)
-}
-
-func (r FormTemplate) encodeTo(e *runtime.Encoder) {
-	writeFormTemplate(e, r)
 }
 
 // decodeFormTemplate reads the record, leaving out the member skip (a union's tag),
@@ -4688,15 +4470,6 @@ func (r *MediaUpload) UnmarshalJSON(data []byte) error {
 func readMediaUpload(d *runtime.Decoder) MediaUpload {
 	r, _ := decodeMediaUpload(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *MediaUpload) decodeFrom(d *runtime.Decoder) {
-	*r = readMediaUpload(d)
-}
-
-func (r MediaUpload) encodeTo(e *runtime.Encoder) {
-	writeMediaUpload(e, r)
 }
 
 // decodeMediaUpload reads the record, leaving out the member skip (a union's tag),
@@ -4850,15 +4623,6 @@ func readMultipartUpload(d *runtime.Decoder) MultipartUpload {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *MultipartUpload) decodeFrom(d *runtime.Decoder) {
-	*r = readMultipartUpload(d)
-}
-
-func (r MultipartUpload) encodeTo(e *runtime.Encoder) {
-	writeMultipartUpload(e, r)
-}
-
 // decodeMultipartUpload reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeMultipartUpload(d *runtime.Decoder, skip string) (MultipartUpload, int) {
@@ -5004,15 +4768,6 @@ func readUploadPart(d *runtime.Decoder) UploadPart {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UploadPart) decodeFrom(d *runtime.Decoder) {
-	*r = readUploadPart(d)
-}
-
-func (r UploadPart) encodeTo(e *runtime.Encoder) {
-	writeUploadPart(e, r)
-}
-
 // decodeUploadPart reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUploadPart(d *runtime.Decoder, skip string) (UploadPart, int) {
@@ -5143,15 +4898,6 @@ func (r *CompletedUpload) UnmarshalJSON(data []byte) error {
 func readCompletedUpload(d *runtime.Decoder) CompletedUpload {
 	r, _ := decodeCompletedUpload(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *CompletedUpload) decodeFrom(d *runtime.Decoder) {
-	*r = readCompletedUpload(d)
-}
-
-func (r CompletedUpload) encodeTo(e *runtime.Encoder) {
-	writeCompletedUpload(e, r)
 }
 
 // decodeCompletedUpload reads the record, leaving out the member skip (a union's tag),
@@ -5319,15 +5065,6 @@ func (r *TransactionFilter) UnmarshalJSON(data []byte) error {
 func readTransactionFilter(d *runtime.Decoder) TransactionFilter {
 	r, _ := decodeTransactionFilter(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TransactionFilter) decodeFrom(d *runtime.Decoder) {
-	*r = readTransactionFilter(d)
-}
-
-func (r TransactionFilter) encodeTo(e *runtime.Encoder) {
-	writeTransactionFilter(e, r)
 }
 
 // decodeTransactionFilter reads the record, leaving out the member skip (a union's tag),
@@ -5526,15 +5263,6 @@ func readAssetTransactionFilter(d *runtime.Decoder) AssetTransactionFilter {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetTransactionFilter) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetTransactionFilter(d)
-}
-
-func (r AssetTransactionFilter) encodeTo(e *runtime.Encoder) {
-	writeAssetTransactionFilter(e, r)
-}
-
 // decodeAssetTransactionFilter reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetTransactionFilter(d *runtime.Decoder, skip string) (AssetTransactionFilter, int) {
@@ -5716,15 +5444,6 @@ func readAssetFilter(d *runtime.Decoder) AssetFilter {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetFilter) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetFilter(d)
-}
-
-func (r AssetFilter) encodeTo(e *runtime.Encoder) {
-	writeAssetFilter(e, r)
-}
-
 // decodeAssetFilter reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetFilter(d *runtime.Decoder, skip string) (AssetFilter, int) {
@@ -5889,15 +5608,6 @@ func readTaskFilter(d *runtime.Decoder) TaskFilter {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskFilter) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskFilter(d)
-}
-
-func (r TaskFilter) encodeTo(e *runtime.Encoder) {
-	writeTaskFilter(e, r)
-}
-
 // decodeTaskFilter reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeTaskFilter(d *runtime.Decoder, skip string) (TaskFilter, int) {
@@ -6029,15 +5739,6 @@ func readAssetList(d *runtime.Decoder) AssetList {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetList) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetList(d)
-}
-
-func (r AssetList) encodeTo(e *runtime.Encoder) {
-	writeAssetList(e, r)
-}
-
 // decodeAssetList reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetList(d *runtime.Decoder, skip string) (AssetList, int) {
@@ -6165,15 +5866,6 @@ func (r *TransactionList) UnmarshalJSON(data []byte) error {
 func readTransactionList(d *runtime.Decoder) TransactionList {
 	r, _ := decodeTransactionList(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TransactionList) decodeFrom(d *runtime.Decoder) {
-	*r = readTransactionList(d)
-}
-
-func (r TransactionList) encodeTo(e *runtime.Encoder) {
-	writeTransactionList(e, r)
 }
 
 // decodeTransactionList reads the record, leaving out the member skip (a union's tag),
@@ -6305,15 +5997,6 @@ func readLocationList(d *runtime.Decoder) LocationList {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *LocationList) decodeFrom(d *runtime.Decoder) {
-	*r = readLocationList(d)
-}
-
-func (r LocationList) encodeTo(e *runtime.Encoder) {
-	writeLocationList(e, r)
-}
-
 // decodeLocationList reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeLocationList(d *runtime.Decoder, skip string) (LocationList, int) {
@@ -6441,15 +6124,6 @@ func (r *TaskList) UnmarshalJSON(data []byte) error {
 func readTaskList(d *runtime.Decoder) TaskList {
 	r, _ := decodeTaskList(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskList) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskList(d)
-}
-
-func (r TaskList) encodeTo(e *runtime.Encoder) {
-	writeTaskList(e, r)
 }
 
 // decodeTaskList reads the record, leaving out the member skip (a union's tag),
@@ -6581,15 +6255,6 @@ func readUserList(d *runtime.Decoder) UserList {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UserList) decodeFrom(d *runtime.Decoder) {
-	*r = readUserList(d)
-}
-
-func (r UserList) encodeTo(e *runtime.Encoder) {
-	writeUserList(e, r)
-}
-
 // decodeUserList reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUserList(d *runtime.Decoder, skip string) (UserList, int) {
@@ -6717,15 +6382,6 @@ func readAssetResponse(d *runtime.Decoder) AssetResponse {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetResponse(d)
-}
-
-func (r AssetResponse) encodeTo(e *runtime.Encoder) {
-	writeAssetResponse(e, r)
-}
-
 // decodeAssetResponse reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetResponse(d *runtime.Decoder, skip string) (AssetResponse, int) {
@@ -6835,15 +6491,6 @@ func (r *TransactionResponse) UnmarshalJSON(data []byte) error {
 func readTransactionResponse(d *runtime.Decoder) TransactionResponse {
 	r, _ := decodeTransactionResponse(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TransactionResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readTransactionResponse(d)
-}
-
-func (r TransactionResponse) encodeTo(e *runtime.Encoder) {
-	writeTransactionResponse(e, r)
 }
 
 // decodeTransactionResponse reads the record, leaving out the member skip (a union's tag),
@@ -6958,15 +6605,6 @@ func readLocationResponse(d *runtime.Decoder) LocationResponse {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *LocationResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readLocationResponse(d)
-}
-
-func (r LocationResponse) encodeTo(e *runtime.Encoder) {
-	writeLocationResponse(e, r)
-}
-
 // decodeLocationResponse reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeLocationResponse(d *runtime.Decoder, skip string) (LocationResponse, int) {
@@ -7079,15 +6717,6 @@ func readTaskResponse(d *runtime.Decoder) TaskResponse {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskResponse(d)
-}
-
-func (r TaskResponse) encodeTo(e *runtime.Encoder) {
-	writeTaskResponse(e, r)
-}
-
 // decodeTaskResponse reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeTaskResponse(d *runtime.Decoder, skip string) (TaskResponse, int) {
@@ -7197,15 +6826,6 @@ func (r *UserResponse) UnmarshalJSON(data []byte) error {
 func readUserResponse(d *runtime.Decoder) UserResponse {
 	r, _ := decodeUserResponse(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UserResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readUserResponse(d)
-}
-
-func (r UserResponse) encodeTo(e *runtime.Encoder) {
-	writeUserResponse(e, r)
 }
 
 // decodeUserResponse reads the record, leaving out the member skip (a union's tag),
@@ -7320,15 +6940,6 @@ func (r *CreatedUser) UnmarshalJSON(data []byte) error {
 func readCreatedUser(d *runtime.Decoder) CreatedUser {
 	r, _ := decodeCreatedUser(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *CreatedUser) decodeFrom(d *runtime.Decoder) {
-	*r = readCreatedUser(d)
-}
-
-func (r CreatedUser) encodeTo(e *runtime.Encoder) {
-	writeCreatedUser(e, r)
 }
 
 // decodeCreatedUser reads the record, leaving out the member skip (a union's tag),
@@ -7456,15 +7067,6 @@ func readOneTimeUserResponse(d *runtime.Decoder) OneTimeUserResponse {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *OneTimeUserResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readOneTimeUserResponse(d)
-}
-
-func (r OneTimeUserResponse) encodeTo(e *runtime.Encoder) {
-	writeOneTimeUserResponse(e, r)
-}
-
 // decodeOneTimeUserResponse reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeOneTimeUserResponse(d *runtime.Decoder, skip string) (OneTimeUserResponse, int) {
@@ -7585,15 +7187,6 @@ func readAuthenticateRequest(d *runtime.Decoder) AuthenticateRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AuthenticateRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readAuthenticateRequest(d)
-}
-
-func (r AuthenticateRequest) encodeTo(e *runtime.Encoder) {
-	writeAuthenticateRequest(e, r)
-}
-
 // decodeAuthenticateRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAuthenticateRequest(d *runtime.Decoder, skip string) (AuthenticateRequest, int) {
@@ -7703,15 +7296,6 @@ func (r *Credentials) UnmarshalJSON(data []byte) error {
 func readCredentials(d *runtime.Decoder) Credentials {
 	r, _ := decodeCredentials(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *Credentials) decodeFrom(d *runtime.Decoder) {
-	*r = readCredentials(d)
-}
-
-func (r Credentials) encodeTo(e *runtime.Encoder) {
-	writeCredentials(e, r)
 }
 
 // decodeCredentials reads the record, leaving out the member skip (a union's tag),
@@ -7837,15 +7421,6 @@ func readGuestTokenExchange(d *runtime.Decoder) GuestTokenExchange {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *GuestTokenExchange) decodeFrom(d *runtime.Decoder) {
-	*r = readGuestTokenExchange(d)
-}
-
-func (r GuestTokenExchange) encodeTo(e *runtime.Encoder) {
-	writeGuestTokenExchange(e, r)
-}
-
 // decodeGuestTokenExchange reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeGuestTokenExchange(d *runtime.Decoder, skip string) (GuestTokenExchange, int) {
@@ -7955,15 +7530,6 @@ func (r *AuthenticateResponse) UnmarshalJSON(data []byte) error {
 func readAuthenticateResponse(d *runtime.Decoder) AuthenticateResponse {
 	r, _ := decodeAuthenticateResponse(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AuthenticateResponse) decodeFrom(d *runtime.Decoder) {
-	*r = readAuthenticateResponse(d)
-}
-
-func (r AuthenticateResponse) encodeTo(e *runtime.Encoder) {
-	writeAuthenticateResponse(e, r)
 }
 
 // decodeAuthenticateResponse reads the record, leaving out the member skip (a union's tag),
@@ -8088,15 +7654,6 @@ func readNewAssetRequest(d *runtime.Decoder) NewAssetRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewAssetRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readNewAssetRequest(d)
-}
-
-func (r NewAssetRequest) encodeTo(e *runtime.Encoder) {
-	writeNewAssetRequest(e, r)
-}
-
 // decodeNewAssetRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeNewAssetRequest(d *runtime.Decoder, skip string) (NewAssetRequest, int) {
@@ -8209,15 +7766,6 @@ func (r *NewAsset) UnmarshalJSON(data []byte) error {
 func readNewAsset(d *runtime.Decoder) NewAsset {
 	r, _ := decodeNewAsset(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewAsset) decodeFrom(d *runtime.Decoder) {
-	*r = readNewAsset(d)
-}
-
-func (r NewAsset) encodeTo(e *runtime.Encoder) {
-	writeNewAsset(e, r)
 }
 
 // decodeNewAsset reads the record, leaving out the member skip (a union's tag),
@@ -8340,15 +7888,6 @@ func readAssetUpdateRequest(d *runtime.Decoder) AssetUpdateRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetUpdateRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetUpdateRequest(d)
-}
-
-func (r AssetUpdateRequest) encodeTo(e *runtime.Encoder) {
-	writeAssetUpdateRequest(e, r)
-}
-
 // decodeAssetUpdateRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeAssetUpdateRequest(d *runtime.Decoder, skip string) (AssetUpdateRequest, int) {
@@ -8463,15 +8002,6 @@ func (r *AssetUpdate) UnmarshalJSON(data []byte) error {
 func readAssetUpdate(d *runtime.Decoder) AssetUpdate {
 	r, _ := decodeAssetUpdate(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *AssetUpdate) decodeFrom(d *runtime.Decoder) {
-	*r = readAssetUpdate(d)
-}
-
-func (r AssetUpdate) encodeTo(e *runtime.Encoder) {
-	writeAssetUpdate(e, r)
 }
 
 // decodeAssetUpdate reads the record, leaving out the member skip (a union's tag),
@@ -8591,15 +8121,6 @@ func (r *LocationRequest) UnmarshalJSON(data []byte) error {
 func readLocationRequest(d *runtime.Decoder) LocationRequest {
 	r, _ := decodeLocationRequest(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *LocationRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readLocationRequest(d)
-}
-
-func (r LocationRequest) encodeTo(e *runtime.Encoder) {
-	writeLocationRequest(e, r)
 }
 
 // decodeLocationRequest reads the record, leaving out the member skip (a union's tag),
@@ -8727,15 +8248,6 @@ func (r *LocationInput) UnmarshalJSON(data []byte) error {
 func readLocationInput(d *runtime.Decoder) LocationInput {
 	r, _ := decodeLocationInput(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *LocationInput) decodeFrom(d *runtime.Decoder) {
-	*r = readLocationInput(d)
-}
-
-func (r LocationInput) encodeTo(e *runtime.Encoder) {
-	writeLocationInput(e, r)
 }
 
 // decodeLocationInput reads the record, leaving out the member skip (a union's tag),
@@ -8907,15 +8419,6 @@ func readTaskRequest(d *runtime.Decoder) TaskRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskRequest(d)
-}
-
-func (r TaskRequest) encodeTo(e *runtime.Encoder) {
-	writeTaskRequest(e, r)
-}
-
 // decodeTaskRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeTaskRequest(d *runtime.Decoder, skip string) (TaskRequest, int) {
@@ -9036,15 +8539,6 @@ func (r *TaskInput) UnmarshalJSON(data []byte) error {
 func readTaskInput(d *runtime.Decoder) TaskInput {
 	r, _ := decodeTaskInput(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TaskInput) decodeFrom(d *runtime.Decoder) {
-	*r = readTaskInput(d)
-}
-
-func (r TaskInput) encodeTo(e *runtime.Encoder) {
-	writeTaskInput(e, r)
 }
 
 // decodeTaskInput reads the record, leaving out the member skip (a union's tag),
@@ -9184,15 +8678,6 @@ func (r *NewTransactionRequest) UnmarshalJSON(data []byte) error {
 func readNewTransactionRequest(d *runtime.Decoder) NewTransactionRequest {
 	r, _ := decodeNewTransactionRequest(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewTransactionRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readNewTransactionRequest(d)
-}
-
-func (r NewTransactionRequest) encodeTo(e *runtime.Encoder) {
-	writeNewTransactionRequest(e, r)
 }
 
 // decodeNewTransactionRequest reads the record, leaving out the member skip (a union's tag),
@@ -9339,15 +8824,6 @@ func (r *NewTransaction) UnmarshalJSON(data []byte) error {
 func readNewTransaction(d *runtime.Decoder) NewTransaction {
 	r, _ := decodeNewTransaction(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewTransaction) decodeFrom(d *runtime.Decoder) {
-	*r = readNewTransaction(d)
-}
-
-func (r NewTransaction) encodeTo(e *runtime.Encoder) {
-	writeNewTransaction(e, r)
 }
 
 // decodeNewTransaction reads the record, leaving out the member skip (a union's tag),
@@ -9599,15 +9075,6 @@ func readSignatureUpload(d *runtime.Decoder) SignatureUpload {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *SignatureUpload) decodeFrom(d *runtime.Decoder) {
-	*r = readSignatureUpload(d)
-}
-
-func (r SignatureUpload) encodeTo(e *runtime.Encoder) {
-	writeSignatureUpload(e, r)
-}
-
 // decodeSignatureUpload reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeSignatureUpload(d *runtime.Decoder, skip string) (SignatureUpload, int) {
@@ -9726,15 +9193,6 @@ func (r *TransactionUpdateRequest) UnmarshalJSON(data []byte) error {
 func readTransactionUpdateRequest(d *runtime.Decoder) TransactionUpdateRequest {
 	r, _ := decodeTransactionUpdateRequest(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TransactionUpdateRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readTransactionUpdateRequest(d)
-}
-
-func (r TransactionUpdateRequest) encodeTo(e *runtime.Encoder) {
-	writeTransactionUpdateRequest(e, r)
 }
 
 // decodeTransactionUpdateRequest reads the record, leaving out the member skip (a union's tag),
@@ -9882,15 +9340,6 @@ func (r *TransactionUpdate) UnmarshalJSON(data []byte) error {
 func readTransactionUpdate(d *runtime.Decoder) TransactionUpdate {
 	r, _ := decodeTransactionUpdate(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *TransactionUpdate) decodeFrom(d *runtime.Decoder) {
-	*r = readTransactionUpdate(d)
-}
-
-func (r TransactionUpdate) encodeTo(e *runtime.Encoder) {
-	writeTransactionUpdate(e, r)
 }
 
 // decodeTransactionUpdate reads the record, leaving out the member skip (a union's tag),
@@ -10142,15 +9591,6 @@ func readNewUserRequest(d *runtime.Decoder) NewUserRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewUserRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readNewUserRequest(d)
-}
-
-func (r NewUserRequest) encodeTo(e *runtime.Encoder) {
-	writeNewUserRequest(e, r)
-}
-
 // decodeNewUserRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeNewUserRequest(d *runtime.Decoder, skip string) (NewUserRequest, int) {
@@ -10277,15 +9717,6 @@ func (r *NewUser) UnmarshalJSON(data []byte) error {
 func readNewUser(d *runtime.Decoder) NewUser {
 	r, _ := decodeNewUser(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewUser) decodeFrom(d *runtime.Decoder) {
-	*r = readNewUser(d)
-}
-
-func (r NewUser) encodeTo(e *runtime.Encoder) {
-	writeNewUser(e, r)
 }
 
 // decodeNewUser reads the record, leaving out the member skip (a union's tag),
@@ -10480,15 +9911,6 @@ func readUserUpdateRequest(d *runtime.Decoder) UserUpdateRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UserUpdateRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readUserUpdateRequest(d)
-}
-
-func (r UserUpdateRequest) encodeTo(e *runtime.Encoder) {
-	writeUserUpdateRequest(e, r)
-}
-
 // decodeUserUpdateRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeUserUpdateRequest(d *runtime.Decoder, skip string) (UserUpdateRequest, int) {
@@ -10618,15 +10040,6 @@ func (r *UserUpdate) UnmarshalJSON(data []byte) error {
 func readUserUpdate(d *runtime.Decoder) UserUpdate {
 	r, _ := decodeUserUpdate(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *UserUpdate) decodeFrom(d *runtime.Decoder) {
-	*r = readUserUpdate(d)
-}
-
-func (r UserUpdate) encodeTo(e *runtime.Encoder) {
-	writeUserUpdate(e, r)
 }
 
 // decodeUserUpdate reads the record, leaving out the member skip (a union's tag),
@@ -10822,15 +10235,6 @@ func readOneTimeUserRequest(d *runtime.Decoder) OneTimeUserRequest {
 	return r
 }
 
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *OneTimeUserRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readOneTimeUserRequest(d)
-}
-
-func (r OneTimeUserRequest) encodeTo(e *runtime.Encoder) {
-	writeOneTimeUserRequest(e, r)
-}
-
 // decodeOneTimeUserRequest reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
 func decodeOneTimeUserRequest(d *runtime.Decoder, skip string) (OneTimeUserRequest, int) {
@@ -10969,15 +10373,6 @@ func (r *NewOneTimeUser) UnmarshalJSON(data []byte) error {
 func readNewOneTimeUser(d *runtime.Decoder) NewOneTimeUser {
 	r, _ := decodeNewOneTimeUser(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *NewOneTimeUser) decodeFrom(d *runtime.Decoder) {
-	*r = readNewOneTimeUser(d)
-}
-
-func (r NewOneTimeUser) encodeTo(e *runtime.Encoder) {
-	writeNewOneTimeUser(e, r)
 }
 
 // decodeNewOneTimeUser reads the record, leaving out the member skip (a union's tag),
@@ -11133,15 +10528,6 @@ func (r *CompleteMultipartUploadRequest) UnmarshalJSON(data []byte) error {
 func readCompleteMultipartUploadRequest(d *runtime.Decoder) CompleteMultipartUploadRequest {
 	r, _ := decodeCompleteMultipartUploadRequest(d, "")
 	return r
-}
-
-// decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *CompleteMultipartUploadRequest) decodeFrom(d *runtime.Decoder) {
-	*r = readCompleteMultipartUploadRequest(d)
-}
-
-func (r CompleteMultipartUploadRequest) encodeTo(e *runtime.Encoder) {
-	writeCompleteMultipartUploadRequest(e, r)
 }
 
 // decodeCompleteMultipartUploadRequest reads the record, leaving out the member skip (a union's tag),

@@ -101,19 +101,6 @@ func (m UnknownEvent_) MarshalJSON() ([]byte, error) {
 	return e.Bytes(), nil
 }
 
-func readEvent_(d *runtime.Decoder) Event_ {
-	tag, _ := d.Tag("type")
-	switch tag {
-	case "inspection.created":
-		v, at := decodeInspectionCreatedEvent(d, "type")
-		return Event_InspectionCreated{v, at}
-	case "task.completed":
-		v, at := decodeTaskCompletedEvent(d, "type")
-		return Event_TaskCompleted{v, at}
-	}
-	return UnknownEvent_{tag: tag, raw: d.Raw()}
-}
-
 func writeEvent_(e *runtime.Encoder, v Event_) {
 	switch m := v.(type) {
 	case Event_InspectionCreated:
@@ -136,15 +123,6 @@ func writeEvent_(e *runtime.Encoder, v Event_) {
 		e.Raw(m.raw)
 	default:
 		e.Null()
-	}
-}
-
-func checkEvent_(c *runtime.Checks, path string, v Event_) {
-	switch m := v.(type) {
-	case Event_InspectionCreated:
-		checkInspectionCreatedEvent(c, path, m.InspectionCreatedEvent)
-	case Event_TaskCompleted:
-		checkTaskCompletedEvent(c, path, m.TaskCompletedEvent)
 	}
 }
 
@@ -450,10 +428,6 @@ func writeInspectionID(e *runtime.Encoder, v InspectionID) {
 // be passed where another resource's id is expected: make one with `FormID("...")`.
 type FormID string
 
-func readFormID(d *runtime.Decoder) FormID {
-	return FormID(d.ID(false))
-}
-
 func writeFormID(e *runtime.Encoder, v FormID) {
 	e.String(string(v))
 }
@@ -620,10 +594,6 @@ func (v InspectionTypeFilter) IsKnown() bool {
 	return false
 }
 
-func readInspectionTypeFilter(d *runtime.Decoder) InspectionTypeFilter {
-	return InspectionTypeFilter(d.String())
-}
-
 func writeInspectionTypeFilter(e *runtime.Encoder, v InspectionTypeFilter) {
 	e.String(string(v))
 }
@@ -737,10 +707,6 @@ func (v TaskStatusFilter) IsKnown() bool {
 		return true
 	}
 	return false
-}
-
-func readTaskStatusFilter(d *runtime.Decoder) TaskStatusFilter {
-	return TaskStatusFilter(d.String())
 }
 
 func writeTaskStatusFilter(e *runtime.Encoder, v TaskStatusFilter) {

@@ -48,7 +48,7 @@ func mixedWalk(d *Decoder, e *Encoder) {
 func mixedNumber(d *Decoder, e *Encoder) {
 	end, ok := d.scanNumber()
 	// Int64 where it writes the same text back: no fraction, exponent or -0.
-	if ok && bytes.IndexAny(d.data[d.pos:end], ".eE") < 0 && end-d.pos < 19 &&
+	if ok && !bytes.ContainsAny(d.data[d.pos:end], ".eE") && end-d.pos < 19 &&
 		!bytes.HasPrefix(d.data[d.pos:end], []byte("-0")) {
 		e.Int64(d.Int64())
 		return
