@@ -342,6 +342,8 @@ fn the_documented_examples_are_the_compiled_ones() {
             "tests/java/quickstart/src/main/java/example/Quickstart.java",
             "java",
         ),
+        ("README.md", "tests/go/quickstart/main.go", "go"),
+        ("docs/go.md", "tests/go/quickstart/main.go", "go"),
         ("docs/rust.md", "tests/examples/tour.rs", "rust"),
         ("docs/rust.md", "tests/examples/legacy.rs", "rust"),
         (

@@ -86,7 +86,8 @@ fn checks(root: &Path) -> Result<(), String> {
         let java = s.spawn(|| {
             lane("java, then go", || {
                 super::java::run(root, &sandbox)?;
-                super::go::run(root, &sandbox)
+                super::go::run(root, &sandbox)?;
+                super::go_quickstart::run(root, &sandbox)
             })
         });
         let rust = lane(
@@ -316,6 +317,7 @@ pub fn go_only(root: &Path, generator: &Generator) -> Result<(), String> {
     step(root, "go: sandbox", &cargo, &["build", "-p", "sandbox"])?;
     let sandbox = target_dir(root, &cargo)?.join("debug/sandbox");
     super::go::run(root, &sandbox)?;
+    super::go_quickstart::run(root, &sandbox)?;
     let work = root.join("target/go-specs");
     let _ = std::fs::remove_dir_all(work.join("generated"));
     super::output_check::generate(root, generator, &root.join("tests/specs"), &work)?;

@@ -53,20 +53,20 @@ pub fn version(root: &Path) -> Result<String, String> {
         .map_err(|e| format!("java: cannot read spec/VERSION: {e}"))
 }
 
-/// Runs `example.Quickstart` against a fresh sandbox and checks what it printed.
-fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), String> {
-    say("==> java: the quickstart run against the sandbox");
+/// Starts the sandbox binary on a free loopback port: the process and its v3 URL, which
+/// its first line prints. Its output is read on to the end (a closed pipe would end it at
+/// its next line).
+pub fn start_sandbox(sandbox: &Path, what: &str) -> Result<(std::process::Child, String), String> {
     let mut server = Command::new(sandbox)
         .args(["--addr", "127.0.0.1:0"])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
-        .map_err(|e| format!("java quickstart: cannot start {}: {e}", sandbox.display()))?;
+        .map_err(|e| format!("{what}: cannot start {}: {e}", sandbox.display()))?;
     let mut first = String::new();
     if let Some(out) = server.stdout.take() {
         let mut out = BufReader::new(out);
         let _ = out.read_line(&mut first);
-        // Read on to the end: a closed pipe would end the sandbox at its next line.
         std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
     }
     let url = first
@@ -74,6 +74,13 @@ fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), Stri
         .last()
         .unwrap_or_default()
         .to_string();
+    Ok((server, url))
+}
+
+/// Runs `example.Quickstart` against a fresh sandbox and checks what it printed.
+fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), String> {
+    say("==> java: the quickstart run against the sandbox");
+    let (mut server, url) = start_sandbox(sandbox, "java quickstart")?;
     let jar = root.join(format!(
         "target/m2/dev/inspection/inspection-client/{version}/inspection-client-{version}.jar"
     ));

@@ -22,6 +22,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("go":
     "doc.go" = "doc.go.jinja",
     "models.go" = "models.go.jinja",
     "client.go" = "client.go.jinja",
+    "example_test.go" = "example_test.go.jinja",
 );
 
 /// The hand-written runtime, by its file name in `internal/runtime`.
@@ -94,6 +95,7 @@ const LAYOUT: Layout = Layout {
         ("doc.go", "doc.go"),
         ("models.go", "models.go"),
         ("client.go", "client.go"),
+        ("example_test.go", "example_test.go"),
     ],
 };
 

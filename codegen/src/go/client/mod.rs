@@ -32,6 +32,15 @@ pub struct ClientCx {
     pub paged: bool,
     /// Whether a method names a type of `encoding/json`.
     pub json: bool,
+    /// The list the package's examples walk: one taking nothing but its query values.
+    pub example: Option<ExampleCx>,
+}
+
+/// A list's method and its query struct, for an `Example` function.
+#[derive(serde::Serialize)]
+pub struct ExampleCx {
+    pub method: String,
+    pub query: String,
 }
 
 /// A token login: the login operation's method, its body type (the credentials), the
@@ -82,6 +91,15 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
         error_field: names::string(i.error_message_field.as_deref().unwrap_or("")),
         accept: names::string(i.default_accept.as_deref().unwrap_or("application/json")),
         paged: operations.iter().any(|o| o.paged.is_some()),
+        example: operations
+            .iter()
+            .filter(|o| o.paged.is_some() && o.args == "query")
+            .find_map(|o| {
+                Some(ExampleCx {
+                    method: o.method.clone(),
+                    query: o.query.clone()?,
+                })
+            }),
         json: operations
             .iter()
             .any(|o| o.sig.contains("json.") || o.returns.contains("json."))

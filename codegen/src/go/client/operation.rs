@@ -26,6 +26,8 @@ pub struct OperationCx {
     pub sig_builder: String,
     /// The names the builder is given.
     pub args: String,
+    /// The struct of its optional query values, if it takes one.
+    pub query: Option<String>,
     /// Statements of the builder after `call := &runtime.Call{...}`.
     pub build: Vec<String>,
     /// `call := &runtime.Call{...}`.
@@ -238,8 +240,11 @@ pub(super) fn operation_cx(
         }
     }
     inputs.body(op);
+    let mut query = None;
     if !optional.is_empty() {
-        queries.push(inputs.optional_query(op, &optional, scope));
+        let q = inputs.optional_query(op, &optional, scope);
+        query = Some(q.name.clone());
+        queries.push(q);
     }
     let (kind, returns, reader, paged) = answer(i, op, types, claimed, &method, methods);
     let (declared, args) = (inputs.declared.clone(), inputs.args.join(", "));
@@ -275,6 +280,7 @@ pub(super) fn operation_cx(
         method,
         builder,
         args,
+        query,
         build,
         kind,
         returns,
