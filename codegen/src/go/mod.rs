@@ -70,6 +70,8 @@ const RUNTIME: &[Embedded] = templates::embed!("go/runtime/internal/runtime":
     "secret_test.go",
     "transfer.go",
     "transfer_test.go",
+    "webhooks.go",
+    "webhooks_test.go",
     "values_test.go",
 );
 

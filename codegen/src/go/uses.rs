@@ -26,6 +26,9 @@ impl Uses {
                 }
             }
         }
+        if let Some(w) = &i.webhooks {
+            uses.mark_id(i, w.event, true, false, false);
+        }
         if let Some(c) = i.cursor_paging() {
             uses.mark_id(i, c.paging_type, true, true, false);
         }

@@ -195,6 +195,33 @@ func NewClient(credentials AuthenticateRequest, opts ...Option) (*Client, error)
 	return made, err
 }
 
+// Reads a webhook delivery's JSON body as a `Event`.
+//
+// A task can have a webhook url that the service calls when the task is completed. The
+// payload and delivery are not shown; the envelope (`type`, `data`, `created_at`) and the
+// event name are inferred, the payload taken to be the task record. An event of a type
+// listed nowhere here is kept whole, never an error.
+//
+// An event type this spec does not list is its `Unknown…` member, kept whole, never an
+// error; a body that is not JSON, or a known event whose payload does not fit, returns a
+// `*DecodeError` with its JSON path. Check the delivery's authentication header first with
+// `VerifyDelivery`.
+func ParseEvent(body []byte) (Event_, error) {
+	d := runtime.NewDecoder(body)
+	event := readEvent_(d)
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	return event, nil
+}
+
+// VerifyDelivery checks that a delivery carries exactly one header name whose value is
+// expected (the secret agreed for the webhook), compared in constant time; call it before
+// ParseEvent.
+func VerifyDelivery(header http.Header, name, expected string) error {
+	return runtime.VerifyDelivery(header, name, expected)
+}
+
 func newClient(auth runtime.Auth, opts []Option) (*Client, error) {
 	base, _ := url.Parse("https://invalid.example")
 	s := settings{config: runtime.DefaultConfig(base), validate: true}

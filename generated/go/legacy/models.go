@@ -74,6 +74,16 @@ func (m UnknownEvent_) MarshalJSON() ([]byte, error) {
 	return e.Bytes(), nil
 }
 
+func readEvent_(d *runtime.Decoder) Event_ {
+	tag, _ := d.Tag("type")
+	switch tag {
+	case "task.completed":
+		v, at := decodeTaskCompletedEvent(d, "type")
+		return Event_TaskCompleted{v, at}
+	}
+	return UnknownEvent_{tag: tag, raw: d.Raw()}
+}
+
 func writeEvent_(e *runtime.Encoder, v Event_) {
 	switch m := v.(type) {
 	case Event_TaskCompleted:

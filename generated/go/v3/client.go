@@ -182,6 +182,36 @@ func NewClient(apiKeyID, apiKeySecret string, opts ...Option) (*Client, error) {
 	return newClient(runtime.KeyHeaders(plain, secret), opts)
 }
 
+// Reads a webhook delivery's JSON body as a `Event`.
+//
+// The service POSTs an event, as JSON, to a listener that its support configures: one for
+// every inspection created and one for every task completed, and to a task's own webhook
+// url when it completes. Support can add custom headers (an API key, a bearer token) to
+// authenticate deliveries; verify them with the clients' webhook verifier. New event types
+// may appear at any time: an event of a type listed nowhere here is kept whole, never an
+// error. The event names and the envelope (`type`, `data`, `created_at`) are not shown by
+// the interface document: they are inferred, and the payload is taken to be the v3 record.
+//
+// An event type this spec does not list is its `Unknown…` member, kept whole, never an
+// error; a body that is not JSON, or a known event whose payload does not fit, returns a
+// `*DecodeError` with its JSON path. Check the delivery's authentication header first with
+// `VerifyDelivery`.
+func ParseEvent(body []byte) (Event_, error) {
+	d := runtime.NewDecoder(body)
+	event := readEvent_(d)
+	if err := d.Finish(); err != nil {
+		return nil, err
+	}
+	return event, nil
+}
+
+// VerifyDelivery checks that a delivery carries exactly one header name whose value is
+// expected (the secret agreed for the webhook), compared in constant time; call it before
+// ParseEvent.
+func VerifyDelivery(header http.Header, name, expected string) error {
+	return runtime.VerifyDelivery(header, name, expected)
+}
+
 func newClient(auth runtime.Auth, opts []Option) (*Client, error) {
 	base, _ := url.Parse("https://invalid.example")
 	s := settings{config: runtime.DefaultConfig(base), validate: true}

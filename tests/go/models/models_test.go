@@ -245,3 +245,24 @@ func TestAPageReadsItsRecordsThroughTheirOwnTypes(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestWebhookEventsAreTypedAndUnknownOnesKeptWhole(t *testing.T) {
+	event, err := v3.ParseEvent([]byte(`{"type":"task.completed","data":{"id":"tsk_1"},"created_at":"2026-03-04T16:02:41Z"}`))
+	completed, ok := event.(v3.Event_TaskCompleted)
+	if err != nil || !ok {
+		t.Fatalf("got %T, %v", event, err)
+	}
+	if task, _ := completed.Data.Get(); task.ID != "tsk_1" {
+		t.Fatalf("the task was not read: %+v", completed)
+	}
+	raw := `{"type":"unit.sold","data":{"price":12},"created_at":"2026-03-04T16:02:41Z"}`
+	event, err = v3.ParseEvent([]byte(raw))
+	unknown, ok := event.(v3.UnknownEvent_)
+	if err != nil || !ok || unknown.Tag() != "unit.sold" || string(marshal(t, unknown)) != raw {
+		t.Fatalf("got %T %v", event, err)
+	}
+	_, err = v3.ParseEvent([]byte(`{"type":"task.completed","data":{"id":7}}`))
+	if err == nil || !strings.Contains(err.Error(), "$.data.id") {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -34,6 +34,8 @@ pub struct ClientCx {
     pub json: bool,
     /// The list the package's examples walk: one taking nothing but its query values.
     pub example: Option<ExampleCx>,
+    /// The reader of webhook deliveries, when the service sends events.
+    pub webhooks: Option<crate::templates::WebhooksCx>,
 }
 
 /// A list's method and its query struct, for an `Example` function.
@@ -90,6 +92,15 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
         window_seconds: i.rate_limit.as_ref().map(|r| r.window_seconds),
         error_field: names::string(i.error_message_field.as_deref().unwrap_or("")),
         accept: names::string(i.default_accept.as_deref().unwrap_or("application/json")),
+        webhooks: {
+            let words = doc_text::WebhookWords {
+                unknown: "is its `Unknown…` member, kept whole",
+                failure: "returns a `*DecodeError`",
+                verify: "`VerifyDelivery`",
+            };
+            let name = |t: crate::ir::TypeId| types.names[t.index()].clone();
+            crate::templates::webhooks(i, name, name, words)
+        },
         paged: operations.iter().any(|o| o.paged.is_some()),
         example: operations
             .iter()
