@@ -96,11 +96,11 @@ pub const STRUCT_METHODS: &[&str] = &[
 ];
 
 /// Words written all in capitals inside a name, as Go code writes them (the list
-/// golint used).
+/// golint used, and PDF).
 const INITIALISMS: &[&str] = &[
     "ACL", "API", "ASCII", "CPU", "CSS", "DNS", "EOF", "GUID", "HTML", "HTTP", "HTTPS", "ID", "IP",
-    "JSON", "QPS", "RAM", "RPC", "SLA", "SMTP", "SQL", "SSH", "TCP", "TLS", "TTL", "UDP", "UI",
-    "UID", "UUID", "URI", "URL", "UTF8", "VM", "XML", "XMPP", "XSRF", "XSS",
+    "JSON", "PDF", "QPS", "RAM", "RPC", "SLA", "SMTP", "SQL", "SSH", "TCP", "TLS", "TTL", "UDP",
+    "UI", "UID", "UUID", "URI", "URL", "UTF8", "VM", "XML", "XMPP", "XSRF", "XSS",
 ];
 
 /// Whether an interface cannot be a Go package folder of that name: a keyword, or a name
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn names_are_exported_go_identifiers_with_initialisms() {
         assert_eq!(exported("unit_id"), "UnitID");
-        assert_eq!(exported("pdf_share_url"), "PdfShareURL");
+        assert_eq!(exported("pdf_share_url"), "PDFShareURL");
         assert_eq!(exported("Inspection"), "Inspection");
         assert_eq!(exported("3d_model"), "T3dModel");
         assert_eq!(exported("in-progress"), "InProgress");

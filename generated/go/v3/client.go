@@ -6,6 +6,7 @@ package v3
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"iter"
 	"log/slog"
 	"net/http"
@@ -230,6 +231,69 @@ func newClient(auth runtime.Auth, opts []Option) (*Client, error) {
 		return nil, err
 	}
 	return &Client{core: core, validate: s.validate}, nil
+}
+
+// FetchPresigned downloads a pre-signed link (a share link of a PDF, a media URL): no
+// credentials are sent, to whatever host it names, and the link's query never appears in
+// an error.
+func (c *Client) FetchPresigned(ctx context.Context, link string, opts ...CallOption) ([]byte, error) {
+	call, err := runtime.PresignedCall("GET", link)
+	if err != nil {
+		return nil, err
+	}
+	call.Resend = true
+	answer, err := c.send(ctx, call, opts)
+	if err != nil {
+		return nil, err
+	}
+	return answer.Body, nil
+}
+
+// FetchPresignedTo downloads a pre-signed link into w as the bytes arrive, in bounded
+// memory whatever its size, and tells how many were written. Once a byte is written the
+// call is not tried again.
+func (c *Client) FetchPresignedTo(ctx context.Context, link string, w io.Writer, opts ...CallOption) (int64, error) {
+	call, err := runtime.PresignedCall("GET", link)
+	if err != nil {
+		return 0, err
+	}
+	call.Resend, call.Sink = true, w
+	answer, err := c.send(ctx, call, opts)
+	if err != nil {
+		return 0, err
+	}
+	return answer.Written, nil
+}
+
+// PutPresigned uploads length bytes from body to a pre-signed upload URL (which refuses a
+// chunked body, hence the length), without credentials, in bounded memory. A body read
+// once cannot be sent again, so a failed upload is not retried; give reopen to allow it.
+func (c *Client) PutPresigned(
+	ctx context.Context,
+	link string,
+	body io.Reader,
+	length int64,
+	contentType string,
+	reopen func() (io.Reader, error),
+	opts ...CallOption,
+) (http.Header, error) {
+	call, err := runtime.PresignedCall("PUT", link)
+	if err != nil {
+		return nil, err
+	}
+	call.Upload, call.UploadLength, call.ContentType = body, length, contentType
+	call.Reopen, call.Resend = reopen, reopen != nil
+	answer, err := c.send(ctx, call, opts)
+	if err != nil {
+		return nil, err
+	}
+	return answer.Header, nil
+}
+
+// PutParts uploads each part of a multipart upload to its pre-signed URL, at most
+// concurrency at a time, and gives the ETags in part order.
+func (c *Client) PutParts(ctx context.Context, urls []string, parts [][]byte, contentType string, concurrency int) ([]string, error) {
+	return runtime.PutParts(ctx, c.core, urls, parts, contentType, concurrency)
 }
 
 func (c *Client) send(ctx context.Context, call *runtime.Call, opts []CallOption) (*runtime.Answer, error) {
@@ -1071,9 +1135,9 @@ func (c *Client) GetInspection(ctx context.Context, inspectionID InspectionID, o
 	return runtime.Read(answer, readInspection)
 }
 
-// GetInspectionPdf is GetInspection answered as "application/pdf", asked for
+// GetInspectionPDF is GetInspection answered as "application/pdf", asked for
 // again while the service prepares it.
-func (c *Client) GetInspectionPdf(ctx context.Context, inspectionID InspectionID, opts ...CallOption) ([]byte, error) {
+func (c *Client) GetInspectionPDF(ctx context.Context, inspectionID InspectionID, opts ...CallOption) ([]byte, error) {
 	call, err := c.getInspectionCall(inspectionID)
 	if err != nil {
 		return nil, err
@@ -1085,6 +1149,22 @@ func (c *Client) GetInspectionPdf(ctx context.Context, inspectionID InspectionID
 		return nil, err
 	}
 	return answer.Body, nil
+}
+
+// GetInspectionPDFTo is GetInspectionPDF written into w as the bytes arrive,
+// in bounded memory; it tells how many were written.
+func (c *Client) GetInspectionPDFTo(ctx context.Context, inspectionID InspectionID, w io.Writer, opts ...CallOption) (int64, error) {
+	call, err := c.getInspectionCall(inspectionID)
+	if err != nil {
+		return 0, err
+	}
+	call.Header = http.Header{"Accept": {"application/pdf"}}
+	call.Poll, call.Sink = true, w
+	answer, err := c.send(ctx, call, opts)
+	if err != nil {
+		return 0, err
+	}
+	return answer.Written, nil
 }
 
 func (c *Client) getInspectionCall(inspectionID InspectionID) (*runtime.Call, error) {
@@ -1170,6 +1250,21 @@ func (c *Client) GetForm(ctx context.Context, formID FormID, opts ...CallOption)
 		return nil, err
 	}
 	return answer.Body, nil
+}
+
+// GetFormTo is GetForm written into w as the bytes arrive, in bounded memory;
+// it tells how many were written.
+func (c *Client) GetFormTo(ctx context.Context, formID FormID, w io.Writer, opts ...CallOption) (int64, error) {
+	call, err := c.getFormCall(formID)
+	if err != nil {
+		return 0, err
+	}
+	call.Sink = w
+	answer, err := c.send(ctx, call, opts)
+	if err != nil {
+		return 0, err
+	}
+	return answer.Written, nil
 }
 
 func (c *Client) getFormCall(formID FormID) (*runtime.Call, error) {

@@ -2412,7 +2412,7 @@ type Inspection struct {
 	DashboardURL Opt[string]
 	// Pre-signed link to a PDF summary of the inspection, usable without further
 	// authentication; its token expires after 48 hours.
-	PdfShareURL Opt[string]
+	PDFShareURL Opt[string]
 	// The results of the inspection; each is a checklist, data template, PDF form or collision
 	// damage waiver.
 	Results Opt[[]InspectionResult]
@@ -2562,7 +2562,7 @@ func decodeInspection(d *runtime.Decoder, skip string) (Inspection, int) {
 				d.Duplicate(name)
 			}
 			seen[10] = true
-			r.PdfShareURL = runtime.ReadOpt(d, (*runtime.Decoder).String)
+			r.PDFShareURL = runtime.ReadOpt(d, (*runtime.Decoder).String)
 		case "results":
 			if seen[11] {
 				d.Duplicate(name)
@@ -2659,9 +2659,9 @@ func writeInspectionMembers(e *runtime.Encoder, r Inspection) {
 		e.Name("dashboard_url")
 		runtime.WriteOpt(e, r.DashboardURL, (*runtime.Encoder).String)
 	}
-	if !r.PdfShareURL.IsZero() {
+	if !r.PDFShareURL.IsZero() {
 		e.Name("pdf_share_url")
-		runtime.WriteOpt(e, r.PdfShareURL, (*runtime.Encoder).String)
+		runtime.WriteOpt(e, r.PDFShareURL, (*runtime.Encoder).String)
 	}
 	if !r.Results.IsZero() {
 		e.Name("results")
@@ -2805,29 +2805,29 @@ func (m *InspectionResultDataTemplate) UnmarshalJSON(data []byte) error {
 }
 
 // A PDF form.
-type InspectionResultPdfForm struct {
-	PdfFormResult
+type InspectionResultPDFForm struct {
+	PDFFormResult
 	// tagAt is where the tag stood among the members when read, where it is written.
 	tagAt int
 }
 
-func (InspectionResultPdfForm) isInspectionResult() {}
+func (InspectionResultPDFForm) isInspectionResult() {}
 
 // MarshalJSON writes the member: its tag, then its fields.
-func (m InspectionResultPdfForm) MarshalJSON() ([]byte, error) {
+func (m InspectionResultPDFForm) MarshalJSON() ([]byte, error) {
 	var e runtime.Encoder
 	writeInspectionResult(&e, m)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON reads the member's fields, leaving out its tag.
-func (m *InspectionResultPdfForm) UnmarshalJSON(data []byte) error {
+func (m *InspectionResultPDFForm) UnmarshalJSON(data []byte) error {
 	d := runtime.NewDecoder(data)
-	v, at := decodePdfFormResult(d, "object")
+	v, at := decodePDFFormResult(d, "object")
 	if err := d.Finish(); err != nil {
 		return err
 	}
-	m.PdfFormResult, m.tagAt = v, at
+	m.PDFFormResult, m.tagAt = v, at
 	return nil
 }
 
@@ -2894,8 +2894,8 @@ func readInspectionResult(d *runtime.Decoder) InspectionResult {
 		v, at := decodeDataTemplateResult(d, "object")
 		return InspectionResultDataTemplate{v, at}
 	case "pdf_form":
-		v, at := decodePdfFormResult(d, "object")
-		return InspectionResultPdfForm{v, at}
+		v, at := decodePDFFormResult(d, "object")
+		return InspectionResultPDFForm{v, at}
 	case "collision_damage_waiver":
 		v, at := decodeCollisionDamageWaiverResult(d, "object")
 		return InspectionResultCollisionDamageWaiver{v, at}
@@ -2921,10 +2921,10 @@ func writeInspectionResult(e *runtime.Encoder, v InspectionResult) {
 		e.String("data_template")
 		e.MoveLastMember(mark, m.tagAt)
 		e.EndObject()
-	case InspectionResultPdfForm:
+	case InspectionResultPDFForm:
 		e.BeginObject()
 		mark := e.Len()
-		writePdfFormResultMembers(e, m.PdfFormResult)
+		writePDFFormResultMembers(e, m.PDFFormResult)
 		e.Name("object")
 		e.String("pdf_form")
 		e.MoveLastMember(mark, m.tagAt)
@@ -2950,8 +2950,8 @@ func checkInspectionResult(c *runtime.Checks, path string, v InspectionResult) {
 		checkChecklistResult(c, path, m.ChecklistResult)
 	case InspectionResultDataTemplate:
 		checkDataTemplateResult(c, path, m.DataTemplateResult)
-	case InspectionResultPdfForm:
-		checkPdfFormResult(c, path, m.PdfFormResult)
+	case InspectionResultPDFForm:
+		checkPDFFormResult(c, path, m.PDFFormResult)
 	case InspectionResultCollisionDamageWaiver:
 		checkCollisionDamageWaiverResult(c, path, m.CollisionDamageWaiverResult)
 	}
@@ -3405,7 +3405,7 @@ func checkTemplateError(c *runtime.Checks, path string, r TemplateError) {
 }
 
 // A PDF form result.
-type PdfFormResult struct {
+type PDFFormResult struct {
 	// Name of the result.
 	Name Opt[string]
 	// URL of the form in the forms endpoint; the form id for `get_form` is found in this link.
@@ -3418,13 +3418,13 @@ type PdfFormResult struct {
 
 // Extra returns the members the service sent that this client does not know, in their
 // order; they are sent back with the record.
-func (r PdfFormResult) Extra() Members {
+func (r PDFFormResult) Extra() Members {
 	return r.extra.Clone()
 }
 
 // SetExtra sets a member this client does not know, sent with the record. It refuses a
 // name of one of the record's own fields.
-func (r *PdfFormResult) SetExtra(name string, value json.RawMessage) error {
+func (r *PDFFormResult) SetExtra(name string, value json.RawMessage) error {
 	switch name {
 	case "name", "link", "data":
 		return runtime.ListedMember(name)
@@ -3435,16 +3435,16 @@ func (r *PdfFormResult) SetExtra(name string, value json.RawMessage) error {
 
 // MarshalJSON writes the record: its fields in the spec's order (absent ones left out),
 // then the members this client does not know.
-func (r PdfFormResult) MarshalJSON() ([]byte, error) {
+func (r PDFFormResult) MarshalJSON() ([]byte, error) {
 	var e runtime.Encoder
-	writePdfFormResult(&e, r)
+	writePDFFormResult(&e, r)
 	return e.Bytes(), nil
 }
 
 // UnmarshalJSON reads the record, keeping the members this client does not know.
-func (r *PdfFormResult) UnmarshalJSON(data []byte) error {
+func (r *PDFFormResult) UnmarshalJSON(data []byte) error {
 	d := runtime.NewDecoder(data)
-	v := readPdfFormResult(d)
+	v := readPDFFormResult(d)
 	if err := d.Finish(); err != nil {
 		return err
 	}
@@ -3452,24 +3452,24 @@ func (r *PdfFormResult) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-func readPdfFormResult(d *runtime.Decoder) PdfFormResult {
-	r, _ := decodePdfFormResult(d, "")
+func readPDFFormResult(d *runtime.Decoder) PDFFormResult {
+	r, _ := decodePDFFormResult(d, "")
 	return r
 }
 
 // decodeFrom and encodeTo let a Page of the record read and write it.
-func (r *PdfFormResult) decodeFrom(d *runtime.Decoder) {
-	*r = readPdfFormResult(d)
+func (r *PDFFormResult) decodeFrom(d *runtime.Decoder) {
+	*r = readPDFFormResult(d)
 }
 
-func (r PdfFormResult) encodeTo(e *runtime.Encoder) {
-	writePdfFormResult(e, r)
+func (r PDFFormResult) encodeTo(e *runtime.Encoder) {
+	writePDFFormResult(e, r)
 }
 
-// decodePdfFormResult reads the record, leaving out the member skip (a union's tag),
+// decodePDFFormResult reads the record, leaving out the member skip (a union's tag),
 // and tells where skip stood among the members (0 when it was not there).
-func decodePdfFormResult(d *runtime.Decoder, skip string) (PdfFormResult, int) {
-	var r PdfFormResult
+func decodePDFFormResult(d *runtime.Decoder, skip string) (PDFFormResult, int) {
+	var r PDFFormResult
 	var seen [3]bool
 	skipAt, members := 0, 0
 	if !d.Object() {
@@ -3511,13 +3511,13 @@ func decodePdfFormResult(d *runtime.Decoder, skip string) (PdfFormResult, int) {
 	return r, skipAt
 }
 
-func writePdfFormResult(e *runtime.Encoder, r PdfFormResult) {
+func writePDFFormResult(e *runtime.Encoder, r PDFFormResult) {
 	e.BeginObject()
-	writePdfFormResultMembers(e, r)
+	writePDFFormResultMembers(e, r)
 	e.EndObject()
 }
 
-func writePdfFormResultMembers(e *runtime.Encoder, r PdfFormResult) {
+func writePDFFormResultMembers(e *runtime.Encoder, r PDFFormResult) {
 	if !r.Name.IsZero() {
 		e.Name("name")
 		runtime.WriteOpt(e, r.Name, (*runtime.Encoder).String)
@@ -3535,13 +3535,13 @@ func writePdfFormResultMembers(e *runtime.Encoder, r PdfFormResult) {
 
 // Validate checks the documented limits of the record and of the values it holds; a
 // *ValidationError lists every one broken, each with its path.
-func (r PdfFormResult) Validate() error {
+func (r PDFFormResult) Validate() error {
 	var c runtime.Checks
-	checkPdfFormResult(&c, "", r)
+	checkPDFFormResult(&c, "", r)
 	return c.Err()
 }
 
-func checkPdfFormResult(c *runtime.Checks, path string, r PdfFormResult) {
+func checkPDFFormResult(c *runtime.Checks, path string, r PDFFormResult) {
 }
 
 // A collision damage waiver result.

@@ -7,6 +7,7 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -148,5 +149,32 @@ func TestTheLegacyClientLogsInAndWalksLinks(t *testing.T) {
 			t.Fatalf("got %v", err)
 		}
 		break
+	}
+}
+
+func TestAPDFComesWholeFromTheAPIAndFromItsShareLink(t *testing.T) {
+	origin := start(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := v3.NewClient("demo-key", "demo-secret", v3.WithBaseURL(origin+"/v3"), v3.WithoutRateLimit())
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := client.GetInspectionPDF(ctx, "ins_demo_full")
+	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) {
+		t.Fatalf("%d bytes, %v", len(pdf), err)
+	}
+	var streamed bytes.Buffer
+	n, err := client.GetInspectionPDFTo(ctx, "ins_demo_full", &streamed)
+	if err != nil || n != int64(len(pdf)) || !bytes.Equal(streamed.Bytes(), pdf) {
+		t.Fatalf("streamed %d bytes (%v), not the %d of the PDF", n, err, len(pdf))
+	}
+	share, err := client.GetInspectionShareURL(ctx, "ins_demo_full")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := client.FetchPresigned(ctx, share.Link)
+	if err != nil || !bytes.Equal(shared, pdf) {
+		t.Fatalf("the share link gave %d bytes, %v", len(shared), err)
 	}
 }

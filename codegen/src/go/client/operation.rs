@@ -24,6 +24,8 @@ pub struct OperationCx {
     pub sig_pages: String,
     pub sig_from: String,
     pub sig_builder: String,
+    /// The parameters of a download into a writer (`…To`): the method's, then `w`.
+    pub sig_to: String,
     /// The names the builder is given.
     pub args: String,
     /// The struct of its optional query values, if it takes one.
@@ -275,6 +277,10 @@ pub(super) fn operation_cx(
         sig_pages: with(&[], &["opts ...CallOption"]),
         sig_from: with(&["at Resume"], &["opts ...CallOption"]),
         sig_builder: with(&[], &[]),
+        sig_to: with(
+            &["ctx context.Context"],
+            &["w io.Writer", "opts ...CallOption"],
+        ),
         call: call_literal(op),
         doc: doc_text::operation(i, op).text(),
         method,
