@@ -363,6 +363,46 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
     let items: Value =
         serde_json::from_str(result["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(items["items"].as_array().unwrap().len(), 2, "{text}");
+
+    // A page elsewhere cannot call it (DNS rebinding): an Origin other than the server's
+    // own loopback origin is refused on every method, `null` too; its own is served.
+    let init = json!({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "page", "version": "1"}}});
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
+        for method in [
+            reqwest::Method::POST,
+            reqwest::Method::GET,
+            reqwest::Method::DELETE,
+        ] {
+            let refused = http
+                .request(method.clone(), &url)
+                .header("origin", origin)
+                .header("accept", "application/json, text/event-stream")
+                .header("content-type", "application/json")
+                .body(init.to_string())
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(refused.status(), 403, "{method} from {origin}");
+            let body: Value = serde_json::from_str(&refused.text().await.unwrap()).unwrap();
+            assert_eq!(body["jsonrpc"], "2.0");
+            assert_eq!(body["error"]["code"], -32000, "{body}");
+        }
+    }
+    for own in [
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+    ] {
+        let served = http
+            .post(&url)
+            .header("origin", &own)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(init.to_string())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(served.status(), 200, "from {own}");
+    }
     server.kill().unwrap();
     server.wait().unwrap();
 

@@ -17,6 +17,8 @@ pub mod command;
 // What serves a call: only built with the protocol that carries it.
 #[cfg(feature = "mcp")]
 mod invoke;
+#[cfg(feature = "mcp")]
+mod origin;
 mod select;
 #[cfg(feature = "mcp")]
 mod server;

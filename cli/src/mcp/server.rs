@@ -134,7 +134,16 @@ async fn http(handler: Handler, addr: SocketAddr) -> Result<(), Failure> {
         .await
         .map_err(|e| Failure::usage(format!("--listen {addr}: {e}")))?;
     eprintln!("inspection: MCP over streamable HTTP at http://{addr}/mcp");
-    let router = axum::Router::new().nest_service("/mcp", service);
+    // Every request passes the origin check first, whatever its method (POST, the GET
+    // stream, DELETE).
+    let port = listener.local_addr().map_or(addr.port(), |a| a.port());
+    let origins = super::origin::Origins::loopback(port);
+    let router =
+        axum::Router::new()
+            .nest_service("/mcp", service)
+            .layer(axum::middleware::from_fn(move |request, next| {
+                super::origin::check(origins.clone(), request, next)
+            }));
     axum::serve(listener, router)
         .await
         .map_err(|e| Failure::new(Class::Failure, format!("the MCP server stopped: {e}")))
