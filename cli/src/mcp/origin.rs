@@ -35,7 +35,7 @@ impl Origins {
             return false;
         };
         let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
-        self.own.iter().any(|own| *own == origin)
+        self.own.contains(&origin)
     }
 }
 
