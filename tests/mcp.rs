@@ -406,6 +406,77 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
     server.kill().unwrap();
     server.wait().unwrap();
 
+    // A page named by --allow-origin may call it, with the CORS answers a browser needs.
+    let mut server = std::process::Command::new(tool::binary())
+        .args(["mcp", "v3", "--listen", &addr])
+        .args(["--allow-origin", "https://App.example/"])
+        .env_clear()
+        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
+        .envs(v3_env(&sandbox))
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut preflight = None;
+    for _ in 0..50 {
+        let asked = http
+            .request(reqwest::Method::OPTIONS, &url)
+            .header("origin", "https://app.example")
+            .header("access-control-request-method", "POST")
+            .header(
+                "access-control-request-headers",
+                "content-type, mcp-session-id",
+            )
+            .send()
+            .await;
+        if let Ok(a) = asked {
+            preflight = Some(a);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let preflight = preflight.expect("the server listens");
+    assert_eq!(preflight.status(), 204);
+    let header = |r: &reqwest::Response, name: &str| {
+        r.headers()
+            .get(name)
+            .map(|v| v.to_str().unwrap().to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        header(&preflight, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert!(header(&preflight, "access-control-allow-headers").contains("mcp-session-id"));
+    assert!(header(&preflight, "access-control-allow-headers").contains("authorization"));
+    let served = http
+        .post(&url)
+        .header("origin", "https://app.example")
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(served.status(), 200);
+    assert_eq!(
+        header(&served, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert_eq!(
+        header(&served, "access-control-expose-headers"),
+        "mcp-session-id"
+    );
+    let refused = http
+        .post(&url)
+        .header("origin", "https://other.example")
+        .body(init.to_string())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    server.kill().unwrap();
+    server.wait().unwrap();
+
     let ran = tool::run(
         &[
             "mcp".into(),
@@ -423,6 +494,27 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
         "{}",
         ran.stderr
     );
+    for (flags, says) in [
+        (
+            &["--allow-origin", "https://app.example"][..],
+            "only with --listen",
+        ),
+        (
+            &[
+                "--listen",
+                "127.0.0.1:0",
+                "--allow-origin",
+                "https://app.example/mcp",
+            ][..],
+            "without a path",
+        ),
+    ] {
+        let mut args: Vec<String> = vec!["mcp".into(), "v3".into()];
+        args.extend(flags.iter().map(|f| f.to_string()));
+        let ran = tool::run(&args, &v3_env(&sandbox), None).await;
+        assert_eq!(ran.code, 2, "{}", ran.stderr);
+        assert!(ran.stderr.contains(says), "{}", ran.stderr);
+    }
 }
 
 /// The id of the first inspection listed.

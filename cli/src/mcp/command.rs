@@ -53,6 +53,13 @@ fn flags(cmd: Command) -> Command {
             .help("Serve the streamable HTTP transport on this loopback address (127.0.0.1:8931) instead of stdio"),
     )
     .arg(
+        Arg::new("allow-origin")
+            .long("allow-origin")
+            .value_name("ORIGIN")
+            .action(ArgAction::Append)
+            .help("With --listen: let the web page at ORIGIN (https://app.example) call the server, with the CORS answers a browser needs; repeatable"),
+    )
+    .arg(
         Arg::new("describe")
             .long("describe")
             .action(ArgAction::SetTrue)
@@ -85,7 +92,17 @@ pub fn options(m: &ArgMatches) -> Result<Options, Failure> {
             "--listen {addr}: a loopback address only (127.0.0.1, [::1]); the server acts with your credentials"
         )));
     }
+    let allow_origins = list("allow-origin")
+        .iter()
+        .map(|o| normalize_origin(o).map_err(|e| Failure::usage(format!("--allow-origin {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !allow_origins.is_empty() && listen.is_none() {
+        return Err(Failure::usage(
+            "--allow-origin: only with --listen (stdio has no origins)".to_string(),
+        ));
+    }
     Ok(Options {
+        allow_origins,
         describe: m.get_flag("describe"),
         selection: Selection {
             only,
@@ -96,4 +113,51 @@ pub fn options(m: &ArgMatches) -> Result<Options, Failure> {
         listen,
         budget: BUDGET,
     })
+}
+
+/// An origin as a browser sends it (`scheme://host[:port]`, lower case, no path), or why
+/// it is not one.
+fn normalize_origin(origin: &str) -> Result<String, String> {
+    let origin = origin.trim().trim_end_matches('/').to_ascii_lowercase();
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return Err(format!(
+            "`{origin}` is not an origin: write scheme://host[:port]"
+        ));
+    };
+    let valid = matches!(scheme, "http" | "https")
+        && !rest.is_empty()
+        && !rest.contains(['/', '?', '#', '@', ' ']);
+    if valid {
+        Ok(origin)
+    } else {
+        Err(format!(
+            "`{origin}` is not an origin: write http(s)://host[:port], without a path"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_allowed_origin_is_an_origin_without_a_path() {
+        assert_eq!(
+            normalize_origin("HTTPS://App.Example/").unwrap(),
+            "https://app.example"
+        );
+        assert_eq!(
+            normalize_origin("http://localhost:5173").unwrap(),
+            "http://localhost:5173"
+        );
+        for bad in [
+            "null",
+            "app.example",
+            "https://app.example/mcp",
+            "ftp://x",
+            "https://",
+        ] {
+            assert!(normalize_origin(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -81,6 +81,8 @@ pub trait Source: Send + Sync {
 /// What the command line asked for.
 #[derive(Debug, Clone)]
 pub struct Options {
+    /// `--allow-origin`: web pages that may call the HTTP server (normalized origins).
+    pub allow_origins: Vec<String>,
     /// `--describe`: print the tool list and its size, serve nothing.
     pub describe: bool,
     pub selection: Selection,
@@ -130,6 +132,7 @@ async fn serve(
     server::serve(
         invoke::Server::new(served, source, options.budget),
         options.listen,
+        options.allow_origins.clone(),
     )
     .await
 }

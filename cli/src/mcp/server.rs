@@ -102,7 +102,11 @@ impl ServerHandler for Handler {
 }
 
 /// Serves until the client goes away (stdio) or the process is stopped (HTTP).
-pub async fn serve(server: Server, listen: Option<SocketAddr>) -> Result<(), Failure> {
+pub async fn serve(
+    server: Server,
+    listen: Option<SocketAddr>,
+    allow_origins: Vec<String>,
+) -> Result<(), Failure> {
     let handler = Handler(Arc::new(server));
     match listen {
         None => {
@@ -117,11 +121,15 @@ pub async fn serve(server: Server, listen: Option<SocketAddr>) -> Result<(), Fai
             })?;
             Ok(())
         }
-        Some(addr) => http(handler, addr).await,
+        Some(addr) => http(handler, addr, allow_origins).await,
     }
 }
 
-async fn http(handler: Handler, addr: SocketAddr) -> Result<(), Failure> {
+async fn http(
+    handler: Handler,
+    addr: SocketAddr,
+    allow_origins: Vec<String>,
+) -> Result<(), Failure> {
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
     };
@@ -137,7 +145,7 @@ async fn http(handler: Handler, addr: SocketAddr) -> Result<(), Failure> {
     // Every request passes the origin check first, whatever its method (POST, the GET
     // stream, DELETE).
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
-    let origins = super::origin::Origins::loopback(port);
+    let origins = super::origin::Origins::loopback(port).with_allowed(allow_origins);
     let router =
         axum::Router::new()
             .nest_service("/mcp", service)
