@@ -309,24 +309,62 @@ async fn the_dynamic_mode_reaches_every_operation_through_three_tools() {
     client.cancel().await.unwrap();
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_streamable_http_transport_serves_on_loopback_only() {
-    let sandbox = sandbox("").await;
+/// `inspection mcp v3 --listen` on a free loopback port with `flags`, once it accepts
+/// connections: the process, its port and its URL.
+async fn listening(
+    sandbox: &sandbox::Sandbox,
+    flags: &[&str],
+) -> (std::process::Child, u16, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let addr = format!("127.0.0.1:{port}");
-    let mut server = std::process::Command::new(tool::binary())
+    let server = std::process::Command::new(tool::binary())
         .args(["mcp", "v3", "--listen", &addr])
+        .args(flags)
         .env_clear()
         .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
-        .envs(v3_env(&sandbox))
+        .envs(v3_env(sandbox))
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let url = format!("http://{addr}/mcp");
+    for _ in 0..100 {
+        if tokio::net::TcpStream::connect(&addr).await.is_ok() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    (server, port, format!("http://{addr}/mcp"))
+}
+
+/// An `initialize` request to `url`, with `headers`.
+async fn initialize(url: &str, headers: &[(&str, &str)]) -> reqwest::Response {
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
+    let mut req = reqwest::Client::new()
+        .post(url)
+        .header("accept", "application/json, text/event-stream")
+        .header("content-type", "application/json")
+        .body(init.to_string());
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    req.send().await.unwrap()
+}
+
+/// A header of an answer, in lower case ("" when absent).
+fn header_of(r: &reqwest::Response, name: &str) -> String {
+    r.headers()
+        .get(name)
+        .map(|v| v.to_str().unwrap().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_streamable_http_transport_serves_on_loopback_only() {
+    let sandbox = sandbox("").await;
+    let (mut server, _, url) = listening(&sandbox, &[]).await;
     let http = reqwest::Client::new();
     let post = |body: Value, session: Option<String>| {
         let mut req = http
@@ -339,16 +377,7 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
         }
         req.send()
     };
-    let mut answer = None;
-    for _ in 0..50 {
-        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "1"}}});
-        if let Ok(a) = post(init, None).await {
-            answer = Some(a);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let answer = answer.expect("the server listens");
+    let answer = initialize(&url, &[]).await;
     let session = answer
         .headers()
         .get("mcp-session-id")
@@ -363,117 +392,6 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
     let items: Value =
         serde_json::from_str(result["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
     assert_eq!(items["items"].as_array().unwrap().len(), 2, "{text}");
-
-    // A page elsewhere cannot call it (DNS rebinding): an Origin other than the server's
-    // own loopback origin is refused on every method, `null` too; its own is served.
-    let init = json!({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "page", "version": "1"}}});
-    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
-        for method in [
-            reqwest::Method::POST,
-            reqwest::Method::GET,
-            reqwest::Method::DELETE,
-        ] {
-            let refused = http
-                .request(method.clone(), &url)
-                .header("origin", origin)
-                .header("accept", "application/json, text/event-stream")
-                .header("content-type", "application/json")
-                .body(init.to_string())
-                .send()
-                .await
-                .unwrap();
-            assert_eq!(refused.status(), 403, "{method} from {origin}");
-            let body: Value = serde_json::from_str(&refused.text().await.unwrap()).unwrap();
-            assert_eq!(body["jsonrpc"], "2.0");
-            assert_eq!(body["error"]["code"], -32000, "{body}");
-        }
-    }
-    for own in [
-        format!("http://127.0.0.1:{port}"),
-        format!("http://localhost:{port}"),
-    ] {
-        let served = http
-            .post(&url)
-            .header("origin", &own)
-            .header("accept", "application/json, text/event-stream")
-            .header("content-type", "application/json")
-            .body(init.to_string())
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(served.status(), 200, "from {own}");
-    }
-    server.kill().unwrap();
-    server.wait().unwrap();
-
-    // A page named by --allow-origin may call it, with the CORS answers a browser needs.
-    let mut server = std::process::Command::new(tool::binary())
-        .args(["mcp", "v3", "--listen", &addr])
-        .args(["--allow-origin", "https://App.example/"])
-        .env_clear()
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent/inspection-tests")
-        .envs(v3_env(&sandbox))
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut preflight = None;
-    for _ in 0..50 {
-        let asked = http
-            .request(reqwest::Method::OPTIONS, &url)
-            .header("origin", "https://app.example")
-            .header("access-control-request-method", "POST")
-            .header(
-                "access-control-request-headers",
-                "content-type, mcp-session-id",
-            )
-            .send()
-            .await;
-        if let Ok(a) = asked {
-            preflight = Some(a);
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    let preflight = preflight.expect("the server listens");
-    assert_eq!(preflight.status(), 204);
-    let header = |r: &reqwest::Response, name: &str| {
-        r.headers()
-            .get(name)
-            .map(|v| v.to_str().unwrap().to_ascii_lowercase())
-            .unwrap_or_default()
-    };
-    assert_eq!(
-        header(&preflight, "access-control-allow-origin"),
-        "https://app.example"
-    );
-    assert!(header(&preflight, "access-control-allow-headers").contains("mcp-session-id"));
-    assert!(header(&preflight, "access-control-allow-headers").contains("authorization"));
-    let served = http
-        .post(&url)
-        .header("origin", "https://app.example")
-        .header("accept", "application/json, text/event-stream")
-        .header("content-type", "application/json")
-        .body(init.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(served.status(), 200);
-    assert_eq!(
-        header(&served, "access-control-allow-origin"),
-        "https://app.example"
-    );
-    assert_eq!(
-        header(&served, "access-control-expose-headers"),
-        "mcp-session-id"
-    );
-    let refused = http
-        .post(&url)
-        .header("origin", "https://other.example")
-        .body(init.to_string())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(refused.status(), 403);
     server.kill().unwrap();
     server.wait().unwrap();
 
@@ -494,6 +412,84 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
         "{}",
         ran.stderr
     );
+}
+
+/// A page elsewhere cannot call the server (DNS rebinding): an Origin other than its own
+/// loopback origin is refused on every method, `null` too; its own is served.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_foreign_origin_is_refused_on_every_method() {
+    let sandbox = sandbox("").await;
+    let (mut server, port, url) = listening(&sandbox, &[]).await;
+    let http = reqwest::Client::new();
+    for origin in ["http://evil.example", "null", "http://127.0.0.1:1"] {
+        for method in [
+            reqwest::Method::POST,
+            reqwest::Method::GET,
+            reqwest::Method::DELETE,
+        ] {
+            let refused = http
+                .request(method.clone(), &url)
+                .header("origin", origin)
+                .header("accept", "application/json, text/event-stream")
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(refused.status(), 403, "{method} from {origin}");
+            let body: Value = serde_json::from_str(&refused.text().await.unwrap()).unwrap();
+            assert_eq!(body["jsonrpc"], "2.0");
+            assert_eq!(body["error"]["code"], -32000, "{body}");
+        }
+    }
+    for own in [
+        format!("http://127.0.0.1:{port}"),
+        format!("http://localhost:{port}"),
+    ] {
+        let served = initialize(&url, &[("origin", &own)]).await;
+        assert_eq!(served.status(), 200, "from {own}");
+    }
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+/// A page named by --allow-origin may call the server, with the CORS answers a browser
+/// needs; the flag's mistakes are refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_allowed_page_gets_the_cors_answers() {
+    let sandbox = sandbox("").await;
+    let (mut server, _, url) =
+        listening(&sandbox, &["--allow-origin", "https://App.example/"]).await;
+    let preflight = reqwest::Client::new()
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("origin", "https://app.example")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "content-type, mcp-session-id",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preflight.status(), 204);
+    assert_eq!(
+        header_of(&preflight, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert!(header_of(&preflight, "access-control-allow-headers").contains("mcp-session-id"));
+    assert!(header_of(&preflight, "access-control-allow-headers").contains("authorization"));
+    let served = initialize(&url, &[("origin", "https://app.example")]).await;
+    assert_eq!(served.status(), 200);
+    assert_eq!(
+        header_of(&served, "access-control-allow-origin"),
+        "https://app.example"
+    );
+    assert_eq!(
+        header_of(&served, "access-control-expose-headers"),
+        "mcp-session-id"
+    );
+    let refused = initialize(&url, &[("origin", "https://other.example")]).await;
+    assert_eq!(refused.status(), 403);
+    server.kill().unwrap();
+    server.wait().unwrap();
     for (flags, says) in [
         (
             &["--allow-origin", "https://app.example"][..],
@@ -515,6 +511,51 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
         assert_eq!(ran.code, 2, "{}", ran.stderr);
         assert!(ran.stderr.contains(says), "{}", ran.stderr);
     }
+}
+
+/// With --token-file, every request carries the token, compared whole; a token file
+/// others may read is refused, naming the file and not the token.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_token_file_guards_every_request() {
+    use std::os::unix::fs::PermissionsExt;
+    let sandbox = sandbox("").await;
+    let dir = std::env::temp_dir().join(format!("inspection-mcp-token-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let token_file = dir.join("token");
+    std::fs::write(&token_file, "s3cret-token-4711\n").unwrap();
+    std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let path = token_file.display().to_string();
+    let (mut server, _, url) = listening(&sandbox, &["--token-file", &path]).await;
+    let none = initialize(&url, &[]).await;
+    assert_eq!(none.status(), 401);
+    assert_eq!(header_of(&none, "www-authenticate"), "bearer");
+    let wrong = initialize(&url, &[("authorization", "Bearer s3cret-token-4712")]).await;
+    assert_eq!(wrong.status(), 401);
+    assert!(!wrong.text().await.unwrap().contains("4711"));
+    let right = initialize(&url, &[("authorization", "Bearer s3cret-token-4711")]).await;
+    assert_eq!(right.status(), 200);
+    server.kill().unwrap();
+    server.wait().unwrap();
+    std::fs::set_permissions(&token_file, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let args: Vec<String> = [
+        "mcp",
+        "v3",
+        "--listen",
+        "127.0.0.1:0",
+        "--token-file",
+        &path,
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .collect();
+    let ran = tool::run(&args, &v3_env(&sandbox), None).await;
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("chmod 600") && !ran.stderr.contains("4711"),
+        "{}",
+        ran.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The id of the first inspection listed.

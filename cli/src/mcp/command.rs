@@ -60,6 +60,12 @@ fn flags(cmd: Command) -> Command {
             .help("With --listen: let the web page at ORIGIN (https://app.example) call the server, with the CORS answers a browser needs; repeatable"),
     )
     .arg(
+        Arg::new("token-file")
+            .long("token-file")
+            .value_name("PATH")
+            .help("With --listen: every request must carry `Authorization: Bearer <the file's token>` (the file readable by its owner only)"),
+    )
+    .arg(
         Arg::new("describe")
             .long("describe")
             .action(ArgAction::SetTrue)
@@ -101,7 +107,17 @@ pub fn options(m: &ArgMatches) -> Result<Options, Failure> {
             "--allow-origin: only with --listen (stdio has no origins)".to_string(),
         ));
     }
+    let token = match m.get_one::<String>("token-file") {
+        None => None,
+        Some(_) if listen.is_none() => {
+            return Err(Failure::usage(
+                "--token-file: only with --listen (stdio has no requests to check)".to_string(),
+            ));
+        }
+        Some(path) => Some(read_token(std::path::Path::new(path))?),
+    };
     Ok(Options {
+        token,
         allow_origins,
         describe: m.get_flag("describe"),
         selection: Selection {
@@ -113,6 +129,29 @@ pub fn options(m: &ArgMatches) -> Result<Options, Failure> {
         listen,
         budget: BUDGET,
     })
+}
+
+/// The token in `path`: a file only its owner may read (else refused, as a key file is
+/// by ssh), its text trimmed, not empty. Nothing of the token is ever printed.
+fn read_token(path: &std::path::Path) -> Result<super::Secret, Failure> {
+    let shown = path.display();
+    let fail = |why: String| Failure::usage(format!("--token-file {shown}: {why}"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let meta = std::fs::metadata(path).map_err(|e| fail(e.to_string()))?;
+        if meta.permissions().mode() & 0o077 != 0 {
+            return Err(fail(
+                "others may read it: make it readable by its owner only (chmod 600)".into(),
+            ));
+        }
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| fail(e.to_string()))?;
+    let token = text.trim();
+    if token.is_empty() || token.contains(char::is_whitespace) {
+        return Err(fail("it must hold one token, without spaces".into()));
+    }
+    Ok(super::Secret(token.to_string()))
 }
 
 /// An origin as a browser sends it (`scheme://host[:port]`, lower case, no path), or why

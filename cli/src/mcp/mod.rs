@@ -16,6 +16,8 @@ use crate::exit::Failure;
 pub mod command;
 // What serves a call: only built with the protocol that carries it.
 #[cfg(feature = "mcp")]
+mod bearer;
+#[cfg(feature = "mcp")]
 mod invoke;
 #[cfg(feature = "mcp")]
 mod origin;
@@ -83,6 +85,8 @@ pub trait Source: Send + Sync {
 pub struct Options {
     /// `--allow-origin`: web pages that may call the HTTP server (normalized origins).
     pub allow_origins: Vec<String>,
+    /// `--token-file`: the bearer token every HTTP request must carry (never printed).
+    pub token: Option<Secret>,
     /// `--describe`: print the tool list and its size, serve nothing.
     pub describe: bool,
     pub selection: Selection,
@@ -92,6 +96,16 @@ pub struct Options {
     pub listen: Option<SocketAddr>,
     /// The most bytes of JSON an answer holds.
     pub budget: usize,
+}
+
+/// A token read from `--token-file`; its Debug shows nothing of it.
+#[derive(Clone)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(<redacted>)")
+    }
 }
 
 /// An answer's size at most, in bytes of JSON: about 15,000 tokens, under the 25,000
@@ -133,6 +147,7 @@ async fn serve(
         invoke::Server::new(served, source, options.budget),
         options.listen,
         options.allow_origins.clone(),
+        options.token.as_ref().map(|t| t.0.clone()),
     )
     .await
 }

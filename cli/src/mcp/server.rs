@@ -106,6 +106,7 @@ pub async fn serve(
     server: Server,
     listen: Option<SocketAddr>,
     allow_origins: Vec<String>,
+    token: Option<String>,
 ) -> Result<(), Failure> {
     let handler = Handler(Arc::new(server));
     match listen {
@@ -121,7 +122,7 @@ pub async fn serve(
             })?;
             Ok(())
         }
-        Some(addr) => http(handler, addr, allow_origins).await,
+        Some(addr) => http(handler, addr, allow_origins, token).await,
     }
 }
 
@@ -129,6 +130,7 @@ async fn http(
     handler: Handler,
     addr: SocketAddr,
     allow_origins: Vec<String>,
+    token: Option<String>,
 ) -> Result<(), Failure> {
     use rmcp::transport::streamable_http_server::{
         StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
@@ -146,12 +148,18 @@ async fn http(
     // stream, DELETE).
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
     let origins = super::origin::Origins::loopback(port).with_allowed(allow_origins);
-    let router =
-        axum::Router::new()
-            .nest_service("/mcp", service)
-            .layer(axum::middleware::from_fn(move |request, next| {
-                super::origin::check(origins.clone(), request, next)
-            }));
+    let mut router = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = token {
+        let token = super::bearer::Token::new(&token);
+        router = router.layer(axum::middleware::from_fn(move |request, next| {
+            super::bearer::check(token.clone(), request, next)
+        }));
+    }
+    // Outermost: a foreign page is refused, and an allowed page's preflight answered,
+    // before the token is asked for (a browser's preflight carries none).
+    let router = router.layer(axum::middleware::from_fn(move |request, next| {
+        super::origin::check(origins.clone(), request, next)
+    }));
     axum::serve(listener, router)
         .await
         .map_err(|e| Failure::new(Class::Failure, format!("the MCP server stopped: {e}")))
