@@ -451,6 +451,68 @@ async fn a_foreign_origin_is_refused_on_every_method() {
     server.wait().unwrap();
 }
 
+/// A body that is not JSON is a JSON-RPC parse error with 400, a batch is refused with 400
+/// under protocol versions without batches, and a body over the limit is a 413, chunked
+/// or not, counted as it arrives.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_are_read_bounded_and_checked() {
+    let sandbox = sandbox("").await;
+    let (mut server, _, url) = listening(&sandbox, &[]).await;
+    let http = reqwest::Client::new();
+    let send = |body: reqwest::Body, version: Option<&'static str>| {
+        let mut req = http
+            .post(&url)
+            .header("accept", "application/json, text/event-stream")
+            .header("content-type", "application/json")
+            .body(body);
+        if let Some(v) = version {
+            req = req.header("mcp-protocol-version", v);
+        }
+        req.send()
+    };
+    let broken = send("{\"jsonrpc\": \"2.0\", \"id\": 1,".into(), None)
+        .await
+        .unwrap();
+    assert_eq!(broken.status(), 400);
+    let body: Value = serde_json::from_str(&broken.text().await.unwrap()).unwrap();
+    assert_eq!(body["error"]["code"], -32700, "{body}");
+    let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]).to_string();
+    let refused = send(batch.into(), Some("2025-06-18")).await.unwrap();
+    assert_eq!(refused.status(), 400);
+    assert!(refused.text().await.unwrap().contains("batch"));
+    let big = vec![b' '; 5 << 20];
+    let too_large = send(big.clone().into(), None).await.unwrap();
+    assert_eq!(too_large.status(), 413);
+    // The same, chunked: no Content-Length to refuse it by (written by hand on a socket).
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_string();
+    let mut tcp = tokio::net::TcpStream::connect(&host).await.unwrap();
+    let head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    tcp.write_all(head.as_bytes()).await.unwrap();
+    for chunk in big.chunks(64 << 10) {
+        let mut framed = format!("{:x}\r\n", chunk.len()).into_bytes();
+        framed.extend_from_slice(chunk);
+        framed.extend_from_slice(b"\r\n");
+        if tcp.write_all(&framed).await.is_err() {
+            break; // the server answered and closed early
+        }
+    }
+    let _ = tcp.write_all(b"0\r\n\r\n").await;
+    let mut answer = vec![0; 64];
+    let n = tcp.read(&mut answer).await.unwrap();
+    let status = String::from_utf8_lossy(&answer[..n]).to_string();
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    // A well-formed request still goes through.
+    assert_eq!(initialize(&url, &[]).await.status(), 200);
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
 /// A page named by --allow-origin may call the server, with the CORS answers a browser
 /// needs; the flag's mistakes are refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

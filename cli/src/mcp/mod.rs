@@ -18,6 +18,8 @@ pub mod command;
 #[cfg(feature = "mcp")]
 mod bearer;
 #[cfg(feature = "mcp")]
+mod body;
+#[cfg(feature = "mcp")]
 mod invoke;
 #[cfg(feature = "mcp")]
 mod origin;

@@ -148,7 +148,10 @@ async fn http(
     // stream, DELETE).
     let port = listener.local_addr().map_or(addr.port(), |a| a.port());
     let origins = super::origin::Origins::loopback(port).with_allowed(allow_origins);
-    let mut router = axum::Router::new().nest_service("/mcp", service);
+    // Innermost: the body is read (bounded) and checked only once the request is let in.
+    let mut router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(super::body::check));
     if let Some(token) = token {
         let token = super::bearer::Token::new(&token);
         router = router.layer(axum::middleware::from_fn(move |request, next| {
