@@ -162,11 +162,6 @@ fn split_words(name: &str) -> Vec<&str> {
     words
 }
 
-/// An unexported name made from an exported one (`readUnit` from `read` and `Unit`).
-pub fn private(prefix: &str, exported: &str) -> String {
-    format!("{prefix}{exported}")
-}
-
 /// A Go string literal of `text`: JSON's escapes as serde writes them (`\"`, `\\`, the
 /// control characters) are Go's too, and other characters are written as they are.
 pub use crate::templates::quoted as string;

@@ -22,15 +22,15 @@ impl Uses {
         for t in &i.types {
             if let TypeKind::Object(o) = &t.kind {
                 for f in o.wire_fields() {
-                    uses.mark(i, &f.ty, true, true, true);
+                    uses.mark(&f.ty, true, true, true);
                 }
             }
         }
         if let Some(w) = &i.webhooks {
-            uses.mark_id(i, w.event, true, false, false);
+            uses.mark_id(w.event, true, false, false);
         }
         if let Some(c) = i.cursor_paging() {
-            uses.mark_id(i, c.paging_type, true, true, false);
+            uses.mark_id(c.paging_type, true, true, false);
         }
         for op in &i.operations {
             for input in &op.call.inputs {
@@ -42,35 +42,35 @@ impl Uses {
                         None => continue,
                     },
                 };
-                uses.mark(i, ty, false, true, true);
+                uses.mark(ty, false, true, true);
             }
             if let Some(p) = i.paging(op) {
                 match p {
-                    Paging::Cursor { item, .. } => uses.mark(i, item, true, false, false),
-                    Paging::Links { envelope, .. } => uses.mark_id(i, envelope, true, false, false),
+                    Paging::Cursor { item, .. } => uses.mark(item, true, false, false),
+                    Paging::Links { envelope, .. } => uses.mark_id(envelope, true, false, false),
                 }
                 continue;
             }
             match &op.answer.kind {
                 crate::ir::AnswerKind::Json { body, .. }
-                | crate::ir::AnswerKind::Upsert { body } => uses.mark(i, body, true, false, false),
+                | crate::ir::AnswerKind::Upsert { body } => uses.mark(body, true, false, false),
                 _ => {}
             }
         }
         uses
     }
 
-    fn mark(&mut self, i: &Interface, ty: &TypeRef, read: bool, write: bool, check: bool) {
+    fn mark(&mut self, ty: &TypeRef, read: bool, write: bool, check: bool) {
         match ty {
-            TypeRef::Named(id) => self.mark_id(i, *id, read, write, check),
+            TypeRef::Named(id) => self.mark_id(*id, read, write, check),
             TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::JsonEncoded(inner) => {
-                self.mark(i, inner, read, write, check)
+                self.mark(inner, read, write, check)
             }
             TypeRef::Builtin(_) | TypeRef::Page(_) => {}
         }
     }
 
-    fn mark_id(&mut self, _i: &Interface, id: TypeId, read: bool, write: bool, check: bool) {
+    fn mark_id(&mut self, id: TypeId, read: bool, write: bool, check: bool) {
         let at = id.index();
         if read {
             self.read.insert(at);

@@ -2,9 +2,7 @@ package runtime
 
 import (
 	"encoding/json"
-	"errors"
 	"net/url"
-	"strings"
 )
 
 // This file holds what a generated client's methods share: a value's text in a path or a
@@ -64,21 +62,4 @@ func (c *Call) SetQuery(name, value string) {
 		c.Query = url.Values{}
 	}
 	c.Query.Set(name, value)
-}
-
-// Refused tells whether err is a refusal before sending (a value that breaks a documented
-// limit or cannot be sent), which a walk reports at once.
-func Refused(err error) bool {
-	var invalid *ValidationError
-	return errors.As(err, &invalid)
-}
-
-// Resendable tells whether a method's request may be sent again once it may have reached
-// the service: GET, PUT and DELETE mean the same sent twice; POST and PATCH may not.
-func Resendable(method string) bool {
-	switch strings.ToUpper(method) {
-	case "GET", "HEAD", "PUT", "DELETE", "OPTIONS":
-		return true
-	}
-	return false
 }
