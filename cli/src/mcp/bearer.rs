@@ -48,19 +48,14 @@ pub async fn check(token: Token, request: Request<Body>, next: Next) -> Response
     if token.admits(request.headers().get(header::AUTHORIZATION)) {
         return next.run(request).await;
     }
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32001, "message": "Unauthorized: send the server's token as `Authorization: Bearer <token>`"}
-    });
-    let mut response = Response::new(Body::from(body.to_string()));
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
-    let headers = response.headers_mut();
-    headers.insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
+    let mut response = super::refusal::refusal(
+        StatusCode::UNAUTHORIZED,
+        -32001,
+        "Unauthorized: send the server's token as `Authorization: Bearer <token>`",
     );
+    response
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
     response
 }
 

@@ -5,9 +5,11 @@
 //! It knows nothing of the MCP SDK: it wraps the service.
 
 use axum::body::Body;
-use axum::http::{HeaderValue, Method, Request, Response, StatusCode, header};
+use axum::http::{Method, Request, Response, StatusCode};
 use axum::middleware::Next;
 use futures_util::StreamExt;
+
+use super::refusal::refusal as error;
 
 /// The largest request body read, in bytes.
 pub const MAX_BODY: usize = 4 << 20;
@@ -59,16 +61,4 @@ pub async fn check(request: Request<Body>, next: Next) -> Response<Body> {
         Ok(_) => {}
     }
     next.run(Request::from_parts(parts, Body::from(read))).await
-}
-
-/// An HTTP error with a JSON-RPC error body (its `id` null: the request was not read).
-fn error(status: StatusCode, code: i64, message: &str) -> Response<Body> {
-    let body = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": message}});
-    let mut response = Response::new(Body::from(body.to_string()));
-    *response.status_mut() = status;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    response
 }

@@ -23,6 +23,8 @@ mod body;
 mod invoke;
 #[cfg(feature = "mcp")]
 mod origin;
+#[cfg(feature = "mcp")]
+mod refusal;
 mod select;
 #[cfg(feature = "mcp")]
 mod server;

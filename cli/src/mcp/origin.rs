@@ -66,7 +66,11 @@ fn text(origin: &HeaderValue) -> String {
 pub async fn check(origins: Origins, request: Request<Body>, next: Next) -> Response<Body> {
     let origin = request.headers().get(header::ORIGIN).cloned();
     if !origins.allows(origin.as_ref()) {
-        return refused();
+        return super::refusal::refusal(
+            StatusCode::FORBIDDEN,
+            -32000,
+            "Forbidden: this server serves requests from its own loopback origin, or with no Origin header, only",
+        );
     }
     let Some(page) = origin.filter(|o| origins.is_allowed_page(o)) else {
         return next.run(request).await;
@@ -108,25 +112,6 @@ fn preflight(page: HeaderValue) -> Response<Body> {
         HeaderValue::from_static("600"),
     );
     headers.insert(header::VARY, HeaderValue::from_static("Origin"));
-    response
-}
-
-/// 403 with a JSON-RPC error (its `id` null: the request is not read).
-fn refused() -> Response<Body> {
-    let body = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {
-            "code": -32000,
-            "message": "Forbidden: this server serves requests from its own loopback origin, or with no Origin header, only"
-        }
-    });
-    let mut response = Response::new(Body::from(body.to_string()));
-    *response.status_mut() = StatusCode::FORBIDDEN;
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
     response
 }
 
