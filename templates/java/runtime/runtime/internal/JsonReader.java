@@ -732,9 +732,9 @@ public final class JsonReader {
     /**
      * Reads the string whose opening quote is at {@code quote}, as {@link #readString} does,
      * but gives the same {@code String} for a short one seen before, found in {@code cache}
-     * by a hash of its bytes: a document repeats a few names and values (tags, enum values)
-     * many times, and a string made once is hashed once (Java caches a string's hash)
-     * however often a decoder switches on it afterwards. A slot keeps the string and the
+     * by a hash of its bytes: a document repeats a few member names many times, and a name
+     * made once is hashed once (Java caches a string's hash) however often a decoder
+     * switches on it afterwards. A slot keeps the string and the
      * offset of its bytes in the input, which stays unchanged while it is read.
      */
     private String readCached(int quote, Strings cache) {

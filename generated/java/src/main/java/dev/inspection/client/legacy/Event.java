@@ -139,7 +139,7 @@ public sealed interface Event
             case "task.completed":
                 return new TaskCompleted(
                     dev.inspection.client.legacy.TaskCompletedEvent.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             default:
                 return new Unknown(tag, object);
         }

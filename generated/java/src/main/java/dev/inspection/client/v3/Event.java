@@ -150,11 +150,11 @@ public sealed interface Event
             case "inspection.created":
                 return new InspectionCreated(
                     dev.inspection.client.v3.InspectionCreatedEvent.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "task.completed":
                 return new TaskCompleted(
                     dev.inspection.client.v3.TaskCompletedEvent.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             default:
                 return new Unknown(tag, object);
         }

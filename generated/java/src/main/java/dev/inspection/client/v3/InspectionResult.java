@@ -171,19 +171,19 @@ public sealed interface InspectionResult
             case "checklist":
                 return new Checklist(
                     dev.inspection.client.v3.ChecklistResult.decode(object, path, "object"),
-                    Wire.indexOf(object, "object"));
+                    object.indexOf("object"));
             case "data_template":
                 return new DataTemplate(
                     dev.inspection.client.v3.DataTemplateResult.decode(object, path, "object"),
-                    Wire.indexOf(object, "object"));
+                    object.indexOf("object"));
             case "pdf_form":
                 return new PdfForm(
                     dev.inspection.client.v3.PdfFormResult.decode(object, path, "object"),
-                    Wire.indexOf(object, "object"));
+                    object.indexOf("object"));
             case "collision_damage_waiver":
                 return new CollisionDamageWaiver(
                     dev.inspection.client.v3.CollisionDamageWaiverResult.decode(object, path, "object"),
-                    Wire.indexOf(object, "object"));
+                    object.indexOf("object"));
             default:
                 return new Unknown(tag, object);
         }

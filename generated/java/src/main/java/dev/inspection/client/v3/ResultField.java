@@ -238,43 +238,43 @@ public sealed interface ResultField
             case "textbox":
                 return new Textbox(
                     dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "barcode_scan_textbox":
                 return new BarcodeScanTextbox(
                     dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "date_selector":
                 return new DateSelector(
                     dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "radio":
                 return new Radio(
                     dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "single_dropdown_list":
                 return new SingleDropdownList(
                     dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "single_dropdown_with_id":
                 return new SingleDropdownWithId(
                     dev.inspection.client.v3.ItemField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "multi_dropdown_list":
                 return new MultiDropdownList(
                     dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "checkbox":
                 return new Checkbox(
                     dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "pass_fail":
                 return new PassFail(
                     dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "partner_case":
                 return new PartnerCase(
                     dev.inspection.client.v3.PartnerCaseField.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             default:
                 return new Unknown(tag, object);
         }

@@ -149,11 +149,11 @@ public sealed interface Signature
             case "inspection":
                 return new Inspection(
                     dev.inspection.client.v3.InspectionSignature.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             case "esign":
                 return new Esign(
                     dev.inspection.client.v3.EsignSignature.decode(object, path, "type"),
-                    Wire.indexOf(object, "type"));
+                    object.indexOf("type"));
             default:
                 return new Unknown(tag, object);
         }

@@ -470,17 +470,6 @@ public final class Wire {
     }
 
     /**
-     * Where a member stands in an object.
-     *
-     * @param object the object
-     * @param name the member's name
-     * @return its index among the members, or -1
-     */
-    public static int indexOf(JsonObject object, String name) {
-        return object.indexOf(name);
-    }
-
-    /**
      * A union member's object: its record's properties with the tag put back at {@code at}
      * (where it stood when read; first for a member made in code), any other member of the
      * tag's name replaced.

@@ -63,6 +63,12 @@ public class ParsePage {
         return Page.decode(JsonValue.parse(bytes), JsonPath.ROOT, Inspection::decode);
     }
 
+    /** The client's JSON tree of the page alone, before the records are read from it. */
+    @Benchmark
+    public JsonValue tree() {
+        return JsonValue.parse(bytes);
+    }
+
     @Benchmark
     public Map<?, ?> databindMap() throws IOException {
         return mapper.readValue(bytes, Map.class);
