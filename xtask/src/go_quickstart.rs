@@ -20,7 +20,7 @@ pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     )?;
     timed("go: the quickstart run against the sandbox", || {
         say("==> go: the quickstart run against the sandbox");
-        let (mut server, url) = super::java_quickstart::start_sandbox(sandbox, "go quickstart")?;
+        let (mut server, url) = super::tools::start_sandbox(sandbox, "go quickstart")?;
         let ran = Command::new(&program)
             .env("INSPECTION_URL", &url)
             .current_dir(root)

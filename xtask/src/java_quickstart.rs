@@ -2,9 +2,8 @@
 //! Maven repository under `target/`, a separate consumer project (`tests/java/quickstart`,
 //! the file docs/java.md quotes) compiled against it, and run against a sandbox.
 
-use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use super::tools::{say, step, timed};
 
@@ -53,34 +52,10 @@ pub fn version(root: &Path) -> Result<String, String> {
         .map_err(|e| format!("java: cannot read spec/VERSION: {e}"))
 }
 
-/// Starts the sandbox binary on a free loopback port: the process and its v3 URL, which
-/// its first line prints. Its output is read on to the end (a closed pipe would end it at
-/// its next line).
-pub fn start_sandbox(sandbox: &Path, what: &str) -> Result<(std::process::Child, String), String> {
-    let mut server = Command::new(sandbox)
-        .args(["--addr", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("{what}: cannot start {}: {e}", sandbox.display()))?;
-    let mut first = String::new();
-    if let Some(out) = server.stdout.take() {
-        let mut out = BufReader::new(out);
-        let _ = out.read_line(&mut first);
-        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
-    }
-    let url = first
-        .split_whitespace()
-        .last()
-        .unwrap_or_default()
-        .to_string();
-    Ok((server, url))
-}
-
 /// Runs `example.Quickstart` against a fresh sandbox and checks what it printed.
 fn run_quickstart(root: &Path, sandbox: &Path, version: &str) -> Result<(), String> {
     say("==> java: the quickstart run against the sandbox");
-    let (mut server, url) = start_sandbox(sandbox, "java quickstart")?;
+    let (mut server, url) = super::tools::start_sandbox(sandbox, "java quickstart")?;
     let jar = root.join(format!(
         "target/m2/dev/inspection/inspection-client/{version}/inspection-client-{version}.jar"
     ));

@@ -364,6 +364,30 @@ pub fn step_with_env(
     }
 }
 
+/// Starts the sandbox binary on a free loopback port: the process and its v3 URL, which
+/// its first line prints. Its output is read on to the end (a closed pipe would end it at
+/// its next line).
+pub fn start_sandbox(sandbox: &Path, what: &str) -> Result<(std::process::Child, String), String> {
+    let mut server = std::process::Command::new(sandbox)
+        .args(["--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{what}: cannot start {}: {e}", sandbox.display()))?;
+    let mut first = String::new();
+    if let Some(out) = server.stdout.take() {
+        let mut out = std::io::BufReader::new(out);
+        let _ = std::io::BufRead::read_line(&mut out, &mut first);
+        std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    }
+    let url = first
+        .split_whitespace()
+        .last()
+        .unwrap_or_default()
+        .to_string();
+    Ok((server, url))
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
