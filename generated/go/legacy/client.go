@@ -138,6 +138,14 @@ func WithHeader(name, value string) CallOption {
 	}
 }
 
+// WithContentType sends the body of a call that takes bytes as this media type instead of
+// the one the interface documents.
+func WithContentType(mediaType string) CallOption {
+	return func(c *runtime.Call) {
+		c.ContentType = mediaType
+	}
+}
+
 // Upserted is the record a create-or-replace call answers, and whether it was created.
 type Upserted[T any] struct {
 	Value   T
@@ -417,24 +425,47 @@ func (c *Client) ListAssetsPages(query ListAssetsQuery, opts ...CallOption) *Pag
 // ListAssetsFrom walks the pages of ListAssets from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListAssetsFrom(at Resume, query ListAssetsQuery, opts ...CallOption) *Pager[Asset] {
-	fetch := func(ctx context.Context, at Resume) ([]Asset, Resume, bool, error) {
+	return c.listAssetsWalk(at, false, query, opts)
+}
+
+// ListAssetsBackward walks every record of ListAssets backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListAssetsBackward(ctx context.Context, query ListAssetsQuery, opts ...CallOption) iter.Seq2[Asset, error] {
+	return runtime.All(ctx, c.ListAssetsBackwardFrom(Resume{}, query, opts...))
+}
+
+// ListAssetsBackwardFrom walks the pages of ListAssets backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListAssetsBackwardFrom(at Resume, query ListAssetsQuery, opts ...CallOption) *Pager[Asset] {
+	return c.listAssetsWalk(at, true, query, opts)
+}
+
+// listAssetsWalk walks the pages of ListAssets from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listAssetsWalk(at Resume, backward bool, query ListAssetsQuery, opts []CallOption) *Pager[Asset] {
+	fetch := func(ctx context.Context, at Resume) ([]Asset, any, Resume, bool, error) {
 		call, err := c.listAssetsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readAssetList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Assets.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Assets.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_assets", at, fetch)
 }
@@ -535,24 +566,58 @@ func (c *Client) ListAssetTransactionsPages(id AssetRef, query ListAssetTransact
 // ListAssetTransactionsFrom walks the pages of ListAssetTransactions from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListAssetTransactionsFrom(at Resume, id AssetRef, query ListAssetTransactionsQuery, opts ...CallOption) *Pager[Transaction] {
-	fetch := func(ctx context.Context, at Resume) ([]Transaction, Resume, bool, error) {
+	return c.listAssetTransactionsWalk(at, false, id, query, opts)
+}
+
+// ListAssetTransactionsBackward walks every record of ListAssetTransactions backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListAssetTransactionsBackward(
+	ctx context.Context,
+	id AssetRef,
+	query ListAssetTransactionsQuery,
+	opts ...CallOption,
+) iter.Seq2[Transaction, error] {
+	return runtime.All(ctx, c.ListAssetTransactionsBackwardFrom(Resume{}, id, query, opts...))
+}
+
+// ListAssetTransactionsBackwardFrom walks the pages of ListAssetTransactions backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListAssetTransactionsBackwardFrom(at Resume, id AssetRef, query ListAssetTransactionsQuery, opts ...CallOption) *Pager[Transaction] {
+	return c.listAssetTransactionsWalk(at, true, id, query, opts)
+}
+
+// listAssetTransactionsWalk walks the pages of ListAssetTransactions from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listAssetTransactionsWalk(
+	at Resume,
+	backward bool,
+	id AssetRef,
+	query ListAssetTransactionsQuery,
+	opts []CallOption,
+) *Pager[Transaction] {
+	fetch := func(ctx context.Context, at Resume) ([]Transaction, any, Resume, bool, error) {
 		call, err := c.listAssetTransactionsCall(id, query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readTransactionList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Transactions.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Transactions.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_asset_transactions", at, fetch)
 }
@@ -965,24 +1030,47 @@ func (c *Client) ListLocationsPages(query ListLocationsQuery, opts ...CallOption
 // ListLocationsFrom walks the pages of ListLocations from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListLocationsFrom(at Resume, query ListLocationsQuery, opts ...CallOption) *Pager[Location] {
-	fetch := func(ctx context.Context, at Resume) ([]Location, Resume, bool, error) {
+	return c.listLocationsWalk(at, false, query, opts)
+}
+
+// ListLocationsBackward walks every record of ListLocations backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListLocationsBackward(ctx context.Context, query ListLocationsQuery, opts ...CallOption) iter.Seq2[Location, error] {
+	return runtime.All(ctx, c.ListLocationsBackwardFrom(Resume{}, query, opts...))
+}
+
+// ListLocationsBackwardFrom walks the pages of ListLocations backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListLocationsBackwardFrom(at Resume, query ListLocationsQuery, opts ...CallOption) *Pager[Location] {
+	return c.listLocationsWalk(at, true, query, opts)
+}
+
+// listLocationsWalk walks the pages of ListLocations from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listLocationsWalk(at Resume, backward bool, query ListLocationsQuery, opts []CallOption) *Pager[Location] {
+	fetch := func(ctx context.Context, at Resume) ([]Location, any, Resume, bool, error) {
 		call, err := c.listLocationsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readLocationList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Locations.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Locations.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_locations", at, fetch)
 }
@@ -1246,24 +1334,47 @@ func (c *Client) ListTasksPages(query ListTasksQuery, opts ...CallOption) *Pager
 // ListTasksFrom walks the pages of ListTasks from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListTasksFrom(at Resume, query ListTasksQuery, opts ...CallOption) *Pager[Task] {
-	fetch := func(ctx context.Context, at Resume) ([]Task, Resume, bool, error) {
+	return c.listTasksWalk(at, false, query, opts)
+}
+
+// ListTasksBackward walks every record of ListTasks backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListTasksBackward(ctx context.Context, query ListTasksQuery, opts ...CallOption) iter.Seq2[Task, error] {
+	return runtime.All(ctx, c.ListTasksBackwardFrom(Resume{}, query, opts...))
+}
+
+// ListTasksBackwardFrom walks the pages of ListTasks backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListTasksBackwardFrom(at Resume, query ListTasksQuery, opts ...CallOption) *Pager[Task] {
+	return c.listTasksWalk(at, true, query, opts)
+}
+
+// listTasksWalk walks the pages of ListTasks from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listTasksWalk(at Resume, backward bool, query ListTasksQuery, opts []CallOption) *Pager[Task] {
+	fetch := func(ctx context.Context, at Resume) ([]Task, any, Resume, bool, error) {
 		call, err := c.listTasksCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readTaskList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Tasks.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Tasks.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_tasks", at, fetch)
 }
@@ -1521,24 +1632,47 @@ func (c *Client) ListTransactionsPages(query ListTransactionsQuery, opts ...Call
 // ListTransactionsFrom walks the pages of ListTransactions from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListTransactionsFrom(at Resume, query ListTransactionsQuery, opts ...CallOption) *Pager[Transaction] {
-	fetch := func(ctx context.Context, at Resume) ([]Transaction, Resume, bool, error) {
+	return c.listTransactionsWalk(at, false, query, opts)
+}
+
+// ListTransactionsBackward walks every record of ListTransactions backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListTransactionsBackward(ctx context.Context, query ListTransactionsQuery, opts ...CallOption) iter.Seq2[Transaction, error] {
+	return runtime.All(ctx, c.ListTransactionsBackwardFrom(Resume{}, query, opts...))
+}
+
+// ListTransactionsBackwardFrom walks the pages of ListTransactions backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListTransactionsBackwardFrom(at Resume, query ListTransactionsQuery, opts ...CallOption) *Pager[Transaction] {
+	return c.listTransactionsWalk(at, true, query, opts)
+}
+
+// listTransactionsWalk walks the pages of ListTransactions from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listTransactionsWalk(at Resume, backward bool, query ListTransactionsQuery, opts []CallOption) *Pager[Transaction] {
+	fetch := func(ctx context.Context, at Resume) ([]Transaction, any, Resume, bool, error) {
 		call, err := c.listTransactionsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readTransactionList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Transactions.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Transactions.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_transactions", at, fetch)
 }
@@ -2157,24 +2291,47 @@ func (c *Client) ListUsersPages(query ListUsersQuery, opts ...CallOption) *Pager
 // ListUsersFrom walks the pages of ListUsers from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListUsersFrom(at Resume, query ListUsersQuery, opts ...CallOption) *Pager[User] {
-	fetch := func(ctx context.Context, at Resume) ([]User, Resume, bool, error) {
+	return c.listUsersWalk(at, false, query, opts)
+}
+
+// ListUsersBackward walks every record of ListUsers backwards, following each
+// page's link to the previous one (start with a query that names where, such as a
+// before_id), a page at a time; the walk stops at the first error, which it yields.
+func (c *Client) ListUsersBackward(ctx context.Context, query ListUsersQuery, opts ...CallOption) iter.Seq2[User, error] {
+	return runtime.All(ctx, c.ListUsersBackwardFrom(Resume{}, query, opts...))
+}
+
+// ListUsersBackwardFrom walks the pages of ListUsers backwards from at (the zero
+// Resume: the page the query names), following each page's link to the previous one.
+func (c *Client) ListUsersBackwardFrom(at Resume, query ListUsersQuery, opts ...CallOption) *Pager[User] {
+	return c.listUsersWalk(at, true, query, opts)
+}
+
+// listUsersWalk walks the pages of ListUsers from at, by their next links
+// or, backward, their previous ones.
+func (c *Client) listUsersWalk(at Resume, backward bool, query ListUsersQuery, opts []CallOption) *Pager[User] {
+	fetch := func(ctx context.Context, at Resume) ([]User, any, Resume, bool, error) {
 		call, err := c.listUsersCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Link != "" {
 			call.Path, call.Query = at.Link, nil
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readUserList)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
-		next := runtime.Resume{Link: page.Links.Value().Next.Value()}
-		return page.Users.Value(), next, next.IsZero(), nil
+		link := page.Links.Value().Next.Value()
+		if backward {
+			link = page.Links.Value().Prev.Value()
+		}
+		next := runtime.Resume{Link: link}
+		return page.Users.Value(), page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_users", at, fetch)
 }

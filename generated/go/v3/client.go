@@ -448,10 +448,10 @@ func (c *Client) ListUnitsPages(query ListUnitsQuery, opts ...CallOption) *Pager
 // ListUnitsFrom walks the pages of ListUnits from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListUnitsFrom(at Resume, query ListUnitsQuery, opts ...CallOption) *Pager[Unit] {
-	fetch := func(ctx context.Context, at Resume) ([]Unit, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Unit, any, Resume, bool, error) {
 		call, err := c.listUnitsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -461,18 +461,18 @@ func (c *Client) ListUnitsFrom(at Resume, query ListUnitsQuery, opts ...CallOpti
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Unit])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_units", at, fetch)
 }
@@ -822,10 +822,10 @@ func (c *Client) ListUnitInspectionsPages(unitID UnitID, query ListUnitInspectio
 // ListUnitInspectionsFrom walks the pages of ListUnitInspections from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListUnitInspectionsFrom(at Resume, unitID UnitID, query ListUnitInspectionsQuery, opts ...CallOption) *Pager[Inspection] {
-	fetch := func(ctx context.Context, at Resume) ([]Inspection, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Inspection, any, Resume, bool, error) {
 		call, err := c.listUnitInspectionsCall(unitID, query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -835,18 +835,18 @@ func (c *Client) ListUnitInspectionsFrom(at Resume, unitID UnitID, query ListUni
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Inspection])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_unit_inspections", at, fetch)
 }
@@ -935,10 +935,10 @@ func (c *Client) ListUnitInspectionsByReferenceNumberFrom(
 	query ListUnitInspectionsByReferenceNumberQuery,
 	opts ...CallOption,
 ) *Pager[Inspection] {
-	fetch := func(ctx context.Context, at Resume) ([]Inspection, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Inspection, any, Resume, bool, error) {
 		call, err := c.listUnitInspectionsByReferenceNumberCall(referenceNumber, query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -948,18 +948,18 @@ func (c *Client) ListUnitInspectionsByReferenceNumberFrom(
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Inspection])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_unit_inspections_by_reference_number", at, fetch)
 }
@@ -1038,10 +1038,10 @@ func (c *Client) ListInspectionsPages(query ListInspectionsQuery, opts ...CallOp
 // ListInspectionsFrom walks the pages of ListInspections from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListInspectionsFrom(at Resume, query ListInspectionsQuery, opts ...CallOption) *Pager[Inspection] {
-	fetch := func(ctx context.Context, at Resume) ([]Inspection, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Inspection, any, Resume, bool, error) {
 		call, err := c.listInspectionsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1051,18 +1051,18 @@ func (c *Client) ListInspectionsFrom(at Resume, query ListInspectionsQuery, opts
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Inspection])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_inspections", at, fetch)
 }
@@ -1316,10 +1316,10 @@ func (c *Client) ListTasksPages(query ListTasksQuery, opts ...CallOption) *Pager
 // ListTasksFrom walks the pages of ListTasks from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListTasksFrom(at Resume, query ListTasksQuery, opts ...CallOption) *Pager[Task] {
-	fetch := func(ctx context.Context, at Resume) ([]Task, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Task, any, Resume, bool, error) {
 		call, err := c.listTasksCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1329,18 +1329,18 @@ func (c *Client) ListTasksFrom(at Resume, query ListTasksQuery, opts ...CallOpti
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Task])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_tasks", at, fetch)
 }
@@ -1607,10 +1607,10 @@ func (c *Client) ListWorkflowsPages(query ListWorkflowsQuery, opts ...CallOption
 // ListWorkflowsFrom walks the pages of ListWorkflows from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListWorkflowsFrom(at Resume, query ListWorkflowsQuery, opts ...CallOption) *Pager[Workflow] {
-	fetch := func(ctx context.Context, at Resume) ([]Workflow, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Workflow, any, Resume, bool, error) {
 		call, err := c.listWorkflowsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1620,18 +1620,18 @@ func (c *Client) ListWorkflowsFrom(at Resume, query ListWorkflowsQuery, opts ...
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Workflow])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_workflows", at, fetch)
 }
@@ -1695,10 +1695,10 @@ func (c *Client) ListLocationsPages(query ListLocationsQuery, opts ...CallOption
 // ListLocationsFrom walks the pages of ListLocations from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListLocationsFrom(at Resume, query ListLocationsQuery, opts ...CallOption) *Pager[Location] {
-	fetch := func(ctx context.Context, at Resume) ([]Location, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]Location, any, Resume, bool, error) {
 		call, err := c.listLocationsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1708,18 +1708,18 @@ func (c *Client) ListLocationsFrom(at Resume, query ListLocationsQuery, opts ...
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[Location])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_locations", at, fetch)
 }
@@ -1771,10 +1771,10 @@ func (c *Client) ListUsersPages(query ListUsersQuery, opts ...CallOption) *Pager
 // ListUsersFrom walks the pages of ListUsers from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListUsersFrom(at Resume, query ListUsersQuery, opts ...CallOption) *Pager[User] {
-	fetch := func(ctx context.Context, at Resume) ([]User, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]User, any, Resume, bool, error) {
 		call, err := c.listUsersCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1784,18 +1784,18 @@ func (c *Client) ListUsersFrom(at Resume, query ListUsersQuery, opts ...CallOpti
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[User])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_users", at, fetch)
 }
@@ -1898,10 +1898,10 @@ func (c *Client) ListUserGroupsPages(query ListUserGroupsQuery, opts ...CallOpti
 // ListUserGroupsFrom walks the pages of ListUserGroups from at, where an earlier walk
 // stood (its Resume, or a PagingInterruptedError's).
 func (c *Client) ListUserGroupsFrom(at Resume, query ListUserGroupsQuery, opts ...CallOption) *Pager[UserGroup] {
-	fetch := func(ctx context.Context, at Resume) ([]UserGroup, Resume, bool, error) {
+	fetch := func(ctx context.Context, at Resume) ([]UserGroup, any, Resume, bool, error) {
 		call, err := c.listUserGroupsCall(query)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		if at.Cursor != "" {
 			call.SetQuery("page", at.Cursor)
@@ -1911,18 +1911,18 @@ func (c *Client) ListUserGroupsFrom(at Resume, query ListUserGroupsQuery, opts .
 		}
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		page, err := runtime.Read(answer, readPage[UserGroup])
 		if err != nil {
-			return nil, runtime.Resume{}, false, err
+			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
 		}
-		return page.Data, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_user_groups", at, fetch)
 }

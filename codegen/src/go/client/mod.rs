@@ -32,6 +32,8 @@ pub struct ClientCx {
     pub paged: bool,
     /// Whether a method names a type of `encoding/json`.
     pub json: bool,
+    /// Whether an operation sends a body of bytes (`WithContentType` is then written).
+    pub binary_body: bool,
     /// The list the package's examples walk: one taking nothing but its query values.
     pub example: Option<ExampleCx>,
     /// The reader of webhook deliveries, when the service sends events.
@@ -102,6 +104,10 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
             crate::templates::webhooks(i, name, name, words)
         },
         paged: operations.iter().any(|o| o.paged.is_some()),
+        binary_body: i
+            .operations
+            .iter()
+            .any(|op| op.body.is_some() && op.json_body().is_none()),
         example: operations
             .iter()
             .filter(|o| o.paged.is_some() && o.args == "query")

@@ -24,6 +24,8 @@ pub struct OperationCx {
     pub sig_pages: String,
     pub sig_from: String,
     pub sig_builder: String,
+    /// The parameters of a links list's walk in either direction.
+    pub sig_walk: String,
     /// The parameters of a download into a writer (`…To`): the method's, then `w`.
     pub sig_to: String,
     /// The names the builder is given.
@@ -277,6 +279,7 @@ pub(super) fn operation_cx(
         sig_pages: with(&[], &["opts ...CallOption"]),
         sig_from: with(&["at Resume"], &["opts ...CallOption"]),
         sig_builder: with(&[], &[]),
+        sig_walk: with(&["at Resume", "backward bool"], &["opts []CallOption"]),
         sig_to: with(
             &["ctx context.Context"],
             &["w io.Writer", "opts ...CallOption"],

@@ -19,6 +19,16 @@ pub struct PagedCx {
     pub read: Vec<String>,
     /// The query parameter a cursor goes back in (empty for links).
     pub cursor_param: String,
+    /// A links list's walk backwards (it follows `prev`): its methods, and the unexported
+    /// method both directions share; `read` then tests `backward`.
+    pub backward: Option<BackwardCx>,
+}
+
+#[derive(serde::Serialize)]
+pub struct BackwardCx {
+    pub method: String,
+    pub from: String,
+    pub walk: String,
 }
 
 pub(super) fn paged_cx(
@@ -31,11 +41,12 @@ pub(super) fn paged_cx(
 ) -> PagedCx {
     let pages = methods.claim(&format!("{method}Pages"));
     let from = methods.claim(&format!("{method}From"));
-    let (item, read, cursor_param) = match paging {
+    let (item, read, cursor_param, backward) = match paging {
         Paging::Cursor { item, settings } => (
             item,
             cursor_read(i, types, claimed, item, settings),
             names::string(&settings.page_param),
+            None,
         ),
         Paging::Links {
             envelope,
@@ -46,6 +57,11 @@ pub(super) fn paged_cx(
             item,
             links_read(i, types, claimed, envelope, items_field, settings),
             String::new(),
+            Some(BackwardCx {
+                method: methods.claim(&format!("{method}Backward")),
+                from: methods.claim(&format!("{method}BackwardFrom")),
+                walk: methods.claim(&format!("{}Walk", super::lower_first(method))),
+            }),
         ),
     };
     PagedCx {
@@ -54,10 +70,11 @@ pub(super) fn paged_cx(
         from,
         read,
         cursor_param,
+        backward,
     }
 }
 
-const FAILED: &str = "if err != nil {\n\treturn nil, runtime.Resume{}, false, err\n}";
+const FAILED: &str = "if err != nil {\n\treturn nil, nil, runtime.Resume{}, false, err\n}";
 
 /// A cursor page: its records, and its paging object's next link or cursor.
 fn cursor_read(
@@ -86,11 +103,11 @@ fn cursor_read(
         read.push(format!("\tnext.Cursor = paging.{}", field(cursor)));
     }
     read.push("}".to_string());
-    read.push("return page.Data, next, next.IsZero(), nil".to_string());
+    read.push("return page.Data, page, next, next.IsZero(), nil".to_string());
     read
 }
 
-/// A links page: its records, and the URL of its `next` link.
+/// A links page: its records, and the URL of its `next` link (`prev` when `backward`).
 fn links_read(
     i: &Interface,
     types: &Types,
@@ -109,22 +126,25 @@ fn links_read(
             .map(|f| f.ty.clone()),
         _ => None,
     };
-    // The links paging style names its link to the next page `next`.
-    let next = links_type
-        .and_then(|ty| record_field(i, &ty, "next", types, claimed))
-        .unwrap_or_default();
+    // The links paging style names its links to the next and previous pages so.
+    let link = |name: &str| {
+        links_type
+            .as_ref()
+            .and_then(|ty| record_field(i, ty, name, types, claimed))
+            .unwrap_or_default()
+    };
+    let links = field(&settings.links_field);
     vec![
         format!(
             "page, err := runtime.Read(answer, read{})",
             types.names[envelope.index()]
         ),
         FAILED.to_string(),
+        format!("link := page.{links}.{}", link("next")),
+        format!("if backward {{\n\tlink = page.{links}.{}\n}}", link("prev")),
+        "next := runtime.Resume{Link: link}".to_string(),
         format!(
-            "next := runtime.Resume{{Link: page.{}.{next}}}",
-            field(&settings.links_field)
-        ),
-        format!(
-            "return page.{}, next, next.IsZero(), nil",
+            "return page.{}, page, next, next.IsZero(), nil",
             field(items_field)
         ),
     ]

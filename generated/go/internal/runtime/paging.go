@@ -85,10 +85,11 @@ func (e *PagingInterruptedError) Error() string {
 // Unwrap returns the page's error.
 func (e *PagingInterruptedError) Unwrap() error { return e.Err }
 
-// PageFunc fetches the page at (the zero Resume: the first) and returns its records
-// and where the next page is; done when there is none. The generated code writes one
-// per list: a cursor goes in the page parameter, a link is the Call's Path as it is.
-type PageFunc[T any] func(ctx context.Context, at Resume) (items []T, next Resume, done bool, err error)
+// PageFunc fetches the page at (the zero Resume: the first) and returns its records,
+// the page as read (the list's own type, for Pager.Page) and where the next page is;
+// done when there is none. The generated code writes one per list: a cursor goes in the
+// page parameter, a link is the Call's Path as it is.
+type PageFunc[T any] func(ctx context.Context, at Resume) (items []T, page any, next Resume, done bool, err error)
 
 // Pager walks a list page by page, holding one page at a time. A walk always ends: a
 // page it has fetched met again, or more than MaxEmptyPages empty pages in a row
@@ -100,6 +101,7 @@ type Pager[T any] struct {
 	operation string
 	fetch     PageFunc[T]
 	at        Resume
+	page      any // the last page read
 	seen      map[Resume]struct{}
 	pages     int   // pages read
 	empty     int   // empty pages in a row
@@ -133,6 +135,11 @@ func NewPagerAt[T any](c *Core, operation string, at Resume, fetch PageFunc[T]) 
 // an error, the page that failed), to save and go on with later through NewPagerAt.
 func (p *Pager[T]) Resume() Resume { return p.at }
 
+// Page returns the last page Next read, whole, as the list's own type answered it
+// (v3.Page[v3.Unit], legacy.TransactionList, ...: its records and paging members, and
+// the members the client does not know), or nil before the first.
+func (p *Pager[T]) Page() any { return p.page }
+
 // Next fetches the next page and returns its records; false once the walk is over.
 // After an error from the page's fetch, Next again asks for the same page; an error
 // of the walk itself (stalled paging, a link elsewhere) is given again.
@@ -143,7 +150,7 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, bool, error) {
 	if p.done {
 		return nil, false, nil
 	}
-	items, next, done, err := p.fetch(ctx, p.at)
+	items, page, next, done, err := p.fetch(ctx, p.at)
 	if err != nil {
 		if !p.at.IsZero() {
 			return nil, false, &PagingInterruptedError{Resume: p.at, Err: err}
@@ -151,6 +158,7 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, bool, error) {
 		return nil, false, err
 	}
 	p.pages++
+	p.page = page
 	if p.core != nil {
 		p.core.rep.page(ctx, p.operation, p.pages, len(items))
 	}

@@ -22,11 +22,11 @@ type fakeList struct {
 	asked []string
 }
 
-func (f *fakeList) fetch(_ context.Context, at Resume) ([]string, Resume, bool, error) {
+func (f *fakeList) fetch(_ context.Context, at Resume) ([]string, any, Resume, bool, error) {
 	f.asked = append(f.asked, at.String())
 	p := f.pages[0]
 	f.pages = f.pages[1:]
-	return p.items, p.next, p.next.IsZero(), p.err
+	return p.items, p, p.next, p.next.IsZero(), p.err
 }
 
 func collect(t *testing.T, ctx context.Context, p *Pager[string]) ([]string, error) {
@@ -166,9 +166,9 @@ func TestCancellingTheContextEndsTheWalkPromptly(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	fetches := 0
-	p := NewPager(nil, "list_units", func(context.Context, Resume) ([]string, Resume, bool, error) {
+	p := NewPager(nil, "list_units", func(context.Context, Resume) ([]string, any, Resume, bool, error) {
 		fetches++
-		return []string{"a", "b", "c"}, Resume{Cursor: "c" + itoa(fetches)}, false, nil
+		return []string{"a", "b", "c"}, nil, Resume{Cursor: "c" + itoa(fetches)}, false, nil
 	})
 	var got []string
 	var last error
@@ -189,9 +189,9 @@ func TestCancellingTheContextEndsTheWalkPromptly(t *testing.T) {
 
 func TestBreakingOutOfAllStopsTheWalk(t *testing.T) {
 	fetches := 0
-	p := NewPager(nil, "list_units", func(context.Context, Resume) ([]string, Resume, bool, error) {
+	p := NewPager(nil, "list_units", func(context.Context, Resume) ([]string, any, Resume, bool, error) {
 		fetches++
-		return []string{"a", "b"}, Resume{Cursor: "c" + itoa(fetches)}, false, nil
+		return []string{"a", "b"}, nil, Resume{Cursor: "c" + itoa(fetches)}, false, nil
 	})
 	for item, err := range All(context.Background(), p) {
 		if err != nil || item == "b" {
