@@ -79,10 +79,25 @@ pub const PACKAGE_NAMES: &[&str] = &[
     "WithHeader",
     "WithHook",
     "WithLogger",
+    "WithContentType",
     "WithMaxAttempts",
+    "WithMaxEmptyPages",
+    "WithMaxErrorBytes",
+    "WithMaxResponseBytes",
+    "WithPolling",
     "WithRateLimit",
     "WithoutRateLimit",
     "WithoutValidation",
+];
+
+/// The methods every client has besides its operations' (`send` its own helper).
+pub const CLIENT_METHODS: &[&str] = &[
+    "FetchPresigned",
+    "FetchPresignedTo",
+    "LogIn",
+    "PutParts",
+    "PutPresigned",
+    "send",
 ];
 
 /// The methods every generated struct has: a field may not take their names.

@@ -20,6 +20,43 @@ import (
 // goroutines, which share its pacing to the quota: make one and keep it.
 //
 // Every call checks its values against the documented limits before sending (unless made
+// WithPolling sets how often a document the service is still preparing (answered 202) is
+// asked for again, and the wait before the first poll when the service names none
+// (doubled at each poll).
+func WithPolling(maxPolls int, interval time.Duration) Option {
+	return func(s *settings) error {
+		s.config.MaxPolls, s.config.PollInterval = maxPolls, interval
+		return nil
+	}
+}
+
+// WithMaxResponseBytes sets the longest answer read into memory (64 MiB unless set); a
+// longer one fails with a *TooLargeError. A download into a writer (…To) has no limit.
+func WithMaxResponseBytes(n int64) Option {
+	return func(s *settings) error {
+		s.config.MaxResponseBytes = n
+		return nil
+	}
+}
+
+// WithMaxErrorBytes sets how much of an error answer is read for its message (64 KiB
+// unless set); the rest is never read.
+func WithMaxErrorBytes(n int64) Option {
+	return func(s *settings) error {
+		s.config.MaxErrorBytes = n
+		return nil
+	}
+}
+
+// WithMaxEmptyPages sets how many empty pages in a row a walk accepts while the service
+// still points onwards (10 unless set); one more is a paging-stalled error.
+func WithMaxEmptyPages(n int) Option {
+	return func(s *settings) error {
+		s.config.MaxEmptyPages = n
+		return nil
+	}
+}
+
 // WithoutValidation), waits its turn under the rate limit, and is retried when that is
 // safe: never a POST or PATCH that may have reached the service. No wait outlives the
 // call's context.
@@ -202,6 +239,12 @@ func NewClient(credentials AuthenticateRequest, opts ...Option) (*Client, error)
 	made, err := newClient(runtime.TokenLogin(login), opts)
 	c = made
 	return made, err
+}
+
+// LogIn logs in now rather than at the first call, so that credentials the service
+// refuses show at start-up; calls log in again by themselves when the token expires.
+func (c *Client) LogIn(ctx context.Context) error {
+	return c.core.LogIn(ctx)
 }
 
 // Reads a webhook delivery's JSON body as a `Event`.
@@ -2635,7 +2678,12 @@ func (c *Client) deleteUserCall(id UserPathRef) (*runtime.Call, error) {
 //
 // *Not shown by the interface document:* The request and response bodies, and whether the
 // new password is set, generated or sent to the user.
-func (c *Client) ResetUserPassword(ctx context.Context, id UserPathRef, body json.RawMessage, opts ...CallOption) error {
+func (c *Client) ResetUserPassword(
+	ctx context.Context,
+	id UserPathRef,
+	body Opt[json.RawMessage],
+	opts ...CallOption,
+) error {
 	call, err := c.resetUserPasswordCall(id, body)
 	if err != nil {
 		return err
@@ -2644,7 +2692,7 @@ func (c *Client) ResetUserPassword(ctx context.Context, id UserPathRef, body jso
 	return err
 }
 
-func (c *Client) resetUserPasswordCall(id UserPathRef, body json.RawMessage) (*runtime.Call, error) {
+func (c *Client) resetUserPasswordCall(id UserPathRef, body Opt[json.RawMessage]) (*runtime.Call, error) {
 	call := &runtime.Call{Operation: "reset_user_password", Method: "POST"}
 	call.Template = "/api/users/{id}/reset_password"
 	call.Hint = "only users with the manager role may call it"
@@ -2652,8 +2700,10 @@ func (c *Client) resetUserPasswordCall(id UserPathRef, body json.RawMessage) (*r
 	if err != nil {
 		return nil, err
 	}
-	call.Body = runtime.JSON(body, (*runtime.Encoder).Raw)
-	call.ContentType = "application/json"
+	if v, ok := body.Get(); ok {
+		call.Body = runtime.JSON(v, (*runtime.Encoder).Raw)
+		call.ContentType = "application/json"
+	}
 	call.Path = "/api/users/" + idSegment + "/reset_password"
 	return call, nil
 }

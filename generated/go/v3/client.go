@@ -20,6 +20,43 @@ import (
 // goroutines, which share its pacing to the quota: make one and keep it.
 //
 // Every call checks its values against the documented limits before sending (unless made
+// WithPolling sets how often a document the service is still preparing (answered 202) is
+// asked for again, and the wait before the first poll when the service names none
+// (doubled at each poll).
+func WithPolling(maxPolls int, interval time.Duration) Option {
+	return func(s *settings) error {
+		s.config.MaxPolls, s.config.PollInterval = maxPolls, interval
+		return nil
+	}
+}
+
+// WithMaxResponseBytes sets the longest answer read into memory (64 MiB unless set); a
+// longer one fails with a *TooLargeError. A download into a writer (…To) has no limit.
+func WithMaxResponseBytes(n int64) Option {
+	return func(s *settings) error {
+		s.config.MaxResponseBytes = n
+		return nil
+	}
+}
+
+// WithMaxErrorBytes sets how much of an error answer is read for its message (64 KiB
+// unless set); the rest is never read.
+func WithMaxErrorBytes(n int64) Option {
+	return func(s *settings) error {
+		s.config.MaxErrorBytes = n
+		return nil
+	}
+}
+
+// WithMaxEmptyPages sets how many empty pages in a row a walk accepts while the service
+// still points onwards (10 unless set); one more is a paging-stalled error.
+func WithMaxEmptyPages(n int) Option {
+	return func(s *settings) error {
+		s.config.MaxEmptyPages = n
+		return nil
+	}
+}
+
 // WithoutValidation), waits its turn under the rate limit, and is retried when that is
 // safe: never a POST or PATCH that may have reached the service. No wait outlives the
 // call's context.

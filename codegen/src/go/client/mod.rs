@@ -63,7 +63,7 @@ pub struct LoginCx {
 
 /// The client of `i`, its names claimed in `scope` (the package's).
 pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Scope) -> ClientCx {
-    let mut methods = Scope::new(&[], |_| false);
+    let mut methods = Scope::new(names::CLIENT_METHODS, |_| false);
     let mut queries = Vec::new();
     let operations: Vec<OperationCx> = i
         .operations

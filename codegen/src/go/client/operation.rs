@@ -125,30 +125,55 @@ impl<'a> Inputs<'a> {
         ));
     }
 
+    /// The body: a value of its type, or an `Opt` of it when the body may be left out
+    /// (nothing is sent then, not even a content type).
     fn body(&mut self, op: &Operation) {
         let Some(body) = &op.body else { return };
         self.args.push("body".to_string());
+        let optional = body.optional;
+        let value = if optional { "v" } else { "body" };
+        let mut build = Vec::new();
         match op.json_body() {
             Some(ty) => {
-                self.declared.push(format!("body {}", self.types.go(ty)));
+                let go = self.types.go(ty);
+                self.declared.push(if optional {
+                    format!("body Opt[{go}]")
+                } else {
+                    format!("body {go}")
+                });
                 let check = self
                     .types
-                    .check(ty, &Default::default(), false, "body", "\"\"", 0);
-                self.checks.extend(check);
-                self.build.push(format!(
-                    "call.Body = runtime.JSON(body, {})",
+                    .check(ty, &Default::default(), false, value, "\"\"", 0);
+                self.checks.extend(check.map(|c| match optional {
+                    true => format!("if v, ok := body.Get(); ok {{\n{}\n}}", types::indent(&c)),
+                    false => c,
+                }));
+                build.push(format!(
+                    "call.Body = runtime.JSON({value}, {})",
                     self.types.writer(ty)
                 ));
             }
             None => {
-                self.declared.push("body []byte".to_string());
-                self.build.push("call.Body = body".to_string());
+                self.declared.push(if optional {
+                    "body Opt[[]byte]".to_string()
+                } else {
+                    "body []byte".to_string()
+                });
+                build.push(format!("call.Body = {value}"));
             }
         }
-        self.build.push(format!(
+        build.push(format!(
             "call.ContentType = {}",
             names::string(&body.content_type)
         ));
+        if optional {
+            let inner: Vec<String> = build.iter().map(|b| types::indent(b)).collect();
+            build = vec![format!(
+                "if v, ok := body.Get(); ok {{\n{}\n}}",
+                inner.join("\n")
+            )];
+        }
+        self.build.extend(build);
     }
 
     /// The optional query values, as one struct of `Opt`s the method takes as `query`.

@@ -192,6 +192,17 @@ func (t *tokenAuth) logIn(ctx context.Context, done func(Secret) bool) (Secret, 
 	return tok, nil
 }
 
+// LogIn logs in now when c's Auth is a token login, whatever token it holds (a failed
+// login returns its error, and the next call logs in again); other Auths need nothing.
+func (c *Core) LogIn(ctx context.Context) error {
+	t, ok := c.cfg.Auth.(*tokenAuth)
+	if !ok {
+		return nil
+	}
+	_, err := t.logIn(ctx, func(Secret) bool { return false })
+	return err
+}
+
 func (t *tokenAuth) tokenPath() string {
 	if strings.HasPrefix(t.login.Field, "$") {
 		return t.login.Field
