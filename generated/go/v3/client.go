@@ -199,6 +199,41 @@ func ParseResume(text string) (Resume, error) {
 // APIError is an answer of the service that is an error: its status and message.
 type APIError = runtime.APIError
 
+// TransportError is a connection that failed or an answer that broke off.
+type TransportError = runtime.TransportError
+
+// TimeoutError is an attempt with no whole answer within the attempt timeout.
+type TimeoutError = runtime.TimeoutError
+
+// ContextError is a call stopped by its context, or by a wait that would outlive it.
+type ContextError = runtime.ContextError
+
+// NotReadyError is a document the service was still preparing after the polls allowed.
+type NotReadyError = runtime.NotReadyError
+
+// TooLargeError is an answer longer than the client reads into memory.
+type TooLargeError = runtime.TooLargeError
+
+// ForeignOriginError is a redirect or a next-page link to another origin.
+type ForeignOriginError = runtime.ForeignOriginError
+
+// ConfigError is a setting, or a value of a call, that cannot be used; nothing was sent.
+type ConfigError = runtime.ConfigError
+
+// PagingStalledError is a walk that came back to a page it had read, or met too many
+// empty pages in a row.
+type PagingStalledError = runtime.PagingStalledError
+
+// PagingInterruptedError is a walk that failed past its first page; its Resume is where
+// a walk from …From goes on.
+type PagingInterruptedError = runtime.PagingInterruptedError
+
+// ErrorKind names an error as the client's events do: api, transport, timeout, decode,
+// validation, not_ready, too_large, foreign_origin, paging_stalled, config, webhook, ...
+func ErrorKind(err error) string {
+	return runtime.ErrorKind(err)
+}
+
 // The errors an APIError matches with errors.Is, by its status.
 var (
 	ErrBadRequest    = runtime.ErrBadRequest
@@ -249,6 +284,9 @@ func ParseEvent(body []byte) (Event_, error) {
 func VerifyDelivery(header http.Header, name, expected string) error {
 	return runtime.VerifyDelivery(header, name, expected)
 }
+
+// WebhookError is a delivery VerifyDelivery refused; it names the header, never a value.
+type WebhookError = runtime.WebhookError
 
 func newClient(auth runtime.Auth, opts []Option) (*Client, error) {
 	base, _ := url.Parse("https://invalid.example")

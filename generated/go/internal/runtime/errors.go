@@ -229,8 +229,8 @@ func (e *ConfigError) Error() string { return "invalid " + e.Setting + ": " + e.
 
 // ErrorKind names err as the events and every client of the project do: api,
 // transport, timeout, decode, validation, not_ready, too_large, foreign_origin,
-// paging_stalled, config, interrupted (cancelled), or client for any other error. An interrupted walk
-// has its page's error's kind.
+// paging_stalled, config, webhook, interrupted (cancelled), or client for any other
+// error. An interrupted walk has its page's error's kind.
 func ErrorKind(err error) string {
 	var (
 		api      *APIError
@@ -278,12 +278,15 @@ func otherKind(err error) string {
 	var (
 		transport  *TransportError
 		validation *ValidationError
+		webhook    *WebhookError
 	)
 	switch {
 	case errors.As(err, &transport):
 		return "transport"
 	case errors.As(err, &validation):
 		return "validation"
+	case errors.As(err, &webhook):
+		return "webhook"
 	}
 	return "client"
 }

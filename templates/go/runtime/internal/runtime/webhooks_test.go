@@ -16,6 +16,9 @@ func TestADeliveryIsVerifiedByItsOneHeader(t *testing.T) {
 	if err == nil || strings.Contains(err.Error(), "guess") || strings.Contains(err.Error(), "s3cret") {
 		t.Fatalf("got %v", err)
 	}
+	if kind := ErrorKind(err); kind != "webhook" {
+		t.Fatalf("a refused delivery is of kind %q", kind)
+	}
 	h.Set("X-Secret", "s3cret")
 	if err := VerifyDelivery(h, "X-Secret", "s3cret"); err != nil {
 		t.Fatal(err)
