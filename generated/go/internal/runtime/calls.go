@@ -5,7 +5,9 @@ package runtime
 
 import (
 	"encoding/json"
+	"errors"
 	"net/url"
+	"strings"
 )
 
 // This file holds what a generated client's methods share: a value's text in a path or a
@@ -28,15 +30,19 @@ func Text[T any](v T, write func(*Encoder, T)) string {
 }
 
 // Segment is text as one path segment, escaped; a value that cannot be one segment (empty,
-// `.` or `..`, which a server or proxy would resolve as a path of their own) is refused
-// by the name of its parameter, with or without validation.
+// `.` or `..`, which a server or proxy would resolve as a path of their own, or one
+// holding a control character, which some servers cut the path at) is refused by the
+// name of its parameter, with or without validation.
 func Segment(name, text string) (string, error) {
-	switch text {
-	case "", ".", "..":
-		return "", &ValidationError{Violations: []Violation{{
-			Path:    name,
-			Message: "must be a path segment: not empty, `.` or `..`",
-		}}}
+	problem := ""
+	switch {
+	case text == "" || text == "." || text == "..":
+		problem = "must be a path segment: not empty, `.` or `..`"
+	case strings.ContainsFunc(text, func(r rune) bool { return r < 0x20 || r == 0x7f }):
+		problem = "must be a path segment: it holds a control character"
+	}
+	if problem != "" {
+		return "", &ValidationError{Violations: []Violation{{Path: name, Message: problem}}}
 	}
 	return url.PathEscape(text), nil
 }
@@ -53,6 +59,10 @@ func Read[T any](answer *Answer, read func(*Decoder) T) (T, error) {
 	d := NewDecoder(answer.Body)
 	v := read(d)
 	if err := d.Finish(); err != nil {
+		var decode *DecodeError
+		if errors.As(err, &decode) {
+			decode.Status = answer.Status
+		}
 		var zero T
 		return zero, err
 	}

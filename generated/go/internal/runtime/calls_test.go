@@ -28,7 +28,7 @@ func TestASegmentIsEscapedOrRefusedByName(t *testing.T) {
 	if got, err := Segment("unit_id", "a/b c"); err != nil || got != "a%2Fb%20c" {
 		t.Fatalf("got %q, %v", got, err)
 	}
-	for _, bad := range []string{"", ".", ".."} {
+	for _, bad := range []string{"", ".", "..", "a\tb", "x\x00", "del\x7f"} {
 		_, err := Segment("unit_id", bad)
 		var invalid *ValidationError
 		if !errors.As(err, &invalid) || invalid.Violations[0].Path != "unit_id" {

@@ -117,7 +117,7 @@ func (v DateOrDateTime) DateTime() (time.Time, bool) { return v.time, v.isTime }
 // String returns the date as "YYYY-MM-DD" or the date-time in RFC 3339.
 func (v DateOrDateTime) String() string {
 	if v.isTime {
-		return v.time.Format(time.RFC3339Nano)
+		return string(appendDateTime(nil, v.time))
 	}
 	return v.date.String()
 }
@@ -149,7 +149,7 @@ func (v DateTimeOrRange) Range() (from, to time.Time, ok bool) {
 // interval notation).
 func (v DateTimeOrRange) String() string {
 	if v.isRange {
-		return v.from.Format(time.RFC3339Nano) + "/" + v.to.Format(time.RFC3339Nano)
+		return string(appendDateTime(nil, v.from)) + "/" + string(appendDateTime(nil, v.to))
 	}
-	return v.from.Format(time.RFC3339Nano)
+	return string(appendDateTime(nil, v.from))
 }

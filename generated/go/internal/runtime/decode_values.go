@@ -235,10 +235,12 @@ func (d *Decoder) Date() Date {
 	return v
 }
 
-// DateTime reads a string holding an RFC 3339 date-time, keeping its offset: Z gives
-// time.UTC, and other offsets a fixed zone. It accepts what time.RFC3339Nano parses,
-// lowercase t and z too, but strictly: two-digit hours, a '.' before fractional
-// seconds, offsets within ±23:59. Leap seconds (:60) are refused, as time refuses them.
+// DateTime reads a string holding a date-time in any of the ISO 8601 forms the service
+// writes, keeping its offset: RFC 3339 (a 'T', 't' or space between date and time, a
+// '.' or ',' before fractional seconds), seconds left out, no offset (taken as UTC, as
+// every client of the project takes it), ±hh, ±hhmm or ±hh:mm, or a bare date
+// (midnight UTC). Z gives time.UTC, other offsets a fixed zone. Leap seconds (:60) are
+// refused, as time refuses them.
 func (d *Decoder) DateTime() time.Time {
 	b, start, ok := d.text("a date-time")
 	if !ok {
@@ -246,38 +248,31 @@ func (d *Decoder) DateTime() time.Time {
 	}
 	t, ok := d.parseDateTime(b)
 	if !ok {
-		d.fail(start, "expected an RFC 3339 date-time, got "+snippet(b))
+		d.fail(start, "expected an ISO 8601 date-time, got "+snippet(b))
 	}
 	return t
 }
 
-// parseDateTime parses an RFC 3339 date-time.
+// parseDateTime parses a date-time as DateTime describes.
 func (d *Decoder) parseDateTime(b []byte) (time.Time, bool) {
-	const short = len("2006-01-02T15:04:05")
-	if len(b) < short+1 || b[10] != 'T' && b[10] != 't' || b[13] != ':' || b[16] != ':' {
+	if len(b) < 10 {
 		return time.Time{}, false
 	}
 	date, ok := parseDate(b[:10])
-	hour, ok1 := digits(b[11:13])
-	minute, ok2 := digits(b[14:16])
-	sec, ok3 := digits(b[17:19])
-	if !ok || !ok1 || !ok2 || !ok3 || hour > 23 || minute > 59 || sec > 59 {
+	if !ok {
 		return time.Time{}, false
 	}
-	rest := b[short:]
-	nsec := 0
-	if rest[0] == '.' {
-		end := digitsEnd(rest, 1)
-		if end == 1 {
-			return time.Time{}, false
-		}
-		for i := 1; i <= 9; i++ { // digits past nanoseconds are dropped, as time does
-			nsec *= 10
-			if i < end {
-				nsec += int(rest[i] - '0')
-			}
-		}
-		rest = rest[end:]
+	if len(b) == 10 {
+		return time.Date(date.Year, date.Month, date.Day, 0, 0, 0, 0, time.UTC), true
+	}
+	if sep := b[10]; sep != 'T' && sep != 't' && sep != ' ' || len(b) < 16 || b[13] != ':' {
+		return time.Time{}, false
+	}
+	hour, ok1 := digits(b[11:13])
+	minute, ok2 := digits(b[14:16])
+	sec, nsec, rest, ok3 := seconds(b[16:])
+	if !ok1 || !ok2 || !ok3 || hour > 23 || minute > 59 || sec > 59 {
+		return time.Time{}, false
 	}
 	loc, ok := d.zoneOf(rest)
 	if !ok {
@@ -286,18 +281,60 @@ func (d *Decoder) parseDateTime(b []byte) (time.Time, bool) {
 	return time.Date(date.Year, date.Month, date.Day, hour, minute, sec, nsec, loc), true
 }
 
-// zoneOf parses a date-time's offset, Z or ±hh:mm, into a location, caching the last
-// fixed zone so that a document full of the same offset allocates it once.
+// seconds reads what may follow a date-time's minutes: ":ss" and a fraction after '.'
+// or ',' (digits past nanoseconds dropped, as time drops them), and gives the rest.
+func seconds(b []byte) (sec, nsec int, rest []byte, ok bool) {
+	if len(b) == 0 || b[0] != ':' {
+		return 0, 0, b, true
+	}
+	if len(b) < 3 {
+		return 0, 0, nil, false
+	}
+	if sec, ok = digits(b[1:3]); !ok {
+		return 0, 0, nil, false
+	}
+	rest = b[3:]
+	if len(rest) > 0 && (rest[0] == '.' || rest[0] == ',') {
+		end := digitsEnd(rest, 1)
+		if end == 1 {
+			return 0, 0, nil, false
+		}
+		for i := 1; i <= 9; i++ {
+			nsec *= 10
+			if i < end {
+				nsec += int(rest[i] - '0')
+			}
+		}
+		rest = rest[end:]
+	}
+	return sec, nsec, rest, true
+}
+
+// zoneOf parses a date-time's offset (none or Z: UTC; ±hh, ±hhmm or ±hh:mm) into a
+// location, caching the last fixed zone so that a document full of the same offset
+// allocates it once.
 func (d *Decoder) zoneOf(b []byte) (*time.Location, bool) {
-	if len(b) == 1 && (b[0] == 'Z' || b[0] == 'z') {
+	if len(b) == 0 || len(b) == 1 && (b[0] == 'Z' || b[0] == 'z') {
 		return time.UTC, true
 	}
-	if len(b) != 6 || b[0] != '+' && b[0] != '-' || b[3] != ':' {
+	if b[0] != '+' && b[0] != '-' {
 		return nil, false
 	}
-	h, ok1 := digits(b[1:3])
-	m, ok2 := digits(b[4:6])
-	if !ok1 || !ok2 || h > 23 || m > 59 {
+	hm := b[1:]
+	if len(hm) == 5 && hm[2] == ':' {
+		hm = []byte{hm[0], hm[1], hm[3], hm[4]}
+	}
+	if len(hm) != 2 && len(hm) != 4 {
+		return nil, false
+	}
+	h, ok := digits(hm[:2])
+	m := 0
+	if len(hm) == 4 {
+		var okM bool
+		m, okM = digits(hm[2:])
+		ok = ok && okM
+	}
+	if !ok || h > 23 || m > 59 {
 		return nil, false
 	}
 	off := (h*60 + m) * 60
@@ -313,7 +350,7 @@ func (d *Decoder) zoneOf(b []byte) (*time.Location, bool) {
 	return d.zone, true
 }
 
-// DateOrDateTime reads a string holding a date or an RFC 3339 date-time.
+// DateOrDateTime reads a string holding a date, or a date-time as DateTime reads one.
 func (d *Decoder) DateOrDateTime() DateOrDateTime {
 	b, start, ok := d.text("a date or a date-time")
 	if !ok {
@@ -326,7 +363,7 @@ func (d *Decoder) DateOrDateTime() DateOrDateTime {
 	} else if t, ok := d.parseDateTime(b); ok {
 		return At(t)
 	}
-	d.fail(start, "expected a date or an RFC 3339 date-time, got "+snippet(b))
+	d.fail(start, "expected a date or an ISO 8601 date-time, got "+snippet(b))
 	return DateOrDateTime{}
 }
 

@@ -95,11 +95,17 @@ func TestEncoderDates(t *testing.T) {
 	e.DateTimeOrRange(Instant(at))
 	e.DateTimeOrRange(Between(at, at.Add(time.Hour)))
 	e.EndArray()
-	want := `["2024-02-09","2024-01-02T03:04:05.1-09:30","2024-01-02T12:34:05.1Z","0001-01-01",` +
-		`"2024-01-02T03:04:05.1-09:30","2024-01-02T03:04:05.1-09:30",` +
-		`["2024-01-02T03:04:05.1-09:30","2024-01-02T04:04:05.1-09:30"]]`
+	// Fractions in milliseconds, microseconds or nanoseconds: .100, never .1.
+	want := `["2024-02-09","2024-01-02T03:04:05.100-09:30","2024-01-02T12:34:05.100Z","0001-01-01",` +
+		`"2024-01-02T03:04:05.100-09:30","2024-01-02T03:04:05.100-09:30",` +
+		`["2024-01-02T03:04:05.100-09:30","2024-01-02T04:04:05.100-09:30"]]`
 	if got := string(e.Bytes()); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	for ns, text := range map[int]string{0: "05Z", 250_000_000: "05.250Z", 1_500: "05.000001500Z", 7_000: "05.000007Z"} {
+		if got := string(appendDateTime(nil, time.Date(2024, 1, 2, 3, 4, 5, ns, time.UTC))); got != "2024-01-02T03:04:"+text {
+			t.Errorf("%d ns: %s", ns, got)
+		}
 	}
 	// And back: the Decoder reads what the Encoder writes, offsets kept.
 	d := NewDecoder(e.Bytes())

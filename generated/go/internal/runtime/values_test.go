@@ -164,7 +164,7 @@ func formatTime(t time.Time) string {
 
 func TestDateTime(t *testing.T) {
 	bad := func(s string) scalarCase {
-		return scalarCase{`"` + s + `"`, `!expected an RFC 3339 date-time, got "` + s + `"`}
+		return scalarCase{`"` + s + `"`, `!expected an ISO 8601 date-time, got "` + s + `"`}
 	}
 	checkScalars(t, (*Decoder).DateTime, formatTime, []scalarCase{
 		{`"2024-01-02T03:04:05Z"`, "2024-01-02T03:04:05Z UTC/0"},
@@ -173,10 +173,18 @@ func TestDateTime(t *testing.T) {
 		{`"2024-01-02T03:04:05.1234567891-09:30"`, "2024-01-02T03:04:05.123456789-09:30 /-34200"},
 		{`"2024-01-02T03:04:05+00:00"`, "2024-01-02T03:04:05Z UTC/0"},
 		{`"2024-02-29T23:59:59.000Z"`, "2024-02-29T23:59:59Z UTC/0"},
-		bad("2024-01-02T3:04:05Z"), bad("2024-01-02T03:04:05"), bad("2024-01-02T03:04:05,1Z"),
+		// The other ISO 8601 forms the service writes: no offset (UTC), a space, a comma,
+		// no seconds, ±hh and ±hhmm offsets, a bare date (midnight UTC).
+		{`"2024-01-02T03:04:05"`, "2024-01-02T03:04:05Z UTC/0"},
+		{`"2024-01-02 03:04:05,1Z"`, "2024-01-02T03:04:05.1Z UTC/0"},
+		{`"2024-01-02T03:04"`, "2024-01-02T03:04:00Z UTC/0"},
+		{`"2024-01-02T03:04:05+0200"`, "2024-01-02T03:04:05+02:00 /7200"},
+		{`"2024-01-02T03:04:05-05"`, "2024-01-02T03:04:05-05:00 /-18000"},
+		{`"2024-01-02"`, "2024-01-02T00:00:00Z UTC/0"},
+		bad("2024-01-02T3:04:05Z"), bad("2024-01-02T03:04:5Z"), bad("2024-01-02T03:04:05+2"),
 		bad("2024-01-02T24:00:00Z"), bad("2024-01-02T03:04:60Z"), bad("2024-01-02T03:04:05+24:00"),
-		bad("2024-01-02 03:04:05Z"), bad("2024-01-02T03:04:05.Z"), bad("2023-02-29T03:04:05Z"),
-		bad("2024-01-02T03:04:05+0200"), bad("2024-01-02T03:04:05Zx"), bad("2024-01-02"),
+		bad("2024-01-02x03:04:05Z"), bad("2024-01-02T03:04:05.Z"), bad("2023-02-29T03:04:05Z"),
+		bad("2024-01-02T03:04:05+02:0"), bad("2024-01-02T03:04:05Zx"), bad("2024-01-0"),
 		{`1`, "!expected a date-time, got a number"},
 	})
 }
@@ -184,8 +192,8 @@ func TestDateTime(t *testing.T) {
 func TestDateOrDateTime(t *testing.T) {
 	checkScalars(t, (*Decoder).DateOrDateTime, DateOrDateTime.String, []scalarCase{
 		{`"2024-01-02"`, "2024-01-02"}, {`"2024-01-02T03:04:05+01:00"`, "2024-01-02T03:04:05+01:00"},
-		{`"2024-01-0"`, `!expected a date or an RFC 3339 date-time, got "2024-01-0"`},
-		{`"2024-01-32"`, `!expected a date or an RFC 3339 date-time, got "2024-01-32"`},
+		{`"2024-01-0"`, `!expected a date or an ISO 8601 date-time, got "2024-01-0"`},
+		{`"2024-01-32"`, `!expected a date or an ISO 8601 date-time, got "2024-01-32"`},
 		{`null`, `!expected a date or a date-time, got null`},
 	})
 	d := NewDecoder([]byte(`"2024-01-02"`))

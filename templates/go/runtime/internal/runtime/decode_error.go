@@ -16,6 +16,9 @@ type DecodeError struct {
 	Offset int
 	// Message says what went wrong, as in "expected a string, got a number".
 	Message string
+	// Status is the HTTP status of the answer the document came in, or 0 for one that
+	// came otherwise (a webhook delivery).
+	Status int
 }
 
 // Error returns the error as "cannot decode PATH (byte OFFSET): MESSAGE".

@@ -126,13 +126,29 @@ func (e *Encoder) Date(v Date) {
 	e.buf = append(e.buf, '"')
 }
 
-// DateTime writes v as an RFC 3339 string, with its fractional seconds when it has
-// any (time.RFC3339Nano).
+// DateTime writes v as an RFC 3339 string: Z for UTC, and its fractional seconds, when
+// it has any, as milliseconds, microseconds or nanoseconds (.250, never .25), as every
+// client of the project writes them.
 func (e *Encoder) DateTime(v time.Time) {
 	e.sep()
 	e.buf = append(e.buf, '"')
-	e.buf = v.AppendFormat(e.buf, time.RFC3339Nano)
+	e.buf = appendDateTime(e.buf, v)
 	e.buf = append(e.buf, '"')
+}
+
+// appendDateTime appends v's text as Encoder.DateTime writes it.
+func appendDateTime(b []byte, v time.Time) []byte {
+	layout := "2006-01-02T15:04:05Z07:00"
+	switch ns := v.Nanosecond(); {
+	case ns == 0:
+	case ns%1_000_000 == 0:
+		layout = "2006-01-02T15:04:05.000Z07:00"
+	case ns%1_000 == 0:
+		layout = "2006-01-02T15:04:05.000000Z07:00"
+	default:
+		layout = "2006-01-02T15:04:05.000000000Z07:00"
+	}
+	return v.AppendFormat(b, layout)
 }
 
 // DateOrDateTime writes the date or the date-time v holds.
