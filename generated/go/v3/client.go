@@ -543,11 +543,14 @@ func (c *Client) ListUnitsFrom(at Resume, query ListUnitsQuery, opts ...CallOpti
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_units", at, fetch)
 }
@@ -917,11 +920,14 @@ func (c *Client) ListUnitInspectionsFrom(at Resume, unitID UnitID, query ListUni
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_unit_inspections", at, fetch)
 }
@@ -1030,11 +1036,14 @@ func (c *Client) ListUnitInspectionsByReferenceNumberFrom(
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_unit_inspections_by_reference_number", at, fetch)
 }
@@ -1133,11 +1142,14 @@ func (c *Client) ListInspectionsFrom(at Resume, query ListInspectionsQuery, opts
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_inspections", at, fetch)
 }
@@ -1411,11 +1423,14 @@ func (c *Client) ListTasksFrom(at Resume, query ListTasksQuery, opts ...CallOpti
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_tasks", at, fetch)
 }
@@ -1702,11 +1717,14 @@ func (c *Client) ListWorkflowsFrom(at Resume, query ListWorkflowsQuery, opts ...
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_workflows", at, fetch)
 }
@@ -1790,11 +1808,14 @@ func (c *Client) ListLocationsFrom(at Resume, query ListLocationsQuery, opts ...
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_locations", at, fetch)
 }
@@ -1866,11 +1887,14 @@ func (c *Client) ListUsersFrom(at Resume, query ListUsersQuery, opts ...CallOpti
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_users", at, fetch)
 }
@@ -1993,11 +2017,14 @@ func (c *Client) ListUserGroupsFrom(at Resume, query ListUserGroupsQuery, opts .
 			return nil, nil, runtime.Resume{}, false, err
 		}
 		next := runtime.Resume{}
+		end := runtime.PageEnd{Count: len(page.Data), PerPage: call.Query.Get("per_page")}
 		if paging, ok := page.Paging.Get(); ok {
 			next.Link = paging.Next.Value()
 			next.Cursor = paging.Cursor.Value()
+			end.Null = paging.Next.IsNull() || paging.Cursor.IsNull()
+			end.Size = int64(paging.PerPage.Value())
 		}
-		return page.Data, page, next, next.IsZero(), nil
+		return page.Data, page, next, next.IsZero() && end.Last(), nil
 	}
 	return runtime.NewPagerAt(c.core, "list_user_groups", at, fetch)
 }

@@ -73,12 +73,13 @@ func callList(ctx context.Context, cv reflect.Value, op *operation, iface string
 	return outcome{}, fmt.Errorf("a paged list cannot be called in mode %s", mode)
 }
 
-// first is a list's first page, whole.
+// first is a list's first page, whole, as one call (FetchPage).
 func first(ctx context.Context, p pager) (outcome, error) {
-	if _, _, err := p.next(ctx); err != nil {
-		return outcome{err: err}, nil
+	outs := p.v.MethodByName("FetchPage").Call([]reflect.Value{reflect.ValueOf(ctx)})
+	if e := outs[2]; !e.IsNil() {
+		return outcome{err: e.Interface().(error)}, nil
 	}
-	page, err := asJSON(p.page())
+	page, err := asJSON(outs[0].Interface())
 	if err != nil {
 		return outcome{}, err
 	}

@@ -94,17 +94,38 @@ fn cursor_read(
         ),
         FAILED.to_string(),
         "next := runtime.Resume{}".to_string(),
+        format!(
+            "end := runtime.PageEnd{{Count: len(page.Data), PerPage: call.Query.Get({})}}",
+            names::string(&c.per_page_param)
+        ),
         "if paging, ok := page.Paging.Get(); ok {".to_string(),
     ];
+    let mut nulls = Vec::new();
     if let Some(next) = &c.next_url_field {
         read.push(format!("\tnext.Link = paging.{}", field(next)));
+        nulls.push(format!("paging.{}.IsNull()", opt_field(&field(next))));
     }
     if let Some(cursor) = &c.cursor_field {
         read.push(format!("\tnext.Cursor = paging.{}", field(cursor)));
+        nulls.push(format!("paging.{}.IsNull()", opt_field(&field(cursor))));
+    }
+    if !nulls.is_empty() {
+        read.push(format!("\tend.Null = {}", nulls.join(" || ")));
+    }
+    if let Some(size) = &c.page_size_field {
+        read.push(format!("\tend.Size = int64(paging.{})", field(size)));
     }
     read.push("}".to_string());
-    read.push("return page.Data, page, next, next.IsZero(), nil".to_string());
+    // A page with no way on ends the walk only when it says it is the last (the runtime
+    // stops a walk whose page does not, rather than end as if complete).
+    read.push("return page.Data, page, next, next.IsZero() && end.Last(), nil".to_string());
     read
+}
+
+/// The Opt field of an accessor chain ending in `.Value()` (a link or cursor may be
+/// null, which says the page is the last).
+fn opt_field(accessor: &str) -> &str {
+    accessor.strip_suffix(".Value()").unwrap_or(accessor)
 }
 
 /// A links page: its records, and the URL of its `next` link (`prev` when `backward`).

@@ -241,3 +241,55 @@ func TestResumePointsReadAndWrite(t *testing.T) {
 		}
 	}
 }
+
+func TestFetchPageReadsOnePageWholeWithoutMovingTheWalk(t *testing.T) {
+	var events []Event
+	cfg := testConfig(t, "http://127.0.0.1:1/v3", nil)
+	cfg.Hook = func(e Event) { events = append(events, e) }
+	list := &fakeList{pages: []page{
+		{items: []string{"a"}, next: Resume{Cursor: "c1"}},
+		{items: []string{"a"}, next: Resume{Cursor: "c1"}},
+	}}
+	p := NewPager(newCore(t, cfg), "list_units", list.fetch)
+	got, next, err := p.FetchPage(context.Background())
+	if err != nil || next != (Resume{Cursor: "c1"}) || got.(page).items[0] != "a" {
+		t.Fatalf("got %v %v %v", got, next, err)
+	}
+	if !p.Resume().IsZero() || p.Page() != nil || len(events) != 0 {
+		t.Fatalf("the walk moved to %v, or reported %v", p.Resume(), events)
+	}
+	if items, _, _ := p.Next(context.Background()); len(items) != 1 || len(events) != 1 || events[0].Kind != EventPage {
+		t.Fatalf("the walk then read %v, reporting %v", items, events)
+	}
+}
+
+func TestAPageWithNoWayOnThatDoesNotSayItIsTheLastStopsTheWalkAfterItsRecords(t *testing.T) {
+	p := NewPager(nil, "list_units", func(context.Context, Resume) ([]string, any, Resume, bool, error) {
+		return []string{"a", "b"}, nil, Resume{}, false, nil
+	})
+	got, err := collect(t, context.Background(), p)
+	var stalled *PagingStalledError
+	if !errors.As(err, &stalled) || len(got) != 2 {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestAPageSaysItIsTheLast(t *testing.T) {
+	for _, c := range []struct {
+		end  PageEnd
+		last bool
+	}{
+		{PageEnd{Count: 0}, true},
+		{PageEnd{Count: 2, Null: true}, true},
+		{PageEnd{Count: 1, Size: 2}, true},
+		{PageEnd{Count: 1, PerPage: "2"}, true},
+		{PageEnd{Count: 2, Size: 2, PerPage: "5"}, false},
+		{PageEnd{Count: 2, PerPage: "2"}, false},
+		{PageEnd{Count: 2, PerPage: "x"}, false},
+		{PageEnd{Count: 2}, false},
+	} {
+		if c.end.Last() != c.last {
+			t.Errorf("%+v: Last is %v", c.end, !c.last)
+		}
+	}
+}

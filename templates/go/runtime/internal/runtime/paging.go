@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"iter"
 	"log/slog"
+	"strconv"
 	"strings"
 )
 
@@ -128,6 +129,29 @@ func NewPagerAt[T any](c *Core, operation string, at Resume, fetch PageFunc[T]) 
 	return p
 }
 
+// PageEnd is what a cursor page says of whether it is the list's last, when it has
+// no next link or cursor: Last reports it.
+type PageEnd struct {
+	// Count is the records on the page.
+	Count int
+	// Null tells that a next link or cursor was there as null.
+	Null bool
+	// Size is the page size the page echoes, or 0.
+	Size int64
+	// PerPage is the page size the call asked for, as sent ("" when none).
+	PerPage string
+}
+
+// Last reports whether the page ends its list: empty, a null link or cursor, or fewer
+// records than its page size.
+func (e PageEnd) Last() bool {
+	size := e.Size
+	if n, err := strconv.ParseInt(e.PerPage, 10, 64); size <= 0 && err == nil {
+		size = n
+	}
+	return e.Count == 0 || e.Null || size > 0 && int64(e.Count) < size
+}
+
 // Resume returns where the walk stands: the page the next call of Next fetches (after
 // an error, the page that failed), to save and go on with later through NewPagerAt.
 func (p *Pager[T]) Resume() Resume { return p.at }
@@ -136,6 +160,24 @@ func (p *Pager[T]) Resume() Resume { return p.at }
 // (v3.Page[v3.Unit], legacy.TransactionList, ...: its records and paging members, and
 // the members the client does not know), or nil before the first.
 func (p *Pager[T]) Page() any { return p.page }
+
+// FetchPage reads the page the walk stands at as one call of the list, whole (the
+// list's own type, as Page gives it), and where the next page is (zero: none): to look
+// at one page, or to keep the cursor yourself. The walk does not move, and no page of a
+// walk is reported.
+func (p *Pager[T]) FetchPage(ctx context.Context) (any, Resume, error) {
+	if p.err != nil {
+		return nil, Resume{}, p.err
+	}
+	_, page, next, done, err := p.fetch(ctx, p.at)
+	if err != nil {
+		return nil, Resume{}, err
+	}
+	if done {
+		next = Resume{}
+	}
+	return page, next, nil
+}
 
 // Next fetches the next page and returns its records; false once the walk is over.
 // After an error from the page's fetch, Next again asks for the same page; an error
@@ -164,8 +206,18 @@ func (p *Pager[T]) Next(ctx context.Context) ([]T, bool, error) {
 	} else {
 		p.empty = 0
 	}
-	if done || next.IsZero() {
+	if done {
 		p.done = true
+		return items, true, nil
+	}
+	if next.IsZero() {
+		// No way on, and nothing saying the list ends here: it may go on.
+		p.err = &PagingStalledError{Operation: p.operation, Reason: fmt.Sprintf("the page held %d records, "+
+			"no next link or cursor, and nothing saying it is the last (a null link, or fewer records than "+
+			"the page size); the list may go on, so the walk stops rather than end as if complete", len(items))}
+		if p.core != nil {
+			p.core.rep.walkFailed(ctx, p.operation, p.err)
+		}
 		return items, true, nil
 	}
 	if p.err = p.step(next); p.err != nil && p.core != nil {
