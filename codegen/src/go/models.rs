@@ -30,6 +30,19 @@ pub struct RecordCx {
     /// The statements of its check (indented as a function's body), fields' and nested
     /// values' limits and its exactly-one-of choice.
     pub checks: Vec<String>,
+    /// An inferred envelope, read bare or wrapped.
+    pub envelope: Option<EnvelopeCx>,
+}
+
+/// An inferred envelope: its member (a literal), the field holding the wrapped record and
+/// how it is read, and the wire names that record knows (literals, a few to a line),
+/// which tell a bare record.
+#[derive(serde::Serialize)]
+pub struct EnvelopeCx {
+    pub wire: String,
+    pub field: String,
+    pub read: String,
+    pub knows: Vec<String>,
 }
 
 /// A record's field: its wire name (a literal), Go name and type, and how it is read
@@ -271,8 +284,28 @@ fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
         doc: doc.text(),
         wires: lines(fields.iter().map(|f| f.wire.as_str()), 80),
         checks,
+        envelope: envelope_cx(o, &fields, types),
         fields,
     }
+}
+
+fn envelope_cx(o: &Object, fields: &[FieldCx], types: &Types) -> Option<EnvelopeCx> {
+    let field = o.envelope_field()?;
+    let wire = names::string(&field.name);
+    let cx = fields.iter().find(|f| f.wire == wire)?;
+    let knows: Vec<String> = match types.interface.named(&field.ty).map(|t| &t.kind) {
+        Some(crate::ir::TypeKind::Object(inner)) => inner
+            .wire_fields()
+            .map(|f| names::string(&f.name))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Some(EnvelopeCx {
+        field: cx.name.clone(),
+        read: cx.read.clone(),
+        knows: lines(knows.iter().map(String::as_str), 80),
+        wire,
+    })
 }
 
 /// `items` joined by `, ` into lines of at most `width` characters (one item may be

@@ -264,12 +264,20 @@ func NewClient(credentials AuthenticateRequest, opts ...Option) (*Client, error)
 	login.Scheme = "Token"
 	login.Field = "auth_token"
 	login.Secrets = append(login.Secrets, runtime.NewSecret(credentials.User.Password))
-	login.Do = func(ctx context.Context) (runtime.Secret, error) {
-		answer, err := c.Authenticate(ctx, credentials)
+	login.Do = func(ctx context.Context) (runtime.Secret, int, error) {
+		call, err := c.authenticateCall(credentials)
 		if err != nil {
-			return runtime.Secret{}, err
+			return runtime.Secret{}, 0, err
 		}
-		return runtime.NewSecret(answer.AuthToken), nil
+		answer, err := c.send(ctx, call, nil)
+		if err != nil {
+			return runtime.Secret{}, 0, err
+		}
+		v, err := runtime.Read(answer, readAuthenticateResponse)
+		if err != nil {
+			return runtime.Secret{}, 0, err
+		}
+		return runtime.NewSecret(v.AuthToken), answer.Status, nil
 	}
 	made, err := newClient(runtime.TokenLogin(login), opts)
 	c = made

@@ -6388,8 +6388,22 @@ func (r *AssetResponse) UnmarshalJSON(data []byte) error {
 }
 
 func readAssetResponse(d *runtime.Decoder) AssetResponse {
+	if d.Bare("asset", bareAssetResponse) {
+		// The bare record: read as if it had come wrapped.
+		var r AssetResponse
+		r.Asset = readAsset(d)
+		return r
+	}
 	r, _ := decodeAssetResponse(d, "")
 	return r
+}
+
+// bareAssetResponse are the members of the record AssetResponse wraps: one of them tells a
+// bare record.
+var bareAssetResponse = []string{
+	"id", "external_id", "make", "model", "year", "check_in", "notations",
+	"geo_coord", "email_sent_to", "location", "transaction", "photos", "videos",
+	"damages", "signatures", "extended",
 }
 
 // decodeAssetResponse reads the record, leaving out the member skip (a union's tag),
@@ -6499,8 +6513,24 @@ func (r *TransactionResponse) UnmarshalJSON(data []byte) error {
 }
 
 func readTransactionResponse(d *runtime.Decoder) TransactionResponse {
+	if d.Bare("transaction", bareTransactionResponse) {
+		// The bare record: read as if it had come wrapped.
+		var r TransactionResponse
+		r.Transaction = readTransaction(d)
+		return r
+	}
 	r, _ := decodeTransactionResponse(d, "")
 	return r
+}
+
+// bareTransactionResponse are the members of the record TransactionResponse wraps: one of
+// them tells a bare record.
+var bareTransactionResponse = []string{
+	"id", "external_id", "check_in", "damage", "damage_cost", "draft", "group_id",
+	"department_id", "notations", "extended", "geo_coord", "email_sent_to",
+	"sms_summary_numbers", "workflow_id", "workflow_name", "workflow_modules",
+	"archive_status", "view_url", "created_at", "asset", "user", "location",
+	"photos", "videos", "transaction",
 }
 
 // decodeTransactionResponse reads the record, leaving out the member skip (a union's tag),
@@ -6611,8 +6641,21 @@ func (r *LocationResponse) UnmarshalJSON(data []byte) error {
 }
 
 func readLocationResponse(d *runtime.Decoder) LocationResponse {
+	if d.Bare("location", bareLocationResponse) {
+		// The bare record: read as if it had come wrapped.
+		var r LocationResponse
+		r.Location = readLocation(d)
+		return r
+	}
 	r, _ := decodeLocationResponse(d, "")
 	return r
+}
+
+// bareLocationResponse are the members of the record LocationResponse wraps: one of them
+// tells a bare record.
+var bareLocationResponse = []string{
+	"id", "name", "address1", "address2", "city", "state", "zipcode", "timezone",
+	"created_at", "updated_at", "workflow",
 }
 
 // decodeLocationResponse reads the record, leaving out the member skip (a union's tag),
@@ -6723,8 +6766,21 @@ func (r *TaskResponse) UnmarshalJSON(data []byte) error {
 }
 
 func readTaskResponse(d *runtime.Decoder) TaskResponse {
+	if d.Bare("task", bareTaskResponse) {
+		// The bare record: read as if it had come wrapped.
+		var r TaskResponse
+		r.Task = readTask(d)
+		return r
+	}
 	r, _ := decodeTaskResponse(d, "")
 	return r
+}
+
+// bareTaskResponse are the members of the record TaskResponse wraps: one of them tells a
+// bare record.
+var bareTaskResponse = []string{
+	"id", "name", "status", "due_by", "high_priority", "created_at", "updated_at",
+	"asset", "location", "assignee", "requester", "activities",
 }
 
 // decodeTaskResponse reads the record, leaving out the member skip (a union's tag),
@@ -6834,8 +6890,21 @@ func (r *UserResponse) UnmarshalJSON(data []byte) error {
 }
 
 func readUserResponse(d *runtime.Decoder) UserResponse {
+	if d.Bare("user", bareUserResponse) {
+		// The bare record: read as if it had come wrapped.
+		var r UserResponse
+		r.User = readUser(d)
+		return r
+	}
 	r, _ := decodeUserResponse(d, "")
 	return r
+}
+
+// bareUserResponse are the members of the record UserResponse wraps: one of them tells a
+// bare record.
+var bareUserResponse = []string{
+	"id", "username", "first_name", "last_name", "phone_number", "role",
+	"external_id", "created_at", "updated_at", "location",
 }
 
 // decodeUserResponse reads the record, leaving out the member skip (a union's tag),

@@ -52,7 +52,10 @@ pub struct ExampleCx {
 /// field and how the token is sent.
 #[derive(serde::Serialize)]
 pub struct LoginCx {
-    pub method: String,
+    /// The login operation's builder and its answer's reader: the login reads the
+    /// answer's status too.
+    pub builder: String,
+    pub reader: String,
     pub body: String,
     pub secrets: Vec<String>,
     pub token: String,
@@ -83,7 +86,7 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
                 .collect();
             ("keys", keys, None)
         }
-        Auth::TokenLogin { .. } => ("login", Vec::new(), login_cx(i, types, claimed)),
+        Auth::TokenLogin { .. } => ("login", Vec::new(), login_cx(i, types, claimed, &operations)),
     };
     ClientCx {
         doc: doc_text::interface(i),
@@ -128,12 +131,14 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
     }
 }
 
-fn login_cx(i: &Interface, types: &Types, c: &Claimed) -> Option<LoginCx> {
+fn login_cx(i: &Interface, types: &Types, c: &Claimed, ops: &[OperationCx]) -> Option<LoginCx> {
     let t = i.token_login().ok()?;
     let mut secrets = Vec::new();
     sensitive_paths(i, &t.body.ty, "credentials", types, c, &mut secrets);
+    let op = ops.iter().find(|o| o.name == names::string(&t.op.name))?;
     Some(LoginCx {
-        method: names::exported(&t.op.name),
+        builder: op.builder.clone(),
+        reader: op.reader.clone(),
         body: types.go(&t.body.ty),
         secrets,
         token: record_field(i, t.answer, t.token_field, types, c)?,

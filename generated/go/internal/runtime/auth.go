@@ -96,8 +96,9 @@ type Login struct {
 	Field string
 	// Secrets are the login's own secrets (the password), kept out of every error text.
 	Secrets []Secret
-	// Do sends the login (a call with NoAuth) and returns the token its answer holds.
-	Do func(ctx context.Context) (Secret, error)
+	// Do sends the login (a call with NoAuth) and returns the token its answer holds,
+	// and the answer's status.
+	Do func(ctx context.Context) (Secret, int, error)
 }
 
 // tokenAuth is a token a login answers: logged in at the first call, and again after a
@@ -178,13 +179,13 @@ func (t *tokenAuth) logIn(ctx context.Context, done func(Secret) bool) (Secret, 
 	if cur := t.current(); done(cur) {
 		return cur, nil
 	}
-	tok, err := t.login.Do(ctx)
+	tok, status, err := t.login.Do(ctx)
 	if err != nil {
 		return Secret{}, err
 	}
 	if tok.IsZero() || !headerSafe(tok.Reveal()) {
-		return Secret{}, &DecodeError{Path: t.tokenPath(), Message: "the login's token cannot be sent in the " +
-			t.login.Header + " header: it must be visible ASCII (the value is not shown)"}
+		return Secret{}, &DecodeError{Path: t.tokenPath(), Status: status, Message: "the login's token cannot " +
+			"be sent in the " + t.login.Header + " header: it must be visible ASCII (the value is not shown)"}
 	}
 	t.mu.Lock()
 	t.token = tok

@@ -63,19 +63,19 @@ func tokenCore(t *testing.T, svc *tokenService, ev *events) *Core {
 	var c *Core
 	cfg.Auth = TokenLogin(Login{Header: "Authorization", Scheme: "Token", Field: "auth_token",
 		Secrets: []Secret{NewSecret("hunter2-secret")},
-		Do: func(ctx context.Context) (Secret, error) {
+		Do: func(ctx context.Context) (Secret, int, error) {
 			ans, err := c.Send(ctx, &Call{Operation: "authenticate", Method: "POST", Template: "/api/users/authenticate",
 				Path: "/api/users/authenticate", NoAuth: true, Body: []byte(`{"password":"hunter2-secret"}`)})
 			if err != nil {
-				return Secret{}, err
+				return Secret{}, 0, err
 			}
 			var out struct {
 				AuthToken string `json:"auth_token"`
 			}
 			if err := json.Unmarshal(ans.Body, &out); err != nil {
-				return Secret{}, err
+				return Secret{}, 0, err
 			}
-			return NewSecret(out.AuthToken), nil
+			return NewSecret(out.AuthToken), ans.Status, nil
 		}})
 	c = newCore(t, cfg)
 	return c
@@ -151,9 +151,9 @@ func TestNoErrorShowsThePasswordOrTheToken(t *testing.T) {
 	cfg := testConfig(t, srv.URL, nil)
 	cfg.Auth = TokenLogin(Login{Header: "Authorization", Scheme: "Token", Field: "auth_token",
 		Secrets: []Secret{NewSecret("hunter2-secret")},
-		Do: func(ctx context.Context) (Secret, error) {
+		Do: func(ctx context.Context) (Secret, int, error) {
 			_, err := c.Send(ctx, &Call{Operation: "authenticate", Method: "POST", Path: "/api/users/authenticate", NoAuth: true})
-			return NewSecret("eyJ-token-9f8e7d"), err
+			return NewSecret("eyJ-token-9f8e7d"), 200, err
 		}})
 	c = newCore(t, cfg)
 	_, err := c.Send(context.Background(), listLocations())
@@ -167,10 +167,11 @@ func TestALoginTokenAHeaderCannotCarryIsADecodeErrorThatShowsNothingOfIt(t *test
 	srv := newServer(t, func(int64, http.ResponseWriter, *http.Request) {})
 	cfg := testConfig(t, srv.URL, nil)
 	cfg.Auth = TokenLogin(Login{Header: "Authorization", Scheme: "Token", Field: "auth_token",
-		Do: func(context.Context) (Secret, error) { return NewSecret("eyJ\r\nX-Evil: 1"), nil }})
+		Do: func(context.Context) (Secret, int, error) { return NewSecret("eyJ\r\nX-Evil: 1"), 201, nil }})
 	_, err := newCore(t, cfg).Send(context.Background(), listLocations())
 	var decode *DecodeError
-	if !errors.As(err, &decode) || decode.Path != "$.auth_token" || strings.Contains(err.Error(), "Evil") || srv.requests() != 0 {
+	if !errors.As(err, &decode) || decode.Path != "$.auth_token" || decode.Status != 201 ||
+		strings.Contains(err.Error(), "Evil") || srv.requests() != 0 {
 		t.Fatalf("got %v", err)
 	}
 }

@@ -373,6 +373,69 @@ func (d *Decoder) findTag(name string) (string, bool) {
 	}
 }
 
+// Bare looks ahead, consuming nothing, at an object that may come wrapped in an
+// envelope's member or bare: it reports true (bare) when the next value is an object
+// with no member named envelope, or with a member the wrapped record knows (a record
+// may hold a member named like its envelope, as a transaction holds its nested one).
+func (d *Decoder) Bare(envelope string, knows []string) bool {
+	if d.err != nil || d.next() != '{' || len(d.frames)+1 > maxDepth {
+		return false
+	}
+	start := d.pos
+	d.anchor, d.anchored = start, true
+	wrapped, known := false, false
+	d.eachName(func(name []byte) bool {
+		if string(name) == envelope {
+			wrapped = true
+		} else {
+			for _, k := range knows {
+				known = known || string(name) == k
+			}
+		}
+		return !known
+	})
+	d.anchored = false
+	d.pos = start
+	return d.err == nil && (known || !wrapped)
+}
+
+// eachName gives visit the member names of the object at d.pos, skipping their values,
+// until visit returns false or the object ends.
+func (d *Decoder) eachName(visit func([]byte) bool) {
+	base := len(d.frames) + 1 // the object looked into counts as open
+	d.pos++
+	if d.next() == '}' {
+		return
+	}
+	for {
+		if d.next() != '"' {
+			d.fail(d.pos, "expected a member name, got "+describe(d.data, d.pos))
+			return
+		}
+		key, ok := d.stringBytes()
+		if !ok || !visit(key) {
+			return
+		}
+		if d.next() != ':' {
+			d.fail(d.pos, "expected ':' after a member name, got "+describe(d.data, d.pos))
+			return
+		}
+		d.pos++
+		if !d.skipValue(base) {
+			return
+		}
+		switch d.next() {
+		case ',':
+			d.pos++
+		case '}':
+			return
+		default:
+			d.fail(d.pos, "expected ',' or '}' after an object member, got "+describe(d.data, d.pos))
+			return
+		}
+	}
+}
+
 // Missing records that the object just read lacks the required member name. The
 // error points at the object's '{'.
 func (d *Decoder) Missing(name string) {
