@@ -63,9 +63,13 @@ pub fn check(root: &Path, module: &str, what: &str, runtime_tests: bool) -> Resu
     Ok(())
 }
 
-/// The Go lane of CI: the module's checks, then the tests of `tests/go` (the models on
-/// the shared fixtures, the clients against the sandbox binary `sandbox`, through a
-/// `replace` to the generated module).
+/// Where the conformance runner writes what it ran.
+const COUNT_FILE: &str = "target/go-tests/conformance-count.json";
+
+/// The Go lane of CI: the module's checks, then the tests of `tests/go` with the race
+/// detector (the models on the shared fixtures, the clients against the sandbox binary
+/// `sandbox`, every conformance scenario, through a `replace` to the generated module),
+/// the scenario count held against the files.
 pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     check(root, MODULE, "go", true)?;
     let tests = root.join(TESTS);
@@ -77,16 +81,32 @@ pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
         &["./..."],
         ENV,
     )?;
+    let expected = super::scenario_copies::write(root)?;
+    let count = root.join(COUNT_FILE);
+    let _ = std::fs::remove_file(&count);
+    std::fs::create_dir_all(count.parent().unwrap_or(root))
+        .map_err(|e| format!("go: cannot make {COUNT_FILE}'s folder: {e}"))?;
     let sandbox = sandbox.to_string_lossy();
+    let scenarios = root.join(super::scenario_copies::DIR);
+    let scenarios = scenarios.to_string_lossy();
+    let count_text = count.to_string_lossy();
     let mut env = ENV.to_vec();
-    env.push(("SANDBOX", &sandbox));
+    env.extend([
+        ("SANDBOX", &*sandbox),
+        ("CONFORMANCE_DIR", &*scenarios),
+        ("CONFORMANCE_COUNT", &*count_text),
+    ]);
     step_with_env(
         &tests,
-        "go: tests/go",
+        "go: tests/go (-race; the conformance scenarios)",
         "go",
-        &["test", "-count=1", "./..."],
+        &["test", "-race", "-count=1", "./..."],
         &env,
-    )
+    )?;
+    if std::env::var_os("CONFORMANCE_ONLY").is_some() {
+        return Ok(());
+    }
+    super::scenario_copies::check_count(&count, expected, "go", &["client"])
 }
 
 /// staticcheck, built from the pinned tools module unless the build there is of the same

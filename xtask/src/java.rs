@@ -88,7 +88,12 @@ fn tests(root: &Path, sandbox: &Path) -> Result<(), String> {
         if std::env::var_os("CONFORMANCE_ONLY").is_some() {
             return Ok(());
         }
-        super::scenario_copies::check_count(&root.join(COUNT_FILE), expected, name)
+        super::scenario_copies::check_count(
+            &root.join(COUNT_FILE),
+            expected,
+            name,
+            &["blocking", "async"],
+        )
     };
     // Every pom whose plugins the online run resolves: a change to one resolves again.
     let mut pom = Vec::new();

@@ -1,5 +1,5 @@
 //! JSON copies of the conformance scenario files, for runners whose language has no YAML
-//! parser of its own (Java): written under `target/` at run time, never committed, read as
+//! parser of its own (Java, Go): written under `target/` at run time, never committed, read as
 //! YAML 1.2 core as every runner reads it (anchors resolved, `on` and `yes` strings).
 
 use std::path::Path;
@@ -36,19 +36,26 @@ pub fn write(root: &Path) -> Result<usize, String> {
     Ok(scenarios)
 }
 
-/// Checks a runner's count file (`{"blocking": n, "async": n, "skipped": [...]}`): each
-/// flavour ran every scenario of the files but those the runner declares skipped.
-pub fn check_count(file: &Path, expected: usize, runner: &str) -> Result<(), String> {
+/// Checks a runner's count file (`{"<flavour>": n, ..., "skipped": [...]}`, the flavours
+/// being the clients it runs each scenario with: Java's `blocking` and `async`, Go's one
+/// `client`): each flavour ran every scenario of the files but those the runner declares
+/// skipped.
+pub fn check_count(
+    file: &Path,
+    expected: usize,
+    runner: &str,
+    flavours: &[&str],
+) -> Result<(), String> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| format!("{runner}: no scenario count at {}: {e}", file.display()))?;
     let counts: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| format!("{runner}: {}: {e}", file.display()))?;
     let skipped = counts["skipped"].as_array().map_or(0, Vec::len);
-    for flavour in ["blocking", "async"] {
+    for flavour in flavours {
         let ran = counts[flavour].as_u64().unwrap_or(0) as usize;
         if ran + skipped != expected {
             return Err(format!(
-                "{runner}: the {flavour} client ran {ran} scenarios and {skipped} are declared skipped, \
+                "{runner}: its {flavour} flavour ran {ran} scenarios and {skipped} are declared skipped, \
                  but the files hold {expected}"
             ));
         }

@@ -86,7 +86,11 @@ pub fn client_cx(i: &Interface, claimed: &Claimed, types: &Types, scope: &mut Sc
                 .collect();
             ("keys", keys, None)
         }
-        Auth::TokenLogin { .. } => ("login", Vec::new(), login_cx(i, types, claimed, &operations)),
+        Auth::TokenLogin { .. } => (
+            "login",
+            Vec::new(),
+            login_cx(i, types, claimed, &operations),
+        ),
     };
     ClientCx {
         doc: doc_text::interface(i),
