@@ -325,49 +325,27 @@ func (d *Decoder) Tag(name string) (string, bool) {
 
 // findTag scans the object at d.pos for the member name, skipping the other values.
 func (d *Decoder) findTag(name string) (string, bool) {
-	base := len(d.frames) + 1 // the object looked into counts as open
-	if base > maxDepth {
+	if len(d.frames)+1 > maxDepth {
 		return "", false // reading the object will record the error
 	}
-	d.pos++
-	if d.next() == '}' {
+	found := false
+	d.eachName(func(key []byte) bool {
+		found = string(key) == name
+		return !found
+	})
+	if !found || d.err != nil {
 		return "", false
 	}
-	for {
-		if d.next() != '"' {
-			d.fail(d.pos, "expected a member name, got "+describe(d.data, d.pos))
-			return "", false
-		}
-		key, ok := d.stringBytes()
-		if !ok {
-			return "", false
-		}
-		match := string(key) == name
-		if d.next() != ':' {
-			d.fail(d.pos, "expected ':' after a member name, got "+describe(d.data, d.pos))
-			return "", false
-		}
-		d.pos++
-		if match {
-			if d.next() != '"' {
-				return "", false
-			}
-			b, ok := d.stringBytes()
-			return string(b), ok
-		}
-		if !d.skipValue(base) {
-			return "", false
-		}
-		switch d.next() {
-		case ',':
-			d.pos++
-		case '}':
-			return "", false
-		default:
-			d.fail(d.pos, "expected ',' or '}' after an object member, got "+describe(d.data, d.pos))
-			return "", false
-		}
+	if d.next() != ':' {
+		d.fail(d.pos, "expected ':' after a member name, got "+describe(d.data, d.pos))
+		return "", false
 	}
+	d.pos++
+	if d.next() != '"' {
+		return "", false
+	}
+	b, ok := d.stringBytes()
+	return string(b), ok
 }
 
 // Bare looks ahead, consuming nothing, at an object that may come wrapped in an
@@ -397,7 +375,7 @@ func (d *Decoder) Bare(envelope string, knows []string) bool {
 }
 
 // eachName gives visit the member names of the object at d.pos, skipping their values,
-// until visit returns false or the object ends.
+// until visit returns false (d.pos is then just after that name) or the object ends.
 func (d *Decoder) eachName(visit func([]byte) bool) {
 	base := len(d.frames) + 1 // the object looked into counts as open
 	d.pos++

@@ -400,3 +400,29 @@ func TestMemberNamesAreCopies(t *testing.T) {
 		t.Errorf("names %q %q", a, b)
 	}
 }
+
+func TestBareTellsARecordFromItsEnvelopeWithoutConsumingIt(t *testing.T) {
+	knows := []string{"id", "name", "transaction"}
+	for text, bare := range map[string]bool{
+		`{"transaction":{"id":"1"}}`:                 false,
+		`{"transaction":{"id":"1"},"served_by":"b"}`: false,
+		`{"id":"1","name":"x"}`:                      true,
+		`{"transaction":{"id":"7"},"id":"43"}`:       true,
+		`{}`:                                         true,
+		`[1]`:                                        false,
+		`"x"`:                                        false,
+	} {
+		d := NewDecoder([]byte(text))
+		if got := d.Bare("transaction", knows); got != bare {
+			t.Errorf("%s: Bare is %v", text, got)
+		}
+		d.Skip()
+		if err := d.Finish(); err != nil {
+			t.Errorf("%s: after Bare, %v", text, err)
+		}
+	}
+	d := NewDecoder([]byte(`{"transaction" 1}`))
+	if d.Bare("transaction", knows) || d.Err() == nil {
+		t.Error("a malformed object was taken for a record")
+	}
+}
