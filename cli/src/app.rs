@@ -498,6 +498,8 @@ mod tests {
             "7d",
             "12h30m",
             "postgres://sync:p%40ss@db.internal:5432/fleet?sslmode=disable",
+            "postgres://sync:p%40ss@db.internal/fleet?connect_timeout=10&keepalives_idle=30",
+            "30s",
             "sqlite:fleet.db",
             "fleet.db",
             "link",
@@ -519,10 +521,18 @@ mod tests {
                     "case {case}: a refusal shows the password: {refusal}"
                 );
             }
+            #[cfg(feature = "postgres")]
+            if let Err(refusal) = crate::sync::libpq::Params::read(&text) {
+                assert!(
+                    !refusal.contains("p%40ss") && !refusal.contains("p@ss"),
+                    "case {case}: a parameter's refusal shows the password: {refusal}"
+                );
+            }
             let refusals = [
                 crate::pace::RateLimit::parse(&text).err(),
                 crate::export::Since::parse(&text).err(),
                 crate::sync::command::duration(&text).err(),
+                crate::sync::command::bound(&text).err(),
                 crate::sync::target::Target::parse(&text).err(),
                 crate::export::documents::DocumentsFrom::parse(&text).err(),
                 crate::import::Format::parse(&text).err(),

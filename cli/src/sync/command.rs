@@ -2,6 +2,7 @@
 
 use clap::{Arg, ArgAction, ArgMatches, Command, value_parser};
 
+use super::deadline::DB_TIMEOUT;
 use super::target::Target;
 use super::{LOOKBACK, Options};
 use crate::exit::Failure;
@@ -51,6 +52,12 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
                         .help("Drop this tool's tables and sync everything again (after a change of tables this version cannot migrate)"),
                 )
                 .arg(
+                    Arg::new("db-timeout")
+                        .long("db-timeout")
+                        .value_name("DURATION")
+                        .help("The longest wait for one answer of the database (a statement's, a commit's) or for a lock another process holds on a SQLite file; past it the run stops with exit 10 (default 5m; 30s, 2h). Connecting to PostgreSQL has the URL's connect_timeout (seconds, default 30)"),
+                )
+                .arg(
                     Arg::new("documents")
                         .long("documents")
                         .value_name("DIR")
@@ -79,6 +86,10 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         Some(text) => duration(text).map_err(|e| Failure::usage(format!("--lookback: {e}")))?,
         None => LOOKBACK,
     };
+    let db_timeout = match m.get_one::<String>("db-timeout") {
+        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
+        None => DB_TIMEOUT,
+    };
     Ok(Options {
         target,
         only: m
@@ -88,12 +99,23 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         lookback,
         reconcile: m.get_flag("reconcile"),
         rebuild: m.get_flag("rebuild"),
+        db_timeout,
         page_size: m.get_one::<u32>("page-size").copied(),
         progress: if quiet { Style::Quiet } else { Style::Auto },
         max_restarts: 5,
         documents: m.get_one::<std::path::PathBuf>("documents").cloned(),
         links: crate::export::documents::link_options(m)?,
     })
+}
+
+/// A bound on a wait: a [`duration`] other than 0 (the sync never waits without end).
+pub fn bound(text: &str) -> Result<std::time::Duration, String> {
+    match duration(text)? {
+        std::time::Duration::ZERO => Err(format!(
+            "`{text}`: the sync never waits without end; give a duration (30s, 5m, 2h)"
+        )),
+        bound => Ok(bound),
+    }
 }
 
 /// `7d`, `12h`, `30m`, `45s`, or `0`.
@@ -133,5 +155,8 @@ mod tests {
         assert!(duration("7").unwrap_err().contains("`7`"));
         assert!(duration("a week").is_err());
         assert!(duration("99999999999999999999d").is_err());
+        assert_eq!(bound("30s").unwrap().as_secs(), 30);
+        assert!(bound("0").unwrap_err().contains("never waits without end"));
+        assert!(bound("soon").unwrap_err().contains("not a duration"));
     }
 }

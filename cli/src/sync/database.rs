@@ -13,7 +13,7 @@ use super::sqlite;
 use super::state::ListState;
 use super::target::Target;
 use super::{meta, unsupported};
-use crate::exit::{Class, Failure};
+use crate::exit::Failure;
 
 /// The database a sync writes to.
 pub enum Database {
@@ -29,17 +29,18 @@ pub(super) async fn open(
     target: &Target,
     schema: &'static Schema,
     rebuild: bool,
+    bound: std::time::Duration,
 ) -> Result<(Database, meta::Made), Failure> {
     match target {
         #[cfg(feature = "sqlite")]
         Target::Sqlite(path) => {
-            let (db, made) = sqlite::Sqlite::open(path, schema, rebuild)?;
+            let (db, made) = sqlite::Sqlite::open(path, schema, rebuild, bound)?;
             let db = std::sync::Arc::new(std::sync::Mutex::new(db));
             Ok((Database::Sqlite(db), made))
         }
         #[cfg(feature = "postgres")]
         Target::Postgres(url) => {
-            let (db, made) = postgres::Postgres::open(url, schema, rebuild).await?;
+            let (db, made) = postgres::Postgres::open(url, schema, rebuild, bound).await?;
             Ok((Database::Postgres(Box::new(db)), made))
         }
         #[allow(unreachable_patterns)] // Both features on: every database is built in.
@@ -106,7 +107,10 @@ impl Database {
                     locked(&db).commit_page(schema, list, &page, &state, now)
                 });
                 commit.await.map_err(|e| {
-                    Failure::new(Class::Failure, format!("the page's commit stopped: {e}"))
+                    Failure::new(
+                        crate::exit::Class::Failure,
+                        format!("the page's commit stopped: {e}"),
+                    )
                 })?
             }
             #[cfg(feature = "postgres")]

@@ -10,7 +10,10 @@
 
 pub mod command;
 pub mod database;
+pub mod deadline;
 pub mod documents;
+#[cfg(feature = "postgres")]
+pub mod libpq;
 pub mod meta;
 pub mod migrate;
 #[cfg(feature = "postgres")]
@@ -70,6 +73,9 @@ pub struct Options {
     pub reconcile: bool,
     /// Drop the tool's tables and sync everything again.
     pub rebuild: bool,
+    /// `--db-timeout`: the longest wait for one answer of the database (a statement's, a
+    /// commit's) or for a lock another process holds on a SQLite file.
+    pub db_timeout: Duration,
     pub page_size: Option<u32>,
     pub progress: progress::Style,
     /// Walks resumed in this run after a page could not be fetched, before giving up.
@@ -133,7 +139,8 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         }
         (None, _) => None,
     };
-    let (db, made) = database::open(&options.target, schema, options.rebuild).await?;
+    let (db, made) =
+        database::open(&options.target, schema, options.rebuild, options.db_timeout).await?;
     // Every list's state read before the first write: a damaged row refuses the run while
     // the database is as it was, not after the lists before it have moved on.
     for (_, list) in &lists {

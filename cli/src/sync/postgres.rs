@@ -2,21 +2,34 @@
 //! tokio-postgres, one connection, each page of records and its list's state in one
 //! transaction, the page's statements pipelined (sent together, answered in order). A
 //! session advisory lock keeps a second sync out while one runs (released with the
-//! connection, so by a killed run too). The password comes from the URL, `PGPASSWORD`
-//! or the password file (`PGPASSFILE`, `~/.pgpass`), and is never shown.
+//! connection, so by a killed run too). The URL is read as libpq reads it (`libpq.rs`:
+//! the password from the URL, `PGPASSWORD` or the password file, never shown).
+//!
+//! No wait is without end: connecting within the URL's `connect_timeout` (30 s when it
+//! has none), each answer (a statement's, a commit's) within `--db-timeout`, TCP
+//! keepalives on the connection; past its bound the run stops with exit 10 naming what it
+//! waited for (`deadline.rs`). A commit whose answer never came was made or not as the
+//! server decides; the next run reads the state the database holds either way, since each
+//! page's rows and its list's state are one transaction.
 
 use std::error::Error;
+use std::future::Future;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use bytes::{BufMut, BytesMut};
 use chrono::{DateTime, NaiveDate, Utc};
+use futures_util::TryStreamExt;
 use futures_util::future::try_join_all;
+use futures_util::stream::FuturesOrdered;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
-use tokio_postgres::{Client, Config, NoTls, Statement};
+use tokio_postgres::{Client, GenericClient, NoTls, Statement};
 
+use super::deadline::{self, Wait};
+use super::libpq;
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Page};
+use super::rows::{Cell, Page, Record};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
@@ -28,8 +41,7 @@ const LOCK_KEY: i64 = 0x696e_7370_7379_6e63;
 
 pub struct Postgres {
     client: Client,
-    /// The URL as shown (no password), for messages.
-    shown: String,
+    link: Link,
     /// Each table's statements (write, remove), prepared.
     prepared: Vec<(Statement, Statement)>,
     write_state: Statement,
@@ -38,65 +50,97 @@ pub struct Postgres {
 /// A connection whose tables are not ready yet.
 struct Connected {
     client: Client,
+    link: Link,
+}
+
+/// The database as messages show it (no password), and how long one of its answers may
+/// take (`--db-timeout`).
+struct Link {
     shown: String,
+    bound: Duration,
+}
+
+impl Link {
+    /// `work`'s answer within the bound; a failure naming the database and `what` it
+    /// waited for otherwise (the bound passed, the server's error, the connection lost).
+    async fn ask<T>(
+        &self,
+        what: Wait,
+        work: impl Future<Output = Result<T, tokio_postgres::Error>>,
+    ) -> Result<T, Failure> {
+        deadline::within(&self.shown, what, self.bound, work)
+            .await?
+            .map_err(|e| failure(&self.shown, what, e))
+    }
+}
+
+/// A connection to `url` (`shown`: without its password) made within its bound, its
+/// driver's task spawned.
+async fn connect(url: &str, shown: &str) -> Result<Client, Failure> {
+    let settings = libpq::settings(url, shown)?;
+    let connecting = settings.config.connect(NoTls);
+    let (client, connection) = deadline::within(
+        shown,
+        Wait::Connecting,
+        settings.connect_timeout,
+        connecting,
+    )
+    .await?
+    .map_err(|e| failure(shown, Wait::Connecting, e))?;
+    tokio::spawn(async move {
+        // The connection's errors come back through the client's calls.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+/// Parameters as the driver takes them.
+fn as_params<'a>(cells: &'a [PgCell<'_>]) -> Vec<&'a (dyn ToSql + Sync)> {
+    cells.iter().map(|p| p as &(dyn ToSql + Sync)).collect()
 }
 
 impl Postgres {
     /// Connects to `url`, takes the sync's lock, and makes the tables in an empty schema
-    /// or checks what made them.
+    /// or checks what made them; every answer within `bound`.
     pub async fn open(
         url: &str,
         schema: &'static Schema,
         rebuild: bool,
+        bound: Duration,
     ) -> Result<(Postgres, Made), Failure> {
         let shown = Target::Postgres(url.to_string()).to_string();
-        let config = config(url, &shown)?;
-        let (client, connection) = config
-            .connect(NoTls)
-            .await
-            .map_err(|e| failure(&shown, e))?;
-        tokio::spawn(async move {
-            // The connection's errors come back through the client's calls.
-            let _ = connection.await;
-        });
-        let locked: bool = client
-            .query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_KEY])
-            .await
-            .map_err(|e| failure(&shown, e))?
-            .get(0);
+        let client = connect(url, &shown).await?;
+        let link = Link { shown, bound };
+        let lock = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_KEY]);
+        let locked: bool = link.ask(Wait::Statement, lock).await?.get(0);
         if !locked {
             return Err(Failure::new(
                 Class::Busy,
                 format!(
-                    "{shown} is held by a sync that is still running (PostgreSQL advisory lock \
-                     {LOCK_KEY}); wait for it to end, or stop it and run this again to resume"
+                    "{} is held by a sync that is still running (PostgreSQL advisory lock \
+                     {LOCK_KEY}); wait for it to end, or stop it and run this again to resume",
+                    link.shown
                 ),
             ));
         }
-        let mut db = Connected { client, shown };
+        let mut db = Connected { client, link };
         if rebuild {
             db.drop_own(schema).await?;
         }
         let made = db.prepare(schema).await?;
-        let prepared = try_join_all(Statements::all(schema).into_iter().map(|s| {
-            let client = &db.client;
-            async move {
-                let write = client.prepare(&s.write).await?;
-                let remove = client.prepare(&s.remove).await?;
-                Ok::<_, tokio_postgres::Error>((write, remove))
-            }
-        }))
-        .await
-        .map_err(|e| db.failed(e))?;
-        let write_state = db
-            .client
-            .prepare(statements::WRITE_STATE)
-            .await
-            .map_err(|e| db.failed(e))?;
-        let Connected { client, shown } = db;
+        let client = &db.client;
+        let preparing = try_join_all(Statements::all(schema).into_iter().map(|s| async move {
+            let write = client.prepare(&s.write).await?;
+            let remove = client.prepare(&s.remove).await?;
+            Ok::<_, tokio_postgres::Error>((write, remove))
+        }));
+        let prepared = db.link.ask(Wait::Statement, preparing).await?;
+        let write_state = client.prepare(statements::WRITE_STATE);
+        let write_state = db.link.ask(Wait::Statement, write_state).await?;
+        let Connected { client, link } = db;
         let db = Postgres {
             client,
-            shown,
+            link,
             prepared,
             write_state,
         };
@@ -104,12 +148,9 @@ impl Postgres {
     }
 
     pub async fn state(&self, list: &str) -> Result<ListState, Failure> {
-        let row = self
-            .client
-            .query_opt(statements::READ_STATE, &[&list])
-            .await
-            .map_err(|e| self.failed(e))?;
-        let Some(r) = row else {
+        let params: [&(dyn ToSql + Sync); 1] = [&list];
+        let read = self.client.query_opt(statements::READ_STATE, &params);
+        let Some(r) = self.link.ask(Wait::Statement, read).await? else {
             return Ok(ListState::default());
         };
         let row = state::Row {
@@ -122,11 +163,11 @@ impl Postgres {
             started_at: r.get(6),
             finished_at: r.get(7),
         };
-        row.read(&self.shown)
+        row.read(&self.link.shown)
     }
 
     /// Writes `records` and the list's `state` in one transaction, the statements sent
-    /// together.
+    /// together, each answer within the bound.
     pub async fn commit_page(
         &mut self,
         schema: &Schema,
@@ -135,12 +176,11 @@ impl Postgres {
         state: &ListState,
         now: DateTime<Utc>,
     ) -> Result<(), Failure> {
-        let records = page.records;
         let family = schema.family(list.table);
         let synced_at = Cell::Time(now);
         let pass = Cell::Int(state.pass);
         let mut calls: Vec<(&Statement, Vec<PgCell>)> = Vec::new();
-        for record in records {
+        for record in page.records {
             for &t in family.iter().skip(1).rev() {
                 calls.push((&self.prepared[t].1, vec![PgCell::Text(&record.id)]));
             }
@@ -160,44 +200,42 @@ impl Postgres {
             .map(|(id, path)| [PgCell::Text(path), PgCell::Text(id)])
             .collect();
         let state_params = state_params(list.list, state);
-        let tx = self
-            .client
-            .transaction()
-            .await
-            .map_err(|e| failure(&self.shown, e))?;
-        let sent = try_join_all(calls.iter().map(|(statement, params)| {
-            let params: Vec<&(dyn ToSql + Sync)> =
-                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
+        let link = &self.link;
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+        {
             let tx = &tx;
-            async move { tx.execute(*statement, &params).await }
-        }));
-        let written = async {
-            sent.await?;
-            for params in &documents {
-                let params: Vec<&(dyn ToSql + Sync)> =
-                    params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                tx.execute(&set_document, &params).await?;
-            }
-            let params: Vec<&(dyn ToSql + Sync)> = state_params
+            let mut answers: FuturesOrdered<_> = calls
                 .iter()
-                .map(|p| p as &(dyn ToSql + Sync))
+                .map(|(statement, params)| async move {
+                    tx.execute(*statement, &as_params(params)).await
+                })
                 .collect();
-            tx.execute(&self.write_state, &params).await?;
-            Ok::<(), tokio_postgres::Error>(())
-        };
-        written.await.map_err(|e| failure(&self.shown, e))?;
-        tx.commit().await.map_err(|e| failure(&self.shown, e))
+            // Sent together; each answer within the bound of the one before.
+            while link
+                .ask(Wait::Statement, answers.try_next())
+                .await?
+                .is_some()
+            {}
+        }
+        for params in &documents {
+            let params = as_params(params);
+            link.ask(Wait::Statement, tx.execute(&set_document, &params))
+                .await?;
+        }
+        let state_params = as_params(&state_params);
+        link.ask(
+            Wait::Statement,
+            tx.execute(&self.write_state, &state_params),
+        )
+        .await?;
+        link.ask(Wait::Commit, tx.commit()).await
     }
 
     pub async fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
         let params = state_params(list, state);
-        let params: Vec<&(dyn ToSql + Sync)> =
-            params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-        self.client
-            .execute(&self.write_state, &params)
-            .await
-            .map(drop)
-            .map_err(|e| self.failed(e))
+        let params = as_params(&params);
+        let write = self.client.execute(&self.write_state, &params);
+        self.link.ask(Wait::Statement, write).await.map(drop)
     }
 
     pub async fn finish_pass(
@@ -208,69 +246,50 @@ impl Postgres {
         now: DateTime<Utc>,
     ) -> Result<u64, Failure> {
         let params = state_params(list.list, state);
-        let tx = self
-            .client
-            .transaction()
-            .await
-            .map_err(|e| failure(&self.shown, e))?;
-        let done = async {
-            let marked = if state.whole {
-                let sql = statements::mark_deleted(&schema.tables[list.table]);
-                tx.execute(&sql, &[&now, &state.pass]).await?
-            } else {
-                0
-            };
-            let params: Vec<&(dyn ToSql + Sync)> =
-                params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-            tx.execute(&self.write_state, &params).await?;
-            Ok::<u64, tokio_postgres::Error>(marked)
+        let link = &self.link;
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+        let marked = if state.whole {
+            let sql = statements::mark_deleted(&schema.tables[list.table]);
+            link.ask(Wait::Statement, tx.execute(&sql, &[&now, &state.pass]))
+                .await?
+        } else {
+            0
         };
-        let marked = done.await.map_err(|e| failure(&self.shown, e))?;
-        tx.commit().await.map_err(|e| failure(&self.shown, e))?;
+        let params = as_params(&params);
+        link.ask(Wait::Statement, tx.execute(&self.write_state, &params))
+            .await?;
+        link.ask(Wait::Commit, tx.commit()).await?;
         Ok(marked)
-    }
-
-    fn failed(&self, e: tokio_postgres::Error) -> Failure {
-        failure(&self.shown, e)
     }
 }
 
 impl Connected {
     async fn prepare(&mut self, schema: &'static Schema) -> Result<Made, Failure> {
         let tables = self.table_names().await?;
+        let link = &self.link;
         if !tables.iter().any(|t| t == statements::META) {
-            meta::refuse_foreign(&PathBuf::from(&self.shown), &tables)?;
+            meta::refuse_foreign(&PathBuf::from(&link.shown), &tables)?;
             let entries = meta::entries(schema);
-            let shown = self.shown.clone();
-            let tx = self
-                .client
-                .transaction()
-                .await
-                .map_err(|e| failure(&shown, e))?;
-            let made = async {
-                tx.batch_execute(schema.create_all(Dialect::Postgres))
-                    .await?;
-                for create in statements::CREATE_OWN {
-                    tx.batch_execute(create).await?;
-                }
-                write_meta(&tx, &entries).await?;
-                tx.commit().await
-            };
-            made.await.map_err(|e| failure(&shown, e))?;
+            let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+            let create = tx.batch_execute(schema.create_all(Dialect::Postgres));
+            link.ask(Wait::Statement, create).await?;
+            for create in statements::CREATE_OWN {
+                link.ask(Wait::Statement, tx.batch_execute(create)).await?;
+            }
+            write_meta(link, &tx, &entries).await?;
+            link.ask(Wait::Commit, tx.commit()).await?;
             return Ok(Made::Now);
         }
         let stored = self.read_meta().await?;
-        meta::check(&PathBuf::from(&self.shown), schema, &stored, &tables)?;
-        match migrate::plan(&self.shown, schema, &stored)? {
+        meta::check(&PathBuf::from(&self.link.shown), schema, &stored, &tables)?;
+        match migrate::plan(&self.link.shown, schema, &stored)? {
             Some(plan) => {
                 self.migrate(schema, &plan).await?;
                 Ok(Made::Migrated(plan.describe(schema)))
             }
             None if meta::other_version(schema, &stored) => {
                 let entries = meta::entries(schema);
-                write_meta(&self.client, &entries)
-                    .await
-                    .map_err(|e| self.failed(e))?;
+                write_meta(&self.link, &self.client, &entries).await?;
                 Ok(Made::Before)
             }
             None => Ok(Made::Before),
@@ -278,28 +297,22 @@ impl Connected {
     }
 
     async fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
-        let rows = self
-            .client
-            .query(statements::READ_META, &[])
-            .await
-            .map_err(|e| self.failed(e))?;
+        let read = self.client.query(statements::READ_META, &[]);
+        let rows = self.link.ask(Wait::Statement, read).await?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     /// Makes the plan's tables and columns and fills them from each record's stored JSON,
-    /// then records this tool's spec: one transaction.
+    /// then records this tool's spec: one transaction, each statement small (a batch of
+    /// 500 stored records read, one record's rows written), each answer within the bound.
     async fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
         let entries = meta::entries(schema);
         let now = Cell::Time(Utc::now());
-        let shown = self.shown.clone();
-        let tx = self
-            .client
-            .transaction()
-            .await
-            .map_err(|e| failure(&shown, e))?;
-        let sql = |e: tokio_postgres::Error| failure(&shown, e);
+        let link = &self.link;
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
         for statement in plan.statements(schema, Dialect::Postgres) {
-            tx.batch_execute(&statement).await.map_err(sql)?;
+            link.ask(Wait::Statement, tx.batch_execute(&statement))
+                .await?;
         }
         let all = Statements::all(schema);
         for list in schema
@@ -310,46 +323,30 @@ impl Connected {
             let select = statements::records_after(&schema.tables[list.table], 500);
             let mut after = String::new();
             loop {
-                let rows = tx.query(&select, &[&after]).await.map_err(sql)?;
+                let rows = link
+                    .ask(Wait::Statement, tx.query(&select, &[&after]))
+                    .await?;
                 let Some(last) = rows.last() else { break };
                 after = last.get(0);
                 for row in &rows {
                     let json: String = row.get(1);
-                    let record = migrate::stored_record(schema, list, &json, &shown)?;
-                    for write in plan.refill(schema, &record) {
-                        let (sql_text, cells) = match write {
-                            migrate::Refill::Insert(t, mut cells) => {
-                                cells.push(now.clone());
-                                (all[t].write.clone(), cells)
-                            }
-                            migrate::Refill::Update(t, cells) => (
-                                statements::update_columns(&schema.tables[t], &plan.columns_of(t)),
-                                cells,
-                            ),
-                        };
-                        let params: Vec<PgCell> = cells.iter().map(PgCell::Cell).collect();
-                        let params: Vec<&(dyn ToSql + Sync)> =
-                            params.iter().map(|p| p as &(dyn ToSql + Sync)).collect();
-                        tx.execute(&sql_text, &params).await.map_err(sql)?;
-                    }
+                    let record = migrate::stored_record(schema, list, &json, &link.shown)?;
+                    refill(link, &tx, schema, plan, &all, &record, &now).await?;
                 }
             }
         }
-        write_meta(&tx, &entries).await.map_err(sql)?;
-        tx.commit().await.map_err(sql)
+        write_meta(link, &tx, &entries).await?;
+        link.ask(Wait::Commit, tx.commit()).await
     }
 
     async fn table_names(&self) -> Result<Vec<String>, Failure> {
-        let rows = self
-            .client
-            .query(
-                "SELECT table_name::text FROM information_schema.tables \
-                 WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
-                 ORDER BY 1",
-                &[],
-            )
-            .await
-            .map_err(|e| self.failed(e))?;
+        let read = self.client.query(
+            "SELECT table_name::text FROM information_schema.tables \
+             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
+             ORDER BY 1",
+            &[],
+        );
+        let rows = self.link.ask(Wait::Statement, read).await?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
@@ -359,12 +356,7 @@ impl Connected {
         if !tables.iter().any(|t| t == statements::META) {
             return Ok(());
         }
-        let rows = self
-            .client
-            .query(statements::READ_META, &[])
-            .await
-            .map_err(|e| self.failed(e))?;
-        let stored: Vec<(String, String)> = rows.iter().map(|r| (r.get(0), r.get(1))).collect();
+        let stored = self.read_meta().await?;
         let mut names = meta::recorded_tables(&stored);
         names.extend(schema.tables.iter().map(|t| t.name.to_string()));
         names.extend([statements::META.to_string(), statements::STATE.to_string()]);
@@ -373,30 +365,53 @@ impl Connected {
             .filter(|n| tables.contains(n))
             .map(|n| format!("DROP TABLE IF EXISTS {} CASCADE;", statements::quoted(n)))
             .collect();
-        let tx = self
-            .client
-            .transaction()
-            .await
-            .map_err(|e| failure(&self.shown, e))?;
-        tx.batch_execute(&drops.concat())
-            .await
-            .map_err(|e| failure(&self.shown, e))?;
-        tx.commit().await.map_err(|e| failure(&self.shown, e))
-    }
-
-    fn failed(&self, e: tokio_postgres::Error) -> Failure {
-        failure(&self.shown, e)
+        let link = &self.link;
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+        for drop in &drops {
+            link.ask(Wait::Statement, tx.batch_execute(drop)).await?;
+        }
+        link.ask(Wait::Commit, tx.commit()).await
     }
 }
 
-async fn write_meta(
-    client: &impl tokio_postgres::GenericClient,
-    entries: &[(&str, String)],
-) -> Result<(), tokio_postgres::Error> {
-    for (key, value) in entries {
-        client
-            .execute(statements::WRITE_META, &[key, value])
+/// A stored record's rows in a table the migration made (inserted) or with columns it
+/// added (those set).
+async fn refill(
+    link: &Link,
+    tx: &tokio_postgres::Transaction<'_>,
+    schema: &Schema,
+    plan: &migrate::Plan,
+    all: &[Statements],
+    record: &Record,
+    now: &Cell,
+) -> Result<(), Failure> {
+    for write in plan.refill(schema, record) {
+        let (sql, cells) = match write {
+            migrate::Refill::Insert(t, mut cells) => {
+                cells.push(now.clone());
+                (all[t].write.clone(), cells)
+            }
+            migrate::Refill::Update(t, cells) => (
+                statements::update_columns(&schema.tables[t], &plan.columns_of(t)),
+                cells,
+            ),
+        };
+        let params: Vec<PgCell> = cells.iter().map(PgCell::Cell).collect();
+        link.ask(Wait::Statement, tx.execute(&sql, &as_params(&params)))
             .await?;
+    }
+    Ok(())
+}
+
+async fn write_meta(
+    link: &Link,
+    client: &impl GenericClient,
+    entries: &[(&str, String)],
+) -> Result<(), Failure> {
+    for (key, value) in entries {
+        let params: [&(dyn ToSql + Sync); 2] = [key, value];
+        let write = client.execute(statements::WRITE_META, &params);
+        link.ask(Wait::Statement, write).await?;
     }
     Ok(())
 }
@@ -480,107 +495,18 @@ fn cell_to_sql(
     }
 }
 
-/// The URL's settings, with the password from `PGPASSWORD` or the password file when
-/// the URL has none.
-fn config(url: &str, shown: &str) -> Result<Config, Failure> {
-    let mut config: Config = url
-        .parse()
-        .map_err(|e| Failure::usage(format!("DATABASE: {shown} is not a PostgreSQL URL: {e}")))?;
-    if config.get_password().is_none() {
-        if let Some(password) = std::env::var_os("PGPASSWORD") {
-            config.password(password.to_string_lossy().as_bytes());
-        } else if let Some(password) = pgpass(&config) {
-            config.password(password);
-        }
-    }
-    Ok(config)
-}
-
-/// The password file's password for this host, port, database and user
-/// (`hostname:port:database:username:password`, `*` for any; the first match wins).
-fn pgpass(config: &Config) -> Option<String> {
-    let path = std::env::var_os("PGPASSFILE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".pgpass")))?;
-    let text = std::fs::read_to_string(path).ok()?;
-    let host = match config.get_hosts().first() {
-        Some(tokio_postgres::config::Host::Tcp(h)) => h.clone(),
-        _ => "localhost".to_string(),
-    };
-    let port = config
-        .get_ports()
-        .first()
-        .copied()
-        .unwrap_or(5432)
-        .to_string();
-    let user = config.get_user().unwrap_or("").to_string();
-    let database = config.get_dbname().unwrap_or(&user).to_string();
-    pgpass_lookup(&text, [&host, &port, &database, &user])
-}
-
-fn pgpass_lookup(text: &str, wanted: [&str; 4]) -> Option<String> {
-    text.lines()
-        .filter(|l| !l.trim_start().starts_with('#'))
-        .find_map(|line| {
-            let fields = split_pgpass(line);
-            if fields.len() != 5 {
-                return None;
-            }
-            let matches = fields[..4]
-                .iter()
-                .zip(wanted)
-                .all(|(f, w)| f == "*" || f == w);
-            matches.then(|| fields[4].clone())
-        })
-}
-
-/// A line's fields: `:` separates, `\:` and `\\` escape.
-fn split_pgpass(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => fields.last_mut().unwrap().extend(chars.next()),
-            ':' => fields.push(String::new()),
-            c => fields.last_mut().unwrap().push(c),
-        }
-    }
-    fields
-}
-
 /// The server's failure, naming the database (never its password: `shown` has none,
-/// and the driver's messages carry none).
-fn failure(shown: &str, e: tokio_postgres::Error) -> Failure {
+/// and the driver's messages carry none) and, when the connection failed, what it waited
+/// for.
+fn failure(shown: &str, what: Wait, e: tokio_postgres::Error) -> Failure {
     let detail = match e.as_db_error() {
         Some(db) => format!("{}: {}", db.code().code(), db.message()),
-        None => e.to_string(),
+        None => format!(
+            "{}, waiting for {}{}",
+            libpq::with_causes(&e),
+            what.what(),
+            what.afterword()
+        ),
     };
     Failure::new(Class::Database, format!("the database {shown}: {detail}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_password_file_matches_host_port_database_and_user() {
-        let text = "# comment\n\
-                    other:5432:fleet:sync:wrong\n\
-                    db.local:5432:fleet:sync:s3cret\n\
-                    *:*:*:sync:fallback\n\
-                    db.local:5432:ops:esc\\:aped:p\\:w\n";
-        assert_eq!(
-            pgpass_lookup(text, ["db.local", "5432", "fleet", "sync"]).as_deref(),
-            Some("s3cret")
-        );
-        assert_eq!(
-            pgpass_lookup(text, ["x", "1", "y", "sync"]).as_deref(),
-            Some("fallback")
-        );
-        assert_eq!(
-            pgpass_lookup(text, ["db.local", "5432", "ops", "esc:aped"]).as_deref(),
-            Some("p:w")
-        );
-        assert_eq!(pgpass_lookup(text, ["x", "1", "y", "nobody"]), None);
-    }
 }

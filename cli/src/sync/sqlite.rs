@@ -2,15 +2,19 @@
 //! install): one connection, in WAL mode with every commit synced, each page of records
 //! and its list's state in one transaction. The file is locked for the run (`flock` on
 //! the database file, apart from SQLite's own locks), so a second sync is refused while
-//! readers still read.
+//! readers still read. Each transaction takes SQLite's write lock as it begins
+//! (`BEGIN IMMEDIATE`), waiting up to `--db-timeout` while another process (not a sync)
+//! holds it; a transaction that began reading would be refused at once instead.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use rusqlite::types::Value as Sql;
-use rusqlite::{Connection, OptionalExtension, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_iter};
 
+use super::deadline::{self, Wait};
 use super::meta::{self, Made};
 use super::migrate;
 use super::rows::{Cell, Page, Record};
@@ -22,6 +26,8 @@ use crate::exit::{Class, Failure};
 pub struct Sqlite {
     conn: Connection,
     path: PathBuf,
+    /// How long a transaction waits for the write lock another process holds.
+    lock_wait: Duration,
     statements: Vec<Statements>,
     /// Held until the connection is closed (dropped after it: fields drop in order).
     _lock: File,
@@ -29,11 +35,13 @@ pub struct Sqlite {
 
 impl Sqlite {
     /// Opens (or creates) the database at `path` for `schema`: its tables made on the
-    /// first run, checked to be this interface's on later ones.
+    /// first run, checked to be this interface's on later ones; another process's lock
+    /// waited for up to `lock_wait`.
     pub fn open(
         path: &Path,
         schema: &'static Schema,
         rebuild: bool,
+        lock_wait: Duration,
     ) -> Result<(Sqlite, Made), Failure> {
         if let Some(dir) = path
             .parent()
@@ -50,18 +58,24 @@ impl Sqlite {
                 Class::Busy => f,
                 _ => Failure::new(Class::Database, f.message),
             })?;
-        let conn = Connection::open(path).map_err(|e| failure(path, e))?;
+        let conn = Connection::open(path).map_err(|e| failure(path, lock_wait, e))?;
         let mut db = Sqlite {
             conn,
             path: path.to_path_buf(),
+            lock_wait,
             statements: Statements::all(schema),
             _lock: lock,
         };
+        // SQLite counts the wait in milliseconds of a C int (24 days at most).
+        let most = Duration::from_millis(i32::MAX as u64);
         db.conn
-            .execute_batch(
-                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
-            )
+            .busy_timeout(lock_wait.min(most))
+            .and_then(|()| {
+                db.conn.execute_batch(
+                    "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                     PRAGMA foreign_keys = ON;",
+                )
+            })
             .map_err(|e| db.failed(e))?;
         if rebuild {
             db.drop_own(schema)?;
@@ -77,8 +91,8 @@ impl Sqlite {
             meta::refuse_foreign(&self.path, &tables)?;
             let tx = self
                 .conn
-                .transaction()
-                .map_err(|e| failure(&self.path, e))?;
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(|e| failure(&self.path, self.lock_wait, e))?;
             let entries = meta::entries(schema);
             tx.execute_batch(schema.create_all(Dialect::Sqlite))
                 .and_then(|()| {
@@ -88,7 +102,7 @@ impl Sqlite {
                     write_meta(&tx, &entries)?;
                     tx.commit()
                 })
-                .map_err(|e| failure(&self.path, e))?;
+                .map_err(|e| failure(&self.path, self.lock_wait, e))?;
             return Ok(Made::Now);
         }
         let stored = self.read_meta()?;
@@ -103,11 +117,11 @@ impl Sqlite {
                 let entries = meta::entries(schema);
                 let tx = self
                     .conn
-                    .transaction()
-                    .map_err(|e| failure(&self.path, e))?;
+                    .transaction_with_behavior(TransactionBehavior::Immediate)
+                    .map_err(|e| failure(&self.path, self.lock_wait, e))?;
                 write_meta(&tx, &entries)
                     .and_then(|()| tx.commit())
-                    .map_err(|e| failure(&self.path, e))?;
+                    .map_err(|e| failure(&self.path, self.lock_wait, e))?;
                 Ok(Made::Before)
             }
             None => Ok(Made::Before),
@@ -119,9 +133,12 @@ impl Sqlite {
     fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
         let entries = meta::entries(schema);
         let now = Sql::Text(state::time_text(&Utc::now()));
-        let path = self.path.clone();
-        let tx = self.conn.transaction().map_err(|e| failure(&path, e))?;
-        let sql = |e: rusqlite::Error| failure(&path, e);
+        let (path, lock_wait) = (self.path.clone(), self.lock_wait);
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&path, lock_wait, e))?;
+        let sql = |e: rusqlite::Error| failure(&path, lock_wait, e);
         for statement in plan.statements(schema, Dialect::Sqlite) {
             tx.execute_batch(&statement).map_err(sql)?;
         }
@@ -165,18 +182,19 @@ impl Sqlite {
         names.extend([statements::META.to_string(), statements::STATE.to_string()]);
         let tx = self
             .conn
-            .transaction()
-            .map_err(|e| failure(&self.path, e))?;
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         tx.execute_batch("PRAGMA defer_foreign_keys = ON")
-            .map_err(|e| failure(&self.path, e))?;
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         for name in names.iter().rev().filter(|n| tables.contains(n)) {
             tx.execute(
                 &format!("DROP TABLE IF EXISTS {}", statements::quoted(name)),
                 [],
             )
-            .map_err(|e| failure(&self.path, e))?;
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         }
-        tx.commit().map_err(|e| failure(&self.path, e))
+        tx.commit()
+            .map_err(|e| failure(&self.path, self.lock_wait, e))
     }
 
     fn table_names(&self) -> Result<Vec<String>, Failure> {
@@ -241,8 +259,8 @@ impl Sqlite {
         let synced_at = Sql::Text(state::time_text(&now));
         let tx = self
             .conn
-            .transaction()
-            .map_err(|e| failure(&self.path, e))?;
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         let exists = statements::exists(&schema.tables[list.table]);
         let written = (|| {
             for record in records {
@@ -274,18 +292,18 @@ impl Sqlite {
         })();
         written
             .and_then(|()| tx.commit())
-            .map_err(|e| failure(&self.path, e))
+            .map_err(|e| failure(&self.path, self.lock_wait, e))
     }
 
     /// Writes the list's `state` alone (a pass starting), in a transaction of its own.
     pub fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
         let tx = self
             .conn
-            .transaction()
-            .map_err(|e| failure(&self.path, e))?;
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         write_state(&tx, list, state)
             .and_then(|()| tx.commit())
-            .map_err(|e| failure(&self.path, e))
+            .map_err(|e| failure(&self.path, self.lock_wait, e))
     }
 
     /// Ends the pass: a whole walk marks the records it did not see (returning how many),
@@ -299,8 +317,8 @@ impl Sqlite {
     ) -> Result<u64, Failure> {
         let tx = self
             .conn
-            .transaction()
-            .map_err(|e| failure(&self.path, e))?;
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         let done = (|| {
             let marked = if state.whole {
                 let table = &schema.tables[list.table];
@@ -314,13 +332,14 @@ impl Sqlite {
             write_state(&tx, list.list, state)?;
             Ok::<u64, rusqlite::Error>(marked as u64)
         })();
-        let marked = done.map_err(|e| failure(&self.path, e))?;
-        tx.commit().map_err(|e| failure(&self.path, e))?;
+        let marked = done.map_err(|e| failure(&self.path, self.lock_wait, e))?;
+        tx.commit()
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
         Ok(marked)
     }
 
     fn failed(&self, e: rusqlite::Error) -> Failure {
-        failure(&self.path, e)
+        failure(&self.path, self.lock_wait, e)
     }
 }
 
@@ -388,13 +407,18 @@ fn value(cell: &Cell) -> Sql {
     }
 }
 
-/// The database's failure, naming its file ("database is locked", "disk I/O error"); a
-/// full disk or a read-only file says so in plain words. A transaction cut short by
-/// either is rolled back whole, so the same command goes on from the last page the
-/// database holds (the run's hint).
-fn failure(path: &Path, e: rusqlite::Error) -> Failure {
+/// The database's failure, naming its file ("disk I/O error"); a full disk, a read-only
+/// file, or a lock another process held past `lock_wait` says so in plain words. A
+/// transaction cut short by any is rolled back whole, so the same command goes on from
+/// the last page the database holds (the run's hint).
+fn failure(path: &Path, lock_wait: Duration, e: rusqlite::Error) -> Failure {
     let shown = path.display();
     let plain = match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy) => {
+            let detail = e.to_string();
+            let shown = shown.to_string();
+            return deadline::expired(&shown, Wait::Lock, lock_wait, Some(&detail));
+        }
         Some(rusqlite::ErrorCode::DiskFull) => "no space left on the disk",
         Some(rusqlite::ErrorCode::ReadOnly) => "the file or its folder is read-only",
         Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase) => {
