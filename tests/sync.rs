@@ -3,7 +3,8 @@
 //! against its record's JSON); killed with SIGKILL at five seeded moments under faults and
 //! resumed, the database equals an uninterrupted sync's, table by table; the next sync
 //! brings exactly what changed (new inspections, an updated task, a unit no longer
-//! listed); bad databases are named, get their exit code and are left as they were.
+//! listed); bad databases are named, get their exit code and are left as they were; a
+//! lock another process holds is waited for within `--db-timeout`, and named past it.
 
 #[path = "support/export_folder.rs"]
 mod export_folder;
@@ -15,7 +16,7 @@ mod tool;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use serde_json::Value;
@@ -513,6 +514,69 @@ async fn a_second_sync_into_the_same_database_is_refused_while_one_runs() {
         stderr.contains("fleet.db is held") && stderr.contains("a sync"),
         "{stderr}"
     );
+}
+
+/// The inspections a SQLite sync holds (none before its tables are made).
+fn inspections(path: &Path) -> usize {
+    let Ok(db) = Connection::open(path) else {
+        return 0;
+    };
+    db.query_row("SELECT count(*) FROM inspections", [], |r| {
+        r.get::<_, i64>(0)
+    })
+    .map_or(0, |n| n as usize)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lock_another_process_holds_is_waited_for_within_its_bound() {
+    let sandbox = sandbox("--inspections 40 --fault-slow 1.0 --slow-ms 100").await;
+    let dir = scratch("sync-locked");
+    let pages = ["--page-size", "5"];
+    let whole = dir.join("whole.db");
+    let (code, _, stderr) = sync(&sandbox, &whole, &pages).await;
+    assert_eq!(code, 0, "{stderr}");
+    let expected = dump(&whole);
+
+    // Another process holds the write lock throughout: the run ends after its bound,
+    // naming the file and what it waited for.
+    let path = dir.join("fleet.db");
+    let (code, _, stderr) = sync(&sandbox, &path, &["--only", "units"]).await;
+    assert_eq!(code, 0, "{stderr}");
+    let holder = Connection::open(&path).unwrap();
+    holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+    let started = Instant::now();
+    let (code, _, stderr) = sync(&sandbox, &path, &["--db-timeout", "1s"]).await;
+    let ended = started.elapsed();
+    holder.execute_batch("ROLLBACK").unwrap();
+    assert_eq!(code, 10, "{stderr}");
+    let said = format!(
+        "the database {}: waited 1 s for the lock another process holds on it",
+        path.display()
+    );
+    assert!(stderr.contains(&said), "{stderr}");
+    assert!(
+        ended < Duration::from_secs(60),
+        "the run ended after {ended:?}"
+    );
+
+    // A lock taken part-way (between two pages) and held for a moment is waited out: the
+    // run ends whole, as an uninterrupted one.
+    let mut args = strings(&["--quiet", "sync", "v3", &path.display().to_string()]);
+    args.extend(strings(&["--page-size", "5", "--db-timeout", "60s"]));
+    let take_the_lock = || {
+        let holder = Connection::open(&path).unwrap();
+        holder.execute_batch("BEGIN IMMEDIATE").unwrap();
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(1500));
+            holder.execute_batch("ROLLBACK").unwrap();
+        });
+    };
+    let env = v3_env(&sandbox);
+    let (ran, acted) =
+        tool::run_acting(&args, &env, || inspections(&path) >= 10, take_the_lock).await;
+    assert!(acted, "the sync ended before 10 inspections were committed");
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_same_tables(&dump(&path), &expected);
 }
 
 /// Makes a synced database look as if an older spec had made it: `edit` changes the IR

@@ -4,22 +4,30 @@
 //! and resumed, the database equals an uninterrupted sync's, table by table; a second
 //! sync is refused while one runs (the advisory lock); the password comes from the URL,
 //! `PGPASSWORD` or a password file and is never printed; a server that cannot be
-//! reached, a wrong password and a malformed URL are named with their exit code.
+//! reached, a wrong password and a malformed URL are named with their exit code. No wait
+//! is without end: a server frozen mid-run (its processes stopped) ends the run within
+//! its bound, connecting to it too, and the same command resumes exactly once it is
+//! thawed; a connection reset part-way through a transaction (by a proxy, before a
+//! commit or after it, its answer lost) stops the run, and the next one writes each
+//! record once.
 
 #[path = "support/export_folder.rs"]
 mod export_folder;
+#[path = "support/pg_proxy.rs"]
+mod pg_proxy;
 #[path = "support/postgres.rs"]
 mod postgres;
 #[path = "support/cli_process.rs"]
 mod tool;
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
 use serde_json::Value;
 
 use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_env};
+use pg_proxy::{Cut, Proxy};
 use postgres::{PASSWORD, Postgres};
 
 /// `sync v3 DATABASE --quiet` with `extra` flags and environment.
@@ -60,6 +68,32 @@ fn dump(pg: &Postgres, database: &str) -> BTreeMap<String, Vec<Value>> {
             (table.to_string(), rows)
         })
         .collect()
+}
+
+/// The inspections `database` holds (none before its tables are made).
+fn inspections(pg: &Postgres, database: &str) -> usize {
+    let made = pg.psql(database, "SELECT to_regclass('inspections') IS NOT NULL");
+    if made.trim() != "t" {
+        return 0;
+    }
+    let count = pg.psql(database, "SELECT count(*) FROM inspections");
+    count.trim().parse().unwrap()
+}
+
+/// The records a run's summary says it wrote into `table`.
+fn written(ran: &tool::Ran, table: &str) -> usize {
+    let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    let lists = summary["lists"].as_array().unwrap();
+    let list = lists.iter().find(|l| l["table"] == table).unwrap();
+    list["records"].as_u64().unwrap() as usize
+}
+
+/// `run`'s end, failing the test (rather than hanging it) when `what` has not ended within
+/// two minutes, a bound far above any the tool is given here.
+async fn within_minutes<T>(run: impl std::future::Future<Output = T>, what: &str) -> T {
+    tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .unwrap_or_else(|_| panic!("{what} did not end within two minutes"))
 }
 
 /// How many rows a table of a SQLite sync holds.
@@ -301,4 +335,151 @@ async fn a_newer_spec_adds_a_table_filled_from_the_stored_records() {
          WHERE v._record = i._record->'videos'->v.position",
     );
     assert_eq!(same, videos);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sync_against_a_frozen_server_ends_within_its_bound_and_resumes_once_thawed() {
+    let pg = Postgres::start("sync-frozen");
+    pg.create_database("whole");
+    pg.create_database("frozen");
+    let sandbox = sandbox("--inspections 100 --fault-slow 1.0 --slow-ms 100").await;
+    let env = v3_env(&sandbox);
+    let args = |url: &str| {
+        let flags = ["--page-size", "5", "--db-timeout", "2s"];
+        let mut args = strings(&["--quiet", "sync", "v3", url]);
+        args.extend(strings(&flags));
+        args
+    };
+    let ran = tool::run(&args(&pg.url("whole")), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let expected = dump(&pg, "whole");
+    assert_eq!(expected["inspections"].len(), 103);
+
+    // Frozen part-way (its processes stopped): the run ends within its bound, naming the
+    // database and what it waited for.
+    let url = pg.url("frozen");
+    let mut frozen_at = None;
+    let frozen_args = args(&url);
+    let running = tool::run_acting(
+        &frozen_args,
+        &env,
+        || inspections(&pg, "frozen") >= 20,
+        || {
+            pg.freeze();
+            frozen_at = Some(Instant::now());
+        },
+    );
+    let (ran, acted) = within_minutes(running, "the run against a frozen server").await;
+    assert!(acted, "the sync ended before 20 inspections were committed");
+    let ended = frozen_at.unwrap().elapsed();
+    eprintln!("frozen: the run ended {ended:?} after the freeze");
+    assert_eq!(ran.code, 10, "{}", ran.stderr);
+    let shown = format!(
+        "the database postgres://postgres:***@127.0.0.1:{}/frozen",
+        pg.port
+    );
+    assert!(
+        ran.stderr.contains(&format!(
+            "{shown}: waited 2 s for the answer to a statement"
+        )) || ran
+            .stderr
+            .contains(&format!("{shown}: waited 2 s for the answer to a commit")),
+        "{}",
+        ran.stderr
+    );
+    assert!(!ran.stderr.contains(PASSWORD), "{}", ran.stderr);
+    assert!(
+        ended < Duration::from_secs(60),
+        "the run ended {ended:?} after the freeze"
+    );
+
+    // Connecting to the frozen server (its system takes the TCP connection; nothing
+    // answers the start-up): bounded by the URL's connect_timeout.
+    let started = Instant::now();
+    let connect_args = args(&format!("{url}?connect_timeout=2"));
+    let connecting = tool::run(&connect_args, &env, None);
+    let ran = within_minutes(connecting, "connecting to a frozen server").await;
+    let ended = started.elapsed();
+    eprintln!("frozen: connecting ended after {ended:?}");
+    assert_eq!(ran.code, 10, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("waited 2 s for the connection (TCP, TLS, authentication and start-up)"),
+        "{}",
+        ran.stderr
+    );
+    assert!(
+        ended < Duration::from_secs(60),
+        "connecting ended after {ended:?}"
+    );
+
+    // Thawed: the frozen run's session sees its connection gone (the commit it waited
+    // for made or not, as the server decides), and the same command goes on from what the
+    // database holds, writing each inspection once.
+    pg.thaw();
+    pg.wait_for_no_sessions("frozen");
+    let held = inspections(&pg, "frozen");
+    let ran = tool::run(&args(&url), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_eq!(
+        held + written(&ran, "inspections"),
+        103,
+        "{held} inspections held after the freeze, the next run wrote the rest once"
+    );
+    assert_same_tables(&dump(&pg, "frozen"), &expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_reset_part_way_through_a_transaction_stops_the_sync_and_the_next_run_writes_each_record_once()
+ {
+    // The sixth COMMIT of a first sync with pages of 5 (the tables made, the units' page
+    // and pass, two pages of inspections): part-way through the inspections.
+    const NTH: usize = 6;
+    let pg = Postgres::start("sync-reset");
+    for database in ["whole", "cut", "lost"] {
+        pg.create_database(database);
+    }
+    let sandbox = sandbox("--inspections 40").await;
+    let env = v3_env(&sandbox);
+    let args = |url: &str| strings(&["--quiet", "sync", "v3", url, "--page-size", "5"]);
+    let ran = tool::run(&args(&pg.url("whole")), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let expected = dump(&pg, "whole");
+    assert_eq!(expected["inspections"].len(), 43);
+
+    let mut held = Vec::new();
+    for (cut, database) in [(Cut::BeforeCommit, "cut"), (Cut::AfterCommit, "lost")] {
+        let proxy = Proxy::start(pg.port, cut, NTH).await;
+        let ran = tool::run(&args(&proxy.url(database)), &env, None).await;
+        assert!(proxy.cut(NTH), "{cut:?}: the run ended before the cut");
+        assert_eq!(ran.code, 10, "{cut:?}: {}", ran.stderr);
+        let shown = format!(
+            "postgres://postgres:***@127.0.0.1:{}/{database}",
+            proxy.port
+        );
+        assert!(
+            ran.stderr.contains(&shown)
+                && ran.stderr.contains("waiting for the answer to a commit"),
+            "{cut:?}: {}",
+            ran.stderr
+        );
+        assert!(!ran.stderr.contains(PASSWORD), "{}", ran.stderr);
+        pg.wait_for_no_sessions(database);
+        let before = inspections(&pg, database);
+        eprintln!("{cut:?}: {before} inspections held after the reset");
+        // The same command (through the proxy, which cuts once).
+        let ran = tool::run(&args(&proxy.url(database)), &env, None).await;
+        assert_eq!(ran.code, 0, "{cut:?}: {}", ran.stderr);
+        assert_eq!(
+            before + written(&ran, "inspections"),
+            43,
+            "{cut:?}: {before} inspections held after the reset, the next run wrote the rest once"
+        );
+        assert_same_tables(&dump(&pg, database), &expected);
+        held.push(before);
+    }
+    // The commit whose answer was lost was made: one page more than where the COMMIT
+    // never reached the server (rolled back whole).
+    assert!((1..43).contains(&held[0]), "{held:?}");
+    assert_eq!(held[1], held[0] + 5, "{held:?}");
 }

@@ -152,6 +152,48 @@ impl Postgres {
         }
     }
 
+    /// Stops every process of the server (the postmaster first, so that it starts no
+    /// other) with SIGSTOP: the server is frozen, its system still answers TCP.
+    pub fn freeze(&self) {
+        let postmaster = self.postmaster();
+        signal("STOP", &[postmaster]);
+        signal("STOP", &children(postmaster));
+    }
+
+    /// Lets the server's processes go on (SIGCONT).
+    pub fn thaw(&self) {
+        let postmaster = self.postmaster();
+        let mut all = children(postmaster);
+        all.push(postmaster);
+        signal("CONT", &all);
+    }
+
+    /// How many server processes serve `database` (`pg_stat_activity`).
+    pub fn sessions(&self, database: &str) -> usize {
+        let sql = format!("SELECT count(*) FROM pg_stat_activity WHERE datname = '{database}'");
+        self.psql("postgres", &sql).trim().parse().unwrap()
+    }
+
+    /// Waits (up to a minute) until no server process serves `database`: those of a run
+    /// that ended while the server was frozen or cut off see their connection gone once
+    /// they go on, and end (their transactions rolled back, their locks released).
+    pub fn wait_for_no_sessions(&self, database: &str) {
+        let start = std::time::Instant::now();
+        while self.sessions(database) > 0 {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(60),
+                "a session of {database} is still there after a minute"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// The postmaster's process id (the first line of `postmaster.pid`).
+    fn postmaster(&self) -> u32 {
+        let pid = std::fs::read_to_string(self.dir.join("data/postmaster.pid")).unwrap();
+        pid.lines().next().unwrap().trim().parse().unwrap()
+    }
+
     fn run(&self, tool: &str, args: &[&str]) {
         let out = self.tool(tool).args(args).output().unwrap();
         assert!(
@@ -165,6 +207,10 @@ impl Postgres {
 
 impl Drop for Postgres {
     fn drop(&mut self) {
+        // A test that failed while the server was frozen leaves no stopped process.
+        if self.dir.join("data/postmaster.pid").exists() {
+            self.thaw();
+        }
         let data = self.dir.join("data").display().to_string();
         let _ = self
             .tool("pg_ctl")
@@ -203,6 +249,36 @@ fn binaries() -> Option<PathBuf> {
         .collect();
     versions.sort();
     versions.pop().map(|(_, bin)| bin)
+}
+
+/// The processes whose parent is `parent` (from `/proc`).
+fn children(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            // `pid (name) state ppid ...`: the name may hold spaces, not `)`.
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().nth(1)?.parse::<u32>().ok())
+                    == Some(parent)
+            })
+        })
+        .collect()
+}
+
+/// Sends SIGname to `pids` (one that has ended meanwhile is passed over).
+fn signal(name: &str, pids: &[u32]) {
+    if pids.is_empty() {
+        return;
+    }
+    let _ = Command::new("kill")
+        .arg(format!("-{name}"))
+        .args(pids.iter().map(u32::to_string))
+        .stderr(std::process::Stdio::null())
+        .status();
 }
 
 fn is_root() -> bool {
