@@ -1,13 +1,16 @@
-//! The Go row of `cargo xtask bench`: `go test -bench` in `tests/go` decoding the page of
-//! 100 inspections with the generated types (as the client reads an answer, and through
-//! `encoding/json`) beside `encoding/json` into `map[string]any`.
+//! The Go row of `cargo xtask bench`: `go test -bench` in `tests/go/peers` decoding the
+//! page of 100 inspections with the generated types (as the client reads an answer, and
+//! through `encoding/json`) beside `encoding/json` into `map[string]any` and into the types
+//! oapi-codegen generates, in one run; and what ogen makes of the description.
 
 use std::path::Path;
 use std::process::Command;
 
 /// Runs the benchmarks on `page` (one short round each with `quick`); gives their
-/// medians in milliseconds as `{typed_ms, through_json_ms, map_ms}`.
+/// medians in milliseconds as `{typed_ms, through_json_ms, map_ms, oapi_codegen_ms}` and
+/// ogen's findings (`ogen_31`, `ogen_30`).
 pub fn run(root: &Path, page: &str, quick: bool) -> Result<serde_json::Value, String> {
+    let peers = super::go_peers::generate(root, quick)?;
     let count = if quick { "1" } else { "5" };
     let benchtime = if quick { "1x" } else { "1s" };
     let args = [
@@ -20,14 +23,14 @@ pub fn run(root: &Path, page: &str, quick: bool) -> Result<serde_json::Value, St
         count,
         "-benchtime",
         benchtime,
-        "./models/",
+        ".",
     ];
     println!("==> bench: go parse: PAGE={page} go {}", args.join(" "));
     let out = Command::new("go")
         .args(args)
         .envs(super::go::ENV.iter().copied())
         .env("PAGE", page)
-        .current_dir(root.join("tests/go"))
+        .current_dir(root.join(super::go_peers::MODULE))
         .output()
         .map_err(|e| format!("bench: go: cannot run go: {e}"))?;
     let text = String::from_utf8_lossy(&out.stdout);
@@ -68,5 +71,8 @@ pub fn run(root: &Path, page: &str, quick: bool) -> Result<serde_json::Value, St
         "typed_ms": median("BenchmarkPageTyped")?,
         "through_json_ms": median("BenchmarkPageTypedThroughEncodingJSON")?,
         "map_ms": median("BenchmarkPageMap")?,
+        "oapi_codegen_ms": median("BenchmarkPageOapiCodegen")?,
+        "ogen_31": peers.ogen_31,
+        "ogen_30": peers.ogen_30,
     }))
 }

@@ -9,6 +9,7 @@ mod fuzz;
 mod generator;
 mod go;
 mod go_bench;
+mod go_peers;
 mod go_quickstart;
 mod java;
 mod java_bench;

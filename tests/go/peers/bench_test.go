@@ -1,4 +1,10 @@
-package models
+// Package peers benchmarks the Go client's decoding of a page beside its peers': the page
+// of 100 inspections every language's parse benchmark reads (`cargo xtask bench` writes
+// it; PAGE names another file), decoded by the client's types, by encoding/json into
+// map[string]any, and by encoding/json into the types oapi-codegen generates from the
+// v3 OpenAPI description (into ./oapiv3, which `cargo xtask bench` generates first; see
+// xtask/src/go_peers.rs): `go test -run '^$' -bench Page .` here.
+package peers
 
 import (
 	"encoding/json"
@@ -6,12 +12,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"inspection.dev/client/tests/peers/oapiv3"
 	"inspection.dev/client/v3"
 )
-
-// The page of 100 inspections every language's parse benchmark reads (`cargo xtask bench`
-// writes it; PAGE names another file), decoded by the client's types and by encoding/json
-// into map[string]any: `go test -run '^$' -bench Page ./models/` in tests/go.
 func benchPage(b *testing.B) []byte {
 	path := os.Getenv("PAGE")
 	if path == "" {
@@ -45,6 +48,24 @@ func BenchmarkPageTypedThroughEncodingJSON(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var page v3.Page[v3.Inspection]
+		if err := json.Unmarshal(data, &page); err != nil || len(page.Data) != 100 {
+			b.Fatalf("%v (%d records)", err, len(page.Data))
+		}
+	}
+}
+
+// oapi-codegen's types (from the description rendered as OpenAPI 3.0), as its users read
+// a page: encoding/json's reflection. Its unions are json.RawMessage, kept unread until
+// asked for, so it does less than the client's decoder, which reads every result.
+func BenchmarkPageOapiCodegen(b *testing.B) {
+	data := benchPage(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var page struct {
+			Data   []oapiv3.Inspection `json:"data"`
+			Paging *oapiv3.Paging      `json:"paging"`
+		}
 		if err := json.Unmarshal(data, &page); err != nil || len(page.Data) != 100 {
 			b.Fatalf("%v (%d records)", err, len(page.Data))
 		}
