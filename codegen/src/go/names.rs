@@ -86,6 +86,8 @@ pub const PACKAGE_NAMES: &[&str] = &[
     "WithAttemptTimeout",
     "WithBackoff",
     "WithBaseURL",
+    "WithCallAttemptTimeout",
+    "WithCallAttempts",
     "WithHTTPClient",
     "WithHeader",
     "WithHook",

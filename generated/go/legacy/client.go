@@ -165,6 +165,23 @@ func WithoutValidation() Option {
 // CallOption changes one call.
 type CallOption func(*runtime.Call)
 
+// WithCallAttempts sets the attempts this call may make, the first included, instead of
+// the client's (WithMaxAttempts); a call that may have reached the service is still never
+// sent again unless it is safe to.
+func WithCallAttempts(n int) CallOption {
+	return func(c *runtime.Call) {
+		c.MaxAttempts = n
+	}
+}
+
+// WithCallAttemptTimeout sets the time each attempt of this call has, instead of the
+// client's (WithAttemptTimeout); the context's deadline still bounds the whole call.
+func WithCallAttemptTimeout(d time.Duration) CallOption {
+	return func(c *runtime.Call) {
+		c.AttemptTimeout = d
+	}
+}
+
 // WithHeader sends a header of your own with the call (the credentials always win).
 func WithHeader(name, value string) CallOption {
 	return func(c *runtime.Call) {

@@ -34,7 +34,7 @@ type hop struct {
 // *failure, which the retry rules judge, or an error that ends the call.
 func (c *Core) attempt(ctx context.Context, call *Call, target *url.URL, h http.Header, st *loop, tr *trace) (*Answer, error) {
 	started := time.Now()
-	actx, cancel := context.WithTimeout(ctx, c.cfg.AttemptTimeout)
+	actx, cancel := context.WithTimeout(ctx, c.attemptTimeout(call))
 	defer cancel()
 	tr.attempt = st.attempt
 	c.rep.request(ctx, call, st.attempt, target)
@@ -222,7 +222,7 @@ func (c *Core) stream(ctx, actx context.Context, call *Call, resp *http.Response
 			return nil, err // the context ended
 		}
 		if f.kind == "timeout" {
-			return nil, &TimeoutError{Operation: call.Operation, AttemptTimeout: c.cfg.AttemptTimeout}
+			return nil, &TimeoutError{Operation: call.Operation, AttemptTimeout: c.attemptTimeout(call)}
 		}
 		return nil, &TransportError{Operation: call.Operation,
 			Err: c.redactErr(fmt.Errorf("the download broke off after %d bytes: %w", written, f.err))}

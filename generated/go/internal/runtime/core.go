@@ -60,10 +60,30 @@ type Call struct {
 	// Hint is what the text of a 403 adds ("only users with the manager role may call
 	// it"), or "".
 	Hint string
+	// MaxAttempts, when above 0, replaces Config.MaxAttempts for this call.
+	MaxAttempts int
+	// AttemptTimeout, when above 0, replaces Config.AttemptTimeout for this call.
+	AttemptTimeout time.Duration
 	// Sink receives the answer's body as it arrives (a download), in bounded memory,
 	// instead of Answer.Body. Once a byte is written the call is final: a failure then
 	// is never retried, and Sink holds what came.
 	Sink io.Writer
+}
+
+// attempts is the attempts call may make, the first included.
+func (c *Core) attempts(call *Call) int {
+	if call.MaxAttempts > 0 {
+		return call.MaxAttempts
+	}
+	return c.cfg.MaxAttempts
+}
+
+// attemptTimeout is the time each attempt of call has.
+func (c *Core) attemptTimeout(call *Call) time.Duration {
+	if call.AttemptTimeout > 0 {
+		return call.AttemptTimeout
+	}
+	return c.cfg.AttemptTimeout
 }
 
 // Answer is a call's success answer (2xx; with Poll, not a 202).
@@ -256,7 +276,7 @@ func (c *Core) again(ctx context.Context, call *Call, sent http.Header, st *loop
 		}
 		return nil
 	}
-	mayRetry := st.tries < c.cfg.MaxAttempts && (call.Upload == nil || call.Reopen != nil)
+	mayRetry := st.tries < c.attempts(call) && (call.Upload == nil || call.Reopen != nil)
 	w, err := c.retryIn(call, failed, st.tries, mayRetry)
 	if err != nil {
 		return err

@@ -69,6 +69,35 @@ func TestRetriesStopAfterMaxAttempts(t *testing.T) {
 	}
 }
 
+func TestACallsOwnAttemptsAndTimeoutReplaceTheCores(t *testing.T) {
+	srv := newServer(t, func(n int64, w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("slow") != "" {
+			select {
+			case <-r.Context().Done():
+			case <-time.After(2 * time.Second):
+			}
+			return
+		}
+		w.WriteHeader(503)
+	})
+	cfg := testConfig(t, srv.URL, nil)
+	cfg.MaxAttempts = 4
+	c := newCore(t, cfg)
+	call := getUnit()
+	call.MaxAttempts = 2
+	if _, err := c.Send(context.Background(), call); !errors.Is(err, ErrServer) || srv.requests() != 2 {
+		t.Fatalf("got %v after %d requests", err, srv.requests())
+	}
+	slow := getUnit()
+	slow.Query = map[string][]string{"slow": {"1"}}
+	slow.MaxAttempts, slow.AttemptTimeout = 1, 50*time.Millisecond
+	_, err := c.Send(context.Background(), slow)
+	var timeout *TimeoutError
+	if !errors.As(err, &timeout) || timeout.AttemptTimeout != 50*time.Millisecond {
+		t.Fatalf("got %v", err)
+	}
+}
+
 func TestA429IsRetriedEvenForAPostAfterItsRetryAfter(t *testing.T) {
 	srv := newServer(t, func(n int64, w http.ResponseWriter, _ *http.Request) {
 		if n == 1 {

@@ -171,7 +171,7 @@ func (c *Core) finalError(call *Call, failed error) error {
 	case !ok:
 		return failed
 	case f.kind == "timeout":
-		return &TimeoutError{Operation: call.Operation, AttemptTimeout: c.cfg.AttemptTimeout}
+		return &TimeoutError{Operation: call.Operation, AttemptTimeout: c.attemptTimeout(call)}
 	}
 	return &TransportError{Operation: call.Operation, Err: c.redactErr(f.err)}
 }
