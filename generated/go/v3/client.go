@@ -194,7 +194,9 @@ func WithHeader(name, value string) CallOption {
 
 // Upserted is the record a create-or-replace call answers, and whether it was created.
 type Upserted[T any] struct {
-	Value   T
+	// Value is the record as the service answered it.
+	Value T
+	// Created tells a record made (201) from one replaced (200).
 	Created bool
 }
 

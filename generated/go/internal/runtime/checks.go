@@ -19,13 +19,16 @@ const NoLimit = -1
 
 // Violation is one documented limit a value breaks, at its path (`name`, `items[2].id`).
 type Violation struct {
-	Path    string
+	// Path is where the value is, as the wire names it (`vin`, `parts[0].part_number`).
+	Path string
+	// Message says which limit it breaks, in the words every client of the project uses.
 	Message string
 }
 
 // ValidationError lists every documented limit a value breaks: nothing is sent until
 // they are all kept.
 type ValidationError struct {
+	// Violations are every limit broken, in the order the value was checked.
 	Violations []Violation
 }
 

@@ -12,9 +12,12 @@ import (
 // Date is a calendar date without a time or a zone, written "YYYY-MM-DD" (RFC 3339's
 // full-date).
 type Date struct {
-	Year  int
+	// Year is the year, written with four digits.
+	Year int
+	// Month is the month of the year.
 	Month time.Month
-	Day   int
+	// Day is the day of the month, 1 to 31.
+	Day int
 }
 
 // ParseDate parses a date written "YYYY-MM-DD", refusing days the month does not have.

@@ -7,7 +7,9 @@ import (
 
 // Member is one member of an object: its name and its value's JSON.
 type Member struct {
-	Name  string
+	// Name is the member's name.
+	Name string
+	// Value is its JSON value as it came.
 	Value json.RawMessage
 }
 
