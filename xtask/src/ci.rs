@@ -288,6 +288,17 @@ pub fn python_only(root: &Path) -> Result<(), String> {
     python(root, &env, &target.to_string_lossy())
 }
 
+/// `cargo xtask typescript`: CI's TypeScript checks alone, for a developer changing the
+/// TypeScript backend or runtime: the generated files fresh, then the TypeScript lane
+/// against the sandbox.
+pub fn typescript_only(root: &Path, generator: &Generator) -> Result<(), String> {
+    generator.run(root, &["--check"])?;
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(root, "typescript: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    let target = target_dir(root, &cargo)?;
+    typescript(root, &target.to_string_lossy())
+}
+
 /// `cargo xtask java`: CI's Java checks alone, for a developer changing the Java backend
 /// or runtime: the generated files fresh, the Java lane, and the construct specs of
 /// `tests/specs` generated and compiled (the Java part of `check-output`).

@@ -42,6 +42,9 @@ commands:
   python            CI's Python checks alone (the sandbox built first): the sdist and
                     wheel built and checked (twine, check-wheel-contents), mypy, pytest,
                     then the conformance suite from the wheel on Python 3.10 to 3.13
+  typescript        CI's TypeScript checks alone (the sandbox built first): the strict
+                    type check and build, the tests and conformance suite, the package as
+                    users get it on Node 18, 20 and 22, the scenarios in Chromium
   java              CI's Java checks alone: codegen --check, javac -Xlint:all -Werror and
                     javadoc -Xdoclint:all of generated/java, the JUnit tests of tests/java
                     on JDK 17 and the second JDK, the construct specs of tests/specs
@@ -103,6 +106,11 @@ fn main() -> ExitCode {
             )
         }),
         ["python"] => repo_root().and_then(|root| ci::python_only(&root)),
+        ["typescript"] => repo_root().and_then(|root| {
+            let outcome = ci::typescript_only(&root, &generator());
+            print!("{}", tools::time_table());
+            outcome
+        }),
         ["java"] => repo_root().and_then(|root| {
             let outcome = ci::java_only(&root, &generator());
             print!("{}", tools::time_table());
