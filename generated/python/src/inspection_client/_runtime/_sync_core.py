@@ -93,6 +93,25 @@ class _Retry(NamedTuple):
     retry_after: bool
 
 
+class _InFlight(NamedTuple):
+    """An attempt under way, as each of its requests needs it: its number (as events give
+    it), when it started, and its time: the deadline, and the timeout an error names."""
+
+    attempt: int
+    started: float
+    deadline: float
+    timeout: float
+
+
+class _Hop(NamedTuple):
+    """The answer to one request of an attempt (its first, or one after a redirect): its
+    status, its headers, and what of its body the client read (of a redirect's, nothing)."""
+
+    status: int
+    headers: httpx.Headers
+    content: builtins.bytes
+
+
 def _no_cookies() -> CookieJar:
     """A cookie jar that keeps nothing: a cookie is a credential, and would follow requests
     to pre-signed URLs on the same domain. (Given to httpx as a jar: wrapped in
@@ -516,7 +535,7 @@ class Core:
         Reports the attempt (a ``RequestEvent``), and its answer once read (a
         ``ResponseEvent``; a redirect followed is part of the attempt, not an answer)."""
         started = monotonic()
-        deadline = started + timeout
+        flight = _InFlight(attempt, started, started + timeout, timeout)
         trace.attempt = attempt
         self.reporter.request(req.op, req.method, req.path, attempt, url)
         method = req.method
@@ -524,7 +543,7 @@ class Core:
         hop = 0
         while True:
             # Each phase (connect, each read) gets what is left of the attempt's time.
-            left = deadline - monotonic()
+            left = flight.deadline - monotonic()
             if left <= 0:
                 return Failure("timeout", "no whole answer in time")
             request = self._http.build_request(
@@ -534,95 +553,121 @@ class Core:
                 content=body,
                 timeout=phase_timeout(left),
             )
-            try:
-                response = self._http.send(request, stream=True)
-                try:
-                    status = response.status_code
-                    location = response.headers.get("location")
-                    success = 200 <= status < 300
-                    # A redirect's body is never read.
-                    content: builtins.bytes | None = b""
-                    if success and sink is not None and not (status == 202 and req.poll):
-                        # The document itself: once bytes are written, a failure is final.
-                        copied = self._copy(req, current, response, sink, deadline, timeout)
-                        if isinstance(copied, RawResponse):
-                            self._answered(req, attempt, started, status, response.headers)
-                        return copied
-                    if success:
-                        limit = self._options.max_response_bytes
-                        try:
-                            content = read_limited(response, limit, describe(req), deadline)
-                        except TooLargeError:
-                            # Answered, and refused by the client.
-                            self._answered(req, attempt, started, status, response.headers)
-                            raise
-                    elif not (300 <= status < 400 and location is not None):
-                        content = read_prefix(response, self._options.max_error_bytes, deadline)
-                finally:
-                    response.close()
-            except httpx.RequestError as e:
-                return classify(e)
-            if content is None:
-                return Failure("timeout", "no whole answer in time")
-            if 300 <= status < 400 and location is not None:
-                refused: InspectionError | None = None
-                try:
-                    target = current.join(location)
-                except (httpx.InvalidURL, ValueError):
-                    refused = ForeignOriginError("a redirect", "an unreadable Location")
-                else:
-                    # Credentials go only to the base URL's origin.
-                    if not same_origin(target, self._base):
-                        refused = ForeignOriginError("a redirect", origin_of(target))
-                    elif hop >= MAX_REDIRECTS:
-                        refused = TransportError(req.method, req.path, f"more than {MAX_REDIRECTS} redirects")
-                if refused is not None:
-                    self._answered(req, attempt, started, status, response.headers)
-                    return refused
-                # As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
-                if status == 303 or (status in (301, 302) and method == "POST"):
-                    method = "GET"
-                    body = None
-                current = target
-                hop += 1
-                self._pacer.acquire(self._on_wait(req, False))
-                continue
-            self._answered(req, attempt, started, status, response.headers)
-            if 200 <= status < 300:
-                return RawResponse(status, response.headers, content, str(current))
-            return ApiError(
-                status,
-                error_message(content, self._error_field),
-                retry_after(response.headers, self._retry_after_header),
-                req.method,
-                req.path,
-                req.hint,
-                kept_headers(response.headers),
-                content.decode("utf-8", errors="replace"),
-            )
+            answer = self._exchange(req, request, flight, sink)
+            if not isinstance(answer, _Hop):
+                return answer
+            status, headers, content = answer
+            location = headers.get("location")
+            if location is None or not (300 <= status < 400):
+                # Not a redirect: the answer the attempt ends with.
+                self._answered(req, flight, status, headers)
+                return self._outcome_of(req, current, answer)
+            target = self._redirect_target(req, current, location, hop)
+            if isinstance(target, InspectionError):
+                self._answered(req, flight, status, headers)
+                return target
+            # As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
+            if status == 303 or (status in (301, 302) and method == "POST"):
+                method = "GET"
+                body = None
+            current = target
+            hop += 1
+            self._pacer.acquire(self._on_wait(req, False))
 
-    def _answered(
-        self, req: RequestSpec, attempt: int, started: float, status: int, headers: httpx.Headers
-    ) -> None:
-        self.reporter.response(req.op, req.method, req.path, attempt, status, monotonic() - started, headers)
+    def _exchange(
+        self, req: RequestSpec, request: httpx.Request, flight: _InFlight, sink: Sink | None
+    ) -> _Hop | _Outcome:
+        """``request`` sent (one hop of an attempt) and its answer read as ``_attempt``
+        says. A download written to ``sink``, or a failure on the way, is the attempt's
+        outcome; any other answer is returned with what of its body was read."""
+        try:
+            response = self._http.send(request, stream=True)
+            try:
+                status = response.status_code
+                if 200 <= status < 300 and sink is not None and not (status == 202 and req.poll):
+                    # The document itself: once bytes are written, a failure is final.
+                    copied = self._copy(req, request.url, response, sink, flight)
+                    if isinstance(copied, RawResponse):
+                        self._answered(req, flight, status, response.headers)
+                    return copied
+                content = self._read_body(req, response, flight)
+            finally:
+                response.close()
+        except httpx.RequestError as e:
+            return classify(e)
+        if content is None:
+            return Failure("timeout", "no whole answer in time")
+        return _Hop(status, response.headers, content)
+
+    def _read_body(
+        self, req: RequestSpec, response: httpx.Response, flight: _InFlight
+    ) -> builtins.bytes | None:
+        """What of an answer's body the client reads by ``flight.deadline`` (None: not all
+        of it in time): a success's whole, up to ``max_response_bytes``; an error's first
+        ``max_error_bytes``, enough for its message; a redirect's nothing.
+
+        Raises TooLargeError for a success body over the limit (reported as answered)."""
+        status = response.status_code
+        if 200 <= status < 300:
+            try:
+                return read_limited(response, self._options.max_response_bytes, describe(req), flight.deadline)
+            except TooLargeError:
+                # Answered, and refused by the client.
+                self._answered(req, flight, status, response.headers)
+                raise
+        if 300 <= status < 400 and response.headers.get("location") is not None:
+            return b""
+        return read_prefix(response, self._options.max_error_bytes, flight.deadline)
+
+    def _redirect_target(
+        self, req: RequestSpec, current: httpx.URL, location: str, hop: int
+    ) -> httpx.URL | InspectionError:
+        """Where a redirect from ``current`` leads, or the error refusing it: a Location
+        that cannot be read, another origin than the base URL's (credentials go only
+        there), or more than ``MAX_REDIRECTS`` in one attempt (``hop``: those followed)."""
+        try:
+            target = current.join(location)
+        except (httpx.InvalidURL, ValueError):
+            return ForeignOriginError("a redirect", "an unreadable Location")
+        if not same_origin(target, self._base):
+            return ForeignOriginError("a redirect", origin_of(target))
+        if hop >= MAX_REDIRECTS:
+            return TransportError(req.method, req.path, f"more than {MAX_REDIRECTS} redirects")
+        return target
+
+    def _outcome_of(self, req: RequestSpec, url: httpx.URL, answer: _Hop) -> RawResponse | ApiError:
+        """An answer that ends the attempt (not a redirect) from ``url``: a success's
+        response, or the error an error status makes."""
+        status, headers, content = answer
+        if 200 <= status < 300:
+            return RawResponse(status, headers, content, str(url))
+        return ApiError(
+            status,
+            error_message(content, self._error_field),
+            retry_after(headers, self._retry_after_header),
+            req.method,
+            req.path,
+            req.hint,
+            kept_headers(headers),
+            content.decode("utf-8", errors="replace"),
+        )
+
+    def _answered(self, req: RequestSpec, flight: _InFlight, status: int, headers: httpx.Headers) -> None:
+        self.reporter.response(
+            req.op, req.method, req.path, flight.attempt, status, monotonic() - flight.started, headers
+        )
 
     def _copy(
-        self,
-        req: RequestSpec,
-        url: httpx.URL,
-        response: httpx.Response,
-        sink: Sink,
-        deadline: float,
-        timeout: float,
+        self, req: RequestSpec, url: httpx.URL, response: httpx.Response, sink: Sink, flight: _InFlight
     ) -> _Outcome:
         """A download's body written to ``sink``: the answer, or the error that ends the
         call (never retried, as ``sink`` may hold part of the body)."""
         try:
-            written = copy_to(response, sink, deadline)
+            written = copy_to(response, sink, flight.deadline)
         except httpx.RequestError as e:
             return TransportError(req.method, req.path, f"the download broke off: {classify(e).detail}")
         if written is None:
-            return RequestTimeoutError(req.method, req.path, timeout)
+            return RequestTimeoutError(req.method, req.path, flight.timeout)
         return RawResponse(response.status_code, response.headers, b"", str(url), written)
 
     def _headers(self, req: RequestSpec, call: CallOptions, *, has_body: bool) -> dict[str, str]:
