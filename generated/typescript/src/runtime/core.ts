@@ -29,7 +29,7 @@ import {
   type Violation,
 } from "./errors.js";
 import { Observer, TRACE, notify, now, reportError, type ClientHooks, type Trace, type Traced } from "./hooks.js";
-import { cancelQuietly, exchange, isNode, type NetFailure, type OpenBody, type ReadPlan } from "./http.js";
+import { cancelQuietly, exchange, isNode, type Exchange, type NetFailure, type OpenBody, type ReadPlan } from "./http.js";
 import { parseSecureUrl, sameOrigin } from "./origin.js";
 import { Pacer, sleep } from "./pacing.js";
 import { paged, type Paged, type PagingPlan } from "./paging.js";
@@ -596,50 +596,74 @@ export class Core {
       }
       const status = response.status;
       const location = response.headers.get("location");
-      if (status >= 300 && status < 400 && location !== null) {
-        let target: URL;
-        try {
-          target = new URL(location, current);
-        } catch {
-          return { kind: "fatal", error: new ForeignOriginError("a redirect", "an unreadable Location") };
-        }
-        // Credentials go only to the base URL's origin.
-        if (!sameOrigin(target, this.#base)) {
-          this.#answered(req, trace, started, status, response.headers);
-          return { kind: "fatal", error: new ForeignOriginError("a redirect", target.origin) };
-        }
-        if (hop >= MAX_REDIRECTS) {
-          this.#answered(req, trace, started, status, response.headers);
-          return { kind: "fatal", error: new TransportError(req.method, req.path, `more than ${MAX_REDIRECTS} redirects`) };
-        }
-        // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
-        if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
-          method = "GET";
-          body = undefined;
-        }
-        current = target;
-        await this.#pacer.acquire(signal, this.#pacing(req, trace, false));
-        continue;
+      if (location === null || status < 300 || status >= 400) {
+        // Not a redirect: the answer the attempt ends with.
+        this.#answered(req, trace, started, status, response.headers);
+        return this.#outcomeOf(req, ex, current);
       }
-      this.#answered(req, trace, started, status, response.headers);
-      if (ex.open !== undefined) {
-        return { kind: "ok", response: { status, headers: response.headers, open: ex.open, url: current.href } };
+      const target = this.#redirectTarget(req, trace, started, current, location, response, hop);
+      if (!(target instanceof URL)) return target;
+      // As browsers do: 303 (and 301/302 after a POST) continue as a GET without the body.
+      if (status === 303 || ((status === 301 || status === 302) && method === "POST")) {
+        method = "GET";
+        body = undefined;
       }
-      if (status >= 200 && status < 300) {
-        return { kind: "ok", response: { status, headers: response.headers, body: ex.body, url: current.href } };
-      }
-      return {
-        kind: "status",
-        error: new ApiError({
-          status,
-          serviceMessage: errorMessage(ex.body, this.#errorField),
-          retryAfterMs: retryAfterMs(response.headers, this.#retryAfterHeader),
-          method: req.method,
-          path: req.path,
-          hint: req.hint,
-        }),
-      };
+      current = target;
+      await this.#pacer.acquire(signal, this.#pacing(req, trace, false));
     }
+  }
+
+  /**
+   * Where the redirect `response` to a request of `from` leads (its `location`), or the
+   * outcome that ends the attempt instead: a Location that cannot be read, another origin
+   * than the base URL's (credentials go only there), or more than `MAX_REDIRECTS` in one
+   * attempt (`hop`: those followed so far).
+   */
+  #redirectTarget(
+    req: RequestSpec,
+    trace: Trace | undefined,
+    started: number,
+    from: URL,
+    location: string,
+    response: Response,
+    hop: number,
+  ): URL | Outcome {
+    let target: URL;
+    try {
+      target = new URL(location, from);
+    } catch {
+      return { kind: "fatal", error: new ForeignOriginError("a redirect", "an unreadable Location") };
+    }
+    if (!sameOrigin(target, this.#base)) {
+      this.#answered(req, trace, started, response.status, response.headers);
+      return { kind: "fatal", error: new ForeignOriginError("a redirect", target.origin) };
+    }
+    if (hop >= MAX_REDIRECTS) {
+      this.#answered(req, trace, started, response.status, response.headers);
+      return { kind: "fatal", error: new TransportError(req.method, req.path, `more than ${MAX_REDIRECTS} redirects`) };
+    }
+    return target;
+  }
+
+  /**
+   * The outcome of an answer from `url` that is not a redirect: a 2xx is the response (its
+   * body read, or left open for a download), anything else an {@link ApiError}.
+   */
+  #outcomeOf(req: RequestSpec, ex: Extract<Exchange, { ok: true }>, url: URL): Outcome {
+    const { status, headers } = ex.response;
+    if (ex.open !== undefined) return { kind: "ok", response: { status, headers, open: ex.open, url: url.href } };
+    if (status >= 200 && status < 300) return { kind: "ok", response: { status, headers, body: ex.body, url: url.href } };
+    return {
+      kind: "status",
+      error: new ApiError({
+        status,
+        serviceMessage: errorMessage(ex.body, this.#errorField),
+        retryAfterMs: retryAfterMs(headers, this.#retryAfterHeader),
+        method: req.method,
+        path: req.path,
+        hint: req.hint,
+      }),
+    };
   }
 
   #headers(req: RequestSpec, hasBody: boolean): Record<string, string> {
