@@ -109,6 +109,49 @@ function scalarKind(v: unknown): "string" | "integer" | "number" | "boolean" | "
 const KIND_TEXT = { string: "a string", integer: "an integer", number: "a number", boolean: "a boolean", null: "null" };
 
 /**
+ * A string or an id: its length and characters. A {@link Secret} is checked by its text,
+ * which no violation shows.
+ */
+function checkText(d: Extract<Desc, { k: "string" | "id" }>, value: unknown, path: string, out: Violation[]): void {
+  if (value instanceof Secret) return checkString(value.expose(), true, d.c, path, out);
+  if (typeof value !== "string") return void out.push({ path, message: `expected a string, got ${describe(value)}` });
+  return checkString(value, d.k === "string" && d.sec === true, d.c, path, out);
+}
+
+/**
+ * An integer: within its width (a 64-bit one within what a JavaScript number holds
+ * exactly), then within its documented range.
+ */
+function checkInt(d: Extract<Desc, { k: "int" }>, value: unknown, path: string, out: Violation[]): void {
+  if (typeof value !== "number" || !Number.isInteger(value)) {
+    return void out.push({ path, message: `expected an integer, got ${describe(value)}` });
+  }
+  if (d.bits === 32 && (value < INT32_MIN || value > INT32_MAX)) {
+    out.push({ path, message: `must be a 32-bit integer (${INT32_MIN} to ${INT32_MAX}), got ${value}` });
+  } else if (d.bits === 64 && !Number.isSafeInteger(value)) {
+    out.push({ path, message: `must be at most ${Number.MAX_SAFE_INTEGER} in magnitude to be sent exactly, got ${value}` });
+  }
+  return checkRange(value, d.c, path, out);
+}
+
+/** The string forms of dates: what each accepts, and what a violation says it expected. */
+const DATE_FORMS: Record<"date" | "datetime" | "date_or_datetime", { test(s: string): boolean; expected: string }> = {
+  date: { test: isDate, expected: "an ISO 8601 date (YYYY-MM-DD)" },
+  datetime: { test: isDateTime, expected: "an ISO 8601 date-time (2026-03-01T17:00:00Z)" },
+  date_or_datetime: { test: (s) => isDate(s) || isDateTime(s), expected: "an ISO 8601 date or date-time" },
+};
+
+/** A JSON scalar of one of the kinds `of` lists. */
+function checkScalar(of: Extract<Desc, { k: "scalar" }>["of"], value: unknown, path: string, out: Violation[]): void {
+  const kind = scalarKind(value);
+  // An integer is also a number.
+  if (kind !== undefined && (of.includes(kind) || (kind === "integer" && of.includes("number")))) return;
+  const kinds = of.map((k) => KIND_TEXT[k]);
+  const list = kinds.length <= 1 ? kinds.join("") : `${kinds.slice(0, -1).join(", ")} or ${kinds[kinds.length - 1]}`;
+  out.push({ path, message: `expected ${list}, got ${describe(value)}` });
+}
+
+/**
  * Checks a request value against `d` and its documented limits, adding every violation to
  * `out` (nothing is thrown). `undefined` is "not given" and always passes here: a required
  * property's absence is reported by the record that holds it.
@@ -119,22 +162,10 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
   if (value === undefined) return;
   switch (d.k) {
     case "string":
-    case "id": {
-      if (value instanceof Secret) return checkString(value.expose(), true, d.c, path, out);
-      if (typeof value !== "string") return void out.push({ path, message: `expected a string, got ${describe(value)}` });
-      return checkString(value, d.k === "string" && d.sec === true, d.c, path, out);
-    }
-    case "int": {
-      if (typeof value !== "number" || !Number.isInteger(value)) {
-        return void out.push({ path, message: `expected an integer, got ${describe(value)}` });
-      }
-      if (d.bits === 32 && (value < INT32_MIN || value > INT32_MAX)) {
-        out.push({ path, message: `must be a 32-bit integer (${INT32_MIN} to ${INT32_MAX}), got ${value}` });
-      } else if (d.bits === 64 && !Number.isSafeInteger(value)) {
-        out.push({ path, message: `must be at most ${Number.MAX_SAFE_INTEGER} in magnitude to be sent exactly, got ${value}` });
-      }
-      return checkRange(value, d.c, path, out);
-    }
+    case "id":
+      return checkText(d, value, path, out);
+    case "int":
+      return checkInt(d, value, path, out);
     case "number":
       if (typeof value !== "number" || !Number.isFinite(value)) {
         return void out.push({ path, message: `expected a finite number, got ${describe(value)}` });
@@ -144,20 +175,14 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
       if (typeof value !== "boolean") out.push({ path, message: `expected a boolean, got ${describe(value)}` });
       return;
     case "date":
-      if (typeof value !== "string" || !isDate(value)) {
-        out.push({ path, message: `expected an ISO 8601 date (YYYY-MM-DD), got ${describe(value)}` });
-      }
-      return;
     case "datetime":
-      if (typeof value !== "string" || !isDateTime(value)) {
-        out.push({ path, message: `expected an ISO 8601 date-time (2026-03-01T17:00:00Z), got ${describe(value)}` });
+    case "date_or_datetime": {
+      const form = DATE_FORMS[d.k];
+      if (typeof value !== "string" || !form.test(value)) {
+        out.push({ path, message: `expected ${form.expected}, got ${describe(value)}` });
       }
       return;
-    case "date_or_datetime":
-      if (typeof value !== "string" || !(isDate(value) || isDateTime(value))) {
-        out.push({ path, message: `expected an ISO 8601 date or date-time, got ${describe(value)}` });
-      }
-      return;
+    }
     case "json":
       return;
     case "enum":
@@ -166,29 +191,10 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
         out.push({ path, message: `must be one of ${d.values.map((v) => `\`${v}\``).join(", ")}, got ${describe(value)}` });
       }
       return;
-    case "scalar": {
-      const kind = scalarKind(value);
-      // An integer is also a number.
-      const ok = kind !== undefined && (d.of.includes(kind) || (kind === "integer" && d.of.includes("number")));
-      if (!ok) {
-        const kinds = d.of.map((k) => KIND_TEXT[k]);
-        const list = kinds.length <= 1 ? kinds.join("") : `${kinds.slice(0, -1).join(", ")} or ${kinds[kinds.length - 1]}`;
-        out.push({ path, message: `expected ${list}, got ${describe(value)}` });
-      }
-      return;
-    }
-    case "array": {
-      if (!Array.isArray(value)) return void out.push({ path, message: `expected an array, got ${describe(value)}` });
-      const n = value.length;
-      if (d.c?.minItems !== undefined && n < d.c.minItems) {
-        out.push({ path, message: `must have at least ${d.c.minItems} items, got ${n}` });
-      }
-      if (d.c?.maxItems !== undefined && n > d.c.maxItems) {
-        out.push({ path, message: `must have at most ${d.c.maxItems} items, got ${n}` });
-      }
-      value.forEach((item: unknown, i) => validate(reg, d.of, item, `${path}[${i}]`, out));
-      return;
-    }
+    case "scalar":
+      return checkScalar(d.of, value, path, out);
+    case "array":
+      return checkArray(reg, d, value, path, out);
     case "map":
       if (!isObject(value)) return void out.push({ path, message: `expected an object (a map), got ${describe(value)}` });
       for (const key of Object.keys(value)) validate(reg, d.of, value[key], keyPath(path, key), out);
@@ -199,22 +205,42 @@ export function validate(reg: Registry, d: Desc, value: unknown, path: string, o
       if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
       checkFields(reg, d.fields, d.oneOf, value, path, out);
       return checkAdditional(value, [d.fields], undefined, path, out);
-    case "union": {
-      if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
-      const tag = own(value, d.tag);
-      const shape = variantOf(d.variants, tag);
-      if (shape === undefined) {
-        // A member read from the service and sent back unchanged is the service's own.
-        if (isUnknownMember(value)) return;
-        const known = Object.keys(d.variants).map((t) => `\`${t}\``).join(", ");
-        return void out.push({ path: keyPath(path, d.tag), message: `must be one of ${known}, got ${describe(tag)}` });
-      }
-      checkFields(reg, d.common, undefined, value, path, out);
-      const s = shapeOf(reg, shape);
-      checkFields(reg, s.fields, s.oneOf, value, path, out);
-      return checkAdditional(value, [d.common, s.fields], d.tag, path, out);
-    }
+    case "union":
+      return checkUnion(reg, d, value, path, out);
   }
+}
+
+/** An array: its number of items, then each item. */
+function checkArray(reg: Registry, d: Extract<Desc, { k: "array" }>, value: unknown, path: string, out: Violation[]): void {
+  if (!Array.isArray(value)) return void out.push({ path, message: `expected an array, got ${describe(value)}` });
+  const n = value.length;
+  if (d.c?.minItems !== undefined && n < d.c.minItems) {
+    out.push({ path, message: `must have at least ${d.c.minItems} items, got ${n}` });
+  }
+  if (d.c?.maxItems !== undefined && n > d.c.maxItems) {
+    out.push({ path, message: `must have at most ${d.c.maxItems} items, got ${n}` });
+  }
+  value.forEach((item: unknown, i) => validate(reg, d.of, item, `${path}[${i}]`, out));
+}
+
+/**
+ * A union member: its tag names a known variant (or it is a member of another, read from
+ * the service), then the common fields and the variant's own.
+ */
+function checkUnion(reg: Registry, d: Extract<Desc, { k: "union" }>, value: unknown, path: string, out: Violation[]): void {
+  if (!isObject(value)) return void out.push({ path, message: `expected an object, got ${describe(value)}` });
+  const tag = own(value, d.tag);
+  const shape = variantOf(d.variants, tag);
+  if (shape === undefined) {
+    // A member read from the service and sent back unchanged is the service's own.
+    if (isUnknownMember(value)) return;
+    const known = Object.keys(d.variants).map((t) => `\`${t}\``).join(", ");
+    return void out.push({ path: keyPath(path, d.tag), message: `must be one of ${known}, got ${describe(tag)}` });
+  }
+  checkFields(reg, d.common, undefined, value, path, out);
+  const s = shapeOf(reg, shape);
+  checkFields(reg, s.fields, s.oneOf, value, path, out);
+  return checkAdditional(value, [d.common, s.fields], d.tag, path, out);
 }
 
 /**
