@@ -18,7 +18,7 @@ import {
 
 import { Json, JsonObject, isObject, show } from "./json.js";
 import type { Mode } from "./scenarios.js";
-import type { Operations } from "./operations.js";
+import type { Operation, Operations } from "./operations.js";
 
 /**
  * How a value is shown in full (an error with its fields, stack and causes): Node's
@@ -296,6 +296,82 @@ function withUnlisted(schema: Registry, type: string | undefined, body: Json): u
   return Object.keys(unlisted).length === 0 ? body : withAdditional(own, unlisted);
 }
 
+/**
+ * The arguments of `op`'s client method, taken from a step's `args` (what is left there
+ * is what the call does not take): in the method's order, the path values, the body, the
+ * query, a binary body's content type, and a paged operation's resume point.
+ */
+function argumentsOf(op: Operation, schema: Registry, a: Args): unknown[] {
+  const positional: unknown[] = op.pathParams.map((p) => {
+    const value = pathValue(a.path[p.name], p.name, p.ref);
+    delete a.path[p.name];
+    return value;
+  });
+  let contentType: string | undefined;
+  if (op.body?.binary === true) {
+    positional.push(encoder.encode(a.string("body_text", true)));
+    contentType = a.string("content_type", false);
+  } else if (op.body !== undefined) {
+    if (a.body === undefined && !op.body.optional) throw new Error("`args.body` is required");
+    positional.push(a.body === undefined ? undefined : withUnlisted(schema, op.body.type, a.body));
+    a.body = undefined;
+  }
+  if (op.query.length > 0) {
+    const query: JsonObject = {};
+    for (const q of op.query) {
+      const value = a.query[q.name];
+      if (value !== undefined) query[q.name] = value;
+      else if (q.required) throw new Error(`\`args.query.${q.name}\` is required`);
+      delete a.query[q.name];
+    }
+    positional.push(Object.keys(query).length === 0 && !op.query.some((q) => q.required) ? undefined : query);
+  }
+  // The content type of a binary body comes last before the options.
+  if (op.body?.binary === true) positional.push(contentType);
+  // A paged operation starts at `args.resume` (an interrupted walk's `resume`) when given.
+  const resume = op.paginated ? a.string("resume", false) : undefined;
+  if (resume !== undefined) positional.push({ resume });
+  return positional;
+}
+
+/** What a paged operation's method returns: a walk of its pages and items. */
+type Walk = {
+  first(): Promise<unknown>;
+  pages(): AsyncIterable<unknown>;
+  backward(): AsyncIterable<unknown>;
+  pagesBackward(): AsyncIterable<unknown>;
+} & AsyncIterable<unknown>;
+
+/**
+ * A paged operation called in `mode`: its first page, or its walk of pages or items.
+ * `start` calls the method, from `from` (an interrupted walk's resume point) when given.
+ */
+async function callWalk(start: (from?: unknown) => Walk, mode: Mode, unsupported: () => Error): Promise<Outcome> {
+  // Validation happens when the method is called; a walk then has collected nothing.
+  let list: Walk;
+  try {
+    list = start();
+  } catch (error) {
+    return mode === "send" ? { error } : { result: [], error };
+  }
+  switch (mode) {
+    case "send":
+      return settle(() => list.first());
+    case "pages":
+      return collect(() => list.pages());
+    case "items":
+      return collect(() => list);
+    case "pages_backward":
+      return collect(() => list.pagesBackward());
+    case "items_backward":
+      return collect(() => list.backward());
+    case "items_resumed":
+      return walkResumed(start);
+    case "pdf":
+      throw unsupported();
+  }
+}
+
 /** A step's call of an operation (or a client action) on the generated client. */
 export async function callOperation(
   operations: Operations,
@@ -315,70 +391,12 @@ export async function callOperation(
   const methods = client as unknown as Record<string, unknown>;
   const method = methods[op.method];
   if (typeof method !== "function") throw new Error(`the ${iface} client has no method \`${op.method}\` for \`${name}\``);
-  const positional: unknown[] = op.pathParams.map((p) => {
-    const value = pathValue(a.path[p.name], p.name, p.ref);
-    delete a.path[p.name];
-    return value;
-  });
-  let contentType: string | undefined;
-  if (op.body?.binary === true) {
-    positional.push(encoder.encode(a.string("body_text", true)));
-    contentType = a.string("content_type", false);
-  } else if (op.body !== undefined) {
-    if (a.body === undefined && !op.body.optional) throw new Error("`args.body` is required");
-    positional.push(a.body === undefined ? undefined : withUnlisted(SCHEMAS[iface], op.body.type, a.body));
-    a.body = undefined;
-  }
-  if (op.query.length > 0) {
-    const query: JsonObject = {};
-    for (const q of op.query) {
-      const value = a.query[q.name];
-      if (value !== undefined) query[q.name] = value;
-      else if (q.required) throw new Error(`\`args.query.${q.name}\` is required`);
-      delete a.query[q.name];
-    }
-    positional.push(Object.keys(query).length === 0 && !op.query.some((q) => q.required) ? undefined : query);
-  }
-  // The content type of a binary body comes last before the options.
-  if (op.body?.binary === true) positional.push(contentType);
-  // A paged operation starts at `args.resume` (an interrupted walk's `resume`) when given.
-  const resume = op.paginated ? a.string("resume", false) : undefined;
-  if (resume !== undefined) positional.push({ resume });
+  const positional = argumentsOf(op, SCHEMAS[iface], a);
   a.finish();
-  const invoke = (fn: unknown): unknown => (fn as (...args: unknown[]) => unknown).apply(client, positional);
+  const invoke = (fn: unknown, args = positional): unknown => (fn as (...values: unknown[]) => unknown).apply(client, args);
   const unsupported = (): Error => new Error(`\`${name}\` cannot be called in mode ${mode}`);
   if (op.paginated) {
-    type Walk = {
-      first(): Promise<unknown>;
-      pages(): AsyncIterable<unknown>;
-      backward(): AsyncIterable<unknown>;
-      pagesBackward(): AsyncIterable<unknown>;
-    } & AsyncIterable<unknown>;
-    // Validation happens when the method is called; a walk then has collected nothing.
-    let list: Walk;
-    try {
-      list = invoke(method) as Walk;
-    } catch (error) {
-      return mode === "send" ? { error } : { result: [], error };
-    }
-    switch (mode) {
-      case "send":
-        return settle(() => list.first());
-      case "pages":
-        return collect(() => list.pages());
-      case "items":
-        return collect(() => list);
-      case "pages_backward":
-        return collect(() => list.pagesBackward());
-      case "items_backward":
-        return collect(() => list.backward());
-      case "items_resumed":
-        return walkResumed((from) =>
-          from === undefined ? invoke(method) as Walk : ((method as (...args: unknown[]) => unknown).apply(client, [...positional, { resume: from }]) as Walk),
-        );
-      case "pdf":
-        throw unsupported();
-    }
+    return callWalk((from) => invoke(method, from === undefined ? positional : [...positional, { resume: from }]) as Walk, mode, unsupported);
   }
   switch (mode) {
     case "send":
