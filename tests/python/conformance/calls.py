@@ -10,7 +10,7 @@ import inspect
 import keyword
 import re
 from collections.abc import Callable
-from typing import Union
+from typing import Any, Union
 
 import inspection_client.legacy.client as legacy_client
 import inspection_client.v3.client as v3_client
@@ -183,21 +183,12 @@ def returns_bytes(method: Callable[..., object]) -> bool:
     return annotation is bytes or annotation == "bytes"
 
 
-async def call_operation(
-    driver: Driver, client: AnyClient, iface: Interface, name: str, a: Args, mode: Mode
-) -> Outcome:
-    """A step's call of an operation (or a client action) on the generated client."""
-    found = operation_of(iface, name)
-    if found is None:
-        outcome = await presigned_action(driver, client, name, a)
-        if outcome is None:
-            raise RunnerError(f"`{name}` is no {iface} operation or client action")
-        return outcome
-    op, paged = found
-    method_name = python_name(name)
-    method = getattr(client, method_name, None)
-    if not callable(method):
-        raise RunnerError(f"the {iface} client has no method `{method_name}` for `{name}`")
+def arguments_of(
+    op: Operation, paged: bool, method: Callable[..., object], a: Args
+) -> tuple[list[object], dict[str, object]]:
+    """The arguments of `op`'s client method, taken from a step's `args` (what is left
+    there is what the call does not take): the path values and the body by position; the
+    query fields, a binary body's media type and a paged list's resume point by name."""
     positional: list[object] = []
     for i, param in enumerate(op.path_params):
         positional.append(path_value(op, i, a.path.pop(param.wire, ABSENT)))
@@ -228,6 +219,51 @@ async def call_operation(
             if not isinstance(resume, str):
                 raise RunnerError(f"`args.resume` is a resume point (text), not {show(resume)}")
             keywords["resume"] = resume
+    return positional, keywords
+
+
+async def call_paged(
+    driver: Driver, start: Callable[[str | None], Any], mode: Mode, unsupported: RunnerError
+) -> Outcome:
+    """A paged list called in `mode`: its first page, or its walk of pages or items.
+    `start` calls the list method, from a resume point when given one."""
+    # Validation happens when the method is called; a walk then has collected nothing.
+    try:
+        listing = start(None)
+    except Exception as e:
+        return Outcome(error=e) if mode == "send" else Outcome(result=[], error=e)
+    driver.check_list(listing)
+    if mode == "send":
+        return await settle(driver, lambda: listing.first())
+    if mode == "pages":
+        return await collect(driver, lambda: listing.pages())
+    if mode == "items":
+        return await collect(driver, lambda: listing)
+    if mode == "pages_backward":
+        return await collect(driver, lambda: listing.pages_backward())
+    if mode == "items_backward":
+        return await collect(driver, lambda: listing.backward())
+    if mode == "items_resumed":
+        return await walk_resumed(driver, start)
+    raise unsupported
+
+
+async def call_operation(
+    driver: Driver, client: AnyClient, iface: Interface, name: str, a: Args, mode: Mode
+) -> Outcome:
+    """A step's call of an operation (or a client action) on the generated client."""
+    found = operation_of(iface, name)
+    if found is None:
+        outcome = await presigned_action(driver, client, name, a)
+        if outcome is None:
+            raise RunnerError(f"`{name}` is no {iface} operation or client action")
+        return outcome
+    op, paged = found
+    method_name = python_name(name)
+    method = getattr(client, method_name, None)
+    if not callable(method):
+        raise RunnerError(f"the {iface} client has no method `{method_name}` for `{name}`")
+    positional, keywords = arguments_of(op, paged, method, a)
     a.finish()
     try:
         inspect.signature(method).bind(*positional, **keywords)
@@ -241,31 +277,22 @@ async def call_operation(
 
     unsupported = RunnerError(f"`{name}` cannot be called in mode {mode}")
     if paged:
-        # Validation happens when the method is called; a walk then has collected nothing.
-        try:
-            listing = method(*positional, **keywords)
-        except Exception as e:
-            return Outcome(error=e) if mode == "send" else Outcome(result=[], error=e)
-        driver.check_list(listing)
-        if mode == "send":
-            return await settle(driver, lambda: listing.first())
-        if mode == "pages":
-            return await collect(driver, lambda: listing.pages())
-        if mode == "items":
-            return await collect(driver, lambda: listing)
-        if mode == "pages_backward":
-            return await collect(driver, lambda: listing.pages_backward())
-        if mode == "items_backward":
-            return await collect(driver, lambda: listing.backward())
-        if mode == "items_resumed":
 
-            def start(resume: str | None) -> object:
-                if resume is None:
-                    return method(*positional, **keywords)
-                return method(*positional, **{**keywords, "resume": resume})
+        def start(resume: str | None) -> Any:
+            if resume is None:
+                return method(*positional, **keywords)
+            return method(*positional, **{**keywords, "resume": resume})
 
-            return await walk_resumed(driver, start)
-        raise unsupported
+        return await call_paged(driver, start, mode, unsupported)
+    if mode == "send":
+        return await settle(driver, invoke(method))
+    if mode == "pdf":
+        pdf = getattr(client, f"{method_name}_pdf", None)
+        if callable(pdf):
+            return await settle(driver, invoke(pdf))
+        if returns_bytes(method):
+            return await settle(driver, invoke(method))
+    raise unsupported
     if mode == "send":
         return await settle(driver, invoke(method))
     if mode == "pdf":
