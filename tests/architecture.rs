@@ -696,3 +696,240 @@ fn the_function_counter_counts_bodies_only() {
         [("long".to_string(), 81), ("method".to_string(), 82)]
     );
 }
+
+/// The same rule for the hand-written Go, TypeScript and Python: each runtime under
+/// `templates/`, and each language's tests, runners and quick start (generated code such
+/// as the benchmark peers' types is left out).
+#[test]
+fn no_hand_written_go_typescript_or_python_function_is_over_80_lines() {
+    let root = root();
+    let mut long = Vec::new();
+    type Counter = fn(&str, usize) -> Vec<(String, usize, usize)>;
+    let languages: [(&str, &[&str], Counter); 3] = [
+        (
+            "go",
+            &["templates/go/runtime", "tests/go"],
+            long_go_functions,
+        ),
+        (
+            "ts",
+            &["templates/typescript/runtime", "tests/typescript"],
+            long_ts_functions,
+        ),
+        (
+            "py",
+            &["templates/python/runtime", "tests/python"],
+            long_python_functions,
+        ),
+    ];
+    for (ext, dirs, counter) in languages {
+        let mut files = Vec::new();
+        for dir in dirs {
+            files_with(&root.join(dir), ext, &mut files);
+        }
+        files.retain(|f| {
+            let f = f.to_string_lossy();
+            !f.contains("/node_modules/") && !f.contains("/peers/oapiv3/") && !f.ends_with(".d.ts")
+        });
+        assert!(files.len() > 10, "the .{ext} files were not found");
+        for file in files {
+            let text = fs::read_to_string(&file).unwrap();
+            for (name, line, count) in counter(&text, 80) {
+                let shown = file.strip_prefix(&root).unwrap_or(&file).display();
+                long.push(format!("{shown}:{line}: `{name}` is {count} lines"));
+            }
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}
+
+/// The lines from a declaration at line `i` (indented by `indent`) to the `}` of its own
+/// indentation that closes its body, if its body opens (a `{` ends a line before any `;`).
+fn braced_length(lines: &[&str], i: usize, indent: &str) -> Option<usize> {
+    let opens = lines[i..]
+        .iter()
+        .map(|l| l.trim_end())
+        .find(|l| l.ends_with('{') || l.ends_with(';'))?;
+    if opens.ends_with(';') {
+        return None;
+    }
+    // `}`, or `});`, `};`, `},` closing an expression the function is part of.
+    let closing = format!("{indent}}}");
+    let end = lines[i + 1..].iter().position(|l| {
+        l.trim_end()
+            .strip_prefix(&closing)
+            .is_some_and(|rest| rest.chars().all(|c| matches!(c, ')' | ';' | ',')))
+    })?;
+    Some(end + 2)
+}
+
+/// Go functions and methods (gofmt puts each at the line's start) over `max` lines.
+fn long_go_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(rest) = line.strip_prefix("func ") else {
+            continue;
+        };
+        // `func (r T) Name(`: the receiver first.
+        let rest = match rest.strip_prefix('(') {
+            Some(r) => r.split_once(") ").map_or(r, |(_, name)| name),
+            None => rest,
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        match braced_length(&lines, i, "") {
+            Some(n) if n > max => long.push((name, i + 1, n)),
+            _ => {}
+        }
+    }
+    long
+}
+
+/// TypeScript functions, methods and arrow functions declared with `const` over `max` lines.
+fn long_ts_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    const NOT_A_NAME: &[&str] = &[
+        "if", "for", "while", "switch", "catch", "return", "await", "new", "throw", "else",
+        "function", "super", "typeof",
+    ];
+    let lines: Vec<&str> = text.lines().collect();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let mut words = code.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'));
+        let mut name = words.find(|w| {
+            !w.is_empty()
+                && ![
+                    "export",
+                    "async",
+                    "function",
+                    "static",
+                    "private",
+                    "public",
+                    "protected",
+                    "readonly",
+                    "get",
+                    "set",
+                    "const",
+                    "let",
+                    "default",
+                    "override",
+                ]
+                .contains(w)
+        });
+        let arrow = code.contains("=>")
+            && (code.starts_with("const ") || code.starts_with("export const "));
+        let declares = code.contains('(')
+            && !code.starts_with("//")
+            && !code.starts_with('*')
+            && (arrow || !code[..code.find('(').unwrap_or(0)].contains('='));
+        if !declares || name.is_some_and(|n| NOT_A_NAME.contains(&n)) {
+            name = None;
+        }
+        let Some(name) = name else { continue };
+        if !arrow
+            && !code[..code.find('(').unwrap_or(0)]
+                .trim_end()
+                .ends_with(name)
+        {
+            continue; // a call, not a declaration
+        }
+        // A declaration's parameters close before its body or its return type (or wrap
+        // onto lines of their own); a call's close on `;`, or before a callback's `=>`.
+        let after = code.rfind(')').map(|at| code[at + 1..].trim());
+        let declared = arrow
+            || code.ends_with('(')
+            || after.is_some_and(|a| a == "{" || a.starts_with(':') && a.ends_with('{'));
+        if !declared {
+            continue;
+        }
+        match braced_length(&lines, i, indent) {
+            Some(n) if n > max => long.push((name.to_string(), i + 1, n)),
+            _ => {}
+        }
+    }
+    long
+}
+
+/// Python functions and methods over `max` lines: from `def` to the last line indented
+/// deeper than it before the next line that is not.
+fn long_python_functions(text: &str, max: usize) -> Vec<(String, usize, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut long = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let code = line.trim_start();
+        let Some(rest) = code
+            .strip_prefix("def ")
+            .or_else(|| code.strip_prefix("async def "))
+        else {
+            continue;
+        };
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let own = indent(line);
+        let mut last = i;
+        for (j, l) in lines.iter().enumerate().skip(i + 1) {
+            if l.trim().is_empty() {
+                continue;
+            }
+            // A signature's closing line `) -> T:` sits at the def's own indentation.
+            if indent(l) <= own && !(j == last + 1 && l.trim_start().starts_with(')')) {
+                break;
+            }
+            last = j;
+        }
+        if last + 1 - i > max {
+            long.push((name, i + 1, last + 1 - i));
+        }
+    }
+    long
+}
+
+/// The Go, TypeScript and Python counters find a long function and pass a short one.
+#[test]
+fn the_other_counters_count_function_bodies() {
+    let body = |n: usize, pad: &str| format!("{pad}x()\n").repeat(n);
+    let go = format!(
+        "func (c *Client) Long(\n\tctx context.Context,\n) error {{\n{}}}\n\nfunc short() {{\n{}}}\n",
+        body(80, "\t"),
+        body(3, "\t")
+    );
+    assert_eq!(
+        long_go_functions(&go, 80),
+        vec![("Long".to_string(), 1, 84)]
+    );
+    let ts = format!(
+        "export async function long(a: number): Promise<void> {{\n{}}}\n\nclass A {{\n  method(): void {{\n{}  }}\n  other(): void {{\n    call(x, () => {{\n{}    }});\n  }}\n}}\nconst arrow = (a: number) => {{\n{}}};\n",
+        body(81, "  "),
+        body(81, "    "),
+        body(81, "      "),
+        body(2, "  ")
+    );
+    let found: Vec<(String, usize)> = long_ts_functions(&ts, 80)
+        .into_iter()
+        .map(|(n, _, c)| (n, c))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            ("long".to_string(), 83),
+            ("method".to_string(), 83),
+            ("other".to_string(), 85)
+        ]
+    );
+    let py = format!(
+        "def long(\n    a,\n) -> None:\n{}\n\nclass A:\n    async def short(self):\n{}    x = 1\n",
+        body(79, "    "),
+        body(3, "        ")
+    );
+    assert_eq!(
+        long_python_functions(&py, 80),
+        vec![("long".to_string(), 1, 82)]
+    );
+}
