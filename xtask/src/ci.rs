@@ -294,7 +294,12 @@ pub fn python_only(root: &Path) -> Result<(), String> {
 pub fn typescript_only(root: &Path, generator: &Generator) -> Result<(), String> {
     generator.run(root, &["--check"])?;
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    step(root, "typescript: sandbox", &cargo, &["build", "-p", "sandbox"])?;
+    step(
+        root,
+        "typescript: sandbox",
+        &cargo,
+        &["build", "-p", "sandbox"],
+    )?;
     let target = target_dir(root, &cargo)?;
     typescript(root, &target.to_string_lossy())
 }
