@@ -12,6 +12,7 @@ mod ids;
 pub(crate) mod names;
 mod objects;
 mod operations;
+mod pages;
 mod types;
 mod unions;
 mod validators;
@@ -239,8 +240,8 @@ fn interface_files(i: &Interface) -> Result<Vec<OutputFile>, String> {
             TypeKind::Object(o) => extend(&mut models, objects::object(i, t, o)),
         }
     }
-    extend(&mut models, objects::page(i));
-    extend(&mut models, objects::links_envelopes(i));
+    extend(&mut models, pages::page(i));
+    extend(&mut models, pages::links_envelopes(i));
     let bodies = [
         ids,
         enums,

@@ -3,9 +3,11 @@
 pub mod model;
 pub mod ordered;
 pub mod packages;
+pub mod tools;
 
 pub use model::*;
 pub use ordered::OrderedMap;
+pub use tools::*;
 
 use crate::diagnostic::Diagnostic;
 
