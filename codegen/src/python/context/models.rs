@@ -328,3 +328,51 @@ fn scalar_cx(t: &TypeDef, kinds: &[ScalarKind], name: String) -> TypeCx {
         target: format!("Union[{}]", py.join(", ")),
     }
 }
+
+/// The arguments of a record descriptor's `define`, in the order of its attributes: the
+/// union tags, the fields, the exactly-one-of fields and groups; then `extra` and the
+/// envelope.
+pub(super) fn record_wire_args(
+    i: &Interface,
+    o: &Object,
+    attrs: &RecordAttrs,
+    tags: &[(String, Vec<String>)],
+    local: &TypeNames,
+    response_side: bool,
+) -> Vec<String> {
+    let mut args = Vec::new();
+    for ((tag, _), a) in attrs.tags(tags) {
+        args.push(format!(
+            "_rt.F({}, {}, _rt.Str(), req=True)",
+            names::string(tag),
+            names::string(a)
+        ));
+    }
+    for (f, a) in attrs.fields(o) {
+        args.push(local.field(i, f, a, false, response_side && !f.nullable));
+    }
+    for (f, a) in attrs.one_of(o) {
+        args.push(local.field(i, f, a, true, false));
+    }
+    if let Some(one) = &o.one_of {
+        let mut groups = Vec::new();
+        for v in &one.variants {
+            let keys: Vec<String> = v.fields.iter().map(|f| names::string(&f.name)).collect();
+            groups.push(format!(
+                "({}, ({},))",
+                names::string(&v.name),
+                keys.join(", ")
+            ));
+        }
+        args.push(format!(
+            "one_of=_rt.OneOf({}, ({},))",
+            names::string(&one.name),
+            groups.join(", ")
+        ));
+    }
+    args.push(format!("extra={}", names::string(&attrs.extra)));
+    if let Some(env) = &o.envelope {
+        args.push(format!("envelope={}", names::string(env)));
+    }
+    args
+}
