@@ -72,6 +72,8 @@ const COUNT_FILE: &str = "target/go-tests/conformance-count.json";
 /// the scenario count held against the files.
 pub fn run(root: &Path, sandbox: &Path) -> Result<(), String> {
     check(root, MODULE, "go", true)?;
+    // The hand-written Go is held to gofmt too.
+    gofmt(root, TESTS, "go: tests/go")?;
     let tests = root.join(TESTS);
     go(&tests, "go: tests/go vet", &["vet", "./..."])?;
     step_with_env(

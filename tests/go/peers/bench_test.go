@@ -15,6 +15,7 @@ import (
 	"inspection.dev/client/tests/peers/oapiv3"
 	"inspection.dev/client/v3"
 )
+
 func benchPage(b *testing.B) []byte {
 	path := os.Getenv("PAGE")
 	if path == "" {
