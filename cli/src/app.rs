@@ -499,6 +499,8 @@ mod tests {
             "12h30m",
             "postgres://sync:p%40ss@db.internal:5432/fleet?sslmode=disable",
             "postgres://sync:p%40ss@db.internal/fleet?connect_timeout=10&keepalives_idle=30",
+            "postgres://sync@db/fleet?sslmode=verify-full&sslrootcert=system&sslpassword=p%40ss",
+            "postgres://sync@db/fleet?sslmode=require&sslnegotiation=direct&sslsni=0&sslcert=c",
             "30s",
             "sqlite:fleet.db",
             "fleet.db",
@@ -522,11 +524,27 @@ mod tests {
                 );
             }
             #[cfg(feature = "postgres")]
-            if let Err(refusal) = crate::sync::libpq::Params::read(&text) {
-                assert!(
+            match crate::sync::libpq::Params::read(&text) {
+                Err(refusal) => assert!(
                     !refusal.contains("p%40ss") && !refusal.contains("p@ss"),
                     "case {case}: a parameter's refusal shows the password: {refusal}"
-                );
+                ),
+                // What the TLS parameters come to (no variable set) never panics either;
+                // a refusal names a file the URL gave (an edit may have joined the
+                // password's text to one), never anything else's value.
+                Ok(params) => {
+                    let files = [&params.sslrootcert, &params.sslcert, &params.sslkey];
+                    let secret_in_a_file = files
+                        .iter()
+                        .any(|f| f.as_deref().is_some_and(|f| f.contains("p@ss")));
+                    let tls = crate::sync::libpq::Tls::read(&params, &|_| None);
+                    if let (Err(refusal), false) = (tls, secret_in_a_file) {
+                        assert!(
+                            !refusal.contains("p%40ss") && !refusal.contains("p@ss"),
+                            "case {case}: a TLS refusal shows the password: {refusal}"
+                        );
+                    }
+                }
             }
             let refusals = [
                 crate::pace::RateLimit::parse(&text).err(),

@@ -21,6 +21,62 @@ pub struct Postgres {
 impl Postgres {
     /// A new server, named `name` in its folder.
     pub fn start(name: &str) -> Postgres {
+        let server = Postgres::init(name);
+        server.launch("");
+        server
+    }
+
+    /// A new server that takes TLS connections only (`hostssl` lines alone in
+    /// `pg_hba.conf`), showing the certificate `cert` (its key `key`), and checking
+    /// clients' certificates against `client_ca`: the database `clientcert` requires one
+    /// whose common name is the user's (`clientcert=verify-full`).
+    pub fn start_tls(name: &str, cert: &Path, key: &Path, client_ca: &Path) -> Postgres {
+        let server = Postgres::init(name);
+        server.install("client_ca.crt", client_ca);
+        server.install("server.crt", cert);
+        server.install("server.key", key);
+        let hba = "local all all trust\n\
+                   hostssl clientcert all 127.0.0.1/32 scram-sha-256 clientcert=verify-full\n\
+                   hostssl clientcert all ::1/128 scram-sha-256 clientcert=verify-full\n\
+                   hostssl all all 127.0.0.1/32 scram-sha-256\n\
+                   hostssl all all ::1/128 scram-sha-256\n";
+        std::fs::write(server.dir.join("data/pg_hba.conf"), hba).unwrap();
+        let files = server.dir.display();
+        server.launch(&format!(
+            " -c ssl=on -c ssl_cert_file={files}/server.crt -c ssl_key_file={files}/server.key \
+             -c ssl_ca_file={files}/client_ca.crt"
+        ));
+        server
+    }
+
+    /// The server shows the certificate `cert` (its key `key`) from now on: restarted.
+    pub fn use_certificate(&self, cert: &Path, key: &Path) {
+        self.install("server.crt", cert);
+        self.install("server.key", key);
+        let data = self.dir.join("data").display().to_string();
+        // Its log named again: a server writing to pg_ctl's output would hold it open.
+        let log = self.dir.join("log").display().to_string();
+        self.run(
+            "pg_ctl",
+            &["-D", &data, "-l", &log, "-m", "fast", "-w", "restart"],
+        );
+    }
+
+    /// Copies `from` into the server's folder as `name`, the server's own and readable by
+    /// it alone (PostgreSQL refuses a key others can read).
+    fn install(&self, name: &str, from: &Path) {
+        use std::os::unix::fs::PermissionsExt;
+        let to = self.dir.join(name);
+        std::fs::copy(from, &to).unwrap();
+        std::fs::set_permissions(&to, std::fs::Permissions::from_mode(0o600)).unwrap();
+        if self.as_postgres {
+            let status = Command::new("chown").arg("postgres:").arg(&to).status();
+            assert!(status.unwrap().success());
+        }
+    }
+
+    /// A server's data folder, made (not started).
+    fn init(name: &str) -> Postgres {
         let bin = binaries().unwrap_or_else(|| {
             panic!(
                 "no PostgreSQL server binaries (initdb, pg_ctl) in /usr/lib/postgresql/*/bin: \
@@ -65,25 +121,22 @@ impl Postgres {
                 "--no-sync",
             ],
         );
-        let options = format!(
-            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40",
-            server.port,
-            dir.display()
-        );
-        server.run(
-            "pg_ctl",
-            &[
-                "-D",
-                &data.display().to_string(),
-                "-l",
-                &dir.join("log").display().to_string(),
-                "-o",
-                &options,
-                "-w",
-                "start",
-            ],
-        );
         server
+    }
+
+    /// Starts the server with its options and `more`.
+    fn launch(&self, more: &str) {
+        let options = format!(
+            "-p {} -k {} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=40{more}",
+            self.port,
+            self.dir.display()
+        );
+        let data = self.dir.join("data").display().to_string();
+        let log = self.dir.join("log").display().to_string();
+        self.run(
+            "pg_ctl",
+            &["-D", &data, "-l", &log, "-o", &options, "-w", "start"],
+        );
     }
 
     /// `postgres://postgres:PASSWORD@127.0.0.1:PORT/database`.

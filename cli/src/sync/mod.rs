@@ -8,6 +8,8 @@
 //! state that commit wrote. The generated crate says which lists an interface syncs and
 //! how each stays current ([`Source`], [`schema`]); nothing here knows a record.
 
+#[cfg(feature = "postgres")]
+pub mod certificate;
 pub mod command;
 pub mod database;
 pub mod deadline;
@@ -25,6 +27,8 @@ pub mod sqlite;
 pub mod state;
 pub mod statements;
 pub mod target;
+#[cfg(feature = "postgres")]
+pub mod tls;
 pub mod walk;
 
 use std::time::Duration;

@@ -23,7 +23,7 @@ use futures_util::TryStreamExt;
 use futures_util::future::try_join_all;
 use futures_util::stream::FuturesOrdered;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
-use tokio_postgres::{Client, GenericClient, NoTls, Statement};
+use tokio_postgres::{Client, GenericClient, Statement};
 
 use super::deadline::{self, Wait};
 use super::libpq;
@@ -34,6 +34,7 @@ use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Statements};
 use super::target::Target;
+use super::tls;
 use crate::exit::{Class, Failure};
 
 /// The advisory lock a sync holds ("inspsync" as a number).
@@ -74,11 +75,13 @@ impl Link {
     }
 }
 
-/// A connection to `url` (`shown`: without its password) made within its bound, its
-/// driver's task spawned.
+/// A connection to `url` (`shown`: without its password) made within its bound, TLS as
+/// the URL asks (`tls.rs`), its driver's task spawned.
 async fn connect(url: &str, shown: &str) -> Result<Client, Failure> {
     let settings = libpq::settings(url, shown)?;
-    let connecting = settings.config.connect(NoTls);
+    let connector = tls::Connector::new(&settings.tls)
+        .map_err(|e| Failure::usage(format!("DATABASE: {shown}: {e}")))?;
+    let connecting = tls::connect(&settings.config, &settings.tls, &connector);
     let (client, connection) = deadline::within(
         shown,
         Wait::Connecting,
@@ -86,7 +89,20 @@ async fn connect(url: &str, shown: &str) -> Result<Client, Failure> {
         connecting,
     )
     .await?
-    .map_err(|e| failure(shown, Wait::Connecting, e))?;
+    .map_err(
+        |failed| match tls::refusal(&failed, &settings.tls, &settings.hosts) {
+            Some(why) => Failure::new(Class::Database, format!("the database {shown}: {why}")),
+            None => {
+                let mut f = failure(shown, Wait::Connecting, failed.error);
+                if let Some(before) = failed.before {
+                    f.message.push_str(&format!(
+                        " (without TLS, after TLS failed under sslmode=prefer: {before})"
+                    ));
+                }
+                f
+            }
+        },
+    )?;
     tokio::spawn(async move {
         // The connection's errors come back through the client's calls.
         let _ = connection.await;

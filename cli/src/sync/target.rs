@@ -65,7 +65,7 @@ fn redacted(url: &str) -> String {
     hide_query_password(shown)
 }
 
-/// `?password=...` in the query is a password too.
+/// `?password=...` in the query is a password too, and so is `sslpassword` (a key's).
 fn hide_query_password(url: String) -> String {
     let Some((head, query)) = url.split_once('?') else {
         return url;
@@ -73,7 +73,11 @@ fn hide_query_password(url: String) -> String {
     let parts: Vec<String> = query
         .split('&')
         .map(|p| match p.split_once('=') {
-            Some((k, _)) if k.eq_ignore_ascii_case("password") => format!("{k}=***"),
+            Some((k, _))
+                if k.eq_ignore_ascii_case("password") || k.eq_ignore_ascii_case("sslpassword") =>
+            {
+                format!("{k}=***")
+            }
             _ => p.to_string(),
         })
         .collect();
@@ -128,16 +132,18 @@ mod tests {
     #[test]
     fn a_password_is_never_shown() {
         let t = Target::parse(
-            "postgres://fleet:s3cret@db.local:5432/fleet?sslmode=disable&password=x2",
+            "postgres://fleet:s3cret@db.local:5432/fleet?sslmode=disable&password=x2&sslpassword=k3y",
         )
         .unwrap();
         let shown = format!("{t} {t:?}");
         assert!(
-            !shown.contains("s3cret") && !shown.contains("x2"),
+            !shown.contains("s3cret") && !shown.contains("x2") && !shown.contains("k3y"),
             "{shown}"
         );
         assert!(
-            shown.contains("postgres://fleet:***@db.local:5432/fleet?sslmode=disable&password=***"),
+            shown.contains(
+                "postgres://fleet:***@db.local:5432/fleet?sslmode=disable&password=***&sslpassword=***"
+            ),
             "{shown}"
         );
     }
