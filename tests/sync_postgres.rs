@@ -9,7 +9,9 @@
 //! its bound, connecting to it too, and the same command resumes exactly once it is
 //! thawed; a connection reset part-way through a transaction (by a proxy, before a
 //! commit or after it, its answer lost) stops the run, and the next one writes each
-//! record once.
+//! record once. `--schema`: two syncs into two schemas of one database at once, each in
+//! its own schema with its own lock and state, every statement naming its schema (the
+//! session has no `search_path`), another schema's tables left alone.
 
 #[path = "support/export_folder.rs"]
 mod export_folder;
@@ -27,6 +29,7 @@ use rusqlite::Connection;
 use serde_json::Value;
 
 use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_env};
+use inspection_cli_runtime::sync::postgres::lock_key;
 use pg_proxy::{Cut, Proxy};
 use postgres::{PASSWORD, Postgres};
 
@@ -47,17 +50,27 @@ async fn sync(
 /// Every table of the database but the tool's own, each row as JSON without what differs
 /// between two equal syncs (when a row was written, the run that saw it, the links).
 fn dump(pg: &Postgres, database: &str) -> BTreeMap<String, Vec<Value>> {
+    dump_schema(pg, database, "public")
+}
+
+/// [`dump`] of the tables in `schema`.
+fn dump_schema(pg: &Postgres, database: &str, schema: &str) -> BTreeMap<String, Vec<Value>> {
     let tables = pg.psql(
         database,
-        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' \
-         AND table_name NOT LIKE '\\_sync%' ORDER BY 1",
+        &format!(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = '{}' \
+             AND table_name NOT LIKE '\\_sync%' ORDER BY 1",
+            schema.replace('\'', "''")
+        ),
     );
+    let schema = schema.replace('"', "\"\"");
     tables
         .lines()
         .map(|table| {
             let sql = format!(
                 "SELECT to_jsonb(t) - '_synced_at' - '_pass' - 'pdf_share_url' \
-                 || jsonb_build_object('_record', t._record - 'pdf_share_url') FROM \"{table}\" t"
+                 || jsonb_build_object('_record', t._record - 'pdf_share_url') \
+                 FROM \"{schema}\".\"{table}\" t"
             );
             let mut rows: Vec<Value> = pg
                 .psql(database, &sql)
@@ -482,4 +495,199 @@ async fn a_connection_reset_part_way_through_a_transaction_stops_the_sync_and_th
     // never reached the server (rolled back whole).
     assert!((1..43).contains(&held[0]), "{held:?}");
     assert_eq!(held[1], held[0] + 5, "{held:?}");
+}
+
+/// `count(*)` of `schema.table` in `database` (0 before the table is made).
+fn rows_in(pg: &Postgres, database: &str, schema: &str, table: &str) -> usize {
+    let name = format!("\"{schema}\".\"{table}\"");
+    let made = pg.psql(
+        database,
+        &format!("SELECT to_regclass('{name}') IS NOT NULL"),
+    );
+    if made.trim() != "t" {
+        return 0;
+    }
+    let count = pg.psql(database, &format!("SELECT count(*) FROM {name}"));
+    count.trim().parse().unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn syncs_into_two_schemas_of_one_database_run_at_once_each_in_its_own() {
+    let pg = Postgres::start("sync-schemas");
+    pg.create_database("fleet");
+    // Other schemas' tables are the database's business, not the sync's.
+    pg.psql("fleet", "CREATE TABLE public.erp_orders (id int); CREATE SCHEMA crm; CREATE TABLE crm.contacts (id int)");
+    let sandbox = sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 200").await;
+    let env = v3_env(&sandbox);
+    // No search_path at all: a statement that named a table without its schema would fail.
+    let bare = format!("{}?options=-c%20search_path%3D", pg.url("fleet"));
+    let args = |schema: &str, extra: &[&str]| {
+        let mut args = strings(&[
+            "sync",
+            "v3",
+            &bare,
+            "--quiet",
+            "--page-size",
+            "5",
+            "--schema",
+            schema,
+        ]);
+        args.extend(strings(extra));
+        args
+    };
+
+    // The first sync into `acme` runs; one into `Beta Co` starts meanwhile and ends; a
+    // second one into `acme` is refused by its lock.
+    let (first_args, first_env) = (args("acme", &[]), env.clone());
+    let first = tokio::spawn(async move { tool::run(&first_args, &first_env, None).await });
+    let started = Instant::now();
+    while rows_in(&pg, "fleet", "acme", "inspections") < 5 {
+        if first.is_finished() {
+            let ran = first.await.unwrap();
+            panic!(
+                "the sync into acme ended early ({}): {}",
+                ran.code, ran.stderr
+            );
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "acme: no inspections after a minute"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        !first.is_finished(),
+        "the first sync ended before the others started"
+    );
+    let ran = tool::run(&args("acme", &[]), &env, None).await;
+    assert_eq!(ran.code, 9, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("/fleet?options=-c%20search_path%3D (schema acme) is held by a sync")
+            && ran
+                .stderr
+                .contains(&format!("advisory lock {}", lock_key("acme"))),
+        "{}",
+        ran.stderr
+    );
+    let (beta_args, beta_env) = (args("Beta Co", &[]), env.clone());
+    let beta = tokio::spawn(async move { tool::run(&beta_args, &beta_env, None).await });
+    let mut at_once = false;
+    while !beta.is_finished() {
+        at_once |= advisory_locks(&pg) == 2;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(at_once, "the two syncs never held their locks at once");
+    let beta = beta.await.unwrap();
+    assert_eq!(beta.code, 0, "{}", beta.stderr);
+    let acme = within_minutes(first, "the sync into acme").await.unwrap();
+    assert_eq!(acme.code, 0, "{}", acme.stderr);
+
+    // Each summary names its schema; each schema holds the whole sync and its own state,
+    // the same rows; the public schema holds nothing of the tool's.
+    for (ran, schema) in [(&acme, "acme"), (&beta, "Beta Co")] {
+        let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+        assert_eq!(summary["schema"], schema, "{summary}");
+        assert_eq!(summary["created"], true, "{summary}");
+        assert!(!summary.to_string().contains(PASSWORD), "{summary}");
+        assert_eq!(rows_in(&pg, "fleet", schema, "_sync_state"), 7, "{schema}");
+    }
+    let expected = dump_schema(&pg, "fleet", "acme");
+    assert_eq!(expected["inspections"].len(), 63);
+    assert_same_tables(&dump_schema(&pg, "fleet", "Beta Co"), &expected);
+    let public = pg.psql("fleet", "SELECT string_agg(table_name, ',') FROM information_schema.tables WHERE table_schema = 'public'");
+    assert_eq!(public.trim(), "erp_orders");
+
+    // A schema holding tables of its own is refused as a database is, naming it.
+    let ran = tool::run(&args("crm", &[]), &env, None).await;
+    assert_eq!(ran.code, 10, "{}", ran.stderr);
+    assert!(
+        ran.stderr
+            .contains("(schema crm) holds tables this tool did not make (contacts)")
+            && ran.stderr.contains("--schema NAME"),
+        "{}",
+        ran.stderr
+    );
+    // Without --schema and without a search_path: no schema to sync into, said so.
+    let ran = sync(&sandbox, &bare, &["--only", "units"], &[]).await;
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("names no schema that exists"),
+        "{}",
+        ran.stderr
+    );
+    // SQLite has no schemas.
+    let dir = scratch("sync-schema-sqlite");
+    let file = dir.join("fleet.db");
+    let ran = sync(
+        &sandbox,
+        &file.display().to_string(),
+        &["--schema", "acme"],
+        &[],
+    )
+    .await;
+    assert_eq!(ran.code, 2, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains("--schema") && ran.stderr.contains("SQLite"),
+        "{}",
+        ran.stderr
+    );
+    assert!(!file.exists(), "nothing made");
+
+    // A migration and --rebuild in a schema, still without a search_path: as if a spec
+    // without `Inspection.videos` had made acme's tables.
+    let videos = rows_in(&pg, "fleet", "acme", "inspections_videos");
+    let ir = pg.psql(
+        "fleet",
+        "SELECT value FROM acme._sync_meta WHERE key = 'ir'",
+    );
+    let mut ir: Value = serde_json::from_str(ir.trim()).unwrap();
+    export_folder::recorded_inspection_fields(&mut ir).retain(|f| f["name"] != "videos");
+    let tables = pg.psql(
+        "fleet",
+        "SELECT value FROM acme._sync_meta WHERE key = 'tables'",
+    );
+    let tables: String = tables
+        .lines()
+        .filter(|l| !l.starts_with("inspections_videos "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let quote = |s: &str| s.replace('\'', "''");
+    pg.psql(
+        "fleet",
+        &format!(
+            "BEGIN; DROP TABLE acme.inspections_videos; \
+             UPDATE acme._sync_meta SET value = '{}' WHERE key = 'ir'; \
+             UPDATE acme._sync_meta SET value = '{}' WHERE key = 'tables'; COMMIT;",
+            quote(&ir.to_string()),
+            quote(&tables)
+        ),
+    );
+    let ran = tool::run(&args("acme", &["--only", "units"]), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+    assert_eq!(
+        summary["migrated"],
+        serde_json::json!(["table `inspections_videos` added"])
+    );
+    assert!(videos > 0);
+    assert_eq!(rows_in(&pg, "fleet", "acme", "inspections_videos"), videos);
+    let ran = tool::run(&args("acme", &["--rebuild"]), &env, None).await;
+    assert_eq!(ran.code, 0, "{}", ran.stderr);
+    assert_same_tables(&dump_schema(&pg, "fleet", "acme"), &expected);
+    assert_eq!(public_and_crm(&pg), "crm.contacts,public.erp_orders");
+}
+
+/// How many advisory locks (keys) sessions hold in the server.
+fn advisory_locks(pg: &Postgres) -> usize {
+    let sql = "SELECT count(DISTINCT (classid, objid)) FROM pg_locks \
+               WHERE locktype = 'advisory' AND granted";
+    pg.psql("fleet", sql).trim().parse().unwrap()
+}
+
+/// The tables of the schemas `public` and `crm`, `schema.table` by name.
+fn public_and_crm(pg: &Postgres) -> String {
+    let sql = "SELECT string_agg(table_schema || '.' || table_name, ',' ORDER BY table_schema, table_name) \
+               FROM information_schema.tables WHERE table_schema IN ('public', 'crm')";
+    pg.psql("fleet", sql).trim().to_string()
 }

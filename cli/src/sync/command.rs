@@ -26,6 +26,12 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
                         .help("A SQLite file (fleet.db, sqlite:PATH), made on the first run, or a postgres:// URL"),
                 )
                 .arg(
+                    Arg::new("schema")
+                        .long("schema")
+                        .value_name("NAME")
+                        .help("PostgreSQL: the schema the tool's tables and state go in, made when missing (default: the connection's current schema, as its search_path gives it); each schema is a sync of its own, a lock each, so several can run at once into one database"),
+                )
+                .arg(
                     Arg::new("only")
                         .long("only")
                         .value_name("LIST,...")
@@ -90,8 +96,13 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
         None => DB_TIMEOUT,
     };
+    let schema = m
+        .get_one::<String>("schema")
+        .map(|name| schema_name(name).map_err(|e| Failure::usage(format!("--schema: {e}"))))
+        .transpose()?;
     Ok(Options {
         target,
+        schema,
         only: m
             .get_many::<String>("only")
             .map(|v| v.cloned().collect())
@@ -106,6 +117,30 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         documents: m.get_one::<std::path::PathBuf>("documents").cloned(),
         links: crate::export::documents::link_options(m)?,
     })
+}
+
+/// A PostgreSQL schema's name as `--schema` takes it: kept as written (quoted in every
+/// statement, so letters keep their case), at most 63 bytes (PostgreSQL would cut a
+/// longer one), without a zero byte, and not `pg_...` (the system's).
+pub fn schema_name(name: &str) -> Result<String, String> {
+    if name.is_empty() {
+        return Err("name a schema".into());
+    }
+    if name.len() > 63 {
+        return Err(format!(
+            "`{name}` is {} bytes long; PostgreSQL's names take 63 at most",
+            name.len()
+        ));
+    }
+    if name.contains('\0') {
+        return Err("a schema's name holds no zero byte".into());
+    }
+    if name.to_ascii_lowercase().starts_with("pg_") {
+        return Err(format!(
+            "`{name}`: names starting with pg_ are PostgreSQL's own"
+        ));
+    }
+    Ok(name.to_string())
 }
 
 /// A bound on a wait: a [`duration`] other than 0 (the sync never waits without end).
@@ -158,5 +193,20 @@ mod tests {
         assert_eq!(bound("30s").unwrap().as_secs(), 30);
         assert!(bound("0").unwrap_err().contains("never waits without end"));
         assert!(bound("soon").unwrap_err().contains("not a duration"));
+    }
+
+    #[test]
+    fn schema_names_are_taken_as_written_within_postgresql_s_limits() {
+        assert_eq!(schema_name("Acme Fleet").unwrap(), "Acme Fleet");
+        assert_eq!(schema_name("a\"b").unwrap(), "a\"b");
+        assert!(schema_name("").is_err());
+        assert!(
+            schema_name(&"x".repeat(64))
+                .unwrap_err()
+                .contains("64 bytes")
+        );
+        assert!(schema_name(&"x".repeat(63)).is_ok());
+        assert!(schema_name("PG_toast").unwrap_err().contains("pg_"));
+        assert!(schema_name("a\0b").is_err());
     }
 }

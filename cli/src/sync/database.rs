@@ -25,12 +25,18 @@ pub enum Database {
     Postgres(Box<postgres::Postgres>),
 }
 
+/// The database `target` names, its tables made or checked (in PostgreSQL, in the schema
+/// `namespace` names, else the session's current one).
 pub(super) async fn open(
     target: &Target,
     schema: &'static Schema,
+    namespace: Option<&str>,
     rebuild: bool,
     bound: std::time::Duration,
 ) -> Result<(Database, meta::Made), Failure> {
+    // SQLite has no schemas: `preflight` refused `--schema` for it.
+    #[cfg(not(feature = "postgres"))]
+    let _ = namespace;
     match target {
         #[cfg(feature = "sqlite")]
         Target::Sqlite(path) => {
@@ -40,7 +46,8 @@ pub(super) async fn open(
         }
         #[cfg(feature = "postgres")]
         Target::Postgres(url) => {
-            let (db, made) = postgres::Postgres::open(url, schema, rebuild, bound).await?;
+            let opened = postgres::Postgres::open(url, schema, namespace, rebuild, bound);
+            let (db, made) = opened.await?;
             Ok((Database::Postgres(Box::new(db)), made))
         }
         #[allow(unreachable_patterns)] // Both features on: every database is built in.
@@ -62,6 +69,16 @@ fn locked(db: &std::sync::Mutex<sqlite::Sqlite>) -> std::sync::MutexGuard<'_, sq
 }
 
 impl Database {
+    /// The PostgreSQL schema the tables are in (none in SQLite).
+    pub(super) fn schema(&self) -> Option<&str> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Database::Sqlite(_) => None,
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => Some(&db.schema),
+        }
+    }
+
     pub(super) async fn state(&self, list: &str) -> Result<ListState, Failure> {
         match self {
             #[cfg(feature = "sqlite")]

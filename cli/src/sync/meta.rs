@@ -87,8 +87,9 @@ pub fn recorded_tables(stored: &[(String, String)]) -> Vec<String> {
         .collect()
 }
 
-/// Refuses a database that holds tables but none of this tool's.
-pub fn refuse_foreign(path: &Path, tables: &[String]) -> Result<(), Failure> {
+/// Refuses a database (or a PostgreSQL schema) that holds tables but none of this tool's;
+/// `elsewhere` says where to sync instead.
+pub fn refuse_foreign(path: &Path, tables: &[String], elsewhere: &str) -> Result<(), Failure> {
     let theirs: Vec<&str> = tables
         .iter()
         .map(String::as_str)
@@ -106,7 +107,7 @@ pub fn refuse_foreign(path: &Path, tables: &[String]) -> Result<(), Failure> {
     Err(Failure::new(
         Class::Database,
         format!(
-            "{} holds tables this tool did not make ({shown}{}); sync into a new database",
+            "{} holds tables this tool did not make ({shown}{}); sync into {elsewhere}",
             path.display(),
             if theirs.len() > 5 { ", ..." } else { "" }
         ),

@@ -13,7 +13,7 @@ use inspection_ir::{Api, Interface};
 use super::meta;
 use super::rows::{self, Cell, Record};
 use super::schema::{Dialect, List, Schema};
-use super::statements;
+use super::statements::Namespace;
 use crate::exit::{Class, Failure};
 
 /// What a migration makes: tables (indexes into the schema's tables) and columns (a
@@ -68,17 +68,18 @@ impl Plan {
             .collect()
     }
 
-    /// The statements that make the plan's tables and columns in `dialect`, in order.
-    pub fn statements(&self, schema: &Schema, dialect: Dialect) -> Vec<String> {
+    /// The statements that make the plan's tables and columns in `dialect`, in order,
+    /// their tables in `ns`.
+    pub fn statements(&self, schema: &Schema, dialect: Dialect, ns: &Namespace) -> Vec<String> {
         let tables = self
             .tables
             .iter()
-            .map(|&t| schema.create_table(dialect, t).to_string());
+            .map(|&t| ns.qualified(schema.create_table(dialect, t)));
         let columns = self.columns.iter().map(|&(t, c)| {
             let table = &schema.tables[t];
             format!(
                 "ALTER TABLE {} ADD COLUMN {}",
-                statements::quoted(table.name),
+                ns.table(table.name),
                 table.columns[c].definition[dialect as usize]
             )
         });

@@ -69,6 +69,9 @@ pub trait Source {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub target: Target,
+    /// `--schema`: the PostgreSQL schema of the tool's tables (made when missing); the
+    /// session's current schema when none.
+    pub schema: Option<String>,
     /// `--only`: these lists (by table or list name); every list when empty.
     pub only: Vec<String>,
     /// How far before its watermark a list that sees only new records is read again.
@@ -97,6 +100,9 @@ pub const LOOKBACK: Duration = Duration::from_secs(7 * 24 * 3600);
 #[derive(Debug, Serialize)]
 pub struct Summary {
     pub database: String,
+    /// The PostgreSQL schema the tables are in (none for SQLite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
     /// Whether this run made the tables.
     pub created: bool,
     /// What this run's migration added to tables a former spec made (tables, columns).
@@ -143,8 +149,16 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         }
         (None, _) => None,
     };
-    let (db, made) =
-        database::open(&options.target, schema, options.rebuild, options.db_timeout).await?;
+    let namespace = options.schema.as_deref();
+    let opened = database::open(
+        &options.target,
+        schema,
+        namespace,
+        options.rebuild,
+        options.db_timeout,
+    );
+    let (db, made) = opened.await?;
+    let in_schema = db.schema().map(str::to_string);
     // Every list's state read before the first write: a damaged row refuses the run while
     // the database is as it was, not after the lists before it have moved on.
     for (_, list) in &lists {
@@ -181,6 +195,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     })?;
     Ok(Summary {
         database: options.target.to_string(),
+        schema: in_schema,
         created: made == meta::Made::Now,
         migrated: match made {
             meta::Made::Migrated(added) => added,
@@ -198,6 +213,11 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
 pub fn preflight(schema: &Schema, options: &Options) -> Result<(), Failure> {
     selected(schema, &options.only)?;
     match &options.target {
+        Target::Sqlite(path) if options.schema.is_some() => Err(Failure::usage(format!(
+            "--schema: {} is a SQLite file, which has no schemas (a SQLite database holds \
+             one sync: give each its own file); --schema is PostgreSQL's",
+            path.display()
+        ))),
         #[cfg(feature = "sqlite")]
         Target::Sqlite(_) => Ok(()),
         #[cfg(feature = "postgres")]

@@ -1,9 +1,13 @@
 //! The sync into PostgreSQL (cargo feature `postgres`), for a team sharing the data:
 //! tokio-postgres, one connection, each page of records and its list's state in one
-//! transaction, the page's statements pipelined (sent together, answered in order). A
-//! session advisory lock keeps a second sync out while one runs (released with the
-//! connection, so by a killed run too). The URL is read as libpq reads it (`libpq.rs`:
-//! the password from the URL, `PGPASSWORD` or the password file, never shown).
+//! transaction, the page's statements pipelined (sent together, answered in order). The
+//! tables are in one schema (`--schema`, made when missing; the session's current schema
+//! otherwise), every statement naming it: none depends on the session's `search_path`. A
+//! session advisory lock per database and schema keeps a second sync into the same
+//! schema out while one runs (released with the connection, so by a killed run too); syncs
+//! into other schemas of the database go on. The URL is read as libpq reads it
+//! (`libpq.rs`: TLS, the password from the URL, `PGPASSWORD` or the password file, never
+//! shown).
 //!
 //! No wait is without end: connecting within the URL's `connect_timeout` (30 s when it
 //! has none), each answer (a statement's, a commit's) within `--db-timeout`, TCP
@@ -32,26 +36,43 @@ use super::migrate;
 use super::rows::{Cell, Page, Record};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
-use super::statements::{self, Statements};
+use super::statements::{self, Namespace, Statements, quoted};
 use super::target::Target;
 use super::tls;
 use crate::exit::{Class, Failure};
 
-/// The advisory lock a sync holds ("inspsync" as a number).
+/// The advisory lock an earlier version of this tool held for the session's current
+/// schema ("inspsync" as a number): held too when the tables are there, so that such a
+/// version and this one never sync into the same tables at once.
 const LOCK_KEY: i64 = 0x696e_7370_7379_6e63;
+
+/// The advisory lock a sync into the schema `name` holds: a 64-bit FNV-1a hash of
+/// `inspection sync`, a zero byte and the name.
+pub fn lock_key(name: &str) -> i64 {
+    let bytes = b"inspection sync\0".iter().chain(name.as_bytes());
+    let hash = bytes.fold(0xcbf2_9ce4_8422_2325_u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    i64::from_ne_bytes(hash.to_ne_bytes())
+}
 
 pub struct Postgres {
     client: Client,
     link: Link,
+    /// The schema the tables are in.
+    pub schema: String,
+    ns: Namespace,
     /// Each table's statements (write, remove), prepared.
     prepared: Vec<(Statement, Statement)>,
     write_state: Statement,
 }
 
-/// A connection whose tables are not ready yet.
+/// A connection whose tables are not ready yet, and the schema they go in.
 struct Connected {
     client: Client,
     link: Link,
+    schema: String,
+    ns: Namespace,
 }
 
 /// The database as messages show it (no password), and how long one of its answers may
@@ -116,47 +137,58 @@ fn as_params<'a>(cells: &'a [PgCell<'_>]) -> Vec<&'a (dyn ToSql + Sync)> {
 }
 
 impl Postgres {
-    /// Connects to `url`, takes the sync's lock, and makes the tables in an empty schema
+    /// Connects to `url`, takes the sync's lock on the schema (`namespace`, else the
+    /// session's current one; made when missing), and makes the tables in an empty schema
     /// or checks what made them; every answer within `bound`.
     pub async fn open(
         url: &str,
         schema: &'static Schema,
+        namespace: Option<&str>,
         rebuild: bool,
         bound: Duration,
     ) -> Result<(Postgres, Made), Failure> {
         let shown = Target::Postgres(url.to_string()).to_string();
         let client = connect(url, &shown).await?;
-        let link = Link { shown, bound };
-        let lock = client.query_one("SELECT pg_try_advisory_lock($1)", &[&LOCK_KEY]);
-        let locked: bool = link.ask(Wait::Statement, lock).await?.get(0);
-        if !locked {
-            return Err(Failure::new(
-                Class::Busy,
-                format!(
-                    "{} is held by a sync that is still running (PostgreSQL advisory lock \
-                     {LOCK_KEY}); wait for it to end, or stop it and run this again to resume",
-                    link.shown
-                ),
-            ));
+        let mut link = Link { shown, bound };
+        let name = target_schema(&link, &client, namespace).await?;
+        if namespace.is_some() {
+            link.shown = format!("{} (schema {name})", link.shown);
         }
-        let mut db = Connected { client, link };
+        lock(&link, &client, &name).await?;
+        let mut db = Connected {
+            client,
+            link,
+            ns: Namespace::schema(&name),
+            schema: name,
+        };
+        db.make_schema().await?;
         if rebuild {
             db.drop_own(schema).await?;
         }
         let made = db.prepare(schema).await?;
-        let client = &db.client;
-        let preparing = try_join_all(Statements::all(schema).into_iter().map(|s| async move {
+        let (client, ns) = (&db.client, &db.ns);
+        let preparing = try_join_all(Statements::all(schema, ns).into_iter().map(|s| async move {
             let write = client.prepare(&s.write).await?;
             let remove = client.prepare(&s.remove).await?;
             Ok::<_, tokio_postgres::Error>((write, remove))
         }));
         let prepared = db.link.ask(Wait::Statement, preparing).await?;
-        let write_state = client.prepare(statements::WRITE_STATE);
-        let write_state = db.link.ask(Wait::Statement, write_state).await?;
-        let Connected { client, link } = db;
+        let write_state = statements::write_state(ns);
+        let write_state = db
+            .link
+            .ask(Wait::Statement, client.prepare(&write_state))
+            .await?;
+        let Connected {
+            client,
+            link,
+            schema: name,
+            ns,
+        } = db;
         let db = Postgres {
             client,
             link,
+            schema: name,
+            ns,
             prepared,
             write_state,
         };
@@ -165,7 +197,8 @@ impl Postgres {
 
     pub async fn state(&self, list: &str) -> Result<ListState, Failure> {
         let params: [&(dyn ToSql + Sync); 1] = [&list];
-        let read = self.client.query_opt(statements::READ_STATE, &params);
+        let sql = statements::read_state(&self.ns);
+        let read = self.client.query_opt(&sql, &params);
         let Some(r) = self.link.ask(Wait::Statement, read).await? else {
             return Ok(ListState::default());
         };
@@ -209,7 +242,7 @@ impl Postgres {
                 calls.push((&self.prepared[row.table].0, params));
             }
         }
-        let set_document = statements::set_document(&schema.tables[list.table]);
+        let set_document = statements::set_document(&schema.tables[list.table], &self.ns);
         let documents: Vec<[PgCell; 2]> = page
             .documents
             .iter()
@@ -265,7 +298,7 @@ impl Postgres {
         let link = &self.link;
         let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
         let marked = if state.whole {
-            let sql = statements::mark_deleted(&schema.tables[list.table]);
+            let sql = statements::mark_deleted(&schema.tables[list.table], &self.ns);
             link.ask(Wait::Statement, tx.execute(&sql, &[&now, &state.pass]))
                 .await?
         } else {
@@ -280,19 +313,37 @@ impl Postgres {
 }
 
 impl Connected {
+    /// Makes the schema when it is missing (looked for first: an existing schema needs no
+    /// right to create one).
+    async fn make_schema(&self) -> Result<(), Failure> {
+        let params: [&(dyn ToSql + Sync); 1] = [&self.schema];
+        let find = self.client.query_one(
+            "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_namespace WHERE nspname = $1)",
+            &params,
+        );
+        let there: bool = self.link.ask(Wait::Statement, find).await?.get(0);
+        if !there {
+            let create = format!("CREATE SCHEMA IF NOT EXISTS {}", quoted(&self.schema));
+            let create = self.client.batch_execute(&create);
+            self.link.ask(Wait::Statement, create).await?;
+        }
+        Ok(())
+    }
+
     async fn prepare(&mut self, schema: &'static Schema) -> Result<Made, Failure> {
         let tables = self.table_names().await?;
-        let link = &self.link;
+        let (link, ns) = (&self.link, &self.ns);
         if !tables.iter().any(|t| t == statements::META) {
-            meta::refuse_foreign(&PathBuf::from(&link.shown), &tables)?;
+            let elsewhere = "a new database, or a schema of its own (--schema NAME)";
+            meta::refuse_foreign(&PathBuf::from(&link.shown), &tables, elsewhere)?;
             let entries = meta::entries(schema);
             let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
-            let create = tx.batch_execute(schema.create_all(Dialect::Postgres));
-            link.ask(Wait::Statement, create).await?;
-            for create in statements::CREATE_OWN {
-                link.ask(Wait::Statement, tx.batch_execute(create)).await?;
+            let create = ns.qualified(schema.create_all(Dialect::Postgres));
+            link.ask(Wait::Statement, tx.batch_execute(&create)).await?;
+            for create in statements::create_own(ns) {
+                link.ask(Wait::Statement, tx.batch_execute(&create)).await?;
             }
-            write_meta(link, &tx, &entries).await?;
+            write_meta(link, ns, &tx, &entries).await?;
             link.ask(Wait::Commit, tx.commit()).await?;
             return Ok(Made::Now);
         }
@@ -305,7 +356,7 @@ impl Connected {
             }
             None if meta::other_version(schema, &stored) => {
                 let entries = meta::entries(schema);
-                write_meta(&self.link, &self.client, &entries).await?;
+                write_meta(&self.link, &self.ns, &self.client, &entries).await?;
                 Ok(Made::Before)
             }
             None => Ok(Made::Before),
@@ -313,8 +364,11 @@ impl Connected {
     }
 
     async fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
-        let read = self.client.query(statements::READ_META, &[]);
-        let rows = self.link.ask(Wait::Statement, read).await?;
+        let sql = statements::read_meta(&self.ns);
+        let rows = self
+            .link
+            .ask(Wait::Statement, self.client.query(&sql, &[]))
+            .await?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
@@ -324,19 +378,19 @@ impl Connected {
     async fn migrate(&mut self, schema: &Schema, plan: &migrate::Plan) -> Result<(), Failure> {
         let entries = meta::entries(schema);
         let now = Cell::Time(Utc::now());
-        let link = &self.link;
+        let (link, ns) = (&self.link, &self.ns);
         let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
-        for statement in plan.statements(schema, Dialect::Postgres) {
+        for statement in plan.statements(schema, Dialect::Postgres, ns) {
             link.ask(Wait::Statement, tx.batch_execute(&statement))
                 .await?;
         }
-        let all = Statements::all(schema);
+        let all = Statements::all(schema, ns);
         for list in schema
             .lists
             .iter()
             .filter(|l| plan.touches(schema, l.table))
         {
-            let select = statements::records_after(&schema.tables[list.table], 500);
+            let select = statements::records_after(&schema.tables[list.table], 500, ns);
             let mut after = String::new();
             loop {
                 let rows = link
@@ -347,20 +401,28 @@ impl Connected {
                 for row in &rows {
                     let json: String = row.get(1);
                     let record = migrate::stored_record(schema, list, &json, &link.shown)?;
-                    refill(link, &tx, schema, plan, &all, &record, &now).await?;
+                    let refilling = Refilling {
+                        link,
+                        ns,
+                        tx: &tx,
+                        all: &all,
+                        now: &now,
+                    };
+                    refilling.record(schema, plan, &record).await?;
                 }
             }
         }
-        write_meta(link, &tx, &entries).await?;
+        write_meta(link, ns, &tx, &entries).await?;
         link.ask(Wait::Commit, tx.commit()).await
     }
 
+    /// The tables of the tool's schema (those of other schemas are not its business).
     async fn table_names(&self) -> Result<Vec<String>, Failure> {
+        let params: [&(dyn ToSql + Sync); 1] = [&self.schema];
         let read = self.client.query(
             "SELECT table_name::text FROM information_schema.tables \
-             WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' \
-             ORDER BY 1",
-            &[],
+             WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+            &params,
         );
         let rows = self.link.ask(Wait::Statement, read).await?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
@@ -379,7 +441,7 @@ impl Connected {
         let drops: Vec<String> = names
             .iter()
             .filter(|n| tables.contains(n))
-            .map(|n| format!("DROP TABLE IF EXISTS {} CASCADE;", statements::quoted(n)))
+            .map(|n| format!("DROP TABLE IF EXISTS {} CASCADE;", self.ns.table(n)))
             .collect();
         let link = &self.link;
         let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
@@ -390,43 +452,103 @@ impl Connected {
     }
 }
 
-/// A stored record's rows in a table the migration made (inserted) or with columns it
-/// added (those set).
-async fn refill(
+/// The schema the tables go in: `--schema`'s, else the session's current one (the first
+/// schema of its `search_path` that exists).
+async fn target_schema(
     link: &Link,
-    tx: &tokio_postgres::Transaction<'_>,
-    schema: &Schema,
-    plan: &migrate::Plan,
-    all: &[Statements],
-    record: &Record,
-    now: &Cell,
-) -> Result<(), Failure> {
-    for write in plan.refill(schema, record) {
-        let (sql, cells) = match write {
-            migrate::Refill::Insert(t, mut cells) => {
-                cells.push(now.clone());
-                (all[t].write.clone(), cells)
-            }
-            migrate::Refill::Update(t, cells) => (
-                statements::update_columns(&schema.tables[t], &plan.columns_of(t)),
-                cells,
-            ),
-        };
-        let params: Vec<PgCell> = cells.iter().map(PgCell::Cell).collect();
-        link.ask(Wait::Statement, tx.execute(&sql, &as_params(&params)))
-            .await?;
+    client: &Client,
+    given: Option<&str>,
+) -> Result<String, Failure> {
+    if let Some(name) = given {
+        return Ok(name.to_string());
     }
-    Ok(())
+    let current = client.query_one("SELECT pg_catalog.current_schema()::text", &[]);
+    let current: Option<String> = link.ask(Wait::Statement, current).await?.get(0);
+    current.ok_or_else(|| {
+        Failure::usage(format!(
+            "{}: the connection's search_path names no schema that exists; name the \
+             sync's with --schema NAME",
+            link.shown
+        ))
+    })
+}
+
+/// Takes the sync's advisory lock on the schema `name` (and, when it is the session's
+/// current schema, the lock an earlier version of this tool took there), or refuses: a
+/// sync into it is running.
+async fn lock(link: &Link, client: &Client, name: &str) -> Result<(), Failure> {
+    let key = lock_key(name);
+    let params: [&(dyn ToSql + Sync); 3] = [&key, &LOCK_KEY, &name];
+    let take = client.query_one(
+        "SELECT pg_catalog.pg_try_advisory_lock($1), CASE WHEN $3::text = \
+         pg_catalog.current_schema() THEN pg_catalog.pg_try_advisory_lock($2) ELSE true END",
+        &params,
+    );
+    let row = link.ask(Wait::Statement, take).await?;
+    let (ours, earlier): (bool, bool) = (row.get(0), row.get(1));
+    if ours && earlier {
+        return Ok(());
+    }
+    let held = if ours { LOCK_KEY } else { key };
+    Err(Failure::new(
+        Class::Busy,
+        format!(
+            "{} is held by a sync that is still running (PostgreSQL advisory lock {held}, \
+             the schema {name}); wait for it to end, or stop it and run this again to resume",
+            link.shown
+        ),
+    ))
+}
+
+/// What a migration's writes of stored records share: the connection's transaction, the
+/// schema, every table's statements and the time rows are written at.
+struct Refilling<'a> {
+    link: &'a Link,
+    ns: &'a Namespace,
+    tx: &'a tokio_postgres::Transaction<'a>,
+    all: &'a [Statements],
+    now: &'a Cell,
+}
+
+impl Refilling<'_> {
+    /// A stored record's rows in a table the migration made (inserted) or with columns it
+    /// added (those set).
+    async fn record(
+        &self,
+        schema: &Schema,
+        plan: &migrate::Plan,
+        record: &Record,
+    ) -> Result<(), Failure> {
+        for write in plan.refill(schema, record) {
+            let (sql, cells) = match write {
+                migrate::Refill::Insert(t, mut cells) => {
+                    cells.push(self.now.clone());
+                    (self.all[t].write.clone(), cells)
+                }
+                migrate::Refill::Update(t, cells) => (
+                    statements::update_columns(&schema.tables[t], &plan.columns_of(t), self.ns),
+                    cells,
+                ),
+            };
+            let cells: Vec<PgCell> = cells.iter().map(PgCell::Cell).collect();
+            let params = as_params(&cells);
+            let write = self.tx.execute(&sql, &params);
+            self.link.ask(Wait::Statement, write).await?;
+        }
+        Ok(())
+    }
 }
 
 async fn write_meta(
     link: &Link,
+    ns: &Namespace,
     client: &impl GenericClient,
     entries: &[(&str, String)],
 ) -> Result<(), Failure> {
+    let sql = statements::write_meta(ns);
     for (key, value) in entries {
         let params: [&(dyn ToSql + Sync); 2] = [key, value];
-        let write = client.execute(statements::WRITE_META, &params);
+        let write = client.execute(&sql, &params);
         link.ask(Wait::Statement, write).await?;
     }
     Ok(())

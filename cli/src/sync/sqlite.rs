@@ -20,7 +20,7 @@ use super::migrate;
 use super::rows::{Cell, Page, Record};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
-use super::statements::{self, Statements};
+use super::statements::{self, SQLITE, Statements};
 use crate::exit::{Class, Failure};
 
 pub struct Sqlite {
@@ -63,7 +63,7 @@ impl Sqlite {
             conn,
             path: path.to_path_buf(),
             lock_wait,
-            statements: Statements::all(schema),
+            statements: Statements::all(schema, &SQLITE),
             _lock: lock,
         };
         // SQLite counts the wait in milliseconds of a C int (24 days at most).
@@ -88,7 +88,7 @@ impl Sqlite {
     fn prepare(&mut self, schema: &'static Schema) -> Result<Made, Failure> {
         let tables = self.table_names()?;
         if !tables.iter().any(|t| t == statements::META) {
-            meta::refuse_foreign(&self.path, &tables)?;
+            meta::refuse_foreign(&self.path, &tables, "a new database")?;
             let tx = self
                 .conn
                 .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -96,8 +96,8 @@ impl Sqlite {
             let entries = meta::entries(schema);
             tx.execute_batch(schema.create_all(Dialect::Sqlite))
                 .and_then(|()| {
-                    for create in statements::CREATE_OWN {
-                        tx.execute(create, [])?;
+                    for create in statements::create_own(&SQLITE) {
+                        tx.execute(&create, [])?;
                     }
                     write_meta(&tx, &entries)?;
                     tx.commit()
@@ -139,7 +139,7 @@ impl Sqlite {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| failure(&path, lock_wait, e))?;
         let sql = |e: rusqlite::Error| failure(&path, lock_wait, e);
-        for statement in plan.statements(schema, Dialect::Sqlite) {
+        for statement in plan.statements(schema, Dialect::Sqlite, &SQLITE) {
             tx.execute_batch(&statement).map_err(sql)?;
         }
         for list in schema
@@ -147,7 +147,7 @@ impl Sqlite {
             .iter()
             .filter(|l| plan.touches(schema, l.table))
         {
-            let select = statements::records_after(&schema.tables[list.table], 500);
+            let select = statements::records_after(&schema.tables[list.table], 500, &SQLITE);
             let mut after = String::new();
             loop {
                 let batch: Vec<(String, String)> = tx
@@ -205,7 +205,9 @@ impl Sqlite {
     }
 
     fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
-        self.query(statements::READ_META, |row| Ok((row.get(0)?, row.get(1)?)))
+        self.query(&statements::read_meta(&SQLITE), |row| {
+            Ok((row.get(0)?, row.get(1)?))
+        })
     }
 
     /// Every row `sql` answers, each as `read` makes it.
@@ -225,7 +227,7 @@ impl Sqlite {
     pub fn state(&self, list: &str) -> Result<ListState, Failure> {
         let row = self
             .conn
-            .query_row(statements::READ_STATE, [list], |r| {
+            .query_row(&statements::read_state(&SQLITE), [list], |r| {
                 Ok(state::Row {
                     pass: r.get(0)?,
                     in_pass: r.get(1)?,
@@ -261,7 +263,7 @@ impl Sqlite {
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(|e| failure(&self.path, self.lock_wait, e))?;
-        let exists = statements::exists(&schema.tables[list.table]);
+        let exists = statements::exists(&schema.tables[list.table], &SQLITE);
         let written = (|| {
             for record in records {
                 // A record stored before has its elements' rows replaced whole; a new one
@@ -282,7 +284,7 @@ impl Sqlite {
                 }
             }
             if !page.documents.is_empty() {
-                let set = statements::set_document(&schema.tables[list.table]);
+                let set = statements::set_document(&schema.tables[list.table], &SQLITE);
                 for (id, path) in page.documents {
                     tx.prepare_cached(&set)?.execute([path, id])?;
                 }
@@ -323,7 +325,7 @@ impl Sqlite {
             let marked = if state.whole {
                 let table = &schema.tables[list.table];
                 tx.execute(
-                    &statements::mark_deleted(table),
+                    &statements::mark_deleted(table, &SQLITE),
                     rusqlite::params![state::time_text(&now), state.pass],
                 )?
             } else {
@@ -345,7 +347,7 @@ impl Sqlite {
 
 fn write_meta(tx: &rusqlite::Transaction, entries: &[(&str, String)]) -> rusqlite::Result<()> {
     for (key, value) in entries {
-        tx.execute(statements::WRITE_META, [key, value.as_str()])?;
+        tx.execute(&statements::write_meta(&SQLITE), [key, value.as_str()])?;
     }
     Ok(())
 }
@@ -369,8 +371,11 @@ fn refill(
                     .execute(params_from_iter(values))?;
             }
             migrate::Refill::Update(table, cells) => {
-                let sql =
-                    statements::update_columns(&schema.tables[table], &plan.columns_of(table));
+                let sql = statements::update_columns(
+                    &schema.tables[table],
+                    &plan.columns_of(table),
+                    &SQLITE,
+                );
                 let values: Vec<Sql> = cells.iter().map(value).collect();
                 tx.prepare_cached(&sql)?.execute(params_from_iter(values))?;
             }
@@ -381,7 +386,7 @@ fn refill(
 
 fn write_state(tx: &rusqlite::Transaction, list: &str, s: &ListState) -> rusqlite::Result<()> {
     let time = |t: &Option<DateTime<Utc>>| t.as_ref().map(state::time_text);
-    tx.prepare_cached(statements::WRITE_STATE)?
+    tx.prepare_cached(&statements::write_state(&SQLITE))?
         .execute(rusqlite::params![
             list,
             s.pass,
