@@ -17,6 +17,9 @@ pub struct PackageCx {
     /// Every language's package names (`spec/packages.yaml`).
     pub packages: crate::ir::Packages,
     pub interfaces: Vec<PackageInterface>,
+    /// Whether an interface declares a sync (a package may then offer what loads it, as
+    /// Python's dlt sources).
+    pub sync: bool,
     pub header: String,
 }
 
@@ -39,6 +42,7 @@ pub fn package(api: &crate::ir::Api, comment: &str) -> PackageCx {
                 title: i.title.clone(),
             })
             .collect(),
+        sync: api.interfaces.iter().any(|i| i.sync.is_some()),
         header: header(comment, "spec/"),
     }
 }

@@ -242,6 +242,22 @@ def test_unlisted_properties_are_a_dict_of_each_record_made_when_first_read() ->
     assert v3.UnitRef().extra == {} and v3.UnitRef().extra is not v3.UnitRef().extra
 
 
+def test_unlisted_reads_a_records_unlisted_properties_without_making_the_empty_dict() -> None:
+    raw = json.loads((FIXTURES / "inspection.json").read_text())
+    plain = v3.Inspection.from_json(copy.deepcopy(raw))
+    assert codec.unlisted(plain) is None
+    with pytest.raises(AttributeError):
+        # The slot under `extra` is still unset: nothing was made.
+        codec._UNLISTED[type(plain)](plain, None)
+    raw["reviewed_by"] = "ops"
+    kept = v3.Inspection.from_json(raw)
+    assert codec.unlisted(kept) == {"reviewed_by": "ops"} and codec.unlisted(kept) is kept.extra
+    # Read (made empty), set by hand, or not a record at all.
+    assert plain.extra == {} and codec.unlisted(plain) is None
+    assert codec.unlisted(v3.UnitRef(extra={"a": 1})) == {"a": 1} and codec.unlisted(v3.UnitRef()) is None
+    assert codec.unlisted({"a": 1}) is None
+
+
 def test_threads_reading_the_unlisted_properties_first_share_one_dict() -> None:
     raw = json.loads((FIXTURES / "inspection.json").read_text())
     records = [v3.Inspection.from_json(copy.deepcopy(raw)) for _ in range(200)]

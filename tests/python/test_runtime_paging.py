@@ -218,3 +218,22 @@ def test_resume_points_are_checked(runner: Runner) -> None:
         core.paged(LINKS_PLAN, get("/t", "t"), None, "cursor:C1")
     with pytest.raises(ForeignOriginError):
         core.paged(LINKS_PLAN, get("/t", "t"), None, "link:http://other.invalid/v3/t?after=5")
+
+
+def test_each_page_of_a_resumable_walk_says_where_the_walk_goes_on(runner: Runner) -> None:
+    rec = Recorder(page(["a"], cursor="C1"), page(["b"], next="/v3/units?page=L2"), page(["c"], cursor=None))
+    core = runner.core(rec)
+    pages = runner.collect(core.paged(CURSOR_PLAN, get("/units", "units", query=(("per_page", "1"),))).pages_resumable())
+    assert [[i["id"] for i in p.items] for p in pages] == [["a"], ["b"], ["c"]]
+    assert [p.resume for p in pages] == ["cursor:C1", "link:https://api.example.test/v3/units?page=L2", None]
+    assert pages[0].page.data == [{"id": "a"}]
+    # A walk started at a page's point fetches the pages after it, and nothing before.
+    rec = Recorder(page(["c"], cursor=None))
+    resumed = runner.core(rec).paged(CURSOR_PLAN, get("/units", "units"), None, pages[1].resume)
+    assert [[i["id"] for i in p.items] for p in runner.collect(resumed.pages_resumable())] == [["c"]]
+    assert str(rec.requests[0].url) == "https://api.example.test/v3/units?page=L2"
+    # Links paging too; a walk that stalls gives its last page first, with no way on.
+    rec = Recorder(links_page(["5"], next="/v3/t?after=5"), links_page(["6"], next="/v3/t?after=5"))
+    pages, error = runner.collect_until_error(runner.core(rec).paged(LINKS_PLAN, get("/t", "t")).pages_resumable())
+    assert [p.resume for p in pages] == ["link:https://api.example.test/v3/t?after=5", None]
+    assert isinstance(error, PagingStalledError)

@@ -5,6 +5,7 @@
 //! its async I/O modules are turned into their sync twins (`unasync`).
 
 mod context;
+mod dlt;
 pub(crate) mod names;
 mod types;
 mod unasync;
@@ -49,6 +50,7 @@ const RUNTIME: &[Embedded] = templates::embed!("python/runtime":
     "codec.py",
     "dates.py",
     "descriptor.py",
+    "dlt_source.py",
     "errors.py",
     "events.py",
     "operation.py",
@@ -92,9 +94,10 @@ const LAYOUT: Layout = Layout {
     ],
 };
 
-/// Renders the package.
+/// Renders the package, with its dlt sources (`dlt/`) for the interfaces that declare a
+/// sync.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
-    let env = templates::environment(TEMPLATES)?;
+    let env = templates::environment(&[TEMPLATES, dlt::TEMPLATES].concat())?;
     let mut runtime: Vec<(Cow<str>, Cow<str>)> = Vec::new();
     for &(name, text) in RUNTIME {
         runtime.push((name.into(), text.into()));
@@ -105,7 +108,26 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
             ));
         }
     }
-    LAYOUT.write(api, &env, &runtime, context::interface, tidy)
+    let contexts = api
+        .interfaces
+        .iter()
+        .map(context::interface)
+        .collect::<Result<Vec<_>, String>>()?;
+    let by_name = |i: &crate::ir::Interface| {
+        let at = api.interfaces.iter().position(|x| x.name == i.name);
+        at.map(|n| &contexts[n])
+            .ok_or_else(|| format!("generator bug: no context of `{}`", i.name))
+    };
+    let mut files = LAYOUT.write(api, &env, &runtime, by_name, tidy)?;
+    let interfaces: Vec<_> = api
+        .interfaces
+        .iter()
+        .zip(&contexts)
+        .map(|(i, cx)| (i, context::module_names(i), cx))
+        .collect();
+    let package = format!("{}/src/{}", LAYOUT.dir, (LAYOUT.package_dir)(&api.packages));
+    files.extend(dlt::files(api, &env, &package, &interfaces)?);
+    Ok(files)
 }
 
 /// Blank lines as PEP 8 has them: at most two in a row, and one newline at the end (the

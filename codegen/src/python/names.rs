@@ -52,10 +52,14 @@ const CLIENT_MEMBERS: &[&str] = &[
 /// Parameter names every generated method uses itself.
 const OWN_PARAMS: &[&str] = &["self", "cls", "body", "options"];
 
+/// The package's subpackage holding the dlt sources (`inspection_client.dlt`), beside
+/// the interfaces' modules.
+pub const DLT_MODULE: &str = "dlt";
+
 /// Whether an interface cannot be named `name` in the package: a keyword (it is a
-/// subpackage of that name).
+/// subpackage of that name), or the subpackage of the dlt sources.
 pub fn reserved_module(name: &str) -> bool {
-    KEYWORDS.contains(&name)
+    KEYWORDS.contains(&name) || name == DLT_MODULE
 }
 
 pub use crate::scope::Scope;

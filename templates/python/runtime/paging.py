@@ -4,7 +4,8 @@ themselves are in ``_async_paging`` and its sync twin)."""
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 import httpx
 
@@ -14,7 +15,22 @@ from .operation import PagingPlan
 from .origin import origin_of, same_origin
 from .request import RequestSpec, describe
 
-__all__ = ["items_of", "next_step", "resumed_at"]
+__all__ = ["ResumablePage", "items_of", "next_step", "resumed_at"]
+
+T = TypeVar("T")
+P = TypeVar("P")
+
+
+@dataclass(frozen=True)
+class ResumablePage(Generic[P, T]):
+    """A page of a walk (``pages_resumable()``), its records, and where the walk goes on
+    after it: the list method's ``resume=`` argument that fetches the next page, or
+    ``None`` after the last. A program that stores the records can store ``resume`` with
+    them, and a later walk started there fetches none of them again."""
+
+    page: P
+    items: list[T]
+    resume: str | None
 
 
 def _attr(value: object, name: str | None) -> object:

@@ -285,22 +285,28 @@ pub struct DownloadCx {
     pub accept: Option<String>,
 }
 
-/// Every name an interface's modules declare, decided once, in a fixed order.
-pub(super) struct ModuleNames {
-    types: Vec<String>,
+/// Every name an interface's modules declare, decided once, in a fixed order (the dlt
+/// module beside them reads them too).
+pub(in crate::python) struct ModuleNames {
+    pub(in crate::python) types: Vec<String>,
     /// Per declared type: a record's attribute names.
     attrs: Vec<Option<RecordAttrs>>,
     /// Unknown-member class per union.
     unknown: Vec<Option<String>>,
     /// Per declared type used as a union member: the union's tag property and the tag
     /// values that select it (a dataclass may serve several tags, so it holds its own).
-    tags: Vec<Vec<(String, Vec<String>)>>,
+    pub(in crate::python) tags: Vec<Vec<(String, Vec<String>)>>,
     page_attrs: Option<(String, String, String)>,
 }
 
 impl ModuleNames {
     /// The attribute name of field `wire` of declared type `id` (a record).
-    fn attr_of(&self, i: &Interface, id: TypeId, wire: &str) -> Option<String> {
+    pub(in crate::python) fn attr_of(
+        &self,
+        i: &Interface,
+        id: TypeId,
+        wire: &str,
+    ) -> Option<String> {
         let TypeKind::Object(o) = &i.ty(id).kind else {
             return None;
         };
@@ -312,7 +318,7 @@ impl ModuleNames {
     }
 
     /// A record's attribute names (empty for a type that is not one).
-    fn record(&self, id: TypeId) -> RecordAttrs {
+    pub(in crate::python) fn record(&self, id: TypeId) -> RecordAttrs {
         self.attrs[id.index()].clone().unwrap_or_default()
     }
 }
@@ -320,7 +326,7 @@ impl ModuleNames {
 /// A record's Python attribute names, each list made from and read with its source: the
 /// union tags it carries, its fields, its exactly-one-of fields; and `extra`.
 #[derive(Clone, Debug, Default)]
-pub(super) struct RecordAttrs {
+pub(in crate::python) struct RecordAttrs {
     tags: Vec<String>,
     fields: Vec<String>,
     one_of: Vec<String>,
@@ -329,7 +335,7 @@ pub(super) struct RecordAttrs {
 
 impl RecordAttrs {
     /// Each union tag `(property, values)` with its attribute.
-    pub(super) fn tags<'a>(
+    pub(in crate::python) fn tags<'a>(
         &'a self,
         tags: &'a [(String, Vec<String>)],
     ) -> impl Iterator<Item = (&'a (String, Vec<String>), &'a str)> {
@@ -338,7 +344,7 @@ impl RecordAttrs {
     }
 
     /// Each field of the record with its attribute.
-    pub(super) fn fields<'a>(
+    pub(in crate::python) fn fields<'a>(
         &'a self,
         o: &'a Object,
     ) -> impl Iterator<Item = (&'a Field, &'a str)> {
@@ -347,7 +353,7 @@ impl RecordAttrs {
     }
 
     /// Each exactly-one-of field, variant by variant, with its attribute.
-    pub(super) fn one_of<'a>(
+    pub(in crate::python) fn one_of<'a>(
         &'a self,
         o: &'a Object,
     ) -> impl Iterator<Item = (&'a Field, &'a str)> {
@@ -359,7 +365,7 @@ impl RecordAttrs {
     }
 }
 
-fn module_names(i: &Interface) -> ModuleNames {
+pub(in crate::python) fn module_names(i: &Interface) -> ModuleNames {
     let mut scope = names::module_scope();
     let has_page = i.cursor_envelope().is_some();
     if has_page {

@@ -57,6 +57,7 @@ from .codec import (
     refuse,
     read_id,
     read_int,
+    unlisted,
 )
 from .events import (
     ErrorEvent,
@@ -86,6 +87,7 @@ from .errors import (
     Violation,
 )
 from .operation import Operation, PagingPlan, PathParam, Query, no_check, prepare
+from .paging import ResumablePage
 from .options import CallOptions, ClientOptions, InterfaceInfo, RateLimit, Upserted
 from .request import RawResponse, RequestSpec, Segment
 from .secret import Secret
@@ -155,6 +157,7 @@ __all__ = [
     "RecordDesc",
     "RequestSpec",
     "RequestTimeoutError",
+    "ResumablePage",
     "SELF",
     "Scalar",
     "Secret",
@@ -182,4 +185,5 @@ __all__ = [
     "refuse",
     "read_id",
     "read_int",
+    "unlisted",
 ]

@@ -22,7 +22,7 @@ from .errors import ConfigError, InspectionError, PagingInterruptedError, Paging
 from .events import Reporter
 from .operation import PagingPlan
 from .options import CallOptions
-from .paging import items_of, next_step, resumed_at
+from .paging import ResumablePage, items_of, next_step, resumed_at
 from .request import RequestSpec, describe
 
 
@@ -38,7 +38,7 @@ class AsyncPageSource(Protocol):
 
     async def fetch_page(self, desc: Desc, req: RequestSpec, call: CallOptions | None = None) -> tuple[Any, int]: ...
 
-__all__ = ["AsyncPaged", "PagingPlan"]
+__all__ = ["AsyncPaged", "PagingPlan", "ResumablePage"]
 
 T = TypeVar("T")
 P = TypeVar("P")
@@ -55,6 +55,8 @@ class _Step:
     #: The request that fetched the page, and the number of its attempt that did.
     req: RequestSpec
     attempt: int
+    #: Where the walk resumes at the page after this one (``None``: there is none).
+    resume: str | None
 
 
 class AsyncPaged(Generic[T, P]):
@@ -99,6 +101,11 @@ class AsyncPaged(Generic[T, P]):
         """Every page, in order."""
         return self._pages(self._walk(backward=False))
 
+    def pages_resumable(self) -> AsyncIterator[ResumablePage[P, T]]:
+        """Every page, in order, each with its records and the resume point of the page
+        after it (see ``ResumablePage``)."""
+        return self._resumable(self._walk(backward=False))
+
     async def first(self) -> P:
         """The first page only (the resume point's page, when the list was given one)."""
         return cast(P, await self._core.json(self._plan.page, self._req, self._call))
@@ -136,6 +143,12 @@ class AsyncPaged(Generic[T, P]):
     async def _pages(self, steps: AsyncIterator[_Step]) -> AsyncIterator[P]:
         async for step in steps:
             yield cast(P, step.page)
+            if step.error is not None:
+                raise self._failed(step, step.error)
+
+    async def _resumable(self, steps: AsyncIterator[_Step]) -> AsyncIterator[ResumablePage[P, T]]:
+        async for step in steps:
+            yield ResumablePage(cast(P, step.page), cast("list[T]", step.items), step.resume)
             if step.error is not None:
                 raise self._failed(step, step.error)
 
@@ -187,5 +200,5 @@ class AsyncPaged(Generic[T, P]):
                     elif step is not None:
                         seen.add(step[1])
                         following, resume = step
-            yield _Step(page, items, error, req, attempt)
+            yield _Step(page, items, error, req, attempt, resume if following is not None else None)
             req = following

@@ -418,6 +418,22 @@ class RecordDesc(Desc):
 
 
 _LAZY_LOCK: Final = threading.Lock()
+#: Per record class, how its unlisted properties' slot is read as it is (unset raises).
+_UNLISTED: Final[dict[type[Any], Callable[[Any, None], Any]]] = {}
+
+
+def unlisted(record: object) -> dict[str, JsonValue] | None:
+    """The properties ``record`` holds that its spec does not list, or ``None`` when it
+    holds none: read without making the empty dict that a first read of ``extra`` makes
+    (for code that reads every record, such as the dlt source's rows)."""
+    read = _UNLISTED.get(type(record))
+    if read is None:
+        return None
+    try:
+        found: dict[str, JsonValue] = read(record, None)
+    except AttributeError:
+        return None
+    return found or None
 
 
 def _lazy_extra(record: type[Any], attr: str) -> None:
@@ -430,6 +446,7 @@ def _lazy_extra(record: type[Any], attr: str) -> None:
     if slot is None or isinstance(slot, property):
         return
     read = slot.__get__
+    _UNLISTED[record] = read
 
     def get(obj: Any) -> Any:
         try:
