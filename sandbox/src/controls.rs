@@ -330,6 +330,10 @@ pub fn router() -> Router<Arc<App>> {
             "/_sandbox/v3/units/{id}",
             axum::routing::delete(remove_unit),
         )
+        .route(
+            "/_sandbox/v3/inspections/{id}/results/{position}",
+            axum::routing::delete(remove_result),
+        )
 }
 
 /// `DELETE /_sandbox/v3/units/{id}`: the unit is no longer listed (v3 has no operation
@@ -344,6 +348,35 @@ async fn remove_unit(
     if store.units.len() == before {
         return error(StatusCode::NOT_FOUND, format!("no unit `{id}`"));
     }
+    StatusCode::NO_CONTENT.into_response()
+}
+
+/// `DELETE /_sandbox/v3/inspections/{id}/results/{position}`: the inspection loses that
+/// result (from 0) and its `updated_at` becomes now, as when an inspection is edited after
+/// it was uploaded: a sync reading it again within its lookback must leave no row of the
+/// result behind.
+async fn remove_result(
+    State(app): State<Arc<App>>,
+    axum::extract::Path((id, position)): axum::extract::Path<(String, usize)>,
+) -> Response {
+    let now = app.clock.now();
+    let mut store = app.store.lock().await;
+    let Some(row) = store
+        .inspections
+        .iter_mut()
+        .find(|r| r.record.id.as_str() == id)
+    else {
+        return error(StatusCode::NOT_FOUND, format!("no inspection `{id}`"));
+    };
+    if position >= row.record.results.len() {
+        let n = row.record.results.len();
+        return error(
+            StatusCode::NOT_FOUND,
+            format!("the inspection `{id}` has {n} results"),
+        );
+    }
+    row.record.results.remove(position);
+    row.record.updated_at = Some(now);
     StatusCode::NO_CONTENT.into_response()
 }
 

@@ -187,3 +187,40 @@ async fn revoked_legacy_tokens_answer_401() {
         401
     );
 }
+
+#[tokio::test]
+async fn an_inspection_loses_a_result_and_is_updated_then() {
+    let sandbox = Sandbox::start(Options::default()).await.unwrap();
+    let before = json_of_keyed(&sandbox, "GET /v3/inspections/ins_demo_full").await;
+    let results = before["results"].as_array().unwrap().clone();
+    assert!(results.len() > 1);
+    http(&sandbox, "POST /_sandbox/advance?seconds=60", &[], "").await;
+    let (status, body) = http(
+        &sandbox,
+        "DELETE /_sandbox/v3/inspections/ins_demo_full/results/0",
+        &[],
+        "",
+    )
+    .await;
+    assert_eq!(status, 204, "{body}");
+    let after = json_of_keyed(&sandbox, "GET /v3/inspections/ins_demo_full").await;
+    assert_eq!(after["results"].as_array().unwrap(), &results[1..]);
+    assert_ne!(after["updated_at"], before["updated_at"]);
+    assert_eq!(after["created_at"], before["created_at"]);
+    // A position past the end, or an inspection that does not exist: 404, nothing changed.
+    for path in ["ins_demo_full/results/99", "ins_nowhere/results/0"] {
+        let request = format!("DELETE /_sandbox/v3/inspections/{path}");
+        assert_eq!(http(&sandbox, &request, &[], "").await.0, 404, "{path}");
+    }
+    let again = json_of_keyed(&sandbox, "GET /v3/inspections/ins_demo_full").await;
+    assert_eq!(again, after);
+}
+
+async fn json_of_keyed(sandbox: &Sandbox, request: &str) -> Value {
+    let (status, body) = http(sandbox, request, &KEYS, "").await;
+    assert_eq!(status, 200, "{request}: {body}");
+    let mut value: Value = serde_json::from_str(&body).unwrap();
+    // The pre-signed link is signed per answer.
+    value.as_object_mut().unwrap().remove("pdf_share_url");
+    value
+}
