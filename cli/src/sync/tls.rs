@@ -326,12 +326,16 @@ pub async fn connect(
         })
 }
 
-/// What went wrong connecting to `hosts`, in words where TLS is the cause: the server
-/// offered no TLS where the mode needs it; it ended the session with an alert (a client
-/// certificate it asks for or refuses).
+/// What went wrong connecting to `hosts`, in words where TLS is the cause: the handshake
+/// failed (the server's certificate refused, said by [`Refused`]); the server offered no
+/// TLS where the mode needs it; it ended the session with an alert (a client certificate
+/// it asks for or refuses).
 pub fn refusal(failed: &Failed, tls: &Tls, hosts: &str) -> Option<String> {
     let mut cause: Option<&(dyn std::error::Error + 'static)> = Some(&failed.error);
     while let Some(e) = cause {
+        if let Some(refused) = e.downcast_ref::<Refused>() {
+            return Some(refused.0.clone());
+        }
         if e.to_string() == "server does not support TLS" {
             return Some(format!(
                 "{hosts} offers no TLS, which sslmode={} requires",
