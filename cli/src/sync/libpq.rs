@@ -300,24 +300,27 @@ impl Tls {
             .map(|m| SslMode::parse(&m, "PGSSLMODE"))
             .transpose()?;
         let given = params.sslmode.or(env_mode);
-        if given == Some(SslMode::Disable) {
-            return Ok(Tls::off());
-        }
         let sources = Sources { params, var };
-        let roots = match sources.named(&params.sslrootcert, "PGSSLROOTCERT") {
-            Some(system) if system == "system" => Some(Roots::System),
-            Some(file) => Some(Roots::File(existing("sslrootcert", file)?)),
-            None => sources.default("root.crt").map(Roots::File),
-        };
-        let mode = match (given, &roots) {
-            (None, Some(Roots::System)) => SslMode::VerifyFull,
-            (Some(mode), Some(Roots::System)) if mode != SslMode::VerifyFull => {
+        let rootcert = sources.named(&params.sslrootcert, "PGSSLROOTCERT");
+        let system = rootcert.as_deref() == Some("system");
+        match given {
+            Some(mode) if system && mode != SslMode::VerifyFull => {
                 return Err(format!(
                     "sslmode={} is weaker than sslrootcert=system allows (libpq's rule): \
                      use sslmode=verify-full, or name the authority's file in sslrootcert",
                     mode.name()
                 ));
             }
+            Some(SslMode::Disable) => return Ok(Tls::off()),
+            _ => {}
+        }
+        let roots = match rootcert {
+            Some(_) if system => Some(Roots::System),
+            Some(file) => Some(Roots::File(existing("sslrootcert", file)?)),
+            None => sources.default("root.crt").map(Roots::File),
+        };
+        let mode = match (given, system) {
+            (None, true) => SslMode::VerifyFull,
             (mode, _) => mode.unwrap_or(SslMode::Prefer),
         };
         if mode >= SslMode::VerifyCa && roots.is_none() {
@@ -767,7 +770,7 @@ mod tests {
             (tls.mode, tls.roots),
             (SslMode::VerifyFull, Some(Roots::System))
         );
-        for weak in ["require", "verify-ca", "prefer"] {
+        for weak in ["require", "verify-ca", "prefer", "disable"] {
             let url = format!("postgres://h/db?sslrootcert=system&sslmode={weak}");
             let refused = tls_of(&url, &[]).unwrap_err();
             assert!(
