@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import logging
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ __all__ = [
     "Shared",
     "Table",
     "filtered",
+    "repair",
     "row_of_unknown",
     "scalar_text",
     "text",
@@ -64,6 +66,11 @@ array that shrinks leaves no rows behind)."""
 #: What a resource keeps in dlt's state between runs, beside its incremental: a walk of
 #: the list that a run left part-way (``add_limit``), and where it goes on.
 _WALK = "inspection_walk"
+#: What a source keeps in dlt's state: the newest load package checked for the copies a
+#: load resumed after a crash can leave (``repair``).
+_CHECKED = "inspection_checked_load"
+
+_log = logging.getLogger("inspection_client")
 
 # -- hints
 
@@ -197,6 +204,7 @@ def filtered(
             if page.items:
                 yield list(map(row, page.items))
         return
+    _heal()
     state = dlt.current.resource_state()
     kept = state.get(_WALK)
     if isinstance(kept, dict):
@@ -236,6 +244,101 @@ def _instant(value: object) -> _dt.datetime | None:
 
 def _iso(value: _dt.datetime | None) -> str | None:
     return None if value is None else value.isoformat()
+
+
+# -- a load resumed after a crash
+
+
+def repair(pipeline: dlt.Pipeline, load_ids: Iterable[str] | None = None) -> int:
+    """Removes the second copies a crash can leave in the tables a source merges, in the
+    rows of ``load_ids`` (every completed load package of the pipeline when ``None``); the
+    number of copies removed.
+
+    A load killed after it wrote a table's rows to dlt's staging dataset but before dlt
+    noted that step done writes them again when it resumes; dlt's merge then copies both
+    into a table that has nested tables (it deduplicates those, and a table without any),
+    so such a record is there twice, with the same ``_dlt_id``. The sources call this
+    themselves when a run begins extracting (on the packages loaded since they last
+    checked); call it after a run that only finished a pending package, or on a
+    destination's data loaded before. SQL destinations only (a no-op elsewhere).
+    """
+    try:
+        client = pipeline.sql_client()
+    except Exception:  # not a SQL destination, or nothing loaded yet
+        return 0
+    ids = list(load_ids) if load_ids is not None else list(pipeline.list_completed_load_packages())
+    removed = 0
+    with client:
+        for schema in pipeline.schemas.values():
+            for table in _merged_with_nested(schema):
+                for load_id in ids:
+                    removed += _remove_copies(client, schema, table, load_id)
+    return removed
+
+
+def _merged_with_nested(schema: dlt.Schema) -> list[str]:
+    tables = schema.tables
+    parents = {t.get("parent") for t in tables.values()}
+    return [
+        name
+        for name, t in tables.items()
+        if t.get("parent") is None and t.get("write_disposition") == "merge" and name in parents
+    ]
+
+
+def _remove_copies(client: Any, schema: dlt.Schema, table: str, load_id: str) -> int:
+    """Keeps one of each set of identical rows of ``table`` that ``load_id`` loaded."""
+    naming = schema.naming
+    row_key = client.escape_column_name(naming.normalize_identifier("_dlt_id"))
+    load = client.escape_column_name(naming.normalize_identifier("_dlt_load_id"))
+    qualified = client.make_qualified_table_name(table)
+    copied = (
+        f"SELECT {row_key} FROM {qualified} WHERE {load} = %s GROUP BY {row_key} HAVING count(*) > 1"
+    )
+    found = client.execute_sql(copied, load_id)
+    if not found:
+        return 0
+    kept = f"inspection_kept_{abs(hash((table, load_id)))}"
+    with client.begin_transaction():
+        client.execute_sql(
+            f"CREATE TEMPORARY TABLE {kept} AS SELECT DISTINCT * FROM {qualified} "
+            f"WHERE {load} = %s AND {row_key} IN ({copied})",
+            load_id,
+            load_id,
+        )
+        (total,) = client.execute_sql(f"SELECT count(*) FROM {qualified} WHERE {row_key} IN (SELECT {row_key} FROM {kept})")[0]
+        client.execute_sql(f"DELETE FROM {qualified} WHERE {row_key} IN (SELECT {row_key} FROM {kept})")
+        client.execute_sql(f"INSERT INTO {qualified} SELECT * FROM {kept}")
+        (distinct,) = client.execute_sql(f"SELECT count(*) FROM {kept}")[0]
+        client.execute_sql(f"DROP TABLE {kept}")
+    _log.warning(
+        "removed %d copies of rows of %s that load %s wrote twice (a load resumed after a crash)",
+        int(total) - int(distinct),
+        table,
+        load_id,
+    )
+    return int(total) - int(distinct)
+
+
+def _heal() -> None:
+    """``repair`` on the packages loaded since the source last checked, once per run."""
+    try:
+        pipeline = dlt.current.pipeline()
+        state = dlt.current.source_state()
+    except Exception:  # extracted outside a pipeline
+        return
+    done = state.get(_CHECKED)
+    completed = sorted(pipeline.list_completed_load_packages())
+    # The first check (a pipeline loaded before the sources checked) looks at the last few.
+    fresh = [i for i in completed if i > done] if isinstance(done, str) else completed[-8:]
+    if not fresh:
+        return
+    try:
+        repair(pipeline, fresh)
+    except Exception as e:  # never stop a run for this; the next one tries again
+        _log.warning("could not check the last loads for rows written twice: %s", e)
+        return
+    state[_CHECKED] = fresh[-1]
 
 
 # -- documents
