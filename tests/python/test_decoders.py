@@ -248,7 +248,7 @@ def test_unlisted_reads_a_records_unlisted_properties_without_making_the_empty_d
     assert codec.unlisted(plain) is None
     with pytest.raises(AttributeError):
         # The slot under `extra` is still unset: nothing was made.
-        codec._UNLISTED[type(plain)](plain, None)
+        getattr(type(plain), codec.UNLISTED_SLOT).__get__(plain, None)
     raw["reviewed_by"] = "ops"
     kept = v3.Inspection.from_json(raw)
     assert codec.unlisted(kept) == {"reviewed_by": "ops"} and codec.unlisted(kept) is kept.extra

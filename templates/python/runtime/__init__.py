@@ -15,6 +15,7 @@ from ._twins import AsyncBinaryWriter, BinaryWriter
 from .auth import Auth, HeaderAuth, NoAuth, TokenAuth
 from .codec import (
     SELF,
+    UNLISTED_SLOT,
     UNSET,
     Array,
     Binary,
@@ -164,6 +165,7 @@ __all__ = [
     "TokenAuth",
     "TooLargeError",
     "TransportError",
+    "UNLISTED_SLOT",
     "UNSET",
     "UnionDesc",
     "Unknown",

@@ -178,8 +178,8 @@ fn record_row(
             Shape::Child(t) => format!("[{}(e) for e in {x}]", function(names, t)),
         };
         let when = match (unset, f.nullable) {
-            (true, true) => format!("not isinstance({x}, _Unset) and {x} is not None"),
-            (true, false) => format!("not isinstance({x}, _Unset)"),
+            (true, true) => format!("{x} is not _UNSET and {x} is not None"),
+            (true, false) => format!("{x} is not _UNSET"),
             (false, true) => format!("{x} is not None"),
             (false, false) => String::new(),
         };

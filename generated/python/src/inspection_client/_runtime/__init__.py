@@ -18,6 +18,7 @@ from ._twins import AsyncBinaryWriter, BinaryWriter
 from .auth import Auth, HeaderAuth, NoAuth, TokenAuth
 from .codec import (
     SELF,
+    UNLISTED_SLOT,
     UNSET,
     Array,
     Binary,
@@ -167,6 +168,7 @@ __all__ = [
     "TokenAuth",
     "TooLargeError",
     "TransportError",
+    "UNLISTED_SLOT",
     "UNSET",
     "UnionDesc",
     "Unknown",

@@ -418,21 +418,16 @@ class RecordDesc(Desc):
 
 
 _LAZY_LOCK: Final = threading.Lock()
-#: Per record class, how its unlisted properties' slot is read as it is (unset raises).
-_UNLISTED: Final[dict[type[Any], Callable[[Any, None], Any]]] = {}
+#: The class attribute holding a record's slot of unlisted properties as it is (the
+#: attribute `extra` is the property in front of it).
+UNLISTED_SLOT: Final = "_unlisted_slot"
 
 
 def unlisted(record: object) -> dict[str, JsonValue] | None:
     """The properties ``record`` holds that its spec does not list, or ``None`` when it
     holds none: read without making the empty dict that a first read of ``extra`` makes
     (for code that reads every record, such as the dlt source's rows)."""
-    read = _UNLISTED.get(type(record))
-    if read is None:
-        return None
-    try:
-        found: dict[str, JsonValue] = read(record, None)
-    except AttributeError:
-        return None
+    found: dict[str, JsonValue] | None = getattr(record, UNLISTED_SLOT, None)
     return found or None
 
 
@@ -446,7 +441,9 @@ def _lazy_extra(record: type[Any], attr: str) -> None:
     if slot is None or isinstance(slot, property):
         return
     read = slot.__get__
-    _UNLISTED[record] = read
+    # The slot itself under a second name, which `unlisted` reads with getattr's default
+    # (no exception raised and caught in Python for the records that have none).
+    setattr(record, UNLISTED_SLOT, slot)
 
     def get(obj: Any) -> Any:
         try:

@@ -15,7 +15,9 @@ Needs the ``dlt`` extra: ``pip install "inspection-client[dlt]"``. A pipeline::
     pipeline.run(legacy_source())
 
 The credentials come from dlt's secrets (``secrets.toml`` or the environment), the base URL
-from its config; each source's docstring names them.
+from its config; each source's docstring names them. ``repair(pipeline)`` removes the copies
+of rows a load resumed after a crash can write (the sources do it themselves when a run
+begins extracting).
 """
 
 try:
@@ -25,7 +27,8 @@ except ImportError as e:  # pragma: no cover - the message is the point
         'inspection_client.dlt needs dlt: pip install "inspection-client[dlt]"'
     ) from e
 
+from .._runtime.dlt_source import repair
 from .legacy import source as legacy_source
 from .v3 import source as v3_source
 
-__all__ = ["legacy_source", "v3_source"]
+__all__ = ["repair", "legacy_source", "v3_source"]

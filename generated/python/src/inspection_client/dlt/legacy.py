@@ -21,11 +21,11 @@ from .._runtime import dlt_source as _s
 from ..legacy import client as _c
 from ..legacy import models as _m
 
-_Unset = _rt.Unset
+_UNSET = _rt.UNSET
+_UNLISTED = _rt.UNLISTED_SLOT
 _text = _s.text
 _scalar_text = _s.scalar_text
 _wire_text = _s.wire_text
-_unlisted = _rt.unlisted
 
 # The descriptors of the values a row keeps as JSON, or as the text the service sends.
 _D_0 = _rt.Array(_rt.Num())
@@ -35,495 +35,511 @@ _D_3 = _rt.Array(_rt.Str())
 
 
 def _row_LocationRef(r: _m.LocationRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_UserRef(r: _m.UserRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.username
-    if not isinstance(x1, _Unset):
+    x1 = o.username
+    if x1 is not _UNSET:
         row["username"] = x1
-    x2 = r.first_name
-    if not isinstance(x2, _Unset):
+    x2 = o.first_name
+    if x2 is not _UNSET:
         row["first_name"] = x2
-    x3 = r.last_name
-    if not isinstance(x3, _Unset):
+    x3 = o.last_name
+    if x3 is not _UNSET:
         row["last_name"] = x3
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_AssetSummary(r: _m.AssetSummary) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.external_id
-    if not isinstance(x1, _Unset):
+    x1 = o.external_id
+    if x1 is not _UNSET:
         row["external_id"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_TaskUserRef(r: _m.TaskUserRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.email
-    if not isinstance(x1, _Unset):
+    x1 = o.email
+    if x1 is not _UNSET:
         row["email"] = x1
-    x2 = r.name
-    if not isinstance(x2, _Unset):
+    x2 = o.name
+    if x2 is not _UNSET:
         row["name"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Photo(r: _m.Photo) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.created_at
-    if not isinstance(x1, _Unset):
+    x1 = o.created_at
+    if x1 is not _UNSET:
         row["created_at"] = x1
-    x2 = r.url
-    if not isinstance(x2, _Unset):
+    x2 = o.url
+    if x2 is not _UNSET:
         row["url"] = x2
-    x3 = r.byte_size
-    if not isinstance(x3, _Unset):
+    x3 = o.byte_size
+    if x3 is not _UNSET:
         row["byte_size"] = x3
-    x4 = r.geo_coord
+    x4 = o.geo_coord
     row["geo_coord"] = _D_0.encode(x4)
-    x5 = r.notation
-    if not isinstance(x5, _Unset):
+    x5 = o.notation
+    if x5 is not _UNSET:
         row["notation"] = x5
-    x6 = r.instruction_id
-    if not isinstance(x6, _Unset):
+    x6 = o.instruction_id
+    if x6 is not _UNSET:
         row["instruction_id"] = x6
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Video(r: _m.Video) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.created_at
-    if not isinstance(x1, _Unset):
+    x1 = o.created_at
+    if x1 is not _UNSET:
         row["created_at"] = x1
-    x2 = r.url
-    if not isinstance(x2, _Unset):
+    x2 = o.url
+    if x2 is not _UNSET:
         row["url"] = x2
-    x3 = r.byte_size
-    if not isinstance(x3, _Unset):
+    x3 = o.byte_size
+    if x3 is not _UNSET:
         row["byte_size"] = x3
-    x4 = r.thumbnail_url
-    if not isinstance(x4, _Unset):
+    x4 = o.thumbnail_url
+    if x4 is not _UNSET:
         row["thumbnail_url"] = x4
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Signature(r: _m.Signature) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.created_at
-    if not isinstance(x1, _Unset):
+    x1 = o.created_at
+    if x1 is not _UNSET:
         row["created_at"] = x1
-    x2 = r.url
-    if not isinstance(x2, _Unset):
+    x2 = o.url
+    if x2 is not _UNSET:
         row["url"] = x2
-    x3 = r.byte_size
-    if not isinstance(x3, _Unset):
+    x3 = o.byte_size
+    if x3 is not _UNSET:
         row["byte_size"] = x3
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Damage(r: _m.Damage) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.created_at
-    if not isinstance(x1, _Unset):
+    x1 = o.created_at
+    if x1 is not _UNSET:
         row["created_at"] = x1
-    x2 = r.photos
+    x2 = o.photos
     row["photos"] = [_row_Photo(e) for e in x2]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Asset(r: _m.Asset) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.external_id
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.external_id
+    if x1 is not _UNSET:
         row["external_id"] = x1
-    x2 = r.make
-    if not isinstance(x2, _Unset):
+    x2 = o.make
+    if x2 is not _UNSET:
         row["make"] = x2
-    x3 = r.model
-    if not isinstance(x3, _Unset):
+    x3 = o.model
+    if x3 is not _UNSET:
         row["model"] = x3
-    x4 = r.year
-    if not isinstance(x4, _Unset):
+    x4 = o.year
+    if x4 is not _UNSET:
         row["year"] = x4
-    x5 = r.check_in
-    if not isinstance(x5, _Unset):
+    x5 = o.check_in
+    if x5 is not _UNSET:
         row["check_in"] = x5
-    x6 = r.notations
+    x6 = o.notations
     row["notations"] = _D_1.encode(x6)
-    x7 = r.geo_coord
+    x7 = o.geo_coord
     row["geo_coord"] = _D_0.encode(x7)
-    x8 = r.email_sent_to
+    x8 = o.email_sent_to
     row["email_sent_to"] = _D_2.encode(x8)
-    x9 = r.location
-    if not isinstance(x9, _Unset):
+    x9 = o.location
+    if x9 is not _UNSET:
         row["location"] = _row_LocationRef(x9)
-    x10 = r.transaction
-    if not isinstance(x10, _Unset):
+    x10 = o.transaction
+    if x10 is not _UNSET:
         row["transaction"] = _row_NestedTransaction(x10)
-    x11 = r.photos
+    x11 = o.photos
     row["photos"] = [_row_Photo(e) for e in x11]
-    x12 = r.videos
+    x12 = o.videos
     row["videos"] = [_row_Video(e) for e in x12]
-    x13 = r.damages
+    x13 = o.damages
     row["damages"] = [_row_Damage(e) for e in x13]
-    x14 = r.signatures
+    x14 = o.signatures
     row["signatures"] = [_row_Signature(e) for e in x14]
-    x15 = r.extended
+    x15 = o.extended
     row["extended"] = _D_1.encode(x15)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Transaction(r: _m.Transaction) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.external_id
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.external_id
+    if x1 is not _UNSET:
         row["external_id"] = x1
-    x2 = r.check_in
-    if not isinstance(x2, _Unset) and x2 is not None:
+    x2 = o.check_in
+    if x2 is not _UNSET and x2 is not None:
         row["check_in"] = x2
-    x3 = r.damage
-    if not isinstance(x3, _Unset):
+    x3 = o.damage
+    if x3 is not _UNSET:
         row["damage"] = x3
-    x4 = r.damage_cost
-    if not isinstance(x4, _Unset):
+    x4 = o.damage_cost
+    if x4 is not _UNSET:
         row["damage_cost"] = x4
-    x5 = r.draft
-    if not isinstance(x5, _Unset):
+    x5 = o.draft
+    if x5 is not _UNSET:
         row["draft"] = x5
-    x6 = r.group_id
-    if not isinstance(x6, _Unset):
+    x6 = o.group_id
+    if x6 is not _UNSET:
         row["group_id"] = x6
-    x7 = r.department_id
-    if not isinstance(x7, _Unset):
+    x7 = o.department_id
+    if x7 is not _UNSET:
         row["department_id"] = x7
-    x8 = r.notations
+    x8 = o.notations
     row["notations"] = _D_1.encode(x8)
-    x9 = r.extended
+    x9 = o.extended
     row["extended"] = _D_1.encode(x9)
-    x10 = r.geo_coord
+    x10 = o.geo_coord
     row["geo_coord"] = _D_0.encode(x10)
-    x11 = r.email_sent_to
+    x11 = o.email_sent_to
     row["email_sent_to"] = _D_2.encode(x11)
-    x12 = r.sms_summary_numbers
+    x12 = o.sms_summary_numbers
     row["sms_summary_numbers"] = _D_3.encode(x12)
-    x13 = r.workflow_id
-    if not isinstance(x13, _Unset):
+    x13 = o.workflow_id
+    if x13 is not _UNSET:
         row["workflow_id"] = x13
-    x14 = r.workflow_name
-    if not isinstance(x14, _Unset):
+    x14 = o.workflow_name
+    if x14 is not _UNSET:
         row["workflow_name"] = x14
-    x15 = r.workflow_modules
+    x15 = o.workflow_modules
     row["workflow_modules"] = _D_3.encode(x15)
-    x16 = r.archive_status
-    if not isinstance(x16, _Unset):
+    x16 = o.archive_status
+    if x16 is not _UNSET:
         row["archive_status"] = _text(x16)
-    x17 = r.view_url
-    if not isinstance(x17, _Unset):
+    x17 = o.view_url
+    if x17 is not _UNSET:
         row["view_url"] = x17
-    x18 = r.created_at
-    if not isinstance(x18, _Unset):
+    x18 = o.created_at
+    if x18 is not _UNSET:
         row["created_at"] = x18
-    x19 = r.asset
-    if not isinstance(x19, _Unset):
+    x19 = o.asset
+    if x19 is not _UNSET:
         row["asset"] = _row_AssetSummary(x19)
-    x20 = r.user
-    if not isinstance(x20, _Unset):
+    x20 = o.user
+    if x20 is not _UNSET:
         row["user"] = _row_UserRef(x20)
-    x21 = r.location
-    if not isinstance(x21, _Unset):
+    x21 = o.location
+    if x21 is not _UNSET:
         row["location"] = _row_LocationRef(x21)
-    x22 = r.photos
+    x22 = o.photos
     row["photos"] = [_row_Photo(e) for e in x22]
-    x23 = r.videos
+    x23 = o.videos
     row["videos"] = [_row_Video(e) for e in x23]
-    x24 = r.transaction
-    if not isinstance(x24, _Unset):
+    x24 = o.transaction
+    if x24 is not _UNSET:
         row["transaction"] = _row_NestedTransaction(x24)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_NestedTransaction(r: _m.NestedTransaction) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.check_in
-    if not isinstance(x1, _Unset) and x1 is not None:
+    x1 = o.check_in
+    if x1 is not _UNSET and x1 is not None:
         row["check_in"] = x1
-    x2 = r.damage
-    if not isinstance(x2, _Unset):
+    x2 = o.damage
+    if x2 is not _UNSET:
         row["damage"] = x2
-    x3 = r.draft
-    if not isinstance(x3, _Unset):
+    x3 = o.draft
+    if x3 is not _UNSET:
         row["draft"] = x3
-    x4 = r.group_id
-    if not isinstance(x4, _Unset):
+    x4 = o.group_id
+    if x4 is not _UNSET:
         row["group_id"] = x4
-    x5 = r.department_id
-    if not isinstance(x5, _Unset):
+    x5 = o.department_id
+    if x5 is not _UNSET:
         row["department_id"] = x5
-    x6 = r.notations
+    x6 = o.notations
     row["notations"] = _D_1.encode(x6)
-    x7 = r.extended
+    x7 = o.extended
     row["extended"] = _D_1.encode(x7)
-    x8 = r.geo_coord
+    x8 = o.geo_coord
     row["geo_coord"] = _D_0.encode(x8)
-    x9 = r.email_sent_to
+    x9 = o.email_sent_to
     row["email_sent_to"] = _D_2.encode(x9)
-    x10 = r.workflow_id
-    if not isinstance(x10, _Unset):
+    x10 = o.workflow_id
+    if x10 is not _UNSET:
         row["workflow_id"] = x10
-    x11 = r.workflow_name
-    if not isinstance(x11, _Unset):
+    x11 = o.workflow_name
+    if x11 is not _UNSET:
         row["workflow_name"] = x11
-    x12 = r.workflow_modules
+    x12 = o.workflow_modules
     row["workflow_modules"] = _D_3.encode(x12)
-    x13 = r.archive_status
-    if not isinstance(x13, _Unset):
+    x13 = o.archive_status
+    if x13 is not _UNSET:
         row["archive_status"] = _text(x13)
-    x14 = r.view_url
-    if not isinstance(x14, _Unset):
+    x14 = o.view_url
+    if x14 is not _UNSET:
         row["view_url"] = x14
-    x15 = r.created_at
-    if not isinstance(x15, _Unset):
+    x15 = o.created_at
+    if x15 is not _UNSET:
         row["created_at"] = x15
-    x16 = r.asset
-    if not isinstance(x16, _Unset):
+    x16 = o.asset
+    if x16 is not _UNSET:
         row["asset"] = _row_AssetSummary(x16)
-    x17 = r.user
-    if not isinstance(x17, _Unset):
+    x17 = o.user
+    if x17 is not _UNSET:
         row["user"] = _row_UserRef(x17)
-    x18 = r.location
-    if not isinstance(x18, _Unset):
+    x18 = o.location
+    if x18 is not _UNSET:
         row["location"] = _row_LocationRef(x18)
-    x19 = r.photos
+    x19 = o.photos
     row["photos"] = [_row_Photo(e) for e in x19]
-    x20 = r.videos
+    x20 = o.videos
     row["videos"] = [_row_Video(e) for e in x20]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Location(r: _m.Location) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.address1
-    if not isinstance(x2, _Unset):
+    x2 = o.address1
+    if x2 is not _UNSET:
         row["address1"] = x2
-    x3 = r.address2
-    if not isinstance(x3, _Unset):
+    x3 = o.address2
+    if x3 is not _UNSET:
         row["address2"] = x3
-    x4 = r.city
-    if not isinstance(x4, _Unset):
+    x4 = o.city
+    if x4 is not _UNSET:
         row["city"] = x4
-    x5 = r.state
-    if not isinstance(x5, _Unset):
+    x5 = o.state
+    if x5 is not _UNSET:
         row["state"] = x5
-    x6 = r.zipcode
-    if not isinstance(x6, _Unset):
+    x6 = o.zipcode
+    if x6 is not _UNSET:
         row["zipcode"] = x6
-    x7 = r.timezone
-    if not isinstance(x7, _Unset):
+    x7 = o.timezone
+    if x7 is not _UNSET:
         row["timezone"] = x7
-    x8 = r.created_at
-    if not isinstance(x8, _Unset):
+    x8 = o.created_at
+    if x8 is not _UNSET:
         row["created_at"] = x8
-    x9 = r.updated_at
-    if not isinstance(x9, _Unset):
+    x9 = o.updated_at
+    if x9 is not _UNSET:
         row["updated_at"] = x9
-    x10 = r.workflow
-    if not isinstance(x10, _Unset):
+    x10 = o.workflow
+    if x10 is not _UNSET:
         row["workflow"] = _row_Workflow(x10)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_User(r: _m.User) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.username
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.username
+    if x1 is not _UNSET:
         row["username"] = x1
-    x2 = r.first_name
-    if not isinstance(x2, _Unset):
+    x2 = o.first_name
+    if x2 is not _UNSET:
         row["first_name"] = x2
-    x3 = r.last_name
-    if not isinstance(x3, _Unset):
+    x3 = o.last_name
+    if x3 is not _UNSET:
         row["last_name"] = x3
-    x4 = r.phone_number
-    if not isinstance(x4, _Unset):
+    x4 = o.phone_number
+    if x4 is not _UNSET:
         row["phone_number"] = x4
-    x5 = r.role
-    if not isinstance(x5, _Unset):
+    x5 = o.role
+    if x5 is not _UNSET:
         row["role"] = _text(x5)
-    x6 = r.external_id
-    if not isinstance(x6, _Unset):
+    x6 = o.external_id
+    if x6 is not _UNSET:
         row["external_id"] = x6
-    x7 = r.created_at
-    if not isinstance(x7, _Unset):
+    x7 = o.created_at
+    if x7 is not _UNSET:
         row["created_at"] = x7
-    x8 = r.updated_at
-    if not isinstance(x8, _Unset):
+    x8 = o.updated_at
+    if x8 is not _UNSET:
         row["updated_at"] = x8
-    x9 = r.location
-    if not isinstance(x9, _Unset):
+    x9 = o.location
+    if x9 is not _UNSET:
         row["location"] = _row_Location(x9)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Task(r: _m.Task) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.status
-    if not isinstance(x2, _Unset):
+    x2 = o.status
+    if x2 is not _UNSET:
         row["status"] = _text(x2)
-    x3 = r.due_by
-    if not isinstance(x3, _Unset):
+    x3 = o.due_by
+    if x3 is not _UNSET:
         row["due_by"] = x3
-    x4 = r.high_priority
-    if not isinstance(x4, _Unset):
+    x4 = o.high_priority
+    if x4 is not _UNSET:
         row["high_priority"] = x4
-    x5 = r.created_at
-    if not isinstance(x5, _Unset):
+    x5 = o.created_at
+    if x5 is not _UNSET:
         row["created_at"] = x5
-    x6 = r.updated_at
-    if not isinstance(x6, _Unset):
+    x6 = o.updated_at
+    if x6 is not _UNSET:
         row["updated_at"] = x6
-    x7 = r.asset
-    if not isinstance(x7, _Unset):
+    x7 = o.asset
+    if x7 is not _UNSET:
         row["asset"] = _row_AssetSummary(x7)
-    x8 = r.location
-    if not isinstance(x8, _Unset):
+    x8 = o.location
+    if x8 is not _UNSET:
         row["location"] = _row_LocationRef(x8)
-    x9 = r.assignee
-    if not isinstance(x9, _Unset):
+    x9 = o.assignee
+    if x9 is not _UNSET:
         row["assignee"] = _row_TaskUserRef(x9)
-    x10 = r.requester
-    if not isinstance(x10, _Unset):
+    x10 = o.requester
+    if x10 is not _UNSET:
         row["requester"] = _row_TaskUserRef(x10)
-    x11 = r.activities
+    x11 = o.activities
     row["activities"] = [_row_TaskActivity(e) for e in x11]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_TaskActivity(r: _m.TaskActivity) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.event
-    if not isinstance(x0, _Unset):
+    x0 = o.event
+    if x0 is not _UNSET:
         row["event"] = x0
-    x1 = r.user
-    if not isinstance(x1, _Unset):
+    x1 = o.user
+    if x1 is not _UNSET:
         row["user"] = _row_TaskUserRef(x1)
-    x2 = r.created_at
-    if not isinstance(x2, _Unset):
+    x2 = o.created_at
+    if x2 is not _UNSET:
         row["created_at"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Workflow(r: _m.Workflow) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row

@@ -21,11 +21,11 @@ from .._runtime import dlt_source as _s
 from ..v3 import client as _c
 from ..v3 import models as _m
 
-_Unset = _rt.Unset
+_UNSET = _rt.UNSET
+_UNLISTED = _rt.UNLISTED_SLOT
 _text = _s.text
 _scalar_text = _s.scalar_text
 _wire_text = _s.wire_text
-_unlisted = _rt.unlisted
 
 # The descriptors of the values a row keeps as JSON, or as the text the service sends.
 _D_0 = _rt.Map(_rt.Json())
@@ -33,700 +33,734 @@ _D_1 = _rt.Map(_m._w_FormDataValue)
 
 
 def _row_Unit(r: _m.Unit) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.object
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.object
+    if x1 is not _UNSET:
         row["object"] = x1
-    x2 = r.reference_number
-    if not isinstance(x2, _Unset):
+    x2 = o.reference_number
+    if x2 is not _UNSET:
         row["reference_number"] = x2
-    x3 = r.make
-    if not isinstance(x3, _Unset):
+    x3 = o.make
+    if x3 is not _UNSET:
         row["make"] = x3
-    x4 = r.model
-    if not isinstance(x4, _Unset):
+    x4 = o.model
+    if x4 is not _UNSET:
         row["model"] = x4
-    x5 = r.year
-    if not isinstance(x5, _Unset):
+    x5 = o.year
+    if x5 is not _UNSET:
         row["year"] = x5
-    x6 = r.vin
-    if not isinstance(x6, _Unset):
+    x6 = o.vin
+    if x6 is not _UNSET:
         row["vin"] = x6
-    x7 = r.serial_number
-    if not isinstance(x7, _Unset):
+    x7 = o.serial_number
+    if x7 is not _UNSET:
         row["serial_number"] = x7
-    x8 = r.hours
-    if not isinstance(x8, _Unset):
+    x8 = o.hours
+    if x8 is not _UNSET:
         row["hours"] = x8
-    x9 = r.odometer
-    if not isinstance(x9, _Unset):
+    x9 = o.odometer
+    if x9 is not _UNSET:
         row["odometer"] = x9
-    x10 = r.created_at
-    if not isinstance(x10, _Unset):
+    x10 = o.created_at
+    if x10 is not _UNSET:
         row["created_at"] = x10
-    x11 = r.updated_at
-    if not isinstance(x11, _Unset):
+    x11 = o.updated_at
+    if x11 is not _UNSET:
         row["updated_at"] = x11
-    x12 = r.extended_data
+    x12 = o.extended_data
     row["extended_data"] = _D_0.encode(x12)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_LocationRef(r: _m.LocationRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.external_id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    x1 = o.external_id
+    if x1 is not _UNSET and x1 is not None:
         row["external_id"] = x1
-    x2 = r.name
-    if not isinstance(x2, _Unset):
+    x2 = o.name
+    if x2 is not _UNSET:
         row["name"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_UnitRef(r: _m.UnitRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.reference_number
-    if not isinstance(x1, _Unset):
+    x1 = o.reference_number
+    if x1 is not _UNSET:
         row["reference_number"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_UserRef(r: _m.UserRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.username
-    if not isinstance(x1, _Unset):
+    x1 = o.username
+    if x1 is not _UNSET:
         row["username"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_RegionRef(r: _m.RegionRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_DepartmentRef(r: _m.DepartmentRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_WorkflowRef(r: _m.WorkflowRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_InspectionRef(r: _m.InspectionRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_TaskAssigneeRef(r: _m.TaskAssigneeRef) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.username
-    if not isinstance(x1, _Unset):
+    x1 = o.username
+    if x1 is not _UNSET:
         row["username"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Inspection(r: _m.Inspection) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.type
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.type
+    if x1 is not _UNSET:
         row["type"] = _text(x1)
-    x2 = r.location
-    if not isinstance(x2, _Unset):
+    x2 = o.location
+    if x2 is not _UNSET:
         row["location"] = _row_LocationRef(x2)
-    x3 = r.damage_present
-    if not isinstance(x3, _Unset):
+    x3 = o.damage_present
+    if x3 is not _UNSET:
         row["damage_present"] = x3
-    x4 = r.unit
-    if not isinstance(x4, _Unset):
+    x4 = o.unit
+    if x4 is not _UNSET:
         row["unit"] = _row_UnitRef(x4)
-    x5 = r.user
-    if not isinstance(x5, _Unset):
+    x5 = o.user
+    if x5 is not _UNSET:
         row["user"] = _row_UserRef(x5)
-    x6 = r.region
-    if not isinstance(x6, _Unset):
+    x6 = o.region
+    if x6 is not _UNSET:
         row["region"] = _row_RegionRef(x6)
-    x7 = r.department
-    if not isinstance(x7, _Unset):
+    x7 = o.department
+    if x7 is not _UNSET:
         row["department"] = _row_DepartmentRef(x7)
-    x8 = r.workflow
-    if not isinstance(x8, _Unset):
+    x8 = o.workflow
+    if x8 is not _UNSET:
         row["workflow"] = _row_WorkflowRef(x8)
-    x9 = r.dashboard_url
-    if not isinstance(x9, _Unset):
+    x9 = o.dashboard_url
+    if x9 is not _UNSET:
         row["dashboard_url"] = x9
-    x10 = r.pdf_share_url
-    if not isinstance(x10, _Unset):
+    x10 = o.pdf_share_url
+    if x10 is not _UNSET:
         row["pdf_share_url"] = x10
-    x11 = r.results
+    x11 = o.results
     row["results"] = [_row_InspectionResult(e) for e in x11]
-    x12 = r.photos
+    x12 = o.photos
     row["photos"] = [_row_Photo(e) for e in x12]
-    x13 = r.videos
+    x13 = o.videos
     row["videos"] = [_row_Video(e) for e in x13]
-    x14 = r.signatures
+    x14 = o.signatures
     row["signatures"] = [_row_Signature(e) for e in x14]
-    x15 = r.created_at
-    if not isinstance(x15, _Unset):
+    x15 = o.created_at
+    if x15 is not _UNSET:
         row["created_at"] = x15
-    x16 = r.updated_at
-    if not isinstance(x16, _Unset):
+    x16 = o.updated_at
+    if x16 is not _UNSET:
         row["updated_at"] = x16
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_ChecklistResult(r: _m.ChecklistResult) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["object"] = r.object
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["object"] = o.object
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.data
+    x2 = o.data
     row["data"] = [_row_ResultField(e) for e in x2]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_DataTemplateResult(r: _m.DataTemplateResult) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["object"] = r.object
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["object"] = o.object
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.version
-    if not isinstance(x2, _Unset):
+    x2 = o.version
+    if x2 is not _UNSET:
         row["version"] = x2
-    x3 = r.slug
-    if not isinstance(x3, _Unset):
+    x3 = o.slug
+    if x3 is not _UNSET:
         row["slug"] = x3
-    x4 = r.errors
+    x4 = o.errors
     row["errors"] = [_row_TemplateError(e) for e in x4]
-    x5 = r.data
+    x5 = o.data
     row["data"] = [_row_ResultField(e) for e in x5]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_TemplateError(r: _m.TemplateError) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.error
-    if not isinstance(x0, _Unset):
+    x0 = o.error
+    if x0 is not _UNSET:
         row["error"] = x0
-    x1 = r.field_id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    x1 = o.field_id
+    if x1 is not _UNSET and x1 is not None:
         row["field_id"] = x1
-    x2 = r.severity
-    if not isinstance(x2, _Unset):
+    x2 = o.severity
+    if x2 is not _UNSET:
         row["severity"] = _text(x2)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PdfFormResult(r: _m.PdfFormResult) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["object"] = r.object
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["object"] = o.object
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.link
-    if not isinstance(x2, _Unset):
+    x2 = o.link
+    if x2 is not _UNSET:
         row["link"] = x2
-    x3 = r.data
+    x3 = o.data
     row["data_json"] = _D_1.encode(x3)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_CollisionDamageWaiverResult(r: _m.CollisionDamageWaiverResult) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["object"] = r.object
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    row["object"] = o.object
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    x2 = r.accepted
-    if not isinstance(x2, _Unset):
+    x2 = o.accepted
+    if x2 is not _UNSET:
         row["accepted"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_ValueField(r: _m.ValueField) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    row["type"] = o.type
+    x1 = o.id
+    if x1 is not _UNSET and x1 is not None:
         row["id"] = x1
-    x2 = r.object
-    if not isinstance(x2, _Unset):
+    x2 = o.object
+    if x2 is not _UNSET:
         row["object"] = x2
-    x3 = r.label
-    if not isinstance(x3, _Unset):
+    x3 = o.label
+    if x3 is not _UNSET:
         row["label"] = x3
-    x4 = r.value
-    if not isinstance(x4, _Unset):
+    x4 = o.value
+    if x4 is not _UNSET:
         row["value"] = _scalar_text(x4)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_ItemField(r: _m.ItemField) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    row["type"] = o.type
+    x1 = o.id
+    if x1 is not _UNSET and x1 is not None:
         row["id"] = x1
-    x2 = r.object
-    if not isinstance(x2, _Unset):
+    x2 = o.object
+    if x2 is not _UNSET:
         row["object"] = x2
-    x3 = r.label
-    if not isinstance(x3, _Unset):
+    x3 = o.label
+    if x3 is not _UNSET:
         row["label"] = x3
-    x4 = r.item
-    if not isinstance(x4, _Unset):
+    x4 = o.item
+    if x4 is not _UNSET:
         row["item"] = _row_DropdownItem(x4)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_DropdownItem(r: _m.DropdownItem) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.value
-    if not isinstance(x1, _Unset):
+    x1 = o.value
+    if x1 is not _UNSET:
         row["value"] = _scalar_text(x1)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_ItemsField(r: _m.ItemsField) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    row["type"] = o.type
+    x1 = o.id
+    if x1 is not _UNSET and x1 is not None:
         row["id"] = x1
-    x2 = r.object
-    if not isinstance(x2, _Unset):
+    x2 = o.object
+    if x2 is not _UNSET:
         row["object"] = x2
-    x3 = r.label
-    if not isinstance(x3, _Unset):
+    x3 = o.label
+    if x3 is not _UNSET:
         row["label"] = x3
-    x4 = r.items
+    x4 = o.items
     row["items"] = [_row_ListItem(e) for e in x4]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_ListItem(r: _m.ListItem) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset) and x0 is not None:
+    x0 = o.id
+    if x0 is not _UNSET and x0 is not None:
         row["id"] = x0
-    x1 = r.label
-    if not isinstance(x1, _Unset):
+    x1 = o.label
+    if x1 is not _UNSET:
         row["label"] = x1
-    x2 = r.value
-    if not isinstance(x2, _Unset):
+    x2 = o.value
+    if x2 is not _UNSET:
         row["value"] = _scalar_text(x2)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PartnerCaseField(r: _m.PartnerCaseField) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    row["type"] = o.type
+    x1 = o.id
+    if x1 is not _UNSET and x1 is not None:
         row["id"] = x1
-    x2 = r.object
-    if not isinstance(x2, _Unset):
+    x2 = o.object
+    if x2 is not _UNSET:
         row["object"] = x2
-    x3 = r.label
-    if not isinstance(x3, _Unset):
+    x3 = o.label
+    if x3 is not _UNSET:
         row["label"] = x3
-    x4 = r.value
-    if not isinstance(x4, _Unset):
+    x4 = o.value
+    if x4 is not _UNSET:
         row["value"] = _row_PartnerCase(x4)
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PartnerCase(r: _m.PartnerCase) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.case_id
-    if not isinstance(x0, _Unset):
+    x0 = o.case_id
+    if x0 is not _UNSET:
         row["case_id"] = x0
-    x1 = r.case_reference_number
-    if not isinstance(x1, _Unset):
+    x1 = o.case_reference_number
+    if x1 is not _UNSET:
         row["case_reference_number"] = x1
-    x2 = r.service_provider_id
-    if not isinstance(x2, _Unset):
+    x2 = o.service_provider_id
+    if x2 is not _UNSET:
         row["service_provider_id"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Photo(r: _m.Photo) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.object
-    if not isinstance(x0, _Unset):
+    x0 = o.object
+    if x0 is not _UNSET:
         row["object"] = x0
-    x1 = r.url
-    if not isinstance(x1, _Unset):
+    x1 = o.url
+    if x1 is not _UNSET:
         row["url"] = x1
-    x2 = r.instruction
-    if not isinstance(x2, _Unset) and x2 is not None:
+    x2 = o.instruction
+    if x2 is not _UNSET and x2 is not None:
         row["instruction"] = _row_PhotoInstruction(x2)
-    x3 = r.field
-    if not isinstance(x3, _Unset) and x3 is not None:
+    x3 = o.field
+    if x3 is not _UNSET and x3 is not None:
         row["field"] = _row_PhotoField(x3)
-    x4 = r.tags
+    x4 = o.tags
     row["tags"] = [_row_PhotoTag(e) for e in x4]
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PhotoInstruction(r: _m.PhotoInstruction) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.label
-    if not isinstance(x1, _Unset):
+    x1 = o.label
+    if x1 is not _UNSET:
         row["label"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PhotoField(r: _m.PhotoField) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset) and x0 is not None:
+    x0 = o.id
+    if x0 is not _UNSET and x0 is not None:
         row["id"] = x0
-    x1 = r.label
-    if not isinstance(x1, _Unset):
+    x1 = o.label
+    if x1 is not _UNSET:
         row["label"] = x1
-    x2 = r.result_object_name
-    if not isinstance(x2, _Unset):
+    x2 = o.result_object_name
+    if x2 is not _UNSET:
         row["result_object_name"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_PhotoTag(r: _m.PhotoTag) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.label
-    if not isinstance(x0, _Unset):
+    x0 = o.label
+    if x0 is not _UNSET:
         row["label"] = x0
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Video(r: _m.Video) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.object
-    if not isinstance(x0, _Unset):
+    x0 = o.object
+    if x0 is not _UNSET:
         row["object"] = x0
-    x1 = r.url
-    if not isinstance(x1, _Unset):
+    x1 = o.url
+    if x1 is not _UNSET:
         row["url"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_InspectionSignature(r: _m.InspectionSignature) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.object
-    if not isinstance(x1, _Unset):
+    row["type"] = o.type
+    x1 = o.object
+    if x1 is not _UNSET:
         row["object"] = x1
-    x2 = r.url
-    if not isinstance(x2, _Unset):
+    x2 = o.url
+    if x2 is not _UNSET:
         row["url"] = x2
-    x3 = r.label
-    if not isinstance(x3, _Unset):
+    x3 = o.label
+    if x3 is not _UNSET:
         row["label"] = x3
-    x4 = r.printed_name
-    if not isinstance(x4, _Unset):
+    x4 = o.printed_name
+    if x4 is not _UNSET:
         row["printed_name"] = x4
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_EsignSignature(r: _m.EsignSignature) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["type"] = r.type
-    x1 = r.object
-    if not isinstance(x1, _Unset):
+    row["type"] = o.type
+    x1 = o.object
+    if x1 is not _UNSET:
         row["object"] = x1
-    x2 = r.url
-    if not isinstance(x2, _Unset):
+    x2 = o.url
+    if x2 is not _UNSET:
         row["url"] = x2
-    x3 = r.signed_at
-    if not isinstance(x3, _Unset):
+    x3 = o.signed_at
+    if x3 is not _UNSET:
         row["signed_at"] = x3
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Task(r: _m.Task) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    row["id"] = r.id
-    x1 = r.object
-    if not isinstance(x1, _Unset):
+    row["id"] = o.id
+    x1 = o.object
+    if x1 is not _UNSET:
         row["object"] = x1
-    x2 = r.type
-    if not isinstance(x2, _Unset):
+    x2 = o.type
+    if x2 is not _UNSET:
         row["type"] = _text(x2)
-    x3 = r.status
-    if not isinstance(x3, _Unset):
+    x3 = o.status
+    if x3 is not _UNSET:
         row["status"] = _text(x3)
-    x4 = r.name
-    if not isinstance(x4, _Unset):
+    x4 = o.name
+    if x4 is not _UNSET:
         row["name"] = x4
-    x5 = r.description
-    if not isinstance(x5, _Unset):
+    x5 = o.description
+    if x5 is not _UNSET:
         row["description"] = x5
-    x6 = r.priority
-    if not isinstance(x6, _Unset):
+    x6 = o.priority
+    if x6 is not _UNSET:
         row["priority"] = x6
-    x7 = r.due_by
-    if not isinstance(x7, _Unset):
+    x7 = o.due_by
+    if x7 is not _UNSET:
         row["due_by"] = x7
-    x8 = r.inspection
-    if not isinstance(x8, _Unset):
+    x8 = o.inspection
+    if x8 is not _UNSET:
         row["inspection"] = _row_InspectionRef(x8)
-    x9 = r.assignee
-    if not isinstance(x9, _Unset):
+    x9 = o.assignee
+    if x9 is not _UNSET:
         row["assignee"] = _row_TaskAssigneeRef(x9)
-    x10 = r.unit
-    if not isinstance(x10, _Unset):
+    x10 = o.unit
+    if x10 is not _UNSET:
         row["unit"] = _row_UnitRef(x10)
-    x11 = r.workflow
-    if not isinstance(x11, _Unset):
+    x11 = o.workflow
+    if x11 is not _UNSET:
         row["workflow"] = _row_WorkflowRef(x11)
-    x12 = r.department
-    if not isinstance(x12, _Unset):
+    x12 = o.department
+    if x12 is not _UNSET:
         row["department"] = _row_DepartmentRef(x12)
-    x13 = r.extended_data
+    x13 = o.extended_data
     row["extended_data"] = _D_0.encode(x13)
-    x14 = r.completed_at
-    if not isinstance(x14, _Unset) and x14 is not None:
+    x14 = o.completed_at
+    if x14 is not _UNSET and x14 is not None:
         row["completed_at"] = x14
-    x15 = r.created_at
-    if not isinstance(x15, _Unset):
+    x15 = o.created_at
+    if x15 is not _UNSET:
         row["created_at"] = x15
-    x16 = r.updated_at
-    if not isinstance(x16, _Unset):
+    x16 = o.updated_at
+    if x16 is not _UNSET:
         row["updated_at"] = x16
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Workflow(r: _m.Workflow) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_Location(r: _m.Location) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.external_id
-    if not isinstance(x1, _Unset) and x1 is not None:
+    x1 = o.external_id
+    if x1 is not _UNSET and x1 is not None:
         row["external_id"] = x1
-    x2 = r.name
-    if not isinstance(x2, _Unset):
+    x2 = o.name
+    if x2 is not _UNSET:
         row["name"] = x2
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_User(r: _m.User) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.username
-    if not isinstance(x1, _Unset):
+    x1 = o.username
+    if x1 is not _UNSET:
         row["username"] = x1
-    x2 = r.external_id
-    if not isinstance(x2, _Unset):
+    x2 = o.external_id
+    if x2 is not _UNSET:
         row["external_id"] = x2
-    x3 = r.first_name
-    if not isinstance(x3, _Unset):
+    x3 = o.first_name
+    if x3 is not _UNSET:
         row["first_name"] = x3
-    x4 = r.last_name
-    if not isinstance(x4, _Unset):
+    x4 = o.last_name
+    if x4 is not _UNSET:
         row["last_name"] = x4
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
 
 
 def _row_UserGroup(r: _m.UserGroup) -> dict[str, _Any]:
+    o: _Any = r
     row: dict[str, _Any] = {}
-    x0 = r.id
-    if not isinstance(x0, _Unset):
+    x0 = o.id
+    if x0 is not _UNSET:
         row["id"] = x0
-    x1 = r.name
-    if not isinstance(x1, _Unset):
+    x1 = o.name
+    if x1 is not _UNSET:
         row["name"] = x1
-    extra = _unlisted(r)
-    if extra is not None:
+    extra = getattr(o, _UNLISTED, None)
+    if extra:
         for key, value in extra.items():
             row.setdefault(key, value)
     return row
