@@ -81,6 +81,9 @@ pub fn run(
         build.extend(["--features", tools::TOOL_FEATURES]);
         build.extend(profile);
         tools::step(root, "bench: the command-line tool", &cargo, &build)?;
+        // The sandbox binary, which the dlt row's program starts.
+        let sandbox = [&["build", "--quiet", "-p", "sandbox"][..], profile].concat();
+        tools::step(root, "bench: the sandbox", &cargo, &sandbox)?;
     }
     let counts: &[&str] = if quick { &["300"] } else { &["1000", "10000"] };
     let mut exports = Vec::new();
@@ -178,6 +181,10 @@ pub fn run(
         py.push("--quick");
     }
     let py = last_json_line(&capture(root, "bench: python parse", &python, &py)?)?;
+    // Issue 61: the generated dlt source beside dlt's rest_api source and the sync.
+    let profile_dir =
+        tools::target_dir(root, &cargo)?.join(if quick { "debug" } else { "release" });
+    let dlt = super::dlt_bench::run(root, &python, &profile_dir, quick)?;
     let java = super::java_bench::run(root, &page_arg, &out, quick)?;
     let go = super::go_bench::run(root, &page_arg, quick)?;
     if !quick {
@@ -200,6 +207,12 @@ pub fn run(
             ));
         }
         rows.push(row);
+        let [what, figure, against] = super::dlt_bench::row(&dlt)?;
+        rows.push(Row {
+            what,
+            figure,
+            against,
+        });
         rows.extend(build_rows(root, &cargo)?);
         print_table(&rows);
     } else {
@@ -903,7 +916,12 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
 }
 
 /// Runs a program, shows its output and returns its standard output.
-fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<String, String> {
+pub(super) fn capture(
+    root: &Path,
+    name: &str,
+    program: &str,
+    args: &[&str],
+) -> Result<String, String> {
     tools::say(&format!("==> {name}: {program} {}", args.join(" ")));
     let output = Command::new(program)
         .args(args)
@@ -921,7 +939,7 @@ fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<Stri
 }
 
 /// The JSON line a benchmark program prints last.
-fn last_json_line(stdout: &str) -> Result<serde_json::Value, String> {
+pub(super) fn last_json_line(stdout: &str) -> Result<serde_json::Value, String> {
     let line = stdout
         .lines()
         .rev()

@@ -5,6 +5,7 @@
 mod bench;
 mod ci;
 mod deny;
+mod dlt_bench;
 mod fuzz;
 mod generator;
 mod go;
