@@ -24,6 +24,7 @@ import pytest
 
 from inspection_client import ClientOptions, legacy, v3 as v3_models
 from inspection_client.dlt import legacy_source, v3_source
+from inspection_client.dlt import legacy as legacy_module
 from inspection_client.dlt import v3 as v3_module
 
 from conformance.json_values import as_json
@@ -49,6 +50,9 @@ POSTGRES_TYPES = {"text": "character varying", "bigint": "bigint", "bigint:32": 
 V3_TABLES = {"units": v3_module._UNITS, "inspections": v3_module._INSPECTIONS, "tasks": v3_module._TASKS,
              "workflows": v3_module._WORKFLOWS, "locations": v3_module._LOCATIONS, "users": v3_module._USERS,
              "user_groups": v3_module._USER_GROUPS}
+
+LEGACY_TABLES = {"assets": legacy_module._ASSETS, "transactions": legacy_module._TRANSACTIONS,
+                 "tasks": legacy_module._TASKS, "locations": legacy_module._LOCATIONS, "users": legacy_module._USERS}
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -88,7 +92,7 @@ def expected_types(tables: dict[str, Any]) -> dict[tuple[str, str], str]:
     32-bit one)."""
     out: dict[tuple[str, str], str] = {}
     for name, table in tables.items():
-        groups = [(name, table.columns)] + [(f"{n.parent}__{n.path[-1]}", n.columns) for n in table.nested]
+        groups = [(name, table.columns)] + [(n.name, n.columns) for n in table.nested]
         for table_name, columns in groups:
             for c in columns:
                 kind = c["data_type"] + (":32" if c.get("precision") == 32 else "")
@@ -142,8 +146,7 @@ def assert_v3_tables_hold_the_sandbox(cursor: Any, origin: str) -> None:
     loaded = [i for (i,) in rows(cursor, "SELECT id FROM fleet.inspections")]
     assert sorted(loaded) == sorted(i["id"] for i in inspections)
     for nested in v3_module._INSPECTIONS.nested:
-        table = f"{nested.parent}__{nested.path[-1]}"
-        counts = by_root(cursor, "fleet", table)
+        counts = by_root(cursor, "fleet", nested.name)
         for inspection in inspections:
             assert counts[inspection["id"]] == nested_counts(inspection, nested.path), (table, inspection["id"])
 
@@ -288,7 +291,7 @@ def test_a_run_killed_with_sigkill_then_run_again_holds_every_record_once(second
             inspections = walk(box.origin, "/inspections")
             assert sorted(i for (i,) in rows(db, "SELECT id FROM fleet.inspections")) == sorted(i["id"] for i in inspections)
             for nested in v3_module._INSPECTIONS.nested:
-                counts = by_root(db, "fleet", f"{nested.parent}__{nested.path[-1]}")
+                counts = by_root(db, "fleet", nested.name)
                 assert all(counts[i["id"]] == nested_counts(i, nested.path) for i in inspections)
     finally:
         box.stop()
@@ -364,9 +367,16 @@ def test_the_legacy_source_logs_in_with_credentials_from_dlt_secrets_kept_out_of
                                   ("users", client.list_users())):
                 want = sorted(str(r.id) for r in listed)
                 assert sorted(str(i) for (i,) in rows(db, f"SELECT id FROM fleet.{table}")) == want, table
-            (created,) = rows(db, "SELECT data_type FROM information_schema.columns WHERE table_name = "
-                                  "'transactions' AND column_name = 'created_at'")[0]
-            assert created == "TIMESTAMP WITH TIME ZONE"
+            # Every column the spec types has its type, in the tables the spec makes (an array
+            # below a nested record included: `assets__transaction__photos`), no variant.
+            expected = expected_types(LEGACY_TABLES)
+            found = destination_types(db, "fleet")
+            assert {t for t, _ in found} <= {t for t, _ in expected}, sorted({t for t, _ in found})
+            for (table, column), declared in found.items():
+                assert "__v_" not in column
+                if (table, column) in expected:
+                    assert declared == DUCKDB_TYPES[expected[(table, column)]], (table, column)
+            assert found[("transactions", "created_at")] == "TIMESTAMP WITH TIME ZONE"
         # dlt's trace names the secrets it resolved, never their values.
         trace = pipeline.last_trace
         assert trace is not None
@@ -500,3 +510,42 @@ def test_the_package_without_the_extra_imports_no_dlt_and_says_how_to_get_it() -
     first, requires = done.stdout.splitlines()
     assert first == 'inspection_client.dlt needs dlt: pip install "inspection-client[dlt]"'
     assert requires == str(sorted(['dlt<2,>=1.31; extra == "dlt"', "httpx<1,>=0.27"]))
+
+
+def test_the_documented_pipeline_runs_as_written() -> None:
+    """docs/warehouses.md's pipeline (tests/python/examples/warehouse.py, quoted there
+    word for word), its credentials from the environment as dlt reads them."""
+    folder = fresh("example")
+    box = sandbox()
+    try:
+        section = "SOURCES__INSPECTION_CLIENT_V3__"
+        env = {**os.environ, **quiet_dlt(), "DLT_DATA_DIR": str(folder / "dlt"),
+               section + "BASE_URL": f"{box.origin}/v3", section + "API_KEY_ID": "demo-key",
+               section + "API_KEY_SECRET": "demo-secret"}
+        example = Path(__file__).with_name("examples") / "warehouse.py"
+        done = subprocess.run([sys.executable, str(example)], cwd=folder, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stderr
+        assert "is LOADED and contains no failed jobs" in done.stdout
+        assert "EX-0117: 1 inspections with damage" in done.stdout, done.stdout
+    finally:
+        box.stop()
+
+
+def test_each_nested_tables_hints_reach_the_table_dlt_makes_of_its_rows() -> None:
+    """dlt reads a nested table's hint by its path, a table name per element (an array
+    below a nested record is two): each hint must name the table and the parent dlt makes
+    for the rows, or the rows' columns would be inferred in a table of their own."""
+    naming = dlt.Schema("names").naming
+    for source, tables in (
+        (v3_source(base_url="https://api.example.test/v3", api_key_id="k", api_key_secret="s"), V3_TABLES),
+        (legacy_source(base_url="https://api.example.test", username="u", password="p"), LEGACY_TABLES),
+    ):
+        for name, table in tables.items():
+            made = source.resources[name].compute_nested_table_schemas(name, naming)
+            assert sorted((t["name"], t.get("parent")) for t in made) == sorted((n.name, n.parent) for n in table.nested)
+            for nested in table.nested:
+                # The name the normalizer gives the rows: the parent's, then the path below it.
+                below = nested.name.removeprefix(nested.parent + "__").split("__")
+                assert naming.shorten_fragments(nested.parent, *below) == nested.name
+    assert any(len(n.path) == 2 and n.parent == "assets" for n in LEGACY_TABLES["assets"].nested)

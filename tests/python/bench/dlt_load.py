@@ -107,8 +107,7 @@ def spec_types() -> dict[tuple[str, str], str]:
     table = generated._INSPECTIONS
     out = {("inspections", str(c["name"])): str(c["data_type"]) for c in table.columns}
     for nested in table.nested:
-        name = f"{nested.parent}__{nested.path[-1]}"
-        out.update({(name, str(c["name"])): str(c["data_type"]) for c in nested.columns})
+        out.update({(nested.name, str(c["name"])): str(c["data_type"]) for c in nested.columns})
     return out
 
 

@@ -141,6 +141,8 @@ struct ResourceCx {
 
 #[derive(Serialize)]
 struct NestedCx {
+    /// The table's name (a literal), its path below the list's table (a tuple literal).
+    name: String,
     path: String,
     parent: String,
     columns: Vec<String>,
@@ -442,6 +444,7 @@ fn resource_cx(
         nested: tables[1..]
             .iter()
             .map(|t| NestedCx {
+                name: py::string(&t.name),
                 path: tuple(&t.path),
                 parent: py::string(t.parent.as_deref().unwrap_or_default()),
                 columns: t.columns.iter().map(column).collect(),

@@ -252,8 +252,10 @@ fn list_tables(
         .collect();
     while let Some((parent, above, child)) = pending.pop_front() {
         let table = format!("{parent}{PATH}{}", child.name);
+        // dlt reads a nested_hints path a table name per element, each normalized (which
+        // makes one `__` an `_`): an array below a nested record is two elements.
         let mut path = above.clone();
-        path.push(child.name.clone());
+        path.extend(child.name.split(PATH).map(str::to_string));
         let mut walk = Walk::new(i, cycles, renames);
         walk.record(child.element, &Place::element(child.nullable_members));
         let t = Table {

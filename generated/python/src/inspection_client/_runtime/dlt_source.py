@@ -97,8 +97,10 @@ def Col(  # noqa: N802 (reads as the column it makes)
 
 @dataclass(frozen=True)
 class Nested:
-    """A nested table's hints: its path below the list's table, its parent's name."""
+    """A nested table's hints: its name, its path below the list's table (a table name
+    per element, as dlt's ``nested_hints`` take it), its parent's name."""
 
+    name: str
     path: tuple[str, ...]
     parent: str
     columns: Sequence[TColumnSchema]

@@ -711,7 +711,8 @@ _ASSETS = _s.Table(
     ],
     nested=[
         _s.Nested(
-            ("transaction__photos",),
+            "assets__transaction__photos",
+            ("transaction", "photos"),
             "assets",
             [
                 _s.Col("id", "text", "Identifier of the photo."),
@@ -733,7 +734,8 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
-            ("transaction__videos",),
+            "assets__transaction__videos",
+            ("transaction", "videos"),
             "assets",
             [
                 _s.Col("id", "text", "Identifier of the video."),
@@ -744,6 +746,7 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
+            "assets__photos",
             ("photos",),
             "assets",
             [
@@ -766,6 +769,7 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
+            "assets__videos",
             ("videos",),
             "assets",
             [
@@ -777,6 +781,7 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
+            "assets__damages",
             ("damages",),
             "assets",
             [
@@ -785,6 +790,7 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
+            "assets__signatures",
             ("signatures",),
             "assets",
             [
@@ -795,6 +801,7 @@ _ASSETS = _s.Table(
             ],
         ),
         _s.Nested(
+            "assets__damages__photos",
             ("damages", "photos"),
             "assets__damages",
             [
@@ -1079,6 +1086,7 @@ _TRANSACTIONS = _s.Table(
     ],
     nested=[
         _s.Nested(
+            "transactions__photos",
             ("photos",),
             "transactions",
             [
@@ -1101,6 +1109,7 @@ _TRANSACTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "transactions__videos",
             ("videos",),
             "transactions",
             [
@@ -1112,7 +1121,8 @@ _TRANSACTIONS = _s.Table(
             ],
         ),
         _s.Nested(
-            ("transaction__photos",),
+            "transactions__transaction__photos",
+            ("transaction", "photos"),
             "transactions",
             [
                 _s.Col("id", "text", "Identifier of the photo."),
@@ -1134,7 +1144,8 @@ _TRANSACTIONS = _s.Table(
             ],
         ),
         _s.Nested(
-            ("transaction__videos",),
+            "transactions__transaction__videos",
+            ("transaction", "videos"),
             "transactions",
             [
                 _s.Col("id", "text", "Identifier of the video."),
@@ -1184,6 +1195,7 @@ _TASKS = _s.Table(
     ],
     nested=[
         _s.Nested(
+            "tasks__activities",
             ("activities",),
             "tasks",
             [

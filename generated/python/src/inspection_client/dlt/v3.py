@@ -880,6 +880,7 @@ _INSPECTIONS = _s.Table(
     ],
     nested=[
         _s.Nested(
+            "inspections__results",
             ("results",),
             "inspections",
             [
@@ -908,6 +909,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__photos",
             ("photos",),
             "inspections",
             [
@@ -940,6 +942,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__videos",
             ("videos",),
             "inspections",
             [
@@ -948,6 +951,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__signatures",
             ("signatures",),
             "inspections",
             [
@@ -965,6 +969,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__results__data",
             ("results", "data"),
             "inspections__results",
             [
@@ -999,6 +1004,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__results__errors",
             ("results", "errors"),
             "inspections__results",
             [
@@ -1012,6 +1018,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__photos__tags",
             ("photos", "tags"),
             "inspections__photos",
             [
@@ -1019,6 +1026,7 @@ _INSPECTIONS = _s.Table(
             ],
         ),
         _s.Nested(
+            "inspections__results__data__items",
             ("results", "data", "items"),
             "inspections__results__data",
             [
