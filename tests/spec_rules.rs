@@ -41,6 +41,8 @@ fn every_other_check_names_the_problem() {
         // A cargo feature of the crate already (`secrecy = [...]` twice would not parse).
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: secrecy\n"), "interface name `secrecy` cannot name a module in rust"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: lambda\n"), "interface name `lambda` cannot name a module in python"),
+        // `sync status DATABASE` would be taken for an interface's sync.
+        (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: status\n"), "interface name `status` cannot name a module in cli"),
         (spec(UNIT, GET_UNIT).replace("  name: t\n", "  name: 3d\n"), "interface name `3d` does not start with a letter"),
         (
             with_interface("  webhooks: { doc: D., event: Unit }\n", GET_UNIT),

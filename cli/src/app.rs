@@ -314,7 +314,7 @@ async fn dispatch(
         }
         "describe" => crate::output::Printer::for_stdout().print(&describe(interfaces)),
         "export" => export(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
-        "sync" => sync(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
+        "sync" => sync(interfaces, cx, m, matches.get_flag(flags::QUIET), version).await,
         "import" => import(interfaces, cx, m, matches.get_flag(flags::QUIET)).await,
         "mcp" => {
             let (mcp, m) = tool_of(interfaces, m, "mcp", |i| i.mcp.as_ref())?;
@@ -403,9 +403,14 @@ async fn sync(
     cx: &Context,
     m: &ArgMatches,
     quiet: bool,
+    version: &'static str,
 ) -> Result<(), Failure> {
+    if let Some((crate::sync::command::STATUS, m)) = m.subcommand() {
+        return crate::sync::status::run(m).await;
+    }
     let (s, m) = tool_of(interfaces, m, "sync", |i| i.sync.as_ref())?;
-    let options = crate::sync::command::options(m, quiet)?;
+    let mut options = crate::sync::command::options(m, quiet)?;
+    options.tool_version = version;
     (s.run)(cx, &options).await
 }
 

@@ -32,11 +32,14 @@ pub enum Class {
     /// The sync's database cannot be reached, opened or written (or was made by another
     /// tool, or by a newer one).
     Database,
+    /// `sync status --max-age`: a list's last successful sync is older than the age
+    /// allowed (or it never had one).
+    Stale,
 }
 
 impl Class {
     /// Every class in the order of its code, for the help text and the docs.
-    pub const ALL: [Class; 10] = [
+    pub const ALL: [Class; 11] = [
         Class::Failure,
         Class::Usage,
         Class::Invalid,
@@ -47,6 +50,7 @@ impl Class {
         Class::Network,
         Class::Busy,
         Class::Database,
+        Class::Stale,
     ];
 
     pub fn code(self) -> u8 {
@@ -61,6 +65,7 @@ impl Class {
             Class::Network => 8,
             Class::Busy => 9,
             Class::Database => 10,
+            Class::Stale => 11,
         }
     }
 
@@ -76,6 +81,7 @@ impl Class {
             Class::Network => "network",
             Class::Busy => "busy",
             Class::Database => "database",
+            Class::Stale => "stale",
         }
     }
 
@@ -186,7 +192,7 @@ mod tests {
     fn every_class_has_its_own_code() {
         let mut codes: Vec<u8> = Class::ALL.iter().map(|c| c.code()).collect();
         codes.dedup();
-        assert_eq!(codes, (1..=10).collect::<Vec<u8>>());
+        assert_eq!(codes, (1..=11).collect::<Vec<u8>>());
         assert!(Class::table().contains("  4  credentials\n"));
     }
 

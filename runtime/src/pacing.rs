@@ -16,6 +16,8 @@ pub struct Pacer {
     state: Mutex<State>,
     /// Requests let through so far, for a progress display's pace.
     granted: AtomicU64,
+    /// 429 answers met so far, for a run's record.
+    rate_limited: AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -31,12 +33,23 @@ impl Pacer {
             limit: limit.map(|(n, w)| (n.max(1) as usize, w)),
             state: Mutex::new(State::default()),
             granted: AtomicU64::new(0),
+            rate_limited: AtomicU64::new(0),
         }
     }
 
     /// How many requests [`Pacer::acquire`] has let through.
     pub fn granted(&self) -> u64 {
         self.granted.load(Ordering::Relaxed)
+    }
+
+    /// How many 429 answers [`Pacer::rate_limited_once`] has counted.
+    pub fn rate_limited(&self) -> u64 {
+        self.rate_limited.load(Ordering::Relaxed)
+    }
+
+    /// Counts a 429 answer.
+    pub fn rate_limited_once(&self) {
+        self.rate_limited.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Waits until a request may be sent, and records it as sent. Returns how long it

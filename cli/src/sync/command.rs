@@ -13,7 +13,8 @@ use crate::export::progress::Style;
 pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -> Command {
     let mut sync = Command::new("sync")
         .about("Keep an interface's records in your database (SQLite file or PostgreSQL), in tables made from the spec; run again to bring what changed")
-        .subcommand_required(true);
+        .subcommand_required(true)
+        .subcommand(status_command());
     for (name, about) in interfaces {
         // How `--documents` takes each document: the export's flags.
         sync = sync.subcommand(crate::export::documents::link_flags(
@@ -116,8 +117,42 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         max_restarts: 5,
         documents: m.get_one::<std::path::PathBuf>("documents").cloned(),
         links: crate::export::documents::link_options(m)?,
+        tool_version: env!("CARGO_PKG_VERSION"),
     })
 }
+
+/// `sync status DATABASE`: each list's last successful sync and its age.
+pub fn status_command() -> Command {
+    Command::new(STATUS)
+        .about("Say each list's last successful sync and its age, from the database's run history (_sync_runs); with --max-age, exit 11 when a list is older")
+        .arg(
+            Arg::new("database")
+                .required(true)
+                .value_name("DATABASE")
+                .help("A SQLite file (fleet.db, sqlite:PATH) or a postgres:// URL a sync writes to; read, never written"),
+        )
+        .arg(
+            Arg::new("schema")
+                .long("schema")
+                .value_name("NAME")
+                .help("PostgreSQL: the schema the sync writes to (default: the connection's current schema)"),
+        )
+        .arg(
+            Arg::new("max-age")
+                .long("max-age")
+                .value_name("DURATION")
+                .help("The oldest a list's last successful sync may be (30m, 12h, 2d): an older list, or one never synced, ends the command with exit 11 (stale)"),
+        )
+        .arg(
+            Arg::new("db-timeout")
+                .long("db-timeout")
+                .value_name("DURATION")
+                .help("The longest wait for one answer of the database (default 5m)"),
+        )
+}
+
+/// The name of `sync`'s own subcommand beside the interfaces'.
+pub const STATUS: &str = "status";
 
 /// A PostgreSQL schema's name as `--schema` takes it: kept as written (quoted in every
 /// statement, so letters keep their case), at most 63 bytes (PostgreSQL would cut a

@@ -7,6 +7,7 @@ use chrono::Utc;
 use super::postgres;
 pub use super::rows::Page;
 use super::rows::Record;
+use super::runs::{RunRecord, RunValues};
 use super::schema::{List, Schema};
 #[cfg(feature = "sqlite")]
 use super::sqlite;
@@ -110,8 +111,10 @@ impl Database {
         list: &'static List,
         page: Owned,
         state: &ListState,
+        run: &RunRecord,
     ) -> Result<(), Failure> {
         let now = Utc::now();
+        let run = run.values(now);
         match self {
             #[cfg(feature = "sqlite")]
             Database::Sqlite(db) => {
@@ -121,7 +124,7 @@ impl Database {
                         records: &page.records,
                         documents: &page.documents,
                     };
-                    locked(&db).commit_page(schema, list, &page, &state, now)
+                    locked(&db).commit_page(schema, list, &page, &state, &run, now)
                 });
                 commit.await.map_err(|e| {
                     Failure::new(
@@ -136,7 +139,7 @@ impl Database {
                     records: &page.records,
                     documents: &page.documents,
                 };
-                db.commit_page(schema, list, &page, state, now).await
+                db.commit_page(schema, list, &page, state, &run, now).await
             }
         }
     }
@@ -146,13 +149,37 @@ impl Database {
         schema: &Schema,
         list: &List,
         state: &ListState,
+        run: &RunRecord,
     ) -> Result<u64, Failure> {
         let now = Utc::now();
+        let run = run.values(now);
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => locked(db).finish_pass(schema, list, state, now),
+            Database::Sqlite(db) => locked(db).finish_pass(schema, list, state, &run, now),
             #[cfg(feature = "postgres")]
-            Database::Postgres(db) => db.finish_pass(schema, list, state, now).await,
+            Database::Postgres(db) => db.finish_pass(schema, list, state, &run, now).await,
+        }
+    }
+
+    /// Starts the run's row (its number given; rows of runs that never ended marked
+    /// killed), in a transaction of its own.
+    pub(super) async fn start_run(&mut self, run: &mut RunRecord) -> Result<(), Failure> {
+        match self {
+            #[cfg(feature = "sqlite")]
+            Database::Sqlite(db) => locked(db).start_run(run),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.start_run(run).await,
+        }
+    }
+
+    /// Writes the run's row as it stands (its end).
+    pub(super) async fn write_run(&mut self, run: &RunRecord) -> Result<(), Failure> {
+        let run: RunValues = run.values(Utc::now());
+        match self {
+            #[cfg(feature = "sqlite")]
+            Database::Sqlite(db) => locked(db).write_run(&run),
+            #[cfg(feature = "postgres")]
+            Database::Postgres(db) => db.write_run(&run).await,
         }
     }
 }

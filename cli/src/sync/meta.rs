@@ -18,8 +18,13 @@ pub enum Made {
     Migrated(Vec<String>),
 }
 
-/// The format of the tool's own tables this tool writes.
-pub const FORMAT: u32 = 1;
+/// The format of the tool's own tables this tool writes: 2 since the run history
+/// (`_sync_runs`); a database of format 1 is raised to it before a run writes anything.
+pub const FORMAT: u32 = 2;
+/// What the format brought, kept in the database (`format_change`) so that a tool that
+/// reads only older formats can say why it refuses the database.
+pub const FORMAT_CHANGE: &str =
+    "format 2 keeps the run history in `_sync_runs` (a row per run: start, end, outcome, lists)";
 const MADE_BY: &str = "inspection sync";
 
 /// The entries written when the tables are made (and, but `made_by`, again by a
@@ -29,11 +34,37 @@ pub fn entries(schema: &Schema) -> Vec<(&'static str, String)> {
     vec![
         ("made_by", MADE_BY.to_string()),
         ("format", FORMAT.to_string()),
+        ("format_change", FORMAT_CHANGE.to_string()),
         ("interface", schema.interface.to_string()),
         ("spec_version", schema.spec_version.to_string()),
         ("tables", tables(schema)),
         ("ir", schema.ir.to_string()),
     ]
+}
+
+/// The entries a raised format writes (apart from a spec's: a migration writes those).
+pub fn format_entries() -> Vec<(&'static str, String)> {
+    vec![
+        ("format", FORMAT.to_string()),
+        ("format_change", FORMAT_CHANGE.to_string()),
+    ]
+}
+
+/// The format of the tool's own tables an older version of this tool made, if so.
+pub fn older_format(stored: &[(String, String)]) -> Option<u32> {
+    stored
+        .iter()
+        .find(|(k, _)| k == "format")
+        .and_then(|(_, v)| v.parse::<u32>().ok())
+        .filter(|f| *f < FORMAT)
+}
+
+/// What raising the format from `from` did, for the summary's `migrated`.
+pub fn raised(from: u32) -> String {
+    format!(
+        "the tool's tables raised from format {from} to {FORMAT}: table `{}` added",
+        super::statements::RUNS
+    )
 }
 
 /// The interface's IR as this tool has it.
@@ -122,38 +153,57 @@ pub fn check(
     stored: &[(String, String)],
     tables: &[String],
 ) -> Result<(), Failure> {
-    let get = |key: &str| {
-        stored
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    };
+    let format = check_made(path, stored)?;
+    let own = [super::statements::STATE]
+        .into_iter()
+        .chain((format >= 2).then_some(super::statements::RUNS));
+    for table in own {
+        if !tables.iter().any(|t| t == table) {
+            let what = format!("its `{table}` table is missing");
+            return Err(super::state::damaged(&path.display().to_string(), &what));
+        }
+    }
+    let interface = get(stored, "interface");
+    if interface != Some(schema.interface) {
+        return Err(Failure::new(
+            Class::Database,
+            format!(
+                "{}: it holds a sync of `{}`, not of `{}`; sync each interface into a database of its own",
+                path.display(),
+                interface.unwrap_or("?"),
+                schema.interface
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn get<'s>(stored: &'s [(String, String)], key: &str) -> Option<&'s str> {
+    stored
+        .iter()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Checks that this tool made the database in a format it reads; that format.
+pub fn check_made(path: &Path, stored: &[(String, String)]) -> Result<u32, Failure> {
     let refuse =
         |what: String| Failure::new(Class::Database, format!("{}: {what}", path.display()));
-    if get("made_by") != Some(MADE_BY) {
+    if get(stored, "made_by") != Some(MADE_BY) {
         return Err(refuse(
             "its `_sync_meta` was not written by this tool; sync into a new database".into(),
         ));
     }
-    match get("format").and_then(|f| f.parse::<u32>().ok()) {
-        Some(f) if f <= FORMAT => {}
+    match get(stored, "format").and_then(|f| f.parse::<u32>().ok()) {
+        Some(f) if f <= FORMAT => Ok(f),
         Some(f) => {
-            return Err(refuse(format!(
-                "it was made by a newer version of this tool (format {f}, this one writes {FORMAT}); use that version"
-            )));
+            let why = get(stored, "format_change")
+                .map(|c| format!(": {c}"))
+                .unwrap_or_default();
+            Err(refuse(format!(
+                "it was made by a newer version of this tool (format {f}, this one reads {FORMAT} at most{why}); use that version"
+            )))
         }
-        None => return Err(refuse("its `_sync_meta` has no format".into())),
+        None => Err(refuse("its `_sync_meta` has no format".into())),
     }
-    if !tables.iter().any(|t| t == super::statements::STATE) {
-        let what = format!("its `{}` table is missing", super::statements::STATE);
-        return Err(super::state::damaged(&path.display().to_string(), &what));
-    }
-    if get("interface") != Some(schema.interface) {
-        return Err(refuse(format!(
-            "it holds a sync of `{}`, not of `{}`; sync each interface into a database of its own",
-            get("interface").unwrap_or("?"),
-            schema.interface
-        )));
-    }
-    Ok(())
 }

@@ -21,11 +21,13 @@ pub mod migrate;
 #[cfg(feature = "postgres")]
 pub mod postgres;
 pub mod rows;
+pub mod runs;
 pub mod schema;
 #[cfg(feature = "sqlite")]
 pub mod sqlite;
 pub mod state;
 pub mod statements;
+pub mod status;
 pub mod target;
 #[cfg(feature = "postgres")]
 pub mod tls;
@@ -91,6 +93,8 @@ pub struct Options {
     pub documents: Option<std::path::PathBuf>,
     /// Where those documents come from, and how links are fetched (the export's flags).
     pub links: crate::export::documents::LinkOptions,
+    /// The tool's version, for the run's row in `_sync_runs`.
+    pub tool_version: &'static str,
 }
 
 /// The default `--lookback`: a week of inspections read again each run.
@@ -105,6 +109,8 @@ pub struct Summary {
     pub schema: Option<String>,
     /// Whether this run made the tables.
     pub created: bool,
+    /// This run's number in `_sync_runs`.
+    pub run: i64,
     /// What this run's migration added to tables a former spec made (tables, columns).
     pub migrated: Vec<String>,
     pub lists: Vec<ListSummary>,
@@ -157,7 +163,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         options.rebuild,
         options.db_timeout,
     );
-    let (db, made) = opened.await?;
+    let (mut db, made) = opened.await?;
     let in_schema = db.schema().map(str::to_string);
     // Every list's state read before the first write: a damaged row refuses the run while
     // the database is as it was, not after the lists before it have moved on.
@@ -165,6 +171,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         db.state(list.list).await?;
     }
     let requests_before = source.core().requests_sent();
+    let record = start_run(&mut db, source, options, &lists).await?;
     let progress =
         Progress::new(options.progress, (0, 0), source.quota(), requests_before).for_tool("synced");
     let mut run = walk::Run {
@@ -173,6 +180,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         db,
         progress,
         documents,
+        record,
     };
     let mut summaries = Vec::new();
     let mut outcome = Ok(());
@@ -185,7 +193,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
             }
         }
     }
-    run.progress.finish(outcome.is_ok());
+    let outcome = end_run(&mut run, outcome).await;
     // A failure with a way of its own (damaged state) keeps it.
     outcome.map_err(|f| match f.hint {
         Some(_) => f,
@@ -197,6 +205,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         database: options.target.to_string(),
         schema: in_schema,
         created: made == meta::Made::Now,
+        run: run.record.run,
         migrated: match made {
             meta::Made::Migrated(added) => added,
             _ => Vec::new(),
@@ -206,6 +215,35 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         documents: run.progress.documents,
         link_rate_limited: run.documents.map_or(0, |d| d.link_rate_limited),
     })
+}
+
+/// The run's row, started in the database (its number given).
+async fn start_run(
+    db: &mut database::Database,
+    source: &dyn Source,
+    options: &Options,
+    lists: &[(usize, &List)],
+) -> Result<runs::RunRecord, Failure> {
+    let names: Vec<&str> = lists.iter().map(|(_, l)| l.list).collect();
+    let core = source.core();
+    let counted_from = (core.requests_sent(), core.rate_limited());
+    let spec = source.schema().spec_version;
+    let mut record = runs::RunRecord::new(options.tool_version, spec, &names, counted_from);
+    db.start_run(&mut record).await?;
+    Ok(record)
+}
+
+/// Closes the run's row with `outcome`: a failure to write it fails a run that succeeded,
+/// and is left unsaid after one that failed (the database may be what failed; the row
+/// then stays `running`, which the next run marks killed).
+async fn end_run(run: &mut walk::Run<'_>, outcome: Result<(), Failure>) -> Result<(), Failure> {
+    run.progress.finish(outcome.is_ok());
+    let core = run.source.core();
+    run.record
+        .count((core.requests_sent(), core.rate_limited()));
+    run.record.end(outcome.as_ref().err());
+    let written = run.db.write_run(&run.record).await;
+    outcome.and(written)
 }
 
 /// What can be refused before connecting: `--only` naming no list, a database this

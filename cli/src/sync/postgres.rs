@@ -34,6 +34,7 @@ use super::libpq;
 use super::meta::{self, Made};
 use super::migrate;
 use super::rows::{Cell, Page, Record};
+use super::runs::{RunRecord, RunValues, Stored};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Namespace, Statements, quoted};
@@ -65,6 +66,7 @@ pub struct Postgres {
     /// Each table's statements (write, remove), prepared.
     prepared: Vec<(Statement, Statement)>,
     write_state: Statement,
+    write_run: Statement,
 }
 
 /// A connection whose tables are not ready yet, and the schema they go in.
@@ -178,6 +180,11 @@ impl Postgres {
             .link
             .ask(Wait::Statement, client.prepare(&write_state))
             .await?;
+        let write_run = statements::write_run(ns);
+        let write_run = db
+            .link
+            .ask(Wait::Statement, client.prepare(&write_run))
+            .await?;
         let Connected {
             client,
             link,
@@ -191,6 +198,7 @@ impl Postgres {
             ns,
             prepared,
             write_state,
+            write_run,
         };
         Ok((db, made))
     }
@@ -223,6 +231,7 @@ impl Postgres {
         list: &List,
         page: &Page<'_>,
         state: &ListState,
+        run: &RunValues,
         now: DateTime<Utc>,
     ) -> Result<(), Failure> {
         let family = schema.family(list.table);
@@ -277,7 +286,36 @@ impl Postgres {
             tx.execute(&self.write_state, &state_params),
         )
         .await?;
+        let run = run_params(run);
+        link.ask(Wait::Statement, tx.execute(&self.write_run, &run))
+            .await?;
         link.ask(Wait::Commit, tx.commit()).await
+    }
+
+    /// Starts `run`'s row: rows of runs that never ended marked killed (this run holds
+    /// the lock), its number given, its row written; one transaction.
+    pub async fn start_run(&mut self, run: &mut RunRecord) -> Result<(), Failure> {
+        let link = &self.link;
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+        let killed = statements::mark_killed(&self.ns);
+        link.ask(Wait::Statement, tx.execute(&killed, &[])).await?;
+        let next = statements::next_run(&self.ns);
+        run.run = link
+            .ask(Wait::Statement, tx.query_one(&next, &[]))
+            .await?
+            .get(0);
+        let values = run.values(Utc::now());
+        let params = run_params(&values);
+        link.ask(Wait::Statement, tx.execute(&self.write_run, &params))
+            .await?;
+        link.ask(Wait::Commit, tx.commit()).await
+    }
+
+    /// Writes the run's row (its end).
+    pub async fn write_run(&mut self, run: &RunValues) -> Result<(), Failure> {
+        let params = run_params(run);
+        let write = self.client.execute(&self.write_run, &params);
+        self.link.ask(Wait::Statement, write).await.map(drop)
     }
 
     pub async fn save_state(&mut self, list: &str, state: &ListState) -> Result<(), Failure> {
@@ -292,6 +330,7 @@ impl Postgres {
         schema: &Schema,
         list: &List,
         state: &ListState,
+        run: &RunValues,
         now: DateTime<Utc>,
     ) -> Result<u64, Failure> {
         let params = state_params(list.list, state);
@@ -306,6 +345,9 @@ impl Postgres {
         };
         let params = as_params(&params);
         link.ask(Wait::Statement, tx.execute(&self.write_state, &params))
+            .await?;
+        let run = run_params(run);
+        link.ask(Wait::Statement, tx.execute(&self.write_run, &run))
             .await?;
         link.ask(Wait::Commit, tx.commit()).await?;
         Ok(marked)
@@ -349,18 +391,38 @@ impl Connected {
         }
         let stored = self.read_meta().await?;
         meta::check(&PathBuf::from(&self.link.shown), schema, &stored, &tables)?;
+        let mut added = Vec::new();
+        if let Some(from) = meta::older_format(&stored) {
+            self.raise_format().await?;
+            added.push(meta::raised(from));
+        }
         match migrate::plan(&self.link.shown, schema, &stored)? {
             Some(plan) => {
                 self.migrate(schema, &plan).await?;
-                Ok(Made::Migrated(plan.describe(schema)))
+                added.extend(plan.describe(schema));
             }
             None if meta::other_version(schema, &stored) => {
                 let entries = meta::entries(schema);
                 write_meta(&self.link, &self.ns, &self.client, &entries).await?;
-                Ok(Made::Before)
             }
-            None => Ok(Made::Before),
+            None => {}
         }
+        Ok(if added.is_empty() {
+            Made::Before
+        } else {
+            Made::Migrated(added)
+        })
+    }
+
+    /// Raises the tool's own tables to this format (the run history made): one
+    /// transaction.
+    async fn raise_format(&mut self) -> Result<(), Failure> {
+        let (link, ns) = (&self.link, &self.ns);
+        let tx = link.ask(Wait::Statement, self.client.transaction()).await?;
+        let create = statements::create_runs(ns);
+        link.ask(Wait::Statement, tx.batch_execute(&create)).await?;
+        write_meta(link, ns, &tx, &meta::format_entries()).await?;
+        link.ask(Wait::Commit, tx.commit()).await
     }
 
     async fn read_meta(&self) -> Result<Vec<(String, String)>, Failure> {
@@ -437,7 +499,7 @@ impl Connected {
         let stored = self.read_meta().await?;
         let mut names = meta::recorded_tables(&stored);
         names.extend(schema.tables.iter().map(|t| t.name.to_string()));
-        names.extend([statements::META.to_string(), statements::STATE.to_string()]);
+        names.extend([statements::META, statements::STATE, statements::RUNS].map(String::from));
         let drops: Vec<String> = names
             .iter()
             .filter(|n| tables.contains(n))
@@ -554,6 +616,24 @@ async fn write_meta(
     Ok(())
 }
 
+/// A run's row as parameters, in `write_run`'s order.
+fn run_params(r: &RunValues) -> [&(dyn ToSql + Sync); 12] {
+    [
+        &r.run,
+        &r.started_at,
+        &r.updated_at,
+        &r.ended_at,
+        &r.outcome,
+        &r.exit_code,
+        &r.error,
+        &r.lists,
+        &r.api_requests,
+        &r.rate_limited,
+        &r.tool_version,
+        &r.spec_version,
+    ]
+}
+
 /// The state's row as parameters, in `WRITE_STATE`'s order.
 fn state_params(list: &str, s: &ListState) -> Vec<PgCell<'static>> {
     let time = |t: &Option<DateTime<Utc>>| t.as_ref().map(state::time_text);
@@ -647,4 +727,86 @@ fn failure(shown: &str, what: Wait, e: tokio_postgres::Error) -> Failure {
         ),
     };
     Failure::new(Class::Database, format!("the database {shown}: {detail}"))
+}
+
+/// What `sync status` reads of the schema (`namespace`, else the session's current one)
+/// of the database at `url`: what made it, its runs, and whether a sync holds its lock
+/// now (`pg_locks`, read: nothing is taken). Nothing is written, nothing made.
+pub async fn read_status(
+    url: &str,
+    namespace: Option<&str>,
+    bound: Duration,
+) -> Result<Stored, Failure> {
+    let shown = Target::Postgres(url.to_string()).to_string();
+    let client = connect(url, &shown).await?;
+    let mut link = Link { shown, bound };
+    let name = target_schema(&link, &client, namespace).await?;
+    if namespace.is_some() {
+        link.shown = format!("{} (schema {name})", link.shown);
+    }
+    let ns = Namespace::schema(&name);
+    let params: [&(dyn ToSql + Sync); 1] = [&name];
+    let read = client.query(
+        "SELECT table_name::text FROM information_schema.tables WHERE table_schema = $1",
+        &params,
+    );
+    let tables: Vec<String> = link
+        .ask(Wait::Statement, read)
+        .await?
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    if !tables.iter().any(|t| t == statements::META) {
+        return Err(Failure::new(
+            Class::Database,
+            format!(
+                "the database {}: the schema {name} holds no sync of this tool (no `_sync_meta`)",
+                link.shown
+            ),
+        ));
+    }
+    let sql = statements::read_meta(&ns);
+    let meta = link.ask(Wait::Statement, client.query(&sql, &[])).await?;
+    let meta = meta.iter().map(|r| (r.get(0), r.get(1))).collect();
+    let runs = match tables.iter().any(|t| t == statements::RUNS) {
+        true => {
+            let sql = statements::read_runs(&ns);
+            let rows = link.ask(Wait::Statement, client.query(&sql, &[])).await?;
+            rows.iter().map(run_values).collect()
+        }
+        false => Vec::new(),
+    };
+    let key = lock_key(&name) as u64;
+    let (high, low) = ((key >> 32) as i64, (key & 0xffff_ffff) as i64);
+    let params: [&(dyn ToSql + Sync); 2] = [&high, &low];
+    let held = client.query_one(
+        "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks WHERE locktype = 'advisory' \
+         AND objsubid = 1 AND classid::bigint = $1 AND objid::bigint = $2 AND granted)",
+        &params,
+    );
+    let held: bool = link.ask(Wait::Statement, held).await?.get(0);
+    Ok(Stored {
+        shown: link.shown,
+        schema: Some(name),
+        meta,
+        runs,
+        held,
+    })
+}
+
+fn run_values(r: &tokio_postgres::Row) -> RunValues {
+    RunValues {
+        run: r.get(0),
+        started_at: r.get(1),
+        updated_at: r.get(2),
+        ended_at: r.get(3),
+        outcome: r.get(4),
+        exit_code: r.get(5),
+        error: r.get(6),
+        lists: r.get(7),
+        api_requests: r.get(8),
+        rate_limited: r.get(9),
+        tool_version: r.get(10),
+        spec_version: r.get(11),
+    }
 }

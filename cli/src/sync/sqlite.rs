@@ -18,6 +18,7 @@ use super::deadline::{self, Wait};
 use super::meta::{self, Made};
 use super::migrate;
 use super::rows::{Cell, Page, Record};
+use super::runs::{RunRecord, RunValues, Stored};
 use super::schema::{Dialect, List, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, SQLITE, Statements};
@@ -107,25 +108,73 @@ impl Sqlite {
         }
         let stored = self.read_meta()?;
         meta::check(&self.path, schema, &stored, &tables)?;
+        let mut added = Vec::new();
+        if let Some(from) = meta::older_format(&stored) {
+            self.raise_format()?;
+            added.push(meta::raised(from));
+        }
         let shown = self.path.display().to_string();
         match migrate::plan(&shown, schema, &stored)? {
             Some(plan) => {
                 self.migrate(schema, &plan)?;
-                Ok(Made::Migrated(plan.describe(schema)))
+                added.extend(plan.describe(schema));
             }
             None if meta::other_version(schema, &stored) => {
                 let entries = meta::entries(schema);
-                let tx = self
-                    .conn
-                    .transaction_with_behavior(TransactionBehavior::Immediate)
-                    .map_err(|e| failure(&self.path, self.lock_wait, e))?;
-                write_meta(&tx, &entries)
-                    .and_then(|()| tx.commit())
-                    .map_err(|e| failure(&self.path, self.lock_wait, e))?;
-                Ok(Made::Before)
+                self.in_transaction(|tx| write_meta(tx, &entries))?;
             }
-            None => Ok(Made::Before),
+            None => {}
         }
+        Ok(if added.is_empty() {
+            Made::Before
+        } else {
+            Made::Migrated(added)
+        })
+    }
+
+    /// `f` in a transaction that holds the write lock from its start, committed.
+    fn in_transaction(
+        &mut self,
+        f: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<()>,
+    ) -> Result<(), Failure> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
+        f(&tx)
+            .and_then(|()| tx.commit())
+            .map_err(|e| failure(&self.path, self.lock_wait, e))
+    }
+
+    /// Raises the tool's own tables to this format (the run history made): one
+    /// transaction.
+    fn raise_format(&mut self) -> Result<(), Failure> {
+        let entries = meta::format_entries();
+        self.in_transaction(|tx| {
+            tx.execute(&statements::create_runs(&SQLITE), [])?;
+            write_meta(tx, &entries)
+        })
+    }
+
+    /// Starts `run`'s row: rows of runs that never ended marked killed (this run holds
+    /// the lock), its number given, its row written; one transaction.
+    pub fn start_run(&mut self, run: &mut RunRecord) -> Result<(), Failure> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(|e| failure(&self.path, self.lock_wait, e))?;
+        let started = (|| {
+            tx.execute(&statements::mark_killed(&SQLITE), [])?;
+            run.run = tx.query_row(&statements::next_run(&SQLITE), [], |r| r.get(0))?;
+            write_run(&tx, &run.values(Utc::now()))?;
+            tx.commit()
+        })();
+        started.map_err(|e| failure(&self.path, self.lock_wait, e))
+    }
+
+    /// Writes the run's row (its end), in a transaction of its own.
+    pub fn write_run(&mut self, run: &RunValues) -> Result<(), Failure> {
+        self.in_transaction(|tx| write_run(tx, run))
     }
 
     /// Makes the plan's tables and columns and fills them from each record's stored JSON,
@@ -179,7 +228,7 @@ impl Sqlite {
         }
         let mut names = meta::recorded_tables(&self.read_meta()?);
         names.extend(schema.tables.iter().map(|t| t.name.to_string()));
-        names.extend([statements::META.to_string(), statements::STATE.to_string()]);
+        names.extend([statements::META, statements::STATE, statements::RUNS].map(String::from));
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -254,6 +303,7 @@ impl Sqlite {
         list: &List,
         page: &Page,
         state: &ListState,
+        run: &RunValues,
         now: DateTime<Utc>,
     ) -> Result<(), Failure> {
         let records = page.records;
@@ -290,6 +340,7 @@ impl Sqlite {
                 }
             }
             write_state(&tx, list.list, state)?;
+            write_run(&tx, run)?;
             Ok::<(), rusqlite::Error>(())
         })();
         written
@@ -315,6 +366,7 @@ impl Sqlite {
         schema: &Schema,
         list: &List,
         state: &ListState,
+        run: &RunValues,
         now: DateTime<Utc>,
     ) -> Result<u64, Failure> {
         let tx = self
@@ -332,6 +384,7 @@ impl Sqlite {
                 0
             };
             write_state(&tx, list.list, state)?;
+            write_run(&tx, run)?;
             Ok::<u64, rusqlite::Error>(marked as u64)
         })();
         let marked = done.map_err(|e| failure(&self.path, self.lock_wait, e))?;
@@ -381,6 +434,25 @@ fn refill(
             }
         }
     }
+    Ok(())
+}
+
+fn write_run(tx: &rusqlite::Transaction, r: &RunValues) -> rusqlite::Result<()> {
+    tx.prepare_cached(&statements::write_run(&SQLITE))?
+        .execute(rusqlite::params![
+            r.run,
+            r.started_at,
+            r.updated_at,
+            r.ended_at,
+            r.outcome,
+            r.exit_code,
+            r.error,
+            r.lists,
+            r.api_requests,
+            r.rate_limited,
+            r.tool_version,
+            r.spec_version,
+        ])?;
     Ok(())
 }
 
@@ -439,4 +511,95 @@ fn failure(path: &Path, lock_wait: Duration, e: rusqlite::Error) -> Failure {
         Class::Database,
         format!("the database {shown}: {plain} ({e})"),
     )
+}
+
+/// What `sync status` reads of the SQLite file at `path`, opened read-only (never made):
+/// what made it, its runs, and whether a sync holds it now (its lock tried, shared, for an
+/// instant).
+pub fn read_status(path: &Path) -> Result<Stored, Failure> {
+    let shown = path.display().to_string();
+    if !path.is_file() {
+        return Err(Failure::new(
+            Class::Database,
+            format!("the database {shown} does not exist (or is not a file)"),
+        ));
+    }
+    let wait = Duration::from_secs(5);
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(|e| failure(path, wait, e))?;
+    conn.busy_timeout(wait)
+        .map_err(|e| failure(path, wait, e))?;
+    let rows = |sql: &str| -> Result<Vec<Vec<rusqlite::types::Value>>, Failure> {
+        let run = || {
+            let mut stmt = conn.prepare(sql)?;
+            let width = stmt.column_count();
+            stmt.query_map([], |r| (0..width).map(|n| r.get(n)).collect())?
+                .collect::<Result<Vec<_>, _>>()
+        };
+        run().map_err(|e| failure(path, wait, e))
+    };
+    let tables = rows("SELECT name FROM sqlite_master WHERE type = 'table'")?;
+    let has = |name: &str| tables.iter().any(|t| t[0] == Sql::Text(name.into()));
+    if !has(statements::META) {
+        return Err(Failure::new(
+            Class::Database,
+            format!("the database {shown} holds no sync of this tool (no `_sync_meta`)"),
+        ));
+    }
+    let meta = rows(&statements::read_meta(&SQLITE))?
+        .into_iter()
+        .map(|r| {
+            (
+                text(&r[0]).unwrap_or_default(),
+                text(&r[1]).unwrap_or_default(),
+            )
+        })
+        .collect();
+    let runs = match has(statements::RUNS) {
+        true => rows(&statements::read_runs(&SQLITE))?,
+        false => Vec::new(),
+    };
+    let held = File::open(path)
+        .map(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)))
+        .unwrap_or(false);
+    Ok(Stored {
+        shown,
+        schema: None,
+        meta,
+        runs: runs.iter().map(|r| run_values(r)).collect(),
+        held,
+    })
+}
+
+fn text(v: &Sql) -> Option<String> {
+    match v {
+        Sql::Text(t) => Some(t.clone()),
+        _ => None,
+    }
+}
+
+fn int(v: &Sql) -> Option<i64> {
+    match v {
+        Sql::Integer(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// A `_sync_runs` row as read (a column that is not of its type reads empty).
+fn run_values(r: &[Sql]) -> RunValues {
+    RunValues {
+        run: int(&r[0]).unwrap_or(0),
+        started_at: text(&r[1]).unwrap_or_default(),
+        updated_at: text(&r[2]).unwrap_or_default(),
+        ended_at: text(&r[3]),
+        outcome: text(&r[4]).unwrap_or_default(),
+        exit_code: int(&r[5]),
+        error: text(&r[6]),
+        lists: text(&r[7]).unwrap_or_default(),
+        api_requests: int(&r[8]).unwrap_or(0),
+        rate_limited: int(&r[9]).unwrap_or(0),
+        tool_version: text(&r[10]).unwrap_or_default(),
+        spec_version: text(&r[11]).unwrap_or_default(),
+    }
 }

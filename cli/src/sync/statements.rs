@@ -65,10 +65,92 @@ impl Namespace {
 /// each list's place.
 pub const META: &str = "_sync_meta";
 pub const STATE: &str = "_sync_state";
+/// The run history (the tool's tables' format 2).
+pub const RUNS: &str = "_sync_runs";
+
+/// The statement that makes the run history: a row per run (`runs.rs`).
+pub fn create_runs(ns: &Namespace) -> String {
+    format!(
+        "CREATE TABLE {} (\
+            \"run\" BIGINT NOT NULL PRIMARY KEY, \
+            \"started_at\" TEXT NOT NULL, \
+            \"updated_at\" TEXT NOT NULL, \
+            \"ended_at\" TEXT, \
+            \"outcome\" TEXT NOT NULL, \
+            \"exit_code\" BIGINT, \
+            \"error\" TEXT, \
+            \"lists\" TEXT NOT NULL, \
+            \"api_requests\" BIGINT NOT NULL, \
+            \"rate_limited\" BIGINT NOT NULL, \
+            \"tool_version\" TEXT NOT NULL, \
+            \"spec_version\" TEXT NOT NULL)",
+        ns.table(RUNS)
+    )
+}
+
+/// The columns of a `_sync_runs` row, in the order they are written and read.
+const RUN_COLUMNS: [&str; 12] = [
+    "run",
+    "started_at",
+    "updated_at",
+    "ended_at",
+    "outcome",
+    "exit_code",
+    "error",
+    "lists",
+    "api_requests",
+    "rate_limited",
+    "tool_version",
+    "spec_version",
+];
+
+/// Writes a run's row whole (`$1`...`$12`, [`RUN_COLUMNS`]' order), made or replaced.
+pub fn write_run(ns: &Namespace) -> String {
+    let columns: Vec<String> = RUN_COLUMNS.iter().map(|c| quoted(c)).collect();
+    let values: Vec<String> = (1..=columns.len()).map(|n| format!("${n}")).collect();
+    let set: Vec<String> = columns[1..]
+        .iter()
+        .map(|c| format!("{c} = excluded.{c}"))
+        .collect();
+    format!(
+        "INSERT INTO {} ({}) VALUES ({}) ON CONFLICT (\"run\") DO UPDATE SET {}",
+        ns.table(RUNS),
+        columns.join(", "),
+        values.join(", "),
+        set.join(", ")
+    )
+}
+
+/// Every run's row, the newest first.
+pub fn read_runs(ns: &Namespace) -> String {
+    let columns: Vec<String> = RUN_COLUMNS.iter().map(|c| quoted(c)).collect();
+    format!(
+        "SELECT {} FROM {} ORDER BY \"run\" DESC",
+        columns.join(", "),
+        ns.table(RUNS)
+    )
+}
+
+/// The number the next run takes.
+pub fn next_run(ns: &Namespace) -> String {
+    format!(
+        "SELECT CAST(COALESCE(MAX(\"run\"), 0) + 1 AS BIGINT) FROM {}",
+        ns.table(RUNS)
+    )
+}
+
+/// Marks the rows of runs that never ended (`running`, while this run holds the lock: so
+/// none of them runs) as killed.
+pub fn mark_killed(ns: &Namespace) -> String {
+    format!(
+        "UPDATE {} SET \"outcome\" = 'killed' WHERE \"outcome\" = 'running'",
+        ns.table(RUNS)
+    )
+}
 
 /// The statements that make the tool's tables. `TEXT` and `BIGINT` mean the same in both
 /// databases; times are RFC 3339 text here.
-pub fn create_own(ns: &Namespace) -> [String; 2] {
+pub fn create_own(ns: &Namespace) -> [String; 3] {
     [
         format!(
             "CREATE TABLE {} (\"key\" TEXT NOT NULL PRIMARY KEY, \"value\" TEXT NOT NULL)",
@@ -87,6 +169,7 @@ pub fn create_own(ns: &Namespace) -> [String; 2] {
                 \"finished_at\" TEXT)",
             ns.table(STATE)
         ),
+        create_runs(ns),
     ]
 }
 
@@ -295,6 +378,10 @@ mod tests {
             write_meta(&ns),
             read_state(&ns),
             write_state(&ns),
+            write_run(&ns),
+            read_runs(&ns),
+            next_run(&ns),
+            mark_killed(&ns),
         ];
         for sql in all.iter().chain(&create_own(&ns)) {
             assert!(sql.contains("\"acme\".\"_sync_"), "{sql}");

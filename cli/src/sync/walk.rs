@@ -10,8 +10,10 @@ use futures_util::StreamExt;
 use super::database::{Database, Owned};
 use super::documents::Documents;
 use super::rows;
+use super::runs::RunRecord;
 use super::schema::{Current, List};
 use super::state::ListState;
+use super::state::time_text;
 use super::{ListSummary, Options, Source};
 use crate::exit::{Class, Failure};
 use crate::export::progress::Progress;
@@ -23,6 +25,8 @@ pub struct Run<'a> {
     pub db: Database,
     pub progress: Progress,
     pub documents: Option<Documents<'a>>,
+    /// The run's row, written with each commit.
+    pub record: RunRecord,
 }
 
 impl Run<'_> {
@@ -73,12 +77,38 @@ impl Run<'_> {
             state.in_pass = false;
             state.resume = None;
             state.finished_at = Some(Utc::now());
-            summary.marked_deleted += self.db.finish_pass(schema, list, &state).await?;
+            let marked = self.finish_pass(list, &state).await?;
+            summary.marked_deleted += marked;
             summary.watermark = state.watermark;
             if !(resumed && self.options.reconcile && !state.whole) {
                 return Ok(summary);
             }
         }
+    }
+
+    /// Ends the pass (its records not seen marked deleted: how many), the run's row saying
+    /// the list is done in the same transaction.
+    async fn finish_pass(
+        &mut self,
+        list: &'static List,
+        state: &ListState,
+    ) -> Result<u64, Failure> {
+        let core = self.source.core();
+        self.record
+            .count((core.requests_sent(), core.rate_limited()));
+        if let Some(l) = self.record.list_mut(list.list) {
+            l.finished_at = state.finished_at.as_ref().map(time_text);
+            l.watermark = state.watermark.as_ref().map(time_text);
+        }
+        let schema = self.source.schema();
+        let finished = self.db.finish_pass(schema, list, state, &self.record).await;
+        let entry = self.record.list_mut(list.list);
+        match (&finished, entry) {
+            (Ok(marked), Some(l)) => l.marked_deleted += *marked,
+            (Err(_), Some(l)) => l.finished_at = None,
+            _ => {}
+        }
+        finished
     }
 
     /// Walks the pass under way from its state to its end, committing page by page; the
@@ -120,10 +150,12 @@ impl Run<'_> {
             state.resume = next.clone();
             let count = records.len() as u64;
             let page = Owned { records, documents };
-            self.db
-                .commit_page(schema, list, page, state)
-                .await
-                .map_err(|f| (written, f))?;
+            self.count_page(list, state, count, true);
+            let committed = self.db.commit_page(schema, list, page, state, &self.record);
+            if let Err(f) = committed.await {
+                self.count_page(list, state, count, false);
+                return Err((written, f));
+            }
             written += count;
             self.progress.page(count);
             if next.is_none() {
@@ -131,6 +163,24 @@ impl Run<'_> {
             }
         }
         Ok(written)
+    }
+}
+
+impl Run<'_> {
+    /// The run's row with a page of `count` records of `list` added (or, `add` false, taken
+    /// back: its commit failed), and the client's counts now.
+    fn count_page(&mut self, list: &List, state: &ListState, count: u64, add: bool) {
+        let core = self.source.core();
+        self.record
+            .count((core.requests_sent(), core.rate_limited()));
+        if let Some(l) = self.record.list_mut(list.list) {
+            l.records = if add {
+                l.records + count
+            } else {
+                l.records.saturating_sub(count)
+            };
+            l.watermark = state.watermark.as_ref().map(time_text);
+        }
     }
 }
 

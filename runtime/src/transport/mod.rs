@@ -229,6 +229,12 @@ impl Core {
         self.inner.pacer.granted()
     }
 
+    /// The 429 answers this client (and its clones) has met so far, each one whether it
+    /// was retried or not: for a run's record of how often the quota was hit.
+    pub fn rate_limited(&self) -> u64 {
+        self.inner.pacer.rate_limited()
+    }
+
     /// Checks `value`'s documented limits, unless validation is turned off.
     #[doc(hidden)]
     pub fn validate(&self, check: impl FnOnce(&mut Validator)) -> Result<(), Error> {
@@ -525,6 +531,7 @@ impl Core {
         };
         match failure {
             Failure::Status(api) if api.status == 429 => {
+                self.inner.pacer.rate_limited_once();
                 // A wait longer than the client allows is reported, not cut short: retrying
                 // early would only meet another 429.
                 if api.retry_after.is_some_and(|r| r > policy.max_backoff) {

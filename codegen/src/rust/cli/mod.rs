@@ -24,9 +24,13 @@ pub const CRATE_DIR: &str = "generated/cli";
 
 /// Subcommands the tool adds beside the operations of an interface, and at its root.
 pub(super) const TAKEN_COMMANDS: &[&str] = &["auth-check", "help"];
+/// (`status` is `sync`'s own subcommand beside the interfaces': `sync status DATABASE`;
+/// `describe` the hidden one tools read.)
 const ROOT_COMMANDS: &[&str] = &[
     "export",
     "sync",
+    "status",
+    "describe",
     "import",
     "mcp",
     "completions",
