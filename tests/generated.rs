@@ -357,6 +357,11 @@ fn the_documented_examples_are_the_compiled_ones() {
             "ts",
         ),
         ("docs/python.md", "tests/python/examples/tour.py", "python"),
+        (
+            "docs/warehouses.md",
+            "tests/python/examples/warehouse.py",
+            "python",
+        ),
     ] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         let example = std::fs::read_to_string(root().join(path)).unwrap();

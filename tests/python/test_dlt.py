@@ -466,31 +466,39 @@ def test_documents_are_saved_whole_from_their_links_then_kept() -> None:
         box.stop()
 
 
-def test_unknown_properties_come_in_as_columns_and_a_value_off_its_type_stops_the_load() -> None:
+def test_unknown_properties_come_in_as_columns_and_every_column_keeps_its_type() -> None:
     """The contract: new columns let in (a property, a union member the spec does not
-    know), the spec's types kept (no variant column: the load stops, naming the column)."""
+    know, under its tag's name), each column's type kept: a value that changes type is
+    left out of its row, never a variant column."""
     folder = fresh("contract")
     box = sandbox("--empty")
     try:
-        unknown = {"id": "ins_x", "created_at": "2026-12-01T10:00:00Z", "reviewed_by": "ops",
-                   "results": [{"object": "signature_pad", "name": "Pad", "strokes": 3}]}
-        page = {"data": [unknown], "paging": {"next": None, "cursor": None}}
-        box.control("POST", "/_sandbox/script", as_json({"method": "GET", "path": "/v3/inspections*", "body": page}))
+        unknown = {"id": "ins_x", "created_at": "2026-12-01T10:00:00Z", "reviewed_by": "ops", "score": 7,
+                   "results": [{"object": "signature_pad", "name": "Pad", "version": "three"}]}
+        answer(box, unknown)
         pipeline = duckdb_pipeline(folder)
         pipeline.run(v3(box.origin).with_resources("inspections"))
         with duckdb.connect(str(folder / "warehouse.duckdb"), read_only=True) as db:
-            assert rows(db, "SELECT reviewed_by FROM fleet.inspections") == [("ops",)]
-            assert rows(db, "SELECT object, name, strokes FROM fleet.inspections__results") == [("signature_pad", "Pad", 3)]
-        # A member the spec does not know whose property a known column types otherwise.
-        clash = {**unknown, "created_at": "2026-12-02T10:00:00Z",
-                 "results": [{"object": "signature_pad", "version": "three"}]}
-        page = {"data": [clash], "paging": {"next": None, "cursor": None}}
-        box.control("POST", "/_sandbox/script", as_json({"method": "GET", "path": "/v3/inspections*", "body": page}))
-        with pytest.raises(Exception, match="version"):
-            pipeline.run(v3(box.origin).with_resources("inspections"))
-        assert not any("__v_" in c for c in pipeline.default_schema.tables["inspections__results"]["columns"])
+            assert rows(db, "SELECT reviewed_by, score FROM fleet.inspections") == [("ops", 7)]
+            got = rows(db, "SELECT object, name, version, signature_pad__name, signature_pad__version "
+                           "FROM fleet.inspections__results")
+            assert got == [("signature_pad", None, None, "Pad", "three")]
+        # An unlisted property whose type changes: the value left out, the row loaded.
+        answer(box, {**unknown, "id": "ins_y", "created_at": "2026-12-02T10:00:00Z", "score": "seven"})
+        pipeline.run(v3(box.origin).with_resources("inspections"))
+        with duckdb.connect(str(folder / "warehouse.duckdb"), read_only=True) as db:
+            assert rows(db, "SELECT id, score FROM fleet.inspections ORDER BY id") == [("ins_x", 7), ("ins_y", None)]
+        columns = [c for t in pipeline.default_schema.data_tables() for c in t["columns"]]
+        assert not any("__v_" in c for c in columns)
+        assert pipeline.default_schema.tables["inspections__results"]["columns"]["version"]["data_type"] == "bigint"
     finally:
         box.stop()
+
+
+def answer(box: Any, inspection: dict[str, Any]) -> None:
+    """The sandbox answers its next list of inspections with this one alone."""
+    page = {"data": [inspection], "paging": {"next": None, "cursor": None}}
+    box.control("POST", "/_sandbox/script", as_json({"method": "GET", "path": "/v3/inspections*", "body": page}))
 
 
 def test_the_package_without_the_extra_imports_no_dlt_and_says_how_to_get_it() -> None:

@@ -51,10 +51,14 @@ P = TypeVar("P")
 C = TypeVar("C")
 Row = dict[str, Any]
 
-CONTRACT: TSchemaContract = {"tables": "evolve", "columns": "evolve", "data_type": "freeze"}
-"""New tables and columns (properties the spec does not list yet) are let in; a value that
-does not fit its column's type stops the load, naming it, rather than making a variant
-column beside the spec's type."""
+CONTRACT: TSchemaContract = {"tables": "evolve", "columns": "evolve", "data_type": "discard_value"}
+"""New tables and columns (properties the spec does not list yet) are let in, and every
+column keeps its type: a value that does not fit it is left out of its row, never a variant
+column beside it. The client's decode refuses a value of another type for a property the
+spec lists, and a member the spec does not know has its own columns (``row_of_unknown``),
+so only a property the spec does not list, whose type changes from the one dlt first saw,
+can lose a value; ``freeze`` (stop the load) is dlt's other choice, and it stops every
+later run on the package it could not normalize."""
 
 MERGE: TWriteDispositionConfig = {"disposition": "merge", "strategy": "delete-insert"}
 """Merged by the primary key: a record's row and its nested rows are replaced whole (an
@@ -151,8 +155,14 @@ def wire_text(desc: Desc, value: object) -> str:
 
 
 def row_of_unknown(member: object) -> Row:
-    """A union member the spec does not know: its properties as they came."""
-    return dict(member.raw) if isinstance(member, Unknown) else {}
+    """A union member the spec does not know: its tag, and its other properties as they
+    came under its tag's name (``signature_pad__strokes``): columns of their own, which no
+    known member's column of another type can be."""
+    if not isinstance(member, Unknown):
+        return {}
+    tag = member.tag_name
+    name = member.tag or "unknown_member"
+    return {tag: member.raw.get(tag), name: {k: v for k, v in member.raw.items() if k != tag}}
 
 
 # -- the client

@@ -381,7 +381,8 @@ impl<'i> Walk<'i> {
                     primary_key: false,
                     description: format!(
                         "{}Which member this is (the union's `{}`); a member the spec does \
-                         not list is kept with its value here and its properties as they come.",
+                         not list has its value here and its properties in columns under it \
+                         (`<value>__<property>`).",
                         place.doc, u.tag
                     ),
                 };

@@ -888,7 +888,8 @@ _INSPECTIONS = _s.Table(
                     "object",
                     "text",
                     "Which member this is (the union's `object`); a member the spec does not"
-                    " list is kept with its value here and its properties as they come.",
+                    " list has its value here and its properties in columns under it"
+                    " (`<value>__<property>`).",
                 ),
                 _s.Col("name", "text", "Name of the result."),
                 _s.Col("version", "bigint", "Version of the template, incremented on every template change."),
@@ -959,7 +960,8 @@ _INSPECTIONS = _s.Table(
                     "type",
                     "text",
                     "Which member this is (the union's `type`); a member the spec does not"
-                    " list is kept with its value here and its properties as they come.",
+                    " list has its value here and its properties in columns under it"
+                    " (`<value>__<property>`).",
                 ),
                 _s.Col("object", "text", "Always `signature`."),
                 _s.Col("url", "text", "URL of the signature image or PDF."),
@@ -977,7 +979,8 @@ _INSPECTIONS = _s.Table(
                     "type",
                     "text",
                     "Which member this is (the union's `type`); a member the spec does not"
-                    " list is kept with its value here and its properties as they come.",
+                    " list has its value here and its properties in columns under it"
+                    " (`<value>__<property>`).",
                 ),
                 _s.Col("id", "text", "Persistent id of the field, or null; not every field has one."),
                 _s.Col("object", "text", "Always `field`."),
