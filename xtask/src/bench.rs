@@ -184,7 +184,9 @@ pub fn run(
     // Issue 61: the generated dlt source beside dlt's rest_api source and the sync.
     let profile_dir =
         tools::target_dir(root, &cargo)?.join(if quick { "debug" } else { "release" });
-    let dlt = super::dlt_bench::run(root, &python, &profile_dir, quick)?;
+    let dlt = super::dlt_bench::args(&profile_dir, quick);
+    let dlt: Vec<&str> = dlt.iter().map(String::as_str).collect();
+    let dlt = last_json_line(&capture(root, "bench: dlt loads", &python, &dlt)?)?;
     let java = super::java_bench::run(root, &page_arg, &out, quick)?;
     let go = super::go_bench::run(root, &page_arg, quick)?;
     if !quick {
@@ -916,12 +918,7 @@ fn civil_date(days: i64) -> (i64, u32, u32) {
 }
 
 /// Runs a program, shows its output and returns its standard output.
-pub(super) fn capture(
-    root: &Path,
-    name: &str,
-    program: &str,
-    args: &[&str],
-) -> Result<String, String> {
+fn capture(root: &Path, name: &str, program: &str, args: &[&str]) -> Result<String, String> {
     tools::say(&format!("==> {name}: {program} {}", args.join(" ")));
     let output = Command::new(program)
         .args(args)
@@ -939,7 +936,7 @@ pub(super) fn capture(
 }
 
 /// The JSON line a benchmark program prints last.
-pub(super) fn last_json_line(stdout: &str) -> Result<serde_json::Value, String> {
+fn last_json_line(stdout: &str) -> Result<serde_json::Value, String> {
     let line = stdout
         .lines()
         .rev()

@@ -6,27 +6,24 @@
 
 use std::path::Path;
 
-/// Runs the comparison with the dev tools' `python`, the sandbox and tool binaries of the
-/// profile the benchmarks run in; its figures (the program's JSON line).
-pub fn run(
-    root: &Path,
-    python: &str,
-    profile_dir: &Path,
-    quick: bool,
-) -> Result<serde_json::Value, String> {
+/// The program's arguments: the program, the sandbox and tool binaries of the profile the
+/// benchmarks run in (`profile_dir`), and `--quick` for one small round.
+pub fn args(profile_dir: &Path, quick: bool) -> Vec<String> {
     let exe = |name: &str| {
         profile_dir
             .join(format!("{name}{}", std::env::consts::EXE_SUFFIX))
             .to_string_lossy()
             .into_owned()
     };
-    let (sandbox, tool) = (exe("sandbox"), exe("inspection"));
-    let mut args = vec!["tests/python/bench/dlt_load.py", &sandbox, &tool];
+    let mut args = vec![
+        "tests/python/bench/dlt_load.py".to_string(),
+        exe("sandbox"),
+        exe("inspection"),
+    ];
     if quick {
-        args.push("--quick");
+        args.push("--quick".into());
     }
-    let out = super::bench::capture(root, "bench: dlt loads", python, &args)?;
-    super::bench::last_json_line(&out)
+    args
 }
 
 /// The row: the generated source's records a second against `rest_api`'s and the sync's,
