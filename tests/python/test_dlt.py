@@ -557,3 +557,27 @@ def test_each_nested_tables_hints_reach_the_table_dlt_makes_of_its_rows() -> Non
                 below = nested.name.removeprefix(nested.parent + "__").split("__")
                 assert naming.shorten_fragments(nested.parent, *below) == nested.name
     assert any(len(n.path) == 2 and n.parent == "assets" for n in LEGACY_TABLES["assets"].nested)
+
+
+def test_two_interfaces_are_refused_one_dataset_where_their_tables_share_names() -> None:
+    """v3 and legacy both have `tasks`, `locations` and `users`: loaded into one dataset,
+    one would replace or merge into the other's. The second is refused before it sends a
+    request, naming the tables; in a dataset of its own it loads."""
+    folder = fresh("two-interfaces")
+    box = sandbox()
+    try:
+        pipeline = duckdb_pipeline(folder)
+        pipeline.run(v3(box.origin).with_resources("units", "tasks"))
+        legacy = legacy_source(base_url=box.origin, username="manager@example.com", password="manager-pass",
+                               options=ClientOptions(rate_limit=None))
+        box.control("DELETE", "/_sandbox/requests")
+        with pytest.raises(Exception, match="both make the tables tasks in the dataset fleet"):
+            pipeline.run(legacy.with_resources("tasks"))
+        asked = box.control("GET", "/_sandbox/requests")
+        assert asked == [], "the refused source sent requests"
+        apart = dlt.pipeline("legacy", destination=dlt.destinations.duckdb(str(folder / "legacy.duckdb")),
+                             pipelines_dir=str(folder / "pipelines-legacy"), dataset_name="fleet_legacy")
+        apart.run(legacy_source(base_url=box.origin, username="manager@example.com", password="manager-pass",
+                                options=ClientOptions(rate_limit=None)).with_resources("tasks"))
+    finally:
+        box.stop()

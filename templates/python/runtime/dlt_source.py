@@ -185,9 +185,10 @@ class Shared(Generic[C]):
 # -- walks
 
 
-def whole(walk: Iterable[ResumablePage[P, T]], row: Callable[[T], Row]) -> Iterator[list[Row]]:
+def whole(walk: Callable[[], Iterable[ResumablePage[P, T]]], row: Callable[[T], Row]) -> Iterator[list[Row]]:
     """A list walked whole (a table replaced each run): a batch of rows per page."""
-    for page in walk:
+    _alone_in_dataset()
+    for page in walk():
         if page.items:
             yield list(map(row, page.items))
 
@@ -213,6 +214,7 @@ def filtered(
             if page.items:
                 yield list(map(row, page.items))
         return
+    _alone_in_dataset()
     _heal()
     state = dlt.current.resource_state()
     kept = state.get(_WALK)
@@ -327,6 +329,29 @@ def _remove_copies(client: Any, schema: dlt.Schema, table: str, load_id: str) ->
         load_id,
     )
     return int(total) - int(distinct)
+
+
+def _alone_in_dataset() -> None:
+    """Refuses a load into a dataset that another interface's source has loaded into when
+    their tables share names (v3's and legacy's `tasks`, `locations`, `users`): one would
+    replace or merge into the other's. Each interface goes into a dataset of its own."""
+    try:
+        pipeline = dlt.current.pipeline()
+        own = dlt.current.source_schema()
+        names = set(dlt.current.source().resources.keys())
+    except Exception:  # extracted outside a pipeline
+        return
+    prefix = own.name.rsplit("_", 1)[0] + "_"
+    for other in pipeline.schemas.values():
+        if other.name == own.name or not other.name.startswith(prefix):
+            continue
+        shared = sorted(names & set(other.tables))
+        if shared:
+            raise ValueError(
+                f"the sources {own.name} and {other.name} both make the tables "
+                f"{', '.join(shared)} in the dataset {pipeline.dataset_name}: load each "
+                "interface into a dataset of its own (dlt.pipeline(..., dataset_name=...))"
+            )
 
 
 def _heal() -> None:

@@ -1386,8 +1386,10 @@ def source(
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_assets(limit=50)
-        yield from _s.whole(walk.pages_resumable(), _row_Asset)
+        yield from _s.whole(
+            lambda: shared.client().list_assets(limit=50).pages_resumable(),
+            _row_Asset,
+        )
 
     @dlt.resource(
         name="transactions",
@@ -1408,13 +1410,12 @@ def source(
 
         Read by the list's filter from the last watermark less the lag, merged by id.
         """
-        client = shared.client()
 
         def walk(
             after: _dt.datetime | None, resume: str | None
         ) -> _Iterator[_rt.ResumablePage[_m.TransactionList, _m.Transaction]]:
-            return client.list_transactions(
-limit=50, filter=None if after is None else _m.TransactionFilter(created_at=after), resume=resume
+            return shared.client().list_transactions(
+                limit=50, filter=None if after is None else _m.TransactionFilter(created_at=after), resume=resume
             ).pages_resumable()
 
         yield from _s.filtered(
@@ -1436,8 +1437,10 @@ limit=50, filter=None if after is None else _m.TransactionFilter(created_at=afte
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_tasks(limit=50)
-        yield from _s.whole(walk.pages_resumable(), _row_Task)
+        yield from _s.whole(
+            lambda: shared.client().list_tasks(limit=50).pages_resumable(),
+            _row_Task,
+        )
 
     @dlt.resource(
         name="locations",
@@ -1452,8 +1455,10 @@ limit=50, filter=None if after is None else _m.TransactionFilter(created_at=afte
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_locations(limit=50)
-        yield from _s.whole(walk.pages_resumable(), _row_Location)
+        yield from _s.whole(
+            lambda: shared.client().list_locations(limit=50).pages_resumable(),
+            _row_Location,
+        )
 
     @dlt.resource(
         name="users",
@@ -1468,8 +1473,10 @@ limit=50, filter=None if after is None else _m.TransactionFilter(created_at=afte
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_users(limit=50)
-        yield from _s.whole(walk.pages_resumable(), _row_User)
+        yield from _s.whole(
+            lambda: shared.client().list_users(limit=50).pages_resumable(),
+            _row_User,
+        )
 
     resources: list[_DltResource] = [assets, transactions, tasks, locations, users]
     return resources

@@ -1218,8 +1218,10 @@ def source(
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_units(per_page=100)
-        yield from _s.whole(walk.pages_resumable(), _row_Unit)
+        yield from _s.whole(
+            lambda: shared.client().list_units(per_page=100).pages_resumable(),
+            _row_Unit,
+        )
 
     @dlt.resource(
         name="inspections",
@@ -1237,13 +1239,12 @@ def source(
 
         Read by the list's filter from the last watermark less the lag, merged by id.
         """
-        client = shared.client()
 
         def walk(
             after: _dt.datetime | None, resume: str | None
         ) -> _Iterator[_rt.ResumablePage[_m.Page[_m.Inspection], _m.Inspection]]:
-            return client.list_inspections(
-per_page=100, created_after=after, resume=resume
+            return shared.client().list_inspections(
+                per_page=100, created_after=after, resume=resume
             ).pages_resumable()
 
         yield from _s.filtered(
@@ -1270,13 +1271,12 @@ per_page=100, created_after=after, resume=resume
 
         Read by the list's filter from the last watermark less the lag, merged by id.
         """
-        client = shared.client()
 
         def walk(
             after: _dt.datetime | None, resume: str | None
         ) -> _Iterator[_rt.ResumablePage[_m.Page[_m.Task], _m.Task]]:
-            return client.list_tasks(
-per_page=100, updated_after=after, resume=resume
+            return shared.client().list_tasks(
+                per_page=100, updated_after=after, resume=resume
             ).pages_resumable()
 
         yield from _s.filtered(
@@ -1298,8 +1298,10 @@ per_page=100, updated_after=after, resume=resume
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_workflows(per_page=100)
-        yield from _s.whole(walk.pages_resumable(), _row_Workflow)
+        yield from _s.whole(
+            lambda: shared.client().list_workflows(per_page=100).pages_resumable(),
+            _row_Workflow,
+        )
 
     @dlt.resource(
         name="locations",
@@ -1313,8 +1315,10 @@ per_page=100, updated_after=after, resume=resume
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_locations(per_page=100)
-        yield from _s.whole(walk.pages_resumable(), _row_Location)
+        yield from _s.whole(
+            lambda: shared.client().list_locations(per_page=100).pages_resumable(),
+            _row_Location,
+        )
 
     @dlt.resource(
         name="users",
@@ -1328,8 +1332,10 @@ per_page=100, updated_after=after, resume=resume
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_users(per_page=100)
-        yield from _s.whole(walk.pages_resumable(), _row_User)
+        yield from _s.whole(
+            lambda: shared.client().list_users(per_page=100).pages_resumable(),
+            _row_User,
+        )
 
     @dlt.resource(
         name="user_groups",
@@ -1343,8 +1349,10 @@ per_page=100, updated_after=after, resume=resume
 
         Read whole; the table is replaced.
         """
-        walk = shared.client().list_user_groups(per_page=100)
-        yield from _s.whole(walk.pages_resumable(), _row_UserGroup)
+        yield from _s.whole(
+            lambda: shared.client().list_user_groups(per_page=100).pages_resumable(),
+            _row_UserGroup,
+        )
 
     resources: list[_DltResource] = [units, inspections, tasks, workflows, locations, users, user_groups]
     if documents is not None:
