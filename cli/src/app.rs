@@ -143,6 +143,7 @@ pub fn command(
                 .value_name("N/SECS")
                 .help("Pace requests to N per SECS seconds (the documented quota unless given; `off` for none)"),
         )
+        .arg(log_format_flag())
         .arg(
             Arg::new(flags::QUIET)
                 .long(flags::QUIET)
@@ -190,6 +191,16 @@ pub fn command(
                         .value_parser(value_parser!(clap_complete::Shell)),
                 ),
         )
+}
+
+/// `--log-format`, on every command.
+fn log_format_flag() -> Arg {
+    Arg::new(flags::LOG_FORMAT)
+        .long(flags::LOG_FORMAT)
+        .global(true)
+        .value_name("FORMAT")
+        .value_parser(["text", "json"])
+        .help("How the client's events and the final error go to stderr: text (the default: the error's line alone) or json (one JSON object a line: each attempt's answer, retries and why, waits, failures, and the error)")
 }
 
 /// `export`, with a subcommand per interface that declares an export.
@@ -272,6 +283,18 @@ pub fn main(
         Some(Ok(limit)) => Some(limit),
         Some(Err(e)) => return fail(name, &Failure::usage(format!("--rate-limit: {e}"))),
     };
+    let log_format = matches
+        .get_one::<String>(flags::LOG_FORMAT)
+        .map_or(Ok(crate::logs::LogFormat::Text), |t| {
+            crate::logs::LogFormat::parse(t)
+        });
+    let log_format = match log_format {
+        Ok(format) => format,
+        Err(e) => return fail(name, &Failure::usage(format!("--log-format: {e}"))),
+    };
+    if log_format == crate::logs::LogFormat::Json {
+        crate::logs::install_json();
+    }
     let cx = Context {
         vars: Vars::from_process(
             matches
@@ -283,6 +306,10 @@ pub fn main(
     };
     match runtime.block_on(dispatch(name, version, interfaces, &cx, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(failure) if log_format == crate::logs::LogFormat::Json => {
+            crate::logs::failure_line(&failure);
+            ExitCode::from(failure.class.code())
+        }
         Err(failure) => fail(name, &failure),
     }
 }

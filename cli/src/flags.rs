@@ -9,6 +9,7 @@ pub const VERSION: &str = "version";
 pub const PROFILE: &str = "profile";
 pub const QUIET: &str = "quiet";
 pub const RATE_LIMIT: &str = "rate-limit";
+pub const LOG_FORMAT: &str = "log-format";
 pub const DRY_RUN: &str = "dry-run";
 pub const BODY: &str = "body";
 pub const CONTENT_TYPE: &str = "content-type";
@@ -19,7 +20,9 @@ pub const RESUME: &str = "resume";
 
 /// On every operation's subcommand: the tool's global flags (clap's own `--help` and
 /// `--version` among them) and `--dry-run`.
-pub const EVERY_OPERATION: &[&str] = &[HELP, VERSION, PROFILE, QUIET, RATE_LIMIT, DRY_RUN];
+pub const EVERY_OPERATION: &[&str] = &[
+    HELP, VERSION, PROFILE, QUIET, RATE_LIMIT, LOG_FORMAT, DRY_RUN,
+];
 
 /// What an operation sends, as far as its flags go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,6 +15,7 @@ pub mod flags;
 #[cfg(test)]
 mod fuzz;
 pub mod import;
+pub mod logs;
 pub mod mcp;
 pub mod output;
 pub mod pace;
