@@ -81,6 +81,15 @@ async fn json_logs_carry_each_attempt_and_the_final_error_and_never_a_secret() {
         retries.len()
     );
     assert!(!ran.stderr.contains("demo-secret"));
+    // The run's count of 429s is the answers' (its summary, and its row in _sync_runs).
+    if ran.code == 0 {
+        let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
+        let met = answers
+            .iter()
+            .filter(|a| a["http.response.status_code"] == 429)
+            .count();
+        assert_eq!(summary["rate_limited"], met, "{summary}");
+    }
 
     // An export too (the flag is the tool's, on every command).
     let folder = dir.join("export").display().to_string();

@@ -111,6 +111,14 @@ async fn sync_status_says_each_list_s_freshness_and_a_killed_run_in_sqlite() {
     assert!(row.1.is_some());
     assert_eq!(row.2, 0);
     assert_eq!(row.3, summary["api_requests"].as_i64().unwrap());
+    let limited: i64 = conn
+        .query_row(
+            "SELECT rate_limited FROM _sync_runs WHERE run = 1",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(limited, summary["rate_limited"].as_i64().unwrap());
     assert_eq!(row.4, version);
     let spec: String = conn
         .query_row(

@@ -116,6 +116,10 @@ pub struct Summary {
     pub lists: Vec<ListSummary>,
     /// Requests this run sent to the service.
     pub api_requests: u64,
+    /// 429 answers the service gave this run (each waited out and retried, unless the
+    /// run failed on it): a steady count says the quota is shared or `--rate-limit` is
+    /// over it.
+    pub rate_limited: u64,
     /// Documents saved by this run (`--documents`), by the way they came.
     pub documents: crate::export::progress::ByPath,
     /// 429 answers from the documents' links' host.
@@ -212,6 +216,7 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
         },
         lists: summaries,
         api_requests: source.core().requests_sent() - requests_before,
+        rate_limited: run.record.rate_limited,
         documents: run.progress.documents,
         link_rate_limited: run.documents.map_or(0, |d| d.link_rate_limited),
     })
