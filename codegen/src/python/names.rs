@@ -176,4 +176,13 @@ mod tests {
         assert_eq!(camel("weird name"), "WeirdName");
         assert_eq!(string("a\"b\n"), "\"a\\\"b\\n\"");
     }
+
+    /// An interface cannot be a keyword, nor `dlt`: the package's subpackage of the dlt
+    /// sources sits beside the interfaces' modules.
+    #[test]
+    fn the_dlt_subpackage_name_is_no_interfaces() {
+        assert!(reserved_module("class"));
+        assert!(reserved_module(DLT_MODULE));
+        assert!(!reserved_module("v3"));
+    }
 }
