@@ -263,10 +263,11 @@ def _iso(value: _dt.datetime | None) -> str | None:
 # -- a load resumed after a crash
 
 
-def repair(pipeline: dlt.Pipeline, load_ids: Iterable[str] | None = None) -> int:
+def repair(pipeline: dlt.Pipeline, load_ids: Iterable[str] | None = None, schema: str | None = None) -> int:
     """Removes the second copies a crash can leave in the tables a source merges, in the
-    rows of ``load_ids`` (every completed load package of the pipeline when ``None``); the
-    number of copies removed.
+    rows of ``load_ids`` (every completed load package of the pipeline when ``None``) of
+    the tables of ``schema`` (a source's name, ``inspection_client_v3``; every schema of
+    the pipeline when ``None``); the number of copies removed.
 
     A load killed after it wrote a table's rows to dlt's staging dataset but before dlt
     noted that step done writes them again when it resumes; dlt's merge then copies both
@@ -282,11 +283,12 @@ def repair(pipeline: dlt.Pipeline, load_ids: Iterable[str] | None = None) -> int
         return 0
     ids = list(load_ids) if load_ids is not None else list(pipeline.list_completed_load_packages())
     removed = 0
+    schemas = [s for s in pipeline.schemas.values() if schema is None or s.name == schema]
     with client:
-        for schema in pipeline.schemas.values():
-            for table in _merged_with_nested(schema):
+        for each in schemas:
+            for table in _merged_with_nested(each):
                 for load_id in ids:
-                    removed += _remove_copies(client, schema, table, load_id)
+                    removed += _remove_copies(client, each, table, load_id)
     return removed
 
 
@@ -358,10 +360,11 @@ def _alone_in_dataset() -> None:
 
 
 def _heal() -> None:
-    """``repair`` on the packages loaded since the source last checked, once per run."""
+    """``repair`` of this source's tables, in the packages loaded since it last checked."""
     try:
         pipeline = dlt.current.pipeline()
         state = dlt.current.source_state()
+        own = dlt.current.source_schema().name
     except Exception:  # extracted outside a pipeline
         return
     done = state.get(_CHECKED)
@@ -371,7 +374,7 @@ def _heal() -> None:
     if not fresh:
         return
     try:
-        repair(pipeline, fresh)
+        repair(pipeline, fresh, own)
     except Exception as e:  # never stop a run for this; the next one tries again
         _log.warning("could not check the last loads for rows written twice: %s", e)
         return
