@@ -581,3 +581,26 @@ def test_two_interfaces_are_refused_one_dataset_where_their_tables_share_names()
                                 options=ClientOptions(rate_limit=None)).with_resources("tasks"))
     finally:
         box.stop()
+
+
+def test_the_shared_client_is_made_on_first_use_once_and_closed_with_its_source() -> None:
+    import gc
+
+    from inspection_client._runtime.dlt_source import Shared
+
+    class Client:
+        made = 0
+        closed = 0
+
+        def __init__(self) -> None:
+            Client.made += 1
+
+        def close(self) -> None:
+            Client.closed += 1
+
+    shared = Shared(Client)
+    assert Client.made == 0
+    assert shared.client() is shared.client() and Client.made == 1
+    del shared
+    gc.collect()
+    assert Client.closed == 1

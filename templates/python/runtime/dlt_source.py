@@ -13,10 +13,11 @@ import datetime as _dt
 import json
 import logging
 import os
+import weakref
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO, Generic, TypeVar, cast
+from typing import Any, BinaryIO, Generic, Protocol, TypeVar, cast
 
 import dlt
 from dlt.common.schema.typing import TColumnSchema, TSchemaContract, TTableSchemaColumns
@@ -48,7 +49,6 @@ __all__ = [
 
 T = TypeVar("T")
 P = TypeVar("P")
-C = TypeVar("C")
 Row = dict[str, Any]
 
 CONTRACT: TSchemaContract = {"tables": "evolve", "columns": "evolve", "data_type": "discard_value"}
@@ -168,17 +168,26 @@ def row_of_unknown(member: object) -> Row:
 # -- the client
 
 
-class Shared(Generic[C]):
+class _Closable(Protocol):
+    def close(self) -> None: ...
+
+
+K = TypeVar("K", bound=_Closable)
+
+
+class Shared(Generic[K]):
     """One client for every resource of a source (so one pacer), made on first use: a
-    source made and never run sends nothing, and a token interface logs in once."""
+    source made and never run sends nothing, and a token interface logs in once. The
+    client's connections are closed once the source is gone."""
 
-    def __init__(self, make: Callable[[], C]) -> None:
+    def __init__(self, make: Callable[[], K]) -> None:
         self._make = make
-        self._client: C | None = None
+        self._client: K | None = None
 
-    def client(self) -> C:
+    def client(self) -> K:
         if self._client is None:
             self._client = self._make()
+            weakref.finalize(self, self._client.close)
         return self._client
 
 
