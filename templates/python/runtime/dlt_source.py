@@ -352,7 +352,8 @@ def _alone_in_dataset() -> None:
         names = set(dlt.current.source().resources.keys())
     except Exception:  # extracted outside a pipeline
         return
-    prefix = own.name.rsplit("_", 1)[0] + "_"
+    # The sources' schemas are named after the package and the interface.
+    prefix = __name__.split(".")[0] + "_"
     for other in pipeline.schemas.values():
         if other.name == own.name or not other.name.startswith(prefix):
             continue
