@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("RUNTIME__DLTHUB_TELEMETRY", "false")
-os.environ.setdefault("RUNTIME__LOG_LEVEL", "WARNING")
+os.environ.setdefault("RUNTIME__LOG_LEVEL", "ERROR")  # rest_api warns of each column it could not type
 
 import dlt  # noqa: E402
 import duckdb  # noqa: E402
