@@ -3,7 +3,6 @@ package conformance
 import (
 	"context"
 	"fmt"
-	"os"
 	"reflect"
 
 	"inspection.dev/client/legacy"
@@ -35,13 +34,9 @@ type body struct {
 type operations map[string]map[string]*operation
 
 func loadOperations(path string) (operations, error) {
-	data, err := os.ReadFile(path)
+	doc, err := readJSON(path)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	top, _ := isObject(doc)
 	ifaces, _ := top["interfaces"].([]any)

@@ -2,7 +2,6 @@ package conformance
 
 import (
 	"fmt"
-	"os"
 	"strings"
 )
 
@@ -15,13 +14,9 @@ type format struct {
 }
 
 func loadFormat(path string) (*format, error) {
-	data, err := os.ReadFile(path)
+	doc, err := readJSON(path)
 	if err != nil {
 		return nil, err
-	}
-	doc, err := parse(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	top, _ := isObject(doc)
 	f := &format{mappings: map[string]object{}, creds: map[string]object{}}

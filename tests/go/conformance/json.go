@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 )
 
@@ -28,6 +29,19 @@ func parse(data []byte) (any, error) {
 		return nil, errors.New("more after the JSON value")
 	}
 	return v, nil
+}
+
+// readJSON reads the JSON file at path; an error names the file.
+func readJSON(path string) (any, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return doc, nil
 }
 
 // marshal writes v as JSON without escaping <, > and & (what the patterns compare is the
