@@ -293,12 +293,3 @@ async def call_operation(
         if returns_bytes(method):
             return await settle(driver, invoke(method))
     raise unsupported
-    if mode == "send":
-        return await settle(driver, invoke(method))
-    if mode == "pdf":
-        pdf = getattr(client, f"{method_name}_pdf", None)
-        if callable(pdf):
-            return await settle(driver, invoke(pdf))
-        if returns_bytes(method):
-            return await settle(driver, invoke(method))
-    raise unsupported
