@@ -32,7 +32,7 @@ impl LogFormat {
 
 /// Sends the client's events to standard error as JSON lines, for the rest of the process.
 pub fn install_json() {
-    let _ = tracing::subscriber::set_global_default(JsonLines);
+    let _ = tracing::subscriber::set_global_default(JsonLines(write_line));
 }
 
 /// One JSON object on standard error, with the time and `level` first.
@@ -64,10 +64,11 @@ fn now() -> String {
 }
 
 /// The subscriber: the runtime's events only (spans are not followed; each event names
-/// its operation and attempt itself).
-struct JsonLines;
+/// its operation and attempt itself), each given to its sink with its level (the tool's:
+/// [`write_line`]).
+struct JsonLines<S>(S);
 
-impl Subscriber for JsonLines {
+impl<S: Fn(&str, Map<String, Value>) + Send + Sync + 'static> Subscriber for JsonLines<S> {
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
         metadata.is_event() && metadata.target().starts_with("inspection_runtime")
     }
@@ -86,7 +87,7 @@ impl Subscriber for JsonLines {
         if !fields.0.contains_key("event") {
             return;
         }
-        write_line(event.metadata().level().as_str(), fields.0);
+        (self.0)(event.metadata().level().as_str(), fields.0);
     }
 
     fn enter(&self, _: &Id) {}
@@ -146,8 +147,9 @@ mod tests {
 
     #[test]
     fn an_event_s_fields_are_named_without_the_prefix() {
-        let subscriber = Capture::default();
-        let lines = subscriber.0.clone();
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let kept = lines.clone();
+        let subscriber = JsonLines(move |_: &str, fields| kept.lock().unwrap().push(fields));
         tracing::subscriber::with_default(subscriber, || {
             tracing::warn!(
                 target: "inspection_runtime::transport",
@@ -171,29 +173,5 @@ mod tests {
         assert_eq!(line["http.response.status_code"], 429);
         assert_eq!(line["retry_after"], true);
         assert_eq!(line["message"], "retrying GET /units in 1000 ms");
-    }
-
-    /// [`JsonLines`]' reading, kept instead of written.
-    #[derive(Default)]
-    struct Capture(std::sync::Arc<std::sync::Mutex<Vec<Map<String, Value>>>>);
-
-    impl Subscriber for Capture {
-        fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-            JsonLines.enabled(metadata)
-        }
-        fn new_span(&self, _: &Attributes<'_>) -> Id {
-            Id::from_u64(1)
-        }
-        fn record(&self, _: &Id, _: &Record<'_>) {}
-        fn record_follows_from(&self, _: &Id, _: &Id) {}
-        fn event(&self, event: &Event<'_>) {
-            let mut fields = Fields(Map::new());
-            event.record(&mut fields);
-            if fields.0.contains_key("event") {
-                self.0.lock().unwrap().push(fields.0);
-            }
-        }
-        fn enter(&self, _: &Id) {}
-        fn exit(&self, _: &Id) {}
     }
 }
