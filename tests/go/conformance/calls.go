@@ -181,6 +181,20 @@ func invoke(m reflect.Value, in []reflect.Value) (reflect.Value, error) {
 	return outs[0], err
 }
 
+// bind finds the client's method called name and reads from a its arguments after the
+// first (a context or a Resume): the operation's inputs, then the call options.
+func bind(cv reflect.Value, name string, op *operation, iface string, a *args) (reflect.Value, []reflect.Value, error) {
+	m, ok := method(cv, name)
+	if !ok {
+		return reflect.Value{}, nil, fmt.Errorf("the %s client has no method for `%s`", iface, name)
+	}
+	in, opts, err := values(m, 1, op, iface, a)
+	if err != nil {
+		return reflect.Value{}, nil, err
+	}
+	return m, append(in, opts...), nil
+}
+
 // callOperation runs a step's call of the operation op in mode.
 func callOperation(ctx context.Context, client any, op *operation, iface string, a *args, mode string) (outcome, error) {
 	cv := reflect.ValueOf(client)
@@ -195,19 +209,14 @@ func callOperation(ctx context.Context, client any, op *operation, iface string,
 	default:
 		return outcome{}, fmt.Errorf("`%s` cannot be called in mode %s", op.name, mode)
 	}
-	m, ok := method(cv, name)
-	if !ok {
-		return outcome{}, fmt.Errorf("the %s client has no method for `%s`", iface, name)
-	}
-	in, opts, err := values(m, 1, op, iface, a)
+	m, rest, err := bind(cv, name, op, iface, a)
 	if err != nil {
 		return outcome{}, err
 	}
 	if err := a.finish(); err != nil {
 		return outcome{}, err
 	}
-	all := append(append([]reflect.Value{reflect.ValueOf(ctx)}, in...), opts...)
-	value, callErr := invoke(m, all)
+	value, callErr := invoke(m, append([]reflect.Value{reflect.ValueOf(ctx)}, rest...))
 	if callErr != nil {
 		return outcome{err: callErr}, nil
 	}

@@ -37,11 +37,7 @@ func callList(ctx context.Context, cv reflect.Value, op *operation, iface string
 	if mode == "pages_backward" || mode == "items_backward" {
 		name = op.name + "_backward_from"
 	}
-	m, ok := method(cv, name)
-	if !ok {
-		return outcome{}, fmt.Errorf("the %s client has no method for `%s`", iface, name)
-	}
-	in, opts, err := values(m, 1, op, iface, a)
+	m, rest, err := bind(cv, name, op, iface, a)
 	if err != nil {
 		return outcome{}, err
 	}
@@ -57,8 +53,7 @@ func callList(ctx context.Context, cv reflect.Value, op *operation, iface string
 		return outcome{}, err
 	}
 	start := func(from v3.Resume) pager {
-		all := append(append([]reflect.Value{reflect.ValueOf(from)}, in...), opts...)
-		return pager{m.Call(all)[0]}
+		return pager{m.Call(append([]reflect.Value{reflect.ValueOf(from)}, rest...))[0]}
 	}
 	switch mode {
 	case "send":
