@@ -557,9 +557,7 @@ func (c *Client) listAssetsWalk(at Resume, backward bool, query ListAssetsQuery,
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -709,9 +707,7 @@ func (c *Client) listAssetTransactionsWalk(
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1162,9 +1158,7 @@ func (c *Client) listLocationsWalk(at Resume, backward bool, query ListLocations
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1466,9 +1460,7 @@ func (c *Client) listTasksWalk(at Resume, backward bool, query ListTasksQuery, o
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1764,9 +1756,7 @@ func (c *Client) listTransactionsWalk(at Resume, backward bool, query ListTransa
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -2423,9 +2413,7 @@ func (c *Client) listUsersWalk(at Resume, backward bool, query ListUsersQuery, o
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err

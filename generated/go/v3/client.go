@@ -547,12 +547,7 @@ func (c *Client) ListUnitsFrom(at Resume, query ListUnitsQuery, opts ...CallOpti
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -924,12 +919,7 @@ func (c *Client) ListUnitInspectionsFrom(at Resume, unitID UnitID, query ListUni
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1040,12 +1030,7 @@ func (c *Client) ListUnitInspectionsByReferenceNumberFrom(
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1146,12 +1131,7 @@ func (c *Client) ListInspectionsFrom(at Resume, query ListInspectionsQuery, opts
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1427,12 +1407,7 @@ func (c *Client) ListTasksFrom(at Resume, query ListTasksQuery, opts ...CallOpti
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1721,12 +1696,7 @@ func (c *Client) ListWorkflowsFrom(at Resume, query ListWorkflowsQuery, opts ...
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1812,12 +1782,7 @@ func (c *Client) ListLocationsFrom(at Resume, query ListLocationsQuery, opts ...
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -1891,12 +1856,7 @@ func (c *Client) ListUsersFrom(at Resume, query ListUsersQuery, opts ...CallOpti
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
@@ -2021,12 +1981,7 @@ func (c *Client) ListUserGroupsFrom(at Resume, query ListUserGroupsQuery, opts .
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err
 		}
-		if at.Cursor != "" {
-			call.SetQuery("page", at.Cursor)
-		}
-		if at.Link != "" {
-			call.Path, call.Query = at.Link, nil
-		}
+		call.StartAt(at, "page")
 		answer, err := c.send(ctx, call, opts)
 		if err != nil {
 			return nil, nil, runtime.Resume{}, false, err

@@ -69,6 +69,18 @@ func Read[T any](answer *Answer, read func(*Decoder) T) (T, error) {
 	return v, nil
 }
 
+// StartAt points a list's call at the page at names: a cursor goes in the query value
+// cursorParam (a list paged by cursor), a link is called as it is; the zero Resume
+// leaves the call at the first page.
+func (c *Call) StartAt(at Resume, cursorParam string) {
+	if at.Cursor != "" && cursorParam != "" {
+		c.SetQuery(cursorParam, at.Cursor)
+	}
+	if at.Link != "" {
+		c.Path, c.Query = at.Link, nil
+	}
+}
+
 // SetQuery sets a query value of the call, making its query when it has none.
 func (c *Call) SetQuery(name, value string) {
 	if c.Query == nil {

@@ -34,6 +34,24 @@ func TestASegmentIsEscapedOrRefusedByName(t *testing.T) {
 	}
 }
 
+func TestACallStartsAtItsCursorOrLink(t *testing.T) {
+	call := &Call{Path: "/units"}
+	call.SetQuery("per_page", "2")
+	call.StartAt(Resume{Cursor: "c1"}, "page")
+	if call.Path != "/units" || call.Query.Get("page") != "c1" || call.Query.Get("per_page") != "2" {
+		t.Fatalf("a cursor: %s %v", call.Path, call.Query)
+	}
+	call.StartAt(Resume{Link: "https://api.example/v3/units?page=c2"}, "page")
+	if call.Path != "https://api.example/v3/units?page=c2" || call.Query != nil {
+		t.Fatalf("a link: %s %v", call.Path, call.Query)
+	}
+	first := &Call{Path: "/units"}
+	first.StartAt(Resume{}, "page")
+	if first.Path != "/units" || first.Query != nil {
+		t.Fatalf("the first page: %s %v", first.Path, first.Query)
+	}
+}
+
 func TestReadRefusesTrailingText(t *testing.T) {
 	if _, err := Read(&Answer{Body: []byte(`"a" x`)}, (*Decoder).String); err == nil {
 		t.Fatal("text after the value was taken")
