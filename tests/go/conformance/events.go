@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	v3 "inspection.dev/client/v3"
 )
@@ -30,7 +31,8 @@ func (l *eventLog) take() []v3.Event {
 	return out
 }
 
-func ms(d interface{ Milliseconds() int64 }) any { return num(d.Milliseconds()) }
+// ms is a duration as whole milliseconds, as the README writes waits and durations.
+func ms(d time.Duration) any { return num(d.Milliseconds()) }
 
 // eventJSON is an event as the README writes it, with the keys of its kind.
 func eventJSON(e v3.Event) object {
