@@ -149,13 +149,7 @@ impl Postgres {
         rebuild: bool,
         bound: Duration,
     ) -> Result<(Postgres, Made), Failure> {
-        let shown = Target::Postgres(url.to_string()).to_string();
-        let client = connect(url, &shown).await?;
-        let mut link = Link { shown, bound };
-        let name = target_schema(&link, &client, namespace).await?;
-        if namespace.is_some() {
-            link.shown = format!("{} (schema {name})", link.shown);
-        }
+        let (client, link, name) = reach(url, namespace, bound).await?;
         lock(&link, &client, &name).await?;
         let mut db = Connected {
             client,
@@ -729,6 +723,24 @@ fn failure(shown: &str, what: Wait, e: tokio_postgres::Error) -> Failure {
     Failure::new(Class::Database, format!("the database {shown}: {detail}"))
 }
 
+/// A connection to the database at `url` within `bound`, the link that names it (with the
+/// schema when one was asked for), and the schema's name (`namespace`, else the
+/// session's current one).
+async fn reach(
+    url: &str,
+    namespace: Option<&str>,
+    bound: Duration,
+) -> Result<(Client, Link, String), Failure> {
+    let shown = Target::Postgres(url.to_string()).to_string();
+    let client = connect(url, &shown).await?;
+    let mut link = Link { shown, bound };
+    let name = target_schema(&link, &client, namespace).await?;
+    if namespace.is_some() {
+        link.shown = format!("{} (schema {name})", link.shown);
+    }
+    Ok((client, link, name))
+}
+
 /// What `sync status` reads of the schema (`namespace`, else the session's current one)
 /// of the database at `url`: what made it, its runs, and whether a sync holds its lock
 /// now (`pg_locks`, read: nothing is taken). Nothing is written, nothing made.
@@ -737,13 +749,7 @@ pub async fn read_status(
     namespace: Option<&str>,
     bound: Duration,
 ) -> Result<Stored, Failure> {
-    let shown = Target::Postgres(url.to_string()).to_string();
-    let client = connect(url, &shown).await?;
-    let mut link = Link { shown, bound };
-    let name = target_schema(&link, &client, namespace).await?;
-    if namespace.is_some() {
-        link.shown = format!("{} (schema {name})", link.shown);
-    }
+    let (client, link, name) = reach(url, namespace, bound).await?;
     let ns = Namespace::schema(&name);
     let params: [&(dyn ToSql + Sync); 1] = [&name];
     let read = client.query(
