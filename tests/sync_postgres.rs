@@ -308,26 +308,7 @@ async fn a_newer_spec_adds_a_table_filled_from_the_stored_records() {
     );
 
     // As if a spec without `Inspection.videos` had made the tables.
-    let ir = pg.psql("fleet", "SELECT value FROM _sync_meta WHERE key = 'ir'");
-    let mut ir: Value = serde_json::from_str(ir.trim()).unwrap();
-    export_folder::recorded_inspection_fields(&mut ir).retain(|f| f["name"] != "videos");
-    let tables = pg.psql("fleet", "SELECT value FROM _sync_meta WHERE key = 'tables'");
-    let tables: String = tables
-        .lines()
-        .filter(|l| !l.starts_with("inspections_videos "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let quote = |s: &str| s.replace('\'', "''");
-    pg.psql(
-        "fleet",
-        &format!(
-            "BEGIN; DROP TABLE inspections_videos; \
-             UPDATE _sync_meta SET value = '{}' WHERE key = 'ir'; \
-             UPDATE _sync_meta SET value = '{}' WHERE key = 'tables'; COMMIT;",
-            quote(&ir.to_string()),
-            quote(&tables)
-        ),
-    );
+    made_without_videos(&pg, "");
 
     let ran = sync(&sandbox, &url, &["--only", "units"], &[]).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
@@ -637,32 +618,7 @@ async fn syncs_into_two_schemas_of_one_database_run_at_once_each_in_its_own() {
     // A migration and --rebuild in a schema, still without a search_path: as if a spec
     // without `Inspection.videos` had made acme's tables.
     let videos = rows_in(&pg, "fleet", "acme", "inspections_videos");
-    let ir = pg.psql(
-        "fleet",
-        "SELECT value FROM acme._sync_meta WHERE key = 'ir'",
-    );
-    let mut ir: Value = serde_json::from_str(ir.trim()).unwrap();
-    export_folder::recorded_inspection_fields(&mut ir).retain(|f| f["name"] != "videos");
-    let tables = pg.psql(
-        "fleet",
-        "SELECT value FROM acme._sync_meta WHERE key = 'tables'",
-    );
-    let tables: String = tables
-        .lines()
-        .filter(|l| !l.starts_with("inspections_videos "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    let quote = |s: &str| s.replace('\'', "''");
-    pg.psql(
-        "fleet",
-        &format!(
-            "BEGIN; DROP TABLE acme.inspections_videos; \
-             UPDATE acme._sync_meta SET value = '{}' WHERE key = 'ir'; \
-             UPDATE acme._sync_meta SET value = '{}' WHERE key = 'tables'; COMMIT;",
-            quote(&ir.to_string()),
-            quote(&tables)
-        ),
-    );
+    made_without_videos(&pg, "acme.");
     let ran = tool::run(&args("acme", &["--only", "units"]), &env, None).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     let summary: Value = serde_json::from_slice(&ran.stdout).unwrap();
@@ -676,6 +632,36 @@ async fn syncs_into_two_schemas_of_one_database_run_at_once_each_in_its_own() {
     assert_eq!(ran.code, 0, "{}", ran.stderr);
     assert_same_tables(&dump_schema(&pg, "fleet", "acme"), &expected);
     assert_eq!(public_and_crm(&pg), "crm.contacts,public.erp_orders");
+}
+
+/// Makes the tables of database `fleet` (in the schema `prefix` names, `acme.`, or the
+/// current one for "") look as a spec without `Inspection.videos` made them: that table
+/// dropped and left out of the stored IR and table list, so the next sync migrates.
+fn made_without_videos(pg: &Postgres, prefix: &str) {
+    let meta = |key: &str| {
+        pg.psql(
+            "fleet",
+            &format!("SELECT value FROM {prefix}_sync_meta WHERE key = '{key}'"),
+        )
+    };
+    let mut ir: Value = serde_json::from_str(meta("ir").trim()).unwrap();
+    export_folder::recorded_inspection_fields(&mut ir).retain(|f| f["name"] != "videos");
+    let tables: String = meta("tables")
+        .lines()
+        .filter(|l| !l.starts_with("inspections_videos "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let quote = |s: &str| s.replace('\'', "''");
+    pg.psql(
+        "fleet",
+        &format!(
+            "BEGIN; DROP TABLE {prefix}inspections_videos; \
+             UPDATE {prefix}_sync_meta SET value = '{}' WHERE key = 'ir'; \
+             UPDATE {prefix}_sync_meta SET value = '{}' WHERE key = 'tables'; COMMIT;",
+            quote(&ir.to_string()),
+            quote(&tables)
+        ),
+    );
 }
 
 /// How many advisory locks (keys) sessions hold in the server.
