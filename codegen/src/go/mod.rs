@@ -57,6 +57,7 @@ const RUNTIME: &[Embedded] = templates::embed!("go/runtime/internal/runtime":
     "models_test.go",
     "opt.go",
     "opt_test.go",
+    "options.go",
     "origin.go",
     "pacer.go",
     "pacer_test.go",

@@ -20,43 +20,6 @@ import (
 // goroutines, which share its pacing to the quota: make one and keep it.
 //
 // Every call checks its values against the documented limits before sending (unless made
-// WithPolling sets how often a document the service is still preparing (answered 202) is
-// asked for again, and the wait before the first poll when the service names none
-// (doubled at each poll).
-func WithPolling(maxPolls int, interval time.Duration) Option {
-	return func(s *settings) error {
-		s.config.MaxPolls, s.config.PollInterval = maxPolls, interval
-		return nil
-	}
-}
-
-// WithMaxResponseBytes sets the longest answer read into memory (64 MiB unless set); a
-// longer one fails with a *TooLargeError. A download into a writer (…To) has no limit.
-func WithMaxResponseBytes(n int64) Option {
-	return func(s *settings) error {
-		s.config.MaxResponseBytes = n
-		return nil
-	}
-}
-
-// WithMaxErrorBytes sets how much of an error answer is read for its message (64 KiB
-// unless set); the rest is never read.
-func WithMaxErrorBytes(n int64) Option {
-	return func(s *settings) error {
-		s.config.MaxErrorBytes = n
-		return nil
-	}
-}
-
-// WithMaxEmptyPages sets how many empty pages in a row a walk accepts while the service
-// still points onwards (10 unless set); one more is a paging-stalled error.
-func WithMaxEmptyPages(n int) Option {
-	return func(s *settings) error {
-		s.config.MaxEmptyPages = n
-		return nil
-	}
-}
-
 // WithoutValidation), waits its turn under the rate limit, and is retried when that is
 // safe: never a POST or PATCH that may have reached the service. No wait outlives the
 // call's context.
@@ -66,130 +29,107 @@ type Client struct {
 }
 
 // Option changes a setting of a Client as it is made.
-type Option func(*settings) error
-
-type settings struct {
-	config   runtime.Config
-	validate bool
-}
+type Option = runtime.Option
 
 // WithBaseURL sends the calls to another root than the service's (the sandbox's, or a
 // proxy's).
 func WithBaseURL(raw string) Option {
-	return func(s *settings) error {
-		u, err := url.Parse(raw)
-		if err != nil || u.Scheme == "" || u.Host == "" {
-			return &runtime.ConfigError{Setting: "base URL", Problem: "not an absolute URL: " + raw}
-		}
-		s.config.BaseURL = u
-		return nil
-	}
+	return runtime.WithBaseURL(raw)
 }
 
 // WithHTTPClient sends through h (a proxy, a corporate CA, a transport of your own). The
 // client uses a copy whose redirects it checks itself.
 func WithHTTPClient(h *http.Client) Option {
-	return func(s *settings) error {
-		s.config.HTTPClient = h
-		return nil
-	}
+	return runtime.WithHTTPClient(h)
 }
 
 // WithRateLimit paces the calls to at most requests per window (the service's quota by
 // default).
 func WithRateLimit(requests int, window time.Duration) Option {
-	return func(s *settings) error {
-		s.config.Rate = runtime.Rate{Requests: requests, Window: window}
-		return nil
-	}
+	return runtime.WithRateLimit(requests, window)
 }
 
 // WithoutRateLimit sends without pacing (a sandbox without a quota).
 func WithoutRateLimit() Option {
-	return func(s *settings) error {
-		s.config.Rate = runtime.Rate{}
-		return nil
-	}
+	return runtime.WithoutRateLimit()
 }
 
 // WithMaxAttempts sets how many times a call is tried, the first included.
 func WithMaxAttempts(n int) Option {
-	return func(s *settings) error {
-		s.config.MaxAttempts = n
-		return nil
-	}
+	return runtime.WithMaxAttempts(n)
 }
 
 // WithBackoff sets the first wait between attempts and the longest.
 func WithBackoff(initial, longest time.Duration) Option {
-	return func(s *settings) error {
-		s.config.InitialBackoff, s.config.MaxBackoff = initial, longest
-		return nil
-	}
+	return runtime.WithBackoff(initial, longest)
 }
 
 // WithAttemptTimeout bounds each attempt, its answer's body included (always within the
 // call's context).
 func WithAttemptTimeout(d time.Duration) Option {
-	return func(s *settings) error {
-		s.config.AttemptTimeout = d
-		return nil
-	}
+	return runtime.WithAttemptTimeout(d)
+}
+
+// WithPolling sets how often a document the service is still preparing (answered 202) is
+// asked for again, and the wait before the first poll when the service names none
+// (doubled at each poll).
+func WithPolling(maxPolls int, interval time.Duration) Option {
+	return runtime.WithPolling(maxPolls, interval)
+}
+
+// WithMaxResponseBytes sets the longest answer read into memory (64 MiB unless set); a
+// longer one fails with a *TooLargeError. A download into a writer (…To) has no limit.
+func WithMaxResponseBytes(n int64) Option {
+	return runtime.WithMaxResponseBytes(n)
+}
+
+// WithMaxErrorBytes sets how much of an error answer is read for its message (64 KiB
+// unless set); the rest is never read.
+func WithMaxErrorBytes(n int64) Option {
+	return runtime.WithMaxErrorBytes(n)
+}
+
+// WithMaxEmptyPages sets how many empty pages in a row a walk accepts while the service
+// still points onwards (10 unless set); one more is a paging-stalled error.
+func WithMaxEmptyPages(n int) Option {
+	return runtime.WithMaxEmptyPages(n)
 }
 
 // WithHook calls hook with every attempt's event.
 func WithHook(hook func(Event)) Option {
-	return func(s *settings) error {
-		s.config.Hook = hook
-		return nil
-	}
+	return runtime.WithHook(hook)
 }
 
 // WithLogger logs every attempt to logger (retries at Warn, the rest at Debug), with the
 // OpenTelemetry attribute names; never a credential.
 func WithLogger(logger *slog.Logger) Option {
-	return func(s *settings) error {
-		s.config.Logger = logger
-		return nil
-	}
+	return runtime.WithLogger(logger)
 }
 
 // WithoutValidation sends values without checking their documented limits first.
 func WithoutValidation() Option {
-	return func(s *settings) error {
-		s.validate = false
-		return nil
-	}
+	return runtime.WithoutValidation()
 }
 
 // CallOption changes one call.
-type CallOption func(*runtime.Call)
+type CallOption = runtime.CallOption
 
 // WithCallAttempts sets the attempts this call may make, the first included, instead of
 // the client's (WithMaxAttempts); a call that may have reached the service is still never
 // sent again unless it is safe to.
 func WithCallAttempts(n int) CallOption {
-	return func(c *runtime.Call) {
-		c.MaxAttempts = n
-	}
+	return runtime.WithCallAttempts(n)
 }
 
 // WithCallAttemptTimeout sets the time each attempt of this call has, instead of the
 // client's (WithAttemptTimeout); the context's deadline still bounds the whole call.
 func WithCallAttemptTimeout(d time.Duration) CallOption {
-	return func(c *runtime.Call) {
-		c.AttemptTimeout = d
-	}
+	return runtime.WithCallAttemptTimeout(d)
 }
 
 // WithHeader sends a header of your own with the call (the credentials always win).
 func WithHeader(name, value string) CallOption {
-	return func(c *runtime.Call) {
-		if c.Header == nil {
-			c.Header = http.Header{}
-		}
-		c.Header.Set(name, value)
-	}
+	return runtime.WithHeader(name, value)
 }
 
 // Upserted is the record a create-or-replace call answers, and whether it was created.
@@ -309,22 +249,22 @@ type WebhookError = runtime.WebhookError
 
 func newClient(auth runtime.Auth, opts []Option) (*Client, error) {
 	base, _ := url.Parse("https://invalid.example")
-	s := settings{config: runtime.DefaultConfig(base), validate: true}
-	s.config.Auth = auth
-	s.config.ErrorMessageField = "errors"
-	s.config.Accept = "application/json"
-	s.config.UserAgent = "inspection.dev/client/" + Version
-	s.config.Rate = runtime.Rate{Requests: 100, Window: 10 * time.Second}
+	s := runtime.Settings{Config: runtime.DefaultConfig(base), Validate: true}
+	s.Config.Auth = auth
+	s.Config.ErrorMessageField = "errors"
+	s.Config.Accept = "application/json"
+	s.Config.UserAgent = "inspection.dev/client/" + Version
+	s.Config.Rate = runtime.Rate{Requests: 100, Window: 10 * time.Second}
 	for _, opt := range opts {
 		if err := opt(&s); err != nil {
 			return nil, err
 		}
 	}
-	core, err := runtime.NewCore(s.config)
+	core, err := runtime.NewCore(s.Config)
 	if err != nil {
 		return nil, err
 	}
-	return &Client{core: core, validate: s.validate}, nil
+	return &Client{core: core, validate: s.Validate}, nil
 }
 
 // FetchPresigned downloads a pre-signed link (a share link of a PDF, a media URL): no
