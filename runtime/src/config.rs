@@ -78,6 +78,9 @@ pub struct Config {
     /// Hosts (not loopback) the client may reach over plain `http://`, credentials and
     /// all; see [`Config::danger_plain_http_to`]. Empty by default.
     pub plain_http_hosts: Vec<String>,
+    /// Pacers this client shares with others (see [`Config::share_pacing`]); `None`: a
+    /// pacer of its own, shared only by its clones.
+    pub shared_pacing: Option<crate::SharedPacing>,
 }
 
 /// The environment variable `name` of a client's `from_env`: missing or not UTF-8 is an
@@ -126,6 +129,7 @@ impl Default for Config {
             max_empty_pages: 10,
             http: None,
             plain_http_hosts: Vec::new(),
+            shared_pacing: None,
         }
     }
 }
@@ -161,6 +165,16 @@ impl Config {
             requests,
             window: padded(window),
         };
+        self
+    }
+
+    /// Paces this client together with every other client given the same `pacing` and
+    /// the same base URL, whatever their credentials: the service counts its quota per
+    /// client address, so clients of several companies in one process share one pace, take
+    /// turns request by request, and a 429 met by one holds back all. The first client
+    /// made for a base URL sets the pace.
+    pub fn share_pacing(mut self, pacing: crate::SharedPacing) -> Self {
+        self.shared_pacing = Some(pacing);
         self
     }
 

@@ -1,19 +1,24 @@
-//! Client-side pacing under the service's rate limit, shared by every clone of a client.
+//! Client-side pacing under the service's rate limit, shared by every clone of a client,
+//! and by clients with other credentials through [`SharedPacing`].
 
-use std::collections::VecDeque;
-use std::sync::Mutex;
+use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 /// At most `requests` sends in any window of `window` (a sliding log, so no window of the
 /// service's, fixed or sliding, sees more), plus a pause after a 429's `Retry-After` that
-/// holds every request of the client, not only the one that was refused.
+/// holds every request of the client, not only the one that was refused. Requests are
+/// let through in the order they asked, so clients sharing a pacer take turns.
 #[derive(Debug)]
 pub struct Pacer {
     limit: Option<(usize, Duration)>,
     state: Mutex<State>,
+    /// The queue of waiting requests: tokio's mutex hands itself over first come, first
+    /// served, so one busy client cannot starve another that shares the pacer.
+    turns: tokio::sync::Mutex<()>,
     /// Requests let through so far, for a progress display's pace.
     granted: AtomicU64,
     /// 429 answers met so far, for a run's record.
@@ -32,6 +37,7 @@ impl Pacer {
         Pacer {
             limit: limit.map(|(n, w)| (n.max(1) as usize, w)),
             state: Mutex::new(State::default()),
+            turns: tokio::sync::Mutex::new(()),
             granted: AtomicU64::new(0),
             rate_limited: AtomicU64::new(0),
         }
@@ -56,6 +62,7 @@ impl Pacer {
     /// waited for the client's own rate limit (a wait after a 429 is the retry's, and not
     /// counted), for the `pause` event.
     pub async fn acquire(&self) -> Duration {
+        let _turn = self.turns.lock().await;
         let mut paced = Duration::ZERO;
         loop {
             let Err((wait, window)) = self.try_acquire(Instant::now()) else {
@@ -117,6 +124,34 @@ impl Pacer {
     }
 }
 
+/// Pacers shared by every client built with it ([`crate::Config::share_pacing`]): clients
+/// with the same base URL (one host and interface) take one pacer, whatever their
+/// credentials. The service's quota is per client address, so several companies' clients
+/// in one process share it: they take turns request by request, and a 429 one of them
+/// meets holds them all back. The first client made for a base URL sets its pace.
+#[derive(Clone, Debug, Default)]
+pub struct SharedPacing {
+    pacers: Arc<Mutex<HashMap<String, Arc<Pacer>>>>,
+}
+
+impl SharedPacing {
+    /// No pacer yet; each base URL gets one when its first client is built.
+    pub fn new() -> Self {
+        SharedPacing::default()
+    }
+
+    /// The pacer of `base` (made with `limit` when it is the first), keyed by the URL
+    /// without a trailing slash.
+    pub(crate) fn pacer(&self, base: &str, limit: Option<(u32, Duration)>) -> Arc<Pacer> {
+        let key = base.trim_end_matches('/').to_string();
+        let mut pacers = self.pacers.lock().unwrap_or_else(|p| p.into_inner());
+        pacers
+            .entry(key)
+            .or_insert_with(|| Arc::new(Pacer::new(limit)))
+            .clone()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,5 +175,45 @@ mod tests {
         pacer.pause_for(Duration::from_secs(5));
         let wait = pacer.try_acquire(Instant::now()).unwrap_err();
         assert!(!wait.1 && wait.0 > Duration::from_secs(4), "{wait:?}");
+    }
+
+    #[test]
+    fn shared_pacing_gives_one_pacer_per_base_url() {
+        let shared = SharedPacing::new();
+        let limit = Some((100, Duration::from_secs(10)));
+        let v3 = shared.pacer("https://service.example/v3", limit);
+        let again = shared.pacer("https://service.example/v3/", None);
+        let legacy = shared.pacer("https://service.example", None);
+        assert!(Arc::ptr_eq(&v3, &again));
+        assert!(!Arc::ptr_eq(&v3, &legacy));
+        assert_eq!(again.limit, Some((100, Duration::from_secs(10))));
+    }
+
+    #[test]
+    fn waiting_requests_go_in_the_order_they_asked() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let order = runtime.block_on(async {
+            let pacer = Arc::new(Pacer::new(Some((1, Duration::from_millis(40)))));
+            pacer.acquire().await;
+            let order = Arc::new(Mutex::new(Vec::new()));
+            let mut tasks = Vec::new();
+            for n in 0..4 {
+                let (pacer, order) = (pacer.clone(), order.clone());
+                tasks.push(tokio::spawn(async move {
+                    pacer.acquire().await;
+                    order.lock().unwrap().push(n);
+                }));
+                // Each asks after the one before it, while the window is still full.
+                tokio::task::yield_now().await;
+            }
+            for task in tasks {
+                task.await.unwrap();
+            }
+            Arc::try_unwrap(order).unwrap().into_inner().unwrap()
+        });
+        assert_eq!(order, vec![0, 1, 2, 3]);
     }
 }

@@ -16,6 +16,10 @@ pub const USAGE: &str = "usage: cargo run -p sandbox -- [flags]
                         allow --addr off loopback (a container network): the sandbox's
                         demo keys and tokens are public, so anyone who can reach it can use it
   --key ID:SECRET       an accepted key pair; repeatable (default demo-key:demo-secret)
+  --company ID:SECRET:INSPECTIONS
+                        another company: its own key and its own data (the demo fleet,
+                        unless --empty, and INSPECTIONS generated ones), under the same
+                        rate limit per client address as the first; repeatable
   --rate-limit N/SECS   requests per window per client address (default 100/10), or off
   --empty               start with no data (default: the demo fleet)
   --inspections N       add N generated inspections (for export tests)
@@ -176,6 +180,9 @@ impl Parsed {
                     .ok_or_else(|| format!("--key: `{v}` is not ID:SECRET"))?;
                 self.keys.push((id.to_string(), secret.to_string()));
             }
+            "--company" => o
+                .companies
+                .push(crate::Company::parse(&value()?).map_err(|e| format!("{flag}: {e}"))?),
             "--rate-limit" => o.rate_limit = rate_limit(flag, value()?)?,
             "--legacy-rate-limit" => o.legacy_rate_limit = rate_limit(flag, value()?)?,
             "--webhook" => {
@@ -252,6 +259,16 @@ impl Parsed {
         }
         if !self.keys.is_empty() {
             o.keys = self.keys;
+        }
+        let mut ids: Vec<&str> = o.keys.iter().map(|k| k.0.as_str()).collect();
+        for company in &o.companies {
+            if ids.contains(&company.key.0.as_str()) {
+                return Err(format!(
+                    "--company: the key id `{}` is already another company's",
+                    company.key.0
+                ));
+            }
+            ids.push(&company.key.0);
         }
         if !self.legacy_users.is_empty() {
             o.legacy_users = self.legacy_users;

@@ -342,7 +342,7 @@ async fn remove_unit(
     State(app): State<Arc<App>>,
     axum::extract::Path(id): axum::extract::Path<String>,
 ) -> Response {
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let before = store.units.len();
     store.units.retain(|r| r.record.id.as_str() != id);
     if store.units.len() == before {
@@ -360,7 +360,7 @@ async fn remove_result(
     axum::extract::Path((id, position)): axum::extract::Path<(String, usize)>,
 ) -> Response {
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let Some(row) = store
         .inspections
         .iter_mut()

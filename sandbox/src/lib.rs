@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod clock;
+pub mod company;
 mod controls;
 pub mod cors;
 mod cursor;
@@ -45,6 +46,7 @@ use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+pub use company::Company;
 pub use faults::Faults;
 
 /// How list pages point at the next page. Both by default, so both client styles work.
@@ -63,8 +65,11 @@ pub enum PagingStyle {
 pub struct Options {
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
-    /// Accepted key pairs (id, secret).
+    /// Accepted key pairs (id, secret) of the first company.
     pub keys: Vec<(String, String)>,
+    /// Companies beside the first, each with its own key and data, under the same rate
+    /// limit per client address.
+    pub companies: Vec<Company>,
     /// Requests per window per client address; `None` for no limit.
     pub rate_limit: Option<(u32, Duration)>,
     /// The same for the legacy `/api` interface, a budget of its own; `None` for no limit.
@@ -121,6 +126,7 @@ impl Default for Options {
         Options {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             keys: vec![(DEMO_KEY.0.to_string(), DEMO_KEY.1.to_string())],
+            companies: Vec::new(),
             rate_limit: Some((100, Duration::from_secs(10))),
             legacy_rate_limit: Some(DEFAULT_LEGACY_RATE_LIMIT),
             demo: true,
@@ -201,10 +207,12 @@ struct Counters {
 /// Shared state of a running sandbox.
 #[derive(Debug)]
 pub struct App {
-    store: tokio::sync::Mutex<store::Store>,
+    /// The v3 data of each company, the first's first (see `company.rs`).
+    stores: Vec<tokio::sync::Mutex<store::Store>>,
     legacy: tokio::sync::Mutex<legacy::store::LegacyStore>,
     clock: clock::Clock,
-    keys: Vec<(String, String)>,
+    /// Accepted keys (id, secret) and the company each is for.
+    keys: Vec<(String, String, usize)>,
     /// `http://127.0.0.1:PORT` or `--public-url`, for absolute links.
     origin: String,
     /// See `Options::trust_forwarded`.
@@ -230,36 +238,73 @@ pub struct App {
 #[derive(Debug, Clone)]
 struct Seed {
     demo: bool,
-    extra_inspections: usize,
+    /// Generated inspections of each company, the first's first.
+    extra_inspections: Vec<usize>,
     legacy_users: Vec<(String, String, bool)>,
     legacy_transactions: usize,
 }
 
 impl Seed {
-    fn load(&self, now: DateTime<Utc>, origin: &str) -> (store::Store, legacy::store::LegacyStore) {
-        let mut store = store::Store::default();
+    fn load(
+        &self,
+        now: DateTime<Utc>,
+        origin: &str,
+    ) -> (Vec<store::Store>, legacy::store::LegacyStore) {
+        let stores = (self.extra_inspections.iter())
+            .map(|&extra| {
+                let mut store = store::Store::default();
+                if self.demo {
+                    demo::load(&mut store, now, origin);
+                }
+                for inspection in demo::generated_inspections(now, extra, origin) {
+                    store.push_inspection(inspection);
+                }
+                store
+            })
+            .collect();
         let mut legacy_store = legacy::store::LegacyStore::default();
         let transactions = if self.demo {
-            demo::load(&mut store, now, origin);
             self.legacy_transactions
         } else {
             0
         };
-        for inspection in demo::generated_inspections(now, self.extra_inspections, origin) {
-            store.push_inspection(inspection);
-        }
         legacy::store::load(&mut legacy_store, &self.legacy_users, transactions, now);
-        (store, legacy_store)
+        (stores, legacy_store)
     }
 }
 
 impl App {
+    /// The v3 data of the company whose request is under way (see `company.rs`).
+    fn store(&self) -> &tokio::sync::Mutex<store::Store> {
+        &self.stores[company::current().min(self.stores.len() - 1)]
+    }
+
+    /// What `find` finds in the first company's data that has it: for what is reached
+    /// without a key (share links, pre-signed PDFs).
+    async fn find_in_any<T>(&self, find: impl Fn(&store::Store) -> Option<T>) -> Option<T> {
+        for store in &self.stores {
+            if let Some(found) = find(&*store.lock().await) {
+                return Some(found);
+            }
+        }
+        None
+    }
+
+    /// The company whose key this is.
+    fn company_of(&self, id: &str, secret: &str) -> Option<usize> {
+        (self.keys.iter())
+            .find(|(i, s, _)| i == id && s == secret)
+            .map(|k| k.2)
+    }
+
     /// Back to the state at start-up: data, clock, rate-limit windows, fault draws,
     /// counters, canned answers, recorded requests and registered webhook listeners.
     async fn reset(&self) {
         self.clock.reset();
-        let (store, legacy_store) = self.seed.load(self.clock.now(), &self.origin);
-        *self.store.lock().await = store;
+        let (stores, legacy_store) = self.seed.load(self.clock.now(), &self.origin);
+        for (held, fresh) in self.stores.iter().zip(stores) {
+            *held.lock().await = fresh;
+        }
         *self.legacy.lock().await = legacy_store;
         self.limiter.reset();
         self.legacy_limiter.reset();
@@ -304,18 +349,27 @@ impl Sandbox {
             .clone()
             .unwrap_or_else(|| format!("http://{addr}"));
         let clock = clock::Clock::default();
+        let companies = &options.companies;
         let seed = Seed {
             demo: options.demo,
-            extra_inspections: options.extra_inspections,
+            extra_inspections: std::iter::once(options.extra_inspections)
+                .chain(companies.iter().map(|c| c.inspections))
+                .collect(),
             legacy_users: options.legacy_users,
             legacy_transactions: options.legacy_transactions,
         };
-        let (store, legacy_store) = seed.load(clock.now(), &origin);
+        let keys = (options.keys.iter().map(|(i, s)| (i.clone(), s.clone(), 0)))
+            .chain(
+                (companies.iter().enumerate())
+                    .map(|(n, c)| (c.key.0.clone(), c.key.1.clone(), n + 1)),
+            )
+            .collect();
+        let (stores, legacy_store) = seed.load(clock.now(), &origin);
         let app = Arc::new(App {
-            store: tokio::sync::Mutex::new(store),
+            stores: stores.into_iter().map(tokio::sync::Mutex::new).collect(),
             legacy: tokio::sync::Mutex::new(legacy_store),
             clock,
-            keys: options.keys,
+            keys,
             origin,
             trust_forwarded: options.trust_forwarded,
             limiter: rate::RateLimiter::new(options.rate_limit),
@@ -385,15 +439,19 @@ impl Sandbox {
 }
 
 async fn read_stats(app: &App) -> Stats {
-    // One lock: a second `lock()` in the same expression would wait on the first.
-    let store = app.store.lock().await;
+    let (mut units_created, mut unit_posts) = (0, 0);
+    for store in &app.stores {
+        let store = store.lock().await;
+        units_created += store.units_created;
+        unit_posts += store.unit_posts;
+    }
     Stats {
         requests: app.stats.requests.load(Ordering::Relaxed),
         rate_limited: app.stats.rate_limited.load(Ordering::Relaxed),
         legacy_rate_limited: app.stats.legacy_rate_limited.load(Ordering::Relaxed),
         faults: app.stats.faults.load(Ordering::Relaxed),
-        units_created: store.units_created,
-        unit_posts: store.unit_posts,
+        units_created,
+        unit_posts,
         storage_requests: app.storage.requests.load(Ordering::Relaxed),
         storage_with_credentials: app.storage.with_credentials.load(Ordering::Relaxed),
         storage_faults: app.storage.faulted.load(Ordering::Relaxed),

@@ -13,6 +13,7 @@ pub use decode::{Response, decode};
 pub use presigned::Fetched;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -59,7 +60,12 @@ struct Inner {
     /// How a token is renewed, for `Auth::Token`.
     login: Option<Login>,
     config: Config,
-    pacer: Pacer,
+    /// This client's own, or one it shares with others ([`Config::share_pacing`]).
+    pacer: Arc<Pacer>,
+    /// Requests this client (and its clones) sent, and 429 answers it met: its own
+    /// counts, even when its pacer is shared.
+    sent: AtomicU64,
+    rate_limited: AtomicU64,
 }
 
 /// Logs in (with the credentials it captured) through the client's own core, so logins are
@@ -199,7 +205,10 @@ impl Core {
         };
         let http = build(policy)?;
         let bare = build(reqwest::redirect::Policy::limited(5))?;
-        let pacer = Pacer::new(config.pacing_limit());
+        let pacer = match &config.shared_pacing {
+            Some(shared) => shared.pacer(base.as_str(), config.pacing_limit()),
+            None => Arc::new(Pacer::new(config.pacing_limit())),
+        };
         Ok(Core {
             inner: Arc::new(Inner {
                 http,
@@ -209,6 +218,8 @@ impl Core {
                 login,
                 config,
                 pacer,
+                sent: AtomicU64::new(0),
+                rate_limited: AtomicU64::new(0),
             }),
         })
     }
@@ -226,13 +237,21 @@ impl Core {
     /// Requests this client (and its clones) has sent to the service so far, retries
     /// included: for a progress display's request pace.
     pub fn requests_sent(&self) -> u64 {
-        self.inner.pacer.granted()
+        self.inner.sent.load(Ordering::Relaxed)
     }
 
     /// The 429 answers this client (and its clones) has met so far, each one whether it
     /// was retried or not: for a run's record of how often the quota was hit.
     pub fn rate_limited(&self) -> u64 {
-        self.inner.pacer.rate_limited()
+        self.inner.rate_limited.load(Ordering::Relaxed)
+    }
+
+    /// Waits for this client's turn under its pacer, and counts the request as sent;
+    /// returns how long the pace held it (see [`Pacer::acquire`]).
+    async fn paced(&self) -> Duration {
+        let waited = self.inner.pacer.acquire().await;
+        self.inner.sent.fetch_add(1, Ordering::Relaxed);
+        waited
     }
 
     /// Checks `value`'s documented limits, unless validation is turned off.
@@ -385,7 +404,7 @@ impl Core {
         let (mut attempt, mut sent) = (1, 0u32);
         let mut renewed = false;
         loop {
-            let paced = self.inner.pacer.acquire().await;
+            let paced = self.paced().await;
             if !paced.is_zero() {
                 tracing::debug!(
                     inspection.event = "pause",
@@ -532,6 +551,7 @@ impl Core {
         match failure {
             Failure::Status(api) if api.status == 429 => {
                 self.inner.pacer.rate_limited_once();
+                self.inner.rate_limited.fetch_add(1, Ordering::Relaxed);
                 // A wait longer than the client allows is reported, not cut short: retrying
                 // early would only meet another 429.
                 if api.retry_after.is_some_and(|r| r > policy.max_backoff) {

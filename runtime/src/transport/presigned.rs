@@ -88,7 +88,8 @@ impl Core {
         let policy = &self.inner.config.retry;
         let mut attempt = 1;
         let resp = loop {
-            let api = match self.get_once(&parsed, &shown, pacer, attempt).await? {
+            pacer.acquire().await;
+            let api = match self.get_once(&parsed, &shown, attempt).await? {
                 Ok(resp) => break resp,
                 Err(api) => api,
             };
@@ -120,23 +121,22 @@ impl Core {
         let (parsed, shown) = presigned(url, &self.inner.config.plain_http_hosts)?;
         // Share links are served by the service itself, so they count against its rate
         // limit; uploads (`put_presigned`) go to storage and are not paced.
-        match self.get_once(&parsed, &shown, &self.inner.pacer, 1).await? {
+        self.paced().await;
+        match self.get_once(&parsed, &shown, 1).await? {
             Ok(resp) => Ok((resp, shown)),
             Err(api) => Err(self.scrub(api.into())),
         }
     }
 
-    /// One GET of a pre-signed URL with no credential, paced by `pacer`: the answer when it
-    /// is a success (its body still open), else the refusal it was; a transport failure
-    /// is the error.
+    /// One GET of a pre-signed URL with no credential (its pace already waited for): the
+    /// answer when it is a success (its body still open), else the refusal it was; a
+    /// transport failure is the error.
     async fn get_once(
         &self,
         parsed: &Url,
         shown: &str,
-        pacer: &Pacer,
         attempt: u32,
     ) -> Result<Result<reqwest::Response, ApiError>, Error> {
-        pacer.acquire().await;
         let span = tracing::debug_span!("inspection_presigned", path = %parsed.path(), attempt);
         let sent = self
             .inner

@@ -98,16 +98,16 @@ pub async fn auth(State(app): State<Arc<App>>, req: Request, next: Next) -> Resp
     let verdict = {
         let get = |name| req.headers().get(name).and_then(|v| v.to_str().ok());
         match (get("api-key-id"), get("api-key-secret")) {
-            (Some(id), Some(secret)) if app.keys.iter().any(|(i, s)| i == id && s == secret) => {
-                None
-            }
-            (Some(_), Some(_)) => Some("The API key id or secret is not valid"),
-            _ => Some("The api-key-id and api-key-secret headers are required"),
+            (Some(id), Some(secret)) => app
+                .company_of(id, secret)
+                .ok_or("The API key id or secret is not valid"),
+            _ => Err("The api-key-id and api-key-secret headers are required"),
         }
     };
     match verdict {
-        None => next.run(req).await,
-        Some(why) => error(StatusCode::UNAUTHORIZED, why),
+        // The handler reads and writes the data of the company the key is for.
+        Ok(company) => crate::company::within(company, next.run(req)).await,
+        Err(why) => error(StatusCode::UNAUTHORIZED, why),
     }
 }
 

@@ -22,7 +22,7 @@ pub async fn workflows(
     let q = ListQuery::parse(pairs)?;
     let location = q.get("location_id").map(str::to_string);
     let department = q.get("department_name").map(str::to_string);
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     let matches = |w: &Workflow, key: &str, want: &Option<String>| {
         want.as_deref()
             .is_none_or(|v| w.additional_properties.get(key).and_then(|x| x.as_str()) == Some(v))
@@ -47,7 +47,7 @@ async fn all<T: serde::Serialize>(
     rows: impl Fn(&crate::store::Store) -> Vec<(u64, &T)>,
 ) -> Result<Response, Reject> {
     let q = ListQuery::parse(pairs)?;
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     Ok(page(&app, uri.path(), &q, rows(&store)))
 }
 
@@ -86,7 +86,7 @@ pub async fn update_user(
     bytes: Bytes,
 ) -> Result<Response, Reject> {
     let update: UserUpdate = body(&bytes)?;
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let Some(user) = store
         .users
         .iter_mut()

@@ -63,7 +63,7 @@ async fn list_in(
         Ok::<_, Reject>((q, after, before, ty, department))
     })();
     let (q, after, before, ty, department) = filters?;
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let unit_id = match &scope {
         Scope::All => None,
         Scope::UnitId(id) => match store.unit_by_id(id) {
@@ -117,7 +117,7 @@ pub async fn get(
     Path(id): Path<String>,
     headers: HeaderMap,
 ) -> Response {
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let Some(found) = store
         .inspections
         .iter()
@@ -141,7 +141,7 @@ pub async fn get(
 
 /// A pre-signed link to the inspection's PDF, valid for 48 hours.
 pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     if !store.inspections.iter().any(|r| r.record.id.as_str() == id) {
         return error(
             StatusCode::NOT_FOUND,
@@ -168,8 +168,9 @@ pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> R
 
 /// The pre-signed download: no keys needed, refused once expired.
 pub async fn shared(State(app): State<Arc<App>>, Path(token): Path<String>) -> Response {
-    let store = app.store.lock().await;
-    match store.shares.get(&token) {
+    // A link carries no key: it may be any company's.
+    let share = app.find_in_any(|store| store.shares.get(&token).cloned());
+    match share.await.as_ref() {
         None => error(StatusCode::NOT_FOUND, "This link does not exist"),
         Some(share) if app.clock.now() >= share.expires_at => {
             error(StatusCode::FORBIDDEN, "This link has expired")
@@ -179,7 +180,7 @@ pub async fn shared(State(app): State<Arc<App>>, Path(token): Path<String>) -> R
 }
 
 pub async fn form(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     if !store.forms.contains(&id) {
         return error(
             StatusCode::NOT_FOUND,

@@ -68,7 +68,7 @@ pub fn router(app: Arc<App>, ir: &Arc<Ir>) -> Router<Arc<App>> {
 /// The record a write's path names, if the sandbox keeps none by that id (see
 /// [`Probe`]): by the parameter's type, or a unit's reference number.
 async fn missing(app: &App, named: &str, id: &str) -> Option<&'static str> {
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     let (label, found) = match named {
         "UnitId" => (
             "Unit",

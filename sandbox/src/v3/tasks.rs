@@ -51,7 +51,7 @@ pub async fn list(
             (after.is_none() && before.is_none())
                 || t.is_some_and(|t| after.is_none_or(|a| t >= a) && before.is_none_or(|b| t < b))
         };
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     let rows = store
         .tasks
         .iter()
@@ -73,7 +73,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Respons
     let request: TaskRequest = body(&bytes)?;
     let hook = webhooks::task_url(request.webhook_url.clone().map(Value::String).as_ref())?;
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let id = TaskId::new(store.new_id("tsk"));
     let mut task = Task::new(id);
     task.object = Some("task".into());
@@ -90,7 +90,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Respons
 }
 
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     match store.tasks.iter().find(|r| r.record.task.id.as_str() == id) {
         Some(r) => json(StatusCode::OK, &r.record.task),
         None => not_found(&id),
@@ -108,7 +108,7 @@ pub async fn patch(
     let raw: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
     let hook = webhooks::task_url(raw.get("webhook_url"))?;
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let Some(index) = store
         .tasks
         .iter()
@@ -179,7 +179,7 @@ fn set_status(task: &mut Task, status: TaskStatus, now: DateTime<Utc>) -> bool {
 }
 
 pub async fn delete(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let before = store.tasks.len();
     store.tasks.retain(|r| r.record.task.id.as_str() != id);
     if store.tasks.len() == before {

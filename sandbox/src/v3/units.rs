@@ -28,7 +28,7 @@ pub async fn list(
 ) -> Result<Response, Reject> {
     let q = ListQuery::parse(pairs)?;
     let (reference, serial) = (q.get("referenceNumber"), q.get("serialNumber"));
-    let store = app.store.lock().await;
+    let store = app.store().lock().await;
     let rows = store
         .units
         .iter()
@@ -41,7 +41,7 @@ pub async fn list(
 
 pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Reject> {
     let new: NewUnit = body(&bytes)?;
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     store.unit_posts += 1;
     if store.unit_by_reference(&new.reference_number).is_some() {
         return Ok(error(
@@ -59,7 +59,7 @@ pub async fn create(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Respons
 }
 
 pub async fn get(State(app): State<Arc<App>>, Path(id): Path<String>) -> Response {
-    match app.store.lock().await.unit_by_id(&id) {
+    match app.store().lock().await.unit_by_id(&id) {
         Some(unit) => json(StatusCode::OK, unit),
         None => not_found(&id),
     }
@@ -69,7 +69,7 @@ pub async fn get_by_reference(
     State(app): State<Arc<App>>,
     Path(reference): Path<String>,
 ) -> Response {
-    match app.store.lock().await.unit_by_reference(&reference) {
+    match app.store().lock().await.unit_by_reference(&reference) {
         Some(unit) => json(StatusCode::OK, unit),
         None => not_found(&reference),
     }
@@ -81,7 +81,7 @@ pub async fn patch(
     bytes: Bytes,
 ) -> Result<Response, Reject> {
     let changes: UnitPatch = body(&bytes)?;
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     // A missing unit is a 404 before its reference number is looked at (the strict layer
     // already answered it; this keeps the handler's order the service's).
     if store.unit_by_id(&id).is_none() {
@@ -120,7 +120,7 @@ pub async fn patch_by_reference(
 ) -> Result<Response, Reject> {
     let changes: UnitAttributes = body(&bytes)?;
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let Some(unit) = store.unit_by_reference(&reference) else {
         return Ok(not_found(&reference));
     };
@@ -137,7 +137,7 @@ pub async fn upsert(
 ) -> Result<Response, Reject> {
     let attributes: UnitAttributes = body(&bytes)?;
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     if let Some(unit) = store.unit_by_reference(&reference) {
         apply(unit, attributes, true);
         unit.updated_at = Some(now);

@@ -93,7 +93,7 @@ async fn emit(State(app): State<Arc<App>>, bytes: Bytes) -> Result<Response, Rej
 /// created now; answers it (201) and sends `inspection.created` to the v3 listeners.
 async fn new_inspection(State(app): State<Arc<App>>) -> Response {
     let now = app.clock.now();
-    let mut store = app.store.lock().await;
+    let mut store = app.store().lock().await;
     let id = store.new_id("ins");
     let inspection = crate::demo::full_inspection(&id, now, &app.origin);
     // Delivered and answered as `get_inspection` answers it (the event's documented
