@@ -19,6 +19,9 @@ use crate::flags;
 /// A command under way.
 pub type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Failure>> + 'a>>;
 
+/// A sync under way, which says what it did.
+pub type Synced<'a> = Pin<Box<dyn Future<Output = Result<crate::sync::Summary, Failure>> + 'a>>;
+
 /// An interface of the spec, as the generated crate describes it.
 pub struct Interface {
     pub name: &'static str,
@@ -53,7 +56,7 @@ pub struct Import {
 pub struct Sync {
     /// What is synced, for the help text.
     pub about: &'static str,
-    pub run: for<'a> fn(&'a Context, &'a crate::sync::Options) -> Running<'a>,
+    pub run: for<'a> fn(&'a Context, &'a crate::sync::Options) -> Synced<'a>,
 }
 
 /// An interface's export, as the spec's `export` declares it.
@@ -75,6 +78,10 @@ pub struct Context {
     /// How long a request waits for its answer (the import's `--timeout`); `None`
     /// keeps the client's default.
     pub timeout: Option<std::time::Duration>,
+    /// The pacers every client of the run takes (one per base URL): the service's quota
+    /// is per client address, so clients with other credentials (`sync --tenants`)
+    /// share it.
+    pub pacing: inspection_runtime::SharedPacing,
 }
 
 pub use crate::pace::RateLimit;
@@ -101,6 +108,7 @@ impl Context {
 
     /// `config` with this run's pace.
     pub fn config(&self, config: inspection_runtime::Config) -> inspection_runtime::Config {
+        let config = config.share_pacing(self.pacing.clone());
         let config = match self.timeout {
             Some(timeout) => config.timeout(timeout),
             None => config,
@@ -303,6 +311,7 @@ pub fn main(
         ),
         rate_limit,
         timeout: crate::import::command::timeout(&matches),
+        pacing: inspection_runtime::SharedPacing::new(),
     };
     match runtime.block_on(dispatch(name, version, interfaces, &cx, &matches)) {
         Ok(()) => ExitCode::SUCCESS,
@@ -435,10 +444,14 @@ async fn sync(
     if let Some((crate::sync::command::STATUS, m)) = m.subcommand() {
         return crate::sync::status::run(m).await;
     }
+    if let Some(options) = crate::sync::command::tenants_options(m, quiet, version)? {
+        return crate::sync::tenants::run(interfaces, cx, &options).await;
+    }
     let (s, m) = tool_of(interfaces, m, "sync", |i| i.sync.as_ref())?;
     let mut options = crate::sync::command::options(m, quiet)?;
     options.tool_version = version;
-    (s.run)(cx, &options).await
+    let summary = (s.run)(cx, &options).await?;
+    crate::output::Printer::for_stdout().print(&summary)
 }
 
 /// `import <interface> <target> FILE`.

@@ -109,7 +109,7 @@ fn read_profile(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound && !named => return Ok(None),
         Err(e) => return Err(format!("cannot read the profile file {shown}: {e}")),
     };
-    owner_only(path)?;
+    owner_only(path, "the profile file")?;
     let sections = parse(&text).map_err(|(line, what)| format!("{shown}:{line}: {what}"))?;
     match sections.get(profile) {
         Some(values) => Ok(Some(values.clone())),
@@ -118,17 +118,18 @@ fn read_profile(
     }
 }
 
-/// Refuses a file that its group or others may read or write.
+/// Refuses a file holding secrets (`what`: "the profile file") that its group or others
+/// may read or write.
 #[cfg(unix)]
-fn owner_only(path: &Path) -> Result<(), String> {
+pub(crate) fn owner_only(path: &Path, what: &str) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(path)
-        .map_err(|e| format!("cannot read the profile file {}: {e}", path.display()))?
+        .map_err(|e| format!("cannot read {what} {}: {e}", path.display()))?
         .permissions()
         .mode();
     if mode & 0o077 != 0 {
         return Err(format!(
-            "the profile file {} can be read or changed by others (mode {:o}); it holds \
+            "{what} {} can be read or changed by others (mode {:o}); it holds \
              secrets: make it yours alone with `chmod 600 {}`",
             path.display(),
             mode & 0o777,
@@ -140,7 +141,7 @@ fn owner_only(path: &Path) -> Result<(), String> {
 
 /// Windows files have no mode bits; the user profile folder is private by default.
 #[cfg(not(unix))]
-fn owner_only(_path: &Path) -> Result<(), String> {
+pub(crate) fn owner_only(_path: &Path, _what: &str) -> Result<(), String> {
     Ok(())
 }
 

@@ -35,11 +35,14 @@ pub enum Class {
     /// `sync status --max-age`: a list's last successful sync is older than the age
     /// allowed (or it never had one).
     Stale,
+    /// `sync --tenants`: one tenant or more failed (each one's error, with its own class
+    /// and code, is in the summary); the others completed.
+    Tenants,
 }
 
 impl Class {
     /// Every class in the order of its code, for the help text and the docs.
-    pub const ALL: [Class; 11] = [
+    pub const ALL: [Class; 12] = [
         Class::Failure,
         Class::Usage,
         Class::Invalid,
@@ -51,6 +54,7 @@ impl Class {
         Class::Busy,
         Class::Database,
         Class::Stale,
+        Class::Tenants,
     ];
 
     pub fn code(self) -> u8 {
@@ -66,6 +70,7 @@ impl Class {
             Class::Busy => 9,
             Class::Database => 10,
             Class::Stale => 11,
+            Class::Tenants => 12,
         }
     }
 
@@ -82,6 +87,7 @@ impl Class {
             Class::Busy => "busy",
             Class::Database => "database",
             Class::Stale => "stale",
+            Class::Tenants => "some tenants failed",
         }
     }
 
@@ -192,7 +198,7 @@ mod tests {
     fn every_class_has_its_own_code() {
         let mut codes: Vec<u8> = Class::ALL.iter().map(|c| c.code()).collect();
         codes.dedup();
-        assert_eq!(codes, (1..=11).collect::<Vec<u8>>());
+        assert_eq!(codes, (1..=12).collect::<Vec<u8>>());
         assert!(Class::table().contains("  4  credentials\n"));
     }
 

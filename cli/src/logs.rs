@@ -5,7 +5,11 @@
 //! plain lines. Nothing here reads a secret: the events carry operations, path templates,
 //! statuses and waits (the runtime's rule), and failures are the messages the tool prints.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Map, Value};
 use tracing::field::{Field, Visit};
@@ -32,7 +36,7 @@ impl LogFormat {
 
 /// Sends the client's events to standard error as JSON lines, for the rest of the process.
 pub fn install_json() {
-    let _ = tracing::subscriber::set_global_default(JsonLines(write_line));
+    let _ = tracing::subscriber::set_global_default(JsonLines::new(write_line));
 }
 
 /// One JSON object on standard error, with the time and `level` first.
@@ -63,18 +67,66 @@ fn now() -> String {
     chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
 }
 
-/// The subscriber: the runtime's events only (spans are not followed; each event names
-/// its operation and attempt itself), each given to its sink with its level (the tool's:
-/// [`write_line`]).
-struct JsonLines<S>(S);
+/// The subscriber: the runtime's events and the tool's own (`inspection_cli`: a failed
+/// tenant), each given to its sink with its level (the tool's: [`write_line`]). Of spans it
+/// follows only `tenant` (`sync --tenants`), whose name every event inside it carries.
+struct JsonLines<S> {
+    sink: S,
+    /// The tenant of each `tenant` span open, its metadata and how many handles it has,
+    /// by span id.
+    tenants: Mutex<HashMap<u64, Open>>,
+    next_id: AtomicU64,
+}
+
+/// A `tenant` span that is open.
+struct Open {
+    tenant: String,
+    metadata: &'static Metadata<'static>,
+    handles: usize,
+}
+
+thread_local! {
+    /// The spans entered on this thread, innermost last.
+    static ENTERED: RefCell<Vec<u64>> = const { RefCell::new(Vec::new()) };
+}
+
+impl<S> JsonLines<S> {
+    fn new(sink: S) -> Self {
+        JsonLines {
+            sink,
+            tenants: Mutex::new(HashMap::new()),
+            next_id: AtomicU64::new(1),
+        }
+    }
+
+    fn tenants(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Open>> {
+        self.tenants.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
 
 impl<S: Fn(&str, Map<String, Value>) + Send + Sync + 'static> Subscriber for JsonLines<S> {
     fn enabled(&self, metadata: &Metadata<'_>) -> bool {
-        metadata.is_event() && metadata.target().starts_with("inspection_runtime")
+        let target = metadata.target();
+        match metadata.is_span() {
+            true => metadata.name() == "tenant",
+            false => target.starts_with("inspection_runtime") || target == "inspection_cli",
+        }
     }
 
-    fn new_span(&self, _: &Attributes<'_>) -> Id {
-        Id::from_u64(1)
+    fn new_span(&self, span: &Attributes<'_>) -> Id {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let mut fields = Fields(Map::new());
+        span.record(&mut fields);
+        if let Some(Value::String(tenant)) = fields.0.remove("tenant") {
+            let metadata = span.metadata();
+            let open = Open {
+                tenant,
+                metadata,
+                handles: 1,
+            };
+            self.tenants().insert(id, open);
+        }
+        Id::from_u64(id)
     }
 
     fn record(&self, _: &Id, _: &Record<'_>) {}
@@ -87,12 +139,50 @@ impl<S: Fn(&str, Map<String, Value>) + Send + Sync + 'static> Subscriber for Jso
         if !fields.0.contains_key("event") {
             return;
         }
-        (self.0)(event.metadata().level().as_str(), fields.0);
+        let inner = ENTERED.with(|e| e.borrow().last().copied());
+        if let Some(tenant) = inner.and_then(|id| Some(self.tenants().get(&id)?.tenant.clone())) {
+            fields.0.entry("tenant").or_insert(tenant.into());
+        }
+        (self.sink)(event.metadata().level().as_str(), fields.0);
     }
 
-    fn enter(&self, _: &Id) {}
+    fn enter(&self, span: &Id) {
+        ENTERED.with(|e| e.borrow_mut().push(span.into_u64()));
+    }
 
-    fn exit(&self, _: &Id) {}
+    fn exit(&self, _: &Id) {
+        ENTERED.with(|e| e.borrow_mut().pop());
+    }
+
+    /// The span entered, so that work spawned in it (`in_current_span`) stays in it.
+    fn current_span(&self) -> tracing_core::span::Current {
+        let inner = ENTERED.with(|e| e.borrow().last().copied());
+        match inner.and_then(|id| Some((id, self.tenants().get(&id)?.metadata))) {
+            Some((id, metadata)) => tracing_core::span::Current::new(Id::from_u64(id), metadata),
+            None => tracing_core::span::Current::none(),
+        }
+    }
+
+    fn clone_span(&self, span: &Id) -> Id {
+        if let Some(open) = self.tenants().get_mut(&span.into_u64()) {
+            open.handles += 1;
+        }
+        span.clone()
+    }
+
+    fn try_close(&self, span: Id) -> bool {
+        let mut tenants = self.tenants();
+        let id = span.into_u64();
+        let Some(open) = tenants.get_mut(&id) else {
+            return true;
+        };
+        open.handles -= 1;
+        if open.handles > 0 {
+            return false;
+        }
+        tenants.remove(&id);
+        true
+    }
 }
 
 /// An event's fields by name (`inspection.` dropped: `event`, `operation`, `attempt`,
@@ -149,7 +239,7 @@ mod tests {
     fn an_event_s_fields_are_named_without_the_prefix() {
         let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let kept = lines.clone();
-        let subscriber = JsonLines(move |_: &str, fields| kept.lock().unwrap().push(fields));
+        let subscriber = JsonLines::new(move |_: &str, fields| kept.lock().unwrap().push(fields));
         tracing::subscriber::with_default(subscriber, || {
             tracing::warn!(
                 target: "inspection_runtime::transport",
@@ -164,9 +254,19 @@ mod tests {
             );
             tracing::warn!(target: "inspection_runtime::transport", "no event field");
             tracing::warn!(target: "other", { inspection.event = "retry" }, "not the runtime's");
+            let span = tracing::info_span!(target: "inspection_cli", "tenant", tenant = "acme");
+            span.in_scope(|| {
+                tracing::warn!(target: "inspection_runtime::transport", { inspection.event = "pause" }, "paced");
+            });
+            tracing::warn!(target: "inspection_runtime::transport", { inspection.event = "pause" }, "outside");
         });
         let lines = lines.lock().unwrap();
-        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(
+            lines[1]["tenant"], "acme",
+            "an event in a tenant's span names it"
+        );
+        assert!(lines[2].get("tenant").is_none(), "{:?}", lines[2]);
         let line = &lines[0];
         assert_eq!(line["event"], "retry");
         assert_eq!(line["attempt"], 2);

@@ -46,6 +46,14 @@ impl ByPath {
     }
 }
 
+/// The tenant a run of `sync --tenants` is for: its name begins each progress line, and
+/// its bar is one of the run's bars.
+#[derive(Clone, Debug)]
+pub struct Label {
+    pub tenant: String,
+    pub bars: indicatif::MultiProgress,
+}
+
 /// Counts of a run, and where they are shown.
 pub struct Progress {
     shown: Shown,
@@ -67,6 +75,8 @@ pub struct Progress {
     quota_per_s: Option<f64>,
     /// What the last line on a terminal says a finished run did (`exported`, `synced`).
     done: &'static str,
+    /// The tenant, in `sync --tenants`.
+    tenant: Option<String>,
 }
 
 enum Shown {
@@ -112,12 +122,26 @@ impl Progress {
             requests_base: requests,
             quota_per_s: quota.map(|(n, window)| f64::from(n) / window.as_secs_f64()),
             done: "exported",
+            tenant: None,
         }
     }
 
     /// The same for another tool, whose finished run is `done` (`synced`).
     pub fn for_tool(mut self, done: &'static str) -> Progress {
         self.done = done;
+        self
+    }
+
+    /// The same for one tenant of several: lines begin with its name (JSON lines carry it
+    /// as `tenant`), and a terminal's bar is one of `label`'s bars.
+    pub fn for_tenant(mut self, label: Option<&Label>) -> Progress {
+        let Some(label) = label else {
+            return self;
+        };
+        if let Shown::Bar(bar) = self.shown {
+            self.shown = Shown::Bar(label.bars.add(bar));
+        }
+        self.tenant = Some(label.tenant.clone());
         self
     }
 
@@ -176,8 +200,11 @@ impl Progress {
             .quota_per_s
             .map(|q| format!(", paced to {q:.0}/s"))
             .unwrap_or_default();
+        let tenant = (self.tenant.as_ref())
+            .map(|t| format!("{t}: "))
+            .unwrap_or_default();
         format!(
-            "{} records received, {} written, {} pages | {} documents (link {}, API {}, \
+            "{tenant}{} records received, {} written, {} pages | {} documents (link {}, API {}, \
              fallback {}), {:.1}/s | API {:.1} requests/s{quota}",
             self.received,
             self.records,
@@ -193,7 +220,7 @@ impl Progress {
 
     fn line(&self, event: &str) {
         let tenth = |x: f64| (x * 10.0).round() / 10.0;
-        let line = serde_json::json!({
+        let mut line = serde_json::json!({
             "event": event,
             "records": self.records,
             "records_received": self.received,
@@ -206,6 +233,9 @@ impl Progress {
             "documents_per_s": tenth(self.per_s(self.documents.total())),
             "api_requests_per_s": tenth(self.per_s(self.requests)),
         });
+        if let Some(tenant) = &self.tenant {
+            line["tenant"] = tenant.clone().into();
+        }
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "{line}");
     }

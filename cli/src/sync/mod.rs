@@ -29,6 +29,7 @@ pub mod state;
 pub mod statements;
 pub mod status;
 pub mod target;
+pub mod tenants;
 #[cfg(feature = "postgres")]
 pub mod tls;
 pub mod walk;
@@ -95,6 +96,8 @@ pub struct Options {
     pub links: crate::export::documents::LinkOptions,
     /// The tool's version, for the run's row in `_sync_runs`.
     pub tool_version: &'static str,
+    /// The tenant this sync is for, in `sync --tenants`.
+    pub label: Option<progress::Label>,
 }
 
 /// The default `--lookback`: a week of inspections read again each run.
@@ -176,8 +179,9 @@ pub async fn run(source: &dyn Source, options: &Options) -> Result<Summary, Fail
     }
     let requests_before = source.core().requests_sent();
     let record = start_run(&mut db, source, options, &lists).await?;
-    let progress =
-        Progress::new(options.progress, (0, 0), source.quota(), requests_before).for_tool("synced");
+    let progress = Progress::new(options.progress, (0, 0), source.quota(), requests_before)
+        .for_tool("synced")
+        .for_tenant(options.label.as_ref());
     let mut run = walk::Run {
         source,
         options,

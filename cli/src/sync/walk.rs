@@ -199,13 +199,15 @@ type PageOrError =
 impl Ahead {
     fn of(mut pages: crate::export::Pages) -> Ahead {
         let (send, receive) = tokio::sync::mpsc::channel(1);
-        let task = tokio::spawn(async move {
+        // In the caller's span: a tenant's log lines name it (`sync --tenants`).
+        let walk = async move {
             while let Some(page) = pages.next().await {
                 if send.send(page).await.is_err() {
                     return;
                 }
             }
-        });
+        };
+        let task = tokio::spawn(tracing::Instrument::in_current_span(walk));
         Ahead {
             pages: receive,
             task,

@@ -2477,19 +2477,18 @@ impl cli::sync::Source for Sync {
         Some(&self.1)
     }
 }
-/// Runs `inspection sync`, then prints what it did.
+/// Runs `inspection sync`, and says what it did.
 fn sync<'a>(
     cx: &'a cli::app::Context,
     options: &'a cli::sync::Options,
-) -> cli::app::Running<'a> {
+) -> cli::app::Synced<'a> {
     Box::pin(async move {
         cli::sync::preflight(&SCHEMA, options)?;
         let source = {
             let client = connect(cx).await?;
             Sync(client.clone(), Export(client))
         };
-        let summary = cli::sync::run(&source, options).await?;
-        cli::output::Printer::for_stdout().print(&summary)
+        cli::sync::run(&source, options).await
     })
 }
 /// What `inspection import` feeds (the spec's `import`).

@@ -67,16 +67,15 @@ pub(super) fn sync(
             }
         }
 
-        /// Runs `inspection sync`, then prints what it did.
+        /// Runs `inspection sync`, and says what it did.
         fn sync<'a>(
             cx: &'a cli::app::Context,
             options: &'a cli::sync::Options,
-        ) -> cli::app::Running<'a> {
+        ) -> cli::app::Synced<'a> {
             Box::pin(async move {
                 cli::sync::preflight(&SCHEMA, options)?;
                 let source = #make;
-                let summary = cli::sync::run(&source, options).await?;
-                cli::output::Printer::for_stdout().print(&summary)
+                cli::sync::run(&source, options).await
             })
         }
     };
