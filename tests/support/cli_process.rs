@@ -108,8 +108,9 @@ pub async fn run_to_end(args: &[String], env: &[(String, String)], what: &str) -
 pub fn spawn(args: &[String], env: &[(String, String)]) -> std::process::Child {
     std::process::Command::new(binary())
         .args(args)
-        .envs(env.iter().cloned())
+        // No profile of the user's, unless the test gives a folder of its own.
         .env("INSPECTION_CONFIG_DIR", "/nonexistent")
+        .envs(env.iter().cloned())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()

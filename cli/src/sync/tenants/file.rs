@@ -13,6 +13,7 @@
 //! only = ["inspections"]       # optional, as --only
 //! lookback = "3d"              # optional, as --lookback
 //! documents = "/srv/acme"      # optional, as --documents
+//! page_size = 100              # optional, as --page-size
 //! ```
 
 use std::ops::Range;
@@ -36,6 +37,7 @@ pub struct Tenant {
     pub only: Vec<String>,
     pub lookback: Option<Duration>,
     pub documents: Option<PathBuf>,
+    pub page_size: Option<u32>,
     /// Where its `interface` is written (`FILE:LINE:COLUMN`), for a refusal found later.
     pub interface_at: String,
 }
@@ -61,6 +63,7 @@ struct Entry {
     only: Option<Vec<String>>,
     lookback: Option<Spanned<String>>,
     documents: Option<PathBuf>,
+    page_size: Option<Spanned<u32>>,
 }
 
 /// The tenants of the file at `path`.
@@ -135,7 +138,11 @@ fn resolve(
         Some(l) => Some(duration(l.get_ref()).map_err(|e| here(&l.span(), e))?),
         None => None,
     };
+    if let Some(size) = entry.page_size.as_ref().filter(|s| *s.get_ref() == 0) {
+        return Err(here(&size.span(), "a page holds 1 record at least".into()));
+    }
     Ok(Tenant {
+        page_size: entry.page_size.map(Spanned::into_inner),
         profile: entry.profile.clone().unwrap_or_else(|| name.clone()),
         interface_at: at(&entry.interface.span()),
         interface: entry.interface.get_ref().clone(),

@@ -90,7 +90,7 @@ fn sync_options(tenant: &Tenant, options: &Options, label: Label) -> crate::sync
         reconcile: false,
         rebuild: false,
         db_timeout: options.db_timeout,
-        page_size: None,
+        page_size: tenant.page_size,
         progress: options.progress,
         max_restarts: 5,
         documents: tenant.documents.clone(),
