@@ -142,6 +142,23 @@ pub fn run(
         rows.extend(sync_rows(&syncs)?);
     }
 
+    // Issue 60: three tenants under one quota: the documented one over six windows, or
+    // (quick) a window of a second.
+    let tenants: &[&str] = if quick {
+        &["300", "1"]
+    } else {
+        &["1000", "10"]
+    };
+    let tenants = last_json_line(&programs.run(
+        root,
+        "bench: sync --tenants, three companies under one quota",
+        "tenants",
+        tenants,
+    )?)?;
+    if !quick {
+        rows.push(tenants_row(&tenants)?);
+    }
+
     // The import: at the documented quota (three quota windows), and checking 100,000 rows.
     let runs: &[&[&str]] = if quick {
         &[&["2000", "check"]]
@@ -604,6 +621,37 @@ fn sync_rows(runs: &[serde_json::Value]) -> Result<Vec<Row>, String> {
             ),
         },
     ])
+}
+
+/// The tenants' row (issue 60): the share of the quota three tenants keep together, and
+/// their 429s.
+fn tenants_row(run: &serde_json::Value) -> Result<Row, String> {
+    let number = |key: &str| {
+        run[key]
+            .as_f64()
+            .ok_or_else(|| format!("bench: the tenants run printed no `{key}`: {run}"))
+    };
+    Ok(Row {
+        what: format!(
+            "`inspection sync --tenants` of three companies ({} inspections each, 5 a page) \
+             into SQLite under one quota ({})",
+            number("records_each")?,
+            run["quota"].as_str().unwrap_or("?")
+        ),
+        figure: format!(
+            "{:.1} % of the quota, {} 429s",
+            100.0 * number("share_of_quota")?,
+            number("rate_limited")?
+        ),
+        against: format!(
+            "{} requests in {:.1} s, {} windows (the quota's least for them: {} s); \
+             target ≥ 98 %, no 429",
+            number("requests")?,
+            number("elapsed_ms")? / 1000.0,
+            number("windows")?,
+            number("least_s")?
+        ),
+    })
 }
 
 /// The import's rows (issue 47): its pace against the quota's best, and the time to check
