@@ -27,7 +27,7 @@ pub use config::{Config, HttpSetup, Pacing};
 pub use error::{ApiError, Cause, Error, Resume};
 pub use futures_util::{Stream, StreamExt, TryStreamExt};
 pub use model::{DateOrDateTime, Record, TimeOrRange, UnknownMember, UnknownValue};
-pub use pacing::{Pacer, SharedPacing};
+pub use pacing::{ClientTurn, Pacer, SharedPacing};
 pub use request::{Request, RequestOptions};
 /// The HTTP crate underneath, for [`Config::http`] (proxies, certificates).
 pub use reqwest;

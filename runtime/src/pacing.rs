@@ -109,6 +109,14 @@ impl Pacer {
         Err((wait, true))
     }
 
+    /// [`Pacer::acquire`] for a client with requests of its own waiting in `turn`: only
+    /// one of them waits in the pacer's queue at a time, so clients sharing the pacer take
+    /// turns request by request however many requests each has under way.
+    pub async fn acquire_in_turn(&self, turn: &ClientTurn) -> Duration {
+        let _mine = turn.0.lock().await;
+        self.acquire().await
+    }
+
     /// Holds every request until `delay` from now (after a 429 with `Retry-After`).
     pub fn pause_for(&self, delay: Duration) {
         let now = Instant::now();
@@ -123,6 +131,10 @@ impl Pacer {
         }
     }
 }
+
+/// A client's place in the queue of a shared pacer ([`Pacer::acquire_in_turn`]).
+#[derive(Debug, Default)]
+pub struct ClientTurn(tokio::sync::Mutex<()>);
 
 /// Pacers shared by every client built with it ([`crate::Config::share_pacing`]): clients
 /// with the same base URL (one host and interface) take one pacer, whatever their
@@ -187,6 +199,38 @@ mod tests {
         assert!(Arc::ptr_eq(&v3, &again));
         assert!(!Arc::ptr_eq(&v3, &legacy));
         assert_eq!(again.limit, Some((100, Duration::from_secs(10))));
+    }
+
+    #[test]
+    fn clients_sharing_a_pacer_take_turns_however_many_requests_each_has() {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let order = runtime.block_on(async {
+            let pacer = Arc::new(Pacer::new(Some((1, Duration::from_millis(30)))));
+            pacer.acquire().await;
+            let (busy, quiet) = (
+                Arc::new(ClientTurn::default()),
+                Arc::new(ClientTurn::default()),
+            );
+            let order = Arc::new(Mutex::new(Vec::new()));
+            let mut tasks = Vec::new();
+            // Four requests of a busy client, then one of a quiet one.
+            for (name, turn) in [("busy", &busy); 4].into_iter().chain([("quiet", &quiet)]) {
+                let (pacer, turn, order) = (pacer.clone(), turn.clone(), order.clone());
+                tasks.push(tokio::spawn(async move {
+                    pacer.acquire_in_turn(&turn).await;
+                    order.lock().unwrap().push(name);
+                }));
+                tokio::task::yield_now().await;
+            }
+            for task in tasks {
+                task.await.unwrap();
+            }
+            Arc::try_unwrap(order).unwrap().into_inner().unwrap()
+        });
+        assert_eq!(order, ["busy", "quiet", "busy", "busy", "busy"]);
     }
 
     #[test]

@@ -62,6 +62,8 @@ struct Inner {
     config: Config,
     /// This client's own, or one it shares with others ([`Config::share_pacing`]).
     pacer: Arc<Pacer>,
+    /// This client's place in its pacer's queue: one request of it waits there at a time.
+    turn: crate::pacing::ClientTurn,
     /// Requests this client (and its clones) sent, and 429 answers it met: its own
     /// counts, even when its pacer is shared.
     sent: AtomicU64,
@@ -218,6 +220,7 @@ impl Core {
                 login,
                 config,
                 pacer,
+                turn: Default::default(),
                 sent: AtomicU64::new(0),
                 rate_limited: AtomicU64::new(0),
             }),
@@ -249,7 +252,7 @@ impl Core {
     /// Waits for this client's turn under its pacer, and counts the request as sent;
     /// returns how long the pace held it (see [`Pacer::acquire`]).
     async fn paced(&self) -> Duration {
-        let waited = self.inner.pacer.acquire().await;
+        let waited = self.inner.pacer.acquire_in_turn(&self.inner.turn).await;
         self.inner.sent.fetch_add(1, Ordering::Relaxed);
         waited
     }
