@@ -308,6 +308,9 @@ async fn a_tenant_with_a_wrong_key_and_one_with_a_read_only_schema_fail_alone() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn three_tenants_under_one_quota_never_draw_a_429() {
+    // The tool paces to 11 a second against the sandbox's 12: the margin is for this
+    // test's busy machine, where a request can reach the sandbox tens of milliseconds late
+    // (the benchmark holds the documented quota itself, on a quiet one).
     let sandbox = sandbox(&companies("--rate-limit 12/1")).await;
     let dir = scratch("sync-tenants-quota");
     let env = profiles(&dir, &sandbox, None);
@@ -322,7 +325,7 @@ async fn three_tenants_under_one_quota_never_draw_a_429() {
     owner_only(&file, &text);
     let started = std::time::Instant::now();
     let ran = tool::run(
-        &tenants_args(&file, &["--rate-limit", "12/1", "--format", "json"]),
+        &tenants_args(&file, &["--rate-limit", "11/1", "--format", "json"]),
         &env,
         None,
     )
@@ -342,8 +345,8 @@ async fn three_tenants_under_one_quota_never_draw_a_429() {
         .map(|t| t["summary"]["api_requests"].as_u64().unwrap())
         .collect();
     assert_eq!(requests.iter().sum::<u64>(), stats.requests, "{requests:?}");
-    // Paced together: 12 a second in all, not 12 each.
-    let windows = stats.requests / 12;
+    // Paced together: 11 a second in all, not 11 each.
+    let windows = stats.requests / 11;
     assert!(
         elapsed >= Duration::from_secs(windows.saturating_sub(1)),
         "{} requests in {elapsed:?}",

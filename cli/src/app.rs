@@ -15,6 +15,7 @@ use crate::credentials::Vars;
 use crate::exit::{Class, Failure};
 use crate::export;
 use crate::flags;
+use crate::sync::tenants::file::Tenant;
 
 /// A command under way.
 pub type Running<'a> = Pin<Box<dyn Future<Output = Result<(), Failure>> + 'a>>;
@@ -444,14 +445,48 @@ async fn sync(
     if let Some((crate::sync::command::STATUS, m)) = m.subcommand() {
         return crate::sync::status::run(m).await;
     }
-    if let Some(options) = crate::sync::command::tenants_options(m, quiet, version)? {
-        return crate::sync::tenants::run(interfaces, cx, &options).await;
+    if let Some(options) = crate::sync::tenants::options(m, quiet, version)? {
+        let start = |tenant: &Tenant, options| start_tenant(interfaces, cx, tenant, options);
+        return crate::sync::tenants::run(&options, &start).await;
     }
     let (s, m) = tool_of(interfaces, m, "sync", |i| i.sync.as_ref())?;
     let mut options = crate::sync::command::options(m, quiet)?;
     options.tool_version = version;
     let summary = (s.run)(cx, &options).await?;
     crate::output::Printer::for_stdout().print(&summary)
+}
+
+/// One tenant's sync of `sync --tenants`: its interface's, with a client made from the
+/// tenant's profile (the environment filling its gaps) on the run's shared pacers.
+fn start_tenant(
+    interfaces: &'static [Interface],
+    cx: &Context,
+    tenant: &Tenant,
+    options: crate::sync::Options,
+) -> Result<crate::sync::tenants::Running, Failure> {
+    let Some(sync) = (interfaces.iter())
+        .find(|i| i.name == tenant.interface)
+        .and_then(|i| i.sync.as_ref())
+    else {
+        let synced: Vec<&str> = (interfaces.iter())
+            .filter(|i| i.sync.is_some())
+            .map(|i| i.name)
+            .collect();
+        return Err(Failure::usage(format!(
+            "{}: tenant `{}`: `{}` is no interface with a sync (those with one: {})",
+            tenant.interface_at,
+            tenant.name,
+            tenant.interface,
+            synced.join(", ")
+        )));
+    };
+    let cx = Context {
+        vars: Vars::from_process(Some(&tenant.profile)),
+        rate_limit: cx.rate_limit,
+        timeout: cx.timeout,
+        pacing: cx.pacing.clone(),
+    };
+    Ok(Box::pin(async move { (sync.run)(&cx, &options).await }))
 }
 
 /// `import <interface> <target> FILE`.

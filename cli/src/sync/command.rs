@@ -11,32 +11,10 @@ use crate::export::progress::Style;
 /// `sync`, with a subcommand per interface that declares a sync, given as its name and
 /// what it syncs.
 pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -> Command {
-    let mut sync = Command::new("sync")
+    let sync = Command::new("sync")
         .about("Keep an interface's records in your database (SQLite file or PostgreSQL), in tables made from the spec; run again to bring what changed")
-        .arg_required_else_help(true)
-        .args_conflicts_with_subcommands(true)
-        .arg(
-            Arg::new("tenants")
-                .long("tenants")
-                .value_name("FILE")
-                .value_parser(value_parser!(std::path::PathBuf))
-                .help("Sync several companies at once under the one quota of this host: a TOML file of [[tenant]] tables (name, interface, profile, database, schema, TLS files; see docs/sync.md); exit 12 when some tenants failed"),
-        )
-        .arg(
-            Arg::new("format")
-                .long("format")
-                .value_name("FORMAT")
-                .requires("tenants")
-                .help("With --tenants: each tenant's summary as text lines (the default) or one JSON document (json)"),
-        )
-        .arg(
-            Arg::new("db-timeout")
-                .long("db-timeout")
-                .value_name("DURATION")
-                .requires("tenants")
-                .help("With --tenants: the longest wait for one answer of any tenant's database (default 5m)"),
-        )
         .subcommand(status_command());
+    let mut sync = tenants_flags(sync);
     for (name, about) in interfaces {
         // How `--documents` takes each document: the export's flags.
         sync = sync.subcommand(crate::export::documents::link_flags(
@@ -105,6 +83,34 @@ pub fn command(interfaces: impl Iterator<Item = (&'static str, &'static str)>) -
     sync
 }
 
+/// `sync --tenants FILE` and the flags that go with it, beside the subcommands.
+fn tenants_flags(sync: Command) -> Command {
+    sync
+        .arg_required_else_help(true)
+        .args_conflicts_with_subcommands(true)
+        .arg(
+            Arg::new("tenants")
+                .long("tenants")
+                .value_name("FILE")
+                .value_parser(value_parser!(std::path::PathBuf))
+                .help("Sync several companies at once under the one quota of this host: a TOML file of [[tenant]] tables (name, interface, profile, database, schema, TLS files; see docs/sync.md); exit 12 when some tenants failed"),
+        )
+        .arg(
+            Arg::new("format")
+                .long("format")
+                .value_name("FORMAT")
+                .requires("tenants")
+                .help("With --tenants: each tenant's summary as text lines (the default) or one JSON document (json)"),
+        )
+        .arg(
+            Arg::new("db-timeout")
+                .long("db-timeout")
+                .value_name("DURATION")
+                .requires("tenants")
+                .help("With --tenants: the longest wait for one answer of any tenant's database (default 5m)"),
+        )
+}
+
 /// The options of `sync <interface>`'s matches.
 pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
     let database = m
@@ -142,33 +148,6 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         tool_version: env!("CARGO_PKG_VERSION"),
         label: None,
     })
-}
-
-/// The options of `sync --tenants FILE`, when it is given.
-pub fn tenants_options(
-    m: &ArgMatches,
-    quiet: bool,
-    tool_version: &'static str,
-) -> Result<Option<super::tenants::Options>, Failure> {
-    let Some(file) = m.get_one::<std::path::PathBuf>("tenants") else {
-        return Ok(None);
-    };
-    let format = match m.get_one::<String>("format") {
-        Some(text) => super::tenants::Format::parse(text)
-            .map_err(|e| Failure::usage(format!("--format: {e}")))?,
-        None => super::tenants::Format::Text,
-    };
-    let db_timeout = match m.get_one::<String>("db-timeout") {
-        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
-        None => DB_TIMEOUT,
-    };
-    Ok(Some(super::tenants::Options {
-        file: file.clone(),
-        format,
-        progress: if quiet { Style::Quiet } else { Style::Auto },
-        db_timeout,
-        tool_version,
-    }))
 }
 
 /// `sync status DATABASE`: each list's last successful sync and its age.

@@ -8,13 +8,17 @@
 pub mod file;
 mod report;
 
+use std::future::Future;
 use std::path::PathBuf;
+use std::pin::Pin;
 use std::time::Duration;
 
+use clap::ArgMatches;
 use tracing::Instrument;
 
-use crate::app::{Context, Interface};
-use crate::credentials::Vars;
+use super::Summary;
+use super::command::bound;
+use super::deadline::DB_TIMEOUT;
 use crate::exit::Failure;
 use crate::export::progress::{Label, Style};
 use file::Tenant;
@@ -32,61 +36,39 @@ pub struct Options {
     pub tool_version: &'static str,
 }
 
+/// One tenant's sync under way.
+pub type Running = Pin<Box<dyn Future<Output = Result<Summary, Failure>>>>;
+
+/// Starts one tenant's sync with these options (the tool's entry knows the interfaces and
+/// makes the tenant's client from its profile, on the run's shared pacers); a tenant it
+/// cannot start (no such interface) refuses the whole file before any starts.
+pub type Start<'a> = dyn Fn(&Tenant, super::Options) -> Result<Running, Failure> + 'a;
+
 /// Runs every tenant of the file at once, then prints a summary per tenant: `Ok` when
 /// every one succeeded, else the failure of class `Tenants`.
-pub async fn run(
-    interfaces: &'static [Interface],
-    cx: &Context,
-    options: &Options,
-) -> Result<(), Failure> {
+pub async fn run(options: &Options, start: &Start<'_>) -> Result<(), Failure> {
     let tenants = file::read(&options.file).map_err(Failure::usage)?;
-    let mut runs = Vec::new();
     let bars = indicatif::MultiProgress::new();
+    let mut runs = Vec::new();
     for tenant in &tenants {
-        let sync = interfaces
-            .iter()
-            .find(|i| i.name == tenant.interface)
-            .and_then(|i| i.sync.as_ref())
-            .ok_or_else(|| Failure::usage(no_sync(interfaces, tenant)))?;
         let label = Label {
             tenant: tenant.name.clone(),
             bars: bars.clone(),
         };
-        runs.push((
-            sync,
-            context(cx, tenant),
-            sync_options(tenant, options, label),
-        ));
+        let span = tracing::info_span!(target: "inspection_cli", "tenant", tenant = %tenant.name);
+        runs.push(start(tenant, sync_options(tenant, options, label))?.instrument(span));
     }
-    let outcomes = futures_util::future::join_all(runs.iter().zip(&tenants).map(
-        |((sync, cx, sync_options), tenant)| {
-            let span =
-                tracing::info_span!(target: "inspection_cli", "tenant", tenant = %tenant.name);
-            (sync.run)(cx, sync_options).instrument(span)
-        },
-    ))
-    .await;
+    let outcomes = futures_util::future::join_all(runs).await;
     report::print(&tenants, outcomes, options.format)
 }
 
-/// The tenant's own credentials (its profile first, the environment filling gaps), and
-/// the run's pace and shared pacers.
-fn context(cx: &Context, tenant: &Tenant) -> Context {
-    Context {
-        vars: Vars::from_process(Some(&tenant.profile)),
-        rate_limit: cx.rate_limit,
-        timeout: cx.timeout,
-        pacing: cx.pacing.clone(),
-    }
-}
-
 /// A single sync's options, from the tenant's table and the run's flags.
-fn sync_options(tenant: &Tenant, options: &Options, label: Label) -> crate::sync::Options {
-    crate::sync::Options {
+fn sync_options(tenant: &Tenant, options: &Options, label: Label) -> super::Options {
+    super::Options {
         target: tenant.target.clone(),
         schema: tenant.schema.clone(),
         only: tenant.only.clone(),
-        lookback: tenant.lookback.unwrap_or(crate::sync::LOOKBACK),
+        lookback: tenant.lookback.unwrap_or(super::LOOKBACK),
         reconcile: false,
         rebuild: false,
         db_timeout: options.db_timeout,
@@ -100,17 +82,28 @@ fn sync_options(tenant: &Tenant, options: &Options, label: Label) -> crate::sync
     }
 }
 
-/// The refusal of a tenant whose interface has no sync (or is no interface).
-fn no_sync(interfaces: &[Interface], tenant: &Tenant) -> String {
-    let synced: Vec<&str> = (interfaces.iter())
-        .filter(|i| i.sync.is_some())
-        .map(|i| i.name)
-        .collect();
-    format!(
-        "{}: tenant `{}`: `{}` is no interface with a sync (those with one: {})",
-        tenant.interface_at,
-        tenant.name,
-        tenant.interface,
-        synced.join(", ")
-    )
+/// The options of `sync --tenants FILE`, when it is given.
+pub fn options(
+    m: &ArgMatches,
+    quiet: bool,
+    tool_version: &'static str,
+) -> Result<Option<Options>, Failure> {
+    let Some(file) = m.get_one::<std::path::PathBuf>("tenants") else {
+        return Ok(None);
+    };
+    let format = match m.get_one::<String>("format") {
+        Some(text) => Format::parse(text).map_err(|e| Failure::usage(format!("--format: {e}")))?,
+        None => Format::Text,
+    };
+    let db_timeout = match m.get_one::<String>("db-timeout") {
+        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
+        None => DB_TIMEOUT,
+    };
+    Ok(Some(Options {
+        file: file.clone(),
+        format,
+        progress: if quiet { Style::Quiet } else { Style::Auto },
+        db_timeout,
+        tool_version,
+    }))
 }
