@@ -126,6 +126,33 @@ fn mutated_profile_files_are_read_or_refused_by_line_without_their_secrets() {
     }
 }
 
+const TENANTS: &str = "[[tenant]]\nname = \"acme\"\ninterface = \"v3\"\ndatabase = \"postgres://sync:p4ss-word@db/fleet?sslmode=require\"\nschema = \"acme\"\nsslrootcert = \"ca.pem\"\nlookback = \"3d\"\nonly = [\"inspections\"]\npage_size = 50\n\n[[tenant]]\nname = \"globex\"\ninterface = \"v3\"\ndatabase = \"globex.db\"\n";
+
+#[test]
+fn mutated_tenants_files_are_read_or_refused_by_line_and_column_without_passwords() {
+    use std::os::unix::fs::PermissionsExt;
+    let (n, seed) = iterations();
+    let mut rng = Rng(seed ^ 0x7e4a);
+    let dir = scratch("tenants");
+    let path = dir.join("tenants.toml");
+    let shown = path.display().to_string();
+    for case in 0..n / 3 {
+        std::fs::write(&path, mutate(&mut rng, TENANTS.as_bytes())).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        if let Err(refused) = crate::sync::tenants::file::read(&path) {
+            assert!(
+                refused.contains(&shown) || refused.starts_with("cannot read"),
+                "case {case}: {refused}"
+            );
+            assert!(
+                !refused.contains("p4ss"),
+                "case {case}: a password shown: {refused}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn mutated_checkpoints_are_read_or_refused_by_name() {
     use crate::export::checkpoint::Checkpoint;

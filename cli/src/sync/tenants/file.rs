@@ -226,7 +226,11 @@ fn holds_password(target: &Target) -> bool {
 
 /// `FILE:LINE:COLUMN` of the byte offset a span starts at.
 fn at(path: &Path, text: &str, span: &Range<usize>) -> String {
-    let before = &text[..span.start.min(text.len())];
+    let start = (0..=span.start.min(text.len()))
+        .rev()
+        .find(|at| text.is_char_boundary(*at))
+        .unwrap_or(0);
+    let before = &text[..start];
     let line = before.matches('\n').count() + 1;
     let column = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
     format!("{}:{line}:{column}", path.display())
