@@ -35,7 +35,6 @@ import {{ package }}.runtime.ConflictException;
 import {{ package }}.runtime.DecodeException;
 import {{ package }}.runtime.ForeignOriginException;
 import {{ package }}.runtime.JsonException;
-import {{ package }}.runtime.JsonPath;
 import {{ package }}.runtime.JsonValue;
 import {{ package }}.runtime.NotFoundException;
 import {{ package }}.runtime.NotReadyException;
@@ -752,7 +751,7 @@ public final class Core implements AutoCloseable {
     private <T> T decode(Raw raw, Wire.Reader<T> decoder) {
         JsonValue json = parse(raw);
         try {
-            return decoder.read(json, JsonPath.ROOT);
+            return Wire.read(json, decoder);
         } catch (JsonException e) {
             throw decodeError(raw.status, e);
         }
@@ -761,7 +760,7 @@ public final class Core implements AutoCloseable {
     /** Reads {@code json} as a page's type, the error one of the answer with {@code status}. */
     <T> T decodePage(JsonValue json, int status, Wire.Reader<T> decoder) {
         try {
-            return decoder.read(json, JsonPath.ROOT);
+            return Wire.read(json, decoder);
         } catch (JsonException e) {
             throw decodeError(status, e);
         }

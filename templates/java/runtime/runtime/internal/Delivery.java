@@ -8,7 +8,6 @@ import java.util.Map;
 
 import {{ package }}.runtime.DecodeException;
 import {{ package }}.runtime.JsonException;
-import {{ package }}.runtime.JsonPath;
 import {{ package }}.runtime.JsonValue;
 import {{ package }}.runtime.WebhookException;
 
@@ -28,7 +27,7 @@ public final class Delivery {
      */
     public static <T> T read(byte[] body, Wire.Reader<T> reader) {
         try {
-            return reader.read(JsonValue.parse(body), JsonPath.ROOT);
+            return Wire.read(JsonValue.parse(body), reader);
         } catch (JsonException e) {
             String path = e.path() != null ? e.path() : "$";
             return fail("the delivery does not fit: " + e.getMessage(), path);

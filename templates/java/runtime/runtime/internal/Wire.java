@@ -45,25 +45,78 @@ public final class Wire {
     }
 
     /**
+     * Reads a whole document with {@code reader}. It is read first with no path at all (a
+     * {@code null} one, which every reader here passes on as it is): a document that fits,
+     * nearly every one, then makes no path node for any of its values. The first value that
+     * does not fit ends that pass, and the document is read again with paths, which meets
+     * the same value first (reading changes nothing) and names it in the error, so the
+     * result and the error are those of a read with paths.
+     *
+     * @param <T> what it holds
+     * @param json the document
+     * @param reader reads it
+     * @return what it holds
+     * @throws JsonException if it does not fit, naming the path of the first value that
+     *     does not
+     */
+    public static <T> T read(JsonValue json, Reader<T> reader) {
+        try {
+            return reader.read(json, null);
+        } catch (Untracked e) {
+            return reader.read(json, JsonPath.ROOT);
+        }
+    }
+
+    /**
+     * What ends a read with no path at its first error ({@link #read}): one instance, with
+     * no stack trace, since it never leaves {@code read}.
+     */
+    private static final class Untracked extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Untracked() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final Untracked UNTRACKED = new Untracked();
+
+    /**
      * The path of a member.
      *
-     * @param path the object's path
+     * @param path the object's path, or null when none is kept (see {@link #read})
      * @param name the member's name
-     * @return {@code path.name}, or {@code path["name"]} where the name is not plain
+     * @return {@code path.name}, or {@code path["name"]} where the name is not plain; null
+     *     for a null path
      */
     public static JsonPath member(JsonPath path, String name) {
-        return path.member(name);
+        return path == null ? null : path.member(name);
+    }
+
+    /**
+     * The path of an array's element.
+     *
+     * @param path the array's path, or null when none is kept (see {@link #read})
+     * @param index the element's index
+     * @return {@code path[index]}; null for a null path
+     */
+    public static JsonPath index(JsonPath path, int index) {
+        return path == null ? null : path.index(index);
     }
 
     /**
      * The failure of a value that does not fit.
      *
-     * @param path its path
+     * @param path its path; null in a read with no path, which this then ends (see
+     *     {@link #read})
      * @param expected what was expected
      * @param got the value that came
      * @return the exception to throw
      */
     public static JsonException mismatch(JsonPath path, String expected, JsonValue got) {
+        if (path == null) {
+            throw UNTRACKED;
+        }
         String at = path.toString();
         return new JsonException(at + ": expected " + expected + ", got " + describe(got), at);
     }
@@ -71,11 +124,15 @@ public final class Wire {
     /**
      * The failure of a required property that is missing.
      *
-     * @param path the object's path
+     * @param path the object's path; null in a read with no path, which this then ends (see
+     *     {@link #read})
      * @param name the property
      * @return the exception to throw
      */
     public static JsonException missing(JsonPath path, String name) {
+        if (path == null) {
+            throw UNTRACKED;
+        }
         String at = path.member(name).toString();
         return new JsonException(at + ": the required property is missing", at);
     }
@@ -263,7 +320,7 @@ public final class Wire {
      */
     public static DateTimeOrRange dateTimeOrRange(JsonValue value, JsonPath path) {
         if (value instanceof JsonArray a && a.size() == 2) {
-            return DateTimeOrRange.between(dateTime(a.get(0), path.index(0)), dateTime(a.get(1), path.index(1)));
+            return DateTimeOrRange.between(dateTime(a.get(0), index(path, 0)), dateTime(a.get(1), index(path, 1)));
         }
         if (value instanceof JsonString) {
             return DateTimeOrRange.at(dateTime(value, path));
@@ -421,7 +478,7 @@ public final class Wire {
         }
         List<T> out = new ArrayList<>(a.size());
         for (int i = 0; i < a.size(); i++) {
-            out.add(item.read(a.get(i), path.index(i)));
+            out.add(item.read(a.get(i), index(path, i)));
         }
         return Collections.unmodifiableList(out);
     }

@@ -335,7 +335,7 @@ public final class Asset {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Asset fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Asset::decode);
     }
 
     /**
@@ -346,7 +346,7 @@ public final class Asset {
      * @throws JsonException if the value does not fit
      */
     public static Asset fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Asset::decode);
     }
 
     static Asset decode(JsonValue json, JsonPath path) {

@@ -188,7 +188,7 @@ public final class AssetFilter {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetFilter fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetFilter::decode);
     }
 
     /**
@@ -199,7 +199,7 @@ public final class AssetFilter {
      * @throws JsonException if the value does not fit
      */
     public static AssetFilter fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetFilter::decode);
     }
 
     static AssetFilter decode(JsonValue json, JsonPath path) {

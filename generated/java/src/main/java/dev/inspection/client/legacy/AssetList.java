@@ -146,7 +146,7 @@ public final class AssetList {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetList fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetList::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class AssetList {
      * @throws JsonException if the value does not fit
      */
     public static AssetList fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetList::decode);
     }
 
     static AssetList decode(JsonValue json, JsonPath path) {

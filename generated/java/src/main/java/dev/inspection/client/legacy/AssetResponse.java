@@ -150,7 +150,7 @@ public final class AssetResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetResponse::decode);
     }
 
     /**
@@ -161,7 +161,7 @@ public final class AssetResponse {
      * @throws JsonException if the value does not fit
      */
     public static AssetResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetResponse::decode);
     }
 
     static AssetResponse decode(JsonValue json, JsonPath path) {

@@ -140,7 +140,7 @@ public final class AssetSummary {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetSummary fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetSummary::decode);
     }
 
     /**
@@ -151,7 +151,7 @@ public final class AssetSummary {
      * @throws JsonException if the value does not fit
      */
     public static AssetSummary fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetSummary::decode);
     }
 
     static AssetSummary decode(JsonValue json, JsonPath path) {

@@ -211,7 +211,7 @@ public final class AssetTransactionFilter {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetTransactionFilter fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetTransactionFilter::decode);
     }
 
     /**
@@ -222,7 +222,7 @@ public final class AssetTransactionFilter {
      * @throws JsonException if the value does not fit
      */
     public static AssetTransactionFilter fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetTransactionFilter::decode);
     }
 
     static AssetTransactionFilter decode(JsonValue json, JsonPath path) {

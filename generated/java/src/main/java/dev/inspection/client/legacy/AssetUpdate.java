@@ -141,7 +141,7 @@ public final class AssetUpdate {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetUpdate fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetUpdate::decode);
     }
 
     /**
@@ -152,7 +152,7 @@ public final class AssetUpdate {
      * @throws JsonException if the value does not fit
      */
     public static AssetUpdate fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetUpdate::decode);
     }
 
     static AssetUpdate decode(JsonValue json, JsonPath path) {

@@ -130,7 +130,7 @@ public final class AssetUpdateRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AssetUpdateRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AssetUpdateRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class AssetUpdateRequest {
      * @throws JsonException if the value does not fit
      */
     public static AssetUpdateRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AssetUpdateRequest::decode);
     }
 
     static AssetUpdateRequest decode(JsonValue json, JsonPath path) {

@@ -126,7 +126,7 @@ public final class AuthenticateRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AuthenticateRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AuthenticateRequest::decode);
     }
 
     /**
@@ -137,7 +137,7 @@ public final class AuthenticateRequest {
      * @throws JsonException if the value does not fit
      */
     public static AuthenticateRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AuthenticateRequest::decode);
     }
 
     static AuthenticateRequest decode(JsonValue json, JsonPath path) {

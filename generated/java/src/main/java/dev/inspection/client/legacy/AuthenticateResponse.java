@@ -139,7 +139,7 @@ public final class AuthenticateResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AuthenticateResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AuthenticateResponse::decode);
     }
 
     /**
@@ -150,7 +150,7 @@ public final class AuthenticateResponse {
      * @throws JsonException if the value does not fit
      */
     public static AuthenticateResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AuthenticateResponse::decode);
     }
 
     static AuthenticateResponse decode(JsonValue json, JsonPath path) {

@@ -238,7 +238,7 @@ public final class AuthenticatedUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static AuthenticatedUser fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), AuthenticatedUser::decode);
     }
 
     /**
@@ -249,7 +249,7 @@ public final class AuthenticatedUser {
      * @throws JsonException if the value does not fit
      */
     public static AuthenticatedUser fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, AuthenticatedUser::decode);
     }
 
     static AuthenticatedUser decode(JsonValue json, JsonPath path) {

@@ -144,7 +144,7 @@ public final class CompleteMultipartUploadRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static CompleteMultipartUploadRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), CompleteMultipartUploadRequest::decode);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class CompleteMultipartUploadRequest {
      * @throws JsonException if the value does not fit
      */
     public static CompleteMultipartUploadRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, CompleteMultipartUploadRequest::decode);
     }
 
     static CompleteMultipartUploadRequest decode(JsonValue json, JsonPath path) {

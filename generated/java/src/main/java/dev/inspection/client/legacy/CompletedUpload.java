@@ -176,7 +176,7 @@ public final class CompletedUpload {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static CompletedUpload fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), CompletedUpload::decode);
     }
 
     /**
@@ -187,7 +187,7 @@ public final class CompletedUpload {
      * @throws JsonException if the value does not fit
      */
     public static CompletedUpload fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, CompletedUpload::decode);
     }
 
     static CompletedUpload decode(JsonValue json, JsonPath path) {

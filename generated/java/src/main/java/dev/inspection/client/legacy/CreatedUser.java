@@ -143,7 +143,7 @@ public final class CreatedUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static CreatedUser fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), CreatedUser::decode);
     }
 
     /**
@@ -154,7 +154,7 @@ public final class CreatedUser {
      * @throws JsonException if the value does not fit
      */
     public static CreatedUser fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, CreatedUser::decode);
     }
 
     static CreatedUser decode(JsonValue json, JsonPath path) {

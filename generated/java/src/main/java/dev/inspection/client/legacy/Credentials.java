@@ -134,7 +134,7 @@ public final class Credentials {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Credentials fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Credentials::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class Credentials {
      * @throws JsonException if the value does not fit
      */
     public static Credentials fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Credentials::decode);
     }
 
     static Credentials decode(JsonValue json, JsonPath path) {

@@ -156,7 +156,7 @@ public final class Damage {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Damage fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Damage::decode);
     }
 
     /**
@@ -167,7 +167,7 @@ public final class Damage {
      * @throws JsonException if the value does not fit
      */
     public static Damage fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Damage::decode);
     }
 
     static Damage decode(JsonValue json, JsonPath path) {

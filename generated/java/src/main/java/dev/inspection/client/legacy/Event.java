@@ -120,26 +120,30 @@ public sealed interface Event
      * @throws JsonException if the text is not JSON or does not fit
      */
     static Event fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT);
+        return Wire.read(JsonValue.parse(json), Event::decode);
     }
 
     /**
      * Reads a member from a JSON value at the JSON path {@code path} (which errors name).
      *
      * @param json the JSON value
-     * @param path its path, {@code JsonPath.ROOT} for a whole document
+     * @param path its path, {@code JsonPath.ROOT} for a whole document; null for none (see
+     *     {@code Wire.read})
      * @return the member
      * @throws JsonException if the value does not fit
      */
     static Event decode(JsonValue json, JsonPath path) {
         JsonObject object = Wire.object(json, path);
-        JsonValue tagValue = object.get("type").orElseThrow(() -> Wire.missing(path, "type"));
+        int tagAt = object.indexOf("type");
+        if (tagAt < 0) {
+            throw Wire.missing(path, "type");
+        }
+        JsonValue tagValue = object.valueAt(tagAt);
         String tag = Wire.string(tagValue, Wire.member(path, "type"));
         switch (tag) {
             case "task.completed":
                 return new TaskCompleted(
-                    dev.inspection.client.legacy.TaskCompletedEvent.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.legacy.TaskCompletedEvent.decode(object, path, "type"), tagAt);
             default:
                 return new Unknown(tag, object);
         }

@@ -129,7 +129,7 @@ public final class FormTemplate {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static FormTemplate fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), FormTemplate::decode);
     }
 
     /**
@@ -140,7 +140,7 @@ public final class FormTemplate {
      * @throws JsonException if the value does not fit
      */
     public static FormTemplate fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, FormTemplate::decode);
     }
 
     static FormTemplate decode(JsonValue json, JsonPath path) {

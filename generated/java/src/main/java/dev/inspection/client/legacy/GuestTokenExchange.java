@@ -128,7 +128,7 @@ public final class GuestTokenExchange {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static GuestTokenExchange fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), GuestTokenExchange::decode);
     }
 
     /**
@@ -139,7 +139,7 @@ public final class GuestTokenExchange {
      * @throws JsonException if the value does not fit
      */
     public static GuestTokenExchange fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, GuestTokenExchange::decode);
     }
 
     static GuestTokenExchange decode(JsonValue json, JsonPath path) {

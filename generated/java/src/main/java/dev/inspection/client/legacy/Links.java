@@ -161,7 +161,7 @@ public final class Links {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Links fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Links::decode);
     }
 
     /**
@@ -172,7 +172,7 @@ public final class Links {
      * @throws JsonException if the value does not fit
      */
     public static Links fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Links::decode);
     }
 
     static Links decode(JsonValue json, JsonPath path) {

@@ -252,7 +252,7 @@ public final class Location {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Location fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Location::decode);
     }
 
     /**
@@ -263,7 +263,7 @@ public final class Location {
      * @throws JsonException if the value does not fit
      */
     public static Location fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Location::decode);
     }
 
     static Location decode(JsonValue json, JsonPath path) {

@@ -202,7 +202,7 @@ public final class LocationInput {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationInput fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), LocationInput::decode);
     }
 
     /**
@@ -213,7 +213,7 @@ public final class LocationInput {
      * @throws JsonException if the value does not fit
      */
     public static LocationInput fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, LocationInput::decode);
     }
 
     static LocationInput decode(JsonValue json, JsonPath path) {

@@ -146,7 +146,7 @@ public final class LocationList {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationList fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), LocationList::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class LocationList {
      * @throws JsonException if the value does not fit
      */
     public static LocationList fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, LocationList::decode);
     }
 
     static LocationList decode(JsonValue json, JsonPath path) {

@@ -140,7 +140,7 @@ public final class LocationRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), LocationRef::decode);
     }
 
     /**
@@ -151,7 +151,7 @@ public final class LocationRef {
      * @throws JsonException if the value does not fit
      */
     public static LocationRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, LocationRef::decode);
     }
 
     static LocationRef decode(JsonValue json, JsonPath path) {

@@ -130,7 +130,7 @@ public final class LocationRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), LocationRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class LocationRequest {
      * @throws JsonException if the value does not fit
      */
     public static LocationRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, LocationRequest::decode);
     }
 
     static LocationRequest decode(JsonValue json, JsonPath path) {

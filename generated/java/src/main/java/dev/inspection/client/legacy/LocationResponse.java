@@ -146,7 +146,7 @@ public final class LocationResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static LocationResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), LocationResponse::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class LocationResponse {
      * @throws JsonException if the value does not fit
      */
     public static LocationResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, LocationResponse::decode);
     }
 
     static LocationResponse decode(JsonValue json, JsonPath path) {

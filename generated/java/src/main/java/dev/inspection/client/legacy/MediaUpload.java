@@ -169,7 +169,7 @@ public final class MediaUpload {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static MediaUpload fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), MediaUpload::decode);
     }
 
     /**
@@ -180,7 +180,7 @@ public final class MediaUpload {
      * @throws JsonException if the value does not fit
      */
     public static MediaUpload fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, MediaUpload::decode);
     }
 
     static MediaUpload decode(JsonValue json, JsonPath path) {

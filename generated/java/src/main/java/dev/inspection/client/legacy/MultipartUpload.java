@@ -168,7 +168,7 @@ public final class MultipartUpload {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static MultipartUpload fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), MultipartUpload::decode);
     }
 
     /**
@@ -179,7 +179,7 @@ public final class MultipartUpload {
      * @throws JsonException if the value does not fit
      */
     public static MultipartUpload fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, MultipartUpload::decode);
     }
 
     static MultipartUpload decode(JsonValue json, JsonPath path) {

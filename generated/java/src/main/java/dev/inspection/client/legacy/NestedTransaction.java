@@ -400,7 +400,7 @@ public final class NestedTransaction {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NestedTransaction fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NestedTransaction::decode);
     }
 
     /**
@@ -411,7 +411,7 @@ public final class NestedTransaction {
      * @throws JsonException if the value does not fit
      */
     public static NestedTransaction fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NestedTransaction::decode);
     }
 
     static NestedTransaction decode(JsonValue json, JsonPath path) {

@@ -139,7 +139,7 @@ public final class NewAsset {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewAsset fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewAsset::decode);
     }
 
     /**
@@ -150,7 +150,7 @@ public final class NewAsset {
      * @throws JsonException if the value does not fit
      */
     public static NewAsset fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewAsset::decode);
     }
 
     static NewAsset decode(JsonValue json, JsonPath path) {

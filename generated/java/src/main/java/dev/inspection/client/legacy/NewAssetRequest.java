@@ -130,7 +130,7 @@ public final class NewAssetRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewAssetRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewAssetRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class NewAssetRequest {
      * @throws JsonException if the value does not fit
      */
     public static NewAssetRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewAssetRequest::decode);
     }
 
     static NewAssetRequest decode(JsonValue json, JsonPath path) {

@@ -175,7 +175,7 @@ public final class NewOneTimeUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewOneTimeUser fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewOneTimeUser::decode);
     }
 
     /**
@@ -186,7 +186,7 @@ public final class NewOneTimeUser {
      * @throws JsonException if the value does not fit
      */
     public static NewOneTimeUser fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewOneTimeUser::decode);
     }
 
     static NewOneTimeUser decode(JsonValue json, JsonPath path) {

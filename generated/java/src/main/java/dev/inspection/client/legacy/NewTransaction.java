@@ -306,7 +306,7 @@ public final class NewTransaction {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewTransaction fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewTransaction::decode);
     }
 
     /**
@@ -317,7 +317,7 @@ public final class NewTransaction {
      * @throws JsonException if the value does not fit
      */
     public static NewTransaction fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewTransaction::decode);
     }
 
     static NewTransaction decode(JsonValue json, JsonPath path) {

@@ -130,7 +130,7 @@ public final class NewTransactionRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewTransactionRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewTransactionRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class NewTransactionRequest {
      * @throws JsonException if the value does not fit
      */
     public static NewTransactionRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewTransactionRequest::decode);
     }
 
     static NewTransactionRequest decode(JsonValue json, JsonPath path) {

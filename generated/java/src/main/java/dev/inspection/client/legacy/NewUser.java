@@ -222,7 +222,7 @@ public final class NewUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewUser fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewUser::decode);
     }
 
     /**
@@ -233,7 +233,7 @@ public final class NewUser {
      * @throws JsonException if the value does not fit
      */
     public static NewUser fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewUser::decode);
     }
 
     static NewUser decode(JsonValue json, JsonPath path) {

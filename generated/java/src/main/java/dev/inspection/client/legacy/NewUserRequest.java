@@ -130,7 +130,7 @@ public final class NewUserRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewUserRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewUserRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class NewUserRequest {
      * @throws JsonException if the value does not fit
      */
     public static NewUserRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewUserRequest::decode);
     }
 
     static NewUserRequest decode(JsonValue json, JsonPath path) {

@@ -176,7 +176,7 @@ public final class OneTimeUser {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static OneTimeUser fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), OneTimeUser::decode);
     }
 
     /**
@@ -187,7 +187,7 @@ public final class OneTimeUser {
      * @throws JsonException if the value does not fit
      */
     public static OneTimeUser fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, OneTimeUser::decode);
     }
 
     static OneTimeUser decode(JsonValue json, JsonPath path) {

@@ -154,7 +154,7 @@ public final class OneTimeUserRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static OneTimeUserRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), OneTimeUserRequest::decode);
     }
 
     /**
@@ -165,7 +165,7 @@ public final class OneTimeUserRequest {
      * @throws JsonException if the value does not fit
      */
     public static OneTimeUserRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, OneTimeUserRequest::decode);
     }
 
     static OneTimeUserRequest decode(JsonValue json, JsonPath path) {

@@ -143,7 +143,7 @@ public final class OneTimeUserResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static OneTimeUserResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), OneTimeUserResponse::decode);
     }
 
     /**
@@ -154,7 +154,7 @@ public final class OneTimeUserResponse {
      * @throws JsonException if the value does not fit
      */
     public static OneTimeUserResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, OneTimeUserResponse::decode);
     }
 
     static OneTimeUserResponse decode(JsonValue json, JsonPath path) {

@@ -200,7 +200,7 @@ public final class Photo {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Photo fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Photo::decode);
     }
 
     /**
@@ -211,7 +211,7 @@ public final class Photo {
      * @throws JsonException if the value does not fit
      */
     public static Photo fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Photo::decode);
     }
 
     static Photo decode(JsonValue json, JsonPath path) {

@@ -164,7 +164,7 @@ public final class Signature {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Signature fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Signature::decode);
     }
 
     /**
@@ -175,7 +175,7 @@ public final class Signature {
      * @throws JsonException if the value does not fit
      */
     public static Signature fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Signature::decode);
     }
 
     static Signature decode(JsonValue json, JsonPath path) {

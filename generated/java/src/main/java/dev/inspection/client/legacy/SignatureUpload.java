@@ -138,7 +138,7 @@ public final class SignatureUpload {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static SignatureUpload fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), SignatureUpload::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class SignatureUpload {
      * @throws JsonException if the value does not fit
      */
     public static SignatureUpload fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, SignatureUpload::decode);
     }
 
     static SignatureUpload decode(JsonValue json, JsonPath path) {

@@ -282,7 +282,7 @@ public final class Task {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Task fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Task::decode);
     }
 
     /**
@@ -293,7 +293,7 @@ public final class Task {
      * @throws JsonException if the value does not fit
      */
     public static Task fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Task::decode);
     }
 
     static Task decode(JsonValue json, JsonPath path) {

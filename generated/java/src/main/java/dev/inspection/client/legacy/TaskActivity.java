@@ -156,7 +156,7 @@ public final class TaskActivity {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskActivity fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskActivity::decode);
     }
 
     /**
@@ -167,7 +167,7 @@ public final class TaskActivity {
      * @throws JsonException if the value does not fit
      */
     public static TaskActivity fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskActivity::decode);
     }
 
     static TaskActivity decode(JsonValue json, JsonPath path) {

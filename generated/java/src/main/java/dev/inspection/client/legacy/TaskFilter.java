@@ -151,7 +151,7 @@ public final class TaskFilter {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskFilter fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskFilter::decode);
     }
 
     /**
@@ -162,7 +162,7 @@ public final class TaskFilter {
      * @throws JsonException if the value does not fit
      */
     public static TaskFilter fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskFilter::decode);
     }
 
     static TaskFilter decode(JsonValue json, JsonPath path) {

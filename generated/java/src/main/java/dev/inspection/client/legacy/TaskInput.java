@@ -167,7 +167,7 @@ public final class TaskInput {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskInput fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskInput::decode);
     }
 
     /**
@@ -178,7 +178,7 @@ public final class TaskInput {
      * @throws JsonException if the value does not fit
      */
     public static TaskInput fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskInput::decode);
     }
 
     static TaskInput decode(JsonValue json, JsonPath path) {

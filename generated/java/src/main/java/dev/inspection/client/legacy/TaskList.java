@@ -146,7 +146,7 @@ public final class TaskList {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskList fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskList::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class TaskList {
      * @throws JsonException if the value does not fit
      */
     public static TaskList fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskList::decode);
     }
 
     static TaskList decode(JsonValue json, JsonPath path) {

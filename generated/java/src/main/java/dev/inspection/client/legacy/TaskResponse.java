@@ -147,7 +147,7 @@ public final class TaskResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskResponse::decode);
     }
 
     /**
@@ -158,7 +158,7 @@ public final class TaskResponse {
      * @throws JsonException if the value does not fit
      */
     public static TaskResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskResponse::decode);
     }
 
     static TaskResponse decode(JsonValue json, JsonPath path) {

@@ -152,7 +152,7 @@ public final class TaskUserRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskUserRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskUserRef::decode);
     }
 
     /**
@@ -163,7 +163,7 @@ public final class TaskUserRef {
      * @throws JsonException if the value does not fit
      */
     public static TaskUserRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskUserRef::decode);
     }
 
     static TaskUserRef decode(JsonValue json, JsonPath path) {

@@ -457,7 +457,7 @@ public final class Transaction {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Transaction fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Transaction::decode);
     }
 
     /**
@@ -468,7 +468,7 @@ public final class Transaction {
      * @throws JsonException if the value does not fit
      */
     public static Transaction fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Transaction::decode);
     }
 
     static Transaction decode(JsonValue json, JsonPath path) {

@@ -222,7 +222,7 @@ public final class TransactionFilter {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TransactionFilter fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TransactionFilter::decode);
     }
 
     /**
@@ -233,7 +233,7 @@ public final class TransactionFilter {
      * @throws JsonException if the value does not fit
      */
     public static TransactionFilter fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TransactionFilter::decode);
     }
 
     static TransactionFilter decode(JsonValue json, JsonPath path) {

@@ -146,7 +146,7 @@ public final class TransactionList {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TransactionList fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TransactionList::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class TransactionList {
      * @throws JsonException if the value does not fit
      */
     public static TransactionList fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TransactionList::decode);
     }
 
     static TransactionList decode(JsonValue json, JsonPath path) {

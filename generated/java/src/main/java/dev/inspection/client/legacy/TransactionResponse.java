@@ -159,7 +159,7 @@ public final class TransactionResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TransactionResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TransactionResponse::decode);
     }
 
     /**
@@ -170,7 +170,7 @@ public final class TransactionResponse {
      * @throws JsonException if the value does not fit
      */
     public static TransactionResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TransactionResponse::decode);
     }
 
     static TransactionResponse decode(JsonValue json, JsonPath path) {

@@ -426,7 +426,7 @@ public final class TransactionUpdate {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TransactionUpdate fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TransactionUpdate::decode);
     }
 
     /**
@@ -437,7 +437,7 @@ public final class TransactionUpdate {
      * @throws JsonException if the value does not fit
      */
     public static TransactionUpdate fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TransactionUpdate::decode);
     }
 
     static TransactionUpdate decode(JsonValue json, JsonPath path) {

@@ -130,7 +130,7 @@ public final class TransactionUpdateRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TransactionUpdateRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TransactionUpdateRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class TransactionUpdateRequest {
      * @throws JsonException if the value does not fit
      */
     public static TransactionUpdateRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TransactionUpdateRequest::decode);
     }
 
     static TransactionUpdateRequest decode(JsonValue json, JsonPath path) {

@@ -144,7 +144,7 @@ public final class UploadPart {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UploadPart fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UploadPart::decode);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class UploadPart {
      * @throws JsonException if the value does not fit
      */
     public static UploadPart fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UploadPart::decode);
     }
 
     static UploadPart decode(JsonValue json, JsonPath path) {

@@ -242,7 +242,7 @@ public final class User {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static User fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), User::decode);
     }
 
     /**
@@ -253,7 +253,7 @@ public final class User {
      * @throws JsonException if the value does not fit
      */
     public static User fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, User::decode);
     }
 
     static User decode(JsonValue json, JsonPath path) {

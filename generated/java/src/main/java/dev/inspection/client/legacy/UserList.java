@@ -146,7 +146,7 @@ public final class UserList {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserList fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserList::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class UserList {
      * @throws JsonException if the value does not fit
      */
     public static UserList fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserList::decode);
     }
 
     static UserList decode(JsonValue json, JsonPath path) {

@@ -164,7 +164,7 @@ public final class UserRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserRef::decode);
     }
 
     /**
@@ -175,7 +175,7 @@ public final class UserRef {
      * @throws JsonException if the value does not fit
      */
     public static UserRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserRef::decode);
     }
 
     static UserRef decode(JsonValue json, JsonPath path) {

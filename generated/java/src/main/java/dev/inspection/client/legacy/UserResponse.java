@@ -144,7 +144,7 @@ public final class UserResponse {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserResponse fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserResponse::decode);
     }
 
     /**
@@ -155,7 +155,7 @@ public final class UserResponse {
      * @throws JsonException if the value does not fit
      */
     public static UserResponse fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserResponse::decode);
     }
 
     static UserResponse decode(JsonValue json, JsonPath path) {

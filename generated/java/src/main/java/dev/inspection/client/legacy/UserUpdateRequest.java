@@ -130,7 +130,7 @@ public final class UserUpdateRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserUpdateRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserUpdateRequest::decode);
     }
 
     /**
@@ -141,7 +141,7 @@ public final class UserUpdateRequest {
      * @throws JsonException if the value does not fit
      */
     public static UserUpdateRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserUpdateRequest::decode);
     }
 
     static UserUpdateRequest decode(JsonValue json, JsonPath path) {

@@ -138,7 +138,7 @@ public final class ChecklistResult {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ChecklistResult fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ChecklistResult::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class ChecklistResult {
      * @throws JsonException if the value does not fit
      */
     public static ChecklistResult fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ChecklistResult::decode);
     }
 
     static ChecklistResult decode(JsonValue json, JsonPath path) {

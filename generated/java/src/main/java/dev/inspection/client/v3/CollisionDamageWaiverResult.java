@@ -134,7 +134,7 @@ public final class CollisionDamageWaiverResult {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static CollisionDamageWaiverResult fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), CollisionDamageWaiverResult::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class CollisionDamageWaiverResult {
      * @throws JsonException if the value does not fit
      */
     public static CollisionDamageWaiverResult fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, CollisionDamageWaiverResult::decode);
     }
 
     static CollisionDamageWaiverResult decode(JsonValue json, JsonPath path) {

@@ -178,7 +178,7 @@ public final class DataTemplateResult {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static DataTemplateResult fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), DataTemplateResult::decode);
     }
 
     /**
@@ -189,7 +189,7 @@ public final class DataTemplateResult {
      * @throws JsonException if the value does not fit
      */
     public static DataTemplateResult fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, DataTemplateResult::decode);
     }
 
     static DataTemplateResult decode(JsonValue json, JsonPath path) {

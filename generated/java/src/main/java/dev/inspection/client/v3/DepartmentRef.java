@@ -138,7 +138,7 @@ public final class DepartmentRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static DepartmentRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), DepartmentRef::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class DepartmentRef {
      * @throws JsonException if the value does not fit
      */
     public static DepartmentRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, DepartmentRef::decode);
     }
 
     static DepartmentRef decode(JsonValue json, JsonPath path) {

@@ -134,7 +134,7 @@ public final class DropdownItem {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static DropdownItem fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), DropdownItem::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class DropdownItem {
      * @throws JsonException if the value does not fit
      */
     public static DropdownItem fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, DropdownItem::decode);
     }
 
     static DropdownItem decode(JsonValue json, JsonPath path) {

@@ -124,7 +124,7 @@ public final class ErrorBody {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ErrorBody fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ErrorBody::decode);
     }
 
     /**
@@ -135,7 +135,7 @@ public final class ErrorBody {
      * @throws JsonException if the value does not fit
      */
     public static ErrorBody fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ErrorBody::decode);
     }
 
     static ErrorBody decode(JsonValue json, JsonPath path) {

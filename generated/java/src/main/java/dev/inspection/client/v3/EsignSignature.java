@@ -146,7 +146,7 @@ public final class EsignSignature {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static EsignSignature fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), EsignSignature::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class EsignSignature {
      * @throws JsonException if the value does not fit
      */
     public static EsignSignature fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, EsignSignature::decode);
     }
 
     static EsignSignature decode(JsonValue json, JsonPath path) {

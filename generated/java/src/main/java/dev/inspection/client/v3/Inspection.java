@@ -360,7 +360,7 @@ public final class Inspection {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Inspection fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Inspection::decode);
     }
 
     /**
@@ -371,7 +371,7 @@ public final class Inspection {
      * @throws JsonException if the value does not fit
      */
     public static Inspection fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Inspection::decode);
     }
 
     static Inspection decode(JsonValue json, JsonPath path) {

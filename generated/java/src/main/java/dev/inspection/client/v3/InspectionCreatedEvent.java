@@ -142,7 +142,7 @@ public final class InspectionCreatedEvent {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static InspectionCreatedEvent fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), InspectionCreatedEvent::decode);
     }
 
     /**
@@ -153,7 +153,7 @@ public final class InspectionCreatedEvent {
      * @throws JsonException if the value does not fit
      */
     public static InspectionCreatedEvent fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, InspectionCreatedEvent::decode);
     }
 
     static InspectionCreatedEvent decode(JsonValue json, JsonPath path) {

@@ -129,7 +129,7 @@ public final class InspectionRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static InspectionRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), InspectionRef::decode);
     }
 
     /**
@@ -140,7 +140,7 @@ public final class InspectionRef {
      * @throws JsonException if the value does not fit
      */
     public static InspectionRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, InspectionRef::decode);
     }
 
     static InspectionRef decode(JsonValue json, JsonPath path) {

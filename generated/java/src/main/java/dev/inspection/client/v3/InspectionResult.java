@@ -152,38 +152,39 @@ public sealed interface InspectionResult
      * @throws JsonException if the text is not JSON or does not fit
      */
     static InspectionResult fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT);
+        return Wire.read(JsonValue.parse(json), InspectionResult::decode);
     }
 
     /**
      * Reads a member from a JSON value at the JSON path {@code path} (which errors name).
      *
      * @param json the JSON value
-     * @param path its path, {@code JsonPath.ROOT} for a whole document
+     * @param path its path, {@code JsonPath.ROOT} for a whole document; null for none (see
+     *     {@code Wire.read})
      * @return the member
      * @throws JsonException if the value does not fit
      */
     static InspectionResult decode(JsonValue json, JsonPath path) {
         JsonObject object = Wire.object(json, path);
-        JsonValue tagValue = object.get("object").orElseThrow(() -> Wire.missing(path, "object"));
+        int tagAt = object.indexOf("object");
+        if (tagAt < 0) {
+            throw Wire.missing(path, "object");
+        }
+        JsonValue tagValue = object.valueAt(tagAt);
         String tag = Wire.string(tagValue, Wire.member(path, "object"));
         switch (tag) {
             case "checklist":
                 return new Checklist(
-                    dev.inspection.client.v3.ChecklistResult.decode(object, path, "object"),
-                    object.indexOf("object"));
+                    dev.inspection.client.v3.ChecklistResult.decode(object, path, "object"), tagAt);
             case "data_template":
                 return new DataTemplate(
-                    dev.inspection.client.v3.DataTemplateResult.decode(object, path, "object"),
-                    object.indexOf("object"));
+                    dev.inspection.client.v3.DataTemplateResult.decode(object, path, "object"), tagAt);
             case "pdf_form":
                 return new PdfForm(
-                    dev.inspection.client.v3.PdfFormResult.decode(object, path, "object"),
-                    object.indexOf("object"));
+                    dev.inspection.client.v3.PdfFormResult.decode(object, path, "object"), tagAt);
             case "collision_damage_waiver":
                 return new CollisionDamageWaiver(
-                    dev.inspection.client.v3.CollisionDamageWaiverResult.decode(object, path, "object"),
-                    object.indexOf("object"));
+                    dev.inspection.client.v3.CollisionDamageWaiverResult.decode(object, path, "object"), tagAt);
             default:
                 return new Unknown(tag, object);
         }

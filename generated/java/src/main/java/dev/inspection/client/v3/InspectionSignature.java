@@ -158,7 +158,7 @@ public final class InspectionSignature {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static InspectionSignature fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), InspectionSignature::decode);
     }
 
     /**
@@ -169,7 +169,7 @@ public final class InspectionSignature {
      * @throws JsonException if the value does not fit
      */
     public static InspectionSignature fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, InspectionSignature::decode);
     }
 
     static InspectionSignature decode(JsonValue json, JsonPath path) {

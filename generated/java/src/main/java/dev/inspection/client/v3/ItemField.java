@@ -171,7 +171,7 @@ public final class ItemField {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ItemField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ItemField::decode);
     }
 
     /**
@@ -182,7 +182,7 @@ public final class ItemField {
      * @throws JsonException if the value does not fit
      */
     public static ItemField fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ItemField::decode);
     }
 
     static ItemField decode(JsonValue json, JsonPath path) {

@@ -171,7 +171,7 @@ public final class ItemsField {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ItemsField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ItemsField::decode);
     }
 
     /**
@@ -182,7 +182,7 @@ public final class ItemsField {
      * @throws JsonException if the value does not fit
      */
     public static ItemsField fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ItemsField::decode);
     }
 
     static ItemsField decode(JsonValue json, JsonPath path) {

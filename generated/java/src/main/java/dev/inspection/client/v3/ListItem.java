@@ -155,7 +155,7 @@ public final class ListItem {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ListItem fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ListItem::decode);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class ListItem {
      * @throws JsonException if the value does not fit
      */
     public static ListItem fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ListItem::decode);
     }
 
     static ListItem decode(JsonValue json, JsonPath path) {

@@ -267,7 +267,7 @@ public final class NewUnit {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static NewUnit fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), NewUnit::decode);
     }
 
     /**
@@ -278,7 +278,7 @@ public final class NewUnit {
      * @throws JsonException if the value does not fit
      */
     public static NewUnit fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, NewUnit::decode);
     }
 
     static NewUnit decode(JsonValue json, JsonPath path) {

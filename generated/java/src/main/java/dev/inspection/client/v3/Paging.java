@@ -180,7 +180,7 @@ public final class Paging {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Paging fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Paging::decode);
     }
 
     /**
@@ -191,7 +191,7 @@ public final class Paging {
      * @throws JsonException if the value does not fit
      */
     public static Paging fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Paging::decode);
     }
 
     static Paging decode(JsonValue json, JsonPath path) {

@@ -146,7 +146,7 @@ public final class PartnerCase {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PartnerCase fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PartnerCase::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class PartnerCase {
      * @throws JsonException if the value does not fit
      */
     public static PartnerCase fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PartnerCase::decode);
     }
 
     static PartnerCase decode(JsonValue json, JsonPath path) {

@@ -171,7 +171,7 @@ public final class PartnerCaseField {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PartnerCaseField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PartnerCaseField::decode);
     }
 
     /**
@@ -182,7 +182,7 @@ public final class PartnerCaseField {
      * @throws JsonException if the value does not fit
      */
     public static PartnerCaseField fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PartnerCaseField::decode);
     }
 
     static PartnerCaseField decode(JsonValue json, JsonPath path) {

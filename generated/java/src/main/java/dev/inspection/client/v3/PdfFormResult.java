@@ -146,7 +146,7 @@ public final class PdfFormResult {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PdfFormResult fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PdfFormResult::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class PdfFormResult {
      * @throws JsonException if the value does not fit
      */
     public static PdfFormResult fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PdfFormResult::decode);
     }
 
     static PdfFormResult decode(JsonValue json, JsonPath path) {

@@ -201,7 +201,7 @@ public final class Photo {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Photo fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Photo::decode);
     }
 
     /**
@@ -212,7 +212,7 @@ public final class Photo {
      * @throws JsonException if the value does not fit
      */
     public static Photo fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Photo::decode);
     }
 
     static Photo decode(JsonValue json, JsonPath path) {

@@ -155,7 +155,7 @@ public final class PhotoField {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PhotoField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PhotoField::decode);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class PhotoField {
      * @throws JsonException if the value does not fit
      */
     public static PhotoField fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PhotoField::decode);
     }
 
     static PhotoField decode(JsonValue json, JsonPath path) {

@@ -134,7 +134,7 @@ public final class PhotoInstruction {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PhotoInstruction fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PhotoInstruction::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class PhotoInstruction {
      * @throws JsonException if the value does not fit
      */
     public static PhotoInstruction fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PhotoInstruction::decode);
     }
 
     static PhotoInstruction decode(JsonValue json, JsonPath path) {

@@ -122,7 +122,7 @@ public final class PhotoTag {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static PhotoTag fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), PhotoTag::decode);
     }
 
     /**
@@ -133,7 +133,7 @@ public final class PhotoTag {
      * @throws JsonException if the value does not fit
      */
     public static PhotoTag fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, PhotoTag::decode);
     }
 
     static PhotoTag decode(JsonValue json, JsonPath path) {

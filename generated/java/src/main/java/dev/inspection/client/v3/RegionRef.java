@@ -138,7 +138,7 @@ public final class RegionRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static RegionRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), RegionRef::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class RegionRef {
      * @throws JsonException if the value does not fit
      */
     public static RegionRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, RegionRef::decode);
     }
 
     static RegionRef decode(JsonValue json, JsonPath path) {

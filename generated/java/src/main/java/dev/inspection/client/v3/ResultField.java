@@ -219,62 +219,57 @@ public sealed interface ResultField
      * @throws JsonException if the text is not JSON or does not fit
      */
     static ResultField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT);
+        return Wire.read(JsonValue.parse(json), ResultField::decode);
     }
 
     /**
      * Reads a member from a JSON value at the JSON path {@code path} (which errors name).
      *
      * @param json the JSON value
-     * @param path its path, {@code JsonPath.ROOT} for a whole document
+     * @param path its path, {@code JsonPath.ROOT} for a whole document; null for none (see
+     *     {@code Wire.read})
      * @return the member
      * @throws JsonException if the value does not fit
      */
     static ResultField decode(JsonValue json, JsonPath path) {
         JsonObject object = Wire.object(json, path);
-        JsonValue tagValue = object.get("type").orElseThrow(() -> Wire.missing(path, "type"));
+        int tagAt = object.indexOf("type");
+        if (tagAt < 0) {
+            throw Wire.missing(path, "type");
+        }
+        JsonValue tagValue = object.valueAt(tagAt);
         String tag = Wire.string(tagValue, Wire.member(path, "type"));
         switch (tag) {
             case "textbox":
                 return new Textbox(
-                    dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ValueField.decode(object, path, "type"), tagAt);
             case "barcode_scan_textbox":
                 return new BarcodeScanTextbox(
-                    dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ValueField.decode(object, path, "type"), tagAt);
             case "date_selector":
                 return new DateSelector(
-                    dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ValueField.decode(object, path, "type"), tagAt);
             case "radio":
                 return new Radio(
-                    dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ValueField.decode(object, path, "type"), tagAt);
             case "single_dropdown_list":
                 return new SingleDropdownList(
-                    dev.inspection.client.v3.ValueField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ValueField.decode(object, path, "type"), tagAt);
             case "single_dropdown_with_id":
                 return new SingleDropdownWithId(
-                    dev.inspection.client.v3.ItemField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ItemField.decode(object, path, "type"), tagAt);
             case "multi_dropdown_list":
                 return new MultiDropdownList(
-                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"), tagAt);
             case "checkbox":
                 return new Checkbox(
-                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"), tagAt);
             case "pass_fail":
                 return new PassFail(
-                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.ItemsField.decode(object, path, "type"), tagAt);
             case "partner_case":
                 return new PartnerCase(
-                    dev.inspection.client.v3.PartnerCaseField.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.PartnerCaseField.decode(object, path, "type"), tagAt);
             default:
                 return new Unknown(tag, object);
         }

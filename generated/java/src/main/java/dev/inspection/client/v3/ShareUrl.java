@@ -134,7 +134,7 @@ public final class ShareUrl {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ShareUrl fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ShareUrl::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class ShareUrl {
      * @throws JsonException if the value does not fit
      */
     public static ShareUrl fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ShareUrl::decode);
     }
 
     static ShareUrl decode(JsonValue json, JsonPath path) {

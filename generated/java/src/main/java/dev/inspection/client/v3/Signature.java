@@ -130,30 +130,33 @@ public sealed interface Signature
      * @throws JsonException if the text is not JSON or does not fit
      */
     static Signature fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT);
+        return Wire.read(JsonValue.parse(json), Signature::decode);
     }
 
     /**
      * Reads a member from a JSON value at the JSON path {@code path} (which errors name).
      *
      * @param json the JSON value
-     * @param path its path, {@code JsonPath.ROOT} for a whole document
+     * @param path its path, {@code JsonPath.ROOT} for a whole document; null for none (see
+     *     {@code Wire.read})
      * @return the member
      * @throws JsonException if the value does not fit
      */
     static Signature decode(JsonValue json, JsonPath path) {
         JsonObject object = Wire.object(json, path);
-        JsonValue tagValue = object.get("type").orElseThrow(() -> Wire.missing(path, "type"));
+        int tagAt = object.indexOf("type");
+        if (tagAt < 0) {
+            throw Wire.missing(path, "type");
+        }
+        JsonValue tagValue = object.valueAt(tagAt);
         String tag = Wire.string(tagValue, Wire.member(path, "type"));
         switch (tag) {
             case "inspection":
                 return new Inspection(
-                    dev.inspection.client.v3.InspectionSignature.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.InspectionSignature.decode(object, path, "type"), tagAt);
             case "esign":
                 return new Esign(
-                    dev.inspection.client.v3.EsignSignature.decode(object, path, "type"),
-                    object.indexOf("type"));
+                    dev.inspection.client.v3.EsignSignature.decode(object, path, "type"), tagAt);
             default:
                 return new Unknown(tag, object);
         }

@@ -138,7 +138,7 @@ public final class TaskAssigneeRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskAssigneeRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskAssigneeRef::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class TaskAssigneeRef {
      * @throws JsonException if the value does not fit
      */
     public static TaskAssigneeRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskAssigneeRef::decode);
     }
 
     static TaskAssigneeRef decode(JsonValue json, JsonPath path) {

@@ -142,7 +142,7 @@ public final class TaskCompletedEvent {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskCompletedEvent fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskCompletedEvent::decode);
     }
 
     /**
@@ -153,7 +153,7 @@ public final class TaskCompletedEvent {
      * @throws JsonException if the value does not fit
      */
     public static TaskCompletedEvent fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskCompletedEvent::decode);
     }
 
     static TaskCompletedEvent decode(JsonValue json, JsonPath path) {

@@ -338,7 +338,7 @@ public final class TaskRequest {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TaskRequest fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TaskRequest::decode);
     }
 
     /**
@@ -349,7 +349,7 @@ public final class TaskRequest {
      * @throws JsonException if the value does not fit
      */
     public static TaskRequest fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TaskRequest::decode);
     }
 
     static TaskRequest decode(JsonValue json, JsonPath path) {

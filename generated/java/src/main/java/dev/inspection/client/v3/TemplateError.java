@@ -155,7 +155,7 @@ public final class TemplateError {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static TemplateError fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), TemplateError::decode);
     }
 
     /**
@@ -166,7 +166,7 @@ public final class TemplateError {
      * @throws JsonException if the value does not fit
      */
     public static TemplateError fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, TemplateError::decode);
     }
 
     static TemplateError decode(JsonValue json, JsonPath path) {

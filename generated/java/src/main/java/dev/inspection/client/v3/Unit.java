@@ -271,7 +271,7 @@ public final class Unit {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Unit fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Unit::decode);
     }
 
     /**
@@ -282,7 +282,7 @@ public final class Unit {
      * @throws JsonException if the value does not fit
      */
     public static Unit fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Unit::decode);
     }
 
     static Unit decode(JsonValue json, JsonPath path) {

@@ -252,7 +252,7 @@ public final class UnitAttributes {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UnitAttributes fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UnitAttributes::decode);
     }
 
     /**
@@ -263,7 +263,7 @@ public final class UnitAttributes {
      * @throws JsonException if the value does not fit
      */
     public static UnitAttributes fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UnitAttributes::decode);
     }
 
     static UnitAttributes decode(JsonValue json, JsonPath path) {

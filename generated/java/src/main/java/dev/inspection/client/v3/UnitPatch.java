@@ -267,7 +267,7 @@ public final class UnitPatch {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UnitPatch fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UnitPatch::decode);
     }
 
     /**
@@ -278,7 +278,7 @@ public final class UnitPatch {
      * @throws JsonException if the value does not fit
      */
     public static UnitPatch fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UnitPatch::decode);
     }
 
     static UnitPatch decode(JsonValue json, JsonPath path) {

@@ -138,7 +138,7 @@ public final class UnitRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UnitRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UnitRef::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class UnitRef {
      * @throws JsonException if the value does not fit
      */
     public static UnitRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UnitRef::decode);
     }
 
     static UnitRef decode(JsonValue json, JsonPath path) {

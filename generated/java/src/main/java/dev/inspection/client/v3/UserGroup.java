@@ -146,7 +146,7 @@ public final class UserGroup {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserGroup fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserGroup::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class UserGroup {
      * @throws JsonException if the value does not fit
      */
     public static UserGroup fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserGroup::decode);
     }
 
     static UserGroup decode(JsonValue json, JsonPath path) {

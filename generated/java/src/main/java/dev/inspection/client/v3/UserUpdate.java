@@ -164,7 +164,7 @@ public final class UserUpdate {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static UserUpdate fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), UserUpdate::decode);
     }
 
     /**
@@ -175,7 +175,7 @@ public final class UserUpdate {
      * @throws JsonException if the value does not fit
      */
     public static UserUpdate fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, UserUpdate::decode);
     }
 
     static UserUpdate decode(JsonValue json, JsonPath path) {

@@ -167,7 +167,7 @@ public final class ValueField {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static ValueField fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), ValueField::decode);
     }
 
     /**
@@ -178,7 +178,7 @@ public final class ValueField {
      * @throws JsonException if the value does not fit
      */
     public static ValueField fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, ValueField::decode);
     }
 
     static ValueField decode(JsonValue json, JsonPath path) {

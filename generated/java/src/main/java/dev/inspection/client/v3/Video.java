@@ -134,7 +134,7 @@ public final class Video {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Video fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Video::decode);
     }
 
     /**
@@ -145,7 +145,7 @@ public final class Video {
      * @throws JsonException if the value does not fit
      */
     public static Video fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Video::decode);
     }
 
     static Video decode(JsonValue json, JsonPath path) {

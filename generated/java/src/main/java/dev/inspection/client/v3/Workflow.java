@@ -146,7 +146,7 @@ public final class Workflow {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static Workflow fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), Workflow::decode);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class Workflow {
      * @throws JsonException if the value does not fit
      */
     public static Workflow fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, Workflow::decode);
     }
 
     static Workflow decode(JsonValue json, JsonPath path) {

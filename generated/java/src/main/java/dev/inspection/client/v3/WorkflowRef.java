@@ -138,7 +138,7 @@ public final class WorkflowRef {
      * @throws JsonException if the text is not JSON or does not fit
      */
     public static WorkflowRef fromJson(String json) {
-        return decode(JsonValue.parse(json), JsonPath.ROOT, null);
+        return Wire.read(JsonValue.parse(json), WorkflowRef::decode);
     }
 
     /**
@@ -149,7 +149,7 @@ public final class WorkflowRef {
      * @throws JsonException if the value does not fit
      */
     public static WorkflowRef fromJson(JsonValue json) {
-        return decode(json, JsonPath.ROOT, null);
+        return Wire.read(json, WorkflowRef::decode);
     }
 
     static WorkflowRef decode(JsonValue json, JsonPath path) {

@@ -162,6 +162,21 @@ class ModelsTest {
     }
 
     @Test
+    void aValueDeepInListsAndUnionsIsNamedByItsWholePath() {
+        // Decoding first makes no path, and reads again with paths at the first error: the
+        // message and path are those of the read with paths, through list items and union
+        // members alike.
+        String text = fixture("inspection.json").replace("\"label\": \"Hour meter\"", "\"label\": 12");
+        JsonException e = assertThrows(JsonException.class, () -> Inspection.fromJson(text));
+        assertEquals("$.results[0].data[1].label", e.path());
+        assertTrue(e.getMessage().endsWith("$.results[0].data[1].label: expected a string, got a number"),
+                e.getMessage());
+        JsonException untagged = assertThrows(JsonException.class,
+                () -> Inspection.fromJson(fixture("inspection.json").replace("\"object\": \"checklist\",", "")));
+        assertEquals("$.results[0].object", untagged.path());
+    }
+
+    @Test
     void everyBrokenLimitIsListedWithItsPathInTheOtherClientsWords() {
         NewUnit unit = NewUnit.builder().referenceNumber("V-1").vin("SHORT").year(1799).build();
         ValidationException e = assertThrows(ValidationException.class, unit::validate);

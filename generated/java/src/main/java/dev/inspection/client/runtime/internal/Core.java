@@ -38,7 +38,6 @@ import dev.inspection.client.runtime.ConflictException;
 import dev.inspection.client.runtime.DecodeException;
 import dev.inspection.client.runtime.ForeignOriginException;
 import dev.inspection.client.runtime.JsonException;
-import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.NotFoundException;
 import dev.inspection.client.runtime.NotReadyException;
@@ -755,7 +754,7 @@ public final class Core implements AutoCloseable {
     private <T> T decode(Raw raw, Wire.Reader<T> decoder) {
         JsonValue json = parse(raw);
         try {
-            return decoder.read(json, JsonPath.ROOT);
+            return Wire.read(json, decoder);
         } catch (JsonException e) {
             throw decodeError(raw.status, e);
         }
@@ -764,7 +763,7 @@ public final class Core implements AutoCloseable {
     /** Reads {@code json} as a page's type, the error one of the answer with {@code status}. */
     <T> T decodePage(JsonValue json, int status, Wire.Reader<T> decoder) {
         try {
-            return decoder.read(json, JsonPath.ROOT);
+            return Wire.read(json, decoder);
         } catch (JsonException e) {
             throw decodeError(status, e);
         }

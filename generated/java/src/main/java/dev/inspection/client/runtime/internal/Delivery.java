@@ -11,7 +11,6 @@ import java.util.Map;
 
 import dev.inspection.client.runtime.DecodeException;
 import dev.inspection.client.runtime.JsonException;
-import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonValue;
 import dev.inspection.client.runtime.WebhookException;
 
@@ -31,7 +30,7 @@ public final class Delivery {
      */
     public static <T> T read(byte[] body, Wire.Reader<T> reader) {
         try {
-            return reader.read(JsonValue.parse(body), JsonPath.ROOT);
+            return Wire.read(JsonValue.parse(body), reader);
         } catch (JsonException e) {
             String path = e.path() != null ? e.path() : "$";
             return fail("the delivery does not fit: " + e.getMessage(), path);

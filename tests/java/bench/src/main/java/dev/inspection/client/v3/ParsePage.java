@@ -20,8 +20,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import dev.inspection.client.runtime.JsonPath;
 import dev.inspection.client.runtime.JsonValue;
+import dev.inspection.client.runtime.internal.Wire;
 import org.openapitools.bench.JSON;
 import org.openapitools.bench.model.ListUnitInspections200Response;
 
@@ -60,7 +60,8 @@ public class ParsePage {
 
     @Benchmark
     public Page<Inspection> typed() {
-        return Page.decode(JsonValue.parse(bytes), JsonPath.ROOT, Inspection::decode);
+        // As the client reads a page (Core.decodePage, the reader answer.rs writes).
+        return Wire.read(JsonValue.parse(bytes), (v, p) -> Page.decode(v, p, Inspection::decode));
     }
 
     /** The client's JSON tree of the page alone, before the records are read from it. */
