@@ -6,10 +6,15 @@ import java.util.List;
 
 /** A JSON array: an immutable list of values. */
 public final class JsonArray implements JsonValue {
-    private final List<JsonValue> elements;
+    // The elements in an array of their own, read without a List's interface calls (the
+    // hottest reads of decoding); the list given to of(), if any, is kept to be handed out
+    // as it is, and a parsed array's list view is made when asked for.
+    private final JsonValue[] values;
+    private final List<JsonValue> given;
 
-    private JsonArray(List<JsonValue> elements) {
-        this.elements = elements;
+    private JsonArray(JsonValue[] values, List<JsonValue> given) {
+        this.values = values;
+        this.given = given;
     }
 
     /**
@@ -20,14 +25,13 @@ public final class JsonArray implements JsonValue {
      * @throws NullPointerException if the list or one of its elements is null
      */
     public static JsonArray of(List<? extends JsonValue> elements) {
-        return new JsonArray(List.copyOf(elements));
+        List<JsonValue> copy = List.copyOf(elements);
+        return new JsonArray(copy.toArray(new JsonValue[0]), copy);
     }
 
     /** The array of elements a parser has read, none null; it takes the array. */
     static JsonArray ofChecked(JsonValue[] values, int size) {
-        JsonValue[] elements = values.length == size ? values : Arrays.copyOf(values, size);
-        // A view of the array, not a copy as List.copyOf would make.
-        return new JsonArray(Collections.unmodifiableList(Arrays.asList(elements)));
+        return new JsonArray(values.length == size ? values : Arrays.copyOf(values, size), null);
     }
 
     /**
@@ -36,7 +40,8 @@ public final class JsonArray implements JsonValue {
      * @return an unmodifiable list of the elements, in order
      */
     public List<JsonValue> elements() {
-        return elements;
+        // A view of the array, not a copy as List.copyOf would make.
+        return given != null ? given : Collections.unmodifiableList(Arrays.asList(values));
     }
 
     /**
@@ -45,7 +50,7 @@ public final class JsonArray implements JsonValue {
      * @return the size
      */
     public int size() {
-        return elements.size();
+        return values.length;
     }
 
     /**
@@ -56,17 +61,17 @@ public final class JsonArray implements JsonValue {
      * @throws IndexOutOfBoundsException if there is no element at {@code index}
      */
     public JsonValue get(int index) {
-        return elements.get(index);
+        return values[index];
     }
 
     @Override
     public boolean equals(Object other) {
-        return other instanceof JsonArray && ((JsonArray) other).elements.equals(elements);
+        return other instanceof JsonArray && ((JsonArray) other).elements().equals(elements());
     }
 
     @Override
     public int hashCode() {
-        return elements.hashCode();
+        return elements().hashCode();
     }
 
     @Override
