@@ -103,9 +103,13 @@ public final class JsonReader {
     private int numberEnd; // offset after the peeked number
     private StringBuilder chars; // reused for strings that need decoding
 
-    // Short names read before: see readCached. (String values are mostly one-offs, ids
-    // and text: keeping them was measured to cost more than it saved.)
-    private final Strings nameCache = new Strings();
+    // Short names read before: see readCached. String values under 16 bytes are kept apart
+    // (readValue): a union's tags and an enum's values repeat, and one kept is hashed once
+    // for every switch on it; ids and text are mostly one-offs, and longer values are not
+    // kept at all (keeping them all was measured to cost more than it saved).
+    // Made at the first string: a reader of a document with none makes neither table.
+    private Strings nameCache;
+    private Strings valueCache;
 
     /**
      * Creates a reader of UTF-8 bytes. The array is read in place: do not change it while
@@ -220,6 +224,9 @@ public final class JsonReader {
     public String nextName() {
         expect(JsonToken.NAME);
         int start = tokenStart;
+        if (nameCache == null) {
+            nameCache = new Strings(limit);
+        }
         String name = readCached(start, nameCache);
         if (!seen[depth].add(name)) {
             throw syntax(start, "duplicate member name " + JsonWriter.quote(clip(name)));
@@ -244,6 +251,18 @@ public final class JsonReader {
     public String nextString() {
         expect(JsonToken.STRING);
         String value = readString(tokenStart);
+        peeked = NOT_PEEKED;
+        afterValue();
+        return value;
+    }
+
+    /** {@link #nextString()}, a short value kept in {@link #valueCache}. */
+    private String nextShortCached() {
+        expect(JsonToken.STRING);
+        if (valueCache == null) {
+            valueCache = new Strings(limit);
+        }
+        String value = readShortCached(tokenStart, valueCache);
         peeked = NOT_PEEKED;
         afterValue();
         return value;
@@ -400,7 +419,7 @@ public final class JsonReader {
             int token = peeked != NOT_PEEKED ? peeked : doPeek().ordinal();
             JsonValue value;
             if (token == STRING) {
-                value = JsonString.of(nextString());
+                value = JsonString.of(nextShortCached());
             } else if (token == NAME) {
                 if (count == 0) {
                     throw mismatch("expected a value, got " + TOKENS[token].description());
@@ -736,8 +755,85 @@ public final class JsonReader {
      * made once is hashed once (Java caches a string's hash) however often a decoder
      * switches on it afterwards. A slot keeps the string and the
      * offset of its bytes in the input, which stays unchanged while it is read.
+     *
+     * <p>Most names are under 16 bytes: those are read as two words, which are their key in
+     * the cache (the bytes after the quote masked off), so that finding one takes a few
+     * word operations and no loop over its bytes.
      */
     private String readCached(int quote, Strings cache) {
+        String kept = readShortCached(quote, cache);
+        return kept != null ? kept : readLong(quote, cache);
+    }
+
+    /**
+     * {@link #readCached} of a string under 16 bytes; for another, {@link #readString} when
+     * {@code cache} is the values', else null (and nothing consumed), for readLong to read.
+     */
+    private String readShortCached(int quote, Strings cache) {
+        int start = quote + 1;
+        long first = word(start);
+        long stops = stops(first);
+        long second = 0;
+        int words = 0;
+        if (stops == 0) {
+            second = word(start + 8);
+            stops = stops(second);
+            words = 8;
+        }
+        if (stops == 0) { // 16 bytes or more
+            return cache == valueCache ? readString(quote) : null;
+        }
+        int end = start + words + (Long.numberOfTrailingZeros(stops) >>> 3);
+        if (end >= limit || buf[end] != '"') {
+            return readString(quote); // escapes, non-ASCII, errors: read, not kept
+        }
+        pos = end + 1;
+        return readShort(start, end - start, first, second, cache);
+    }
+
+    /**
+     * The eight bytes at {@code at} as one little-endian word; those past the end of the
+     * input are 0, a control character, which stops a scan as the end does.
+     */
+    private long word(int at) {
+        if (at + 8 <= limit) {
+            return (long) LONGS.get(buf, at);
+        }
+        long word = 0;
+        for (int i = Math.min(limit, at + 8) - 1; i >= at; i--) {
+            word = (word << 8) | (buf[i] & 0xFF);
+        }
+        return word;
+    }
+
+    /**
+     * The name of {@code length} bytes (under 16) at {@code start}, whose first sixteen
+     * bytes are the words {@code first} and {@code second} (the second unread, 0, for a name
+     * under 8), from {@code cache} or made and kept there.
+     */
+    private String readShort(int start, int length, long first, long second, Strings cache) {
+        long k0;
+        long k1;
+        if (length < 8) {
+            k0 = first & ((1L << (length << 3)) - 1); // the bytes from the quote on masked off
+            k1 = 0;
+        } else {
+            k0 = first;
+            k1 = second & ((1L << ((length - 8) << 3)) - 1);
+        }
+        // The top bits of a multiplication, which spreads the key; two slots per hash.
+        long hash = (k0 + k1 * 0xC2B2AE3D27D4EB4FL) * 0x9E3779B97F4A7C15L;
+        int slot = (int) (hash >>> (64 - cache.bits)) & ~1;
+        String cached = cache.find(slot, k0, k1, length);
+        if (cached == null) {
+            cached = new String(buf, start, length, StandardCharsets.ISO_8859_1);
+            cache.keep(slot, cached, start, k0, k1, length);
+        }
+        return cached;
+    }
+
+    /** {@link #readCached} of a name of 16 bytes or more. */
+    private String readLong(int quote, Strings cache) {
         byte[] b = buf;
         int n = limit;
         int p = quote + 1;
@@ -750,11 +846,11 @@ public final class JsonReader {
                 pos = p + 1;
                 // Two slots per hash (a pair of names that share one both stay), chosen by
                 // the hash's top bits after a multiplication that spreads them.
-                int slot = ((hash * 0x9E3779B9) >>> (32 - Strings.BITS)) & ~1;
+                int slot = ((hash * 0x9E3779B9) >>> (32 - cache.bits)) & ~1;
                 String cached = cache.find(slot, b, start, length);
                 if (cached == null) {
                     cached = new String(b, start, length, StandardCharsets.ISO_8859_1);
-                    cache.keep(slot, cached, start);
+                    cache.keep(slot, cached, start, 0, 0, -1);
                 }
                 return cached;
             }
@@ -773,13 +869,23 @@ public final class JsonReader {
      * top bit where the byte matches.
      */
     private static boolean plainAscii(long word) {
+        return stops(word) == 0;
+    }
+
+    /**
+     * The top bit of every byte of {@code word} (eight bytes, little-endian) that is
+     * {@code "}, {@code \\}, below 0x20 or 0x80 and more, each test setting a byte's top
+     * bit where the byte matches. A test may also set the bit of a byte above (later than)
+     * one that matched, never of one before it: the lowest bit set is the first such byte.
+     */
+    private static long stops(long word) {
         long quote = word ^ 0x2222222222222222L; // zero where a byte is '"'
         long backslash = word ^ 0x5C5C5C5C5C5C5C5CL; // zero where a byte is '\\'
         long found = ((quote - 0x0101010101010101L) & ~quote)
                 | ((backslash - 0x0101010101010101L) & ~backslash)
                 | (word - 0x2020202020202020L) // a byte below 0x20 borrows
                 | word; // a byte of 0x80 or more
-        return (found & 0x8080808080808080L) == 0;
+        return found & 0x8080808080808080L;
     }
 
     /** Reads on from {@code p}, the first byte of the string that needs decoding. */
@@ -1123,12 +1229,26 @@ public final class JsonReader {
      * input (which stays unchanged while it is read).
      */
     private static final class Strings {
-        static final int BITS = 9;
-        static final int SLOTS = 1 << BITS;
         static final int LONGEST = 48; // in bytes: longer strings are rarely repeated
 
-        final String[] strings = new String[SLOTS];
-        final int[] offsets = new int[SLOTS];
+        // 2^bits slots: 512 at most, fewer for a short input (which cannot hold as many
+        // strings), so that the reader of a small answer does not clear 16 KB of tables.
+        final int bits;
+        final String[] strings;
+        final int[] offsets;
+        // A string kept by its words (readShort): per slot, three longs side by side (one
+        // cache line for a pair of slots): the two words, and its length plus one (0 for a
+        // string kept by its offset alone, which readLong finds).
+        final long[] keys;
+
+        Strings(int inputLength) {
+            // One slot per 16 bytes of input, between 16 and 512.
+            int wanted = Math.max(16, Math.min(512, inputLength >>> 4));
+            bits = 32 - Integer.numberOfLeadingZeros(wanted - 1);
+            strings = new String[1 << bits];
+            offsets = new int[1 << bits];
+            keys = new long[3 << bits];
+        }
 
         /** The string kept in the pair of slots at {@code slot} with these bytes, or null. */
         String find(int slot, byte[] input, int start, int length) {
@@ -1142,11 +1262,29 @@ public final class JsonReader {
             return null;
         }
 
-        /** Keeps {@code s} in the pair at {@code slot}: in a free slot, else in the first. */
-        void keep(int slot, String s, int start) {
+        /** The string kept in the pair of slots at {@code slot} with these words, or null. */
+        String find(int slot, long first, long second, int length) {
+            long[] k = keys;
+            for (int i = slot; i <= slot + 1; i++) {
+                int at = 3 * i;
+                if (k[at] == first && k[at + 1] == second && k[at + 2] == length + 1) {
+                    return strings[i];
+                }
+            }
+            return null;
+        }
+
+        /**
+         * Keeps {@code s} in the pair at {@code slot}: in a free slot, else in the first;
+         * with its words where {@code length} is not -1.
+         */
+        void keep(int slot, String s, int start, long first, long second, int length) {
             int i = strings[slot] == null || strings[slot + 1] != null ? slot : slot + 1;
             strings[i] = s;
             offsets[i] = start;
+            keys[3 * i] = first;
+            keys[3 * i + 1] = second;
+            keys[3 * i + 2] = length + 1;
         }
 
         private static boolean same(byte[] input, int a, int b, int length) {

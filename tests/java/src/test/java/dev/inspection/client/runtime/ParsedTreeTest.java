@@ -101,6 +101,50 @@ class ParsedTreeTest {
     }
 
     @Test
+    void namesAndShortValuesReadAsWordsAreEachReadAsThemselves() {
+        // Names and values under 16 bytes are read two words at a time, and kept by those
+        // words: of every length around the two words, with the byte that stops a word's
+        // scan at each place, each read twice (the second found kept) must give what it
+        // says, with 16 bytes after it (the padding member) and at the input's end.
+        for (int length = 0; length < 20; length++) {
+            String plain = "abcdefghijklmnopqrstuvwxyz".substring(0, length);
+            for (int at = 0; at <= length; at++) {
+                String head = plain.substring(0, at);
+                String tail = plain.substring(at);
+                for (String[] stop : new String[][] {{"", ""}, {"\\\"", "\""}, {"é", "é"},
+                        {"\\n", "\n"}, {"\\u0041", "A"}, {"~", "~"}}) {
+                    String json = head + stop[0] + tail;
+                    String name = head + stop[1] + tail;
+                    String member = "{\"" + json + "\":\"" + json + "\",\"pad\":\"0123456789abcdef\"}";
+                    JsonArray array = (JsonArray) JsonValue.parse("[" + member + "," + member + "]");
+                    for (JsonValue object : array.elements()) {
+                        assertEquals(name, ((JsonObject) object).nameAt(0), member);
+                        assertEquals(JsonString.of(name), ((JsonObject) object).valueAt(0), member);
+                    }
+                    String last = "{\"" + json + "\":\"" + json + "\"}";
+                    assertEquals(JsonObject.builder().put(name, JsonString.of(name)).build(),
+                            JsonValue.parse(last), last);
+                }
+                String control = "[\"" + head + "\u0001" + tail + "\",\"0123456789abcdef\"]";
+                JsonException e = assertThrows(JsonException.class, () -> JsonValue.parse(control));
+                assertEquals(at + 2, e.offset(), control);
+            }
+        }
+    }
+
+    @Test
+    void namesOfOneLengthThatDifferInOneByteAreNotTakenForEachOther() {
+        // Kept by their words, masked to their length: "ab" is not "abc" cut short.
+        JsonObject object = (JsonObject) JsonValue.parse(
+                "{\"ab\":1,\"abc\":2,\"abd\":3,\"abcdefgh\":4,\"abcdefgi\":5,\"pad\":\"0123456789abcdef\"}");
+        assertEquals(List.of("ab", "abc", "abd", "abcdefgh", "abcdefgi", "pad"),
+                new ArrayList<>(object.members().keySet()));
+        JsonException e = assertThrows(JsonException.class, () -> JsonValue.parse(
+                "{\"abcdefghi\":1,\"abcdefghi\":2,\"pad\":\"0123456789abcdef\"}"));
+        assertTrue(e.getMessage().contains("duplicate member name \"abcdefghi\""), e.getMessage());
+    }
+
+    @Test
     void anEndingOrEscapeAtEveryPlaceOfAWordIsFound() {
         // Strings of every length around a word of eight, with the byte that stops the fast
         // scan (a quote, a backslash escape, a control character, a non-ASCII character) at
