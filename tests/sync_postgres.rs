@@ -19,6 +19,8 @@ mod export_folder;
 mod pg_proxy;
 #[path = "support/postgres.rs"]
 mod postgres;
+#[path = "support/sync_tables.rs"]
+mod sync_tables;
 #[path = "support/cli_process.rs"]
 mod tool;
 
@@ -32,6 +34,7 @@ use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_e
 use inspection_cli_runtime::sync::postgres::lock_key;
 use pg_proxy::{Cut, Proxy};
 use postgres::{PASSWORD, Postgres};
+use sync_tables::{dump_schema, rows_in};
 
 /// `sync v3 DATABASE --quiet` with `extra` flags and environment.
 async fn sync(
@@ -51,36 +54,6 @@ async fn sync(
 /// between two equal syncs (when a row was written, the run that saw it, the links).
 fn dump(pg: &Postgres, database: &str) -> BTreeMap<String, Vec<Value>> {
     dump_schema(pg, database, "public")
-}
-
-/// [`dump`] of the tables in `schema`.
-fn dump_schema(pg: &Postgres, database: &str, schema: &str) -> BTreeMap<String, Vec<Value>> {
-    let tables = pg.psql(
-        database,
-        &format!(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = '{}' \
-             AND table_name NOT LIKE '\\_sync%' ORDER BY 1",
-            schema.replace('\'', "''")
-        ),
-    );
-    let schema = schema.replace('"', "\"\"");
-    tables
-        .lines()
-        .map(|table| {
-            let sql = format!(
-                "SELECT to_jsonb(t) - '_synced_at' - '_pass' - 'pdf_share_url' \
-                 || jsonb_build_object('_record', t._record - 'pdf_share_url') \
-                 FROM \"{schema}\".\"{table}\" t"
-            );
-            let mut rows: Vec<Value> = pg
-                .psql(database, &sql)
-                .lines()
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
-            rows.sort_by_key(|r| r.to_string());
-            (table.to_string(), rows)
-        })
-        .collect()
 }
 
 /// The inspections `database` holds (none before its tables are made).
@@ -476,20 +449,6 @@ async fn a_connection_reset_part_way_through_a_transaction_stops_the_sync_and_th
     // never reached the server (rolled back whole).
     assert!((1..43).contains(&held[0]), "{held:?}");
     assert_eq!(held[1], held[0] + 5, "{held:?}");
-}
-
-/// `count(*)` of `schema.table` in `database` (0 before the table is made).
-fn rows_in(pg: &Postgres, database: &str, schema: &str, table: &str) -> usize {
-    let name = format!("\"{schema}\".\"{table}\"");
-    let made = pg.psql(
-        database,
-        &format!("SELECT to_regclass('{name}') IS NOT NULL"),
-    );
-    if made.trim() != "t" {
-        return 0;
-    }
-    let count = pg.psql(database, &format!("SELECT count(*) FROM {name}"));
-    count.trim().parse().unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

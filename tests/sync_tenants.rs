@@ -10,6 +10,8 @@
 mod export_folder;
 #[path = "support/postgres.rs"]
 mod postgres;
+#[path = "support/sync_tables.rs"]
+mod sync_tables;
 #[path = "support/cli_process.rs"]
 mod tool;
 
@@ -20,6 +22,7 @@ use serde_json::Value;
 
 use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings};
 use postgres::Postgres;
+use sync_tables::{dump_schema as dump, rows_in as count};
 
 /// The companies the sandbox serves beside the first: name, key id, secret, inspections.
 const COMPANIES: [(&str, &str, &str, usize); 2] = [
@@ -85,51 +88,6 @@ fn tenants_args(file: &Path, extra: &[&str]) -> Vec<String> {
     args.push(file.display().to_string());
     args.extend(strings(extra));
     args
-}
-
-/// Every table of `schema` but the tool's own, as `sync_postgres.rs` compares them.
-fn dump(
-    pg: &Postgres,
-    database: &str,
-    schema: &str,
-) -> std::collections::BTreeMap<String, Vec<Value>> {
-    let tables = pg.psql(
-        database,
-        &format!(
-            "SELECT table_name FROM information_schema.tables WHERE table_schema = '{schema}' \
-             AND table_name NOT LIKE '\\_sync%' ORDER BY 1"
-        ),
-    );
-    tables
-        .lines()
-        .map(|table| {
-            let sql = format!(
-                "SELECT to_jsonb(t) - '_synced_at' - '_pass' - 'pdf_share_url' \
-                 || jsonb_build_object('_record', t._record - 'pdf_share_url') \
-                 FROM \"{schema}\".\"{table}\" t"
-            );
-            let mut rows: Vec<Value> = (pg.psql(database, &sql).lines())
-                .map(|l| serde_json::from_str(l).unwrap())
-                .collect();
-            rows.sort_by_key(|r| r.to_string());
-            (table.to_string(), rows)
-        })
-        .collect()
-}
-
-fn count(pg: &Postgres, database: &str, schema: &str, table: &str) -> usize {
-    let name = format!("\"{schema}\".\"{table}\"");
-    let made = pg.psql(
-        database,
-        &format!("SELECT to_regclass('{name}') IS NOT NULL"),
-    );
-    if made.trim() != "t" {
-        return 0;
-    }
-    pg.psql(database, &format!("SELECT count(*) FROM {name}"))
-        .trim()
-        .parse()
-        .unwrap()
 }
 
 const NAMES: [&str; 3] = ["initech", "acme", "globex"];
