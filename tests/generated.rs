@@ -264,7 +264,7 @@ fn the_typescript_runtime_is_embedded_whole() {
         .filter(|n| n.ends_with(".ts"))
         .collect();
     on_disk.sort();
-    let mut embedded = codegen::typescript::runtime_files();
+    let mut embedded = codegen::typescript::LAYOUT.runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }
@@ -279,7 +279,7 @@ fn the_python_runtime_is_embedded_whole() {
         .filter(|n| n.ends_with(".py"))
         .collect();
     on_disk.sort();
-    let mut embedded = codegen::python::runtime_files();
+    let mut embedded = codegen::python::LAYOUT.runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }
@@ -302,7 +302,7 @@ fn the_java_runtime_is_embedded_whole() {
     let mut on_disk = Vec::new();
     java_files(&root().join("templates/java/runtime"), "", &mut on_disk);
     on_disk.sort();
-    let mut embedded = codegen::java::runtime_files();
+    let mut embedded = codegen::java::LAYOUT.runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }
@@ -319,7 +319,7 @@ fn the_go_runtime_is_embedded_whole() {
             .filter(|name| name.ends_with(".go"))
             .collect();
     on_disk.sort();
-    let mut embedded = codegen::go::runtime_files();
+    let mut embedded = codegen::go::LAYOUT.runtime_files();
     embedded.sort();
     assert_eq!(embedded, on_disk);
 }

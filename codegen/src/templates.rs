@@ -69,9 +69,28 @@ pub struct Layout {
     pub package_dir: fn(&crate::ir::Packages) -> String,
     /// An interface module's files: (file name, template).
     pub interface_files: &'static [(&'static str, &'static str)],
+    /// The hand-written runtime the package carries, as embedded from
+    /// `templates/<language>/runtime/` ([`embed!`]).
+    pub runtime: &'static [Embedded],
 }
 
+/// A runtime file as the package gets it: its path under the runtime folder, its text.
+pub type RuntimeFile = (Cow<'static, str>, Cow<'static, str>);
+
 impl Layout {
+    /// The names of the runtime files (a test compares them with the folder, so a new
+    /// runtime file cannot be forgotten in the `embed!` list).
+    pub fn runtime_files(&self) -> Vec<&'static str> {
+        self.runtime.iter().map(|(name, _)| *name).collect()
+    }
+
+    /// The runtime's files copied as they are.
+    pub fn runtime_as_is(&self) -> Vec<RuntimeFile> {
+        (self.runtime.iter())
+            .map(|&(name, text)| (name.into(), text.into()))
+            .collect()
+    }
+
     /// The folder (from the checkout's root) of interface `i`'s module: where
     /// `interface_files` go, and any file of its own a backend adds beside them.
     pub fn interface_dir(&self, api: &crate::ir::Api, i: &crate::ir::Interface) -> String {

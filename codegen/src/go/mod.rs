@@ -10,8 +10,6 @@ pub mod names;
 mod types;
 mod uses;
 
-use std::borrow::Cow;
-
 use crate::ir::{Api, Interface, TypeKind};
 use crate::output::OutputFile;
 use crate::templates::{self, Embedded, Layout};
@@ -76,16 +74,10 @@ const RUNTIME: &[Embedded] = templates::embed!("go/runtime/internal/runtime":
     "values_test.go",
 );
 
-/// The names of the runtime files the backend embeds (a test compares them with the
-/// folder, so a new runtime file cannot be forgotten).
-pub fn runtime_files() -> Vec<&'static str> {
-    RUNTIME.iter().map(|(name, _)| *name).collect()
-}
-
 pub use names::{own_names, reserved_module};
 
 /// Where the project puts what.
-const LAYOUT: Layout = Layout {
+pub const LAYOUT: Layout = Layout {
     dir: "generated/go",
     language: "go",
     comment: "//",
@@ -100,6 +92,7 @@ const LAYOUT: Layout = Layout {
         ("client.go", "client.go"),
         ("example_test.go", "example_test.go"),
     ],
+    runtime: RUNTIME,
 };
 
 /// What an interface package's files see.
@@ -127,10 +120,7 @@ struct Imports {
 /// Renders the module.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let runtime: Vec<(Cow<str>, Cow<str>)> = RUNTIME
-        .iter()
-        .map(|&(name, text)| (name.into(), text.into()))
-        .collect();
+    let runtime = LAYOUT.runtime_as_is();
     LAYOUT.write(api, &env, &runtime, |i| Ok(package_cx(api, i)), |text| text)
 }
 

@@ -10,8 +10,6 @@ mod models;
 pub mod names;
 mod types;
 
-use std::borrow::Cow;
-
 use crate::ir::Api;
 use crate::output::OutputFile;
 use crate::templates::{self, Embedded, Layout};
@@ -105,16 +103,10 @@ const RUNTIME: &[Embedded] = templates::embed!("java/runtime":
     "runtime/internal/Wire.java",
 );
 
-/// The names of the runtime files the backend embeds (a test compares them with the
-/// folder, so a new runtime file cannot be forgotten).
-pub fn runtime_files() -> Vec<&'static str> {
-    RUNTIME.iter().map(|(name, _)| *name).collect()
-}
-
 pub use names::{own_names, reserved_module};
 
 /// Where the project puts what.
-const LAYOUT: Layout = Layout {
+pub const LAYOUT: Layout = Layout {
     dir: "generated/java",
     language: "java",
     comment: "//",
@@ -126,6 +118,7 @@ const LAYOUT: Layout = Layout {
     interfaces_dir: "src/main/java/{package}",
     package_dir: |p| p.java_dir(),
     interface_files: &[("package-info.java", "package-info.java")],
+    runtime: RUNTIME,
 };
 
 /// What an interface's `package-info.java` sees.
@@ -293,11 +286,8 @@ fn client_files(
     Ok(files)
 }
 
-/// A runtime file: its path under the package, its text.
-type RuntimeFile = (Cow<'static, str>, Cow<'static, str>);
-
 /// The runtime's files with the client's package filled in.
-fn runtime(api: &Api) -> Result<Vec<RuntimeFile>, String> {
+fn runtime(api: &Api) -> Result<Vec<templates::RuntimeFile>, String> {
     let mut env = minijinja::Environment::new();
     env.set_keep_trailing_newline(true);
     env.set_undefined_behavior(minijinja::UndefinedBehavior::Strict);

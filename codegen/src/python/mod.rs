@@ -66,16 +66,10 @@ const RUNTIME: &[Embedded] = templates::embed!("python/runtime":
     "webhook.py",
 );
 
-/// The names of the runtime files the backend embeds (a test compares them with the
-/// folder, so a new runtime file cannot be forgotten).
-pub fn runtime_files() -> Vec<&'static str> {
-    RUNTIME.iter().map(|(name, _)| *name).collect()
-}
-
 pub use names::{own_names, reserved_module};
 
 /// Where the package puts what.
-const LAYOUT: Layout = Layout {
+pub const LAYOUT: Layout = Layout {
     dir: "generated/python",
     language: "python",
     comment: "#",
@@ -92,6 +86,7 @@ const LAYOUT: Layout = Layout {
         ("models.py", "models.py"),
         ("client.py", "client.py"),
     ],
+    runtime: RUNTIME,
 };
 
 /// Renders the package, with its dlt sources (`dlt/`) for the interfaces that declare a

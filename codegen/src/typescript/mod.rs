@@ -6,8 +6,6 @@ mod context;
 pub(crate) mod names;
 mod types;
 
-use std::borrow::Cow;
-
 use crate::ir::Api;
 use crate::output::OutputFile;
 use crate::templates::{self, Embedded, Layout};
@@ -59,16 +57,10 @@ const RUNTIME: &[Embedded] = templates::embed!("typescript/runtime":
     "wire.ts",
 );
 
-/// The names of the runtime files the backend embeds (a test compares them with the
-/// folder, so a new runtime file cannot be forgotten).
-pub fn runtime_files() -> Vec<&'static str> {
-    RUNTIME.iter().map(|(name, _)| *name).collect()
-}
-
 pub use names::{own_names, reserved_module};
 
 /// Where the package puts what.
-const LAYOUT: Layout = Layout {
+pub const LAYOUT: Layout = Layout {
     dir: "generated/typescript",
     language: "typescript",
     comment: "//",
@@ -88,14 +80,12 @@ const LAYOUT: Layout = Layout {
         ("decoders.ts", "decoders.ts"),
         ("client.ts", "client.ts"),
     ],
+    runtime: RUNTIME,
 };
 
 /// Renders the package.
 pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
     let env = templates::environment(TEMPLATES)?;
-    let runtime: Vec<(Cow<str>, Cow<str>)> = RUNTIME
-        .iter()
-        .map(|&(name, text)| (name.into(), text.into()))
-        .collect();
+    let runtime = LAYOUT.runtime_as_is();
     LAYOUT.write(api, &env, &runtime, context::interface, |text| text)
 }
