@@ -6,6 +6,20 @@ use crate::ir::{
     Source,
 };
 
+/// An exactly-one-of choice's groups as the docs list them: each group's fields joined by
+/// ` + `, the groups by commas (`` `vin` + `make`, `unit_id` ``).
+pub fn one_of_groups(one: &crate::ir::OneOf) -> String {
+    let group = |v: &crate::ir::OneOfVariant| {
+        let fields: Vec<String> = v.fields.iter().map(|f| format!("`{}`", f.name)).collect();
+        fields.join(" + ")
+    };
+    one.variants
+        .iter()
+        .map(group)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// What an error of a manager-only operation adds to the service's message, in every client.
 pub const MANAGER_ONLY_HINT: &str = "only users with the manager role may call it";
 

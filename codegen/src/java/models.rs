@@ -195,16 +195,7 @@ fn record_cx(t: &TypeDef, o: &Object, name: String, types: &Types) -> RecordCx {
         doc.push(format!(
             "{} Its groups' fields are optional fields here: {}.",
             one.doc.trim(),
-            one.variants
-                .iter()
-                .map(|v| v
-                    .fields
-                    .iter()
-                    .map(|f| format!("`{}`", f.name))
-                    .collect::<Vec<_>>()
-                    .join(" + "))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::doc_text::one_of_groups(one)
         ));
     }
     let mut scope = names::member_scope();

@@ -64,16 +64,7 @@ fn record_doc(t: &TypeDef, o: &Object) -> String {
         doc.push(format!(
             "{}\n\nExactly one of these groups is given (checked before sending): {}.",
             one.doc.trim(),
-            one.variants
-                .iter()
-                .map(|v| v
-                    .fields
-                    .iter()
-                    .map(|f| format!("`{}`", f.name))
-                    .collect::<Vec<_>>()
-                    .join(" + "))
-                .collect::<Vec<_>>()
-                .join(", ")
+            crate::doc_text::one_of_groups(one)
         ));
     }
     doc.text()
