@@ -127,9 +127,9 @@ async fn three_tenants_killed_and_resumed_each_equal_their_company_s_own_sync() 
         &env,
         4,
         || moments.next_ms(300, 1500),
-        |kill, at, killed| {
+        |kill| {
             let held = NAMES.map(|n| count(&pg, "fleet", n, "inspections"));
-            eprintln!("kill {kill} at {at} ms (killed: {killed}): inspections {held:?}");
+            eprintln!("kill {kill}: inspections {held:?}");
             partial.push(held);
         },
     )

@@ -118,27 +118,32 @@ pub fn spawn(args: &[String], env: &[(String, String)]) -> std::process::Child {
 }
 
 /// Starts the tool with `args` over `env` `times` times, killing each run with SIGKILL
-/// after the moment (ms) `moment` gives, unless it has ended by then; `after` learns each
-/// run's number, its moment and whether it was killed.
+/// after the moment (ms) `moment` gives, unless it has ended by then (which it says on
+/// stderr); `after` learns the number of each run it killed, to look at what the run left.
+/// Gives how many it killed.
 pub async fn kill_runs(
     args: &[String],
     env: &[(String, String)],
     times: usize,
     mut moment: impl FnMut() -> u64,
-    mut after: impl FnMut(usize, u64, bool),
-) {
+    mut after: impl FnMut(usize),
+) -> usize {
+    let mut killed = 0;
     for kill in 1..=times {
         let mut child = spawn(args, env);
         let at = moment();
         tokio::time::sleep(std::time::Duration::from_millis(at)).await;
         if child.try_wait().unwrap().is_some() {
-            after(kill, at, false);
+            eprintln!("kill {kill}: the run had already ended at {at} ms");
             continue;
         }
         child.kill().unwrap(); // SIGKILL
         child.wait().unwrap();
-        after(kill, at, true);
+        eprintln!("kill {kill}: SIGKILL at {at} ms");
+        killed += 1;
+        after(kill);
     }
+    killed
 }
 
 /// Runs the tool like [`run`], and once `ready` (polled every 20 ms) says so while the run
