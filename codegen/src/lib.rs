@@ -7,6 +7,7 @@ pub mod doc_text;
 pub mod go;
 pub mod ir;
 pub mod java;
+pub mod limits;
 pub mod openapi;
 pub mod output;
 mod parallel;

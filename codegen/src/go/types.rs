@@ -2,7 +2,8 @@
 //! `Decoder` and write one to its `Encoder`: every declared type has `readX` and `writeX`
 //! of its own, so a container's element is read by naming a function.
 
-use crate::ir::{Builtin, Constraints, Interface, TypeKind, TypeRef};
+use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
+use crate::limits;
 
 /// The Go names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -94,69 +95,91 @@ impl Types<'_> {
         path: &str,
         depth: usize,
     ) -> Option<String> {
-        let (i, x) = (format!("i{depth}"), format!("x{depth}"));
-        match ty {
-            TypeRef::Builtin(Builtin::String | Builtin::Url) => {
-                string_check(limits, secret, value, path)
-            }
-            TypeRef::Builtin(Builtin::Integer | Builtin::Int32) => range_check(limits)
-                .map(|(min, max)| format!("c.Range(int64({value}), {min}, {max}, {path})")),
-            TypeRef::Builtin(Builtin::Number) => range_check(limits)
-                .map(|(min, max)| format!("c.DecimalRange(string({value}), {min}, {max}, {path})")),
-            TypeRef::Builtin(_) | TypeRef::Page(_) => None,
-            TypeRef::Named(id) => match &self.interface.ty(*id).kind {
-                TypeKind::Object(_) | TypeKind::Union(_) => Some(format!(
-                    "check{}(c, {path}, {value})",
-                    self.names[id.index()]
-                )),
-                TypeKind::Id {
-                    max_length: Some(n),
-                    ..
-                } => Some(format!(
-                    "c.String(string({value}), {secret}, {n}, runtime.NoLimit, \"\", \"\", {path})"
-                )),
-                TypeKind::Enum(e) if !e.open => Some(format!(
-                    "check{}(c, {path}, {value})",
-                    self.names[id.index()]
-                )),
-                _ => None,
-            },
-            TypeRef::Array(item) => {
-                let each = self.check(
-                    item,
-                    limits,
-                    secret,
-                    &x,
-                    &format!("runtime.Item({path}, {i})"),
-                    depth + 1,
-                );
-                let counted = limits.min_items.is_some() || limits.max_items.is_some();
-                let count = counted.then(|| {
-                    format!(
-                        "c.Items(len({value}), {}, {}, {path})",
-                        limit(limits.min_items),
-                        limit(limits.max_items)
-                    )
-                });
-                let each =
-                    each.map(|e| format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&e)));
-                match (count, each) {
-                    (None, None) => None,
-                    (a, b) => Some(a.into_iter().chain(b).collect::<Vec<_>>().join("\n")),
-                }
-            }
-            TypeRef::Map(item) => self
-                .check(
-                    item,
-                    limits,
-                    secret,
-                    &x,
-                    &format!("runtime.Field({path}, {i})"),
-                    depth + 1,
-                )
-                .map(|e| format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&e))),
-            TypeRef::JsonEncoded(inner) => self.check(inner, limits, secret, value, path, depth),
+        limits::check(self, ty, limits, secret, value, path, depth)
+    }
+}
+
+/// The checks in Go: calls on the runtime's checks `c`, loops over lists and maps.
+impl limits::Spelling for Types<'_> {
+    fn interface(&self) -> &Interface {
+        self.interface
+    }
+
+    fn string(
+        &self,
+        limits: &Constraints,
+        secret: bool,
+        value: &str,
+        path: &str,
+    ) -> Option<String> {
+        string_check(limits, secret, value, path)
+    }
+
+    fn range(&self, builtin: Builtin, limits: &Constraints, value: &str, path: &str) -> String {
+        let bound = |n: Option<i64>| n.map_or("nil".to_string(), |n| format!("runtime.Bound({n})"));
+        let (min, max) = (bound(limits.min), bound(limits.max));
+        match builtin {
+            Builtin::Number => format!("c.DecimalRange(string({value}), {min}, {max}, {path})"),
+            _ => format!("c.Range(int64({value}), {min}, {max}, {path})"),
         }
+    }
+
+    fn named(
+        &self,
+        id: TypeId,
+        kind: &TypeKind,
+        secret: bool,
+        value: &str,
+        path: &str,
+    ) -> Option<String> {
+        let own = || format!("check{}(c, {path}, {value})", self.names[id.index()]);
+        match kind {
+            TypeKind::Object(_) | TypeKind::Union(_) => Some(own()),
+            TypeKind::Enum(e) if !e.open => Some(own()),
+            TypeKind::Id {
+                max_length: Some(n),
+                ..
+            } => Some(format!(
+                "c.String(string({value}), {secret}, {n}, runtime.NoLimit, \"\", \"\", {path})"
+            )),
+            _ => None,
+        }
+    }
+
+    fn element(&self, list: bool, path: &str, depth: usize) -> (String, String) {
+        let place = if list { "Item" } else { "Field" };
+        (
+            format!("x{depth}"),
+            format!("runtime.{place}({path}, i{depth})"),
+        )
+    }
+
+    fn list(
+        &self,
+        limits: &Constraints,
+        each: Option<String>,
+        value: &str,
+        path: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let counted = limits.min_items.is_some() || limits.max_items.is_some();
+        let count = counted.then(|| {
+            format!(
+                "c.Items(len({value}), {}, {}, {path})",
+                limit(limits.min_items),
+                limit(limits.max_items)
+            )
+        });
+        let each = each.map(|e| self.map(e, value, path, depth));
+        match (count, each) {
+            (None, None) => None,
+            (a, b) => Some(a.into_iter().chain(b).collect::<Vec<_>>().join("\n")),
+        }
+    }
+
+    fn map(&self, each: String, value: &str, _path: &str, depth: usize) -> String {
+        let (i, x) = (format!("i{depth}"), format!("x{depth}"));
+        format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&each))
     }
 }
 
@@ -185,12 +208,6 @@ fn string_check(limits: &Constraints, secret: bool, value: &str, path: &str) -> 
         limit(limits.max_length),
         limit(limits.length)
     ))
-}
-
-/// The bounds of a number, as `runtime.Bound(n)` or `nil`, when one is documented.
-fn range_check(limits: &Constraints) -> Option<(String, String)> {
-    let bound = |n: Option<i64>| n.map_or("nil".to_string(), |n| format!("runtime.Bound({n})"));
-    (limits.min.is_some() || limits.max.is_some()).then(|| (bound(limits.min), bound(limits.max)))
 }
 
 fn limit(n: Option<u32>) -> String {

@@ -1,7 +1,8 @@
 //! Java types for IR type references, and the expressions that read one from a
 //! `JsonValue` and write one back (through the runtime's `Wire`).
 
-use crate::ir::{Builtin, Constraints, Interface, TypeKind, TypeRef};
+use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
+use crate::limits;
 
 /// The Java names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -105,54 +106,86 @@ impl Types<'_> {
         path: &str,
         depth: usize,
     ) -> Option<String> {
-        let (x, q) = (format!("x{depth}"), format!("q{depth}"));
-        match ty {
-            TypeRef::Builtin(Builtin::String | Builtin::Url) => {
-                string_check(limits, secret, value, path)
-            }
-            TypeRef::Builtin(Builtin::Integer | Builtin::Int32 | Builtin::Number) => {
-                (limits.min.is_some() || limits.max.is_some()).then(|| {
-                    format!(
-                        "Check.range({value}, {}, {}, {path}, out);",
-                        long(limits.min),
-                        long(limits.max)
-                    )
-                })
-            }
-            TypeRef::Builtin(_) | TypeRef::Page(_) => None,
-            TypeRef::Named(id) => match &self.interface.ty(*id).kind {
-                TypeKind::Object(_) => Some(format!("{value}.check({path}, out);")),
-                // An interface's method would be public: the union's check is static.
-                TypeKind::Union(_) => Some(format!(
-                    "{}.check({value}, {path}, out);",
-                    self.names[id.index()]
-                )),
-                TypeKind::Id {
-                    max_length: Some(n),
-                    ..
-                } => Some(format!(
-                    "Check.string({value}.value(), {secret}, {n}, null, null, \"\", {path}, out);"
-                )),
-                _ => None,
-            },
-            TypeRef::Array(item) => {
-                let each = self.check(item, limits, secret, &x, &q, depth + 1);
-                let counted = limits.min_items.is_some() || limits.max_items.is_some();
-                (counted || each.is_some()).then(|| {
-                    let each =
-                        each.map_or("null".to_string(), |e| format!("({x}, {q}) -> {{ {e} }}"));
-                    format!(
-                        "Check.items({value}, {}, {}, {path}, out, {each});",
-                        int(limits.min_items),
-                        int(limits.max_items)
-                    )
-                })
-            }
-            TypeRef::Map(item) => self
-                .check(item, limits, secret, &x, &q, depth + 1)
-                .map(|e| format!("Check.values({value}, {path}, ({x}, {q}) -> {{ {e} }});")),
-            TypeRef::JsonEncoded(inner) => self.check(inner, limits, secret, value, path, depth),
+        limits::check(self, ty, limits, secret, value, path, depth)
+    }
+}
+
+/// The checks in Java: calls on the runtime's `Check`, lambdas over lists and maps.
+impl limits::Spelling for Types<'_> {
+    fn interface(&self) -> &Interface {
+        self.interface
+    }
+
+    fn string(
+        &self,
+        limits: &Constraints,
+        secret: bool,
+        value: &str,
+        path: &str,
+    ) -> Option<String> {
+        string_check(limits, secret, value, path)
+    }
+
+    fn range(&self, _: Builtin, limits: &Constraints, value: &str, path: &str) -> String {
+        format!(
+            "Check.range({value}, {}, {}, {path}, out);",
+            long(limits.min),
+            long(limits.max)
+        )
+    }
+
+    fn named(
+        &self,
+        id: TypeId,
+        kind: &TypeKind,
+        secret: bool,
+        value: &str,
+        path: &str,
+    ) -> Option<String> {
+        match kind {
+            TypeKind::Object(_) => Some(format!("{value}.check({path}, out);")),
+            // An interface's method would be public: the union's check is static.
+            TypeKind::Union(_) => Some(format!(
+                "{}.check({value}, {path}, out);",
+                self.names[id.index()]
+            )),
+            TypeKind::Id {
+                max_length: Some(n),
+                ..
+            } => Some(format!(
+                "Check.string({value}.value(), {secret}, {n}, null, null, \"\", {path}, out);"
+            )),
+            _ => None,
         }
+    }
+
+    fn element(&self, _list: bool, _path: &str, depth: usize) -> (String, String) {
+        (format!("x{depth}"), format!("q{depth}"))
+    }
+
+    fn list(
+        &self,
+        limits: &Constraints,
+        each: Option<String>,
+        value: &str,
+        path: &str,
+        depth: usize,
+    ) -> Option<String> {
+        let counted = limits.min_items.is_some() || limits.max_items.is_some();
+        (counted || each.is_some()).then(|| {
+            let (x, q) = self.element(true, path, depth);
+            let each = each.map_or("null".to_string(), |e| format!("({x}, {q}) -> {{ {e} }}"));
+            format!(
+                "Check.items({value}, {}, {}, {path}, out, {each});",
+                int(limits.min_items),
+                int(limits.max_items)
+            )
+        })
+    }
+
+    fn map(&self, each: String, value: &str, path: &str, depth: usize) -> String {
+        let (x, q) = self.element(false, path, depth);
+        format!("Check.values({value}, {path}, ({x}, {q}) -> {{ {each} }});")
     }
 }
 
