@@ -25,7 +25,15 @@ public final class Dates {
      * @return the date, or {@code null}
      */
     public static LocalDate date(String text) {
-        if (text.length() != 10 || text.charAt(4) != '-' || text.charAt(7) != '-') {
+        return text.length() == 10 ? dateAt(text) : null;
+    }
+
+    /**
+     * {@link #date} of the first ten characters of {@code text} (at least ten long), read in
+     * place: a date-time's date makes no substring.
+     */
+    private static LocalDate dateAt(String text) {
+        if (text.charAt(4) != '-' || text.charAt(7) != '-') {
             return null;
         }
         int year = digits(text, 0, 4);
@@ -48,7 +56,7 @@ public final class Dates {
      * @return the date-time, or {@code null}
      */
     public static OffsetDateTime dateTime(String text) {
-        LocalDate day = date(text.length() >= 10 ? text.substring(0, 10) : text);
+        LocalDate day = text.length() >= 10 ? dateAt(text) : null;
         if (day == null) {
             return null;
         }
@@ -75,8 +83,11 @@ public final class Dates {
                 if (at == start) {
                     return null;
                 }
-                String nanos = (text.substring(start, Math.min(at, start + 9)) + "000000000").substring(0, 9);
-                nano = Integer.parseInt(nanos);
+                // The first nine digits, as many zeros after them as make nine: nanoseconds.
+                int end = Math.min(at, start + 9);
+                for (int i = start; i < start + 9; i++) {
+                    nano = nano * 10 + (i < end ? text.charAt(i) - '0' : 0);
+                }
             }
         }
         ZoneOffset offset = offset(text, at);
@@ -92,10 +103,11 @@ public final class Dates {
 
     /** The offset that ends a date-time at {@code at}: none is UTC; {@code null} if malformed. */
     private static ZoneOffset offset(String text, int at) {
-        String rest = text.substring(at);
-        if (rest.isEmpty() || rest.equals("Z") || rest.equals("z")) {
-            return ZoneOffset.UTC;
+        int left = text.length() - at;
+        if (left == 0 || left == 1 && (text.charAt(at) == 'Z' || text.charAt(at) == 'z')) {
+            return ZoneOffset.UTC; // the usual ends, read without a substring
         }
+        String rest = text.substring(at);
         char sign = rest.charAt(0);
         if (sign != '+' && sign != '-') {
             return null;
