@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A streaming pull parser of JSON over UTF-8 bytes: {@link #peek()} tells what comes next,
@@ -107,6 +108,13 @@ public final class JsonReader {
     // (readValue): a union's tags and an enum's values repeat, and one kept is hashed once
     // for every switch on it; ids and text are mostly one-offs, and longer values are not
     // kept at all (keeping them all was measured to cost more than it saved).
+    // The member names the generated decoders switch on, each as the decoder's own String
+    // constant (registered by its class, Wire.names): a name read that is one of them is
+    // given as that constant, which a switch then finds equal at once (the same object)
+    // where it compared the bytes of two equal strings. Only the generated classes add to
+    // it, so it never grows with what is read.
+    private static final ConcurrentHashMap<String, String> KNOWN = new ConcurrentHashMap<>();
+
     // Made at the first string: a reader of a document with none makes neither table.
     private Strings nameCache;
     private Strings valueCache;
@@ -141,6 +149,24 @@ public final class JsonReader {
         if (buf.length != json.length()) {
             checkSurrogates(json);
         }
+    }
+
+    /**
+     * Makes every name read that equals one of {@code names} that very {@code String}: the
+     * generated decoders give the names they switch on.
+     *
+     * @param names member names
+     */
+    public static void know(String... names) {
+        for (String name : names) {
+            KNOWN.putIfAbsent(name, name);
+        }
+    }
+
+    /** {@code name} as the constant {@link #know} was given for it, if it was. */
+    private static String known(String name) {
+        String constant = KNOWN.get(name);
+        return constant != null ? constant : name;
     }
 
     /**
@@ -824,10 +850,13 @@ public final class JsonReader {
         // The top bits of a multiplication, which spreads the key; two slots per hash.
         long hash = (k0 + k1 * 0xC2B2AE3D27D4EB4FL) * 0x9E3779B97F4A7C15L;
         int slot = (int) (hash >>> (64 - cache.bits)) & ~1;
-        String cached = cache.find(slot, k0, k1, length);
+        String cached = cache.find(slot, k0, k1);
         if (cached == null) {
             cached = new String(buf, start, length, StandardCharsets.ISO_8859_1);
-            cache.keep(slot, cached, start, k0, k1, length);
+            if (cache == nameCache) {
+                cached = known(cached); // not values: ids would each cost a look-up
+            }
+            cache.keep(slot, cached, start, k0, k1);
         }
         return cached;
     }
@@ -849,8 +878,8 @@ public final class JsonReader {
                 int slot = ((hash * 0x9E3779B9) >>> (32 - cache.bits)) & ~1;
                 String cached = cache.find(slot, b, start, length);
                 if (cached == null) {
-                    cached = new String(b, start, length, StandardCharsets.ISO_8859_1);
-                    cache.keep(slot, cached, start, 0, 0, -1);
+                    cached = known(new String(b, start, length, StandardCharsets.ISO_8859_1));
+                    cache.keep(slot, cached, start, -1, -1);
                 }
                 return cached;
             }
@@ -1236,9 +1265,11 @@ public final class JsonReader {
         final int bits;
         final String[] strings;
         final int[] offsets;
-        // A string kept by its words (readShort): per slot, three longs side by side (one
-        // cache line for a pair of slots): the two words, and its length plus one (0 for a
-        // string kept by its offset alone, which readLong finds).
+        // A string kept by its words (readShort): per slot, the two words side by side (a
+        // pair of slots in half a cache line). Their bytes up to the string's length are
+        // its own and none is 0, the rest are 0, so the words alone tell its length. A
+        // string kept by its offset alone (readLong) has -1 twice, which no words are (a
+        // byte of 0xFF is never plain).
         final long[] keys;
 
         Strings(int inputLength) {
@@ -1247,7 +1278,7 @@ public final class JsonReader {
             bits = 32 - Integer.numberOfLeadingZeros(wanted - 1);
             strings = new String[1 << bits];
             offsets = new int[1 << bits];
-            keys = new long[3 << bits];
+            keys = new long[2 << bits];
         }
 
         /** The string kept in the pair of slots at {@code slot} with these bytes, or null. */
@@ -1263,11 +1294,10 @@ public final class JsonReader {
         }
 
         /** The string kept in the pair of slots at {@code slot} with these words, or null. */
-        String find(int slot, long first, long second, int length) {
+        String find(int slot, long first, long second) {
             long[] k = keys;
             for (int i = slot; i <= slot + 1; i++) {
-                int at = 3 * i;
-                if (k[at] == first && k[at + 1] == second && k[at + 2] == length + 1) {
+                if (k[2 * i] == first && k[2 * i + 1] == second) {
                     return strings[i];
                 }
             }
@@ -1276,15 +1306,14 @@ public final class JsonReader {
 
         /**
          * Keeps {@code s} in the pair at {@code slot}: in a free slot, else in the first;
-         * with its words where {@code length} is not -1.
+         * with its words (-1 twice for none).
          */
-        void keep(int slot, String s, int start, long first, long second, int length) {
+        void keep(int slot, String s, int start, long first, long second) {
             int i = strings[slot] == null || strings[slot + 1] != null ? slot : slot + 1;
             strings[i] = s;
             offsets[i] = start;
-            keys[3 * i] = first;
-            keys[3 * i + 1] = second;
-            keys[3 * i + 2] = length + 1;
+            keys[2 * i] = first;
+            keys[2 * i + 1] = second;
         }
 
         private static boolean same(byte[] input, int a, int b, int length) {

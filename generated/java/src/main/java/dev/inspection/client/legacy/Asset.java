@@ -59,6 +59,28 @@ public final class Asset {
     private final Map<String, JsonValue> extended;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "external_id",
+            "make",
+            "model",
+            "year",
+            "check_in",
+            "notations",
+            "geo_coord",
+            "email_sent_to",
+            "location",
+            "transaction",
+            "photos",
+            "videos",
+            "damages",
+            "signatures",
+            "extended");
+    }
+
     private Asset(Builder b) {
         this.id = b.id;
         this.externalId = b.externalId;

@@ -45,6 +45,18 @@ public final class AssetFilter {
     private final Map<String, JsonValue> extended;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "external_id",
+            "check_in",
+            "created_at",
+            "user_id",
+            "location_id",
+            "extended");
+    }
+
     private AssetFilter(Builder b) {
         this.externalId = b.externalId;
         this.checkIn = b.checkIn;

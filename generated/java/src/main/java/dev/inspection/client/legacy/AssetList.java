@@ -40,6 +40,14 @@ public final class AssetList {
     private final Links links;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "assets",
+            "links");
+    }
+
     private AssetList(Builder b) {
         this.assets = b.assets;
         this.links = b.links;

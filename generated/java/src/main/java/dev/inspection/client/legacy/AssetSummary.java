@@ -42,6 +42,14 @@ public final class AssetSummary {
     private final String externalId;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "external_id");
+    }
+
     private AssetSummary(Builder b) {
         this.id = b.id;
         this.externalId = b.externalId;

@@ -36,6 +36,14 @@ public final class AuthenticateResponse {
     private final AuthenticatedUser user;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "auth_token",
+            "user");
+    }
+
     private AuthenticateResponse(Builder b) {
         this.authToken = b.authToken;
         this.user = b.user;

@@ -40,6 +40,14 @@ public final class CompleteMultipartUploadRequest {
     private final List<UploadPart> parts;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "upload_id",
+            "parts");
+    }
+
     private CompleteMultipartUploadRequest(Builder b) {
         this.uploadId = b.uploadId;
         this.parts = b.parts;

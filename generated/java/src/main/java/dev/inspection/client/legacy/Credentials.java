@@ -36,6 +36,14 @@ public final class Credentials {
     private final String password;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "username",
+            "password");
+    }
+
     private Credentials(Builder b) {
         this.username = b.username;
         this.password = b.password;

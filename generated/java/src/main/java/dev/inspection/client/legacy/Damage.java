@@ -43,6 +43,15 @@ public final class Damage {
     private final List<Photo> photos;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "created_at",
+            "photos");
+    }
+
     private Damage(Builder b) {
         this.id = b.id;
         this.createdAt = b.createdAt;

@@ -40,6 +40,13 @@ public final class FormTemplate {
     private final FormTemplateId id;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id");
+    }
+
     private FormTemplate(Builder b) {
         this.id = b.id;
         // Most records hold no unknown property: no map of their own then.

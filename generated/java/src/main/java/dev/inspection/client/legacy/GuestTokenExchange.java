@@ -41,6 +41,13 @@ public final class GuestTokenExchange {
     private final String guestToken;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "guest_token");
+    }
+
     private GuestTokenExchange(Builder b) {
         this.guestToken = b.guestToken;
         // Most records hold no unknown property: no map of their own then.

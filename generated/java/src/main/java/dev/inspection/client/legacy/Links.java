@@ -45,6 +45,14 @@ public final class Links {
     private final Presence<String> next;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "prev",
+            "next");
+    }
+
     private Links(Builder b) {
         this.prev = b.prev;
         this.next = b.next;

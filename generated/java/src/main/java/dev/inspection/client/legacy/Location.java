@@ -51,6 +51,23 @@ public final class Location {
     private final Workflow workflow;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "name",
+            "address1",
+            "address2",
+            "city",
+            "state",
+            "zipcode",
+            "timezone",
+            "created_at",
+            "updated_at",
+            "workflow");
+    }
+
     private Location(Builder b) {
         this.id = b.id;
         this.name = b.name;

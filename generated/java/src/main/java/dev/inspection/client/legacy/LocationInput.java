@@ -49,6 +49,19 @@ public final class LocationInput {
     private final String timezone;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "address1",
+            "address2",
+            "city",
+            "state",
+            "zipcode",
+            "timezone");
+    }
+
     private LocationInput(Builder b) {
         this.name = b.name;
         this.address1 = b.address1;

@@ -40,6 +40,14 @@ public final class LocationList {
     private final Links links;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "locations",
+            "links");
+    }
+
     private LocationList(Builder b) {
         this.locations = b.locations;
         this.links = b.links;

@@ -39,6 +39,13 @@ public final class LocationRequest {
     private final LocationInput location;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "location");
+    }
+
     private LocationRequest(Builder b) {
         this.location = b.location;
         // Most records hold no unknown property: no map of their own then.

@@ -48,6 +48,16 @@ public final class MediaUpload {
     private final Long size;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "upload_url",
+            "type",
+            "size");
+    }
+
     private MediaUpload(Builder b) {
         this.id = b.id;
         this.uploadUrl = b.uploadUrl;

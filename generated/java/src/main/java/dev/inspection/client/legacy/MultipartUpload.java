@@ -46,6 +46,16 @@ public final class MultipartUpload {
     private final List<String> presignedUrls;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "upload_id",
+            "key",
+            "presigned_urls");
+    }
+
     private MultipartUpload(Builder b) {
         this.id = b.id;
         this.uploadId = b.uploadId;

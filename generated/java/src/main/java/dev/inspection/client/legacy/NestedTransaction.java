@@ -64,6 +64,33 @@ public final class NestedTransaction {
     private final List<Video> videos;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "check_in",
+            "damage",
+            "draft",
+            "group_id",
+            "department_id",
+            "notations",
+            "extended",
+            "geo_coord",
+            "email_sent_to",
+            "workflow_id",
+            "workflow_name",
+            "workflow_modules",
+            "archive_status",
+            "view_url",
+            "created_at",
+            "asset",
+            "user",
+            "location",
+            "photos",
+            "videos");
+    }
+
     private NestedTransaction(Builder b) {
         this.id = b.id;
         this.checkIn = b.checkIn;

@@ -41,6 +41,14 @@ public final class NewAsset {
     private final Map<String, JsonValue> extended;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "external_id",
+            "extended");
+    }
+
     private NewAsset(Builder b) {
         this.externalId = b.externalId;
         this.extended = b.extended;

@@ -39,6 +39,13 @@ public final class NewAssetRequest {
     private final NewAsset asset;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "asset");
+    }
+
     private NewAssetRequest(Builder b) {
         this.asset = b.asset;
         // Most records hold no unknown property: no map of their own then.

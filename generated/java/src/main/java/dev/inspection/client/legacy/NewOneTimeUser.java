@@ -43,6 +43,17 @@ public final class NewOneTimeUser {
     private final Long transactionLimit;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "email",
+            "phone_number",
+            "location_id",
+            "external_id",
+            "transaction_limit");
+    }
+
     private NewOneTimeUser(Builder b) {
         this.email = b.email;
         this.phoneNumber = b.phoneNumber;

@@ -56,6 +56,26 @@ public final class NewTransaction {
     private final List<JsonValue> identDocs;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "asset_id",
+            "location_id",
+            "work_order_id",
+            "department_id",
+            "group_id",
+            "notations",
+            "notations_extended",
+            "check_in",
+            "damage",
+            "geo_coord",
+            "photos",
+            "videos",
+            "signatures",
+            "ident_docs");
+    }
+
     private NewTransaction(Builder b) {
         this.assetId = b.assetId;
         this.locationId = b.locationId;

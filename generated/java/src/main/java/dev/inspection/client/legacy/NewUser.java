@@ -47,6 +47,21 @@ public final class NewUser {
     private final UserRole role;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "username",
+            "password",
+            "first_name",
+            "last_name",
+            "phone_number",
+            "active",
+            "location_id",
+            "external_id",
+            "role");
+    }
+
     private NewUser(Builder b) {
         this.username = b.username;
         this.password = b.password;

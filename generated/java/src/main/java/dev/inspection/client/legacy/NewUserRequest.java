@@ -39,6 +39,13 @@ public final class NewUserRequest {
     private final NewUser user;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "user");
+    }
+
     private NewUserRequest(Builder b) {
         this.user = b.user;
         // Most records hold no unknown property: no map of their own then.

@@ -45,6 +45,17 @@ public final class OneTimeUser {
     private final Long transactionLimit;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "username",
+            "email",
+            "phone_number",
+            "transaction_limit");
+    }
+
     private OneTimeUser(Builder b) {
         this.id = b.id;
         this.username = b.username;

@@ -41,6 +41,15 @@ public final class OneTimeUserRequest {
     private final Boolean notifyUser;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "user",
+            "reference_number",
+            "notify_user");
+    }
+
     private OneTimeUserRequest(Builder b) {
         this.user = b.user;
         this.referenceNumber = b.referenceNumber;

@@ -40,6 +40,14 @@ public final class OneTimeUserResponse {
     private final String url;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "user",
+            "url");
+    }
+
     private OneTimeUserResponse(Builder b) {
         this.user = b.user;
         this.url = b.url;

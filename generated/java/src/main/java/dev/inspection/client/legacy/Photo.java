@@ -47,6 +47,19 @@ public final class Photo {
     private final String instructionId;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "created_at",
+            "url",
+            "byte_size",
+            "geo_coord",
+            "notation",
+            "instruction_id");
+    }
+
     private Photo(Builder b) {
         this.id = b.id;
         this.createdAt = b.createdAt;

@@ -44,6 +44,16 @@ public final class Signature {
     private final Long byteSize;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "created_at",
+            "url",
+            "byte_size");
+    }
+
     private Signature(Builder b) {
         this.id = b.id;
         this.createdAt = b.createdAt;

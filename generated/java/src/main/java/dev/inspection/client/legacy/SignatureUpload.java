@@ -40,6 +40,14 @@ public final class SignatureUpload {
     private final OffsetDateTime createdAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "image",
+            "created_at");
+    }
+
     private SignatureUpload(Builder b) {
         this.image = b.image;
         this.createdAt = b.createdAt;

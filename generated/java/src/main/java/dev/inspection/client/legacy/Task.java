@@ -54,6 +54,24 @@ public final class Task {
     private final List<TaskActivity> activities;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "name",
+            "status",
+            "due_by",
+            "high_priority",
+            "created_at",
+            "updated_at",
+            "asset",
+            "location",
+            "assignee",
+            "requester",
+            "activities");
+    }
+
     private Task(Builder b) {
         this.id = b.id;
         this.name = b.name;

@@ -43,6 +43,15 @@ public final class TaskActivity {
     private final OffsetDateTime createdAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "event",
+            "user",
+            "created_at");
+    }
+
     private TaskActivity(Builder b) {
         this.event = b.event;
         this.user = b.user;

@@ -42,6 +42,15 @@ public final class TaskFilter {
     private final DateTimeOrRange createdAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "location_id",
+            "reference_number",
+            "created_at");
+    }
+
     private TaskFilter(Builder b) {
         this.locationId = b.locationId;
         this.referenceNumber = b.referenceNumber;

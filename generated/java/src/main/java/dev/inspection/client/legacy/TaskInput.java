@@ -46,6 +46,16 @@ public final class TaskInput {
     private final String webhookUrl;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "due_by",
+            "high_priority",
+            "webhook_url");
+    }
+
     private TaskInput(Builder b) {
         this.name = b.name;
         this.dueBy = b.dueBy;

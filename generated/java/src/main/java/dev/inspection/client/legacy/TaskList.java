@@ -40,6 +40,14 @@ public final class TaskList {
     private final Links links;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "tasks",
+            "links");
+    }
+
     private TaskList(Builder b) {
         this.tasks = b.tasks;
         this.links = b.links;

@@ -43,6 +43,15 @@ public final class TaskUserRef {
     private final String name;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "email",
+            "name");
+    }
+
     private TaskUserRef(Builder b) {
         this.id = b.id;
         this.email = b.email;

@@ -71,6 +71,37 @@ public final class Transaction {
     private final NestedTransaction transaction;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "external_id",
+            "check_in",
+            "damage",
+            "damage_cost",
+            "draft",
+            "group_id",
+            "department_id",
+            "notations",
+            "extended",
+            "geo_coord",
+            "email_sent_to",
+            "sms_summary_numbers",
+            "workflow_id",
+            "workflow_name",
+            "workflow_modules",
+            "archive_status",
+            "view_url",
+            "created_at",
+            "asset",
+            "user",
+            "location",
+            "photos",
+            "videos",
+            "transaction");
+    }
+
     private Transaction(Builder b) {
         this.id = b.id;
         this.externalId = b.externalId;

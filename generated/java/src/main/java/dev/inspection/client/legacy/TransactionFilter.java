@@ -47,6 +47,20 @@ public final class TransactionFilter {
     private final Map<String, JsonValue> extended;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "reference_number",
+            "check_in",
+            "damage",
+            "created_at",
+            "user_id",
+            "location_id",
+            "group_id",
+            "extended");
+    }
+
     private TransactionFilter(Builder b) {
         this.referenceNumber = b.referenceNumber;
         this.checkIn = b.checkIn;

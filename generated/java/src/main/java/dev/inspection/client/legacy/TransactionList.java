@@ -40,6 +40,14 @@ public final class TransactionList {
     private final Links links;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "transactions",
+            "links");
+    }
+
     private TransactionList(Builder b) {
         this.transactions = b.transactions;
         this.links = b.links;

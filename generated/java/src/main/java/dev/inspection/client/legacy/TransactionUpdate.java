@@ -58,6 +58,27 @@ public final class TransactionUpdate {
     private final Map<String, JsonValue> extended;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "asset_id",
+            "location_id",
+            "department_id",
+            "work_order_id",
+            "task_id",
+            "check_in",
+            "draft",
+            "damage",
+            "email_recipients",
+            "sms_recipients",
+            "geo_coord",
+            "notations",
+            "notations_extended",
+            "workflow_id",
+            "extended");
+    }
+
     private TransactionUpdate(Builder b) {
         this.assetId = b.assetId;
         this.locationId = b.locationId;

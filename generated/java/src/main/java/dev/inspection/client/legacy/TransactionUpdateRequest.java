@@ -39,6 +39,13 @@ public final class TransactionUpdateRequest {
     private final TransactionUpdate transaction;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "transaction");
+    }
+
     private TransactionUpdateRequest(Builder b) {
         this.transaction = b.transaction;
         // Most records hold no unknown property: no map of their own then.

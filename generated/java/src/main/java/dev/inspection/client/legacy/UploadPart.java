@@ -40,6 +40,14 @@ public final class UploadPart {
     private final String etag;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "part_number",
+            "etag");
+    }
+
     private UploadPart(Builder b) {
         this.partNumber = b.partNumber;
         this.etag = b.etag;

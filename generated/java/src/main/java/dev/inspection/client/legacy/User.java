@@ -52,6 +52,22 @@ public final class User {
     private final Location location;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "username",
+            "first_name",
+            "last_name",
+            "phone_number",
+            "role",
+            "external_id",
+            "created_at",
+            "updated_at",
+            "location");
+    }
+
     private User(Builder b) {
         this.id = b.id;
         this.username = b.username;

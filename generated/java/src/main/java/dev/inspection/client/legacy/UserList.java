@@ -40,6 +40,14 @@ public final class UserList {
     private final Links links;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "users",
+            "links");
+    }
+
     private UserList(Builder b) {
         this.users = b.users;
         this.links = b.links;

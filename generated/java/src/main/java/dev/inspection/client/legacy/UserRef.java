@@ -44,6 +44,16 @@ public final class UserRef {
     private final String lastName;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "username",
+            "first_name",
+            "last_name");
+    }
+
     private UserRef(Builder b) {
         this.id = b.id;
         this.username = b.username;

@@ -39,6 +39,13 @@ public final class UserUpdateRequest {
     private final UserUpdate user;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "user");
+    }
+
     private UserUpdateRequest(Builder b) {
         this.user = b.user;
         // Most records hold no unknown property: no map of their own then.

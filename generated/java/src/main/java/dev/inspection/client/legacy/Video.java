@@ -45,6 +45,17 @@ public final class Video {
     private final String thumbnailUrl;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "created_at",
+            "url",
+            "byte_size",
+            "thumbnail_url");
+    }
+
     private Video(Builder b) {
         this.id = b.id;
         this.createdAt = b.createdAt;

@@ -36,6 +36,14 @@ public final class ChecklistResult {
     private final List<ResultField> data;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "data");
+    }
+
     private ChecklistResult(Builder b) {
         this.name = b.name;
         this.data = b.data;

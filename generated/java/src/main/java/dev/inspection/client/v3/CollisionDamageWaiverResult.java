@@ -36,6 +36,14 @@ public final class CollisionDamageWaiverResult {
     private final Boolean accepted;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "accepted");
+    }
+
     private CollisionDamageWaiverResult(Builder b) {
         this.name = b.name;
         this.accepted = b.accepted;

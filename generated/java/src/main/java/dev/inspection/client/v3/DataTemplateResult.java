@@ -39,6 +39,17 @@ public final class DataTemplateResult {
     private final List<ResultField> data;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "version",
+            "slug",
+            "errors",
+            "data");
+    }
+
     private DataTemplateResult(Builder b) {
         this.name = b.name;
         this.version = b.version;

@@ -36,6 +36,14 @@ public final class DropdownItem {
     private final FieldValue value_;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "value");
+    }
+
     private DropdownItem(Builder b) {
         this.id = b.id;
         this.value_ = b.value_;

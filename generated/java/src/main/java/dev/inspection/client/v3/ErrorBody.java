@@ -35,6 +35,13 @@ public final class ErrorBody {
     private final JsonValue errors;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "errors");
+    }
+
     private ErrorBody(Builder b) {
         this.errors = b.errors;
         // Most records hold no unknown property: no map of their own then.

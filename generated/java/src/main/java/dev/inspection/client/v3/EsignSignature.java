@@ -37,6 +37,15 @@ public final class EsignSignature {
     private final OffsetDateTime signedAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "object",
+            "url",
+            "signed_at");
+    }
+
     private EsignSignature(Builder b) {
         this.object = b.object;
         this.url = b.url;

@@ -51,6 +51,29 @@ public final class Inspection {
     private final OffsetDateTime updatedAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "type",
+            "location",
+            "damage_present",
+            "unit",
+            "user",
+            "region",
+            "department",
+            "workflow",
+            "dashboard_url",
+            "pdf_share_url",
+            "results",
+            "photos",
+            "videos",
+            "signatures",
+            "created_at",
+            "updated_at");
+    }
+
     private Inspection(Builder b) {
         this.id = b.id;
         this.type = b.type;

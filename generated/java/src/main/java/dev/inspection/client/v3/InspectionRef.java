@@ -38,6 +38,13 @@ public final class InspectionRef {
     private final InspectionId id;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id");
+    }
+
     private InspectionRef(Builder b) {
         this.id = b.id;
         // Most records hold no unknown property: no map of their own then.

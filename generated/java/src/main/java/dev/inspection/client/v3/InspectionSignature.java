@@ -38,6 +38,16 @@ public final class InspectionSignature {
     private final String printedName;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "object",
+            "url",
+            "label",
+            "printed_name");
+    }
+
     private InspectionSignature(Builder b) {
         this.object = b.object;
         this.url = b.url;

@@ -38,6 +38,16 @@ public final class ItemField {
     private final DropdownItem item;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "object",
+            "label",
+            "item");
+    }
+
     private ItemField(Builder b) {
         this.id = b.id;
         this.object = b.object;

@@ -41,6 +41,15 @@ public final class Location {
     private final String name;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "external_id",
+            "name");
+    }
+
     private Location(Builder b) {
         this.id = b.id;
         this.externalId = b.externalId;

@@ -43,6 +43,21 @@ public final class NewUnit {
     private final Map<String, JsonValue> extendedData;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "reference_number",
+            "make",
+            "model",
+            "year",
+            "vin",
+            "serial_number",
+            "hours",
+            "odometer",
+            "extended_data");
+    }
+
     private NewUnit(Builder b) {
         this.referenceNumber = b.referenceNumber;
         this.make = b.make;

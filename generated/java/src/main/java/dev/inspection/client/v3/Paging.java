@@ -44,6 +44,15 @@ public final class Paging {
     private final Presence<String> cursor;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "next",
+            "per_page",
+            "cursor");
+    }
+
     private Paging(Builder b) {
         this.next = b.next;
         this.perPage = b.perPage;

@@ -37,6 +37,15 @@ public final class PartnerCase {
     private final String serviceProviderId;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "case_id",
+            "case_reference_number",
+            "service_provider_id");
+    }
+
     private PartnerCase(Builder b) {
         this.caseId = b.caseId;
         this.caseReferenceNumber = b.caseReferenceNumber;

@@ -38,6 +38,16 @@ public final class PartnerCaseField {
     private final PartnerCase value_;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "object",
+            "label",
+            "value");
+    }
+
     private PartnerCaseField(Builder b) {
         this.id = b.id;
         this.object = b.object;

@@ -37,6 +37,15 @@ public final class PdfFormResult {
     private final Map<String, FormDataValue> data;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "link",
+            "data");
+    }
+
     private PdfFormResult(Builder b) {
         this.name = b.name;
         this.link = b.link;

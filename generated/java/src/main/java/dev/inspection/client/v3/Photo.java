@@ -39,6 +39,17 @@ public final class Photo {
     private final List<PhotoTag> tags;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "object",
+            "url",
+            "instruction",
+            "field",
+            "tags");
+    }
+
     private Photo(Builder b) {
         this.object = b.object;
         this.url = b.url;

@@ -37,6 +37,15 @@ public final class PhotoField {
     private final String resultObjectName;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "label",
+            "result_object_name");
+    }
+
     private PhotoField(Builder b) {
         this.id = b.id;
         this.label = b.label;

@@ -36,6 +36,14 @@ public final class PhotoInstruction {
     private final String label;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "label");
+    }
+
     private PhotoInstruction(Builder b) {
         this.id = b.id;
         this.label = b.label;

@@ -35,6 +35,13 @@ public final class PhotoTag {
     private final String label;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "label");
+    }
+
     private PhotoTag(Builder b) {
         this.label = b.label;
         // Most records hold no unknown property: no map of their own then.

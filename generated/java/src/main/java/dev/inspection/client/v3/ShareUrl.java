@@ -36,6 +36,14 @@ public final class ShareUrl {
     private final OffsetDateTime expiresAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "link",
+            "expires_at");
+    }
+
     private ShareUrl(Builder b) {
         this.link = b.link;
         this.expiresAt = b.expiresAt;

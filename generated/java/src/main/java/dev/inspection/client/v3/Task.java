@@ -54,6 +54,29 @@ public final class Task {
     private final OffsetDateTime updatedAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "object",
+            "type",
+            "status",
+            "name",
+            "description",
+            "priority",
+            "due_by",
+            "inspection",
+            "assignee",
+            "unit",
+            "workflow",
+            "department",
+            "extended_data",
+            "completed_at",
+            "created_at",
+            "updated_at");
+    }
+
     private Task(Builder b) {
         this.id = b.id;
         this.object = b.object;

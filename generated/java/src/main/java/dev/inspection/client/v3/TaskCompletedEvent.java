@@ -40,6 +40,14 @@ public final class TaskCompletedEvent {
     private final OffsetDateTime createdAt;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "data",
+            "created_at");
+    }
+
     private TaskCompletedEvent(Builder b) {
         this.data = b.data;
         this.createdAt = b.createdAt;

@@ -53,6 +53,25 @@ public final class TaskRequest {
     private final Long userGroupId;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "name",
+            "reference_number",
+            "due_by",
+            "webhook_url",
+            "status",
+            "description",
+            "requires_inspection",
+            "workflow_id",
+            "department_id",
+            "extended_data",
+            "assignee_username",
+            "location_id",
+            "user_group_id");
+    }
+
     private TaskRequest(Builder b) {
         this.name = b.name;
         this.referenceNumber = b.referenceNumber;

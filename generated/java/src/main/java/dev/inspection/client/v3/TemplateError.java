@@ -37,6 +37,15 @@ public final class TemplateError {
     private final ErrorSeverity severity;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "error",
+            "field_id",
+            "severity");
+    }
+
     private TemplateError(Builder b) {
         this.error = b.error;
         this.fieldId = b.fieldId;

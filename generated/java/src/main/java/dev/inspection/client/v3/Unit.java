@@ -47,6 +47,25 @@ public final class Unit {
     private final Map<String, JsonValue> extendedData;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "object",
+            "reference_number",
+            "make",
+            "model",
+            "year",
+            "vin",
+            "serial_number",
+            "hours",
+            "odometer",
+            "created_at",
+            "updated_at",
+            "extended_data");
+    }
+
     private Unit(Builder b) {
         this.id = b.id;
         this.object = b.object;

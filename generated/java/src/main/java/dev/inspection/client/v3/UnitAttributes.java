@@ -45,6 +45,20 @@ public final class UnitAttributes {
     private final Map<String, JsonValue> extendedData;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "make",
+            "model",
+            "year",
+            "vin",
+            "serial_number",
+            "hours",
+            "odometer",
+            "extended_data");
+    }
+
     private UnitAttributes(Builder b) {
         this.make = b.make;
         this.model = b.model;

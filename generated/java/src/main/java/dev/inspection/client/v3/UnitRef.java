@@ -36,6 +36,14 @@ public final class UnitRef {
     private final String referenceNumber;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "reference_number");
+    }
+
     private UnitRef(Builder b) {
         this.id = b.id;
         this.referenceNumber = b.referenceNumber;

@@ -44,6 +44,17 @@ public final class User {
     private final String lastName;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "username",
+            "external_id",
+            "first_name",
+            "last_name");
+    }
+
     private User(Builder b) {
         this.id = b.id;
         this.username = b.username;

@@ -40,6 +40,14 @@ public final class UserGroup {
     private final String name;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "name");
+    }
+
     private UserGroup(Builder b) {
         this.id = b.id;
         this.name = b.name;

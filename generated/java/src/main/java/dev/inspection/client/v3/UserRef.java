@@ -36,6 +36,14 @@ public final class UserRef {
     private final String username;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "username");
+    }
+
     private UserRef(Builder b) {
         this.id = b.id;
         this.username = b.username;

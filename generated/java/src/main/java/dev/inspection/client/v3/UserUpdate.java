@@ -37,6 +37,15 @@ public final class UserUpdate {
     private final String lastName;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "external_id",
+            "first_name",
+            "last_name");
+    }
+
     private UserUpdate(Builder b) {
         this.externalId = b.externalId;
         this.firstName = b.firstName;

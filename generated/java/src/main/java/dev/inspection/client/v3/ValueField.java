@@ -38,6 +38,16 @@ public final class ValueField {
     private final FieldValue value_;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "id",
+            "object",
+            "label",
+            "value");
+    }
+
     private ValueField(Builder b) {
         this.id = b.id;
         this.object = b.object;

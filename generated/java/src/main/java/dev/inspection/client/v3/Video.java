@@ -36,6 +36,14 @@ public final class Video {
     private final String url;
     private final Map<String, JsonValue> additionalProperties;
 
+    static {
+        // The reader gives these names as these constants, which decode's switch then
+        // finds equal without comparing bytes.
+        Wire.names(
+            "object",
+            "url");
+    }
+
     private Video(Builder b) {
         this.object = b.object;
         this.url = b.url;

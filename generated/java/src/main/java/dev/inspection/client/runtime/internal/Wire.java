@@ -85,6 +85,15 @@ public final class Wire {
     private static final Untracked UNTRACKED = new Untracked();
 
     /**
+     * Registers the member names a decoder switches on (see {@link JsonReader#know}).
+     *
+     * @param names the names
+     */
+    public static void names(String... names) {
+        JsonReader.know(names);
+    }
+
+    /**
      * The path of a member.
      *
      * @param path the object's path, or null when none is kept (see {@link #read})
