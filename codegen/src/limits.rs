@@ -2,7 +2,7 @@
 //! code (Go, Java): which limits reach a value of a type, down its lists and maps, is
 //! walked here once; each language spells the checks ([`Spelling`]).
 
-use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
+use crate::ir::{Builtin, Constraints, Field, Interface, TypeId, TypeKind, TypeRef};
 
 /// How a language writes each check; every method gives the statement(s) as text.
 pub trait Spelling {
@@ -35,6 +35,11 @@ pub trait Spelling {
     ) -> Option<String>;
     /// A map whose every value is checked by `each`.
     fn map(&self, each: String, value: &str, path: &str, depth: usize) -> String;
+}
+
+/// The check of a field's `value` at `path`, by its type and documented limits.
+pub fn of_field(s: &impl Spelling, f: &Field, value: &str, path: &str) -> Option<String> {
+    check(s, &f.ty, &f.constraints, f.sensitive, value, path, 0)
 }
 
 /// The check of `value` (of `ty`, with a field's `limits`, `secret` when its value must

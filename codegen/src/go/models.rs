@@ -3,6 +3,7 @@
 
 use crate::doc_text::{self, Doc};
 use crate::ir::{Enum, Field, Interface, Object, TypeDef, TypeKind, Union};
+use crate::limits;
 
 use super::names::{self, Scope};
 use super::types::Types;
@@ -335,25 +336,14 @@ fn field_cx(index: usize, f: &Field, required: bool, scope: &mut Scope, types: &
     doc.not_shown(f.not_shown.as_deref()).source(f.source);
     let path = format!("runtime.Field(path, {})", names::string(&f.name));
     let check = if plain {
-        types
-            .check(
-                &f.ty,
-                &f.constraints,
-                f.sensitive,
-                &format!("r.{name}"),
-                &path,
-                0,
-            )
-            .map(|c| super::types::indent(&c))
+        limits::of_field(types, f, &format!("r.{name}"), &path).map(|c| super::types::indent(&c))
     } else {
-        types
-            .check(&f.ty, &f.constraints, f.sensitive, "v", &path, 0)
-            .map(|c| {
-                format!(
-                    "\tif v, ok := r.{name}.Get(); ok {{\n{}\n\t}}",
-                    super::types::indent(&super::types::indent(&c))
-                )
-            })
+        limits::of_field(types, f, "v", &path).map(|c| {
+            format!(
+                "\tif v, ok := r.{name}.Get(); ok {{\n{}\n\t}}",
+                super::types::indent(&super::types::indent(&c))
+            )
+        })
     };
     let (ty, read, write) = if plain {
         (

@@ -82,23 +82,6 @@ impl Types<'_> {
     }
 }
 
-impl Types<'_> {
-    /// A statement checking `value` (of `ty`) at the path `path` (a Go string expression)
-    /// against `limits` into the checks `c`; none where nothing is documented. `depth`
-    /// numbers the loop variables of nested lists and maps.
-    pub fn check(
-        &self,
-        ty: &TypeRef,
-        limits: &Constraints,
-        secret: bool,
-        value: &str,
-        path: &str,
-        depth: usize,
-    ) -> Option<String> {
-        limits::check(self, ty, limits, secret, value, path, depth)
-    }
-}
-
 /// The checks in Go: calls on the runtime's checks `c`, loops over lists and maps.
 impl limits::Spelling for Types<'_> {
     fn interface(&self) -> &Interface {

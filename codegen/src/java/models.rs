@@ -3,6 +3,7 @@
 
 use crate::doc_text::{self, Doc};
 use crate::ir::{Enum, Field, Interface, Object, RecordRef, TypeDef, TypeKind, Union};
+use crate::limits;
 
 use super::names::{self, Scope};
 use super::types::{self, Types};
@@ -282,14 +283,7 @@ fn field_cx(f: &Field, required: bool, scope: &mut Scope, types: &Types) -> Fiel
     FieldCx {
         decode: types.decode_member(&f.ty, "value", "path", &wire),
         encode: types.encode(&f.ty, "v", 0),
-        check: types.check(
-            &f.ty,
-            &f.constraints,
-            f.sensitive,
-            "v",
-            &format!("Check.at(path, {wire})"),
-            0,
-        ),
+        check: limits::of_field(types, f, "v", &format!("Check.at(path, {wire})")),
         wire_text: f.name.clone(),
         wire,
         name,

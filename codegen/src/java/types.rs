@@ -94,22 +94,6 @@ impl Types<'_> {
     }
 }
 
-impl Types<'_> {
-    /// Statements checking `value` (of `ty`, with a field's `limits`) at the path
-    /// expression `path`, adding to `out`; none where nothing is documented.
-    pub fn check(
-        &self,
-        ty: &TypeRef,
-        limits: &Constraints,
-        secret: bool,
-        value: &str,
-        path: &str,
-        depth: usize,
-    ) -> Option<String> {
-        limits::check(self, ty, limits, secret, value, path, depth)
-    }
-}
-
 /// The checks in Java: calls on the runtime's `Check`, lambdas over lists and maps.
 impl limits::Spelling for Types<'_> {
     fn interface(&self) -> &Interface {

@@ -3,6 +3,7 @@
 
 use crate::doc_text;
 use crate::ir::{AnswerKind, Field, Input, Interface, Operation, Segment};
+use crate::limits;
 
 use super::super::models::Claimed;
 use super::super::names::{self, Scope};
@@ -96,9 +97,7 @@ impl<'a> Inputs<'a> {
             .push(format!("{name} {}", self.types.go(&f.ty)));
         self.args.push(name.clone());
         let wire = names::string(&f.name);
-        let check = self
-            .types
-            .check(&f.ty, &f.constraints, f.sensitive, &name, &wire, 0);
+        let check = limits::of_field(self.types, f, &name, &wire);
         self.checks.extend(check);
         name
     }
@@ -141,9 +140,8 @@ impl<'a> Inputs<'a> {
                 } else {
                     format!("body {go}")
                 });
-                let check = self
-                    .types
-                    .check(ty, &Default::default(), false, value, "\"\"", 0);
+                let none = Default::default();
+                let check = limits::check(self.types, ty, &none, false, value, "\"\"", 0);
                 self.checks.extend(check.map(|c| match optional {
                     true => format!("if v, ok := body.Get(); ok {{\n{}\n}}", types::indent(&c)),
                     false => c,
@@ -184,10 +182,7 @@ impl<'a> Inputs<'a> {
         for (f, field) in fields.iter().zip(&q.fields) {
             let v = format!("query.{}", field.name);
             let wire = names::string(&f.name);
-            if let Some(check) = self
-                .types
-                .check(&f.ty, &f.constraints, f.sensitive, "v", &wire, 0)
-            {
+            if let Some(check) = limits::of_field(self.types, f, "v", &wire) {
                 self.checks.push(format!(
                     "if v, ok := {v}.Get(); ok {{\n{}\n}}",
                     types::indent(&check)

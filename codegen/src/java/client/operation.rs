@@ -8,6 +8,7 @@ use crate::ir::{
 };
 use crate::java::names::{self, Scope};
 use crate::java::types::{self, Types};
+use crate::limits;
 
 use super::{ClientNames, declarations, wrapped};
 use crate::java::models::upper_first;
@@ -118,7 +119,7 @@ impl Inputs {
     /// A checked value: its documented limits, at `path` (the wire name).
     fn check(&mut self, types: &Types, f: &Field, value: &str) {
         let path = names::string(&f.name);
-        if let Some(c) = types.check(&f.ty, &f.constraints, f.sensitive, value, &path, 0) {
+        if let Some(c) = limits::of_field(types, f, value, &path) {
             self.checks.push(c);
         }
     }
@@ -160,7 +161,15 @@ impl Inputs {
         } else {
             types.java(&body.ty, false)
         };
-        let check = types.check(&body.ty, &Default::default(), false, "body", "\"\"", 0);
+        let check = limits::check(
+            types,
+            &body.ty,
+            &Default::default(),
+            false,
+            "body",
+            "\"\"",
+            0,
+        );
         if binary {
             self.param(ty, "body", "the body, sent as it is".into());
             self.require("body", "body");
@@ -207,7 +216,7 @@ impl Inputs {
                     wire: path.clone(),
                     doc: f.doc.clone(),
                     text: query_value(types, &f.ty, &v),
-                    check: types.check(&f.ty, &f.constraints, f.sensitive, &v, &path, 0),
+                    check: limits::of_field(types, f, &v, &path),
                     name,
                 }
             })
