@@ -274,11 +274,11 @@ mod tests {
             ..Constraints::default()
         };
         assert_eq!(
-            types.check(&ty, &limits, false, "v", "p", 0).unwrap(),
+            limits::check(&types, &ty, &limits, false, "v", "p", 0).unwrap(),
             "Check.items(v, null, 3, p, out, (x0, q0) -> { Check.values(x0, q0, (x1, q1) -> { Check.range(x1, 1L, null, q1, out); }); });"
         );
         assert_eq!(
-            types.check(&ty, &Constraints::default(), false, "v", "p", 0),
+            limits::check(&types, &ty, &Constraints::default(), false, "v", "p", 0),
             None
         );
     }
