@@ -47,6 +47,33 @@ pub fn tool_binary() -> std::path::PathBuf {
     exe.with_file_name(format!("inspection{}", std::env::consts::EXE_SUFFIX))
 }
 
+/// [`tool_binary`], refused with what to do when it has not been built.
+pub fn built_tool() -> Result<std::path::PathBuf, String> {
+    let tool = tool_binary();
+    match tool.exists() {
+        true => Ok(tool),
+        false => Err(format!(
+            "build the tool first: {} is missing",
+            tool.display()
+        )),
+    }
+}
+
+/// A fresh folder of this process for the program `name`'s files.
+pub fn scratch(name: &str) -> std::io::Result<std::path::PathBuf> {
+    let dir = std::env::temp_dir().join(format!("bench-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// The number at `at` of a program's arguments, or `usage`.
+pub fn number(args: &[String], at: usize, usage: &str) -> Result<u64, String> {
+    let arg = args.get(at).ok_or(usage)?;
+    arg.parse()
+        .map_err(|e| format!("`{arg}` is not a number ({e}); {usage}"))
+}
+
 /// The sandbox's request and 429 counts.
 pub async fn stats(base: &str) -> Result<serde_json::Value, Box<dyn std::error::Error>> {
     let origin = base.trim_end_matches("/v3");

@@ -10,24 +10,20 @@
 
 use std::process::Command;
 
-use bench::child::{measure, sandbox_child, stats, stop, tool_binary};
+use bench::child::{built_tool, measure, number, sandbox_child, stats, stop};
 use sandbox::{DEMO_KEY, Options, Sandbox};
 use serde_json::{Value, json};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: documents N [api,auto] | documents serve N";
-    let number = |arg: Option<&String>| -> Result<usize, String> {
-        arg.ok_or(usage)?
-            .parse()
-            .map_err(|e| format!("N must be a number of inspections: {e}"))
-    };
+    let number = |at| number(&args, at, usage).map(|n| n as usize);
     let rt = bench::runtime()?;
     match args.first().map(String::as_str) {
-        Some("serve") => rt.block_on(serve(number(args.get(1))?)),
+        Some("serve") => rt.block_on(serve(number(1)?)),
         _ => {
             let ways = args.get(1).map_or("api,auto", String::as_str);
-            rt.block_on(run(number(args.first())?, ways))
+            rt.block_on(run(number(0)?, ways))
         }
     }
 }
@@ -48,10 +44,7 @@ async fn serve(records: usize) -> Result<(), Box<dyn std::error::Error>> {
 
 /// Each way in `ways` against a fresh sandbox, then how much faster the links are.
 async fn run(records: usize, ways: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let tool = tool_binary();
-    if !tool.exists() {
-        return Err(format!("build the tool first: {} is missing", tool.display()).into());
-    }
+    let tool = built_tool()?;
     let mut result = json!({ "records": records, "quota": "100 per 10000 ms" });
     for way in ways.split(',') {
         let (mut child, base) = sandbox_child(&["serve", &records.to_string()])?;

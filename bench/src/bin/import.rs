@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use bench::child::{measure, sandbox_child, stats, stop, tool_binary};
+use bench::child::{built_tool, measure, sandbox_child, scratch, stats, stop};
 use sandbox::{DEMO_KEY, Options, Sandbox};
 use serde_json::{Value, json};
 
@@ -63,13 +63,8 @@ fn units_file(path: &Path, rows: usize) -> std::io::Result<()> {
 }
 
 async fn run(rows: usize, what: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let tool = tool_binary();
-    if !tool.exists() {
-        return Err(format!("build the tool first: {} is missing", tool.display()).into());
-    }
-    let scratch = std::env::temp_dir().join(format!("bench-import-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)?;
+    let tool = built_tool()?;
+    let scratch = scratch("import")?;
     let file = scratch.join("units.csv");
     units_file(&file, rows)?;
     let file_arg = file.display().to_string();

@@ -17,27 +17,23 @@ mod postgres;
 
 use std::process::Command;
 
-use bench::child::{measure, sandbox_child, stop, tool_binary};
+use bench::child::{built_tool, measure, number, sandbox_child, scratch, stop};
 use sandbox::{DEMO_KEY, Options, Sandbox};
 use serde_json::{Value, json};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: sync N quota|sqlite|postgres | sync serve N quota|off";
-    let number = |arg: Option<&String>| -> Result<usize, String> {
-        arg.ok_or(usage)?
-            .parse()
-            .map_err(|e| format!("N must be a number of inspections: {e}"))
-    };
+    let number = |at| number(&args, at, usage).map(|n| n as usize);
     let rt = bench::runtime()?;
     match args.first().map(String::as_str) {
         Some("serve") => {
             let limited = args.get(2).map(String::as_str) == Some("quota");
-            rt.block_on(serve(number(args.get(1))?, limited))
+            rt.block_on(serve(number(1)?, limited))
         }
         _ => {
             let what = args.get(1).ok_or(usage)?.clone();
-            rt.block_on(run(number(args.first())?, &what))
+            rt.block_on(run(number(0)?, &what))
         }
     }
 }
@@ -60,14 +56,9 @@ async fn serve(records: usize, limited: bool) -> Result<(), Box<dyn std::error::
 }
 
 async fn run(records: usize, what: &str) -> Result<(), Box<dyn std::error::Error>> {
-    let tool = tool_binary();
-    if !tool.exists() {
-        return Err(format!("build the tool first: {} is missing", tool.display()).into());
-    }
+    let tool = built_tool()?;
     let n = records.to_string();
-    let scratch = std::env::temp_dir().join(format!("bench-sync-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)?;
+    let scratch = scratch("sync")?;
     let db = scratch.join("fleet.db").display().to_string();
     let result = match what {
         "quota" => {

@@ -12,7 +12,7 @@
 use std::process::Command;
 use std::time::Duration;
 
-use bench::child::{measure, sandbox_child, stats, stop, tool_binary};
+use bench::child::{built_tool, measure, number, sandbox_child, scratch, stats, stop};
 use sandbox::{Company, Options, Sandbox};
 use serde_json::{Value, json};
 
@@ -29,12 +29,7 @@ const QUOTA: u64 = 100;
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let usage = "usage: tenants N SECONDS | tenants serve N SECONDS";
-    let number = |at: usize| -> Result<u64, String> {
-        args.get(at)
-            .ok_or(usage)?
-            .parse()
-            .map_err(|e| format!("{usage}: {e}"))
-    };
+    let number = |at| number(&args, at, usage);
     let rt = bench::runtime()?;
     match args.first().map(String::as_str) {
         Some("serve") => rt.block_on(serve(number(1)? as usize, number(2)?)),
@@ -63,13 +58,8 @@ async fn serve(records: usize, seconds: u64) -> Result<(), Box<dyn std::error::E
 }
 
 async fn run(records: u64, seconds: u64) -> Result<(), Box<dyn std::error::Error>> {
-    let tool = tool_binary();
-    if !tool.exists() {
-        return Err(format!("build the tool first: {} is missing", tool.display()).into());
-    }
-    let scratch = std::env::temp_dir().join(format!("bench-tenants-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::create_dir_all(&scratch)?;
+    let tool = built_tool()?;
+    let scratch = scratch("tenants")?;
     let (mut sandbox, base) =
         sandbox_child(&["serve", &records.to_string(), &seconds.to_string()])?;
     let file = files(&scratch, &base)?;
