@@ -262,6 +262,35 @@ async fn a_tenant_with_a_wrong_key_and_one_with_a_read_only_schema_fail_alone() 
             "{secret} shown"
         );
     }
+
+    // The text summary: a line per tenant, in the file's order, the same outcomes.
+    let again = tool::run(&tenants_args(&file, &[]), &env, None).await;
+    assert_eq!(again.code, 12, "{}", again.stderr);
+    let lines: Vec<String> = again.stdout_text().lines().map(str::to_string).collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("acme: synced into postgres://postgres:***@127.0.0.1:")
+            && lines[0].contains(", schema acme (run 2): units 3, inspections "),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].starts_with("globex: failed (credentials, exit 4): "),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].starts_with("initech: failed (database, exit 10): "),
+        "{}",
+        lines[2]
+    );
+    assert!(
+        again
+            .stderr
+            .contains("error (some tenants failed): 2 of 3 tenants failed: globex, initech"),
+        "{}",
+        again.stderr
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

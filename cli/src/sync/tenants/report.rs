@@ -134,8 +134,12 @@ fn line(r: &Report) -> String {
         .as_ref()
         .map(|name| format!(", schema {name}"))
         .unwrap_or_default();
+    let documents = match s.documents.total() {
+        0 => String::new(),
+        n => format!(", {n} documents saved"),
+    };
     format!(
-        "{}: synced into {}{schema} (run {}): {} records written; {} API requests, {} rate limited",
+        "{}: synced into {}{schema} (run {}): {} records written{documents}; {} API requests, {} rate limited",
         r.tenant,
         s.database,
         s.run,
