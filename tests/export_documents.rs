@@ -111,7 +111,9 @@ async fn a_link_that_fails_falls_back_to_the_api_once_and_link_alone_stops() {
     let (_, _, _, expected) =
         export(&sandbox, &dir.join("api"), &["--documents-from", "api"]).await;
     // Every way a link fails: all the modes but `ok`.
-    let failing = LinkMode::ALL.into_iter().filter(|(_, m)| *m != LinkMode::Ok);
+    let failing = LinkMode::ALL
+        .into_iter()
+        .filter(|(_, m)| *m != LinkMode::Ok);
     for (name, mode) in failing {
         sandbox.set_links(mode);
         let folder = dir.join(name);
