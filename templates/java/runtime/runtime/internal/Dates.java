@@ -71,6 +71,9 @@ public final class Dates {
         int nano = 0;
         if (at < text.length() && text.charAt(at) == ':') {
             second = digits(text, at + 1, 2);
+            if (second < 0) {
+                return null; // cut short, or not digits
+            }
             at += 3;
             if (at < text.length() && (text.charAt(at) == '.' || text.charAt(at) == ',')) {
                 int start = ++at;
@@ -101,6 +104,9 @@ public final class Dates {
     /** The offset that ends a date-time at {@code at}: none is UTC; {@code null} if malformed. */
     private static ZoneOffset offset(String text, int at) {
         int left = text.length() - at;
+        if (left < 0) {
+            return null;
+        }
         if (left == 0 || left == 1 && (text.charAt(at) == 'Z' || text.charAt(at) == 'z')) {
             return ZoneOffset.UTC; // the usual ends, read without a substring
         }
@@ -110,7 +116,9 @@ public final class Dates {
             return null;
         }
         String hm = rest.substring(1).replace(":", "");
-        if (hm.length() != 2 && hm.length() != 4 || rest.indexOf(':') > 0 && rest.indexOf(':') != 3) {
+        // ±hh, ±hhmm or ±hh:mm: a colon only between the hours and the minutes.
+        int colon = rest.indexOf(':');
+        if (hm.length() != 2 && hm.length() != 4 || colon > 0 && (colon != 3 || rest.length() != 6)) {
             return null;
         }
         int hours = digits(hm, 0, 2);

@@ -127,7 +127,7 @@ public final class Wire {
             throw UNTRACKED;
         }
         String at = path.toString();
-        return new JsonException(at + ": expected " + expected + ", got " + describe(got), at);
+        return new JsonException("expected " + expected + ", got " + describe(got), at);
     }
 
     /**
@@ -143,7 +143,7 @@ public final class Wire {
             throw UNTRACKED;
         }
         String at = path.member(name).toString();
-        return new JsonException(at + ": the required property is missing", at);
+        return new JsonException("the required property is missing", at);
     }
 
     private static String describe(JsonValue value) {

@@ -153,8 +153,11 @@ class ModelsTest {
         JsonException wrongType = assertThrows(JsonException.class,
                 () -> Unit.fromJson("{\"id\": \"unt_1\", \"reference_number\": 7}"));
         assertEquals("$.reference_number", wrongType.path());
+        // The path once, then what was wrong (the reason alone in reason()).
+        assertEquals("$.reference_number: expected a string, got a number", wrongType.getMessage());
+        assertEquals("expected a string, got a number", wrongType.reason());
         JsonException missing = assertThrows(JsonException.class, () -> Unit.fromJson("{}"));
-        assertTrue(missing.getMessage().contains("missing"), missing.getMessage());
+        assertEquals("$.id: the required property is missing", missing.getMessage());
         JsonException nested = assertThrows(JsonException.class,
                 () -> Inspection.fromJson(fixture("inspection.json").replace("\"reference_number\": \"EX-0117\"", "\"reference_number\": 5")));
         assertEquals("$.unit.reference_number", nested.path());
@@ -169,8 +172,7 @@ class ModelsTest {
         String text = fixture("inspection.json").replace("\"label\": \"Hour meter\"", "\"label\": 12");
         JsonException e = assertThrows(JsonException.class, () -> Inspection.fromJson(text));
         assertEquals("$.results[0].data[1].label", e.path());
-        assertTrue(e.getMessage().endsWith("$.results[0].data[1].label: expected a string, got a number"),
-                e.getMessage());
+        assertEquals("$.results[0].data[1].label: expected a string, got a number", e.getMessage());
         JsonException untagged = assertThrows(JsonException.class,
                 () -> Inspection.fromJson(fixture("inspection.json").replace("\"object\": \"checklist\",", "")));
         assertEquals("$.results[0].object", untagged.path());
