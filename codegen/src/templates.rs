@@ -69,8 +69,8 @@ pub struct Layout {
     pub package_dir: fn(&crate::ir::Packages) -> String,
     /// An interface module's files: (file name, template).
     pub interface_files: &'static [(&'static str, &'static str)],
-    /// The hand-written runtime the package carries, as embedded from
-    /// `templates/<language>/runtime/` ([`embed!`]).
+    /// The hand-written runtime the package carries: every file of
+    /// `templates/<language>/runtime/` ([`runtime!`]).
     pub runtime: &'static [Embedded],
 }
 
@@ -78,12 +78,6 @@ pub struct Layout {
 pub type RuntimeFile = (Cow<'static, str>, Cow<'static, str>);
 
 impl Layout {
-    /// The names of the runtime files (a test compares them with the folder, so a new
-    /// runtime file cannot be forgotten in the `embed!` list).
-    pub fn runtime_files(&self) -> Vec<&'static str> {
-        self.runtime.iter().map(|(name, _)| *name).collect()
-    }
-
     /// The runtime's files copied as they are.
     pub fn runtime_as_is(&self) -> Vec<RuntimeFile> {
         (self.runtime.iter())
@@ -388,6 +382,15 @@ macro_rules! embed {
     };
 }
 pub(crate) use embed;
+
+/// Every file of a language's runtime folder, embedded by the build script
+/// (`codegen/build.rs`) as [`Embedded`] pairs in name order.
+macro_rules! runtime {
+    ($language:literal) => {
+        include!(concat!(env!("OUT_DIR"), "/runtime_", $language, ".rs"))
+    };
+}
+pub(crate) use runtime;
 
 /// An environment holding `templates`, with the shared filters.
 pub fn environment(templates: &[Embedded]) -> Result<Environment<'static>, String> {

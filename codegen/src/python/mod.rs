@@ -38,33 +38,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("python":
 
 /// The hand-written runtime, copied into `_runtime/`; `_async_*` modules also give their
 /// `_sync_*` twins.
-const RUNTIME: &[Embedded] = templates::embed!("python/runtime":
-    "__init__.py",
-    "_async_body.py",
-    "_async_core.py",
-    "_async_pacing.py",
-    "_async_paging.py",
-    "_async_presigned.py",
-    "_twins.py",
-    "auth.py",
-    "codec.py",
-    "dates.py",
-    "descriptor.py",
-    "dlt_source.py",
-    "errors.py",
-    "events.py",
-    "operation.py",
-    "options.py",
-    "origin.py",
-    "paging.py",
-    "presigned.py",
-    "request.py",
-    "retry.py",
-    "secret.py",
-    "tls.py",
-    "values.py",
-    "webhook.py",
-);
+const RUNTIME: &[Embedded] = templates::runtime!("python");
 
 pub use names::{own_names, reserved_module};
 

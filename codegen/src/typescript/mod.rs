@@ -34,28 +34,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("typescript":
 );
 
 /// The hand-written runtime, copied as is into `src/runtime/`.
-const RUNTIME: &[Embedded] = templates::embed!("typescript/runtime":
-    "auth.ts",
-    "core.ts",
-    "decode.ts",
-    "download.ts",
-    "errors.ts",
-    "hooks.ts",
-    "http.ts",
-    "index.ts",
-    "options.ts",
-    "origin.ts",
-    "pacing.ts",
-    "paging.ts",
-    "presigned.ts",
-    "request.ts",
-    "retry.ts",
-    "schema.ts",
-    "secret.ts",
-    "validate.ts",
-    "webhook.ts",
-    "wire.ts",
-);
+const RUNTIME: &[Embedded] = templates::runtime!("typescript");
 
 pub use names::{own_names, reserved_module};
 
