@@ -314,12 +314,7 @@ async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
 
     // Credentials: missing, in a profile others can read, in a profile that cannot be read.
     let missing = tool::run(&strings(&["v3", "list-units"]), &env[..2], None).await;
-    assert_eq!(missing.code, 4, "{}", missing.stderr);
-    assert!(
-        missing.stderr.contains("INSPECTION_V3_API_KEY_SECRET"),
-        "{}",
-        missing.stderr
-    );
+    tool::assert_failed(&missing, 4, "INSPECTION_V3_API_KEY_SECRET");
     let config = dir.join("config");
     std::fs::create_dir_all(&config).unwrap();
     let profile = config.join("profiles");
@@ -367,12 +362,7 @@ async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
         None,
     )
     .await;
-    assert_eq!(unreadable.code, 4, "{}", unreadable.stderr);
-    assert!(
-        unreadable.stderr.contains("cannot read the profile file"),
-        "{}",
-        unreadable.stderr
-    );
+    tool::assert_failed(&unreadable, 4, "cannot read the profile file");
     std::fs::remove_dir_all(dir).unwrap();
 }
 

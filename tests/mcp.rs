@@ -406,12 +406,7 @@ async fn the_streamable_http_transport_serves_on_loopback_only() {
         None,
     )
     .await;
-    assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains("a loopback address only"),
-        "{}",
-        ran.stderr
-    );
+    tool::assert_failed(&ran, 2, "a loopback address only");
 }
 
 /// A page elsewhere cannot call the server (DNS rebinding): an Origin other than its own

@@ -234,12 +234,7 @@ async fn postgres_credentials_locks_and_bad_urls() {
     assert_eq!(ran.code, 10, "{}", ran.stderr);
     assert!(!ran.stderr.contains(PASSWORD), "{}", ran.stderr);
     let ran = sync(&sandbox, "postgres://127.0.0.1:notaport/fleet", &[], &[]).await;
-    assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains("is not a PostgreSQL URL"),
-        "{}",
-        ran.stderr
-    );
+    tool::assert_failed(&ran, 2, "is not a PostgreSQL URL");
 
     // A second sync while one runs: the advisory lock.
     let mut first = std::process::Command::new(tool::binary())
@@ -261,12 +256,7 @@ async fn postgres_credentials_locks_and_bad_urls() {
     let ran = sync(&sandbox, &pg.url("fleet"), &[], &[]).await;
     first.kill().unwrap();
     first.wait().unwrap();
-    assert_eq!(ran.code, 9, "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains("held by a sync that is still running"),
-        "{}",
-        ran.stderr
-    );
+    tool::assert_failed(&ran, 9, "held by a sync that is still running");
     assert!(!ran.stderr.contains(PASSWORD), "{}", ran.stderr);
 }
 
@@ -372,12 +362,10 @@ async fn a_sync_against_a_frozen_server_ends_within_its_bound_and_resumes_once_t
     let ran = within_minutes(connecting, "connecting to a frozen server").await;
     let ended = started.elapsed();
     eprintln!("frozen: connecting ended after {ended:?}");
-    assert_eq!(ran.code, 10, "{}", ran.stderr);
-    assert!(
-        ran.stderr
-            .contains("waited 2 s for the connection (TCP, TLS, authentication and start-up)"),
-        "{}",
-        ran.stderr
+    tool::assert_failed(
+        &ran,
+        10,
+        "waited 2 s for the connection (TCP, TLS, authentication and start-up)",
     );
     assert!(
         ended < Duration::from_secs(60),
@@ -554,12 +542,7 @@ async fn syncs_into_two_schemas_of_one_database_run_at_once_each_in_its_own() {
     );
     // Without --schema and without a search_path: no schema to sync into, said so.
     let ran = sync(&sandbox, &bare, &["--only", "units"], &[]).await;
-    assert_eq!(ran.code, 2, "{}", ran.stderr);
-    assert!(
-        ran.stderr.contains("names no schema that exists"),
-        "{}",
-        ran.stderr
-    );
+    tool::assert_failed(&ran, 2, "names no schema that exists");
     // SQLite has no schemas.
     let dir = scratch("sync-schema-sqlite");
     let file = dir.join("fleet.db");

@@ -86,6 +86,13 @@ pub async fn run(args: &[String], env: &[(String, String)], stdin: Option<&[u8]>
     }
 }
 
+/// Asserts that `ran` ended with exit `code` and says `fragment` on standard error.
+#[track_caller]
+pub fn assert_failed(ran: &Ran, code: i32, fragment: &str) {
+    assert_eq!(ran.code, code, "{}", ran.stderr);
+    assert!(ran.stderr.contains(fragment), "{}", ran.stderr);
+}
+
 /// Runs the tool to its end (a run that fails under faults, exit 6, 7 or 8, is run again
 /// as a user would), and gives how many runs it took; `what` names it in a failure.
 pub async fn run_to_end(args: &[String], env: &[(String, String)], what: &str) -> usize {
