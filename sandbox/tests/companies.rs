@@ -10,10 +10,7 @@ use sandbox::{Company, Options, Sandbox};
 
 mod common;
 
-const FIRST: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
+use common::DEMO_KEYS as FIRST;
 const SECOND: [(&str, &str); 2] = [("api-key-id", "acme-key"), ("api-key-secret", "acme")];
 
 fn two_companies(rate_limit: Option<(u32, Duration)>) -> Options {

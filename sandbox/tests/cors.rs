@@ -9,10 +9,7 @@ use sandbox::{Options, Sandbox};
 use serde_json::{Value, json};
 
 const PAGE: &str = "http://127.0.0.1:5173";
-const KEYS: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
+use common::DEMO_KEYS as KEYS;
 
 async fn with_cors() -> Sandbox {
     Sandbox::start(Options {

@@ -14,10 +14,7 @@ use common::{call, send};
 use sandbox::storage::LinkMode;
 use sandbox::{Faults, Options, Sandbox};
 
-const KEYS: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
+use common::DEMO_KEYS as KEYS;
 
 async fn get(url: &str, headers: &[(&str, &str)]) -> (u16, String, Vec<u8>) {
     let client = reqwest::Client::builder().no_proxy().build().unwrap();
@@ -85,14 +82,7 @@ async fn a_link_serves_the_apis_document_without_a_key_for_48_hours() {
         "the same document as the API's"
     );
     // The one-item answer carries a link too.
-    let (_, one) = call(
-        &sandbox,
-        "GET",
-        &format!("/v3/inspections/{id}"),
-        &KEYS,
-        None,
-    )
-    .await;
+    let (_, one) = common::v3_get(&sandbox, &format!("/inspections/{id}")).await;
     assert!(one["pdf_share_url"].as_str().is_some(), "{one}");
 
     sandbox.advance(chrono::Duration::hours(47));
@@ -289,27 +279,13 @@ async fn every_answer_with_an_inspection_carries_a_link_signed_at_that_moment() 
         }
     }
     let id = with_unit["id"].as_str().unwrap();
-    let (_, one) = call(
-        &sandbox,
-        "GET",
-        &format!("/v3/inspections/{id}"),
-        &KEYS,
-        None,
-    )
-    .await;
+    let (_, one) = common::v3_get(&sandbox, &format!("/inspections/{id}")).await;
     assert_link_form(&sandbox, id, one["pdf_share_url"].as_str().unwrap());
 
     // Signed at the moment of the answer: a day later, a new answer's link lives a day longer.
     let before = one["pdf_share_url"].as_str().unwrap().to_string();
     sandbox.advance(chrono::Duration::hours(24));
-    let (_, later) = call(
-        &sandbox,
-        "GET",
-        &format!("/v3/inspections/{id}"),
-        &KEYS,
-        None,
-    )
-    .await;
+    let (_, later) = common::v3_get(&sandbox, &format!("/inspections/{id}")).await;
     let later = later["pdf_share_url"].as_str().unwrap();
     assert_ne!(later, before);
     assert_eq!(get(later, &[]).await.0, 200);

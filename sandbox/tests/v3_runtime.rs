@@ -7,10 +7,7 @@ use sandbox::{Options, Sandbox};
 
 mod common;
 
-const KEYS: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
+use common::DEMO_KEYS as KEYS;
 
 async fn v3(sandbox: &Sandbox, method: &str, path: &str, body: Option<Value>) -> Value {
     let (status, answer) = common::call(sandbox, method, &format!("/v3{path}"), &KEYS, body).await;

@@ -101,10 +101,7 @@ async fn register(sandbox: &Sandbox, interface: &str, url: &str, header: Option<
     answer
 }
 
-const KEYS: [(&str, &str); 2] = [
-    ("api-key-id", "demo-key"),
-    ("api-key-secret", "demo-secret"),
-];
+use common::DEMO_KEYS as KEYS;
 
 fn task_body(extra: Value) -> Value {
     let mut body = json!({
@@ -153,14 +150,7 @@ async fn a_new_inspection_is_delivered_with_the_listeners_header() {
     assert_eq!(status, 201, "{inspection}");
     let id = inspection["id"].as_str().unwrap();
     assert_ne!(id, "ins_demo_full");
-    let (status, mut stored) = call(
-        &sandbox,
-        "GET",
-        &format!("/v3/inspections/{id}"),
-        &KEYS,
-        None,
-    )
-    .await;
+    let (status, mut stored) = common::v3_get(&sandbox, &format!("/inspections/{id}")).await;
     let got = hook.wait_for(1).await;
     assert_envelope(&got[0], "inspection.created");
     assert_eq!(got[0].body["data"], inspection, "delivered as answered");

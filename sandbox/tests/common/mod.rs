@@ -1,4 +1,5 @@
 //! What several sandbox test files share: plain HTTP calls with reqwest.
+#![allow(dead_code)] // Each test file uses its own share of these.
 
 use serde_json::Value;
 
@@ -27,6 +28,17 @@ pub async fn send(
 
 /// Plain HTTP to the sandbox with a JSON body; answers the status and the JSON body (null
 /// when empty or not JSON).
+/// The headers of the key a default sandbox accepts.
+pub const DEMO_KEYS: [(&str, &str); 2] = [
+    ("api-key-id", "demo-key"),
+    ("api-key-secret", "demo-secret"),
+];
+
+/// `GET /v3{path}` with the demo key: the status and the JSON answer.
+pub async fn v3_get(sandbox: &Sandbox, path: &str) -> (u16, Value) {
+    call(sandbox, "GET", &format!("/v3{path}"), &DEMO_KEYS, None).await
+}
+
 pub async fn call(
     sandbox: &Sandbox,
     method: &str,
