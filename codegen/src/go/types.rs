@@ -2,8 +2,9 @@
 //! `Decoder` and write one to its `Encoder`: every declared type has `readX` and `writeX`
 //! of its own, so a container's element is read by naming a function.
 
+use super::names;
 use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
-use crate::limits;
+use crate::limits::{self, At};
 
 /// The Go names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -88,17 +89,22 @@ impl limits::Spelling for Types<'_> {
         self.interface
     }
 
-    fn string(
-        &self,
-        limits: &Constraints,
-        secret: bool,
-        value: &str,
-        path: &str,
-    ) -> Option<String> {
-        string_check(limits, secret, value, path)
+    fn string(&self, limits: &Constraints, secret: bool, At { value, path }: At) -> String {
+        let (allow, forbid) = match &limits.chars {
+            Some(rule) => (
+                names::string(rule.allow.wire()),
+                names::string(&rule.forbid),
+            ),
+            None => ("\"\"".to_string(), "\"\"".to_string()),
+        };
+        format!(
+            "c.String(string({value}), {secret}, {}, {}, {allow}, {forbid}, {path})",
+            limit(limits.max_length),
+            limit(limits.length)
+        )
     }
 
-    fn range(&self, builtin: Builtin, limits: &Constraints, value: &str, path: &str) -> String {
+    fn range(&self, builtin: Builtin, limits: &Constraints, At { value, path }: At) -> String {
         let bound = |n: Option<i64>| n.map_or("nil".to_string(), |n| format!("runtime.Bound({n})"));
         let (min, max) = (bound(limits.min), bound(limits.max));
         match builtin {
@@ -107,14 +113,8 @@ impl limits::Spelling for Types<'_> {
         }
     }
 
-    fn named(
-        &self,
-        id: TypeId,
-        kind: &TypeKind,
-        secret: bool,
-        value: &str,
-        path: &str,
-    ) -> Option<String> {
+    fn named(&self, id: TypeId, kind: &TypeKind, secret: bool, at: At) -> Option<String> {
+        let At { value, path } = at;
         let own = || format!("check{}(c, {path}, {value})", self.names[id.index()]);
         match kind {
             TypeKind::Object(_) | TypeKind::Union(_) => Some(own()),
@@ -131,37 +131,31 @@ impl limits::Spelling for Types<'_> {
 
     fn element(&self, list: bool, path: &str, depth: usize) -> (String, String) {
         let place = if list { "Item" } else { "Field" };
-        (
-            format!("x{depth}"),
-            format!("runtime.{place}({path}, i{depth})"),
-        )
+        let path = format!("runtime.{place}({path}, i{depth})");
+        (format!("x{depth}"), path)
     }
 
     fn list(
         &self,
         limits: &Constraints,
         each: Option<String>,
-        value: &str,
-        path: &str,
+        at: At,
         depth: usize,
     ) -> Option<String> {
         let counted = limits.min_items.is_some() || limits.max_items.is_some();
         let count = counted.then(|| {
-            format!(
-                "c.Items(len({value}), {}, {}, {path})",
-                limit(limits.min_items),
-                limit(limits.max_items)
-            )
+            let (min, max) = (limit(limits.min_items), limit(limits.max_items));
+            format!("c.Items(len({}), {min}, {max}, {})", at.value, at.path)
         });
-        let each = each.map(|e| self.map(e, value, path, depth));
+        let each = each.map(|e| self.map(e, at, depth));
         match (count, each) {
             (None, None) => None,
             (a, b) => Some(a.into_iter().chain(b).collect::<Vec<_>>().join("\n")),
         }
     }
 
-    fn map(&self, each: String, value: &str, _path: &str, depth: usize) -> String {
-        let (i, x) = (format!("i{depth}"), format!("x{depth}"));
+    fn map(&self, each: String, at: At, depth: usize) -> String {
+        let (i, x, value) = (format!("i{depth}"), format!("x{depth}"), at.value);
         format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&each))
     }
 }
@@ -173,24 +167,6 @@ pub fn indent(lines: &str) -> String {
         .map(|l| format!("\t{l}"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-fn string_check(limits: &Constraints, secret: bool, value: &str, path: &str) -> Option<String> {
-    if limits.max_length.is_none() && limits.length.is_none() && limits.chars.is_none() {
-        return None;
-    }
-    let (allow, forbid) = match &limits.chars {
-        Some(rule) => (
-            super::names::string(rule.allow.wire()),
-            super::names::string(&rule.forbid),
-        ),
-        None => ("\"\"".to_string(), "\"\"".to_string()),
-    };
-    Some(format!(
-        "c.String(string({value}), {secret}, {}, {}, {allow}, {forbid}, {path})",
-        limit(limits.max_length),
-        limit(limits.length)
-    ))
 }
 
 fn limit(n: Option<u32>) -> String {

@@ -1,8 +1,9 @@
 //! Java types for IR type references, and the expressions that read one from a
 //! `JsonValue` and write one back (through the runtime's `Wire`).
 
+use super::names;
 use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
-use crate::limits;
+use crate::limits::{self, At};
 
 /// The Java names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -100,32 +101,28 @@ impl limits::Spelling for Types<'_> {
         self.interface
     }
 
-    fn string(
-        &self,
-        limits: &Constraints,
-        secret: bool,
-        value: &str,
-        path: &str,
-    ) -> Option<String> {
-        string_check(limits, secret, value, path)
-    }
-
-    fn range(&self, _: Builtin, limits: &Constraints, value: &str, path: &str) -> String {
+    fn string(&self, limits: &Constraints, secret: bool, At { value, path }: At) -> String {
+        let (allow, forbid) = match &limits.chars {
+            Some(rule) => (
+                names::string(rule.allow.wire()),
+                names::string(&rule.forbid),
+            ),
+            None => ("null".to_string(), "\"\"".to_string()),
+        };
         format!(
-            "Check.range({value}, {}, {}, {path}, out);",
-            long(limits.min),
-            long(limits.max)
+            "Check.string({value}, {secret}, {}, {}, {allow}, {forbid}, {path}, out);",
+            int(limits.max_length),
+            int(limits.length)
         )
     }
 
-    fn named(
-        &self,
-        id: TypeId,
-        kind: &TypeKind,
-        secret: bool,
-        value: &str,
-        path: &str,
-    ) -> Option<String> {
+    fn range(&self, _: Builtin, limits: &Constraints, At { value, path }: At) -> String {
+        let (min, max) = (long(limits.min), long(limits.max));
+        format!("Check.range({value}, {min}, {max}, {path}, out);")
+    }
+
+    fn named(&self, id: TypeId, kind: &TypeKind, secret: bool, at: At) -> Option<String> {
+        let At { value, path } = at;
         match kind {
             TypeKind::Object(_) => Some(format!("{value}.check({path}, out);")),
             // An interface's method would be public: the union's check is static.
@@ -151,44 +148,25 @@ impl limits::Spelling for Types<'_> {
         &self,
         limits: &Constraints,
         each: Option<String>,
-        value: &str,
-        path: &str,
+        at: At,
         depth: usize,
     ) -> Option<String> {
         let counted = limits.min_items.is_some() || limits.max_items.is_some();
         (counted || each.is_some()).then(|| {
-            let (x, q) = self.element(true, path, depth);
+            let (x, q) = self.element(true, at.path, depth);
             let each = each.map_or("null".to_string(), |e| format!("({x}, {q}) -> {{ {e} }}"));
+            let (min, max) = (int(limits.min_items), int(limits.max_items));
             format!(
-                "Check.items({value}, {}, {}, {path}, out, {each});",
-                int(limits.min_items),
-                int(limits.max_items)
+                "Check.items({}, {min}, {max}, {}, out, {each});",
+                at.value, at.path
             )
         })
     }
 
-    fn map(&self, each: String, value: &str, path: &str, depth: usize) -> String {
+    fn map(&self, each: String, At { value, path }: At, depth: usize) -> String {
         let (x, q) = self.element(false, path, depth);
         format!("Check.values({value}, {path}, ({x}, {q}) -> {{ {each} }});")
     }
-}
-
-fn string_check(limits: &Constraints, secret: bool, value: &str, path: &str) -> Option<String> {
-    if limits.max_length.is_none() && limits.length.is_none() && limits.chars.is_none() {
-        return None;
-    }
-    let (allow, forbid) = match &limits.chars {
-        Some(rule) => (
-            super::names::string(rule.allow.wire()),
-            super::names::string(&rule.forbid),
-        ),
-        None => ("null".to_string(), "\"\"".to_string()),
-    };
-    Some(format!(
-        "Check.string({value}, {secret}, {}, {}, {allow}, {forbid}, {path}, out);",
-        int(limits.max_length),
-        int(limits.length)
-    ))
 }
 
 fn int(n: Option<u32>) -> String {
@@ -274,11 +252,32 @@ mod tests {
             ..Constraints::default()
         };
         assert_eq!(
-            limits::check(&types, &ty, &limits, false, "v", "p", 0).unwrap(),
+            limits::check(
+                &types,
+                &ty,
+                &limits,
+                false,
+                At {
+                    value: "v",
+                    path: "p"
+                },
+                0
+            )
+            .unwrap(),
             "Check.items(v, null, 3, p, out, (x0, q0) -> { Check.values(x0, q0, (x1, q1) -> { Check.range(x1, 1L, null, q1, out); }); });"
         );
         assert_eq!(
-            limits::check(&types, &ty, &Constraints::default(), false, "v", "p", 0),
+            limits::check(
+                &types,
+                &ty,
+                &Constraints::default(),
+                false,
+                At {
+                    value: "v",
+                    path: "p"
+                },
+                0
+            ),
             None
         );
     }

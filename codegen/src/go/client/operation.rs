@@ -140,8 +140,7 @@ impl<'a> Inputs<'a> {
                 } else {
                     format!("body {go}")
                 });
-                let none = Default::default();
-                let check = limits::check(self.types, ty, &none, false, value, "\"\"", 0);
+                let check = limits::of_body(self.types, ty, value);
                 self.checks.extend(check.map(|c| match optional {
                     true => format!("if v, ok := body.Get(); ok {{\n{}\n}}", types::indent(&c)),
                     false => c,

@@ -161,15 +161,7 @@ impl Inputs {
         } else {
             types.java(&body.ty, false)
         };
-        let check = limits::check(
-            types,
-            &body.ty,
-            &Default::default(),
-            false,
-            "body",
-            "\"\"",
-            0,
-        );
+        let check = limits::of_body(types, &body.ty, "body");
         if binary {
             self.param(ty, "body", "the body, sent as it is".into());
             self.require("body", "body");
