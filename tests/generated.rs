@@ -261,40 +261,28 @@ fn keyword_names_are_escaped() {
 /// starts in README.md, the tours and the legacy client's in docs/.
 #[test]
 fn the_documented_examples_are_the_compiled_ones() {
+    // The examples' folders, so that each row below is one line.
+    let java = "tests/java/quickstart/src/main/java/example/Quickstart.java";
+    let go = "tests/go/quickstart/main.go";
+    let (rust, ts, py) = (
+        "tests/examples",
+        "tests/typescript/examples",
+        "tests/python/examples",
+    );
     for (doc, path, fence) in [
-        ("README.md", "tests/examples/quickstart.rs", "rust"),
-        ("README.md", "tests/typescript/examples/quickstart.ts", "ts"),
-        ("README.md", "tests/python/examples/quickstart.py", "python"),
-        (
-            "README.md",
-            "tests/java/quickstart/src/main/java/example/Quickstart.java",
-            "java",
-        ),
-        (
-            "docs/java.md",
-            "tests/java/quickstart/src/main/java/example/Quickstart.java",
-            "java",
-        ),
-        ("README.md", "tests/go/quickstart/main.go", "go"),
-        ("docs/go.md", "tests/go/quickstart/main.go", "go"),
-        ("docs/rust.md", "tests/examples/tour.rs", "rust"),
-        ("docs/rust.md", "tests/examples/legacy.rs", "rust"),
-        (
-            "docs/typescript.md",
-            "tests/typescript/examples/tour.ts",
-            "ts",
-        ),
-        (
-            "docs/typescript.md",
-            "tests/typescript/examples/otel.ts",
-            "ts",
-        ),
-        ("docs/python.md", "tests/python/examples/tour.py", "python"),
-        (
-            "docs/warehouses.md",
-            "tests/python/examples/warehouse.py",
-            "python",
-        ),
+        ("README.md", format!("{rust}/quickstart.rs"), "rust"),
+        ("README.md", format!("{ts}/quickstart.ts"), "ts"),
+        ("README.md", format!("{py}/quickstart.py"), "python"),
+        ("README.md", java.to_string(), "java"),
+        ("docs/java.md", java.to_string(), "java"),
+        ("README.md", go.to_string(), "go"),
+        ("docs/go.md", go.to_string(), "go"),
+        ("docs/rust.md", format!("{rust}/tour.rs"), "rust"),
+        ("docs/rust.md", format!("{rust}/legacy.rs"), "rust"),
+        ("docs/typescript.md", format!("{ts}/tour.ts"), "ts"),
+        ("docs/typescript.md", format!("{ts}/otel.ts"), "ts"),
+        ("docs/python.md", format!("{py}/tour.py"), "python"),
+        ("docs/warehouses.md", format!("{py}/warehouse.py"), "python"),
     ] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
         let example = std::fs::read_to_string(root().join(path)).unwrap();
