@@ -285,7 +285,7 @@ fn the_documented_examples_are_the_compiled_ones() {
         ("docs/warehouses.md", format!("{py}/warehouse.py"), "python"),
     ] {
         let text = std::fs::read_to_string(root().join(doc)).unwrap();
-        let example = std::fs::read_to_string(root().join(path)).unwrap();
+        let example = std::fs::read_to_string(root().join(&path)).unwrap();
         assert!(
             text.contains(&format!("```{fence}\n{example}```")),
             "{doc} must quote {path} exactly"
