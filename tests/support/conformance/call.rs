@@ -3,6 +3,8 @@
 
 use futures_util::StreamExt;
 use inspection_cli_runtime::call::record_ref_of;
+/// The builder with an optional input set when the step gives it: the tool's.
+pub use inspection_cli_runtime::call::set_if;
 use inspection_client::Error;
 use inspection_client::runtime::{BoxStream, Bytes, Upserted};
 use serde::Serialize;
@@ -419,14 +421,6 @@ pub fn resumed<B>(
             text.parse().map_err(|e: Error| e.to_string())?,
         )),
         None => Ok(builder),
-    }
-}
-
-/// The builder with an optional input set by `set`, when the step gives it (`value`).
-pub fn set_if<B, T>(builder: B, value: Option<T>, set: impl FnOnce(B, T) -> B) -> B {
-    match value {
-        Some(value) => set(builder, value),
-        None => builder,
     }
 }
 
