@@ -2,7 +2,6 @@
 //! and by clients with other credentials through [`SharedPacing`].
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -19,10 +18,6 @@ pub struct Pacer {
     /// The queue of waiting requests: tokio's mutex hands itself over first come, first
     /// served, so one busy client cannot starve another that shares the pacer.
     turns: tokio::sync::Mutex<()>,
-    /// Requests let through so far, for a progress display's pace.
-    granted: AtomicU64,
-    /// 429 answers met so far, for a run's record.
-    rate_limited: AtomicU64,
 }
 
 #[derive(Debug, Default)]
@@ -38,24 +33,7 @@ impl Pacer {
             limit: limit.map(|(n, w)| (n.max(1) as usize, w)),
             state: Mutex::new(State::default()),
             turns: tokio::sync::Mutex::new(()),
-            granted: AtomicU64::new(0),
-            rate_limited: AtomicU64::new(0),
         }
-    }
-
-    /// How many requests [`Pacer::acquire`] has let through.
-    pub fn granted(&self) -> u64 {
-        self.granted.load(Ordering::Relaxed)
-    }
-
-    /// How many 429 answers [`Pacer::rate_limited_once`] has counted.
-    pub fn rate_limited(&self) -> u64 {
-        self.rate_limited.load(Ordering::Relaxed)
-    }
-
-    /// Counts a 429 answer.
-    pub fn rate_limited_once(&self) {
-        self.rate_limited.fetch_add(1, Ordering::Relaxed);
     }
 
     /// Waits until a request may be sent, and records it as sent. Returns how long it
@@ -66,7 +44,6 @@ impl Pacer {
         let mut paced = Duration::ZERO;
         loop {
             let Err((wait, window)) = self.try_acquire(Instant::now()) else {
-                self.granted.fetch_add(1, Ordering::Relaxed);
                 return paced;
             };
             if window {

@@ -553,7 +553,6 @@ impl Core {
         };
         match failure {
             Failure::Status(api) if api.status == 429 => {
-                self.inner.pacer.rate_limited_once();
                 self.inner.rate_limited.fetch_add(1, Ordering::Relaxed);
                 // A wait longer than the client allows is reported, not cut short: retrying
                 // early would only meet another 429.
