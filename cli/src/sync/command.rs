@@ -99,6 +99,7 @@ fn tenants_flags(sync: Command) -> Command {
             Arg::new("format")
                 .long("format")
                 .value_name("FORMAT")
+                .value_parser(["text", "json"])
                 .requires("tenants")
                 .help("With --tenants: each tenant's summary as text lines (the default) or one JSON document (json)"),
         )
@@ -121,10 +122,7 @@ pub fn options(m: &ArgMatches, quiet: bool) -> Result<Options, Failure> {
         Some(text) => duration(text).map_err(|e| Failure::usage(format!("--lookback: {e}")))?,
         None => LOOKBACK,
     };
-    let db_timeout = match m.get_one::<String>("db-timeout") {
-        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
-        None => DB_TIMEOUT,
-    };
+    let db_timeout = db_timeout(m)?;
     let schema = m
         .get_one::<String>("schema")
         .map(|name| schema_name(name).map_err(|e| Failure::usage(format!("--schema: {e}"))))
@@ -205,6 +203,14 @@ pub fn schema_name(name: &str) -> Result<String, String> {
         ));
     }
     Ok(name.to_string())
+}
+
+/// `--db-timeout`, of `sync`, `sync status` and `sync --tenants`: the default when not given.
+pub fn db_timeout(m: &ArgMatches) -> Result<std::time::Duration, Failure> {
+    match m.get_one::<String>("db-timeout") {
+        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}"))),
+        None => Ok(DB_TIMEOUT),
+    }
 }
 
 /// A bound on a wait: a [`duration`] other than 0 (the sync never waits without end).

@@ -9,7 +9,6 @@ use chrono::Utc;
 use clap::ArgMatches;
 
 use super::command::{bound, schema_name};
-use super::deadline::DB_TIMEOUT;
 use super::meta;
 #[cfg(feature = "postgres")]
 use super::postgres;
@@ -29,10 +28,7 @@ pub async fn run(m: &ArgMatches) -> Result<(), Failure> {
         .get_one::<String>("max-age")
         .map(|t| bound(t).map_err(|e| Failure::usage(format!("--max-age: {e}"))))
         .transpose()?;
-    let wait = match m.get_one::<String>("db-timeout") {
-        Some(t) => bound(t).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
-        None => DB_TIMEOUT,
-    };
+    let wait = super::command::db_timeout(m)?;
     let schema = m
         .get_one::<String>("schema")
         .map(|name| schema_name(name).map_err(|e| Failure::usage(format!("--schema: {e}"))))

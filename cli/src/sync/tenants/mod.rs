@@ -17,19 +17,16 @@ use clap::ArgMatches;
 use tracing::Instrument;
 
 use super::Summary;
-use super::command::bound;
-use super::deadline::DB_TIMEOUT;
 use crate::exit::Failure;
 use crate::export::progress::{Label, Style};
 use file::Tenant;
-
-pub use report::Format;
 
 /// How to run the tenants file.
 #[derive(Clone, Debug)]
 pub struct Options {
     pub file: PathBuf,
-    pub format: Format,
+    /// `--format json`: the summaries as one JSON document, else a text line each.
+    pub json: bool,
     pub progress: Style,
     /// `--db-timeout`, for every tenant.
     pub db_timeout: Duration,
@@ -59,7 +56,7 @@ pub async fn run(options: &Options, start: &Start<'_>) -> Result<(), Failure> {
         runs.push(start(tenant, sync_options(tenant, options, label))?.instrument(span));
     }
     let outcomes = futures_util::future::join_all(runs).await;
-    report::print(&tenants, outcomes, options.format)
+    report::print(&tenants, outcomes, options.json)
 }
 
 /// A single sync's options, from the tenant's table and the run's flags.
@@ -91,19 +88,11 @@ pub fn options(
     let Some(file) = m.get_one::<std::path::PathBuf>("tenants") else {
         return Ok(None);
     };
-    let format = match m.get_one::<String>("format") {
-        Some(text) => Format::parse(text).map_err(|e| Failure::usage(format!("--format: {e}")))?,
-        None => Format::Text,
-    };
-    let db_timeout = match m.get_one::<String>("db-timeout") {
-        Some(text) => bound(text).map_err(|e| Failure::usage(format!("--db-timeout: {e}")))?,
-        None => DB_TIMEOUT,
-    };
     Ok(Some(Options {
         file: file.clone(),
-        format,
+        json: m.get_one::<String>("format").is_some_and(|f| f == "json"),
         progress: if quiet { Style::Quiet } else { Style::Auto },
-        db_timeout,
+        db_timeout: super::command::db_timeout(m)?,
         tool_version,
     }))
 }

@@ -9,24 +9,6 @@ use super::file::Tenant;
 use crate::exit::{Class, Failure};
 use crate::sync::Summary;
 
-/// `--format`: how the summaries are printed.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Format {
-    #[default]
-    Text,
-    Json,
-}
-
-impl Format {
-    pub fn parse(text: &str) -> Result<Format, String> {
-        match text {
-            "text" => Ok(Format::Text),
-            "json" => Ok(Format::Json),
-            other => Err(format!("`{other}`: text or json")),
-        }
-    }
-}
-
 /// One tenant's outcome, as the JSON summary gives it.
 #[derive(Serialize)]
 struct Report<'a> {
@@ -54,7 +36,7 @@ struct Refusal<'a> {
 pub fn print(
     tenants: &[Tenant],
     outcomes: Vec<Result<Summary, Failure>>,
-    format: Format,
+    json: bool,
 ) -> Result<(), Failure> {
     let reports: Vec<Report> = tenants.iter().zip(&outcomes).map(report).collect();
     for r in &reports {
@@ -73,8 +55,8 @@ pub fn print(
             );
         }
     }
-    match format {
-        Format::Json => {
+    match json {
+        true => {
             let failed = reports.iter().filter(|r| r.error.is_some()).count();
             let all = serde_json::json!({
                 "tenants": reports,
@@ -83,11 +65,17 @@ pub fn print(
             });
             crate::output::Printer::for_stdout().print(&all)?;
         }
-        Format::Text => {
+        false => {
+            let lines: Vec<String> = (tenants.iter().zip(&outcomes))
+                .map(|(t, outcome)| line(&t.name, outcome))
+                .collect();
             let mut out = std::io::stdout().lock();
-            for r in &reports {
-                let _ = writeln!(out, "{}", line(r));
-            }
+            writeln!(out, "{}", lines.join("\n")).map_err(|e| {
+                Failure::new(
+                    Class::Failure,
+                    format!("cannot write to standard output: {e}"),
+                )
+            })?;
         }
     }
     outcome(&reports)
@@ -116,15 +104,13 @@ fn report<'a>((tenant, outcome): (&'a Tenant, &'a Result<Summary, Failure>)) -> 
 }
 
 /// One tenant's text line.
-fn line(r: &Report) -> String {
-    if let Some(e) = &r.error {
-        return format!(
-            "{}: failed ({}, exit {}): {}",
-            r.tenant, e.class, e.exit_code, e.message
-        );
-    }
-    let Some(s) = r.summary else {
-        return format!("{}: no outcome", r.tenant);
+fn line(tenant: &str, outcome: &Result<Summary, Failure>) -> String {
+    let s = match outcome {
+        Ok(summary) => summary,
+        Err(f) => {
+            let (class, code) = (f.class.name(), f.class.code());
+            return format!("{tenant}: failed ({class}, exit {code}): {}", f.message);
+        }
     };
     let lists: Vec<String> = (s.lists.iter())
         .map(|l| format!("{} {}", l.table, l.records))
@@ -139,8 +125,7 @@ fn line(r: &Report) -> String {
         n => format!(", {n} documents saved"),
     };
     format!(
-        "{}: synced into {}{schema} (run {}): {} records written{documents}; {} API requests, {} rate limited",
-        r.tenant,
+        "{tenant}: synced into {}{schema} (run {}): {} records written{documents}; {} API requests, {} rate limited",
         s.database,
         s.run,
         lists.join(", "),
