@@ -179,8 +179,8 @@ mod tests {
     }
 
     /// The order in which a full pacer (1 request per 30 ms) lets `waiters` through, each
-    /// asking after the one before it: by its client's turn when it has one.
-    fn granted_order(waiters: Vec<(&'static str, Option<Arc<ClientTurn>>)>) -> Vec<&'static str> {
+    /// asking after the one before it in its client's turn.
+    fn granted_order(waiters: Vec<(&'static str, Arc<ClientTurn>)>) -> Vec<&'static str> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
@@ -193,10 +193,7 @@ mod tests {
             for (name, turn) in waiters {
                 let (pacer, order) = (pacer.clone(), order.clone());
                 tasks.push(tokio::spawn(async move {
-                    match turn {
-                        Some(turn) => pacer.acquire_in_turn(&turn).await,
-                        None => pacer.acquire().await,
-                    };
+                    pacer.acquire_in_turn(&turn).await;
                     order.lock().unwrap().push(name);
                 }));
                 tokio::task::yield_now().await;
@@ -208,10 +205,33 @@ mod tests {
         })
     }
 
-    #[test]
-    fn waiting_requests_go_in_the_order_they_asked() {
-        let waiters = ["a", "b", "c", "d"].map(|n| (n, None));
-        assert_eq!(granted_order(waiters.to_vec()), ["a", "b", "c", "d"]);
+    /// A request that asked while the window was full gets the freed slot before one
+    /// that asks only as the slot frees (which, unqueued, would find it free at once).
+    #[tokio::test(start_paused = true)]
+    async fn a_freed_slot_goes_to_the_request_that_waited() {
+        let pacer = Arc::new(Pacer::new(Some((1, Duration::from_millis(50)))));
+        pacer.acquire().await;
+        let order = Arc::new(Mutex::new(Vec::new()));
+        // `late`'s timer is set first, for the moment the slot frees; `early` then asks.
+        let late = {
+            let (pacer, order) = (pacer.clone(), order.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                pacer.acquire().await;
+                order.lock().unwrap().push("late");
+            })
+        };
+        tokio::task::yield_now().await;
+        let early = {
+            let (pacer, order) = (pacer.clone(), order.clone());
+            tokio::spawn(async move {
+                pacer.acquire().await;
+                order.lock().unwrap().push("early");
+            })
+        };
+        late.await.unwrap();
+        early.await.unwrap();
+        assert_eq!(*order.lock().unwrap(), ["early", "late"]);
     }
 
     #[test]
@@ -221,8 +241,8 @@ mod tests {
             Arc::new(ClientTurn::default()),
         );
         // Four requests of a busy client, then one of a quiet one.
-        let mut waiters = vec![("busy", Some(busy)); 4];
-        waiters.push(("quiet", Some(quiet)));
+        let mut waiters = vec![("busy", busy); 4];
+        waiters.push(("quiet", quiet));
         assert_eq!(
             granted_order(waiters),
             ["busy", "quiet", "busy", "busy", "busy"]
