@@ -177,7 +177,8 @@ fn with_tls_files(entry: &Entry, folder: &Path) -> Result<String, String> {
         })
         .chain(entry.sslmode.as_ref().map(|m| ("sslmode", m.clone())));
     for (key, value) in settings {
-        if !url.starts_with("postgres") {
+        // The database as `Target` reads it: a file named `postgres.db` is SQLite's.
+        if !matches!(Target::parse(&url), Ok(Target::Postgres(_))) {
             return Err(format!("`{key}` is for a PostgreSQL database"));
         }
         let query = url.split_once('?').map_or("", |(_, q)| q);
@@ -243,7 +244,10 @@ mod tests {
     fn read_text(text: &str) -> Result<Vec<Tenant>, String> {
         let dir = std::env::temp_dir().join(format!("tenants-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(format!("t{}.toml", text.len()));
+        // A file of its own for each call: the tests run side by side.
+        static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let path = dir.join(format!("t{n}.toml"));
         std::fs::write(&path, text).unwrap();
         #[cfg(unix)]
         {
@@ -350,6 +354,12 @@ only = ["inspections"]
             read_text("")
                 .unwrap_err()
                 .contains("missing field `tenant`")
+        );
+        let file = "[[tenant]]\nname = \"a\"\ninterface = \"v3\"\ndatabase = \"postgres.db\"\nsslmode = \"require\"\n";
+        let sqlite = read_text(file).unwrap_err();
+        assert!(
+            sqlite.contains("FILE:4:12: `sslmode` is for a PostgreSQL database"),
+            "{sqlite}"
         );
     }
 
