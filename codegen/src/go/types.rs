@@ -4,7 +4,7 @@
 
 use super::names;
 use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
-use crate::limits::{self, At};
+use crate::limits::{self, At, Text};
 
 /// The Go names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -89,22 +89,15 @@ impl limits::Spelling for Types<'_> {
         self.interface
     }
 
-    fn string(&self, limits: &Constraints, secret: bool, At { value, path }: At) -> String {
-        let (allow, forbid) = match &limits.chars {
-            Some(rule) => (
-                names::string(rule.allow.wire()),
-                names::string(&rule.forbid),
-            ),
-            None => ("\"\"".to_string(), "\"\"".to_string()),
-        };
-        format!(
-            "c.String(string({value}), {secret}, {}, {}, {allow}, {forbid}, {path})",
-            limit(limits.max_length),
-            limit(limits.length)
-        )
+    fn string(&self, text: Text, secret: bool, At { value, path, .. }: At) -> String {
+        // No class allowed is the empty string to the runtime's check.
+        let allow = names::string(text.allow.unwrap_or(""));
+        let (max, length) = (limit(text.max_length), limit(text.length));
+        let forbid = names::string(text.forbid);
+        format!("c.String(string({value}), {secret}, {max}, {length}, {allow}, {forbid}, {path})")
     }
 
-    fn range(&self, builtin: Builtin, limits: &Constraints, At { value, path }: At) -> String {
+    fn range(&self, builtin: Builtin, limits: &Constraints, At { value, path, .. }: At) -> String {
         let bound = |n: Option<i64>| n.map_or("nil".to_string(), |n| format!("runtime.Bound({n})"));
         let (min, max) = (bound(limits.min), bound(limits.max));
         match builtin {
@@ -114,7 +107,7 @@ impl limits::Spelling for Types<'_> {
     }
 
     fn named(&self, id: TypeId, kind: &TypeKind, secret: bool, at: At) -> Option<String> {
-        let At { value, path } = at;
+        let At { value, path, .. } = at;
         let own = || format!("check{}(c, {path}, {value})", self.names[id.index()]);
         match kind {
             TypeKind::Object(_) | TypeKind::Union(_) => Some(own()),
@@ -129,33 +122,27 @@ impl limits::Spelling for Types<'_> {
         }
     }
 
-    fn element(&self, list: bool, path: &str, depth: usize) -> (String, String) {
+    fn element(&self, list: bool, At { path, depth, .. }: At) -> (String, String) {
         let place = if list { "Item" } else { "Field" };
         let path = format!("runtime.{place}({path}, i{depth})");
         (format!("x{depth}"), path)
     }
 
-    fn list(
-        &self,
-        limits: &Constraints,
-        each: Option<String>,
-        at: At,
-        depth: usize,
-    ) -> Option<String> {
+    fn list(&self, limits: &Constraints, each: Option<String>, at: At) -> Option<String> {
         let counted = limits.min_items.is_some() || limits.max_items.is_some();
         let count = counted.then(|| {
             let (min, max) = (limit(limits.min_items), limit(limits.max_items));
             format!("c.Items(len({}), {min}, {max}, {})", at.value, at.path)
         });
-        let each = each.map(|e| self.map(e, at, depth));
+        let each = each.map(|e| self.map(e, at));
         match (count, each) {
             (None, None) => None,
             (a, b) => Some(a.into_iter().chain(b).collect::<Vec<_>>().join("\n")),
         }
     }
 
-    fn map(&self, each: String, at: At, depth: usize) -> String {
-        let (i, x, value) = (format!("i{depth}"), format!("x{depth}"), at.value);
+    fn map(&self, each: String, At { value, depth, .. }: At) -> String {
+        let (i, x) = (format!("i{depth}"), format!("x{depth}"));
         format!("for {i}, {x} := range {value} {{\n{}\n}}", indent(&each))
     }
 }

@@ -3,7 +3,7 @@
 
 use super::names;
 use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
-use crate::limits::{self, At};
+use crate::limits::{self, At, Text};
 
 /// The Java names of an interface's declared types, by type id, and the interface.
 pub struct Types<'a> {
@@ -101,28 +101,21 @@ impl limits::Spelling for Types<'_> {
         self.interface
     }
 
-    fn string(&self, limits: &Constraints, secret: bool, At { value, path }: At) -> String {
-        let (allow, forbid) = match &limits.chars {
-            Some(rule) => (
-                names::string(rule.allow.wire()),
-                names::string(&rule.forbid),
-            ),
-            None => ("null".to_string(), "\"\"".to_string()),
-        };
-        format!(
-            "Check.string({value}, {secret}, {}, {}, {allow}, {forbid}, {path}, out);",
-            int(limits.max_length),
-            int(limits.length)
-        )
+    fn string(&self, text: Text, secret: bool, At { value, path, .. }: At) -> String {
+        // No class allowed is `null` to the runtime's check.
+        let allow = text.allow.map_or("null".to_string(), names::string);
+        let (max, length) = (int(text.max_length), int(text.length));
+        let forbid = names::string(text.forbid);
+        format!("Check.string({value}, {secret}, {max}, {length}, {allow}, {forbid}, {path}, out);")
     }
 
-    fn range(&self, _: Builtin, limits: &Constraints, At { value, path }: At) -> String {
+    fn range(&self, _: Builtin, limits: &Constraints, At { value, path, .. }: At) -> String {
         let (min, max) = (long(limits.min), long(limits.max));
         format!("Check.range({value}, {min}, {max}, {path}, out);")
     }
 
     fn named(&self, id: TypeId, kind: &TypeKind, secret: bool, at: At) -> Option<String> {
-        let At { value, path } = at;
+        let At { value, path, .. } = at;
         match kind {
             TypeKind::Object(_) => Some(format!("{value}.check({path}, out);")),
             // An interface's method would be public: the union's check is static.
@@ -140,20 +133,14 @@ impl limits::Spelling for Types<'_> {
         }
     }
 
-    fn element(&self, _list: bool, _path: &str, depth: usize) -> (String, String) {
+    fn element(&self, _list: bool, At { depth, .. }: At) -> (String, String) {
         (format!("x{depth}"), format!("q{depth}"))
     }
 
-    fn list(
-        &self,
-        limits: &Constraints,
-        each: Option<String>,
-        at: At,
-        depth: usize,
-    ) -> Option<String> {
+    fn list(&self, limits: &Constraints, each: Option<String>, at: At) -> Option<String> {
         let counted = limits.min_items.is_some() || limits.max_items.is_some();
         (counted || each.is_some()).then(|| {
-            let (x, q) = self.element(true, at.path, depth);
+            let (x, q) = self.element(true, at);
             let each = each.map_or("null".to_string(), |e| format!("({x}, {q}) -> {{ {e} }}"));
             let (min, max) = (int(limits.min_items), int(limits.max_items));
             format!(
@@ -163,8 +150,9 @@ impl limits::Spelling for Types<'_> {
         })
     }
 
-    fn map(&self, each: String, At { value, path }: At, depth: usize) -> String {
-        let (x, q) = self.element(false, path, depth);
+    fn map(&self, each: String, at: At) -> String {
+        let At { value, path, .. } = at;
+        let (x, q) = self.element(false, at);
         format!("Check.values({value}, {path}, ({x}, {q}) -> {{ {each} }});")
     }
 }
@@ -252,18 +240,7 @@ mod tests {
             ..Constraints::default()
         };
         assert_eq!(
-            limits::check(
-                &types,
-                &ty,
-                &limits,
-                false,
-                At {
-                    value: "v",
-                    path: "p"
-                },
-                0
-            )
-            .unwrap(),
+            limits::check(&types, &ty, &limits, false, At::top("v", "p")).unwrap(),
             "Check.items(v, null, 3, p, out, (x0, q0) -> { Check.values(x0, q0, (x1, q1) -> { Check.range(x1, 1L, null, q1, out); }); });"
         );
         assert_eq!(
@@ -272,11 +249,7 @@ mod tests {
                 &ty,
                 &Constraints::default(),
                 false,
-                At {
-                    value: "v",
-                    path: "p"
-                },
-                0
+                At::top("v", "p")
             ),
             None
         );
