@@ -3,9 +3,8 @@
 //! its scope and none a name the package or a type already declares (a trailing `_`).
 //! Wire names are never changed: the JSON code keeps them.
 
-use heck::ToUpperCamelCase;
-
 pub use crate::scope::Scope;
+use crate::scope::{Case, Casing};
 
 /// Go's keywords (the spec, "Keywords").
 pub const KEYWORDS: &[&str] = &[
@@ -151,43 +150,14 @@ pub fn field_scope() -> Scope {
 
 /// An exported name: MixedCaps, Go's initialisms in capitals, a leading digit prefixed
 /// (`3d_model` -> `T3dModel`).
-pub fn exported(name: &str) -> String {
-    let words: String = name
-        .to_upper_camel_case()
-        .split_inclusive(|c: char| c.is_ascii_digit())
-        .flat_map(split_words)
-        .map(|word| {
-            let upper = word.to_ascii_uppercase();
-            if INITIALISMS.contains(&upper.as_str()) {
-                upper
-            } else {
-                word.to_string()
-            }
-        })
-        .collect();
-    let name: String = words
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric())
-        .collect();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("T{name}")
-    } else {
-        name
-    }
-}
+pub const EXPORTED: Casing = Casing {
+    case: Case::Initialisms(INITIALISMS),
+    prefix: "T",
+};
 
-/// The words of an UpperCamelCase name, each starting at a capital.
-fn split_words(name: &str) -> Vec<&str> {
-    let mut words = Vec::new();
-    let mut start = 0;
-    for (i, c) in name.char_indices().skip(1) {
-        if c.is_ascii_uppercase() {
-            words.push(&name[start..i]);
-            start = i;
-        }
-    }
-    words.push(&name[start..]);
-    words
+/// `name` as an exported name ([`EXPORTED`]).
+pub fn exported(name: &str) -> String {
+    EXPORTED.apply(name)
 }
 
 /// A Go string literal of `text`: JSON's escapes as serde writes them (`\"`, `\\`, the

@@ -3,9 +3,8 @@
 //! generated code refers to, and the methods every class declares escaped (a trailing `_`),
 //! and no two alike in a scope. Wire names are never changed: the JSON code keeps them.
 
-use heck::{ToLowerCamelCase, ToShoutySnakeCase, ToUpperCamelCase};
-
 pub use crate::scope::Scope;
+use crate::scope::{Case, Casing};
 
 /// Java's reserved words and literals (JLS 3.9), and the contextual keywords a type may
 /// not take (`var`, `yield`, `record`, `sealed`, `permits`).
@@ -189,32 +188,36 @@ pub fn member_scope() -> Scope {
 }
 
 /// A type name: UpperCamelCase, a leading digit prefixed (Java names cannot start with one).
-pub fn type_name(name: &str) -> String {
-    identifier(name.to_upper_camel_case(), "T")
-}
+pub const TYPE: Casing = Casing {
+    case: Case::UpperCamel,
+    prefix: "T",
+};
 
 /// A member name (accessor, setter, parameter): lowerCamelCase.
-pub fn member(wire: &str) -> String {
-    identifier(wire.to_lower_camel_case(), "v")
-}
+pub const MEMBER: Casing = Casing {
+    case: Case::LowerCamel,
+    prefix: "v",
+};
 
 /// A constant name: UPPER_SNAKE_CASE.
-pub fn constant(wire: &str) -> String {
-    identifier(wire.to_shouty_snake_case(), "V")
+pub const CONSTANT: Casing = Casing {
+    case: Case::ShoutySnake,
+    prefix: "V",
+};
+
+/// `name` as a type name ([`TYPE`]).
+pub fn type_name(name: &str) -> String {
+    TYPE.apply(name)
 }
 
-/// `name` as a Java identifier: ASCII letters, digits and `_` only (anything else dropped),
-/// `prefix` before a leading digit or in place of nothing.
-fn identifier(name: String, prefix: &str) -> String {
-    let name: String = name
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("{prefix}{name}")
-    } else {
-        name
-    }
+/// `wire` as a member name ([`MEMBER`]).
+pub fn member(wire: &str) -> String {
+    MEMBER.apply(wire)
+}
+
+/// `wire` as a constant name ([`CONSTANT`]).
+pub fn constant(wire: &str) -> String {
+    CONSTANT.apply(wire)
 }
 
 /// A Java string literal of `text` (JSON's escapes are Java's, for every character JSON

@@ -3,7 +3,7 @@
 //! names the generated code itself refers to escaped (a trailing `_`), and no two alike in
 //! a scope. Wire names are never changed: the descriptors keep them.
 
-use heck::{ToShoutySnakeCase, ToSnakeCase, ToUpperCamelCase};
+use crate::scope::{Case, Casing};
 
 /// Python's keywords (soft keywords such as `match` and `type` are fine as names).
 const KEYWORDS: &[&str] = &[
@@ -104,34 +104,37 @@ pub fn fields_scope(type_names: &[String]) -> Scope {
     scope
 }
 
-/// `name` in snake_case, as a valid ASCII identifier (a leading digit gets `n`).
+/// Attributes, methods and parameters: snake_case (`n` before a leading digit).
+pub const SNAKE: Casing = Casing {
+    case: Case::Snake,
+    prefix: "n",
+};
+
+/// Classes: UpperCamelCase.
+pub const CAMEL: Casing = Casing {
+    case: Case::UpperCamel,
+    prefix: "T",
+};
+
+/// Enum members: UPPER_SNAKE_CASE.
+pub const MEMBER: Casing = Casing {
+    case: Case::ShoutySnake,
+    prefix: "V_",
+};
+
+/// `name` in snake_case ([`SNAKE`]).
 pub fn snake(name: &str) -> String {
-    identifier(&name.to_snake_case(), "n")
+    SNAKE.apply(name)
 }
 
-/// `name` in UpperCamelCase, as a valid identifier.
+/// `name` in UpperCamelCase ([`CAMEL`]).
 pub fn camel(name: &str) -> String {
-    identifier(&name.to_upper_camel_case(), "T")
+    CAMEL.apply(name)
 }
 
-/// An enum member's name for a wire value.
+/// An enum member's name for a wire value ([`MEMBER`]).
 pub fn member(wire: &str) -> String {
-    identifier(&wire.to_shouty_snake_case(), "V_")
-}
-
-/// `text` with every character that cannot be in an identifier dropped, prefixed when it
-/// would be empty or start with a digit.
-fn identifier(text: &str, prefix: &str) -> String {
-    let kept: String = text
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect();
-    let kept = kept.trim_start_matches('_').to_string();
-    if kept.is_empty() || kept.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("{prefix}{kept}")
-    } else {
-        kept
-    }
+    MEMBER.apply(wire)
 }
 
 /// Every name the package reserves or declares whatever the spec.

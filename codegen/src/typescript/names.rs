@@ -2,7 +2,7 @@
 //! lowerCamelCase, properties as on the wire (quoted when they are not identifiers), with
 //! reserved words and the generated code's own names escaped, and no two alike in a scope.
 
-use heck::ToLowerCamelCase;
+use crate::scope::{Case, Casing};
 
 /// Words JavaScript reserves (strict mode and modules included).
 const RESERVED: &[&str] = &[
@@ -130,14 +130,15 @@ pub fn params_scope() -> Scope {
     Scope::new(OWN_PARAMS, is_reserved)
 }
 
-/// `snake_name` in lowerCamelCase, as a valid identifier (a leading digit gets `n`).
+/// Methods, parameters and properties' names: lowerCamelCase (`n` before a leading digit).
+pub const CAMEL: Casing = Casing {
+    case: Case::LowerCamel,
+    prefix: "n",
+};
+
+/// `snake_name` in lowerCamelCase ([`CAMEL`]).
 pub fn camel(snake_name: &str) -> String {
-    let camel = snake_name.to_lower_camel_case();
-    if camel.is_empty() || camel.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("n{camel}")
-    } else {
-        camel
-    }
+    CAMEL.apply(snake_name)
 }
 
 /// A JavaScript identifier (ASCII only: what every tool reads the same way).
