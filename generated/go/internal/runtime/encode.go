@@ -36,31 +36,31 @@ func (e *Encoder) sep() {
 	e.comma = true
 }
 
-// BeginObject writes '{'.
-func (e *Encoder) BeginObject() {
+// open writes a container's opening bracket, after a comma unless it is the first value
+// in its own container; its first value needs none.
+func (e *Encoder) open(bracket byte) {
 	e.sep()
-	e.buf = append(e.buf, '{')
+	e.buf = append(e.buf, bracket)
 	e.comma = false
 }
+
+// close writes a container's closing bracket; whatever follows it needs a comma.
+func (e *Encoder) close(bracket byte) {
+	e.buf = append(e.buf, bracket)
+	e.comma = true
+}
+
+// BeginObject writes '{'.
+func (e *Encoder) BeginObject() { e.open('{') }
 
 // EndObject writes '}'.
-func (e *Encoder) EndObject() {
-	e.buf = append(e.buf, '}')
-	e.comma = true
-}
+func (e *Encoder) EndObject() { e.close('}') }
 
 // BeginArray writes '['.
-func (e *Encoder) BeginArray() {
-	e.sep()
-	e.buf = append(e.buf, '[')
-	e.comma = false
-}
+func (e *Encoder) BeginArray() { e.open('[') }
 
 // EndArray writes ']'.
-func (e *Encoder) EndArray() {
-	e.buf = append(e.buf, ']')
-	e.comma = true
-}
+func (e *Encoder) EndArray() { e.close(']') }
 
 // Name writes the next member's name and its colon, after a comma unless it is the
 // object's first member.
