@@ -53,14 +53,22 @@ func start(t *testing.T) string {
 	return origin
 }
 
-func TestAUnitIsCreatedReadAndListed(t *testing.T) {
+// demo starts the sandbox and gives a context ending after 30 seconds (or with the test),
+// a v3 client with the demo keys that does not pace its requests, and the sandbox's origin.
+func demo(t *testing.T) (context.Context, *v3.Client, string) {
+	t.Helper()
 	origin := start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	client, err := v3.NewClient("demo-key", "demo-secret", v3.WithBaseURL(origin+"/v3"), v3.WithoutRateLimit())
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ctx, client, origin
+}
+
+func TestAUnitIsCreatedReadAndListed(t *testing.T) {
+	ctx, client, _ := demo(t)
 	unit := v3.NewUnit{ReferenceNumber: "GO-0001"}
 	unit.Make = v3.Some("Volvo")
 	unit.Year = v3.Some[int64](2021)
@@ -90,14 +98,9 @@ func TestAUnitIsCreatedReadAndListed(t *testing.T) {
 }
 
 func TestWhatFailsFailsAsItShould(t *testing.T) {
-	origin := start(t)
-	ctx := context.Background()
-	client, err := v3.NewClient("demo-key", "demo-secret", v3.WithBaseURL(origin+"/v3"), v3.WithoutRateLimit())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, client, origin := demo(t)
 	// A value beyond its documented limit is refused before anything is sent.
-	_, err = client.CreateUnit(ctx, v3.NewUnit{ReferenceNumber: strings.Repeat("r", 256)})
+	_, err := client.CreateUnit(ctx, v3.NewUnit{ReferenceNumber: strings.Repeat("r", 256)})
 	var invalid *v3.ValidationError
 	if !errors.As(err, &invalid) || invalid.Violations[0].Path != "reference_number" {
 		t.Fatalf("got %v", err)
@@ -153,13 +156,7 @@ func TestTheLegacyClientLogsInAndWalksLinks(t *testing.T) {
 }
 
 func TestAPDFComesWholeFromTheAPIAndFromItsShareLink(t *testing.T) {
-	origin := start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client, err := v3.NewClient("demo-key", "demo-secret", v3.WithBaseURL(origin+"/v3"), v3.WithoutRateLimit())
-	if err != nil {
-		t.Fatal(err)
-	}
+	ctx, client, _ := demo(t)
 	pdf, err := client.GetInspectionPDF(ctx, "ins_demo_full")
 	if err != nil || !bytes.HasPrefix(pdf, []byte("%PDF")) {
 		t.Fatalf("%d bytes, %v", len(pdf), err)
