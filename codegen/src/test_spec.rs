@@ -1,23 +1,35 @@
-//! A one-type spec the backends' unit tests load (`Unit`, read by `get_unit`), so each
-//! test states only what it checks.
+//! A small valid spec for tests: one type (`Unit`, read by `get_unit`) that the backends'
+//! unit tests load, so each test states only what it checks, and the frame the `tests`
+//! crate splices its own types and operations into (its `spec_text.rs` includes this file).
 
-/// The spec's text.
-pub const SPEC: &str = "interface:
+/// A spec of the interface `t` whose `types` and `operations` are spliced in at fixed
+/// lines: types start on line 10, operations right after them.
+pub fn spec(types: &str, operations: &str) -> String {
+    format!(
+        "interface:
   name: t
   title: T
   doc: A test interface.
-  base_url: { placeholder: \"{base_url}\", example: \"https://example.test/v3\", doc: Root. }
+  base_url: {{ placeholder: \"{{base_url}}\", example: \"https://example.test/v3\", doc: Root. }}
   auth:
-    api_key_headers: { doc: Keys., unauthorized_status: 401, headers: { k: { doc: Key. } } }
+    api_key_headers: {{ doc: Keys., unauthorized_status: 401, headers: {{ k: {{ doc: Key. }} }} }}
   versioning: One version.
 types:
-  Unit:
+{types}operations:
+{operations}"
+    )
+}
+
+/// The type `Unit`, an object with a required `id`.
+pub const UNIT: &str = "  Unit:
     object:
       doc: A unit.
       fields:
         id: { type: string, doc: Id., required: true }
-operations:
-  get_unit:
+";
+
+/// The operation `get_unit`, reading a `Unit` by its id.
+pub const GET_UNIT: &str = "  get_unit:
     doc: Get.
     method: GET
     path: /units/{unit_id}
@@ -26,3 +38,8 @@ operations:
     responses:
       - { status: 200, body: Unit, doc: The unit. }
 ";
+
+/// The one-type spec: `Unit` and `get_unit`.
+pub fn unit_spec() -> String {
+    spec(UNIT, GET_UNIT)
+}

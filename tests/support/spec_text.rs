@@ -2,40 +2,11 @@
 //! refused one gets (for the spec_errors and spec_rules tests).
 #![allow(dead_code)] // each test file uses a different part of the support module
 
-/// A small valid spec; `types` and `operations` are spliced in at fixed lines (types start
-/// on line 10, operations right after them).
-pub fn spec(types: &str, operations: &str) -> String {
-    format!(
-        "interface:
-  name: t
-  title: T
-  doc: A test interface.
-  base_url: {{ placeholder: \"{{base_url}}\", example: \"https://example.test/v3\", doc: Root. }}
-  auth:
-    api_key_headers: {{ doc: Keys., unauthorized_status: 401, headers: {{ k: {{ doc: Key. }} }} }}
-  versioning: One version.
-types:
-{types}operations:
-{operations}"
-    )
-}
-
-pub const UNIT: &str = "  Unit:
-    object:
-      doc: A unit.
-      fields:
-        id: { type: string, doc: Id., required: true }
-";
-
-pub const GET_UNIT: &str = "  get_unit:
-    doc: Get.
-    method: GET
-    path: /units/{unit_id}
-    path_params:
-      unit_id: { type: string, doc: Id., required: true }
-    responses:
-      - { status: 200, body: Unit, doc: The unit. }
-";
+// The spec frame and its `Unit` are the generator's own test spec, one text for both crates.
+#[path = "../../codegen/src/test_spec.rs"]
+mod frame;
+#[allow(unused_imports)] // as dead_code above: not every test file takes every part
+pub use frame::{GET_UNIT, UNIT, spec};
 
 pub fn error_for(text: &str) -> String {
     match codegen::load_str("spec/t.yaml", text) {

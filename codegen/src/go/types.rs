@@ -210,12 +210,12 @@ pub fn imports(ty: &TypeRef, time: &mut bool, json: &mut bool) {
 mod tests {
     use super::*;
 
-    use crate::test_spec::SPEC;
+    use crate::test_spec::unit_spec;
 
     #[test]
     fn containers_read_and_write_through_function_values() {
         let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
         let types = Types {
             names: &names,
             interface: &interface,

@@ -212,12 +212,12 @@ fn builtin_wire(b: Builtin) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    use crate::test_spec::SPEC;
+    use crate::test_spec::unit_spec;
 
     #[test]
     fn nested_containers_get_lambda_parameters_of_their_own() {
         let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
         let types = Types {
             names: &names,
             interface: &interface,
@@ -258,7 +258,7 @@ mod tests {
     #[test]
     fn a_members_builtin_reader_gets_the_objects_path_and_the_name() {
         let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", SPEC).unwrap();
+        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
         let types = Types {
             names: &names,
             interface: &interface,
