@@ -1,5 +1,7 @@
 package {{ package }}.runtime;
 
+import {{ package }}.runtime.internal.EventAttributes;
+
 /**
  * One thing a client did, for {@link Hooks}. Every event names the operation (the spec's
  * {@code snake_case} name) and, except pages and errors of walks, the method and the path as
@@ -37,11 +39,8 @@ public sealed interface ClientEvent {
             implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = common(operation, method, urlTemplate);
-            out.put("http.request.resend_count", attempt - 1);
-            out.put("server.address", serverAddress);
-            out.put("server.port", serverPort);
-            return out;
+            return sent(operation, method, urlTemplate, attempt).with("server.address", serverAddress)
+                    .with("server.port", serverPort).map();
         }
     }
 
@@ -60,12 +59,8 @@ public sealed interface ClientEvent {
             String requestId) implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = common(operation, method, urlTemplate);
-            out.put("http.request.resend_count", attempt - 1);
-            out.put("http.response.status_code", status);
-            out.put("inspection.duration_ms", durationMs);
-            out.put("inspection.request_id", requestId);
-            return out;
+            return sent(operation, method, urlTemplate, attempt).with("http.response.status_code", status)
+                    .with("inspection.duration_ms", durationMs).with("inspection.request_id", requestId).map();
         }
     }
 
@@ -83,14 +78,9 @@ public sealed interface ClientEvent {
             implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("inspection.operation", operation);
-            out.put("http.request.resend_count", attempt - 1);
-            out.put("inspection.retry.reason", reason);
-            out.put("http.response.status_code", status);
-            out.put("inspection.wait_ms", waitMs);
-            out.put("inspection.retry_after", retryAfter);
-            return out;
+            return EventAttributes.of(operation).with("http.request.resend_count", attempt - 1)
+                    .with("inspection.retry.reason", reason).with("http.response.status_code", status)
+                    .with("inspection.wait_ms", waitMs).with("inspection.retry_after", retryAfter).map();
         }
     }
 
@@ -104,11 +94,8 @@ public sealed interface ClientEvent {
     record Pause(String operation, String reason, double waitMs) implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("inspection.operation", operation);
-            out.put("inspection.pause.reason", reason);
-            out.put("inspection.wait_ms", waitMs);
-            return out;
+            return EventAttributes.of(operation).with("inspection.pause.reason", reason)
+                    .with("inspection.wait_ms", waitMs).map();
         }
     }
 
@@ -122,11 +109,7 @@ public sealed interface ClientEvent {
     record Page(String operation, int page, int items) implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("inspection.operation", operation);
-            out.put("inspection.page", page);
-            out.put("inspection.items", items);
-            return out;
+            return EventAttributes.of(operation).with("inspection.page", page).with("inspection.items", items).map();
         }
     }
 
@@ -141,20 +124,14 @@ public sealed interface ClientEvent {
     record Error(String operation, String errorType, Integer status, int attempts) implements ClientEvent {
         @Override
         public java.util.Map<String, Object> attributes() {
-            java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-            out.put("inspection.operation", operation);
-            out.put("error.type", errorType);
-            out.put("http.response.status_code", status);
-            out.put("inspection.attempts", attempts);
-            return out;
+            return EventAttributes.of(operation).with("error.type", errorType).with("http.response.status_code", status)
+                    .with("inspection.attempts", attempts).map();
         }
     }
 
-    private static java.util.Map<String, Object> common(String operation, String method, String template) {
-        java.util.Map<String, Object> out = new java.util.LinkedHashMap<>();
-        out.put("inspection.operation", operation);
-        out.put("http.request.method", method);
-        out.put("url.template", template);
-        return out;
+    /** The attributes an attempt's request and its response both begin with. */
+    private static EventAttributes sent(String operation, String method, String template, int attempt) {
+        return EventAttributes.of(operation).with("http.request.method", method).with("url.template", template)
+                .with("http.request.resend_count", attempt - 1);
     }
 }
