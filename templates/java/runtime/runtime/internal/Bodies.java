@@ -43,18 +43,17 @@ final class Bodies {
         return new Streaming(out, written, failed);
     }
 
-    private static final class Streaming implements HttpResponse.BodySubscriber<Read> {
-        private final java.io.OutputStream out;
-        private final java.util.concurrent.atomic.AtomicLong written;
-        private final java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed;
-        private final CompletableFuture<Read> result = new CompletableFuture<>();
-        private Flow.Subscription subscription;
+    /**
+     * What both subscribers share: the result they complete, the subscription they pace or
+     * cancel (asked for {@code demand} items at first), and a failure of the exchange.
+     */
+    private abstract static class Subscriber implements HttpResponse.BodySubscriber<Read> {
+        private final long demand;
+        final CompletableFuture<Read> result = new CompletableFuture<>();
+        Flow.Subscription subscription;
 
-        Streaming(java.io.OutputStream out, java.util.concurrent.atomic.AtomicLong written,
-                java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed) {
-            this.out = out;
-            this.written = written;
-            this.failed = failed;
+        Subscriber(long demand) {
+            this.demand = demand;
         }
 
         @Override
@@ -65,7 +64,27 @@ final class Bodies {
         @Override
         public void onSubscribe(Flow.Subscription s) {
             this.subscription = s;
-            s.request(1);
+            s.request(demand);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            result.completeExceptionally(t);
+        }
+    }
+
+    private static final class Streaming extends Subscriber {
+        private final java.io.OutputStream out;
+        private final java.util.concurrent.atomic.AtomicLong written;
+        private final java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed;
+
+        Streaming(java.io.OutputStream out, java.util.concurrent.atomic.AtomicLong written,
+                java.util.concurrent.atomic.AtomicReference<java.io.IOException> failed) {
+            // One chunk at a time (see onNext).
+            super(1);
+            this.out = out;
+            this.written = written;
+            this.failed = failed;
         }
 
         @Override
@@ -89,11 +108,6 @@ final class Bodies {
         }
 
         @Override
-        public void onError(Throwable t) {
-            result.completeExceptionally(t);
-        }
-
-        @Override
         public void onComplete() {
             result.complete(new Read(new byte[0], false, written.get()));
         }
@@ -104,25 +118,14 @@ final class Bodies {
         return new Limited(limit);
     }
 
-    private static final class Limited implements HttpResponse.BodySubscriber<Read> {
+    private static final class Limited extends Subscriber {
         private final long limit;
         private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        private final CompletableFuture<Read> result = new CompletableFuture<>();
-        private Flow.Subscription subscription;
 
         Limited(long limit) {
+            // Everything: the limit, not the pace, bounds what is kept.
+            super(Long.MAX_VALUE);
             this.limit = limit;
-        }
-
-        @Override
-        public CompletionStage<Read> getBody() {
-            return result;
-        }
-
-        @Override
-        public void onSubscribe(Flow.Subscription s) {
-            this.subscription = s;
-            s.request(Long.MAX_VALUE);
         }
 
         @Override
@@ -145,11 +148,6 @@ final class Bodies {
                 b.get(all);
                 out.write(all, 0, n);
             }
-        }
-
-        @Override
-        public void onError(Throwable t) {
-            result.completeExceptionally(t);
         }
 
         @Override
