@@ -6,7 +6,7 @@ use chrono::Utc;
 #[cfg(feature = "postgres")]
 use super::postgres;
 pub use super::rows::Page;
-use super::rows::Record;
+use super::rows::{Progress, Record};
 use super::runs::{RunRecord, RunValues};
 use super::schema::{List, Schema};
 #[cfg(feature = "sqlite")]
@@ -60,6 +60,16 @@ pub(super) async fn open(
 pub struct Owned {
     pub records: Vec<Record>,
     pub documents: Vec<(String, String)>,
+}
+
+impl Owned {
+    /// The page as the databases' commits take it.
+    fn borrowed(&self) -> Page<'_> {
+        Page {
+            records: &self.records,
+            documents: &self.documents,
+        }
+    }
 }
 
 /// The SQLite database (a commit that panicked left nothing half-done: its transaction
@@ -120,11 +130,15 @@ impl Database {
             Database::Sqlite(db) => {
                 let (db, state) = (db.clone(), state.clone());
                 let commit = tokio::task::spawn_blocking(move || {
-                    let page = Page {
-                        records: &page.records,
-                        documents: &page.documents,
+                    let (state, run) = (&state, &run);
+                    let at = Progress {
+                        schema,
+                        list,
+                        state,
+                        run,
+                        now,
                     };
-                    locked(&db).commit_page(schema, list, &page, &state, &run, now)
+                    locked(&db).commit_page(at, &page.borrowed())
                 });
                 commit.await.map_err(|e| {
                     Failure::new(
@@ -135,11 +149,15 @@ impl Database {
             }
             #[cfg(feature = "postgres")]
             Database::Postgres(db) => {
-                let page = Page {
-                    records: &page.records,
-                    documents: &page.documents,
+                let run = &run;
+                let at = Progress {
+                    schema,
+                    list,
+                    state,
+                    run,
+                    now,
                 };
-                db.commit_page(schema, list, &page, state, &run, now).await
+                db.commit_page(at, &page.borrowed()).await
             }
         }
     }
@@ -153,11 +171,19 @@ impl Database {
     ) -> Result<u64, Failure> {
         let now = Utc::now();
         let run = run.values(now);
+        let run = &run;
+        let at = Progress {
+            schema,
+            list,
+            state,
+            run,
+            now,
+        };
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => locked(db).finish_pass(schema, list, state, &run, now),
+            Database::Sqlite(db) => locked(db).finish_pass(at),
             #[cfg(feature = "postgres")]
-            Database::Postgres(db) => db.finish_pass(schema, list, state, &run, now).await,
+            Database::Postgres(db) => db.finish_pass(at).await,
         }
     }
 

@@ -7,7 +7,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
+use super::runs::RunValues;
 use super::schema::{Column, Kind, List, Only, Schema, Table};
+use super::state::ListState;
 use crate::export::{id_text, time_of};
 
 /// One value to store.
@@ -42,6 +44,17 @@ pub struct Record {
 pub struct Page<'a> {
     pub records: &'a [Record],
     pub documents: &'a [(String, String)],
+}
+
+/// What each write of a list's progress (a page's commit, a pass's end) records besides
+/// its rows: the list, its new state, the run's row as it now stands, and the time.
+#[derive(Clone, Copy)]
+pub struct Progress<'a> {
+    pub schema: &'a Schema,
+    pub list: &'a List,
+    pub state: &'a ListState,
+    pub run: &'a RunValues,
+    pub now: DateTime<Utc>,
 }
 
 /// The rows of `value`, a record of `list`.

@@ -17,9 +17,9 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_i
 use super::deadline::{self, Wait};
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Page, Record};
+use super::rows::{Cell, Page, Progress, Record};
 use super::runs::{RunRecord, RunValues, Stored};
-use super::schema::{Dialect, List, Schema};
+use super::schema::{Dialect, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, SQLITE, Statements};
 use crate::exit::{Class, Failure};
@@ -297,15 +297,14 @@ impl Sqlite {
 
     /// Writes `records` (each record's rows replaced whole) and the list's new `state`,
     /// in one transaction.
-    pub fn commit_page(
-        &mut self,
-        schema: &Schema,
-        list: &List,
-        page: &Page,
-        state: &ListState,
-        run: &RunValues,
-        now: DateTime<Utc>,
-    ) -> Result<(), Failure> {
+    pub fn commit_page(&mut self, at: Progress<'_>, page: &Page<'_>) -> Result<(), Failure> {
+        let Progress {
+            schema,
+            list,
+            state,
+            run,
+            now,
+        } = at;
         let records = page.records;
         let family = schema.family(list.table);
         let synced_at = Sql::Text(state::time_text(&now));
@@ -361,14 +360,14 @@ impl Sqlite {
 
     /// Ends the pass: a whole walk marks the records it did not see (returning how many),
     /// and the state says the pass is over; one transaction.
-    pub fn finish_pass(
-        &mut self,
-        schema: &Schema,
-        list: &List,
-        state: &ListState,
-        run: &RunValues,
-        now: DateTime<Utc>,
-    ) -> Result<u64, Failure> {
+    pub fn finish_pass(&mut self, at: Progress<'_>) -> Result<u64, Failure> {
+        let Progress {
+            schema,
+            list,
+            state,
+            run,
+            now,
+        } = at;
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)
