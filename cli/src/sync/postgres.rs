@@ -35,7 +35,7 @@ use super::meta::{self, Made};
 use super::migrate;
 use super::rows::{Cell, Page, Progress, Record};
 use super::runs::{RunRecord, RunValues, Stored};
-use super::schema::{Dialect, List, Schema};
+use super::schema::{Dialect, Schema};
 use super::state::{self, ListState};
 use super::statements::{self, Namespace, Statements, quoted};
 use super::target::Target;
