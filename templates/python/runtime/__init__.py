@@ -57,17 +57,8 @@ from .codec import (
     read_int,
     unlisted,
 )
-from .events import (
-    ErrorEvent,
-    Event,
-    Hooks,
-    PageEvent,
-    PauseEvent,
-    RequestEvent,
-    ResponseEvent,
-    RetryEvent,
-    error_type,
-)
+from . import events
+from .events import *  # the events and their Hooks: events.__all__, exported below too
 from .errors import (
     ApiError,
     ConfigError,
@@ -94,15 +85,6 @@ from .webhook import parse_delivery, verify_webhook
 __all__ = [
     "parse_delivery",
     "verify_webhook",
-    "ErrorEvent",
-    "Event",
-    "Hooks",
-    "PageEvent",
-    "PauseEvent",
-    "RequestEvent",
-    "ResponseEvent",
-    "RetryEvent",
-    "error_type",
     "ApiError",
     "Array",
     "Binary",
@@ -186,3 +168,4 @@ __all__ = [
     "read_int",
     "unlisted",
 ]
+__all__ += events.__all__

@@ -60,17 +60,8 @@ from .codec import (
     read_int,
     unlisted,
 )
-from .events import (
-    ErrorEvent,
-    Event,
-    Hooks,
-    PageEvent,
-    PauseEvent,
-    RequestEvent,
-    ResponseEvent,
-    RetryEvent,
-    error_type,
-)
+from . import events
+from .events import *  # the events and their Hooks: events.__all__, exported below too
 from .errors import (
     ApiError,
     ConfigError,
@@ -97,15 +88,6 @@ from .webhook import parse_delivery, verify_webhook
 __all__ = [
     "parse_delivery",
     "verify_webhook",
-    "ErrorEvent",
-    "Event",
-    "Hooks",
-    "PageEvent",
-    "PauseEvent",
-    "RequestEvent",
-    "ResponseEvent",
-    "RetryEvent",
-    "error_type",
     "ApiError",
     "Array",
     "Binary",
@@ -189,3 +171,4 @@ __all__ = [
     "read_int",
     "unlisted",
 ]
+__all__ += events.__all__
