@@ -70,7 +70,7 @@ fn names(base: &str) -> Vec<String> {
     use heck::{ToLowerCamelCase, ToSnakeCase, ToUpperCamelCase};
     let mut names: Vec<String> = codegen::backend::ALL
         .iter()
-        .flat_map(|b| (b.own_names)())
+        .flat_map(|b| b.own_names.concat())
         .map(str::to_string)
         .collect();
     let interface = codegen::load_str("base.yaml", base).unwrap_or_else(|d| panic!("{d}"));

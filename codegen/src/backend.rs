@@ -22,8 +22,9 @@ pub struct Backend {
     /// Operation names this output cannot use (the command-line tool's own subcommands).
     pub reserved_operation: fn(&str) -> bool,
     /// Every name the language reserves or declares whatever the spec (keywords, its
-    /// own types, members and parameters), for the fuzzer to rename spec names to.
-    pub own_names: fn() -> Vec<&'static str>,
+    /// own types, members and parameters), list by list, for the fuzzer to rename spec
+    /// names to.
+    pub own_names: &'static [&'static [&'static str]],
 }
 
 /// Neither introduces nor escapes: for the backends that declare no such names.
@@ -33,10 +34,6 @@ fn none(_: &str, _: &[&str]) -> Vec<String> {
 
 fn never(_: &str) -> bool {
     false
-}
-
-fn no_names() -> Vec<&'static str> {
-    Vec::new()
 }
 
 /// The output that cannot name an operation `name`, if one cannot.
@@ -104,7 +101,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: crate::rust::one_of_types,
         catch_all_member: crate::rust::catch_all_member,
         reserved_operation: never,
-        own_names: crate::rust::own_names,
+        own_names: crate::rust::OWN_NAMES,
     },
     Backend {
         name: "typescript",
@@ -115,7 +112,7 @@ pub const ALL: &[Backend] = &[
         // The catch-all member is `$unknown`, which no wire name gives.
         catch_all_member: never,
         reserved_operation: never,
-        own_names: crate::typescript::own_names,
+        own_names: crate::typescript::OWN_NAMES,
     },
     Backend {
         name: "python",
@@ -126,7 +123,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: never,
-        own_names: crate::python::own_names,
+        own_names: crate::python::OWN_NAMES,
     },
     Backend {
         name: "java",
@@ -136,7 +133,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: never,
-        own_names: crate::java::own_names,
+        own_names: crate::java::OWN_NAMES,
     },
     Backend {
         name: "go",
@@ -146,7 +143,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: never,
-        own_names: crate::go::own_names,
+        own_names: crate::go::OWN_NAMES,
     },
     Backend {
         name: "cli",
@@ -156,7 +153,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: crate::rust::cli::reserved_operation,
-        own_names: crate::rust::cli::own_names,
+        own_names: crate::rust::cli::OWN_NAMES,
     },
     Backend {
         name: "openapi",
@@ -165,7 +162,7 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: never,
-        own_names: no_names,
+        own_names: &[],
     },
     Backend {
         name: "sql",
@@ -174,6 +171,6 @@ pub const ALL: &[Backend] = &[
         one_of_types: none,
         catch_all_member: never,
         reserved_operation: never,
-        own_names: no_names,
+        own_names: &[],
     },
 ];

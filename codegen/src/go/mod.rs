@@ -26,7 +26,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("go":
 /// The hand-written runtime, by its file name in `internal/runtime`.
 const RUNTIME: &[Embedded] = templates::runtime!("go");
 
-pub use names::{own_names, reserved_module};
+pub use names::{OWN_NAMES, reserved_module};
 
 /// Where the project puts what.
 pub const LAYOUT: Layout = Layout {

@@ -165,9 +165,7 @@ pub fn exported(name: &str) -> String {
 pub use crate::templates::quoted as string;
 
 /// Every name the backend reserves, for the fuzzer.
-pub fn own_names() -> Vec<&'static str> {
-    [KEYWORDS, PACKAGE_NAMES, STRUCT_METHODS].concat()
-}
+pub const OWN_NAMES: &[&[&str]] = &[KEYWORDS, PACKAGE_NAMES, STRUCT_METHODS];
 
 #[cfg(test)]
 mod tests {

@@ -37,7 +37,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("java":
 /// value is `package`).
 const RUNTIME: &[Embedded] = templates::runtime!("java");
 
-pub use names::{own_names, reserved_module};
+pub use names::{OWN_NAMES, reserved_module};
 
 /// Where the project puts what.
 pub const LAYOUT: Layout = Layout {

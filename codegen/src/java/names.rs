@@ -225,9 +225,7 @@ pub fn constant(wire: &str) -> String {
 pub use crate::templates::quoted as string;
 
 /// Every name the backend reserves, for the fuzzer.
-pub fn own_names() -> Vec<&'static str> {
-    [KEYWORDS, TAKEN_TYPES, CLASS_MEMBERS].concat()
-}
+pub const OWN_NAMES: &[&[&str]] = &[KEYWORDS, TAKEN_TYPES, CLASS_MEMBERS];
 
 #[cfg(test)]
 mod tests {

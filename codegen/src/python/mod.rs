@@ -40,7 +40,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("python":
 /// `_sync_*` twins.
 const RUNTIME: &[Embedded] = templates::runtime!("python");
 
-pub use names::{own_names, reserved_module};
+pub use names::{OWN_NAMES, reserved_module};
 
 /// Where the package puts what.
 pub const LAYOUT: Layout = Layout {

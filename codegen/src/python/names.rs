@@ -138,16 +138,13 @@ pub fn member(wire: &str) -> String {
 }
 
 /// Every name the package reserves or declares whatever the spec.
-pub fn own_names() -> Vec<&'static str> {
-    [
-        KEYWORDS,
-        USED_BUILTINS,
-        MODULE_NAMES,
-        CLIENT_MEMBERS,
-        OWN_PARAMS,
-    ]
-    .concat()
-}
+pub const OWN_NAMES: &[&[&str]] = &[
+    KEYWORDS,
+    USED_BUILTINS,
+    MODULE_NAMES,
+    CLIENT_MEMBERS,
+    OWN_PARAMS,
+];
 
 /// A Python string literal.
 pub use crate::templates::quoted as string;

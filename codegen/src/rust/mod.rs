@@ -25,7 +25,7 @@ use crate::output::OutputFile;
 
 const CRATE_DIR: &str = "generated/rust";
 
-pub use names::{catch_all_member, one_of_types, own_names, reserved_module};
+pub use names::{OWN_NAMES, catch_all_member, one_of_types, reserved_module};
 
 /// Renders the crate (`Cargo.toml`, `src/lib.rs` and a module per interface), and the
 /// conformance runner's adapter per interface (`adapter.rs`).

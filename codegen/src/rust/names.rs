@@ -183,9 +183,7 @@ pub fn catch_all_member(wire: &str) -> bool {
 }
 
 /// Every name the crate reserves or declares whatever the spec.
-pub fn own_names() -> Vec<&'static str> {
-    [NOT_RAW, KEYWORDS, CLIENT_MEMBERS, TAKEN_TYPES, &["Unknown"]].concat()
-}
+pub const OWN_NAMES: &[&[&str]] = &[NOT_RAW, KEYWORDS, CLIENT_MEMBERS, TAKEN_TYPES, &["Unknown"]];
 
 pub fn type_ident(name: &str) -> Ident {
     if TAKEN_TYPES.contains(&name) {

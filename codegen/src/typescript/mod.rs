@@ -36,7 +36,7 @@ const TEMPLATES: &[Embedded] = templates::embed!("typescript":
 /// The hand-written runtime, copied as is into `src/runtime/`.
 const RUNTIME: &[Embedded] = templates::runtime!("typescript");
 
-pub use names::{own_names, reserved_module};
+pub use names::{OWN_NAMES, reserved_module};
 
 /// Where the package puts what.
 pub const LAYOUT: Layout = Layout {

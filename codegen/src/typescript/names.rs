@@ -160,16 +160,13 @@ pub fn property(wire: &str) -> String {
 }
 
 /// Every name the package reserves or declares whatever the spec.
-pub fn own_names() -> Vec<&'static str> {
-    [
-        RESERVED,
-        TAKEN_TYPES,
-        CLIENT_MEMBERS,
-        OWN_PARAMS,
-        &[PAGE, "$unknown"],
-    ]
-    .concat()
-}
+pub const OWN_NAMES: &[&[&str]] = &[
+    RESERVED,
+    TAKEN_TYPES,
+    CLIENT_MEMBERS,
+    OWN_PARAMS,
+    &[PAGE, "$unknown"],
+];
 
 /// A TypeScript string literal.
 pub use crate::templates::quoted as string;

@@ -45,9 +45,7 @@ pub fn reserved_operation(name: &str) -> bool {
 }
 
 /// The tool's own commands, which no interface may be named.
-pub fn own_names() -> Vec<&'static str> {
-    ROOT_COMMANDS.to_vec()
-}
+pub const OWN_NAMES: &[&[&str]] = &[ROOT_COMMANDS];
 
 pub fn reserved_module(name: &str) -> bool {
     ROOT_COMMANDS.contains(&name) || super::reserved_module(name)
