@@ -158,7 +158,10 @@ mod tests {
         assert_eq!(lower.apply("ünter"), "nter");
         assert_eq!(lower.apply("-"), "n");
         assert_eq!(casing(Case::Snake, "n").apply("_private"), "private");
-        assert_eq!(casing(Case::UpperCamel, "T").apply("in-progress"), "InProgress");
+        assert_eq!(
+            casing(Case::UpperCamel, "T").apply("in-progress"),
+            "InProgress"
+        );
         assert_eq!(casing(Case::ShoutySnake, "V_").apply("3/4"), "V_3_4");
         let go = casing(Case::Initialisms(&["API", "ID", "URL", "PDF"]), "T");
         assert_eq!(go.apply("pdf_share_url"), "PDFShareURL");
