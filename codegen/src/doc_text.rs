@@ -198,6 +198,25 @@ pub fn parse_event(doc: &str, event: &str, words: WebhookWords) -> String {
     )
 }
 
+/// The doc of an enum's value: the spec's, or the wire value in code when it gives none.
+pub fn enum_value(v: &crate::ir::EnumValue) -> String {
+    if v.doc.trim().is_empty() {
+        format!("`{}`.", v.wire)
+    } else {
+        v.doc.clone()
+    }
+}
+
+/// The doc of a union's member: the spec's, or its tag value and the spec's name of its
+/// shape (`shape`) when it gives none.
+pub fn union_member(v: &crate::ir::Variant, shape: &str) -> String {
+    if v.doc.trim().is_empty() {
+        format!("The `{}` member: a `{shape}`.", v.tag_value)
+    } else {
+        v.doc.clone()
+    }
+}
+
 /// The doc of an id type: the spec's, then that it is opaque and a type of its own (`kind`:
 /// how the language makes it one) made with `make`.
 pub fn opaque_id(doc: &str, max_length: Option<u32>, kind: &str, make: &str) -> String {

@@ -274,6 +274,26 @@ pub struct RateLimitCx {
     pub retry_after_header: Option<String>,
 }
 
+/// A value of a closed enum as the backends that declare one constant a value (Go, Java)
+/// write it: the constant's name, the wire value as a string literal, and its doc.
+#[derive(serde::Serialize)]
+pub struct EnumValueCx {
+    pub constant: String,
+    pub wire: String,
+    pub doc: String,
+}
+
+impl EnumValueCx {
+    /// The value `v`, declared as `constant`.
+    pub fn new(v: &crate::ir::EnumValue, constant: String) -> Self {
+        EnumValueCx {
+            constant,
+            wire: quoted(&v.wire),
+            doc: crate::doc_text::enum_value(v),
+        }
+    }
+}
+
 /// How a module of a template backend refers to the interface's declared types: their
 /// names in the language, and the prefix (`_m.`, `m.`) of a module that imports the models
 /// as a namespace. Each backend adds its own methods (annotations, descriptors).

@@ -4,6 +4,7 @@
 use crate::doc_text::{self, Doc};
 use crate::ir::{Enum, Field, Interface, Object, TypeDef, TypeKind, Union};
 use crate::limits;
+use crate::templates::EnumValueCx;
 
 use super::names::{self, Scope};
 use super::types::Types;
@@ -79,13 +80,6 @@ pub struct EnumCx {
     pub values: Vec<EnumValueCx>,
     /// A closed enum's listed values, quoted and joined, which its check names.
     pub closed: Option<String>,
-}
-
-#[derive(serde::Serialize)]
-pub struct EnumValueCx {
-    pub constant: String,
-    pub wire: String,
-    pub doc: String,
 }
 
 #[derive(serde::Serialize)]
@@ -439,15 +433,7 @@ fn enum_cx(t: &TypeDef, e: &Enum, name: String, constants: &[String]) -> EnumCx 
             .values
             .iter()
             .zip(constants)
-            .map(|(v, constant)| EnumValueCx {
-                constant: constant.clone(),
-                wire: names::string(&v.wire),
-                doc: if v.doc.trim().is_empty() {
-                    format!("`{}`.", v.wire)
-                } else {
-                    v.doc.clone()
-                },
-            })
+            .map(|(v, constant)| EnumValueCx::new(v, constant.clone()))
             .collect(),
     }
 }
@@ -468,15 +454,7 @@ fn union_cx(
             name: member.clone(),
             tag_value: names::string(&v.tag_value),
             shape: types.names[v.shape.index()].clone(),
-            doc: if v.doc.trim().is_empty() {
-                format!(
-                    "The `{}` member: a `{}`.",
-                    v.tag_value,
-                    types.interface.ty(v.shape).name
-                )
-            } else {
-                v.doc.clone()
-            },
+            doc: doc_text::union_member(v, &types.interface.ty(v.shape).name),
         })
         .collect();
     let mut doc = Doc::new(&t.doc);

@@ -4,6 +4,7 @@
 use crate::doc_text::{self, Doc};
 use crate::ir::{Enum, Field, Interface, Object, RecordRef, TypeDef, TypeKind, Union};
 use crate::limits;
+use crate::templates::EnumValueCx;
 
 use super::names::{self, Scope};
 use super::types::{self, Types};
@@ -82,13 +83,6 @@ pub struct EnumCx {
     pub name: String,
     pub doc: String,
     pub values: Vec<EnumValueCx>,
-}
-
-#[derive(serde::Serialize)]
-pub struct EnumValueCx {
-    pub constant: String,
-    pub wire: String,
-    pub doc: String,
 }
 
 #[derive(serde::Serialize)]
@@ -326,15 +320,7 @@ fn enum_cx(t: &TypeDef, e: &Enum, name: String, open: bool) -> EnumCx {
         values: e
             .values
             .iter()
-            .map(|v| EnumValueCx {
-                constant: scope.claim(&names::constant(&v.wire)),
-                wire: names::string(&v.wire),
-                doc: if v.doc.trim().is_empty() {
-                    format!("`{}`.", v.wire)
-                } else {
-                    v.doc.clone()
-                },
-            })
+            .map(|v| EnumValueCx::new(v, scope.claim(&names::constant(&v.wire))))
             .collect(),
     }
 }
@@ -351,11 +337,7 @@ fn union_cx(i: &Interface, t: &TypeDef, u: &Union, name: String, types: &Types) 
             tag_value: names::string(&v.tag_value),
             tag_text: v.tag_value.clone(),
             shape: types.names[v.shape.index()].clone(),
-            doc: if v.doc.trim().is_empty() {
-                format!("The `{}` member: a `{}`.", v.tag_value, i.ty(v.shape).name)
-            } else {
-                v.doc.clone()
-            },
+            doc: doc_text::union_member(v, &i.ty(v.shape).name),
         })
         .collect();
     let mut doc = Doc::new(&t.doc);
