@@ -6,9 +6,9 @@ use chrono::Utc;
 #[cfg(feature = "postgres")]
 use super::postgres;
 pub use super::rows::Page;
-use super::rows::{Progress, Record};
+use super::rows::{Checkpoint, Record};
 use super::runs::{RunRecord, RunValues};
-use super::schema::{List, Schema};
+use super::schema::Schema;
 #[cfg(feature = "sqlite")]
 use super::sqlite;
 use super::state::ListState;
@@ -117,28 +117,15 @@ impl Database {
     /// page is fetched meanwhile).
     pub(super) async fn commit_page(
         &mut self,
-        schema: &'static Schema,
-        list: &'static List,
+        at: Checkpoint<'static>,
         page: Owned,
-        state: &ListState,
-        run: &RunRecord,
     ) -> Result<(), Failure> {
-        let now = Utc::now();
-        let run = run.values(now);
         match self {
             #[cfg(feature = "sqlite")]
             Database::Sqlite(db) => {
-                let (db, state) = (db.clone(), state.clone());
+                let db = db.clone();
                 let commit = tokio::task::spawn_blocking(move || {
-                    let (state, run) = (&state, &run);
-                    let at = Progress {
-                        schema,
-                        list,
-                        state,
-                        run,
-                        now,
-                    };
-                    locked(&db).commit_page(at, &page.borrowed())
+                    locked(&db).commit_page(&at, &page.borrowed())
                 });
                 commit.await.map_err(|e| {
                     Failure::new(
@@ -148,42 +135,16 @@ impl Database {
                 })?
             }
             #[cfg(feature = "postgres")]
-            Database::Postgres(db) => {
-                let run = &run;
-                let at = Progress {
-                    schema,
-                    list,
-                    state,
-                    run,
-                    now,
-                };
-                db.commit_page(at, &page.borrowed()).await
-            }
+            Database::Postgres(db) => db.commit_page(&at, &page.borrowed()).await,
         }
     }
 
-    pub(super) async fn finish_pass(
-        &mut self,
-        schema: &Schema,
-        list: &List,
-        state: &ListState,
-        run: &RunRecord,
-    ) -> Result<u64, Failure> {
-        let now = Utc::now();
-        let run = run.values(now);
-        let run = &run;
-        let at = Progress {
-            schema,
-            list,
-            state,
-            run,
-            now,
-        };
+    pub(super) async fn finish_pass(&mut self, at: Checkpoint<'_>) -> Result<u64, Failure> {
         match self {
             #[cfg(feature = "sqlite")]
-            Database::Sqlite(db) => locked(db).finish_pass(at),
+            Database::Sqlite(db) => locked(db).finish_pass(&at),
             #[cfg(feature = "postgres")]
-            Database::Postgres(db) => db.finish_pass(at).await,
+            Database::Postgres(db) => db.finish_pass(&at).await,
         }
     }
 

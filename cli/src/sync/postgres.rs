@@ -33,7 +33,7 @@ use super::deadline::{self, Wait};
 use super::libpq;
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Page, Progress, Record};
+use super::rows::{Cell, Checkpoint, Page, Record};
 use super::runs::{RunRecord, RunValues, Stored};
 use super::schema::{Dialect, Schema};
 use super::state::{self, ListState};
@@ -219,14 +219,12 @@ impl Postgres {
 
     /// Writes `records` and the list's `state` in one transaction, the statements sent
     /// together, each answer within the bound.
-    pub async fn commit_page(&mut self, at: Progress<'_>, page: &Page<'_>) -> Result<(), Failure> {
-        let Progress {
-            schema,
-            list,
-            state,
-            run,
-            now,
-        } = at;
+    pub async fn commit_page(
+        &mut self,
+        at: &Checkpoint<'_>,
+        page: &Page<'_>,
+    ) -> Result<(), Failure> {
+        let (schema, list, state, run, now) = (at.schema, at.list, &at.state, &at.run, at.now);
         let family = schema.family(list.table);
         let synced_at = Cell::Time(now);
         let pass = Cell::Int(state.pass);
@@ -318,14 +316,8 @@ impl Postgres {
         self.link.ask(Wait::Statement, write).await.map(drop)
     }
 
-    pub async fn finish_pass(&mut self, at: Progress<'_>) -> Result<u64, Failure> {
-        let Progress {
-            schema,
-            list,
-            state,
-            run,
-            now,
-        } = at;
+    pub async fn finish_pass(&mut self, at: &Checkpoint<'_>) -> Result<u64, Failure> {
+        let (schema, list, state, run, now) = (at.schema, at.list, &at.state, &at.run, at.now);
         let params = state_params(list.list, state);
         let link = &self.link;
         let tx = link.ask(Wait::Statement, self.client.transaction()).await?;

@@ -7,7 +7,7 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::runs::RunValues;
+use super::runs::{RunRecord, RunValues};
 use super::schema::{Column, Kind, List, Only, Schema, Table};
 use super::state::ListState;
 use crate::export::{id_text, time_of};
@@ -46,15 +46,29 @@ pub struct Page<'a> {
     pub documents: &'a [(String, String)],
 }
 
-/// What each write of a list's progress (a page's commit, a pass's end) records besides
-/// its rows: the list, its new state, the run's row as it now stands, and the time.
-#[derive(Clone, Copy)]
-pub struct Progress<'a> {
+/// A checkpoint of a list, which each of its writes (a page's commit, a pass's end)
+/// records beside its rows: the list, its new state, the run's row as it now stands, and
+/// the time.
+pub struct Checkpoint<'a> {
     pub schema: &'a Schema,
     pub list: &'a List,
-    pub state: &'a ListState,
-    pub run: &'a RunValues,
+    pub state: ListState,
+    pub run: RunValues,
     pub now: DateTime<Utc>,
+}
+
+impl<'a> Checkpoint<'a> {
+    /// The progress of `list` at `state` in the run `run`, now.
+    pub fn new(schema: &'a Schema, list: &'a List, state: &ListState, run: &RunRecord) -> Self {
+        let now = Utc::now();
+        Checkpoint {
+            schema,
+            list,
+            state: state.clone(),
+            run: run.values(now),
+            now,
+        }
+    }
 }
 
 /// The rows of `value`, a record of `list`.

@@ -17,7 +17,7 @@ use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params_from_i
 use super::deadline::{self, Wait};
 use super::meta::{self, Made};
 use super::migrate;
-use super::rows::{Cell, Page, Progress, Record};
+use super::rows::{Cell, Checkpoint, Page, Record};
 use super::runs::{RunRecord, RunValues, Stored};
 use super::schema::{Dialect, Schema};
 use super::state::{self, ListState};
@@ -297,14 +297,8 @@ impl Sqlite {
 
     /// Writes `records` (each record's rows replaced whole) and the list's new `state`,
     /// in one transaction.
-    pub fn commit_page(&mut self, at: Progress<'_>, page: &Page<'_>) -> Result<(), Failure> {
-        let Progress {
-            schema,
-            list,
-            state,
-            run,
-            now,
-        } = at;
+    pub fn commit_page(&mut self, at: &Checkpoint<'_>, page: &Page<'_>) -> Result<(), Failure> {
+        let (schema, list, state, run, now) = (at.schema, at.list, &at.state, &at.run, at.now);
         let records = page.records;
         let family = schema.family(list.table);
         let synced_at = Sql::Text(state::time_text(&now));
@@ -360,14 +354,8 @@ impl Sqlite {
 
     /// Ends the pass: a whole walk marks the records it did not see (returning how many),
     /// and the state says the pass is over; one transaction.
-    pub fn finish_pass(&mut self, at: Progress<'_>) -> Result<u64, Failure> {
-        let Progress {
-            schema,
-            list,
-            state,
-            run,
-            now,
-        } = at;
+    pub fn finish_pass(&mut self, at: &Checkpoint<'_>) -> Result<u64, Failure> {
+        let (schema, list, state, run, now) = (at.schema, at.list, &at.state, &at.run, at.now);
         let tx = self
             .conn
             .transaction_with_behavior(TransactionBehavior::Immediate)

@@ -101,7 +101,8 @@ impl Run<'_> {
             l.watermark = state.watermark.as_ref().map(time_text);
         }
         let schema = self.source.schema();
-        let finished = self.db.finish_pass(schema, list, state, &self.record).await;
+        let at = rows::Checkpoint::new(schema, list, state, &self.record);
+        let finished = self.db.finish_pass(at).await;
         let entry = self.record.list_mut(list.list);
         match (&finished, entry) {
             (Ok(marked), Some(l)) => l.marked_deleted += *marked,
@@ -151,7 +152,8 @@ impl Run<'_> {
             let count = records.len() as u64;
             let page = Owned { records, documents };
             self.count_page(list, state, count, true);
-            let committed = self.db.commit_page(schema, list, page, state, &self.record);
+            let at = rows::Checkpoint::new(schema, list, state, &self.record);
+            let committed = self.db.commit_page(at, page);
             if let Err(f) = committed.await {
                 self.count_page(list, state, count, false);
                 return Err((written, f));
