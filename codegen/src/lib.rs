@@ -17,8 +17,9 @@ pub mod scope;
 pub mod spec;
 pub mod sql;
 pub mod templates;
-#[cfg(test)]
-mod test_spec;
+// Its text is the `tests` crate's spec frame too; its loaded fixtures are unit tests' only.
+#[doc(hidden)]
+pub mod test_spec;
 pub mod typescript;
 
 use std::path::Path;

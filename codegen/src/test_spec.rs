@@ -1,6 +1,6 @@
 //! A small valid spec for tests: one type (`Unit`, read by `get_unit`) that the backends'
 //! unit tests load, so each test states only what it checks, and the frame the `tests`
-//! crate splices its own types and operations into (its `spec_text.rs` includes this file).
+//! crate splices its own types and operations into (through its `spec_text.rs`).
 
 /// A spec of the interface `t` whose `types` and `operations` are spliced in at fixed
 /// lines: types start on line 10, operations right after them.
@@ -42,4 +42,20 @@ pub const GET_UNIT: &str = "  get_unit:
 /// The one-type spec: `Unit` and `get_unit`.
 pub fn unit_spec() -> String {
     spec(UNIT, GET_UNIT)
+}
+
+/// The one-type spec loaded, and its types' names as a backend declares them.
+#[cfg(test)]
+pub fn unit_interface() -> (crate::ir::Interface, Vec<String>) {
+    let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
+    (interface, vec!["Unit".to_string()])
+}
+
+/// A list of maps of integers: the nesting a backend's containers are tested on.
+#[cfg(test)]
+pub fn nested_containers() -> crate::ir::TypeRef {
+    use crate::ir::{Builtin, TypeRef};
+    TypeRef::Array(Box::new(TypeRef::Map(Box::new(TypeRef::Builtin(
+        Builtin::Integer,
+    )))))
 }

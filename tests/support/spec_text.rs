@@ -3,10 +3,8 @@
 #![allow(dead_code)] // each test file uses a different part of the support module
 
 // The spec frame and its `Unit` are the generator's own test spec, one text for both crates.
-#[path = "../../codegen/src/test_spec.rs"]
-mod frame;
 #[allow(unused_imports)] // as dead_code above: not every test file takes every part
-pub use frame::{GET_UNIT, UNIT, spec};
+pub use codegen::test_spec::{GET_UNIT, UNIT, spec};
 
 pub fn error_for(text: &str) -> String {
     match codegen::load_str("spec/t.yaml", text) {

@@ -79,10 +79,7 @@ pub fn render(api: &Api) -> Result<Vec<OutputFile>, String> {
 fn package_cx(api: &Api, i: &Interface) -> PackageCx {
     let mut scope = names::package_scope();
     let claimed = models::claim(i, &mut scope);
-    let types = types::Types {
-        names: &claimed.types,
-        interface: i,
-    };
+    let types = types::Types::new(&claimed.types, i);
     let mut imports = Imports {
         runtime: !i.types.is_empty(),
         json: false,

@@ -12,6 +12,13 @@ pub struct Types<'a> {
     pub interface: &'a Interface,
 }
 
+impl<'a> Types<'a> {
+    /// The types of `interface`, declared with `names` (by type id).
+    pub fn new(names: &'a [String], interface: &'a Interface) -> Self {
+        Types { names, interface }
+    }
+}
+
 impl Types<'_> {
     /// The Go type of `ty`.
     pub fn go(&self, ty: &TypeRef) -> String {
@@ -210,19 +217,13 @@ pub fn imports(ty: &TypeRef, time: &mut bool, json: &mut bool) {
 mod tests {
     use super::*;
 
-    use crate::test_spec::unit_spec;
+    use crate::test_spec::{nested_containers, unit_interface};
 
     #[test]
     fn containers_read_and_write_through_function_values() {
-        let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
-        let types = Types {
-            names: &names,
-            interface: &interface,
-        };
-        let ty = TypeRef::Array(Box::new(TypeRef::Map(Box::new(TypeRef::Builtin(
-            Builtin::Integer,
-        )))));
+        let (interface, names) = unit_interface();
+        let types = Types::new(&names, &interface);
+        let ty = nested_containers();
         assert_eq!(types.go(&ty), "[]map[string]int64");
         assert_eq!(
             types.read(&ty, "d"),

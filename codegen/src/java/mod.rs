@@ -108,10 +108,7 @@ fn interface_types(
         .map(|t| scope.claim(&names::type_name(&t.name)))
         .collect();
     let client_names = client::ClientNames::claim(i, &mut scope);
-    let types = types::Types {
-        names: &type_names,
-        interface: i,
-    };
+    let types = types::Types::new(&type_names, i);
     let package = format!("{}.{}", api.packages.java_package, i.name);
     let runtime = format!("{}.runtime", api.packages.java_package);
     let dir = LAYOUT.interface_dir(api, i);

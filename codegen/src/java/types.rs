@@ -11,6 +11,13 @@ pub struct Types<'a> {
     pub interface: &'a Interface,
 }
 
+impl<'a> Types<'a> {
+    /// The types of `interface`, declared with `names` (by type id).
+    pub fn new(names: &'a [String], interface: &'a Interface) -> Self {
+        Types { names, interface }
+    }
+}
+
 impl Types<'_> {
     /// The Java type of `ty`; `boxed` where it is a type argument (`Long`, not `long`).
     pub fn java(&self, ty: &TypeRef, boxed: bool) -> String {
@@ -212,19 +219,13 @@ fn builtin_wire(b: Builtin) -> Option<&'static str> {
 mod tests {
     use super::*;
 
-    use crate::test_spec::unit_spec;
+    use crate::test_spec::{nested_containers, unit_interface};
 
     #[test]
     fn nested_containers_get_lambda_parameters_of_their_own() {
-        let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
-        let types = Types {
-            names: &names,
-            interface: &interface,
-        };
-        let ty = TypeRef::Array(Box::new(TypeRef::Map(Box::new(TypeRef::Builtin(
-            Builtin::Integer,
-        )))));
+        let (interface, names) = unit_interface();
+        let types = Types::new(&names, &interface);
+        let ty = nested_containers();
         assert_eq!(types.java(&ty, false), "List<Map<String, Long>>");
         assert_eq!(
             types.decode(&ty, "v", "p", 0),
@@ -257,12 +258,8 @@ mod tests {
 
     #[test]
     fn a_members_builtin_reader_gets_the_objects_path_and_the_name() {
-        let names = vec!["Unit".to_string()];
-        let interface = crate::load_str("spec/t.yaml", &unit_spec()).unwrap();
-        let types = Types {
-            names: &names,
-            interface: &interface,
-        };
+        let (interface, names) = unit_interface();
+        let types = Types::new(&names, &interface);
         let string = TypeRef::Builtin(Builtin::String);
         assert_eq!(
             types.decode_member(&string, "value", "path", "\"name\""),
