@@ -88,9 +88,9 @@ pub fn taken(keep: &Keep) -> Option<Kept> {
 /// A record reference given as JSON, as the generated adapters take one: an id (text, or
 /// a number), `{"external": "<id>"}` where the reference has an external form (`external`
 /// makes it), `{"self": true}` where it can name the caller (`me`); `None` for any other
-/// value. The command line writes these (`external:ID`, `self`); the Rust conformance
-/// runner reads the scenarios' `args` with it too.
-pub fn record_ref_of<T: From<String>>(
+/// value. The command line writes these (`external:ID`, `self`); a conformance step's
+/// `args` hold them as they are.
+fn record_ref_of<T: From<String>>(
     value: Value,
     external: Option<fn(String) -> T>,
     me: Option<T>,
@@ -113,9 +113,9 @@ pub fn record_ref_of<T: From<String>>(
 #[derive(Debug)]
 pub struct Outcome(pub Result<(), Failure>);
 
-/// A call's arguments by place, as the command line gave them: `path` and `query` by the
-/// spec's names, the JSON `body`, and the tool's own (`resume`, `body_text`,
-/// `content_type`). Each read takes its value, so `finish` can name leftovers.
+/// A call's arguments by place: `path` and `query` by the spec's names, the JSON `body`,
+/// and the tool's own (`resume`, `body_text`, `content_type`). Each read takes its value,
+/// so `finish` can name leftovers. Messages name an argument as [`Naming`] says.
 #[derive(Debug, Default)]
 pub struct Args {
     pub path: Map<String, Value>,
@@ -126,62 +126,119 @@ pub struct Args {
     pub flags: BTreeMap<&'static str, &'static str>,
     /// The body holds a secret: no message quotes its values.
     pub secret_body: bool,
+    pub naming: Naming,
+}
+
+/// Where the arguments came from, which is how messages name them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Naming {
+    /// The command line: a parameter by its flag (`--unit-id`), the body as `--body`.
+    #[default]
+    Flags,
+    /// A conformance scenario's step: by its key in the step's `args`
+    /// (`args.path.unit_id`), for the Rust conformance runner, which includes the adapter.
+    Step,
 }
 
 impl Args {
-    fn flag(&self, name: &str) -> String {
-        match self.flags.get(name) {
-            Some(flag) => format!("--{flag}"),
-            None => format!("`{name}`"),
+    /// The arguments of a conformance step: its `args` mapping, with `path`, `query` and
+    /// `body` keys and the client actions' own.
+    pub fn of_step(args: Option<Value>) -> Result<Args, String> {
+        let mut map = match args {
+            None | Some(Value::Null) => Map::new(),
+            Some(Value::Object(map)) => map,
+            Some(other) => return Err(format!("`args` is a mapping, not {other}")),
+        };
+        let mut section = |name: &str| match map.remove(name) {
+            None | Some(Value::Null) => Ok(Map::new()),
+            Some(Value::Object(m)) => Ok(m),
+            Some(other) => Err(format!("`args.{name}` is a mapping, not {other}")),
+        };
+        let (path, query) = (section("path")?, section("query")?);
+        let body = map.remove("body");
+        Ok(Args {
+            path,
+            query,
+            body,
+            other: map,
+            naming: Naming::Step,
+            ..Args::default()
+        })
+    }
+
+    /// How messages name the parameter `name` of `place` (`path` or `query`).
+    fn parameter(&self, place: &str, name: &str) -> String {
+        match (self.naming, self.flags.get(name)) {
+            (Naming::Step, _) => format!("`args.{place}.{name}`"),
+            (Naming::Flags, Some(flag)) => format!("--{flag}"),
+            (Naming::Flags, None) => format!("`{name}`"),
+        }
+    }
+
+    /// How messages name the tool's own argument `name`.
+    fn own(&self, name: &str) -> String {
+        match self.naming {
+            Naming::Step => format!("`args.{name}`"),
+            Naming::Flags => format!("--{}", name.replace('_', "-")),
         }
     }
 
     /// A required path parameter.
     pub fn path<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        let flag = self.flag(name);
+        let shown = self.parameter("path", name);
         let value = self
             .path
             .remove(name)
-            .ok_or_else(|| format!("{flag} is required"))?;
-        typed(value, &flag)
+            .ok_or_else(|| format!("{shown} is required"))?;
+        typed(value, &shown)
     }
 
-    /// A path parameter naming a record by id, by external id (`{external: X}`) or as the
-    /// caller (`{self: true}`), where the reference takes those forms.
+    /// A path parameter naming a record by id, by external id or as the caller, where the
+    /// reference takes those forms: `external:ID` and `self` on the command line,
+    /// `{external: ID}` and `{self: true}` in a step.
     pub fn record_ref<T: From<String>>(
         &mut self,
         name: &str,
         external: Option<fn(String) -> T>,
         me: Option<T>,
     ) -> Result<T, String> {
-        let flag = self.flag(name);
+        let shown = self.parameter("path", name);
         let value = self
             .path
             .remove(name)
-            .ok_or_else(|| format!("{flag} is required"))?;
-        record_ref_of(value, external, me).ok_or_else(|| {
-            format!("{flag}: an id, or `external:ID` or `self` where the path takes them")
-        })
+            .ok_or_else(|| format!("{shown} is required"))?;
+        let forms = match self.naming {
+            Naming::Flags => "`external:ID` or `self`",
+            Naming::Step => "`{external: ID}` or `{self: true}`",
+        };
+        record_ref_of(value, external, me)
+            .ok_or_else(|| format!("{shown}: an id, or {forms} where the path takes them"))
     }
 
     /// An optional query parameter.
     pub fn query<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
-        let flag = self.flag(name);
-        self.query.remove(name).map(|v| typed(v, &flag)).transpose()
+        let shown = self.parameter("query", name);
+        self.query
+            .remove(name)
+            .map(|v| typed(v, &shown))
+            .transpose()
     }
 
     /// A required query parameter.
     pub fn required_query<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        let flag = self.flag(name);
+        let shown = self.parameter("query", name);
         self.query(name)?
-            .ok_or_else(|| format!("{flag} is required"))
+            .ok_or_else(|| format!("{shown} is required"))
     }
 
     /// The request body, read as the operation's body type. The message names what does
     /// not fit; for a body that holds a secret it quotes no value.
     pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
-        self.optional_body()?
-            .ok_or_else(|| "this command needs a body: --body FILE".to_string())
+        let missing = match self.naming {
+            Naming::Flags => "this command needs a body: --body FILE",
+            Naming::Step => "`args.body` is required",
+        };
+        self.optional_body()?.ok_or_else(|| missing.to_string())
     }
 
     /// The body of an operation that may go without one: `None` when none is given.
@@ -200,35 +257,43 @@ impl Args {
         })
     }
 
-    /// One of the tool's own arguments.
+    /// One of the tool's own arguments (a client action's, in a step).
     pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
+        let shown = self.own(name);
         self.other
             .remove(name)
-            .map(|v| typed(v, &format!("--{}", name.replace('_', "-"))))
+            .map(|v| typed(v, &shown))
             .transpose()
     }
 
     pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
+        let shown = self.own(name);
         self.take(name)?
-            .ok_or_else(|| format!("--{} is required", name.replace('_', "-")))
+            .ok_or_else(|| format!("{shown} is required"))
     }
 
     /// Fails when a value was given that the call does not read.
     pub fn finish(self) -> Result<(), String> {
         let mut left: Vec<String> = Vec::new();
-        left.extend(self.path.keys().chain(self.query.keys()).cloned());
-        left.extend(self.body.iter().map(|_| "body".to_string()));
-        left.extend(self.other.keys().cloned());
+        left.extend(self.path.keys().map(|k| self.parameter("path", k)));
+        left.extend(self.query.keys().map(|k| self.parameter("query", k)));
+        left.extend(self.body.iter().map(|_| self.own("body")));
+        left.extend(self.other.keys().map(|k| self.own(k)));
         if left.is_empty() {
             Ok(())
         } else {
-            Err(format!("this command takes no `{}`", left.join("`, `")))
+            let what = match self.naming {
+                Naming::Flags => "command",
+                Naming::Step => "call",
+            };
+            Err(format!("this {what} takes no {}", left.join(", ")))
         }
     }
 }
 
-fn typed<T: DeserializeOwned>(value: Value, flag: &str) -> Result<T, String> {
-    serde_json::from_value(value.clone()).map_err(|e| format!("{flag}: {value} is not valid: {e}"))
+fn typed<T: DeserializeOwned>(value: Value, shown: &str) -> Result<T, String> {
+    serde_json::from_value(value.clone())
+        .map_err(|e| format!("{shown}: {value} does not fit the operation's type: {e}"))
 }
 
 /// The builder with an optional input set when the command line gives it.
@@ -456,4 +521,52 @@ macro_rules! __cli_presigned_action {
         let _ = (&$client, &$name, &$args);
         None::<$crate::call::Outcome>
     }};
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A message names an argument as the user gave it: a flag on the command line, a
+    /// key of `args` in a conformance step.
+    #[test]
+    fn messages_name_arguments_as_their_source_gives_them() {
+        let mut flags = Args::default();
+        flags.flags.insert("unit_id", "unit-id");
+        flags.query.insert("limit".into(), Value::from("many"));
+        flags.other.insert("body_text".into(), Value::from(1));
+        assert_eq!(
+            flags.path::<String>("unit_id").unwrap_err(),
+            "--unit-id is required"
+        );
+        let bad = flags.query::<u32>("limit").unwrap_err();
+        assert!(bad.starts_with("`limit`: \"many\" does not fit"), "{bad}");
+        assert_eq!(
+            flags.body::<Value>().unwrap_err(),
+            "this command needs a body: --body FILE"
+        );
+        assert_eq!(
+            flags.finish().unwrap_err(),
+            "this command takes no --body-text"
+        );
+
+        let step = serde_json::json!({"path": {"unit_id": {"external": "E1"}}, "extra": 1});
+        let mut step = Args::of_step(Some(step)).unwrap();
+        let reference = step
+            .record_ref::<String>("unit_id", None, None)
+            .unwrap_err();
+        assert_eq!(
+            reference,
+            "`args.path.unit_id`: an id, or `{external: ID}` or `{self: true}` where the path takes them"
+        );
+        assert_eq!(
+            step.required::<u32>("count").unwrap_err(),
+            "`args.count` is required"
+        );
+        assert_eq!(
+            step.finish().unwrap_err(),
+            "this call takes no `args.extra`"
+        );
+        assert!(Args::of_step(Some(Value::from(3))).is_err());
+    }
 }

@@ -2,14 +2,14 @@
 //! call returned into the JSON result (or error description) the expectations compare.
 
 use futures_util::StreamExt;
-use inspection_cli_runtime::call::record_ref_of;
+/// A step's `args` are read as the tool reads a command line's, named as the step's keys.
+pub use inspection_cli_runtime::call::Args;
 /// The builder with an optional input set when the step gives it: the tool's.
 pub use inspection_cli_runtime::call::set_if;
 use inspection_client::Error;
 use inspection_client::runtime::{BoxStream, Bytes, Upserted};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 pub use super::format::Mode;
 
@@ -19,132 +19,6 @@ pub use super::format::Mode;
 pub struct Outcome {
     pub result: Option<Value>,
     pub error: Option<Error>,
-}
-
-/// A step's `args`: `path` and `query` parameters by name, `body`, and for client
-/// actions their own keys. Each read takes the value, so `finish` can name leftovers.
-#[derive(Debug)]
-pub struct Args {
-    path: Map<String, Value>,
-    query: Map<String, Value>,
-    body: Option<Value>,
-    other: Map<String, Value>,
-}
-
-impl Args {
-    pub fn new(args: Option<Value>) -> Result<Args, String> {
-        let mut map = match args {
-            None | Some(Value::Null) => Map::new(),
-            Some(Value::Object(map)) => map,
-            Some(other) => return Err(format!("`args` is a mapping, not {other}")),
-        };
-        let mut section = |name: &str| match map.remove(name) {
-            None | Some(Value::Null) => Ok(Map::new()),
-            Some(Value::Object(m)) => Ok(m),
-            Some(other) => Err(format!("`args.{name}` is a mapping, not {other}")),
-        };
-        let path = section("path")?;
-        let query = section("query")?;
-        let body = map.remove("body");
-        Ok(Args {
-            path,
-            query,
-            body,
-            other: map,
-        })
-    }
-
-    /// A required path parameter.
-    pub fn path<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        let value = self
-            .path
-            .remove(name)
-            .ok_or_else(|| format!("`args.path.{name}` is required"))?;
-        typed(value, &format!("args.path.{name}"))
-    }
-
-    /// A path parameter that names a record by id, by external id or as `self`: a string
-    /// or number is the id, `{external: X}` the external id, `{self: true}` the caller
-    /// (read as the command-line tool reads them). `external` and `me` are the reference's
-    /// other forms, where it has them.
-    pub fn record_ref<T: From<String>>(
-        &mut self,
-        name: &str,
-        external: Option<fn(String) -> T>,
-        me: Option<T>,
-    ) -> Result<T, String> {
-        let value = self
-            .path
-            .remove(name)
-            .ok_or_else(|| format!("`args.path.{name}` is required"))?;
-        let shown = value.to_string();
-        record_ref_of(value, external, me).ok_or_else(|| {
-            format!(
-                "`args.path.{name}`: an id, {{external: ...}} or {{self: true}} where the \
-                 path takes them, not {shown}"
-            )
-        })
-    }
-
-    /// An optional query parameter, by its wire name.
-    pub fn query<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
-        self.query
-            .remove(name)
-            .map(|v| typed(v, &format!("args.query.{name}")))
-            .transpose()
-    }
-
-    /// A required query parameter.
-    pub fn required_query<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        self.query(name)?
-            .ok_or_else(|| format!("`args.query.{name}` is required"))
-    }
-
-    /// The request body, read as the operation's body type.
-    pub fn body<T: DeserializeOwned>(&mut self) -> Result<T, String> {
-        self.optional_body()?
-            .ok_or_else(|| "`args.body` is required".to_string())
-    }
-
-    /// The body of an operation that may go without one: `None` when `args` has none.
-    pub fn optional_body<T: DeserializeOwned>(&mut self) -> Result<Option<T>, String> {
-        self.body.take().map(|v| typed(v, "args.body")).transpose()
-    }
-
-    /// A key of a client action's args.
-    pub fn take<T: DeserializeOwned>(&mut self, name: &str) -> Result<Option<T>, String> {
-        self.other
-            .remove(name)
-            .map(|v| typed(v, &format!("args.{name}")))
-            .transpose()
-    }
-
-    pub fn required<T: DeserializeOwned>(&mut self, name: &str) -> Result<T, String> {
-        self.take(name)?
-            .ok_or_else(|| format!("`args.{name}` is required"))
-    }
-
-    /// Fails when an argument was given that the call does not take.
-    pub fn finish(self) -> Result<(), String> {
-        let mut left: Vec<String> = Vec::new();
-        left.extend(self.path.keys().map(|k| format!("path.{k}")));
-        left.extend(self.query.keys().map(|k| format!("query.{k}")));
-        left.extend(self.body.iter().map(|_| "body".to_string()));
-        left.extend(self.other.keys().cloned());
-        if left.is_empty() {
-            Ok(())
-        } else {
-            Err(format!(
-                "this call takes no `args.{}`",
-                left.join("`, `args.")
-            ))
-        }
-    }
-}
-
-fn typed<T: DeserializeOwned>(value: Value, at: &str) -> Result<T, String> {
-    serde_json::from_value(value.clone())
-        .map_err(|e| format!("`{at}`: {value} does not fit the operation's type: {e}"))
 }
 
 /// The answer re-serialised from its typed value.

@@ -79,7 +79,7 @@ fn step_credentials(
     call: &str,
     args: Option<Value>,
 ) -> Result<Credentials, String> {
-    let mut args = Args::new(args)?;
+    let mut args = Args::of_step(args)?;
     let mut c = scenario.client.credentials.clone();
     for (key, slot) in [
         ("key_id", &mut c.key_id),
@@ -245,15 +245,16 @@ async fn run_step(
                 }
             }
             ("listen", _) => {
-                webhooks::listen(sandbox, scenario.interface, listener, Args::new(args)?).await?
-            }
-            ("deliveries", _) => {
-                webhooks::deliveries(scenario.interface, listener.as_ref(), Args::new(args)?)
+                webhooks::listen(sandbox, scenario.interface, listener, Args::of_step(args)?)
                     .await?
             }
-            (_, Client::V3(c)) => super::v3::call(c, call, Args::new(args)?, step.mode).await?,
+            ("deliveries", _) => {
+                webhooks::deliveries(scenario.interface, listener.as_ref(), Args::of_step(args)?)
+                    .await?
+            }
+            (_, Client::V3(c)) => super::v3::call(c, call, Args::of_step(args)?, step.mode).await?,
             (_, Client::Legacy(c)) => {
-                super::legacy::call(c, call, Args::new(args)?, step.mode).await?
+                super::legacy::call(c, call, Args::of_step(args)?, step.mode).await?
             }
         })
     }
