@@ -294,6 +294,26 @@ impl EnumValueCx {
     }
 }
 
+/// An interface's declared types with their names in one language (by type id): what the
+/// Go and Java backends write their type expressions from. `L` marks the language, whose
+/// backend gives the methods (`impl Declared<'_, Go>`).
+pub struct Declared<'a, L> {
+    pub names: &'a [String],
+    pub interface: &'a crate::ir::Interface,
+    language: std::marker::PhantomData<L>,
+}
+
+impl<'a, L> Declared<'a, L> {
+    /// The types of `interface`, declared with `names` (by type id).
+    pub fn new(names: &'a [String], interface: &'a crate::ir::Interface) -> Self {
+        Declared {
+            names,
+            interface,
+            language: std::marker::PhantomData,
+        }
+    }
+}
+
 /// How a module of a template backend refers to the interface's declared types: their
 /// names in the language, and the prefix (`_m.`, `m.`) of a module that imports the models
 /// as a namespace. Each backend adds its own methods (annotations, descriptors).

@@ -6,18 +6,11 @@ use super::names;
 use crate::ir::{Builtin, Constraints, Interface, TypeId, TypeKind, TypeRef};
 use crate::limits::{self, At, Text};
 
-/// The Go names of an interface's declared types, by type id, and the interface.
-pub struct Types<'a> {
-    pub names: &'a [String],
-    pub interface: &'a Interface,
-}
+/// The Go language, the marker of its backend's [`Types`].
+pub enum Go {}
 
-impl<'a> Types<'a> {
-    /// The types of `interface`, declared with `names` (by type id).
-    pub fn new(names: &'a [String], interface: &'a Interface) -> Self {
-        Types { names, interface }
-    }
-}
+/// The Go names of an interface's declared types, by type id, and the interface.
+pub type Types<'a> = crate::templates::Declared<'a, Go>;
 
 impl Types<'_> {
     /// The Go type of `ty`.
