@@ -71,60 +71,57 @@ export class ApiError extends InspectionError {
 
 /** The request broke documented limits; nothing was sent. Lists every violation. */
 export class ValidationError extends InspectionError {
-  /** Every broken limit, in the order found. */
-  readonly violations: readonly Violation[];
-
   /** Builds the error; the message reads `invalid request: vin: must be ...; year: ...`. */
-  constructor(violations: readonly Violation[]) {
+  constructor(
+    /** Every broken limit, in the order found. */
+    readonly violations: readonly Violation[],
+  ) {
     super(`invalid request: ${violations.map((v) => `${v.path}: ${v.message}`).join("; ")}`);
-    this.violations = violations;
   }
 }
 
 /** The connection failed, or the response body could not be read. */
 export class TransportError extends InspectionError {
-  /** The request method. */
-  readonly method: string;
-  /** The path template (or, for a pre-signed URL, its origin and path). */
-  readonly path: string;
-
   /** Builds the error; `detail` says what failed, `cause` is the platform's error. */
-  constructor(method: string, path: string, detail: string, cause?: unknown) {
+  constructor(
+    /** The request method. */
+    readonly method: string,
+    /** The path template (or, for a pre-signed URL, its origin and path). */
+    readonly path: string,
+    detail: string,
+    cause?: unknown,
+  ) {
     super(`transport error on ${method} ${path}: ${detail}`, cause === undefined ? undefined : { cause });
-    this.method = method;
-    this.path = path;
   }
 }
 
 /** No answer within the timeout of an attempt (every retry timed out too). */
 export class TimeoutError extends TransportError {
-  /** The timeout of one attempt, in milliseconds. */
-  readonly timeoutMs: number;
-
   /** Builds the error for `method path` after `timeoutMs`. */
-  constructor(method: string, path: string, timeoutMs: number) {
+  constructor(
+    method: string,
+    path: string,
+    /** The timeout of one attempt, in milliseconds. */
+    readonly timeoutMs: number,
+  ) {
     super(method, path, `no answer within ${timeoutMs} ms`);
     this.message = `${method} ${path} timed out after ${timeoutMs} ms`;
-    this.timeoutMs = timeoutMs;
   }
 }
 
 /** A response body did not match the documented shape. */
 export class DecodeError extends InspectionError {
-  /** The JSON path of the failure, e.g. `data[0].results[1].data[2].items[1].label` (empty: the whole body). */
-  readonly path: string;
-  /** What was wrong there, naming the union members passed through: ``object `checklist`: expected a string, got number 5``. */
-  readonly detail: string;
-  /** The HTTP status of the response, when the error comes from a response. */
-  readonly status: number | undefined;
-
   /** Builds the error. */
-  constructor(path: string, detail: string, status?: number) {
+  constructor(
+    /** The JSON path of the failure, e.g. `data[0].results[1].data[2].items[1].label` (empty: the whole body). */
+    readonly path: string,
+    /** What was wrong there, naming the union members passed through: ``object `checklist`: expected a string, got number 5``. */
+    readonly detail: string,
+    /** The HTTP status of the response, when the error comes from a response. */
+    readonly status: number | undefined = undefined,
+  ) {
     const what = status === undefined ? "the value" : `the ${status} response`;
     super(path === "" ? `cannot decode ${what}: ${detail}` : `cannot decode ${what} at \`${path}\`: ${detail}`);
-    this.path = path;
-    this.detail = detail;
-    this.status = status;
   }
 }
 
@@ -134,30 +131,26 @@ export class DecodeError extends InspectionError {
  * which ends the polling at once.
  */
 export class NotReadyError extends InspectionError {
-  /** `GET /inspections/{inspection_id}`: the operation that was polled. */
-  readonly operation: string;
-  /** Requests made (every answer was 202). */
-  readonly attempts: number;
-  /** Time spent waiting between polls, in milliseconds. */
-  readonly waitedMs: number;
-  /**
-   * The wait the service asked for, in milliseconds, when it was longer than the client
-   * waits (`Infinity` for one too long to count); `undefined` when polling ran out.
-   */
-  readonly retryAfterMs: number | undefined;
-
   /** Builds the error. */
-  constructor(operation: string, attempts: number, waitedMs: number, retryAfterMs?: number) {
+  constructor(
+    /** `GET /inspections/{inspection_id}`: the operation that was polled. */
+    readonly operation: string,
+    /** Requests made (every answer was 202). */
+    readonly attempts: number,
+    /** Time spent waiting between polls, in milliseconds. */
+    readonly waitedMs: number,
+    /**
+     * The wait the service asked for, in milliseconds, when it was longer than the client
+     * waits (`Infinity` for one too long to count); `undefined` when polling ran out.
+     */
+    readonly retryAfterMs: number | undefined = undefined,
+  ) {
     let text = `${operation} was still not ready after ${attempts} attempts (${waitedMs} ms)`;
     if (retryAfterMs !== undefined) {
       const asked = Number.isFinite(retryAfterMs) ? `${Math.floor(retryAfterMs / 1000)} s` : "longer than can be counted";
       text += `; the service asked to wait ${asked} more, longer than the client waits (retry.maxBackoffMs)`;
     }
     super(text);
-    this.operation = operation;
-    this.attempts = attempts;
-    this.waitedMs = waitedMs;
-    this.retryAfterMs = retryAfterMs;
   }
 }
 
@@ -167,18 +160,16 @@ export class NotReadyError extends InspectionError {
  * limit was read. A download written to a stream (the `...To` methods) has no limit.
  */
 export class TooLargeError extends InspectionError {
-  /** `GET /units/{unit_id}`: the operation (or `GET <origin/path>` of a pre-signed URL). */
-  readonly operation: string;
-  /** The limit, in bytes. */
-  readonly limit: number;
-
   /** Builds the error. */
-  constructor(operation: string, limit: number) {
+  constructor(
+    /** `GET /units/{unit_id}`: the operation (or `GET <origin/path>` of a pre-signed URL). */
+    readonly operation: string,
+    /** The limit, in bytes. */
+    readonly limit: number,
+  ) {
     super(
       `the answer to ${operation} is larger than the client's limit of ${limit} bytes (maxResponseBytes; downloads can be written to a stream instead)`,
     );
-    this.operation = operation;
-    this.limit = limit;
   }
 }
 
@@ -187,16 +178,14 @@ export class TooLargeError extends InspectionError {
  * was not followed, so no credential went there.
  */
 export class ForeignOriginError extends InspectionError {
-  /** What pointed away: `a redirect`, `a next-page link`, `a link`. */
-  readonly what: string;
-  /** The origin it pointed at (`https://host:port`), never a path or query. */
-  readonly origin: string;
-
   /** Builds the error. */
-  constructor(what: string, origin: string) {
+  constructor(
+    /** What pointed away: `a redirect`, `a next-page link`, `a link`. */
+    readonly what: string,
+    /** The origin it pointed at (`https://host:port`), never a path or query. */
+    readonly origin: string,
+  ) {
     super(`refused to follow ${what} to another origin (${origin})`);
-    this.what = what;
-    this.origin = origin;
   }
 }
 
@@ -206,16 +195,14 @@ export class ForeignOriginError extends InspectionError {
  * records had no way on and nothing saying it is the last (`reason` says what it held).
  */
 export class PagingStalledError extends InspectionError {
-  /** The paged operation, e.g. `GET /units`. */
-  readonly operation: string;
-  /** Why the walk stopped. */
-  readonly reason: string;
-
   /** Builds the error. */
-  constructor(operation: string, reason = "a next page seen before came back") {
+  constructor(
+    /** The paged operation, e.g. `GET /units`. */
+    readonly operation: string,
+    /** Why the walk stopped. */
+    readonly reason: string = "a next page seen before came back",
+  ) {
     super(`paging did not advance at ${operation} (${reason})`);
-    this.operation = operation;
-    this.reason = reason;
   }
 }
 
@@ -226,15 +213,16 @@ export class PagingStalledError extends InspectionError {
  * the list operation's `resume` option, so nothing is fetched twice.
  */
 export class InterruptedError extends InspectionError {
-  /** Where to start again. */
-  readonly resume: Resume;
   /** What went wrong fetching the page. */
   declare readonly cause: InspectionError;
 
   /** Builds the error around the page's own error. */
-  constructor(resume: Resume, cause: InspectionError) {
+  constructor(
+    /** Where to start again. */
+    readonly resume: Resume,
+    cause: InspectionError,
+  ) {
     super(`${cause.message} (the walk can resume at this page: ${resume.toString()})`, { cause });
-    this.resume = resume;
   }
 }
 
@@ -244,15 +232,12 @@ export class InterruptedError extends InspectionError {
  * {@link Resume.parse}.
  */
 export class Resume {
-  /** `cursor`: sent as the list's page parameter; `link`: an absolute URL, called as it is. */
-  readonly kind: "cursor" | "link";
-  /** The cursor, or the URL. */
-  readonly value: string;
-
-  private constructor(kind: "cursor" | "link", value: string) {
-    this.kind = kind;
-    this.value = value;
-  }
+  private constructor(
+    /** `cursor`: sent as the list's page parameter; `link`: an absolute URL, called as it is. */
+    readonly kind: "cursor" | "link",
+    /** The cursor, or the URL. */
+    readonly value: string,
+  ) {}
 
   /** Resumes at the page a cursor names. */
   static cursor(cursor: string): Resume {
