@@ -372,19 +372,7 @@ fn a_spec_change_reaches_every_backend() {
 /// language follows it: a union nothing sends (here, one nothing uses at all) is open.
 #[test]
 fn every_language_opens_the_same_unions() {
-    let types = "  Shape:
-    union:
-      doc: A shape.
-      tag: kind
-      variants:
-        round: { shape: Round, doc: Round. }
-  Round:
-    object:
-      doc: A round shape.
-      fields:
-        radius: { type: integer, doc: Radius. }
-";
-    let text = &spec_text::spec(types, "  {}\n");
+    let text = &spec_text::spec(codegen::test_spec::SHAPE, "  {}\n");
     let interface = codegen::load_str("spec/t.yaml", text).unwrap_or_else(|d| panic!("{d}"));
     let shape = interface.types.iter().find(|t| t.name == "Shape").unwrap();
     let codegen::ir::TypeKind::Union(union) = &shape.kind else {

@@ -39,6 +39,20 @@ pub const GET_UNIT: &str = "  get_unit:
       - { status: 200, body: Unit, doc: The unit. }
 ";
 
+/// The union `Shape`, told by its `form`, of one member `round` (the object `Round`).
+pub const SHAPE: &str = "  Shape:
+    union:
+      doc: A shape.
+      tag: form
+      variants:
+        round: { shape: Round, doc: Round. }
+  Round:
+    object:
+      doc: A round shape.
+      fields:
+        radius: { type: integer, doc: The radius. }
+";
+
 /// The one-type spec: `Unit` and `get_unit`.
 pub fn unit_spec() -> String {
     spec(UNIT, GET_UNIT)
