@@ -15,7 +15,7 @@ mod tool;
 use std::path::Path;
 
 use export_folder::{
-    Moments, control, folder_contents, sandbox, scratch, strings, v3_env, whole_pdf,
+    Moments, control, folder_contents, sandbox, scratch, strings, v3_env, v3_sandbox, whole_pdf,
 };
 use small_disk::SmallDisk;
 use std::process::Stdio;
@@ -37,8 +37,8 @@ async fn export_to_end(args: &[String], env: &[(String, String)]) -> usize {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
-    let sandbox = sandbox("--inspections 150 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
-    let env = v3_env(&sandbox);
+    let (sandbox, env) =
+        v3_sandbox("--inspections 150 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
     let dir = scratch("kill");
     let whole = dir.join("uninterrupted");
     let args = |folder: &Path| {
@@ -107,8 +107,7 @@ async fn an_export_killed_five_times_ends_as_an_uninterrupted_one() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn since_last_fetches_exactly_what_came_after() {
-    let sandbox = sandbox("--inspections 40").await;
-    let env = v3_env(&sandbox);
+    let (sandbox, env) = v3_sandbox("--inspections 40").await;
     let dir = scratch("since");
     let folder = dir.join("export").display().to_string();
     let first = tool::run(&strings(&["--quiet", "export", "v3", &folder]), &env, None).await;
@@ -173,8 +172,7 @@ async fn since_last_fetches_exactly_what_came_after() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_folder_held_by_a_running_export_is_refused_and_taken_over_once_it_dies() {
     // Slow answers keep the first export running while the second tries.
-    let sandbox = sandbox("--inspections 200 --fault-slow 1 --slow-ms 300").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 200 --fault-slow 1 --slow-ms 300").await;
     let dir = scratch("lock");
     let folder = dir.join("export").display().to_string();
     let args = strings(&["--quiet", "export", "v3", &folder]);
@@ -368,8 +366,7 @@ async fn bad_input_is_named_gets_its_exit_code_and_writes_nothing() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_dry_run_shows_the_request_without_a_secret_and_sends_nothing() {
-    let sandbox = sandbox("").await;
-    let env = v3_env(&sandbox);
+    let (sandbox, env) = v3_sandbox("").await;
     let ran = tool::run(
         &strings(&[
             "v3",
@@ -441,8 +438,7 @@ async fn completions_name_every_subcommand() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lists_print_a_page_or_every_record_a_line_and_auth_check_says_whether_keys_work() {
-    let sandbox = sandbox("--inspections 30").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 30").await;
     let page = tool::run(
         &strings(&["v3", "list-inspections", "--per-page", "5"]),
         &env,
@@ -593,8 +589,7 @@ fn nothing_torn(dir: &Path) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_on_a_disk_that_fills_up_stops_whole_and_resumes_once_space_is_freed() {
-    let sandbox = sandbox("--inspections 150").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 150").await;
     let dir = scratch("full-disk");
     // A roomy disk first: what an uninterrupted export holds and how much room it takes.
     let Some(roomy) = SmallDisk::mount(&dir.join("roomy"), 8 << 20) else {
@@ -644,8 +639,7 @@ async fn an_export_on_a_disk_that_fills_up_stops_whole_and_resumes_once_space_is
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_export_whose_folder_turns_read_only_stops_whole_and_resumes_once_writable() {
-    let sandbox = sandbox("--inspections 150 --rate-limit off").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 150 --rate-limit off").await;
     let dir = scratch("read-only");
     // Documents through the API at 50 a second: slow enough to be caught part-way.
     let args = |folder: &Path| {
@@ -728,8 +722,7 @@ enum Met {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_damaged_checkpoint_or_records_file_is_mended_or_refused_and_never_trusted() {
-    let sandbox = sandbox("--inspections 150 --rate-limit off").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 150 --rate-limit off").await;
     let dir = scratch("damaged");
     // Paced to 4 requests a second (20 records a page), to be caught part-way.
     let args = |folder: &Path, rate: &str, extra: &[&str]| {

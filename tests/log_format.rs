@@ -11,7 +11,7 @@ mod tool;
 
 use serde_json::Value;
 
-use export_folder::{sandbox, scratch, strings, v3_env};
+use export_folder::{scratch, strings, v3_sandbox};
 
 /// Every line of `stderr`, each parsed as a JSON object (a line that is not one fails).
 fn json_lines(stderr: &str) -> Vec<Value> {
@@ -36,8 +36,7 @@ fn events<'a>(lines: &'a [Value], event: &str) -> Vec<&'a Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn json_logs_carry_each_attempt_and_the_final_error_and_never_a_secret() {
-    let sandbox = sandbox("--inspections 60 --faults 0.3 --fault-seed 11").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 60 --faults 0.3 --fault-seed 11").await;
     let dir = scratch("log-format");
     let db = dir.join("fleet.db").display().to_string();
 

@@ -23,7 +23,7 @@ use serde_json::Value;
 
 use export_folder::{
     Moments, assert_same_tables, control, listed, recorded_inspection_fields, sandbox, scratch,
-    strings, v3_env, whole_pdf,
+    strings, v3_env, v3_sandbox, whole_pdf,
 };
 use small_disk::SmallDisk;
 
@@ -232,8 +232,8 @@ fn dump(path: &Path) -> BTreeMap<String, Vec<String>> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_sync_killed_five_times_ends_as_an_uninterrupted_one() {
-    let sandbox = sandbox("--inspections 200 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) =
+        v3_sandbox("--inspections 200 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
     let dir = scratch("sync-kill");
     let args = |db: &Path| {
         let docs = db.with_extension("pdfs");

@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use serde_json::Value;
 
-use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_env};
+use export_folder::{Moments, assert_same_tables, sandbox, scratch, strings, v3_env, v3_sandbox};
 use inspection_cli_runtime::sync::postgres::lock_key;
 use pg_proxy::{Cut, Proxy};
 use postgres::{PASSWORD, Postgres};
@@ -157,8 +157,8 @@ async fn a_sync_into_postgres_killed_five_times_ends_as_an_uninterrupted_one() {
     let pg = Postgres::start("sync-kill");
     pg.create_database("whole");
     pg.create_database("killed");
-    let sandbox = sandbox("--inspections 500 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) =
+        v3_sandbox("--inspections 500 --faults 0.1 --fault-seed 7 --slow-ms 200").await;
     let args = |url: &str| strings(&["--quiet", "sync", "v3", url, "--page-size", "5"]);
     tool::run_to_end(&args(&pg.url("whole")), &env, "the sync").await;
     let expected = dump(&pg, "whole");
@@ -303,8 +303,7 @@ async fn a_sync_against_a_frozen_server_ends_within_its_bound_and_resumes_once_t
     let pg = Postgres::start("sync-frozen");
     pg.create_database("whole");
     pg.create_database("frozen");
-    let sandbox = sandbox("--inspections 100 --fault-slow 1.0 --slow-ms 100").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 100 --fault-slow 1.0 --slow-ms 100").await;
     let args = |url: &str| {
         let flags = ["--page-size", "5", "--db-timeout", "2s"];
         let mut args = strings(&["--quiet", "sync", "v3", url]);
@@ -398,8 +397,7 @@ async fn a_connection_reset_part_way_through_a_transaction_stops_the_sync_and_th
     for database in ["whole", "cut", "lost"] {
         pg.create_database(database);
     }
-    let sandbox = sandbox("--inspections 40").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 40").await;
     let args = |url: &str| strings(&["--quiet", "sync", "v3", url, "--page-size", "5"]);
     let ran = tool::run(&args(&pg.url("whole")), &env, None).await;
     assert_eq!(ran.code, 0, "{}", ran.stderr);
@@ -449,8 +447,7 @@ async fn syncs_into_two_schemas_of_one_database_run_at_once_each_in_its_own() {
     pg.create_database("fleet");
     // Other schemas' tables are the database's business, not the sync's.
     pg.psql("fleet", "CREATE TABLE public.erp_orders (id int); CREATE SCHEMA crm; CREATE TABLE crm.contacts (id int)");
-    let sandbox = sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 200").await;
-    let env = v3_env(&sandbox);
+    let (sandbox, env) = v3_sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 200").await;
     // No search_path at all: a statement that named a table without its schema would fail.
     let bare = format!("{}?options=-c%20search_path%3D", pg.url("fleet"));
     let args = |schema: &str, extra: &[&str]| {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use rusqlite::Connection;
 use serde_json::Value;
 
-use export_folder::{sandbox, scratch, strings, v3_env};
+use export_folder::{scratch, strings, v3_sandbox};
 use postgres::Postgres;
 
 /// The seven v3 lists, by name.
@@ -85,8 +85,7 @@ fn listed<'a>(report: &'a Value, list: &str) -> &'a Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sync_status_says_each_list_s_freshness_and_a_killed_run_in_sqlite() {
-    let sandbox = sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 150").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 150").await;
     let dir = scratch("sync-runs");
     let path = dir.join("fleet.db");
     let db = path.display().to_string();
@@ -285,8 +284,7 @@ fn status_now(db: &str) -> (bool, Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_database_of_format_1_is_raised_to_the_run_history_and_a_newer_one_refused() {
-    let sandbox = sandbox("--inspections 5").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 5").await;
     let dir = scratch("sync-runs-format");
     let path = dir.join("fleet.db");
     let db = path.display().to_string();
@@ -353,8 +351,7 @@ async fn a_database_of_format_1_is_raised_to_the_run_history_and_a_newer_one_ref
 async fn sync_status_reads_a_postgresql_schema_s_runs_fresh_stale_killed_and_raised() {
     let pg = Postgres::start("sync-runs");
     pg.create_database("fleet");
-    let sandbox = sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 150").await;
-    let env = v3_env(&sandbox);
+    let (_sandbox, env) = v3_sandbox("--inspections 60 --fault-slow 1.0 --slow-ms 150").await;
     // No search_path: every statement, status's too, names the schema.
     let url = format!("{}?options=-c%20search_path%3D", pg.url("fleet"));
     let sync = |extra: &[&str]| {

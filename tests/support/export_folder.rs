@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// A sandbox on a free port, with these flags.
 /// A sandbox without its rate limit (`--rate-limit off`), started with `flags` as its
 /// command line would give them.
 pub async fn sandbox(flags: &str) -> sandbox::Sandbox {
@@ -20,6 +19,14 @@ pub async fn sandbox(flags: &str) -> sandbox::Sandbox {
         .collect();
     let options = sandbox::cli::parse(args).unwrap().unwrap();
     sandbox::Sandbox::start(options).await.unwrap()
+}
+
+/// A sandbox started as [`sandbox`] does, and the tool's environment for its v3
+/// interface (the demo key pair).
+pub async fn v3_sandbox(flags: &str) -> (sandbox::Sandbox, Vec<(String, String)>) {
+    let sandbox = sandbox(flags).await;
+    let env = v3_env(&sandbox);
+    (sandbox, env)
 }
 
 /// A small deterministic generator of kill moments.
