@@ -1,6 +1,6 @@
 //! The small value types the spec format and the IR share: where a fact comes from, a
 //! character class, a scalar kind, whether an operation needs credentials, an HTTP
-//! method.
+//! method, and what a column of the sync's tables holds.
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +19,26 @@ pub enum Source {
     Inferred,
     /// Seen only in third-party code that calls the service.
     ThirdParty,
+}
+
+/// What a column of the sync's tables holds, each dialect's type following from it: the
+/// generator's SQL model (`generated/sql`) and the command-line tool's sync, which writes
+/// those tables, read it alike.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColumnKind {
+    Text,
+    Integer,
+    /// A 32-bit integer: `integer` in PostgreSQL (a list element's position).
+    Int32,
+    Real,
+    Boolean,
+    /// An instant: `timestamptz` in PostgreSQL; ISO 8601 text in UTC in SQLite.
+    Timestamp,
+    Date,
+    /// A string, integer or boolean (a scalar union) as its text.
+    Scalar,
+    /// Any JSON: a map, an array of scalars, a `json` field.
+    Json,
 }
 
 #[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq, Serialize)]

@@ -146,7 +146,7 @@ fn cell(column: &Column, value: &Value) -> Cell {
         (Kind::Text | Kind::Date | Kind::Scalar, Value::String(s)) => Cell::Text(s.clone()),
         (Kind::Text | Kind::Scalar, Value::Number(n)) => Cell::Text(n.to_string()),
         (Kind::Scalar, Value::Bool(b)) => Cell::Text(b.to_string()),
-        (Kind::Integer, Value::Number(n)) => n.as_i64().map_or(Cell::Null, Cell::Int),
+        (Kind::Integer | Kind::Int32, Value::Number(n)) => n.as_i64().map_or(Cell::Null, Cell::Int),
         (Kind::Real, Value::Number(n)) => n.as_f64().map_or(Cell::Null, Cell::Real),
         (Kind::Boolean, Value::Bool(b)) => Cell::Bool(*b),
         (Kind::Timestamp, v) => time_of(v).map_or(Cell::Null, Cell::Time),

@@ -79,19 +79,8 @@ pub struct Only {
     pub members: &'static [&'static str],
 }
 
-/// What a column holds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Text,
-    Integer,
-    Real,
-    Boolean,
-    Timestamp,
-    Date,
-    /// A scalar union's value as text.
-    Scalar,
-    Json,
-}
+/// What a column holds: the generator's own model of it.
+pub use inspection_ir::ColumnKind as Kind;
 
 /// The two databases, as the index of their text in [`Schema::create`] and
 /// [`Column::definition`].

@@ -76,22 +76,9 @@ pub struct Only {
     pub members: Vec<String>,
 }
 
-/// What a column holds, each dialect's type following from it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Text,
-    Integer,
-    Int32,
-    Real,
-    Boolean,
-    /// An instant: `timestamptz` in PostgreSQL; ISO 8601 text in UTC in SQLite.
-    Timestamp,
-    Date,
-    /// A string, integer or boolean (a scalar union) as its text.
-    Scalar,
-    /// Any JSON: a map, an array of scalars, a `json` field.
-    Json,
-}
+/// What a column holds, each dialect's type following from it: one enum for the
+/// generator and the command-line tool's sync, which reads the tables it writes.
+pub use crate::ir::ColumnKind as Kind;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Check {
