@@ -18,7 +18,6 @@ use export_folder::{
     Moments, control, folder_contents, sandbox, scratch, strings, v3_env, v3_sandbox, whole_pdf,
 };
 use small_disk::SmallDisk;
-use std::process::Stdio;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -176,14 +175,7 @@ async fn a_folder_held_by_a_running_export_is_refused_and_taken_over_once_it_die
     let dir = scratch("lock");
     let folder = dir.join("export").display().to_string();
     let args = strings(&["--quiet", "export", "v3", &folder]);
-    let mut first = std::process::Command::new(tool::binary())
-        .args(&args)
-        .envs(env.iter().cloned())
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut first = tool::spawn(&args, &env);
     // The lock is taken before the first request.
     for _ in 0..100 {
         if Path::new(&folder).join("checkpoint.json").exists() {

@@ -15,7 +15,6 @@ mod tool;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use rusqlite::Connection;
@@ -481,21 +480,9 @@ async fn a_second_sync_into_the_same_database_is_refused_while_one_runs() {
     let dir = scratch("sync-busy");
     let path = dir.join("fleet.db");
     let env = v3_env(&sandbox);
-    let mut first = std::process::Command::new(tool::binary())
-        .args(strings(&[
-            "--quiet",
-            "sync",
-            "v3",
-            &path.display().to_string(),
-            "--page-size",
-            "5",
-        ]))
-        .envs(env.iter().cloned())
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let path_text = path.display().to_string();
+    let args = ["--quiet", "sync", "v3", &path_text, "--page-size", "5"];
+    let mut first = tool::spawn(&strings(&args), &env);
     tokio::time::sleep(Duration::from_millis(800)).await;
     let (code, _, stderr) = sync(&sandbox, &path, &[]).await;
     first.kill().unwrap();

@@ -237,21 +237,15 @@ async fn postgres_credentials_locks_and_bad_urls() {
     tool::assert_failed(&ran, 2, "is not a PostgreSQL URL");
 
     // A second sync while one runs: the advisory lock.
-    let mut first = std::process::Command::new(tool::binary())
-        .args(strings(&[
-            "--quiet",
-            "sync",
-            "v3",
-            &pg.url("fleet"),
-            "--page-size",
-            "5",
-        ]))
-        .envs(v3_env(&sandbox))
-        .env("INSPECTION_CONFIG_DIR", "/nonexistent")
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let args = strings(&[
+        "--quiet",
+        "sync",
+        "v3",
+        &pg.url("fleet"),
+        "--page-size",
+        "5",
+    ]);
+    let mut first = tool::spawn(&args, &v3_env(&sandbox));
     tokio::time::sleep(Duration::from_millis(1200)).await;
     let ran = sync(&sandbox, &pg.url("fleet"), &[], &[]).await;
     first.kill().unwrap();
