@@ -54,9 +54,9 @@ fn checks(root: &Path) -> Result<(), String> {
     })?;
     // The TypeScript and Python tests and the contract run start the sandbox binary the
     // tests built. The Python environment first (the Python checks and the contract run
-    // both use it), then four lanes side by side: the first two mostly wait on sandboxes
-    // and browsers, the third is Java's (javac and Maven), the fourth cargo's. The contract run follows whichever lane ends
-    // first (cargo's on a warm machine, TypeScript's on a cold one, where cargo's builds
+    // both use it), then five lanes side by side: the first two mostly wait on sandboxes
+    // and browsers, then Java's (javac and Maven), Go's, and cargo's. The contract run
+    // follows whichever of the TypeScript, Python and cargo lanes ends first (cargo's on a warm machine, TypeScript's on a cold one, where cargo's builds
     // the packaged crates' dependencies anew).
     let target = target.to_string_lossy().into_owned();
     let env = python_env(root)?;
@@ -70,7 +70,7 @@ fn checks(root: &Path) -> Result<(), String> {
         contract(root, &target)
     };
     let sandbox = PathBuf::from(format!("{target}/debug/sandbox"));
-    let (ts, py, java, rust) = std::thread::scope(|s| {
+    let (ts, py, java, go, rust) = std::thread::scope(|s| {
         let ts = s.spawn(|| {
             lane("typescript (then the contract run, if first)", || {
                 then_contract(typescript(root, &target))
@@ -81,11 +81,11 @@ fn checks(root: &Path) -> Result<(), String> {
                 then_contract(python(root, &env, &target))
             })
         });
-        // The generated Java project and its runtime's tests (JUnit through Maven), then
-        // the Go module's checks and tests (seconds, once Go's build cache is warm).
-        let java = s.spawn(|| {
-            lane("java, then go", || {
-                super::java::run(root, &sandbox)?;
+        // The generated Java project and its runtime's tests (JUnit through Maven, on two
+        // JDKs: the longest lane), and beside it the Go module's checks and tests.
+        let java = s.spawn(|| lane("java", || super::java::run(root, &sandbox)));
+        let go = s.spawn(|| {
+            lane("go", || {
                 super::go::run(root, &sandbox)?;
                 super::go_quickstart::run(root, &sandbox)
             })
@@ -98,13 +98,13 @@ fn checks(root: &Path) -> Result<(), String> {
             h.join()
                 .unwrap_or_else(|_| Err("ci: a lane panicked".into()))
         };
-        (joined(ts), joined(py), joined(java), rust)
+        (joined(ts), joined(py), joined(java), joined(go), rust)
     });
     super::tools::record_time(
-        "typescript, python, java and go, and rust lanes side by side",
+        "typescript, python, java, go and rust lanes side by side",
         started.elapsed(),
     );
-    let failed: Vec<String> = [ts, py, java, rust]
+    let failed: Vec<String> = [ts, py, java, go, rust]
         .into_iter()
         .filter_map(Result::err)
         .collect();

@@ -4,13 +4,14 @@
 
 use std::path::Path;
 
-use super::tools::step;
+use super::tools::{files_stamp, say, step, unless_installed};
 
 /// The benchmark's runnable jar, built by the Java lane of `cargo xtask ci` (or here).
 const JAR: &str = "target/java-bench/benchmarks.jar";
 
 /// Builds the benchmark's jar against the client's jar installed in `target/m2`; `maven`
-/// are the Maven arguments every build shares.
+/// are the Maven arguments every build shares. Built again only when the client's or the
+/// benchmark's files changed since the jar was built (or the jar is gone).
 pub fn build(root: &Path, maven: &[&str]) -> Result<(), String> {
     let client = format!(
         "-Dclient.version={}",
@@ -18,7 +19,18 @@ pub fn build(root: &Path, maven: &[&str]) -> Result<(), String> {
     );
     let mut args: Vec<&str> = maven.to_vec();
     args.extend([client.as_str(), "-f", "tests/java/bench/pom.xml", "package"]);
-    step(root, "java: the JMH benchmark built", "mvn", &args)
+    let stamp = root.join("target/java-bench/.built-from");
+    if !root.join(JAR).is_file() {
+        let _ = std::fs::remove_file(&stamp);
+    }
+    let sources = files_stamp(root, &["generated/java", "tests/java/bench"])?;
+    let built = unless_installed(&stamp, &sources, || {
+        step(root, "java: the JMH benchmark built", "mvn", &args)
+    })?;
+    if !built {
+        say("==> java: the JMH benchmark: built from these files already");
+    }
+    Ok(())
 }
 
 /// Runs the benchmark on `page` (once each with `quick`), its JMH results in `out`; gives

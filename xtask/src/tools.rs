@@ -143,6 +143,35 @@ pub fn unless_installed(
     Ok(true)
 }
 
+/// A stamp of every file below `dirs` (its path and its bytes, in path order): what was
+/// built from them is current while the stamp is unchanged. A stamp, not a security hash.
+pub fn files_stamp(root: &Path, dirs: &[&str]) -> Result<Vec<u8>, String> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+        for entry in std::fs::read_dir(dir)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                walk(&path, out)?;
+            } else {
+                out.push(path);
+            }
+        }
+        Ok(())
+    }
+    let mut files = Vec::new();
+    for dir in dirs {
+        walk(&root.join(dir), &mut files).map_err(|e| format!("cannot read {dir}: {e}"))?;
+    }
+    files.sort();
+    let mut hasher = DefaultHasher::new();
+    for file in &files {
+        let bytes =
+            std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+        (file.strip_prefix(root).unwrap_or(file), bytes).hash(&mut hasher);
+    }
+    Ok(format!("{:016x} over {} files\n", hasher.finish(), files.len()).into_bytes())
+}
+
 /// Compiles the TypeScript tests and benchmarks to JavaScript (`npm test` does it too).
 pub fn typescript_compile_tests(root: &Path) -> Result<(), String> {
     let tsc = format!("{TS_TOOLS}/node_modules/.bin/tsc");
@@ -390,6 +419,27 @@ pub fn start_sandbox(sandbox: &Path, what: &str) -> Result<(std::process::Child,
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    /// A build's stamp follows each file's bytes and which files there are.
+    #[test]
+    fn a_files_stamp_changes_with_a_files_bytes_or_a_new_file() {
+        let root = std::env::temp_dir().join(format!("xtask-files-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        std::fs::create_dir_all(root.join("src/deep")).unwrap();
+        std::fs::write(root.join("src/a.java"), "class A {}").unwrap();
+        std::fs::write(root.join("src/deep/b.java"), "class B {}").unwrap();
+        let first = files_stamp(&root, &["src"]).unwrap();
+        assert_eq!(files_stamp(&root, &["src"]).unwrap(), first);
+        std::fs::write(root.join("src/deep/b.java"), "class B { }").unwrap();
+        let edited = files_stamp(&root, &["src"]).unwrap();
+        assert_ne!(edited, first);
+        std::fs::write(root.join("src/c.java"), "").unwrap();
+        assert_ne!(files_stamp(&root, &["src"]).unwrap(), edited);
+        assert!(files_stamp(&root, &["missing"]).is_err());
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
     #[test]
     fn an_install_runs_only_when_its_stamp_holds_something_else_and_a_failed_one_is_retried() {
         let dir = std::env::temp_dir().join(format!("xtask-stamp-{}", std::process::id()));
@@ -411,8 +461,6 @@ mod tests {
         assert_eq!(runs.get(), 3);
         std::fs::remove_dir_all(&dir).unwrap();
     }
-
-    use super::*;
 
     /// A clone whose `CARGO_TARGET_DIR` points elsewhere finds its binaries there.
     #[test]
