@@ -1,7 +1,8 @@
 //! What the generated call adapter (`generated/cli/src/calls/`) asks of its includer:
 //! the arguments of a call, the mode it runs in, and a macro per kind of answer, which
 //! here print the answer, save it to a file, or show the request without sending it.
-//! (The Rust conformance runner gives the same names with its own meaning.)
+//! The Rust conformance runner includes the adapter too: it reads a step's arguments with
+//! this [`Args`] (named as the step's keys) and gives the mode and macros its own meaning.
 
 use std::collections::BTreeMap;
 
