@@ -104,7 +104,8 @@ const RUN_COLUMNS: [&str; 12] = [
     "spec_version",
 ];
 
-/// Writes a run's row whole (`$1`...`$12`, [`RUN_COLUMNS`]' order), made or replaced.
+/// Writes a run's row whole (`$1`...`$12`, in the order of the run history's columns),
+/// made or replaced.
 pub fn write_run(ns: &Namespace) -> String {
     let columns: Vec<String> = RUN_COLUMNS.iter().map(|c| quoted(c)).collect();
     let values: Vec<String> = (1..=columns.len()).map(|n| format!("${n}")).collect();
