@@ -114,8 +114,8 @@ impl Pacer {
 pub struct ClientTurn(tokio::sync::Mutex<()>);
 
 /// Pacers shared by every client built with it ([`crate::Config::share_pacing`]): clients
-/// with the same base URL (one host and interface) take one pacer, whatever their
-/// credentials. The service's quota is per client address, so several companies' clients
+/// with the same base URL (one host and interface; its scheme and host in any case, with
+/// or without the default port) take one pacer, whatever their credentials. The service's quota is per client address, so several companies' clients
 /// in one process share it: they take turns request by request, and a 429 one of them
 /// meets holds them all back. The first client made for a base URL sets its pace.
 #[derive(Clone, Debug, Default)]
@@ -129,10 +129,12 @@ impl SharedPacing {
         SharedPacing::default()
     }
 
-    /// The pacer of `base` (made with `limit` when it is the first), keyed by the URL
-    /// without a trailing slash.
+    /// The pacer of `base` (made with `limit` when it is the first), keyed by the URL as
+    /// the service reads it: scheme and host in lower case, no default port, no trailing
+    /// slash (one host written two ways is one quota).
     pub(crate) fn pacer(&self, base: &str, limit: Option<(u32, Duration)>) -> Arc<Pacer> {
-        let key = base.trim_end_matches('/').to_string();
+        let normal = url::Url::parse(base).map_or_else(|_| base.to_string(), String::from);
+        let key = normal.trim_end_matches('/').to_string();
         let mut pacers = self.pacers.lock().unwrap_or_else(|p| p.into_inner());
         pacers
             .entry(key)
@@ -173,7 +175,14 @@ mod tests {
         let v3 = shared.pacer("https://service.example/v3", limit);
         let again = shared.pacer("https://service.example/v3/", None);
         let legacy = shared.pacer("https://service.example", None);
+        let written_otherwise = shared.pacer("HTTPS://Service.Example:443/v3", None);
         assert!(Arc::ptr_eq(&v3, &again));
+        assert!(Arc::ptr_eq(&v3, &written_otherwise));
+        // A path is the service's to read: another case there is another base URL.
+        assert!(!Arc::ptr_eq(
+            &v3,
+            &shared.pacer("https://service.example/V3", None)
+        ));
         assert!(!Arc::ptr_eq(&v3, &legacy));
         assert_eq!(again.limit, Some((100, Duration::from_secs(10))));
     }
