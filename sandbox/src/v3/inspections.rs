@@ -153,7 +153,9 @@ pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> R
         store.new_id("shr"),
         app.clock.now().timestamp_millis()
     );
-    let expires_at = app.clock.now() + chrono::Duration::hours(48);
+    // To the second, as a link's expiry is given: every answer's text the same length.
+    let expires_at =
+        chrono::SubsecRound::trunc_subsecs(app.clock.now(), 0) + chrono::Duration::hours(48);
     store.shares.insert(
         token.clone(),
         Share {
