@@ -198,6 +198,18 @@ pub fn parse_event(doc: &str, event: &str, words: WebhookWords) -> String {
     )
 }
 
+/// The doc of a scalar union (`doc`, then the JSON types it may be, which the
+/// languages without such a union keep as the JSON value).
+pub fn scalar_union(doc: &str, kinds: &[crate::ir::ScalarKind]) -> String {
+    let kinds: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
+    let mut d = Doc::new(doc);
+    d.push(format!(
+        "One of: {}; the JSON value is kept as it came.",
+        kinds.join(", ")
+    ));
+    d.text()
+}
+
 /// The doc of an enum's value: the spec's, or the wire value in code when it gives none.
 pub fn enum_value(v: &crate::ir::EnumValue) -> String {
     if v.doc.trim().is_empty() {

@@ -274,6 +274,18 @@ pub struct RateLimitCx {
     pub retry_after_header: Option<String>,
 }
 
+/// A parameter list: `before`, an operation's own parameters (`declared`), then `after`
+/// (the backends that write out each signature of an operation's methods: Go, Java).
+pub fn params_around(before: &[&str], declared: &[String], after: &[&str]) -> Vec<String> {
+    let own = |s: &&str| s.to_string();
+    before
+        .iter()
+        .map(own)
+        .chain(declared.iter().cloned())
+        .chain(after.iter().map(own))
+        .collect()
+}
+
 /// A value of a closed enum as the backends that declare one constant a value (Go, Java)
 /// write it: the constant's name, the wire value as a string literal, and its doc.
 #[derive(serde::Serialize)]

@@ -236,17 +236,12 @@ pub fn type_cx(t: &TypeDef, index: usize, claimed: &Claimed, types: &Types) -> T
             })
         }
         TypeKind::ScalarUnion(kinds) => {
-            let kinds: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
-            let mut doc = Doc::new(&t.doc);
-            doc.push(format!(
-                "One of: {}; the JSON value is kept as it came.",
-                kinds.join(", ")
-            ));
+            let doc = doc_text::scalar_union(&t.doc, kinds);
             TypeCx::Raw(TextCx {
                 read: true,
                 write: true,
                 name,
-                doc: doc.text(),
+                doc,
                 integers: false,
             })
         }

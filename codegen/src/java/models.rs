@@ -163,15 +163,10 @@ pub fn type_cx(i: &Interface, t: &TypeDef, name: &str, types: &Types) -> TypeCx 
         }),
         TypeKind::RecordRef(r) => TypeCx::Value(record_ref_cx(t, r, name, types)),
         TypeKind::ScalarUnion(kinds) => {
-            let kinds: Vec<&str> = kinds.iter().map(|k| k.json_type()).collect();
-            let mut doc = Doc::new(&t.doc);
-            doc.push(format!(
-                "One of: {}; the JSON value is kept as it came.",
-                kinds.join(", ")
-            ));
+            let doc = doc_text::scalar_union(&t.doc, kinds);
             TypeCx::Value(ValueCx {
                 name,
-                doc: doc.text(),
+                doc,
                 java: "JsonValue".into(),
                 decode: "value".into(),
                 encode: "value".into(),

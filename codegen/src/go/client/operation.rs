@@ -284,13 +284,7 @@ pub(super) fn operation_cx(
         (name, names::string(media))
     });
     let with = |before: &[&str], after: &[&str]| {
-        let all: Vec<String> = before
-            .iter()
-            .map(|s| s.to_string())
-            .chain(declared.iter().cloned())
-            .chain(after.iter().map(|s| s.to_string()))
-            .collect();
-        signature(&all)
+        signature(&crate::templates::params_around(before, &declared, after))
     };
     OperationCx {
         name: names::string(&op.name),

@@ -372,13 +372,7 @@ pub(super) fn operation_cx(
         .map(|p| format!("{} {}", p.ty, p.name))
         .collect();
     let with = |before: &[&str], after: &[&str]| {
-        let all: Vec<String> = before
-            .iter()
-            .map(|s| s.to_string())
-            .chain(declared.iter().cloned())
-            .chain(after.iter().map(|s| s.to_string()))
-            .collect();
-        declarations(&all)
+        declarations(&crate::templates::params_around(before, &declared, after))
     };
     let without_query = query.as_ref().map(|q| without_query(&params, &q.class));
     OperationCx {
