@@ -286,6 +286,15 @@ pub fn params_around(before: &[&str], declared: &[String], after: &[&str]) -> Ve
         .collect()
 }
 
+/// An operation's optional query values as a type of their own (Go's struct, Java's
+/// class): its name, its doc and its fields, as each language describes a field (`F`).
+#[derive(serde::Serialize)]
+pub struct QueryTypeCx<F> {
+    pub name: String,
+    pub doc: String,
+    pub fields: Vec<F>,
+}
+
 /// A value of a closed enum as the backends that declare one constant a value (Go, Java)
 /// write it: the constant's name, the wire value as a string literal, and its doc.
 #[derive(serde::Serialize)]

@@ -189,7 +189,7 @@ fn client_files(
     for q in &c.queries {
         render(
             "query",
-            &q.class,
+            &q.name,
             minijinja::context! { q => q, ..common.clone() },
         )?;
     }

@@ -47,12 +47,8 @@ pub struct OperationCx {
     pub alternative: Option<(String, String)>,
 }
 
-#[derive(serde::Serialize)]
-pub struct QueryCx {
-    pub name: String,
-    pub doc: String,
-    pub fields: Vec<QueryFieldCx>,
-}
+/// The struct of an operation's optional query values.
+pub type QueryCx = crate::templates::QueryTypeCx<QueryFieldCx>;
 
 #[derive(serde::Serialize)]
 pub struct QueryFieldCx {

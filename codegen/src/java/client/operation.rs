@@ -73,12 +73,8 @@ pub struct ParamCx {
     pub doc: String,
 }
 
-#[derive(serde::Serialize)]
-pub struct QueryCx {
-    pub class: String,
-    pub doc: String,
-    pub fields: Vec<QueryFieldCx>,
-}
+/// The class of an operation's optional query values.
+pub type QueryCx = crate::templates::QueryTypeCx<QueryFieldCx>;
 
 #[derive(serde::Serialize)]
 pub struct QueryFieldCx {
@@ -226,7 +222,7 @@ impl Inputs {
             ));
         }
         QueryCx {
-            class,
+            name: class,
             doc: format!("The optional query parameters of `{}`.", op.name),
             fields,
         }
@@ -374,7 +370,7 @@ pub(super) fn operation_cx(
     let with = |before: &[&str], after: &[&str]| {
         declarations(&crate::templates::params_around(before, &declared, after))
     };
-    let without_query = query.as_ref().map(|q| without_query(&params, &q.class));
+    let without_query = query.as_ref().map(|q| without_query(&params, &q.name));
     OperationCx {
         without_query,
         tags: params
