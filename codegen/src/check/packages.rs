@@ -8,16 +8,14 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::ir;
 use crate::spec::packages::PackagesFile;
 
-/// A rule a package name must keep: what it is called, whether a name keeps it, and what
-/// a valid one looks like (the help).
+/// A rule a package name must keep: whether a name keeps it, and what a valid one looks
+/// like (the help).
 struct Rule {
-    what: &'static str,
     valid: fn(&str) -> bool,
     help: &'static str,
 }
 
 const RUST_CRATE: Rule = Rule {
-    what: "rust.crate",
     valid: |n| {
         n.len() <= 64
             && n.starts_with(|c: char| c.is_ascii_lowercase())
@@ -29,7 +27,6 @@ const RUST_CRATE: Rule = Rule {
 };
 
 const NPM_PACKAGE: Rule = Rule {
-    what: "typescript.package",
     valid: |n| {
         let bare = match n.strip_prefix('@').and_then(|s| s.split_once('/')) {
             Some((scope, name)) => npm_part(scope).then_some(name),
@@ -41,7 +38,6 @@ const NPM_PACKAGE: Rule = Rule {
 };
 
 const PYTHON_DISTRIBUTION: Rule = Rule {
-    what: "python.distribution",
     valid: |n| {
         n.starts_with(|c: char| c.is_ascii_alphanumeric())
             && n.ends_with(|c: char| c.is_ascii_alphanumeric())
@@ -52,19 +48,11 @@ const PYTHON_DISTRIBUTION: Rule = Rule {
 };
 
 const PYTHON_MODULE: Rule = Rule {
-    what: "python.module",
     valid: |n| lower_identifier(n) && !is_keyword(Language::Python, n),
     help: "an import name is a lowercase Python identifier (letters, digits, `_`, not starting with a digit) that is not a keyword",
 };
 
-const JAVA_GROUP: Rule = Rule {
-    what: "java.group",
-    valid: java_package_name,
-    help: "a group id is dot-separated lowercase Java identifiers that are not keywords, `dev.inspection` for example",
-};
-
 const JAVA_ARTIFACT: Rule = Rule {
-    what: "java.artifact",
     valid: |n| {
         n.starts_with(|c: char| c.is_ascii_lowercase())
             && n.chars()
@@ -73,14 +61,14 @@ const JAVA_ARTIFACT: Rule = Rule {
     help: "an artifact id is lowercase ASCII letters, digits, `-`, `_` and `.`, starting with a letter",
 };
 
+/// A Java package name; the Maven group id keeps the same rule here (dot-separated Java
+/// identifiers), so the one rule serves `java.group` and `java.package`.
 const JAVA_PACKAGE: Rule = Rule {
-    what: "java.package",
     valid: java_package_name,
-    help: "a Java package is dot-separated lowercase Java identifiers that are not keywords, `dev.inspection.client` for example",
+    help: "a Java package or group id is dot-separated lowercase Java identifiers that are not keywords, `dev.inspection.client` for example",
 };
 
 const GO_MODULE: Rule = Rule {
-    what: "go.module",
     valid: go_module_path,
     help: "a Go module path is `/`-separated elements of ASCII letters, digits, `-`, `.`, `_` and `~`, none empty or starting or ending with `.`; the first is a lowercase domain name with a dot (`inspection.dev/client`)",
 };
@@ -143,27 +131,31 @@ fn java_package_name(n: &str) -> bool {
 /// release's major version (`VERSION`), which the Go module path must name from 2 on.
 pub fn check(shown: &str, file: &PackagesFile, major: u64) -> Result<ir::Packages, Diagnostics> {
     let mut problems = Vec::new();
-    let mut take = |name: &Spanned<String>, rule: &Rule| {
+    let mut take = |name: &Spanned<String>, what: &str, rule: &Rule| {
         if !(rule.valid)(&name.value) {
             problems.push(Diagnostic {
                 file: shown.to_string(),
                 line: name.referenced.line() as u32,
                 column: name.referenced.column() as u32,
-                message: format!("`{}` cannot be the {}", super::clip(&name.value), rule.what),
+                message: format!("`{}` cannot be the {}", super::clip(&name.value), what),
                 help: rule.help.to_string(),
             });
         }
         name.value.clone()
     };
     let packages = ir::Packages {
-        rust_crate: take(&file.rust.krate, &RUST_CRATE),
-        typescript_package: take(&file.typescript.package, &NPM_PACKAGE),
-        python_distribution: take(&file.python.distribution, &PYTHON_DISTRIBUTION),
-        python_module: take(&file.python.module, &PYTHON_MODULE),
-        java_group: take(&file.java.group, &JAVA_GROUP),
-        java_artifact: take(&file.java.artifact, &JAVA_ARTIFACT),
-        java_package: take(&file.java.package, &JAVA_PACKAGE),
-        go_module: take(&file.go.module, &GO_MODULE),
+        rust_crate: take(&file.rust.krate, "rust.crate", &RUST_CRATE),
+        typescript_package: take(&file.typescript.package, "typescript.package", &NPM_PACKAGE),
+        python_distribution: take(
+            &file.python.distribution,
+            "python.distribution",
+            &PYTHON_DISTRIBUTION,
+        ),
+        python_module: take(&file.python.module, "python.module", &PYTHON_MODULE),
+        java_group: take(&file.java.group, "java.group", &JAVA_PACKAGE),
+        java_artifact: take(&file.java.artifact, "java.artifact", &JAVA_ARTIFACT),
+        java_package: take(&file.java.package, "java.package", &JAVA_PACKAGE),
+        go_module: take(&file.go.module, "go.module", &GO_MODULE),
     };
     let module = &file.go.module;
     if let Some(message) = go_major_version_problem(&module.value, major) {
@@ -190,19 +182,54 @@ mod tests {
 
     #[test]
     fn each_rule_takes_the_projects_names_and_refuses_a_broken_one() {
-        let cases: [(&Rule, &str, &str); 8] = [
-            (&RUST_CRATE, "inspection-client", "Inspection"),
-            (&NPM_PACKAGE, "@acme/inspection-client", "_private"),
-            (&PYTHON_DISTRIBUTION, "inspection-client", "-dash"),
-            (&PYTHON_MODULE, "inspection_client", "class"),
-            (&JAVA_GROUP, "dev.inspection", "dev.inspection-x"),
-            (&JAVA_ARTIFACT, "inspection-client", "Client"),
-            (&JAVA_PACKAGE, "dev.inspection.client", "dev.new.client"),
-            (&GO_MODULE, "inspection.dev/client", "inspection/client"),
+        let cases: [(&str, &Rule, &str, &str); 8] = [
+            ("rust.crate", &RUST_CRATE, "inspection-client", "Inspection"),
+            (
+                "typescript.package",
+                &NPM_PACKAGE,
+                "@acme/inspection-client",
+                "_private",
+            ),
+            (
+                "python.distribution",
+                &PYTHON_DISTRIBUTION,
+                "inspection-client",
+                "-dash",
+            ),
+            (
+                "python.module",
+                &PYTHON_MODULE,
+                "inspection_client",
+                "class",
+            ),
+            (
+                "java.group",
+                &JAVA_PACKAGE,
+                "dev.inspection",
+                "dev.inspection-x",
+            ),
+            (
+                "java.artifact",
+                &JAVA_ARTIFACT,
+                "inspection-client",
+                "Client",
+            ),
+            (
+                "java.package",
+                &JAVA_PACKAGE,
+                "dev.inspection.client",
+                "dev.new.client",
+            ),
+            (
+                "go.module",
+                &GO_MODULE,
+                "inspection.dev/client",
+                "inspection/client",
+            ),
         ];
-        for (rule, good, bad) in cases {
-            assert!((rule.valid)(good), "{} should take {good}", rule.what);
-            assert!(!(rule.valid)(bad), "{} should refuse {bad}", rule.what);
+        for (what, rule, good, bad) in cases {
+            assert!((rule.valid)(good), "{what} should take {good}");
+            assert!(!(rule.valid)(bad), "{what} should refuse {bad}");
         }
         assert!(!(RUST_CRATE.valid)("async"));
         assert!(!(NPM_PACKAGE.valid)("@/x"));
