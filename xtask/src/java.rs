@@ -188,23 +188,11 @@ fn second_jdk() -> Result<PathBuf, String> {
 /// The `.java` files under `dir`, sorted, as absolute paths (none holds a space: they are
 /// the generator's).
 fn java_files(dir: &Path) -> Result<Vec<String>, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.is_dir() {
-                walk(&path, out)?;
-            } else if path.extension().is_some_and(|x| x == "java") {
-                out.push(path);
-            }
-        }
-        Ok(())
-    }
     let dir = std::path::absolute(dir).map_err(|e| format!("java: {}: {e}", dir.display()))?;
-    let mut found = Vec::new();
-    walk(&dir, &mut found).map_err(|e| format!("java: cannot read {}: {e}", dir.display()))?;
-    found.sort();
+    let found = super::tools::files_under(&dir).map_err(|e| format!("java: {e}"))?;
     Ok(found
         .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "java"))
         .map(|p| p.to_string_lossy().into_owned())
         .collect())
 }

@@ -143,10 +143,8 @@ pub fn unless_installed(
     Ok(true)
 }
 
-/// A stamp of every file below `dirs` (its path and its bytes, in path order): what was
-/// built from them is current while the stamp is unchanged. A stamp, not a security hash.
-pub fn files_stamp(root: &Path, dirs: &[&str]) -> Result<Vec<u8>, String> {
-    use std::hash::{DefaultHasher, Hash, Hasher};
+/// Every file below `dir`, subfolders included, in path order.
+pub fn files_under(dir: &Path) -> Result<Vec<std::path::PathBuf>, String> {
     fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
         for entry in std::fs::read_dir(dir)? {
             let path = entry?.path();
@@ -158,9 +156,19 @@ pub fn files_stamp(root: &Path, dirs: &[&str]) -> Result<Vec<u8>, String> {
         }
         Ok(())
     }
+    let mut found = Vec::new();
+    walk(dir, &mut found).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    found.sort();
+    Ok(found)
+}
+
+/// A stamp of every file below `dirs` (its path and its bytes, in path order): what was
+/// built from them is current while the stamp is unchanged. A stamp, not a security hash.
+pub fn files_stamp(root: &Path, dirs: &[&str]) -> Result<Vec<u8>, String> {
+    use std::hash::{DefaultHasher, Hash, Hasher};
     let mut files = Vec::new();
     for dir in dirs {
-        walk(&root.join(dir), &mut files).map_err(|e| format!("cannot read {dir}: {e}"))?;
+        files.extend(files_under(&root.join(dir))?);
     }
     files.sort();
     let mut hasher = DefaultHasher::new();
