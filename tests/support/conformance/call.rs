@@ -4,12 +4,13 @@
 use futures_util::StreamExt;
 /// A step's `args` are read as the tool reads a command line's, named as the step's keys.
 pub use inspection_cli_runtime::call::Args;
+use inspection_cli_runtime::call::Naming;
 /// The builder with an optional input set when the step gives it: the tool's.
 pub use inspection_cli_runtime::call::set_if;
 use inspection_client::Error;
 use inspection_client::runtime::{BoxStream, Bytes, Upserted};
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 pub use super::format::Mode;
 
@@ -19,6 +20,31 @@ pub use super::format::Mode;
 pub struct Outcome {
     pub result: Option<Value>,
     pub error: Option<Error>,
+}
+
+/// The arguments of a step: its `args` mapping, with `path`, `query` and `body` keys and
+/// the client actions' own, named in messages as the step's keys.
+pub fn step_args(args: Option<Value>) -> Result<Args, String> {
+    let mut map = match args {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(map)) => map,
+        Some(other) => return Err(format!("`args` is a mapping, not {other}")),
+    };
+    let mut section = |name: &str| match map.remove(name) {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(m)) => Ok(m),
+        Some(other) => Err(format!("`args.{name}` is a mapping, not {other}")),
+    };
+    let (path, query) = (section("path")?, section("query")?);
+    let body = map.remove("body");
+    Ok(Args {
+        path,
+        query,
+        body,
+        other: map,
+        naming: Naming::Step,
+        ..Args::default()
+    })
 }
 
 /// The answer re-serialised from its typed value.

@@ -8,7 +8,7 @@ use inspection_client::{Config, Error, RetryPolicy, legacy, v3};
 use serde_json::{Value, json};
 use tracing::Instrument;
 
-use super::call::{Args, Outcome, describe, failed};
+use super::call::{Outcome, describe, failed, step_args};
 use super::expect::{check, check_requests, fill, same};
 use super::format::{ClientSpec, Credentials, Interface, Scenario, Step};
 use super::sandbox::Running;
@@ -79,7 +79,7 @@ fn step_credentials(
     call: &str,
     args: Option<Value>,
 ) -> Result<Credentials, String> {
-    let mut args = Args::of_step(args)?;
+    let mut args = step_args(args)?;
     let mut c = scenario.client.credentials.clone();
     for (key, slot) in [
         ("key_id", &mut c.key_id),
@@ -245,16 +245,15 @@ async fn run_step(
                 }
             }
             ("listen", _) => {
-                webhooks::listen(sandbox, scenario.interface, listener, Args::of_step(args)?)
-                    .await?
+                webhooks::listen(sandbox, scenario.interface, listener, step_args(args)?).await?
             }
             ("deliveries", _) => {
-                webhooks::deliveries(scenario.interface, listener.as_ref(), Args::of_step(args)?)
+                webhooks::deliveries(scenario.interface, listener.as_ref(), step_args(args)?)
                     .await?
             }
-            (_, Client::V3(c)) => super::v3::call(c, call, Args::of_step(args)?, step.mode).await?,
+            (_, Client::V3(c)) => super::v3::call(c, call, step_args(args)?, step.mode).await?,
             (_, Client::Legacy(c)) => {
-                super::legacy::call(c, call, Args::of_step(args)?, step.mode).await?
+                super::legacy::call(c, call, step_args(args)?, step.mode).await?
             }
         })
     }
