@@ -115,9 +115,10 @@ pub struct ClientTurn(tokio::sync::Mutex<()>);
 
 /// Pacers shared by every client built with it ([`crate::Config::share_pacing`]): clients
 /// with the same base URL (one host and interface; its scheme and host in any case, with
-/// or without the default port) take one pacer, whatever their credentials. The service's quota is per client address, so several companies' clients
-/// in one process share it: they take turns request by request, and a 429 one of them
-/// meets holds them all back. The first client made for a base URL sets its pace.
+/// or without the default port) take one pacer, whatever their credentials. The
+/// service's quota is per client address, so several companies' clients in one process
+/// share it: they take turns request by request, and a 429 one of them meets holds them
+/// all back. The first client made for a base URL sets its pace.
 #[derive(Clone, Debug, Default)]
 pub struct SharedPacing {
     pacers: Arc<Mutex<HashMap<String, Arc<Pacer>>>>,
