@@ -63,9 +63,11 @@ def test_a_span_per_attempt_with_the_http_client_attributes(
     sandbox = fresh(sandboxes)
     sandbox.control("POST", "/_sandbox/script", [
         {"method": "GET", "path": "/v3/units/unt_001", "status": 503},
-        {"method": "GET", "path": "/v3/units/unt_002", "delay_ms": 1000},
+        {"method": "GET", "path": "/v3/units/unt_002", "delay_ms": 2000},
     ])
-    opts = options(exporter, timeout=0.2)
+    # The scripted delay outlasts the attempt's timeout by far; the retry is unscripted and
+    # answers at once, with room for a loaded machine (0.2 s once timed a retry out too).
+    opts = options(exporter, timeout=0.6)
     key = v3.ApiKey("demo-key", "demo-secret")
     if flavour == "sync":
         with v3.Client(f"{sandbox.origin}/v3", key, options=opts) as client:
