@@ -55,28 +55,25 @@ pub fn print(
             );
         }
     }
-    match json {
-        true => {
-            let failed = reports.iter().filter(|r| r.error.is_some()).count();
-            let all = serde_json::json!({
-                "tenants": reports,
-                "succeeded": reports.len() - failed,
-                "failed": failed,
-            });
-            crate::output::Printer::for_stdout().print(&all)?;
-        }
-        false => {
-            let lines: Vec<String> = (tenants.iter().zip(&outcomes))
-                .map(|(t, outcome)| line(&t.name, outcome))
-                .collect();
-            let mut out = std::io::stdout().lock();
-            writeln!(out, "{}", lines.join("\n")).map_err(|e| {
-                Failure::new(
-                    Class::Failure,
-                    format!("cannot write to standard output: {e}"),
-                )
-            })?;
-        }
+    if json {
+        let failed = reports.iter().filter(|r| r.error.is_some()).count();
+        let all = serde_json::json!({
+            "tenants": reports,
+            "succeeded": reports.len() - failed,
+            "failed": failed,
+        });
+        crate::output::Printer::for_stdout().print(&all)?;
+    } else {
+        let lines: Vec<String> = (tenants.iter().zip(&outcomes))
+            .map(|(t, outcome)| line(&t.name, outcome))
+            .collect();
+        let mut out = std::io::stdout().lock();
+        writeln!(out, "{}", lines.join("\n")).map_err(|e| {
+            Failure::new(
+                Class::Failure,
+                format!("cannot write to standard output: {e}"),
+            )
+        })?;
     }
     outcome(&reports)
 }
