@@ -5,6 +5,7 @@ use std::sync::Arc;
 use axum::extract::{OriginalUri, Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use chrono::SubsecRound;
 use inspection_client::v3::*;
 
 use super::list::{ListQuery, page};
@@ -154,8 +155,7 @@ pub async fn share_url(State(app): State<Arc<App>>, Path(id): Path<String>) -> R
         app.clock.now().timestamp_millis()
     );
     // To the second, as a link's expiry is given: every answer's text the same length.
-    let expires_at =
-        chrono::SubsecRound::trunc_subsecs(app.clock.now(), 0) + chrono::Duration::hours(48);
+    let expires_at = app.clock.now().trunc_subsecs(0) + chrono::Duration::hours(48);
     store.shares.insert(
         token.clone(),
         Share {
